@@ -1,0 +1,13 @@
+"""FreSPA's ED as one parameter varies (paper Tables 2-4), at one noise ratio."""
+from manyjudges.io.tables import read_orderings
+from manyjudges.orderings.experiment import frespa_sweep
+from manyjudges.pipeline import panels_from_table, setup_logging, write_tsv
+
+setup_logging(snakemake.log[0])
+wc, params = snakemake.wildcards, snakemake.params
+panels = panels_from_table(read_orderings(snakemake.input[0]))
+table = frespa_sweep(
+    panels, wc.parameter, params.values, float(wc.ratio), params.replicates, params.seed, wc.dataset,
+    base_params=params.spec["params"],
+)
+write_tsv(table, snakemake.output[0])

@@ -1,0 +1,14 @@
+"""results/REPRODUCTION.md: every paper table beside ours."""
+from pathlib import Path
+
+from manyjudges.pipeline import setup_logging
+from manyjudges.reporting import write_reproduction
+
+setup_logging(snakemake.log[0])
+write_reproduction(
+    ed_tables={Path(p).parent.name: p for p in snakemake.input.ed},
+    sweep_tables={Path(p).parent.name: p for p in snakemake.input.sweep},
+    datasets=snakemake.params.datasets,
+    orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},
+    out_path=snakemake.output[0],
+)

@@ -1,0 +1,273 @@
+"""The canonical ``orderings`` table: write it atomically, read and validate it.
+
+An orderings table is a TSV file with the header ``set_id, judge, item, rank``:
+one row per (set, judge, item), rank 1 = best, tied items share a rank
+(competition ranking, "1224"). Every judge of a set ranks the same items.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.io.errors import DataError
+
+ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
+
+_POSITIVE_INT = re.compile(r"[0-9]+")
+
+
+def _temp_path(path: Path) -> Path:
+    """A fresh, hidden file name beside ``path`` for an atomic write."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write ``df`` as a TSV file atomically.
+
+    The table goes to a temporary file in the destination directory, which
+    then replaces ``path`` in one ``os.replace``: a reader never sees a
+    half-written file, and a failed write leaves any old file untouched.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table; rows are written in the order given, without the index.
+    path : path-like
+        Destination; parent directories are created if needed.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temp_path(path)
+    try:
+        # mode "x": a new file with the usual permissions (umask respected)
+        with open(tmp, "x", encoding="utf-8", newline="") as handle:
+            df.to_csv(handle, sep="\t", index=False, lineterminator="\n")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _parse_rank(path: Path, line: int, text: str) -> int:
+    """Parse a rank field; it must be a positive integer."""
+    if not _POSITIVE_INT.fullmatch(text) or int(text) < 1:
+        raise DataError.at(path, line, "rank must be a positive integer", text)
+    return int(text)
+
+
+def _read_rows(path: Path) -> tuple[list[list[str]], list[int]]:
+    """Read the data rows of an orderings TSV and their 1-based line numbers."""
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle, delimiter="\t")
+        header = next(reader, None)
+        if header != ORDERINGS_COLUMNS:
+            shown = "(empty file)" if header is None else "\t".join(header)
+            raise DataError.at(
+                path, 1, f"header must be {chr(9).join(ORDERINGS_COLUMNS)!r}", shown
+            )
+        for fields in reader:
+            if not fields or fields == [""]:
+                continue  # blank line
+            if len(fields) != len(ORDERINGS_COLUMNS):
+                raise DataError.at(
+                    path,
+                    reader.line_num,
+                    f"expected {len(ORDERINGS_COLUMNS)} tab-separated fields, "
+                    f"got {len(fields)}",
+                    "\t".join(fields),
+                )
+            rows.append(fields)
+            lines.append(reader.line_num)
+    if not rows:
+        raise DataError.at(path, 1, "no data rows after the header", "\t".join(header))
+    return rows, lines
+
+
+def _check_rows(path: Path, rows: list[list[str]], lines: list[int]) -> list[int]:
+    """Check fields, duplicates and per-set shape; return the parsed ranks.
+
+    Line-level faults are reported in file order, then set-level faults.
+    """
+    ranks: list[int] = []
+    # set_id -> judge -> item -> line
+    sets: dict[str, dict[str, dict[str, int]]] = {}
+    first_line: dict[tuple[str, ...], int] = {}
+    for (set_id, judge, item, rank), line in zip(rows, lines):
+        for name, text in zip(ORDERINGS_COLUMNS[:3], (set_id, judge, item)):
+            if text.strip() == "":
+                raise DataError.at(path, line, f"empty {name}", text)
+        ranks.append(_parse_rank(path, line, rank))
+        judges = sets.setdefault(set_id, {})
+        items = judges.setdefault(judge, {})
+        if item in items:
+            raise DataError.at(
+                path,
+                line,
+                f"item appears twice for judge {judge!r} in set {set_id!r} "
+                f"(first on line {items[item]})",
+                item,
+            )
+        items[item] = line
+        first_line.setdefault((set_id,), line)
+        first_line.setdefault((set_id, judge), line)
+
+    for set_id, judges in sets.items():
+        set_line = first_line[(set_id,)]
+        if len(judges) < 2:
+            raise DataError.at(
+                path, set_line, f"a set needs at least 2 judges, got {len(judges)}", set_id
+            )
+        reference_judge, reference_items = next(iter(judges.items()))
+        if len(reference_items) < 2:
+            raise DataError.at(
+                path,
+                set_line,
+                f"a set needs at least 2 items, got {len(reference_items)}",
+                set_id,
+            )
+        expected = set(reference_items)
+        for judge, items in judges.items():
+            extra = [item for item in items if item not in expected]
+            if extra:
+                raise DataError.at(
+                    path,
+                    items[extra[0]],
+                    f"judge {judge!r} ranks an item that judge {reference_judge!r} "
+                    f"does not rank in set {set_id!r}",
+                    extra[0],
+                )
+            missing = sorted(expected - set(items), key=_natural_key(expected))
+            if missing:
+                raise DataError.at(
+                    path,
+                    first_line[(set_id, judge)],
+                    f"judge {judge!r} does not rank items {missing} that judge "
+                    f"{reference_judge!r} ranks in set {set_id!r}",
+                    judge,
+                )
+    return ranks
+
+
+def read_orderings(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read and validate an orderings TSV.
+
+    Parameters
+    ----------
+    path : path-like
+        A TSV file with the header ``set_id, judge, item, rank``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``set_id``, ``judge``, ``item`` (str) and ``rank`` (int64),
+        rows in file order.
+
+    Raises
+    ------
+    DataError
+        Naming the file, the 1-based line (header = line 1) and the value, if
+        the header is wrong, a rank is not a positive integer, an item appears
+        twice for one judge of a set, the judges of a set rank different items,
+        or a set has fewer than 2 judges or 2 items.
+    """
+    path = Path(path)
+    rows, lines = _read_rows(path)
+    ranks = _check_rows(path, rows, lines)
+    columns = list(zip(*rows))
+    return pd.DataFrame(
+        {
+            "set_id": pd.Series(columns[0], dtype=str),
+            "judge": pd.Series(columns[1], dtype=str),
+            "item": pd.Series(columns[2], dtype=str),
+            "rank": np.asarray(ranks, dtype=np.int64),
+        }
+    )
+
+
+def _natural_key(items: Iterable[str]) -> Callable[[str], Any]:
+    """Sort key: numeric if every item is a digit string, else lexicographic."""
+    if all(item.isdigit() for item in list(items)):
+        return lambda item: (int(item), item)
+    return lambda item: item
+
+
+def natural_sort(items: Iterable[str]) -> list[str]:
+    """Sort item ids numerically if all are digit strings, else lexicographically.
+
+    Parameters
+    ----------
+    items : iterable of str
+        Item identifiers.
+
+    Returns
+    -------
+    list of str
+        The sorted identifiers, e.g. ``["2", "10"]`` rather than ``["10", "2"]``.
+    """
+    items = list(items)
+    return sorted(items, key=_natural_key(items))
+
+
+def orderings_to_rank_matrices(
+    df: pd.DataFrame,
+) -> dict[str, tuple[list[str], list[str], np.ndarray]]:
+    """Turn a long orderings table into one judges x items rank matrix per set.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        An orderings table (columns ``set_id, judge, item, rank``), e.g. from
+        :func:`read_orderings`. Rank 1 = best; tied items share the lowest
+        rank (competition ranking, "1224"); ranks are passed through as given.
+
+    Returns
+    -------
+    dict
+        ``set_id -> (judges, items, ranks)`` with set ids sorted; ``judges`` in
+        order of first appearance; ``items`` sorted naturally (numerically if
+        all are digit strings, else lexicographically); ``ranks`` a float64
+        array of shape ``(len(judges), len(items))``.
+
+    Raises
+    ------
+    DataError
+        If a (set, judge, item) appears twice or a judge misses an item of
+        its set (a table that did not come through :func:`read_orderings`).
+    """
+    missing_columns = [c for c in ORDERINGS_COLUMNS if c not in df.columns]
+    if missing_columns:
+        raise DataError(f"orderings table lacks columns {missing_columns}")
+    result: dict[str, tuple[list[str], list[str], np.ndarray]] = {}
+    set_ids = df["set_id"].astype(str).to_numpy()
+    for set_id in sorted(set(set_ids)):
+        block = df[set_ids == set_id]
+        judge_col = block["judge"].astype(str).to_numpy()
+        item_col = block["item"].astype(str).to_numpy()
+        judges = list(dict.fromkeys(judge_col))
+        items = natural_sort(set(item_col))
+        judge_index = {judge: i for i, judge in enumerate(judges)}
+        item_index = {item: j for j, item in enumerate(items)}
+        rows = np.fromiter((judge_index[j] for j in judge_col), dtype=np.intp, count=len(block))
+        cols = np.fromiter((item_index[i] for i in item_col), dtype=np.intp, count=len(block))
+        if len(set(zip(rows.tolist(), cols.tolist()))) != len(block):
+            raise DataError(f"set {set_id!r}: an item appears twice for one judge")
+        ranks = np.full((len(judges), len(items)), np.nan, dtype=np.float64)
+        ranks[rows, cols] = block["rank"].to_numpy(dtype=np.float64)
+        if np.isnan(ranks).any():
+            bad_judge = judges[int(np.argwhere(np.isnan(ranks))[0][0])]
+            raise DataError(
+                f"set {set_id!r}: judge {bad_judge!r} does not rank every item of the set"
+            )
+        result[set_id] = (judges, items, ranks)
+    return result

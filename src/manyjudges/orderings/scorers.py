@@ -1,0 +1,129 @@
+"""Correlation-based ordering scorers: AC, WCA and RBA (Kim, Zhai, Han, ECIR 2010, s.3.1).
+
+Every scorer follows one interface: ``scorer(gold)`` (gold: an ``(n, k)`` rank matrix)
+returns a function mapping a ``(c, k)`` rank matrix of candidate orderings to ``c``
+scores. Built-ins also offer ``leave_one_out_differences(humans, noise)``, a vectorised
+form of the evaluation-discriminativeness terms s(O_i; others) - s(rev O_i; others).
+Correlations are normalised to [0, 1] by (c + 1) / 2 (METHODS.md s.1 Choice).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .correlation import correlation_matrix, rowwise_correlation
+from .ranks import as_rank_matrix, average_ranks, reverse_ranks
+
+ScoreFunction = Callable[[np.ndarray], np.ndarray]
+
+
+def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    humans = as_rank_matrix(humans)
+    if noise is None or len(noise) == 0:
+        return humans
+    return np.vstack([humans, as_rank_matrix(noise)])
+
+
+class AverageCorrelation:
+    """AC: s(O) = mean_i C(O, O_i)."""
+
+    def __init__(self, correlation: str = "kendall") -> None:
+        self.correlation = correlation
+
+    def __call__(self, gold: np.ndarray) -> ScoreFunction:
+        gold = as_rank_matrix(gold)
+        return lambda cand: correlation_matrix(cand, gold, self.correlation).mean(axis=1)
+
+    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        n = len(humans)
+        corr = correlation_matrix(humans, _stack(humans, noise), self.correlation)  # (n, N)
+        others = corr.sum(axis=1) - np.diag(corr[:, :n])
+        score = others / (corr.shape[1] - 1)
+        return 2.0 * score - 1.0  # C(rev O, g) = 1 - C(O, g)
+
+
+class WeightedCorrelationAverage:
+    """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j).
+
+    Weights are computed among the gold orderings given. With one gold ordering, or
+    if every weight is 0, the weights are uniform (AC).
+    """
+
+    def __init__(self, correlation: str = "kendall") -> None:
+        self.correlation = correlation
+
+    @staticmethod
+    def _weights(gold_corr: np.ndarray) -> np.ndarray:
+        m = len(gold_corr)
+        if m < 2:
+            return np.ones(m)
+        w = (gold_corr.sum(axis=1) - np.diag(gold_corr)) / (m - 1)
+        return w if w.sum() > 0 else np.ones(m)
+
+    def __call__(self, gold: np.ndarray) -> ScoreFunction:
+        gold = as_rank_matrix(gold)
+        w = self._weights(correlation_matrix(gold, None, self.correlation))
+        return lambda cand: correlation_matrix(cand, gold, self.correlation) @ w / w.sum()
+
+    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        allg = _stack(humans, noise)
+        n, big_n = len(humans), len(allg)
+        corr = correlation_matrix(allg, None, self.correlation)  # (N, N)
+        row_sums = corr.sum(axis=1) - np.diag(corr)
+        out = np.empty(n)
+        for i in range(n):
+            keep = np.arange(big_n) != i
+            if big_n - 1 < 2:
+                w = np.ones(big_n - 1)
+            else:
+                w = (row_sums[keep] - corr[keep, i]) / (big_n - 2)
+                if w.sum() <= 0:
+                    w = np.ones(big_n - 1)
+            s = corr[i, keep] @ w / w.sum()
+            out[i] = 2.0 * s - 1.0
+        return out
+
+
+def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
+    """RBA consensus as a rank row: items sorted by the sum of their (average) ranks.
+
+    Ties broken by the item's best single rank, then by item column index
+    (METHODS.md s.1 Choice; deterministic).
+    """
+    avg = average_ranks(gold)
+    total = avg.sum(axis=0)
+    best = avg.min(axis=0)
+    order = np.lexsort((np.arange(avg.shape[1]), best, total))
+    ranks = np.empty(avg.shape[1])
+    ranks[order] = np.arange(1, avg.shape[1] + 1)
+    return ranks
+
+
+class RankBasedAggregation:
+    """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum."""
+
+    def __init__(self, correlation: str = "kendall") -> None:
+        self.correlation = correlation
+
+    def __call__(self, gold: np.ndarray) -> ScoreFunction:
+        consensus = rank_sum_consensus(as_rank_matrix(gold))
+        return lambda cand: correlation_matrix(cand, consensus, self.correlation)[:, 0]
+
+    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        humans = as_rank_matrix(humans)
+        allg = _stack(humans, noise)
+        n, k = humans.shape
+        avg = average_ranks(allg)
+        totals = avg.sum(axis=0)[None, :] - avg[:n]  # (n, k) rank sums without judge i
+        # best single rank among the others: smallest, or second smallest where i holds it
+        order = np.sort(avg, axis=0)
+        first, second = order[0], order[1] if len(avg) > 1 else order[0]
+        best = np.where(avg[:n] == first[None, :], second[None, :], first[None, :])
+        # composite integer key: rank sum, then best rank, then item index (average ranks are halves)
+        span = 2 * k + 2
+        key = (np.rint(2 * totals).astype(np.int64) * span + np.rint(2 * best).astype(np.int64)) * k + np.arange(k)
+        consensus = np.empty((n, k))
+        np.put_along_axis(consensus, np.argsort(key, axis=1), np.arange(1, k + 1, dtype=float)[None, :].repeat(n, 0), axis=1)
+        s = rowwise_correlation(humans, consensus, self.correlation)
+        return 2.0 * s - 1.0

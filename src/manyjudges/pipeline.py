@@ -1,0 +1,72 @@
+"""Small helpers the Snakemake rules and scripts share (config lookups, logging)."""
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from .download import pinned_files, raw_filename
+from .io.tables import orderings_to_rank_matrices
+
+
+def dataset_names(section: Mapping[str, Any], source: str) -> list[str]:
+    """Names of the configured datasets with this ``source``."""
+    return [name for name, spec in section["datasets"].items() if spec["source"] == source]
+
+
+def ratio_label(ratio: float) -> str:
+    """Noise ratio as it appears in file names: 0, 0.25, 0.5, 1."""
+    return f"{float(ratio):g}"
+
+
+def raw_files(section: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
+    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given."""
+    spec = section["datasets"][dataset]
+    pinned = pinned_files(dataset)
+    table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
+    wanted = spec.get("files")
+    if wanted:
+        unknown = sorted(set(wanted) - set(table))
+        if unknown:
+            raise ValueError(f"dataset {dataset!r}: files {unknown} are not pinned; known: {sorted(table)}")
+        table = {f: table[f] for f in wanted}
+    return table
+
+
+def method_spec(section: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """{method, params} of a configured method entry (``method`` defaults to the entry's key)."""
+    try:
+        entry = section["methods"][name] or {}
+    except KeyError:
+        raise ValueError(f"method {name!r} is not configured; configured: {sorted(section['methods'])}") from None
+    return {"method": entry.get("method", name), "params": dict(entry.get("params", {}) or {})}
+
+
+def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
+    """FreSPA parameters swept in this config (empty when there is no sweep)."""
+    return list((section.get("sweep") or {}).get("parameters", {}) or {})
+
+
+def panels_from_table(orderings: pd.DataFrame) -> dict[str, np.ndarray]:
+    """{set_id: (judges, items) rank matrix} from a canonical orderings table."""
+    return {set_id: ranks for set_id, (_, _, ranks) in orderings_to_rank_matrices(orderings).items()}
+
+
+def setup_logging(log_path: str | Path | None) -> None:
+    """Send the library's progress messages to the rule's log file (or stderr)."""
+    handler: logging.Handler = logging.FileHandler(log_path, mode="w") if log_path else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("manyjudges")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+
+
+def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
+    """Atomic TSV with a fixed float format, so reruns are byte-identical."""
+    from .io.tables import write_table
+
+    write_table(df.round(10), path)

@@ -1,0 +1,64 @@
+# Evaluating an ordered list against many gold orderings (Kim, Zhai, Han 2010).
+
+
+rule ed_noise:
+    input:
+        "data/processed/{dataset}/orderings.tsv",
+    output:
+        "results/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv",
+    params:
+        spec=lambda wc: method_spec(ORD, wc.method),
+        replicates=ORD["replicates"],
+        seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=2000,
+    log:
+        "logs/orderings/{dataset}/ed/{method}/noise_{ratio}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv"
+    script:
+        "../../scripts/ed_noise.py"
+
+
+rule ed_by_noise:
+    input:
+        ed_parts,
+    output:
+        "results/orderings/{dataset}/ed_by_noise.tsv",
+    log:
+        "logs/orderings/{dataset}/ed_by_noise.log",
+    script:
+        "../../scripts/concat_tables.py"
+
+
+rule frespa_sweep_part:
+    input:
+        "data/processed/{dataset}/orderings.tsv",
+    output:
+        "results/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv",
+    params:
+        spec=lambda wc: method_spec(ORD, ORD["sweep"].get("method", "frespa")),
+        values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
+        replicates=lambda wc: ORD["sweep"].get("replicates", ORD["replicates"]),
+        seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=2000,
+    log:
+        "logs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv"
+    script:
+        "../../scripts/frespa_sweep.py"
+
+
+rule frespa_sweep:
+    input:
+        sweep_parts,
+    output:
+        "results/orderings/{dataset}/frespa_sweep.tsv",
+    log:
+        "logs/orderings/{dataset}/frespa_sweep.log",
+    script:
+        "../../scripts/concat_tables.py"

@@ -1,0 +1,55 @@
+# Figures and the reproduction report.
+
+
+rule figure_ed_by_noise:
+    input:
+        "results/orderings/{dataset}/ed_by_noise.tsv",
+    output:
+        png=report(
+            "results/figures/orderings/{dataset}/ed_by_noise.png",
+            caption="../report/ed_by_noise.rst",
+            category="Ordered lists",
+            subcategory="{dataset}",
+        ),
+        pdf="results/figures/orderings/{dataset}/ed_by_noise.pdf",
+    log:
+        "logs/figures/{dataset}/ed_by_noise.log",
+    script:
+        "../../scripts/plot_ed_by_noise.py"
+
+
+rule figure_frespa_sweep:
+    input:
+        "results/orderings/{dataset}/frespa_sweep.tsv",
+    output:
+        png=report(
+            "results/figures/orderings/{dataset}/frespa_sweep.png",
+            caption="../report/frespa_sweep.rst",
+            category="Ordered lists",
+            subcategory="{dataset}",
+        ),
+        pdf="results/figures/orderings/{dataset}/frespa_sweep.pdf",
+    log:
+        "logs/figures/{dataset}/frespa_sweep.log",
+    script:
+        "../../scripts/plot_frespa_sweep.py"
+
+
+rule reproduction_report:
+    input:
+        ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
+        orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
+        sweep=expand(
+            "results/orderings/{dataset}/frespa_sweep.tsv",
+            dataset=list(ORD["datasets"]) if sweep_parameters(ORD) else [],
+        ),
+    output:
+        report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
+    params:
+        datasets=ORD["datasets"],
+        noise_ratios=ORD["noise_ratios"],
+        replicates=ORD["replicates"],
+    log:
+        "logs/reproduction.log",
+    script:
+        "../../scripts/reproduction_report.py"

@@ -1,0 +1,13 @@
+# Simulated panels shaped like the papers' unavailable data (seeded from the config).
+
+
+rule simulate_orderings:
+    output:
+        "data/processed/{sim_dataset}/orderings.tsv",
+    params:
+        spec=lambda wc: ORD["datasets"][wc.sim_dataset],
+        seed=config["seed"],
+    log:
+        "logs/simulate/{sim_dataset}.log",
+    script:
+        "../../scripts/simulate_orderings.py"
