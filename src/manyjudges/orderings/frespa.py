@@ -18,8 +18,11 @@ With C_S(L) = number of common subsequences of length L of the orderings in S
     N(s, L) = sum_{j >= s} (-1)^(j - s) binom(j, s) A_j(L)      (inclusion-exclusion)
 
 and only subsets with |S| >= minSup * n are needed. N_O uses C_{S ∪ {O}}.
-When the items are few and the judges many (k <= 6, hundreds of judges) patterns are
-enumerated instead; both paths are exact. **Choice**: a pattern must occur in at
+When the judges are many and agree little (hundreds of voters, or 40 respondents over
+15 items) the subsets explode but the frequent patterns are few: they are then grown
+level by level (Apriori; support is anti-monotone) instead. Both engines are exact and
+fill the same table N(s, L), from which any weights, lengths and support threshold at
+or above the one counted are scored without recounting (paper Tables 2-4). **Choice**: a pattern must occur in at
 least one gold ordering (minSup = 0 means "every pattern the judges produced").
 """
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..counting import common_precedence, count_paths_by_length
 from .ranks import as_rank_matrix, precedence_matrices, reverse_ranks
 
 MAX_SUBSETS = 400_000
-MAX_ENUMERATED_PATTERNS = 5_000
+MAX_FREQUENT_PATTERNS = 3_000_000
 
 
 @dataclass(frozen=True)
@@ -123,161 +126,209 @@ def _exact_support_counts(subset_counts: np.ndarray, sizes: np.ndarray, n: int, 
     return exact
 
 
-def _weighted_total(exact: list[list[int]], sup_w: np.ndarray, len_w: np.ndarray, lo: int, hi: int, threshold: int) -> float:
-    total = 0.0
-    for s in range(threshold, len(exact)):
-        for length in range(lo, hi + 1):
-            if exact[s][length]:
-                total += float(exact[s][length]) * sup_w[s] * len_w[length]
-    return total
+# ---------------------------------------------------------------------------
+# Support x length tables: the sufficient statistics of every FreSPA setting
 
 
-def frespa_totals_by_counting(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams) -> tuple[np.ndarray, float]:
-    """(numerator per candidate, denominator) of FreSPA by DAG counting + inclusion-exclusion."""
-    gold = as_rank_matrix(gold)
-    candidates = as_rank_matrix(candidates)
-    n, k = gold.shape
+def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int) -> np.ndarray:
+    """FreSPA scores from pattern-count tables.
+
+    den[s, L] = number of patterns of length L with support s among the gold orderings;
+    num[..., s, L] = the same restricted to patterns contained in a candidate. Rows with
+    s below the support threshold the tables were counted at must be zero or unused.
+    """
     lo, hi = params.length_bounds(k)
-    threshold = params.support_threshold(n)
+    t = params.support_threshold(gold_size)
+    w = np.zeros((gold_size + 1, k + 1))
+    if t <= gold_size and lo <= hi:
+        w[t:, lo : hi + 1] = np.outer(_support_weights(params, gold_size)[t:], _length_weights(params, k)[lo : hi + 1])
+    d = np.tensordot(den, w, axes=([-2, -1], [0, 1]))
+    n_ = np.tensordot(num, w, axes=([-2, -1], [0, 1]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(d > 0, n_ / np.where(d > 0, d, 1.0), 0.0)
+
+
+def _tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """N(s, L) tables by DAG path counting over judge subsets and inclusion-exclusion."""
+    n, k = gold.shape
+    c = len(candidates)
+    den = np.zeros((n + 1, k + 1))
+    num = np.zeros((c, n + 1, k + 1))
     if threshold > n:
-        return np.zeros(len(candidates)), 0.0
+        return den, num
     subsets = _subsets_of_size_at_least(n, threshold)
     sizes = subsets.sum(axis=1)
-    prec = precedence_matrices(np.vstack([gold, candidates]))
-    c = len(candidates)
-    blocks = [subsets]
-    for i in range(c):
-        with_candidate = np.zeros((len(subsets), n + c), dtype=bool)
-        with_candidate[:, :n] = subsets
-        with_candidate[:, n + i] = True
-        blocks.append(with_candidate)
-    padded = np.zeros((len(subsets), n + c), dtype=bool)
-    padded[:, :n] = subsets
-    blocks[0] = padded
-    all_masks = np.vstack(blocks)
-    counts = count_paths_by_length(common_precedence(prec, all_masks), hi)
-    sup_w, len_w = _support_weights(params, n), _length_weights(params, k)
     m = len(subsets)
-    den = _weighted_total(_exact_support_counts(counts[:m], sizes, n, threshold), sup_w, len_w, lo, hi, threshold)
-    nums = np.array(
-        [
-            _weighted_total(
-                _exact_support_counts(counts[(i + 1) * m : (i + 2) * m], sizes, n, threshold),
-                sup_w, len_w, lo, hi, threshold,
+    masks = np.zeros(((c + 1) * m, n + c), dtype=bool)
+    for block in range(c + 1):
+        masks[block * m : (block + 1) * m, :n] = subsets
+        if block:
+            masks[block * m : (block + 1) * m, n + block - 1] = True
+    prec = precedence_matrices(np.vstack([gold, candidates]))
+    counts = count_paths_by_length(common_precedence(prec, masks), max_len)
+    for block in range(c + 1):
+        exact = _exact_support_counts(counts[block * m : (block + 1) * m], sizes, n, threshold)
+        table = den if block == 0 else num[block - 1]
+        for s_ in range(threshold, n + 1):
+            table[s_, 2 : max_len + 1] = [float(v) for v in exact[s_][2:]]
+    return den, num
+
+
+def _grow_patterns(ranks: np.ndarray, support_rows: np.ndarray, threshold: int, max_len: int):
+    """Yield (length, patterns (P, L), containment (P, N)) of every pattern whose support
+    over ``support_rows`` (a 0/1 weight per ordering) is >= threshold, level by level."""
+    n_ord, k = ranks.shape
+    pats = np.arange(k)[:, None]
+    cont = np.ones((k, n_ord), dtype=bool)
+    for length in range(2, max_len + 1):
+        new_pats, new_cont = [], []
+        step = max(1, 2_000_000 // max(1, k * n_ord))
+        for start in range(0, len(pats), step):
+            p, c = pats[start : start + step], cont[start : start + step]
+            last = ranks[:, p[:, -1]].T  # (P, N)
+            ext = c[:, None, :] & (ranks.T[None, :, :] > last[:, None, :])  # (P, k, N)
+            sup = ext.astype(np.int32) @ support_rows
+            keep_p, keep_x = np.nonzero(sup >= threshold)
+            if keep_p.size:
+                new_pats.append(np.hstack([p[keep_p], keep_x[:, None]]))
+                new_cont.append(ext[keep_p, keep_x])
+        if not new_pats:
+            return
+        pats, cont = np.vstack(new_pats), np.vstack(new_cont)
+        if len(pats) > MAX_FREQUENT_PATTERNS:
+            raise ValueError(
+                f"FreSPA: more than {MAX_FREQUENT_PATTERNS} frequent patterns of length {length} "
+                f"({k} items, support >= {threshold}); raise min_sup"
             )
-            for i in range(c)
-        ]
-    )
-    return nums, den
+        yield length, pats, cont
 
 
-def _all_patterns(k: int, lo: int, hi: int) -> list[np.ndarray]:
-    return [np.array(list(itertools.permutations(range(k), length)), dtype=int).reshape(-1, length) for length in range(lo, hi + 1)]
-
-
-def _containment(ranks: np.ndarray, patterns: np.ndarray) -> np.ndarray:
-    """(orderings, patterns) bool: pattern items strictly increasing in rank."""
-    seq = ranks[:, patterns]  # (o, P, L)
-    return np.all(np.diff(seq, axis=2) > 0, axis=2)
-
-
-def count_patterns(k: int, lo: int, hi: int) -> int:
-    """Number of sequences of distinct items of length lo..hi out of k."""
-    return sum(math.perm(k, length) for length in range(lo, hi + 1))
-
-
-def frespa_totals_by_enumeration(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams) -> tuple[np.ndarray, float]:
-    """(numerator per candidate, denominator) of FreSPA by enumerating every pattern (small k)."""
-    gold = as_rank_matrix(gold)
-    candidates = as_rank_matrix(candidates)
+def _tables_by_mining(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """N(s, L) tables by growing every frequent pattern (exact; for few frequent patterns)."""
     n, k = gold.shape
-    lo, hi = params.length_bounds(k)
-    threshold = params.support_threshold(n)
-    sup_w, len_w = _support_weights(params, n), _length_weights(params, k)
-    nums = np.zeros(len(candidates))
-    den = 0.0
-    for pats in _all_patterns(k, lo, hi):
-        length = pats.shape[1]
-        sup = _containment(gold, pats).sum(axis=0)
-        w = np.where(sup >= threshold, sup_w[np.minimum(sup, n)] * len_w[length], 0.0)
-        den += w.sum()
-        nums += _containment(candidates, pats).astype(float) @ w
-    return nums, den
+    c = len(candidates)
+    den = np.zeros((n + 1, k + 1))
+    num = np.zeros((c, n + 1, k + 1))
+    ranks = np.vstack([gold, candidates])
+    rows = np.r_[np.ones(n, dtype=np.int32), np.zeros(c, dtype=np.int32)]
+    for length, _, cont in _grow_patterns(ranks, rows, threshold, max_len):
+        sup = cont[:, :n].sum(axis=1)
+        den[:, length] += np.bincount(sup, minlength=n + 1)
+        for j in range(c):
+            num[j, :, length] += np.bincount(sup, weights=cont[:, n + j], minlength=n + 1)
+    return den, num
 
 
-def _use_enumeration(n: int, k: int, params: FreSPAParams) -> bool:
-    lo, hi = params.length_bounds(k)
-    threshold = params.support_threshold(n)
-    n_subsets = sum(math.comb(n, j) for j in range(threshold, n + 1))
-    n_patterns = count_patterns(k, lo, hi)
-    if n_patterns > MAX_ENUMERATED_PATTERNS:
-        return False
-    return n_patterns * n <= n_subsets * k * k * max(1, hi)
+def _engine(gold_size: int, k: int, threshold: int, max_len: int) -> str:
+    """'counting' or 'mining', whichever is estimated cheaper (and feasible)."""
+    if threshold > gold_size:
+        return "counting"
+    n_subsets = sum(math.comb(gold_size, j) for j in range(threshold, gold_size + 1))
+    cost_counting = n_subsets * k * k * max_len * 3 if n_subsets <= MAX_SUBSETS else math.inf
+    bound = sum(math.perm(k, L) for L in range(2, max_len + 1)) if k <= 12 else 2.0**k
+    patterns = min(bound, gold_size * 2.0**k / threshold)
+    cost_mining = patterns * k * (gold_size + 3)
+    return "counting" if cost_counting <= cost_mining else "mining"
 
 
-def frespa_totals(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams) -> tuple[np.ndarray, float]:
-    """FreSPA (numerators, denominator), by whichever exact method is cheaper."""
-    gold = as_rank_matrix(gold)
+def frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int | None = None, engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pattern-count tables (den (n+1, k+1), num (c, n+1, k+1)) at support >= threshold."""
+    gold, candidates = as_rank_matrix(gold), as_rank_matrix(candidates)
     n, k = gold.shape
-    if _use_enumeration(n, k, params):
-        return frespa_totals_by_enumeration(gold, candidates, params)
-    return frespa_totals_by_counting(gold, candidates, params)
+    max_len = k if max_len is None else min(max_len, k)
+    threshold = max(1, int(threshold))
+    engine = engine or _engine(n, k, threshold, max_len)
+    if engine == "counting":
+        return _tables_by_counting(gold, candidates, threshold, max_len)
+    if engine == "mining":
+        return _tables_by_mining(gold, candidates, threshold, max_len)
+    raise ValueError(f"unknown FreSPA engine {engine!r}; use 'counting' or 'mining'")
 
 
-def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams | None = None) -> np.ndarray:
+def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams | None = None, engine: str | None = None) -> np.ndarray:
     """FreSPA score in [0, 1] of each candidate ordering against the gold orderings."""
     params = params or FreSPAParams()
-    nums, den = frespa_totals(gold, candidates, params)
-    if den == 0:
-        return np.zeros(len(nums))
-    return nums / den
+    gold = as_rank_matrix(gold)
+    n, k = gold.shape
+    _, hi = params.length_bounds(k)
+    den, num = frespa_tables(gold, candidates, params.support_threshold(n), hi, engine)
+    return score_from_tables(den, num, params, n, k)
+
+
+def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int | None = None, engine: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each human i, tables over the gold set (others + noise): den, num(O_i), num(rev O_i).
+
+    Returns three arrays of shape (n, g + 1, k + 1), g = n - 1 + len(noise).
+    """
+    humans = as_rank_matrix(humans)
+    n, k = humans.shape
+    noise = np.empty((0, k)) if noise is None or len(noise) == 0 else as_rank_matrix(noise)
+    g = n - 1 + len(noise)
+    max_len = k if max_len is None else min(max_len, k)
+    threshold = max(1, int(threshold))
+    engine = engine or _engine(g, k, threshold, max_len)
+    den = np.zeros((n, g + 1, k + 1))
+    num = np.zeros((n, g + 1, k + 1))
+    num_rev = np.zeros((n, g + 1, k + 1))
+    if threshold > g:
+        return den, num, num_rev
+    if engine == "counting":
+        reversed_humans = reverse_ranks(humans)
+        for i in range(n):
+            gold = np.vstack([np.delete(humans, i, axis=0), noise])
+            d, c = _tables_by_counting(gold, np.vstack([humans[i], reversed_humans[i]]), threshold, max_len)
+            den[i], num[i], num_rev[i] = d, c[0], c[1]
+        return den, num, num_rev
+    if engine != "mining":
+        raise ValueError(f"unknown FreSPA engine {engine!r}; use 'counting' or 'mining'")
+    ranks = np.vstack([humans, noise])
+    rows = np.ones(len(ranks), dtype=np.int32)
+    offsets = np.arange(n)[:, None] * (g + 1)
+    size = n * (g + 1)
+    for length, pats, cont in _grow_patterns(ranks, rows, threshold, max_len):
+        held = cont[:, :n].T  # (n, P): pattern in O_i
+        sup = cont.sum(axis=1)[None, :] - held  # support among the others
+        ok = sup >= threshold
+        rev = np.all(np.diff(humans[:, pats[:, ::-1]], axis=2) > 0, axis=2)  # p in rev(O_i)
+        idx = (offsets + np.minimum(sup, g)).ravel()
+        den[:, :, length] += np.bincount(idx, weights=ok.ravel(), minlength=size).reshape(n, g + 1)
+        num[:, :, length] += np.bincount(idx, weights=(ok & held).ravel(), minlength=size).reshape(n, g + 1)
+        num_rev[:, :, length] += np.bincount(idx, weights=(ok & rev).ravel(), minlength=size).reshape(n, g + 1)
+    return den, num, num_rev
+
+
+def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings: list[FreSPAParams], engine: str | None = None) -> np.ndarray:
+    """ED terms (settings x judges) for several FreSPA settings from one count.
+
+    Counts once at the lowest support threshold and the longest maxLen any setting needs.
+    """
+    humans = as_rank_matrix(humans)
+    n, k = humans.shape
+    g = n - 1 + (0 if noise is None else len(noise))
+    threshold = min(p.support_threshold(g) for p in settings)
+    max_len = max(p.length_bounds(k)[1] for p in settings)
+    den, num, num_rev = leave_one_out_tables(humans, noise, threshold, max_len, engine)
+    out = np.empty((len(settings), n))
+    for j, p in enumerate(settings):
+        out[j] = score_from_tables(den, num, p, g, k) - score_from_tables(den, num_rev, p, g, k)
+    return out
 
 
 class FreSPA:
-    """Ordering scorer: ``FreSPA(**params)(gold)`` returns a function scoring candidates."""
+    """Ordering scorer: ``FreSPA(**params)(gold)`` returns a function scoring candidates.
 
-    def __init__(self, **params: float) -> None:
+    ``engine`` forces 'counting' (DAG + inclusion-exclusion) or 'mining' (pattern growth);
+    by default the cheaper is chosen per call. Both give the same exact counts.
+    """
+
+    def __init__(self, engine: str | None = None, **params: float) -> None:
+        self.engine = engine
         self.params = FreSPAParams(**params)
 
     def __call__(self, gold: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         gold = as_rank_matrix(gold)
-        return lambda candidates: frespa_score(gold, candidates, self.params)
+        return lambda candidates: frespa_score(gold, candidates, self.params, self.engine)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """s(O_i; others) - s(reverse(O_i); others) for each human ordering O_i."""
-        humans = as_rank_matrix(humans)
-        noise = as_rank_matrix(noise) if len(noise) else np.empty((0, humans.shape[1]))
-        n, k = humans.shape
-        gold_size = n - 1 + len(noise)
-        if _use_enumeration(gold_size, k, self.params):
-            return self._loo_by_enumeration(humans, noise)
-        out = np.empty(n)
-        reversed_humans = reverse_ranks(humans)
-        for i in range(n):
-            gold = np.vstack([np.delete(humans, i, axis=0), noise])
-            nums, den = frespa_totals_by_counting(gold, np.vstack([humans[i], reversed_humans[i]]), self.params)
-            out[i] = 0.0 if den == 0 else (nums[0] - nums[1]) / den
-        return out
-
-    def _loo_by_enumeration(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        """Vectorised leave-one-out: supports of all patterns once, minus the held-out judge."""
-        n, k = humans.shape
-        gold_size = n - 1 + len(noise)
-        lo, hi = self.params.length_bounds(k)
-        threshold = self.params.support_threshold(gold_size)
-        sup_w, len_w = _support_weights(self.params, gold_size), _length_weights(self.params, k)
-        nums = np.zeros(n)
-        nums_rev = np.zeros(n)
-        den = np.zeros(n)
-        for pats in _all_patterns(k, lo, hi):
-            length = pats.shape[1]
-            held = _containment(humans, pats)  # (n, P)
-            held_rev = _containment(humans, pats[:, ::-1])  # p in reverse(O) iff reverse(p) in O
-            total = held.sum(axis=0) + (_containment(noise, pats).sum(axis=0) if len(noise) else 0)
-            sup = total[None, :] - held  # (n, P): support among the others
-            w = np.where(sup >= threshold, sup_w[np.minimum(sup, gold_size)] * len_w[length], 0.0)
-            den += w.sum(axis=1)
-            nums += (w * held).sum(axis=1)
-            nums_rev += (w * held_rev).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, (nums - nums_rev) / np.where(den > 0, den, 1.0), 0.0)
+        return loo_differences_for_settings(humans, noise, [self.params], self.engine)[0]
