@@ -34,11 +34,12 @@ def common_precedence(precedence: np.ndarray, subsets: np.ndarray) -> np.ndarray
     (B, k, k) bool: edge a -> b iff a precedes b in every ordering of the subset.
     """
     n, k, _ = precedence.shape
-    masks = np.asarray(subsets, dtype=float)
+    masks = np.asarray(subsets, dtype=np.float32)
     sizes = masks.sum(axis=1)
     if np.any(sizes == 0):
         raise ValueError("every subset must hold at least one ordering")
-    counts = masks @ precedence.reshape(n, k * k).astype(float)
+    # how many orderings of the subset put a before b; an edge iff all of them (exact in float32 for n < 2^24)
+    counts = masks @ precedence.reshape(n, k * k).astype(np.float32)
     return (counts == sizes[:, None]).reshape(-1, k, k)
 
 

@@ -40,7 +40,9 @@ rule frespa_sweep_part:
     params:
         spec=lambda wc: method_spec(ORD, ORD["sweep"].get("method", "frespa")),
         values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
-        replicates=lambda wc: ORD["sweep"].get("replicates", ORD["replicates"]),
+        replicates=lambda wc: (ORD["sweep"].get("replicates_by_parameter") or {}).get(
+            wc.parameter, ORD["sweep"].get("replicates", ORD["replicates"])
+        ),
         seed=config["seed"],
     threads: 1
     resources:

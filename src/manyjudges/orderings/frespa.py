@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Callable
 
@@ -93,7 +94,9 @@ def _length_weights(params: FreSPAParams, k: int) -> np.ndarray:
     return 1.0 + params.w_len * (length - 1.0)
 
 
+@lru_cache(maxsize=64)
 def _subsets_of_size_at_least(n: int, threshold: int) -> np.ndarray:
+    """Boolean (count, n) matrix: every subset of range(n) with at least ``threshold`` members."""
     count = sum(math.comb(n, j) for j in range(threshold, n + 1))
     if count > MAX_SUBSETS:
         raise ValueError(
@@ -103,27 +106,32 @@ def _subsets_of_size_at_least(n: int, threshold: int) -> np.ndarray:
     rows = np.zeros((count, n), dtype=bool)
     r = 0
     for j in range(threshold, n + 1):
-        for combo in itertools.combinations(range(n), j):
-            rows[r, list(combo)] = True
-            r += 1
+        combos = np.array(list(itertools.combinations(range(n), j)), dtype=int).reshape(-1, j)
+        rows[np.arange(r, r + len(combos))[:, None], combos] = True
+        r += len(combos)
+    rows.setflags(write=False)
     return rows
 
 
-def _exact_support_counts(subset_counts: np.ndarray, sizes: np.ndarray, n: int, threshold: int) -> list[list[int]]:
-    """N(s, L) for s = threshold..n from per-subset counts C_S(L) by inclusion-exclusion."""
+def _exact_support_counts(subset_counts: np.ndarray, sizes: np.ndarray, n: int, threshold: int) -> np.ndarray:
+    """N(s, L) for s = 0..n (rows below threshold are 0) from per-subset counts C_S(L).
+
+    A_j(L) = sum_{|S|=j} C_S(L);  N(s, L) = sum_{j>=s} (-1)^(j-s) binom(j, s) A_j(L).
+    Exact: int64 when every term fits, else Python integers.
+    """
     n_len = subset_counts.shape[1]
-    a = [[0] * n_len for _ in range(n + 1)]
+    biggest = max(int(np.max(subset_counts, initial=0)), 1)
+    bound = biggest * max(math.comb(n, j) * math.comb(j, s) for j in range(n + 1) for s in range(j + 1)) * (n + 1)
+    dtype = np.int64 if bound < 2**62 and subset_counts.dtype != object else object
+    a = np.zeros((n + 1, n_len), dtype=dtype)
+    counts = subset_counts.astype(dtype)
     for j in range(threshold, n + 1):
-        rows = subset_counts[sizes == j]
-        if rows.size:
-            a[j] = [int(v) for v in rows.astype(object).sum(axis=0)]
-    exact = [[0] * n_len for _ in range(n + 1)]
-    for s in range(threshold, n + 1):
-        for length in range(n_len):
-            exact[s][length] = sum(
-                (-1) ** (j - s) * math.comb(j, s) * a[j][length] for j in range(s, n + 1)
-            )
-    return exact
+        a[j] = counts[sizes == j].sum(axis=0)
+    signs = np.zeros((n + 1, n + 1), dtype=dtype)
+    for s_ in range(threshold, n + 1):
+        for j in range(s_, n + 1):
+            signs[s_, j] = (-1) ** (j - s_) * math.comb(j, s_)
+    return signs @ a
 
 
 # ---------------------------------------------------------------------------
@@ -149,7 +157,10 @@ def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, go
 
 
 def _tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
-    """N(s, L) tables by DAG path counting over judge subsets and inclusion-exclusion."""
+    """N(s, L) tables by DAG path counting over judge subsets and inclusion-exclusion.
+
+    G_{S ∪ {O}} = G_S AND P_O, so the subsets' DAGs are built once for all candidates.
+    """
     n, k = gold.shape
     c = len(candidates)
     den = np.zeros((n + 1, k + 1))
@@ -158,19 +169,14 @@ def _tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int
         return den, num
     subsets = _subsets_of_size_at_least(n, threshold)
     sizes = subsets.sum(axis=1)
-    m = len(subsets)
-    masks = np.zeros(((c + 1) * m, n + c), dtype=bool)
+    dags = common_precedence(precedence_matrices(gold), subsets)
+    cand_prec = precedence_matrices(candidates)
     for block in range(c + 1):
-        masks[block * m : (block + 1) * m, :n] = subsets
-        if block:
-            masks[block * m : (block + 1) * m, n + block - 1] = True
-    prec = precedence_matrices(np.vstack([gold, candidates]))
-    counts = count_paths_by_length(common_precedence(prec, masks), max_len)
-    for block in range(c + 1):
-        exact = _exact_support_counts(counts[block * m : (block + 1) * m], sizes, n, threshold)
+        block_dags = dags if block == 0 else dags & cand_prec[block - 1][None, :, :]
+        counts = count_paths_by_length(block_dags, max_len)
+        exact = _exact_support_counts(counts, sizes, n, threshold)
         table = den if block == 0 else num[block - 1]
-        for s_ in range(threshold, n + 1):
-            table[s_, 2 : max_len + 1] = [float(v) for v in exact[s_][2:]]
+        table[threshold:, 2 : max_len + 1] = exact[threshold:, 2:].astype(float)
     return den, num
 
 
@@ -281,15 +287,16 @@ def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, 
         return den, num, num_rev
     if engine != "mining":
         raise ValueError(f"unknown FreSPA engine {engine!r}; use 'counting' or 'mining'")
-    ranks = np.vstack([humans, noise])
-    rows = np.ones(len(ranks), dtype=np.int32)
+    # reversed humans ride along with zero support weight: their containment column is p ⊑ rev(O_i)
+    ranks = np.vstack([humans, noise, reverse_ranks(humans)])
+    rows = np.r_[np.ones(n + len(noise), dtype=np.int32), np.zeros(n, dtype=np.int32)]
     offsets = np.arange(n)[:, None] * (g + 1)
     size = n * (g + 1)
     for length, pats, cont in _grow_patterns(ranks, rows, threshold, max_len):
         held = cont[:, :n].T  # (n, P): pattern in O_i
-        sup = cont.sum(axis=1)[None, :] - held  # support among the others
+        rev = cont[:, n + len(noise) :].T  # (n, P): pattern in rev(O_i)
+        sup = cont[:, : n + len(noise)].sum(axis=1)[None, :] - held  # support among the others
         ok = sup >= threshold
-        rev = np.all(np.diff(humans[:, pats[:, ::-1]], axis=2) > 0, axis=2)  # p in rev(O_i)
         idx = (offsets + np.minimum(sup, g)).ravel()
         den[:, :, length] += np.bincount(idx, weights=ok.ravel(), minlength=size).reshape(n, g + 1)
         num[:, :, length] += np.bincount(idx, weights=(ok & held).ravel(), minlength=size).reshape(n, g + 1)
