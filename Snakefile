@@ -6,7 +6,11 @@ from snakemake.utils import min_version
 min_version("8.0")
 
 
-configfile: "config/config.yaml"
+# The default config applies only when no --configfile is given: a config such as
+# config/paper.yaml then replaces it instead of being merged into it.
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
