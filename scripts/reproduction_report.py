@@ -9,6 +9,7 @@ write_reproduction(
     ed_tables={Path(p).parent.name: p for p in snakemake.input.ed},
     sweep_tables={Path(p).parent.name: p for p in snakemake.input.sweep},
     datasets=snakemake.params.datasets,
+    methods=snakemake.params.methods,
     orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},
     out_path=snakemake.output[0],
 )

@@ -11,11 +11,15 @@ def contains(ranks: np.ndarray, pattern: tuple[int, ...]) -> bool:
     return all(ranks[pattern[a]] < ranks[pattern[a + 1]] for a in range(len(pattern) - 1))
 
 
-def brute_force_frespa(gold: np.ndarray, candidates: np.ndarray, w_len=1.0, w_sup=1.0, min_sup=0.75, min_len=2, max_len=None) -> np.ndarray:
-    """Enumerate every sequence of distinct items and apply the paper's formula literally."""
+def brute_force_frespa(gold: np.ndarray, candidates: np.ndarray, w_len=1.0, w_sup=1.0, min_sup=0.75, min_len=2, max_len=None, support_base=None) -> np.ndarray:
+    """Enumerate every sequence of distinct items and apply the paper's formula literally.
+
+    ``support_base``: the n in sup >= minSup * n (default: the number of gold orderings).
+    """
     n, k = gold.shape
     max_len = k if max_len is None else min(max_len, k)
-    threshold = max(1, int(np.ceil(min_sup * n - 1e-9)))
+    base = n if support_base is None else support_base
+    threshold = max(1, int(np.ceil(min_sup * base - 1e-9)))
     num = np.zeros(len(candidates))
     den = 0.0
     for length in range(min_len, max_len + 1):

@@ -96,3 +96,21 @@ def test_length_ratios_follow_paper():
     assert p.length_bounds(9) == (4, 2)  # max(2, floor(.25*9)) = 2 ; floor(4.5) = 4
     assert FreSPAParams(max_len_ratio=0.0).length_bounds(9) == (2, 2)
     assert FreSPAParams(min_len_ratio=1.0).length_bounds(9) == (9, 9)
+
+
+@pytest.mark.parametrize("engine", ["counting", "mining"])
+def test_support_base_judges_counts_threshold_over_humans_only(engine):
+    rng = np.random.default_rng(9)
+    humans = random_panel(rng, 5, 6, agreement=0.6)
+    noise = random_panel(rng, 4, 6)
+    p = FreSPAParams(min_sup=0.75, support_base="judges")
+    fast = loo_differences_for_settings(humans, noise, [p], engine)[0]
+    for i in range(len(humans)):
+        gold = np.vstack([np.delete(humans, i, axis=0), noise])
+        b = brute_force_frespa(gold, np.vstack([humans[i], reverse_ranks(humans[i])]), support_base=len(humans) - 1)
+        assert fast[i] == pytest.approx(b[0] - b[1], abs=1e-12)
+    # without noise the two readings agree
+    same = loo_differences_for_settings(humans, None, [p, FreSPAParams(min_sup=0.75)], engine)
+    assert same[0] == pytest.approx(same[1])
+    with pytest.raises(ValueError, match="support_base"):
+        FreSPAParams(support_base="voters")

@@ -49,8 +49,13 @@ def dataset_summary(orderings: pd.DataFrame) -> str:
     )
 
 
-def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame) -> str:
-    """Table 1 (ED by noise ratio and method) with Max-Min and % degradation rows."""
+def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None) -> str:
+    """Table 1 (ED by noise ratio and method) with Max-Min and % degradation rows.
+
+    ``paper_method`` maps a configured method name to the registry name whose paper
+    value it is compared with (e.g. frespa_judges -> frespa).
+    """
+    paper_method = dict(paper_method or {})
     p1 = paper[paper["table"] == 1]
     methods = [m for m in METHOD_ORDER if m in set(ours["method"])] + sorted(set(ours["method"]) - set(METHOD_ORDER))
     ratios = sorted(set(ours["noise_ratio"]))
@@ -65,7 +70,7 @@ def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame) -> str:
             ed = float(row["ed_mean"].iloc[0]) if len(row) else np.nan
             sd = float(row["ed_sd"].iloc[0]) if len(row) else np.nan
             ours_grid[m][r] = ed
-            pv = p1[(p1["method"] == m) & np.isclose(p1["noise_ratio"], r)]["paper_ed"]
+            pv = p1[(p1["method"] == paper_method.get(m, m)) & np.isclose(p1["noise_ratio"], r)]["paper_ed"]
             pval = float(pv.iloc[0]) if len(pv) else np.nan
             paper_grid[m][r] = pval
             sd_text = f" ± {sd:.3f}" if sd > 0 else ""
@@ -127,6 +132,7 @@ def write_reproduction(
     datasets: Mapping[str, Mapping[str, Any]],
     out_path: str | Path,
     orderings_tables: Mapping[str, str | Path] | None = None,
+    methods: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> None:
     """Write REPRODUCTION.md (atomically)."""
     paper = paper_values()
@@ -141,6 +147,15 @@ def write_reproduction(
         "(figure skating, breakfast, MTurk dots and puzzles) are far larger and agree differently, so only the "
         "ranking of methods and the trends are comparable, not the values.\n",
     ]
+    methods = dict(methods or {})
+    paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
+    notes = [
+        f"- `{name}`: {entry['description']}" + (f" (compared with the paper's `{paper_method[name]}`)" if paper_method[name] != name else "")
+        for name, entry in methods.items()
+        if entry and entry.get("description")
+    ]
+    if notes:
+        parts.append("Configured methods beyond the paper's seven:\n\n" + "\n".join(notes) + "\n")
     for name in ed_tables:
         spec = datasets.get(name, {})
         kind = "**simulated**" if spec.get("source") == "simulate" else "real public data"
@@ -153,7 +168,7 @@ def write_reproduction(
         parts.append(f"#### Table 1: ED by method and noise ratio (`results/orderings/{name}/ed_by_noise.tsv`)\n")
         reps = int(ed.loc[ed['noise_ratio'] > 0, 'replicates'].max()) if (ed['noise_ratio'] > 0).any() else 1
         parts.append(f"Noise: round(r n) random orderings added to each set's gold orderings; {reps} replicates per r > 0 (the paper used one draw).\n")
-        parts.append(table1_markdown(ed, paper))
+        parts.append(table1_markdown(ed, paper, paper_method))
         if name in sweep_tables:
             sweep = pd.read_csv(sweep_tables[name], sep="\t")
             for no, params, title in [

@@ -47,6 +47,7 @@ rule reproduction_report:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     params:
         datasets=ORD["datasets"],
+        methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],
         replicates=ORD["replicates"],
     log:

@@ -47,6 +47,11 @@ class FreSPAParams:
     """FreSPA's five parameters (paper defaults). Length ratios override lengths.
 
     len = max(2, floor(ratio * k)) for a ratio (paper Table 3).
+
+    ``support_base`` says what n is in sup(p) >= minSup * n when noise orderings are
+    added to the gold set (ED experiments): ``gold`` (default, METHODS.md: every gold
+    ordering, random ones included) or ``judges`` (the human judges only; the random
+    orderings still add support). Outside the noise experiments the two are the same.
     """
 
     w_len: float = 1.0
@@ -56,8 +61,11 @@ class FreSPAParams:
     max_len: int | None = None
     min_len_ratio: float | None = None
     max_len_ratio: float | None = None
+    support_base: str = "gold"
 
     def __post_init__(self) -> None:
+        if self.support_base not in ("gold", "judges"):
+            raise ValueError(f"support_base must be 'gold' or 'judges', got {self.support_base!r}")
         if self.w_len < 0 or self.w_sup < 0:
             raise ValueError(f"w_len and w_sup must be >= 0, got {self.w_len}, {self.w_sup}")
         if not 0.0 <= self.min_sup <= 1.0:
@@ -138,7 +146,7 @@ def _exact_support_counts(subset_counts: np.ndarray, sizes: np.ndarray, n: int, 
 # Support x length tables: the sufficient statistics of every FreSPA setting
 
 
-def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int) -> np.ndarray:
+def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int, threshold_base: int | None = None) -> np.ndarray:
     """FreSPA scores from pattern-count tables.
 
     den[s, L] = number of patterns of length L with support s among the gold orderings;
@@ -146,7 +154,7 @@ def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, go
     s below the support threshold the tables were counted at must be zero or unused.
     """
     lo, hi = params.length_bounds(k)
-    t = params.support_threshold(gold_size)
+    t = params.support_threshold(gold_size if threshold_base is None else threshold_base)
     w = np.zeros((gold_size + 1, k + 1))
     if t <= gold_size and lo <= hi:
         w[t:, lo : hi + 1] = np.outer(_support_weights(params, gold_size)[t:], _length_weights(params, k)[lo : hi + 1])
@@ -312,12 +320,13 @@ def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings
     humans = as_rank_matrix(humans)
     n, k = humans.shape
     g = n - 1 + (0 if noise is None else len(noise))
-    threshold = min(p.support_threshold(g) for p in settings)
+    bases = [g if p.support_base == "gold" else n - 1 for p in settings]
+    threshold = min(p.support_threshold(b) for p, b in zip(settings, bases))
     max_len = max(p.length_bounds(k)[1] for p in settings)
     den, num, num_rev = leave_one_out_tables(humans, noise, threshold, max_len, engine)
     out = np.empty((len(settings), n))
-    for j, p in enumerate(settings):
-        out[j] = score_from_tables(den, num, p, g, k) - score_from_tables(den, num_rev, p, g, k)
+    for j, (p, b) in enumerate(zip(settings, bases)):
+        out[j] = score_from_tables(den, num, p, g, k, b) - score_from_tables(den, num_rev, p, g, k, b)
     return out
 
 
