@@ -98,3 +98,67 @@ def count_paths_total(dag: np.ndarray, order: np.ndarray | None = None) -> int:
         preds = np.flatnonzero(g[:j, j])
         z.append(1 + sum(z[i] for i in preds))
     return int(sum(z))
+
+
+def weighted_paths_by_length(weights: np.ndarray, max_length: int | None = None) -> np.ndarray:
+    """Weighted path sums 1' G^(L-1) 1 for L = 1..max_length of one weighted DAG (float64).
+
+    ``out[L - 1]``; stops at the longest path (later entries are 0). Same DP as
+    :func:`count_paths_by_length`, on real edge weights (consensus measure, METHODS.md s.2).
+    """
+    g = np.asarray(weights, dtype=float)
+    k = g.shape[0]
+    max_length = k if max_length is None else min(int(max_length), k)
+    out = np.zeros(max_length)
+    if max_length == 0:
+        return out
+    vec = np.ones(k)
+    out[0] = k
+    for length in range(2, max_length + 1):
+        vec = vec @ g
+        total = vec.sum()
+        if total <= 0:
+            break
+        out[length - 1] = total
+    return out
+
+
+def weighted_paths_total(upper: np.ndarray) -> tuple[float, float]:
+    """sum_{L>=1} 1' G^(L-1) 1 for a strictly upper-triangular weighted DAG, and its log.
+
+    One forward substitution, z_j = 1 + sum_{i<j} G_ij z_i, total = sum_j z_j; run in
+    log space (log z_j = log(1 + sum_i exp(log G_ij + log z_i))) so that totals beyond
+    float64's range (about 2^1024) still give an exact-to-rounding log. Returns
+    (total, log_total); total is inf when it overflows.
+    """
+    g = np.asarray(upper, dtype=float)
+    k = g.shape[0]
+    if np.any(np.tril(g) != 0):
+        raise ValueError("weights must be strictly upper triangular (vertices in a topological order)")
+    with np.errstate(divide="ignore"):
+        log_g = np.log(g)
+    log_z = np.zeros(k)
+    for j in range(1, k):
+        terms = log_g[:j, j] + log_z[:j]
+        top = terms.max()
+        if np.isfinite(top):
+            log_z[j] = np.logaddexp(0.0, top + np.log(np.exp(terms - top).sum()))
+    top = log_z.max() if k else 0.0
+    log_total = top + np.log(np.exp(log_z - top).sum()) if k else -np.inf
+    with np.errstate(over="ignore"):
+        total = float(np.exp(log_total)) if k else 0.0
+    return total, float(log_total)
+
+
+def longest_path_vertices(dag: np.ndarray) -> int:
+    """Number of vertices on a longest path of a strictly upper-triangular DAG (0 if empty)."""
+    dag = np.asarray(dag, dtype=bool)
+    k = dag.shape[0]
+    if k == 0:
+        return 0
+    longest = np.ones(k, dtype=int)
+    for j in range(1, k):
+        preds = dag[:j, j]
+        if preds.any():
+            longest[j] = 1 + longest[:j][preds].max()
+    return int(longest.max())

@@ -37,9 +37,3 @@ def evaluation_discriminativeness(scorer: Any, humans: np.ndarray, noise: np.nda
     """ED of ``scorer`` on one set of human orderings (plus optional noise gold orderings)."""
     return float(np.mean(leave_one_out_differences(scorer, humans, noise)))
 
-
-def mean_pairwise(matrix: np.ndarray) -> float:
-    """Mean of the off-diagonal entries of a square matrix."""
-    m = np.asarray(matrix, dtype=float)
-    n = len(m)
-    return float((m.sum() - np.trace(m)) / (n * (n - 1)))

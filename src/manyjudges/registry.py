@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .consensus import ConsensusScorer
 from .orderings.frespa import FreSPA
 from .orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
 
@@ -23,6 +24,7 @@ ORDERING_SCORERS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "rba_tau": (RankBasedAggregation, {"correlation": "kendall"}),
     "rba_sp": (RankBasedAggregation, {"correlation": "spearman"}),
     "frespa": (FreSPA, {}),
+    "consensus": (ConsensusScorer, {}),
 }
 
 

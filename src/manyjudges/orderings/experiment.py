@@ -6,7 +6,6 @@ so every method sees the same noisy gold sets (common random numbers).
 from __future__ import annotations
 
 import logging
-
 from typing import Any, Mapping, Sequence
 
 import numpy as np
