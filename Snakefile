@@ -17,6 +17,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/orderings.smk"
+include: "workflow/rules/consensus.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -12,4 +12,5 @@ write_reproduction(
     methods=snakemake.params.methods,
     orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},
     out_path=snakemake.output[0],
+    consensus_tables=list(snakemake.input.consensus),
 )

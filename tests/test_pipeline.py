@@ -33,6 +33,12 @@ TINY = {
         "methods": {"ac_tau": {}, "rba_sp": {}, "frespa": {"params": {"min_sup": 0.75}}},
         "sweep": {"noise_ratios": [0, 0.5], "replicates": 2, "parameters": {"w_len": [0, 1], "min_sup": [0.75, 1]}},
     },
+    "consensus": {
+        "datasets": {"search_top25": {"source": "search_results"}},
+        "search": {"dataset": "search_top25", "lambdas": [0.5, 0.9, 1.0], "gammas": [0.9, 1.0]},
+        "aggregation": {"datasets": ["sim_tiny", "skate"], "aggregators": ["borda", "rank_sum", "condorcet_fuse"]},
+        "sensitivity": {"n_items": 8, "n_lists": 3, "steps": [0, 1, 4], "grid": [[1, 1], [0.5, 0.9]], "replicates": 3},
+    },
 }
 
 
@@ -81,6 +87,28 @@ def test_tables_follow_results_contract(tiny_run):
     report = (tiny_run / "results/REPRODUCTION.md").read_text()
     assert "`sim_tiny` (**simulated**)" in report and "`skate` (real public data)" in report
     assert "0.454" in report  # the paper's AC-tau value sits beside ours
+
+
+def test_consensus_tables_and_authors_reference_numbers(tiny_run):
+    grid = pd.read_csv(tiny_run / "results/consensus/search_top25/consensus.tsv", sep="\t", dtype={"kappa_by_length": str})
+    assert list(grid.columns) == ["list_set", "lambda", "gamma", "kappa", "kappa_by_length", "lcs_length"]
+    assert len(grid) == 2 * 3 * 2
+
+    def row(engine, lam, gamma):
+        return grid[(grid.list_set == engine) & (grid["lambda"] == lam) & (grid.gamma == gamma)].iloc[0]
+
+    assert row("google", 1, 1).kappa == 33 and row("google", 1, 1).kappa_by_length == "7;13;10;3"
+    assert row("bing", 1, 1).kappa == 23 and row("bing", 1, 1).kappa_by_length == "8;11;4"
+    assert round(row("google", 0.5, 1).kappa, 4) == 8.4457 and round(row("bing", 0.5, 1).kappa, 4) == 8.1294
+    assert round(row("google", 0.9, 0.9).kappa, 3) == 18.118 and round(row("bing", 0.9, 0.9).kappa, 3) == 11.112
+    for dataset in ("sim_tiny", "skate"):
+        agg = pd.read_csv(tiny_run / f"results/consensus/{dataset}/aggregators.tsv", sep="\t")
+        assert set(agg.aggregator) == {"borda", "rank_sum", "condorcet_fuse"}
+        assert agg.pairwise_consensus.between(0, 1).all()
+    sens = pd.read_csv(tiny_run / "results/consensus/sensitivity/sensitivity.tsv", sep="\t")
+    assert (sens[sens.step == 0].log_kappa_ratio == 1).all()
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "| google | 1 | 1 | 33.0000 (33, +0.0000) | 7;13;10;3 (7;13;10;3, same) | 4 (4) |" in report
 
 
 def test_values_match_an_independent_computation(tiny_run):
@@ -139,8 +167,16 @@ def test_bad_config_is_rejected_before_any_job(tmp_path):
 
 
 def test_unpinned_file_is_rejected(tmp_path):
-    bad = {**TINY, "orderings": {**TINY["orderings"], "datasets": {"skate": {"source": "preflib", "files": ["nope.soc"]}}}}
+    datasets = {**TINY["orderings"]["datasets"], "skate": {"source": "preflib", "files": ["nope.soc"]}}
+    bad = {**TINY, "orderings": {**TINY["orderings"], "datasets": datasets}}
     work = make_workdir(tmp_path / "unpinned", bad)
     proc = run(work, "-n", check=False)
     assert proc.returncode != 0
     assert "nope.soc" in proc.stdout + proc.stderr
+
+
+def test_unknown_dataset_reference_is_rejected(tmp_path):
+    bad = {**TINY, "consensus": {**TINY["consensus"], "aggregation": {"datasets": ["nowhere"], "aggregators": ["borda"]}}}
+    proc = run(make_workdir(tmp_path / "ref", bad), "-n", check=False)
+    assert proc.returncode != 0
+    assert "nowhere" in proc.stdout + proc.stderr and "not configured" in proc.stdout + proc.stderr

@@ -23,9 +23,29 @@ def ratio_label(ratio: float) -> str:
     return f"{float(ratio):g}"
 
 
+PINNED_SOURCES = ("preflib", "search_results", "clef_runs")
+
+
+def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every configured dataset (orderings and consensus sections) by name."""
+    out: dict[str, dict[str, Any]] = {}
+    for section in ("orderings", "consensus"):
+        for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
+            out[name] = spec
+    return out
+
+
+def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
+    """Datasets fetched from pinned URLs."""
+    return [n for n, spec in all_datasets(config).items() if spec["source"] in PINNED_SOURCES]
+
+
 def raw_files(section: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
-    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given."""
-    spec = section["datasets"][dataset]
+    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given.
+
+    ``section`` is a config section holding ``datasets`` or the whole config.
+    """
+    spec = section["datasets"][dataset] if "datasets" in section else all_datasets(section)[dataset]
     pinned = pinned_files(dataset)
     table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
     wanted = spec.get("files")
@@ -70,3 +90,38 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
     from .io.tables import write_table
 
     write_table(df.round(10), path)
+
+
+def list_sets_from_orderings(orderings: pd.DataFrame) -> dict[str, list[list[str]]]:
+    """{set_id: one list per judge, best first}; tied items in item order (natural sort)."""
+    out: dict[str, list[list[str]]] = {}
+    for set_id, (_, items, ranks) in orderings_to_rank_matrices(orderings).items():
+        out[set_id] = [[items[i] for i in np.lexsort((np.arange(len(items)), row))] for row in ranks]
+    return out
+
+
+def load_list_sets(path: str | Path) -> dict[str, list[list[str]]]:
+    """{list_set: lists} from a processed rankings.tsv or orderings.tsv (by file name)."""
+    from .io.rankings import rankings_to_lists, read_rankings
+    from .io.tables import read_orderings
+
+    if Path(path).name == "rankings.tsv":
+        return {name: list(lists.values()) for name, lists in rankings_to_lists(read_rankings(path)).items()}
+    return list_sets_from_orderings(read_orderings(path))
+
+
+def check_config_references(config: Mapping[str, Any]) -> None:
+    """Fail early, and clearly, when a section names a dataset that is not configured."""
+    known = all_datasets(config)
+    cons = config.get("consensus") or {}
+    wanted = list((cons.get("aggregation") or {}).get("datasets", []))
+    if cons.get("search"):
+        wanted.append(cons["search"]["dataset"])
+    missing = [d for d in wanted if d not in known]
+    if missing:
+        raise ValueError(
+            f"config: consensus refers to datasets {missing} that are not configured; "
+            f"configured: {sorted(known)} (define them under orderings.datasets or consensus.datasets)"
+        )
+    if cons.get("search") and known[cons["search"]["dataset"]]["source"] not in ("search_results", "clef_runs"):
+        raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings dataset (search_results or clef_runs)")

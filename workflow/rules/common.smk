@@ -4,16 +4,21 @@ import os
 from snakemake.utils import validate
 
 from manyjudges.pipeline import (
+    all_datasets,
+    check_config_references,
     dataset_names,
     method_spec,
+    pinned_dataset_names,
     ratio_label,
     raw_files,
     sweep_parameters,
 )
 
 validate(config, schema="../schemas/config.schema.yaml")
+check_config_references(config)
 
-ORD = config["orderings"]
+ORD = config.get("orderings") or {"datasets": {}, "methods": {}, "noise_ratios": [], "replicates": 1}
+CONS = config.get("consensus") or {}
 MIRROR = config.get("mirror") or os.environ.get("MANYJUDGES_MIRROR")
 
 
@@ -24,6 +29,9 @@ def _alternatives(names):
 wildcard_constraints:
     sim_dataset=_alternatives(dataset_names(ORD, "simulate")),
     preflib_dataset=_alternatives(dataset_names(ORD, "preflib")),
+    raw_dataset=_alternatives(pinned_dataset_names(config)),
+    search_dataset=_alternatives(dataset_names(CONS, "search_results") if CONS.get("datasets") else []),
+    clef_dataset=_alternatives(dataset_names(CONS, "clef_runs") if CONS.get("datasets") else []),
     table_dataset=_alternatives(dataset_names(ORD, "table")),
     method="[A-Za-z0-9_]+",
     parameter="[A-Za-z_]+",
@@ -53,8 +61,33 @@ def sweep_parts(wildcards):
     )
 
 
+def consensus_input(wildcards):
+    spec = all_datasets(config)[wildcards.dataset]
+    kind = "rankings" if spec["source"] in ("search_results", "clef_runs") else "orderings"
+    return f"data/processed/{wildcards.dataset}/{kind}.tsv"
+
+
+def consensus_outputs():
+    out = []
+    if CONS.get("search"):
+        d = CONS["search"]["dataset"]
+        out += [f"results/consensus/{d}/consensus.tsv"]
+        out += [f"results/figures/consensus/{d}/consensus_grid.{ext}" for ext in ("png", "pdf")]
+    for d in (CONS.get("aggregation") or {}).get("datasets", []):
+        out += [f"results/consensus/{d}/aggregators.tsv"]
+        out += [f"results/figures/consensus/{d}/aggregators.{ext}" for ext in ("png", "pdf")]
+    if CONS.get("sensitivity"):
+        out += ["results/consensus/sensitivity/sensitivity.tsv"]
+        out += [f"results/figures/consensus/sensitivity/sensitivity.{ext}" for ext in ("png", "pdf")]
+    return out
+
+
+def consensus_tables():
+    return [p for p in consensus_outputs() if p.endswith(".tsv")]
+
+
 def all_outputs():
-    out = ["results/REPRODUCTION.md"]
+    out = ["results/REPRODUCTION.md"] + consensus_outputs()
     for dataset in ORD["datasets"]:
         out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
         out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]

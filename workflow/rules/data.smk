@@ -3,12 +3,12 @@
 
 rule download_file:
     output:
-        "data/raw/{preflib_dataset}/{filename}",
+        "data/raw/{raw_dataset}/{filename}",
     params:
-        pinned=lambda wc: raw_files(ORD, wc.preflib_dataset)[wc.filename],
+        pinned=lambda wc: raw_files(config, wc.raw_dataset)[wc.filename],
         mirror=MIRROR,
     log:
-        "logs/download/{preflib_dataset}/{filename}.log",
+        "logs/download/{raw_dataset}/{filename}.log",
     retries: 1
     script:
         "../../scripts/download.py"

@@ -39,6 +39,7 @@ rule reproduction_report:
     input:
         ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
         orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
+        consensus=consensus_tables(),
         sweep=expand(
             "results/orderings/{dataset}/frespa_sweep.tsv",
             dataset=list(ORD["datasets"]) if sweep_parameters(ORD) else [],

@@ -1,0 +1,9 @@
+"""Figure: aggregators (consensus measure)."""
+import pandas as pd
+
+from manyjudges.pipeline import setup_logging
+from manyjudges.plots import plot_aggregators
+
+setup_logging(snakemake.log[0])
+name = getattr(snakemake.wildcards, "dataset", "sensitivity")
+plot_aggregators(pd.read_csv(snakemake.input[0], sep="\t"), name, [snakemake.output.png, snakemake.output.pdf])

@@ -1,0 +1,9 @@
+"""Figure: consensus_grid (consensus measure)."""
+import pandas as pd
+
+from manyjudges.pipeline import setup_logging
+from manyjudges.plots import plot_consensus_grid
+
+setup_logging(snakemake.log[0])
+name = getattr(snakemake.wildcards, "dataset", "sensitivity")
+plot_consensus_grid(pd.read_csv(snakemake.input[0], sep="\t"), name, [snakemake.output.png, snakemake.output.pdf])

@@ -1,0 +1,9 @@
+"""Figure: sensitivity (consensus measure)."""
+import pandas as pd
+
+from manyjudges.pipeline import setup_logging
+from manyjudges.plots import plot_sensitivity
+
+setup_logging(snakemake.log[0])
+name = getattr(snakemake.wildcards, "dataset", "sensitivity")
+plot_sensitivity(pd.read_csv(snakemake.input[0], sep="\t"), name, [snakemake.output.png, snakemake.output.pdf])
