@@ -172,6 +172,36 @@ class ConsensusScorer:
     def __init__(self, lam: float = 1.0, gamma: float = 1.0) -> None:
         self.lam, self.gamma = lam, gamma
 
+    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """ED terms; unweighted (lambda = gamma = 1) by batched DAG counting, else the generic loop."""
+        from .counting import common_precedence, count_paths_by_length
+        from .orderings.ranks import precedence_matrices, reverse_ranks
+
+        humans = np.atleast_2d(np.asarray(humans, dtype=float))
+        n, k = humans.shape
+        allg = humans if noise is None or len(noise) == 0 else np.vstack([humans, np.asarray(noise, dtype=float)])
+        if not (self.lam == 1 and self.gamma == 1):
+            return _generic_loo(self, humans, allg[n:])
+        big_n = len(allg)
+        prec = precedence_matrices(np.vstack([allg, reverse_ranks(humans)]))  # rows: gold..., reversed humans
+        pairs = []
+        for i in range(n):
+            for cand in (i, big_n + i):
+                for j in range(big_n):
+                    pairs.append((cand, j))
+        pairs.append((0, 0))  # placeholder keeps the batch non-empty
+        masks = np.zeros((len(pairs), big_n + n), dtype=bool)
+        rows = np.arange(len(pairs))
+        masks[rows, [a for a, _ in pairs]] = True
+        masks[rows, [b for _, b in pairs]] = True
+        totals = count_paths_by_length(common_precedence(prec, masks)).sum(axis=1).astype(float) - 1.0  # drop the empty sequence
+        logs = np.log2(1.0 + totals[:-1]).reshape(n, 2, big_n)
+        own = count_paths_by_length(prec[:n]).sum(axis=1).astype(float) - 1.0
+        base = np.log2(1.0 + own)  # a reversed ordering has as many subsequences as the ordering
+        others = ~np.eye(n, big_n, dtype=bool)
+        scores = np.clip((logs * others[:, None, :]).sum(axis=2) / (big_n - 1) / base[:, None], 0.0, 1.0)
+        return scores[:, 0] - scores[:, 1]
+
     def _log2_kappa_plus_one(self, positions: list[dict]) -> float:
         c = consensus_measure([], self.lam, self.gamma, by_length=False, positions=positions)
         if c.exact_kappa is not None:
@@ -192,3 +222,15 @@ class ConsensusScorer:
             return np.array(out)
 
         return score
+
+
+def _generic_loo(scorer: "ConsensusScorer", humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    from .orderings.ranks import reverse_ranks
+
+    out = np.empty(len(humans))
+    reversed_humans = reverse_ranks(humans)
+    for i in range(len(humans)):
+        gold = np.vstack([np.delete(humans, i, axis=0), noise])
+        s = scorer(gold)(np.vstack([humans[i], reversed_humans[i]]))
+        out[i] = s[0] - s[1]
+    return out
