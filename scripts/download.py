@@ -1,7 +1,7 @@
-"""Fetch one pinned raw file (or copy it from a mirror) and check its sha256."""
+"""Fetch a dataset's pinned raw files (or copy them from a mirror), checking each sha256."""
 from manyjudges.download import fetch
 from manyjudges.pipeline import setup_logging
 
 setup_logging(snakemake.log[0])
-pinned = snakemake.params.pinned
-fetch(pinned["repo_path"], pinned["sha256"], snakemake.output[0], mirror=snakemake.params.mirror)
+for pinned, dest in zip(snakemake.params.pinned, snakemake.output):
+    fetch(pinned["repo_path"], pinned["sha256"], dest, mirror=snakemake.params.mirror)

@@ -1,17 +1,23 @@
 # Real data: pinned files fetched (or copied from a mirror), sha256-checked, parsed.
 
 
-rule download_file:
-    output:
-        "data/raw/{raw_dataset}/{filename}",
-    params:
-        pinned=lambda wc: raw_files(config, wc.raw_dataset)[wc.filename],
-        mirror=MIRROR,
-    log:
-        "logs/download/{raw_dataset}/{filename}.log",
-    retries: 1
-    script:
-        "../../scripts/download.py"
+# One download job per dataset (its pinned files listed explicitly), not one per file:
+# a job costs a Python start-up, and a dataset's files are small.
+for _dataset in pinned_dataset_names(config):
+
+    rule:
+        name:
+            f"download_{_dataset}"
+        output:
+            [f"data/raw/{_dataset}/{f}" for f in sorted(raw_files(config, _dataset))],
+        params:
+            pinned=[raw_files(config, _dataset)[f] for f in sorted(raw_files(config, _dataset))],
+            mirror=MIRROR,
+        log:
+            f"logs/download/{_dataset}.log",
+        retries: 1
+        script:
+            "../../scripts/download.py"
 
 
 rule parse_preflib:

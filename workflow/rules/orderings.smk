@@ -37,6 +37,9 @@ rule frespa_sweep_part:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv",
+    # the sweeps hold the longest jobs (minSup at noise 0.5): start them first so the run's
+    # tail is not one long job on one core
+    priority: 10
     params:
         spec=lambda wc: method_spec(ORD, ORD["sweep"].get("method", "frespa")),
         values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
