@@ -30,10 +30,10 @@ import platform
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 
 import numpy as np
+from timing_harness import BEST_OF, REPEAT_BELOW, STARTUP_GRACE, best_of, error_result, limit_memory, stop_child, write_tables
 
 SEED = 0
 K_FULL = (25, 100, 200, 1000)
@@ -48,9 +48,6 @@ COLUMNS = (
 )
 AGREE_RTOL = 1e-9
 FLOAT_EXACT = 2**53
-BEST_OF = 3          # repeats for runs under REPEAT_BELOW seconds (best is reported)
-REPEAT_BELOW = 1.0
-STARTUP_GRACE = 120.0  # seconds allowed for a child to spawn and import before its clock starts
 
 
 # ---------------------------------------------------------------------------
@@ -158,17 +155,6 @@ def brute_force(lists, lam, gamma):
 # Work done in the child process
 
 
-def _best_of(fn):
-    """(result, seconds): one run, or best of BEST_OF when the first is under REPEAT_BELOW s."""
-    t0 = time.perf_counter()
-    result = fn()
-    best = time.perf_counter() - t0
-    if best < REPEAT_BELOW:
-        for _ in range(BEST_OF - 1):
-            t0 = time.perf_counter()
-            result = fn()
-            best = min(best, time.perf_counter() - t0)
-    return result, best
 
 
 def _log2(x):
@@ -183,7 +169,7 @@ def _run(method, lists, lam, gamma):
         from manyjudges.consensus import consensus_measure
 
         by_length = method == "ours_by_length"
-        c, seconds = _best_of(lambda: consensus_measure(lists, lam, gamma, by_length=by_length))
+        c, seconds = best_of(lambda: consensus_measure(lists, lam, gamma, by_length=by_length))
         if c.exact_kappa is not None:
             kappa, log2_kappa = int(c.exact_kappa), _log2(int(c.exact_kappa))
             per_length = [int(x) for x in c.kappa_by_length] if by_length else None
@@ -193,7 +179,7 @@ def _run(method, lists, lam, gamma):
         return {"seconds": seconds, "kappa": kappa, "log2_kappa": log2_kappa,
                 "lcs_length": int(c.lcs_length), "per_length": per_length}
     fn = {"matrix_powers": matrix_powers, "brute_force": brute_force}[method]
-    (kappa, per_length), seconds = _best_of(lambda: fn(lists, lam, gamma))
+    (kappa, per_length), seconds = best_of(lambda: fn(lists, lam, gamma))
     kappa = kappa if isinstance(kappa, int) else float(kappa)
     return {"seconds": seconds, "kappa": kappa, "log2_kappa": _log2(kappa) if not math.isnan(kappa) else math.nan,
             "lcs_length": len(per_length), "per_length": per_length}
@@ -201,11 +187,7 @@ def _run(method, lists, lam, gamma):
 
 def _child(method, lists, lam, gamma, mem_gb, queue):
     try:
-        if mem_gb:
-            import resource
-
-            limit = int(mem_gb * 2**30)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        limit_memory(mem_gb)
         # Imports before the clock starts: the timeout covers the timed work only.
         import manyjudges.consensus  # noqa: F401
 
@@ -214,8 +196,7 @@ def _child(method, lists, lam, gamma, mem_gb, queue):
         out["status"] = "ok"
         out["notes"] = ""
     except BaseException as exc:  # noqa: BLE001 - report anything, incl. MemoryError
-        msg = f"{type(exc).__name__}: {exc}".replace("\t", " ").replace("\n", " ")
-        out = {"status": "error", "notes": msg[:300], "traceback": traceback.format_exc()}
+        out = error_result(exc)
     queue.put(out)
 
 
@@ -248,10 +229,7 @@ def timed_in_child(ctx, method, lists, lam, gamma, timeout, mem_gb):
             elif time.monotonic() > deadline:
                 proc.kill()
                 out = {"status": "timeout", "notes": f"killed after {timeout:g} s"}
-    proc.join(timeout=5)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
+    stop_child(proc)
     return out
 
 
@@ -370,23 +348,6 @@ def _git_state(repo):
         return "?"
 
 
-def write_tables(rows, out_dir, meta):
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tsv = out_dir / "consensus_timing.tsv"
-    with tsv.open("w") as fh:
-        fh.write("\t".join(COLUMNS) + "\n")
-        for r in rows:
-            fh.write("\t".join(str(r[c]) for c in COLUMNS) + "\n")
-    md = out_dir / "consensus_timing.md"
-    with md.open("w") as fh:
-        fh.write("# Consensus measure timing: manyjudges vs matrix powers vs brute force\n\n")
-        for line in meta:
-            fh.write(f"- {line}\n")
-        fh.write("\n| " + " | ".join(COLUMNS) + " |\n")
-        fh.write("|" + "|".join("---" for _ in COLUMNS) + "|\n")
-        for r in rows:
-            fh.write("| " + " | ".join(str(r[c]).replace("|", "\\|") for c in COLUMNS) + " |\n")
-    return tsv, md
 
 
 def main(argv=None):
@@ -471,12 +432,12 @@ def main(argv=None):
         f"{args.mem_gb:g} GB per child, best of {BEST_OF} for runs under {REPEAT_BELOW:g} s",
         f"agree: lam = gamma = 1 exactly as integers; weighted to relative {AGREE_RTOL:g}; LCS length and "
         f"(where both sides have them) per-length kappa_l too",
-        f"targets: ours_total k = 1000, m = 20 and ours_by_length k = 200, m = 20 under 1 s each",
+        "targets: ours_total k = 1000, m = 20 and ours_by_length k = 200, m = 20 under 1 s each",
         f"manyjudges {mj_version} (git {_git_state(repo)}), python {platform.python_version()}, "
         f"numpy {np.__version__}, {os.cpu_count()} CPUs, {platform.platform()}",
         f"total benchmark wall time {total:.1f} s",
     ]
-    tsv, md = write_tables(rows, args.out, meta)
+    tsv, md = write_tables(rows, COLUMNS, args.out, "consensus_timing", "Consensus measure timing: manyjudges vs matrix powers vs brute force", meta)
     print(f"wrote {tsv} and {md}; total {total:.1f} s")
 
 

@@ -26,10 +26,10 @@ import os
 import platform
 import sys
 import time
-import traceback
 from pathlib import Path
 
 import numpy as np
+from timing_harness import BEST_OF, REPEAT_BELOW, STARTUP_GRACE, best_of, error_result, limit_memory, stop_child, write_tables
 
 N_JUDGES = 10
 MIN_SUP = 0.75
@@ -43,26 +43,12 @@ COLUMNS = (
     "n_frequent_patterns", "score", "agree", "notes",
 )
 AGREE_TOL = 1e-9
-BEST_OF = 3          # repeats for runs under REPEAT_BELOW seconds (best is reported)
-REPEAT_BELOW = 1.0
-STARTUP_GRACE = 120.0  # seconds allowed for a child to spawn and import before its clock starts
 
 
 # ---------------------------------------------------------------------------
 # Work done in the child process
 
 
-def _best_of(fn):
-    """(result, seconds): one run, or best of BEST_OF when the first is under REPEAT_BELOW s."""
-    t0 = time.perf_counter()
-    result = fn()
-    best = time.perf_counter() - t0
-    if best < REPEAT_BELOW:
-        for _ in range(BEST_OF - 1):
-            t0 = time.perf_counter()
-            result = fn()
-            best = min(best, time.perf_counter() - t0)
-    return result, best
 
 
 def _run_ours(gold, candidates, engine, queue):
@@ -72,7 +58,7 @@ def _run_ours(gold, candidates, engine, queue):
     n, k = gold.shape
     threshold = params.support_threshold(n)
     chosen = engine or _engine(n, k, threshold, k)
-    scores, seconds = _best_of(lambda: frespa_score(gold, candidates, params, engine=engine))
+    scores, seconds = best_of(lambda: frespa_score(gold, candidates, params, engine=engine))
     out = {"engine": chosen, "seconds": seconds, "score": [float(s) for s in scores], "notes": "", "status": "ok"}
     queue.put(dict(out, final=False))  # the timing stands even if the recount below times out
     # Not timed: the number of frequent patterns (length >= 2) from the den table.
@@ -122,7 +108,7 @@ def _run_prefixspan(gold, candidates):
             timing["mine"], timing["score"] = t1 - t0, t2 - t1
         return out
 
-    (scores, n_patterns), seconds = _best_of(once)
+    (scores, n_patterns), seconds = best_of(once)
     return {
         "engine": "prefixspan",
         "seconds": seconds,
@@ -134,11 +120,7 @@ def _run_prefixspan(gold, candidates):
 
 def _child(method, gold, candidates, mem_gb, queue):
     try:
-        if mem_gb:
-            import resource
-
-            limit = int(mem_gb * 2**30)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        limit_memory(mem_gb)
         # Imports before the clock starts: the timeout covers the timed work only.
         import manyjudges.orderings.frespa  # noqa: F401
         import prefixspan  # noqa: F401
@@ -151,8 +133,7 @@ def _child(method, gold, candidates, mem_gb, queue):
             out = _run_ours(gold, candidates, engine, queue)
         out["status"] = "ok"
     except BaseException as exc:  # noqa: BLE001 - report anything, incl. MemoryError
-        msg = f"{type(exc).__name__}: {exc}".replace("\t", " ").replace("\n", " ")
-        out = {"status": "error", "notes": msg[:300], "traceback": traceback.format_exc()}
+        out = error_result(exc)
     out["final"] = True
     queue.put(out)
 
@@ -194,10 +175,7 @@ def timed_in_child(ctx, method, gold, candidates, timeout, mem_gb):
                     out["final"] = True
                 else:
                     out = {"status": "timeout", "notes": f"killed after {timeout:g} s", "final": True}
-    proc.join(timeout=5)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
+    stop_child(proc)
     return out
 
 
@@ -233,23 +211,6 @@ def _agree(a, b):
     return str(bool(np.allclose(a, b, rtol=0.0, atol=AGREE_TOL)))
 
 
-def write_tables(rows, out_dir, meta):
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tsv = out_dir / "frespa_timing.tsv"
-    with tsv.open("w") as fh:
-        fh.write("\t".join(COLUMNS) + "\n")
-        for r in rows:
-            fh.write("\t".join(str(r[c]) for c in COLUMNS) + "\n")
-    md = out_dir / "frespa_timing.md"
-    with md.open("w") as fh:
-        fh.write("# FreSPA timing: manyjudges vs prefixspan\n\n")
-        for line in meta:
-            fh.write(f"- {line}\n")
-        fh.write("\n| " + " | ".join(COLUMNS) + " |\n")
-        fh.write("|" + "|".join("---" for _ in COLUMNS) + "|\n")
-        for r in rows:
-            fh.write("| " + " | ".join(str(r[c]).replace("|", "\\|") for c in COLUMNS) + " |\n")
-    return tsv, md
 
 
 def main(argv=None):
@@ -322,7 +283,7 @@ def main(argv=None):
         f"{os.cpu_count()} CPUs, {platform.platform()}",
         f"total benchmark wall time {total:.1f} s",
     ]
-    tsv, md = write_tables(rows, args.out, meta)
+    tsv, md = write_tables(rows, COLUMNS, args.out, "frespa_timing", "FreSPA timing: manyjudges vs prefixspan", meta)
     print(f"wrote {tsv} and {md}; total {total:.1f} s")
 
 

@@ -87,8 +87,3 @@ def get_aggregator(name: str) -> Callable[[Sequence[Ranking]], list]:
         return load_callable(name)
     raise ValueError(f"unknown aggregator {name!r}; built-ins: {', '.join(AGGREGATORS)}; or 'package.module:callable'")
 
-
-def ranks_to_ranking(ranks: np.ndarray, items: Sequence[Hashable]) -> list:
-    """A strict list from a rank row (ties broken by column order)."""
-    order = np.lexsort((np.arange(len(items)), np.asarray(ranks, dtype=float)))
-    return [items[i] for i in order]

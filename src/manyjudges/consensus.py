@@ -141,6 +141,13 @@ def consensus_measure(
     return ConsensusMeasure(kappa, float(log_kappa), per_length, lcs, v, None)
 
 
+def log2_kappa_plus_one(c: ConsensusMeasure) -> float:
+    """log2(1 + kappa), exact for integer counts of any size, from log_kappa otherwise."""
+    if c.exact_kappa is not None:
+        return math.log2(1 + c.exact_kappa)
+    return float(np.logaddexp(0.0, c.log_kappa) / np.log(2))
+
+
 def _int_to_float(x: int) -> float:
     try:
         return float(x)
@@ -175,38 +182,29 @@ class ConsensusScorer:
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """ED terms; unweighted (lambda = gamma = 1) by batched DAG counting, else the generic loop."""
         from .counting import common_precedence, count_paths_by_length
+        from .evaluation import generic_leave_one_out_differences
         from .orderings.ranks import precedence_matrices, reverse_ranks
 
         humans = np.atleast_2d(np.asarray(humans, dtype=float))
         n, k = humans.shape
         allg = humans if noise is None or len(noise) == 0 else np.vstack([humans, np.asarray(noise, dtype=float)])
         if not (self.lam == 1 and self.gamma == 1):
-            return _generic_loo(self, humans, allg[n:])
+            return generic_leave_one_out_differences(self, humans, allg[n:])
         big_n = len(allg)
         prec = precedence_matrices(np.vstack([allg, reverse_ranks(humans)]))  # rows: gold..., reversed humans
-        pairs = []
-        for i in range(n):
-            for cand in (i, big_n + i):
-                for j in range(big_n):
-                    pairs.append((cand, j))
-        pairs.append((0, 0))  # placeholder keeps the batch non-empty
-        masks = np.zeros((len(pairs), big_n + n), dtype=bool)
-        rows = np.arange(len(pairs))
-        masks[rows, [a for a, _ in pairs]] = True
-        masks[rows, [b for _, b in pairs]] = True
+        # one DAG per (candidate, gold ordering): candidate i is O_i, candidate big_n + i is rev(O_i)
+        candidates = np.stack([np.arange(n), big_n + np.arange(n)], axis=1).repeat(big_n)
+        golds = np.tile(np.arange(big_n), 2 * n)
+        masks = np.zeros((len(candidates), big_n + n), dtype=bool)
+        masks[np.arange(len(candidates)), candidates] = True
+        masks[np.arange(len(candidates)), golds] = True
         totals = count_paths_by_length(common_precedence(prec, masks)).sum(axis=1).astype(float) - 1.0  # drop the empty sequence
-        logs = np.log2(1.0 + totals[:-1]).reshape(n, 2, big_n)
+        logs = np.log2(1.0 + totals).reshape(n, 2, big_n)
         own = count_paths_by_length(prec[:n]).sum(axis=1).astype(float) - 1.0
         base = np.log2(1.0 + own)  # a reversed ordering has as many subsequences as the ordering
         others = ~np.eye(n, big_n, dtype=bool)
         scores = np.clip((logs * others[:, None, :]).sum(axis=2) / (big_n - 1) / base[:, None], 0.0, 1.0)
         return scores[:, 0] - scores[:, 1]
-
-    def _log2_kappa_plus_one(self, positions: list[dict]) -> float:
-        c = consensus_measure([], self.lam, self.gamma, by_length=False, positions=positions)
-        if c.exact_kappa is not None:
-            return math.log2(1 + c.exact_kappa)
-        return float(np.logaddexp(0.0, c.log_kappa) / np.log(2))
 
     def __call__(self, gold: np.ndarray):
         gold = np.atleast_2d(np.asarray(gold, dtype=float))
@@ -216,21 +214,13 @@ class ConsensusScorer:
             out = []
             for row in np.atleast_2d(np.asarray(candidates, dtype=float)):
                 own = dict(enumerate(row))
-                base = self._log2_kappa_plus_one([own])
-                terms = [self._log2_kappa_plus_one([own, g]) / base for g in gold_pos]
+                base = log2_kappa_plus_one(consensus_measure([], self.lam, self.gamma, by_length=False, positions=[own]))
+                terms = [
+                    log2_kappa_plus_one(consensus_measure([], self.lam, self.gamma, by_length=False, positions=[own, g])) / base
+                    for g in gold_pos
+                ]
                 out.append(float(np.clip(np.mean(terms), 0.0, 1.0)))
             return np.array(out)
 
         return score
 
-
-def _generic_loo(scorer: "ConsensusScorer", humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-    from .orderings.ranks import reverse_ranks
-
-    out = np.empty(len(humans))
-    reversed_humans = reverse_ranks(humans)
-    for i in range(len(humans)):
-        gold = np.vstack([np.delete(humans, i, axis=0), noise])
-        s = scorer(gold)(np.vstack([humans[i], reversed_humans[i]]))
-        out[i] = s[0] - s[1]
-    return out

@@ -10,14 +10,13 @@
 from __future__ import annotations
 
 import logging
-import math
 from typing import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from .aggregation import get_aggregator
-from .consensus import consensus_measure
+from .consensus import consensus_measure, log2_kappa_plus_one
 from .random import rng_for
 
 log = logging.getLogger(__name__)
@@ -45,14 +44,9 @@ def search_engine_grid(list_sets: ListSets, lambdas: Sequence[float], gammas: Se
 
 def pairwise_consensus(a: Sequence[Hashable], b: Sequence[Hashable], lam: float = 1.0, gamma: float = 1.0) -> float:
     """log2(1 + kappa({a, b})) / log2(1 + kappa({a})): what b shares with a, in a's 'effective length'."""
-
-    def log2p1(c) -> float:
-        if c.exact_kappa is not None:
-            return math.log2(1 + c.exact_kappa)
-        return float(np.logaddexp(0.0, c.log_kappa) / np.log(2))
-
-    base = log2p1(consensus_measure([a], lam, gamma, by_length=False))
-    return min(1.0, log2p1(consensus_measure([a, b], lam, gamma, by_length=False)) / base) if base > 0 else 0.0
+    base = log2_kappa_plus_one(consensus_measure([a], lam, gamma, by_length=False))
+    shared = log2_kappa_plus_one(consensus_measure([a, b], lam, gamma, by_length=False))
+    return min(1.0, shared / base) if base > 0 else 0.0
 
 
 def aggregator_consensus(list_sets: ListSets, aggregators: Sequence[str], lam: float = 1.0, gamma: float = 1.0) -> pd.DataFrame:

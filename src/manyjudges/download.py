@@ -18,6 +18,7 @@ import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
+from functools import lru_cache
 import uuid
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -50,8 +51,9 @@ _MIRROR_HINT = (
 )
 
 
-def pinned_table() -> pd.DataFrame:
-    """The whole pinned list: one row per file of every dataset.
+@lru_cache(maxsize=1)
+def _read_pinned_table() -> pd.DataFrame:
+    """The pinned list as parsed from the package resource (cached: read once per process).
 
     Returns
     -------
@@ -67,6 +69,17 @@ def pinned_table() -> pd.DataFrame:
             keep_default_na=False,
         )
     return table.astype({"bytes": "int64"})
+
+
+def pinned_table() -> pd.DataFrame:
+    """The whole pinned list: one row per file of every dataset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, repo_path`` (str), ``bytes`` (int64), ``sha256`` (str).
+    """
+    return _read_pinned_table().copy()
 
 
 def pinned_files(dataset: str) -> pd.DataFrame:

@@ -24,6 +24,12 @@ def leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray
     fast = getattr(scorer, "leave_one_out_differences", None)
     if fast is not None:
         return np.asarray(fast(humans, noise), dtype=float)
+    return generic_leave_one_out_differences(scorer, humans, noise)
+
+
+def generic_leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """The ED terms by refitting the scorer on each gold set (any scorer; the reference for fast paths)."""
+    n = len(humans)
     reversed_humans = reverse_ranks(humans)
     out = np.empty(n)
     for i in range(n):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .download import pinned_files, raw_filename
-from .io.tables import orderings_to_rank_matrices
+from .io.tables import orderings_to_rank_matrices, write_table
 
 
 def dataset_names(section: Mapping[str, Any], source: str) -> list[str]:
@@ -40,12 +40,9 @@ def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
     return [n for n, spec in all_datasets(config).items() if spec["source"] in PINNED_SOURCES]
 
 
-def raw_files(section: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
-    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given.
-
-    ``section`` is a config section holding ``datasets`` or the whole config.
-    """
-    spec = section["datasets"][dataset] if "datasets" in section else all_datasets(section)[dataset]
+def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
+    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given."""
+    spec = all_datasets(config)[dataset]
     pinned = pinned_files(dataset)
     table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
     wanted = spec.get("files")
@@ -87,8 +84,6 @@ def setup_logging(log_path: str | Path | None) -> None:
 
 def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
     """Atomic TSV with a fixed float format, so reruns are byte-identical."""
-    from .io.tables import write_table
-
     write_table(df.round(10), path)
 
 

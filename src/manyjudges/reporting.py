@@ -8,6 +8,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .consensus_experiments import summarise_aggregators
 from .io.tables import read_orderings
 
 METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
@@ -211,13 +212,6 @@ def write_reproduction(
     tmp.replace(out_path)
 
 
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(np.isclose(float(a), float(b)))
-    except (TypeError, ValueError):
-        return str(a) == str(b)
-
-
 def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> str:
     """The consensus-measure section: reference numbers beside ours, aggregators, sensitivity."""
     ref = paper_values("lin2017")
@@ -246,8 +240,6 @@ def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mappi
         elif path.name == "aggregators.tsv":
             spec = datasets.get(dataset, {})
             kind = "**simulated**" if spec.get("source") == "simulate" else "real data"
-            from .consensus_experiments import summarise_aggregators
-
             summary = summarise_aggregators(table)
             parts.append(f"### Rank aggregators judged by consensus: `{dataset}` ({kind}; `results/consensus/{dataset}/aggregators.tsv`)\n")
             parts.append(

@@ -4,14 +4,15 @@
 # One download job per dataset (its pinned files listed explicitly), not one per file:
 # a job costs a Python start-up, and a dataset's files are small.
 for _dataset in pinned_dataset_names(config):
+    _files = raw_files(config, _dataset)
 
     rule:
         name:
             f"download_{_dataset}"
         output:
-            [f"data/raw/{_dataset}/{f}" for f in sorted(raw_files(config, _dataset))],
+            [f"data/raw/{_dataset}/{f}" for f in sorted(_files)],
         params:
-            pinned=[raw_files(config, _dataset)[f] for f in sorted(raw_files(config, _dataset))],
+            pinned=[_files[f] for f in sorted(_files)],
             mirror=MIRROR,
         log:
             f"logs/download/{_dataset}.log",
@@ -22,7 +23,7 @@ for _dataset in pinned_dataset_names(config):
 
 rule parse_preflib:
     input:
-        lambda wc: expand("data/raw/{d}/{f}", d=wc.preflib_dataset, f=sorted(raw_files(ORD, wc.preflib_dataset))),
+        lambda wc: expand("data/raw/{d}/{f}", d=wc.preflib_dataset, f=sorted(raw_files(config, wc.preflib_dataset))),
     output:
         "data/processed/{preflib_dataset}/orderings.tsv",
     log:

@@ -25,7 +25,6 @@ back, validated, with :func:`read_rankings`.
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from collections.abc import Iterable
@@ -35,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.errors import DataError
+from manyjudges.io.tables import parse_rank, read_tsv_rows
 
 __all__ = [
     "CLEF_QUERY_IDS",
@@ -52,7 +52,6 @@ RANKINGS_COLUMNS = ["list_set", "list_id", "item", "rank"]
 CLEF_QUERY_IDS: tuple[str, ...] = tuple(f"q{n:02d}" for n in range(1, 68) if n != 62)
 
 _CLEF_NAME = re.compile(r"TOP20_(.+)_EN\.dat")
-_POSITIVE_INT = re.compile(r"[0-9]+")
 
 PathLike = str | os.PathLike[str]
 
@@ -274,46 +273,25 @@ def read_rankings(path: PathLike) -> pd.DataFrame:
     path = Path(path)
     rows: list[tuple[str, str, str, int]] = []
     seen: dict[tuple[str, str, int], tuple[int, str]] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        header = next(reader, None)
-        if header != RANKINGS_COLUMNS:
-            shown = "(empty file)" if header is None else "\t".join(header)
+    fields_by_row, lines = read_tsv_rows(path, RANKINGS_COLUMNS)
+    for fields, line in zip(fields_by_row, lines):
+        list_set, list_id, item, rank_text = fields
+        for name, text in zip(RANKINGS_COLUMNS[:3], (list_set, list_id, item)):
+            if text.strip() == "":
+                raise DataError.at(path, line, f"empty {name}", text)
+        rank = parse_rank(path, line, rank_text)
+        key = (list_set, list_id, rank)
+        if key in seen:
+            first_line, first_item = seen[key]
             raise DataError.at(
-                path, 1, f"header must be {chr(9).join(RANKINGS_COLUMNS)!r}", shown
+                path,
+                line,
+                f"position {rank} of list {list_id!r} in set {list_set!r} already "
+                f"holds item {first_item!r} (line {first_line})",
+                item,
             )
-        for fields in reader:
-            line = reader.line_num
-            if not fields or fields == [""]:
-                continue
-            if len(fields) != len(RANKINGS_COLUMNS):
-                raise DataError.at(
-                    path,
-                    line,
-                    f"expected {len(RANKINGS_COLUMNS)} tab-separated fields, got {len(fields)}",
-                    "\t".join(fields),
-                )
-            list_set, list_id, item, rank_text = fields
-            for name, text in zip(RANKINGS_COLUMNS[:3], (list_set, list_id, item)):
-                if text.strip() == "":
-                    raise DataError.at(path, line, f"empty {name}", text)
-            if not _POSITIVE_INT.fullmatch(rank_text) or int(rank_text) < 1:
-                raise DataError.at(path, line, "rank must be a positive integer", rank_text)
-            rank = int(rank_text)
-            key = (list_set, list_id, rank)
-            if key in seen:
-                first_line, first_item = seen[key]
-                raise DataError.at(
-                    path,
-                    line,
-                    f"position {rank} of list {list_id!r} in set {list_set!r} already "
-                    f"holds item {first_item!r} (line {first_line})",
-                    item,
-                )
-            seen[key] = (line, item)
-            rows.append((list_set, list_id, item, rank))
-    if not rows:
-        raise DataError.at(path, 1, "no data rows after the header", "\t".join(header))
+        seen[key] = (line, item)
+        rows.append((list_set, list_id, item, rank))
     return _frame(rows)
 
 

@@ -57,33 +57,37 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
             tmp.unlink()
 
 
-def _parse_rank(path: Path, line: int, text: str) -> int:
+def parse_rank(path: Path, line: int, text: str) -> int:
     """Parse a rank field; it must be a positive integer."""
     if not _POSITIVE_INT.fullmatch(text) or int(text) < 1:
         raise DataError.at(path, line, "rank must be a positive integer", text)
     return int(text)
 
 
-def _read_rows(path: Path) -> tuple[list[list[str]], list[int]]:
-    """Read the data rows of an orderings TSV and their 1-based line numbers."""
+def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list[int]]:
+    """Data rows of a canonical TSV with exactly these ``columns``, and their 1-based line numbers.
+
+    Blank lines are skipped; a wrong header, a row with another number of fields, or no
+    data rows raise DataError naming the file, the line and the value.
+    """
     rows: list[list[str]] = []
     lines: list[int] = []
     with open(path, encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle, delimiter="\t")
         header = next(reader, None)
-        if header != ORDERINGS_COLUMNS:
+        if header != list(columns):
             shown = "(empty file)" if header is None else "\t".join(header)
             raise DataError.at(
-                path, 1, f"header must be {chr(9).join(ORDERINGS_COLUMNS)!r}", shown
+                path, 1, f"header must be {chr(9).join(columns)!r}", shown
             )
         for fields in reader:
             if not fields or fields == [""]:
                 continue  # blank line
-            if len(fields) != len(ORDERINGS_COLUMNS):
+            if len(fields) != len(columns):
                 raise DataError.at(
                     path,
                     reader.line_num,
-                    f"expected {len(ORDERINGS_COLUMNS)} tab-separated fields, "
+                    f"expected {len(columns)} tab-separated fields, "
                     f"got {len(fields)}",
                     "\t".join(fields),
                 )
@@ -107,7 +111,7 @@ def _check_rows(path: Path, rows: list[list[str]], lines: list[int]) -> list[int
         for name, text in zip(ORDERINGS_COLUMNS[:3], (set_id, judge, item)):
             if text.strip() == "":
                 raise DataError.at(path, line, f"empty {name}", text)
-        ranks.append(_parse_rank(path, line, rank))
+        ranks.append(parse_rank(path, line, rank))
         judges = sets.setdefault(set_id, {})
         items = judges.setdefault(judge, {})
         if item in items:
@@ -182,7 +186,7 @@ def read_orderings(path: str | os.PathLike[str]) -> pd.DataFrame:
         or a set has fewer than 2 judges or 2 items.
     """
     path = Path(path)
-    rows, lines = _read_rows(path)
+    rows, lines = read_tsv_rows(path, ORDERINGS_COLUMNS)
     ranks = _check_rows(path, rows, lines)
     columns = list(zip(*rows))
     return pd.DataFrame(

@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from .correlation import correlation_matrix, rowwise_correlation
-from .ranks import as_rank_matrix, average_ranks, reverse_ranks
+from .ranks import as_rank_matrix, average_ranks
 
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
 
