@@ -1,0 +1,86 @@
+"""The interface every graded predictor follows, and the small optimisers they share.
+
+A predictor is fitted on a training panel (the judges J - {k}) and returns P(label | item)
+for an unseen judge as an (items x K) array. Cross induction (Wilbur and Kim, eqs. 5-7)
+chooses its parameters Phi_k on the training panel alone, by predicting each training
+judge from the others (:meth:`GradedMethod.fit`); the single-parameter protocol (their
+Table 3) sets one named parameter for every test judge at once.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from .panel import GradedPanel
+
+#: probabilities are clipped to at least this before taking logs (never exactly 0)
+MIN_PROBABILITY = 1e-300
+
+
+class GradedMethod:
+    """Base class: ``fit`` (cross induction on a training panel), ``prepare`` / ``predict``.
+
+    Subclasses set ``name``; those with one tunable parameter for the single-parameter
+    protocol set ``single_parameter`` (its name), ``single_parameter_bounds`` and
+    ``single_parameter_scale`` (``"linear"`` or ``"log"``).
+    """
+
+    name: str = ""
+    single_parameter: str | None = None
+    single_parameter_bounds: tuple[float, float] = (0.0, 1.0)
+    single_parameter_scale: str = "linear"
+    single_parameter_grid_points: int = 9
+
+    def fit(self, train: GradedPanel) -> dict[str, Any]:
+        """Parameters Phi chosen by predicting each training judge from the others."""
+        raise NotImplementedError
+
+    def prepare(self, train: GradedPanel) -> Any:
+        """Work that does not depend on the parameters (cached across parameter values)."""
+        return train
+
+    def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """(n_items x K) P(label | item) for an unseen judge."""
+        raise NotImplementedError
+
+    def predict_proba(self, train: GradedPanel, params: dict[str, Any] | None = None) -> np.ndarray:
+        """Fit if no parameters are given, then predict: P(label | item), items x K."""
+        params = self.fit(train) if params is None else params
+        return self.predict(self.prepare(train), params)
+
+    def single_parameter_grid(self) -> np.ndarray:
+        lo, hi = self.single_parameter_bounds
+        n = self.single_parameter_grid_points
+        return np.geomspace(lo, hi, n) if self.single_parameter_scale == "log" else np.linspace(lo, hi, n)
+
+
+def maximise_scalar(
+    objective: Callable[[float], float],
+    grid: np.ndarray,
+    scale: str = "linear",
+    refine_evaluations: int = 12,
+) -> tuple[float, float]:
+    """argmax of a one-dimensional objective: grid search, then bounded Brent between the
+    best point's neighbours (in log space for ``scale="log"``). Returns (x*, objective(x*)).
+    """
+    grid = np.asarray(grid, dtype=float)
+    values = np.array([objective(float(x)) for x in grid])
+    values = np.where(np.isfinite(values), values, -np.inf)
+    best = int(np.argmax(values))
+    x_best, f_best = float(grid[best]), float(values[best])
+    if refine_evaluations <= 0 or len(grid) < 2:
+        return x_best, f_best
+    lo, hi = sorted((grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]))
+    to_x = np.exp if scale == "log" else (lambda v: v)
+    a, b = (np.log(lo), np.log(hi)) if scale == "log" else (lo, hi)
+    res = minimize_scalar(lambda v: -objective(float(to_x(v))), bounds=(a, b), method="bounded",
+                          options={"maxiter": refine_evaluations, "xatol": 1e-4 * max(1.0, abs(b - a))})
+    if np.isfinite(res.fun) and -res.fun > f_best:
+        return float(to_x(res.x)), float(-res.fun)
+    return x_best, f_best
+
+
+def log_probability(p: np.ndarray) -> np.ndarray:
+    return np.log(np.maximum(p, MIN_PROBABILITY))

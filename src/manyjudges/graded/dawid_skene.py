@@ -1,0 +1,198 @@
+"""Dawid-Skene EM for graded (categorical) labels, vectorised over a long (COO) panel.
+
+Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series C
+(Applied Statistics) 28(1), 20-28. doi:10.2307/2346806.
+
+Every item i has an unobserved true class t in 0..K-1 drawn from the class priors p; judge
+j, shown an item of true class t, says c with probability pi[j, t, c] (its confusion
+matrix, each row a distribution over c). EM alternates, on the observed labels only:
+
+- M-step (with ``smoothing`` = s pseudo-counts, i.e. a symmetric Dirichlet(1 + s) prior,
+  so the estimate is the MAP one; s = 0 is the plain maximum-likelihood step of the paper):
+
+      pi[j, t, c] = (sum_{e: judge_e = j, label_e = c} T[item_e, t] + s) / (sum_{e: judge_e = j} T[item_e, t] + K s)
+      p[t]        = (sum_{i labelled} T[i, t] + s) / (n_labelled + K s)
+
+- E-step, in log space:
+
+      log T[i, t] = log p[t] + sum_{e: item_e = i} log pi[judge_e, t, label_e] - logsumexp_t(...)
+
+starting from T = the per-item label proportions (the soft majority vote, the usual
+starting point). Both steps are one ``np.bincount`` over the E x K
+(entry, class) pairs with a combined index, so an iteration costs O(labels x K) however
+sparse the panel is, with no Python loop over items or judges.
+
+A judge may label the same item more than once (the paper's repeated responses): each
+label is one entry. Items with no labels end with the priors as posteriors and do not
+enter the priors' M-step (they carry no information, and including them would leave the
+fixed point unchanged but slow convergence); judges with no labels keep the uniform
+confusion 1/K (s / (K s); set to 1/K directly when s = 0). With s = 0 a confusion row with
+no posterior mass at all is also set to 1/K.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+INITS = ("majority", "hard_majority")
+#: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
+UNDERFLOW = -700.0
+
+
+@dataclass(frozen=True)
+class DawidSkeneResult:
+    """The fitted model: the E-step posteriors and log-likelihood belong to these parameters."""
+
+    #: (n_items, K) P(true class t | the item's labels); rows sum to 1
+    posteriors: np.ndarray
+    #: (n_judges, K, K) confusion[j, t, c] = P(judge j says c | true class t); rows sum to 1
+    confusion: np.ndarray
+    #: (K,) class priors
+    priors: np.ndarray
+    #: EM iterations run (one iteration = M-step then E-step)
+    n_iter: int
+    #: marginal log-likelihood log P(observed labels | priors, confusion), natural log
+    log_likelihood: float
+    #: True when the last iteration changed no posterior by ``tol`` or more
+    converged: bool
+
+    @property
+    def labels(self) -> np.ndarray:
+        """argmax of the posteriors per item (the lowest class on ties)."""
+        return np.argmax(self.posteriors, axis=1)
+
+
+def _as_index(name: str, x) -> np.ndarray:
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a one-dimensional array, got shape {a.shape}")
+    if a.dtype.kind not in "iu":
+        if a.size == 0 and a.dtype.kind == "f":  # np.asarray([]) is float64
+            return a.astype(np.int64)
+        raise ValueError(f"{name} must hold integers, got dtype {a.dtype}")
+    return a.astype(np.int64, copy=False)
+
+
+def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init):
+    item, judge, label = _as_index("item", item), _as_index("judge", judge), _as_index("label", label)
+    if not (len(item) == len(judge) == len(label)):
+        raise ValueError(f"item, judge and label must have the same length, got {len(item)}, {len(judge)}, {len(label)}")
+    if len(item) == 0:
+        raise ValueError("no labels: item, judge and label are empty")
+    for name, n, lo in (("n_items", n_items, 1), ("n_judges", n_judges, 1), ("n_labels", n_labels, 2)):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {n!r}")
+    for name, a, n in (("item", item, n_items), ("judge", judge, n_judges), ("label", label, n_labels)):
+        bad = (a < 0) | (a >= n)
+        if bad.any():
+            raise ValueError(f"{name} index {int(a[bad][0])} outside 0..{n - 1} ({int(bad.sum())} entries out of range)")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    for name, v in (("tol", tol), ("smoothing", smoothing)):
+        try:
+            ok = np.isfinite(float(v)) and float(v) >= 0
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+    if init not in INITS:
+        raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    return item, judge, label
+
+
+def dawid_skene(
+    item: np.ndarray,
+    judge: np.ndarray,
+    label: np.ndarray,
+    *,
+    n_items: int,
+    n_judges: int,
+    n_labels: int,
+    max_iter: int = 100,
+    tol: float = 1e-6,
+    smoothing: float = 0.01,
+    init: str = "majority",
+) -> DawidSkeneResult:
+    """Dawid-Skene EM (Dawid & Skene 1979, Applied Statistics 28(1), 20-28) on long-format labels.
+
+    ``item[e]``, ``judge[e]``, ``label[e]`` (0-based ints, equal lengths) is one observed
+    label: judge ``judge[e]`` said ``label[e]`` (0..n_labels-1) about item ``item[e]``.
+
+    Starting posteriors T: ``init="majority"`` the per-item label proportions (soft vote),
+    ``"hard_majority"`` one-hot on the most frequent label (ties shared equally). Then each
+    iteration is
+
+        M-step  confusion[j, t, c] = (sum over j's labels equal to c of T[item, t] + s) / row total
+                priors[t]         = (sum over labelled items of T[i, t] + s) / (n_labelled + K s)
+        E-step  log T[i, t] = log priors[t] + sum over i's labels of log confusion[judge, t, label],
+                normalised over t with logsumexp
+
+    with s = ``smoothing`` (pseudo-counts: MAP EM under a symmetric Dirichlet(1 + s) prior;
+    s = 0 is plain maximum likelihood). It stops after the first iteration whose E-step
+    changes no posterior by ``tol`` or more (``converged=True``), or after ``max_iter``
+    iterations. The returned posteriors and ``log_likelihood`` (sum over labelled items of
+    log sum_t priors[t] prod_labels confusion[judge, t, label]) are those of the returned
+    priors and confusion. With s > 0 EM never decreases log_likelihood + s * (sum of
+    log confusion + sum of log priors); with s = 0 it never decreases log_likelihood.
+    A posterior term below exp(-700) times its item's largest term is set to exactly 0
+    (it cannot change any sum; computing it as a subnormal would only be slow).
+
+    Raises ``ValueError`` for empty or mismatched inputs, non-integer or out-of-range
+    indices, n_labels < 2, max_iter < 1, negative tol or smoothing, or an unknown init.
+    """
+    item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init)
+    k = int(n_labels)
+    n_items, n_judges = int(n_items), int(n_judges)
+    classes = np.arange(k)
+    # Work class-major: arrays are (K, ...) so reductions over classes are row-wise ufuncs.
+    # Combined flat indices, shape (K, E), row t for true class t:
+    #   jtc[t, e] -> confusion.ravel()[judge_e, t, label_e];   itk[t, e] -> (K, n_items).ravel()[t, item_e]
+    jtc = (classes[:, None] * k + (judge * (k * k) + label)[None, :]).ravel()
+    itk = (classes[:, None] * n_items + item[None, :]).ravel()
+
+    counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
+    per_item = counts.sum(axis=0)
+    labelled = per_item > 0
+    if init == "hard_majority":
+        counts = (counts == counts.max(axis=0)).astype(float)
+        per_item = counts.sum(axis=0)
+    post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
+    post[:, labelled] = counts[:, labelled] / per_item[labelled]
+
+    s = float(smoothing)
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, int(max_iter) + 1):
+        # M-step
+        weights = np.take(post, item, axis=1).ravel()
+        cc = np.bincount(jtc, weights=weights, minlength=n_judges * k * k).reshape(n_judges, k, k) + s
+        total = cc.sum(axis=2, keepdims=True)
+        confusion = np.full_like(cc, 1.0 / k)
+        np.divide(cc, total, out=confusion, where=total > 0)
+        priors = post[:, labelled].sum(axis=1) + s
+        priors /= priors.sum()
+        # E-step
+        with np.errstate(divide="ignore"):
+            log_conf = np.log(confusion).ravel()
+            log_prior = np.log(priors)
+        joint = np.bincount(itk, weights=np.take(log_conf, jtc), minlength=k * n_items).reshape(k, n_items)
+        joint += log_prior[:, None]
+        top = joint.max(axis=0)
+        if not np.isfinite(top).all():
+            raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
+        joint -= top
+        # exp(x) for x < UNDERFLOW is below 1e-304 of the row's largest term: set to 0 exactly
+        # instead of computing subnormals (several times slower and irrelevant to the sums)
+        new_post = np.zeros_like(joint)
+        np.exp(joint, out=new_post, where=joint > UNDERFLOW)
+        row_sum = new_post.sum(axis=0)
+        new_post /= row_sum
+        delta = float(np.max(np.abs(new_post - post)))
+        post = new_post
+        if delta < tol:
+            converged = True
+            break
+    log_likelihood = float((top + np.log(row_sum))[labelled].sum())
+    return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)

@@ -1,0 +1,151 @@
+"""Method M5 of Wilbur and Kim: a maximum-entropy (multinomial logistic) classifier.
+
+One instance per label z[dp, j] of a training judge j: the target is z[dp, j], the features
+are one-hot (judge m, label z[dp, m]) for every other training judge m who labelled dp,
+plus a bias. With weights W[m, c', c] and bias b[c] the score of class c is
+
+    s_c = b_c + sum_{m != j} W[m, z_m, c] = b_c + F_dp[c] - W[j, z_j, c],
+    F_dp = sum over every training label on dp of W[m, z_m, :],
+
+so the item sums F are computed once per evaluation and every instance costs O(K): the
+same likelihood as listing (or count-aggregating) the instances, in O(labels x K) per
+gradient. Objective (our scaling of the L2 penalty, METHODS.md s.3):
+
+    (1/N) sum_instances -log softmax(s)[target] + (lambda / 2) ||W||^2     (b not penalised)
+
+minimised by L-BFGS with the analytic gradient. The unseen judge's prediction on dp is
+softmax(b + F_dp). lambda is chosen by cross induction: for each training judge i (or
+inner fold), fit without i, predict i; the lambda with the best total log-probability over
+a log grid, refined by bounded Brent in log lambda, wins. Fits are warm-started.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import minimize
+
+from .base import GradedMethod, log_probability, maximise_scalar
+from .panel import GradedPanel, judge_groups
+
+
+#: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label)
+LBFGS_OPTIONS = {"ftol": 1e-9, "gtol": 1e-6}
+
+
+def _unpack(x: np.ndarray, n_judges: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    return x[:k], x[k:].reshape(n_judges, k, k)
+
+
+@dataclass(frozen=True)
+class MaxentData:
+    """A panel's instances as sparse incidence matrices, built once per fit."""
+
+    panel: GradedPanel
+    key: np.ndarray          # (E,) judge * K + label: the feature each label contributes
+    by_item: sparse.csr_matrix   # (items x E): sums over each item's labels
+    by_key: sparse.csr_matrix    # (J*K x E): sums over each feature's occurrences
+
+    @classmethod
+    def of(cls, panel: GradedPanel) -> "MaxentData":
+        e = panel.n_entries
+        ones = np.ones(e)
+        key = panel.judge * panel.n_labels + panel.label
+        by_item = sparse.csr_matrix((ones, (panel.item, np.arange(e))), shape=(panel.n_items, e))
+        by_key = sparse.csr_matrix((ones, (key, np.arange(e))), shape=(panel.n_judges * panel.n_labels, e))
+        return cls(panel, key, by_item, by_key)
+
+
+def _softmax_parts(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores shifted by their row max, log of the row sums of exp): log p = shifted - log_norm."""
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    norm = exp.sum(axis=1, keepdims=True)
+    return shifted, exp / norm, np.log(norm[:, 0])
+
+
+def maxent_objective(x: np.ndarray, data: MaxentData, lam: float) -> tuple[float, np.ndarray]:
+    """The penalised mean negative log-likelihood and its gradient (b, then W flattened)."""
+    panel = data.panel
+    J, k, n = panel.n_judges, panel.n_labels, panel.n_entries
+    b, W = _unpack(x, J, k)
+    at_entry = W.reshape(J * k, k)[data.key]           # W[j, z_j, :] per label
+    F = data.by_item @ at_entry                          # item sums
+    shifted, R, log_norm = _softmax_parts(b[None, :] + F[panel.item] - at_entry)
+    rows = np.arange(n)
+    nll = float((log_norm - shifted[rows, panel.label]).sum()) / n
+    R[rows, panel.label] -= 1.0
+    R /= n
+    G = (data.by_item @ R)[panel.item] - R               # each label is a feature of the other instances
+    grad_W = (data.by_key @ G).reshape(J, k, k) + lam * W
+    f = nll + 0.5 * lam * float((W * W).sum())
+    return f, np.concatenate([R.sum(0), grad_W.ravel()])
+
+
+def fit_maxent(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_iter: int = 1000) -> np.ndarray:
+    """Fitted parameters (b, W) of the maximum-entropy model on every label of the panel."""
+    panel = data.panel
+    if panel.n_entries == 0:
+        raise ValueError("empty panel: no instances to fit the maximum-entropy model on")
+    size = panel.n_labels + panel.n_judges * panel.n_labels**2
+    x0 = np.zeros(size) if x0 is None else x0
+    res = minimize(maxent_objective, x0, args=(data, float(lam)), jac=True, method="L-BFGS-B",
+                   options={"maxiter": max_iter, **LBFGS_OPTIONS})
+    return res.x
+
+
+def maxent_log_proba(x: np.ndarray, data: MaxentData) -> np.ndarray:
+    """log P(label | item) for an unseen judge, every training label on the item a feature."""
+    panel = data.panel
+    b, W = _unpack(x, panel.n_judges, panel.n_labels)
+    F = data.by_item @ W.reshape(-1, panel.n_labels)[data.key]
+    shifted, _, log_norm = _softmax_parts(b[None, :] + F)
+    return shifted - log_norm[:, None]
+
+
+class M5(GradedMethod):
+    """M5: maximum entropy with an L2 penalty lambda chosen by cross induction."""
+
+    name = "m5"
+    single_parameter = "lambda"
+    single_parameter_bounds = (1e-4, 1.0)
+    single_parameter_scale = "log"
+    single_parameter_grid_points = 5
+
+    def __init__(self, inner_folds: int | None = None, grid_points: int = 5, refine_evaluations: int = 4,
+                 lambda_bounds: tuple[float, float] = (1e-4, 1.0), max_iter: int = 1000):
+        self.inner_folds, self.refine_evaluations, self.max_iter = inner_folds, refine_evaluations, max_iter
+        self.single_parameter_grid_points = grid_points
+        self.single_parameter_bounds = (float(lambda_bounds[0]), float(lambda_bounds[1]))
+
+    def fit(self, train: GradedPanel) -> dict[str, Any]:
+        folds = []
+        for group in judge_groups(train.judges_present(), self.inner_folds):
+            mask = np.isin(train.judge, group)
+            folds.append((MaxentData.of(train.select(~mask)), train.select(mask)))
+        whole = MaxentData.of(train)
+        warm: list[np.ndarray | None] = [None]
+
+        def objective(lam: float) -> float:
+            # each inner fit starts from the fit on every training judge at this lambda
+            # (itself started from the previous lambda's): same optimum, far fewer iterations
+            start = warm[0] = fit_maxent(whole, lam, warm[0], self.max_iter)
+            total = 0.0
+            for rest, held in folds:
+                x = fit_maxent(rest, lam, start, self.max_iter)
+                logp = maxent_log_proba(x, rest)
+                total += float(logp[held.item, held.label].sum())
+            return total
+
+        lam, _ = maximise_scalar(objective, self.single_parameter_grid()[::-1], "log", self.refine_evaluations)
+        return {"lambda": lam}
+
+    def prepare(self, train: GradedPanel) -> Any:
+        return {"data": MaxentData.of(train), "warm": None}
+
+    def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        x = fit_maxent(state["data"], float(params["lambda"]), state["warm"], self.max_iter)
+        state["warm"] = x
+        return np.exp(maxent_log_proba(x, state["data"]))

@@ -1,0 +1,122 @@
+"""Evaluation protocols for graded predictors (Wilbur and Kim, eqs. 5-7 and Table 3).
+
+Cross induction: for each test judge k, Phi_k* = the method's ``fit`` on the panel without
+k (which predicts each remaining judge from the others), then S(k) = sum over k's labels
+of log P(z_k | M(Phi_k*), J - {k}). Single parameter: one value of the method's single
+parameter for every k, chosen to maximise sum_k S(k) directly (the paper's Table 1/3).
+
+Every held-out judge is scored on the items they labelled; ``n_items`` says how many.
+``outer_folds`` groups the test judges (``None``: one fold per judge, as in the paper) for
+large crowd panels: the judges of a fold are held out together.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .base import GradedMethod, log_probability, maximise_scalar
+from .panel import GradedPanel, judge_groups
+
+log = logging.getLogger(__name__)
+
+PROTOCOLS = ("cross_induction", "single_parameter")
+
+
+@dataclass(frozen=True)
+class ProtocolResult:
+    """Per-label predictions (judge, item, label, p_true) and chosen parameters per judge."""
+
+    predictions: pd.DataFrame
+    parameters: pd.DataFrame
+
+
+def held_out_judges(panel: GradedPanel, min_labels: int = 1) -> np.ndarray:
+    """Judges with at least ``min_labels`` labels (the ones held out and scored)."""
+    if panel.n_entries == 0:
+        raise ValueError("empty panel: no labels")
+    judges = np.flatnonzero(panel.labels_per_judge() >= min_labels)
+    if len(judges) == 0:
+        raise ValueError(f"no judge has at least {min_labels} labels")
+    return judges
+
+
+def _prediction_rows(panel: GradedPanel, group: np.ndarray, proba: np.ndarray) -> pd.DataFrame:
+    held = panel.of(group)
+    if not np.allclose(proba.sum(1), 1.0, atol=1e-8):
+        raise ValueError("a predictor returned probabilities that do not sum to 1")
+    return pd.DataFrame({
+        "judge": np.asarray(panel.judge_ids, dtype=object)[held.judge] if panel.judge_ids else held.judge,
+        "item": np.asarray(panel.item_ids, dtype=object)[held.item] if panel.item_ids else held.item,
+        "label": held.label,
+        "p_true": proba[held.item, held.label],
+    })
+
+
+def _scalar_parameters(params: dict) -> dict[str, float]:
+    return {k: float(v) for k, v in params.items() if np.ndim(v) == 0}
+
+
+def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
+                    outer_folds: int | None = None) -> ProtocolResult:
+    """Rigorous cross induction: parameters fitted without the test judge(s), then predict them."""
+    rows, params_rows = [], []
+    groups = judge_groups(np.asarray(judges), outer_folds)
+    start = time.perf_counter()
+    for n, group in enumerate(groups, 1):
+        train = panel.without(group)
+        params = method.fit(train)
+        proba = method.predict(method.prepare(train), params)
+        rows.append(_prediction_rows(panel, group, proba))
+        for j in group:
+            for name, value in _scalar_parameters(params).items():
+                params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": value})
+        log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups), time.perf_counter() - start)
+    return ProtocolResult(pd.concat(rows, ignore_index=True),
+                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+
+
+def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
+                     outer_folds: int | None = None, refine_evaluations: int = 12) -> ProtocolResult:
+    """One value of the method's single parameter for every test judge, maximising sum_k S(k)."""
+    name = method.single_parameter
+    if name is None:
+        raise ValueError(f"method {method.name!r} has no single parameter")
+    groups = judge_groups(np.asarray(judges), outer_folds)
+    states = [(group, panel.of(group), method.prepare(panel.without(group))) for group in groups]
+
+    def total(value: float) -> float:
+        out = 0.0
+        for _, held, state in states:
+            proba = method.predict(state, {name: value})
+            out += float(log_probability(proba[held.item, held.label]).sum())
+        log.info("%s single parameter: %s = %.6g gives %.3f", method.name, name, value, out)
+        return out
+
+    best, _ = maximise_scalar(total, method.single_parameter_grid(), method.single_parameter_scale,
+                              refine_evaluations)
+    rows = [_prediction_rows(panel, group, method.predict(state, {name: best})) for group, _, state in states]
+    params_rows = [{"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": best}
+                   for group in groups for j in group]
+    return ProtocolResult(pd.concat(rows, ignore_index=True),
+                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+
+
+def run_protocol(protocol: str, method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
+                 outer_folds: int | None = None) -> ProtocolResult:
+    if protocol == "cross_induction":
+        return cross_induction(method, panel, judges, outer_folds)
+    if protocol == "single_parameter":
+        return single_parameter(method, panel, judges, outer_folds)
+    raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+
+
+def loglik_by_judge(predictions: pd.DataFrame) -> pd.DataFrame:
+    """S(k) = sum of log P(true label) per judge, with the number of labels scored."""
+    logp = log_probability(predictions["p_true"].to_numpy(dtype=float))
+    out = (predictions.assign(logp=logp).groupby("judge", sort=False)
+           .agg(loglik=("logp", "sum"), n_items=("logp", "size")).reset_index())
+    return out

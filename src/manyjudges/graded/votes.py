@@ -1,0 +1,230 @@
+"""Methods M1, M2, M3 and M23 of Wilbur and Kim: smoothed (weighted) votes of the training judges.
+
+All four predict an unseen judge's label distribution on item dp as
+
+    P(c | dp) = (1 - tau) * sum_s u_s V_s(c) / sum_s u_s + tau * pi_c
+
+over the training judges' labels s on dp (METHODS.md s.3), where pi is the background
+prior and the votes differ:
+
+- M1: u_s = 1, V_s = one-hot(z_s): the share of training judges who said c.
+- M2: u_s = w_j (one weight per judge), V_s = one-hot(z_s).
+- M3: u_s = v_{j, z_s} (one weight per judge and label), V_s = D_{j, z_s}, the distribution
+  of what another training judge says on the items where judge j said z_s.
+- M23: the M2 and M3 votes of every label in one mixture.
+
+Weights are exp(theta) and theta is fitted by maximising the log-probability of every
+training judge i's labels predicted from the other training judges (the cross-induction
+objective, eq. 5, with i as the held-out training judge), with analytic gradients
+(L-BFGS-B). tau is M1's, chosen the same way. Neither D nor pi ever sees the judge being
+predicted: inside the objective both are recomputed without judge i (by subtracting i's
+own counts). An item no other training judge labelled is predicted by pi alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+
+from .base import GradedMethod, log_probability
+from .panel import GradedPanel, background_prior, prior_without_own
+
+#: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
+THETA_BOUND = 15.0
+#: a negligible ridge on theta: the weights' common scale cancels in every prediction, and
+#: the ridge pins it (theta centred near 0) so the optimiser does not wander along it
+THETA_RIDGE = 1e-3
+#: L-BFGS-B settings for the weight fits (the objective is a sum over thousands of labels)
+LBFGS_OPTIONS = {"ftol": 1e-12, "gtol": 1e-6}
+
+
+def item_pairs(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
+    """All ordered pairs (t, s) of distinct entries on the same item, as entry indices."""
+    order = np.argsort(panel.item, kind="stable")
+    item_sorted = panel.item[order]
+    counts = np.bincount(item_sorted, minlength=panel.n_items)
+    starts = np.cumsum(counts) - counts
+    per_entry = counts[item_sorted]
+    t_rep = np.repeat(np.arange(len(order)), per_entry)
+    offsets = np.arange(per_entry.sum()) - np.repeat(np.cumsum(per_entry) - per_entry, per_entry)
+    s_rep = starts[item_sorted][t_rep] + offsets
+    keep = s_rep != t_rep
+    return order[t_rep[keep]], order[s_rep[keep]]
+
+
+def share_of_others(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
+    """Per entry: share of the other labels on its item equal to its own, and whether any exist."""
+    k = panel.n_labels
+    per_label = np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
+    n = per_label.sum(1)
+    others = n[panel.item] - 1
+    same = per_label[panel.item, panel.label] - 1
+    has = others > 0
+    return np.where(has, same / np.maximum(others, 1), 0.0), has
+
+
+def vote_shares(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
+    """(items x K) share of the panel's labels on each item, and which items have labels."""
+    k = panel.n_labels
+    per_label = np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
+    n = per_label.sum(1, keepdims=True).astype(float)
+    return per_label / np.maximum(n, 1), n[:, 0] > 0
+
+
+class M1(GradedMethod):
+    """M1: P(c | dp) = (1 - tau) n_c(dp) / n(dp) + tau pi_c (Wilbur and Kim, method M1)."""
+
+    name = "m1"
+    single_parameter = "tau"
+    single_parameter_bounds = (0.01, 0.99)
+
+    def fit(self, train: GradedPanel) -> dict[str, Any]:
+        share, has = share_of_others(train)
+        prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
+        fixed = float(log_probability(prior[~has]).sum())
+
+        def negative(tau: float) -> float:
+            return -(fixed + float(log_probability((1 - tau) * share[has] + tau * prior[has]).sum()))
+
+        res = minimize_scalar(negative, bounds=(1e-6, 1 - 1e-6), method="bounded", options={"xatol": 1e-7})
+        return {"tau": float(res.x)}
+
+    def prepare(self, train: GradedPanel) -> Any:
+        shares, has = vote_shares(train)
+        return shares, has, background_prior(train)
+
+    def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        shares, has, prior = state
+        tau = float(params["tau"])
+        return np.where(has[:, None], (1 - tau) * shares + tau * prior[None, :], prior[None, :])
+
+
+@dataclass(frozen=True)
+class _Votes:
+    """Every (target, vote) pair of the leave-one-judge-out objective on a training panel."""
+
+    target: np.ndarray      # (P,) entry predicted
+    param: np.ndarray       # (P,) index of the vote's weight in theta
+    value: np.ndarray       # (P,) the vote's probability of the target's label
+    prior: np.ndarray       # (E,) pi^(-i) of each target's label
+    has_votes: np.ndarray   # (E,) whether any other training judge labelled the target's item
+    n_params: int
+
+
+def cooccurrence(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """C[j, c, c']: over items, judge j said c and another judge said c' (pairs counted)."""
+    k, J = panel.n_labels, panel.n_judges
+    key = (panel.judge[s] * k + panel.label[s]) * k + panel.label[t]
+    return np.bincount(key, minlength=J * k * k).reshape(J, k, k).astype(float)
+
+
+def conditional_distributions(panel: GradedPanel) -> np.ndarray:
+    """D[j, c, :] = P(another judge says . | judge j said c) on this panel (pi where j never said c)."""
+    t, s = item_pairs(panel)
+    counts = cooccurrence(panel, t, s)
+    rows = counts.sum(2, keepdims=True)
+    prior = background_prior(panel)
+    return np.where(rows > 0, counts / np.maximum(rows, 1), prior[None, None, :])
+
+
+def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """D^(-i)_{j_s, z_s}(z_t) for every pair: D recomputed without the target's judge i."""
+    k, J = panel.n_labels, panel.n_judges
+    counts = cooccurrence(panel, t, s)
+    rows = counts.sum(2)
+    js, jt, zs, zt = panel.judge[s], panel.judge[t], panel.label[s], panel.label[t]
+    # co-occurrences of (j_s said z_s, i said z_t) and of (j_s said z_s, i said anything)
+    _, inv, cnt = np.unique(((js * J + jt) * k + zs) * k + zt, return_inverse=True, return_counts=True)
+    pair_count = cnt[inv]
+    _, inv_r, cnt_r = np.unique((js * J + jt) * k + zs, return_inverse=True, return_counts=True)
+    pair_rows = cnt_r[inv_r]
+    num = counts[js, zs, zt] - pair_count
+    den = rows[js, zs] - pair_rows
+    prior_t = prior_without_own(panel)[t, zt]
+    return np.where(den > 0, num / np.maximum(den, 1), prior_t)
+
+
+class WeightedVotes(GradedMethod):
+    """M2 (``label_votes``), M3 (``cooccurrence_votes``) or M23 (both), weights fitted by L-BFGS."""
+
+    def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = 500,
+                 name: str | None = None):
+        if not (label_votes or cooccurrence_votes):
+            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
+        self.label_votes, self.cooccurrence_votes, self.max_iter = label_votes, cooccurrence_votes, max_iter
+        self.name = name or {(True, False): "m2", (False, True): "m3", (True, True): "m23"}[
+            (label_votes, cooccurrence_votes)]
+
+    # parameter layout: [w_j for each judge] then [v_{j,c} for each judge and label]
+    def _n_params(self, panel: GradedPanel) -> int:
+        return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_labels)
+
+    def _votes(self, train: GradedPanel) -> _Votes:
+        t, s = item_pairs(train)
+        J, k = train.n_judges, train.n_labels
+        targets, params, values = [], [], []
+        if self.label_votes:
+            targets.append(t)
+            params.append(train.judge[s])
+            values.append((train.label[s] == train.label[t]).astype(float))
+        if self.cooccurrence_votes:
+            targets.append(t)
+            params.append(J * self.label_votes + train.judge[s] * k + train.label[s])
+            values.append(_cooc_values_without_target(train, t, s))
+        prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
+        has = np.bincount(t, minlength=train.n_entries) > 0
+        return _Votes(np.concatenate(targets), np.concatenate(params), np.concatenate(values), prior, has,
+                      self._n_params(train))
+
+    @staticmethod
+    def objective(theta: np.ndarray, votes: _Votes, tau: float) -> tuple[float, np.ndarray]:
+        """Minus the leave-one-judge-out log-probability (plus the tiny ridge), and its gradient."""
+        n_targets = len(votes.prior)
+        w = np.exp(theta)
+        u = w[votes.param]
+        num = np.bincount(votes.target, u * votes.value, minlength=n_targets)
+        den = np.bincount(votes.target, u, minlength=n_targets)
+        has = votes.has_votes
+        q = np.where(has, num / np.where(has, den, 1.0), 0.0)
+        p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
+        f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
+        a = np.where(has, (1 - tau) / (p * np.where(has, den, 1.0)), 0.0)
+        dL_du = a[votes.target] * (votes.value - q[votes.target])
+        grad = -np.bincount(votes.param, u * dL_du, minlength=votes.n_params) + THETA_RIDGE * theta
+        return f, grad
+
+    def fit(self, train: GradedPanel) -> dict[str, Any]:
+        tau = M1().fit(train)["tau"]
+        votes = self._votes(train)
+        theta0 = np.zeros(votes.n_params)
+        res = minimize(self.objective, theta0, args=(votes, tau), jac=True, method="L-BFGS-B",
+                       bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params,
+                       options={"maxiter": self.max_iter, **LBFGS_OPTIONS})
+        return {"tau": tau, "theta": res.x}
+
+    def prepare(self, train: GradedPanel) -> Any:
+        return train, (conditional_distributions(train) if self.cooccurrence_votes else None)
+
+    def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        train, cond = state
+        J, k = train.n_judges, train.n_labels
+        theta, tau = np.asarray(params["theta"]), float(params["tau"])
+        w = np.exp(theta)
+        num = np.zeros((train.n_items, k))
+        den = np.zeros(train.n_items)
+        if self.label_votes:
+            u = w[train.judge]
+            num += np.bincount(train.item * k + train.label, u, minlength=train.n_items * k).reshape(-1, k)
+            den += np.bincount(train.item, u, minlength=train.n_items)
+        if self.cooccurrence_votes:
+            u = w[J * self.label_votes + train.judge * k + train.label]
+            dist = cond[train.judge, train.label]  # (E, K)
+            for c in range(k):
+                num[:, c] += np.bincount(train.item, u * dist[:, c], minlength=train.n_items)
+            den += np.bincount(train.item, u, minlength=train.n_items)
+        prior = background_prior(train)
+        has = den > 0
+        shares = num / np.where(has, den, 1.0)[:, None]
+        return np.where(has[:, None], (1 - tau) * shares + tau * prior[None, :], prior[None, :])
