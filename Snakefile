@@ -18,6 +18,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/orderings.smk"
 include: "workflow/rules/consensus.smk"
+include: "workflow/rules/graded.smk"
 include: "workflow/rules/report.smk"
 
 

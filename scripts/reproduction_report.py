@@ -13,4 +13,13 @@ write_reproduction(
     orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},
     out_path=snakemake.output[0],
     consensus_tables=list(snakemake.input.consensus),
+    graded_results={
+        Path(loglik).parent.name: {"loglik": loglik, "pairwise": pairwise, "parameters": params, "grades": grades}
+        for loglik, pairwise, params, grades in zip(
+            snakemake.input.graded_loglik, snakemake.input.graded_pairwise, snakemake.input.graded_parameters,
+            snakemake.input.graded_grades,
+        )
+    },
+    graded_datasets=snakemake.params.graded_datasets,
+    graded_methods=snakemake.params.graded_methods,
 )

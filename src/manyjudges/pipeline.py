@@ -23,13 +23,13 @@ def ratio_label(ratio: float) -> str:
     return f"{float(ratio):g}"
 
 
-PINNED_SOURCES = ("preflib", "search_results", "clef_runs")
+PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008")
 
 
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every configured dataset (orderings and consensus sections) by name."""
+    """Every configured dataset (orderings, consensus and graded sections) by name."""
     out: dict[str, dict[str, Any]] = {}
-    for section in ("orderings", "consensus"):
+    for section in ("orderings", "consensus", "graded"):
         for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
             out[name] = spec
     return out

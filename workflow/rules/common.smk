@@ -3,6 +3,7 @@ import os
 
 from snakemake.utils import validate
 
+from manyjudges.graded.experiment import method_jobs, planned_parts
 from manyjudges.pipeline import (
     all_datasets,
     check_config_references,
@@ -19,6 +20,7 @@ check_config_references(config)
 
 ORD = config.get("orderings") or {"datasets": {}, "methods": {}, "noise_ratios": [], "replicates": 1}
 CONS = config.get("consensus") or {}
+GRADED = config.get("graded") or {"datasets": {}, "methods": {}}
 MIRROR = config.get("mirror") or os.environ.get("MANYJUDGES_MIRROR")
 
 
@@ -33,6 +35,10 @@ wildcard_constraints:
     search_dataset=_alternatives(dataset_names(CONS, "search_results") if CONS.get("datasets") else []),
     clef_dataset=_alternatives(dataset_names(CONS, "clef_runs") if CONS.get("datasets") else []),
     table_dataset=_alternatives(dataset_names(ORD, "table")),
+    graded_sim=_alternatives(dataset_names(GRADED, "simulate")),
+    graded_raw=_alternatives([d for d in GRADED["datasets"] if GRADED["datasets"][d]["source"] != "simulate"]),
+    protocol="cross_induction|single_parameter",
+    chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
     parameter="[A-Za-z_]+",
     ratio="[0-9.]+",
@@ -86,8 +92,36 @@ def consensus_tables():
     return [p for p in consensus_outputs() if p.endswith(".tsv")]
 
 
+def graded_raw_input(dataset):
+    spec = GRADED["datasets"][dataset]
+    if spec["source"] == "table":
+        return [spec["path"]]
+    return expand("data/raw/{d}/{f}", d=dataset, f=sorted(raw_files(config, dataset)))
+
+
+def graded_chunks(method, protocol):
+    return method_jobs(GRADED, method, protocol)
+
+
+def graded_parts(dataset):
+    return [
+        f"results/graded/{dataset}/parts/{m}/{p}/{c}.tsv" for m, p, c in planned_parts(GRADED, dataset)
+    ]
+
+
+def graded_tables():
+    return [f"results/graded/{d}/{t}.tsv" for d in GRADED["datasets"] for t in ("loglik_by_judge", "pairwise_tests", "parameters")]
+
+
+def graded_outputs():
+    out = graded_tables()
+    for d in GRADED["datasets"]:
+        out += [f"results/figures/graded/{d}/loglik_by_judge.{ext}" for ext in ("png", "pdf")]
+    return out
+
+
 def all_outputs():
-    out = ["results/REPRODUCTION.md"] + consensus_outputs()
+    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs()
     for dataset in ORD["datasets"]:
         out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
         out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]

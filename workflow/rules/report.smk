@@ -44,9 +44,15 @@ rule reproduction_report:
             "results/orderings/{dataset}/frespa_sweep.tsv",
             dataset=list(ORD["datasets"]) if sweep_parameters(ORD) else [],
         ),
+        graded_loglik=expand("results/graded/{d}/loglik_by_judge.tsv", d=list(GRADED["datasets"])),
+        graded_pairwise=expand("results/graded/{d}/pairwise_tests.tsv", d=list(GRADED["datasets"])),
+        graded_parameters=expand("results/graded/{d}/parameters.tsv", d=list(GRADED["datasets"])),
+        graded_grades=expand("data/processed/{d}/grades.tsv", d=list(GRADED["datasets"])),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     params:
+        graded_datasets=GRADED["datasets"],
+        graded_methods=GRADED["methods"],
         datasets=ORD["datasets"],
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],

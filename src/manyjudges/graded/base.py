@@ -32,6 +32,8 @@ class GradedMethod:
     single_parameter_bounds: tuple[float, float] = (0.0, 1.0)
     single_parameter_scale: str = "linear"
     single_parameter_grid_points: int = 9
+    #: bounded-Brent evaluations after the grid (each evaluation predicts every test judge)
+    single_parameter_refinements: int = 12
 
     def fit(self, train: GradedPanel) -> dict[str, Any]:
         """Parameters Phi chosen by predicting each training judge from the others."""

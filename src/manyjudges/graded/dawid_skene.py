@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .base import GradedMethod
+
 INITS = ("majority", "hard_majority")
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
 UNDERFLOW = -700.0
@@ -196,3 +198,61 @@ def dawid_skene(
             break
     log_likelihood = float((top + np.log(row_sum))[labelled].sum())
     return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)
+
+
+class DawidSkenePredictor(GradedMethod):
+    """Dawid-Skene as a predictor of an unseen judge (an extension beyond Wilbur and Kim).
+
+    Reading (ours; no seed defines it): the unseen judge is a typical judge, whose confusion
+    matrix is the label-weighted mean of the training judges', C = sum_j n_j pi_j / sum_j n_j,
+    so P(c | dp) = (1 - tau) sum_t T[dp, t] C[t, c] + tau pi_c with T the EM posteriors
+    and pi the background prior. tau is chosen by cross induction (EM refitted without each
+    training judge, or inner fold); an item no training judge labelled gets pi.
+    """
+
+    name = "dawid_skene"
+    single_parameter = None
+
+    def __init__(self, inner_folds: int | None = None, max_iter: int = 100, tol: float = 1e-6,
+                 smoothing: float = 0.01):
+        self.inner_folds, self.max_iter, self.tol, self.smoothing = inner_folds, max_iter, tol, smoothing
+
+    def prepare(self, train):
+        from .panel import background_prior
+
+        res = dawid_skene(train.item, train.judge, train.label, n_items=train.n_items, n_judges=train.n_judges,
+                          n_labels=train.n_labels, max_iter=self.max_iter, tol=self.tol, smoothing=self.smoothing)
+        n = train.labels_per_judge().astype(float)
+        typical = np.tensordot(n / n.sum(), res.confusion, axes=1)
+        has = np.bincount(train.item, minlength=train.n_items) > 0
+        return res.posteriors @ typical, has, background_prior(train)
+
+    def predict(self, state, params):
+        votes, has, prior = state
+        tau = float(params["tau"])
+        return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
+
+    def fit(self, train):
+        from scipy.optimize import minimize_scalar
+
+        from .base import log_probability
+        from .panel import judge_groups, prior_without_own
+
+        share = np.zeros(train.n_entries)
+        has = np.zeros(train.n_entries, dtype=bool)
+        for group in judge_groups(train.judges_present(), self.inner_folds):
+            mask = np.isin(train.judge, group)
+            rest = train.select(~mask)
+            if rest.n_entries == 0:
+                continue
+            votes, item_has, _ = self.prepare(rest)
+            share[mask] = votes[train.item[mask], train.label[mask]]
+            has[mask] = item_has[train.item[mask]]
+        prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
+        fixed = float(log_probability(prior[~has]).sum())
+
+        def negative(tau: float) -> float:
+            return -(fixed + float(log_probability((1 - tau) * share[has] + tau * prior[has]).sum()))
+
+        res = minimize_scalar(negative, bounds=(1e-6, 1 - 1e-6), method="bounded", options={"xatol": 1e-7})
+        return {"tau": float(res.x)}

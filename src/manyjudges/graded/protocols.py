@@ -61,10 +61,13 @@ def _scalar_parameters(params: dict) -> dict[str, float]:
 
 
 def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
-                    outer_folds: int | None = None) -> ProtocolResult:
-    """Rigorous cross induction: parameters fitted without the test judge(s), then predict them."""
+                    outer_folds: int | None = None, groups: list[np.ndarray] | None = None) -> ProtocolResult:
+    """Rigorous cross induction: parameters fitted without the test judge(s), then predict them.
+
+    ``groups`` (judges held out together) overrides ``judges`` and ``outer_folds``.
+    """
     rows, params_rows = [], []
-    groups = judge_groups(np.asarray(judges), outer_folds)
+    groups = judge_groups(np.asarray(judges), outer_folds) if groups is None else groups
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
@@ -80,7 +83,7 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
 
 
 def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
-                     outer_folds: int | None = None, refine_evaluations: int = 12) -> ProtocolResult:
+                     outer_folds: int | None = None) -> ProtocolResult:
     """One value of the method's single parameter for every test judge, maximising sum_k S(k)."""
     name = method.single_parameter
     if name is None:
@@ -97,7 +100,7 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
         return out
 
     best, _ = maximise_scalar(total, method.single_parameter_grid(), method.single_parameter_scale,
-                              refine_evaluations)
+                              method.single_parameter_refinements)
     rows = [_prediction_rows(panel, group, method.predict(state, {name: best})) for group, _, state in states]
     params_rows = [{"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": best}
                    for group in groups for j in group]

@@ -33,11 +33,15 @@ from .panel import GradedPanel, background_prior, prior_without_own
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0
-#: a negligible ridge on theta: the weights' common scale cancels in every prediction, and
-#: the ridge pins it (theta centred near 0) so the optimiser does not wander along it
-THETA_RIDGE = 1e-3
+#: a weak ridge (rho / 2) ||theta||^2 on the log-weights (our choice; the paper states none).
+#: The weights' common scale cancels in every prediction, so without it the objective is flat
+#: along that direction, and the weights of rarely used labels drift towards 0 or infinity:
+#: L-BFGS then needs thousands of evaluations. With rho = 0.1 (a N(0, 10) prior on each
+#: log-weight) M23 converges in a few hundred evaluations, within about 10 nats of the
+#: unpenalised optimum on 60,000 labels (measured on sim_medline).
+THETA_RIDGE = 0.1
 #: L-BFGS-B settings for the weight fits (the objective is a sum over thousands of labels)
-LBFGS_OPTIONS = {"ftol": 1e-12, "gtol": 1e-6}
+LBFGS_OPTIONS = {"ftol": 1e-10, "gtol": 1e-5}
 
 
 def item_pairs(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:

@@ -763,6 +763,20 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     """
     grades_path, meta_path = Path(grades_path), Path(meta_path)
     n_labels, names, dropped = _read_meta(meta_path)
+    return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
+
+
+def read_grades_table(grades_path: PathLike, n_labels: int, label_names: list[str] | None = None,
+                      dropped: dict[str, int] | None = None, where: str | None = None) -> GradedData:
+    """Read and validate a grades TSV (``item, judge, label``) whose labels are 0..n_labels-1.
+
+    For a user's own table (``source: table`` in the config), ``n_labels`` comes from the
+    config; errors name the file, line and value as in :func:`read_grades`.
+    """
+    grades_path = Path(grades_path)
+    names = list(label_names) if label_names else [str(c) for c in range(n_labels)]
+    dropped = dict(dropped or {})
+    where = where or f"n_labels = {n_labels}"
     rows, lines = read_tsv_rows(grades_path, GRADES_COLUMNS)
     items: list[str] = []
     judges: list[str] = []
@@ -776,8 +790,7 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
             raise DataError.at(
                 grades_path,
                 line,
-                f"label must be an integer in 0..{n_labels - 1} "
-                f"(n_labels = {n_labels} in {meta_path.name})",
+                f"label must be an integer in 0..{n_labels - 1} ({where})",
                 label,
             )
         key = (item, judge)

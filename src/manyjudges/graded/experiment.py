@@ -1,0 +1,107 @@
+"""The graded-judgment experiments as the pipeline runs them: one part per (method, protocol,
+chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and Kim, Tables 1-5)."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from .panel import GradedPanel
+from .panel import judge_groups
+from .protocols import PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, single_parameter
+from .registry import make_graded_method
+from .significance import pairwise_tests
+
+log = logging.getLogger(__name__)
+
+PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
+PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value"]
+LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
+
+#: parameters a dataset entry may pass to methods that refit per inner fold
+_FOLD_OPTIONS = ("inner_folds",)
+
+
+def panel_from_grades(grades: pd.DataFrame, n_labels: int) -> GradedPanel:
+    return GradedPanel.from_table(grades, n_labels)
+
+
+def method_for(spec: Mapping[str, Any], name: str, dataset: Mapping[str, Any]):
+    """The configured predictor, with the dataset's ``inner_folds`` where the method takes it."""
+    params = dict(spec.get("params") or {})
+    method = make_graded_method(spec["method"], params, name)
+    for option in _FOLD_OPTIONS:
+        if dataset.get(option) is not None and hasattr(method, option) and option not in params:
+            setattr(method, option, dataset[option])
+    return method
+
+
+def protocols_for(method, protocols: Iterable[str]) -> list[str]:
+    """The configured protocols this method supports (single_parameter needs a single parameter)."""
+    return [p for p in protocols if p == "cross_induction" or getattr(method, "single_parameter", None)]
+
+
+def predict_part(panel: GradedPanel, method, protocol: str, chunk: int, n_chunks: int, min_labels: int = 1,
+                 outer_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Predictions of one chunk of the held-out judges (every ``n_chunks``-th judge from ``chunk``).
+
+    The single-parameter protocol chooses one value over every judge, so it runs in one chunk.
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+    judges = held_out_judges(panel, min_labels)
+    if protocol == "single_parameter" and n_chunks != 1:
+        raise ValueError("the single-parameter protocol runs over all judges at once (n_chunks = 1)")
+    if protocol == "single_parameter":
+        result = single_parameter(method, panel, judges, outer_folds)
+    else:
+        groups = judge_groups(judges, outer_folds)[chunk::n_chunks]
+        log.info("%s %s: %d of %d held-out judges (at least %d labels each) in %d folds", method.name, protocol,
+                 sum(len(g) for g in groups), len(judges), min_labels, len(groups))
+        result = cross_induction(method, panel, judges, groups=groups)
+    preds = result.predictions.assign(method=method.name, protocol=protocol)[PREDICTION_COLUMNS]
+    params = result.parameters.assign(method=method.name, protocol=protocol)[PARAMETER_COLUMNS]
+    return preds, params
+
+
+def loglik_table(predictions: pd.DataFrame, n_labels: int) -> pd.DataFrame:
+    """Rows of LOGLIK_COLUMNS per (judge, method, protocol), plus ``uniform`` rows n log(1/K)."""
+    parts = []
+    for (method, protocol), g in predictions.groupby(["method", "protocol"], sort=False):
+        parts.append(loglik_by_judge(g).assign(method=method, protocol=protocol))
+    out = pd.concat(parts, ignore_index=True)
+    uniform = (out.drop_duplicates(["judge", "protocol"])
+               .assign(method="uniform", loglik=lambda d: d["n_items"] * np.log(1.0 / n_labels)))
+    return pd.concat([out, uniform], ignore_index=True)[LOGLIK_COLUMNS]
+
+
+def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
+    """Chosen parameters: the single value (single_parameter) or the mean and range over judges."""
+    return (parameters.groupby(["method", "protocol", "parameter"], sort=False)["value"]
+            .agg(mean="mean", min="min", max="max", judges="size").reset_index())
+
+
+def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:
+    return pairwise_tests(predictions, [tuple(pair) for pair in comparisons])
+
+
+def method_jobs(section: Mapping[str, Any], name: str, protocol: str) -> int:
+    """Jobs the method's cross induction is split into (``jobs`` in its config entry); 1 otherwise."""
+    if protocol != "cross_induction":
+        return 1
+    return int((section["methods"][name] or {}).get("jobs", 1))
+
+
+def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, str, int]]:
+    """(method, protocol, chunk) of every prediction job of one dataset."""
+    from ..pipeline import method_spec
+
+    out = []
+    for name in section["methods"]:
+        spec = method_spec(section, name)
+        method = method_for(spec, name, section["datasets"][dataset])
+        for protocol in protocols_for(method, section.get("protocols", list(PROTOCOLS))):
+            out += [(name, protocol, c) for c in range(method_jobs(section, name, protocol))]
+    return out

@@ -1,0 +1,85 @@
+# Predicting an unseen judge's graded labels (Wilbur and Kim 2014): methods M1-M5 and extensions.
+
+
+rule simulate_grades:
+    output:
+        grades="data/processed/{graded_sim}/grades.tsv",
+        meta="data/processed/{graded_sim}/grades.yaml",
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.graded_sim],
+        seed=config["seed"],
+    log:
+        "logs/simulate/{graded_sim}.log",
+    script:
+        "../../scripts/simulate_grades.py"
+
+
+rule parse_grades:
+    input:
+        lambda wc: graded_raw_input(wc.graded_raw),
+    output:
+        grades="data/processed/{graded_raw}/grades.tsv",
+        meta="data/processed/{graded_raw}/grades.yaml",
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.graded_raw],
+    log:
+        "logs/parse/{graded_raw}.log",
+    script:
+        "../../scripts/parse_grades.py"
+
+
+rule graded_part:
+    input:
+        grades="data/processed/{dataset}/grades.tsv",
+        meta="data/processed/{dataset}/grades.yaml",
+    output:
+        predictions="results/graded/{dataset}/parts/{method}/{protocol}/{chunk}.tsv",
+        params="results/graded/{dataset}/parts/{method}/{protocol}/{chunk}.params.tsv",
+    params:
+        spec=lambda wc: method_spec(GRADED, wc.method),
+        dataset=lambda wc: GRADED["datasets"][wc.dataset],
+        n_chunks=lambda wc: graded_chunks(wc.method, wc.protocol),
+    threads: 1
+    resources:
+        mem_mb=4000,
+    log:
+        "logs/graded/{dataset}/{method}/{protocol}/{chunk}.log",
+    benchmark:
+        "benchmarks/runs/graded/{dataset}/{method}/{protocol}/{chunk}.tsv"
+    script:
+        "../../scripts/graded_part.py"
+
+
+rule graded_tables:
+    input:
+        grades="data/processed/{dataset}/grades.tsv",
+        meta="data/processed/{dataset}/grades.yaml",
+        predictions=lambda wc: graded_parts(wc.dataset),
+        params=lambda wc: [p.replace(".tsv", ".params.tsv") for p in graded_parts(wc.dataset)],
+    output:
+        loglik="results/graded/{dataset}/loglik_by_judge.tsv",
+        pairwise="results/graded/{dataset}/pairwise_tests.tsv",
+        parameters="results/graded/{dataset}/parameters.tsv",
+    params:
+        comparisons=GRADED.get("comparisons", []),
+    log:
+        "logs/graded/{dataset}/tables.log",
+    script:
+        "../../scripts/graded_tables.py"
+
+
+rule figure_loglik_by_judge:
+    input:
+        "results/graded/{dataset}/loglik_by_judge.tsv",
+    output:
+        png=report(
+            "results/figures/graded/{dataset}/loglik_by_judge.png",
+            caption="../report/loglik_by_judge.rst",
+            category="Graded judgments",
+            subcategory="{dataset}",
+        ),
+        pdf="results/figures/graded/{dataset}/loglik_by_judge.pdf",
+    log:
+        "logs/figures/{dataset}/loglik_by_judge.log",
+    script:
+        "../../scripts/plot_graded.py"
