@@ -39,6 +39,17 @@ TINY = {
         "aggregation": {"datasets": ["sim_tiny", "skate"], "aggregators": ["borda", "rank_sum", "condorcet_fuse"]},
         "sensitivity": {"n_items": 8, "n_lists": 3, "steps": [0, 1, 4], "grid": [[1, 1], [0.5, 0.9]], "replicates": 3},
     },
+    "graded": {
+        "datasets": {
+            "sim_small": {"source": "simulate", "n_queries": 4, "docs_per_query": 10, "n_judges": 5, "n_trained": 3,
+                          "n_labels": 5, "hard_judges": [0, 4], "target_m1_ave": None, "noise_scale": 1.0},
+            "snow2008_wordsim": {"source": "snow2008", "task": "wordsim", "min_labels_per_judge": 20},
+        },
+        "methods": {"m1": {}, "m4": {"jobs": 2}, "m5": {"params": {"grid_points": 2, "refine_evaluations": 0}},
+                    "dawid_skene": {}},
+        "protocols": ["cross_induction", "single_parameter"],
+        "comparisons": [["m1", "m4"], ["m4", "m5"]],
+    },
 }
 
 
@@ -87,6 +98,28 @@ def test_tables_follow_results_contract(tiny_run):
     report = (tiny_run / "results/REPRODUCTION.md").read_text()
     assert "`sim_tiny` (**simulated**)" in report and "`skate` (real public data)" in report
     assert "0.454" in report  # the paper's AC-tau value sits beside ours
+
+
+def test_graded_tables_follow_results_contract(tiny_run):
+    for dataset, judges, labels in (("sim_small", 5, 40), ("snow2008_wordsim", 10, 30)):
+        loglik = pd.read_csv(tiny_run / f"results/graded/{dataset}/loglik_by_judge.tsv", sep="\t")
+        assert list(loglik.columns) == ["judge", "method", "protocol", "loglik", "n_items"]
+        ci = loglik[loglik["protocol"] == "cross_induction"]
+        assert set(ci["method"]) == {"m1", "m4", "m5", "dawid_skene", "uniform"}
+        assert set(loglik.loc[loglik["protocol"] == "single_parameter", "method"]) == {"m1", "m4", "m5", "uniform"}
+        assert ci.groupby("method")["judge"].nunique().eq(judges).all()
+        assert ci["n_items"].eq(labels).all()  # every held-out judge scored on every label they gave
+        uniform = ci[ci["method"] == "uniform"]
+        k = 5 if dataset == "sim_small" else 11
+        assert np.allclose(uniform["loglik"], uniform["n_items"] * np.log(1 / k))
+        assert (loglik["loglik"] < 0).all()
+        tests = pd.read_csv(tiny_run / f"results/graded/{dataset}/pairwise_tests.tsv", sep="\t")
+        assert list(tests.columns) == ["judge", "method_a", "method_b", "protocol", "a_better", "b_better", "ties", "p_value"]
+        assert (tests[["a_better", "b_better", "ties"]].sum(axis=1) == labels).all()
+        assert tests["p_value"].between(0, 1).all()
+        assert (tiny_run / f"results/figures/graded/{dataset}/loglik_by_judge.png").stat().st_size > 0
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "Wilbur and Kim 2014" in report and "Dataset `sim_small` (**simulated**)" in report
 
 
 def test_consensus_tables_and_authors_reference_numbers(tiny_run):

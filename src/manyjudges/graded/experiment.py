@@ -71,7 +71,7 @@ def loglik_table(predictions: pd.DataFrame, n_labels: int) -> pd.DataFrame:
     parts = []
     for (method, protocol), g in predictions.groupby(["method", "protocol"], sort=False):
         parts.append(loglik_by_judge(g).assign(method=method, protocol=protocol))
-    out = pd.concat(parts, ignore_index=True)
+    out = _by_judge(pd.concat(parts, ignore_index=True))
     uniform = (out.drop_duplicates(["judge", "protocol"])
                .assign(method="uniform", loglik=lambda d: d["n_items"] * np.log(1.0 / n_labels)))
     return pd.concat([out, uniform], ignore_index=True)[LOGLIK_COLUMNS]
@@ -84,7 +84,21 @@ def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:
-    return pairwise_tests(predictions, [tuple(pair) for pair in comparisons])
+    tests = pairwise_tests(predictions, [tuple(pair) for pair in comparisons])
+    order = {(a, b): n for n, (a, b) in enumerate(tuple(p) for p in comparisons)}
+    tests["_pair"] = [order[(a, b)] for a, b in zip(tests["method_a"], tests["method_b"])]
+    tests = _by_judge(tests, first=["protocol", "_pair"])
+    return tests.drop(columns="_pair")
+
+
+def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFrame:
+    """Rows in a stable order: ``first`` columns as they come, then judges in natural order."""
+    from ..io.tables import natural_sort
+
+    rank = {j: n for n, j in enumerate(natural_sort(table["judge"].astype(str).unique()))}
+    keys = (first or []) + ["_judge"]
+    out = table.assign(_judge=table["judge"].astype(str).map(rank))
+    return out.sort_values(keys, kind="stable").drop(columns="_judge").reset_index(drop=True)
 
 
 def method_jobs(section: Mapping[str, Any], name: str, protocol: str) -> int:

@@ -60,8 +60,8 @@ class GradedPanel:
             raise ValueError("empty panel: the grades table has no rows")
         items, item = np.unique(grades["item"].astype(str).to_numpy(), return_inverse=True)
         judges, judge = np.unique(grades["judge"].astype(str).to_numpy(), return_inverse=True)
-        return cls(item, judge, grades["label"].to_numpy(dtype=np.int64), len(items), len(judges), int(n_labels),
-                   tuple(items), tuple(judges))
+        labels = _integer_labels(grades["label"].to_numpy())
+        return cls(item, judge, labels, len(items), len(judges), int(n_labels), tuple(items), tuple(judges))
 
     @classmethod
     def from_matrix(cls, labels: np.ndarray, n_labels: int) -> "GradedPanel":
@@ -69,6 +69,7 @@ class GradedPanel:
         labels = np.asarray(labels)
         if labels.ndim != 2:
             raise ValueError("labels must be an (items x judges) matrix")
+        labels = _integer_labels(labels)
         item, judge = np.nonzero(labels >= 0)
         return cls(item, judge, labels[item, judge], labels.shape[0], labels.shape[1], int(n_labels),
                    tuple(str(i) for i in range(labels.shape[0])), tuple(str(j) for j in range(labels.shape[1])))
@@ -97,6 +98,24 @@ class GradedPanel:
 
     def judges_present(self) -> np.ndarray:
         return np.flatnonzero(self.labels_per_judge())
+
+
+def _integer_labels(values: np.ndarray) -> np.ndarray:
+    """Labels as int64; a missing or non-integer label is an error, never truncated."""
+    values = np.asarray(values)
+    if values.dtype.kind in "iu":
+        return values.astype(np.int64)
+    try:
+        as_float = values.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError(f"labels must be integers, got {values.ravel()[0]!r}") from None
+    missing = ~np.isfinite(as_float)
+    if missing.any():
+        raise ValueError(f"missing (non-finite) label: {values.ravel()[np.flatnonzero(missing.ravel())[0]]!r}")
+    fractional = as_float != np.round(as_float)
+    if fractional.any():
+        raise ValueError(f"labels must be integers, got {as_float.ravel()[np.flatnonzero(fractional.ravel())[0]]!r}")
+    return as_float.astype(np.int64)
 
 
 def background_prior(panel: GradedPanel) -> np.ndarray:

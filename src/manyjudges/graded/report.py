@@ -21,11 +21,17 @@ def _paper_judge(judge: Any) -> Any:
 
 def _paper_lookup(paper: pd.DataFrame, table: str) -> dict[tuple, float]:
     rows = paper[paper["table"].astype(str) == table]
+
+    def clean(value: Any) -> Any:
+        if value is None or (isinstance(value, str) and value == ""):
+            return None
+        if isinstance(value, float):
+            return None if np.isnan(value) else (int(value) if value == int(value) else value)
+        return value
+
     out = {}
     for _, r in rows.iterrows():
-        judge = r.get("judge")
-        judge = int(judge) if isinstance(judge, float) and judge == int(judge) else judge
-        key = (r.get("protocol"), judge, r.get("method"), r.get("method_a"), r.get("method_b"), r["statistic"])
+        key = tuple(clean(r.get(c)) for c in ("protocol", "judge", "method", "method_a", "method_b")) + (r["statistic"],)
         out[key] = float(r["paper_value"])
     return out
 
@@ -78,6 +84,11 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
     return "\n".join(lines) + "\n"
 
 
+def _p(value: float) -> str:
+    """A p-value; 0 means it underflowed double precision."""
+    return "< 1e-300" if value == 0 else f"{value:.3g}"
+
+
 def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simulated: bool) -> str:
     rows = pairwise[pairwise["protocol"] == protocol]
     if rows.empty:
@@ -96,7 +107,7 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
                 j = _paper_judge(r["judge"])
                 lines.append(f"| {r['judge']} | {a} vs {b} | {cell(r['a_better'], 'a_better', j, sig and r['a_better'] > r['b_better'])} | "
                              f"{cell(r['b_better'], 'b_better', j, sig and r['b_better'] > r['a_better'])} | "
-                             f"{cell(r['ties'], 'ties', j, False)} | {r['p_value']:.3g} |")
+                             f"{cell(r['ties'], 'ties', j, False)} | {_p(r['p_value'])} |")
         tot = g[["a_better", "b_better", "ties"]].sum()
         sig_a = int(((g["p_value"] < 0.05) & (g["a_better"] > g["b_better"])).sum())
         sig_b = int(((g["p_value"] < 0.05) & (g["b_better"] > g["a_better"])).sum())

@@ -49,10 +49,14 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
                            noise_scale: float = 1.0, iterations: int = 24) -> tuple[pd.DataFrame, float]:
     """(grades table, noise scale used). With ``target_m1_ave`` the scale is calibrated so M1's
     cross-induction average log-probability per judge equals it (rescaled to the item count
-    if the panel is not 5000 items); otherwise ``noise_scale`` is used as given."""
+    if the panel is not 5000 items), and a ValueError says so if the bisection cannot get
+    within 1%; otherwise ``noise_scale`` is used as given."""
     from .protocols import cross_induction, loglik_by_judge
     from .votes import M1
 
+    bad = [j for j in hard_judges if not 0 <= j < n_judges]
+    if bad:
+        raise ValueError(f"hard_judges {bad} outside 0..{n_judges - 1} (n_judges = {n_judges})")
     parts = _latent_and_noise(seed, n_queries, docs_per_query, n_judges, n_trained, n_labels,
                               hard_judges, hard_noise, hard_bias)
     n_items = n_queries * docs_per_query
@@ -73,6 +77,12 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
             else:
                 hi = mid
         scale = float(np.sqrt(lo * hi))
+        achieved = m1_ave(scale)
+        if abs(achieved - target) > 0.01 * abs(target):
+            raise ValueError(
+                f"calibration failed: M1's average log probability is {achieved:.1f} at noise scale {scale:.3g}, "
+                f"target {target:.1f} (more than 1% off; on small panels it need not fall monotonically with the "
+                "noise). Choose another target_m1_ave, or set target_m1_ave: null and give noise_scale.")
     labels = _labels(*parts, scale)
     q = np.repeat(np.arange(n_queries), docs_per_query)
     d = np.tile(np.arange(docs_per_query), n_queries)
