@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import BEST_OF, REPEAT_BELOW, STARTUP_GRACE, best_of, error_result, limit_memory, stop_child, write_tables
+from timing_harness import BEST_OF, REPEAT_BELOW, best_of, error_result, limit_memory, write_tables, run_in_child
 
 SEED = 0
 K_FULL = (25, 100, 200, 1000)
@@ -206,31 +206,7 @@ def _child(method, lists, lam, gamma, mem_gb, queue):
 
 def timed_in_child(ctx, method, lists, lam, gamma, timeout, mem_gb):
     """Run one method in a spawned child; kill it after ``timeout`` seconds (wall clock)."""
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(method, lists, lam, gamma, mem_gb, queue), daemon=True)
-    proc.start()
-    deadline = time.monotonic() + timeout + STARTUP_GRACE  # reset when the child is ready
-    out = None
-    while out is None:
-        try:
-            msg = queue.get(timeout=0.05)
-            if msg.get("ready"):
-                deadline = time.monotonic() + timeout
-            else:
-                out = msg
-        except Exception:  # queue.Empty
-            if not proc.is_alive():
-                try:
-                    out = queue.get(timeout=1.0)
-                    if out.get("ready"):
-                        out = queue.get(timeout=1.0)
-                except Exception:
-                    out = {"status": "error", "notes": f"child died (exit code {proc.exitcode})"}
-            elif time.monotonic() > deadline:
-                proc.kill()
-                out = {"status": "timeout", "notes": f"killed after {timeout:g} s"}
-    stop_child(proc)
-    return out
+    return run_in_child(ctx, _child, (method, lists, lam, gamma, mem_gb), timeout)
 
 
 def _is_exact(res):

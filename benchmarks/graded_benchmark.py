@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import STARTUP_GRACE, error_result, limit_memory, stop_child, write_tables
+from timing_harness import error_result, limit_memory, write_tables, run_in_child
 
 DEFAULT_MIRROR = "/work/shared/data/mirror"
 TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
@@ -141,31 +141,7 @@ def _child(impl, smoothing, data, max_iter, tol, repeats, mem_gb, queue):
 
 def timed_in_child(ctx, args, timeout, mem_gb):
     """Run ``_child(*args)`` in a spawned child; kill it ``timeout`` s after it is ready."""
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(*args, mem_gb, queue), daemon=True)
-    proc.start()
-    deadline = time.monotonic() + timeout + STARTUP_GRACE  # reset when the child is ready
-    out = None
-    while out is None:
-        try:
-            msg = queue.get(timeout=0.05)
-            if msg.get("ready"):
-                deadline = time.monotonic() + timeout
-            else:
-                out = msg
-        except Exception:  # queue.Empty
-            if not proc.is_alive():
-                try:
-                    out = queue.get(timeout=1.0)
-                    if out.get("ready"):
-                        out = queue.get(timeout=1.0)
-                except Exception:
-                    out = {"status": "error", "notes": f"child died (exit code {proc.exitcode})"}
-            elif time.monotonic() > deadline:
-                proc.kill()
-                out = {"status": "timeout", "notes": f"killed after {timeout:g} s"}
-    stop_child(proc)
-    return out
+    return run_in_child(ctx, _child, (*args, mem_gb), timeout)
 
 
 # ---------------------------------------------------------------------------

@@ -65,3 +65,37 @@ def write_tables(rows: Sequence[dict], columns: Sequence[str], out_dir: Path, st
         for r in rows:
             fh.write("| " + " | ".join(str(r[c]).replace("|", "\\|") for c in columns) + " |\n")
     return tsv, md
+
+
+def run_in_child(ctx, target: Callable[..., None], args: tuple, timeout: float) -> dict[str, Any]:
+    """Run ``target(*args, queue)`` in a spawned child and return its one result message.
+
+    The child first puts ``{"ready": True}`` (after its imports and setup), then one result
+    dict. The clock (``timeout`` s, wall) starts at "ready"; a child that dies or overruns
+    gives an ``error`` or ``timeout`` result instead.
+    """
+    queue = ctx.Queue()
+    proc = ctx.Process(target=target, args=(*args, queue), daemon=True)
+    proc.start()
+    deadline = time.monotonic() + timeout + STARTUP_GRACE  # reset when the child is ready
+    out = None
+    while out is None:
+        try:
+            msg = queue.get(timeout=0.05)
+            if msg.get("ready"):
+                deadline = time.monotonic() + timeout
+            else:
+                out = msg
+        except Exception:  # queue.Empty
+            if not proc.is_alive():
+                try:
+                    out = queue.get(timeout=1.0)
+                    if out.get("ready"):
+                        out = queue.get(timeout=1.0)
+                except Exception:
+                    out = {"status": "error", "notes": f"child died (exit code {proc.exitcode})"}
+            elif time.monotonic() > deadline:
+                proc.kill()
+                out = {"status": "timeout", "notes": f"killed after {timeout:g} s"}
+    stop_child(proc)
+    return out

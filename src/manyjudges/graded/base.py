@@ -86,3 +86,17 @@ def maximise_scalar(
 
 def log_probability(p: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(p, MIN_PROBABILITY))
+
+
+def best_smoothing(share: np.ndarray, has_votes: np.ndarray, prior: np.ndarray) -> float:
+    """tau maximising sum log((1 - tau) share + tau prior) over entries with votes, plus
+    sum log prior over those without (bounded Brent on (0, 1)); the smoothing of M1 and of
+    the Dawid-Skene predictor. ``share``, ``prior``: each target label's probability."""
+    fixed = float(log_probability(prior[~has_votes]).sum())
+    share, prior = share[has_votes], prior[has_votes]
+
+    def negative(tau: float) -> float:
+        return -(fixed + float(log_probability((1 - tau) * share + tau * prior).sum()))
+
+    res = minimize_scalar(negative, bounds=(1e-6, 1 - 1e-6), method="bounded", options={"xatol": 1e-7})
+    return float(res.x)

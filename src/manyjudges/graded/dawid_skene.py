@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import GradedMethod
+from .base import GradedMethod, best_smoothing
 
 INITS = ("majority", "hard_majority")
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
@@ -233,9 +233,6 @@ class DawidSkenePredictor(GradedMethod):
         return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
 
     def fit(self, train):
-        from scipy.optimize import minimize_scalar
-
-        from .base import log_probability
         from .panel import judge_groups, prior_without_own
 
         share = np.zeros(train.n_entries)
@@ -249,10 +246,4 @@ class DawidSkenePredictor(GradedMethod):
             share[mask] = votes[train.item[mask], train.label[mask]]
             has[mask] = item_has[train.item[mask]]
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
-        fixed = float(log_probability(prior[~has]).sum())
-
-        def negative(tau: float) -> float:
-            return -(fixed + float(log_probability((1 - tau) * share[has] + tau * prior[has]).sum()))
-
-        res = minimize_scalar(negative, bounds=(1e-6, 1 - 1e-6), method="bounded", options={"xatol": 1e-7})
-        return {"tau": float(res.x)}
+        return {"tau": best_smoothing(share, has, prior)}

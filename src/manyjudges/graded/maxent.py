@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import minimize
 
-from .base import GradedMethod, log_probability, maximise_scalar
+from .base import GradedMethod, maximise_scalar
 from .panel import GradedPanel, judge_groups
 
 

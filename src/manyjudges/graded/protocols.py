@@ -108,15 +108,6 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
                           pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
 
 
-def run_protocol(protocol: str, method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
-                 outer_folds: int | None = None) -> ProtocolResult:
-    if protocol == "cross_induction":
-        return cross_induction(method, panel, judges, outer_folds)
-    if protocol == "single_parameter":
-        return single_parameter(method, panel, judges, outer_folds)
-    raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
-
-
 def loglik_by_judge(predictions: pd.DataFrame) -> pd.DataFrame:
     """S(k) = sum of log P(true label) per judge, with the number of labels scored."""
     logp = log_probability(predictions["p_true"].to_numpy(dtype=float))

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize
 
-from .base import GradedMethod, log_probability
+from .base import GradedMethod, best_smoothing, log_probability
 from .panel import GradedPanel, background_prior, prior_without_own
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
@@ -87,13 +87,7 @@ class M1(GradedMethod):
     def fit(self, train: GradedPanel) -> dict[str, Any]:
         share, has = share_of_others(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
-        fixed = float(log_probability(prior[~has]).sum())
-
-        def negative(tau: float) -> float:
-            return -(fixed + float(log_probability((1 - tau) * share[has] + tau * prior[has]).sum()))
-
-        res = minimize_scalar(negative, bounds=(1e-6, 1 - 1e-6), method="bounded", options={"xatol": 1e-7})
-        return {"tau": float(res.x)}
+        return {"tau": best_smoothing(share, has, prior)}
 
     def prepare(self, train: GradedPanel) -> Any:
         shares, has = vote_shares(train)
