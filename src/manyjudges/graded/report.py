@@ -131,10 +131,18 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         "\\* marks the best method in a row (Tables 2, 3) or the side a Wilcoxon test favours at p < 0.05 "
         "(Tables 4, 5).\n",
     ]
-    notes = [f"- `{name}`: {entry['description']}" for name, entry in (methods or {}).items()
-             if entry and entry.get("description")]
+    notes = []
+    for name, entry in (methods or {}).items():
+        entry = entry or {}
+        text = entry.get("description", "")
+        if entry.get("params"):
+            settings = ", ".join(f"{k} = {v}" for k, v in entry["params"].items())
+            text = f"{text} (settings: {settings})" if text else f"settings: {settings}"
+        if text:
+            notes.append(f"- `{name}`: {text}")
     if notes:
-        parts.append("Rows beyond the paper's six methods:\n\n" + "\n".join(notes) + "\n")
+        parts.append("Configured methods (rows beyond the paper's six, and non-default settings):\n\n"
+                     + "\n".join(notes) + "\n")
     for name, paths in results.items():
         spec = datasets.get(name, {})
         simulated = spec.get("source") == "simulate"
