@@ -1,6 +1,7 @@
 """Predictions of one graded method, one protocol, one chunk of held-out judges."""
 from manyjudges.graded.experiment import method_for, panel_from_grades, predict_part
 from manyjudges.io.grades import read_grades
+from manyjudges.io.tables import write_table
 from manyjudges.pipeline import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
@@ -11,4 +12,4 @@ method = method_for(p.spec, wc.method, p.dataset)
 preds, params = predict_part(panel, method, wc.protocol, int(wc.chunk), p.n_chunks,
                              p.dataset.get("min_labels_per_judge", 1), p.dataset.get("outer_folds"))
 write_tsv(params, snakemake.output.params)
-write_tsv(preds, snakemake.output.predictions)
+write_table(preds, snakemake.output.predictions)  # full precision: log p of tiny p stays right

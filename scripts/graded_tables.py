@@ -6,7 +6,8 @@ from manyjudges.reporting import concat_tables
 
 setup_logging(snakemake.log[0])
 meta = read_grades(snakemake.input.grades, snakemake.input.meta)
-predictions = concat_tables(snakemake.input.predictions)
-write_tsv(parameter_table(concat_tables(snakemake.input.params)), snakemake.output.parameters)
+ids = {"judge": str, "item": str}
+predictions = concat_tables(snakemake.input.predictions, dtype=ids)
+write_tsv(parameter_table(concat_tables(snakemake.input.params, dtype={"judge": str})), snakemake.output.parameters)
 write_tsv(comparison_table(predictions, snakemake.params.comparisons), snakemake.output.pairwise)
 write_tsv(loglik_table(predictions, meta.n_labels), snakemake.output.loglik)

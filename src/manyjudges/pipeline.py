@@ -120,3 +120,8 @@ def check_config_references(config: Mapping[str, Any]) -> None:
         )
     if cons.get("search") and known[cons["search"]["dataset"]]["source"] not in ("search_results", "clef_runs"):
         raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings dataset (search_results or clef_runs)")
+    graded = config.get("graded") or {}
+    unknown = sorted({m for pair in graded.get("comparisons") or [] for m in pair} - set(graded.get("methods") or {}))
+    if unknown:
+        raise ValueError(f"config: graded.comparisons names methods {unknown} that are not configured; "
+                         f"configured: {sorted(graded.get('methods') or {})}")

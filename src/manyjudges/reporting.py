@@ -15,9 +15,9 @@ METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "fr
 PAPER = "Kim, Zhai, Han (ECIR 2010)"
 
 
-def concat_tables(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Concatenate TSVs in the given order."""
-    frames = [pd.read_csv(p, sep="\t") for p in paths]
+def concat_tables(paths: Iterable[str | Path], dtype: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Concatenate TSVs in the given order (``dtype``: column types, e.g. ids kept as strings)."""
+    frames = [pd.read_csv(p, sep="\t", dtype=dtype) for p in paths]
     if not frames:
         raise ValueError("no tables to concatenate")
     return pd.concat(frames, ignore_index=True)

@@ -32,8 +32,10 @@ class GradedMethod:
     single_parameter_bounds: tuple[float, float] = (0.0, 1.0)
     single_parameter_scale: str = "linear"
     single_parameter_grid_points: int = 9
-    #: bounded-Brent evaluations after the grid (each evaluation predicts every test judge)
+    #: refinement evaluations after the grid (each evaluation predicts every test judge)
     single_parameter_refinements: int = 12
+    #: "brent" (cheap predictions) or "parabola" (one evaluation per step, for costly ones)
+    single_parameter_refine: str = "brent"
 
     def fit(self, train: GradedPanel) -> dict[str, Any]:
         """Parameters Phi chosen by predicting each training judge from the others."""
@@ -63,9 +65,15 @@ def maximise_scalar(
     grid: np.ndarray,
     scale: str = "linear",
     refine_evaluations: int = 12,
+    refine: str = "brent",
 ) -> tuple[float, float]:
-    """argmax of a one-dimensional objective: grid search, then bounded Brent between the
-    best point's neighbours (in log space for ``scale="log"``). Returns (x*, objective(x*)).
+    """argmax of a one-dimensional objective: grid search, then a refinement between the best
+    point's neighbours (in log space for ``scale="log"``). Returns (x*, objective(x*)).
+
+    ``refine="brent"``: bounded Brent with ``refine_evaluations`` evaluations (cheap
+    objectives). ``refine="parabola"``: successive parabolic interpolation through the best
+    evaluated point and its two neighbours, one evaluation per step, reusing the grid's
+    values (costly objectives: every step is an evaluation that moves).
     """
     grid = np.asarray(grid, dtype=float)
     values = np.array([objective(float(x)) for x in grid])
@@ -74,9 +82,31 @@ def maximise_scalar(
     x_best, f_best = float(grid[best]), float(values[best])
     if refine_evaluations <= 0 or len(grid) < 2:
         return x_best, f_best
-    lo, hi = sorted((grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]))
     to_x = np.exp if scale == "log" else (lambda v: v)
-    a, b = (np.log(lo), np.log(hi)) if scale == "log" else (lo, hi)
+    to_u = np.log if scale == "log" else (lambda v: v)
+    if refine == "parabola":
+        u, f = list(to_u(grid)), list(values)
+        for _ in range(refine_evaluations):
+            order = np.argsort(u)
+            us, fs = np.asarray(u)[order], np.asarray(f)[order]
+            b = int(np.argmax(fs))
+            if b == 0 or b == len(us) - 1 or not np.isfinite(fs[b - 1:b + 2]).all():
+                break  # optimum at an end of the range: nothing to interpolate
+            (u0, u1, u2), (f0, f1, f2) = us[b - 1:b + 2], fs[b - 1:b + 2]
+            den = (u1 - u0) * (f1 - f2) - (u1 - u2) * (f1 - f0)
+            if den == 0:
+                break
+            vertex = u1 - 0.5 * ((u1 - u0) ** 2 * (f1 - f2) - (u1 - u2) ** 2 * (f1 - f0)) / den
+            if not u0 < vertex < u2 or np.min(np.abs(us - vertex)) < 1e-3 * (u2 - u0):
+                break
+            u.append(float(vertex))
+            f.append(float(objective(float(to_x(vertex)))))
+        k = int(np.argmax(f))
+        return float(to_x(u[k])), float(f[k])
+    if refine != "brent":
+        raise ValueError(f"refine must be 'brent' or 'parabola', got {refine!r}")
+    lo, hi = sorted((grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]))
+    a, b = to_u(lo), to_u(hi)
     res = minimize_scalar(lambda v: -objective(float(to_x(v))), bounds=(a, b), method="bounded",
                           options={"maxiter": refine_evaluations, "xatol": 1e-4 * max(1.0, abs(b - a))})
     if np.isfinite(res.fun) and -res.fun > f_best:

@@ -16,9 +16,10 @@ gradient. Objective (our scaling of the L2 penalty, METHODS.md s.3):
 minimised by L-BFGS with the analytic gradient. The unseen judge's prediction on dp is
 softmax(b + F_dp). lambda is chosen by cross induction: for each training judge i (or
 inner fold), fit without i, predict i; the lambda with the best total log-probability over
-a log grid (default 1e-3, 1e-2, 1e-1, 1), refined by two bounded Brent steps in log lambda
-between the best point's neighbours, wins (each evaluation is one fit per inner fold, so
-the search is kept short). Fits are warm-started from the fit on every training judge.
+a log grid (default 1e-3, 1e-2, 1e-1, 1), refined by two steps of parabolic interpolation
+in log lambda through the best point and its neighbours, wins (each evaluation is one fit
+per inner fold, so the search is kept short). Each inner fit is warm-started from the same
+fold's fit at the previous lambda (never from a fit that saw the held-out judge).
 """
 from __future__ import annotations
 
@@ -125,7 +126,8 @@ class M5(GradedMethod):
                  lambda_bounds: tuple[float, float] = (1e-3, 1.0), max_iter: int = 1000):
         self.inner_folds, self.refine_evaluations, self.max_iter = inner_folds, refine_evaluations, max_iter
         self.single_parameter_grid_points = grid_points
-        self.single_parameter_refinements = 2 * refine_evaluations
+        self.single_parameter_refinements = refine_evaluations
+        self.single_parameter_refine = "parabola"
         self.single_parameter_bounds = (float(lambda_bounds[0]), float(lambda_bounds[1]))
 
     def fit(self, train: GradedPanel) -> dict[str, Any]:
@@ -133,21 +135,20 @@ class M5(GradedMethod):
         for group in judge_groups(train.judges_present(), self.inner_folds):
             mask = np.isin(train.judge, group)
             folds.append((MaxentData.of(train.select(~mask)), train.select(mask)))
-        whole = MaxentData.of(train)
-        warm: list[np.ndarray | None] = [None]
+        warm: dict[int, np.ndarray] = {}
 
         def objective(lam: float) -> float:
-            # each inner fit starts from the fit on every training judge at this lambda
-            # (itself started from the previous lambda's): same optimum, far fewer iterations
-            start = warm[0] = fit_maxent(whole, lam, warm[0], self.max_iter, INNER_LBFGS_OPTIONS)
+            # each inner fit starts from the same fold's fit at the previous lambda (never from
+            # a fit that saw the held-out judge i)
             total = 0.0
-            for rest, held in folds:
-                x = fit_maxent(rest, lam, start, self.max_iter, INNER_LBFGS_OPTIONS)
+            for f, (rest, held) in enumerate(folds):
+                x = warm[f] = fit_maxent(rest, lam, warm.get(f), self.max_iter, INNER_LBFGS_OPTIONS)
                 logp = maxent_log_proba(x, rest)
                 total += float(logp[held.item, held.label].sum())
             return total
 
-        lam, _ = maximise_scalar(objective, self.single_parameter_grid()[::-1], "log", self.refine_evaluations)
+        lam, _ = maximise_scalar(objective, self.single_parameter_grid()[::-1], "log", self.refine_evaluations,
+                                 "parabola")
         return {"lambda": lam}
 
     def prepare(self, train: GradedPanel) -> Any:

@@ -68,6 +68,9 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
     """
     rows, params_rows = [], []
     groups = judge_groups(np.asarray(judges), outer_folds) if groups is None else groups
+    if not groups:
+        return ProtocolResult(pd.DataFrame(columns=["judge", "item", "label", "p_true"]),
+                              pd.DataFrame(columns=["judge", "parameter", "value"]))
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
@@ -100,7 +103,7 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
         return out
 
     best, _ = maximise_scalar(total, method.single_parameter_grid(), method.single_parameter_scale,
-                              method.single_parameter_refinements)
+                              method.single_parameter_refinements, method.single_parameter_refine)
     rows = [_prediction_rows(panel, group, method.predict(state, {name: best})) for group, _, state in states]
     params_rows = [{"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": best}
                    for group in groups for j in group]

@@ -123,9 +123,9 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
     lut = {t: _paper_lookup(paper, t) for t in ("1", "2", "3", "4", "5")}
     parts = [
         "## Wilbur and Kim 2014: predicting an unseen judge's graded labels\n",
-        "Their 13-judge MEDLINE panel is not public. `sim_medline` is simulated with the same shape (5000 pairs, "
-        "13 judges, labels 0-4) and calibrated so that M1's average log probability is the paper's -7433 "
-        "(uniform: -8047.19): only the ordering of methods and the scale are comparable, never a judge's value. "
+        "Their 13-judge MEDLINE panel is not public. Simulated panels (marked **simulated**; shape and calibration "
+        "in each dataset's line below) stand in for it, so only the ordering of methods and the scale are "
+        "comparable with the paper, never a judge's value. "
         "Real panels (crowd relevance, adult-content and Snow et al. ratings) have no paper values. "
         "Log probabilities are natural logs summed over a held-out judge's labels; cells read `ours (paper)`; "
         "\\* marks the best method in a row (Tables 2, 3) or the side a Wilcoxon test favours at p < 0.05 "
@@ -149,12 +149,19 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         parts.append(f"### Dataset `{name}` ({'**simulated**' if simulated else 'real public data'})\n")
         if spec.get("description"):
             parts.append(f"{spec['description']}.\n")
-        loglik = pd.read_csv(paths["loglik"], sep="\t")
-        grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"])
+        if simulated:
+            shape = (f"{spec.get('n_queries', 100)} queries x {spec.get('docs_per_query', 50)} documents, "
+                     f"{spec.get('n_judges', 13)} judges, labels 0-{spec.get('n_labels', 5) - 1}")
+            target = spec.get("target_m1_ave", -7433.0)
+            how = (f"noise calibrated so M1's cross-induction average is {target:g} per 5000 labels (the paper's M1: -7433)"
+                   if target is not None else f"noise scale {spec.get('noise_scale', 1.0):g} as configured (not calibrated)")
+            parts.append(f"Simulated: {shape}; {how}.\n")
+        loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
+        grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"], dtype=str)
         held = loglik.drop_duplicates("judge")
         parts.append(
             f"Data used: {len(grades)} labels, {grades['item'].nunique()} items, {grades['judge'].nunique()} judges; "
-            f"{len(held)} judges held out and scored (at least {spec.get('min_labels_per_judge', 1)} labels each) "
+            f"{len(held)} judges held out and scored (at least {spec.get('min_labels_per_judge', 1)} label(s) each) "
             f"on {int(held['n_items'].sum())} labels in all"
             + (f"; test judges held out in {spec['outer_folds']} groups" if spec.get("outer_folds") else "")
             + (f"; inner folds for refitting methods: {spec['inner_folds']} judge groups" if spec.get("inner_folds") else "")
@@ -179,7 +186,7 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         parts.append(_loglik_markdown(loglik, "cross_induction", lut["2"], simulated))
         parts.append("#### Table 3: log probability per held-out judge, one parameter for all judges\n")
         parts.append(_loglik_markdown(loglik, "single_parameter", lut["3"], simulated))
-        pairwise = pd.read_csv(paths["pairwise"], sep="\t")
+        pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
         parts.append("#### Table 4: pairwise comparisons (cross induction)\n")
         parts.append(_pairwise_markdown(pairwise, "cross_induction", lut["4"], simulated))
         parts.append("#### Table 5: pairwise comparisons (single parameter)\n")

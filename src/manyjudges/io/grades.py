@@ -811,3 +811,30 @@ def read_grades_table(grades_path: PathLike, n_labels: int, label_names: list[st
         label_names=names,
         dropped=dropped,
     )
+
+
+def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | None = None) -> GradedData:
+    """Parse a pinned or user dataset's files (``{file name: path}``) by its config ``source``.
+
+    ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_labels`` and
+    ``label_names`` for a user ``table``). A missing file, or a snow2008 ``task`` whose file
+    is not among the dataset's files, is a ValueError naming what was expected.
+    """
+    spec = dict(spec or {})
+
+    def need(name: str) -> PathLike:
+        if name not in files:
+            raise ValueError(f"source {source!r} needs the file {name!r}; the dataset has {sorted(files)}")
+        return files[name]
+
+    if source == "table":
+        (path,) = files.values()
+        return read_grades_table(path, spec["n_labels"], spec.get("label_names"))
+    if source == "trec_rf10":
+        return parse_trec_rf10(need("trec-rf10-data.txt"))
+    if source == "adultcontent3":
+        return parse_adultcontent3(need("labels.txt"), need("categories.txt"))
+    if source == "snow2008":
+        task = spec.get("task")
+        return parse_snow2008(need(f"{task}.standardized.tsv"), task)
+    raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")
