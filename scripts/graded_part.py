@@ -1,5 +1,6 @@
 """Predictions of one graded method, one protocol, one chunk of held-out judges."""
-from manyjudges.graded.experiment import method_for, panel_from_grades, predict_part
+from manyjudges.graded.experiment import method_for, predict_part
+from manyjudges.graded.panel import GradedPanel
 from manyjudges.io.grades import read_grades
 from manyjudges.io.tables import write_table
 from manyjudges.pipeline import setup_logging, write_tsv
@@ -7,7 +8,7 @@ from manyjudges.pipeline import setup_logging, write_tsv
 setup_logging(snakemake.log[0])
 wc, p = snakemake.wildcards, snakemake.params
 data = read_grades(snakemake.input.grades, snakemake.input.meta)
-panel = panel_from_grades(data.grades, data.n_labels)
+panel = GradedPanel.from_table(data.grades, data.n_labels)
 method = method_for(p.spec, wc.method, p.dataset)
 preds, params = predict_part(panel, method, wc.protocol, int(wc.chunk), p.n_chunks,
                              p.dataset.get("min_labels_per_judge", 1), p.dataset.get("outer_folds"))

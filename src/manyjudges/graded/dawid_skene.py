@@ -233,15 +233,11 @@ class DawidSkenePredictor(GradedMethod):
         return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
 
     def fit(self, train):
-        from .panel import judge_groups, prior_without_own
+        from .panel import inner_folds, prior_without_own
 
         share = np.zeros(train.n_entries)
         has = np.zeros(train.n_entries, dtype=bool)
-        for group in judge_groups(train.judges_present(), self.inner_folds):
-            mask = np.isin(train.judge, group)
-            rest = train.select(~mask)
-            if rest.n_entries == 0:
-                continue
+        for mask, rest in inner_folds(train, self.inner_folds):
             votes, item_has, _ = self.prepare(rest)
             share[mask] = votes[train.item[mask], train.label[mask]]
             has[mask] = item_has[train.item[mask]]

@@ -20,21 +20,12 @@ PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
 PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value"]
 LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
-#: parameters a dataset entry may pass to methods that refit per inner fold
-_FOLD_OPTIONS = ("inner_folds",)
-
-
-def panel_from_grades(grades: pd.DataFrame, n_labels: int) -> GradedPanel:
-    return GradedPanel.from_table(grades, n_labels)
-
-
 def method_for(spec: Mapping[str, Any], name: str, dataset: Mapping[str, Any]):
     """The configured predictor, with the dataset's ``inner_folds`` where the method takes it."""
     params = dict(spec.get("params") or {})
     method = make_graded_method(spec["method"], params, name)
-    for option in _FOLD_OPTIONS:
-        if dataset.get(option) is not None and hasattr(method, option) and option not in params:
-            setattr(method, option, dataset[option])
+    if dataset.get("inner_folds") is not None and hasattr(method, "inner_folds") and "inner_folds" not in params:
+        method.inner_folds = dataset["inner_folds"]
     return method
 
 

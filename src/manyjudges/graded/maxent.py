@@ -31,7 +31,7 @@ from scipy import sparse
 from scipy.optimize import minimize
 
 from .base import GradedMethod, maximise_scalar
-from .panel import GradedPanel, judge_groups
+from .panel import GradedPanel, inner_folds
 
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
@@ -131,10 +131,7 @@ class M5(GradedMethod):
         self.single_parameter_bounds = (float(lambda_bounds[0]), float(lambda_bounds[1]))
 
     def fit(self, train: GradedPanel) -> dict[str, Any]:
-        folds = []
-        for group in judge_groups(train.judges_present(), self.inner_folds):
-            mask = np.isin(train.judge, group)
-            folds.append((MaxentData.of(train.select(~mask)), train.select(mask)))
+        folds = [(MaxentData.of(rest), train.select(mask)) for mask, rest in inner_folds(train, self.inner_folds)]
         warm: dict[int, np.ndarray] = {}
 
         def objective(lam: float) -> float:

@@ -6,6 +6,7 @@ method costs O(labels), never O(items x judges).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,6 +147,16 @@ def judge_groups(judges: np.ndarray, n_folds: int | None) -> list[np.ndarray]:
     if n_folds < 2:
         raise ValueError(f"n_folds must be at least 2, got {n_folds}")
     return [judges[f::n_folds] for f in range(n_folds)]
+
+
+def inner_folds(train: GradedPanel, n_folds: int | None) -> Iterator[tuple[np.ndarray, GradedPanel]]:
+    """Per fold of training judges (:func:`judge_groups`): (mask of the fold's entries, the
+    panel without them). A fold whose removal leaves no labels is skipped."""
+    for group in judge_groups(train.judges_present(), n_folds):
+        mask = np.isin(train.judge, group)
+        rest = train.select(~mask)
+        if rest.n_entries:
+            yield mask, rest
 
 
 def log_uniform(panel: GradedPanel) -> float:

@@ -58,10 +58,15 @@ def item_pairs(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
     return order[t_rep[keep]], order[s_rep[keep]]
 
 
+def label_counts(panel: GradedPanel) -> np.ndarray:
+    """(items x K) number of the panel's labels of each value on each item."""
+    k = panel.n_labels
+    return np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
+
+
 def share_of_others(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
     """Per entry: share of the other labels on its item equal to its own, and whether any exist."""
-    k = panel.n_labels
-    per_label = np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
+    per_label = label_counts(panel)
     n = per_label.sum(1)
     others = n[panel.item] - 1
     same = per_label[panel.item, panel.label] - 1
@@ -71,8 +76,7 @@ def share_of_others(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
 
 def vote_shares(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
     """(items x K) share of the panel's labels on each item, and which items have labels."""
-    k = panel.n_labels
-    per_label = np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
+    per_label = label_counts(panel)
     n = per_label.sum(1, keepdims=True).astype(float)
     return per_label / np.maximum(n, 1), n[:, 0] > 0
 

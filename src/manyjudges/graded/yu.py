@@ -30,7 +30,7 @@ from scipy.optimize import minimize, minimize_scalar
 from scipy.special import logsumexp, ndtr
 
 from .base import GradedMethod, log_probability
-from .panel import GradedPanel, background_prior, judge_groups, prior_without_own
+from .panel import GradedPanel, background_prior, inner_folds, prior_without_own
 from .votes import LBFGS_OPTIONS, THETA_BOUND, THETA_RIDGE
 
 SIGMA_BOUNDS = (0.05, 20.0)
@@ -104,11 +104,7 @@ class M4(GradedMethod):
     def _held_out_means(self, train: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
         """mu^(-g) at every entry of every inner fold g (NaN where no one else labelled the item)."""
         mu_at = np.full(train.n_entries, np.nan)
-        for group in judge_groups(train.judges_present(), self.inner_folds):
-            mask = np.isin(train.judge, group)
-            rest = train.select(~mask)
-            if rest.n_entries == 0:
-                continue
+        for mask, rest in inner_folds(train, self.inner_folds):
             _, mu, _ = yu_weights(rest, self.beta)
             mu_at[mask] = mu[train.item[mask]]
         return mu_at, np.isfinite(mu_at)
