@@ -1,0 +1,170 @@
+"""One topic's crowd judgments, as integer arrays: the input of every crowd aggregator.
+
+Preferences (the canonical ``preferences`` table: ``topic, worker, left, right, outcome``)
+are stored one row per judgment with ``outcome`` +1 (left preferred), -1 (right preferred)
+or 0 (tie / "same"). Ratings (the canonical ``grades`` table) are kept as they are and also
+turned into preferences by eq (5) of Wang et al. (seed 004): a higher grade wins, equal
+grades give a tie (the paper's Null).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+OUTCOME_CODES = {"left": 1, "right": -1, "tie": 0}
+
+
+@dataclass(frozen=True)
+class TopicJudgments:
+    """Judgments of one topic.
+
+    Attributes
+    ----------
+    topic : str
+    items : (n,) str array, the topic's items (index i everywhere means ``items[i]``)
+    workers : (m,) str array
+    worker, left, right : (p,) int arrays, one preference each (worker and item indices)
+    outcome : (p,) int8 array: +1 left preferred, -1 right preferred, 0 tie
+    rating_worker, rating_item, rating_grade : (q,) int arrays when the input was ratings, else None
+    """
+
+    topic: str
+    items: np.ndarray
+    workers: np.ndarray
+    worker: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    outcome: np.ndarray
+    rating_worker: np.ndarray | None = None
+    rating_item: np.ndarray | None = None
+    rating_grade: np.ndarray | None = None
+    _strict: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_workers(self) -> int:
+        return len(self.workers)
+
+    @property
+    def has_ratings(self) -> bool:
+        return self.rating_grade is not None
+
+    def strict(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(worker, winner, loser)`` of the non-tie preferences (ties dropped)."""
+        keep = self.outcome != 0
+        win = np.where(self.outcome > 0, self.left, self.right)[keep]
+        lose = np.where(self.outcome > 0, self.right, self.left)[keep]
+        return self.worker[keep], win, lose
+
+    def win_matrix(self) -> np.ndarray:
+        """(n, n) float array: W[a, b] = number of judgments preferring a over b (ties ignored)."""
+        _, win, lose = self.strict()
+        w = np.zeros((self.n_items, self.n_items))
+        np.add.at(w, (win, lose), 1.0)
+        return w
+
+    def tie_matrix(self) -> np.ndarray:
+        """(n, n) symmetric float array: number of tie judgments between a and b."""
+        t = np.zeros((self.n_items, self.n_items))
+        ties = self.outcome == 0
+        np.add.at(t, (self.left[ties], self.right[ties]), 1.0)
+        return t + t.T
+
+    def with_preferences(self, worker: np.ndarray, left: np.ndarray, right: np.ndarray,
+                         outcome: np.ndarray, workers: np.ndarray) -> "TopicJudgments":
+        """A copy with extra preference rows (e.g. spammers) and the enlarged worker list.
+
+        Ratings are dropped: the copy is preference data only.
+        """
+        return TopicJudgments(
+            topic=self.topic, items=self.items, workers=np.asarray(workers),
+            worker=np.concatenate([self.worker, np.asarray(worker, dtype=np.int64)]),
+            left=np.concatenate([self.left, np.asarray(left, dtype=np.int64)]),
+            right=np.concatenate([self.right, np.asarray(right, dtype=np.int64)]),
+            outcome=np.concatenate([self.outcome, np.asarray(outcome, dtype=np.int8)]),
+        )
+
+
+def ratings_to_preferences(worker: np.ndarray, item: np.ndarray, grade: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """All pairs of items rated by the same worker, as preferences (eq 5 of seed 004).
+
+    Returns ``(worker, left, right, outcome)`` with ``left < right`` (item indices) and
+    outcome ``sign(grade_left - grade_right)``. Vectorised: pairs are built per group of
+    workers with the same number of ratings.
+    """
+    worker = np.asarray(worker, dtype=np.int64)
+    item = np.asarray(item, dtype=np.int64)
+    grade = np.asarray(grade, dtype=np.int64)
+    order = np.lexsort((item, worker))
+    w, it, g = worker[order], item[order], grade[order]
+    starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
+    counts = np.diff(np.r_[starts, len(w)])
+    out_w, out_l, out_r, out_o = [], [], [], []
+    for c in np.unique(counts):
+        if c < 2:
+            continue
+        group_starts = starts[counts == c]
+        a, b = np.triu_indices(c, k=1)
+        ia = (group_starts[:, None] + a[None, :]).ravel()
+        ib = (group_starts[:, None] + b[None, :]).ravel()
+        out_w.append(w[ia])
+        out_l.append(it[ia])
+        out_r.append(it[ib])
+        out_o.append(np.sign(g[ia] - g[ib]).astype(np.int8))
+    if not out_w:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, np.zeros(0, dtype=np.int8)
+    return (np.concatenate(out_w), np.concatenate(out_l), np.concatenate(out_r), np.concatenate(out_o))
+
+
+def _index(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    from ..io.tables import natural_sort
+
+    labels = np.asarray(natural_sort(pd.unique(values.astype(str))), dtype=object)
+    lookup = {label: i for i, label in enumerate(labels)}
+    return labels, values.astype(str).map(lookup).to_numpy(dtype=np.int64)
+
+
+def topics_from_preferences(table: pd.DataFrame) -> dict[str, TopicJudgments]:
+    """Canonical ``preferences`` table -> {topic: TopicJudgments}. Items are the topic's judged items."""
+    out: dict[str, TopicJudgments] = {}
+    for topic, rows in table.groupby(table["topic"].astype(str), sort=False):
+        both = pd.concat([rows["left"], rows["right"]], ignore_index=True).astype(str)
+        items = np.asarray(sorted_unique(both), dtype=object)
+        lookup = {label: i for i, label in enumerate(items)}
+        workers, worker_idx = _index(rows["worker"])
+        out[str(topic)] = TopicJudgments(
+            topic=str(topic), items=items, workers=workers, worker=worker_idx,
+            left=rows["left"].astype(str).map(lookup).to_numpy(dtype=np.int64),
+            right=rows["right"].astype(str).map(lookup).to_numpy(dtype=np.int64),
+            outcome=rows["outcome"].map(OUTCOME_CODES).to_numpy(dtype=np.int8),
+        )
+    return {t: out[t] for t in sorted_unique(pd.Series(list(out)))}
+
+
+def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
+    """Ratings ``topic, worker, item, grade`` -> {topic: TopicJudgments} with eq (5) preferences."""
+    out: dict[str, TopicJudgments] = {}
+    for topic, rows in table.groupby(table["topic"].astype(str), sort=False):
+        items, item_idx = _index(rows["item"])
+        workers, worker_idx = _index(rows["worker"])
+        grade = rows["grade"].to_numpy(dtype=np.int64)
+        pw, pl, pr, po = ratings_to_preferences(worker_idx, item_idx, grade)
+        out[str(topic)] = TopicJudgments(
+            topic=str(topic), items=items, workers=workers, worker=pw, left=pl, right=pr, outcome=po,
+            rating_worker=worker_idx, rating_item=item_idx, rating_grade=grade,
+        )
+    return {t: out[t] for t in sorted_unique(pd.Series(list(out)))}
+
+
+def sorted_unique(values: pd.Series) -> list[str]:
+    """Unique string values in natural order (``d2`` before ``d10``)."""
+    from ..io.tables import natural_sort
+
+    return list(natural_sort(pd.unique(values.astype(str))))
