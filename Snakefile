@@ -19,6 +19,7 @@ include: "workflow/rules/simulate.smk"
 include: "workflow/rules/orderings.smk"
 include: "workflow/rules/consensus.smk"
 include: "workflow/rules/graded.smk"
+include: "workflow/rules/crowd.smk"
 include: "workflow/rules/report.smk"
 
 

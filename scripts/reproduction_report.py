@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from manyjudges.pipeline import setup_logging
-from manyjudges.reporting import write_reproduction
+from manyjudges.reporting import crowd_result_files, write_reproduction
 
 setup_logging(snakemake.log[0])
 write_reproduction(
@@ -22,4 +22,8 @@ write_reproduction(
     },
     graded_datasets=snakemake.params.graded_datasets,
     graded_methods=snakemake.params.graded_methods,
+    crowd_results=crowd_result_files(snakemake.input.crowd, snakemake.input.crowd_cv),
+    crowd_datasets=snakemake.params.crowd_datasets,
+    crowd_methods=snakemake.params.crowd_methods,
+    crowd_ks=snakemake.params.crowd_ks,
 )

@@ -23,13 +23,13 @@ def ratio_label(ratio: float) -> str:
     return f"{float(ratio):g}"
 
 
-PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008")
+PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008", "mirex2005")
 
 
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every configured dataset (orderings, consensus and graded sections) by name."""
+    """Every configured dataset (orderings, consensus, graded and crowd sections) by name."""
     out: dict[str, dict[str, Any]] = {}
-    for section in ("orderings", "consensus", "graded"):
+    for section in ("orderings", "consensus", "graded", "crowd"):
         for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
             out[name] = spec
     return out
@@ -125,3 +125,22 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: graded.comparisons names methods {unknown} that are not configured; "
                          f"configured: {sorted(graded.get('methods') or {})}")
+    crowd = config.get("crowd") or {}
+    crowd_methods = set(crowd.get("methods") or {})
+    named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}
+    named |= set((crowd.get("robustness") or {}).get("methods") or [])
+    unknown = sorted(named - crowd_methods)
+    if unknown:
+        raise ValueError(f"config: crowd.proposed / ablation / robustness name methods {unknown} that are not "
+                         f"configured; configured: {sorted(crowd_methods)}")
+    robust = sorted(set((crowd.get("robustness") or {}).get("datasets") or []) - set(crowd.get("datasets") or {}))
+    if robust:
+        raise ValueError(f"config: crowd.robustness.datasets {robust} are not under crowd.datasets; "
+                         f"configured: {sorted(crowd.get('datasets') or {})}")
+    for name, spec in (crowd.get("datasets") or {}).items():
+        other = {s: d for s in ("orderings", "consensus", "graded")
+                 for n, d in ((config.get(s) or {}).get("datasets") or {}).items() if n == name}
+        for section, spec_other in other.items():
+            if spec_other.get("source") != spec.get("source"):
+                raise ValueError(f"config: dataset {name!r} is under crowd (source {spec.get('source')!r}) and "
+                                 f"under {section} (source {spec_other.get('source')!r}); use another name")

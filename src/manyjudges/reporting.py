@@ -148,6 +148,16 @@ def sweep_markdown(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, param
     return "\n".join(out)
 
 
+def crowd_result_files(tables: Sequence[str | Path], cv_tables: Sequence[str | Path] = ()
+                       ) -> dict[str, dict[str, str | Path]]:
+    """{dataset: {table name: path}} from results/crowd/<dataset>/<table>.tsv paths."""
+    out: dict[str, dict[str, str | Path]] = {}
+    for path in list(tables) + [p for p in cv_tables]:
+        path = Path(path)
+        out.setdefault(path.parent.name, {})[path.stem] = path
+    return out
+
+
 def write_reproduction(
     ed_tables: Mapping[str, str | Path],
     sweep_tables: Mapping[str, str | Path],
@@ -159,6 +169,10 @@ def write_reproduction(
     graded_results: Mapping[str, Mapping[str, str | Path]] | None = None,
     graded_datasets: Mapping[str, Mapping[str, Any]] | None = None,
     graded_methods: Mapping[str, Any] | None = None,
+    crowd_results: Mapping[str, Mapping[str, str | Path]] | None = None,
+    crowd_datasets: Mapping[str, Mapping[str, Any]] | None = None,
+    crowd_methods: Mapping[str, Any] | None = None,
+    crowd_ks: Sequence[int] = (3, 5, 7, 9, 10),
 ) -> None:
     """Write REPRODUCTION.md (atomically)."""
     paper = paper_values("kim2010")
@@ -175,6 +189,11 @@ def write_reproduction(
         from .graded.report import graded_markdown
 
         parts.append(graded_markdown(graded_results, graded_datasets or {}, paper_values("wilbur2014"), graded_methods))
+    if crowd_results:
+        from .crowd.report import crowd_markdown
+
+        parts.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, paper_values("niu2015"),
+                                    list(crowd_ks)))
     out_path = Path(out_path)
     tmp = out_path.with_name(out_path.name + ".tmp")
     out_path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,12 @@ check_config_references(config)
 ORD = config.get("orderings") or {"datasets": {}, "methods": {}, "noise_ratios": [], "replicates": 1}
 CONS = config.get("consensus") or {}
 GRADED = config.get("graded") or {"datasets": {}, "methods": {}}
+CROWD = config.get("crowd") or {"datasets": {}, "methods": {}}
 MIRROR = config.get("mirror") or os.environ.get("MANYJUDGES_MIRROR")
+
+
+def crowd_names(section, sources):
+    return [d for d, spec in section["datasets"].items() if spec["source"] in sources]
 
 
 def _alternatives(names):
@@ -37,6 +42,11 @@ wildcard_constraints:
     table_dataset=_alternatives(dataset_names(ORD, "table")),
     graded_sim=_alternatives(dataset_names(GRADED, "simulate")),
     graded_raw=_alternatives([d for d in GRADED["datasets"] if GRADED["datasets"][d]["source"] != "simulate"]),
+    crowd_dataset=_alternatives(list(CROWD["datasets"])),
+    crowd_sim=_alternatives(crowd_names(CROWD, ("simulate",))),
+    crowd_pref_raw=_alternatives(crowd_names(CROWD, ("mirex2005", "preferences_table"))),
+    crowd_rating_raw=_alternatives(crowd_names(CROWD, ("trec_rf10", "ratings_table"))),
+    spammer="random|malicious",
     protocol="cross_induction|single_parameter",
     chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
@@ -120,8 +130,64 @@ def graded_outputs():
     return out
 
 
+def crowd_raw_input(dataset):
+    spec = CROWD["datasets"][dataset]
+    if spec["source"].endswith("_table"):
+        return [spec["path"], spec["truth"]]
+    return expand("data/raw/{d}/{f}", d=dataset, f=sorted(raw_files(config, dataset)))
+
+
+def crowd_processed(wildcards):
+    d = wildcards.crowd_dataset
+    spec = CROWD["datasets"][d]
+    base = f"data/processed/crowd/{d}"
+    files = {"truth": f"{base}/truth.tsv"}
+    if spec["source"] in ("trec_rf10", "ratings_table"):
+        files.update(grades=f"{base}/grades.tsv", meta=f"{base}/grades.yaml")
+    else:
+        files["preferences"] = f"{base}/preferences.tsv"
+    if spec["source"] == "simulate":
+        files["workers"] = f"{base}/workers.tsv"
+    return files
+
+
+def crowd_robustness_datasets():
+    return list((CROWD.get("robustness") or {}).get("datasets") or [])
+
+
+def crowd_robustness_parts(wildcards):
+    robust = CROWD["robustness"]
+    return expand(
+        "results/crowd/{d}/robustness/{spammer}/ratio_{ratio}.tsv",
+        d=wildcards.crowd_dataset,
+        spammer=robust["spammers"],
+        ratio=[ratio_label(r) for r in robust["ratios"]],
+    )
+
+
+def crowd_robustness_methods():
+    robust = CROWD.get("robustness") or {}
+    names = robust.get("methods") or list(CROWD["methods"])
+    return {n: method_spec(CROWD, n) for n in names}
+
+
+CROWD_TABLES = ("ranking_metrics", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl")
+
+
+def crowd_outputs():
+    out = []
+    for d in CROWD["datasets"]:
+        out += [f"results/crowd/{d}/{t}.tsv" for t in CROWD_TABLES]
+        figures = ["table2"] + (["quality_ablation"] if CROWD.get("ablation") else []) + ["quality_distributions"]
+        if d in crowd_robustness_datasets():
+            out += [f"results/crowd/{d}/robustness.tsv", f"results/crowd/{d}/robustness_cv.tsv"]
+            figures += [f"robustness_{s}" for s in CROWD["robustness"]["spammers"]]
+        out += [f"results/figures/crowd/{d}/{f}.{ext}" for f in figures for ext in ("png", "pdf")]
+    return out
+
+
 def all_outputs():
-    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs()
+    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs() + crowd_outputs()
     for dataset in ORD["datasets"]:
         out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
         out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]

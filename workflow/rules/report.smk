@@ -48,11 +48,16 @@ rule reproduction_report:
         graded_pairwise=expand("results/graded/{d}/pairwise_tests.tsv", d=list(GRADED["datasets"])),
         graded_parameters=expand("results/graded/{d}/parameters.tsv", d=list(GRADED["datasets"])),
         graded_grades=expand("data/processed/{d}/grades.tsv", d=list(GRADED["datasets"])),
+        crowd=[f"results/crowd/{d}/{t}.tsv" for d in CROWD["datasets"] for t in CROWD_TABLES],
+        crowd_cv=expand("results/crowd/{d}/robustness_cv.tsv", d=crowd_robustness_datasets()),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     params:
         graded_datasets=GRADED["datasets"],
         graded_methods=GRADED["methods"],
+        crowd_datasets=CROWD["datasets"],
+        crowd_methods=CROWD["methods"],
+        crowd_ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
         datasets=ORD["datasets"],
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],

@@ -3,7 +3,7 @@
 Preferences (the canonical ``preferences`` table: ``topic, worker, left, right, outcome``)
 are stored one row per judgment with ``outcome`` +1 (left preferred), -1 (right preferred)
 or 0 (tie / "same"). Ratings (the canonical ``grades`` table) are kept as they are and also
-turned into preferences by eq (5) of Wang et al. (seed 004): a higher grade wins, equal
+turned into preferences by eq (5) of Niu et al. (seed 004): a higher grade wins, equal
 grades give a tie (the paper's Null).
 """
 from __future__ import annotations

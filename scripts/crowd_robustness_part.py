@@ -1,0 +1,13 @@
+"""Spammer robustness, one dataset, one spammer kind, one ratio: every replicate and method."""
+from pathlib import Path
+
+from manyjudges.crowd.data import load_crowd_dataset
+from manyjudges.crowd.experiment import robustness_part
+from manyjudges.pipeline import setup_logging, write_tsv
+
+setup_logging(snakemake.log[0])
+wc, p = snakemake.wildcards, snakemake.params
+dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
+table = robustness_part(dataset, p.methods, wc.spammer, float(wc.ratio), p.replicates, p.seed, wc.crowd_dataset,
+                        p.ks, p.rbp_p, p.dataset.get("relevant_grade", 1))
+write_tsv(table, snakemake.output[0])

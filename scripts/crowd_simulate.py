@@ -1,0 +1,15 @@
+"""Simulated crowd with known truth and a known mix of good, random and malicious workers (sim_crowd)."""
+from pathlib import Path
+
+from manyjudges.crowd.data import write_crowd_dataset
+from manyjudges.crowd.simulate import simulate_crowd
+from manyjudges.pipeline import setup_logging
+from manyjudges.random import rng_for
+
+setup_logging(snakemake.log[0])
+spec = dict(snakemake.params.spec)
+options = {k: spec[k] for k in ("n_topics", "n_items", "n_workers", "pairs_per_worker", "worker_mix",
+                                "good_accuracy", "n_grades") if k in spec}
+preferences, truth, workers = simulate_crowd(rng_for(snakemake.params.seed, "crowd", snakemake.wildcards.crowd_sim),
+                                             **options)
+write_crowd_dataset(preferences, truth, Path(snakemake.output.truth).parent, workers=workers)

@@ -1,0 +1,21 @@
+"""Table 2 (mean metrics, per-topic metrics, t-tests), running times and annotator qualities of one crowd dataset."""
+from pathlib import Path
+
+from manyjudges.crowd import experiment as ex
+from manyjudges.crowd.data import load_crowd_dataset
+from manyjudges.pipeline import setup_logging, write_tsv
+from manyjudges.reporting import concat_tables
+
+setup_logging(snakemake.log[0])
+p, out = snakemake.params, snakemake.output
+dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
+ids = {"topic": str, "item": str, "worker": str}
+rankings = concat_tables(snakemake.input.rankings, dtype=ids)
+by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset.get("relevant_grade", 1))
+write_tsv(by_topic, out.metrics_by_topic)
+write_tsv(ex.mean_metrics(by_topic, p.methods, p.ks), out.ranking_metrics)
+write_tsv(ex.significance_tests(by_topic, p.proposed, p.baselines, p.ks), out.significance)
+write_tsv(concat_tables(snakemake.input.runtime), out.runtime)
+quality = ex.quality_table(concat_tables(snakemake.input.quality, dtype=ids), dataset)
+write_tsv(quality, out.quality)
+write_tsv(ex.quality_divergence(quality, p.quality_bins), out.quality_kl)

@@ -1,0 +1,111 @@
+"""Crowd datasets on disk: parse raw sources into canonical tables, load them as topics.
+
+A processed crowd dataset (``data/processed/crowd/<name>/``) holds ``truth.tsv`` and either
+``preferences.tsv`` (preference sources) or ``grades.tsv`` + ``grades.yaml`` (rating
+sources; the item id is ``<topic>:<doc>``). A simulated crowd also has ``workers.tsv``
+(``topic, worker, kind``): the true kind of each worker.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import pandas as pd
+
+from ..io.errors import DataError
+from ..io.grades import GradedData, parse_trec_rf10, read_grades, read_grades_table, write_grades
+from ..io.preferences import TRUTH_COLUMNS, parse_mirex2005, read_preferences, read_truth
+from ..io.tables import write_table
+from .judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
+
+PathLike = str | os.PathLike[str]
+PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")
+RATING_SOURCES = ("trec_rf10", "ratings_table")
+CROWD_SOURCES = PREFERENCE_SOURCES + RATING_SOURCES
+
+
+@dataclass
+class CrowdDataset:
+    """Topics with their judgments, the truth grades per topic, and (simulated data) worker kinds."""
+
+    topics: dict[str, TopicJudgments]
+    truth: dict[str, dict[str, int]]
+    worker_kinds: pd.DataFrame | None = None
+
+    def truth_for(self, topic: str) -> dict[str, int]:
+        return self.truth.get(topic, {})
+
+
+def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping[str, Any] | None = None
+                       ) -> tuple[pd.DataFrame | GradedData, pd.DataFrame]:
+    """Raw files (``{file name: path}``) of a configured crowd dataset -> (judgments, truth).
+
+    Judgments are a canonical preferences DataFrame or a GradedData (ratings, item ``topic:doc``).
+    """
+    spec = dict(spec or {})
+
+    def need(name: str) -> PathLike:
+        if name not in files:
+            raise ValueError(f"crowd source {source!r} needs the file {name!r}; got {sorted(files)}")
+        return files[name]
+
+    if source == "mirex2005":
+        data = parse_mirex2005(need("judgments.csv"), need("MTurk.qrel"), n_grades=int(spec.get("n_grades", 5)))
+        return data.preferences, data.truth
+    if source == "trec_rf10":
+        graded = parse_trec_rf10(need("trec-rf10-data.txt"))
+        return graded, graded.truth[TRUTH_COLUMNS]
+    if source == "preferences_table":
+        return read_preferences(spec["path"]), read_truth(spec["truth"])
+    if source == "ratings_table":
+        graded = read_grades_table(spec["path"], int(spec["n_labels"]))
+        _split_items(graded.grades["item"], spec["path"])
+        return graded, read_truth(spec["truth"])
+    raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
+
+
+def write_crowd_dataset(judgments: pd.DataFrame | GradedData, truth: pd.DataFrame, out_dir: PathLike,
+                        workers: pd.DataFrame | None = None) -> None:
+    """Write a processed crowd dataset (each file atomically)."""
+    out = Path(out_dir)
+    if isinstance(judgments, GradedData):
+        write_grades(judgments, out / "grades.tsv", out / "grades.yaml")
+    else:
+        write_table(judgments, out / "preferences.tsv")
+    write_table(truth[TRUTH_COLUMNS], out / "truth.tsv")
+    if workers is not None:
+        write_table(workers, out / "workers.tsv")
+
+
+def _split_items(items: pd.Series, path: PathLike) -> tuple[pd.Series, pd.Series]:
+    parts = items.astype(str).str.split(":", n=1, expand=True)
+    if parts.shape[1] < 2 or parts[1].isna().any():
+        bad = items[parts[1].isna()].iloc[0] if parts.shape[1] == 2 else items.iloc[0]
+        raise DataError.at(path, None, "a crowd rating's item must be '<topic>:<doc>'", bad)
+    return parts[0], parts[1]
+
+
+def ratings_table(graded: GradedData, path: PathLike = "grades.tsv") -> pd.DataFrame:
+    """GradedData with items ``topic:doc`` -> ratings ``topic, worker, item, grade``."""
+    topic, doc = _split_items(graded.grades["item"], path)
+    return pd.DataFrame({"topic": topic, "worker": graded.grades["judge"].astype(str), "item": doc,
+                         "grade": graded.grades["label"].astype(int)})
+
+
+def load_crowd_dataset(directory: PathLike) -> CrowdDataset:
+    """Read a processed crowd dataset directory into topics and truth."""
+    d = Path(directory)
+    if (d / "preferences.tsv").exists():
+        topics = topics_from_preferences(read_preferences(d / "preferences.tsv"))
+    elif (d / "grades.tsv").exists():
+        graded = read_grades(d / "grades.tsv", d / "grades.yaml")
+        topics = topics_from_ratings(ratings_table(graded, d / "grades.tsv"))
+    else:
+        raise FileNotFoundError(f"{d}: neither preferences.tsv nor grades.tsv")
+    truth_table = read_truth(d / "truth.tsv")
+    truth = {str(t): dict(zip(rows["item"].astype(str), rows["grade"].astype(int)))
+             for t, rows in truth_table.groupby("topic", sort=False)}
+    kinds = pd.read_csv(d / "workers.tsv", sep="\t", dtype=str) if (d / "workers.tsv").exists() else None
+    return CrowdDataset(topics, truth, kinds)

@@ -1,0 +1,213 @@
+"""The crowd experiments of seed 004 as functions on long tables: aggregate every topic,
+score the rankings against truth (Table 2), compare qualities (Figures 1-2) and sweep
+spammers (Figures 3-4). Scripts call these; nothing here knows about Snakemake.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..ir_metrics import ranking_metrics
+from ..random import rng_for
+from .data import CrowdDataset
+from .judgments import TopicJudgments
+from .quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
+from .registry import make_crowd_aggregator
+from .spammers import add_spammers
+
+log = logging.getLogger(__name__)
+DEFAULT_KS = (3, 5, 7, 9, 10)
+
+
+def metric_names(ks: Sequence[int] = DEFAULT_KS) -> list[str]:
+    """Table 2's columns: P@k, MAP, NDCG@k, RBP."""
+    return [f"P@{k}" for k in ks] + ["MAP"] + [f"NDCG@{k}" for k in ks] + ["RBP"]
+
+
+def fit_topic(spec: Mapping[str, Any], topic: TopicJudgments) -> tuple[Any, float]:
+    """Fit one configured method ({method, params}) on one topic; return (aggregator, seconds)."""
+    aggregator = make_crowd_aggregator(spec["method"], spec.get("params"))
+    start = time.perf_counter()
+    aggregator.fit(topic)
+    seconds = time.perf_counter() - start
+    scores = np.asarray(aggregator.scores_, dtype=float)
+    if scores.shape != (topic.n_items,) or not np.isfinite(scores).all():
+        raise ValueError(f"method {spec['method']!r} on topic {topic.topic!r}: scores_ must be "
+                         f"{topic.n_items} finite floats, got shape {scores.shape}")
+    return aggregator, seconds
+
+
+def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any]
+                      ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """Run one method on every topic.
+
+    Returns ``rankings`` (topic, method, item, rank (1 = best), score), ``quality``
+    (topic, method, worker, quality; empty for a method without quality) and the total
+    fitting time in seconds.
+    """
+    rank_parts, quality_parts, total = [], [], 0.0
+    n = len(dataset.topics)
+    for i, (topic_id, topic) in enumerate(dataset.topics.items(), start=1):
+        aggregator, seconds = fit_topic(spec, topic)
+        total += seconds
+        order = np.lexsort((np.arange(topic.n_items), -np.asarray(aggregator.scores_, dtype=float)))
+        rank_parts.append(pd.DataFrame({
+            "topic": topic_id, "method": name, "item": topic.items[order],
+            "rank": np.arange(1, topic.n_items + 1), "score": np.asarray(aggregator.scores_, dtype=float)[order]}))
+        if aggregator.quality_ is not None:
+            quality_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "worker": topic.workers,
+                                               "quality": np.asarray(aggregator.quality_, dtype=float)}))
+        if i % 10 == 0 or i == n:
+            log.info("%s: %d/%d topics, %.2f s fitting so far", name, i, n, total)
+    rankings = pd.concat(rank_parts, ignore_index=True)
+    quality = (pd.concat(quality_parts, ignore_index=True) if quality_parts
+               else pd.DataFrame(columns=["topic", "method", "worker", "quality"]))
+    return rankings, quality, total
+
+
+def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Sequence[int],
+                  rbp_p: float, relevant_grade: int) -> dict[str, float]:
+    """Table 2's metrics of one topic's ranking, scored on the items with a truth grade.
+
+    The ranking is restricted to the graded items (their relative order kept); graded items
+    the crowd never judged are not in the topic and are not scored.
+    """
+    judged = [item for item in ranking_items if item in truth]
+    grades = {item: int(truth[item]) for item in judged}
+    return ranking_metrics(judged, grades, ks=tuple(ks), p=rbp_p, relevant_grade=relevant_grade)
+
+
+def metrics_by_topic(rankings: pd.DataFrame, dataset: CrowdDataset, ks: Sequence[int] = DEFAULT_KS,
+                     rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
+    """Long table topic, method, metric, value for every topic that has truth grades."""
+    rows = []
+    for (method, topic), group in rankings.groupby(["method", "topic"], sort=False):
+        truth = dataset.truth_for(str(topic))
+        if not truth:
+            continue
+        items = group.sort_values("rank")["item"].astype(str).tolist()
+        if not any(item in truth for item in items):
+            continue
+        for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
+            rows.append((str(topic), method, metric, float(value)))
+    return pd.DataFrame(rows, columns=["topic", "method", "metric", "value"])
+
+
+def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[int] = DEFAULT_KS) -> pd.DataFrame:
+    """ranking_metrics.tsv: method, metric, value (mean over topics), in config and Table 2 order."""
+    means = by_topic.groupby(["method", "metric"], sort=False)["value"].mean()
+    rows = [(m, metric, float(means[m, metric])) for m in methods for metric in metric_names(ks)
+            if (m, metric) in means.index]
+    return pd.DataFrame(rows, columns=["method", "metric", "value"])
+
+
+def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baselines: Sequence[str],
+                       ks: Sequence[int] = DEFAULT_KS) -> pd.DataFrame:
+    """One-tailed paired t-test over topics: each proposed method vs the best baseline per metric.
+
+    The best baseline is the baseline with the highest mean of that metric (as in the paper's
+    Table 2 bold marks). scipy.stats.ttest_rel(alternative="greater"); p is NaN when every
+    paired difference is equal (no variance).
+    """
+    rows = []
+    wide = by_topic.pivot_table(index=["metric", "topic"], columns="method", values="value")
+    for metric in metric_names(ks):
+        if metric not in wide.index.get_level_values(0):
+            continue
+        table = wide.loc[metric]
+        present = [b for b in baselines if b in table.columns]
+        if not present:
+            continue
+        best = max(present, key=lambda b: (table[b].mean(), -present.index(b)))
+        for method in proposed:
+            if method not in table.columns:
+                continue
+            a, b = table[method].to_numpy(), table[best].to_numpy()
+            diff = a - b
+            if np.allclose(diff, diff[0]):
+                t_stat, p_value = np.nan, np.nan
+            else:
+                res = stats.ttest_rel(a, b, alternative="greater")
+                t_stat, p_value = float(res.statistic), float(res.pvalue)
+            rows.append((metric, method, best, float(a.mean()), float(b.mean()), t_stat, p_value, len(a)))
+    return pd.DataFrame(rows, columns=["metric", "method", "baseline", "method_mean", "baseline_mean",
+                                       "t", "p_value", "n_topics"])
+
+
+def quality_table(quality: pd.DataFrame, dataset: CrowdDataset) -> pd.DataFrame:
+    """topic, worker, method, quality, accuracy: each method's estimate beside eq (18)'s accuracy vs truth."""
+    acc_rows = []
+    for topic_id, topic in dataset.topics.items():
+        truth = dataset.truth_for(topic_id)
+        if not truth:
+            continue
+        acc = annotator_accuracy(topic, truth)
+        acc_rows.append(pd.DataFrame({"topic": topic_id, "worker": topic.workers, "accuracy": acc}))
+    if not acc_rows or quality.empty:
+        return pd.DataFrame(columns=["topic", "worker", "method", "quality", "accuracy"])
+    accuracy = pd.concat(acc_rows, ignore_index=True)
+    out = quality.merge(accuracy, on=["topic", "worker"], how="left")
+    return out[["topic", "worker", "method", "quality", "accuracy"]]
+
+
+def quality_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """topic, method, kl: KL divergence of the accuracy histogram vs each method's quality histogram."""
+    rows = []
+    for (method, topic), group in table.groupby(["method", "topic"], sort=False):
+        ok = group["accuracy"].notna() & group["quality"].notna()
+        if ok.sum() == 0:
+            continue
+        kl = quality_histogram_kl(group.loc[ok, "accuracy"].to_numpy(), group.loc[ok, "quality"].to_numpy(),
+                                  bins=bins)
+        rows.append((str(topic), method, float(kl)))
+    return pd.DataFrame(rows, columns=["topic", "method", "kl"])
+
+
+def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
+                    ratio: float, replicates: int, seed: int, dataset_name: str,
+                    ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1,
+                    replicate_ids: Iterable[int] | None = None) -> pd.DataFrame:
+    """Figures 3-4, one spammer kind and ratio: spammer, ratio, replicate, method, metric, value.
+
+    Each replicate adds round(ratio x m_topic) spammers of the kind to every topic that has
+    truth (seeded by seed, dataset, kind, ratio, replicate, topic), runs every method and
+    averages each metric over topics. With ratio 0 every replicate is the original data.
+    """
+    rows = []
+    topic_ids = [t for t in dataset.topics if dataset.truth_for(t)]
+    for rep in (range(replicates) if replicate_ids is None else replicate_ids):
+        values: dict[tuple[str, str], list[float]] = {}
+        for topic_id in topic_ids:
+            truth = dataset.truth_for(topic_id)
+            rng = rng_for(seed, "crowd_spammers", dataset_name, spammer, f"{ratio:g}", rep, topic_id)
+            noisy = add_spammers(dataset.topics[topic_id], truth, spammer, ratio, rng)
+            for name, spec in methods.items():
+                aggregator, _ = fit_topic(spec, noisy)
+                order = np.lexsort((np.arange(noisy.n_items), -np.asarray(aggregator.scores_, dtype=float)))
+                items = [str(x) for x in noisy.items[order]]
+                for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
+                    values.setdefault((name, metric), []).append(float(value))
+        for (name, metric), vals in values.items():
+            rows.append((spammer, float(ratio), rep, name, metric, float(np.mean(vals))))
+        log.info("%s %s ratio %g: replicate %d done", dataset_name, spammer, ratio, rep)
+    return pd.DataFrame(rows, columns=["spammer", "ratio", "replicate", "method", "metric", "value"])
+
+
+def robustness_summary(parts: pd.DataFrame) -> pd.DataFrame:
+    """robustness.tsv: spammer, ratio, method, metric, mean, sd (sd over replicates, ddof 1; 0 for one)."""
+    grouped = parts.groupby(["spammer", "ratio", "method", "metric"], sort=False)["value"]
+    out = grouped.agg(mean="mean", sd=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else 0.0).reset_index()
+    return out.sort_values(["spammer", "ratio"], kind="stable").reset_index(drop=True)
+
+
+def robustness_cv(summary: pd.DataFrame) -> pd.DataFrame:
+    """spammer, method, metric, cv: coefficient of variation of each curve (the per-ratio means)."""
+    rows = []
+    for (spammer, method, metric), group in summary.groupby(["spammer", "method", "metric"], sort=False):
+        rows.append((spammer, method, metric, float(coefficient_of_variation(group["mean"].to_numpy()))))
+    return pd.DataFrame(rows, columns=["spammer", "method", "metric", "cv"])

@@ -1,0 +1,102 @@
+"""Crowd figures (seed 004): Table 2 as bars, Figure 1 (with vs without annotator quality),
+Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..plots import _save, plt
+
+FIGURE_METRICS = ("P@10", "MAP", "NDCG@10", "RBP")
+
+
+def plot_table2(table: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path) -> None:
+    """Mean P@10, MAP, NDCG@10, RBP per method (ranking_metrics.tsv), grouped bars."""
+    methods = list(dict.fromkeys(table["method"]))
+    fig, ax = plt.subplots(figsize=(max(6.4, 0.6 * len(methods) + 3), 4.0))
+    width = 0.8 / len(FIGURE_METRICS)
+    x = np.arange(len(methods))
+    for k, metric in enumerate(FIGURE_METRICS):
+        rows = table[table["metric"] == metric].set_index("method")["value"]
+        ax.bar(x + k * width, [rows.get(m, np.nan) for m in methods], width, label=metric)
+    ax.set_xticks(x + 0.4 - width / 2, methods, rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel("mean over topics")
+    ax.set_title(f"Ranking quality by method: {dataset}")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, ncol=4)
+    fig.tight_layout()
+    _save(fig, [png, pdf])
+
+
+def plot_quality_ablation(by_topic: pd.DataFrame, pairs: Sequence[Sequence[str]], dataset: str,
+                          png: str | Path, pdf: str | Path) -> None:
+    """Figure 1: each [with quality, without quality] pair of methods, P@10 / MAP / NDCG@10 / RBP."""
+    means = by_topic.groupby(["method", "metric"])["value"].mean()
+    pairs = [p for p in pairs if p[0] in by_topic["method"].values and p[1] in by_topic["method"].values]
+    fig, axes = plt.subplots(1, len(FIGURE_METRICS), figsize=(3.2 * len(FIGURE_METRICS), 3.6), squeeze=False)
+    for ax, metric in zip(axes[0], FIGURE_METRICS):
+        x = np.arange(len(pairs))
+        ax.bar(x - 0.2, [means.get((a, metric), np.nan) for a, _ in pairs], 0.4, label="with quality")
+        ax.bar(x + 0.2, [means.get((b, metric), np.nan) for _, b in pairs], 0.4, label="quality fixed (-eq)")
+        ax.set_xticks(x, [a for a, _ in pairs], rotation=45, ha="right", fontsize=7)
+        ax.set_title(metric)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"With vs without annotator quality: {dataset}")
+    fig.tight_layout()
+    _save(fig, [png, pdf])
+
+
+def plot_quality_distributions(quality: pd.DataFrame, kl: pd.DataFrame, bins: int, dataset: str,
+                               png: str | Path, pdf: str | Path, max_topics: int = 9) -> None:
+    """Figure 2: per topic, histogram of eq (18) accuracy vs each method's estimated quality."""
+    topics = list(dict.fromkeys(quality["topic"]))[:max_topics] if not quality.empty else []
+    n = max(len(topics), 1)
+    cols = min(3, n)
+    rows_n = int(np.ceil(n / cols))
+    fig, axes = plt.subplots(rows_n, cols, figsize=(3.6 * cols, 2.9 * rows_n), squeeze=False)
+    edges = np.linspace(0, 1, bins + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+    mean_kl = kl.groupby("method")["kl"].mean() if not kl.empty else pd.Series(dtype=float)
+    for ax, topic in zip(axes.ravel(), topics):
+        rows = quality[quality["topic"] == topic]
+        truth = rows.drop_duplicates("worker")["accuracy"].dropna().clip(0, 1)
+        ax.bar(centres, np.histogram(truth, edges)[0] / max(len(truth), 1), width=1 / bins, color="0.2",
+               alpha=0.5, label="accuracy vs truth (eq 18)")
+        for method, sub in rows.groupby("method", sort=False):
+            est = sub["quality"].dropna().clip(0, 1)
+            label = f"{method} (mean KL {mean_kl.get(method, np.nan):.2f})"
+            ax.plot(centres, np.histogram(est, edges)[0] / max(len(est), 1), marker=".", label=label)
+        ax.set_title(f"topic {topic}", fontsize=8)
+        ax.set_xlabel("quality")
+    for ax in axes.ravel()[len(topics):]:
+        ax.axis("off")
+    if topics:
+        axes.ravel()[0].legend(fontsize=6)
+    else:
+        axes[0][0].text(0.5, 0.5, "no method estimates worker quality", ha="center")
+    fig.suptitle(f"Annotator quality distributions: {dataset}")
+    fig.tight_layout()
+    _save(fig, [png, pdf])
+
+
+def plot_robustness(summary: pd.DataFrame, cv: pd.DataFrame, spammer: str, dataset: str,
+                    png: str | Path, pdf: str | Path) -> None:
+    """Figures 3-4: metric vs ratio of added spammers, a line per method (CV in the legend)."""
+    rows = summary[summary["spammer"] == spammer]
+    cvs = cv[cv["spammer"] == spammer].set_index(["method", "metric"])["cv"]
+    fig, axes = plt.subplots(1, len(FIGURE_METRICS), figsize=(3.6 * len(FIGURE_METRICS), 3.8), squeeze=False)
+    for ax, metric in zip(axes[0], FIGURE_METRICS):
+        for method, sub in rows[rows["metric"] == metric].groupby("method", sort=False):
+            sub = sub.sort_values("ratio")
+            ax.plot(sub["ratio"], sub["mean"], marker=".", label=f"{method} (CV {cvs.get((method, metric), np.nan):.3f})")
+        ax.set_title(metric)
+        ax.set_xlabel(f"ratio of added {spammer} spammers")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=5)
+    fig.suptitle(f"Robustness to {spammer} spammers: {dataset}")
+    fig.tight_layout()
+    _save(fig, [png, pdf])

@@ -1,0 +1,134 @@
+"""The crowd section of results/REPRODUCTION.md (Niu et al., WSDM 2015, seed 004)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from .experiment import metric_names
+
+PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
+PAPER_NAME = "Niu, Lan, Guo, Yu, Long, Cheng, *Listwise approach for rank aggregation in crowdsourcing*, WSDM 2015"
+
+READINGS = """Readings of details the papers leave open (each is also in the method's docstring):
+
+- **CrowdAgg pairwise probability.** eq (6) as printed contradicts itself (the item with more wins gets
+  the smaller probability). Default `margin`: p_st = 1/2 + (N_i(s) - N_i(t)) / (2 (n - 1)) when annotator
+  i compared s and t, else 1/2 (METHODS.md section 4). `paper_literal` implements eq (6) as printed
+  (the paper config runs it as `crowdagg_ndcg_literal`). Ties ("same", equal grades) are eq (5)'s Null.
+- **CrowdAgg scores.** F(j) = sum_i sum_r P_i(r_j = r) f(r), f(r) = 1/log2(r + 2) (NDCG) or
+  (1 - p) p^r (RBP, p = 0.95); items sorted by F (rearrangement inequality, no assignment solver).
+  Items an annotator never compared with j contribute exact Binomial(., 1/2) factors to j's rank
+  distribution; the compared ones are convolved by the divide-and-conquer FFT of Algorithm 2.
+- **Baselines' settings.** The paper gives only learning rates for BradleyTerry, MPM and Crowd-BT
+  (gradient ascent); ours are maximum-likelihood fits to convergence (L-BFGS or EM) with small ridges,
+  so learning rates do not apply. Crowd-BT is fitted offline (the original is online Bayesian).
+- **Truth for MIREX 2005.** The expert ground truth (Typke et al. 2005) is not public. We use the
+  `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not
+  independent of the judgments, so every method is partly scored on agreement with the crowd itself.
+  Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3.
+- **CS-TREC2011.** The TREC 2011 Crowdsourcing track set is not public; trec_rf10 (TREC 2010 RF track
+  crowd ratings, from which it was built) stands in: ratings 0/1/2 become preferences by eq (5); NIST
+  gold (0/1/2) is the truth; each topic is scored on the gold-labelled documents the crowd judged.
+- **Robustness.** round(ratio x m) spammers per topic (m = the topic's annotators), each labelling as
+  many pairs as the median annotator, drawn from the pairs the crowd judged; a random spammer flips a
+  coin, a malicious one answers against the truth (coin flip on truth ties). CV = sd / mean of a
+  method's curve over the ratios. The paper's CVs are listed "from top to bottom in the legend" of
+  Figures 3-4, which the text does not give; we read the legend as Table 2's order without CrowdAgg_RBP.
+- **Figure 2.** Quality = eq (18) pairwise accuracy of each annotator against the truth, vs each
+  method's own quality estimate; KL(true || estimated) between 10-bin histograms on [0, 1] (smoothed
+  so empty bins do not give infinity); the paper does not say how it binned or smoothed.
+"""
+
+
+def _fmt(x: Any, digits: int = 3) -> str:
+    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _cell(ours: float | None, paper: float | None, digits: int = 3) -> str:
+    if ours is None or (isinstance(ours, float) and np.isnan(ours)):
+        return "" if paper is None else f"- ({_fmt(paper, digits)})"
+    return _fmt(ours, digits) + ("" if paper is None else f" ({_fmt(paper, digits)})")
+
+
+def _paper_lookup(paper: pd.DataFrame, table: str, **where: str) -> dict[tuple, float]:
+    rows = paper[paper["table"].astype(str) == table]
+    for col, value in where.items():
+        rows = rows[rows[col].astype(str) == value]
+    cols = [c for c in ("spammer", "method", "metric") if c in rows.columns]
+    return {tuple(str(r[c]) for c in cols): float(r["paper_value"]) for _, r in rows.iterrows()}
+
+
+def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str], ks: list[int]) -> str:
+    names = metric_names(ks)
+    values = metrics.set_index(["method", "metric"])["value"]
+    lines = ["| method | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for m in methods:
+        cells = [_cell(values.get((m, name), np.nan), paper.get((m, name))) for name in names]
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _significance(table: pd.DataFrame) -> str:
+    if table.empty:
+        return "No proposed method configured (`crowd.proposed`).\n"
+    lines = ["| metric | method | best other method | mean | its mean | t | one-tailed p |", "|---|---|---|---|---|---|---|"]
+    for r in table.itertuples(index=False):
+        p = "" if np.isnan(r.p_value) else (f"{r.p_value:.3g}" + (" *" if r.p_value < 0.05 else ""))
+        lines.append(f"| {r.metric} | {r.method} | {r.baseline} | {_fmt(r.method_mean)} | {_fmt(r.baseline_mean)} | "
+                     f"{_fmt(r.t, 2)} | {p} |")
+    return "\n".join(lines) + "\n\n`*`: p < 0.05 (paired over topics, as the paper's bold marks).\n"
+
+
+def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any], paper: pd.DataFrame, ks: list[int]) -> str:
+    """Markdown: per dataset Table 2 (ours (paper)), t-tests, KL, running times, robustness CVs."""
+    parts = [f"## {PAPER_NAME}: rank aggregation in crowdsourcing\n",
+             "Cells read `ours (paper)`. The paper's CS-TREC2011 and expert MIREX truth are not public: see the "
+             "data notes; only trends and the ranking of methods are comparable.\n", READINGS]
+    described = [f"- `{n}`: {e['description']}" for n, e in methods.items() if e and e.get("description")]
+    if described:
+        parts.append("Configured method variants:\n\n" + "\n".join(described) + "\n")
+    for name, files in results.items():
+        spec = datasets.get(name, {})
+        kind = "**simulated**" if spec.get("source") == "simulate" else "real public data"
+        parts.append(f"### Dataset `{name}` ({kind})\n")
+        if spec.get("description"):
+            parts.append(f"{spec['description']}.\n")
+        pd_name = PAPER_DATASET.get(spec.get("source", ""))
+        t2 = _paper_lookup(paper, "2", dataset=pd_name) if pd_name else {}
+        metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
+        by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t", dtype={"topic": str})
+        n_topics = by_topic["topic"].nunique()
+        parts.append(f"Table 2{' (paper: ' + pd_name + ')' if pd_name else ''}: mean over {n_topics} topics with "
+                     f"truth; relevant = grade >= {spec.get('relevant_grade', 1)}.\n")
+        parts.append(_table2(metrics, t2, list(dict.fromkeys(metrics["method"])), ks))
+        parts.append("Significance (paper: bold = significantly better, one-tailed paired t-test):\n")
+        parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
+        kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
+        if not kl.empty:
+            paper_kl = _paper_lookup(paper, "kl", dataset=pd_name) if pd_name else {}
+            mean_kl = kl.groupby("method", sort=False)["kl"].mean()
+            rows = [f"| {m} | {_cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
+            parts.append("Figure 2: mean KL divergence over topics, accuracy (eq 18) histogram vs estimated "
+                         "quality histogram:\n\n| method | mean KL |\n|---|---|\n" + "\n".join(rows) + "\n")
+        runtime = pd.read_csv(files["runtime"], sep="\t")
+        rows = [f"| {r.method} | {r.seconds:.3f} |" for r in runtime.itertuples(index=False)]
+        parts.append(f"Running time (fitting all {len(by_topic['topic'].unique())}+ topics, one core, seconds; "
+                     "the paper's timing table is not reproduced as numbers: other machine):\n\n"
+                     "| method | seconds |\n|---|---|\n" + "\n".join(rows) + "\n")
+        if files.get("robustness_cv"):
+            cv = pd.read_csv(files["robustness_cv"], sep="\t")
+            paper_cv = _paper_lookup(paper, "cv", dataset=pd_name) if pd_name else {}
+            for spammer, rows_s in cv.groupby("spammer", sort=False):
+                show = [m for m in ("P@10", "MAP", "NDCG@10", "RBP") if m in set(rows_s["metric"])]
+                table = rows_s.set_index(["method", "metric"])["cv"]
+                lines = ["| method | " + " | ".join(show) + " |", "|---|" + "---|" * len(show)]
+                for m in dict.fromkeys(rows_s["method"]):
+                    lines.append(f"| {m} | " + " | ".join(_cell(table.get((m, x), np.nan), paper_cv.get((spammer, m, x)), 4)
+                                                   for x in show) + " |")
+                parts.append(f"Coefficient of variation across ratios, {spammer} spammers (Figure "
+                             f"{3 if spammer == 'random' else 4}):\n\n" + "\n".join(lines) + "\n")
+    return "\n".join(parts)

@@ -1,0 +1,145 @@
+"""Crowd data: the mirex2005 parser (Latin-1 CSV + qrel), canonical readers, errors, loading topics."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
+from manyjudges.crowd.judgments import ratings_to_preferences
+from manyjudges.io.errors import DataError
+from manyjudges.io.preferences import parse_mirex2005, read_preferences, read_truth
+
+MIREX = "julian-urbano/sigir2010-crowdsourcing/ac8f16f22ccdda027571e73f0b0e17e200134cf4/data"
+HEADER = '"HITId","WorkerId","Input.query","Input.docA","Input.docB","Answer.comment","Answer.radio"\n'
+
+
+def write_mirex(tmp_path: Path, rows: list[str], qrel: str | None = None) -> tuple[Path, Path]:
+    csv_path = tmp_path / "judgments.csv"
+    csv_path.write_bytes((HEADER + "".join(rows)).encode("latin-1"))
+    qrel_path = tmp_path / "MTurk.qrel"
+    qrel_path.write_text(qrel if qrel is not None else
+                         "MTurk\tq1\tq1\t1\nMTurk\tq1\tdA\t2\nMTurk\tq1\tdB\t3\nMTurk\tq1\tdC\t3\n")
+    return csv_path, qrel_path
+
+
+def test_mirror_file_parses(mirror):
+    data = parse_mirex2005(mirror / MIREX / "judgments.csv", mirror / MIREX / "MTurk.qrel")
+    prefs, truth = data.preferences, data.truth
+    assert len(prefs) == 2805 and data.dropped == {"empty_answer": 5}
+    assert prefs["topic"].nunique() == 11 and prefs["worker"].nunique() == 79
+    assert prefs["outcome"].value_counts().to_dict() == {"tie": 1405, "right": 823, "left": 577}
+    assert len(truth) == 118 and truth["grade"].between(0, 4).all()
+    # every query's best group gets grade 4
+    best = truth.merge(pd.DataFrame({"topic": truth["topic"]}).drop_duplicates(), on="topic")
+    assert (best.groupby("topic")["grade"].max() == 4).all()
+
+
+def test_latin1_text_and_quoted_commas_parse(tmp_path):
+    rows = ['1,"w1","q1","dA","dB","très bien, merci","a"\n',
+            '2,"w2","q1","dB","dC","multi\nline é","s"\n',
+            '3,"w3","q1","dA","dC","","b"\n',
+            '4,"w4","q1","dA","dC","",""\n']
+    data = parse_mirex2005(*write_mirex(tmp_path, rows))
+    assert data.preferences.values.tolist() == [["q1", "w1", "dA", "dB", "left"], ["q1", "w2", "dB", "dC", "tie"],
+                                                ["q1", "w3", "dA", "dC", "right"]]
+    assert data.dropped == {"empty_answer": 1}
+
+
+def test_qrel_groups_become_grades(tmp_path):
+    # 3 distinct groups in 5 grades: positions 1, 2, 3 -> 4 - floor(5 (p - 1) / 3) = 4, 3, 1
+    data = parse_mirex2005(*write_mirex(tmp_path, ['1,"w1","q1","dA","dB","","a"\n']))
+    assert dict(zip(data.truth["item"], data.truth["grade"])) == {"q1": 4, "dA": 3, "dB": 1, "dC": 1}
+
+
+@pytest.mark.parametrize("row, message, line", [
+    ('1,"w1","q1","dA","dB","","x"\n', "Answer.radio must be a, b, s or empty", 3),
+    ('1,"w1","q1","dA","dZ","","a"\n', "no entry in MTurk.qrel", 3),
+    ('1,"w1","q1","dA","dA","","a"\n', "same document", 3),
+    ('1,"","q1","dA","dB","","a"\n', "empty WorkerId", 3),
+    ('1,"w1","q1","dA","dB","a"\n', "expected 7 fields", 3),
+])
+def test_bad_rows_name_file_line_and_value(tmp_path, row, message, line):
+    rows = ['1,"w0","q1","dA","dB","","a"\n', row]
+    with pytest.raises(DataError, match=message) as err:
+        parse_mirex2005(*write_mirex(tmp_path, rows))
+    assert err.value.line == line and "judgments.csv" in str(err.value)
+
+
+def test_bad_row_after_a_multiline_field_gets_its_own_line(tmp_path):
+    rows = ['1,"w0","q1","dA","dB","two\nlines","a"\n', '2,"w1","q1","dA","dB","","?"\n']
+    with pytest.raises(DataError) as err:
+        parse_mirex2005(*write_mirex(tmp_path, rows))
+    assert err.value.line == 4 and err.value.value == "?"
+
+
+def test_bad_qrel_lines(tmp_path):
+    with pytest.raises(DataError, match="group must be a positive integer") as err:
+        parse_mirex2005(*write_mirex(tmp_path, [], "MTurk\tq1\tq1\t1\nMTurk\tq1\tdA\tzero\n"))
+    assert err.value.line == 2
+    with pytest.raises(DataError, match="listed twice"):
+        parse_mirex2005(*write_mirex(tmp_path, [], "MTurk\tq1\tq1\t1\nMTurk\tq1\tq1\t2\n"))
+
+
+def test_read_preferences_and_truth_errors(tmp_path):
+    good = tmp_path / "p.tsv"
+    good.write_text("topic\tworker\tleft\tright\toutcome\nt\tw\ta\tb\tleft\nt\tw\tb\tc\ttie\n")
+    assert read_preferences(good)["outcome"].tolist() == ["left", "tie"]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("topic\tworker\tleft\tright\toutcome\nt\tw\ta\tb\tleft\nt\tw\ta\tb\twins\n")
+    with pytest.raises(DataError, match="outcome must be left, right or tie") as err:
+        read_preferences(bad)
+    assert err.value.line == 3 and err.value.value == "wins"
+    same = tmp_path / "same.tsv"
+    same.write_text("topic\tworker\tleft\tright\toutcome\nt\tw\ta\ta\tleft\n")
+    with pytest.raises(DataError, match="same item"):
+        read_preferences(same)
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("topic\titem\tgrade\nt\ta\t2\nt\ta\t1\n")
+    with pytest.raises(DataError, match="graded twice") as err:
+        read_truth(truth)
+    assert err.value.line == 3
+    truth.write_text("topic\titem\tgrade\nt\ta\t-1\n")
+    with pytest.raises(DataError, match="non-negative integer"):
+        read_truth(truth)
+
+
+def test_ratings_to_preferences_matches_a_loop():
+    rng = np.random.default_rng(3)
+    worker = rng.integers(0, 6, 60)
+    item = rng.integers(0, 15, 60)
+    keep = ~pd.DataFrame({"w": worker, "i": item}).duplicated().to_numpy()
+    worker, item = worker[keep], item[keep]
+    grade = rng.integers(0, 3, len(worker))
+    got = set(zip(*(a.tolist() for a in ratings_to_preferences(worker, item, grade))))
+    expected = set()
+    for w in np.unique(worker):
+        rated = sorted((i, g) for ww, i, g in zip(worker, item, grade) if ww == w)
+        for a in range(len(rated)):
+            for b in range(a + 1, len(rated)):
+                expected.add((w, rated[a][0], rated[b][0], int(np.sign(rated[a][1] - rated[b][1]))))
+    assert got == expected
+
+
+def test_trec_ratings_round_trip_to_topics(tmp_path):
+    raw = tmp_path / "trec-rf10-data.txt"
+    raw.write_text("topicID\tworkerID\tdocID\tgold\tlabel\n"
+                   "20\tw1\td1\t2\t2\n20\tw1\td2\t0\t0\n20\tw2\td1\t2\t1\n20\tw2\td3\t-1\t1\n30\tw1\td9\t1\t1\n")
+    judgments, truth = parse_crowd_source("trec_rf10", {raw.name: raw})
+    write_crowd_dataset(judgments, truth, tmp_path / "out")
+    data = load_crowd_dataset(tmp_path / "out")
+    assert list(data.topics) == ["20", "30"]
+    t20 = data.topics["20"]
+    assert t20.items.tolist() == ["d1", "d2", "d3"] and t20.has_ratings
+    assert sorted(zip(t20.worker.tolist(), t20.left.tolist(), t20.right.tolist(), t20.outcome.tolist())) == [
+        (0, 0, 1, 1), (1, 0, 2, 0)]
+    assert data.truth == {"20": {"d1": 2, "d2": 0}, "30": {"d9": 1}}
+
+
+def test_unknown_source_and_missing_file():
+    with pytest.raises(ValueError, match="unknown crowd source"):
+        parse_crowd_source("nope", {})
+    with pytest.raises(ValueError, match="needs the file 'MTurk.qrel'"):
+        parse_crowd_source("mirex2005", {"judgments.csv": "x"})

@@ -1,0 +1,191 @@
+# Rank aggregation from crowd ratings and preferences (Niu et al.): CrowdAgg and baselines.
+
+
+rule crowd_simulate:
+    output:
+        preferences="data/processed/crowd/{crowd_sim}/preferences.tsv",
+        truth="data/processed/crowd/{crowd_sim}/truth.tsv",
+        workers="data/processed/crowd/{crowd_sim}/workers.tsv",
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_sim],
+        seed=config["seed"],
+    log:
+        "logs/simulate/crowd_{crowd_sim}.log",
+    script:
+        "../../scripts/crowd_simulate.py"
+
+
+rule crowd_parse_preferences:
+    input:
+        lambda wc: crowd_raw_input(wc.crowd_pref_raw),
+    output:
+        preferences="data/processed/crowd/{crowd_pref_raw}/preferences.tsv",
+        truth="data/processed/crowd/{crowd_pref_raw}/truth.tsv",
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_pref_raw],
+    log:
+        "logs/parse/crowd_{crowd_pref_raw}.log",
+    script:
+        "../../scripts/crowd_parse.py"
+
+
+rule crowd_parse_ratings:
+    input:
+        lambda wc: crowd_raw_input(wc.crowd_rating_raw),
+    output:
+        grades="data/processed/crowd/{crowd_rating_raw}/grades.tsv",
+        meta="data/processed/crowd/{crowd_rating_raw}/grades.yaml",
+        truth="data/processed/crowd/{crowd_rating_raw}/truth.tsv",
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_rating_raw],
+    log:
+        "logs/parse/crowd_{crowd_rating_raw}.log",
+    script:
+        "../../scripts/crowd_parse.py"
+
+
+rule crowd_aggregate:
+    input:
+        unpack(crowd_processed),
+    output:
+        rankings="results/crowd/{crowd_dataset}/parts/{method}.rankings.tsv",
+        quality="results/crowd/{crowd_dataset}/parts/{method}.quality.tsv",
+        runtime="results/crowd/{crowd_dataset}/parts/{method}.runtime.tsv",
+    params:
+        spec=lambda wc: method_spec(CROWD, wc.method),
+    threads: 1
+    log:
+        "logs/crowd/{crowd_dataset}/{method}.log",
+    benchmark:
+        "benchmarks/runs/crowd/{crowd_dataset}/{method}.tsv"
+    script:
+        "../../scripts/crowd_aggregate.py"
+
+
+rule crowd_tables:
+    input:
+        unpack(crowd_processed),
+        rankings=lambda wc: expand("results/crowd/{d}/parts/{m}.rankings.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
+        quality=lambda wc: expand("results/crowd/{d}/parts/{m}.quality.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
+        runtime=lambda wc: expand("results/crowd/{d}/parts/{m}.runtime.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
+    output:
+        **{t: f"results/crowd/{{crowd_dataset}}/{t}.tsv" for t in CROWD_TABLES},
+    params:
+        dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
+        methods=list(CROWD["methods"]),
+        proposed=CROWD.get("proposed", []),
+        baselines=[m for m in CROWD["methods"] if not method_spec(CROWD, m)["method"].startswith("crowdagg")],
+        ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
+        rbp_p=CROWD.get("rbp_p", 0.95),
+        quality_bins=CROWD.get("quality_bins", 10),
+    log:
+        "logs/crowd/{crowd_dataset}/tables.log",
+    script:
+        "../../scripts/crowd_tables.py"
+
+
+rule crowd_robustness_part:
+    input:
+        unpack(crowd_processed),
+    output:
+        "results/crowd/{crowd_dataset}/robustness/{spammer}/ratio_{ratio}.tsv",
+    params:
+        dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
+        methods=crowd_robustness_methods(),
+        replicates=(CROWD.get("robustness") or {}).get("replicates", 1),
+        seed=config["seed"],
+        ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
+        rbp_p=CROWD.get("rbp_p", 0.95),
+    threads: 1
+    log:
+        "logs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.log",
+    benchmark:
+        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.tsv"
+    script:
+        "../../scripts/crowd_robustness_part.py"
+
+
+rule crowd_robustness:
+    input:
+        crowd_robustness_parts,
+    output:
+        summary="results/crowd/{crowd_dataset}/robustness.tsv",
+        cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
+    log:
+        "logs/crowd/{crowd_dataset}/robustness.log",
+    script:
+        "../../scripts/crowd_robustness.py"
+
+
+rule crowd_figure_table2:
+    input:
+        "results/crowd/{crowd_dataset}/ranking_metrics.tsv",
+    output:
+        png=report(
+            "results/figures/crowd/{crowd_dataset}/table2.png",
+            caption="../report/crowd_table2.rst",
+            category="Crowd rank aggregation",
+            subcategory="{crowd_dataset}",
+        ),
+        pdf="results/figures/crowd/{crowd_dataset}/table2.pdf",
+    log:
+        "logs/figures/crowd/{crowd_dataset}/table2.log",
+    script:
+        "../../scripts/plot_crowd.py"
+
+
+rule crowd_figure_quality_ablation:
+    input:
+        "results/crowd/{crowd_dataset}/metrics_by_topic.tsv",
+    output:
+        png=report(
+            "results/figures/crowd/{crowd_dataset}/quality_ablation.png",
+            caption="../report/crowd_quality_ablation.rst",
+            category="Crowd rank aggregation",
+            subcategory="{crowd_dataset}",
+        ),
+        pdf="results/figures/crowd/{crowd_dataset}/quality_ablation.pdf",
+    params:
+        ablation=CROWD.get("ablation", []),
+    log:
+        "logs/figures/crowd/{crowd_dataset}/quality_ablation.log",
+    script:
+        "../../scripts/plot_crowd.py"
+
+
+rule crowd_figure_quality_distributions:
+    input:
+        quality="results/crowd/{crowd_dataset}/quality.tsv",
+        kl="results/crowd/{crowd_dataset}/quality_kl.tsv",
+    output:
+        png=report(
+            "results/figures/crowd/{crowd_dataset}/quality_distributions.png",
+            caption="../report/crowd_quality_distributions.rst",
+            category="Crowd rank aggregation",
+            subcategory="{crowd_dataset}",
+        ),
+        pdf="results/figures/crowd/{crowd_dataset}/quality_distributions.pdf",
+    params:
+        bins=CROWD.get("quality_bins", 10),
+    log:
+        "logs/figures/crowd/{crowd_dataset}/quality_distributions.log",
+    script:
+        "../../scripts/plot_crowd.py"
+
+
+rule crowd_figure_robustness:
+    input:
+        summary="results/crowd/{crowd_dataset}/robustness.tsv",
+        cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
+    output:
+        png=report(
+            "results/figures/crowd/{crowd_dataset}/robustness_{spammer}.png",
+            caption="../report/crowd_robustness.rst",
+            category="Crowd rank aggregation",
+            subcategory="{crowd_dataset}",
+        ),
+        pdf="results/figures/crowd/{crowd_dataset}/robustness_{spammer}.pdf",
+    log:
+        "logs/figures/crowd/{crowd_dataset}/robustness_{spammer}.log",
+    script:
+        "../../scripts/plot_crowd.py"
