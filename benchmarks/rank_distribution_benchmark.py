@@ -1,0 +1,103 @@
+"""Rank distributions of one annotator (seed 004 Algorithms 1 and 2) and CrowdAgg on trec_rf10.
+
+For n = 50, 200, 1000 items: the rank distributions of all n items of one annotator
+(n rows of n - 1 success probabilities, drawn uniformly at random), by
+``bernoulli_sum_pmf`` (FFT divide and conquer, Algorithm 2) and by
+``bernoulli_sum_pmf_direct`` (sequential convolution, Algorithm 1; vectorised over the
+rows), best of 3, and the largest absolute difference between the two.
+
+Then, when the mirror is present, CrowdAgg (ndcg, quality=True, margin) fitted on each of
+the 100 topics of trec_rf10 (ratings -> eq 5 preferences): total fit seconds, best of 3.
+
+Writes ``benchmarks/runs/rank_distribution.tsv`` (and ``.md``) and prints the table.
+
+    python benchmarks/rank_distribution_benchmark.py
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from timing_harness import write_tables
+
+from manyjudges.crowd.rank_distribution import (
+    bernoulli_sum_pmf,
+    bernoulli_sum_pmf_direct,
+)
+
+HERE = Path(__file__).resolve().parent
+TREC = (HERE.parents[1] / "shared" / "data" / "mirror" / "axelabels" / "CDM_BIAS"
+        / "68aaa11dd12638f79bb01a2ec49012fb43c2d5ec" / "trec-rf10-crowd" / "trec-rf10-data.txt")
+SIZES = (50, 200, 1000)
+REPEATS = 3
+COLUMNS = ("n", "method", "seconds", "max_abs_diff")
+
+
+def best_of_3(fn):
+    """(result, best seconds of REPEATS runs)."""
+    best, result = float("inf"), None
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return result, best
+
+
+def rank_rows() -> list[dict]:
+    rows = []
+    rng = np.random.default_rng(0)
+    for n in SIZES:
+        q = rng.random((n, n - 1))
+        fft, t_fft = best_of_3(lambda q=q: bernoulli_sum_pmf(q))
+        direct, t_direct = best_of_3(lambda q=q: bernoulli_sum_pmf_direct(q))
+        diff = f"{np.abs(fft - direct).max():.2e}"
+        rows.append({"n": n, "method": "fft_divide_conquer", "seconds": f"{t_fft:.4f}", "max_abs_diff": diff})
+        rows.append({"n": n, "method": "direct_sequential", "seconds": f"{t_direct:.4f}", "max_abs_diff": diff})
+        print(f"n={n}: fft {t_fft:.4f} s, direct {t_direct:.4f} s, max |diff| {diff}", flush=True)
+    return rows
+
+
+def crowdagg_row() -> dict | None:
+    if not TREC.is_file():
+        print(f"trec_rf10 mirror not found at {TREC}: CrowdAgg timing skipped")
+        return None
+    from manyjudges.crowd.crowdagg import CrowdAgg
+    from manyjudges.crowd.data import ratings_table
+    from manyjudges.crowd.judgments import topics_from_ratings
+    from manyjudges.io.grades import parse_trec_rf10
+
+    topics = topics_from_ratings(ratings_table(parse_trec_rf10(TREC)))
+    n_pairs = sum(len(t.outcome) for t in topics.values())
+    n_strict = sum(int((t.outcome != 0).sum()) for t in topics.values())
+
+    def fit_all():
+        return [CrowdAgg(measure="ndcg", quality=True).fit(t).n_iter_ for t in topics.values()]
+
+    n_iter, seconds = best_of_3(fit_all)
+    print(f"CrowdAgg ndcg quality=True on trec_rf10: {len(topics)} topics, {n_pairs} rating pairs "
+          f"({n_strict} strict), {seconds:.3f} s, passes per topic mean {np.mean(n_iter):.2f} max {max(n_iter)}")
+    return {"n": f"trec_rf10 ({len(topics)} topics)", "method": "crowdagg_ndcg_quality_fit_all",
+            "seconds": f"{seconds:.4f}", "max_abs_diff": ""}
+
+
+def main() -> None:
+    rows = rank_rows()
+    row = crowdagg_row()
+    if row is not None:
+        rows.append(row)
+    meta = [f"best of {REPEATS}; q ~ U(0, 1), numpy.random.default_rng(0)",
+            (f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}, "
+             f"{os.cpu_count()} CPUs")]
+    tsv, _ = write_tables(rows, COLUMNS, HERE / "runs", "rank_distribution",
+                          "Rank distributions: FFT divide and conquer vs direct convolution", meta)
+    print(tsv.read_text(), end="")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Crowd experiment tables: metrics per topic, t-tests, robustness summaries, the report section."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from manyjudges.crowd import experiment as ex
+from manyjudges.crowd.data import CrowdDataset
+from manyjudges.crowd.judgments import topics_from_preferences
+
+
+def noiseless_dataset(n_topics: int = 3, n_items: int = 8, seed: int = 0) -> CrowdDataset:
+    rng = np.random.default_rng(seed)
+    rows, truth = [], {}
+    for t in range(n_topics):
+        items = [f"i{k}" for k in range(n_items)]
+        grades = rng.permutation(n_items) % 4
+        truth[f"t{t}"] = dict(zip(items, grades.tolist()))
+        for w in range(4):
+            for a in range(n_items):
+                for b in range(a + 1, n_items):
+                    if grades[a] != grades[b]:
+                        rows.append((f"t{t}", f"w{w}", items[a], items[b], "left" if grades[a] > grades[b] else "right"))
+    prefs = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    return CrowdDataset(topics_from_preferences(prefs), truth)
+
+
+def test_metric_names_follow_table2():
+    assert ex.metric_names((3, 10)) == ["P@3", "P@10", "MAP", "NDCG@3", "NDCG@10", "RBP"]
+
+
+def test_noiseless_crowd_gives_perfect_ndcg_for_every_builtin():
+    from manyjudges.crowd.registry import CROWD_METHODS
+
+    data = noiseless_dataset()
+    for name in CROWD_METHODS:
+        rankings, quality, seconds = ex.aggregate_dataset(data, name, {"method": name, "params": {}})
+        by_topic = ex.metrics_by_topic(rankings, data)
+        ndcg = by_topic[by_topic["metric"] == "NDCG@10"]["value"]
+        assert len(ndcg) == 3 and np.allclose(ndcg, 1.0), name
+        assert seconds >= 0 and set(rankings.columns) == {"topic", "method", "item", "rank", "score"}
+
+
+def test_items_without_truth_are_not_scored():
+    data = noiseless_dataset(n_topics=1)
+    truth = data.truth["t0"]
+    # a ranking that puts an ungraded item first: scoring skips it, so the graded order alone counts
+    order = sorted(truth, key=lambda i: -truth[i])
+    full = ex.topic_metrics(["ghost"] + order, truth, (3,), 0.95, 1)
+    assert full == ex.topic_metrics(order, truth, (3,), 0.95, 1)
+
+
+def test_significance_matches_scipy_and_picks_the_best_baseline():
+    rng = np.random.default_rng(1)
+    rows = []
+    for topic in range(12):
+        for method, mean in (("ours", 0.7), ("b1", 0.6), ("b2", 0.5)):
+            rows.append((str(topic), method, "MAP", mean + rng.normal(0, 0.1)))
+    by_topic = pd.DataFrame(rows, columns=["topic", "method", "metric", "value"])
+    table = ex.significance_tests(by_topic, ["ours"], ["b1", "b2"], ks=())
+    assert table["baseline"].tolist() == ["b1"]
+    wide = by_topic.pivot(index="topic", columns="method", values="value")
+    ref = stats.ttest_rel(wide["ours"], wide["b1"], alternative="greater")
+    assert table["p_value"].iloc[0] == pytest.approx(ref.pvalue)
+    assert table["t"].iloc[0] == pytest.approx(ref.statistic)
+
+
+def test_robustness_summary_and_cv():
+    parts = pd.DataFrame({"spammer": "random", "ratio": [0, 0, 0.5, 0.5], "replicate": [0, 1, 0, 1],
+                          "method": "m", "metric": "MAP", "value": [0.8, 0.8, 0.6, 0.4]})
+    summary = ex.robustness_summary(parts)
+    assert summary["mean"].tolist() == pytest.approx([0.8, 0.5])
+    assert summary["sd"].tolist() == pytest.approx([0.0, np.std([0.6, 0.4], ddof=1)])
+    cv = ex.robustness_cv(summary)
+    means = np.array([0.8, 0.5])
+    assert cv["cv"].iloc[0] == pytest.approx(stats.variation(means))  # sd (ddof 0) / mean
+
+
+def test_robustness_part_is_seeded_and_ratio_zero_is_the_data():
+    data = noiseless_dataset(n_topics=2)
+    methods = {"borda": {"method": "borda", "params": {}}, "crowdagg_ndcg": {"method": "crowdagg_ndcg", "params": {}}}
+    a = ex.robustness_part(data, methods, "malicious", 0.5, 2, seed=3, dataset_name="d")
+    b = ex.robustness_part(data, methods, "malicious", 0.5, 2, seed=3, dataset_name="d")
+    pd.testing.assert_frame_equal(a, b)
+    zero = ex.robustness_part(data, methods, "random", 0.0, 2, seed=3, dataset_name="d")
+    ndcg = zero[zero["metric"] == "NDCG@10"]["value"]
+    assert np.allclose(ndcg, 1.0)
