@@ -143,3 +143,11 @@ def test_unknown_source_and_missing_file():
         parse_crowd_source("nope", {})
     with pytest.raises(ValueError, match="needs the file 'MTurk.qrel'"):
         parse_crowd_source("mirex2005", {"judgments.csv": "x"})
+
+
+def test_repeated_rating_is_an_error():
+    from manyjudges.crowd.judgments import topics_from_ratings
+
+    table = pd.DataFrame({"topic": ["t", "t"], "worker": ["w", "w"], "item": ["a", "a"], "grade": [1, 2]})
+    with pytest.raises(ValueError, match="more than once"):
+        topics_from_ratings(table)

@@ -151,6 +151,11 @@ def topics_from_preferences(table: pd.DataFrame) -> dict[str, TopicJudgments]:
 def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
     """Ratings ``topic, worker, item, grade`` -> {topic: TopicJudgments} with eq (5) preferences."""
     out: dict[str, TopicJudgments] = {}
+    repeated = table.duplicated(["topic", "worker", "item"])
+    if repeated.any():
+        first = table[repeated].iloc[0]
+        raise ValueError(f"ratings: worker {first['worker']!r} rates item {first['item']!r} of topic "
+                         f"{first['topic']!r} more than once ({int(repeated.sum())} repeated ratings)")
     for topic, rows in table.groupby(table["topic"].astype(str), sort=False):
         items, item_idx = _index(rows["item"])
         workers, worker_idx = _index(rows["worker"])
