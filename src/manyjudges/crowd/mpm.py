@@ -161,6 +161,17 @@ def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool 
 
 def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
                   reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
+    """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
+    reported as value +inf (the solvers then shorten the step) instead of NaN and warnings."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        value, grad = _mpm_objective(theta, data, reg, equal_quality, reg_alpha)
+    if not np.isfinite(value) or not np.isfinite(grad).all():
+        return np.inf, np.zeros_like(grad)
+    return value, grad
+
+
+def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+                   reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
     """Penalised negative mean log-likelihood of MPM and its gradient.
 
     ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``equal_quality``: alpha = 1), with
