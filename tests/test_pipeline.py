@@ -160,7 +160,7 @@ def test_crowd_tables_follow_results_contract(tiny_run):
         assert (tiny_run / f"results/figures/crowd/sim_crowd_tiny/robustness_{spammer}.pdf").stat().st_size > 1000
     assert not (tiny_run / "results/crowd/mirex2005/robustness.tsv").exists()
     report = (tiny_run / "results/REPRODUCTION.md").read_text()
-    assert "rank aggregation in crowdsourcing" in report and "derived from these same" in report
+    assert "rank aggregation in crowdsourcing" in report and "from these same crowd judgments" in report
     assert "0.955" in report  # the paper's CrowdAgg NDCG@3 on MIREX sits beside ours
 
 
@@ -212,7 +212,12 @@ def test_two_runs_give_byte_identical_tables(tiny_run, tmp_path):
     files += sorted(p.relative_to(tiny_run) for p in (tiny_run / "data/processed").rglob("*.tsv"))
     assert len(files) > 10
     for rel in files:
-        assert (tiny_run / rel).read_bytes() == (again / rel).read_bytes(), rel
+        first, second = (tiny_run / rel).read_bytes(), (again / rel).read_bytes()
+        if rel.name.endswith("runtime.tsv"):  # measured seconds: only the methods must agree
+            first, second = (re.sub(rb"\t[0-9.e-]+\n", b"\n", x) for x in (first, second))
+        if rel.name == "REPRODUCTION.md":  # the running-time tables are measurements too
+            first, second = (re.sub(rb"\| [0-9.]+ s \|\n", b"| t |\n", x) for x in (first, second))
+        assert first == second, rel
 
 
 def test_adding_a_method_runs_only_its_jobs(tiny_run, tmp_path):
