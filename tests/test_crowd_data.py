@@ -32,9 +32,15 @@ def test_mirror_file_parses(mirror):
     assert prefs["topic"].nunique() == 11 and prefs["worker"].nunique() == 79
     assert prefs["outcome"].value_counts().to_dict() == {"tie": 1405, "right": 823, "left": 577}
     assert len(truth) == 118 and truth["grade"].between(0, 4).all()
-    # every query's best group gets grade 4
-    best = truth.merge(pd.DataFrame({"topic": truth["topic"]}).drop_duplicates(), on="topic")
-    assert (best.groupby("topic")["grade"].max() == 4).all()
+    # every query's best group gets grade 4, and each query's grades follow its groups (group 1 = best)
+    assert (truth.groupby("topic")["grade"].max() == 4).all()
+    groups = pd.read_csv(mirror / MIREX / "MTurk.qrel", sep="\t", header=None, names=["s", "topic", "item", "group"],
+                         dtype={"topic": str, "item": str})
+    both = truth.merge(groups, on=["topic", "item"])
+    assert len(both) == 118
+    for _, rows in both.groupby("topic"):
+        rows = rows.sort_values("group")
+        assert rows["grade"].is_monotonic_decreasing
 
 
 def test_latin1_text_and_quoted_commas_parse(tmp_path):

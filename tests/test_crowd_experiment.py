@@ -87,3 +87,24 @@ def test_robustness_part_is_seeded_and_ratio_zero_is_the_data():
     zero = ex.robustness_part(data, methods, "random", 0.0, 2, seed=3, dataset_name="d")
     ndcg = zero[zero["metric"] == "NDCG@10"]["value"]
     assert np.allclose(ndcg, 1.0)
+
+
+def test_malicious_spammers_hurt_and_replicates_differ():
+    data = noiseless_dataset(n_topics=3)
+    methods = {"borda": {"method": "borda", "params": {}}}
+    clean = ex.robustness_part(data, methods, "malicious", 0.0, 1, seed=3, dataset_name="d")
+    noisy = ex.robustness_part(data, methods, "malicious", 2.0, 4, seed=3, dataset_name="d")
+    ndcg = noisy[noisy["metric"] == "NDCG@10"]["value"]
+    assert ndcg.max() < clean[clean["metric"] == "NDCG@10"]["value"].iloc[0]
+    coin = ex.robustness_part(data, methods, "random", 3.0, 4, seed=3, dataset_name="d")
+    assert coin[coin["metric"] == "NDCG@10"]["value"].nunique() > 1  # each replicate draws its own spammers
+
+
+def test_ties_are_broken_by_item_hash_not_id_order():
+    from manyjudges.crowd.base import ranking_from_scores
+
+    items = np.array([f"d{k}" for k in range(30)], dtype=object)
+    order = ranking_from_scores(np.zeros(30), ex.item_tiebreak(items))
+    assert sorted(order.tolist()) == list(range(30)) and order.tolist() != list(range(30))
+    # round-off-level differences count as ties
+    assert ranking_from_scores(np.array([1.0, 1.0 + 1e-15, 0.5])).tolist() == [0, 1, 2]

@@ -111,14 +111,15 @@ def brute_crowdagg(topic, measure, quality, pairwise, max_iter=20):
     ranking = ranking_from_scores(scores)
     if not quality:
         return scores, None, 1
-    n_iter, estimate = 1, eta
+    n_iter, estimate, history = 1, eta, [ranking.tolist()]
     while n_iter < max_iter:
         estimate = brute_quality(ranking, net)
         scores = brute_scores(p, np.nan_to_num(estimate, nan=1.0), measure)
         new_ranking = ranking_from_scores(scores)
         n_iter += 1
-        if np.array_equal(new_ranking, ranking):
+        if new_ranking.tolist() in history:  # converged (== last) or back to an earlier ranking
             break
+        history.append(new_ranking.tolist())
         ranking = new_ranking
     return scores, estimate, n_iter
 
@@ -259,3 +260,16 @@ def test_g_table_is_the_binomial_expectation(measure):
         b = np.arange(m + 1)
         expected = [binom.pmf(b, m, 0.5) @ utility(r + b, measure, 0.9) for r in range(width)]
         np.testing.assert_allclose(table[m], expected, rtol=1e-12)
+
+
+def test_alternation_cycle_stops_at_first_repeat_whatever_max_iter():
+    cycled = 0
+    for seed in range(60):
+        topic = random_topic(seed)
+        a = CrowdAgg(pairwise="paper_literal", max_iter=20).fit(topic)
+        b = CrowdAgg(pairwise="paper_literal", max_iter=37).fit(topic)
+        np.testing.assert_array_equal(a.scores_, b.scores_)
+        if a.cycle_:
+            assert not a.converged_ and a.n_iter_ < 20
+            cycled += 1
+    assert cycled > 0, "no cycling topic among the seeds: the test needs other seeds"

@@ -128,10 +128,11 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
     named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}
+    named |= set(crowd.get("baselines") or [])
     named |= set((crowd.get("robustness") or {}).get("methods") or [])
     unknown = sorted(named - crowd_methods)
     if unknown:
-        raise ValueError(f"config: crowd.proposed / ablation / robustness name methods {unknown} that are not "
+        raise ValueError(f"config: crowd.proposed / baselines / ablation / robustness name methods {unknown} that are not "
                          f"configured; configured: {sorted(crowd_methods)}")
     robust = sorted(set((crowd.get("robustness") or {}).get("datasets") or []) - set(crowd.get("datasets") or {}))
     if robust:

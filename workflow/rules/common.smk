@@ -165,6 +165,12 @@ def crowd_robustness_parts(wildcards):
     )
 
 
+def crowd_baselines():
+    if CROWD.get("baselines"):
+        return list(CROWD["baselines"])
+    return [m for m in CROWD["methods"] if not method_spec(CROWD, m)["method"].startswith("crowdagg")]
+
+
 def crowd_robustness_methods():
     robust = CROWD.get("robustness") or {}
     names = robust.get("methods") or list(CROWD["methods"])

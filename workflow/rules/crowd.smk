@@ -74,7 +74,7 @@ rule crowd_tables:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         methods=list(CROWD["methods"]),
         proposed=CROWD.get("proposed", []),
-        baselines=[m for m in CROWD["methods"] if not method_spec(CROWD, m)["method"].startswith("crowdagg")],
+        baselines=crowd_baselines(),
         ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
         rbp_p=CROWD.get("rbp_p", 0.95),
         quality_bins=CROWD.get("quality_bins", 10),

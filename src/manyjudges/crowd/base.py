@@ -6,7 +6,10 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
 - ``scores_`` : (n,) float array, higher = ranked higher (aligned with ``topic.items``);
 - ``quality_`` : (m,) float array of per-worker quality (aligned with ``topic.workers``;
   NaN for a worker the method could not rate), or None when the method has no quality;
-- ``ranking_`` : (n,) item indices, best first: scores descending, ties by item index.
+- ``ranking_`` : (n,) item indices, best first: scores descending (at 12 significant digits),
+  ties by item index. The experiments break ties by a hash of the item id instead
+  (:func:`manyjudges.crowd.experiment.item_tiebreak`), so that id order, which can correlate
+  with relevance (trec_rf10 doc ids do), cannot favour a method with many ties.
 """
 from __future__ import annotations
 
@@ -15,10 +18,27 @@ import numpy as np
 from .judgments import TopicJudgments
 
 
-def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
-    """Item indices by score descending; equal scores keep item order (stable, deterministic)."""
+def comparable_scores(scores: np.ndarray, digits: int = 12) -> np.ndarray:
+    """Scores rounded to ``digits`` significant digits of the largest |score|.
+
+    Scores that are equal in exact arithmetic can differ by ~1e-16 after FFTs and sums; ranking
+    on the rounded values lets such ties be broken by the stated rule, not by round-off.
+    """
     scores = np.asarray(scores, dtype=float)
-    return np.lexsort((np.arange(len(scores)), -scores))
+    scale = float(np.max(np.abs(scores))) if scores.size else 0.0
+    if not np.isfinite(scale) or scale == 0.0:
+        return scores
+    return np.round(scores / scale, digits)
+
+
+def ranking_from_scores(scores: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
+    """Item indices by score descending (scores compared at 12 significant digits).
+
+    Equal scores are ordered by ``tiebreak`` (ascending; default the item index).
+    """
+    scores = comparable_scores(scores)
+    key = np.arange(len(scores)) if tiebreak is None else np.asarray(tiebreak)
+    return np.lexsort((np.arange(len(scores)), key, -scores))
 
 
 class CrowdAggregator:

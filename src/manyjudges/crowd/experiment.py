@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+import zlib
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -15,6 +16,7 @@ from scipy import stats
 from ..ir_metrics import ranking_metrics
 from ..random import rng_for
 from .data import CrowdDataset
+from .base import ranking_from_scores
 from .judgments import TopicJudgments
 from .quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
 from .registry import make_crowd_aggregator
@@ -22,6 +24,20 @@ from .spammers import add_spammers
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)
+
+
+def item_tiebreak(items: Sequence[str]) -> np.ndarray:
+    """A fixed pseudo-random order of item ids (crc32 of the id) for breaking score ties.
+
+    Deterministic and independent of the id's own order (trec_rf10 doc ids in natural order
+    correlate with the NIST grades: Spearman +0.19 per topic), of the method and of the run.
+    """
+    return np.array([zlib.crc32(str(item).encode("utf-8")) for item in items], dtype=np.int64)
+
+
+def final_ranking(aggregator: Any, topic: TopicJudgments) -> np.ndarray:
+    """Item indices best first: the aggregator's scores, ties broken by :func:`item_tiebreak`."""
+    return ranking_from_scores(aggregator.scores_, item_tiebreak(topic.items))
 
 
 def metric_names(ks: Sequence[int] = DEFAULT_KS) -> list[str]:
@@ -55,7 +71,7 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any]
     for i, (topic_id, topic) in enumerate(dataset.topics.items(), start=1):
         aggregator, seconds = fit_topic(spec, topic)
         total += seconds
-        order = np.lexsort((np.arange(topic.n_items), -np.asarray(aggregator.scores_, dtype=float)))
+        order = final_ranking(aggregator, topic)
         rank_parts.append(pd.DataFrame({
             "topic": topic_id, "method": name, "item": topic.items[order],
             "rank": np.arange(1, topic.n_items + 1), "score": np.asarray(aggregator.scores_, dtype=float)[order]}))
@@ -188,7 +204,7 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
             noisy = add_spammers(dataset.topics[topic_id], truth, spammer, ratio, rng)
             for name, spec in methods.items():
                 aggregator, _ = fit_topic(spec, noisy)
-                order = np.lexsort((np.arange(noisy.n_items), -np.asarray(aggregator.scores_, dtype=float)))
+                order = final_ranking(aggregator, noisy)
                 items = [str(x) for x in noisy.items[order]]
                 for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
                     values.setdefault((name, metric), []).append(float(value))

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize
+from scipy.special import expit
 
 from .base import CrowdAggregator
 from .judgments import TopicJudgments
@@ -369,6 +370,26 @@ def _newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: f
     return theta, it
 
 
+def implied_accuracy(mu: np.ndarray, sigma: np.ndarray, adherence: np.ndarray, data: MPMData) -> np.ndarray:
+    """Each worker's adherence on the pairwise-accuracy scale of eq (18), for Figure 2.
+
+    Under MPM, worker k states "a over b" rather than "b over a" with probability
+    sigma(2 alpha_k f_ab) (the two outcomes' ratio exp(alpha_k f_ab) / exp(-alpha_k f_ab)), so
+    the model-implied probability that k agrees with the fitted order on a pair is
+    sigma(2 alpha_k |f_ab|). quality_k = its mean over k's judged pairs (weighted by the number
+    of strict judgments): 1/2 for alpha = 0, below 1/2 for a worker answering against the
+    consensus; NaN for a worker with no strict judgment. (alpha itself is ``adherence_``.)
+    """
+    f = (mu[data.ia] - mu[data.ib]) / (sigma[data.ia] + sigma[data.ib])
+    weight = np.abs(data.net)
+    agree = expit(2.0 * adherence[data.k] * np.abs(f[data.q]))
+    total = np.bincount(data.k, weights=weight, minlength=data.m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.bincount(data.k, weights=weight * agree, minlength=data.m) / total
+    out[~(total > 0)] = np.nan
+    return out
+
+
 def _initial_mu(data: MPMData) -> np.ndarray:
     """Start: net win share per item, (wins - losses) / games, in [-1, 1]."""
     n = data.n
@@ -380,8 +401,10 @@ def _initial_mu(data: MPMData) -> np.ndarray:
 class MPM(CrowdAggregator):
     """Multinomial Preference Model with per-worker adherence, by penalised maximum likelihood.
 
-    Model and objective: module docstring. ``scores_`` = mu; ``quality_`` = adherence alpha_k
-    (NaN for a worker without a strict judgment; None for MPM-eq); ``sigma_`` = sigma.
+    Model and objective: module docstring. ``scores_`` = mu; ``adherence_`` = alpha_k and
+    ``quality_`` = the accuracy it implies (:func:`implied_accuracy`, on eq 18's [0, 1] scale so
+    Figure 2 compares like with like; NaN for a worker without a strict judgment; None for
+    MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the
     N(1, 1 / reg_alpha) prior on each alpha_k; ``equal_quality`` fixes all alpha_k = 1 ("MPM-eq",
     seed 004 sets the quality parameters to 1); ``support`` "worker" (default) or "all" (the
@@ -444,6 +467,7 @@ class MPM(CrowdAggregator):
             theta, self.n_iter_ = np.asarray(res.x, dtype=float), int(res.nit)
         self.sigma_ = np.exp(theta[n:2 * n] - theta[n:2 * n].mean())
         if not self.equal_quality:
-            quality = theta[2 * n:].copy()
-            quality[data.n_k == 0] = np.nan
+            self.adherence_ = theta[2 * n:].copy()
+            self.adherence_[data.n_k == 0] = np.nan
+            quality = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)
         return theta[:n].copy(), quality

@@ -22,13 +22,24 @@ READINGS = """Readings of details the papers leave open (each is also in the met
   (1 - p) p^r (RBP, p = 0.95); items sorted by F (rearrangement inequality, no assignment solver).
   Items an annotator never compared with j contribute exact Binomial(., 1/2) factors to j's rank
   distribution; the compared ones are convolved by the divide-and-conquer FFT of Algorithm 2.
+- **CrowdAgg's alternation** stops when the ranking repeats; when it returns to an earlier ranking
+  (a 2-cycle; a few topics) it stops at that first repeat, so results do not depend on `max_iter`.
 - **Baselines' settings.** The paper gives only learning rates for BradleyTerry, MPM and Crowd-BT
-  (gradient ascent); ours are maximum-likelihood fits to convergence (L-BFGS or EM) with small ridges,
-  so learning rates do not apply. Crowd-BT is fitted offline (the original is online Bayesian).
+  (gradient ascent); ours are penalised maximum-likelihood fits to convergence (Newton or L-BFGS-B,
+  small ridges; Crowd-BT with its virtual item, fitted offline and jointly over scores and
+  qualities; the original is online). MPM's normaliser runs over the pairs each worker judged,
+  its adherence alpha has an N(1, 1) prior. EMeloRating: Dawid-Skene EM over pair labels, then
+  chess Elo (K = 32, 400) over the EM posteriors in a fixed round schedule (Bashir et al.'s
+  settings are not given); its `-eq` feeds raw judgments to Elo without EM (the paper's -eq
+  kept EM). GreedyOrder weights are judgment counts. Each reading is in the method's docstring.
+- **Ties in the final rankings** are broken by a fixed hash of the item id, not by id order:
+  trec_rf10 doc ids in natural order correlate with the NIST grades, which would favour methods
+  with many tied scores (Borda's mean grade ties most items).
 - **Truth for MIREX 2005.** The expert ground truth (Typke et al. 2005) is not public. We use the
   `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not
   independent of the judgments, so every method is partly scored on agreement with the crowd itself.
   Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3.
+  The query's own document is an item of its topic (workers compared it too) and has grade 4.
 - **CS-TREC2011.** The TREC 2011 Crowdsourcing track set is not public; trec_rf10 (TREC 2010 RF track
   crowd ratings, from which it was built) stands in: ratings 0/1/2 become preferences by eq (5); NIST
   gold (0/1/2) is the truth; each topic is scored on the gold-labelled documents the crowd judged.
@@ -38,13 +49,14 @@ READINGS = """Readings of details the papers leave open (each is also in the met
   method's curve over the ratios. The paper's CVs are listed "from top to bottom in the legend" of
   Figures 3-4, which the text does not give; we read the legend as Table 2's order without CrowdAgg_RBP.
 - **Figure 2.** Quality = eq (18) pairwise accuracy of each annotator against the truth, vs each
-  method's own quality estimate; KL(true || estimated) between 10-bin histograms on [0, 1] (smoothed
-  so empty bins do not give infinity); the paper does not say how it binned or smoothed.
+  method's own quality estimate (CrowdAgg's eta, Crowd-BT's eta, EMeloRating's agreement with its
+  EM posteriors, MPM's adherence turned into the pairwise accuracy it implies); KL(true ||
+  estimated) between 10-bin histograms on [0, 1], each bin smoothed by 1e-3 so empty bins do not
+  give infinity. The paper does not say how it binned or smoothed, so its KL values (1.43-2.86)
+  compare only in order.
+- **Robustness on a ratings dataset** would turn Borda from mean grade (ratio 0) into win share
+  (spammers add preferences, not ratings); the configs sweep preference data only.
 """
-
-
-def files_topics(by_topic: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(by_topic["topic"]))
 
 
 def _fmt(x: Any, digits: int = 3) -> str:
@@ -120,7 +132,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                          "quality histogram:\n\n| method | mean KL |\n|---|---|\n" + "\n".join(rows) + "\n")
         runtime = pd.read_csv(files["runtime"], sep="\t")
         rows = [f"| {r.method} | {r.seconds:.3f} s |" for r in runtime.itertuples(index=False)]
-        parts.append(f"Running time: fitting every topic of `{name}` ({len(files_topics(by_topic))} with truth), one "
+        parts.append(f"Running time: fitting every topic of `{name}` (with or without truth), one "
                      "core (the paper's timing table is on another machine; only the ordering of methods compares):\n\n"
                      "| method | time |\n|---|---|\n" + "\n".join(rows) + "\n")
         if files.get("robustness_cv"):
