@@ -80,6 +80,8 @@ def trec_rf10_topic(path: Path):
     df = df[df["label"] != BROKEN_LINK]
     topic_id = df["topicID"].value_counts().sort_index().idxmax()  # most labels; ties: smallest id
     rows = df[df["topicID"] == topic_id]
+    # a worker's repeated rating of a doc: keep the first, as the library's parse_trec_rf10 does
+    rows = rows.drop_duplicates(["topicID", "workerID", "docID"], keep="first")
     table = pd.DataFrame({"topic": rows["topicID"], "worker": rows["workerID"], "item": rows["docID"],
                           "grade": rows["label"].astype(int)})
     return topics_from_ratings(table)[topic_id], len(rows)
