@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau, spearmanr
-from timing_harness import write_tables
+from timing_harness import best_of_n, write_tables
 
 DEFAULT_MIRROR = "/work/shared/data/mirror"
 TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
@@ -85,16 +85,6 @@ def trec_rf10_topic(path: Path):
     table = pd.DataFrame({"topic": rows["topicID"], "worker": rows["workerID"], "item": rows["docID"],
                           "grade": rows["label"].astype(int)})
     return topics_from_ratings(table)[topic_id], len(rows)
-
-
-def best_of(fn, repeats: int):
-    """(result, best seconds) over ``repeats`` runs."""
-    best, result = np.inf, None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return result, best
 
 
 def agreement(scores: np.ndarray, reference: np.ndarray) -> tuple[float, float]:
@@ -140,7 +130,7 @@ def bench_dataset(name: str, topic, truth: np.ndarray | None, reg: float, repeat
         row = {**base, "implementation": impl, "settings": settings, "status": "ok", "notes": "",
                "spearman_vs_ours": "", "kendall_vs_ours": "", "kendall_vs_truth": ""}
         try:
-            result, seconds = best_of(fn, repeats)
+            result, seconds = best_of_n(fn, repeats)
         except (RuntimeError, ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:  # e.g. ilsr not converging
             rows.append({**row, "seconds": "", "status": "error", "notes": f"{type(exc).__name__}: {exc}"[:200]})
             continue

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import error_result, limit_memory, write_tables, run_in_child
+from timing_harness import best_of_n, error_result, limit_memory, write_tables, run_in_child
 
 DEFAULT_MIRROR = "/work/shared/data/mirror"
 TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
@@ -92,16 +92,6 @@ def load_trec_rf10(path: Path) -> dict:
 
 # ---------------------------------------------------------------------------
 # Child process: one implementation, one setting
-
-
-def best_of_n(fn, repeats):
-    """(result, best seconds) over ``repeats`` runs of fn (time.perf_counter)."""
-    best, result = math.inf, None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return result, best
 
 
 def _run(impl, smoothing, data, max_iter, tol, repeats, queue):

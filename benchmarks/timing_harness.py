@@ -11,6 +11,16 @@ REPEAT_BELOW = 1.0
 STARTUP_GRACE = 120.0  # seconds allowed for a child to spawn and import before its clock starts
 
 
+def best_of_n(fn: Callable[[], Any], repeats: int) -> tuple[Any, float]:
+    """(result, best seconds) over ``repeats`` runs of fn (time.perf_counter)."""
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return result, best
+
+
 def best_of(fn: Callable[[], Any]) -> tuple[Any, float]:
     """(result, seconds): one run, or best of BEST_OF when the first is under REPEAT_BELOW s."""
     t0 = time.perf_counter()
