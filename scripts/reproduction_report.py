@@ -26,4 +26,5 @@ write_reproduction(
     crowd_datasets=snakemake.params.crowd_datasets,
     crowd_methods=snakemake.params.crowd_methods,
     crowd_ks=snakemake.params.crowd_ks,
+    crowd_ablation=snakemake.params.crowd_ablation,
 )

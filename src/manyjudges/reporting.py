@@ -173,6 +173,7 @@ def write_reproduction(
     crowd_datasets: Mapping[str, Mapping[str, Any]] | None = None,
     crowd_methods: Mapping[str, Any] | None = None,
     crowd_ks: Sequence[int] = (3, 5, 7, 9, 10),
+    crowd_ablation: Sequence[Sequence[str]] = (),
 ) -> None:
     """Write REPRODUCTION.md (atomically)."""
     paper = paper_values("kim2010")
@@ -193,7 +194,7 @@ def write_reproduction(
         from .crowd.report import crowd_markdown
 
         parts.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, paper_values("niu2015"),
-                                    list(crowd_ks)))
+                                    list(crowd_ks), [list(p) for p in crowd_ablation]))
     out_path = Path(out_path)
     tmp = out_path.with_name(out_path.name + ".tmp")
     out_path.parent.mkdir(parents=True, exist_ok=True)

@@ -58,6 +58,7 @@ rule reproduction_report:
         crowd_datasets=CROWD["datasets"],
         crowd_methods=CROWD["methods"],
         crowd_ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
+        crowd_ablation=CROWD.get("ablation", []),
         datasets=ORD["datasets"],
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],

@@ -98,8 +98,21 @@ def _significance(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n\n`*`: p < 0.05 (paired over topics, as the paper's bold marks).\n"
 
 
+def _ablation(metrics: pd.DataFrame, pairs: list[list[str]]) -> str:
+    values = metrics.set_index(["method", "metric"])["value"]
+    show = ("P@10", "MAP", "NDCG@10", "RBP")
+    lines = ["| with quality | without | " + " | ".join(show) + " |", "|---|---|" + "---|" * len(show)]
+    for a, b in pairs:
+        if (a, "MAP") not in values.index or (b, "MAP") not in values.index:
+            continue
+        cells = [f"{values[a, x]:.3f} vs {values[b, x]:.3f}" for x in show]
+        lines.append(f"| {a} | {b} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
-                   methods: Mapping[str, Any], paper: pd.DataFrame, ks: list[int]) -> str:
+                   methods: Mapping[str, Any], paper: pd.DataFrame, ks: list[int],
+                   ablation: list[list[str]] | None = None) -> str:
     """Markdown: per dataset Table 2 (ours (paper)), t-tests, KL, running times, robustness CVs."""
     parts = [f"## {PAPER_NAME}: rank aggregation in crowdsourcing\n",
              "Cells read `ours (paper)`. The paper's CS-TREC2011 and expert MIREX truth are not public: see the "
@@ -121,6 +134,9 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(f"Table 2{' (paper: ' + pd_name + ')' if pd_name else ''}: mean over {n_topics} topics with "
                      f"truth; relevant = grade >= {spec.get('relevant_grade', 1)}.\n")
         parts.append(_table2(metrics, t2, list(dict.fromkeys(metrics["method"])), ks))
+        if ablation:
+            parts.append("Figure 1, with vs without annotator quality (mean over topics; the paper found "
+                         "quality helps every method on MIREX 2005):\n\n" + _ablation(metrics, ablation))
         parts.append("Significance (paper: bold = significantly better, one-tailed paired t-test):\n")
         parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
         kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
