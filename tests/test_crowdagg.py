@@ -273,3 +273,19 @@ def test_alternation_cycle_stops_at_first_repeat_whatever_max_iter():
             assert not a.converged_ and a.n_iter_ < 20
             cycled += 1
     assert cycled > 0, "no cycling topic among the seeds: the test needs other seeds"
+
+
+@pytest.mark.parametrize("measure", ["ndcg", "rbp"])
+def test_quality_separates_good_from_malicious_on_sim_crowd(measure):
+    from manyjudges.crowd.judgments import topics_from_preferences
+    from manyjudges.crowd.simulate import simulate_crowd
+
+    prefs, _, workers = simulate_crowd(np.random.default_rng(5), n_topics=4, n_items=20, n_workers=20,
+                                       pairs_per_worker=30, worker_mix={"good": 0.7, "random": 0.2, "malicious": 0.1},
+                                       good_accuracy=0.8)
+    kinds = dict(zip(zip(workers["topic"], workers["worker"]), workers["kind"]))
+    for topic_id, topic in topics_from_preferences(prefs).items():
+        eta = CrowdAgg(measure=measure).fit(topic).quality_
+        kind = np.array([kinds[topic_id, w] for w in topic.workers])
+        assert eta[kind == "good"].mean() > 0.65 > 0.35 > eta[kind == "malicious"].max()
+        assert eta[kind == "good"].min() > eta[kind == "malicious"].max()
