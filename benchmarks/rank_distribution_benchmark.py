@@ -18,13 +18,12 @@ from __future__ import annotations
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from timing_harness import write_tables
+from timing_harness import best_of_n, write_tables
 
 from manyjudges.crowd.rank_distribution import (
     bernoulli_sum_pmf,
@@ -39,23 +38,13 @@ REPEATS = 3
 COLUMNS = ("n", "method", "seconds", "max_abs_diff")
 
 
-def best_of_3(fn):
-    """(result, best seconds of REPEATS runs)."""
-    best, result = float("inf"), None
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return result, best
-
-
 def rank_rows() -> list[dict]:
     rows = []
     rng = np.random.default_rng(0)
     for n in SIZES:
         q = rng.random((n, n - 1))
-        fft, t_fft = best_of_3(lambda q=q: bernoulli_sum_pmf(q))
-        direct, t_direct = best_of_3(lambda q=q: bernoulli_sum_pmf_direct(q))
+        fft, t_fft = best_of_n(lambda q=q: bernoulli_sum_pmf(q), REPEATS)
+        direct, t_direct = best_of_n(lambda q=q: bernoulli_sum_pmf_direct(q), REPEATS)
         diff = f"{np.abs(fft - direct).max():.2e}"
         rows.append({"n": n, "method": "fft_divide_conquer", "seconds": f"{t_fft:.4f}", "max_abs_diff": diff})
         rows.append({"n": n, "method": "direct_sequential", "seconds": f"{t_direct:.4f}", "max_abs_diff": diff})
@@ -79,7 +68,7 @@ def crowdagg_row() -> dict | None:
     def fit_all():
         return [CrowdAgg(measure="ndcg", quality=True).fit(t).n_iter_ for t in topics.values()]
 
-    n_iter, seconds = best_of_3(fit_all)
+    n_iter, seconds = best_of_n(fit_all, REPEATS)
     print(f"CrowdAgg ndcg quality=True on trec_rf10: {len(topics)} topics, {n_pairs} rating pairs "
           f"({n_strict} strict), {seconds:.3f} s, passes per topic mean {np.mean(n_iter):.2f} max {max(n_iter)}")
     return {"n": f"trec_rf10 ({len(topics)} topics)", "method": "crowdagg_ndcg_quality_fit_all",

@@ -179,8 +179,6 @@ def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
 
 
 def test_mpm_quality_is_the_accuracy_its_adherence_implies():
-    from scipy.special import expit
-
     topic, _ = crowd(good=8, malicious=3, noise=0.1, seed=4)
     model = MPM().fit(topic)
     q, alpha = model.quality_, model.adherence_
@@ -189,4 +187,3 @@ def test_mpm_quality_is_the_accuracy_its_adherence_implies():
     # higher adherence, higher implied accuracy; negative adherence, below 1/2
     assert np.corrcoef(alpha[ok], q[ok])[0, 1] > 0.9
     assert (q[ok][alpha[ok] < 0] < 0.5).all() and (q[ok][alpha[ok] > 0] > 0.5).all()
-    assert expit(0.0) == 0.5

@@ -8,7 +8,7 @@ a function from a ``(c, k)`` rank matrix of candidates to ``c`` scores.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -46,6 +46,31 @@ def load_callable(spec: str) -> Callable[..., Any]:
     if not callable(obj):
         raise ValueError(f"method {spec!r} is not callable")
     return obj
+
+
+def build_method(method: str, params: dict[str, Any] | None, builtins: Mapping[str, Callable[..., Any]],
+                 family: str, required: tuple[str, ...] = ()) -> Any:
+    """``factory(**params)`` for a built-in name or ``package.module:callable``.
+
+    Errors name what was wrong: an unknown name (listing the built-ins), parameters the factory
+    does not take, or a returned object lacking one of the ``required`` methods.
+    """
+    params = dict(params or {})
+    if method in builtins:
+        factory = builtins[method]
+    elif ":" in method:
+        factory = load_callable(method)
+    else:
+        raise ValueError(f"unknown {family} method {method!r}; built-ins: {', '.join(builtins)}; "
+                         "or give 'package.module:callable'")
+    try:
+        built = factory(**params)
+    except TypeError as err:
+        raise ValueError(f"method {method!r}: bad parameters {params} ({err})") from err
+    for attr in required:
+        if not callable(getattr(built, attr, None)):
+            raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {attr}()")
+    return built
 
 
 class _CheckedScorer:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..io.tables import natural_sort
+
 OUTCOME_CODES = {"left": 1, "right": -1, "tie": 0}
 
 
@@ -124,9 +126,7 @@ def ratings_to_preferences(worker: np.ndarray, item: np.ndarray, grade: np.ndarr
 
 
 def _index(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    from ..io.tables import natural_sort
-
-    labels = np.asarray(natural_sort(pd.unique(values.astype(str))), dtype=object)
+    labels = np.asarray(sorted_unique(values), dtype=object)
     lookup = {label: i for i, label in enumerate(labels)}
     return labels, values.astype(str).map(lookup).to_numpy(dtype=np.int64)
 
@@ -170,6 +170,4 @@ def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
 
 def sorted_unique(values: pd.Series) -> list[str]:
     """Unique string values in natural order (``d2`` before ``d10``)."""
-    from ..io.tables import natural_sort
-
     return list(natural_sort(pd.unique(values.astype(str))))

@@ -8,6 +8,7 @@ must return an object with ``fit(topic)`` that sets ``scores_`` (one float per i
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from .base import CrowdAggregator
@@ -17,37 +18,23 @@ from .elo import EMEloRating
 from .mpm import MPM
 from .pairwise import Borda, CondorcetFuse, GreedyOrder
 
-CROWD_METHODS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
-    "crowdagg_ndcg": (CrowdAgg, {"measure": "ndcg", "quality": True}),
-    "crowdagg_rbp": (CrowdAgg, {"measure": "rbp", "quality": True}),
-    "crowdagg_ndcg_eq": (CrowdAgg, {"measure": "ndcg", "quality": False}),
-    "crowdagg_rbp_eq": (CrowdAgg, {"measure": "rbp", "quality": False}),
-    "condorcet_fuse": (CondorcetFuse, {}),
-    "greedy_order": (GreedyOrder, {}),
-    "bradley_terry": (BradleyTerry, {}),
-    "mpm": (MPM, {}),
-    "crowd_bt": (CrowdBT, {}),
-    "em_elo_rating": (EMEloRating, {}),
-    "borda": (Borda, {}),
+CROWD_METHODS: dict[str, Callable[..., Any]] = {
+    "crowdagg_ndcg": partial(CrowdAgg, measure="ndcg", quality=True),
+    "crowdagg_rbp": partial(CrowdAgg, measure="rbp", quality=True),
+    "crowdagg_ndcg_eq": partial(CrowdAgg, measure="ndcg", quality=False),
+    "crowdagg_rbp_eq": partial(CrowdAgg, measure="rbp", quality=False),
+    "condorcet_fuse": CondorcetFuse,
+    "greedy_order": GreedyOrder,
+    "bradley_terry": BradleyTerry,
+    "mpm": MPM,
+    "crowd_bt": CrowdBT,
+    "em_elo_rating": EMEloRating,
+    "borda": Borda,
 }
 
 
 def make_crowd_aggregator(method: str, params: dict[str, Any] | None = None) -> CrowdAggregator:
     """An aggregator from a registry name or ``module:callable``, with parameters (overriding defaults)."""
-    from ..registry import load_callable
+    from ..registry import build_method
 
-    if method in CROWD_METHODS:
-        factory, defaults = CROWD_METHODS[method]
-        kwargs = {**defaults, **(params or {})}
-    elif ":" in method:
-        factory, kwargs = load_callable(method), dict(params or {})
-    else:
-        raise ValueError(f"unknown crowd method {method!r}; built-ins: {', '.join(CROWD_METHODS)}; "
-                         "or give 'package.module:callable'")
-    try:
-        aggregator = factory(**kwargs)
-    except TypeError as err:
-        raise ValueError(f"method {method!r}: bad parameters {kwargs} ({err})") from err
-    if not callable(getattr(aggregator, "fit", None)):
-        raise ValueError(f"method {method!r} returned {type(aggregator).__name__}, which has no fit()")
-    return aggregator
+    return build_method(method, params, CROWD_METHODS, "crowd", ("fit",))

@@ -29,22 +29,8 @@ GRADED_METHODS: dict[str, Callable[..., GradedMethod]] = {
 
 def make_graded_method(method: str, params: dict[str, Any] | None = None, name: str | None = None) -> GradedMethod:
     """A predictor from a registry name or ``module:callable``, with parameters."""
-    from ..registry import load_callable
+    from ..registry import build_method
 
-    params = dict(params or {})
-    if method in GRADED_METHODS:
-        factory = GRADED_METHODS[method]
-    elif ":" in method:
-        factory = load_callable(method)
-    else:
-        raise ValueError(f"unknown graded method {method!r}; built-ins: {', '.join(GRADED_METHODS)}; "
-                         "or give 'package.module:callable'")
-    try:
-        predictor = factory(**params)
-    except TypeError as err:
-        raise ValueError(f"method {method!r}: bad parameters {params} ({err})") from err
-    for attr in ("fit", "prepare", "predict"):
-        if not callable(getattr(predictor, attr, None)):
-            raise ValueError(f"method {method!r} returned {type(predictor).__name__}, which has no {attr}()")
+    predictor = build_method(method, params, GRADED_METHODS, "graded", ("fit", "prepare", "predict"))
     predictor.name = name or method
     return predictor
