@@ -10,7 +10,7 @@ Data sets (each one topic's strict preferences; ties and pairs of an item with i
   pairs = 20,000 comparisons, outcomes drawn from the model (``default_rng(0)``);
 * ``trec_rf10:<topic>``: the TREC 2010 Relevance Feedback crowd topic with the most labels
   (trec-rf10-data.txt from the data mirror, labels 0/1/2, broken-link answers -2 dropped),
-  ratings -> preferences by eq (5) of seed 004 (``judgments.topics_from_ratings``); skipped
+  ratings -> preferences by eq (5) of Niu et al. (``judgments.topics_from_ratings``); skipped
   when the file is missing.
 
 Implementations (the preparation of each library's input from the topic is not timed,

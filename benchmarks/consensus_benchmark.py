@@ -166,7 +166,7 @@ def _log2(x):
 
 def _run(method, lists, lam, gamma):
     if method in ("ours_total", "ours_by_length"):
-        from manyjudges.consensus import consensus_measure
+        from manyjudges.consensus.measure import consensus_measure
 
         by_length = method == "ours_by_length"
         c, seconds = best_of(lambda: consensus_measure(lists, lam, gamma, by_length=by_length))
@@ -189,7 +189,7 @@ def _child(method, lists, lam, gamma, mem_gb, queue):
     try:
         limit_memory(mem_gb)
         # Imports before the clock starts: the timeout covers the timed work only.
-        import manyjudges.consensus  # noqa: F401
+        import manyjudges.consensus.measure  # noqa: F401
 
         queue.put({"ready": True})
         out = _run(method, lists, lam, gamma)

@@ -180,9 +180,9 @@ def timed_in_child(ctx, method, gold, candidates, timeout, mem_gb):
 
 
 def make_panels(k_values):
-    from manyjudges.orderings.correlation import kendall_tau_matrix
-    from manyjudges.orderings.ranks import ranks_from_orders, reverse_ranks
-    from manyjudges.simulate import mallows_orders
+    from manyjudges.correlation import kendall_tau_matrix
+    from manyjudges.ranks import ranks_from_orders, reverse_ranks
+    from manyjudges.orderings.simulate import mallows_orders
 
     rng = np.random.default_rng(SEED)
     panels = []

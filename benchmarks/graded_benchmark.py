@@ -58,7 +58,8 @@ COLUMNS = (
 
 
 def default_data_path() -> Path:
-    """trec-rf10-data.txt under $MANYJUDGES_MIRROR (default /work/shared/data/mirror)."""
+    """trec-rf10-data.txt under $MANYJUDGES_MIRROR (a local mirror laid out <owner>/<repo>/<commit>/<path>;
+    DEFAULT_MIRROR when unset)."""
     return Path(os.environ.get("MANYJUDGES_MIRROR") or DEFAULT_MIRROR) / TREC_RF10
 
 
@@ -240,7 +241,7 @@ def _versions():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=None,
-                    help="trec-rf10-data.txt (default: $MANYJUDGES_MIRROR or /work/shared/data/mirror, then "
+                    help=f"trec-rf10-data.txt (default: $MANYJUDGES_MIRROR or {DEFAULT_MIRROR}, then "
                          f"{TREC_RF10})")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "runs")
     ap.add_argument("--quick", action="store_true", help="1 repeat instead of 3, 120 s timeout")

@@ -1,4 +1,4 @@
-"""Rank distributions of one annotator (seed 004 Algorithms 1 and 2) and CrowdAgg on trec_rf10.
+"""Rank distributions of one annotator (Niu et al., WSDM 2015, Algorithms 1 and 2) and CrowdAgg on trec_rf10.
 
 For n = 50, 200, 1000 items: the rank distributions of all n items of one annotator
 (n rows of n - 1 success probabilities, drawn uniformly at random), by
@@ -59,7 +59,7 @@ def crowdagg_row() -> dict | None:
     from manyjudges.crowd.crowdagg import CrowdAgg
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_ratings
-    from manyjudges.io.grades import parse_trec_rf10
+    from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
 
     topics = topics_from_ratings(ratings_table(parse_trec_rf10(TREC)))
     n_pairs = sum(len(t.outcome) for t in topics.values())

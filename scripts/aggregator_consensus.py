@@ -1,6 +1,7 @@
 """Aggregate each set of rankings with every aggregator; measure consensus with the inputs."""
-from manyjudges.consensus_experiments import aggregator_consensus
-from manyjudges.pipeline import load_list_sets, setup_logging, write_tsv
+from manyjudges.consensus.experiment import aggregator_consensus
+from manyjudges.consensus.experiment import load_list_sets
+from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 list_sets = load_list_sets(snakemake.input[0])

@@ -6,7 +6,7 @@ import pandas as pd
 from manyjudges.crowd.data import load_crowd_dataset
 from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.io.tables import write_table
-from manyjudges.pipeline import setup_logging
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)

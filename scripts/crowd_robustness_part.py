@@ -3,7 +3,7 @@ from pathlib import Path
 
 from manyjudges.crowd.data import load_crowd_dataset
 from manyjudges.crowd.experiment import robustness_part
-from manyjudges.pipeline import setup_logging, write_tsv
+from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, p = snakemake.wildcards, snakemake.params

@@ -3,8 +3,8 @@ from pathlib import Path
 
 from manyjudges.crowd import experiment as ex
 from manyjudges.crowd.data import load_crowd_dataset
-from manyjudges.pipeline import setup_logging, write_tsv
-from manyjudges.reporting import concat_tables
+from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.reporting.tables import concat_tables
 
 setup_logging(snakemake.log[0])
 p, out = snakemake.params, snakemake.output

@@ -1,8 +1,9 @@
 """ED of one method on one dataset at one noise ratio, over replicates."""
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings.experiment import ed_by_noise_row, ed_replicates
-from manyjudges.pipeline import panels_from_table, setup_logging, write_tsv
-from manyjudges.registry import make_ordering_scorer
+from manyjudges.orderings.experiment import panels_from_table
+from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.orderings.registry import make_ordering_scorer
 
 setup_logging(snakemake.log[0])
 wc, params = snakemake.wildcards, snakemake.params

@@ -1,7 +1,8 @@
 """FreSPA's ED as one parameter varies (paper Tables 2-4), at one noise ratio."""
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings.experiment import frespa_sweep
-from manyjudges.pipeline import panels_from_table, setup_logging, write_tsv
+from manyjudges.orderings.experiment import panels_from_table
+from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, params = snakemake.wildcards, snakemake.params

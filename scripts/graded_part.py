@@ -3,7 +3,7 @@ from manyjudges.graded.experiment import method_for, predict_part
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.io.grades import read_grades
 from manyjudges.io.tables import write_table
-from manyjudges.pipeline import setup_logging, write_tsv
+from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, p = snakemake.wildcards, snakemake.params

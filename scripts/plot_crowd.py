@@ -2,7 +2,7 @@
 import pandas as pd
 
 from manyjudges.crowd import plots
-from manyjudges.pipeline import setup_logging
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 rule, out, wc = snakemake.rule, snakemake.output, snakemake.wildcards

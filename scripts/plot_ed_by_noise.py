@@ -1,8 +1,8 @@
 """Figure: ED against noise ratio, one line per method."""
 import pandas as pd
 
-from manyjudges.pipeline import setup_logging
-from manyjudges.plots import plot_ed_by_noise
+from manyjudges.workflow_support import setup_logging
+from manyjudges.orderings.plots import plot_ed_by_noise
 
 setup_logging(snakemake.log[0])
 plot_ed_by_noise(pd.read_csv(snakemake.input[0], sep="\t"), snakemake.wildcards.dataset, [snakemake.output.png, snakemake.output.pdf])

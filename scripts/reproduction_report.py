@@ -1,8 +1,9 @@
 """results/REPRODUCTION.md: every paper table beside ours."""
 from pathlib import Path
 
-from manyjudges.pipeline import setup_logging
-from manyjudges.reporting import crowd_result_files, write_reproduction
+from manyjudges.workflow_support import setup_logging
+from manyjudges.crowd.report import crowd_result_files
+from manyjudges.reporting.reproduction import write_reproduction
 
 setup_logging(snakemake.log[0])
 write_reproduction(

@@ -1,2 +1,26 @@
-"""manyjudges: aggregate the judgments of many human judges."""
+"""manyjudges: aggregate the judgments of many human judges.
+
+One package per family of methods, each with the same shape (its methods, ``registry``,
+``experiment``, ``report``, ``plots``) and one method contract, scikit-learn style:
+
+- :mod:`manyjudges.orderings`: an ordered list judged against several gold orderings
+  (AC, WCA, RBA, FreSPA; evaluation discriminativeness), Kim, Zhai, Han (ECIR 2010);
+- :mod:`manyjudges.consensus`: the consensus measure of a set of rankings and rank
+  aggregators for lists, Lin, Li, Guo (arXiv 1704.08464);
+- :mod:`manyjudges.graded`: predicting an unseen judge's graded labels (M1-M5, Dawid-Skene),
+  Wilbur and Kim (BMC Bioinformatics 2011);
+- :mod:`manyjudges.crowd`: one ranking per topic from crowd ratings or preferences (CrowdAgg
+  and six baselines), Niu et al. (WSDM 2015).
+
+Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:callable``),
+:mod:`manyjudges.counting`, :mod:`manyjudges.ranks`, :mod:`manyjudges.correlation`,
+:mod:`manyjudges.ir_metrics`, :mod:`manyjudges.random_streams`, :mod:`manyjudges.io`
+(canonical tables and raw-format parsers), :mod:`manyjudges.reporting`. The command line is
+``manyjudges`` (:mod:`manyjudges.cli`). Every definition: ``docs/methods.md``; every data set:
+``docs/data.md``.
+"""
 __version__ = "0.1.0"
+
+FAMILIES = ("orderings", "consensus", "graded", "crowd")
+
+__all__ = ["FAMILIES", "__version__"]

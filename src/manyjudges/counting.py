@@ -1,6 +1,7 @@
 """Counting common subsequences of orderings through their precedence DAG.
 
-The shared core of FreSPA (METHODS.md s.1) and the consensus measure (s.2).
+The shared core of FreSPA and the consensus measure (docs/methods.md, "Ordered lists" and
+consensus sections).
 A sequence of distinct items is contained in every ordering of a set iff it is a
 path of the set's common-precedence DAG G (edge a -> b iff a is strictly before b
 in every ordering; tied items get no edge). So the number of common subsequences
@@ -104,7 +105,7 @@ def weighted_paths_by_length(weights: np.ndarray, max_length: int | None = None)
     """Weighted path sums 1' G^(L-1) 1 for L = 1..max_length of one weighted DAG (float64).
 
     ``out[L - 1]``; stops at the longest path (later entries are 0). Same DP as
-    :func:`count_paths_by_length`, on real edge weights (consensus measure, METHODS.md s.2).
+    :func:`count_paths_by_length`, on real edge weights (consensus measure, docs/methods.md, consensus section).
     """
     g = np.asarray(weights, dtype=float)
     k = g.shape[0]

@@ -1,6 +1,6 @@
 """IR evaluation measures of one ranking against graded truth, with trec_eval conventions.
 
-Used for Table 2 of seed 004 (Niu et al.): P@k, NDCG@k, MAP and RBP (eqs 2-4, s.6.1).
+Used for Table 2 of Niu et al. (WSDM 2015): P@k, NDCG@k, MAP and RBP (eqs 2-4, s.6.1).
 
 Inputs of every function:
 

@@ -1,31 +1,24 @@
-"""Method registry: built-in names, and ``package.module:callable`` for users' own code.
+"""One registry mechanism for every family: built-in names and ``package.module:callable``.
 
-A config entry ``{method: <name or module:callable>, params: {...}}`` becomes a scorer
-with :func:`make_ordering_scorer`. A user's callable is called as ``factory(**params)``
-and must return a scorer: a callable taking the gold rank matrix ``(n, k)`` and returning
-a function from a ``(c, k)`` rank matrix of candidates to ``c`` scores.
+A method is named the same way in the config, on the command line (``--method``) and in
+Python: a built-in name of its family (``manyjudges methods`` lists them) or
+``package.module:callable`` for your own code, plus a mapping of parameters. The callable
+(a class or a factory) is called as ``factory(**params)`` and must return an object that
+follows the family's method contract (``docs/methods.md``, "One method contract").
+
+Parameters are checked against the factory's signature *before* anything is built, so
+the workflow can reject a misspelled parameter before its first job runs
+(:meth:`Registry.check`).
 """
 from __future__ import annotations
 
+import difflib
 import importlib
-from typing import Any, Callable, Mapping
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
 
-import numpy as np
-
-from .consensus import ConsensusScorer
-from .orderings.frespa import FreSPA
-from .orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
-
-ORDERING_SCORERS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
-    "ac_tau": (AverageCorrelation, {"correlation": "kendall"}),
-    "ac_sp": (AverageCorrelation, {"correlation": "spearman"}),
-    "wca_tau": (WeightedCorrelationAverage, {"correlation": "kendall"}),
-    "wca_sp": (WeightedCorrelationAverage, {"correlation": "spearman"}),
-    "rba_tau": (RankBasedAggregation, {"correlation": "kendall"}),
-    "rba_sp": (RankBasedAggregation, {"correlation": "spearman"}),
-    "frespa": (FreSPA, {}),
-    "consensus": (ConsensusScorer, {}),
-}
+__all__ = ["Builtin", "Registry", "load_callable", "method_spec"]
 
 
 def load_callable(spec: str) -> Callable[..., Any]:
@@ -48,59 +41,113 @@ def load_callable(spec: str) -> Callable[..., Any]:
     return obj
 
 
-def build_method(method: str, params: dict[str, Any] | None, builtins: Mapping[str, Callable[..., Any]],
-                 family: str, required: tuple[str, ...] = ()) -> Any:
-    """``factory(**params)`` for a built-in name or ``package.module:callable``.
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in method: the class (or factory) that makes it, one line on it, and the
+    parameter values it presets (defaults that differ from the factory's, e.g. ``ac_tau`` is
+    :class:`AverageCorrelation` with ``correlation="kendall"``; a config may still override them)."""
 
-    Errors name what was wrong: an unknown name (listing the built-ins), parameters the factory
-    does not take, or a returned object lacking one of the ``required`` methods.
-    """
-    params = dict(params or {})
-    if method in builtins:
-        factory = builtins[method]
-    elif ":" in method:
-        factory = load_callable(method)
-    else:
-        raise ValueError(f"unknown {family} method {method!r}; built-ins: {', '.join(builtins)}; "
-                         "or give 'package.module:callable'")
+    factory: Callable[..., Any]
+    summary: str
+    preset: Mapping[str, Any] = field(default_factory=dict)
+
+    def parameters(self) -> dict[str, Any]:
+        """Every parameter a user may set, with its default (presets applied)."""
+        out: dict[str, Any] = {}
+        for name, p in _signature(self.factory).parameters.items():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            out[name] = self.preset.get(name, None if p.default is p.empty else p.default)
+        return out
+
+
+def _signature(factory: Callable[..., Any]) -> inspect.Signature:
     try:
-        built = factory(**params)
+        return inspect.signature(factory)
+    except (TypeError, ValueError):  # builtins without a signature: accept anything
+        return inspect.Signature([inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+
+def _check_parameters(method: str, factory: Callable[..., Any], params: Mapping[str, Any], preset: Mapping[str, Any]) -> None:
+    signature = _signature(factory)
+    accepts_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+    if not accepts_any:
+        known = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            hint = _did_you_mean(unknown[0], dict.fromkeys(known))
+            raise ValueError(f"method {method!r}: unknown parameter(s) {unknown}{hint}; "
+                             f"it takes {', '.join(known) or 'no parameters'}")
+    try:
+        signature.bind(**{**preset, **params})
     except TypeError as err:
-        raise ValueError(f"method {method!r}: bad parameters {params} ({err})") from err
-    for attr in required:
-        if not callable(getattr(built, attr, None)):
-            raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {attr}()")
-    return built
+        raise ValueError(f"method {method!r}: bad parameters {dict(params)} ({err})") from None
 
 
-class _CheckedScorer:
-    """Wraps a user scorer so a wrong return shape fails with a clear message."""
+class Registry:
+    """The built-in methods of one family, and users' own through ``package.module:callable``.
 
-    def __init__(self, name: str, scorer: Callable[[np.ndarray], Callable[[np.ndarray], np.ndarray]]):
-        self.name, self.scorer = name, scorer
+    ``required``: the methods an object built here must have (the family's contract),
+    checked on every build.
+    """
 
-    def __call__(self, gold: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-        fn = self.scorer(gold)
+    def __init__(self, family: str, builtins: Mapping[str, Builtin], required: tuple[str, ...]) -> None:
+        self.family = family
+        self.builtins = dict(builtins)
+        self.required = required
 
-        def score(candidates: np.ndarray) -> np.ndarray:
-            out = np.asarray(fn(candidates), dtype=float).reshape(-1)
-            if out.shape != (len(candidates),):
-                raise ValueError(f"scorer {self.name!r} returned {out.shape} scores for {len(candidates)} candidates")
-            return out
+    def __contains__(self, name: object) -> bool:
+        return name in self.builtins
 
-        return score
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.builtins)
 
+    def resolve(self, method: str) -> tuple[Callable[..., Any], dict[str, Any]]:
+        """(factory, preset parameters) of a built-in name or ``package.module:callable``."""
+        if method in self.builtins:
+            entry = self.builtins[method]
+            return entry.factory, dict(entry.preset)
+        if ":" in method:
+            return load_callable(method), {}
+        raise ValueError(f"unknown {self.family} method {method!r}; built-ins: {', '.join(self.builtins)}; "
+                         "or give 'package.module:callable'" + _did_you_mean(method, self.builtins))
 
-def make_ordering_scorer(method: str, params: dict[str, Any] | None = None) -> Any:
-    """Build an ordering scorer from a registry name or ``module:callable`` and params."""
-    params = dict(params or {})
-    if method in ORDERING_SCORERS:
-        cls, defaults = ORDERING_SCORERS[method]
+    def check(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built
+        (unknown name, module that does not import, parameters the factory does not take)."""
+        factory, preset = self.resolve(method)
+        _check_parameters(method, factory, dict(params or {}), preset)
+
+    def build(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
+        """``factory(**{**preset, **params})``, checked against the family's contract."""
+        params = dict(params or {})
+        factory, preset = self.resolve(method)
+        _check_parameters(method, factory, params, preset)
         try:
-            return cls(**{**defaults, **params})
+            built = factory(**{**preset, **params})
         except TypeError as err:
             raise ValueError(f"method {method!r}: bad parameters {params} ({err})") from err
-    if ":" not in method:
-        raise ValueError(f"unknown ordering method {method!r}; built-ins: {', '.join(ORDERING_SCORERS)}; or give 'package.module:callable'")
-    factory = load_callable(method)
-    return _CheckedScorer(method, factory(**params))
+        for attr in self.required:
+            if not callable(getattr(built, attr, None)):
+                raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {attr}(); "
+                                 f"a {self.family} method needs {', '.join(a + '()' for a in self.required)}")
+        return built
+
+    def describe(self) -> list[dict[str, Any]]:
+        """One row per built-in: name, summary, parameters with their defaults."""
+        return [{"method": name, "summary": entry.summary, "parameters": entry.parameters()}
+                for name, entry in self.builtins.items()]
+
+
+def _did_you_mean(name: str, choices: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def method_spec(section: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """{method, params} of a configured method entry (``method`` defaults to the entry's key)."""
+    try:
+        entry = section["methods"][name] or {}
+    except KeyError:
+        raise ValueError(f"method {name!r} is not configured; configured: {sorted(section['methods'])}") from None
+    return {"method": entry.get("method", name), "params": dict(entry.get("params", {}) or {})}

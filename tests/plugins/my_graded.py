@@ -12,7 +12,7 @@ class PriorOnly(GradedMethod):
     def __init__(self, smoothing: float = 0.5):
         self.smoothing = smoothing
 
-    def fit(self, train):
+    def choose_parameters(self, train):
         return {}
 
     def predict(self, state, params):
@@ -22,13 +22,13 @@ class PriorOnly(GradedMethod):
 
 
 class _NoPredict:
-    def fit(self, train):
-        return {}
+    def fit(self, panel):
+        return self
 
     def prepare(self, train):
         return train
 
 
 def no_predict():
-    """A broken factory: its object has fit and prepare but no predict."""
+    """A broken factory: its object has fit and prepare but no predict_proba."""
     return _NoPredict()

@@ -1,17 +1,23 @@
-"""An example user scorer, loaded by the pipeline as `my_scorers:kendall_to_first`."""
+"""An example user scorer, loaded by the pipeline as `my_scorers:KendallToFirst`."""
 import numpy as np
 from scipy.stats import kendalltau
 
+from manyjudges.orderings import OrderingScorer
 
-def kendall_to_first(offset: float = 0.0):
-    """Score = normalised Kendall tau to the first gold ordering (a deliberately naive method)."""
 
-    def scorer(gold):
-        first = gold[0]
+class KendallToFirst(OrderingScorer):
+    """Score = normalised Kendall tau to the first gold ordering, plus ``offset`` (a deliberately naive method)."""
 
-        def score(candidates):
-            return np.array([(kendalltau(c, first).statistic + 1) / 2 + offset for c in candidates])
+    def __init__(self, offset: float = 0.0):
+        self.offset = offset
 
-        return score
+    def score(self, candidates):
+        first = self.gold_[0]
+        return np.array([(kendalltau(c, first).statistic + 1) / 2 + self.offset for c in candidates])
 
-    return scorer
+
+class NotAScorer:
+    """Has fit but no score: the registry rejects it."""
+
+    def fit(self, gold):
+        return self

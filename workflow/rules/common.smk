@@ -3,8 +3,10 @@ import os
 
 from snakemake.utils import validate
 
-from manyjudges.graded.experiment import method_jobs, planned_parts
-from manyjudges.pipeline import (
+
+from manyjudges.workflow_support import (
+    method_jobs,
+    planned_parts,
     all_datasets,
     check_config_references,
     dataset_names,

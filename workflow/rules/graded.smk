@@ -1,4 +1,4 @@
-# Predicting an unseen judge's graded labels (Wilbur and Kim 2014): methods M1-M5 and extensions.
+# Predicting an unseen judge's graded labels (Wilbur and Kim 2011): methods M1-M5 and extensions.
 
 
 rule simulate_grades:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .judgments import TopicJudgments
+from manyjudges.crowd.judgments import TopicJudgments
 
 
 def comparable_scores(scores: np.ndarray, digits: int = 12) -> np.ndarray:
@@ -49,6 +49,8 @@ class CrowdAggregator:
     quality_: np.ndarray | None
 
     def fit(self, topic: TopicJudgments) -> "CrowdAggregator":
+        """Aggregate one topic: sets ``scores_``, ``quality_`` (and ``ranking_``); returns self."""
+        self._check_params()
         scores, quality = self._fit(topic)
         scores = np.asarray(scores, dtype=float)
         if scores.shape != (topic.n_items,):
@@ -60,6 +62,9 @@ class CrowdAggregator:
     @property
     def ranking_(self) -> np.ndarray:
         return ranking_from_scores(self.scores_)
+
+    def _check_params(self) -> None:
+        """Validate the parameters (subclasses override; the constructor only stores them)."""
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:  # pragma: no cover
         raise NotImplementedError

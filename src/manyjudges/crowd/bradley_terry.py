@@ -1,4 +1,4 @@
-"""Bradley-Terry and Crowd-BT by penalised maximum likelihood (seed 004's Table 2 baselines).
+"""Bradley-Terry and Crowd-BT by penalised maximum likelihood (Niu et al.'s Table 2 baselines).
 
 Both model a strict preference "a over b" as ``sigma(s_a - s_b)`` (logistic ``sigma``) of
 item scores s; Crowd-BT mixes in a per-worker probability of answering the other way.
@@ -17,8 +17,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from .base import CrowdAggregator
-from .judgments import TopicJudgments
+from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.judgments import TopicJudgments
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -157,7 +157,7 @@ class BradleyTerry(CrowdAggregator):
     """Bradley-Terry scores by maximum likelihood with a small ridge.
 
     Bradley, R. A. and Terry, M. E. (1952). Rank analysis of incomplete block designs: I. The
-    method of paired comparisons. Biometrika 39, 324-345 (seed 004's [22], [23]). Minimises
+    method of paired comparisons. Biometrika 39, 324-345 (Niu et al.'s refs. [22], [23]). Minimises
 
         f(s) = -sum_{judgments a over b} log sigma(s_a - s_b) + reg ||s||^2 / 2,
 
@@ -166,7 +166,7 @@ class BradleyTerry(CrowdAggregator):
     the optimum sum(s) = 0. choix's ``opt_pairwise(alpha)`` penalises ``alpha ||s||^2``
     (no 1/2), so it gives the same scores with ``alpha = reg / 2``.
 
-    ``ties="drop"`` (default) ignores tie judgments, as eq (5) of seed 004 makes equal grades
+    ``ties="drop"`` (default) ignores tie judgments, as eq (5) of Niu et al. makes equal grades
     "no preference"; ``ties="half"`` counts a tie as half a win each way (adds
     ``-(log sigma(d) + log sigma(-d)) / 2`` per tie, which pulls the two scores together).
     The paper fits by gradient ascent with a learning rate. Here, from s = 0 until
@@ -183,13 +183,16 @@ class BradleyTerry(CrowdAggregator):
     def __init__(self, reg: float = 0.01, ties: Literal["drop", "half"] = "drop",
                  solver: Literal["auto", "newton", "lbfgs"] = "auto", max_iter: int = 1000,
                  tol: float = 1e-8) -> None:
-        if reg < 0:
-            raise ValueError(f"reg must be >= 0, got {reg}")
-        if ties not in ("drop", "half"):
-            raise ValueError(f"ties must be 'drop' or 'half', got {ties!r}")
-        if solver not in ("auto", "newton", "lbfgs") or (solver == "newton" and reg <= 0):
-            raise ValueError(f"solver must be 'auto', 'lbfgs' or 'newton' (with reg > 0), got {solver!r}")
         self.reg, self.ties, self.solver, self.max_iter, self.tol = reg, ties, solver, max_iter, tol
+
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.reg < 0:
+            raise ValueError(f"reg must be >= 0, got {self.reg}")
+        if self.ties not in ("drop", "half"):
+            raise ValueError(f"ties must be 'drop' or 'half', got {self.ties!r}")
+        if self.solver not in ("auto", "newton", "lbfgs") or (self.solver == "newton" and self.reg <= 0):
+            raise ValueError(f"solver must be 'auto', 'lbfgs' or 'newton' (with reg > 0), got {self.solver!r}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, None]:
         _, win, lose = strict_pairs(topic)
@@ -254,7 +257,7 @@ class CrowdBT(CrowdAggregator):
     """Crowd-BT: Bradley-Terry with a per-worker quality, fitted offline by maximum likelihood.
 
     Chen, X., Bennett, P. N., Collins-Thompson, K. and Horvitz, E. (2013). Pairwise ranking
-    aggregation in a crowdsourced setting. WSDM, 193-202 (seed 004's [4]). Worker k reports
+    aggregation in a crowdsourced setting. WSDM, 193-202 (Niu et al.'s ref. [4]). Worker k reports
     "i over j" with probability (their eq 3)
 
         P(i >_k j) = eta_k sigma(s_i - s_j) + (1 - eta_k) sigma(s_j - s_i),
@@ -276,7 +279,7 @@ class CrowdBT(CrowdAggregator):
     eta_k = mean over k's judgments of the posterior eta q / P that k answered honestly; one
     joint solve needs fewer objective evaluations than alternating s- and eta-steps.)
 
-    ``equal_quality=True`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
+    ``quality=False`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
     the virtual-item regulariser) and ``quality_`` is None; otherwise ``quality_`` = eta_k,
     NaN for a worker without a strict preference. Maximum likelihood puts workers with a few
     judgments at the bounds; ``eta_prior`` (e.g. (2, 2)) shrinks them.
@@ -284,28 +287,31 @@ class CrowdBT(CrowdAggregator):
 
     name = "crowd_bt"
 
-    def __init__(self, reg: float = 0.0, virtual_weight: float = 1.0, equal_quality: bool = False,
+    def __init__(self, reg: float = 0.0, virtual_weight: float = 1.0, quality: bool = True,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
                  eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
-        if reg < 0 or virtual_weight < 0:
-            raise ValueError(f"reg and virtual_weight must be >= 0, got {reg}, {virtual_weight}")
-        if min(eta_prior) < 1:
-            raise ValueError(f"eta_prior parameters must be >= 1, got {eta_prior}")
-        if not 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1:
-            raise ValueError(f"need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, got {eta_bounds}, {eta_init}")
-        self.reg, self.virtual_weight, self.equal_quality = reg, virtual_weight, equal_quality
+        self.reg, self.virtual_weight, self.quality = reg, virtual_weight, quality
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, tuple(eta_prior), tuple(eta_bounds)
         self.max_iter, self.tol = max_iter, tol
+
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.reg < 0 or self.virtual_weight < 0:
+            raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
+        if min(self.eta_prior) < 1:
+            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
+        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
+            raise ValueError(f"need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, got {self.eta_bounds}, {self.eta_init}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers
         worker, win, lose = strict_pairs(topic)
         judged = np.bincount(worker, minlength=m) > 0
         if len(win) == 0:
-            return np.zeros(n), None if self.equal_quality else np.full(m, np.nan)
+            return np.zeros(n), None if not self.quality else np.full(m, np.nan)
         s_eq = fit_bt_scores(*pair_counts(win, lose, n), n, self.reg, self.virtual_weight,
                              max_iter=self.max_iter, tol=min(self.tol, 1e-8))
-        if self.equal_quality:
+        if not self.quality:
             return s_eq, None
         keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
         worker, win, lose = keys // (n * n), keys // n % n, keys % n

@@ -1,6 +1,6 @@
-"""CrowdAgg: listwise rank aggregation by expected ranking measures (Niu et al., seed 004 s.4-5).
+"""CrowdAgg: listwise rank aggregation by expected ranking measures (Niu et al., WSDM 2015, s.4-5).
 
-For annotator i (METHODS.md s.4, which wins over the paper):
+For annotator i (docs/methods.md, crowd section, which wins over the paper):
 
 - ``N_i(x)``: the number of contests x wins among i's strict preferences (eq 7; ties are
   the paper's Null).
@@ -47,16 +47,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import CrowdAggregator, ranking_from_scores
-from .judgments import TopicJudgments
-from .rank_distribution import bernoulli_sum_pmf
+from manyjudges.crowd.base import CrowdAggregator, ranking_from_scores
+from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.crowd.rank_distribution import bernoulli_sum_pmf
 
 MEASURES = ("ndcg", "rbp")
 PAIRWISE = ("margin", "paper_literal")
 
 
 def utility(r: np.ndarray, measure: str, rbp_p: float = 0.95) -> np.ndarray:
-    """``f(r)`` at 0-based rank r: ``1 / log2(r + 2)`` (ndcg) or ``(1 - p) p^r`` (rbp); Table 1, METHODS.md s.4."""
+    """``f(r)`` at 0-based rank r: ``1 / log2(r + 2)`` (ndcg) or ``(1 - p) p^r`` (rbp).
+
+    Table 1 of Niu et al.; docs/methods.md (crowd section).
+    """
     r = np.asarray(r, dtype=float)
     if measure == "ndcg":
         return 1.0 / np.log2(r + 2.0)
@@ -66,7 +69,7 @@ def utility(r: np.ndarray, measure: str, rbp_p: float = 0.95) -> np.ndarray:
 
 
 def pairwise_probability(n_s: np.ndarray, n_t: np.ndarray, n: int, pairwise: str) -> np.ndarray:
-    """``p_st`` for compared pairs from the win counts ``N_i(s)``, ``N_i(t)`` (METHODS.md s.4, eq 6).
+    """``p_st`` for compared pairs from the win counts ``N_i(s)``, ``N_i(t)`` (docs/methods.md, crowd section; eq 6).
 
     margin: ``1/2 + (N_s - N_t) / (2 (n - 1))``; paper_literal: ``(N_s - N_t)/n`` if
     ``N_s > N_t``, ``1 - (N_t - N_s)/n`` if ``N_s < N_t``, ``1/2`` if equal.
@@ -200,7 +203,7 @@ def _scores(layout: _Layout, eta: np.ndarray, n_items: int, n_workers: int) -> n
 
 
 class CrowdAgg(CrowdAggregator):
-    """CrowdAgg (Niu et al. 2015, s.5.4) with the readings of METHODS.md s.4.
+    """CrowdAgg (Niu et al. 2015, s.5.4) with the readings of docs/methods.md (crowd section).
 
     Parameters
     ----------
@@ -225,16 +228,19 @@ class CrowdAgg(CrowdAggregator):
 
     def __init__(self, measure: str = "ndcg", quality: bool = True, pairwise: str = "margin",
                  rbp_p: float = 0.95, max_iter: int = 20) -> None:
-        if measure not in MEASURES:
-            raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
-        if pairwise not in PAIRWISE:
-            raise ValueError(f"pairwise must be one of {PAIRWISE}, got {pairwise!r}")
-        if not 0.0 < rbp_p < 1.0:
-            raise ValueError(f"rbp_p must be in (0, 1), got {rbp_p}")
-        if max_iter < 1:
-            raise ValueError(f"max_iter must be >= 1, got {max_iter}")
         self.measure, self.quality, self.pairwise = measure, bool(quality), pairwise
         self.rbp_p, self.max_iter = float(rbp_p), int(max_iter)
+
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.measure not in MEASURES:
+            raise ValueError(f"measure must be one of {MEASURES}, got {self.measure!r}")
+        if self.pairwise not in PAIRWISE:
+            raise ValueError(f"pairwise must be one of {PAIRWISE}, got {self.pairwise!r}")
+        if not 0.0 < self.rbp_p < 1.0:
+            raise ValueError(f"rbp_p must be in (0, 1), got {self.rbp_p}")
+        if self.max_iter < 1:
+            raise ValueError(f"max_iter must be >= 1, got {self.max_iter}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers

@@ -14,11 +14,13 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from ..io.errors import DataError
-from ..io.grades import GradedData, parse_trec_rf10, read_grades, read_grades_table, write_grades
-from ..io.preferences import TRUTH_COLUMNS, parse_mirex2005, read_preferences, read_truth
-from ..io.tables import write_table
-from .judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
+from manyjudges.io.errors import DataError
+from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
+from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
+from manyjudges.io.sources.mirex2005 import parse_mirex2005
+from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+from manyjudges.io.tables import write_table
+from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")

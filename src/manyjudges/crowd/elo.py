@@ -1,9 +1,9 @@
 """EMeloRating (Bashir, Anderton, Wu, Golbus, Pavlu, Aslam, SIGIR 2013): EM-cleaned preferences, Elo ratings.
 
 Bashir, M., Anderton, J., Wu, J., Golbus, P. B., Pavlu, V. and Aslam, J. A. (2013). A document
-rating system for preference judgements. SIGIR '13, 909-912 (seed 004's [2]); the EM step is
+rating system for preference judgements. SIGIR '13, 909-912 (Niu et al.'s ref. [2]); the EM step is
 J. Wu's thesis "Applying EM to compute document relevance from crowdsourced pair preferences"
-(Northeastern University, 2013; seed 004's [27]). Seed 004 (Niu et al.) describes it as: estimate
+(Northeastern University, 2013; Niu et al.'s ref. [27]). Niu et al. (WSDM 2015) describe it as: estimate
 pairwise probabilities and annotator qualities by EM, then rate documents from the preferences
 with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo without the quality step.
 
@@ -26,8 +26,8 @@ import math
 import numpy as np
 from scipy import sparse
 
-from .base import CrowdAggregator
-from .judgments import TopicJudgments
+from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.judgments import TopicJudgments
 
 #: below this many game updates the Elo passes run as a plain Python loop (same arithmetic)
 _LOOP_GAMES = 20_000
@@ -174,13 +174,13 @@ class EMEloRating(CrowdAggregator):
 
     ``scores_`` = Elo ratings. ``quality_`` = per worker, the expected share of its judgments
     that agree with the EM posterior label of the pair (its confusion matrix's accuracy on the
-    pairs it judged); None for EMeloRating-eq (``equal_quality=True``), which skips EM and plays
+    pairs it judged); None for EMeloRating-eq (``quality=False``), which skips EM and plays
     each pair with the raw share of its judgments; ``confusion_`` = the confusion matrices.
     Parameters: ``k_factor``, ``n_passes``, ``initial_rating``, ``scale`` (Elo); ``max_iter``,
-    ``tol``, ``smoothing``, ``diagonal`` (EM pseudo-counts); ``seed`` (the fixed game order).
+    ``tol``, ``smoothing``, ``diagonal`` (EM pseudo-counts); ``random_state`` (seed of the fixed game order).
 
     Reading: (1) Bashir et al.'s K factor, initial rating and number of games are not available
-    to us (seed 004: "the parameter setting in EMeloRating is the same as in [2]"); we use Elo's
+    to us (Niu et al.: "the parameter setting in EMeloRating is the same as in [2]"); we use Elo's
     chess conventions, K = 32, initial 1500, logistic base 10 with scale 400. (2) One game per
     judged pair whose score is soft: the EM posterior expected score (EMeloRating) or the raw
     judgment share (EMeloRating-eq); "filtered/weighted by quality" is read as the EM posterior,
@@ -192,34 +192,37 @@ class EMEloRating(CrowdAggregator):
     pair's two items (no position bias is modelled), and its M-step adds pseudo-counts 0.01
     per cell plus 1 on the diagonal (without them, a worker whose pairs nobody else judged can
     flip to "always wrong" as easily as "always right"). (5) EMeloRating-eq is read as
-    all judgments entering Elo unweighted (no EM), so it is a true no-quality ablation; seed 004
-    remarks that its EMeloRating-eq still contained EM, which we cannot reproduce exactly.
+    all judgments entering Elo unweighted (no EM), so it is a true no-quality ablation; Niu et al.
+    remark that their EMeloRating-eq still contained EM, which we cannot reproduce exactly.
     """
 
     name = "em_elo_rating"
 
-    def __init__(self, k_factor: float = 32.0, n_passes: int = 10, equal_quality: bool = False,
+    def __init__(self, k_factor: float = 32.0, n_passes: int = 10, quality: bool = True,
                  initial_rating: float = 1500.0, scale: float = 400.0, max_iter: int = 100,
-                 tol: float = 1e-6, smoothing: float = 0.01, diagonal: float = 1.0, seed: int = 0):
-        if k_factor <= 0 or n_passes < 1 or scale <= 0:
-            raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
+                 tol: float = 1e-6, smoothing: float = 0.01, diagonal: float = 1.0, random_state: int = 0):
         self.k_factor = float(k_factor)
         self.n_passes = int(n_passes)
-        self.equal_quality = bool(equal_quality)
+        self.quality = quality
         self.initial_rating = float(initial_rating)
         self.scale = float(scale)
         self.max_iter = int(max_iter)
         self.tol = float(tol)
         self.smoothing = float(smoothing)
         self.diagonal = float(diagonal)
-        self.seed = int(seed)
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
+            raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         data = PairLabels(topic)
         if data.n_pairs == 0:
-            quality = None if self.equal_quality else np.full(topic.n_workers, np.nan)
+            quality = None if not self.quality else np.full(topic.n_workers, np.nan)
             return np.full(topic.n_items, self.initial_rating), quality
-        if self.equal_quality:
+        if not self.quality:
             post, quality = data.shares(), None
         else:
             post, confusion, _, self.n_iter_ = dawid_skene_pairs(data, self.max_iter, self.tol, self.smoothing,
@@ -228,5 +231,5 @@ class EMEloRating(CrowdAggregator):
             quality = worker_agreement(data, post)
         score = post[:, 0] + (0.5 * post[:, 2] if data.n_classes == 3 else 0.0)
         ratings = elo_ratings(data.pair_a, data.pair_b, score, topic.n_items, self.k_factor, self.n_passes,
-                              self.initial_rating, self.scale, self.seed)
+                              self.initial_rating, self.scale, int(self.random_state))
         return ratings, quality

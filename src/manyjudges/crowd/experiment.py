@@ -1,4 +1,4 @@
-"""The crowd experiments of seed 004 as functions on long tables: aggregate every topic,
+"""The crowd experiments of Niu et al. (WSDM 2015) as functions on long tables: aggregate every topic,
 score the rankings against truth (Table 2), compare qualities (Figures 1-2) and sweep
 spammers (Figures 3-4). Scripts call these; nothing here knows about Snakemake.
 """
@@ -7,20 +7,20 @@ from __future__ import annotations
 import logging
 import time
 import zlib
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..ir_metrics import ranking_metrics
-from ..random import rng_for
-from .data import CrowdDataset
-from .base import ranking_from_scores
-from .judgments import TopicJudgments
-from .quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
-from .registry import make_crowd_aggregator
-from .spammers import add_spammers
+from manyjudges.ir_metrics import ranking_metrics
+from manyjudges.random_streams import rng_for
+from manyjudges.crowd.data import CrowdDataset
+from manyjudges.crowd.base import ranking_from_scores
+from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
+from manyjudges.crowd.registry import make_crowd_aggregator
+from manyjudges.crowd.spammers import add_spammers
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)
@@ -58,8 +58,8 @@ def fit_topic(spec: Mapping[str, Any], topic: TopicJudgments) -> tuple[Any, floa
     return aggregator, seconds
 
 
-def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any]
-                      ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
+                      progress: Callable[[int, int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     """Run one method on every topic.
 
     Returns ``rankings`` (topic, method, item, rank (1 = best), score), ``quality``
@@ -80,6 +80,8 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any]
                                                "quality": np.asarray(aggregator.quality_, dtype=float)}))
         if i % 10 == 0 or i == n:
             log.info("%s: %d/%d topics, %.2f s fitting so far", name, i, n, total)
+        if progress is not None:
+            progress(i, n)
     rankings = pd.concat(rank_parts, ignore_index=True)
     quality = (pd.concat(quality_parts, ignore_index=True) if quality_parts
                else pd.DataFrame(columns=["topic", "method", "worker", "quality"]))

@@ -3,7 +3,7 @@
 Preferences (the canonical ``preferences`` table: ``topic, worker, left, right, outcome``)
 are stored one row per judgment with ``outcome`` +1 (left preferred), -1 (right preferred)
 or 0 (tie / "same"). Ratings (the canonical ``grades`` table) are kept as they are and also
-turned into preferences by eq (5) of Niu et al. (seed 004): a higher grade wins, equal
+turned into preferences by eq (5) of Niu et al. (WSDM 2015): a higher grade wins, equal
 grades give a tie (the paper's Null).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..io.tables import natural_sort
+from manyjudges.io.tables import natural_sort
 
 OUTCOME_CODES = {"left": 1, "right": -1, "tie": 0}
 
@@ -94,7 +94,7 @@ class TopicJudgments:
 
 def ratings_to_preferences(worker: np.ndarray, item: np.ndarray, grade: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """All pairs of items rated by the same worker, as preferences (eq 5 of seed 004).
+    """All pairs of items rated by the same worker, as preferences (eq 5 of Niu et al.).
 
     Returns ``(worker, left, right, outcome)`` with ``left < right`` (item indices) and
     outcome ``sign(grade_left - grade_right)``. Vectorised: pairs are built per group of

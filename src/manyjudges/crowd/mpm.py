@@ -1,7 +1,7 @@
 """MPM, the Multinomial Preference Model (Volkovs and Zemel, WWW 2012), with annotator adherence.
 
 Volkovs, M. N. and Zemel, R. S. (2012). A flexible generative model for preference
-aggregation. WWW '12, 479-488 (seed 004's [26]; the model is also in their JMLR 15 (2014)
+aggregation. WWW '12, 479-488 (Niu et al.'s ref. [26]; the model is also in their JMLR 15 (2014)
 1135-1176 paper, "New learning methods for supervised and unsupervised preference aggregation").
 
 Item i has a score mu_i and an uncertainty sigma_i > 0; worker k has an adherence alpha_k (how
@@ -34,8 +34,8 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from .base import CrowdAggregator
-from .judgments import TopicJudgments
+from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.judgments import TopicJudgments
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -406,21 +406,21 @@ class MPM(CrowdAggregator):
     Figure 2 compares like with like; NaN for a worker without a strict judgment; None for
     MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the
-    N(1, 1 / reg_alpha) prior on each alpha_k; ``equal_quality`` fixes all alpha_k = 1 ("MPM-eq",
-    seed 004 sets the quality parameters to 1); ``support`` "worker" (default) or "all" (the
+    N(1, 1 / reg_alpha) prior on each alpha_k; ``quality=False`` fixes all alpha_k = 1 ("MPM-eq",
+    Niu et al. set the quality parameters to 1); ``support`` "worker" (default) or "all" (the
     normaliser's pairs); ``solver`` "auto", "newton" or "lbfgs"; ``max_iter``; ``tol`` (max
     |gradient| of J at the stop).
 
     Reading: (1) Preferences are binary, so each strict judgment is one draw (y = 1; the paper's
     y may carry a strength such as a rank difference). (2) Ties carry no preference and are
-    dropped, like eq 5 of seed 004 for equal grades. (3) Worker k's multinomial runs over the
+    dropped, like eq 5 of Niu et al. for equal grades. (3) Worker k's multinomial runs over the
     ordered pairs of the items k judged (in any judgment, ties included): Z_k sums over those
     pairs, so a worker who judged one pair has P = 1 / (1 + exp(-2 alpha_k f_ab)), a
     Bradley-Terry-like term. ``support="all"`` instead normalises every worker over all
     n (n - 1) ordered pairs of the topic (the reading of the agRank R package's sgdMPM); it costs
     O(m n^2) per evaluation, seconds to tens of seconds on a 300-item topic. (4) alpha_k is
     unconstrained (a reversing worker gets alpha_k < 0). (5) The paper fits by gradient ascent
-    with a hand-set learning rate (seed 004: 0.1 MIREX, 0.0001 TREC), i.e. early stopping; we
+    with a hand-set learning rate (Niu et al.: 0.1 MIREX, 0.0001 TREC), i.e. early stopping; we
     optimise to convergence instead and regularise: reg = 1e-3 per judgment on mu and centred
     log sigma (without it the likelihood keeps growing as the inner items' sigma -> 0, and
     log sigma's mean is not identified since f is invariant to mu -> c mu, sigma -> c sigma), and
@@ -431,32 +431,36 @@ class MPM(CrowdAggregator):
 
     name = "mpm"
 
-    def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, equal_quality: bool = False,
+    def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, quality: bool = True,
                  support: str = "worker", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
-        if solver not in ("auto", "newton", "lbfgs"):
-            raise ValueError(f"solver must be 'auto', 'newton' or 'lbfgs', got {solver!r}")
-        if support not in ("worker", "all"):
-            raise ValueError(f"support must be 'worker' or 'all', got {support!r}")
-        if reg <= 0:
-            raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
         self.reg = float(reg)
         self.reg_alpha = float(reg_alpha)
-        self.equal_quality = bool(equal_quality)
+        self.quality = quality
         self.support = support
         self.solver = solver
         self.max_iter = int(max_iter)
         self.tol = float(tol)
 
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.solver not in ("auto", "newton", "lbfgs"):
+            raise ValueError(f"solver must be 'auto', 'newton' or 'lbfgs', got {self.solver!r}")
+        if self.support not in ("worker", "all"):
+            raise ValueError(f"support must be 'worker' or 'all', got {self.support!r}")
+        if self.reg <= 0:
+            raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
+
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers
-        data = MPMData(topic, self.support, self.equal_quality)
-        quality = None if self.equal_quality else np.full(m, np.nan)
+        equal_quality = not self.quality
+        data = MPMData(topic, self.support, equal_quality)
+        quality = None if equal_quality else np.full(m, np.nan)
         if n < 2 or data.total == 0:
             return np.zeros(n), quality
         theta0 = [_initial_mu(data), np.zeros(n)]
-        if not self.equal_quality:
+        if not equal_quality:
             theta0.append(np.ones(m))
-        args = (self.reg, self.equal_quality, self.reg_alpha)
+        args = (self.reg, equal_quality, self.reg_alpha)
         theta0 = np.concatenate(theta0)
         small = len(theta0) <= _NEWTON_DIM and len(data.rq) + data.n_pairs <= _NEWTON_CELLS
         if self.solver == "newton" or (self.solver == "auto" and small):
@@ -466,7 +470,7 @@ class MPM(CrowdAggregator):
                            options={"maxiter": self.max_iter, "gtol": self.tol, "ftol": _FTOL, "maxcor": 20})
             theta, self.n_iter_ = np.asarray(res.x, dtype=float), int(res.nit)
         self.sigma_ = np.exp(theta[n:2 * n] - theta[n:2 * n].mean())
-        if not self.equal_quality:
+        if not equal_quality:
             self.adherence_ = theta[2 * n:].copy()
             self.adherence_[data.n_k == 0] = np.nan
             quality = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)

@@ -1,4 +1,4 @@
-"""Count-based baselines of seed 004's Table 2: CondorcetFuse, GreedyOrder, Borda / mean grade.
+"""Count-based baselines of Niu et al.'s Table 2: CondorcetFuse, GreedyOrder, Borda / mean grade.
 
 All three read the topic's win matrix ``W[a, b]`` = number of judgments preferring a over
 b (ties and a worker's pairs of an item with itself ignored; :meth:`TopicJudgments.win_matrix`).
@@ -14,14 +14,15 @@ from typing import Literal
 
 import numpy as np
 
-from .base import CrowdAggregator
-from .judgments import TopicJudgments
+from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.ranks import majority_merge_sort
 
 
 def win_tie_matrices(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray]:
     """(W, T): wins ``W[a, b]`` and symmetric ties ``T[a, b]``, diagonal (item vs itself) zeroed.
 
-    A worker who rated one item twice gives a pair of the item with itself (eq 5 of seed 004
+    A worker who rated one item twice gives a pair of the item with itself (eq 5 of Niu et al.
     pairs all of a worker's ratings); such a pair says nothing about the order and is dropped.
     """
     w = topic.win_matrix()
@@ -39,42 +40,11 @@ def positions_to_scores(order: np.ndarray) -> np.ndarray:
     return scores
 
 
-def majority_merge_sort(items: list[int], beats: list[list[bool]]) -> list[int]:
-    """Top-down merge sort with the comparator "b goes before a iff ``beats[b][a]``".
-
-    The halves are ``items[:n // 2]`` and ``items[n // 2:]``; when merging, the head of the
-    right half is taken only if it strictly beats the head of the left half, so ties keep the
-    input order (stable). Written out rather than ``sorted(key=cmp_to_key(...))`` because the
-    majority relation may be cyclic, and then the result depends on the algorithm: this one
-    is fixed and does not change with the Python version. Every two neighbours of the result
-    agree with the relation (a Hamiltonian path of the Condorcet graph, as with the paper's
-    QuickSort): a neighbour pair is either a neighbour pair of a sorted half or a pair just
-    compared by the merge.
-    """
-    if len(items) <= 1:
-        return list(items)
-    mid = len(items) // 2
-    left = majority_merge_sort(items[:mid], beats)
-    right = majority_merge_sort(items[mid:], beats)
-    out: list[int] = []
-    i = j = 0
-    while i < len(left) and j < len(right):
-        if beats[right[j]][left[i]]:
-            out.append(right[j])
-            j += 1
-        else:
-            out.append(left[i])
-            i += 1
-    out.extend(left[i:])
-    out.extend(right[j:])
-    return out
-
-
 class CondorcetFuse(CrowdAggregator):
     """Condorcet-fuse: sort the items by pairwise majority.
 
     Montague, M. and Aslam, J. A. (2002). Condorcet fusion for improved retrieval. CIKM,
-    538-548 (seed 004's [18]). Item a goes before b when ``W[a, b] > W[b, a]`` (more
+    538-548 (Niu et al.'s ref. [18]). Item a goes before b when ``W[a, b] > W[b, a]`` (more
     judgments prefer a over b than b over a); equal counts (including never compared) are
     a tie, which keeps item order. The sort is :func:`majority_merge_sort` over the items in
     index order (the paper uses QuickSort; merge sort also returns a Hamiltonian path of the
@@ -96,7 +66,7 @@ class GreedyOrder(CrowdAggregator):
     """Greedy ordering of Cohen, Schapire and Singer (1999).
 
     Cohen, W. W., Schapire, R. E. and Singer, Y. (1999). Learning to order things. JAIR 10,
-    243-270 (seed 004's [5]). With preference weights ``w(u, v)`` the potential of a
+    243-270 (Niu et al.'s ref. [5]). With preference weights ``w(u, v)`` the potential of a
     remaining item v is
 
         pi(v) = sum_{u remaining} w(v, u) - sum_{u remaining} w(u, v);
@@ -117,9 +87,12 @@ class GreedyOrder(CrowdAggregator):
     name = "greedy_order"
 
     def __init__(self, weights: Literal["count", "share"] = "count") -> None:
-        if weights not in ("count", "share"):
-            raise ValueError(f"weights must be 'count' or 'share', got {weights!r}")
         self.weights = weights
+
+    def _check_params(self) -> None:
+        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
+        if self.weights not in ("count", "share"):
+            raise ValueError(f"weights must be 'count' or 'share', got {self.weights!r}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, None]:
         w, t = win_tie_matrices(topic)
@@ -142,8 +115,8 @@ class Borda(CrowdAggregator):
     """Borda count: mean grade from ratings, else the win share of the preferences.
 
     Ratings (``topic.has_ratings``): the mean of the item's grades over all its ratings
-    (a worker who rated the item twice counts twice), the pointwise Borda of seed 004's
-    Section 2 (its [1]). Items without a rating (only possible for a hand-built topic) score
+    (a worker who rated the item twice counts twice), the pointwise Borda of Niu et al.'s
+    Section 2 (their ref. [1]). Items without a rating (only possible for a hand-built topic) score
     the lowest mean minus 1, below every rated item (scores must be finite).
 
     Preferences only: ``(wins + ties / 2) / comparisons`` with wins = sum_b W[a, b],

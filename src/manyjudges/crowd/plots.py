@@ -1,4 +1,4 @@
-"""Crowd figures (seed 004): Table 2 as bars, Figure 1 (with vs without annotator quality),
+"""Crowd figures (Niu et al., WSDM 2015): Table 2 as bars, Figure 1 (with vs without annotator quality),
 Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..plots import _save, plt
+from manyjudges.reporting.figures import plt, save_figure
 
 FIGURE_METRICS = ("P@10", "MAP", "NDCG@10", "RBP")
 
@@ -28,7 +28,7 @@ def plot_table2(table: pd.DataFrame, dataset: str, png: str | Path, pdf: str | P
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=4)
     fig.tight_layout()
-    _save(fig, [png, pdf])
+    save_figure(fig, [png, pdf])
 
 
 def plot_quality_ablation(by_topic: pd.DataFrame, pairs: Sequence[Sequence[str]], dataset: str,
@@ -47,7 +47,7 @@ def plot_quality_ablation(by_topic: pd.DataFrame, pairs: Sequence[Sequence[str]]
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"With vs without annotator quality: {dataset}")
     fig.tight_layout()
-    _save(fig, [png, pdf])
+    save_figure(fig, [png, pdf])
 
 
 def plot_quality_distributions(quality: pd.DataFrame, kl: pd.DataFrame, bins: int, dataset: str,
@@ -80,7 +80,7 @@ def plot_quality_distributions(quality: pd.DataFrame, kl: pd.DataFrame, bins: in
         axes[0][0].text(0.5, 0.5, "no method estimates worker quality", ha="center")
     fig.suptitle(f"Annotator quality distributions: {dataset}")
     fig.tight_layout()
-    _save(fig, [png, pdf])
+    save_figure(fig, [png, pdf])
 
 
 def plot_robustness(summary: pd.DataFrame, cv: pd.DataFrame, spammer: str, dataset: str,
@@ -99,4 +99,4 @@ def plot_robustness(summary: pd.DataFrame, cv: pd.DataFrame, spammer: str, datas
         ax.legend(fontsize=5)
     fig.suptitle(f"Robustness to {spammer} spammers: {dataset}")
     fig.tight_layout()
-    _save(fig, [png, pdf])
+    save_figure(fig, [png, pdf])

@@ -1,4 +1,4 @@
-"""Annotator quality against the truth and the summary statistics of seed 004 s.6.3-6.4.
+"""Annotator quality against the truth and the summary statistics of Niu et al. s.6.3-6.4.
 
 - :func:`annotator_accuracy`: eq (18), each worker's pairwise preference accuracy vs truth;
 - :func:`quality_histogram_kl`: KL divergence of the true vs estimated quality histograms
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .judgments import TopicJudgments
+from manyjudges.crowd.judgments import TopicJudgments
 
 Truth = Mapping[str, int] | np.ndarray
 
@@ -88,7 +88,7 @@ def quality_histogram_kl(true_quality: np.ndarray, estimated_quality: np.ndarray
 
 
 def coefficient_of_variation(values: np.ndarray, ddof: int = 0) -> float:
-    """Coefficient of variation ``sd / mean`` (seed 004 footnote 3: "the ratio of the standard
+    """Coefficient of variation ``sd / mean`` (Niu et al. footnote 3: "the ratio of the standard
     deviation to the mean").
 
     ``sd`` with ``ddof=0`` by default (the population sd of the given values: the points of

@@ -1,4 +1,4 @@
-"""Distribution of a sum of independent Bernoulli variables (rank distributions, seed 004 s.4.1.3).
+"""Distribution of a sum of independent Bernoulli variables (rank distributions, Niu et al. s.4.1.3).
 
 The rank of item j for annotator i (0-based: the number of items ranked above j) is
 ``r = sum_{l != j} X_jl`` with independent ``X_jl ~ Bernoulli(q_l)``, ``q_l = 1 - p'_jl``

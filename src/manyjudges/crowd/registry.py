@@ -1,40 +1,42 @@
-"""Crowd aggregators by name (the ``method`` column), and users' own through ``module:callable``.
+"""Crowd aggregators by name (the ``method`` of ``crowd.methods`` and of ``--method``).
 
-A config entry ``{method: <name or module:callable>, params: {...}}`` becomes an aggregator
-with :func:`make_crowd_aggregator`. A user's callable is called as ``factory(**params)`` and
-must return an object with ``fit(topic)`` that sets ``scores_`` (one float per item, higher
-= better) and ``quality_`` (one float per worker, or None); see
-:class:`~manyjudges.crowd.base.CrowdAggregator`.
+Your own aggregator: ``package.module:callable`` returning an object with ``fit(topic)`` that
+sets ``scores_`` (one float per item, higher = better) and ``quality_`` (one float per
+worker, or None); subclass :class:`~manyjudges.crowd.base.CrowdAggregator`.
 """
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Callable
+from typing import Any
 
-from .base import CrowdAggregator
-from .bradley_terry import BradleyTerry, CrowdBT
-from .crowdagg import CrowdAgg
-from .elo import EMEloRating
-from .mpm import MPM
-from .pairwise import Borda, CondorcetFuse, GreedyOrder
+from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
+from manyjudges.crowd.crowdagg import CrowdAgg
+from manyjudges.crowd.elo import EMEloRating
+from manyjudges.crowd.mpm import MPM
+from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
+from manyjudges.registry import Builtin, Registry
 
-CROWD_METHODS: dict[str, Callable[..., Any]] = {
-    "crowdagg_ndcg": partial(CrowdAgg, measure="ndcg", quality=True),
-    "crowdagg_rbp": partial(CrowdAgg, measure="rbp", quality=True),
-    "crowdagg_ndcg_eq": partial(CrowdAgg, measure="ndcg", quality=False),
-    "crowdagg_rbp_eq": partial(CrowdAgg, measure="rbp", quality=False),
-    "condorcet_fuse": CondorcetFuse,
-    "greedy_order": GreedyOrder,
-    "bradley_terry": BradleyTerry,
-    "mpm": MPM,
-    "crowd_bt": CrowdBT,
-    "em_elo_rating": EMEloRating,
-    "borda": Borda,
-}
+__all__ = ["CROWD_METHODS", "make_crowd_aggregator"]
+
+CROWD_METHODS = Registry("crowd", {
+    "crowdagg_ndcg": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected NDCG, weighted by quality",
+                             {"measure": "ndcg", "quality": True}),
+    "crowdagg_rbp": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected RBP, weighted by quality",
+                            {"measure": "rbp", "quality": True}),
+    "crowdagg_ndcg_eq": Builtin(CrowdAgg, "CrowdAgg-NDCG with every worker's quality fixed at 1",
+                                {"measure": "ndcg", "quality": False}),
+    "crowdagg_rbp_eq": Builtin(CrowdAgg, "CrowdAgg-RBP with every worker's quality fixed at 1",
+                               {"measure": "rbp", "quality": False}),
+    "condorcet_fuse": Builtin(CondorcetFuse, "CondorcetFuse: items sorted by pairwise majority of the judgments"),
+    "greedy_order": Builtin(GreedyOrder, "GreedyOrder: Cohen, Schapire and Singer's greedy ordering by preference potential"),
+    "bradley_terry": Builtin(BradleyTerry, "Bradley-Terry: maximum-likelihood item scores from pairwise wins"),
+    "mpm": Builtin(MPM, "MPM: multinomial preference model with a per-worker adherence (Volkovs and Zemel)"),
+    "crowd_bt": Builtin(CrowdBT, "Crowd-BT: Bradley-Terry with a per-worker reliability (Chen et al.)"),
+    "em_elo_rating": Builtin(EMEloRating, "EMeloRating: Dawid-Skene EM over pair labels, then Elo ratings"),
+    "borda": Builtin(Borda, "Borda: mean grade over ratings, else the win share over preferences"),
+}, required=("fit",))
 
 
 def make_crowd_aggregator(method: str, params: dict[str, Any] | None = None) -> CrowdAggregator:
-    """An aggregator from a registry name or ``module:callable``, with parameters (overriding defaults)."""
-    from ..registry import build_method
-
-    return build_method(method, params, CROWD_METHODS, "crowd", ("fit",))
+    """An aggregator from a built-in name or ``package.module:callable``, with parameters (overriding presets)."""
+    return CROWD_METHODS.build(method, params)

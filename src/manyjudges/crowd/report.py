@@ -1,14 +1,18 @@
-"""The crowd section of results/REPRODUCTION.md (Niu et al., WSDM 2015, seed 004)."""
+"""The crowd section of results/REPRODUCTION.md (Niu et al., WSDM 2015)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .experiment import metric_names
+from manyjudges.crowd.experiment import metric_names
+from manyjudges.reporting.formatting import cell, fmt
+from manyjudges.reporting.paper_values import paper_lookup
 
+#: key columns of the paper values (those set in every row of a table are used)
+PAPER_KEY = ("spammer", "method", "metric")
 PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
 PAPER_NAME = "Niu, Lan, Guo, Yu, Long, Cheng, *Listwise approach for rank aggregation in crowdsourcing*, WSDM 2015"
 
@@ -16,7 +20,7 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 
 - **CrowdAgg pairwise probability.** eq (6) as printed contradicts itself (the item with more wins gets
   the smaller probability). Default `margin`: p_st = 1/2 + (N_i(s) - N_i(t)) / (2 (n - 1)) when annotator
-  i compared s and t, else 1/2 (METHODS.md section 4). `paper_literal` implements eq (6) as printed
+  i compared s and t, else 1/2 (docs/methods.md, crowd section). `paper_literal` implements eq (6) as printed
   (the paper config runs it as `crowdagg_ndcg_literal`). Ties ("same", equal grades) are eq (5)'s Null.
 - **CrowdAgg scores.** F(j) = sum_i sum_r P_i(r_j = r) f(r), f(r) = 1/log2(r + 2) (NDCG) or
   (1 - p) p^r (RBP, p = 0.95); items sorted by F (rearrangement inequality, no assignment solver).
@@ -59,22 +63,14 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 """
 
 
-def _fmt(x: Any, digits: int = 3) -> str:
-    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.{digits}f}"
-
-
-def _cell(ours: float | None, paper: float | None, digits: int = 3) -> str:
-    if ours is None or (isinstance(ours, float) and np.isnan(ours)):
-        return "" if paper is None else f"- ({_fmt(paper, digits)})"
-    return _fmt(ours, digits) + ("" if paper is None else f" ({_fmt(paper, digits)})")
-
-
-def _paper_lookup(paper: pd.DataFrame, table: str, **where: str) -> dict[tuple, float]:
-    rows = paper[paper["table"].astype(str) == table]
-    for col, value in where.items():
-        rows = rows[rows[col].astype(str) == value]
-    cols = [c for c in ("spammer", "method", "metric") if c in rows.columns and rows[c].notna().all()]
-    return {tuple(str(r[c]) for c in cols): float(r["paper_value"]) for _, r in rows.iterrows()}
+def crowd_result_files(tables: Sequence[str | Path], cv_tables: Sequence[str | Path] = ()
+                       ) -> dict[str, dict[str, str | Path]]:
+    """{dataset: {table name: path}} from results/crowd/<dataset>/<table>.tsv paths."""
+    out: dict[str, dict[str, str | Path]] = {}
+    for path in list(tables) + [p for p in cv_tables]:
+        path = Path(path)
+        out.setdefault(path.parent.name, {})[path.stem] = path
+    return out
 
 
 def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str], ks: list[int]) -> str:
@@ -82,7 +78,7 @@ def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str]
     values = metrics.set_index(["method", "metric"])["value"]
     lines = ["| method | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for m in methods:
-        cells = [_cell(values.get((m, name), np.nan), paper.get((m, name))) for name in names]
+        cells = [cell(values.get((m, name), np.nan), paper.get((m, name))) for name in names]
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -93,8 +89,8 @@ def _significance(table: pd.DataFrame) -> str:
     lines = ["| metric | method | best other method | mean | its mean | t | one-tailed p |", "|---|---|---|---|---|---|---|"]
     for r in table.itertuples(index=False):
         p = "" if np.isnan(r.p_value) else (f"{r.p_value:.3g}" + (" *" if r.p_value < 0.05 else ""))
-        lines.append(f"| {r.metric} | {r.method} | {r.baseline} | {_fmt(r.method_mean)} | {_fmt(r.baseline_mean)} | "
-                     f"{_fmt(r.t, 2)} | {p} |")
+        lines.append(f"| {r.metric} | {r.method} | {r.baseline} | {fmt(r.method_mean, missing='')} | "
+                     f"{fmt(r.baseline_mean, missing='')} | {fmt(r.t, 2, missing='')} | {p} |")
     return "\n".join(lines) + "\n\n`*`: p < 0.05 (paired over topics, as the paper's bold marks).\n"
 
 
@@ -127,7 +123,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         if spec.get("description"):
             parts.append(f"{spec['description']}.\n")
         pd_name = PAPER_DATASET.get(spec.get("source", ""))
-        t2 = _paper_lookup(paper, "2", dataset=pd_name) if pd_name else {}
+        t2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
         metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
         by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t", dtype={"topic": str})
         n_topics = by_topic["topic"].nunique()
@@ -141,9 +137,9 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
         kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
         if not kl.empty:
-            paper_kl = _paper_lookup(paper, "kl", dataset=pd_name) if pd_name else {}
+            paper_kl = paper_lookup(paper, "kl", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
             mean_kl = kl.groupby("method", sort=False)["kl"].mean()
-            rows = [f"| {m} | {_cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
+            rows = [f"| {m} | {cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
             parts.append("Figure 2: mean KL divergence over topics, accuracy (eq 18) histogram vs estimated "
                          "quality histogram:\n\n| method | mean KL |\n|---|---|\n" + "\n".join(rows) + "\n")
         runtime = pd.read_csv(files["runtime"], sep="\t")
@@ -153,13 +149,13 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                      "| method | time |\n|---|---|\n" + "\n".join(rows) + "\n")
         if files.get("robustness_cv"):
             cv = pd.read_csv(files["robustness_cv"], sep="\t")
-            paper_cv = _paper_lookup(paper, "cv", dataset=pd_name) if pd_name else {}
+            paper_cv = paper_lookup(paper, "cv", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
             for spammer, rows_s in cv.groupby("spammer", sort=False):
                 show = [m for m in ("P@10", "MAP", "NDCG@10", "RBP") if m in set(rows_s["metric"])]
                 table = rows_s.set_index(["method", "metric"])["cv"]
                 lines = ["| method | " + " | ".join(show) + " |", "|---|" + "---|" * len(show)]
                 for m in dict.fromkeys(rows_s["method"]):
-                    lines.append(f"| {m} | " + " | ".join(_cell(table.get((m, x), np.nan), paper_cv.get((spammer, m, x)), 4)
+                    lines.append(f"| {m} | " + " | ".join(cell(table.get((m, x), np.nan), paper_cv.get((spammer, m, x)), 4)
                                                    for x in show) + " |")
                 parts.append(f"Coefficient of variation across ratios, {spammer} spammers (Figure "
                              f"{3 if spammer == 'random' else 4}):\n\n" + "\n".join(lines) + "\n")

@@ -1,4 +1,4 @@
-"""Added spammers for the robustness study of seed 004 (s.6.4, Figures 3-4).
+"""Added spammers for the robustness study of Niu et al. (s.6.4, Figures 3-4).
 
 A *random* spammer answers each pair it labels by a coin flip (tau_RandSpam: y or 1 - y
 with probability 1/2 each). A *malicious* spammer answers against the truth-derived
@@ -11,9 +11,9 @@ import re
 
 import numpy as np
 
-from .judgments import TopicJudgments
-from .quality import Truth, truth_preference, truth_vector
-from .simulate import distinct_draws
+from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.crowd.quality import Truth, truth_preference, truth_vector
+from manyjudges.crowd.simulate import distinct_draws
 
 SPAMMER_KINDS = ("random", "malicious")
 

@@ -1,10 +1,13 @@
-"""The interface every graded predictor follows, and the small optimisers they share.
+"""The contract every graded predictor follows, and the small optimisers they share.
 
-A predictor is fitted on a training panel (the judges J - {k}) and returns P(label | item)
-for an unseen judge as an (items x K) array. Cross induction (Wilbur and Kim, eqs. 5-7)
-chooses its parameters Phi_k on the training panel alone, by predicting each training
-judge from the others (:meth:`GradedMethod.fit`); the single-parameter protocol (their
-Table 3) sets one named parameter for every test judge at once.
+``Predictor(**params).fit(panel).predict_proba()``: fitted on a panel of judges (for an
+evaluation, the judges J - {k}), it returns P(label | item) for an unseen judge as an
+(items x K) array. ``fit`` chooses the parameters Phi on the panel alone, by predicting each
+of its judges from the others (cross induction, Wilbur and Kim, eqs. 5-7), and stores them
+as ``parameters_``. Three hooks make a predictor, and let the protocols reuse work:
+``choose_parameters(panel) -> Phi``, ``prepare(panel) -> state`` (work that does not depend on
+Phi) and ``predict(state, Phi) -> (items x K)``; the single-parameter protocol (their Table 3)
+calls ``predict`` with one named parameter set for every test judge at once.
 """
 from __future__ import annotations
 
@@ -13,14 +16,16 @@ from typing import Any, Callable
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .panel import GradedPanel
+from manyjudges.graded.panel import GradedPanel
 
 #: probabilities are clipped to at least this before taking logs (never exactly 0)
 MIN_PROBABILITY = 1e-300
 
 
 class GradedMethod:
-    """Base class: ``fit`` (cross induction on a training panel), ``prepare`` / ``predict``.
+    """Base class: ``fit(panel) -> self`` then ``predict_proba()``; subclasses implement the
+    hooks ``choose_parameters`` and ``predict`` (and ``prepare`` when some work does not depend
+    on the parameters).
 
     Subclasses set ``name``; those with one tunable parameter for the single-parameter
     protocol set ``single_parameter`` (its name), ``single_parameter_bounds`` and
@@ -37,7 +42,25 @@ class GradedMethod:
     #: "brent" (cheap predictions) or "parabola" (one evaluation per step, for costly ones)
     single_parameter_refine: str = "brent"
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
+    def fit(self, panel: GradedPanel, parameters: dict[str, Any] | None = None) -> "GradedMethod":
+        """Choose the parameters on ``panel`` (unless ``parameters`` are given) and prepare to predict.
+
+        Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel.
+        """
+        if panel.n_entries == 0:
+            raise ValueError(f"{self.name or type(self).__name__}: empty panel, no labels to fit")
+        self.parameters_ = self.choose_parameters(panel) if parameters is None else dict(parameters)
+        self.state_ = self.prepare(panel)
+        self.n_items_, self.n_labels_ = panel.n_items, panel.n_labels
+        return self
+
+    def predict_proba(self) -> np.ndarray:
+        """(n_items x K) P(label | item) for an unseen judge, from the fitted panel."""
+        if not hasattr(self, "parameters_"):
+            raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
+        return self.predict(self.state_, self.parameters_)
+
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Parameters Phi chosen by predicting each training judge from the others."""
         raise NotImplementedError
 
@@ -48,11 +71,6 @@ class GradedMethod:
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
         """(n_items x K) P(label | item) for an unseen judge."""
         raise NotImplementedError
-
-    def predict_proba(self, train: GradedPanel, params: dict[str, Any] | None = None) -> np.ndarray:
-        """Fit if no parameters are given, then predict: P(label | item), items x K."""
-        params = self.fit(train) if params is None else params
-        return self.predict(self.prepare(train), params)
 
     def single_parameter_grid(self) -> np.ndarray:
         lo, hi = self.single_parameter_bounds

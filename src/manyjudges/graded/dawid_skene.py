@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import GradedMethod, best_smoothing
+from manyjudges.graded.base import GradedMethod, best_smoothing
 
 INITS = ("majority", "hard_majority")
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
@@ -203,7 +203,7 @@ def dawid_skene(
 class DawidSkenePredictor(GradedMethod):
     """Dawid-Skene as a predictor of an unseen judge (an extension beyond Wilbur and Kim).
 
-    Reading (ours; no seed defines it): the unseen judge is a typical judge, whose confusion
+    Reading (ours; no paper defines it): the unseen judge is a typical judge, whose confusion
     matrix is the label-weighted mean of the training judges', C = sum_j n_j pi_j / sum_j n_j,
     so P(c | dp) = (1 - tau) sum_t T[dp, t] C[t, c] + tau pi_c with T the EM posteriors
     and pi the background prior. tau is chosen by cross induction (EM refitted without each
@@ -218,7 +218,7 @@ class DawidSkenePredictor(GradedMethod):
         self.inner_folds, self.max_iter, self.tol, self.smoothing = inner_folds, max_iter, tol, smoothing
 
     def prepare(self, train):
-        from .panel import background_prior
+        from manyjudges.graded.panel import background_prior
 
         res = dawid_skene(train.item, train.judge, train.label, n_items=train.n_items, n_judges=train.n_judges,
                           n_labels=train.n_labels, max_iter=self.max_iter, tol=self.tol, smoothing=self.smoothing)
@@ -232,8 +232,8 @@ class DawidSkenePredictor(GradedMethod):
         tau = float(params["tau"])
         return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
 
-    def fit(self, train):
-        from .panel import inner_folds, prior_without_own
+    def choose_parameters(self, train):
+        from manyjudges.graded.panel import inner_folds, prior_without_own
 
         share = np.zeros(train.n_entries)
         has = np.zeros(train.n_entries, dtype=bool)

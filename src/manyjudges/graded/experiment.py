@@ -3,16 +3,16 @@ chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and 
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from .panel import GradedPanel
-from .panel import judge_groups
-from .protocols import PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, single_parameter
-from .registry import make_graded_method
-from .significance import pairwise_tests
+from manyjudges.graded.panel import GradedPanel
+from manyjudges.graded.panel import judge_groups
+from manyjudges.graded.protocols import PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, single_parameter
+from manyjudges.graded.registry import make_graded_method
+from manyjudges.graded.significance import pairwise_tests
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,8 @@ def protocols_for(method, protocols: Iterable[str]) -> list[str]:
 
 
 def predict_part(panel: GradedPanel, method, protocol: str, chunk: int, n_chunks: int, min_labels: int = 1,
-                 outer_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 outer_folds: int | None = None, progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Predictions of one chunk of the held-out judges (every ``n_chunks``-th judge from ``chunk``).
 
     The single-parameter protocol chooses one value over every judge, so it runs in one chunk.
@@ -51,7 +52,7 @@ def predict_part(panel: GradedPanel, method, protocol: str, chunk: int, n_chunks
         groups = judge_groups(judges, outer_folds)[chunk::n_chunks]
         log.info("%s %s: %d of %d held-out judges (at least %d labels each) in %d folds", method.name, protocol,
                  sum(len(g) for g in groups), len(judges), min_labels, len(groups))
-        result = cross_induction(method, panel, judges, groups=groups)
+        result = cross_induction(method, panel, judges, groups=groups, progress=progress)
     preds = result.predictions.assign(method=method.name, protocol=protocol)[PREDICTION_COLUMNS]
     params = result.parameters.assign(method=method.name, protocol=protocol)[PARAMETER_COLUMNS]
     return preds, params
@@ -84,29 +85,9 @@ def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[s
 
 def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFrame:
     """Rows in a stable order: ``first`` columns as they come, then judges in natural order."""
-    from ..io.tables import natural_sort
+    from manyjudges.io.tables import natural_sort
 
     rank = {j: n for n, j in enumerate(natural_sort(table["judge"].astype(str).unique()))}
     keys = (first or []) + ["_judge"]
     out = table.assign(_judge=table["judge"].astype(str).map(rank))
     return out.sort_values(keys, kind="stable").drop(columns="_judge").reset_index(drop=True)
-
-
-def method_jobs(section: Mapping[str, Any], name: str, protocol: str) -> int:
-    """Jobs the method's cross induction is split into (``jobs`` in its config entry); 1 otherwise."""
-    if protocol != "cross_induction":
-        return 1
-    return int((section["methods"][name] or {}).get("jobs", 1))
-
-
-def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, str, int]]:
-    """(method, protocol, chunk) of every prediction job of one dataset."""
-    from ..pipeline import method_spec
-
-    out = []
-    for name in section["methods"]:
-        spec = method_spec(section, name)
-        method = method_for(spec, name, section["datasets"][dataset])
-        for protocol in protocols_for(method, section.get("protocols", list(PROTOCOLS))):
-            out += [(name, protocol, c) for c in range(method_jobs(section, name, protocol))]
-    return out

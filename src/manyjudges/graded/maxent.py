@@ -9,7 +9,7 @@ plus a bias. With weights W[m, c', c] and bias b[c] the score of class c is
 
 so the item sums F are computed once per evaluation and every instance costs O(K): the
 same likelihood as listing (or count-aggregating) the instances, in O(labels x K) per
-gradient. Objective (our scaling of the L2 penalty, METHODS.md s.3):
+gradient. Objective (our scaling of the L2 penalty, docs/methods.md, graded section):
 
     (1/N) sum_instances -log softmax(s)[target] + (lambda / 2) ||W||^2     (b not penalised)
 
@@ -30,8 +30,8 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import minimize
 
-from .base import GradedMethod, maximise_scalar
-from .panel import GradedPanel, inner_folds
+from manyjudges.graded.base import GradedMethod, maximise_scalar
+from manyjudges.graded.panel import GradedPanel, inner_folds
 
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
@@ -130,7 +130,7 @@ class M5(GradedMethod):
         self.single_parameter_refine = "parabola"
         self.single_parameter_bounds = (float(lambda_bounds[0]), float(lambda_bounds[1]))
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         folds = [(MaxentData.of(rest), train.select(mask)) for mask, rest in inner_folds(train, self.inner_folds)]
         warm: dict[int, np.ndarray] = {}
 

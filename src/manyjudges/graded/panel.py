@@ -122,7 +122,7 @@ def _integer_labels(values: np.ndarray) -> np.ndarray:
 def background_prior(panel: GradedPanel) -> np.ndarray:
     """pi_c: share of label c among the panel's labels, add-1/2 smoothed so no label gets 0.
 
-    pi_c = (N_c + 1/2) / (N + K/2) (METHODS.md s.3: the background prior; the half count
+    pi_c = (N_c + 1/2) / (N + K/2) (docs/methods.md, graded section: the background prior; the half count
     keeps a label no training judge used possible).
     """
     counts = np.bincount(panel.label, minlength=panel.n_labels).astype(float)

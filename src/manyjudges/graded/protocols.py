@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from .base import GradedMethod, log_probability, maximise_scalar
-from .panel import GradedPanel, judge_groups
+from manyjudges.graded.base import GradedMethod, log_probability, maximise_scalar
+from manyjudges.graded.panel import GradedPanel, judge_groups
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +61,17 @@ def _scalar_parameters(params: dict) -> dict[str, float]:
     return {k: float(v) for k, v in params.items() if np.ndim(v) == 0}
 
 
-def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
-                    outer_folds: int | None = None, groups: list[np.ndarray] | None = None) -> ProtocolResult:
+def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
+                    outer_folds: int | None = None, groups: list[np.ndarray] | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> ProtocolResult:
     """Rigorous cross induction: parameters fitted without the test judge(s), then predict them.
 
-    ``groups`` (judges held out together) overrides ``judges`` and ``outer_folds``.
+    ``judges``: the test judges (default: every judge with a label). ``groups`` (judges held
+    out together) overrides ``judges`` and ``outer_folds``. ``progress(done, total)`` is called
+    after each fold.
     """
     rows, params_rows = [], []
+    judges = held_out_judges(panel) if judges is None and groups is None else judges
     groups = judge_groups(np.asarray(judges), outer_folds) if groups is None else groups
     if not groups:
         return ProtocolResult(pd.DataFrame(columns=["judge", "item", "label", "p_true"]),
@@ -74,21 +79,25 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
-        params = method.fit(train)
-        proba = method.predict(method.prepare(train), params)
+        method.fit(train)
+        params, proba = method.parameters_, method.predict_proba()
         rows.append(_prediction_rows(panel, group, proba))
         for j in group:
             for name, value in _scalar_parameters(params).items():
                 params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": value})
         log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups), time.perf_counter() - start)
+        if progress is not None:
+            progress(n, len(groups))
     return ProtocolResult(pd.concat(rows, ignore_index=True),
                           pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
 
 
-def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray,
+def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                      outer_folds: int | None = None) -> ProtocolResult:
-    """One value of the method's single parameter for every test judge, maximising sum_k S(k)."""
+    """One value of the method's single parameter for every test judge (default: every judge
+    with a label), maximising sum_k S(k)."""
     name = method.single_parameter
+    judges = held_out_judges(panel) if judges is None else judges
     if name is None:
         raise ValueError(f"method {method.name!r} has no single parameter")
     groups = judge_groups(np.asarray(judges), outer_folds)

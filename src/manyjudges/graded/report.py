@@ -1,43 +1,26 @@
-"""The graded-judgment section of results/REPRODUCTION.md (Wilbur and Kim 2014, Tables 1-5)."""
+"""The graded-judgment section of results/REPRODUCTION.md (Wilbur and Kim 2011, Tables 1-5)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 from typing import Any, Mapping
 
-import numpy as np
 import pandas as pd
+
+from manyjudges.reporting.formatting import fmt
+from manyjudges.reporting.paper_values import key_value, paper_lookup
 
 PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
 SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
 #: more judges than this: per-judge tables are summarised (best-method counts), not listed
 MAX_LISTED_JUDGES = 30
+#: key columns of the paper values (judge numbers as ints, blank coordinates as None)
+PAPER_KEY = ("protocol", "judge", "method", "method_a", "method_b", "statistic")
 
 
 def _paper_judge(judge: Any) -> Any:
     m = re.fullmatch(r"judge0*(\d+)", str(judge))
     return int(m.group(1)) if m else judge
-
-
-def _paper_lookup(paper: pd.DataFrame, table: str) -> dict[tuple, float]:
-    rows = paper[paper["table"].astype(str) == table]
-
-    def clean(value: Any) -> Any:
-        if value is None or (isinstance(value, str) and value == ""):
-            return None
-        if isinstance(value, float):
-            return None if np.isnan(value) else (int(value) if value == int(value) else value)
-        return value
-
-    out = {}
-    for _, r in rows.iterrows():
-        key = tuple(clean(r.get(c)) for c in ("protocol", "judge", "method", "method_a", "method_b")) + (r["statistic"],)
-        out[key] = float(r["paper_value"])
-    return out
-
-
-def _fmt(x: float, digits: int = 0) -> str:
-    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.{digits}f}"
 
 
 def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated: bool) -> str:
@@ -58,19 +41,19 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
         for judge, r in wide.iterrows():
             cells = []
             for m in ordered:
-                cell = _fmt(r[m]) + ("\\*" if m == best[judge] else "")
+                cell = fmt(r[m], 0, missing="") + ("\\*" if m == best[judge] else "")
                 p = paper.get((protocol, _paper_judge(judge), m, None, None, "loglik")) if simulated else None
                 if p is not None:
-                    cell += f" ({_fmt(p)})"
+                    cell += f" ({fmt(p, 0, missing='')})"
                 cells.append(cell)
             lines.append(f"| {judge} | {int(n_items[judge])} | " + " | ".join(cells) + " |")
     ave = wide.mean()
     cells = []
     for m in ordered:
-        cell = _fmt(ave[m])
+        cell = fmt(ave[m], 0, missing="")
         p = paper.get((protocol, "Ave", m, None, None, "loglik")) if simulated else None
         if p is not None:
-            cell += f" ({_fmt(p)})"
+            cell += f" ({fmt(p, 0, missing='')})"
         cells.append(cell)
     if len(wide) > MAX_LISTED_JUDGES:
         lines += ["| | " + " | ".join(ordered) + " |", "|" + "---|" * (len(ordered) + 1)]
@@ -120,9 +103,9 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
 def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                     paper: pd.DataFrame, methods: Mapping[str, Any] | None = None) -> str:
     """Markdown for every graded dataset: ``results[name]`` has paths loglik, pairwise, parameters, grades."""
-    lut = {t: _paper_lookup(paper, t) for t in ("1", "2", "3", "4", "5")}
+    lut = {t: paper_lookup(paper, t, PAPER_KEY, key=key_value) for t in ("1", "2", "3", "4", "5")}
     parts = [
-        "## Wilbur and Kim 2014: predicting an unseen judge's graded labels\n",
+        "## Wilbur and Kim 2011: predicting an unseen judge's graded labels\n",
         "Their 13-judge MEDLINE panel is not public. Simulated panels (marked **simulated**; shape and calibration "
         "in each dataset's line below) stand in for it, so only the ordering of methods and the scale are "
         "comparable with the paper, never a judge's value. "

@@ -1,7 +1,7 @@
 """``sim_medline``: a simulated panel shaped like Wilbur and Kim's (unpublished) MEDLINE judgments.
 
 100 queries x 50 documents = 5000 (query, document) pairs, 13 judges (7 "trained",
-6 "untrained"), labels 0..4 (METHODS.md s.3). Each pair has a latent relevance
+6 "untrained"), labels 0..4 (docs/methods.md, graded section). Each pair has a latent relevance
 x = a_q + e (a query effect and a document effect, both normal). Judge j sees
 y = x + noise_j * s * eps and gives the number of its thresholds below y; the thresholds are
 a common ladder, shifted by a judge bias and stretched by a judge spacing. Untrained judges
@@ -17,8 +17,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..random import rng_for
-from .panel import GradedPanel
+from manyjudges.random_streams import rng_for
+from manyjudges.graded.panel import GradedPanel
 
 
 def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: int, n_trained: int,
@@ -51,8 +51,8 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
     cross-induction average log-probability per judge equals it (rescaled to the item count
     if the panel is not 5000 items), and a ValueError says so if the bisection cannot get
     within 1%; otherwise ``noise_scale`` is used as given."""
-    from .protocols import cross_induction, loglik_by_judge
-    from .votes import M1
+    from manyjudges.graded.protocols import cross_induction, loglik_by_judge
+    from manyjudges.graded.votes import M1
 
     bad = [j for j in hard_judges if not 0 <= j < n_judges]
     if bad:

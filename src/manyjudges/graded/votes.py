@@ -4,7 +4,7 @@ All four predict an unseen judge's label distribution on item dp as
 
     P(c | dp) = (1 - tau) * sum_s u_s V_s(c) / sum_s u_s + tau * pi_c
 
-over the training judges' labels s on dp (METHODS.md s.3), where pi is the background
+over the training judges' labels s on dp (docs/methods.md, graded section), where pi is the background
 prior and the votes differ:
 
 - M1: u_s = 1, V_s = one-hot(z_s): the share of training judges who said c.
@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from .base import GradedMethod, best_smoothing, log_probability
-from .panel import GradedPanel, background_prior, prior_without_own
+from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
+from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0
@@ -88,7 +88,7 @@ class M1(GradedMethod):
     single_parameter = "tau"
     single_parameter_bounds = (0.01, 0.99)
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         share, has = share_of_others(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         return {"tau": best_smoothing(share, has, prior)}
@@ -153,17 +153,17 @@ class WeightedVotes(GradedMethod):
 
     def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = 500,
                  name: str | None = None):
-        if not (label_votes or cooccurrence_votes):
-            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
         self.label_votes, self.cooccurrence_votes, self.max_iter = label_votes, cooccurrence_votes, max_iter
-        self.name = name or {(True, False): "m2", (False, True): "m3", (True, True): "m23"}[
-            (label_votes, cooccurrence_votes)]
+        self.name = name or {(True, False): "m2", (False, True): "m3", (True, True): "m23"}.get(
+            (bool(label_votes), bool(cooccurrence_votes)), "weighted_votes")
 
     # parameter layout: [w_j for each judge] then [v_{j,c} for each judge and label]
     def _n_params(self, panel: GradedPanel) -> int:
         return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_labels)
 
     def _votes(self, train: GradedPanel) -> _Votes:
+        if not (self.label_votes or self.cooccurrence_votes):
+            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
         t, s = item_pairs(train)
         J, k = train.n_judges, train.n_labels
         targets, params, values = [], [], []
@@ -197,8 +197,8 @@ class WeightedVotes(GradedMethod):
         grad = -np.bincount(votes.param, u * dL_du, minlength=votes.n_params) + THETA_RIDGE * theta
         return f, grad
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
-        tau = M1().fit(train)["tau"]
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
         res = minimize(self.objective, theta0, args=(votes, tau), jac=True, method="L-BFGS-B",

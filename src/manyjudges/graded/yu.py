@@ -8,7 +8,7 @@ M4: starting from uniform weights r, iterate (Wilbur and Kim eqs. 8-10)
 
 to a fixed point. The unseen judge's label is predicted by a Gaussian around mu_dp,
 P(c | dp) proportional to exp(-(c - mu_dp)^2 / (2 sigma^2)) over c in 0..K-1
-(``predictive="discrete"``, METHODS.md's choice), or the Gaussian's mass on
+(``predictive="discrete"``, our reading, docs/methods.md), or the Gaussian's mass on
 [c - 1/2, c + 1/2] with open end bins (``predictive="binned"``). sigma is chosen by
 cross induction (1-D, bounded Brent on log sigma).
 
@@ -29,9 +29,9 @@ import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 from scipy.special import logsumexp, ndtr
 
-from .base import GradedMethod, log_probability
-from .panel import GradedPanel, background_prior, inner_folds, prior_without_own
-from .votes import LBFGS_OPTIONS, THETA_BOUND, THETA_RIDGE
+from manyjudges.graded.base import GradedMethod, log_probability
+from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
+from manyjudges.graded.votes import LBFGS_OPTIONS, THETA_BOUND, THETA_RIDGE
 
 SIGMA_BOUNDS = (0.05, 20.0)
 
@@ -97,8 +97,6 @@ class M4(GradedMethod):
     single_parameter_scale = "log"
 
     def __init__(self, beta: float = 0.5, predictive: str = "discrete", inner_folds: int | None = None):
-        if predictive not in ("discrete", "binned"):
-            raise ValueError(f"predictive must be 'discrete' or 'binned', got {predictive!r}")
         self.beta, self.predictive, self.inner_folds = beta, predictive, inner_folds
 
     def _held_out_means(self, train: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
@@ -109,7 +107,7 @@ class M4(GradedMethod):
             mu_at[mask] = mu[train.item[mask]]
         return mu_at, np.isfinite(mu_at)
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         mu_at, has = self._held_out_means(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         fixed = float(log_probability(prior[~has]).sum())
@@ -124,6 +122,8 @@ class M4(GradedMethod):
         return {"sigma": float(np.exp(res.x))}
 
     def prepare(self, train: GradedPanel) -> Any:
+        if self.predictive not in ("discrete", "binned"):
+            raise ValueError(f"predictive must be 'discrete' or 'binned', got {self.predictive!r}")
         _, mu, _ = yu_weights(train, self.beta)
         return mu, background_prior(train), train.n_labels
 
@@ -173,7 +173,7 @@ class M4Learned(GradedMethod):
         grad_theta = np.bincount(train.judge, r * d_r, minlength=J)
         return f, -np.concatenate([grad_theta - THETA_RIDGE * theta, [d_log_sigma.sum()]])
 
-    def fit(self, train: GradedPanel) -> dict[str, Any]:
+    def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         J = train.n_judges
         prior_t = prior_without_own(train)[np.arange(train.n_entries), train.label]
         n_others = np.bincount(train.item, minlength=train.n_items)[train.item] - 1

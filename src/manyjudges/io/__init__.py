@@ -1,0 +1,39 @@
+"""Canonical tables: write them atomically, read and validate them.
+
+Each table is a TSV with a fixed header (see ``docs/data.md``): ``orderings``
+(:mod:`~manyjudges.io.tables`), ``grades`` with its YAML metadata
+(:mod:`~manyjudges.io.grades`), ``rankings`` (:mod:`~manyjudges.io.rankings`),
+``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`). Bad data
+raises :class:`~manyjudges.io.errors.DataError` naming the file, line and
+value. The parsers of the raw published formats are in
+:mod:`manyjudges.io.sources`.
+"""
+
+from manyjudges.io.errors import DataError
+from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
+from manyjudges.io.preferences import read_preferences, read_truth
+from manyjudges.io.rankings import rankings_to_lists, read_rankings
+from manyjudges.io.tables import (
+    natural_sort,
+    orderings_to_rank_matrices,
+    read_orderings,
+    read_tsv_rows,
+    write_table,
+)
+
+__all__ = [
+    "DataError",
+    "GradedData",
+    "natural_sort",
+    "orderings_to_rank_matrices",
+    "rankings_to_lists",
+    "read_grades",
+    "read_grades_table",
+    "read_orderings",
+    "read_preferences",
+    "read_rankings",
+    "read_truth",
+    "read_tsv_rows",
+    "write_grades",
+    "write_table",
+]

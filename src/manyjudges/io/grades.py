@@ -1,52 +1,18 @@
-"""Parse graded-judgment panels into the canonical ``grades`` table.
+"""The canonical ``grades`` table and its metadata sidecar.
 
 A grades table is a TSV file with the header ``item, judge, label``: one row
 per (item, judge), ``label`` an integer ``0 .. K-1`` on an ordinal scale
 (0 = lowest grade). The number of labels ``K`` and the label names are
 dataset metadata; they travel in a small YAML file beside the table (see
-:func:`write_grades` and :func:`read_grades`). A parser returns a
+:func:`write_grades` and :func:`read_grades`). In memory a panel is a
 :class:`GradedData`: the table, ``K``, the label names, an optional truth
-table (``topic, item, grade``) and the number of raw rows it dropped, by
-reason. Grades are sorted by item, then judge (numerically when every id is
-a digit string, else lexicographically). The metadata file holds
+table (``topic, item, grade``) and the number of raw rows a parser dropped,
+by reason. Grades are sorted by item, then judge (numerically when every id
+is a digit string, else lexicographically). The metadata file holds
 ``n_labels``, ``label_names`` and ``dropped`` and nothing else.
 
-Three raw formats are supported:
-
-- :func:`parse_trec_rf10`: ``trec-rf10-data.txt`` of the TREC 2010 Relevance
-  Feedback track crowd judgments (Buckley, Lease, Smucker). A TSV with the
-  header ``topicID, workerID, docID, gold, label``; ``label`` is the worker's
-  judgment (2 highly relevant, 1 relevant, 0 non-relevant, -2 broken link),
-  ``gold`` the NIST judgment of the (topic, doc) pair (2, 1, 0; -1 = no NIST
-  judgment; -2 = a deliberately planted broken link).
-- :func:`parse_adultcontent3`: ``labels.txt`` (``worker<TAB>url<TAB>category``,
-  no header) and ``categories.txt`` (one category a line) of the
-  AdultContent3-HCOMP2010 data of Get-Another-Label (Ipeirotis, Provost,
-  Wang). Categories G < P < R < X are the ordinal scale; the published
-  ``categories.txt`` also lists a fifth category ``B`` that is not on it.
-- :func:`parse_snow2008`: ``<task>.standardized.tsv`` of the Snow, O'Connor,
-  Jurafsky, Ng (EMNLP 2008) tasks, a TSV with the header
-  ``!amt_annotation_ids, !amt_worker_ids, orig_id, response, gold``. Only the
-  graded tasks are supported: ``wordsim`` (responses 0..10) and the affect
-  tasks ``anger, disgust, fear, joy, sadness, surprise`` (0..100) and
-  ``valence`` (-100..100), binned into 5 labels (see :func:`parse_snow2008`).
-
-Rules shared by the parsers, chosen after inspecting the published files:
-
-- Line endings may be LF or CRLF. Blank lines at the end of a file are
-  ignored; a blank line followed by more data is a :class:`DataError` (none
-  of the published files has one, so it would mean a damaged file).
-- Fields are taken verbatim (no whitespace stripping); an empty or
-  whitespace-only field is an error.
-- A judge who labels the same item more than once keeps the label of the
-  first row in file order that survives the other drop rules; every later
-  row for that (item, judge) is dropped and counted in
-  ``dropped["duplicate"]`` if its label equals the kept one, else in
-  ``dropped["duplicate_conflict"]``. Keeping the first is simple,
-  deterministic and uses only the raw order; the two counts show how much
-  of the data a different rule would change.
-- Every error names the file, the 1-based line where the fault is on one
-  line (the header, where there is one, is line 1) and the offending value.
+The parsers of the raw graded formats (TREC 2010 RF, AdultContent3,
+snow2008) live in :mod:`manyjudges.io.sources`; see ``docs/data.md``.
 """
 
 from __future__ import annotations
@@ -62,63 +28,20 @@ import pandas as pd
 import yaml
 
 from manyjudges.io.errors import DataError
+from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import _temp_path, natural_sort, read_tsv_rows, write_table
 
 __all__ = [
-    "ADULTCONTENT3_CATEGORIES",
     "GRADES_COLUMNS",
-    "SNOW2008_TASKS",
     "TRUTH_COLUMNS",
     "GradedData",
-    "parse_adultcontent3",
-    "parse_snow2008",
-    "parse_trec_rf10",
     "read_grades",
+    "read_grades_table",
     "write_grades",
 ]
 
 GRADES_COLUMNS = ["item", "judge", "label"]
-TRUTH_COLUMNS = ["topic", "item", "grade"]
 
-#: The ordinal AdultContent3 categories, lowest first (label 0 .. 3).
-ADULTCONTENT3_CATEGORIES: tuple[str, ...] = ("G", "P", "R", "X")
-#: Categories ``categories.txt`` may list that are not on the ordinal scale:
-#: labels with them are dropped (counted in ``dropped["category_B"]``).
-_ADULT_OFF_SCALE: tuple[str, ...] = ("B",)
-
-_TREC_HEADER = ["topicID", "workerID", "docID", "gold", "label"]
-_TREC_LABELS = {"0": 0, "1": 1, "2": 2}
-_TREC_BROKEN = "-2"
-_TREC_GOLD = {"-2": None, "-1": None, "0": 0, "1": 1, "2": 2}
-
-_SNOW_HEADER = ["!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold"]
-_AFFECT_BINS = 5
-
-
-@dataclass(frozen=True)
-class _SnowTask:
-    """Response range ``low..high`` (inclusive) and the number of bins (None = identity)."""
-
-    low: int
-    high: int
-    bins: int | None
-
-
-_SNOW_TASKS: dict[str, _SnowTask] = {
-    "wordsim": _SnowTask(0, 10, None),
-    "anger": _SnowTask(0, 100, _AFFECT_BINS),
-    "disgust": _SnowTask(0, 100, _AFFECT_BINS),
-    "fear": _SnowTask(0, 100, _AFFECT_BINS),
-    "joy": _SnowTask(0, 100, _AFFECT_BINS),
-    "sadness": _SnowTask(0, 100, _AFFECT_BINS),
-    "surprise": _SnowTask(0, 100, _AFFECT_BINS),
-    "valence": _SnowTask(-100, 100, _AFFECT_BINS),
-}
-
-#: The supported snow2008 tasks (the graded ones).
-SNOW2008_TASKS: tuple[str, ...] = tuple(_SNOW_TASKS)
-
-_INTEGER = re.compile(r"-?[0-9]+")
 _LABEL = re.compile(r"[0-9]+")
 _META_KEYS = ("n_labels", "label_names", "dropped")
 
@@ -177,77 +100,7 @@ class GradedData:
 
 
 # --------------------------------------------------------------------------
-# helpers
-
-
-def _data_lines(path: Path) -> list[tuple[int, str]]:
-    """(1-based line number, text) of a text file's lines, trailing blank lines removed.
-
-    A blank (empty or whitespace-only) line followed by a non-blank one is a
-    DataError: none of the published files has one.
-    """
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = handle.read().splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            raise DataError.at(path, number, "blank line in the middle of the file", text)
-    return list(enumerate(lines, start=1))
-
-
-def _fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
-    """The tab-separated fields of a data line; DataError on a wrong count or an empty field."""
-    fields = text.split("\t")
-    if len(fields) != len(names):
-        raise DataError.at(
-            path, number, f"expected {len(names)} tab-separated fields, got {len(fields)}", text
-        )
-    for name, value in zip(names, fields):
-        if value.strip() == "":
-            raise DataError.at(path, number, f"empty {name}", text)
-    return fields
-
-
-def _check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
-    """DataError unless the first line is exactly ``header`` and data rows follow."""
-    if not lines:
-        raise DataError.at(
-            path, 1, f"header must be {chr(9).join(header)!r}", "(empty file)"
-        )
-    number, text = lines[0]
-    if text.split("\t") != header:
-        raise DataError.at(path, number, f"header must be {chr(9).join(header)!r}", text)
-    if len(lines) == 1:
-        raise DataError.at(path, number, "no data rows after the header", text)
-
-
-class _Collector:
-    """Keeps the first label of each (item, judge); counts later repeats."""
-
-    def __init__(self) -> None:
-        self.labels: dict[tuple[str, str], int] = {}
-        self.duplicate = 0
-        self.conflict = 0
-
-    def add(self, item: str, judge: str, label: int) -> None:
-        key = (item, judge)
-        kept = self.labels.get(key)
-        if kept is None:
-            self.labels[key] = label
-        elif kept == label:
-            self.duplicate += 1
-        else:
-            self.conflict += 1
-
-    def counts(self) -> dict[str, int]:
-        return {"duplicate": self.duplicate, "duplicate_conflict": self.conflict}
-
-    def frame(self, path: Path) -> pd.DataFrame:
-        if not self.labels:
-            raise DataError.at(path, None, "no grades left after dropping rows", "(no grades)")
-        items, judges = zip(*self.labels)
-        return _grades_frame(list(items), list(judges), list(self.labels.values()))
+# canonical order
 
 
 def _order(values: Iterable[str]) -> dict[str, int]:
@@ -256,7 +109,11 @@ def _order(values: Iterable[str]) -> dict[str, int]:
 
 
 def _grades_frame(items: list[str], judges: list[str], labels: list[int]) -> pd.DataFrame:
-    """A grades DataFrame sorted by item, then judge (natural order)."""
+    """A grades DataFrame sorted by item, then judge (natural order).
+
+    Shared with the raw-format parsers of :mod:`manyjudges.io.sources`, so every
+    grades table is built (and ordered) the same way.
+    """
     item_rank, judge_rank = _order(items), _order(judges)
     order = np.lexsort(
         (
@@ -270,314 +127,6 @@ def _grades_frame(items: list[str], judges: list[str], labels: list[int]) -> pd.
             "judge": pd.Series(np.asarray(judges, dtype=object)[order], dtype=str),
             "label": np.asarray(labels, dtype=np.int64)[order],
         }
-    )
-
-
-# --------------------------------------------------------------------------
-# trec_rf10
-
-
-def parse_trec_rf10(path: PathLike) -> GradedData:
-    """Parse ``trec-rf10-data.txt`` (TREC 2010 RF track crowd judgments).
-
-    The file is a TSV with the header ``topicID, workerID, docID, gold,
-    label`` and one crowd judgment a line.
-
-    Parameters
-    ----------
-    path : path-like
-        The file.
-
-    Returns
-    -------
-    GradedData
-        ``K = 3``, label names ``"0", "1", "2"`` (non-relevant, relevant,
-        highly relevant).
-
-        ``grades``: item ``f"{topicID}:{docID}"`` (a document is a different
-        item under each topic), judge = ``workerID``, label = the worker's
-        0/1/2. Rows are dropped, in this order of precedence:
-
-        - ``label == -2`` (the worker reported a broken link): not a grade;
-          counted in ``dropped["broken_link"]``.
-        - a repeated (topic, worker, doc): the first remaining row in file
-          order is kept, later ones counted in ``dropped["duplicate"]``
-          (same label) or ``dropped["duplicate_conflict"]`` (another label).
-          The published file has 1,570 repeated rows (a worker judged the
-          same pair two or three times); 1,345 remain after the broken-link
-          rows are gone: 1,097 repeat the kept label, 248 differ from it.
-
-        Crowd labels on pairs whose gold is -2 (URLs planted as broken links
-        for quality control, which a worker nonetheless graded 0/1/2) are
-        kept: they are what the worker said.
-
-        ``truth``: one row per (topic, doc) whose gold is 0, 1 or 2: columns
-        ``topic`` (topicID), ``item`` (the docID, *not* prefixed with the
-        topic) and ``grade`` (int64), sorted by topic then item. Gold -1 (no
-        NIST judgment) and -2 (planted broken link) are not truth.
-
-    Raises
-    ------
-    DataError
-        Naming the file, the 1-based line and the value, if the header is
-        not exactly ``topicID, workerID, docID, gold, label``, a line does
-        not have 5 fields or has an empty one, a label is not one of
-        -2, 0, 1, 2, a gold is not one of -2, -1, 0, 1, 2, the gold of a
-        (topic, doc) differs from its gold on an earlier line, a blank line
-        is followed by data, or there are no data rows (or none left).
-    """
-    path = Path(path)
-    lines = _data_lines(path)
-    _check_header(path, lines, _TREC_HEADER)
-    grades = _Collector()
-    broken = 0
-    gold_of: dict[tuple[str, str], tuple[str, int]] = {}
-    for number, text in lines[1:]:
-        topic, worker, doc, gold, label = _fields(path, number, text, _TREC_HEADER)
-        if gold not in _TREC_GOLD:
-            raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
-        if label != _TREC_BROKEN and label not in _TREC_LABELS:
-            raise DataError.at(path, number, "label must be one of -2, 0, 1, 2", label)
-        pair = (topic, doc)
-        seen = gold_of.setdefault(pair, (gold, number))
-        if seen[0] != gold:
-            raise DataError.at(
-                path,
-                number,
-                f"gold of topic {topic!r}, doc {doc!r} differs from {seen[0]!r} on line {seen[1]}",
-                gold,
-            )
-        if label == _TREC_BROKEN:
-            broken += 1
-            continue
-        grades.add(f"{topic}:{doc}", worker, _TREC_LABELS[label])
-
-    truth_rows = [
-        (topic, doc, grade)
-        for (topic, doc), (gold, _) in gold_of.items()
-        if (grade := _TREC_GOLD[gold]) is not None
-    ]
-    topic_rank = _order(t for t, _, _ in truth_rows)
-    doc_rank = _order(d for _, d, _ in truth_rows)
-    truth_rows.sort(key=lambda row: (topic_rank[row[0]], doc_rank[row[1]]))
-    columns = list(zip(*truth_rows)) if truth_rows else [(), (), ()]
-    truth = pd.DataFrame(
-        {
-            "topic": pd.Series(columns[0], dtype=str),
-            "item": pd.Series(columns[1], dtype=str),
-            "grade": np.asarray(columns[2], dtype=np.int64),
-        }
-    )
-    return GradedData(
-        grades=grades.frame(path),
-        n_labels=3,
-        label_names=["0", "1", "2"],
-        truth=truth,
-        dropped={"broken_link": broken, **grades.counts()},
-    )
-
-
-# --------------------------------------------------------------------------
-# adultcontent3
-
-
-def _adult_categories(path: Path) -> set[str]:
-    """The categories listed in ``categories.txt``, checked against the known scale."""
-    listed: dict[str, int] = {}
-    known = ADULTCONTENT3_CATEGORIES + _ADULT_OFF_SCALE
-    for number, text in _data_lines(path):
-        if text not in known:
-            raise DataError.at(
-                path, number, f"unknown category (known: {', '.join(known)})", text
-            )
-        if text in listed:
-            raise DataError.at(
-                path, number, f"category listed twice (first on line {listed[text]})", text
-            )
-        listed[text] = number
-    missing = [c for c in ADULTCONTENT3_CATEGORIES if c not in listed]
-    if missing:
-        raise DataError.at(
-            path, None, "categories file must list every one of G, P, R, X; missing", missing
-        )
-    return set(listed)
-
-
-def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> GradedData:
-    """Parse the AdultContent3-HCOMP2010 ``labels.txt`` with its ``categories.txt``.
-
-    ``labels.txt`` has no header; each line is ``worker<TAB>url<TAB>category``.
-    ``categories.txt`` lists one category a line.
-
-    Parameters
-    ----------
-    labels_path : path-like
-        ``labels.txt``.
-    categories_path : path-like
-        ``categories.txt``. It must list each of G, P, R, X once and may list
-        B; no other category.
-
-    Returns
-    -------
-    GradedData
-        ``K = 4``, label names ``"G", "P", "R", "X"`` (labels 0..3: general
-        audience < parental guidance < restricted < X-rated; the order is
-        fixed by the data set, not read from the file). ``truth`` is None.
-
-        ``grades``: item = url, judge = worker. Rows are dropped, in this
-        order of precedence:
-
-        - category ``B`` (listed in the published ``categories.txt`` but not
-          on the G < P < R < X scale, and not described by the source
-          repository, whose README speaks of 4 categories): counted in
-          ``dropped["category_B"]``.
-        - a repeated (worker, url): the first remaining row in file order is
-          kept, later ones counted in ``dropped["duplicate"]`` (same
-          category) or ``dropped["duplicate_conflict"]`` (another one). In
-          the published file a fifth of the rows repeat a (worker, url):
-          6,084 repeat the kept category, 2,784 differ from it.
-
-    Raises
-    ------
-    DataError
-        Naming the file, the 1-based line and the value, if a category in
-        ``categories.txt`` is not G, P, R, X or B or is listed twice, G, P, R
-        or X is missing from it, a line of ``labels.txt`` does not have 3
-        fields or has an empty one, a label's category is not listed in
-        ``categories.txt``, a blank line is followed by data, or there are no
-        labels (or none left).
-    """
-    labels_path, categories_path = Path(labels_path), Path(categories_path)
-    listed = _adult_categories(categories_path)
-    code = {c: i for i, c in enumerate(ADULTCONTENT3_CATEGORIES)}
-    lines = _data_lines(labels_path)
-    if not lines:
-        raise DataError.at(labels_path, 1, "no labels", "(empty file)")
-    grades = _Collector()
-    off_scale = dict.fromkeys(_ADULT_OFF_SCALE, 0)
-    for number, text in lines:
-        worker, url, category = _fields(
-            labels_path, number, text, ["worker", "url", "category"]
-        )
-        if category not in listed:
-            raise DataError.at(
-                labels_path,
-                number,
-                f"unknown category (not in {categories_path.name}: {', '.join(sorted(listed))})",
-                category,
-            )
-        if category in off_scale:
-            off_scale[category] += 1
-            continue
-        grades.add(url, worker, code[category])
-    return GradedData(
-        grades=grades.frame(labels_path),
-        n_labels=len(ADULTCONTENT3_CATEGORIES),
-        label_names=list(ADULTCONTENT3_CATEGORIES),
-        dropped={**{f"category_{c}": n for c, n in off_scale.items()}, **grades.counts()},
-    )
-
-
-# --------------------------------------------------------------------------
-# snow2008
-
-
-def _bin_names(task: _SnowTask) -> list[str]:
-    """Names of the bins (or of the identity labels) of a snow2008 task."""
-    if task.bins is None:
-        return [str(v) for v in range(task.low, task.high + 1)]
-    width = (task.high - task.low) // task.bins
-    sep = "-" if task.low >= 0 else ".."
-    names = []
-    for b in range(task.bins):
-        first = task.low + b * width
-        last = task.high if b == task.bins - 1 else first + width - 1
-        names.append(f"{first}{sep}{last}")
-    return names
-
-
-def _bin(task: _SnowTask, response: int) -> int:
-    """The label of an in-range response."""
-    if task.bins is None:
-        return response - task.low
-    width = (task.high - task.low) // task.bins
-    return min((response - task.low) // width, task.bins - 1)
-
-
-def parse_snow2008(path: PathLike, task: str) -> GradedData:
-    """Parse a graded snow2008 task file ``<task>.standardized.tsv``.
-
-    The file is a TSV with the header ``!amt_annotation_ids,
-    !amt_worker_ids, orig_id, response, gold``, one worker response a line
-    (10 per item in the published files).
-
-    Parameters
-    ----------
-    path : path-like
-        The file.
-    task : str
-        One of :data:`SNOW2008_TASKS`: ``"wordsim"``, ``"anger"``,
-        ``"disgust"``, ``"fear"``, ``"joy"``, ``"sadness"``, ``"surprise"``,
-        ``"valence"``. It sets the response range and the binning (the file
-        name is not checked).
-
-    Returns
-    -------
-    GradedData
-        ``grades``: item = ``orig_id``, judge = ``!amt_worker_ids``, label
-        from ``response`` (an integer in the task's range):
-
-        - ``wordsim``: responses 0..10, ``K = 11``, label = response, names
-          ``"0" .. "10"``.
-        - ``anger, disgust, fear, joy, sadness, surprise``: responses
-          0..100, ``K = 5`` equal-width bins of 20:
-          label = ``min(response // 20, 4)``, names ``"0-19", "20-39",
-          "40-59", "60-79", "80-100"`` (the last bin also holds 100).
-        - ``valence``: responses -100..100, ``K = 5`` equal-width bins of
-          40: label = ``min((response + 100) // 40, 4)``, names
-          ``"-100..-61", "-60..-21", "-20..19", "20..59", "60..100"``
-          (".." separates the bounds because they can be negative).
-
-        A repeated (orig_id, worker) keeps its first row (later ones counted
-        in ``dropped["duplicate"]`` or ``dropped["duplicate_conflict"]``;
-        the published files have none). The ``gold`` and
-        ``!amt_annotation_ids`` columns are not used; ``truth`` is None.
-
-    Raises
-    ------
-    ValueError
-        If ``task`` is not supported (the message lists the supported ones).
-    DataError
-        Naming the file, the 1-based line and the value, if the header is
-        wrong, a line does not have 5 fields or has an empty one, a response
-        is not an integer or is outside the task's range, a blank line is
-        followed by data, or there are no data rows.
-    """
-    if task not in _SNOW_TASKS:
-        raise ValueError(
-            f"unknown snow2008 task {task!r}; supported: {', '.join(SNOW2008_TASKS)}"
-        )
-    spec = _SNOW_TASKS[task]
-    path = Path(path)
-    lines = _data_lines(path)
-    _check_header(path, lines, _SNOW_HEADER)
-    grades = _Collector()
-    for number, text in lines[1:]:
-        _, worker, item, response, _ = _fields(path, number, text, _SNOW_HEADER)
-        if not _INTEGER.fullmatch(response):
-            raise DataError.at(path, number, f"{task} response must be an integer", response)
-        value = int(response)
-        if not spec.low <= value <= spec.high:
-            raise DataError.at(
-                path, number, f"{task} response must be in {spec.low}..{spec.high}", response
-            )
-        grades.add(item, worker, _bin(spec, value))
-    names = _bin_names(spec)
-    return GradedData(
-        grades=grades.frame(path),
-        n_labels=len(names),
-        label_names=names,
-        dropped=grades.counts(),
     )
 
 
@@ -811,30 +360,3 @@ def read_grades_table(grades_path: PathLike, n_labels: int, label_names: list[st
         label_names=names,
         dropped=dropped,
     )
-
-
-def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | None = None) -> GradedData:
-    """Parse a pinned or user dataset's files (``{file name: path}``) by its config ``source``.
-
-    ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_labels`` and
-    ``label_names`` for a user ``table``). A missing file, or a snow2008 ``task`` whose file
-    is not among the dataset's files, is a ValueError naming what was expected.
-    """
-    spec = dict(spec or {})
-
-    def need(name: str) -> PathLike:
-        if name not in files:
-            raise ValueError(f"source {source!r} needs the file {name!r}; the dataset has {sorted(files)}")
-        return files[name]
-
-    if source == "table":
-        (path,) = files.values()
-        return read_grades_table(path, spec["n_labels"], spec.get("label_names"))
-    if source == "trec_rf10":
-        return parse_trec_rf10(need("trec-rf10-data.txt"))
-    if source == "adultcontent3":
-        return parse_adultcontent3(need("labels.txt"), need("categories.txt"))
-    if source == "snow2008":
-        task = spec.get("task")
-        return parse_snow2008(need(f"{task}.standardized.tsv"), task)
-    raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")

@@ -1,11 +1,13 @@
-"""Pairwise-preference and truth tables: the mirex2005 parser and the canonical readers.
+"""The canonical ``preferences`` and ``truth`` tables: read and validate them.
 
-Canonical tables (DESIGN.md): ``preferences`` = ``topic, worker, left, right, outcome``
-(outcome ``left``, ``right`` or ``tie``) and ``truth`` = ``topic, item, grade``.
+``preferences`` = ``topic, worker, left, right, outcome`` (one row per
+pairwise judgment; outcome ``left``, ``right`` or ``tie``) and ``truth`` =
+``topic, item, grade`` (grade a non-negative integer, higher = better); see
+``docs/data.md``. The raw MIREX 2005 crowd preferences are parsed by
+:mod:`manyjudges.io.sources.mirex2005`.
 """
 from __future__ import annotations
 
-import csv
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,15 +15,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import DataError
-from .tables import read_tsv_rows
+from manyjudges.io.errors import DataError
+from manyjudges.io.tables import read_tsv_rows
+
+__all__ = [
+    "OUTCOMES",
+    "PREFERENCE_COLUMNS",
+    "TRUTH_COLUMNS",
+    "PreferenceData",
+    "read_preferences",
+    "read_truth",
+]
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_COLUMNS = ["topic", "worker", "left", "right", "outcome"]
 TRUTH_COLUMNS = ["topic", "item", "grade"]
 OUTCOMES = ("left", "right", "tie")
-MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer.radio")
-MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
 
 
 @dataclass
@@ -31,101 +40,6 @@ class PreferenceData:
     preferences: pd.DataFrame
     truth: pd.DataFrame | None
     dropped: dict[str, int] = field(default_factory=dict)
-
-
-def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> PreferenceData:
-    """Parse the Urbano et al. (SIGIR CSE 2010) MIREX 2005 crowd preferences and their qrel.
-
-    ``judgments.csv`` is a Latin-1 MTurk results file; each row is one worker's answer to
-    "which of A and B is more similar to the query": ``a`` -> outcome ``left`` (docA),
-    ``b`` -> ``right``, ``s`` (same) -> ``tie``. The 5 rows with an empty answer are
-    dropped (counted in ``dropped["empty_answer"]``). Topic = ``Input.query``.
-
-    ``MTurk.qrel`` lines are ``MTurk <query> <doc> <group>``: ranked groups, group 1 = most
-    similar. Truth grades (0 .. n_grades-1, higher = more similar): the query's distinct
-    groups, best first, are cut into ``n_grades`` equal-width bins; a doc in the g-th of G
-    groups (1-based) gets grade ``n_grades - 1 - floor(n_grades (g - 1) / G)``.
-    This truth was derived by the data's authors from these same crowd judgments: it is
-    not independent of them.
-
-    Raises DataError naming the file, line and value for a missing column, an unknown
-    answer, an empty id, a malformed qrel line, or a judged doc with no qrel entry.
-    """
-    judgments_path, qrel_path = Path(judgments_path), Path(qrel_path)
-    truth = _parse_mirex_qrel(qrel_path, n_grades)
-    known = set(zip(truth["topic"], truth["item"]))
-    rows: list[tuple[str, str, str, str, str]] = []
-    dropped = {"empty_answer": 0}
-    with open(judgments_path, encoding="latin-1", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            raise DataError.at(judgments_path, 1, "empty file")
-        missing = [c for c in MIREX_COLUMNS if c not in header]
-        if missing:
-            raise DataError.at(judgments_path, 1, f"header lacks columns {missing}", ",".join(header))
-        col = [header.index(c) for c in MIREX_COLUMNS]
-        line_start = reader.line_num + 1
-        for fields in reader:
-            line = line_start
-            line_start = reader.line_num + 1
-            if not fields:
-                continue
-            if len(fields) != len(header):
-                raise DataError.at(judgments_path, line, f"expected {len(header)} fields, got {len(fields)}",
-                                   ",".join(fields))
-            worker, query, doc_a, doc_b, answer = (fields[i].strip() for i in col)
-            for name, value in (("WorkerId", worker), ("Input.query", query), ("Input.docA", doc_a),
-                                ("Input.docB", doc_b)):
-                if not value:
-                    raise DataError.at(judgments_path, line, f"empty {name}")
-            if answer == "":
-                dropped["empty_answer"] += 1
-                continue
-            if answer not in MIREX_ANSWERS:
-                raise DataError.at(judgments_path, line, "Answer.radio must be a, b, s or empty", answer)
-            if doc_a == doc_b:
-                raise DataError.at(judgments_path, line, "docA and docB are the same document", doc_a)
-            for doc in (doc_a, doc_b):
-                if (query, doc) not in known:
-                    raise DataError.at(judgments_path, line, f"document has no entry in {qrel_path.name} "
-                                       f"for query {query!r}", doc)
-            rows.append((query, worker, doc_a, doc_b, MIREX_ANSWERS[answer]))
-    if not rows:
-        raise DataError.at(judgments_path, None, "no judgments with an answer")
-    prefs = pd.DataFrame(rows, columns=PREFERENCE_COLUMNS)
-    return PreferenceData(prefs, truth, dropped)
-
-
-def _parse_mirex_qrel(path: Path, n_grades: int) -> pd.DataFrame:
-    if n_grades < 2:
-        raise ValueError(f"n_grades must be at least 2, got {n_grades}")
-    rows: list[tuple[str, str, int]] = []
-    seen: dict[tuple[str, str], int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            fields = text.split()
-            if len(fields) != 4:
-                raise DataError.at(path, line, f"expected 4 fields 'MTurk query doc group', got {len(fields)}",
-                                   text.rstrip("\n"))
-            _, query, doc, group = fields
-            if not group.isdigit() or int(group) < 1:
-                raise DataError.at(path, line, "group must be a positive integer", group)
-            if (query, doc) in seen:
-                raise DataError.at(path, line, f"document listed twice for query {query!r} "
-                                   f"(first on line {seen[query, doc]})", doc)
-            seen[query, doc] = line
-            rows.append((query, doc, int(group)))
-    if not rows:
-        raise DataError.at(path, None, "no qrel lines")
-    table = pd.DataFrame(rows, columns=["topic", "item", "group"])
-    # position of each doc's group among its query's distinct groups (1 = best)
-    position = table.groupby("topic")["group"].rank(method="dense").astype(int)
-    n_groups = table.groupby("topic")["group"].transform("nunique")
-    table["grade"] = (n_grades - 1 - np.floor(n_grades * (position - 1) / n_groups)).astype(np.int64)
-    return table[TRUTH_COLUMNS].reset_index(drop=True)
 
 
 def read_preferences(path: PathLike) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import csv
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,41 +64,75 @@ def parse_rank(path: Path, line: int, text: str) -> int:
     return int(text)
 
 
-def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list[int]]:
-    """Data rows of a canonical TSV with exactly these ``columns``, and their 1-based line numbers.
+def delimiter_of(path: str | os.PathLike[str]) -> str:
+    """The field separator of a canonical table: a comma for ``.csv`` files, else a tab."""
+    return "," if str(path).lower().endswith(".csv") else "\t"
 
-    Blank lines are skipped; a wrong header, a row with another number of fields, or no
-    data rows raise DataError naming the file, the line and the value.
+
+def _first_bad_utf8_line(path: Path) -> tuple[int, bytes]:
+    """1-based number and bytes of the first line that is not valid UTF-8."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number, raw.rstrip(b"\r\n")
+    return 1, b""
+
+
+def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of every row of a TSV (CSV by extension), read as UTF-8."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader = csv.reader(handle, delimiter=delimiter_of(path))
+            for fields in reader:
+                yield reader.line_num, fields
+    except UnicodeDecodeError:
+        line, raw = _first_bad_utf8_line(path)
+        raise DataError.at(path, line, "not valid UTF-8 text (save the file as UTF-8)",
+                           raw.decode("utf-8", errors="replace")) from None
+
+
+def read_header(path: str | os.PathLike[str]) -> list[str]:
+    """The header fields of a canonical table (empty for an empty file)."""
+    for _, fields in _reader_rows(Path(path)):
+        return fields
+    return []
+
+
+def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list[int]]:
+    """Data rows of a canonical TSV (CSV by the ``.csv`` extension) with exactly these
+    ``columns``, and their 1-based line numbers.
+
+    Blank lines are skipped; a wrong header, a row with another number of fields, no data
+    rows or bytes that are not UTF-8 raise DataError naming the file, the line and the value.
     """
     rows: list[list[str]] = []
     lines: list[int] = []
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        header = next(reader, None)
-        if header != list(columns):
-            shown = "(empty file)" if header is None else "\t".join(header)
-            raise DataError.at(
-                path, 1, f"header must be {chr(9).join(columns)!r}", shown
-            )
-        for fields in reader:
-            if not fields or fields == [""]:
-                continue  # blank line
-            if len(fields) != len(columns):
-                raise DataError.at(
-                    path,
-                    reader.line_num,
-                    f"expected {len(columns)} tab-separated fields, "
-                    f"got {len(fields)}",
-                    "\t".join(fields),
-                )
-            rows.append(fields)
-            lines.append(reader.line_num)
+    sep = delimiter_of(path)
+    kind = "comma" if sep == "," else "tab"
+    header = None
+    for line_num, fields in _reader_rows(path):
+        if header is None:
+            header = fields
+            if header != list(columns):
+                raise DataError.at(path, 1, f"header must be {sep.join(columns)!r}", sep.join(header))
+            continue
+        if not fields or fields == [""]:
+            continue  # blank line
+        if len(fields) != len(columns):
+            raise DataError.at(path, line_num, f"expected {len(columns)} {kind}-separated fields, got {len(fields)}",
+                               sep.join(fields))
+        rows.append(fields)
+        lines.append(line_num)
+    if header is None:
+        raise DataError.at(path, 1, f"header must be {sep.join(columns)!r}", "(empty file)")
     if not rows:
-        raise DataError.at(path, 1, "no data rows after the header", "\t".join(header))
+        raise DataError.at(path, 1, "no data rows after the header", sep.join(header))
     return rows, lines
 
 
-def _check_rows(path: Path, rows: list[list[str]], lines: list[int]) -> list[int]:
+def _check_rows(path: Path, rows: list[list[str]], lines: list[int], min_judges: int = 2) -> list[int]:
     """Check fields, duplicates and per-set shape; return the parsed ranks.
 
     Line-level faults are reported in file order, then set-level faults.
@@ -128,9 +162,9 @@ def _check_rows(path: Path, rows: list[list[str]], lines: list[int]) -> list[int
 
     for set_id, judges in sets.items():
         set_line = first_line[(set_id,)]
-        if len(judges) < 2:
+        if len(judges) < min_judges:
             raise DataError.at(
-                path, set_line, f"a set needs at least 2 judges, got {len(judges)}", set_id
+                path, set_line, f"a set needs at least {min_judges} judges, got {len(judges)}", set_id
             )
         reference_judge, reference_items = next(iter(judges.items()))
         if len(reference_items) < 2:
@@ -163,13 +197,15 @@ def _check_rows(path: Path, rows: list[list[str]], lines: list[int]) -> list[int
     return ranks
 
 
-def read_orderings(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read and validate an orderings TSV.
+def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.DataFrame:
+    """Read and validate an orderings TSV (CSV by the ``.csv`` extension).
 
     Parameters
     ----------
     path : path-like
         A TSV file with the header ``set_id, judge, item, rank``.
+    min_judges : int
+        Orderings a set must have (2 for a panel of judges; 1 for candidate orderings).
 
     Returns
     -------
@@ -187,7 +223,7 @@ def read_orderings(path: str | os.PathLike[str]) -> pd.DataFrame:
     """
     path = Path(path)
     rows, lines = read_tsv_rows(path, ORDERINGS_COLUMNS)
-    ranks = _check_rows(path, rows, lines)
+    ranks = _check_rows(path, rows, lines, min_judges)
     columns = list(zip(*rows))
     return pd.DataFrame(
         {

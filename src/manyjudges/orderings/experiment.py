@@ -11,14 +11,20 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..evaluation import leave_one_out_differences
-from ..noise import noise_count, random_orderings
-from ..random import rng_for
-from .frespa import FreSPAParams, loo_differences_for_settings
+from manyjudges.io.tables import orderings_to_rank_matrices
+from manyjudges.orderings.evaluation import leave_one_out_differences
+from manyjudges.orderings.noise import noise_count, random_orderings
+from manyjudges.random_streams import rng_for
+from manyjudges.orderings.frespa import FreSPAParams, loo_differences_for_settings
 
 log = logging.getLogger(__name__)
 
 Panels = Mapping[str, np.ndarray]
+
+
+def panels_from_table(orderings: pd.DataFrame) -> dict[str, np.ndarray]:
+    """{set_id: (judges, items) rank matrix} from a canonical orderings table."""
+    return {set_id: ranks for set_id, (_, _, ranks) in orderings_to_rank_matrices(orderings).items()}
 
 
 def noise_for(seed: int, dataset: str, ratio: float, replicate: int, set_id: str, n_judges: int, n_items: int) -> np.ndarray:

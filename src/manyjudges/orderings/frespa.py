@@ -8,7 +8,7 @@ sup(p) = number of gold orderings containing p (a count), and
     w(p) = (1 + wLen (|p| - 1)) (1 + wSup (sup(p) - 1))          (paper, section 3.2)
     score(O) = sum_{p in P, p ⊑ O} w(p) / sum_{p in P} w(p)      (0 when P is empty)
 
-(METHODS.md s.1). Patterns are never enumerated for large k. Because w factorises
+(docs/methods.md, "FreSPA"). Patterns are never enumerated for large k. Because w factorises
 into a(length) b(support), only N(s, L) = number of patterns of length L with
 support exactly s is needed (and N_O(s, L), the same restricted to patterns in O).
 With C_S(L) = number of common subsequences of length L of the orderings in S
@@ -31,12 +31,11 @@ import itertools
 import math
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
 
-from ..counting import common_precedence, count_paths_by_length
-from .ranks import as_rank_matrix, precedence_matrices, reverse_ranks
+from manyjudges.counting import common_precedence, count_paths_by_length
+from manyjudges.orderings.base import OrderingScorer
+from manyjudges.ranks import as_rank_matrix, precedence_matrices, reverse_ranks
 
 MAX_SUBSETS = 400_000
 MAX_FREQUENT_PATTERNS = 3_000_000
@@ -49,7 +48,7 @@ class FreSPAParams:
     len = max(2, floor(ratio * k)) for a ratio (paper Table 3).
 
     ``support_base`` says what n is in sup(p) >= minSup * n when noise orderings are
-    added to the gold set (ED experiments): ``gold`` (default, METHODS.md: every gold
+    added to the gold set (ED experiments): ``gold`` (default: every gold
     ordering, random ones included) or ``judges`` (the human judges only; the random
     orderings still add support). Outside the noise experiments the two are the same.
     """
@@ -330,20 +329,42 @@ def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings
     return out
 
 
-class FreSPA:
-    """Ordering scorer: ``FreSPA(**params)(gold)`` returns a function scoring candidates.
+class FreSPA(OrderingScorer):
+    """FreSPA ordered-list scorer (Kim, Zhai, Han 2010, s.3.2): ``FreSPA(**params).fit(gold).score(candidates)``.
 
-    ``engine`` forces 'counting' (DAG + inclusion-exclusion) or 'mining' (pattern growth);
-    by default the cheaper is chosen per call. Both give the same exact counts.
+    Parameters
+    ----------
+    w_len, w_sup : weights of pattern length and support in w(p) (paper default 1, 1).
+    min_sup : minimum support as a share of the gold orderings, in [0, 1] (default 0.75).
+    min_len, max_len : pattern lengths counted (default 2 .. k).
+    min_len_ratio, max_len_ratio : lengths as max(2, floor(ratio k)); override min_len / max_len.
+    support_base : ``"gold"`` (default) or ``"judges"``: what n is in sup(p) >= minSup n when
+        random orderings are added as noise (docs/methods.md, "FreSPA").
+    engine : ``"counting"``, ``"mining"`` or None (default: the cheaper, chosen per call);
+        both give the same exact counts.
     """
 
-    def __init__(self, engine: str | None = None, **params: float) -> None:
-        self.engine = engine
-        self.params = FreSPAParams(**params)
+    def __init__(self, w_len: float = 1.0, w_sup: float = 1.0, min_sup: float = 0.75, min_len: int = 2,
+                 max_len: int | None = None, min_len_ratio: float | None = None, max_len_ratio: float | None = None,
+                 support_base: str = "gold", engine: str | None = None) -> None:
+        self.w_len, self.w_sup, self.min_sup = w_len, w_sup, min_sup
+        self.min_len, self.max_len = min_len, max_len
+        self.min_len_ratio, self.max_len_ratio = min_len_ratio, max_len_ratio
+        self.support_base, self.engine = support_base, engine
 
-    def __call__(self, gold: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-        gold = as_rank_matrix(gold)
-        return lambda candidates: frespa_score(gold, candidates, self.params, self.engine)
+    @property
+    def params(self) -> FreSPAParams:
+        """The five parameters (and length ratios, support base), validated."""
+        return FreSPAParams(w_len=self.w_len, w_sup=self.w_sup, min_sup=self.min_sup, min_len=self.min_len,
+                            max_len=self.max_len, min_len_ratio=self.min_len_ratio, max_len_ratio=self.max_len_ratio,
+                            support_base=self.support_base)
+
+    def fit(self, gold: np.ndarray) -> "FreSPA":
+        self.params_ = self.params
+        return super().fit(gold)
+
+    def score(self, candidates: np.ndarray) -> np.ndarray:
+        return frespa_score(self._fitted_gold(), candidates, self.params_, self.engine)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """s(O_i; others) - s(reverse(O_i); others) for each human ordering O_i."""

@@ -1,21 +1,21 @@
 """Correlation-based ordering scorers: AC, WCA and RBA (Kim, Zhai, Han, ECIR 2010, s.3.1).
 
-Every scorer follows one interface: ``scorer(gold)`` (gold: an ``(n, k)`` rank matrix)
-returns a function mapping a ``(c, k)`` rank matrix of candidate orderings to ``c``
-scores. Built-ins also offer ``leave_one_out_differences(humans, noise)``, a vectorised
-form of the evaluation-discriminativeness terms s(O_i; others) - s(rev O_i; others).
-Correlations are normalised to [0, 1] by (c + 1) / 2 (METHODS.md s.1 Choice).
+Every scorer follows the ordered-list contract (:class:`~manyjudges.orderings.base.OrderingScorer`):
+``fit(gold)`` on an ``(n, k)`` rank matrix of gold orderings, then ``score(candidates)``
+on a ``(c, k)`` rank matrix gives ``c`` scores. Built-ins also offer
+``leave_one_out_differences(humans, noise)``, a vectorised form of the
+evaluation-discriminativeness terms s(O_i; others) - s(rev O_i; others).
+Correlations are normalised to [0, 1] by (c + 1) / 2 (reading: docs/methods.md, "Ordered lists").
 """
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
-from .correlation import correlation_matrix, rowwise_correlation
-from .ranks import as_rank_matrix, average_ranks
+from manyjudges.correlation import correlation_matrix, rowwise_correlation
+from manyjudges.orderings.base import OrderingScorer
+from manyjudges.ranks import as_rank_matrix, average_ranks, rank_sum_order
 
-ScoreFunction = Callable[[np.ndarray], np.ndarray]
+__all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation", "rank_sum_consensus"]
 
 
 def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
@@ -25,15 +25,19 @@ def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
     return np.vstack([humans, as_rank_matrix(noise)])
 
 
-class AverageCorrelation:
-    """AC: s(O) = mean_i C(O, O_i)."""
+class AverageCorrelation(OrderingScorer):
+    """AC: s(O) = mean_i C(O, O_i) (Kim, Zhai, Han 2010, s.3.1).
+
+    Parameters
+    ----------
+    correlation : "kendall" (tau-b) or "spearman"; normalised to [0, 1] by (c + 1) / 2.
+    """
 
     def __init__(self, correlation: str = "kendall") -> None:
         self.correlation = correlation
 
-    def __call__(self, gold: np.ndarray) -> ScoreFunction:
-        gold = as_rank_matrix(gold)
-        return lambda cand: correlation_matrix(cand, gold, self.correlation).mean(axis=1)
+    def score(self, candidates: np.ndarray) -> np.ndarray:
+        return correlation_matrix(candidates, self._fitted_gold(), self.correlation).mean(axis=1)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         n = len(humans)
@@ -43,11 +47,12 @@ class AverageCorrelation:
         return 2.0 * score - 1.0  # C(rev O, g) = 1 - C(O, g)
 
 
-class WeightedCorrelationAverage:
-    """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j).
+class WeightedCorrelationAverage(OrderingScorer):
+    """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j)
+    (Kim, Zhai, Han 2010, s.3.1).
 
-    Weights are computed among the gold orderings given. With one gold ordering, or
-    if every weight is 0, the weights are uniform (AC).
+    Weights are computed among the gold orderings given to ``fit`` (``weights_``). With one
+    gold ordering, or if every weight is 0, the weights are uniform (AC).
     """
 
     def __init__(self, correlation: str = "kendall") -> None:
@@ -61,10 +66,14 @@ class WeightedCorrelationAverage:
         w = (gold_corr.sum(axis=1) - np.diag(gold_corr)) / (m - 1)
         return w if w.sum() > 0 else np.ones(m)
 
-    def __call__(self, gold: np.ndarray) -> ScoreFunction:
-        gold = as_rank_matrix(gold)
-        w = self._weights(correlation_matrix(gold, None, self.correlation))
-        return lambda cand: correlation_matrix(cand, gold, self.correlation) @ w / w.sum()
+    def fit(self, gold: np.ndarray) -> "WeightedCorrelationAverage":
+        super().fit(gold)
+        self.weights_ = self._weights(correlation_matrix(self.gold_, None, self.correlation))
+        return self
+
+    def score(self, candidates: np.ndarray) -> np.ndarray:
+        gold, w = self._fitted_gold(), self.weights_
+        return correlation_matrix(candidates, gold, self.correlation) @ w / w.sum()
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         allg = _stack(humans, noise)
@@ -89,26 +98,30 @@ def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
     """RBA consensus as a rank row: items sorted by the sum of their (average) ranks.
 
     Ties broken by the item's best single rank, then by item column index
-    (METHODS.md s.1 Choice; deterministic).
+    (deterministic; reading: docs/methods.md, "Ordered lists").
     """
     avg = average_ranks(gold)
-    total = avg.sum(axis=0)
-    best = avg.min(axis=0)
-    order = np.lexsort((np.arange(avg.shape[1]), best, total))
+    order = rank_sum_order(avg)
     ranks = np.empty(avg.shape[1])
     ranks[order] = np.arange(1, avg.shape[1] + 1)
     return ranks
 
 
-class RankBasedAggregation:
-    """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum."""
+class RankBasedAggregation(OrderingScorer):
+    """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010,
+    s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``."""
 
     def __init__(self, correlation: str = "kendall") -> None:
         self.correlation = correlation
 
-    def __call__(self, gold: np.ndarray) -> ScoreFunction:
-        consensus = rank_sum_consensus(as_rank_matrix(gold))
-        return lambda cand: correlation_matrix(cand, consensus, self.correlation)[:, 0]
+    def fit(self, gold: np.ndarray) -> "RankBasedAggregation":
+        super().fit(gold)
+        self.consensus_ = rank_sum_consensus(self.gold_)
+        return self
+
+    def score(self, candidates: np.ndarray) -> np.ndarray:
+        self._fitted_gold()
+        return correlation_matrix(candidates, self.consensus_, self.correlation)[:, 0]
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         humans = as_rank_matrix(humans)

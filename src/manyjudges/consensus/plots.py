@@ -1,0 +1,64 @@
+"""Figures for the consensus-measure experiments (Lin, Li, Guo): log kappa over the lambda x gamma grid,
+rank aggregators judged by consensus, and sensitivity to perturbing one list."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.reporting.figures import plt, save_figure
+
+__all__ = ["plot_consensus_grid", "plot_aggregators", "plot_sensitivity"]
+
+
+def plot_consensus_grid(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
+    """log kappa against lambda, one line per gamma, one panel per list set."""
+    sets = list(dict.fromkeys(table["list_set"]))
+    fig, axes = plt.subplots(1, len(sets), figsize=(4.2 * len(sets), 3.6), squeeze=False, sharey=True)
+    for ax, name in zip(axes[0], sets):
+        rows = table[table["list_set"] == name]
+        for gamma, sub in rows.groupby("gamma"):
+            sub = sub.sort_values("lambda")
+            ax.plot(sub["lambda"], np.log10(sub["kappa"]), marker="o", label=f"gamma = {gamma:g}")
+        ax.set_title(name)
+        ax.set_xlabel("lambda (gap weight)")
+        ax.set_ylabel("log10 kappa")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Consensus measure over lambda x gamma: {dataset}")
+    fig.tight_layout()
+    save_figure(fig, paths)
+
+
+def plot_aggregators(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
+    """Mean pairwise consensus of each aggregator's output with its inputs (sd bars), best first."""
+    summary = (
+        table.groupby("aggregator")["pairwise_consensus"].agg(["mean", "std"]).fillna(0.0).sort_values("mean", ascending=False)
+    )
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    ax.bar(summary.index, summary["mean"], yerr=summary["std"], capsize=4, color="tab:blue", alpha=0.8)
+    ax.set_ylabel("consensus with the inputs")
+    ax.set_title(f"Aggregators judged by consensus: {dataset}")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    save_figure(fig, paths)
+
+
+def plot_sensitivity(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
+    """log kappa relative to the unperturbed set against perturbation size, per (lambda, gamma)."""
+    kinds = list(dict.fromkeys(table["kind"]))
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5.0 * len(kinds), 3.6), squeeze=False)
+    for ax, kind in zip(axes[0], kinds):
+        rows = table[table["kind"] == kind]
+        for (lam, gamma), sub in rows.groupby(["lambda", "gamma"], sort=False):
+            sub = sub.sort_values("step")
+            ax.plot(sub["step"], sub["log_kappa_ratio"], marker="o", label=f"lambda={lam:g}, gamma={gamma:g}")
+        ax.set_xlabel("adjacent swaps" if kind == "adjacent_swaps" else "places the top item is moved down")
+        ax.set_ylabel("log kappa / log kappa (unperturbed)")
+        ax.set_title(kind.replace("_", " "))
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, paths)

@@ -1,0 +1,97 @@
+"""The consensus-measure section of results/REPRODUCTION.md (Lin, Li, Guo, arXiv 1704.08464)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.consensus.experiment import summarise_aggregators
+from manyjudges.reporting.paper_values import paper_values
+
+__all__ = ["consensus_markdown"]
+
+
+def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame) -> list[str]:
+    """Google vs Bing (consensus.tsv): kappa, kappa by length and LCS length beside the reference values."""
+    parts = [
+        f"### Google vs Bing: `{dataset}` (real data; `results/consensus/{dataset}/consensus.tsv`)\n",
+        "| list set | lambda | gamma | kappa ours (reference, diff) | kappa_l ours (reference) | LCS length ours (reference) |\n|---|---|---|---|---|---|",
+    ]
+    for _, row in table.iterrows():
+        r = ref[(ref["list_set"] == row["list_set"]) & np.isclose(ref["lambda"], row["lambda"]) & np.isclose(ref["gamma"], row["gamma"])]
+        kap = r[r["statistic"] == "kappa"]["paper_value"]
+        lengths = r[r["statistic"] == "kappa_by_length"]["paper_value"]
+        lcs = r[r["statistic"] == "lcs_length"]["paper_value"]
+        kap_text = f"{row['kappa']:.4f}" + (f" ({float(kap.iloc[0]):g}, {row['kappa'] - float(kap.iloc[0]):+.4f})" if len(kap) else "")
+        len_text = str(row["kappa_by_length"]) + (f" ({lengths.iloc[0]}{', same' if str(row['kappa_by_length']) == lengths.iloc[0] else ', DIFFERENT'})" if len(lengths) else "")
+        lcs_text = str(row["lcs_length"]) + (f" ({lcs.iloc[0]})" if len(lcs) else "")
+        parts.append(f"| {row['list_set']} | {row['lambda']:g} | {row['gamma']:g} | {kap_text} | {len_text} | {lcs_text} |")
+    parts.append("")
+    return parts
+
+
+def _aggregators_markdown(table: pd.DataFrame, dataset: str, spec: Mapping[str, Any]) -> list[str]:
+    """Rank aggregators judged by consensus with their inputs (aggregators.tsv); ours only."""
+    kind = "**simulated**" if spec.get("source") == "simulate" else "real data"
+    summary = summarise_aggregators(table)
+    parts = [
+        f"### Rank aggregators judged by consensus: `{dataset}` ({kind}; `results/consensus/{dataset}/aggregators.tsv`)\n",
+        "Each set's inputs are aggregated; the aggregate (cut to the inputs' length) is compared with each input by "
+        "log2(1 + kappa({aggregate, input})) / log2(1 + kappa({aggregate})) (1 = the input holds the aggregate's order). "
+        "The paper has no table for this: ours only, best first.\n",
+        "| aggregator | consensus with inputs, mean ± sd over sets | mean LCS length of aggregate + all inputs | sets |\n|---|---|---|---|",
+    ]
+    for _, row in summary.iterrows():
+        parts.append(f"| {row['aggregator']} | {row['pairwise_mean']:.4f} ± {row['pairwise_sd']:.4f} | {row['lcs_mean']:.2f} | {int(row['sets'])} |")
+    parts.append("")
+    return parts
+
+
+def _sensitivity_markdown(table: pd.DataFrame) -> list[str]:
+    """log kappa after perturbing one list, relative to the unperturbed set (sensitivity.tsv)."""
+    parts = [
+        "### Sensitivity to perturbing one list (simulated; `results/consensus/sensitivity/sensitivity.tsv`)\n",
+        "One of the otherwise identical lists is perturbed; cells are log kappa relative to the unperturbed set "
+        "(mean over replicates for random adjacent swaps).\n",
+    ]
+    grid = list(dict.fromkeys(zip(table["lambda"], table["gamma"])))
+    for kind in dict.fromkeys(table["kind"]):
+        sub = table[table["kind"] == kind]
+        parts.append(f"{kind.replace('_', ' ')}:\n")
+        parts.append("| step | " + " | ".join(f"lambda={l:g}, gamma={g:g}" for l, g in grid) + " |\n|---|" + "---|" * len(grid))
+        for step in sorted(set(sub["step"])):
+            cells = []
+            for lam, gam in grid:
+                v = sub[(sub["step"] == step) & np.isclose(sub["lambda"], lam) & np.isclose(sub["gamma"], gam)]["log_kappa_ratio"]
+                cells.append(f"{float(v.iloc[0]):.4f}" if len(v) else "n/a")
+            parts.append(f"| {step} | " + " | ".join(cells) + " |")
+        parts.append("")
+    return parts
+
+
+def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> str:
+    """The consensus-measure section: reference numbers beside ours, aggregators, sensitivity.
+
+    ``paths``: consensus.tsv, aggregators.tsv and sensitivity.tsv tables under results/consensus/<dataset>/,
+    each rendered by its file name, in the given order.
+    """
+    ref = paper_values("lin2017")
+    parts = [
+        "## Lin, Li, Guo (arXiv 1704.08464): consensus measure of a set of rankings\n",
+        "The arXiv text's formulas are garbled; the measure follows docs/methods.md (consensus section) and the "
+        "authors' released code. "
+        "Reference values are that code's output on the authors' own data (first ranking as reference).\n",
+    ]
+    for path in paths:
+        path = Path(path)
+        table = pd.read_csv(path, sep="\t", dtype={"kappa_by_length": str})
+        dataset = path.parent.name
+        if path.name == "consensus.tsv":
+            parts += _search_markdown(table, dataset, ref)
+        elif path.name == "aggregators.tsv":
+            parts += _aggregators_markdown(table, dataset, datasets.get(dataset, {}))
+        elif path.name == "sensitivity.tsv":
+            parts += _sensitivity_markdown(table)
+    return "\n".join(parts) + "\n"

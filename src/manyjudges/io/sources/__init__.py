@@ -1,0 +1,91 @@
+"""Parsers of the raw published formats, one module per format.
+
+Each parser turns a data set's files, as published, into a canonical table of
+:mod:`manyjudges.io` (see ``docs/data.md``):
+
+- :mod:`~manyjudges.io.sources.preflib`: PrefLib ``.soc`` / ``.toc`` files
+  -> orderings table.
+- :mod:`~manyjudges.io.sources.search_results`: search-engine result files
+  -> rankings table.
+- :mod:`~manyjudges.io.sources.clef_runs`: CLEF eHealth 2015 top-20 runs
+  -> rankings table.
+- :mod:`~manyjudges.io.sources.trec_rf10`,
+  :mod:`~manyjudges.io.sources.adultcontent3`,
+  :mod:`~manyjudges.io.sources.snow2008`: graded crowd judgments -> grades
+  table (:class:`~manyjudges.io.grades.GradedData`).
+- :mod:`~manyjudges.io.sources.mirex2005`: MIREX 2005 crowd preferences and
+  qrel -> preferences and truth tables.
+
+:func:`parse_graded_source` picks the graded parser by a data set's config
+``source``.
+
+Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
+``snow2008``), chosen after inspecting the published files:
+
+- Line endings may be LF or CRLF. Blank lines at the end of a file are
+  ignored; a blank line followed by more data is a
+  :class:`~manyjudges.io.errors.DataError` (none of the published files has
+  one, so it would mean a damaged file).
+- Fields are taken verbatim (no whitespace stripping); an empty or
+  whitespace-only field is an error.
+- A judge who labels the same item more than once keeps the label of the
+  first row in file order that survives the other drop rules; every later
+  row for that (item, judge) is dropped and counted in
+  ``dropped["duplicate"]`` if its label equals the kept one, else in
+  ``dropped["duplicate_conflict"]``. Keeping the first is simple,
+  deterministic and uses only the raw order; the two counts show how much
+  of the data a different rule would change.
+- Every error names the file, the 1-based line where the fault is on one
+  line (the header, where there is one, is line 1) and the offending value.
+"""
+
+from __future__ import annotations
+
+from manyjudges.io.grades import GradedData, read_grades_table
+from manyjudges.io.sources._text import PathLike
+from manyjudges.io.sources.adultcontent3 import parse_adultcontent3
+from manyjudges.io.sources.clef_runs import parse_clef_runs
+from manyjudges.io.sources.mirex2005 import parse_mirex2005
+from manyjudges.io.sources.preflib import parse_preflib, parse_preflib_files
+from manyjudges.io.sources.search_results import parse_search_results
+from manyjudges.io.sources.snow2008 import parse_snow2008
+from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+
+__all__ = [
+    "parse_adultcontent3",
+    "parse_clef_runs",
+    "parse_graded_source",
+    "parse_mirex2005",
+    "parse_preflib",
+    "parse_preflib_files",
+    "parse_search_results",
+    "parse_snow2008",
+    "parse_trec_rf10",
+]
+
+
+def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | None = None) -> GradedData:
+    """Parse a pinned or user dataset's files (``{file name: path}``) by its config ``source``.
+
+    ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_labels`` and
+    ``label_names`` for a user ``table``). A missing file, or a snow2008 ``task`` whose file
+    is not among the dataset's files, is a ValueError naming what was expected.
+    """
+    spec = dict(spec or {})
+
+    def need(name: str) -> PathLike:
+        if name not in files:
+            raise ValueError(f"source {source!r} needs the file {name!r}; the dataset has {sorted(files)}")
+        return files[name]
+
+    if source == "table":
+        (path,) = files.values()
+        return read_grades_table(path, spec["n_labels"], spec.get("label_names"))
+    if source == "trec_rf10":
+        return parse_trec_rf10(need("trec-rf10-data.txt"))
+    if source == "adultcontent3":
+        return parse_adultcontent3(need("labels.txt"), need("categories.txt"))
+    if source == "snow2008":
+        task = spec.get("task")
+        return parse_snow2008(need(f"{task}.standardized.tsv"), task)
+    raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")

@@ -1,0 +1,92 @@
+"""Private text-parsing helpers shared by the raw-format parsers of :mod:`manyjudges.io.sources`.
+
+They implement the rules shared by the graded parsers, listed in
+:mod:`manyjudges.io.sources`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from manyjudges.io.errors import DataError
+from manyjudges.io.grades import _grades_frame
+
+PathLike = str | os.PathLike[str]
+
+
+def _read_lines(path: Path) -> list[str]:
+    """The lines of a text file, without line terminators (LF or CRLF)."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read().splitlines()
+
+
+def _data_lines(path: Path) -> list[tuple[int, str]]:
+    """(1-based line number, text) of a text file's lines, trailing blank lines removed.
+
+    A blank (empty or whitespace-only) line followed by a non-blank one is a
+    DataError: none of the published files has one.
+    """
+    lines = _read_lines(path)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            raise DataError.at(path, number, "blank line in the middle of the file", text)
+    return list(enumerate(lines, start=1))
+
+
+def _fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
+    """The tab-separated fields of a data line; DataError on a wrong count or an empty field."""
+    fields = text.split("\t")
+    if len(fields) != len(names):
+        raise DataError.at(
+            path, number, f"expected {len(names)} tab-separated fields, got {len(fields)}", text
+        )
+    for name, value in zip(names, fields):
+        if value.strip() == "":
+            raise DataError.at(path, number, f"empty {name}", text)
+    return fields
+
+
+def _check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
+    """DataError unless the first line is exactly ``header`` and data rows follow."""
+    if not lines:
+        raise DataError.at(
+            path, 1, f"header must be {chr(9).join(header)!r}", "(empty file)"
+        )
+    number, text = lines[0]
+    if text.split("\t") != header:
+        raise DataError.at(path, number, f"header must be {chr(9).join(header)!r}", text)
+    if len(lines) == 1:
+        raise DataError.at(path, number, "no data rows after the header", text)
+
+
+class _Collector:
+    """Keeps the first label of each (item, judge); counts later repeats."""
+
+    def __init__(self) -> None:
+        self.labels: dict[tuple[str, str], int] = {}
+        self.duplicate = 0
+        self.conflict = 0
+
+    def add(self, item: str, judge: str, label: int) -> None:
+        key = (item, judge)
+        kept = self.labels.get(key)
+        if kept is None:
+            self.labels[key] = label
+        elif kept == label:
+            self.duplicate += 1
+        else:
+            self.conflict += 1
+
+    def counts(self) -> dict[str, int]:
+        return {"duplicate": self.duplicate, "duplicate_conflict": self.conflict}
+
+    def frame(self, path: Path) -> pd.DataFrame:
+        if not self.labels:
+            raise DataError.at(path, None, "no grades left after dropping rows", "(no grades)")
+        items, judges = zip(*self.labels)
+        return _grades_frame(list(items), list(judges), list(self.labels.values()))

@@ -1,0 +1,127 @@
+"""Parse ``trec-rf10-data.txt``, the TREC 2010 Relevance Feedback track crowd judgments.
+
+The file (Buckley, Lease, Smucker, TREC 2010) is a TSV with the header
+``topicID, workerID, docID, gold, label``; ``label`` is the worker's judgment
+(2 highly relevant, 1 relevant, 0 non-relevant, -2 broken link), ``gold`` the
+NIST judgment of the (topic, doc) pair (2, 1, 0; -1 = no NIST judgment; -2 =
+a deliberately planted broken link). See ``docs/data.md``; the rules shared
+by the graded parsers are in :mod:`manyjudges.io.sources`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.io.errors import DataError
+from manyjudges.io.grades import GradedData, _order
+from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
+
+__all__ = ["parse_trec_rf10"]
+
+_TREC_HEADER = ["topicID", "workerID", "docID", "gold", "label"]
+_TREC_LABELS = {"0": 0, "1": 1, "2": 2}
+_TREC_BROKEN = "-2"
+_TREC_GOLD = {"-2": None, "-1": None, "0": 0, "1": 1, "2": 2}
+
+
+def parse_trec_rf10(path: PathLike) -> GradedData:
+    """Parse ``trec-rf10-data.txt`` (TREC 2010 RF track crowd judgments).
+
+    The file is a TSV with the header ``topicID, workerID, docID, gold,
+    label`` and one crowd judgment a line.
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+
+    Returns
+    -------
+    GradedData
+        ``K = 3``, label names ``"0", "1", "2"`` (non-relevant, relevant,
+        highly relevant).
+
+        ``grades``: item ``f"{topicID}:{docID}"`` (a document is a different
+        item under each topic), judge = ``workerID``, label = the worker's
+        0/1/2. Rows are dropped, in this order of precedence:
+
+        - ``label == -2`` (the worker reported a broken link): not a grade;
+          counted in ``dropped["broken_link"]``.
+        - a repeated (topic, worker, doc): the first remaining row in file
+          order is kept, later ones counted in ``dropped["duplicate"]``
+          (same label) or ``dropped["duplicate_conflict"]`` (another label).
+          The published file has 1,570 repeated rows (a worker judged the
+          same pair two or three times); 1,345 remain after the broken-link
+          rows are gone: 1,097 repeat the kept label, 248 differ from it.
+
+        Crowd labels on pairs whose gold is -2 (URLs planted as broken links
+        for quality control, which a worker nonetheless graded 0/1/2) are
+        kept: they are what the worker said.
+
+        ``truth``: one row per (topic, doc) whose gold is 0, 1 or 2: columns
+        ``topic`` (topicID), ``item`` (the docID, *not* prefixed with the
+        topic) and ``grade`` (int64), sorted by topic then item. Gold -1 (no
+        NIST judgment) and -2 (planted broken link) are not truth.
+
+    Raises
+    ------
+    DataError
+        Naming the file, the 1-based line and the value, if the header is
+        not exactly ``topicID, workerID, docID, gold, label``, a line does
+        not have 5 fields or has an empty one, a label is not one of
+        -2, 0, 1, 2, a gold is not one of -2, -1, 0, 1, 2, the gold of a
+        (topic, doc) differs from its gold on an earlier line, a blank line
+        is followed by data, or there are no data rows (or none left).
+    """
+    path = Path(path)
+    lines = _data_lines(path)
+    _check_header(path, lines, _TREC_HEADER)
+    grades = _Collector()
+    broken = 0
+    gold_of: dict[tuple[str, str], tuple[str, int]] = {}
+    for number, text in lines[1:]:
+        topic, worker, doc, gold, label = _fields(path, number, text, _TREC_HEADER)
+        if gold not in _TREC_GOLD:
+            raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
+        if label != _TREC_BROKEN and label not in _TREC_LABELS:
+            raise DataError.at(path, number, "label must be one of -2, 0, 1, 2", label)
+        pair = (topic, doc)
+        seen = gold_of.setdefault(pair, (gold, number))
+        if seen[0] != gold:
+            raise DataError.at(
+                path,
+                number,
+                f"gold of topic {topic!r}, doc {doc!r} differs from {seen[0]!r} on line {seen[1]}",
+                gold,
+            )
+        if label == _TREC_BROKEN:
+            broken += 1
+            continue
+        grades.add(f"{topic}:{doc}", worker, _TREC_LABELS[label])
+
+    truth_rows = [
+        (topic, doc, grade)
+        for (topic, doc), (gold, _) in gold_of.items()
+        if (grade := _TREC_GOLD[gold]) is not None
+    ]
+    topic_rank = _order(t for t, _, _ in truth_rows)
+    doc_rank = _order(d for _, d, _ in truth_rows)
+    truth_rows.sort(key=lambda row: (topic_rank[row[0]], doc_rank[row[1]]))
+    columns = list(zip(*truth_rows)) if truth_rows else [(), (), ()]
+    truth = pd.DataFrame(
+        {
+            "topic": pd.Series(columns[0], dtype=str),
+            "item": pd.Series(columns[1], dtype=str),
+            "grade": np.asarray(columns[2], dtype=np.int64),
+        }
+    )
+    return GradedData(
+        grades=grades.frame(path),
+        n_labels=3,
+        label_names=["0", "1", "2"],
+        truth=truth,
+        dropped={"broken_link": broken, **grades.counts()},
+    )

@@ -1,0 +1,43 @@
+"""The ordered-list scorer contract (Kim, Zhai, Han 2010, s.3: a score of a candidate ordering
+against several gold orderings).
+
+``Scorer(**params).fit(gold).score(candidates)``: ``gold`` is an ``(n, k)`` rank matrix of the
+gold orderings (one row per judge, rank 1 = best, tied items share a rank), ``candidates`` a
+``(c, k)`` rank matrix over the same items; ``score`` returns ``c`` floats, higher = closer to
+the gold orderings. The constructor stores parameters only; ``fit`` validates the gold
+orderings and sets ``gold_`` (and whatever the scorer derives from them, ending in ``_``).
+
+A scorer may also offer ``leave_one_out_differences(humans, noise)``: the terms
+s(O_i; others) - s(reverse(O_i); others) of evaluation discriminativeness in one vectorised
+pass (:func:`manyjudges.orderings.evaluation.leave_one_out_differences` uses it when present).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from manyjudges.ranks import as_rank_matrix
+
+__all__ = ["OrderingScorer"]
+
+
+class OrderingScorer:
+    """Base class: ``fit`` stores the gold rank matrix as ``gold_``; subclasses implement ``score``."""
+
+    gold_: np.ndarray
+
+    def fit(self, gold: np.ndarray) -> "OrderingScorer":
+        self.gold_ = as_rank_matrix(gold)
+        return self
+
+    def score(self, candidates: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _fitted_gold(self) -> np.ndarray:
+        gold = getattr(self, "gold_", None)
+        if gold is None:
+            raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(gold) before score(candidates)")
+        return gold
+
+    def __repr__(self) -> str:
+        params = {k: v for k, v in vars(self).items() if not k.endswith("_") and not k.startswith("_")}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"

@@ -1,0 +1,42 @@
+"""Ordered-list scorers by name (the ``method`` of ``orderings.methods`` and of ``--method``).
+
+Your own scorer: ``package.module:callable`` returning an object with ``fit(gold)`` and
+``score(candidates)`` (subclass :class:`~manyjudges.orderings.base.OrderingScorer`).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from manyjudges.orderings.frespa import FreSPA
+from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
+from manyjudges.registry import Builtin, Registry
+
+__all__ = ["ORDERING_SCORERS", "make_ordering_scorer"]
+
+
+def consensus_scorer(lam: float = 1.0, gamma: float = 1.0) -> Any:
+    """The consensus measure as an ordered-list scorer (imported here lazily: it lives in the consensus family)."""
+    from manyjudges.consensus.scorer import ConsensusScorer
+
+    return ConsensusScorer(lam=lam, gamma=gamma)
+
+
+ORDERING_SCORERS = Registry("orderings", {
+    "ac_tau": Builtin(AverageCorrelation, "AC: mean Kendall tau-b to the gold orderings", {"correlation": "kendall"}),
+    "ac_sp": Builtin(AverageCorrelation, "AC: mean Spearman correlation to the gold orderings", {"correlation": "spearman"}),
+    "wca_tau": Builtin(WeightedCorrelationAverage, "WCA: Kendall tau-b average, gold orderings weighted by their agreement",
+                       {"correlation": "kendall"}),
+    "wca_sp": Builtin(WeightedCorrelationAverage, "WCA: Spearman average, gold orderings weighted by their agreement",
+                      {"correlation": "spearman"}),
+    "rba_tau": Builtin(RankBasedAggregation, "RBA: Kendall tau-b to the rank-sum consensus of the gold orderings",
+                       {"correlation": "kendall"}),
+    "rba_sp": Builtin(RankBasedAggregation, "RBA: Spearman correlation to the rank-sum consensus of the gold orderings",
+                      {"correlation": "spearman"}),
+    "frespa": Builtin(FreSPA, "FreSPA: weighted share of the frequent sequential patterns of the gold orderings the candidate holds"),
+    "consensus": Builtin(consensus_scorer, "consensus measure of the candidate with each gold ordering, log2 scale, averaged"),
+}, required=("fit", "score"))
+
+
+def make_ordering_scorer(method: str, params: Mapping[str, Any] | None = None) -> Any:
+    """An ordered-list scorer from a built-in name or ``package.module:callable``, with parameters."""
+    return ORDERING_SCORERS.build(method, params)

@@ -1,0 +1,86 @@
+"""Rank helpers shared by every family: rank matrices, rank-sum order, pairwise-majority sort.
+
+An ordering of k items is stored as a row of ranks: ``ranks[o, x]`` is the rank of
+item x in ordering o, 1 = best, tied items share the lowest ("1224") rank.
+A panel is an ``(n, k)`` float array, items in a fixed column order.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+
+def as_rank_matrix(ranks: np.ndarray) -> np.ndarray:
+    """Return ``ranks`` as a 2-D float array (a single ordering becomes one row)."""
+    arr = np.asarray(ranks, dtype=float)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"expected an (orderings, items) rank matrix, got shape {arr.shape}")
+    return arr
+
+
+def reverse_ranks(ranks: np.ndarray) -> np.ndarray:
+    """Reverse orderings: rank'(x) = 1 + #{y : rank(y) > rank(x)}; tie groups stay tied."""
+    r = as_rank_matrix(ranks)
+    worse = (r[:, None, :] > r[:, :, None]).sum(axis=2)
+    return 1.0 + worse
+
+
+def average_ranks(ranks: np.ndarray) -> np.ndarray:
+    """Fractional (average) ranks of each row, as scipy.stats.rankdata(method='average')."""
+    return rankdata(as_rank_matrix(ranks), method="average", axis=1)
+
+
+def ranks_from_orders(orders: np.ndarray) -> np.ndarray:
+    """Convert strict orders (row = item indices, best first) into rank rows."""
+    orders = np.asarray(orders, dtype=int)
+    n, k = orders.shape
+    ranks = np.empty((n, k), dtype=float)
+    ranks[np.arange(n)[:, None], orders] = np.arange(1, k + 1, dtype=float)[None, :]
+    return ranks
+
+
+def precedence_matrices(ranks: np.ndarray) -> np.ndarray:
+    """Boolean ``(n, k, k)`` array: ``P[o, a, b]`` is True iff a is strictly before b in o."""
+    r = as_rank_matrix(ranks)
+    return r[:, :, None] < r[:, None, :]
+
+
+def rank_sum_order(ranks: np.ndarray) -> np.ndarray:
+    """Column indices by the sum of their ranks over the rows (ascending), ties by the best
+    single rank, then by column index: the rank-sum consensus of RBA (Kim, Zhai, Han 2010) and
+    the rank-sum aggregator of lists (an absent item given rank L + 1 by its caller)."""
+    ranks = as_rank_matrix(ranks)
+    return np.lexsort((np.arange(ranks.shape[1]), ranks.min(axis=0), ranks.sum(axis=0)))
+
+
+def majority_merge_sort(items: list[int], beats: list[list[bool]]) -> list[int]:
+    """Top-down merge sort with the comparator "b goes before a iff ``beats[b][a]``".
+
+    The halves are ``items[:n // 2]`` and ``items[n // 2:]``; when merging, the head of the
+    right half is taken only if it strictly beats the head of the left half, so ties keep the
+    input order (stable). Written out rather than ``sorted(key=cmp_to_key(...))`` because the
+    majority relation may be cyclic, and then the result depends on the algorithm: this one
+    is fixed and does not change with the Python version. Every two neighbours of the result
+    agree with the relation (a Hamiltonian path of the Condorcet graph, as with the paper's
+    QuickSort): a neighbour pair is either a neighbour pair of a sorted half or a pair just
+    compared by the merge.
+    """
+    if len(items) <= 1:
+        return list(items)
+    mid = len(items) // 2
+    left = majority_merge_sort(items[:mid], beats)
+    right = majority_merge_sort(items[mid:], beats)
+    out: list[int] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if beats[right[j]][left[i]]:
+            out.append(right[j])
+            j += 1
+        else:
+            out.append(left[i])
+            i += 1
+    out.extend(left[i:])
+    out.extend(right[j:])
+    return out

@@ -1,0 +1,37 @@
+"""Number formatting shared by every report section: one value, a signed difference, `ours (paper)` cells."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["is_missing", "fmt", "signed", "cell", "diff_cell"]
+
+
+def is_missing(x: Any) -> bool:
+    """True for None and float NaN (the values a report prints as missing)."""
+    return x is None or (isinstance(x, float) and bool(np.isnan(x)))
+
+
+def fmt(x: Any, digits: int = 3, missing: str = "n/a") -> str:
+    """``x`` with ``digits`` decimals; ``missing`` for None or NaN."""
+    return missing if is_missing(x) else f"{x:.{digits}f}"
+
+
+def signed(x: Any, digits: int = 3, missing: str = "n/a") -> str:
+    """``x`` with an explicit sign and ``digits`` decimals (a difference); ``missing`` for None or NaN."""
+    return missing if is_missing(x) else f"{x:+.{digits}f}"
+
+
+def cell(ours: Any, paper: Any, digits: int = 3) -> str:
+    """``ours (paper)``: the paper part only when there is a paper value (None: none);
+    ``- (paper)`` when ours is missing, empty when both are."""
+    if is_missing(ours):
+        return "" if paper is None else f"- ({fmt(paper, digits, missing='')})"
+    return fmt(ours, digits, missing="") + ("" if paper is None else f" ({fmt(paper, digits, missing='')})")
+
+
+def diff_cell(ours: float, paper: float, digits: int = 3, sd: float | None = None) -> str:
+    """``ours ± sd (paper, ours - paper)``; the ``± sd`` part only when ``sd`` > 0, ``n/a`` for missing values."""
+    sd_text = f" ± {sd:.{digits}f}" if sd is not None and sd > 0 else ""
+    return f"{fmt(ours, digits)}{sd_text} ({fmt(paper, digits)}, {signed(ours - paper, digits)})"

@@ -1,0 +1,26 @@
+"""Result tables gathered from per-job TSVs, and text files written atomically."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pandas as pd
+
+__all__ = ["concat_tables", "write_text_atomic"]
+
+
+def concat_tables(paths: Iterable[str | Path], dtype: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Concatenate TSVs in the given order (``dtype``: column types, e.g. ids kept as strings)."""
+    frames = [pd.read_csv(p, sep="\t", dtype=dtype) for p in paths]
+    if not frames:
+        raise ValueError("no tables to concatenate")
+    return pd.concat(frames, ignore_index=True)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary sibling, so readers never see a partial file."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_text(text)
+    tmp.replace(path)

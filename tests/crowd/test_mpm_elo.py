@@ -1,0 +1,189 @@
+"""MPM (Volkovs and Zemel 2012) and EMeloRating (Bashir et al. 2013) on synthetic crowds."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import check_grad
+from scipy.stats import kendalltau
+
+from manyjudges.crowd import elo
+from manyjudges.crowd.elo import (
+    EMEloRating,
+    PairLabels,
+    dawid_skene_pairs,
+    elo_ratings,
+    elo_schedule,
+)
+from manyjudges.crowd.judgments import topics_from_preferences
+from manyjudges.crowd.mpm import MPM, MPMData, mpm_hessian, mpm_objective
+
+METHODS = {
+    "mpm": lambda: MPM(),
+    "mpm_eq": lambda: MPM(quality=False),
+    "em_elo": lambda: EMEloRating(),
+    "em_elo_eq": lambda: EMEloRating(quality=False),
+}
+
+
+def crowd(n_items=10, good=8, malicious=0, pairs=30, noise=0.0, ties=0.0, seed=0, swap=False):
+    """A hidden random order (item index order is not the truth); each worker labels ``pairs``
+    distinct random pairs, presented in random left/right order. Good workers answer the truth
+    (flipped with prob. ``noise``, "tie" with prob. ``ties``); malicious ones always reverse it.
+    ``swap`` presents every judgment the other way round (same information)."""
+    rng = np.random.default_rng(seed)
+    strength = rng.permutation(n_items)
+    all_pairs = [(a, b) for a in range(n_items) for b in range(a + 1, n_items)]
+    rows = []
+    for k in range(good + malicious):
+        for i in rng.choice(len(all_pairs), size=pairs, replace=False):
+            a, b = all_pairs[i]
+            if rng.random() < 0.5:
+                a, b = b, a
+            a_wins = bool(strength[a] > strength[b])
+            if k >= good or rng.random() < noise:
+                a_wins = not a_wins
+            outcome = "tie" if (k < good and rng.random() < ties) else ("left" if a_wins else "right")
+            if swap:
+                a, b = b, a
+                outcome = {"left": "right", "right": "left", "tie": "tie"}[outcome]
+            rows.append(("t", f"{'bad' if k >= good else 'good'}{k}", f"d{a}", f"d{b}", outcome))
+    table = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    topic = topics_from_preferences(table)["t"]
+    truth = np.array([strength[int(item[1:])] for item in topic.items], dtype=float)
+    return topic, truth
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_noiseless_crowd_recovers_hidden_order(method, seed):
+    topic, truth = crowd(seed=seed)
+    assert not np.array_equal(np.argsort(-truth), np.arange(topic.n_items))  # index order is not the truth
+    model = METHODS[method]().fit(topic)
+    assert model.scores_.shape == (topic.n_items,)
+    np.testing.assert_array_equal(model.ranking_, np.argsort(-truth))
+
+
+@pytest.mark.parametrize("method", ["mpm", "em_elo"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_malicious_workers_get_low_quality_and_order_survives(method, seed):
+    topic, truth = crowd(good=8, malicious=3, noise=0.1, seed=seed)
+    model = METHODS[method]().fit(topic)
+    bad = np.array([w.startswith("bad") for w in topic.workers])
+    assert bad.sum() == 3
+    assert model.quality_.shape == (topic.n_workers,)
+    assert model.quality_[~bad].min() > model.quality_[bad].max()
+    assert kendalltau(model.scores_, truth)[0] >= 0.9
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_fits_are_deterministic(method):
+    topic, _ = crowd(n_items=12, good=6, malicious=2, pairs=25, noise=0.2, ties=0.1, seed=3)
+    first, second = METHODS[method]().fit(topic), METHODS[method]().fit(topic)
+    np.testing.assert_array_equal(first.scores_, second.scores_)
+    if first.quality_ is None:
+        assert second.quality_ is None
+    else:
+        np.testing.assert_array_equal(first.quality_, second.quality_)
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_left_right_presentation_does_not_matter(method):
+    topic, _ = crowd(n_items=9, good=5, malicious=1, pairs=20, noise=0.15, ties=0.1, seed=4)
+    mirrored, _ = crowd(n_items=9, good=5, malicious=1, pairs=20, noise=0.15, ties=0.1, seed=4, swap=True)
+    a, b = METHODS[method]().fit(topic), METHODS[method]().fit(mirrored)
+    np.testing.assert_allclose(a.scores_, b.scores_, rtol=1e-6, atol=1e-6)
+    if a.quality_ is not None:
+        np.testing.assert_allclose(a.quality_, b.quality_, rtol=1e-6, atol=1e-6)
+
+
+def test_equal_quality_variants_have_no_quality():
+    topic, _ = crowd(seed=5, malicious=2)
+    assert MPM(quality=False).fit(topic).quality_ is None
+    assert EMEloRating(quality=False).fit(topic).quality_ is None
+    assert MPM().fit(topic).quality_ is not None
+    assert EMEloRating().fit(topic).quality_ is not None
+
+
+def test_worker_with_only_ties_has_nan_mpm_quality():
+    topic, _ = crowd(n_items=6, good=4, pairs=10, seed=6)
+    extra = topic.with_preferences(worker=[topic.n_workers] * 2, left=[0, 1], right=[2, 3], outcome=[0, 0],
+                                   workers=np.append(topic.workers, "ties_only"))
+    quality = MPM().fit(extra).quality_
+    assert np.isnan(quality[-1]) and np.isfinite(quality[:-1]).all()
+    assert np.isfinite(EMEloRating().fit(extra).quality_).all()
+
+
+@pytest.mark.parametrize("support", ["worker", "all"])
+@pytest.mark.parametrize("equal_quality", [False, True])
+def test_mpm_gradient_and_hessian_match_finite_differences(support, equal_quality):
+    topic, _ = crowd(n_items=7, good=4, malicious=1, pairs=8, noise=0.2, ties=0.2, seed=7)
+    data = MPMData(topic, support, equal_quality)
+    rng = np.random.default_rng(0)
+    theta = rng.normal(size=2 * topic.n_items + (0 if equal_quality else topic.n_workers))
+    args = (data, 0.01, equal_quality, 0.7)
+
+    def value(x):
+        return mpm_objective(x, *args)[0]
+
+    def grad(x):
+        return mpm_objective(x, *args)[1]
+
+    g = grad(theta)
+    assert check_grad(value, grad, theta) <= 1e-5 * max(1.0, np.linalg.norm(g))
+    step = 1e-6
+    numeric = np.column_stack([(grad(theta + step * e) - grad(theta - step * e)) / (2 * step)
+                               for e in np.eye(len(theta))])
+    np.testing.assert_allclose(mpm_hessian(theta, *args), numeric, atol=1e-7)
+
+
+@pytest.mark.parametrize("equal_quality", [False, True])
+def test_mpm_newton_and_lbfgs_reach_the_same_optimum(equal_quality):
+    topic, _ = crowd(n_items=10, good=6, malicious=2, pairs=20, noise=0.2, seed=8)
+    data = MPMData(topic, "worker", equal_quality)
+    values = []
+    for solver in ("newton", "lbfgs"):
+        model = MPM(quality=not equal_quality, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
+        parts = [model.scores_, np.log(model.sigma_)] + ([] if equal_quality else [model.quality_])
+        values.append(mpm_objective(np.concatenate(parts), data, model.reg, equal_quality, model.reg_alpha)[0])
+    assert values[0] == pytest.approx(values[1], abs=1e-9)
+
+
+def test_em_confusion_of_malicious_worker_is_reversed():
+    topic, _ = crowd(good=6, malicious=1, pairs=30, seed=9)
+    data = PairLabels(topic)
+    posterior, confusion, prior, _ = dawid_skene_pairs(data)
+    assert data.n_classes == 2 and prior == pytest.approx([0.5, 0.5])
+    bad = next(i for i, w in enumerate(topic.workers) if w.startswith("bad"))
+    assert confusion[bad, 0, 1] > 0.9 and confusion[bad, 1, 0] > 0.9
+    np.testing.assert_allclose(posterior.sum(axis=1), 1.0)
+
+
+def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
+    rng = np.random.default_rng(10)
+    n = 20
+    a, b = np.triu_indices(n, 1)
+    score = rng.random(len(a))
+    order, starts = elo_schedule(a, b, n)
+    for lo, hi in itertools.pairwise(starts):
+        played = np.concatenate([a[order[lo:hi]], b[order[lo:hi]]])
+        assert len(np.unique(played)) == len(played)  # an item plays at most once per round
+    assert sorted(order) == list(range(len(a)))
+    loop = elo_ratings(a, b, score, n, n_passes=3)
+    monkeypatch.setattr(elo, "_LOOP_GAMES", 0)
+    vectorised = elo_ratings(a, b, score, n, n_passes=3)
+    np.testing.assert_allclose(loop, vectorised, rtol=0, atol=1e-9)
+    assert loop.mean() == pytest.approx(1500.0)  # Elo is zero-sum
+
+
+def test_mpm_quality_is_the_accuracy_its_adherence_implies():
+    topic, _ = crowd(good=8, malicious=3, noise=0.1, seed=4)
+    model = MPM().fit(topic)
+    q, alpha = model.quality_, model.adherence_
+    ok = np.isfinite(q)
+    assert ((q[ok] >= 0) & (q[ok] <= 1)).all()
+    # higher adherence, higher implied accuracy; negative adherence, below 1/2
+    assert np.corrcoef(alpha[ok], q[ok])[0, 1] > 0.9
+    assert (q[ok][alpha[ok] < 0] < 0.5).all() and (q[ok][alpha[ok] > 0] > 0.5).all()

@@ -1,0 +1,262 @@
+"""End-to-end: snakemake on a tiny config (simulated panel + one real PrefLib file from the mirror)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy.stats import kendalltau
+
+REPO = Path(__file__).resolve().parents[2]
+MIRROR = REPO.parent / "shared" / "data" / "mirror"
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
+
+pytestmark = pytest.mark.integration
+
+TINY = {
+    "seed": 7,
+    "mirror": str(MIRROR),
+    "orderings": {
+        "datasets": {
+            "sim_tiny": {"source": "simulate", "items_per_set": [5, 6], "judges_per_set": 4, "target_mean_tau": 0.45},
+            "skate": {"source": "preflib", "files": ["00006-00000003.soc"]},
+        },
+        "noise_ratios": [0, 0.5],
+        "replicates": 2,
+        "methods": {"ac_tau": {}, "rba_sp": {}, "frespa": {"params": {"min_sup": 0.75}}},
+        "sweep": {"noise_ratios": [0, 0.5], "replicates": 2, "parameters": {"w_len": [0, 1], "min_sup": [0.75, 1]}},
+    },
+    "consensus": {
+        "datasets": {"search_top25": {"source": "search_results"}},
+        "search": {"dataset": "search_top25", "lambdas": [0.5, 0.9, 1.0], "gammas": [0.9, 1.0]},
+        "aggregation": {"datasets": ["sim_tiny", "skate"], "aggregators": ["borda", "rank_sum", "condorcet_fuse"]},
+        "sensitivity": {"n_items": 8, "n_lists": 3, "steps": [0, 1, 4], "grid": [[1, 1], [0.5, 0.9]], "replicates": 3},
+    },
+    "graded": {
+        "datasets": {
+            "sim_small": {"source": "simulate", "n_queries": 4, "docs_per_query": 10, "n_judges": 5, "n_trained": 3,
+                          "n_labels": 5, "hard_judges": [0, 4], "target_m1_ave": None, "noise_scale": 1.0},
+            "snow2008_wordsim": {"source": "snow2008", "task": "wordsim", "min_labels_per_judge": 20},
+        },
+        "methods": {"m1": {}, "m4": {"jobs": 2}, "m5": {"params": {"grid_points": 2, "refine_evaluations": 0}},
+                    "dawid_skene": {}},
+        "protocols": ["cross_induction", "single_parameter"],
+        "comparisons": [["m1", "m4"], ["m4", "m5"]],
+    },
+    "crowd": {
+        "datasets": {
+            "sim_crowd_tiny": {"source": "simulate", "n_topics": 3, "n_items": 8, "n_workers": 6, "pairs_per_worker": 10,
+                               "worker_mix": {"good": 0.5, "random": 0.25, "malicious": 0.25}, "good_accuracy": 0.9,
+                               "relevant_grade": 3},
+            "mirex2005": {"source": "mirex2005", "relevant_grade": 3},
+        },
+        "methods": {"crowdagg_ndcg": {}, "crowdagg_ndcg_eq": {}, "borda": {}, "crowd_bt": {},
+                    "crowd_bt_eq": {"method": "crowd_bt", "params": {"quality": False}}},
+        "proposed": ["crowdagg_ndcg"],
+        "ablation": [["crowdagg_ndcg", "crowdagg_ndcg_eq"], ["crowd_bt", "crowd_bt_eq"]],
+        "robustness": {"datasets": ["sim_crowd_tiny"], "methods": ["crowdagg_ndcg", "borda"],
+                       "spammers": ["random", "malicious"], "ratios": [0, 1], "replicates": 2},
+    },
+}
+
+
+def run(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tests" / "plugins")}
+    env.pop("MANYJUDGES_MIRROR", None)
+    proc = subprocess.run(
+        [*SNAKEMAKE, "--directory", str(workdir), "--cores", "2", *args],
+        capture_output=True, text=True, env=env, cwd=workdir,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc
+
+
+def make_workdir(path: Path, config: dict) -> Path:
+    (path / "config").mkdir(parents=True)
+    (path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    if not MIRROR.is_dir():
+        pytest.skip("shared/data/mirror not found")
+    work = make_workdir(tmp_path_factory.mktemp("run1"), TINY)
+    run(work)
+    return work
+
+
+def test_tables_follow_results_contract(tiny_run):
+    for dataset in ("sim_tiny", "skate"):
+        ed = pd.read_csv(tiny_run / f"results/orderings/{dataset}/ed_by_noise.tsv", sep="\t")
+        assert list(ed.columns) == ["noise_ratio", "method", "ed_mean", "ed_sd", "replicates"]
+        assert sorted(ed["method"].unique()) == ["ac_tau", "frespa", "rba_sp"]
+        assert set(ed["noise_ratio"]) == {0, 0.5}
+        assert ed.loc[ed.noise_ratio == 0, "replicates"].eq(1).all()
+        assert ed.loc[ed.noise_ratio == 0.5, "replicates"].eq(2).all()
+        assert ed["ed_mean"].between(-1, 1).all()
+        sweep = pd.read_csv(tiny_run / f"results/orderings/{dataset}/frespa_sweep.tsv", sep="\t")
+        assert list(sweep.columns) == ["parameter", "value", "noise_ratio", "ed_mean", "ed_sd"]
+        assert len(sweep) == 8
+        for ext in ("png", "pdf"):
+            assert (tiny_run / f"results/figures/orderings/{dataset}/ed_by_noise.{ext}").stat().st_size > 1000
+            assert (tiny_run / f"results/figures/orderings/{dataset}/frespa_sweep.{ext}").stat().st_size > 1000
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "`sim_tiny` (**simulated**)" in report and "`skate` (real public data)" in report
+    assert "0.454" in report  # the paper's AC-tau value sits beside ours
+
+
+def test_graded_tables_follow_results_contract(tiny_run):
+    for dataset, judges, labels in (("sim_small", 5, 40), ("snow2008_wordsim", 10, 30)):
+        loglik = pd.read_csv(tiny_run / f"results/graded/{dataset}/loglik_by_judge.tsv", sep="\t")
+        assert list(loglik.columns) == ["judge", "method", "protocol", "loglik", "n_items"]
+        ci = loglik[loglik["protocol"] == "cross_induction"]
+        assert set(ci["method"]) == {"m1", "m4", "m5", "dawid_skene", "uniform"}
+        assert set(loglik.loc[loglik["protocol"] == "single_parameter", "method"]) == {"m1", "m4", "m5", "uniform"}
+        assert ci.groupby("method")["judge"].nunique().eq(judges).all()
+        assert ci["n_items"].eq(labels).all()  # every held-out judge scored on every label they gave
+        uniform = ci[ci["method"] == "uniform"]
+        k = 5 if dataset == "sim_small" else 11
+        assert np.allclose(uniform["loglik"], uniform["n_items"] * np.log(1 / k))
+        assert (loglik["loglik"] < 0).all()
+        tests = pd.read_csv(tiny_run / f"results/graded/{dataset}/pairwise_tests.tsv", sep="\t")
+        assert list(tests.columns) == ["judge", "method_a", "method_b", "protocol", "a_better", "b_better", "ties", "p_value"]
+        assert (tests[["a_better", "b_better", "ties"]].sum(axis=1) == labels).all()
+        assert tests["p_value"].between(0, 1).all()
+        assert (tiny_run / f"results/figures/graded/{dataset}/loglik_by_judge.png").stat().st_size > 0
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "Wilbur and Kim 2011" in report and "Dataset `sim_small` (**simulated**)" in report
+
+
+def test_crowd_tables_follow_results_contract(tiny_run):
+    methods = {"crowdagg_ndcg", "crowdagg_ndcg_eq", "borda", "crowd_bt", "crowd_bt_eq"}
+    for dataset, n_topics in (("sim_crowd_tiny", 3), ("mirex2005", 11)):
+        base = tiny_run / f"results/crowd/{dataset}"
+        metrics = pd.read_csv(base / "ranking_metrics.tsv", sep="\t")
+        assert list(metrics.columns) == ["method", "metric", "value"]
+        assert set(metrics["method"]) == methods and len(metrics) == 5 * 12
+        assert metrics["value"].between(0, 1).all()
+        runtime = pd.read_csv(base / "runtime.tsv", sep="\t")
+        assert list(runtime.columns) == ["method", "seconds"] and set(runtime["method"]) == methods
+        by_topic = pd.read_csv(base / "metrics_by_topic.tsv", sep="\t", dtype={"topic": str})
+        assert by_topic["topic"].nunique() == n_topics
+        quality = pd.read_csv(base / "quality.tsv", sep="\t")
+        assert set(quality["method"]) == {"crowdagg_ndcg", "crowd_bt"}
+        for name in ("table2", "quality_ablation", "quality_distributions"):
+            assert (tiny_run / f"results/figures/crowd/{dataset}/{name}.png").stat().st_size > 1000
+    robust = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/robustness.tsv", sep="\t")
+    assert list(robust.columns) == ["spammer", "ratio", "method", "metric", "mean", "sd"]
+    assert len(robust) == 2 * 2 * 2 * 12
+    assert robust.loc[robust["ratio"] == 0, "sd"].eq(0).all()  # no spammers: every replicate is the data
+    for spammer in ("random", "malicious"):
+        assert (tiny_run / f"results/figures/crowd/sim_crowd_tiny/robustness_{spammer}.pdf").stat().st_size > 1000
+    assert not (tiny_run / "results/crowd/mirex2005/robustness.tsv").exists()
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "rank aggregation in crowdsourcing" in report and "from these same crowd judgments" in report
+    assert "0.955" in report  # the paper's CrowdAgg NDCG@3 on MIREX sits beside ours
+
+
+def test_consensus_tables_and_authors_reference_numbers(tiny_run):
+    grid = pd.read_csv(tiny_run / "results/consensus/search_top25/consensus.tsv", sep="\t", dtype={"kappa_by_length": str})
+    assert list(grid.columns) == ["list_set", "lambda", "gamma", "kappa", "kappa_by_length", "lcs_length"]
+    assert len(grid) == 2 * 3 * 2
+
+    def row(engine, lam, gamma):
+        return grid[(grid.list_set == engine) & (grid["lambda"] == lam) & (grid.gamma == gamma)].iloc[0]
+
+    assert row("google", 1, 1).kappa == 33 and row("google", 1, 1).kappa_by_length == "7;13;10;3"
+    assert row("bing", 1, 1).kappa == 23 and row("bing", 1, 1).kappa_by_length == "8;11;4"
+    assert round(row("google", 0.5, 1).kappa, 4) == 8.4457 and round(row("bing", 0.5, 1).kappa, 4) == 8.1294
+    assert round(row("google", 0.9, 0.9).kappa, 3) == 18.118 and round(row("bing", 0.9, 0.9).kappa, 3) == 11.112
+    for dataset in ("sim_tiny", "skate"):
+        agg = pd.read_csv(tiny_run / f"results/consensus/{dataset}/aggregators.tsv", sep="\t")
+        assert set(agg.aggregator) == {"borda", "rank_sum", "condorcet_fuse"}
+        assert agg.pairwise_consensus.between(0, 1).all()
+    sens = pd.read_csv(tiny_run / "results/consensus/sensitivity/sensitivity.tsv", sep="\t")
+    assert (sens[sens.step == 0].log_kappa_ratio == 1).all()
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "| google | 1 | 1 | 33.0000 (33, +0.0000) | 7;13;10;3 (7;13;10;3, same) | 4 (4) |" in report
+
+
+def test_values_match_an_independent_computation(tiny_run):
+    """AC-tau ED at r = 0 is the mean pairwise Kendall tau of each set (scipy), macro-averaged."""
+    for dataset in ("sim_tiny", "skate"):
+        table = pd.read_csv(tiny_run / f"data/processed/{dataset}/orderings.tsv", sep="\t", dtype={"item": str})
+        means = []
+        for _, s in table.groupby("set_id"):
+            m = s.pivot(index="judge", columns="item", values="rank").to_numpy(float)
+            means.append(np.mean([kendalltau(m[i], m[j]).statistic for i in range(len(m)) for j in range(len(m)) if i != j]))
+        ed = pd.read_csv(tiny_run / f"results/orderings/{dataset}/ed_by_noise.tsv", sep="\t")
+        got = ed[(ed.method == "ac_tau") & (ed.noise_ratio == 0)]["ed_mean"].item()
+        assert got == pytest.approx(np.mean(means), abs=1e-9)
+        # sweep at the configured defaults equals the Table 1 FreSPA row (same counts, same noise draws)
+        sweep = pd.read_csv(tiny_run / f"results/orderings/{dataset}/frespa_sweep.tsv", sep="\t")
+        for r in (0, 0.5):
+            row = sweep[(sweep.parameter == "w_len") & (sweep.value == 1) & (sweep.noise_ratio == r)]["ed_mean"].item()
+            frespa = ed[(ed.method == "frespa") & (ed.noise_ratio == r)]["ed_mean"].item()
+            assert row == pytest.approx(frespa, abs=1e-9)
+
+
+def test_two_runs_give_byte_identical_tables(tiny_run, tmp_path):
+    again = make_workdir(tmp_path / "run2", TINY)
+    run(again)
+    files = sorted(p.relative_to(tiny_run) for p in (tiny_run / "results").rglob("*") if p.suffix in (".tsv", ".md"))
+    files += sorted(p.relative_to(tiny_run) for p in (tiny_run / "data/processed").rglob("*.tsv"))
+    assert len(files) > 10
+    for rel in files:
+        first, second = (tiny_run / rel).read_bytes(), (again / rel).read_bytes()
+        if rel.name.endswith("runtime.tsv"):  # measured seconds: only the methods must agree
+            first, second = (re.sub(rb"\t[0-9.e-]+\n", b"\n", x) for x in (first, second))
+        if rel.name == "REPRODUCTION.md":  # the running-time tables are measurements too
+            first, second = (re.sub(rb"\| [0-9.]+ s \|\n", b"| t |\n", x) for x in (first, second))
+        assert first == second, rel
+
+
+def test_adding_a_method_runs_only_its_jobs(tiny_run, tmp_path):
+    work = tmp_path / "plugin"
+    shutil.copytree(tiny_run, work, ignore=shutil.ignore_patterns(".snakemake"), symlinks=True)
+    # keep snakemake's metadata so unchanged jobs are recognised as done
+    shutil.copytree(tiny_run / ".snakemake", work / ".snakemake", ignore=shutil.ignore_patterns("locks", "incomplete"))
+    config = yaml.safe_load((work / "config/config.yaml").read_text())
+    config["orderings"]["methods"]["kendall_first"] = {"method": "my_scorers:KendallToFirst", "params": {"offset": 0.0}}
+    (work / "config/config.yaml").write_text(yaml.safe_dump(config))
+    dry = run(work, "-n", "--quiet", "rules")
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry.stdout, flags=re.M))
+    assert counts.get("ed_noise") == "4"  # 2 datasets x 2 noise ratios, new method only
+    assert "frespa_sweep_part" not in counts and "simulate_orderings" not in counts
+    run(work)
+    ed = pd.read_csv(work / "results/orderings/skate/ed_by_noise.tsv", sep="\t")
+    assert "kendall_first" in set(ed["method"])
+
+
+def test_bad_config_is_rejected_before_any_job(tmp_path):
+    bad = {**TINY, "orderings": {**TINY["orderings"], "replicates": 0}}
+    work = make_workdir(tmp_path / "bad", bad)
+    proc = run(work, "-n", check=False)
+    assert proc.returncode != 0
+    assert "replicates" in proc.stdout + proc.stderr
+    assert not (work / "results").exists()
+
+
+def test_unpinned_file_is_rejected(tmp_path):
+    datasets = {**TINY["orderings"]["datasets"], "skate": {"source": "preflib", "files": ["nope.soc"]}}
+    bad = {**TINY, "orderings": {**TINY["orderings"], "datasets": datasets}}
+    work = make_workdir(tmp_path / "unpinned", bad)
+    proc = run(work, "-n", check=False)
+    assert proc.returncode != 0
+    assert "nope.soc" in proc.stdout + proc.stderr
+
+
+def test_unknown_dataset_reference_is_rejected(tmp_path):
+    bad = {**TINY, "consensus": {**TINY["consensus"], "aggregation": {"datasets": ["nowhere"], "aggregators": ["borda"]}}}
+    proc = run(make_workdir(tmp_path / "ref", bad), "-n", check=False)
+    assert proc.returncode != 0
+    assert "nowhere" in proc.stdout + proc.stderr and "not configured" in proc.stdout + proc.stderr
