@@ -74,7 +74,7 @@ def grades(tmp_path):
 
 
 def test_methods_lists_every_builtin_of_every_family(capsys):
-    from manyjudges.cli import registries
+    from manyjudges.cli.commands import registries
 
     status, table, _ = run(capsys, "methods")
     assert status == 0
@@ -214,7 +214,7 @@ def test_malformed_line(capsys, tmp_path):
 def test_unknown_item(capsys, orderings, tmp_path):
     cands = write(tmp_path / "cands.tsv", "set_id\tjudge\titem\trank\n"
                   + "".join(f"s1\tmine\tx{i}\t{i + 1}\n" for i in range(5)) + "s1\tmine\tzz\t6\n")
-    check_error(capsys, ["orderings", "score", orderings, cands, "--method", "ac_tau"], 2, "cands.tsv", "zz")
+    check_error(capsys, ["orderings", "score", orderings, cands, "--method", "ac_tau"], 1, "cands.tsv", "line 7", "'zz'")
     path = write(tmp_path / "panel.tsv", "set_id\tjudge\titem\trank\ns\ta\tx\t1\ns\ta\ty\t2\ns\tb\tx\t1\ns\tb\tq\t2\n")
     check_error(capsys, ["orderings", "ed", path, "--method", "ac_tau"], 1, "panel.tsv", "line 5", "'q'")
 
@@ -228,6 +228,11 @@ def test_duplicate(capsys, tmp_path):
     assert got in (0, 1)  # repeated preferences are legitimate judgments; if refused, the message names the file
     if got:
         assert "dup_prefs.tsv" in err
+
+
+def test_a_panel_of_one_judge(capsys, tmp_path):
+    path = write(tmp_path / "one.tsv", "item\tjudge\tlabel\nd1\ta\t1\nd2\ta\t0\n")
+    check_error(capsys, ["graded", "evaluate", path, "--method", "m1"], 1, "one.tsv", "at least 2 judges")
 
 
 def test_out_of_range_label(capsys, grades):
@@ -274,4 +279,36 @@ def test_debug_shows_the_traceback(tmp_path):
 def test_console_script_and_module_run():
     done = subprocess.run([sys.executable, "-m", "manyjudges", "orderings", "ed", "--help"], capture_output=True, text=True)
     assert done.returncode == 0
-    assert "example:" in done.stdout and "manyjudges orderings ed panel.tsv" in done.stdout
+    assert "example" in done.stdout and "manyjudges orderings ed panel.tsv" in done.stdout
+
+
+def test_progress_bar_only_on_a_terminal():
+    from manyjudges.cli.terminal import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        progress = Progress("sets", stream)
+        for done in (1, 2):
+            progress(done, 2)
+    assert "sets [" in shown.getvalue() and "2/2" in shown.getvalue() and shown.getvalue().endswith("\n")
+    assert hidden.getvalue() == ""
+
+
+@pytest.mark.parametrize("key", ["methods", "orderings ed", "orderings score", "consensus", "graded evaluate",
+                                 "graded predict", "crowd aggregate"])
+def test_every_help_example_runs_as_written(key, tmp_path):
+    """The shell lines under 'example' in each --help run in an empty folder and succeed."""
+    from manyjudges.cli.parser import EXAMPLES
+
+    text = EXAMPLES[key]
+    lines = text[text.index("example"):].splitlines()[1:]
+    commands = [line.strip() for line in lines if line.startswith("          ")]
+    assert any(c.startswith("manyjudges ") for c in commands)
+    script = f'manyjudges() {{ "{sys.executable}" -m manyjudges "$@"; }}\nset -e\n' + "\n".join(commands) + "\n"
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

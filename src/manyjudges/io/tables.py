@@ -211,7 +211,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.Data
     -------
     pandas.DataFrame
         Columns ``set_id``, ``judge``, ``item`` (str) and ``rank`` (int64),
-        rows in file order.
+        rows in file order; ``attrs["lines"]`` holds each row's line in the file.
 
     Raises
     ------
@@ -225,7 +225,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.Data
     rows, lines = read_tsv_rows(path, ORDERINGS_COLUMNS)
     ranks = _check_rows(path, rows, lines, min_judges)
     columns = list(zip(*rows))
-    return pd.DataFrame(
+    table = pd.DataFrame(
         {
             "set_id": pd.Series(columns[0], dtype=str),
             "judge": pd.Series(columns[1], dtype=str),
@@ -233,6 +233,8 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.Data
             "rank": np.asarray(ranks, dtype=np.int64),
         }
     )
+    table.attrs["lines"] = lines  # the file line of each row (row label i: lines[i])
+    return table
 
 
 def _natural_key(items: Iterable[str]) -> Callable[[str], Any]:

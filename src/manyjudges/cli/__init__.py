@@ -1,0 +1,65 @@
+"""The ``manyjudges`` command: one subcommand per family, thin over the library.
+
+Every subcommand reads a canonical table (TSV, or CSV by the ``.csv`` extension; ``-`` reads
+a TSV from stdin), writes a TSV to ``-o FILE`` (atomically) or to stdout, takes ``--method``
+as a built-in name (``manyjudges methods``) or ``package.module:callable``, and on bad input
+exits with status 1 and one line naming the file, line and value (``--debug``: the traceback).
+The numbers are those of the pipeline for the same data and settings: both call the same
+library functions.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from typing import Sequence
+
+from manyjudges.cli.parser import build_parser
+from manyjudges.cli.terminal import CommandError, write_output
+
+__all__ = ["main", "entry_point"]
+
+PROG = "manyjudges"
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        table = args.run(args)
+        write_output(table, getattr(args, "output", None))
+    except CommandError as err:
+        if args.debug:
+            raise
+        print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError, UnicodeDecodeError, KeyError) as err:
+        if args.debug:
+            raise
+        message = _one_line(err)
+        if "stdin.tsv" in message:
+            message = _replace_stdin(message)
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _replace_stdin(message: str) -> str:
+    """A temporary stdin copy is shown as ``<stdin>``."""
+    return re.sub(r"\S*manyjudges-[^/\s]*/stdin\.tsv", "<stdin>", message)
+
+
+def entry_point() -> None:  # pragma: no cover - the console script
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    entry_point()

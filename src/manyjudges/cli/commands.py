@@ -1,0 +1,203 @@
+"""The subcommands: each reads its table, calls the library function the pipeline calls, and
+returns the table to print."""
+from __future__ import annotations
+
+import argparse
+from typing import Any, Sequence
+
+import pandas as pd
+
+from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
+from manyjudges.io.errors import DataError
+
+# ---------------------------------------------------------------------------
+# methods
+
+
+def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges import FAMILIES
+
+    families = [args.family] if args.family else list(FAMILIES)
+    rows = []
+    for family in families:
+        for entry in registries()[family].describe():
+            params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
+            rows.append({"family": family, "method": entry["method"], "summary": entry["summary"], "parameters": params})
+    return pd.DataFrame(rows, columns=["family", "method", "summary", "parameters"])
+
+
+def registries() -> dict[str, Any]:
+    from manyjudges.consensus.aggregators import AGGREGATORS
+    from manyjudges.crowd.registry import CROWD_METHODS
+    from manyjudges.graded.registry import GRADED_METHODS
+    from manyjudges.orderings.registry import ORDERING_SCORERS
+
+    return {"orderings": ORDERING_SCORERS, "consensus": AGGREGATORS, "graded": GRADED_METHODS, "crowd": CROWD_METHODS}
+
+
+# ---------------------------------------------------------------------------
+# orderings
+
+
+def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.io.tables import read_orderings
+    from manyjudges.orderings.evaluation import ed_by_set
+    from manyjudges.orderings.experiment import panels_from_table
+    from manyjudges.orderings.registry import ORDERING_SCORERS
+
+    scorer = build(ORDERING_SCORERS, args.method, parse_params(args.params))
+    with input_path(args.orderings) as path:
+        panels = panels_from_table(read_orderings(path))
+    return ed_by_set(scorer, panels, Progress("ED by set"))
+
+
+def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.io.tables import orderings_to_rank_matrices, read_orderings
+    from manyjudges.orderings.evaluation import checked_scores
+    from manyjudges.orderings.registry import ORDERING_SCORERS
+
+    scorer = build(ORDERING_SCORERS, args.method, parse_params(args.params))
+    with input_path(args.orderings) as gold_path:
+        gold = orderings_to_rank_matrices(read_orderings(gold_path))
+    with input_path(args.candidates) as cand_path:
+        candidates = read_orderings(cand_path, min_judges=1)
+        rows = []
+        progress = Progress("scoring sets")
+        sets = list(dict.fromkeys(candidates["set_id"]))
+        for done, set_id in enumerate(sets, 1):
+            table = candidates[candidates["set_id"] == set_id]
+            if set_id not in gold:
+                raise DataError.at(cand_path, candidates.attrs["lines"][table.index[0]],
+                                   f"set has no gold orderings in {args.orderings}", set_id)
+            _, items, gold_ranks = gold[set_id]
+            names, ranks = candidate_rank_matrix(table, items, cand_path, candidates.attrs["lines"])
+            scores = checked_scores(scorer, scorer.fit(gold_ranks).score(ranks), len(names))
+            rows += [{"set_id": set_id, "candidate": name, "score": float(s)} for name, s in zip(names, scores)]
+            progress(done, len(sets))
+    return pd.DataFrame(rows, columns=["set_id", "candidate", "score"])
+
+
+def candidate_rank_matrix(table: pd.DataFrame, items: Sequence[str], path: Any, lines: Sequence[int]):
+    """(candidate names, (c, k) rank matrix over the gold items' column order) of one set."""
+    import numpy as np
+
+    column = {item: k for k, item in enumerate(items)}
+    names = list(dict.fromkeys(table["judge"]))
+    ranks = np.zeros((len(names), len(items)))
+    for c, name in enumerate(names):
+        rows = table[table["judge"] == name]
+        for label, item in zip(rows.index, rows["item"]):
+            if item not in column:
+                raise DataError.at(path, lines[label], f"candidate {name!r} ranks an item that no gold ordering of "
+                                   f"set {table['set_id'].iloc[0]!r} ranks", item)
+        missing = [i for i in items if i not in set(rows["item"])]
+        if missing:
+            raise DataError.at(path, lines[rows.index[0]], f"candidate {name!r} does not rank the gold items "
+                               f"{missing[:5]} of set {table['set_id'].iloc[0]!r}", name)
+        ranks[c, [column[i] for i in rows["item"]]] = rows["rank"].to_numpy(dtype=float)
+    return names, ranks
+
+
+# ---------------------------------------------------------------------------
+# consensus
+
+
+def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.consensus.experiment import search_engine_grid
+    from manyjudges.io.rankings import rankings_to_lists, read_rankings
+
+    if args.lam <= 0 or args.gamma <= 0:
+        raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")
+    with input_path(args.rankings) as path:
+        list_sets = {name: list(lists.values()) for name, lists in rankings_to_lists(read_rankings(path)).items()}
+    return search_engine_grid(list_sets, [args.lam], [args.gamma])
+
+
+# ---------------------------------------------------------------------------
+# graded
+
+
+def read_panel(args: argparse.Namespace):
+    """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label."""
+    from manyjudges.graded.panel import GradedPanel
+    from manyjudges.io.grades import read_grades_table
+    from manyjudges.io.tables import read_tsv_rows
+
+    names = [n.strip() for n in args.labels.split(",")] if args.labels else None
+    with input_path(args.grades) as path:
+        n_labels = args.n_labels or (len(names) if names else None)
+        if n_labels is None:  # the largest integer label + 1; other values are reported by the reader
+            rows, _ = read_tsv_rows(path, ["item", "judge", "label"])
+            ints = [int(r[2]) for r in rows if r[2].strip().isdigit()]
+            n_labels = max(ints, default=0) + 1
+        data = read_grades_table(path, n_labels, names, where="--n-labels / --labels or the largest label")
+        if data.grades["judge"].nunique() < 2:
+            raise DataError.at(path, None, "a graded panel needs at least 2 judges, got",
+                               data.grades["judge"].nunique())
+    return GradedPanel.from_table(data.grades, data.n_labels), data.label_names
+
+
+def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.graded.experiment import loglik_table, predict_part
+    from manyjudges.graded.registry import GRADED_METHODS
+
+    method = build(GRADED_METHODS, args.method, parse_params(args.params))
+    method.name = args.method
+    panel, _ = read_panel(args)
+    if args.protocol == "single_parameter" and not getattr(method, "single_parameter", None):
+        raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
+    predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, progress=Progress(args.method))
+    return loglik_table(predictions, panel.n_labels)
+
+
+def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.graded.registry import GRADED_METHODS
+
+    method = build(GRADED_METHODS, args.method, parse_params(args.params))
+    panel, names = read_panel(args)
+    proba = method.fit(panel).predict_proba()
+    table = pd.DataFrame(proba, columns=[str(n) for n in names])
+    table.insert(0, "item", list(panel.item_ids))
+    return table
+
+
+# ---------------------------------------------------------------------------
+# crowd
+
+
+def read_topics(name: str, n_labels: int | None) -> dict[str, Any]:
+    """Topics from a preferences table (topic, worker, left, right, outcome) or a ratings table
+    (item, judge, label with item ``topic:doc``), told apart by the header."""
+    from manyjudges.crowd.data import ratings_table
+    from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
+    from manyjudges.io.grades import read_grades_table
+    from manyjudges.io.preferences import read_preferences
+    from manyjudges.io.tables import read_header, read_tsv_rows
+
+    with input_path(name) as path:
+        header = read_header(path)
+        if header == ["item", "judge", "label"]:
+            if n_labels is None:
+                rows, _ = read_tsv_rows(path, header)
+                n_labels = max((int(r[2]) for r in rows if r[2].strip().isdigit()), default=0) + 1
+            graded = read_grades_table(path, n_labels, where="--n-labels or the largest grade")
+            return topics_from_ratings(ratings_table(graded, path))
+        if header == ["topic", "worker", "left", "right", "outcome"]:
+            return topics_from_preferences(read_preferences(path))
+        raise DataError.at(path, 1, "header must be 'topic, worker, left, right, outcome' (preferences) or "
+                                    "'item, judge, label' (ratings, item = <topic>:<doc>)", "\t".join(header))
+
+
+def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.data import CrowdDataset
+    from manyjudges.crowd.experiment import aggregate_dataset
+    from manyjudges.crowd.registry import CROWD_METHODS
+
+    params = parse_params(args.params)
+    build(CROWD_METHODS, args.method, params)  # a bad name or parameter fails before the data is read
+    topics = read_topics(args.judgments, args.n_labels)
+    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
+                                             {"method": args.method, "params": params}, progress=Progress(args.method))
+    if args.workers:
+        write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
+    return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]

@@ -1,0 +1,135 @@
+"""The argument parser of the command, with a worked example in each subcommand's ``--help``."""
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import Any
+
+from manyjudges.cli import commands
+
+__all__ = ["build_parser"]
+
+#: tiny example tables, written by the shell commands of the examples (each example runs as shown)
+PANEL = "printf 'set_id\\tjudge\\titem\\trank\\ns1\\ta\\tx\\t1\\ns1\\ta\\ty\\t2\\ns1\\ta\\tz\\t3\\ns1\\tb\\tx\\t1\\ns1\\tb\\tz\\t2\\ns1\\tb\\ty\\t3\\ns1\\tc\\ty\\t1\\ns1\\tc\\tx\\t2\\ns1\\tc\\tz\\t3\\n' > panel.tsv"
+GRADES = "printf 'item\\tjudge\\tlabel\\nd1\\ta\\t2\\nd1\\tb\\t2\\nd1\\tc\\t1\\nd2\\ta\\t0\\nd2\\tb\\t0\\nd2\\tc\\t0\\nd3\\ta\\t1\\nd3\\tb\\t2\\nd3\\tc\\t1\\nd4\\ta\\t0\\nd4\\tb\\t1\\nd4\\tc\\t0\\n' > grades.tsv"
+
+EXAMPLES = {
+    "methods": """\
+        example:
+          manyjudges methods crowd          # the crowd aggregators, their parameters and defaults""",
+    "orderings ed": """\
+        ORDERINGS has the columns set_id, judge, item, rank (rank 1 = best; tied items share a rank).
+
+        example (three judges order x, y, z):
+          """ + PANEL + """
+          manyjudges orderings ed panel.tsv --method frespa --params '{"min_sup": 0.5}'
+        prints a table set_id, ed with the mean over sets as the last row (set_id = mean).""",
+    "orderings score": """\
+        Both tables have the columns set_id, judge, item, rank; in CANDIDATES the judge column names
+        the candidate ordering, which must rank the same items as the gold orderings of its set.
+
+        example (the panel of 'manyjudges orderings ed --help', and one candidate ordering):
+          """ + PANEL + """
+          printf 'set_id\\tjudge\\titem\\trank\\ns1\\tmine\\tx\\t1\\ns1\\tmine\\ty\\t2\\ns1\\tmine\\tz\\t3\\n' > candidates.tsv
+          manyjudges orderings score panel.tsv candidates.tsv --method ac_tau -o scores.tsv
+        writes set_id, candidate, score.""",
+    "consensus": """\
+        RANKINGS has the columns list_set, list_id, item, rank (rank 1 = best; lists may be partial).
+
+        example (two search engines' top lists, as CSV):
+          printf 'list_set,list_id,item,rank\\ng,google,a,1\\ng,google,b,2\\ng,google,c,3\\ng,bing,b,1\\ng,bing,a,2\\n' > rankings.csv
+          manyjudges consensus rankings.csv --lambda 0.9 --gamma 0.95
+        prints list_set, lambda, gamma, kappa, kappa_by_length (per length, comma-separated), lcs_length.""",
+    "graded evaluate": """\
+        GRADES has the columns item, judge, label (labels 0..K-1; a missing label is a missing row).
+
+        example (three judges grade four documents 0..2):
+          """ + GRADES + """
+          manyjudges graded evaluate grades.tsv --method m4 --protocol cross_induction
+        prints judge, method, protocol, loglik, n_items: the held-out log probability of each judge's
+        labels, and the uniform baseline (method = uniform) n log(1/K).""",
+    "graded predict": """\
+        example (the grades of 'manyjudges graded evaluate --help'):
+          """ + GRADES + """
+          manyjudges graded predict grades.tsv --method m1 --labels bad,fair,good -o proba.tsv
+        writes item and one column per label: P(label | item) for a judge not in the panel.""",
+    "crowd aggregate": """\
+        JUDGMENTS is a preferences table (topic, worker, left, right, outcome with outcome left, right
+        or tie) or a ratings table (item, judge, label with item = <topic>:<doc>, label a grade 0..K-1).
+
+        example (three workers compare items of one topic; w3 answers against the others):
+          printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\n' > prefs.tsv
+          manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
+        writes topic, item, rank, score (rank 1 = best) to ranking.tsv, and topic, worker, quality.""",
+}
+
+
+def _parser_kwargs(key: str, summary: str) -> dict[str, Any]:
+    return {"help": summary, "description": summary, "formatter_class": argparse.RawDescriptionHelpFormatter,
+            "epilog": textwrap.dedent(EXAMPLES[key])}
+
+
+def _add_method(parser: argparse.ArgumentParser, family: str) -> None:
+    parser.add_argument("--method", required=True,
+                        help=f"a built-in {family} method (manyjudges methods {family}) or package.module:callable")
+    parser.add_argument("--params", metavar="JSON", help="the method's parameters as a JSON object")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from manyjudges import FAMILIES, __version__
+
+    parser = argparse.ArgumentParser(prog="manyjudges", description="Aggregate the judgments of many human judges "
+                                     "(definitions: docs/methods.md in the repository).")
+    parser.add_argument("--version", action="version", version=f"manyjudges {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("methods", **_parser_kwargs("methods", "list the built-in methods, their parameters and defaults"))
+    p.add_argument("family", nargs="?", choices=FAMILIES)
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.set_defaults(run=commands.cmd_methods)
+
+    orderings = sub.add_parser("orderings", help="score ordered lists against several gold orderings")
+    verbs = orderings.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("ed", **_parser_kwargs("orderings ed", "evaluation discriminativeness of a method, per set"))
+    p.add_argument("orderings", metavar="ORDERINGS")
+    _add_method(p, "orderings")
+    p.set_defaults(run=commands.cmd_orderings_ed)
+    p = verbs.add_parser("score", **_parser_kwargs("orderings score", "score candidate orderings against the gold orderings"))
+    p.add_argument("orderings", metavar="ORDERINGS")
+    p.add_argument("candidates", metavar="CANDIDATES")
+    _add_method(p, "orderings")
+    p.set_defaults(run=commands.cmd_orderings_score)
+
+    p = sub.add_parser("consensus", **_parser_kwargs("consensus", "consensus measure of each set of rankings"))
+    p.add_argument("rankings", metavar="RANKINGS")
+    p.add_argument("--lambda", dest="lam", type=float, default=1.0, help="gap weight lambda: an edge i -> j weighs lambda^(mean position gap) (default 1)")
+    p.add_argument("--gamma", type=float, default=1.0, help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.set_defaults(run=commands.cmd_consensus)
+
+    graded = sub.add_parser("graded", help="predict an unseen judge's graded labels")
+    verbs = graded.add_subparsers(dest="verb", required=True, metavar="VERB")
+    for verb, summary, run in (("evaluate", "held-out log probability of each judge's labels", commands.cmd_graded_evaluate),
+                               ("predict", "P(label | item) for a judge not in the panel", commands.cmd_graded_predict)):
+        p = verbs.add_parser(verb, **_parser_kwargs(f"graded {verb}", summary))
+        p.add_argument("grades", metavar="GRADES")
+        _add_method(p, "graded")
+        p.add_argument("--n-labels", type=int, metavar="K", help="number of labels K (default: the largest label + 1)")
+        p.add_argument("--labels", metavar="NAMES", help="label names in order 0..K-1, comma-separated")
+        if verb == "evaluate":
+            p.add_argument("--protocol", choices=["cross_induction", "single_parameter"], default="cross_induction")
+            p.add_argument("--min-labels", type=int, default=1, metavar="N",
+                           help="hold out and score only judges with at least N labels (default 1)")
+        p.set_defaults(run=run)
+
+    crowd = sub.add_parser("crowd", help="one ranking per topic from crowd preferences or ratings")
+    verbs = crowd.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("aggregate", **_parser_kwargs("crowd aggregate", "a ranking per topic, and a quality per worker"))
+    p.add_argument("judgments", metavar="JUDGMENTS")
+    _add_method(p, "crowd")
+    p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
+    p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
+    p.set_defaults(run=commands.cmd_crowd_aggregate)
+    return parser

@@ -1,0 +1,90 @@
+"""Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing a TSV."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import pandas as pd
+
+__all__ = ["CommandError", "Progress", "build", "input_path", "parse_params", "write_output"]
+
+
+class CommandError(Exception):
+    """A mistake on the command line (not in a data file): printed as one line, exit status 2."""
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str, stream: Any = None) -> None:
+        self.label, self.stream = label, stream or sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        width = 30
+        filled = int(width * done / total)
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:.1f} s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+@contextmanager
+def input_path(name: str) -> Iterator[Path]:
+    """The path of an input table; ``-`` copies stdin to a temporary ``stdin.tsv``."""
+    if name != "-":
+        path = Path(name)
+        if not path.exists():
+            raise CommandError(f"{name}: no such file")
+        if path.is_dir():
+            raise CommandError(f"{name}: is a directory, not a table")
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="manyjudges-") as tmp:
+        path = Path(tmp) / "stdin.tsv"
+        path.write_bytes(sys.stdin.buffer.read())
+        yield path
+
+
+def write_output(table: pd.DataFrame, out: str | None) -> None:
+    """TSV to ``out`` (atomically: no half-written file is left) or to stdout."""
+    from manyjudges.io.tables import write_table
+
+    if out is None or out == "-":
+        buffer = io.StringIO()
+        table.to_csv(buffer, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+        sys.stdout.write(buffer.getvalue())
+        return
+    write_table(table, out)
+
+
+def parse_params(text: str | None) -> dict[str, Any]:
+    """``--params`` as a JSON object."""
+    if not text:
+        return {}
+    try:
+        params = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CommandError(f"--params must be a JSON object, e.g. '{{\"min_sup\": 0.5}}': {err.msg} at "
+                           f"character {err.pos}: {text!r}") from None
+    if not isinstance(params, dict):
+        raise CommandError(f"--params must be a JSON object, got {text!r}")
+    return params
+
+
+def build(registry: Any, method: str, params: dict[str, Any]) -> Any:
+    """A method from a family registry; a bad name or parameter is a command-line mistake."""
+    try:
+        return registry.build(method, params)
+    except ValueError as err:
+        raise CommandError(str(err)) from None

@@ -1,0 +1,343 @@
+"""The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.): the data of one topic,
+the penalised negative log-likelihood with its gradient and Hessian, and the Newton solver.
+
+The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve
+
+from manyjudges.crowd.judgments import TopicJudgments
+
+#: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
+FTOL = 1e-15
+#: solver "auto": the exact-Hessian Newton method up to this many parameters (2 n + m) ...
+NEWTON_DIM = 1500
+#: ... and this many normaliser cells + pairs (its Hessian costs about 5 gradients); L-BFGS-B above
+NEWTON_CELLS = 150_000
+#: the Hessian uses a dense dx/du (pairs x 2n) up to this many cells, scatter-adds above
+DENSE_CELLS = 100_000
+
+
+def _pair_index(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """Index of the pair (a, b), a < b, in ``np.triu_indices(n, 1)`` order."""
+    return a * n - a * (a + 1) // 2 + (b - a - 1)
+
+
+def _support_pairs(topic: TopicJudgments, workers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(worker, pair)`` of every pair of items that a worker in ``workers`` judged (any
+    judgment, ties included), sorted by worker; vectorised per group of equal item counts."""
+    n = topic.n_items
+    keep = topic.left != topic.right
+    w = np.concatenate([topic.worker[keep], topic.worker[keep]])
+    items = np.concatenate([topic.left[keep], topic.right[keep]])
+    key = np.unique(w * n + items)
+    w, items = key // n, key % n
+    sel = np.isin(w, workers)
+    w, items = w[sel], items[sel]
+    starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]]) if len(w) else np.zeros(0, dtype=np.int64)
+    counts = np.diff(np.r_[starts, len(w)])
+    out_k, out_q = [], []
+    for c in np.unique(counts):
+        if c < 2:
+            continue
+        group = starts[counts == c]
+        grid = items[group[:, None] + np.arange(c)[None, :]]  # each row ascending
+        ia, ib = np.triu_indices(c, 1)
+        out_k.append(np.repeat(w[group], len(ia)))
+        out_q.append(_pair_index(grid[:, ia], grid[:, ib], n).ravel())
+    if not out_k:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    k, q = np.concatenate(out_k), np.concatenate(out_q)
+    order = np.argsort(k, kind="stable")
+    return k[order], q[order]
+
+
+class MPMData:
+    """One topic's judgments prepared for :func:`mpm_objective`.
+
+    Data term: ``k, q, net`` per (worker, pair) the net count #a over b - #b over a (pair
+    q = (a, b), a < b, in ``np.triu_indices`` order ``ia, ib``); ``n_k`` (m,) strict judgments
+    per worker (also those whose net is 0); ``net_q`` the net count per pair over all workers;
+    ``total`` = sum n_k. Normaliser: segments ``seg_worker, seg_n`` (a worker with strict
+    judgments and its N_k; one segment of all workers, worker -1, N = total, for ``support="all"``
+    with equal quality), each listing its support pairs ``rq[seg_starts[s]:...]``.
+    """
+
+    def __init__(self, topic: TopicJudgments, support: str = "worker", equal_quality: bool = False):
+        if support not in ("worker", "all"):
+            raise ValueError(f"support must be 'worker' or 'all', got {support!r}")
+        n, m = topic.n_items, topic.n_workers
+        worker, win, lose = topic.strict()
+        keep = win != lose
+        worker, win, lose = worker[keep], win[keep], lose[keep]
+        a, b = np.minimum(win, lose), np.maximum(win, lose)
+        sign = np.where(win == a, 1.0, -1.0)
+        n_pairs = n * (n - 1) // 2
+        key, inverse = np.unique(worker * n_pairs + _pair_index(a, b, n), return_inverse=True)
+        net = np.bincount(inverse, weights=sign, minlength=len(key))
+        nz = net != 0
+        self.n, self.m, self.n_pairs = n, m, n_pairs
+        self.ia, self.ib = np.triu_indices(n, 1)
+        self.k = (key // n_pairs)[nz].astype(np.int64)
+        self.q = (key % n_pairs)[nz].astype(np.int64)
+        self.net = net[nz]
+        self.n_k = np.bincount(worker, minlength=m).astype(float)
+        self.net_q = np.bincount(self.q, weights=self.net, minlength=n_pairs)
+        self.total = float(self.n_k.sum())
+        self.win, self.lose = win, lose
+        active = np.flatnonzero(self.n_k > 0)
+        self.collapsed = support == "all" and equal_quality  # one shared normaliser: MPM-eq only
+        if self.collapsed:
+            rk, rq = np.full(n_pairs, -1, dtype=np.int64), np.arange(n_pairs, dtype=np.int64)
+        elif support == "all":
+            rk, rq = np.repeat(active, n_pairs), np.tile(np.arange(n_pairs, dtype=np.int64), len(active))
+        else:
+            rk, rq = _support_pairs(topic, active)
+        self.rq = rq
+        starts = np.flatnonzero(np.r_[True, rk[1:] != rk[:-1]]) if len(rk) else np.zeros(0, dtype=np.int64)
+        self.seg_starts = starts
+        self.seg_len = np.diff(np.r_[starts, len(rk)])
+        self.seg_worker = rk[starts]
+        self.seg_n = np.where(self.seg_worker < 0, self.total, self.n_k[np.maximum(self.seg_worker, 0)])
+        self.seg_of_r = np.repeat(np.arange(len(starts)), self.seg_len)
+
+
+def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool = False) -> tuple[np.ndarray, ...]:
+    """Per segment ``log Z_s`` and per support cell ``D_r = 2 sinh(alpha_s x_q) / Z_s`` (and
+    ``C_r = 2 cosh(alpha_s x_q) / Z_s`` when ``cosh``).
+
+    ``Z_s = sum_{q in support} 2 cosh(alpha_s x_q)``: the ordered pairs (a, b) and (b, a) have
+    f = +-x_q. Each segment is shifted by its max |alpha_s x_q| (log-sum-exp).
+    """
+    starts, seg = data.seg_starts, data.seg_of_r
+    ax = alpha_seg[seg] * x[data.rq]
+    shift = np.maximum.reduceat(np.abs(ax), starts)
+    sh = shift[seg]
+    em = np.negative(ax)
+    em -= sh
+    ax -= sh
+    np.exp(ax, out=ax)
+    np.exp(em, out=em)
+    zs = np.add.reduceat(ax, starts)
+    zs += np.add.reduceat(em, starts)
+    z_r = zs[seg]
+    if cosh:
+        cz = ax + em
+        cz /= z_r
+    ax -= em
+    ax /= z_r
+    if cosh:
+        return shift + np.log(zs), ax, cz
+    return shift + np.log(zs), ax
+
+
+def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+                  reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
+    """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
+    reported as value +inf (the solvers then shorten the step) instead of NaN and warnings."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        value, grad = _mpm_objective(theta, data, reg, equal_quality, reg_alpha)
+    if not np.isfinite(value) or not np.isfinite(grad).all():
+        return np.inf, np.zeros_like(grad)
+    return value, grad
+
+
+def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+                   reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
+    """Penalised negative mean log-likelihood of MPM and its gradient.
+
+    ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``equal_quality``: alpha = 1), with
+    log sigma = s - mean(s) (the centring removes the invariance mu -> c mu, sigma -> c sigma):
+
+        J = -L / N + reg / 2 (||mu||^2 + ||log sigma||^2) + reg_alpha / (2 N) ||alpha - 1||^2
+
+    with N = sum_k N_k: a ridge on the per-judgment log-likelihood for the item parameters and a
+    N(1, 1 / reg_alpha) prior on each adherence (a MAP term on the summed log-likelihood).
+    """
+    n, m = data.n, data.m
+    mu = theta[:n]
+    s = theta[n:2 * n] - theta[n:2 * n].mean()
+    sigma = np.exp(s)
+    ia, ib = data.ia, data.ib
+    t = sigma[ia] + sigma[ib]
+    x = (mu[ia] - mu[ib]) / t
+    total = max(data.total, 1.0)
+    if equal_quality:
+        alpha = None
+        alpha_seg = np.ones(len(data.seg_starts))
+        loglik = float(data.net_q @ x)
+        gx = data.net_q.copy()
+    else:
+        if data.collapsed:
+            raise ValueError("this MPMData was prepared for equal_quality=True")
+        alpha = theta[2 * n:]
+        alpha_seg = alpha[data.seg_worker]
+        xq = x[data.q]
+        loglik = float(alpha[data.k] @ (data.net * xq))
+        gx = np.bincount(data.q, weights=alpha[data.k] * data.net, minlength=len(x))
+    if len(data.seg_starts):
+        log_z, dz = _normaliser(x, alpha_seg, data)
+        loglik -= float(data.seg_n @ log_z)
+        w = data.seg_n * alpha_seg
+        gx -= np.bincount(data.rq, weights=w[data.seg_of_r] * dz, minlength=len(x))
+    value = -loglik / total
+    gx /= -total
+    # chain rule x_q = (mu_a - mu_b) / (sigma_a + sigma_b)
+    gt = gx / t
+    gmu = np.bincount(ia, weights=gt, minlength=n) - np.bincount(ib, weights=gt, minlength=n)
+    gt *= -x
+    gs = np.bincount(ia, weights=gt * sigma[ia], minlength=n) + np.bincount(ib, weights=gt * sigma[ib], minlength=n)
+    value += 0.5 * reg * (float(mu @ mu) + float(s @ s))
+    gmu += reg * mu
+    gs += reg * s
+    gs -= gs.mean()
+    if alpha is None:
+        return value, np.concatenate([gmu, gs])
+    g_alpha = np.bincount(data.k, weights=data.net * xq, minlength=m)
+    if len(data.seg_starts):
+        g_alpha[data.seg_worker] -= data.seg_n * np.add.reduceat(x[data.rq] * dz, data.seg_starts)
+    d_alpha = alpha - 1.0
+    lam = reg_alpha / total
+    value += 0.5 * lam * float(d_alpha @ d_alpha)
+    return value, np.concatenate([gmu, gs, -g_alpha / total + lam * d_alpha])
+
+
+def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+                reg_alpha: float = 1.0) -> np.ndarray:
+    """Dense Hessian of :func:`mpm_objective`, assembled in O(support cells + pairs) by scatter-adds.
+
+    With u = (mu, log sigma) and the objective Phi(x(u), alpha):
+    H_uu = J' Phi_xx J + sum_q Phi_x,q d2x_q/du2 + ridge, H_ua = J' Phi_xa, H_aa = Phi_aa, where
+    J = dx/du (4 entries per pair), and per normaliser segment (log Z = log sum_q 2 cosh(alpha x_q)):
+    d2 log Z / dx2 = alpha^2 (diag(C) - D D'), d2 log Z / dx_q dalpha = D_q + alpha x_q C_q
+    - alpha D_q m1, d2 log Z / dalpha2 = sum_q x_q^2 C_q - m1^2 (C = 2 cosh / Z, D = 2 sinh / Z,
+    m1 = sum_q x_q D_q). The s block is then projected on the centred subspace.
+    """
+    n, m = data.n, data.m
+    n2 = 2 * n
+    mu = theta[:n]
+    s = theta[n:n2] - theta[n:n2].mean()
+    sigma = np.exp(s)
+    ia, ib = data.ia, data.ib
+    n_pairs = len(ia)
+    t = sigma[ia] + sigma[ib]
+    x = (mu[ia] - mu[ib]) / t
+    total = max(data.total, 1.0)
+    n_seg = len(data.seg_starts)
+    alpha = None if equal_quality else theta[n2:]
+    alpha_seg = np.ones(n_seg) if alpha is None else alpha[data.seg_worker]
+    gx = data.net_q.copy() if alpha is None else np.bincount(data.q, weights=alpha[data.k] * data.net,
+                                                              minlength=n_pairs)
+    # J = dx/du: columns (4, pairs) and values (4, pairs)
+    cols = np.stack([ia, ib, n + ia, n + ib])
+    jv = np.stack([1.0 / t, -1.0 / t, -x * sigma[ia] / t, -x * sigma[ib] / t])
+    h = np.zeros(n_pairs)
+    if n_seg:
+        seg, rq = data.seg_of_r, data.rq
+        a_r = alpha_seg[seg]
+        xr = x[rq]
+        _, dz, cz = _normaliser(x, alpha_seg, data, cosh=True)
+        w_seg = data.seg_n / total
+        gx -= np.bincount(rq, weights=(data.seg_n * alpha_seg)[seg] * dz, minlength=n_pairs)
+        h = np.bincount(rq, weights=(w_seg * alpha_seg ** 2)[seg] * cz, minlength=n_pairs)
+        m1 = np.add.reduceat(xr * dz, data.seg_starts)
+        m2 = np.add.reduceat(xr * xr * cz, data.seg_starts)
+    gx /= -total
+    # J' diag(h) J + sum_q gx_q d2 x_q / du2; J dense for small topics, else scattered
+    dense = n_pairs * n2 <= DENSE_CELLS
+    if dense:
+        jac = np.zeros((n_pairs, n2))
+        np.put_along_axis(jac, cols.T, jv.T, axis=1)
+        idx = []
+    else:
+        idx = [(cols[i] * n2 + cols[j], h * jv[i] * jv[j]) for i in range(4) for j in range(4)]
+    sa, sb, t2 = sigma[ia], sigma[ib], t * t
+    second = [(ia, n + ia, -sa / t2), (ia, n + ib, -sb / t2), (ib, n + ia, sa / t2), (ib, n + ib, sb / t2)]
+    for r_i, r_j, v in second:
+        idx += [(r_i * n2 + r_j, gx * v), (r_j * n2 + r_i, gx * v)]
+    idx += [((n + ia) * (n2 + 1), gx * x * (2 * sa * sa / t2 - sa / t)),
+            ((n + ib) * (n2 + 1), gx * x * (2 * sb * sb / t2 - sb / t)),
+            ((n + ia) * n2 + n + ib, gx * 2 * x * sa * sb / t2), ((n + ib) * n2 + n + ia, gx * 2 * x * sa * sb / t2)]
+    huu = np.bincount(np.concatenate([i for i, _ in idx]), weights=np.concatenate([v for _, v in idx]),
+                      minlength=n2 * n2).reshape(n2, n2)
+    if dense:
+        huu += (jac * h[:, None]).T @ jac
+    if n_seg:
+        # - sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'
+        if dense:
+            proj = np.zeros((n_seg, n_pairs))
+            proj[seg, rq] = dz
+            proj = proj @ jac
+        else:
+            proj = np.bincount(((seg * n2)[None, :] + cols[:, rq]).ravel(), weights=(jv[:, rq] * dz).ravel(),
+                               minlength=n_seg * n2).reshape(n_seg, n2)
+        huu -= (proj * (w_seg * alpha_seg ** 2)[:, None]).T @ proj
+    huu[np.arange(n2), np.arange(n2)] += reg
+    dim = n2 + (0 if alpha is None else m)
+    hess = np.zeros((dim, dim))
+    hess[:n2, :n2] = huu
+    if alpha is not None:
+        # H_ua = J' Phi_xa: Phi_xa has -net / N at (q, k) and the normaliser terms at (q in support, k)
+        pq, pk, pv = data.q, data.k, -data.net / total
+        if n_seg:
+            pq = np.concatenate([pq, rq])
+            pk = np.concatenate([pk, data.seg_worker[seg]])
+            pv = np.concatenate([pv, w_seg[seg] * (dz + a_r * xr * cz - a_r * dz * m1[seg])])
+        if dense:
+            hua = jac.T @ np.bincount(pq * m + pk, weights=pv, minlength=n_pairs * m).reshape(n_pairs, m)
+        else:
+            hua = np.bincount((cols[:, pq] * m + pk[None, :]).ravel(), weights=(jv[:, pq] * pv).ravel(),
+                              minlength=n2 * m).reshape(n2, m)
+        hess[:n2, n2:] = hua
+        hess[n2:, :n2] = hua.T
+        haa = np.full(m, reg_alpha / total)
+        if n_seg:
+            haa[data.seg_worker] += w_seg * (m2 - m1 * m1)
+        hess[n2 + np.arange(m), n2 + np.arange(m)] = haa
+    # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
+    hess[n:n2, :] -= hess[n:n2, :].mean(axis=0)
+    hess[:, n:n2] -= hess[:, n:n2].mean(axis=1, keepdims=True)
+    return hess
+
+
+def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: float) -> tuple[np.ndarray, int]:
+    """Levenberg-Marquardt damped Newton steps on :func:`mpm_objective` with the exact Hessian.
+
+    Each step solves (H + E + lam I) p = -g by Cholesky (E = the centred s block's null direction,
+    which the gradient never has); lam shrinks after a decrease and grows otherwise. Stops at
+    max |g| <= tol.
+    """
+    n = data.n
+    value, grad = mpm_objective(theta, data, *args)
+    null = np.zeros(len(theta))
+    null[n:2 * n] = 1.0 / np.sqrt(n)
+    lam, it = 1e-3, 0
+    for it in range(1, max_iter + 1):
+        if np.abs(grad).max() <= tol:
+            return theta, it - 1
+        hess = mpm_hessian(theta, data, *args)
+        hess += np.outer(null, null)
+        diag = np.arange(len(theta))
+        while True:
+            hess[diag, diag] += lam
+            try:
+                factor = cho_factor(hess, check_finite=False)
+            except np.linalg.LinAlgError:
+                factor = None
+            hess[diag, diag] -= lam
+            if factor is not None:
+                trial = theta - cho_solve(factor, grad, check_finite=False)
+                t_value, t_grad = mpm_objective(trial, data, *args)
+                if t_value <= value:
+                    lam = max(lam / 4.0, 1e-12)
+                    break
+            lam *= 8.0
+            if lam > 1e12:
+                return theta, it
+        step = np.abs(trial - theta).max()
+        theta, value, grad = trial, t_value, t_grad
+        if step < 1e-12:
+            break
+    return theta, it
