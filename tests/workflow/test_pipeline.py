@@ -260,3 +260,41 @@ def test_unknown_dataset_reference_is_rejected(tmp_path):
     proc = run(make_workdir(tmp_path / "ref", bad), "-n", check=False)
     assert proc.returncode != 0
     assert "nowhere" in proc.stdout + proc.stderr and "not configured" in proc.stdout + proc.stderr
+
+
+def command(*args: str) -> pd.DataFrame:
+    """Run `manyjudges ...` in a fresh process and read the TSV it prints."""
+    import io
+
+    done = subprocess.run([sys.executable, "-m", "manyjudges", *args], capture_output=True, text=True, check=True)
+    return pd.read_csv(io.StringIO(done.stdout), sep="\t", dtype={"judge": str, "topic": str, "list_set": str})
+
+
+def test_the_command_gives_the_pipelines_numbers(tiny_run):
+    """Same data, same settings: the command's numbers equal the pipeline's tables."""
+    data = tiny_run / "data/processed"
+    ed = pd.read_csv(tiny_run / "results/orderings/sim_tiny/ed_by_noise.tsv", sep="\t")
+    for method, params in (("frespa", '{"min_sup": 0.75}'), ("rba_sp", "{}")):
+        ours = command("orderings", "ed", str(data / "sim_tiny/orderings.tsv"), "--method", method, "--params", params)
+        pipeline = ed[(ed.method == method) & (ed.noise_ratio == 0)]["ed_mean"].item()
+        assert ours["ed"].iloc[-1] == pytest.approx(pipeline, abs=1e-9)
+
+    grid = pd.read_csv(tiny_run / "results/consensus/search_top25/consensus.tsv", sep="\t", dtype={"list_set": str})
+    ours = command("consensus", str(data / "search_top25/rankings.tsv"), "--lambda", "0.9", "--gamma", "0.9")
+    pipeline = grid[(grid["lambda"] == 0.9) & (grid["gamma"] == 0.9)].reset_index(drop=True)
+    assert ours["list_set"].tolist() == pipeline["list_set"].tolist()
+    np.testing.assert_allclose(ours["kappa"], pipeline["kappa"], rtol=1e-9)
+    assert ours["lcs_length"].tolist() == pipeline["lcs_length"].tolist()
+
+    loglik = pd.read_csv(tiny_run / "results/graded/sim_small/loglik_by_judge.tsv", sep="\t", dtype={"judge": str})
+    ours = command("graded", "evaluate", str(data / "sim_small/grades.tsv"), "--method", "m1", "--n-labels", "5")
+    pipeline = loglik[(loglik.method == "m1") & (loglik.protocol == "cross_induction")].reset_index(drop=True)
+    mine = ours[ours.method == "m1"].reset_index(drop=True)
+    assert mine["judge"].tolist() == pipeline["judge"].tolist()
+    np.testing.assert_allclose(mine["loglik"], pipeline["loglik"], rtol=1e-9)
+
+    rankings = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/parts/crowdagg_ndcg.rankings.tsv", sep="\t",
+                           dtype={"topic": str})
+    ours = command("crowd", "aggregate", str(data / "crowd/sim_crowd_tiny/preferences.tsv"), "--method", "crowdagg_ndcg")
+    assert ours["item"].tolist() == rankings["item"].tolist()
+    np.testing.assert_allclose(ours["score"], rankings["score"], rtol=1e-9)
