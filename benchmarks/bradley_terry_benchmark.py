@@ -47,10 +47,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau, spearmanr
-from timing_harness import best_of_n, write_tables
+from timing_harness import best_of_n, trec_rf10_file, write_tables
 
-DEFAULT_MIRROR = "/work/shared/data/mirror"
-TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
 BROKEN_LINK = -2
 COLUMNS = ("dataset", "implementation", "n_items", "n_comparisons", "n_pairs", "settings", "seconds",
            "spearman_vs_ours", "kendall_vs_ours", "kendall_vs_truth", "status", "notes")
@@ -169,7 +167,7 @@ def _versions() -> str:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=None,
-                    help=f"trec-rf10-data.txt (default: $MANYJUDGES_MIRROR or {DEFAULT_MIRROR}, then {TREC_RF10})")
+                    help="trec-rf10-data.txt (default: from the mirror $MANYJUDGES_MIRROR, else data/raw/trec_rf10/)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "runs")
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per call, best reported (default 3)")
     ap.add_argument("--reg", type=float, default=0.01, help="our ridge reg (choix alpha = reg / 2); default 0.01")
@@ -189,7 +187,7 @@ def main(argv=None) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Both data sets, all implementations; write and print the table."""
-    data_path = args.data or Path(os.environ.get("MANYJUDGES_MIRROR") or DEFAULT_MIRROR) / TREC_RF10
+    data_path = args.data or trec_rf10_file()
 
     t_start = time.perf_counter()
     topic, truth = simulated_topic()

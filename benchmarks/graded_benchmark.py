@@ -36,10 +36,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import best_of_n, error_result, limit_memory, write_tables, run_in_child
+from timing_harness import best_of_n, error_result, limit_memory, run_in_child, trec_rf10_file, write_tables
 
-DEFAULT_MIRROR = "/work/shared/data/mirror"
-TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
 N_LABELS = 3  # 0 non-relevant, 1 relevant, 2 highly relevant
 BROKEN_LINK = -2  # the fourth answer ("could not be judged"), dropped
 #: (benchmark, max_iter, our tol, crowd-kit tol). fixed50: our tol 0 never stops early; crowd-kit
@@ -58,9 +56,8 @@ COLUMNS = (
 
 
 def default_data_path() -> Path:
-    """trec-rf10-data.txt under $MANYJUDGES_MIRROR (a local mirror laid out <owner>/<repo>/<commit>/<path>;
-    DEFAULT_MIRROR when unset)."""
-    return Path(os.environ.get("MANYJUDGES_MIRROR") or DEFAULT_MIRROR) / TREC_RF10
+    """trec-rf10-data.txt: see :func:`timing_harness.trec_rf10_file`."""
+    return trec_rf10_file()
 
 
 def load_trec_rf10(path: Path) -> dict:
@@ -241,8 +238,7 @@ def _versions():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=None,
-                    help=f"trec-rf10-data.txt (default: $MANYJUDGES_MIRROR or {DEFAULT_MIRROR}, then "
-                         f"{TREC_RF10})")
+                    help="trec-rf10-data.txt (default: from the mirror $MANYJUDGES_MIRROR, else data/raw/trec_rf10/)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "runs")
     ap.add_argument("--quick", action="store_true", help="1 repeat instead of 3, 120 s timeout")
     ap.add_argument("--repeats", type=int, default=None, help="timed runs per call, best reported (default 3; 1 with --quick)")

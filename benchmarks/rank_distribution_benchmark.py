@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from timing_harness import best_of_n, write_tables
+from timing_harness import best_of_n, trec_rf10_file, write_tables
 
 from manyjudges.crowd.rank_distribution import (
     bernoulli_sum_pmf,
@@ -31,8 +31,7 @@ from manyjudges.crowd.rank_distribution import (
 )
 
 HERE = Path(__file__).resolve().parent
-TREC = (HERE.parents[1] / "shared" / "data" / "mirror" / "axelabels" / "CDM_BIAS"
-        / "68aaa11dd12638f79bb01a2ec49012fb43c2d5ec" / "trec-rf10-crowd" / "trec-rf10-data.txt")
+TREC = trec_rf10_file()
 SIZES = (50, 200, 1000)
 REPEATS = 3
 COLUMNS = ("n", "method", "seconds", "max_abs_diff")
@@ -54,7 +53,7 @@ def rank_rows() -> list[dict]:
 
 def crowdagg_row() -> dict | None:
     if not TREC.is_file():
-        print(f"trec_rf10 mirror not found at {TREC}: CrowdAgg timing skipped")
+        print(f"trec-rf10-data.txt not found at {TREC} (set MANYJUDGES_MIRROR): CrowdAgg timing skipped")
         return None
     from manyjudges.crowd.crowdagg import CrowdAgg
     from manyjudges.crowd.data import ratings_table

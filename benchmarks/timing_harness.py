@@ -109,3 +109,19 @@ def run_in_child(ctx, target: Callable[..., None], args: tuple, timeout: float) 
                 out = {"status": "timeout", "notes": f"killed after {timeout:g} s"}
     stop_child(proc)
     return out
+
+
+def trec_rf10_file() -> Path:
+    """The pinned trec-rf10-data.txt: from the local mirror named by $MANYJUDGES_MIRROR (laid out
+    <owner>/<repo>/<commit>/<path>, as the pipeline's ``mirror`` option), else the copy a
+    paper-config run downloaded to data/raw/trec_rf10/."""
+    import os
+
+    from manyjudges.download import mirror_path, pinned_files, raw_filename
+
+    repo_path = pinned_files("trec_rf10")["repo_path"].iloc[0]
+    mirror = os.environ.get("MANYJUDGES_MIRROR")
+    if mirror:
+        return mirror_path(repo_path, mirror)
+    return Path(__file__).resolve().parents[1] / "data" / "raw" / "trec_rf10" / raw_filename(repo_path)
+

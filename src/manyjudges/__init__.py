@@ -10,7 +10,7 @@ One package per family of methods, each with the same shape (its methods, ``regi
 - :mod:`manyjudges.graded`: predicting an unseen judge's graded labels (M1-M5, Dawid-Skene),
   Wilbur and Kim (BMC Bioinformatics 2011);
 - :mod:`manyjudges.crowd`: one ranking per topic from crowd ratings or preferences (CrowdAgg
-  and six baselines), Niu et al. (WSDM 2015).
+  and seven baselines), Niu et al. (WSDM 2015).
 
 Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:callable``),
 :mod:`manyjudges.counting`, :mod:`manyjudges.ranks`, :mod:`manyjudges.correlation`,

@@ -6,8 +6,9 @@ Python: a built-in name of its family (``manyjudges methods`` lists them) or
 (a class or a factory) is called as ``factory(**params)`` and must return an object that
 follows the family's method contract (``docs/methods.md``, "One method contract").
 
-Parameters are checked against the factory's signature *before* anything is built, so
-the workflow can reject a misspelled parameter before its first job runs
+Parameters are checked against the factory's signature before anything is built, and
+their values by the built object's ``_check_params()`` (the validation its ``fit`` runs
+first), so a misspelled parameter or a bad value is rejected before any data is read
 (:meth:`Registry.check`).
 """
 from __future__ import annotations
@@ -52,12 +53,13 @@ class Builtin:
     preset: Mapping[str, Any] = field(default_factory=dict)
 
     def parameters(self) -> dict[str, Any]:
-        """Every parameter a user may set, with its default (presets applied)."""
+        """Every parameter a user may set, with its default (presets applied); a parameter without
+        a default (the data of a plain function, e.g. an aggregator's rankings) is not one."""
         out: dict[str, Any] = {}
         for name, p in _signature(self.factory).parameters.items():
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or (p.default is p.empty and name not in self.preset):
                 continue
-            out[name] = self.preset.get(name, None if p.default is p.empty else p.default)
+            out[name] = self.preset.get(name, p.default)
         return out
 
 
@@ -113,24 +115,27 @@ class Registry:
                          "or give 'package.module:callable'" + _did_you_mean(method, self.builtins))
 
     def check(self, method: str, params: Mapping[str, Any] | None = None) -> None:
-        """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built
-        (unknown name, module that does not import, parameters the factory does not take)."""
-        factory, preset = self.resolve(method)
-        _check_parameters(method, factory, dict(params or {}), preset)
+        """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built: an
+        unknown name, a module that does not import, a parameter the factory does not take, or a
+        value its ``_check_params()`` rejects. Constructors only store parameters, so this is cheap."""
+        self.build(method, params)
 
     def build(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
-        """``factory(**{**preset, **params})``, checked against the family's contract."""
+        """``factory(**{**preset, **params})``, checked against the family's contract and validated."""
         params = dict(params or {})
         factory, preset = self.resolve(method)
         _check_parameters(method, factory, params, preset)
-        try:
-            built = factory(**{**preset, **params})
-        except TypeError as err:
-            raise ValueError(f"method {method!r}: bad parameters {params} ({err})") from err
-        for attr in self.required:
-            if not callable(getattr(built, attr, None)):
-                raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {attr}(); "
-                                 f"a {self.family} method needs {', '.join(a + '()' for a in self.required)}")
+        built = factory(**{**preset, **params})
+        missing = [attr for attr in self.required if not callable(getattr(built, attr, None))]
+        if missing:
+            raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {missing[0]}(); "
+                             f"methods of the {self.family} family need {', '.join(a + '()' for a in self.required)}")
+        check = getattr(built, "_check_params", None)
+        if callable(check):
+            try:
+                check()
+            except (TypeError, ValueError) as err:  # a TypeError here is a value of the wrong type
+                raise ValueError(f"method {method!r}: bad parameter value ({err}); parameters given: {params}") from None
         return built
 
     def describe(self) -> list[dict[str, Any]]:
@@ -146,8 +151,8 @@ def _did_you_mean(name: str, choices: Mapping[str, Any]) -> str:
 
 def method_spec(section: Mapping[str, Any], name: str) -> dict[str, Any]:
     """{method, params} of a configured method entry (``method`` defaults to the entry's key)."""
-    try:
-        entry = section["methods"][name] or {}
-    except KeyError:
-        raise ValueError(f"method {name!r} is not configured; configured: {sorted(section['methods'])}") from None
+    methods = section.get("methods") or {}
+    if name not in methods:
+        raise ValueError(f"method {name!r} is not configured; configured: {sorted(methods)}")
+    entry = methods[name] or {}
     return {"method": entry.get("method", name), "params": dict(entry.get("params", {}) or {})}

@@ -77,6 +77,28 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
     write_table(df.round(10), path)
 
 
+def check_config_methods(config: Mapping[str, Any]) -> None:
+    """Fail before any job when a configured method cannot be built: an unknown name, a module that
+    does not import, a parameter the method does not take or a value it rejects."""
+    from manyjudges.consensus.registry import AGGREGATORS
+    from manyjudges.crowd.registry import CROWD_METHODS
+    from manyjudges.graded.registry import GRADED_METHODS
+    from manyjudges.orderings.registry import ORDERING_SCORERS
+
+    for section, registry in (("orderings", ORDERING_SCORERS), ("graded", GRADED_METHODS), ("crowd", CROWD_METHODS)):
+        for name in (config.get(section) or {}).get("methods") or {}:
+            spec = method_spec(config[section], name)
+            try:
+                registry.check(spec["method"], spec["params"])
+            except ValueError as err:
+                raise ValueError(f"config: {section}.methods.{name}: {err}") from None
+    for name in ((config.get("consensus") or {}).get("aggregation") or {}).get("aggregators") or []:
+        try:
+            AGGREGATORS.resolve(name)
+        except ValueError as err:
+            raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
+
+
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names a dataset that is not configured."""
     known = all_datasets(config)

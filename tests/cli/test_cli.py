@@ -261,9 +261,16 @@ def test_unknown_method_and_bad_parameter(capsys, orderings):
     check_error(capsys, ["crowd", "aggregate", orderings, "--method", "no_such_module_xyz:f"], 2, "cannot import")
 
 
-def test_bad_parameter_value_is_one_line(capsys, orderings):
-    check_error(capsys, ["orderings", "ed", orderings, "--method", "frespa", "--params", '{"min_sup": 2}'], 1,
+def test_bad_parameter_value_is_one_line(capsys, orderings, preferences):
+    """Values are checked before the data is read: a command-line mistake (status 2), one line."""
+    check_error(capsys, ["orderings", "ed", orderings, "--method", "frespa", "--params", '{"min_sup": 2}'], 2,
                 "min_sup must be in [0, 1]", "2")
+    check_error(capsys, ["orderings", "ed", orderings, "--method", "frespa", "--params", '{"min_sup": "a"}'], 2,
+                "frespa", "bad parameter value", "'a'")
+    check_error(capsys, ["crowd", "aggregate", preferences, "--method", "bradley_terry", "--params", '{"reg": "x"}'], 2,
+                "bradley_terry", "bad parameter value", "'x'")
+    check_error(capsys, ["orderings", "ed", orderings, "--method", "ac_tau", "--params", '{"correlation": "pearson"}'],
+                2, "correlation must be one of", "pearson")
 
 
 def test_missing_file(capsys):

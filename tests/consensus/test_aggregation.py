@@ -3,7 +3,8 @@ import itertools
 import numpy as np
 import pytest
 
-from manyjudges.consensus.aggregators import borda, condorcet_fuse, get_aggregator, rank_sum
+from manyjudges.consensus.aggregators import borda, condorcet_fuse, rank_sum
+from manyjudges.consensus.registry import get_aggregator
 
 
 def test_hand_computed_small_case():

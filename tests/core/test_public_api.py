@@ -11,10 +11,13 @@ FAMILIES = ["orderings", "consensus", "graded", "crowd"]
 
 
 def test_documented_imports():
-    from manyjudges.consensus import consensus_measure  # noqa: F401
-    from manyjudges.crowd import BradleyTerry, CrowdAgg  # noqa: F401
-    from manyjudges.graded import M4, cross_induction  # noqa: F401
-    from manyjudges.orderings import FreSPA, evaluation_discriminativeness  # noqa: F401
+    from manyjudges.consensus import consensus_measure
+    from manyjudges.crowd import BradleyTerry, CrowdAgg
+    from manyjudges.graded import M4, cross_induction
+    from manyjudges.orderings import FreSPA, evaluation_discriminativeness
+
+    for thing in (consensus_measure, BradleyTerry, CrowdAgg, M4, cross_induction, FreSPA, evaluation_discriminativeness):
+        assert callable(thing)
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -1,4 +1,4 @@
-"""CrowdAgg (seed 004 s.4-5, METHODS.md s.4): fast path vs a plain brute force, recovery, quality."""
+"""CrowdAgg (Niu et al. 2015, s.4-5; docs/methods.md section 6.2): fast path vs a plain brute force, recovery, quality."""
 from __future__ import annotations
 
 import numpy as np

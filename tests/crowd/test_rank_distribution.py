@@ -1,4 +1,4 @@
-"""Rank distributions (seed 004 s.4.1.3): Algorithm 2 (FFT divide and conquer) vs Algorithm 1."""
+"""Rank distributions (Niu et al. 2015, s.4.1.3): Algorithm 2 (FFT divide and conquer) vs Algorithm 1."""
 from __future__ import annotations
 
 import numpy as np

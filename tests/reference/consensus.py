@@ -1,4 +1,4 @@
-"""Consensus references: brute-force enumeration of the common subsequences (METHODS.md s.2)."""
+"""Consensus references: brute-force enumeration of the common subsequences (docs/methods.md section 4.1)."""
 from __future__ import annotations
 
 import itertools
@@ -7,7 +7,7 @@ import numpy as np
 
 
 def brute_force_consensus(rankings, lam=1.0, gamma=1.0, multiplicities=None):
-    """Enumerate every sequence of distinct common items; weight it literally (METHODS.md s.2)."""
+    """Enumerate every sequence of distinct common items; weight it literally (docs/methods.md section 4.1)."""
     firsts = []
     for r in rankings:
         pos = {}

@@ -1,4 +1,4 @@
-"""Graded-label references (METHODS.md s.3, Wilbur and Kim; Dawid and Skene 1979), written
+"""Graded-label references (docs/methods.md section 5, Wilbur and Kim; Dawid and Skene 1979), written
 independently from the formulas.
 
 Every reference works on plain ``(item, judge, label)`` triples (or index arrays) with Python

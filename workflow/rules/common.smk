@@ -3,15 +3,15 @@ import os
 
 from snakemake.utils import validate
 
-
 from manyjudges.workflow_support import (
-    method_jobs,
-    planned_parts,
     all_datasets,
+    check_config_methods,
     check_config_references,
     dataset_names,
+    method_jobs,
     method_spec,
     pinned_dataset_names,
+    planned_parts,
     ratio_label,
     raw_files,
     sweep_parameters,
@@ -19,6 +19,7 @@ from manyjudges.workflow_support import (
 
 validate(config, schema="../schemas/config.schema.yaml")
 check_config_references(config)
+check_config_methods(config)
 
 ORD = config.get("orderings") or {"datasets": {}, "methods": {}, "noise_ratios": [], "replicates": 1}
 CONS = config.get("consensus") or {}

@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
         return 2
-    except (ValueError, OSError, UnicodeDecodeError, KeyError) as err:
+    except (ValueError, OSError) as err:  # DataError (bad input) is a ValueError
         if args.debug:
             raise
         message = _one_line(err)

@@ -27,7 +27,7 @@ def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def registries() -> dict[str, Any]:
-    from manyjudges.consensus.aggregators import AGGREGATORS
+    from manyjudges.consensus.registry import AGGREGATORS
     from manyjudges.crowd.registry import CROWD_METHODS
     from manyjudges.graded.registry import GRADED_METHODS
     from manyjudges.orderings.registry import ORDERING_SCORERS
@@ -57,6 +57,8 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.orderings.registry import ORDERING_SCORERS
 
     scorer = build(ORDERING_SCORERS, args.method, parse_params(args.params))
+    if args.orderings == "-" and args.candidates == "-":
+        raise CommandError("only one of ORDERINGS and CANDIDATES can be read from stdin")
     with input_path(args.orderings) as gold_path:
         gold = orderings_to_rank_matrices(read_orderings(gold_path))
     with input_path(args.candidates) as cand_path:
@@ -106,7 +108,7 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.rankings import rankings_to_lists, read_rankings
 
-    if args.lam <= 0 or args.gamma <= 0:
+    if not (args.lam > 0 and args.gamma > 0):  # before the data is read (the measure checks it too)
         raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")
     with input_path(args.rankings) as path:
         list_sets = {name: list(lists.values()) for name, lists in rankings_to_lists(read_rankings(path)).items()}
@@ -120,21 +122,22 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
 def read_panel(args: argparse.Namespace):
     """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label."""
     from manyjudges.graded.panel import GradedPanel
-    from manyjudges.io.grades import read_grades_table
-    from manyjudges.io.tables import read_tsv_rows
+    from manyjudges.io.grades import largest_label, read_grades_table
 
     names = [n.strip() for n in args.labels.split(",")] if args.labels else None
+    check_n_labels(args.n_labels)
     with input_path(args.grades) as path:
-        n_labels = args.n_labels or (len(names) if names else None)
-        if n_labels is None:  # the largest integer label + 1; other values are reported by the reader
-            rows, _ = read_tsv_rows(path, ["item", "judge", "label"])
-            ints = [int(r[2]) for r in rows if r[2].strip().isdigit()]
-            n_labels = max(ints, default=0) + 1
+        n_labels = args.n_labels or (len(names) if names else largest_label(path) + 1)
         data = read_grades_table(path, n_labels, names, where="--n-labels / --labels or the largest label")
-        if data.grades["judge"].nunique() < 2:
-            raise DataError.at(path, None, "a graded panel needs at least 2 judges, got",
-                               data.grades["judge"].nunique())
+        judges = data.grades["judge"].nunique()
+        if judges < 2:
+            raise DataError.at(path, None, f"a graded panel needs at least 2 judges, this one has {judges}")
     return GradedPanel.from_table(data.grades, data.n_labels), data.label_names
+
+
+def check_n_labels(n_labels: int | None) -> None:
+    if n_labels is not None and n_labels < 2:
+        raise CommandError(f"--n-labels must be at least 2, got {n_labels}")
 
 
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
@@ -170,17 +173,15 @@ def read_topics(name: str, n_labels: int | None) -> dict[str, Any]:
     (item, judge, label with item ``topic:doc``), told apart by the header."""
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
-    from manyjudges.io.grades import read_grades_table
+    from manyjudges.io.grades import largest_label, read_grades_table
     from manyjudges.io.preferences import read_preferences
-    from manyjudges.io.tables import read_header, read_tsv_rows
+    from manyjudges.io.tables import read_header
 
     with input_path(name) as path:
         header = read_header(path)
         if header == ["item", "judge", "label"]:
-            if n_labels is None:
-                rows, _ = read_tsv_rows(path, header)
-                n_labels = max((int(r[2]) for r in rows if r[2].strip().isdigit()), default=0) + 1
-            graded = read_grades_table(path, n_labels, where="--n-labels or the largest grade")
+            graded = read_grades_table(path, n_labels or largest_label(path) + 1,
+                                       where="--n-labels or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))
         if header == ["topic", "worker", "left", "right", "outcome"]:
             return topics_from_preferences(read_preferences(path))
@@ -195,6 +196,9 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
 
     params = parse_params(args.params)
     build(CROWD_METHODS, args.method, params)  # a bad name or parameter fails before the data is read
+    check_n_labels(args.n_labels)
+    if args.workers == "-" or (args.workers and args.workers == args.output):
+        raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
     topics = read_topics(args.judgments, args.n_labels)
     rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))

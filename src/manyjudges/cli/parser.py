@@ -58,9 +58,10 @@ EXAMPLES = {
         or tie) or a ratings table (item, judge, label with item = <topic>:<doc>, label a grade 0..K-1).
 
         example (three workers compare items of one topic; w3 answers against the others):
-          printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\n' > prefs.tsv
+          printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw1\\ta\\tc\\tleft\\nq1\\tw2\\ta\\tb\\tleft\\nq1\\tw2\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\nq1\\tw3\\tb\\tc\\tright\\nq1\\tw3\\ta\\tc\\tright\\n' > prefs.tsv
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
-        writes topic, item, rank, score (rank 1 = best) to ranking.tsv, and topic, worker, quality.""",
+        writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
+        quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
 }
 
 

@@ -57,15 +57,19 @@ def input_path(name: str) -> Iterator[Path]:
 
 
 def write_output(table: pd.DataFrame, out: str | None) -> None:
-    """TSV to ``out`` (atomically: no half-written file is left) or to stdout."""
+    """TSV to ``out`` (atomically: no half-written file is left) or to stdout, at full precision
+    either way (the same writer as the pipeline's tables)."""
     from manyjudges.io.tables import write_table
 
     if out is None or out == "-":
         buffer = io.StringIO()
-        table.to_csv(buffer, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+        table.to_csv(buffer, sep="\t", index=False, lineterminator="\n")
         sys.stdout.write(buffer.getvalue())
         return
-    write_table(table, out)
+    try:
+        write_table(table, out)
+    except OSError as err:
+        raise CommandError(f"{out}: cannot write the output ({err.strerror or err})") from None
 
 
 def parse_params(text: str | None) -> dict[str, Any]:

@@ -12,7 +12,8 @@ their consensus with their inputs, and the measure as an ordered-list scorer
 >>> m.kappa, m.lcs_length
 (5.0, 2)
 """
-from manyjudges.consensus.aggregators import AGGREGATORS, borda, condorcet_fuse, get_aggregator, rank_sum
+from manyjudges.consensus.aggregators import borda, condorcet_fuse, rank_sum
+from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
 from manyjudges.consensus.measure import ConsensusMeasure, consensus_measure, log2_kappa_plus_one
 from manyjudges.consensus.scorer import ConsensusScorer
 

@@ -15,12 +15,11 @@ of the items, best first, ties broken by first appearance (deterministic).
 """
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
 from manyjudges.ranks import majority_merge_sort, rank_sum_order
-from manyjudges.registry import Builtin, Registry
 
 Ranking = Sequence[Hashable]
 
@@ -67,16 +66,3 @@ def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
     above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
     order = majority_merge_sort(list(range(len(items))), (above > above.T).tolist())
     return [items[i] for i in order]
-
-
-AGGREGATORS = Registry("consensus aggregator", {
-    "borda": Builtin(borda, "Borda fuse: L - position points from each list containing the item"),
-    "rank_sum": Builtin(rank_sum, "sum of ranks, an absent item ranked just below its list"),
-    "condorcet_fuse": Builtin(condorcet_fuse, "Condorcet fuse: sort by pairwise majority"),
-}, required=())
-
-
-def get_aggregator(name: str) -> Callable[[Sequence[Ranking]], list]:
-    """A built-in aggregator, or ``package.module:callable`` (same signature: lists in, one list out)."""
-    return AGGREGATORS.resolve(name)[0]
-

@@ -16,7 +16,7 @@ from typing import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from manyjudges.consensus.aggregators import get_aggregator
+from manyjudges.consensus.registry import get_aggregator
 from manyjudges.consensus.measure import consensus_measure, log2_kappa_plus_one
 from manyjudges.io.rankings import rankings_to_lists, read_rankings
 from manyjudges.io.tables import orderings_to_rank_matrices, read_orderings

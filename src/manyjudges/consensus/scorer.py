@@ -29,6 +29,11 @@ class ConsensusScorer(OrderingScorer):
     def __init__(self, lam: float = 1.0, gamma: float = 1.0) -> None:
         self.lam, self.gamma = lam, gamma
 
+    def _check_params(self) -> None:
+        for name, value in (("lam", self.lam), ("gamma", self.gamma)):
+            if not float(value) > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """ED terms; unweighted (lambda = gamma = 1) by batched DAG counting, else the generic loop."""
         humans = np.atleast_2d(np.asarray(humans, dtype=float))

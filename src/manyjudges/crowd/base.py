@@ -41,6 +41,12 @@ def ranking_from_scores(scores: np.ndarray, tiebreak: np.ndarray | None = None) 
     return np.lexsort((np.arange(len(scores)), key, -scores))
 
 
+def check_flag(name: str, value: object) -> None:
+    """A yes/no parameter must be a bool (a YAML ``false`` is; the string ``"false"`` is not)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+
+
 class CrowdAggregator:
     """Base class: subclasses implement ``_fit(topic) -> (scores, quality or None)``."""
 

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
@@ -291,13 +291,14 @@ class CrowdBT(CrowdAggregator):
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
                  eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
         self.reg, self.virtual_weight, self.quality = reg, virtual_weight, quality
-        self.eta_init, self.eta_prior, self.eta_bounds = eta_init, tuple(eta_prior), tuple(eta_bounds)
+        self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
 
     def _check_params(self) -> None:
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
         if self.reg < 0 or self.virtual_weight < 0:
             raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
+        check_flag("quality", self.quality)
         if min(self.eta_prior) < 1:
             raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
         if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:

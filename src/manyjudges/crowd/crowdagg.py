@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from manyjudges.crowd.base import CrowdAggregator, ranking_from_scores
+from manyjudges.crowd.base import CrowdAggregator, check_flag, ranking_from_scores
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.rank_distribution import bernoulli_sum_pmf
 
@@ -228,8 +228,8 @@ class CrowdAgg(CrowdAggregator):
 
     def __init__(self, measure: str = "ndcg", quality: bool = True, pairwise: str = "margin",
                  rbp_p: float = 0.95, max_iter: int = 20) -> None:
-        self.measure, self.quality, self.pairwise = measure, bool(quality), pairwise
-        self.rbp_p, self.max_iter = float(rbp_p), int(max_iter)
+        self.measure, self.quality, self.pairwise = measure, quality, pairwise
+        self.rbp_p, self.max_iter = rbp_p, max_iter
 
     def _check_params(self) -> None:
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
@@ -239,8 +239,9 @@ class CrowdAgg(CrowdAggregator):
             raise ValueError(f"pairwise must be one of {PAIRWISE}, got {self.pairwise!r}")
         if not 0.0 < self.rbp_p < 1.0:
             raise ValueError(f"rbp_p must be in (0, 1), got {self.rbp_p}")
-        if self.max_iter < 1:
-            raise ValueError(f"max_iter must be >= 1, got {self.max_iter}")
+        if not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
+            raise ValueError(f"max_iter must be an integer >= 1, got {self.max_iter!r}")
+        check_flag("quality", self.quality)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import sparse
 
-from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 
 #: below this many game updates the Elo passes run as a plain Python loop (same arithmetic)
@@ -201,21 +201,15 @@ class EMEloRating(CrowdAggregator):
     def __init__(self, k_factor: float = 32.0, n_passes: int = 10, quality: bool = True,
                  initial_rating: float = 1500.0, scale: float = 400.0, max_iter: int = 100,
                  tol: float = 1e-6, smoothing: float = 0.01, diagonal: float = 1.0, random_state: int = 0):
-        self.k_factor = float(k_factor)
-        self.n_passes = int(n_passes)
-        self.quality = quality
-        self.initial_rating = float(initial_rating)
-        self.scale = float(scale)
-        self.max_iter = int(max_iter)
-        self.tol = float(tol)
-        self.smoothing = float(smoothing)
-        self.diagonal = float(diagonal)
-        self.random_state = random_state
+        self.k_factor, self.n_passes, self.quality = k_factor, n_passes, quality
+        self.initial_rating, self.scale, self.max_iter, self.tol = initial_rating, scale, max_iter, tol
+        self.smoothing, self.diagonal, self.random_state = smoothing, diagonal, random_state
 
     def _check_params(self) -> None:
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
         if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
             raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
+        check_flag("quality", self.quality)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         data = PairLabels(topic)
@@ -231,5 +225,5 @@ class EMEloRating(CrowdAggregator):
             quality = worker_agreement(data, post)
         score = post[:, 0] + (0.5 * post[:, 2] if data.n_classes == 3 else 0.0)
         ratings = elo_ratings(data.pair_a, data.pair_b, score, topic.n_items, self.k_factor, self.n_passes,
-                              self.initial_rating, self.scale, int(self.random_state))
+                              self.initial_rating, self.scale, self.random_state)
         return ratings, quality

@@ -33,7 +33,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from manyjudges.crowd.base import CrowdAggregator
+from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.mpm_likelihood import (
     MPMData,
@@ -111,13 +111,8 @@ class MPM(CrowdAggregator):
 
     def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, quality: bool = True,
                  support: str = "worker", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
-        self.reg = float(reg)
-        self.reg_alpha = float(reg_alpha)
-        self.quality = quality
-        self.support = support
-        self.solver = solver
-        self.max_iter = int(max_iter)
-        self.tol = float(tol)
+        self.reg, self.reg_alpha, self.quality = reg, reg_alpha, quality
+        self.support, self.solver, self.max_iter, self.tol = support, solver, max_iter, tol
 
     def _check_params(self) -> None:
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
@@ -127,6 +122,7 @@ class MPM(CrowdAggregator):
             raise ValueError(f"support must be 'worker' or 'all', got {self.support!r}")
         if self.reg <= 0:
             raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
+        check_flag("quality", self.quality)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers

@@ -47,6 +47,7 @@ class GradedMethod:
 
         Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel.
         """
+        self._check_params()
         if panel.n_entries == 0:
             raise ValueError(f"{self.name or type(self).__name__}: empty panel, no labels to fit")
         self.parameters_ = self.choose_parameters(panel) if parameters is None else dict(parameters)
@@ -59,6 +60,9 @@ class GradedMethod:
         if not hasattr(self, "parameters_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
         return self.predict(self.state_, self.parameters_)
+
+    def _check_params(self) -> None:
+        """Validate the parameters (subclasses override; the constructor only stores them)."""
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Parameters Phi chosen by predicting each training judge from the others."""

@@ -118,17 +118,33 @@ class M5(GradedMethod):
 
     name = "m5"
     single_parameter = "lambda"
-    single_parameter_bounds = (1e-3, 1.0)
     single_parameter_scale = "log"
-    single_parameter_grid_points = 4
+    single_parameter_refine = "parabola"
 
     def __init__(self, inner_folds: int | None = None, grid_points: int = 4, refine_evaluations: int = 2,
                  lambda_bounds: tuple[float, float] = (1e-3, 1.0), max_iter: int = 1000):
-        self.inner_folds, self.refine_evaluations, self.max_iter = inner_folds, refine_evaluations, max_iter
-        self.single_parameter_grid_points = grid_points
-        self.single_parameter_refinements = refine_evaluations
-        self.single_parameter_refine = "parabola"
-        self.single_parameter_bounds = (float(lambda_bounds[0]), float(lambda_bounds[1]))
+        self.inner_folds, self.grid_points, self.refine_evaluations = inner_folds, grid_points, refine_evaluations
+        self.lambda_bounds, self.max_iter = lambda_bounds, max_iter
+
+    # the single-parameter protocol's search, from the parameters
+    @property
+    def single_parameter_bounds(self) -> tuple[float, float]:  # type: ignore[override]
+        return float(self.lambda_bounds[0]), float(self.lambda_bounds[1])
+
+    @property
+    def single_parameter_grid_points(self) -> int:  # type: ignore[override]
+        return self.grid_points
+
+    @property
+    def single_parameter_refinements(self) -> int:  # type: ignore[override]
+        return self.refine_evaluations
+
+    def _check_params(self) -> None:
+        low, high = self.single_parameter_bounds
+        if not 0 < low < high:
+            raise ValueError(f"lambda_bounds must be 0 < low < high, got {self.lambda_bounds!r}")
+        if self.grid_points < 2:
+            raise ValueError(f"grid_points must be >= 2, got {self.grid_points!r}")
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         folds = [(MaxentData.of(rest), train.select(mask)) for mask, rest in inner_folds(train, self.inner_folds)]

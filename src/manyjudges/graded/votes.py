@@ -151,19 +151,20 @@ def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray
 class WeightedVotes(GradedMethod):
     """M2 (``label_votes``), M3 (``cooccurrence_votes``) or M23 (both), weights fitted by L-BFGS."""
 
-    def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = 500,
-                 name: str | None = None):
+    name = "weighted_votes"
+
+    def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = 500):
         self.label_votes, self.cooccurrence_votes, self.max_iter = label_votes, cooccurrence_votes, max_iter
-        self.name = name or {(True, False): "m2", (False, True): "m3", (True, True): "m23"}.get(
-            (bool(label_votes), bool(cooccurrence_votes)), "weighted_votes")
+
+    def _check_params(self) -> None:
+        if not (self.label_votes or self.cooccurrence_votes):
+            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
 
     # parameter layout: [w_j for each judge] then [v_{j,c} for each judge and label]
     def _n_params(self, panel: GradedPanel) -> int:
         return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_labels)
 
     def _votes(self, train: GradedPanel) -> _Votes:
-        if not (self.label_votes or self.cooccurrence_votes):
-            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
         t, s = item_pairs(train)
         J, k = train.n_judges, train.n_labels
         targets, params, values = [], [], []

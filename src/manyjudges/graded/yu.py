@@ -121,9 +121,11 @@ class M4(GradedMethod):
         res = minimize_scalar(negative, bounds=tuple(np.log(SIGMA_BOUNDS)), method="bounded", options={"xatol": 1e-6})
         return {"sigma": float(np.exp(res.x))}
 
-    def prepare(self, train: GradedPanel) -> Any:
+    def _check_params(self) -> None:
         if self.predictive not in ("discrete", "binned"):
             raise ValueError(f"predictive must be 'discrete' or 'binned', got {self.predictive!r}")
+
+    def prepare(self, train: GradedPanel) -> Any:
         _, mu, _ = yu_weights(train, self.beta)
         return mu, background_prior(train), train.n_labels
 

@@ -1,6 +1,6 @@
 """Canonical tables: write them atomically, read and validate them.
 
-Each table is a TSV with a fixed header (see ``docs/data.md``): ``orderings``
+Each table is a TSV (or a CSV, by the ``.csv`` extension) with a fixed header (see ``docs/data.md``): ``orderings``
 (:mod:`~manyjudges.io.tables`), ``grades`` with its YAML metadata
 (:mod:`~manyjudges.io.grades`), ``rankings`` (:mod:`~manyjudges.io.rankings`),
 ``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`). Bad data

@@ -315,6 +315,13 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
 
 
+def largest_label(grades_path: PathLike) -> int:
+    """The largest integer label of a grades table (0 when it has none), to infer K = largest + 1
+    when a user does not give it; every other value is then checked by :func:`read_grades_table`."""
+    rows, _ = read_tsv_rows(Path(grades_path), GRADES_COLUMNS)
+    return max((int(label) for _, _, label in rows if _LABEL.fullmatch(label)), default=0)
+
+
 def read_grades_table(grades_path: PathLike, n_labels: int, label_names: list[str] | None = None,
                       dropped: dict[str, int] | None = None, where: str | None = None) -> GradedData:
     """Read and validate a grades TSV (``item, judge, label``) whose labels are 0..n_labels-1.

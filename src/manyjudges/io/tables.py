@@ -83,7 +83,7 @@ def _first_bad_utf8_line(path: Path) -> tuple[int, bytes]:
 def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of every row of a TSV (CSV by extension), read as UTF-8."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
+        with open(path, encoding="utf-8-sig", newline="") as handle:  # a byte-order mark (Excel's CSV) is skipped
             reader = csv.reader(handle, delimiter=delimiter_of(path))
             for fields in reader:
                 yield reader.line_num, fields
@@ -292,8 +292,8 @@ def orderings_to_rank_matrices(
         raise DataError(f"orderings table lacks columns {missing_columns}")
     result: dict[str, tuple[list[str], list[str], np.ndarray]] = {}
     set_ids = df["set_id"].astype(str).to_numpy()
-    for set_id in sorted(set(set_ids)):
-        block = df[set_ids == set_id]
+    for set_id, block in df.groupby(set_ids, sort=True):  # one pass (rows keep their order within a set)
+        set_id = str(set_id)
         judge_col = block["judge"].astype(str).to_numpy()
         item_col = block["item"].astype(str).to_numpy()
         judges = list(dict.fromkeys(judge_col))

@@ -26,8 +26,13 @@ class OrderingScorer:
     gold_: np.ndarray
 
     def fit(self, gold: np.ndarray) -> "OrderingScorer":
+        """Validate the parameters and store the gold rank matrix as ``gold_``; returns self."""
+        self._check_params()
         self.gold_ = as_rank_matrix(gold)
         return self
+
+    def _check_params(self) -> None:
+        """Validate the parameters (subclasses override; the constructor only stores them)."""
 
     def score(self, candidates: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError

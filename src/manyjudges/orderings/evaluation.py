@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 import numpy as np
+import pandas as pd
 
 from manyjudges.ranks import as_rank_matrix, reverse_ranks
 
@@ -21,9 +22,12 @@ def leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray
     if n < 2:
         raise ValueError(f"leave-one-judge-out needs at least 2 judges, got {n}")
     noise = np.empty((0, k)) if noise is None or len(noise) == 0 else as_rank_matrix(noise)
+    check = getattr(scorer, "_check_params", None)
+    if callable(check):  # the fast paths skip fit, so validate here
+        check()
     fast = getattr(scorer, "leave_one_out_differences", None)
     if fast is not None:
-        return np.asarray(fast(humans, noise), dtype=float)
+        return checked_scores(scorer, fast(humans, noise), n)
     return generic_leave_one_out_differences(scorer, humans, noise)
 
 
@@ -34,7 +38,8 @@ def generic_leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np
     out = np.empty(n)
     for i in range(n):
         gold = np.vstack([np.delete(humans, i, axis=0), noise])
-        s = checked_scores(scorer, scorer.fit(gold).score(np.vstack([humans[i], reversed_humans[i]])), 2)
+        scorer.fit(gold)  # fit returns the scorer; calling score on the scorer itself tolerates one that returns None
+        s = checked_scores(scorer, scorer.score(np.vstack([humans[i], reversed_humans[i]])), 2)
         out[i] = s[0] - s[1]
     return out
 
@@ -52,8 +57,8 @@ def evaluation_discriminativeness(scorer: Any, humans: np.ndarray, noise: np.nda
     return float(np.mean(leave_one_out_differences(scorer, humans, noise)))
 
 
-
-def ed_by_set(scorer: Any, panels: Mapping[str, np.ndarray], progress: Callable[[int, int], None] | None = None) -> "pd.DataFrame":
+def ed_by_set(scorer: Any, panels: Mapping[str, np.ndarray],
+              progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """ED per set (columns ``set_id, ed``) and their mean as a last row ``set_id = "mean"``.
 
     ``panels``: {set_id: (judges, items) rank matrix}; ``progress(done, total)`` is called
@@ -61,6 +66,8 @@ def ed_by_set(scorer: Any, panels: Mapping[str, np.ndarray], progress: Callable[
     """
     import pandas as pd
 
+    if "mean" in map(str, panels):
+        raise ValueError("a set may not be called 'mean': that row holds the mean over sets")
     rows = []
     for done, (set_id, humans) in enumerate(panels.items(), 1):
         rows.append((str(set_id), float(np.mean(leave_one_out_differences(scorer, humans)))))

@@ -352,20 +352,26 @@ class FreSPA(OrderingScorer):
         self.min_len_ratio, self.max_len_ratio = min_len_ratio, max_len_ratio
         self.support_base, self.engine = support_base, engine
 
-    @property
-    def params(self) -> FreSPAParams:
+    def _parameters(self) -> FreSPAParams:
         """The five parameters (and length ratios, support base), validated."""
         return FreSPAParams(w_len=self.w_len, w_sup=self.w_sup, min_sup=self.min_sup, min_len=self.min_len,
                             max_len=self.max_len, min_len_ratio=self.min_len_ratio, max_len_ratio=self.max_len_ratio,
                             support_base=self.support_base)
 
+    def _check_params(self) -> None:
+        self._parameters()
+        if self.engine not in (None, "counting", "mining"):
+            raise ValueError(f"engine must be 'counting', 'mining' or None, got {self.engine!r}")
+
     def fit(self, gold: np.ndarray) -> "FreSPA":
-        self.params_ = self.params
-        return super().fit(gold)
+        """Validate the parameters (``parameters_``) and store the gold orderings (``gold_``)."""
+        super().fit(gold)
+        self.parameters_ = self._parameters()
+        return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
-        return frespa_score(self._fitted_gold(), candidates, self.params_, self.engine)
+        return frespa_score(self._fitted_gold(), candidates, self.parameters_, self.engine)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """s(O_i; others) - s(reverse(O_i); others) for each human ordering O_i."""
-        return loo_differences_for_settings(humans, noise, [self.params], self.engine)[0]
+        return loo_differences_for_settings(humans, noise, [self._parameters()], self.engine)[0]

@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.correlation import correlation_matrix, rowwise_correlation
+from manyjudges.correlation import CORRELATIONS, correlation_matrix, rowwise_correlation
 from manyjudges.orderings.base import OrderingScorer
 from manyjudges.ranks import as_rank_matrix, average_ranks, rank_sum_order
 
 __all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation", "rank_sum_consensus"]
+
+
+class _CorrelationScorer(OrderingScorer):
+    """A scorer built on a rank correlation: ``correlation`` is "kendall" (tau-b) or "spearman"."""
+
+    def __init__(self, correlation: str = "kendall") -> None:
+        self.correlation = correlation
+
+    def _check_params(self) -> None:
+        if self.correlation not in CORRELATIONS:
+            raise ValueError(f"correlation must be one of {sorted(CORRELATIONS)}, got {self.correlation!r}")
 
 
 def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
@@ -25,16 +36,13 @@ def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
     return np.vstack([humans, as_rank_matrix(noise)])
 
 
-class AverageCorrelation(OrderingScorer):
+class AverageCorrelation(_CorrelationScorer):
     """AC: s(O) = mean_i C(O, O_i) (Kim, Zhai, Han 2010, s.3.1).
 
     Parameters
     ----------
     correlation : "kendall" (tau-b) or "spearman"; normalised to [0, 1] by (c + 1) / 2.
     """
-
-    def __init__(self, correlation: str = "kendall") -> None:
-        self.correlation = correlation
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
         return correlation_matrix(candidates, self._fitted_gold(), self.correlation).mean(axis=1)
@@ -47,16 +55,13 @@ class AverageCorrelation(OrderingScorer):
         return 2.0 * score - 1.0  # C(rev O, g) = 1 - C(O, g)
 
 
-class WeightedCorrelationAverage(OrderingScorer):
+class WeightedCorrelationAverage(_CorrelationScorer):
     """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j)
     (Kim, Zhai, Han 2010, s.3.1).
 
     Weights are computed among the gold orderings given to ``fit`` (``weights_``). With one
     gold ordering, or if every weight is 0, the weights are uniform (AC).
     """
-
-    def __init__(self, correlation: str = "kendall") -> None:
-        self.correlation = correlation
 
     @staticmethod
     def _weights(gold_corr: np.ndarray) -> np.ndarray:
@@ -107,12 +112,9 @@ def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
     return ranks
 
 
-class RankBasedAggregation(OrderingScorer):
+class RankBasedAggregation(_CorrelationScorer):
     """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010,
     s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``."""
-
-    def __init__(self, correlation: str = "kendall") -> None:
-        self.correlation = correlation
 
     def fit(self, gold: np.ndarray) -> "RankBasedAggregation":
         super().fit(gold)
