@@ -99,7 +99,7 @@ def test_left_right_presentation_does_not_matter(method):
         np.testing.assert_allclose(a.quality_, b.quality_, rtol=1e-6, atol=1e-6)
 
 
-def test_equal_quality_variants_have_no_quality():
+def test_variants_without_quality_have_no_quality():
     topic, _ = crowd(seed=5, malicious=2)
     assert MPM(quality=False).fit(topic).quality_ is None
     assert EMEloRating(quality=False).fit(topic).quality_ is None
@@ -117,13 +117,13 @@ def test_worker_with_only_ties_has_nan_mpm_quality():
 
 
 @pytest.mark.parametrize("support", ["worker", "all"])
-@pytest.mark.parametrize("equal_quality", [False, True])
-def test_mpm_gradient_and_hessian_match_finite_differences(support, equal_quality):
+@pytest.mark.parametrize("quality", [True, False])
+def test_mpm_gradient_and_hessian_match_finite_differences(support, quality):
     topic, _ = crowd(n_items=7, good=4, malicious=1, pairs=8, noise=0.2, ties=0.2, seed=7)
-    data = MPMData(topic, support, equal_quality)
+    data = MPMData(topic, support, quality)
     rng = np.random.default_rng(0)
-    theta = rng.normal(size=2 * topic.n_items + (0 if equal_quality else topic.n_workers))
-    args = (data, 0.01, equal_quality, 0.7)
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
+    args = (data, 0.01, quality, 0.7)
 
     def value(x):
         return mpm_objective(x, *args)[0]
@@ -139,15 +139,15 @@ def test_mpm_gradient_and_hessian_match_finite_differences(support, equal_qualit
     np.testing.assert_allclose(mpm_hessian(theta, *args), numeric, atol=1e-7)
 
 
-@pytest.mark.parametrize("equal_quality", [False, True])
-def test_mpm_newton_and_lbfgs_reach_the_same_optimum(equal_quality):
+@pytest.mark.parametrize("quality", [True, False])
+def test_mpm_newton_and_lbfgs_reach_the_same_optimum(quality):
     topic, _ = crowd(n_items=10, good=6, malicious=2, pairs=20, noise=0.2, seed=8)
-    data = MPMData(topic, "worker", equal_quality)
+    data = MPMData(topic, "worker", quality)
     values = []
     for solver in ("newton", "lbfgs"):
-        model = MPM(quality=not equal_quality, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
-        parts = [model.scores_, np.log(model.sigma_)] + ([] if equal_quality else [model.quality_])
-        values.append(mpm_objective(np.concatenate(parts), data, model.reg, equal_quality, model.reg_alpha)[0])
+        model = MPM(quality=quality, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
+        parts = [model.scores_, np.log(model.sigma_)] + ([model.quality_] if quality else [])
+        values.append(mpm_objective(np.concatenate(parts), data, model.reg, quality, model.reg_alpha)[0])
     assert values[0] == pytest.approx(values[1], abs=1e-9)
 
 

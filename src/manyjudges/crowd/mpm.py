@@ -126,15 +126,14 @@ class MPM(CrowdAggregator):
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers
-        equal_quality = not self.quality
-        data = MPMData(topic, self.support, equal_quality)
-        quality = None if equal_quality else np.full(m, np.nan)
+        data = MPMData(topic, self.support, self.quality)
+        quality = np.full(m, np.nan) if self.quality else None
         if n < 2 or data.total == 0:
             return np.zeros(n), quality
         theta0 = [_initial_mu(data), np.zeros(n)]
-        if not equal_quality:
+        if self.quality:
             theta0.append(np.ones(m))
-        args = (self.reg, equal_quality, self.reg_alpha)
+        args = (self.reg, self.quality, self.reg_alpha)
         theta0 = np.concatenate(theta0)
         small = len(theta0) <= NEWTON_DIM and len(data.rq) + data.n_pairs <= NEWTON_CELLS
         if self.solver == "newton" or (self.solver == "auto" and small):
@@ -144,7 +143,7 @@ class MPM(CrowdAggregator):
                            options={"maxiter": self.max_iter, "gtol": self.tol, "ftol": FTOL, "maxcor": 20})
             theta, self.n_iter_ = np.asarray(res.x, dtype=float), int(res.nit)
         self.sigma_ = np.exp(theta[n:2 * n] - theta[n:2 * n].mean())
-        if not equal_quality:
+        if self.quality:
             self.adherence_ = theta[2 * n:].copy()
             self.adherence_[data.n_k == 0] = np.nan
             quality = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)

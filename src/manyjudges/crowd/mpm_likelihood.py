@@ -65,7 +65,7 @@ class MPMData:
     with equal quality), each listing its support pairs ``rq[seg_starts[s]:...]``.
     """
 
-    def __init__(self, topic: TopicJudgments, support: str = "worker", equal_quality: bool = False):
+    def __init__(self, topic: TopicJudgments, support: str = "worker", quality: bool = True):
         if support not in ("worker", "all"):
             raise ValueError(f"support must be 'worker' or 'all', got {support!r}")
         n, m = topic.n_items, topic.n_workers
@@ -88,7 +88,7 @@ class MPMData:
         self.total = float(self.n_k.sum())
         self.win, self.lose = win, lose
         active = np.flatnonzero(self.n_k > 0)
-        self.collapsed = support == "all" and equal_quality  # one shared normaliser: MPM-eq only
+        self.collapsed = support == "all" and not quality  # one shared normaliser: MPM-eq only
         if self.collapsed:
             rk, rq = np.full(n_pairs, -1, dtype=np.int64), np.arange(n_pairs, dtype=np.int64)
         elif support == "all":
@@ -133,22 +133,22 @@ def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool 
     return shift + np.log(zs), ax
 
 
-def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
                   reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
     """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
     reported as value +inf (the solvers then shorten the step) instead of NaN and warnings."""
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        value, grad = _mpm_objective(theta, data, reg, equal_quality, reg_alpha)
+        value, grad = _mpm_objective(theta, data, reg, quality, reg_alpha)
     if not np.isfinite(value) or not np.isfinite(grad).all():
         return np.inf, np.zeros_like(grad)
     return value, grad
 
 
-def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
                    reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
     """Penalised negative mean log-likelihood of MPM and its gradient.
 
-    ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``equal_quality``: alpha = 1), with
+    ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``quality`` is false: alpha = 1), with
     log sigma = s - mean(s) (the centring removes the invariance mu -> c mu, sigma -> c sigma):
 
         J = -L / N + reg / 2 (||mu||^2 + ||log sigma||^2) + reg_alpha / (2 N) ||alpha - 1||^2
@@ -164,14 +164,14 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: 
     t = sigma[ia] + sigma[ib]
     x = (mu[ia] - mu[ib]) / t
     total = max(data.total, 1.0)
-    if equal_quality:
+    if not quality:
         alpha = None
         alpha_seg = np.ones(len(data.seg_starts))
         loglik = float(data.net_q @ x)
         gx = data.net_q.copy()
     else:
         if data.collapsed:
-            raise ValueError("this MPMData was prepared for equal_quality=True")
+            raise ValueError("this MPMData was prepared for quality=False")
         alpha = theta[2 * n:]
         alpha_seg = alpha[data.seg_worker]
         xq = x[data.q]
@@ -204,7 +204,7 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, equal_quality: 
     return value, np.concatenate([gmu, gs, -g_alpha / total + lam * d_alpha])
 
 
-def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, equal_quality: bool = False,
+def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
                 reg_alpha: float = 1.0) -> np.ndarray:
     """Dense Hessian of :func:`mpm_objective`, assembled in O(support cells + pairs) by scatter-adds.
 
@@ -226,7 +226,7 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, equal_quality: boo
     x = (mu[ia] - mu[ib]) / t
     total = max(data.total, 1.0)
     n_seg = len(data.seg_starts)
-    alpha = None if equal_quality else theta[n2:]
+    alpha = None if not quality else theta[n2:]
     alpha_seg = np.ones(n_seg) if alpha is None else alpha[data.seg_worker]
     gx = data.net_q.copy() if alpha is None else np.bincount(data.q, weights=alpha[data.k] * data.net,
                                                               minlength=n_pairs)
