@@ -65,9 +65,8 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
         candidates = read_orderings(cand_path, min_judges=1)
         rows = []
         progress = Progress("scoring sets")
-        sets = list(dict.fromkeys(candidates["set_id"]))
-        for done, set_id in enumerate(sets, 1):
-            table = candidates[candidates["set_id"] == set_id]
+        sets = candidates.groupby("set_id", sort=False)  # one pass; rows keep their file order
+        for done, (set_id, table) in enumerate(sets, 1):
             if set_id not in gold:
                 raise DataError.at(cand_path, candidates.attrs["lines"][table.index[0]],
                                    f"set has no gold orderings in {args.orderings}", set_id)
@@ -75,7 +74,7 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
             names, ranks = candidate_rank_matrix(table, items, cand_path, candidates.attrs["lines"])
             scores = checked_scores(scorer, scorer.fit(gold_ranks).score(ranks), len(names))
             rows += [{"set_id": set_id, "candidate": name, "score": float(s)} for name, s in zip(names, scores)]
-            progress(done, len(sets))
+            progress(done, sets.ngroups)
     return pd.DataFrame(rows, columns=["set_id", "candidate", "score"])
 
 
@@ -84,10 +83,10 @@ def candidate_rank_matrix(table: pd.DataFrame, items: Sequence[str], path: Any, 
     import numpy as np
 
     column = {item: k for k, item in enumerate(items)}
-    names = list(dict.fromkeys(table["judge"]))
+    by_candidate = list(table.groupby("judge", sort=False))  # candidates in file order
+    names = [name for name, _ in by_candidate]
     ranks = np.zeros((len(names), len(items)))
-    for c, name in enumerate(names):
-        rows = table[table["judge"] == name]
+    for c, (name, rows) in enumerate(by_candidate):
         for label, item in zip(rows.index, rows["item"]):
             if item not in column:
                 raise DataError.at(path, lines[label], f"candidate {name!r} ranks an item that no gold ordering of "
