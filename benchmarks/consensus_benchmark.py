@@ -155,8 +155,6 @@ def brute_force(lists, lam, gamma):
 # Work done in the child process
 
 
-
-
 def _log2(x):
     """log2 of a positive Python int (any size) or float; -inf for 0, inf for inf."""
     if x == 0:
@@ -322,8 +320,6 @@ def _git_state(repo):
         return f"{head}{' (src/ has uncommitted changes)' if dirty else ''}" if head else "?"
     except Exception:
         return "?"
-
-
 
 
 def main(argv=None):

@@ -49,8 +49,6 @@ AGREE_TOL = 1e-9
 # Work done in the child process
 
 
-
-
 def _run_ours(gold, candidates, engine, queue):
     from manyjudges.orderings.frespa import FreSPAParams, _engine, frespa_score, frespa_tables
 
@@ -209,8 +207,6 @@ def _agree(a, b):
     if a is None or b is None:
         return "NA"
     return str(bool(np.allclose(a, b, rtol=0.0, atol=AGREE_TOL)))
-
-
 
 
 def main(argv=None):

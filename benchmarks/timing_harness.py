@@ -124,4 +124,3 @@ def trec_rf10_file() -> Path:
     if mirror:
         return mirror_path(repo_path, mirror)
     return Path(__file__).resolve().parents[1] / "data" / "raw" / "trec_rf10" / raw_filename(repo_path)
-

@@ -222,12 +222,17 @@ def test_unknown_item(capsys, orderings, tmp_path):
 def test_duplicate(capsys, tmp_path):
     path = write(tmp_path / "dup.tsv", "item\tjudge\tlabel\nd1\ta\t1\nd1\tb\t0\nd1\ta\t2\n")
     check_error(capsys, ["graded", "predict", path, "--method", "m1"], 1, "dup.tsv", "line 4", "d1")
-    path = write(tmp_path / "dup_prefs.tsv", "topic\tworker\tleft\tright\toutcome\nq\tw\ta\tb\tleft\n"
+    path = write(tmp_path / "dup_orderings.tsv", "set_id\tjudge\titem\trank\ns\ta\tx\t1\ns\ta\tx\t2\n")
+    check_error(capsys, ["orderings", "ed", path, "--method", "ac_tau"], 1, "dup_orderings.tsv", "line 3", "'x'")
+
+
+def test_repeated_preferences_are_judgments_not_duplicates(capsys, tmp_path):
+    """A worker may compare the same pair twice (MIREX workers did): both judgments count."""
+    path = write(tmp_path / "again.tsv", "topic\tworker\tleft\tright\toutcome\nq\tw\ta\tb\tleft\n"
                  "q\tw\ta\tb\tright\n")
-    got, _, err = run(capsys, "crowd", "aggregate", path, "--method", "borda")
-    assert got in (0, 1)  # repeated preferences are legitimate judgments; if refused, the message names the file
-    if got:
-        assert "dup_prefs.tsv" in err
+    status, table, _ = run(capsys, "crowd", "aggregate", path, "--method", "borda")
+    assert status == 0
+    assert table["score"].tolist() == [0.5, 0.5]  # one win each: the win shares tie
 
 
 def test_a_panel_of_one_judge(capsys, tmp_path):

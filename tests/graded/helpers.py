@@ -60,6 +60,7 @@ def triples(panel: GradedPanel) -> list[tuple[int, int, int]]:
     """The raw data the references work on."""
     return list(zip(panel.item.tolist(), panel.judge.tolist(), panel.label.tolist()))
 
+
 def central_gradient(f, x, h=1e-6):
     g = np.zeros_like(x)
     for n in range(len(x)):

@@ -13,7 +13,6 @@ from reference import drop_judge, ref_ds_votes, ref_prior, reference_em
 from .helpers import K3, SPARSE, panel_of, triples
 
 
-
 def random_panel(rng, n_items, n_judges, k, density, duplicates=0):
     """Random labels; each (item, judge) pair observed with probability ``density``."""
     mask = rng.random((n_items, n_judges)) < density

@@ -18,6 +18,7 @@ from .helpers import K3, PANELS, SPARSE, central_gradient, panel_of, triples
 # M5 (maximum entropy)
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", PANELS)
 def test_maxent_objective_and_gradient(kind):
     panel = panel_of(PANELS[kind])

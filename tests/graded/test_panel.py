@@ -21,6 +21,7 @@ from .helpers import K3, PANELS, SPARSE, panel_of, triples
 # Panel helpers
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", PANELS)
 def test_background_prior_and_prior_without_own(kind):
     """pi with add-1/2 smoothing, and pi^(-i) per entry, equal the loop counts."""

@@ -25,6 +25,7 @@ from .helpers import K3, SPARSE, panel_of, triples
 # Cross induction, single parameter, held-out judges
 # --------------------------------------------------------------------------------------------
 
+
 def test_m1_single_parameter_maximises_total_over_judges():
     """single_parameter: one tau for all held-out judges, the argmax of sum_k S(k) (loops)."""
     panel = panel_of(SPARSE)

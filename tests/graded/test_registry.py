@@ -18,6 +18,7 @@ from .helpers import K3, TINY_CROWD, panel_of, triples
 # Every registry method through the protocol
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(GRADED_METHODS))
 def test_registry_method_predicts_and_cross_induces(name, crowd_panel):
     """Rows sum to 1 and are > 0; every held-out judge is scored exactly on their own labels."""

@@ -48,7 +48,6 @@ def test_simulate_medline_panel_calibration():
     assert abs(ave - rescaled) <= 0.01 * abs(rescaled)
 
 
-
 def test_simulate_hard_judge_out_of_range_is_a_clear_error():
     with pytest.raises(ValueError, match="hard"):
         simulate_medline_panel(1, n_queries=2, docs_per_query=3, n_judges=5, target_m1_ave=None)

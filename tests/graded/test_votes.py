@@ -18,6 +18,7 @@ from .helpers import K3, PANELS, central_gradient, panel_of, triples
 # M1
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", PANELS)
 @pytest.mark.parametrize("tau", [0.0, 0.3, 0.9])
 def test_m1_predict_matches_loops(kind, tau):

@@ -29,6 +29,7 @@ from .helpers import K3, SPARSE, YU_PANELS, central_gradient, panel_of, structur
 # Yu weights and M4
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", YU_PANELS)
 def test_yu_weights_fixed_point(kind):
     """At convergence r_j ~ e_j^(-2 beta) (e_j by loops on shared items) and mu is the r-weighted mean."""

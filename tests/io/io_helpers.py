@@ -74,7 +74,6 @@ def assert_rankings(df: pd.DataFrame) -> None:
     assert all(isinstance(v, str) for col in RANKINGS_COLUMNS[:3] for v in df[col])
 
 
-
 def repeated(df: pd.DataFrame) -> dict[tuple[str, str, str], list[int]]:
     """(list_set, list_id, item) -> ranks, for items that occur twice or more in a list."""
     positions: dict[tuple[str, str, str], list[int]] = {}

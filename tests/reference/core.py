@@ -13,7 +13,6 @@ def contains(ranks: np.ndarray, pattern: tuple[int, ...]) -> bool:
     return all(ranks[pattern[a]] < ranks[pattern[a + 1]] for a in range(len(pattern) - 1))
 
 
-
 def brute_force_common_subsequences(orderings: np.ndarray) -> dict[int, int]:
     """{length: number of sequences of distinct items contained in every ordering}."""
     k = orderings.shape[1]

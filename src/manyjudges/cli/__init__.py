@@ -22,8 +22,9 @@ PROG = "manyjudges"
 
 
 def _one_line(err: BaseException) -> str:
+    """The error's message on one line; a temporary stdin copy is shown as ``<stdin>``."""
     text = " ".join(str(err).split()) or type(err).__name__
-    return text
+    return re.sub(r"\S*manyjudges-[^/\s]*/stdin\.tsv", "<stdin>", text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,30 +32,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        table = args.run(args)
-        write_output(table, getattr(args, "output", None))
-    except CommandError as err:
+        write_output(args.run(args), getattr(args, "output", None))
+    except (CommandError, ValueError, OSError) as err:  # DataError (bad input) is a ValueError
         if args.debug:
             raise
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
-        return 2
-    except (ValueError, OSError) as err:  # DataError (bad input) is a ValueError
-        if args.debug:
-            raise
-        message = _one_line(err)
-        if "stdin.tsv" in message:
-            message = _replace_stdin(message)
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(err, CommandError) else 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     return 0
-
-
-def _replace_stdin(message: str) -> str:
-    """A temporary stdin copy is shown as ``<stdin>``."""
-    return re.sub(r"\S*manyjudges-[^/\s]*/stdin\.tsv", "<stdin>", message)
 
 
 def entry_point() -> None:  # pragma: no cover - the console script

@@ -43,9 +43,9 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.io.tables import read_orderings
     from manyjudges.orderings.evaluation import ed_by_set
     from manyjudges.orderings.experiment import panels_from_table
-    from manyjudges.orderings.registry import ORDERING_SCORERS
+    from manyjudges.orderings.registry import make_ordering_scorer
 
-    scorer = build(ORDERING_SCORERS, args.method, parse_params(args.params))
+    scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
     with input_path(args.orderings) as path:
         panels = panels_from_table(read_orderings(path))
     return ed_by_set(scorer, panels, Progress("ED by set"))
@@ -54,9 +54,9 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
 def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.io.tables import orderings_to_rank_matrices, read_orderings
     from manyjudges.orderings.evaluation import checked_scores
-    from manyjudges.orderings.registry import ORDERING_SCORERS
+    from manyjudges.orderings.registry import make_ordering_scorer
 
-    scorer = build(ORDERING_SCORERS, args.method, parse_params(args.params))
+    scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
     if args.orderings == "-" and args.candidates == "-":
         raise CommandError("only one of ORDERINGS and CANDIDATES can be read from stdin")
     with input_path(args.orderings) as gold_path:
@@ -71,32 +71,32 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
                 raise DataError.at(cand_path, candidates.attrs["lines"][table.index[0]],
                                    f"set has no gold orderings in {args.orderings}", set_id)
             _, items, gold_ranks = gold[set_id]
-            names, ranks = candidate_rank_matrix(table, items, cand_path, candidates.attrs["lines"])
+            names, ranks = candidate_rank_matrix(table, set_id, items, cand_path, candidates.attrs["lines"])
             scores = checked_scores(scorer, scorer.fit(gold_ranks).score(ranks), len(names))
             rows += [{"set_id": set_id, "candidate": name, "score": float(s)} for name, s in zip(names, scores)]
             progress(done, sets.ngroups)
     return pd.DataFrame(rows, columns=["set_id", "candidate", "score"])
 
 
-def candidate_rank_matrix(table: pd.DataFrame, items: Sequence[str], path: Any, lines: Sequence[int]):
+def candidate_rank_matrix(table: pd.DataFrame, set_id: str, items: Sequence[str], path: Any, lines: Sequence[int]):
     """(candidate names, (c, k) rank matrix over the gold items' column order) of one set."""
     import numpy as np
 
     column = {item: k for k, item in enumerate(items)}
     by_candidate = list(table.groupby("judge", sort=False))  # candidates in file order
-    names = [name for name, _ in by_candidate]
-    ranks = np.zeros((len(names), len(items)))
+    ranks = np.zeros((len(by_candidate), len(items)))
     for c, (name, rows) in enumerate(by_candidate):
         for label, item in zip(rows.index, rows["item"]):
             if item not in column:
                 raise DataError.at(path, lines[label], f"candidate {name!r} ranks an item that no gold ordering of "
-                                   f"set {table['set_id'].iloc[0]!r} ranks", item)
-        missing = [i for i in items if i not in set(rows["item"])]
-        if missing:
+                                   f"set {set_id!r} ranks", item)
+        if len(rows) < len(items):  # every ranked item is a gold item and appears once (read_orderings)
+            ranked = set(rows["item"])
+            missing = [i for i in items if i not in ranked]
             raise DataError.at(path, lines[rows.index[0]], f"candidate {name!r} does not rank the gold items "
-                               f"{missing[:5]} of set {table['set_id'].iloc[0]!r}", name)
+                               f"{missing[:5]} of set {set_id!r}", name)
         ranks[c, [column[i] for i in rows["item"]]] = rows["rank"].to_numpy(dtype=float)
-    return names, ranks
+    return [name for name, _ in by_candidate], ranks
 
 
 # ---------------------------------------------------------------------------
@@ -121,13 +121,12 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
 def read_panel(args: argparse.Namespace):
     """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label."""
     from manyjudges.graded.panel import GradedPanel
-    from manyjudges.io.grades import largest_label, read_grades_table
+    from manyjudges.io.grades import read_grades_table
 
     names = [n.strip() for n in args.labels.split(",")] if args.labels else None
     check_n_labels(args.n_labels)
     with input_path(args.grades) as path:
-        n_labels = args.n_labels or (len(names) if names else largest_label(path) + 1)
-        data = read_grades_table(path, n_labels, names, where="--n-labels / --labels or the largest label")
+        data = read_grades_table(path, args.n_labels, names, where="--n-labels / --labels or the largest label")
         judges = data.grades["judge"].nunique()
         if judges < 2:
             raise DataError.at(path, None, f"a graded panel needs at least 2 judges, this one has {judges}")
@@ -140,22 +139,21 @@ def check_n_labels(n_labels: int | None) -> None:
 
 
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.graded.experiment import loglik_table, predict_part
-    from manyjudges.graded.registry import GRADED_METHODS
+    from manyjudges.graded.experiment import loglik_table, predict_part, protocols_for
+    from manyjudges.graded.registry import make_graded_method
 
-    method = build(GRADED_METHODS, args.method, parse_params(args.params))
-    method.name = args.method
-    panel, _ = read_panel(args)
-    if args.protocol == "single_parameter" and not getattr(method, "single_parameter", None):
+    method = build(make_graded_method, args.method, parse_params(args.params))
+    if not protocols_for(method, [args.protocol]):
         raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
+    panel, _ = read_panel(args)
     predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, progress=Progress(args.method))
     return loglik_table(predictions, panel.n_labels)
 
 
 def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.graded.registry import GRADED_METHODS
+    from manyjudges.graded.registry import make_graded_method
 
-    method = build(GRADED_METHODS, args.method, parse_params(args.params))
+    method = build(make_graded_method, args.method, parse_params(args.params))
     panel, names = read_panel(args)
     proba = method.fit(panel).predict_proba()
     table = pd.DataFrame(proba, columns=[str(n) for n in names])
@@ -172,15 +170,14 @@ def read_topics(name: str, n_labels: int | None) -> dict[str, Any]:
     (item, judge, label with item ``topic:doc``), told apart by the header."""
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
-    from manyjudges.io.grades import largest_label, read_grades_table
+    from manyjudges.io.grades import read_grades_table
     from manyjudges.io.preferences import read_preferences
     from manyjudges.io.tables import read_header
 
     with input_path(name) as path:
         header = read_header(path)
         if header == ["item", "judge", "label"]:
-            graded = read_grades_table(path, n_labels or largest_label(path) + 1,
-                                       where="--n-labels or the largest grade")
+            graded = read_grades_table(path, n_labels, where="--n-labels or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))
         if header == ["topic", "worker", "left", "right", "outcome"]:
             return topics_from_preferences(read_preferences(path))
@@ -191,10 +188,10 @@ def read_topics(name: str, n_labels: int | None) -> dict[str, Any]:
 def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.crowd.data import CrowdDataset
     from manyjudges.crowd.experiment import aggregate_dataset
-    from manyjudges.crowd.registry import CROWD_METHODS
+    from manyjudges.crowd.registry import make_crowd_aggregator
 
     params = parse_params(args.params)
-    build(CROWD_METHODS, args.method, params)  # a bad name or parameter fails before the data is read
+    build(make_crowd_aggregator, args.method, params)  # a bad name or value fails before the data is read
     check_n_labels(args.n_labels)
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")

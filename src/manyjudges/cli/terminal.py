@@ -1,14 +1,13 @@
 """Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing a TSV."""
 from __future__ import annotations
 
-import io
 import json
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pandas as pd
 
@@ -59,12 +58,10 @@ def input_path(name: str) -> Iterator[Path]:
 def write_output(table: pd.DataFrame, out: str | None) -> None:
     """TSV to ``out`` (atomically: no half-written file is left) or to stdout, at full precision
     either way (the same writer as the pipeline's tables)."""
-    from manyjudges.io.tables import write_table
+    from manyjudges.io.tables import write_table, write_tsv_to
 
     if out is None or out == "-":
-        buffer = io.StringIO()
-        table.to_csv(buffer, sep="\t", index=False, lineterminator="\n")
-        sys.stdout.write(buffer.getvalue())
+        write_tsv_to(table, sys.stdout)
         return
     try:
         write_table(table, out)
@@ -86,9 +83,10 @@ def parse_params(text: str | None) -> dict[str, Any]:
     return params
 
 
-def build(registry: Any, method: str, params: dict[str, Any]) -> Any:
-    """A method from a family registry; a bad name or parameter is a command-line mistake."""
+def build(make: Callable[[str, dict[str, Any]], Any], method: str, params: dict[str, Any]) -> Any:
+    """``make(method, params)`` (a family's ``make_*`` function); a bad name, parameter or value is
+    a command-line mistake."""
     try:
-        return registry.build(method, params)
+        return make(method, params)
     except ValueError as err:
         raise CommandError(str(err)) from None

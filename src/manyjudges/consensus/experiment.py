@@ -34,11 +34,13 @@ def list_sets_from_orderings(orderings: pd.DataFrame) -> dict[str, list[list[str
         out[set_id] = [[items[i] for i in np.lexsort((np.arange(len(items)), row))] for row in ranks]
     return out
 
+
 def load_list_sets(path: str | Path) -> dict[str, list[list[str]]]:
     """{list_set: lists} from a processed rankings.tsv or orderings.tsv (by file name)."""
     if Path(path).name == "rankings.tsv":
         return {name: list(lists.values()) for name, lists in rankings_to_lists(read_rankings(path)).items()}
     return list_sets_from_orderings(read_orderings(path))
+
 
 def _fmt_lengths(values: np.ndarray) -> str:
     return ";".join(str(int(v)) if isinstance(v, int) or float(v).is_integer() else f"{float(v):.6g}" for v in values)

@@ -69,4 +69,3 @@ class ConsensusScorer(OrderingScorer):
             ]
             out.append(float(np.clip(np.mean(terms), 0.0, 1.0)))
         return np.array(out)
-

@@ -20,6 +20,7 @@ PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
 PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value"]
 LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
+
 def method_for(spec: Mapping[str, Any], name: str, dataset: Mapping[str, Any]):
     """The configured predictor, with the dataset's ``inner_folds`` where the method takes it."""
     params = dict(spec.get("params") or {})

@@ -315,25 +315,22 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
 
 
-def largest_label(grades_path: PathLike) -> int:
-    """The largest integer label of a grades table (0 when it has none), to infer K = largest + 1
-    when a user does not give it; every other value is then checked by :func:`read_grades_table`."""
-    rows, _ = read_tsv_rows(Path(grades_path), GRADES_COLUMNS)
-    return max((int(label) for _, _, label in rows if _LABEL.fullmatch(label)), default=0)
-
-
-def read_grades_table(grades_path: PathLike, n_labels: int, label_names: list[str] | None = None,
+def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: list[str] | None = None,
                       dropped: dict[str, int] | None = None, where: str | None = None) -> GradedData:
     """Read and validate a grades TSV (``item, judge, label``) whose labels are 0..n_labels-1.
 
     For a user's own table (``source: table`` in the config), ``n_labels`` comes from the
-    config; errors name the file, line and value as in :func:`read_grades`.
+    config; ``None`` takes the number of ``label_names``, else the largest integer label + 1.
+    Errors name the file, line and value as in :func:`read_grades`.
     """
     grades_path = Path(grades_path)
+    rows, lines = read_tsv_rows(grades_path, GRADES_COLUMNS)
+    if n_labels is None:
+        n_labels = len(label_names) if label_names else 1 + max(
+            (int(label) for _, _, label in rows if _LABEL.fullmatch(label)), default=0)
     names = list(label_names) if label_names else [str(c) for c in range(n_labels)]
     dropped = dict(dropped or {})
     where = where or f"n_labels = {n_labels}"
-    rows, lines = read_tsv_rows(grades_path, GRADES_COLUMNS)
     items: list[str] = []
     judges: list[str] = []
     labels: list[int] = []

@@ -30,6 +30,11 @@ def _temp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
 
 
+def write_tsv_to(df: pd.DataFrame, handle: Any) -> None:
+    """``df`` as TSV text (header, no index, full precision, "\\n" line ends) to an open text handle."""
+    df.to_csv(handle, sep="\t", index=False, lineterminator="\n")
+
+
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """Write ``df`` as a TSV file atomically.
 
@@ -50,7 +55,7 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     try:
         # mode "x": a new file with the usual permissions (umask respected)
         with open(tmp, "x", encoding="utf-8", newline="") as handle:
-            df.to_csv(handle, sep="\t", index=False, lineterminator="\n")
+            write_tsv_to(df, handle)
         os.replace(tmp, path)
     finally:
         if tmp.exists():

@@ -38,7 +38,7 @@ def generic_leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np
     out = np.empty(n)
     for i in range(n):
         gold = np.vstack([np.delete(humans, i, axis=0), noise])
-        scorer.fit(gold)  # fit returns the scorer; calling score on the scorer itself tolerates one that returns None
+        scorer.fit(gold)  # score on the scorer itself: a user's fit that forgets to return self still works
         s = checked_scores(scorer, scorer.score(np.vstack([humans[i], reversed_humans[i]])), 2)
         out[i] = s[0] - s[1]
     return out
@@ -64,8 +64,6 @@ def ed_by_set(scorer: Any, panels: Mapping[str, np.ndarray],
     ``panels``: {set_id: (judges, items) rank matrix}; ``progress(done, total)`` is called
     after each set. The mean is the macro average the paper's Table 1 reports at noise 0.
     """
-    import pandas as pd
-
     if "mean" in map(str, panels):
         raise ValueError("a set may not be called 'mean': that row holds the mean over sets")
     rows = []
