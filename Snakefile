@@ -2,6 +2,7 @@
 # Run: snakemake --cores all   (default config: simulated data, offline)
 #      snakemake --cores all --configfile config/paper.yaml   (real public data)
 import os
+import sys
 
 from snakemake.utils import min_version
 
@@ -12,6 +13,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 min_version("8.0")
+
+# This file and every job import the library from this checkout's src/ (inside a rule's conda
+# environment too, for --software-deployment-method conda).
+sys.path.insert(0, os.path.join(workflow.basedir, "src"))
+from manyjudges.workflow_support import jobs_import_from  # noqa: E402
+
+jobs_import_from(os.path.join(workflow.basedir, "src"))
 
 
 # The default config applies only when no --configfile is given: a config such as

@@ -9,5 +9,5 @@ setup_logging(snakemake.log[0])
 wc, p = snakemake.wildcards, snakemake.params
 dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
 table = robustness_part(dataset, p.methods, wc.spammer, float(wc.ratio), p.replicates, p.seed, wc.crowd_dataset,
-                        p.ks, p.rbp_p, p.dataset.get("relevant_grade", 1))
+                        p.ks, p.rbp_p, p.dataset["relevant_grade"])
 write_tsv(table, snakemake.output[0])

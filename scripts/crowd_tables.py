@@ -11,7 +11,7 @@ p, out = snakemake.params, snakemake.output
 dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
 ids = {"topic": str, "item": str, "worker": str}
 rankings = concat_tables(snakemake.input.rankings, dtype=ids)
-by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset.get("relevant_grade", 1))
+by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset["relevant_grade"])
 write_tsv(by_topic, out.metrics_by_topic)
 write_tsv(ex.mean_metrics(by_topic, p.methods, p.ks), out.ranking_metrics)
 write_tsv(ex.significance_tests(by_topic, p.proposed, p.baselines, p.ks), out.significance)

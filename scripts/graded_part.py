@@ -11,6 +11,6 @@ data = read_grades(snakemake.input.grades, snakemake.input.meta)
 panel = GradedPanel.from_table(data.grades, data.n_labels)
 method = method_for(p.spec, wc.method, p.dataset)
 preds, params = predict_part(panel, method, wc.protocol, int(wc.chunk), p.n_chunks,
-                             p.dataset.get("min_labels_per_judge", 1), p.dataset.get("outer_folds"))
+                             p.dataset["min_labels_per_judge"], p.dataset["outer_folds"])
 write_tsv(params, snakemake.output.params)
 write_table(preds, snakemake.output.predictions)  # full precision: log p of tiny p stays right

@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -6,7 +7,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 REPO = Path(__file__).resolve().parents[1]
-MIRROR = REPO.parent / "shared" / "data" / "mirror"
+MIRROR = Path(os.environ.get("MANYJUDGES_MIRROR") or REPO.parent / "shared" / "data" / "mirror")
 
 
 @pytest.fixture

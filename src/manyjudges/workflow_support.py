@@ -4,12 +4,15 @@ Nothing in the library imports this module.
 """
 from __future__ import annotations
 
+import difflib
 import logging
+import reprlib
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 import pandas as pd
+import yaml
 
 from manyjudges.download import pinned_files, raw_filename
 from manyjudges.graded.experiment import PROTOCOLS, method_for, protocols_for
@@ -63,18 +66,158 @@ def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
     return list((section.get("sweep") or {}).get("parameters", {}) or {})
 
 
+def jobs_import_from(src: str | Path) -> None:
+    """Put ``src`` first on the PYTHONPATH that every job inherits."""
+    import os
+
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(src)]
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(src), *rest])
+
+
+class _Tee:
+    """A text stream that writes to the console and to the job's log file."""
+
+    def __init__(self, console: Any, log: Any) -> None:
+        self.console, self.log = console, log
+
+    def write(self, text: str) -> int:
+        self.log.write(text)
+        self.log.flush()
+        return self.console.write(text)
+
+    def flush(self) -> None:
+        self.log.flush()
+        self.console.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
 def setup_logging(log_path: str | Path | None) -> None:
-    """Send the library's progress messages to the rule's log file (or stderr)."""
-    handler: logging.Handler = logging.FileHandler(log_path, mode="w") if log_path else logging.StreamHandler(sys.stderr)
+    """Send the library's progress messages, warnings and, if the job fails, its traceback to the
+    rule's log file as well as to the console (without a log: to stderr only)."""
+    if log_path:
+        log = open(log_path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (lives as long as the job)
+        sys.stderr = _Tee(sys.__stderr__, log)
+    handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger("manyjudges")
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    for name in ("manyjudges", "py.warnings"):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(logging.INFO)
 
 
 def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
     """Atomic TSV with a fixed float format, so reruns are byte-identical."""
     write_table(df.round(10), path)
+
+
+def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
+    """The config schema at ``path`` and a registry that resolves its relative ``$ref`` (sub-schemas
+    beside it, one per section)."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    folder = Path(path).resolve().parent
+
+    def retrieve(uri: str) -> Resource:
+        # sub-schemas carry no $schema of their own: a validator extended to fill in defaults
+        # would otherwise be swapped for the plain one when it follows a $ref
+        return DRAFT202012.create_resource(yaml.safe_load((folder / Path(uri).name).read_text(encoding="utf-8")))
+
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8")), Registry(retrieve=retrieve)
+
+
+def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path) -> dict[str, Any]:
+    """A validated config section; an absent one is an empty section (no datasets, no methods; each
+    required key at its emptiest: {}, [] or its minimum) with the defaults of its schema, so rules
+    can index any key the schema requires or gives a default."""
+    if config.get(name):
+        return dict(config[name])
+    schema, registry = load_schema(schema_path)
+    sub = registry.get_or_retrieve(schema["properties"][name]["$ref"]).value.contents
+    empty = {"object": {}, "array": []}
+    section = {k: v["default"] for k, v in sub["properties"].items() if "default" in v}
+    for key in sub.get("required", []):
+        spec = sub["properties"][key]
+        section[key] = empty[spec["type"]] if spec["type"] in empty else spec.get("minimum")
+    return section
+
+
+def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_errors: int = 3) -> None:
+    """Fail before any job when the config breaks its schema, in a few lines naming each key path:
+    an unknown key (with the nearest known key), a missing required key (naming a typo that stands
+    for it), a wrong type or value. A valid config gets the schema's defaults filled in, in place."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    schema, registry = load_schema(schema_path)
+    validator = Draft202012Validator(schema, registry=registry)
+    errors = list(validator.iter_errors(dict(config)))
+    if not errors:
+        _with_defaults(Draft202012Validator)(schema, registry=registry).validate(config)
+        return
+    # one message per key path, the most relevant error first
+    by_path: dict[tuple, Any] = {}
+    for err in errors:
+        by_path.setdefault(tuple(err.absolute_path), []).append(err)
+    picked = [best_match(group) for group in by_path.values()]
+    lines = [_describe_schema_error(err) for err in picked[:max_errors]]
+    more = f"\n(and {len(picked) - max_errors} more)" if len(picked) > max_errors else ""
+    raise ValueError("\n".join(lines) + more + "\n(every key is described in config/README.md)")
+
+
+def _with_defaults(validator_class: Any) -> Any:
+    """The validator class that also fills in each missing key's ``default`` (at every depth,
+    through ``$ref`` too), as in the jsonschema FAQ."""
+    from jsonschema import validators
+
+    check_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator: Any, properties: Mapping[str, Any], instance: Any, schema: Any) -> Any:
+        if isinstance(instance, dict):
+            for key, sub in properties.items():
+                if "default" in sub:
+                    instance.setdefault(key, sub["default"])
+        yield from check_properties(validator, properties, instance, schema)
+
+    return validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _key_path(path: Any) -> str:
+    return "config" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+def _nearest(word: str, choices: Any) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _describe_schema_error(err: Any) -> str:
+    where, value, short = _key_path(err.absolute_path), err.instance, reprlib.Repr()
+    short.maxstring, short.maxother = 60, 60
+    if err.validator == "additionalProperties" and isinstance(value, Mapping):
+        known = list(err.schema.get("properties", {}))
+        extra = [k for k in value if k not in known]
+        return "; ".join(f"{where}: unknown key {k!r}{_nearest(k, known)}; known keys: {', '.join(known)}"
+                         for k in extra)
+    if err.validator == "required" and isinstance(value, Mapping):
+        missing = [k for k in err.validator_value if k not in value]
+        known = set(err.schema.get("properties", {}))
+        typos = {k: difflib.get_close_matches(k, [x for x in value if x not in known], n=1) for k in missing}
+        return "; ".join(f"{where}: required key {k!r} is missing"
+                         + (f" (is {typos[k][0]!r} a typo for it?)" if typos[k] else "") for k in missing)
+    if err.validator == "enum":
+        return (f"{where}: {short.repr(value)} is not one of {', '.join(map(str, err.validator_value))}"
+                f"{_nearest(value, err.validator_value)}")
+    if err.validator == "type":
+        expected = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return f"{where}: {short.repr(value)} is not of type {expected}"
+    if err.validator == "pattern" and "propertyNames" in err.absolute_schema_path:
+        return f"{where}: the name {value!r} may hold only letters, digits and '_'"
+    message = err.message.split("\n")[0][:200]
+    return f"{where}: {message}" if message.startswith(repr(value)) else f"{where}: {short.repr(value)}: {message}"
 
 
 def check_config_methods(config: Mapping[str, Any]) -> None:

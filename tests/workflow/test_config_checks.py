@@ -30,3 +30,70 @@ def test_the_shipped_configs_pass():
     repo = Path(__file__).resolve().parents[2]
     for name in ("config.yaml", "paper.yaml"):
         check_config_methods(yaml.safe_load((repo / "config" / name).read_text()))
+
+
+def _set(path: str, value):
+    """An edit of the offline config: set the key at a dotted path (None deletes it)."""
+    def edit(config):
+        *parents, last = path.split(".")
+        node = config
+        for key in parents:
+            node = node[key]
+        if value is None:
+            node.pop(last)
+        else:
+            node[last] = value
+    return edit
+
+
+def _rename(path: str, new: str):
+    def edit(config):
+        *parents, last = path.split(".")
+        node = config
+        for key in parents:
+            node = node[key]
+        node[new] = node.pop(last)
+    return edit
+
+
+MISTAKES = [
+    (_rename("orderings", "orderingz"), ["config: unknown key 'orderingz' (did you mean 'orderings'?)"]),
+    (_set("crowd.rbp_pp", 0.9), ["config.crowd: unknown key 'rbp_pp' (did you mean 'rbp_p'?)"]),
+    (_rename("graded.datasets.own_grades.path", "pth"),
+     ["config.graded.datasets.own_grades: required key 'path' is missing (is 'pth' a typo for it?)"]),
+    (_set("orderings.replicates", "ten"), ["config.orderings.replicates: 'ten' is not of type integer"]),
+    (_set("orderings.datasets.sim_tiny.source", "simulat"), ["config.orderings.datasets.sim_tiny.source", "'simulate'"]),
+    (_set("orderings.methods.ac_tua", {}), ["orderings.methods.ac_tua", "did you mean 'ac_tau'"]),
+    (_set("consensus.aggregation.aggregators", ["bordaa"]), ["consensus.aggregation.aggregators", "'bordaa'"]),
+    (_set("orderings.methods.frespa", {"params": {"min_supp": 0.5}}), ["orderings.methods.frespa", "did you mean 'min_sup'"]),
+    (_set("crowd.methods.mine", {"method": "no_such_module_xyz:Agg"}), ["crowd.methods.mine", "cannot import"]),
+    (_set("orderings.methods.mine", {"method": "my_scorers:KendallToFirst", "params": {"offst": 1}}),
+     ["orderings.methods.mine", "'offst'", "did you mean 'offset'"]),
+    (_set("graded.comparisons", [["m1", "m9"]]), ["graded.comparisons", "m9"]),
+]
+
+
+@pytest.fixture(scope="module")
+def dry_runs(tmp_path_factory):
+    """``snakemake -n`` on the offline config with each mistake, several at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .runner import offline_workdir, run
+
+    def dry_run(index):
+        work = offline_workdir(tmp_path_factory.mktemp(f"mistake{index}"), MISTAKES[index][0])
+        return work, run(work, "-n", check=False)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(dry_run, range(len(MISTAKES))))
+
+
+@pytest.mark.parametrize("index", range(len(MISTAKES)))
+def test_snakemake_reports_a_config_mistake_before_any_job(dry_runs, index):
+    work, proc = dry_runs[index]
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    for fragment in MISTAKES[index][1]:
+        assert fragment in out
+    assert len(out.splitlines()) < 15  # a few lines, not the schema
+    assert not any((work / d).exists() for d in ("results", "logs", "data/processed"))

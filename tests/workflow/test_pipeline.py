@@ -14,9 +14,9 @@ import pytest
 import yaml
 from scipy.stats import kendalltau
 
-REPO = Path(__file__).resolve().parents[2]
-MIRROR = REPO.parent / "shared" / "data" / "mirror"
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
+from .runner import REPO, assert_same_results, make_workdir, run
+
+MIRROR = Path(os.environ.get("MANYJUDGES_MIRROR") or REPO.parent / "shared" / "data" / "mirror")
 
 pytestmark = pytest.mark.integration
 
@@ -65,24 +65,6 @@ TINY = {
                        "spammers": ["random", "malicious"], "ratios": [0, 1], "replicates": 2},
     },
 }
-
-
-def run(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "tests" / "plugins")}
-    env.pop("MANYJUDGES_MIRROR", None)
-    proc = subprocess.run(
-        [*SNAKEMAKE, "--directory", str(workdir), "--cores", "2", *args],
-        capture_output=True, text=True, env=env, cwd=workdir,
-    )
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc
-
-
-def make_workdir(path: Path, config: dict) -> Path:
-    (path / "config").mkdir(parents=True)
-    (path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -208,16 +190,7 @@ def test_values_match_an_independent_computation(tiny_run):
 def test_two_runs_give_byte_identical_tables(tiny_run, tmp_path):
     again = make_workdir(tmp_path / "run2", TINY)
     run(again)
-    files = sorted(p.relative_to(tiny_run) for p in (tiny_run / "results").rglob("*") if p.suffix in (".tsv", ".md"))
-    files += sorted(p.relative_to(tiny_run) for p in (tiny_run / "data/processed").rglob("*.tsv"))
-    assert len(files) > 10
-    for rel in files:
-        first, second = (tiny_run / rel).read_bytes(), (again / rel).read_bytes()
-        if rel.name.endswith("runtime.tsv"):  # measured seconds: only the methods must agree
-            first, second = (re.sub(rb"\t[0-9.e-]+\n", b"\n", x) for x in (first, second))
-        if rel.name == "REPRODUCTION.md":  # the running-time tables are measurements too
-            first, second = (re.sub(rb"\| [0-9.]+ s \|\n", b"| t |\n", x) for x in (first, second))
-        assert first == second, rel
+    assert assert_same_results(tiny_run, again) > 10
 
 
 def test_adding_a_method_runs_only_its_jobs(tiny_run, tmp_path):

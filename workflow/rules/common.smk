@@ -1,12 +1,12 @@
 # Config validation and the input functions every rule shares.
 import os
 
-from snakemake.utils import validate
-
 from manyjudges.workflow_support import (
     all_datasets,
     check_config_methods,
     check_config_references,
+    check_config_schema,
+    config_section,
     dataset_names,
     method_jobs,
     method_spec,
@@ -17,15 +17,19 @@ from manyjudges.workflow_support import (
     sweep_parameters,
 )
 
-validate(config, schema="../schemas/config.schema.yaml")
+# Every config mistake stops the run here, before any job: the schema (key path, nearest known key;
+# the schema's defaults are filled in), then the cross-references and every configured method
+# (built-in or module:callable, with its parameters).
+SCHEMA = workflow.current_basedir.join("../schemas/config.schema.yaml").get_path_or_uri(secret_free=True)
+check_config_schema(config, SCHEMA)
 check_config_references(config)
 check_config_methods(config)
 
-ORD = config.get("orderings") or {"datasets": {}, "methods": {}, "noise_ratios": [], "replicates": 1}
+ORD = config_section(config, "orderings", SCHEMA)
 CONS = config.get("consensus") or {}
-GRADED = config.get("graded") or {"datasets": {}, "methods": {}}
-CROWD = config.get("crowd") or {"datasets": {}, "methods": {}}
-MIRROR = config.get("mirror") or os.environ.get("MANYJUDGES_MIRROR")
+GRADED = config_section(config, "graded", SCHEMA)
+CROWD = config_section(config, "crowd", SCHEMA)
+MIRROR = config["mirror"] or os.environ.get("MANYJUDGES_MIRROR")
 
 
 def crowd_names(section, sources):

@@ -6,8 +6,14 @@ rule parse_search_results:
         lambda wc: expand("data/raw/{d}/{f}", d=wc.search_dataset, f=sorted(raw_files(config, wc.search_dataset))),
     output:
         "data/processed/{search_dataset}/rankings.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     log:
         "logs/parse/{search_dataset}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/parse_search_results.py"
 
@@ -17,8 +23,14 @@ rule parse_clef_runs:
         lambda wc: expand("data/raw/{d}/{f}", d=wc.clef_dataset, f=sorted(raw_files(config, wc.clef_dataset))),
     output:
         "data/processed/{clef_dataset}/rankings.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     log:
         "logs/parse/{clef_dataset}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/parse_clef_runs.py"
 
@@ -31,8 +43,14 @@ rule consensus_grid:
     params:
         lambdas=lambda wc: CONS["search"]["lambdas"],
         gammas=lambda wc: CONS["search"]["gammas"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
     log:
         "logs/consensus/{dataset}/consensus.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/consensus_grid.py"
 
@@ -44,15 +62,18 @@ rule aggregator_consensus:
         "results/consensus/{dataset}/aggregators.tsv",
     params:
         aggregators=lambda wc: CONS["aggregation"]["aggregators"],
-        lam=lambda wc: CONS["aggregation"].get("lambda", 1.0),
-        gamma=lambda wc: CONS["aggregation"].get("gamma", 1.0),
+        lam=lambda wc: CONS["aggregation"]["lambda"],
+        gamma=lambda wc: CONS["aggregation"]["gamma"],
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=60,
     log:
         "logs/consensus/{dataset}/aggregators.log",
     benchmark:
         "benchmarks/runs/consensus/{dataset}/aggregators.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/aggregator_consensus.py"
 
@@ -63,13 +84,20 @@ rule consensus_sensitivity:
     params:
         spec=lambda wc: CONS["sensitivity"],
         seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
     log:
         "logs/consensus/sensitivity.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/consensus_sensitivity.py"
 
 
 rule figure_consensus_grid:
+    localrule: True
     input:
         "results/consensus/{dataset}/consensus.tsv",
     output:
@@ -80,13 +108,20 @@ rule figure_consensus_grid:
             subcategory="{dataset}",
         ),
         pdf="results/figures/consensus/{dataset}/consensus_grid.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/consensus/{dataset}/consensus_grid.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_consensus_grid.py"
 
 
 rule figure_aggregators:
+    localrule: True
     input:
         "results/consensus/{dataset}/aggregators.tsv",
     output:
@@ -97,13 +132,20 @@ rule figure_aggregators:
             subcategory="{dataset}",
         ),
         pdf="results/figures/consensus/{dataset}/aggregators.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/consensus/{dataset}/aggregators.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_aggregators.py"
 
 
 rule figure_sensitivity:
+    localrule: True
     input:
         "results/consensus/sensitivity/sensitivity.tsv",
     output:
@@ -113,7 +155,13 @@ rule figure_sensitivity:
             category="Consensus",
         ),
         pdf="results/figures/consensus/sensitivity/sensitivity.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/consensus/sensitivity.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_sensitivity.py"

@@ -9,8 +9,14 @@ rule crowd_simulate:
     params:
         spec=lambda wc: CROWD["datasets"][wc.crowd_sim],
         seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     log:
         "logs/simulate/crowd_{crowd_sim}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_simulate.py"
 
@@ -23,8 +29,14 @@ rule crowd_parse_preferences:
         truth="data/processed/crowd/{crowd_pref_raw}/truth.tsv",
     params:
         spec=lambda wc: CROWD["datasets"][wc.crowd_pref_raw],
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "logs/parse/crowd_{crowd_pref_raw}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_parse.py"
 
@@ -38,8 +50,14 @@ rule crowd_parse_ratings:
         truth="data/processed/crowd/{crowd_rating_raw}/truth.tsv",
     params:
         spec=lambda wc: CROWD["datasets"][wc.crowd_rating_raw],
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
     log:
         "logs/parse/crowd_{crowd_rating_raw}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_parse.py"
 
@@ -54,10 +72,15 @@ rule crowd_aggregate:
     params:
         spec=lambda wc: method_spec(CROWD, wc.method),
     threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     log:
         "logs/crowd/{crowd_dataset}/{method}.log",
     benchmark:
         "benchmarks/runs/crowd/{crowd_dataset}/{method}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_aggregate.py"
 
@@ -73,13 +96,19 @@ rule crowd_tables:
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         methods=list(CROWD["methods"]),
-        proposed=CROWD.get("proposed", []),
+        proposed=CROWD["proposed"],
         baselines=crowd_baselines(),
-        ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
-        rbp_p=CROWD.get("rbp_p", 0.95),
-        quality_bins=CROWD.get("quality_bins", 10),
+        ks=CROWD["ks"],
+        rbp_p=CROWD["rbp_p"],
+        quality_bins=CROWD["quality_bins"],
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
     log:
         "logs/crowd/{crowd_dataset}/tables.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_tables.py"
 
@@ -92,32 +121,45 @@ rule crowd_robustness_part:
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         methods=crowd_robustness_methods(),
-        replicates=(CROWD.get("robustness") or {}).get("replicates", 1),
+        replicates=lambda wc: CROWD["robustness"]["replicates"],
         seed=config["seed"],
-        ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
-        rbp_p=CROWD.get("rbp_p", 0.95),
+        ks=CROWD["ks"],
+        rbp_p=CROWD["rbp_p"],
     threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     log:
         "logs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.log",
     benchmark:
         "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_robustness_part.py"
 
 
 rule crowd_robustness:
+    localrule: True
     input:
         crowd_robustness_parts,
     output:
         summary="results/crowd/{crowd_dataset}/robustness.tsv",
         cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/crowd/{crowd_dataset}/robustness.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_robustness.py"
 
 
 rule crowd_figure_table2:
+    localrule: True
     input:
         "results/crowd/{crowd_dataset}/ranking_metrics.tsv",
     output:
@@ -128,13 +170,20 @@ rule crowd_figure_table2:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/table2.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/crowd/{crowd_dataset}/table2.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_quality_ablation:
+    localrule: True
     input:
         "results/crowd/{crowd_dataset}/metrics_by_topic.tsv",
     output:
@@ -146,14 +195,21 @@ rule crowd_figure_quality_ablation:
         ),
         pdf="results/figures/crowd/{crowd_dataset}/quality_ablation.pdf",
     params:
-        ablation=CROWD.get("ablation", []),
+        ablation=CROWD["ablation"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/crowd/{crowd_dataset}/quality_ablation.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_quality_distributions:
+    localrule: True
     input:
         quality="results/crowd/{crowd_dataset}/quality.tsv",
         kl="results/crowd/{crowd_dataset}/quality_kl.tsv",
@@ -166,14 +222,21 @@ rule crowd_figure_quality_distributions:
         ),
         pdf="results/figures/crowd/{crowd_dataset}/quality_distributions.pdf",
     params:
-        bins=CROWD.get("quality_bins", 10),
+        bins=CROWD["quality_bins"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/crowd/{crowd_dataset}/quality_distributions.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_robustness:
+    localrule: True
     input:
         summary="results/crowd/{crowd_dataset}/robustness.tsv",
         cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
@@ -185,7 +248,13 @@ rule crowd_figure_robustness:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/robustness_{spammer}.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/crowd/{crowd_dataset}/robustness_{spammer}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_crowd.py"

@@ -8,8 +8,14 @@ rule simulate_grades:
     params:
         spec=lambda wc: GRADED["datasets"][wc.graded_sim],
         seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
     log:
         "logs/simulate/{graded_sim}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/simulate_grades.py"
 
@@ -22,8 +28,14 @@ rule parse_grades:
         meta="data/processed/{graded_raw}/grades.yaml",
     params:
         spec=lambda wc: GRADED["datasets"][wc.graded_raw],
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
     log:
         "logs/parse/{graded_raw}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/parse_grades.py"
 
@@ -42,15 +54,19 @@ rule graded_part:
     threads: 1
     resources:
         mem_mb=4000,
+        runtime=120,
     log:
         "logs/graded/{dataset}/{method}/{protocol}/{chunk}.log",
     benchmark:
         "benchmarks/runs/graded/{dataset}/{method}/{protocol}/{chunk}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/graded_part.py"
 
 
 rule graded_tables:
+    localrule: True
     input:
         grades="data/processed/{dataset}/grades.tsv",
         meta="data/processed/{dataset}/grades.yaml",
@@ -61,14 +77,21 @@ rule graded_tables:
         pairwise="results/graded/{dataset}/pairwise_tests.tsv",
         parameters="results/graded/{dataset}/parameters.tsv",
     params:
-        comparisons=GRADED.get("comparisons", []),
+        comparisons=GRADED["comparisons"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/graded/{dataset}/tables.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/graded_tables.py"
 
 
 rule figure_loglik_by_judge:
+    localrule: True
     input:
         "results/graded/{dataset}/loglik_by_judge.tsv",
     output:
@@ -79,7 +102,13 @@ rule figure_loglik_by_judge:
             subcategory="{dataset}",
         ),
         pdf="results/figures/graded/{dataset}/loglik_by_judge.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/{dataset}/loglik_by_judge.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_graded.py"

@@ -13,21 +13,31 @@ rule ed_noise:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=60,
     log:
         "logs/orderings/{dataset}/ed/{method}/noise_{ratio}.log",
     benchmark:
         "benchmarks/runs/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/ed_noise.py"
 
 
 rule ed_by_noise:
+    localrule: True
     input:
         ed_parts,
     output:
         "results/orderings/{dataset}/ed_by_noise.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/orderings/{dataset}/ed_by_noise.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/concat_tables.py"
 
@@ -41,7 +51,7 @@ rule frespa_sweep_part:
     # tail is not one long job on one core
     priority: 10
     params:
-        spec=lambda wc: method_spec(ORD, ORD["sweep"].get("method", "frespa")),
+        spec=lambda wc: method_spec(ORD, ORD["sweep"]["method"]),
         values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
         replicates=lambda wc: (ORD["sweep"].get("replicates_by_parameter") or {}).get(
             wc.parameter, ORD["sweep"].get("replicates", ORD["replicates"])
@@ -50,20 +60,30 @@ rule frespa_sweep_part:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=120,
     log:
         "logs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.log",
     benchmark:
         "benchmarks/runs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/frespa_sweep.py"
 
 
 rule frespa_sweep:
+    localrule: True
     input:
         sweep_parts,
     output:
         "results/orderings/{dataset}/frespa_sweep.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/orderings/{dataset}/frespa_sweep.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/concat_tables.py"

@@ -2,6 +2,7 @@
 
 
 rule figure_ed_by_noise:
+    localrule: True
     input:
         "results/orderings/{dataset}/ed_by_noise.tsv",
     output:
@@ -12,13 +13,20 @@ rule figure_ed_by_noise:
             subcategory="{dataset}",
         ),
         pdf="results/figures/orderings/{dataset}/ed_by_noise.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/{dataset}/ed_by_noise.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_ed_by_noise.py"
 
 
 rule figure_frespa_sweep:
+    localrule: True
     input:
         "results/orderings/{dataset}/frespa_sweep.tsv",
     output:
@@ -29,13 +37,20 @@ rule figure_frespa_sweep:
             subcategory="{dataset}",
         ),
         pdf="results/figures/orderings/{dataset}/frespa_sweep.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/figures/{dataset}/frespa_sweep.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_frespa_sweep.py"
 
 
 rule reproduction_report:
+    localrule: True
     input:
         ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
         orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
@@ -57,13 +72,19 @@ rule reproduction_report:
         graded_methods=GRADED["methods"],
         crowd_datasets=CROWD["datasets"],
         crowd_methods=CROWD["methods"],
-        crowd_ks=CROWD.get("ks", [3, 5, 7, 9, 10]),
-        crowd_ablation=CROWD.get("ablation", []),
+        crowd_ks=CROWD["ks"],
+        crowd_ablation=CROWD["ablation"],
         datasets=ORD["datasets"],
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],
         replicates=ORD["replicates"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     log:
         "logs/reproduction.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/reproduction_report.py"

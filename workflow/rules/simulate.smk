@@ -7,7 +7,13 @@ rule simulate_orderings:
     params:
         spec=lambda wc: ORD["datasets"][wc.sim_dataset],
         seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     log:
         "logs/simulate/{sim_dataset}.log",
+    conda:
+        "../envs/manyjudges.yaml"
     script:
         "../../scripts/simulate_orderings.py"

@@ -1,0 +1,74 @@
+"""Running the pipeline in a scratch directory, and comparing two runs' tables."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
+TEST_CONFIG = REPO / ".test" / "config" / "config.yaml"
+
+
+def snakemake_env() -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tests" / "plugins")}
+    env.pop("MANYJUDGES_MIRROR", None)
+    return env
+
+
+def run(workdir: Path, *args: str, check: bool = True, cores: int = 2) -> subprocess.CompletedProcess:
+    """``snakemake --directory workdir --cores N args...``; on failure (when checked) the output's tail."""
+    proc = subprocess.run([*SNAKEMAKE, "--directory", str(workdir), "--cores", str(cores), *args],
+                          capture_output=True, text=True, env=snakemake_env(), cwd=workdir)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc
+
+
+def make_workdir(path: Path, config: dict) -> Path:
+    """A scratch run directory whose config/config.yaml is ``config``."""
+    (path / "config").mkdir(parents=True)
+    (path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    return path
+
+
+def offline_workdir(path: Path, edit=None) -> Path:
+    """A copy of the repository's tiny offline config (.test) in ``path``; ``edit(config)`` may change it."""
+    shutil.copytree(REPO / ".test" / "config", path / "config")
+    shutil.copytree(REPO / ".test" / "data", path / "data", ignore=shutil.ignore_patterns("processed", "raw"))
+    if edit is not None:
+        config = yaml.safe_load(TEST_CONFIG.read_text())
+        edit(config)
+        (path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    return path
+
+
+def result_files(workdir: Path) -> list[Path]:
+    """Every table and report of a run, relative to its directory."""
+    files = sorted(p.relative_to(workdir) for p in (workdir / "results").rglob("*") if p.suffix in (".tsv", ".md"))
+    files += sorted(p.relative_to(workdir) for p in (workdir / "data" / "processed").rglob("*.tsv"))
+    return files
+
+
+def comparable(path: Path) -> bytes:
+    """A result file's bytes with measured seconds masked (runtime tables, the report's timing rows)."""
+    data = path.read_bytes()
+    if path.name.endswith("runtime.tsv"):
+        data = re.sub(rb"\t[0-9.e-]+\n", b"\n", data)
+    if path.name == "REPRODUCTION.md":
+        data = re.sub(rb"\| [0-9.]+ s \|\n", b"| t |\n", data)
+    return data
+
+
+def assert_same_results(first: Path, second: Path) -> int:
+    """Both runs produced the same files with the same bytes (seconds aside); returns how many."""
+    files = result_files(first)
+    assert files == result_files(second)
+    for rel in files:
+        assert comparable(first / rel) == comparable(second / rel), rel
+    return len(files)

@@ -1,0 +1,111 @@
+"""The tiny offline config (.test) end to end, on a clean clone: every family, a failed job's log,
+a run killed mid-way and resumed, the Snakemake report and lint."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from .runner import REPO, SNAKEMAKE, comparable, offline_workdir, result_files, run, snakemake_env
+
+
+@pytest.fixture(scope="module")
+def offline_run(tmp_path_factory) -> Path:
+    work = offline_workdir(tmp_path_factory.mktemp("offline"))
+    run(work)
+    return work
+
+
+def test_every_family_writes_its_tables_and_figures(offline_run):
+    results = offline_run / "results"
+    for dataset in ("sim_tiny", "own_orderings"):
+        ed = pd.read_csv(results / f"orderings/{dataset}/ed_by_noise.tsv", sep="\t")
+        assert list(ed.columns) == ["noise_ratio", "method", "ed_mean", "ed_sd", "replicates"]
+        assert set(ed["method"]) == {"ac_tau", "frespa"} and set(ed["noise_ratio"]) == {0, 0.5}
+        agg = pd.read_csv(results / f"consensus/{dataset}/aggregators.tsv", sep="\t")
+        assert set(agg["aggregator"]) == {"borda", "rank_sum", "condorcet_fuse"}
+    for dataset, judges in (("sim_small", 5), ("own_grades", 4)):
+        loglik = pd.read_csv(results / f"graded/{dataset}/loglik_by_judge.tsv", sep="\t")
+        assert list(loglik.columns) == ["judge", "method", "protocol", "loglik", "n_items"]
+        assert loglik.groupby("method")["judge"].nunique().eq(judges).all()
+    for dataset in ("sim_crowd_tiny", "own_preferences"):
+        metrics = pd.read_csv(results / f"crowd/{dataset}/ranking_metrics.tsv", sep="\t")
+        assert set(metrics["method"]) == {"crowdagg_ndcg", "crowdagg_ndcg_eq", "borda"}
+        assert (results / f"figures/crowd/{dataset}/table2.png").stat().st_size > 1000
+    assert (results / "crowd/sim_crowd_tiny/robustness.tsv").exists()
+    assert (results / "consensus/sensitivity/sensitivity.tsv").exists()
+    report = (results / "REPRODUCTION.md").read_text()
+    for dataset in ("sim_tiny", "own_orderings", "sim_small", "own_grades", "sim_crowd_tiny", "own_preferences"):
+        assert f"`{dataset}`" in report
+
+
+def test_each_job_log_holds_its_progress(offline_run):
+    log = (offline_run / "logs/graded/sim_small/m4/cross_induction/0.log").read_text()
+    assert "held-out judges" in log
+
+
+def test_a_failed_job_leaves_its_traceback_in_its_log(tmp_path):
+    # the grades table exists (so the config check passes) but one label is out of range
+    def bad_grades(config):
+        config.pop("orderings"), config.pop("consensus"), config.pop("crowd")
+        config["graded"]["datasets"].pop("sim_small")
+
+    work = offline_workdir(tmp_path / "failing", bad_grades)
+    grades = work / "data/grades.tsv"
+    lines = grades.read_text().splitlines()
+    lines[5] = "d1\tj1\t7"
+    grades.write_text("\n".join(lines) + "\n")
+    proc = run(work, check=False)
+    assert proc.returncode != 0
+    log = (work / "logs/parse/own_grades.log").read_text()
+    assert "Traceback (most recent call last)" in log
+    assert "grades.tsv" in log and "line 6" in log and "7" in log
+    assert not (work / "data/processed/own_grades/grades.tsv").exists()
+
+
+def only_orderings_and_consensus(config):
+    config.pop("graded"), config.pop("crowd")
+
+
+def test_a_killed_run_resumes_to_the_same_tables(offline_run, tmp_path):
+    """SIGKILL to Snakemake and its jobs mid-run; --unlock; the rerun finishes what was left and its
+    tables equal an uninterrupted run's byte for byte (measured seconds aside). Two families keep it
+    short: their tables do not depend on the others'."""
+    work = offline_workdir(tmp_path / "killed", only_orderings_and_consensus)
+    proc = subprocess.Popen([*SNAKEMAKE, "--directory", str(work), "--cores", "2"], cwd=work, env=snakemake_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    try:
+        while len(list((work / "results").rglob("*.tsv"))) < 5:
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "no results after 300 s"
+            time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert not (work / "results/REPRODUCTION.md").exists()  # it really stopped half-way
+    locked = run(work, check=False)
+    assert locked.returncode != 0 and "LockException" in locked.stdout + locked.stderr
+    run(work, "--unlock")
+    run(work)
+    tables = [p for p in result_files(work) if p.suffix == ".tsv"]
+    assert len(tables) > 10
+    for rel in tables:
+        assert comparable(work / rel) == comparable(offline_run / rel), rel
+
+
+def test_the_snakemake_report_builds(offline_run):
+    run(offline_run, "--report", "results/report.html")
+    html = (offline_run / "results/report.html").read_text(errors="replace")
+    assert len(html) > 100_000 and "REPRODUCTION.md" in html
+
+
+def test_the_workflow_is_lint_clean():
+    proc = subprocess.run([*SNAKEMAKE, "--lint"], capture_output=True, text=True, cwd=REPO, env=snakemake_env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Lints for" not in proc.stdout + proc.stderr
