@@ -94,18 +94,25 @@ class _Tee:
 
 
 def setup_logging(log_path: str | Path | None) -> None:
-    """Send the library's progress messages, warnings and, if the job fails, its traceback to the
-    rule's log file as well as to the console (without a log: to stderr only)."""
+    """The job's log file gets the library's progress messages, its warnings and, if the job fails,
+    its traceback; the console gets the warnings and the traceback (without a log: everything)."""
+    form = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    console = logging.StreamHandler(sys.__stderr__)
+    console.setFormatter(form)
+    handlers: list[logging.Handler] = [console]
     if log_path:
-        log = open(log_path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (lives as long as the job)
-        sys.stderr = _Tee(sys.__stderr__, log)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        log = open(log_path, "w", encoding="utf-8", buffering=1)  # open as long as the job runs
+        sys.stderr = _Tee(sys.__stderr__, log)  # an uncaught exception's traceback lands in both
+        console.setLevel(logging.WARNING)
+        to_log = logging.StreamHandler(log)
+        to_log.setFormatter(form)
+        handlers.append(to_log)
     logging.captureWarnings(True)
     for name in ("manyjudges", "py.warnings"):
         logger = logging.getLogger(name)
-        logger.handlers[:] = [handler]
+        logger.handlers[:] = handlers
         logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
