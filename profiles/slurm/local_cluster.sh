@@ -1,0 +1,368 @@
+#!/usr/bin/env bash
+# A one-node SLURM cluster on this machine, to try profiles/slurm without a real cluster.
+#
+#   profiles/slurm/local_cluster.sh start    # install (if missing), configure, start, smoke-test
+#   profiles/slurm/local_cluster.sh status   # daemons, node state, recent jobs
+#   profiles/slurm/local_cluster.sh stop     # stop slurmd, slurmctld and munged
+#
+# Needs: Debian (or Ubuntu) and root. It installs slurm-wlm and munge from the distribution
+# with apt-get when they are missing, writes /etc/slurm/slurm.conf (one node: this machine,
+# one partition "local"; no accounting database, no cgroups, so it also works in a
+# container), creates the munge key if missing and starts munged, slurmctld and slurmd as
+# daemons. It never overwrites a slurm.conf it did not write. Running `start` twice is fine.
+#
+# Without an accounting database `sacct` has nothing to report, so job states come from
+# `squeue` only: MinJobAge keeps finished jobs visible to `squeue` for a day, and the
+# Snakemake profile asks the executor plugin to use squeue (slurm-status-command: squeue).
+#
+# Environment (all optional):
+#   LOCAL_SLURM_PARTITION  partition name (default: local)
+#   LOCAL_SLURM_WAIT       seconds to wait for the node to become idle (default: 60)
+set -euo pipefail
+
+PARTITION="${LOCAL_SLURM_PARTITION:-local}"
+WAIT_SECONDS="${LOCAL_SLURM_WAIT:-60}"
+CONF_DIR=/etc/slurm                 # where Debian's slurm-wlm (22.05 in bookworm) reads slurm.conf
+CONF="$CONF_DIR/slurm.conf"
+MARKER="# Written by manyjudges profiles/slurm/local_cluster.sh (a one-node test cluster)."
+STATE_DIR=/var/spool/slurmctld      # slurmctld state (job ids, node state)
+SPOOL_DIR=/var/spool/slurmd         # slurmd spool (job scripts while they run)
+LOG_DIR=/var/log/slurm
+CTLD_LOG="$LOG_DIR/slurmctld.log"
+SLURMD_LOG="$LOG_DIR/slurmd.log"
+CTLD_PID=/run/slurmctld.pid
+SLURMD_PID=/run/slurmd.pid
+MUNGE_KEY=/etc/munge/munge.key
+MUNGE_PID=/run/munge/munged.pid
+MUNGE_LOG=/var/log/munge/munged.log
+NODE="$(hostname -s)"
+
+log() { echo "local_cluster.sh: $*"; }
+die() { echo "local_cluster.sh: error: $*" >&2; exit 1; }
+
+# Print the last lines of a log file to stderr (used before dying on a daemon failure).
+show_tail() {
+    local file="$1"
+    if [[ -s "$file" ]]; then
+        echo "---- last 20 lines of $file ----" >&2
+        tail -n 20 "$file" >&2
+        echo "----" >&2
+    else
+        echo "(no log at $file)" >&2
+    fi
+}
+
+# True when the pid file names a live process.
+pid_alive() {
+    local pidfile="$1" pid
+    [[ -s "$pidfile" ]] || return 1
+    pid="$(cat "$pidfile")"
+    [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null
+}
+
+require_root() {
+    [[ "$(id -u)" -eq 0 ]] || die "must run as root (it installs packages, writes $CONF and starts daemons); try: sudo $0 $1"
+}
+
+# ---------------------------------------------------------------- packages
+
+package_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+install_packages() {
+    local missing=() pkg aptlog
+    for pkg in slurm-wlm munge; do
+        package_installed "$pkg" || missing+=("$pkg")
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        log "slurm-wlm and munge already installed"
+        return
+    fi
+    if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+        die "${missing[*]} not installed and this is not a Debian-like system (no apt-get); install SLURM and munge yourself"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    aptlog="$(mktemp /tmp/local_cluster_apt.XXXXXX)"
+    log "installing ${missing[*]} with apt-get (log: $aptlog)"
+    # Try with the package lists already on the machine; run `apt-get update` only when the
+    # packages are unknown or the install fails (for instance because the lists are stale).
+    if apt-cache show "${missing[@]}" >/dev/null 2>&1 \
+        && apt-get install -y -q --no-install-recommends "${missing[@]}" >"$aptlog" 2>&1; then
+        :
+    else
+        log "apt-get update (package lists missing or stale)"
+        if ! apt-get update -q >>"$aptlog" 2>&1; then
+            show_tail "$aptlog"
+            die "apt-get update failed"
+        fi
+        if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$aptlog" 2>&1; then
+            show_tail "$aptlog"
+            die "apt-get install ${missing[*]} failed"
+        fi
+    fi
+    for cmd in munged slurmctld slurmd sinfo squeue sbatch srun scontrol; do
+        command -v "$cmd" >/dev/null || die "$cmd not found after installing ${missing[*]}"
+    done
+    log "installed ${missing[*]}"
+}
+
+# ---------------------------------------------------------------- slurm.conf
+
+# The configuration for this machine, on stdout. Deterministic: the same machine gives the same
+# text, so `start` can tell whether the running daemons use it.
+render_conf() {
+    local cpus mem_mb
+    cpus="$(nproc)"
+    mem_mb="$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 ))"
+    cat <<EOF
+$MARKER
+# Regenerated by 'local_cluster.sh start'; edit the script, not this file.
+ClusterName=localcluster
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+MpiDefault=none
+MailProg=/bin/true
+# No cgroups (containers often have none): plain /proc process tracking, no task binding.
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+# No accounting database: sacct/sacctmgr have nothing to say; job states come from squeue.
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+# Keep finished jobs in slurmctld (and so in 'squeue --states=all') for a day.
+MinJobAge=86400
+MaxJobCount=100000
+ReturnToService=2
+SchedulerType=sched/backfill
+# Cores and memory are the consumable resources: jobs share the node.
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+DefMemPerCPU=$(( mem_mb / cpus ))
+StateSaveLocation=$STATE_DIR
+SlurmdSpoolDir=$SPOOL_DIR
+SlurmctldPidFile=$CTLD_PID
+SlurmdPidFile=$SLURMD_PID
+SlurmctldLogFile=$CTLD_LOG
+SlurmdLogFile=$SLURMD_LOG
+NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
+PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
+EOF
+}
+
+# Write slurm.conf when it is missing or different; sets CONF_CHANGED=yes when it wrote it.
+CONF_CHANGED=no
+write_conf() {
+    local wanted
+    wanted="$(render_conf)"
+    if [[ -e "$CONF" ]] && ! grep -qxF "$MARKER" "$CONF"; then
+        die "$CONF exists and was not written by this script; refusing to overwrite it (move it away to use the local cluster)"
+    fi
+    mkdir -p "$CONF_DIR" "$STATE_DIR" "$SPOOL_DIR" "$LOG_DIR"
+    if [[ -e "$CONF" ]] && [[ "$(cat "$CONF")" == "$wanted" ]]; then
+        return
+    fi
+    printf '%s\n' "$wanted" >"$CONF"
+    CONF_CHANGED=yes
+}
+
+# ---------------------------------------------------------------- daemons
+
+munge_works() {
+    munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1
+}
+
+start_munge() {
+    if munge_works; then
+        log "munged already running"
+        return
+    fi
+    if [[ ! -s "$MUNGE_KEY" ]]; then
+        log "creating munge key $MUNGE_KEY"
+        mkdir -p "$(dirname "$MUNGE_KEY")"
+        dd if=/dev/urandom of="$MUNGE_KEY" bs=1024 count=1 status=none
+    fi
+    chown munge:munge "$MUNGE_KEY"
+    chmod 0400 "$MUNGE_KEY"
+    install -d -o munge -g munge -m 0755 /run/munge
+    install -d -o munge -g munge -m 0700 /var/lib/munge /var/log/munge
+    # munged daemonizes itself; it runs as the munge user like Debian's own service does.
+    if ! runuser -u munge -- /usr/sbin/munged </dev/null >>/tmp/local_cluster_munged.out 2>&1; then
+        show_tail "$MUNGE_LOG"
+        show_tail /tmp/local_cluster_munged.out
+        die "munged failed to start"
+    fi
+    for _ in $(seq 1 20); do
+        munge_works && { log "munged started"; return; }
+        sleep 0.5
+    done
+    show_tail "$MUNGE_LOG"
+    die "munged started but munge/unmunge does not work"
+}
+
+ctld_up() {
+    scontrol ping 2>/dev/null | grep -q "is UP"
+}
+
+start_slurmctld() {
+    if pid_alive "$CTLD_PID" && ctld_up; then
+        log "slurmctld already running (pid $(cat "$CTLD_PID"))"
+        return
+    fi
+    # slurmctld forks into the background; stdio goes to its log file, not to our caller.
+    if ! slurmctld </dev/null >>"$CTLD_LOG" 2>&1; then
+        show_tail "$CTLD_LOG"
+        die "slurmctld failed to start"
+    fi
+    for _ in $(seq 1 40); do
+        ctld_up && { log "slurmctld started (pid $(cat "$CTLD_PID"))"; return; }
+        sleep 0.5
+    done
+    show_tail "$CTLD_LOG"
+    die "slurmctld did not answer 'scontrol ping' within 20 s"
+}
+
+start_slurmd() {
+    if pid_alive "$SLURMD_PID"; then
+        log "slurmd already running (pid $(cat "$SLURMD_PID"))"
+        return
+    fi
+    if ! slurmd </dev/null >>"$SLURMD_LOG" 2>&1; then
+        show_tail "$SLURMD_LOG"
+        die "slurmd failed to start"
+    fi
+    for _ in $(seq 1 20); do
+        pid_alive "$SLURMD_PID" && { log "slurmd started (pid $(cat "$SLURMD_PID"))"; return; }
+        sleep 0.5
+    done
+    show_tail "$SLURMD_LOG"
+    die "slurmd exited right after starting"
+}
+
+# Stop the daemon named by a pid file (SIGTERM, then wait up to 20 s).
+stop_daemon() {
+    local name="$1" pidfile="$2" pid
+    if ! pid_alive "$pidfile"; then
+        log "$name not running"
+        return
+    fi
+    pid="$(cat "$pidfile")"
+    kill "$pid"
+    for _ in $(seq 1 40); do
+        kill -0 "$pid" 2>/dev/null || { log "$name stopped (pid $pid)"; return; }
+        sleep 0.5
+    done
+    die "$name (pid $pid) did not stop within 20 s"
+}
+
+node_state() {
+    # long state of our node, e.g. idle, mixed, allocated, down*, drained
+    sinfo -h -N -n "$NODE" -o '%T' 2>/dev/null | head -n 1
+}
+
+wait_for_node() {
+    local deadline=$((SECONDS + WAIT_SECONDS)) state resumed=no
+    while ((SECONDS < deadline)); do
+        state="$(node_state)"
+        case "$state" in
+            idle | mixed | allocated | completing)
+                log "node $NODE is $state (partition $PARTITION)"
+                return
+                ;;
+            drain* | down)
+                # e.g. left down/drained by an earlier run: resume it once
+                if [[ "$resumed" == no ]]; then
+                    log "node $NODE is $state ($(sinfo -h -N -n "$NODE" -o '%E')); resuming it"
+                    scontrol update NodeName="$NODE" State=RESUME >/dev/null 2>&1 || true
+                    resumed=yes
+                fi
+                ;;
+        esac
+        sleep 1
+    done
+    echo "node state: '${state:-unknown}', reason: '$(sinfo -h -N -n "$NODE" -o '%E' 2>/dev/null)'" >&2
+    show_tail "$CTLD_LOG"
+    show_tail "$SLURMD_LOG"
+    die "node $NODE not idle within $WAIT_SECONDS s"
+}
+
+# Run one job through the scheduler and check that squeue (the only job status source here)
+# still reports it as COMPLETED afterwards.
+smoke_test() {
+    local name="local_cluster_smoke_$$" state
+    if ! timeout 60 srun -N1 -n1 -t 1 -J "$name" true; then
+        show_tail "$CTLD_LOG"
+        show_tail "$SLURMD_LOG"
+        die "smoke test 'srun -N1 true' failed"
+    fi
+    state="$(squeue -h --states=all -n "$name" -o '%T' | head -n 1)"
+    [[ "$state" == COMPLETED ]] || die "smoke test job ran, but squeue reports '$state' instead of COMPLETED (MinJobAge?)"
+    log "smoke test passed: srun -N1 true, squeue reports COMPLETED"
+}
+
+# ---------------------------------------------------------------- subcommands
+
+cmd_start() {
+    require_root start
+    install_packages
+    write_conf
+    if [[ "$CONF_CHANGED" == yes ]]; then
+        log "wrote $CONF ($(nproc) CPUs, $(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024)) MB, partition $PARTITION)"
+        # daemons started with an older configuration: restart them
+        if pid_alive "$SLURMD_PID" || pid_alive "$CTLD_PID"; then
+            log "configuration changed: restarting slurmd and slurmctld"
+            stop_daemon slurmd "$SLURMD_PID"
+            stop_daemon slurmctld "$CTLD_PID"
+        fi
+    else
+        log "$CONF up to date"
+    fi
+    start_munge
+    start_slurmctld
+    start_slurmd
+    wait_for_node
+    smoke_test
+    log "cluster ready in ${SECONDS} s; stop it with: $0 stop"
+}
+
+cmd_stop() {
+    require_root stop
+    stop_daemon slurmd "$SLURMD_PID"
+    stop_daemon slurmctld "$CTLD_PID"
+    stop_daemon munged "$MUNGE_PID"
+}
+
+cmd_status() {
+    local ok=0 name pidfile
+    for name in munged slurmctld slurmd; do
+        case "$name" in
+            munged) pidfile="$MUNGE_PID" ;;
+            slurmctld) pidfile="$CTLD_PID" ;;
+            slurmd) pidfile="$SLURMD_PID" ;;
+        esac
+        if pid_alive "$pidfile"; then
+            echo "$name: running (pid $(cat "$pidfile"))"
+        else
+            echo "$name: not running"
+            ok=3
+        fi
+    done
+    if ((ok == 0)); then
+        sinfo
+        echo "recent jobs (squeue --states=all):"
+        squeue --states=all -o '%.10i %.12P %.30j %.10T %.10M' | tail -n 10
+    fi
+    return "$ok"
+}
+
+case "${1:-}" in
+    start) cmd_start ;;
+    stop) cmd_stop ;;
+    status) cmd_status ;;
+    *)
+        echo "usage: $0 start|stop|status" >&2
+        exit 2
+        ;;
+esac
