@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import _temp_path, natural_sort, read_tsv_rows, write_table
 
@@ -227,8 +227,7 @@ def _key_lines(text: str) -> dict[str, int]:
 
 def _read_meta(path: Path) -> tuple[int, list[str], dict[str, int]]:
     """``n_labels``, ``label_names`` and ``dropped`` from a grades metadata file."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = read_utf8(path)
     try:
         meta = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -37,6 +37,11 @@ Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
   of the data a different rule would change.
 - Every error names the file, the 1-based line where the fault is on one
   line (the header, where there is one, is line 1) and the offending value.
+
+Every parser reads its files as UTF-8 (MIREX 2005's ``judgments.csv`` is
+Latin-1, which any byte decodes) through
+:func:`~manyjudges.io.errors.read_utf8` or the canonical readers: bytes that
+are not UTF-8 are a DataError naming the file, the line and the bytes.
 """
 
 from __future__ import annotations

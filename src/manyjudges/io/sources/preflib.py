@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.tables import ORDERINGS_COLUMNS
 
 SUPPORTED_TYPES = ("soc", "toc")
@@ -161,7 +161,7 @@ def parse_preflib(
     set_id = path.stem if set_id is None else set_id
     n_alternatives: int | None = None
     orders: list[tuple[int, list[tuple[str, int]]]] = []
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
