@@ -10,7 +10,8 @@ import pandas as pd
 
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.panel import judge_groups
-from manyjudges.graded.protocols import PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, single_parameter
+from manyjudges.graded.protocols import (
+    PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, panel_problem, single_parameter)
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.significance import pairwise_tests
 
@@ -41,9 +42,14 @@ def predict_part(panel: GradedPanel, method, protocol: str, chunk: int, n_chunks
     """Predictions of one chunk of the held-out judges (every ``n_chunks``-th judge from ``chunk``).
 
     The single-parameter protocol chooses one value over every judge, so it runs in one chunk.
+    A panel too small for cross induction (:func:`~manyjudges.graded.protocols.panel_problem`)
+    is a ValueError saying how many judges it has and needs.
     """
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+    problem = panel_problem(panel.labels_per_judge(), min_labels, outer_folds)
+    if problem:
+        raise ValueError(problem)
     judges = held_out_judges(panel, min_labels)
     if protocol == "single_parameter" and n_chunks != 1:
         raise ValueError("the single-parameter protocol runs over all judges at once (n_chunks = 1)")

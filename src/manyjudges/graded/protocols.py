@@ -8,6 +8,11 @@ parameter for every k, chosen to maximise sum_k S(k) directly (the paper's Table
 Every held-out judge is scored on the items they labelled; ``n_items`` says how many.
 ``outer_folds`` groups the test judges (``None``: one fold per judge, as in the paper) for
 large crowd panels: the judges of a fold are held out together.
+
+Minimum panel (:func:`panel_problem`): every method chooses its parameters by predicting
+each training judge from the other training judges, so at least 2 judges must remain when
+the test judges of a fold are held out: a panel needs the largest fold + 2 judges with
+labels (3 without ``outer_folds``), and a test judge (``min_labels`` labels or more).
 """
 from __future__ import annotations
 
@@ -25,6 +30,8 @@ from manyjudges.graded.panel import GradedPanel, judge_groups
 log = logging.getLogger(__name__)
 
 PROTOCOLS = ("cross_induction", "single_parameter")
+#: judges a method's parameters are chosen on: each is predicted from the others, so 2 at least
+MIN_TRAINING_JUDGES = 2
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,39 @@ def held_out_judges(panel: GradedPanel, min_labels: int = 1) -> np.ndarray:
     if len(judges) == 0:
         raise ValueError(f"no judge has at least {min_labels} labels")
     return judges
+
+
+def too_few_judges(n_judges: int, held_out: int = 1) -> str | None:
+    """Why ``n_judges`` judges with labels are too few when ``held_out`` of them are held out
+    at a time (0: a plain fit), or None. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`)."""
+    needed = held_out + MIN_TRAINING_JUDGES
+    if n_judges >= needed:
+        return None
+    held = f"cross induction holds out {held_out} at a time and " if held_out else ""
+    return (f"a graded panel needs at least {needed} judges with labels ({held}every method chooses its parameters "
+            f"by predicting each remaining judge from the others, so at least {MIN_TRAINING_JUDGES} must remain); "
+            f"this one has {n_judges}")
+
+
+def panel_problem(labels_per_judge, min_labels: int = 1, outer_folds: int | None = None) -> str | None:
+    """Why cross induction cannot run on a panel with these label counts per judge, or None.
+
+    The test judges are those with at least ``min_labels`` labels (there must be one),
+    held out one at a time or in ``outer_folds`` groups; see :func:`too_few_judges`.
+    """
+    counts = np.asarray(labels_per_judge)
+    counts = counts[counts > 0]
+    test = np.flatnonzero(counts >= min_labels)
+    if len(test) == 0:
+        return (f"no judge has at least {min_labels} labels (min_labels_per_judge), so none can be held out and "
+                f"scored; the most any of its {len(counts)} judges has is {int(counts.max(initial=0))}")
+    return too_few_judges(len(counts), max(len(g) for g in judge_groups(test, outer_folds)))
+
+
+def _check_groups(panel: GradedPanel, groups: list[np.ndarray]) -> None:
+    problem = too_few_judges(len(panel.judges_present()), max(len(g) for g in groups))
+    if problem:
+        raise ValueError(problem)
 
 
 def _prediction_rows(panel: GradedPanel, group: np.ndarray, proba: np.ndarray) -> pd.DataFrame:
@@ -76,6 +116,7 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
     if not groups:
         return ProtocolResult(pd.DataFrame(columns=["judge", "item", "label", "p_true"]),
                               pd.DataFrame(columns=["judge", "parameter", "value"]))
+    _check_groups(panel, groups)
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
@@ -84,8 +125,10 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
         rows.append(_prediction_rows(panel, group, proba))
         for j in group:
             for name, value in _scalar_parameters(params).items():
-                params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": value})
-        log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups), time.perf_counter() - start)
+                params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name,
+                                    "value": value})
+        log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups),
+                 time.perf_counter() - start)
         if progress is not None:
             progress(n, len(groups))
     return ProtocolResult(pd.concat(rows, ignore_index=True),
@@ -101,6 +144,7 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
     if name is None:
         raise ValueError(f"method {method.name!r} has no single parameter")
     groups = judge_groups(np.asarray(judges), outer_folds)
+    _check_groups(panel, groups)
     states = [(group, panel.of(group), method.prepare(panel.without(group))) for group in groups]
 
     def total(value: float) -> float:
