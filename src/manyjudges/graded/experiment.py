@@ -18,7 +18,7 @@ from manyjudges.graded.significance import pairwise_tests
 log = logging.getLogger(__name__)
 
 PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
-PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value"]
+PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value", "at_bound"]
 LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
 
@@ -77,9 +77,13 @@ def loglik_table(predictions: pd.DataFrame, n_labels: int) -> pd.DataFrame:
 
 
 def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
-    """Chosen parameters: the single value (single_parameter) or the mean and range over judges."""
-    return (parameters.groupby(["method", "protocol", "parameter"], sort=False)["value"]
-            .agg(mean="mean", min="min", max="max", judges="size").reset_index())
+    """Chosen parameters: the single value (single_parameter) or the mean and range over judges,
+    and ``judges_at_bound``: for how many judges the value sits on an edge of its search range."""
+    at_bound = parameters["at_bound"] if "at_bound" in parameters else pd.Series(False, index=parameters.index)
+    table = parameters.assign(at_bound=at_bound.fillna(False).astype(bool))
+    return (table.groupby(["method", "protocol", "parameter"], sort=False)
+            .agg(mean=("value", "mean"), min=("value", "min"), max=("value", "max"), judges=("value", "size"),
+                 judges_at_bound=("at_bound", "sum")).reset_index())
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:

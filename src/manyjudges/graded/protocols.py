@@ -9,6 +9,10 @@ Every held-out judge is scored on the items they labelled; ``n_items`` says how 
 ``outer_folds`` groups the test judges (``None``: one fold per judge, as in the paper) for
 large crowd panels: the judges of a fold are held out together.
 
+A chosen parameter on an edge of its search range (the method's ``parameters_at_bound``;
+in the single-parameter protocol, the single parameter at a bound of its range) is logged as
+a warning naming the judges, and ``at_bound`` is True in its parameter rows.
+
 Minimum panel (:func:`panel_problem`): every method chooses its parameters by predicting
 each training judge from the other training judges, so at least 2 judges must remain when
 the test judges of a fold are held out: a panel needs the largest fold + 2 judges with
@@ -24,12 +28,15 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.base import GradedMethod, log_probability, maximise_scalar
+from manyjudges.graded.base import GradedMethod, bound_reached, log_probability, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, judge_groups
 
 log = logging.getLogger(__name__)
 
 PROTOCOLS = ("cross_induction", "single_parameter")
+PARAMETER_ROW_COLUMNS = ["judge", "parameter", "value", "at_bound"]
+#: judges named in a warning before the rest are only counted
+NAMED_JUDGES = 20
 #: judges a method's parameters are chosen on: each is predicted from the others, so 2 at least
 MIN_TRAINING_JUDGES = 2
 
@@ -101,6 +108,20 @@ def _scalar_parameters(params: dict) -> dict[str, float]:
     return {k: float(v) for k, v in params.items() if np.ndim(v) == 0}
 
 
+def _judge_id(panel: GradedPanel, j: int):
+    return panel.judge_ids[j] if panel.judge_ids else j
+
+
+def _warn_at_bound(method: GradedMethod, at_bound: dict[tuple[str, str, float], list], n_judges: int) -> None:
+    """One warning per (parameter, bound) reached, naming the judges it was chosen for."""
+    for (name, side, bound), judges in at_bound.items():
+        named = ", ".join(str(j) for j in judges[:NAMED_JUDGES])
+        more = f" and {len(judges) - NAMED_JUDGES} more" if len(judges) > NAMED_JUDGES else ""
+        log.warning("%s: %s chosen at the %s bound %g of its search range for %d of %d held-out judges (%s%s); "
+                    "the best value may lie beyond it", method.name, name, side, bound, len(judges), n_judges,
+                    named, more)
+
+
 def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                     outer_folds: int | None = None, groups: list[np.ndarray] | None = None,
                     progress: Callable[[int, int], None] | None = None) -> ProtocolResult:
@@ -115,24 +136,28 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
     groups = judge_groups(np.asarray(judges), outer_folds) if groups is None else groups
     if not groups:
         return ProtocolResult(pd.DataFrame(columns=["judge", "item", "label", "p_true"]),
-                              pd.DataFrame(columns=["judge", "parameter", "value"]))
+                              pd.DataFrame(columns=PARAMETER_ROW_COLUMNS))
     _check_groups(panel, groups)
+    at_bound: dict[tuple[str, str, float], list] = {}
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
         method.fit(train)
         params, proba = method.parameters_, method.predict_proba()
+        edges = method.parameters_at_bound(params)
         rows.append(_prediction_rows(panel, group, proba))
+        for name, edge in edges.items():
+            at_bound.setdefault((name, *edge), []).extend(_judge_id(panel, j) for j in group)
         for j in group:
             for name, value in _scalar_parameters(params).items():
-                params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name,
-                                    "value": value})
+                params_rows.append({"judge": _judge_id(panel, j), "parameter": name, "value": value,
+                                    "at_bound": name in edges})
         log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups),
                  time.perf_counter() - start)
         if progress is not None:
             progress(n, len(groups))
-    return ProtocolResult(pd.concat(rows, ignore_index=True),
-                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+    _warn_at_bound(method, at_bound, sum(len(g) for g in groups))
+    return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 
 def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
@@ -158,10 +183,12 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
     best, _ = maximise_scalar(total, method.single_parameter_grid(), method.single_parameter_scale,
                               method.single_parameter_refinements, method.single_parameter_refine)
     rows = [_prediction_rows(panel, group, method.predict(state, {name: best})) for group, _, state in states]
-    params_rows = [{"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": best}
-                   for group in groups for j in group]
-    return ProtocolResult(pd.concat(rows, ignore_index=True),
-                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+    edge = bound_reached(best, method.single_parameter_bounds)
+    judges_held = [_judge_id(panel, j) for group in groups for j in group]
+    if edge:
+        _warn_at_bound(method, {(name, *edge): judges_held}, len(judges_held))
+    params_rows = [{"judge": j, "parameter": name, "value": best, "at_bound": edge is not None} for j in judges_held]
+    return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 
 def loglik_by_judge(predictions: pd.DataFrame) -> pd.DataFrame:

@@ -67,6 +67,12 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
     return "\n".join(lines) + "\n"
 
 
+def _at_bound(row: pd.DataFrame) -> str:
+    """' (at a bound of its search for k of n judges)' from parameters.tsv's judges_at_bound, if any."""
+    k = int(row["judges_at_bound"].iloc[0]) if "judges_at_bound" in row else 0
+    return f" (at a bound of its search for {k} of {int(row['judges'].iloc[0])} judges)" if k else ""
+
+
 def _p(value: float) -> str:
     """A p-value; 0 means it underflowed double precision."""
     return "< 1e-300" if value == 0 else f"{value:.3g}"
@@ -159,8 +165,9 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
             if sp.empty and ci.empty:
                 continue
             p = lut["1"].get((None, None, m, None, None, par)) if simulated else None
-            ours = f"{sp['mean'].iloc[0]:.3g}" if not sp.empty else ""
-            ci_text = f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g})" if not ci.empty else ""
+            ours = f"{sp['mean'].iloc[0]:.3g}{_at_bound(sp)}" if not sp.empty else ""
+            ci_text = (f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g}){_at_bound(ci)}"
+                       if not ci.empty else "")
             lines.append(f"| {m} | {par} | {ours}" + (f" ({p:g})" if p is not None else "") + f" | {ci_text} |")
         parts.append("\n".join(lines) + "\n")
         parts.append("Our penalty is lambda/2 ||W||^2 on the mean log-likelihood per instance; the paper's scaling "
