@@ -159,3 +159,25 @@ def test_items_and_topics_without_truth_are_counted_logged_and_reported(tmp_path
                             list(ex.DEFAULT_KS))
     assert ("Left out of the scores: 10 of 24 judged items have no truth grade (ranked, not scored); "
             "1 of 3 topics have none (not scored).") in report
+
+
+def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
+    from manyjudges.crowd.report import crowd_markdown
+    from manyjudges.io.sources import mirex2005, trec_rf10
+    from manyjudges.reporting.paper_values import paper_values
+
+    data = noiseless_dataset()
+    results = {name: write_results(tmp_path / name, data) for name in ("mine", "mx")}
+    specs = {"mine": {"source": "preferences_table"}, "mx": {"source": "mirex2005"}}
+    paper, ks = paper_values("niu2015"), list(ex.DEFAULT_KS)
+
+    own = crowd_markdown({"mine": results["mine"]}, specs, {}, paper, ks)
+    assert "### Dataset `mine` (your own data)" in own
+    for caveat in (mirex2005.REPORT_NOTE, trec_rf10.CROWD_REPORT_NOTE, "Truth for MIREX", "CS-TREC2011"):
+        assert caveat not in own
+
+    both = crowd_markdown(results, specs, {}, paper, ks)
+    header, mine, mx = both.split("### Dataset ")
+    assert "`mine` (your own data)" in mine and "`mx` (real public data)" in mx
+    assert mirex2005.REPORT_NOTE in mx and "from these same crowd judgments" in mx
+    assert mirex2005.REPORT_NOTE not in header + mine and trec_rf10.CROWD_REPORT_NOTE not in both

@@ -135,3 +135,28 @@ def test_predict_part_chunks_partition_the_judges(crowd_panel):
         predict_part(panel, M1(), "single_parameter", 0, 2)
     with pytest.raises(ValueError, match="unknown protocol"):
         predict_part(panel, M1(), "leave_one_out", 0, 1)
+
+
+def test_report_caveats_only_under_their_source_and_parameters_at_bound(tmp_path):
+    from manyjudges.graded import simulate
+    from manyjudges.graded.experiment import parameter_table
+    from manyjudges.graded.report import graded_markdown
+    from manyjudges.reporting.paper_values import paper_values
+
+    panel = GradedPanel.from_matrix(np.random.default_rng(1).integers(0, 3, size=(10, 4)), 3)
+    preds, params = predict_part(panel, make_graded_method("m1", name="m1"), "cross_induction", 0, 1)
+    params = params.assign(at_bound=[True, False, False, False])
+    tables = {"loglik": loglik_table(preds, 3), "pairwise": comparison_table(preds, []),
+              "parameters": parameter_table(params), "grades": preds[["item", "judge", "label"]]}
+    paths = {}
+    for name, table in tables.items():
+        paths[name] = tmp_path / f"{name}.tsv"
+        table.to_csv(paths[name], sep="\t", index=False)
+    specs = {"sim": {"source": "simulate"}, "mine": {"source": "table"}}
+    report = graded_markdown({"sim": paths, "mine": paths}, specs, paper_values("wilbur2011"))
+    header, sim, mine = report.split("### Dataset ")
+    assert "`sim` (**simulated**)" in sim and simulate.REPORT_NOTE in sim
+    assert "`mine` (your own data)" in mine
+    for text in (header, mine):
+        assert simulate.REPORT_NOTE not in text and "MEDLINE" not in text
+    assert "(at a bound of its search for 1 of 4 judges)" in mine

@@ -16,7 +16,17 @@ from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import PREFERENCE_COLUMNS, TRUTH_COLUMNS, PreferenceData
 from manyjudges.io.sources._text import PathLike
 
-__all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "parse_mirex2005"]
+__all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "REPORT_NOTE", "parse_mirex2005"]
+
+#: The data caveat the crowd report prints under a dataset with ``source: mirex2005``.
+REPORT_NOTE = (
+    "**Truth for MIREX 2005.** The expert ground truth of Niu et al. (Typke et al. 2005) is not public. We use "
+    "the `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not "
+    "independent of the judgments, so every method is partly scored on agreement with the crowd itself. "
+    "Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3. The "
+    "query's own document is an item of its topic (workers compared it too) and has grade 4. Only trends and "
+    "the ranking of methods compare with the paper's values."
+)
 
 MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer.radio")
 MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}

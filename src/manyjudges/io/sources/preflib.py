@@ -20,6 +20,13 @@ import pandas as pd
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.tables import ORDERINGS_COLUMNS
 
+#: The data caveat the orderings report prints under a dataset with ``source: preflib``.
+REPORT_NOTE = (
+    "PrefLib panels (real judges ordering every item of a set) have more judges or items than the paper's "
+    "sentence sets and agree differently: only the ranking of methods and the trends compare with the "
+    "paper's values, not the values."
+)
+
 SUPPORTED_TYPES = ("soc", "toc")
 
 _HEADER = re.compile(r"#\s*([^:]+?)\s*:\s*(.*?)\s*")
