@@ -144,7 +144,7 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
         train = panel.without(group)
         method.fit(train)
         params, proba = method.parameters_, method.predict_proba()
-        edges = method.parameters_at_bound(params)
+        edges = method.parameters_at_bound(params) if hasattr(method, "parameters_at_bound") else {}
         rows.append(_prediction_rows(panel, group, proba))
         for name, edge in edges.items():
             at_bound.setdefault((name, *edge), []).extend(_judge_id(panel, j) for j in group)
