@@ -13,7 +13,7 @@ ids = {"topic": str, "item": str, "worker": str}
 rankings = concat_tables(snakemake.input.rankings, dtype=ids)
 by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset["relevant_grade"])
 write_tsv(by_topic, out.metrics_by_topic)
-write_tsv(ex.mean_metrics(by_topic, p.methods, p.ks), out.ranking_metrics)
+write_tsv(ex.mean_metrics(by_topic, p.methods, p.ks, ex.truth_coverage(dataset)), out.ranking_metrics)
 write_tsv(ex.significance_tests(by_topic, p.proposed, p.baselines, p.ks), out.significance)
 write_tsv(concat_tables(snakemake.input.runtime), out.runtime)
 quality = ex.quality_table(concat_tables(snakemake.input.quality, dtype=ids), dataset)

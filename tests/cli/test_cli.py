@@ -150,7 +150,8 @@ def test_graded_evaluate_and_predict_equal_the_library(capsys, grades):
 def test_graded_single_parameter_protocol(capsys, grades):
     status, table, _ = run(capsys, "graded", "evaluate", grades, "--method", "m4", "--protocol", "single_parameter")
     assert status == 0 and set(table["protocol"]) == {"single_parameter"}
-    status, _, err = run(capsys, "graded", "evaluate", grades, "--method", "dawid_skene", "--protocol", "single_parameter")
+    status, _, err = run(capsys, "graded", "evaluate", grades, "--method", "dawid_skene",
+                         "--protocol", "single_parameter")
     assert status == 2 and "no single parameter" in err
 
 
@@ -214,7 +215,8 @@ def test_malformed_line(capsys, tmp_path):
 def test_unknown_item(capsys, orderings, tmp_path):
     cands = write(tmp_path / "cands.tsv", "set_id\tjudge\titem\trank\n"
                   + "".join(f"s1\tmine\tx{i}\t{i + 1}\n" for i in range(5)) + "s1\tmine\tzz\t6\n")
-    check_error(capsys, ["orderings", "score", orderings, cands, "--method", "ac_tau"], 1, "cands.tsv", "line 7", "'zz'")
+    check_error(capsys, ["orderings", "score", orderings, cands, "--method", "ac_tau"], 1,
+                "cands.tsv", "line 7", "'zz'")
     path = write(tmp_path / "panel.tsv", "set_id\tjudge\titem\trank\ns\ta\tx\t1\ns\ta\ty\t2\ns\tb\tx\t1\ns\tb\tq\t2\n")
     check_error(capsys, ["orderings", "ed", path, "--method", "ac_tau"], 1, "panel.tsv", "line 5", "'q'")
 
@@ -237,7 +239,8 @@ def test_repeated_preferences_are_judgments_not_duplicates(capsys, tmp_path):
 
 def test_a_panel_of_one_judge(capsys, tmp_path):
     path = write(tmp_path / "one.tsv", "item\tjudge\tlabel\nd1\ta\t1\nd2\ta\t0\n")
-    check_error(capsys, ["graded", "evaluate", path, "--method", "m1"], 1, "one.tsv", "at least 2 judges")
+    check_error(capsys, ["graded", "evaluate", path, "--method", "m1"], 1, "one.tsv", "at least 3 judges", "has 1")
+    check_error(capsys, ["graded", "predict", path, "--method", "m1"], 1, "one.tsv", "at least 2 judges", "has 1")
 
 
 def test_out_of_range_label(capsys, grades):
@@ -289,7 +292,8 @@ def test_debug_shows_the_traceback(tmp_path):
 
 
 def test_console_script_and_module_run():
-    done = subprocess.run([sys.executable, "-m", "manyjudges", "orderings", "ed", "--help"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "manyjudges", "orderings", "ed", "--help"],
+                          capture_output=True, text=True)
     assert done.returncode == 0
     assert "example" in done.stdout and "manyjudges orderings ed panel.tsv" in done.stdout
 

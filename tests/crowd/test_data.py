@@ -7,6 +7,7 @@ import pytest
 
 from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
 from manyjudges.crowd.judgments import ratings_to_preferences
+from manyjudges.io.preferences import read_truth
 
 
 def test_ratings_to_preferences_matches_a_loop():
@@ -54,3 +55,48 @@ def test_repeated_rating_is_an_error():
     table = pd.DataFrame({"topic": ["t", "t"], "worker": ["w", "w"], "item": ["a", "a"], "grade": [1, 2]})
     with pytest.raises(ValueError, match="more than once"):
         topics_from_ratings(table)
+
+
+def test_a_rating_item_is_split_at_its_first_colon_and_its_topic_must_have_truth(tmp_path):
+    from manyjudges.io.errors import DataError
+
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("topic\titem\tgrade\nq1\thttp://0-101.net\t1\nq1\tb\t0\n")
+    spec = {"n_labels": 2, "truth": str(truth)}
+
+    def ratings(*items):
+        path = tmp_path / "ratings.tsv"
+        path.write_text("item\tjudge\tlabel\n" + "".join(f"{item}\tw{n}\t1\n" for n, item in enumerate(items)))
+        return dict(spec, path=str(path)), path
+
+    ok, _ = ratings("q1:http://0-101.net", "q1:b")  # a doc id may hold ':'
+    graded, _ = parse_crowd_source("ratings_table", {}, ok)
+    write_crowd_dataset(graded, read_truth(truth), tmp_path / "out")
+    assert load_crowd_dataset(tmp_path / "out").topics["q1"].items.tolist() == ["b", "http://0-101.net"]
+
+    no_topic, path = ratings("q1:b", "http://0-101.net")  # the topic left out: 'http' is no truth topic
+    with pytest.raises(DataError) as err:
+        parse_crowd_source("ratings_table", {}, no_topic)
+    assert (err.value.path, err.value.line, err.value.value) == (str(path), 3, "http://0-101.net")
+    assert str(err.value) == (f"{path}, line 3: topic 'http' has no truth in truth.tsv; items are '<topic>:<doc>', "
+                              "the topic one of the truth table's: 'http://0-101.net'")
+
+    for bad in ("nocolon", ":b", "q1:"):
+        no_colon, path = ratings("q1:b", "q1:http://0-101.net", bad)
+        with pytest.raises(DataError) as err:
+            parse_crowd_source("ratings_table", {}, no_colon)
+        assert (err.value.line, err.value.value) == (4, bad)
+        assert str(err.value) == f"{path}, line 4: a crowd rating's item must be '<topic>:<doc>': {bad!r}"
+
+
+def test_a_processed_rating_without_a_truth_topic_names_its_line(tmp_path):
+    from manyjudges.io.errors import DataError
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "truth.tsv").write_text("topic\titem\tgrade\nq1\ta\t1\n")
+    (out / "grades.yaml").write_text("n_labels: 2\nlabel_names: ['0', '1']\n")
+    (out / "grades.tsv").write_text("item\tjudge\tlabel\nq1:a\tw1\t1\nq2:a\tw1\t0\nq1:a\tw2\t0\n")
+    with pytest.raises(DataError) as err:
+        load_crowd_dataset(out)
+    assert (err.value.path, err.value.line, err.value.value) == (str(out / "grades.tsv"), 3, "q2:a")

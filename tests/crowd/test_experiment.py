@@ -22,7 +22,8 @@ def noiseless_dataset(n_topics: int = 3, n_items: int = 8, seed: int = 0) -> Cro
             for a in range(n_items):
                 for b in range(a + 1, n_items):
                     if grades[a] != grades[b]:
-                        rows.append((f"t{t}", f"w{w}", items[a], items[b], "left" if grades[a] > grades[b] else "right"))
+                        outcome = "left" if grades[a] > grades[b] else "right"
+                        rows.append((f"t{t}", f"w{w}", items[a], items[b], outcome))
     prefs = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
     return CrowdDataset(topics_from_preferences(prefs), truth)
 
@@ -108,3 +109,75 @@ def test_ties_are_broken_by_item_hash_not_id_order():
     assert sorted(order.tolist()) == list(range(30)) and order.tolist() != list(range(30))
     # round-off-level differences count as ties
     assert ranking_from_scores(np.array([1.0, 1.0 + 1e-15, 0.5])).tolist() == [0, 1, 2]
+
+
+def partial_dataset() -> CrowdDataset:
+    """The noiseless crowd with 2 of topic t0's 8 items and all of topic t2 left out of the truth."""
+    data = noiseless_dataset()
+    truth = dict(data.truth)
+    truth["t0"] = {item: grade for item, grade in truth["t0"].items() if item not in ("i0", "i1")}
+    del truth["t2"]
+    return CrowdDataset(data.topics, truth)
+
+
+def write_results(folder, data: CrowdDataset, methods=("borda", "crowd_bt")) -> dict[str, object]:
+    """The crowd tables the report reads, as the pipeline writes them, for a few methods."""
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = [ex.aggregate_dataset(data, m, {"method": m, "params": {}}) for m in methods]
+    rankings = pd.concat([p[0] for p in parts], ignore_index=True)
+    by_topic = ex.metrics_by_topic(rankings, data)
+    quality = ex.quality_table(pd.concat([p[1] for p in parts], ignore_index=True), data)
+    tables = {"metrics_by_topic": by_topic,
+              "ranking_metrics": ex.mean_metrics(by_topic, list(methods), coverage=ex.truth_coverage(data)),
+              "significance": ex.significance_tests(by_topic, [methods[0]], list(methods[1:])),
+              "runtime": pd.DataFrame({"method": list(methods), "seconds": [p[2] for p in parts]}),
+              "quality_kl": ex.quality_divergence(quality)}
+    for name, table in tables.items():
+        table.to_csv(folder / f"{name}.tsv", sep="\t", index=False)
+    return {name: folder / f"{name}.tsv" for name in tables}
+
+
+def test_items_and_topics_without_truth_are_counted_logged_and_reported(tmp_path, caplog):
+    import logging
+
+    from manyjudges.crowd.report import crowd_markdown
+    from manyjudges.reporting.paper_values import paper_values
+
+    data = partial_dataset()
+    assert ex.truth_coverage(data) == {"topics": 3, "topics_without_truth": 1, "judged_items": 24,
+                                       "items_without_truth": 10}
+    with caplog.at_level(logging.INFO, logger="manyjudges"):
+        files = write_results(tmp_path / "mine", data)
+    assert ("left out of scoring: 10 of 24 judged items have no truth grade (ranked, not scored); "
+            "1 of 3 topics have none (not scored)") in caplog.messages
+    metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
+    assert list(metrics.columns) == ["method", "metric", "value"] + ex.COVERAGE_COLUMNS
+    assert (metrics[ex.COVERAGE_COLUMNS] == [3, 1, 24, 10]).all().all()
+    by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t")
+    assert sorted(by_topic["topic"].unique()) == ["t0", "t1"]
+    report = crowd_markdown({"mine": files}, {"mine": {"source": "preferences_table"}}, {}, paper_values("niu2015"),
+                            list(ex.DEFAULT_KS))
+    assert ("Left out of the scores: 10 of 24 judged items have no truth grade (ranked, not scored); "
+            "1 of 3 topics have none (not scored).") in report
+
+
+def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
+    from manyjudges.crowd.report import crowd_markdown
+    from manyjudges.io.sources import mirex2005, trec_rf10
+    from manyjudges.reporting.paper_values import paper_values
+
+    data = noiseless_dataset()
+    results = {name: write_results(tmp_path / name, data) for name in ("mine", "mx")}
+    specs = {"mine": {"source": "preferences_table"}, "mx": {"source": "mirex2005"}}
+    paper, ks = paper_values("niu2015"), list(ex.DEFAULT_KS)
+
+    own = crowd_markdown({"mine": results["mine"]}, specs, {}, paper, ks)
+    assert "### Dataset `mine` (your own data)" in own
+    for caveat in (mirex2005.REPORT_NOTE, trec_rf10.CROWD_REPORT_NOTE, "Truth for MIREX", "CS-TREC2011"):
+        assert caveat not in own
+
+    both = crowd_markdown(results, specs, {}, paper, ks)
+    header, mine, mx = both.split("### Dataset ")
+    assert "`mine` (your own data)" in mine and "`mx` (real public data)" in mx
+    assert mirex2005.REPORT_NOTE in mx and "from these same crowd judgments" in mx
+    assert mirex2005.REPORT_NOTE not in header + mine and trec_rf10.CROWD_REPORT_NOTE not in both

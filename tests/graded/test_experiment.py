@@ -24,11 +24,41 @@ from .helpers import K3
 
 def test_snow_task_must_match_the_dataset_file(tmp_path):
     path = tmp_path / "anger.standardized.tsv"
-    path.write_text("!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n1\tw1\t10\t55\t50\n")
+    path.write_text("!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
+                    "1\tw1\t10\t55\t50\n2\tw2\t10\t10\t50\n3\tw3\t10\t99\t50\n")
     data = parse_graded_source("snow2008", {path.name: path}, {"task": "anger"})
-    assert data.grades["label"].tolist() == [2]
+    assert data.grades["label"].tolist() == [2, 0, 4]
     with pytest.raises(ValueError, match="fear.standardized.tsv"):
         parse_graded_source("snow2008", {path.name: path}, {"task": "fear"})
+
+
+def test_a_panel_too_small_for_cross_induction_fails_when_parsed(tmp_path):
+    from manyjudges.io.errors import DataError
+
+    def table(name, judges, items=2):
+        rows = "".join(f"d{i}\t{j}\t{(i + n) % 2}\n" for n, j in enumerate(judges) for i in range(items))
+        path = tmp_path / name
+        path.write_text("item\tjudge\tlabel\n" + rows)
+        return path
+
+    one = table("one.tsv", ["alice"])
+    with pytest.raises(DataError) as err:
+        parse_graded_source("table", {one.name: one}, {"n_labels": 2})
+    assert err.value.path == str(one) and err.value.line is None
+    assert str(err.value) == (
+        f"{one}: a graded panel needs at least 3 judges with labels (cross induction holds out 1 at a time and "
+        "every method chooses its parameters by predicting each remaining judge from the others, so at least 2 "
+        "must remain); this one has 1")
+    three = table("three.tsv", ["a", "b", "c"])
+    assert parse_graded_source("table", {three.name: three}, {"n_labels": 2}).grades["judge"].nunique() == 3
+    with pytest.raises(DataError, match=r"three.tsv: .*needs at least 4 judges .*holds out 2 at a time.*has 3$"):
+        parse_graded_source("table", {three.name: three}, {"n_labels": 2, "outer_folds": 2})
+    with pytest.raises(DataError, match=r"three.tsv: no judge has at least 20 labels \(min_labels_per_judge\).*"
+                                        r"the most any of its 3 judges has is 2$"):
+        parse_graded_source("table", {three.name: three}, {"n_labels": 2, "min_labels_per_judge": 20})
+    # the library says the same before any method runs (a simulated panel is never parsed)
+    with pytest.raises(ValueError, match="needs at least 3 judges .* has 2$"):
+        predict_part(GradedPanel.from_matrix(np.array([[0, 1], [1, 1]]), 2), M1(), "cross_induction", 0, 1)
 
 
 def test_missing_trec_file_is_named(tmp_path):
@@ -105,3 +135,28 @@ def test_predict_part_chunks_partition_the_judges(crowd_panel):
         predict_part(panel, M1(), "single_parameter", 0, 2)
     with pytest.raises(ValueError, match="unknown protocol"):
         predict_part(panel, M1(), "leave_one_out", 0, 1)
+
+
+def test_report_caveats_only_under_their_source_and_parameters_at_bound(tmp_path):
+    from manyjudges.graded import simulate
+    from manyjudges.graded.experiment import parameter_table
+    from manyjudges.graded.report import graded_markdown
+    from manyjudges.reporting.paper_values import paper_values
+
+    panel = GradedPanel.from_matrix(np.random.default_rng(1).integers(0, 3, size=(10, 4)), 3)
+    preds, params = predict_part(panel, make_graded_method("m1", name="m1"), "cross_induction", 0, 1)
+    params = params.assign(at_bound=[True, False, False, False])
+    tables = {"loglik": loglik_table(preds, 3), "pairwise": comparison_table(preds, []),
+              "parameters": parameter_table(params), "grades": preds[["item", "judge", "label"]]}
+    paths = {}
+    for name, table in tables.items():
+        paths[name] = tmp_path / f"{name}.tsv"
+        table.to_csv(paths[name], sep="\t", index=False)
+    specs = {"sim": {"source": "simulate"}, "mine": {"source": "table"}}
+    report = graded_markdown({"sim": paths, "mine": paths}, specs, paper_values("wilbur2011"))
+    header, sim, mine = report.split("### Dataset ")
+    assert "`sim` (**simulated**)" in sim and simulate.REPORT_NOTE in sim
+    assert "`mine` (your own data)" in mine
+    for text in (header, mine):
+        assert simulate.REPORT_NOTE not in text and "MEDLINE" not in text
+    assert "(at a bound of its search for 1 of 4 judges)" in mine

@@ -51,3 +51,28 @@ def test_fit_maxent_reaches_the_loop_minimum():
     x = fit_maxent(MaxentData.of(panel), 0.1)
     numeric = central_gradient(lambda y: ref_maxent_objective(y, trip, panel.n_judges, K3, 0.1), x, 1e-5)
     assert np.max(np.abs(numeric)) < 1e-4
+
+
+def test_lambda_on_a_bound_of_its_search_is_warned_and_marked(caplog):
+    import logging
+
+    from manyjudges.graded.experiment import parameter_table, predict_part
+    from manyjudges.graded.maxent import M5
+
+    assert M5(lambda_bounds=(1e-3, 1.0)).parameters_at_bound({"lambda": 0.05}) == {}
+    assert M5(lambda_bounds=(1e-3, 1.0)).parameters_at_bound({"lambda": 1e-3}) == {"lambda": ("lower", 1e-3)}
+    # labels that carry nothing about each other: the strongest penalty searched wins
+    panel = panel_of(np.random.default_rng(0).integers(0, K3, size=(30, 4)))
+    method = M5(grid_points=2, refine_evaluations=0)
+    method.name = "m5"
+    with caplog.at_level(logging.INFO, logger="manyjudges"):
+        _, params = predict_part(panel, method, "cross_induction", 0, 1)
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert [r.name for r in warnings] == ["manyjudges.graded.protocols"]
+    assert warnings[0].getMessage() == ("m5: lambda chosen at the upper bound 1 of its search range for 4 of 4 "
+                                        "held-out judges (0, 1, 2, 3); the best value may lie beyond it")
+    assert list(params.columns) == ["method", "protocol", "judge", "parameter", "value", "at_bound"]
+    assert params["at_bound"].tolist() == [True] * 4
+    table = parameter_table(params)
+    assert list(table.columns) == ["method", "protocol", "parameter", "mean", "min", "max", "judges", "judges_at_bound"]
+    assert table[["parameter", "judges", "judges_at_bound"]].values.tolist() == [["lambda", 4, 4]]

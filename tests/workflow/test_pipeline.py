@@ -52,7 +52,8 @@ TINY = {
     },
     "crowd": {
         "datasets": {
-            "sim_crowd_tiny": {"source": "simulate", "n_topics": 3, "n_items": 8, "n_workers": 6, "pairs_per_worker": 10,
+            "sim_crowd_tiny": {"source": "simulate", "n_topics": 3, "n_items": 8, "n_workers": 6,
+                               "pairs_per_worker": 10,
                                "worker_mix": {"good": 0.5, "random": 0.25, "malicious": 0.25}, "good_accuracy": 0.9,
                                "relevant_grade": 3},
             "mirex2005": {"source": "mirex2005", "relevant_grade": 3},
@@ -110,7 +111,8 @@ def test_graded_tables_follow_results_contract(tiny_run):
         assert np.allclose(uniform["loglik"], uniform["n_items"] * np.log(1 / k))
         assert (loglik["loglik"] < 0).all()
         tests = pd.read_csv(tiny_run / f"results/graded/{dataset}/pairwise_tests.tsv", sep="\t")
-        assert list(tests.columns) == ["judge", "method_a", "method_b", "protocol", "a_better", "b_better", "ties", "p_value"]
+        assert list(tests.columns) == ["judge", "method_a", "method_b", "protocol", "a_better", "b_better", "ties",
+                                       "p_value"]
         assert (tests[["a_better", "b_better", "ties"]].sum(axis=1) == labels).all()
         assert tests["p_value"].between(0, 1).all()
         assert (tiny_run / f"results/figures/graded/{dataset}/loglik_by_judge.png").stat().st_size > 0
@@ -123,7 +125,9 @@ def test_crowd_tables_follow_results_contract(tiny_run):
     for dataset, n_topics in (("sim_crowd_tiny", 3), ("mirex2005", 11)):
         base = tiny_run / f"results/crowd/{dataset}"
         metrics = pd.read_csv(base / "ranking_metrics.tsv", sep="\t")
-        assert list(metrics.columns) == ["method", "metric", "value"]
+        assert list(metrics.columns) == ["method", "metric", "value", "topics", "topics_without_truth",
+                                         "judged_items", "items_without_truth"]
+        assert (metrics["topics"] == n_topics).all() and (metrics["topics_without_truth"] == 0).all()
         assert set(metrics["method"]) == methods and len(metrics) == 5 * 12
         assert metrics["value"].between(0, 1).all()
         runtime = pd.read_csv(base / "runtime.tsv", sep="\t")
@@ -147,7 +151,8 @@ def test_crowd_tables_follow_results_contract(tiny_run):
 
 
 def test_consensus_tables_and_authors_reference_numbers(tiny_run):
-    grid = pd.read_csv(tiny_run / "results/consensus/search_top25/consensus.tsv", sep="\t", dtype={"kappa_by_length": str})
+    grid = pd.read_csv(tiny_run / "results/consensus/search_top25/consensus.tsv", sep="\t",
+                       dtype={"kappa_by_length": str})
     assert list(grid.columns) == ["list_set", "lambda", "gamma", "kappa", "kappa_by_length", "lcs_length"]
     assert len(grid) == 2 * 3 * 2
 
@@ -175,7 +180,8 @@ def test_values_match_an_independent_computation(tiny_run):
         means = []
         for _, s in table.groupby("set_id"):
             m = s.pivot(index="judge", columns="item", values="rank").to_numpy(float)
-            means.append(np.mean([kendalltau(m[i], m[j]).statistic for i in range(len(m)) for j in range(len(m)) if i != j]))
+            means.append(np.mean([kendalltau(m[i], m[j]).statistic
+                                  for i in range(len(m)) for j in range(len(m)) if i != j]))
         ed = pd.read_csv(tiny_run / f"results/orderings/{dataset}/ed_by_noise.tsv", sep="\t")
         got = ed[(ed.method == "ac_tau") & (ed.noise_ratio == 0)]["ed_mean"].item()
         assert got == pytest.approx(np.mean(means), abs=1e-9)
@@ -229,7 +235,8 @@ def test_unpinned_file_is_rejected(tmp_path):
 
 
 def test_unknown_dataset_reference_is_rejected(tmp_path):
-    bad = {**TINY, "consensus": {**TINY["consensus"], "aggregation": {"datasets": ["nowhere"], "aggregators": ["borda"]}}}
+    bad = {**TINY, "consensus": {**TINY["consensus"],
+                                 "aggregation": {"datasets": ["nowhere"], "aggregators": ["borda"]}}}
     proc = run(make_workdir(tmp_path / "ref", bad), "-n", check=False)
     assert proc.returncode != 0
     assert "nowhere" in proc.stdout + proc.stderr and "not configured" in proc.stdout + proc.stderr
@@ -268,6 +275,7 @@ def test_the_command_gives_the_pipelines_numbers(tiny_run):
 
     rankings = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/parts/crowdagg_ndcg.rankings.tsv", sep="\t",
                            dtype={"topic": str})
-    ours = command("crowd", "aggregate", str(data / "crowd/sim_crowd_tiny/preferences.tsv"), "--method", "crowdagg_ndcg")
+    ours = command("crowd", "aggregate", str(data / "crowd/sim_crowd_tiny/preferences.tsv"),
+                   "--method", "crowdagg_ndcg")
     assert ours["item"].tolist() == rankings["item"].tolist()
     np.testing.assert_allclose(ours["score"], rankings["score"], rtol=1e-9)

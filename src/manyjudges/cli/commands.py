@@ -22,7 +22,8 @@ def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
     for family in families:
         for entry in registries()[family].describe():
             params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
-            rows.append({"family": family, "method": entry["method"], "summary": entry["summary"], "parameters": params})
+            rows.append({"family": family, "method": entry["method"], "summary": entry["summary"],
+                         "parameters": params})
     return pd.DataFrame(rows, columns=["family", "method", "summary", "parameters"])
 
 
@@ -118,18 +119,23 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
 # graded
 
 
-def read_panel(args: argparse.Namespace):
-    """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label."""
+def read_panel(args: argparse.Namespace, min_labels: int | None = None):
+    """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label.
+
+    With ``min_labels`` (evaluate) the panel must allow cross induction, else a plain fit (predict):
+    too few judges is a data error saying how many it has and needs."""
     from manyjudges.graded.panel import GradedPanel
+    from manyjudges.graded.protocols import panel_problem, too_few_judges
     from manyjudges.io.grades import read_grades_table
 
     names = [n.strip() for n in args.labels.split(",")] if args.labels else None
     check_n_labels(args.n_labels)
     with input_path(args.grades) as path:
         data = read_grades_table(path, args.n_labels, names, where="--n-labels / --labels or the largest label")
-        judges = data.grades["judge"].nunique()
-        if judges < 2:
-            raise DataError.at(path, None, f"a graded panel needs at least 2 judges, this one has {judges}")
+        counts = data.grades["judge"].value_counts().to_numpy()
+        problem = too_few_judges(len(counts), 0) if min_labels is None else panel_problem(counts, min_labels)
+        if problem:
+            raise DataError.at(path, None, problem)
     return GradedPanel.from_table(data.grades, data.n_labels), data.label_names
 
 
@@ -145,7 +151,7 @@ def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
     method = build(make_graded_method, args.method, parse_params(args.params))
     if not protocols_for(method, [args.protocol]):
         raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
-    panel, _ = read_panel(args)
+    panel, _ = read_panel(args, args.min_labels)
     predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, progress=Progress(args.method))
     return loglik_table(predictions, panel.n_labels)
 

@@ -8,43 +8,59 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.consensus.experiment import summarise_aggregators
+from manyjudges.io.sources import clef_runs, search_results
+from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_values
 
 __all__ = ["consensus_markdown"]
 
+#: data notes by dataset ``source``, printed only under a dataset of that source
+DATA_NOTES = {"search_results": search_results.REPORT_NOTE, "clef_runs": clef_runs.REPORT_NOTE}
 
-def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame) -> list[str]:
+
+def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame,
+                     spec: Mapping[str, Any]) -> list[str]:
     """Google vs Bing (consensus.tsv): kappa, kappa by length and LCS length beside the reference values."""
     parts = [
         f"### Google vs Bing: `{dataset}` (real data; `results/consensus/{dataset}/consensus.tsv`)\n",
-        "| list set | lambda | gamma | kappa ours (reference, diff) | kappa_l ours (reference) | LCS length ours (reference) |\n|---|---|---|---|---|---|",
+        *([DATA_NOTES[spec["source"]] + "\n"] if spec.get("source") in DATA_NOTES else []),
+        "| list set | lambda | gamma | kappa ours (reference, diff) | kappa_l ours (reference) "
+        "| LCS length ours (reference) |\n|---|---|---|---|---|---|",
     ]
     for _, row in table.iterrows():
-        r = ref[(ref["list_set"] == row["list_set"]) & np.isclose(ref["lambda"], row["lambda"]) & np.isclose(ref["gamma"], row["gamma"])]
+        r = ref[(ref["list_set"] == row["list_set"]) & np.isclose(ref["lambda"], row["lambda"])
+                & np.isclose(ref["gamma"], row["gamma"])]
         kap = r[r["statistic"] == "kappa"]["paper_value"]
         lengths = r[r["statistic"] == "kappa_by_length"]["paper_value"]
         lcs = r[r["statistic"] == "lcs_length"]["paper_value"]
-        kap_text = f"{row['kappa']:.4f}" + (f" ({float(kap.iloc[0]):g}, {row['kappa'] - float(kap.iloc[0]):+.4f})" if len(kap) else "")
-        len_text = str(row["kappa_by_length"]) + (f" ({lengths.iloc[0]}{', same' if str(row['kappa_by_length']) == lengths.iloc[0] else ', DIFFERENT'})" if len(lengths) else "")
+        kap_text = f"{row['kappa']:.4f}" + (
+            f" ({float(kap.iloc[0]):g}, {row['kappa'] - float(kap.iloc[0]):+.4f})" if len(kap) else "")
+        same = ", same" if len(lengths) and str(row["kappa_by_length"]) == lengths.iloc[0] else ", DIFFERENT"
+        len_text = str(row["kappa_by_length"]) + (f" ({lengths.iloc[0]}{same})" if len(lengths) else "")
         lcs_text = str(row["lcs_length"]) + (f" ({lcs.iloc[0]})" if len(lcs) else "")
-        parts.append(f"| {row['list_set']} | {row['lambda']:g} | {row['gamma']:g} | {kap_text} | {len_text} | {lcs_text} |")
+        parts.append(f"| {row['list_set']} | {row['lambda']:g} | {row['gamma']:g} | {kap_text} | {len_text} "
+                     f"| {lcs_text} |")
     parts.append("")
     return parts
 
 
 def _aggregators_markdown(table: pd.DataFrame, dataset: str, spec: Mapping[str, Any]) -> list[str]:
     """Rank aggregators judged by consensus with their inputs (aggregators.tsv); ours only."""
-    kind = "**simulated**" if spec.get("source") == "simulate" else "real data"
+    kind = data_kind(spec.get("source"))
     summary = summarise_aggregators(table)
     parts = [
-        f"### Rank aggregators judged by consensus: `{dataset}` ({kind}; `results/consensus/{dataset}/aggregators.tsv`)\n",
+        f"### Rank aggregators judged by consensus: `{dataset}` "
+        f"({kind}; `results/consensus/{dataset}/aggregators.tsv`)\n",
         "Each set's inputs are aggregated; the aggregate (cut to the inputs' length) is compared with each input by "
-        "log2(1 + kappa({aggregate, input})) / log2(1 + kappa({aggregate})) (1 = the input holds the aggregate's order). "
+        "log2(1 + kappa({aggregate, input})) / log2(1 + kappa({aggregate})) "
+        "(1 = the input holds the aggregate's order). "
         "The paper has no table for this: ours only, best first.\n",
-        "| aggregator | consensus with inputs, mean ± sd over sets | mean LCS length of aggregate + all inputs | sets |\n|---|---|---|---|",
+        "| aggregator | consensus with inputs, mean ± sd over sets | mean LCS length of aggregate + all inputs "
+        "| sets |\n|---|---|---|---|",
     ]
     for _, row in summary.iterrows():
-        parts.append(f"| {row['aggregator']} | {row['pairwise_mean']:.4f} ± {row['pairwise_sd']:.4f} | {row['lcs_mean']:.2f} | {int(row['sets'])} |")
+        parts.append(f"| {row['aggregator']} | {row['pairwise_mean']:.4f} ± {row['pairwise_sd']:.4f} "
+                     f"| {row['lcs_mean']:.2f} | {int(row['sets'])} |")
     parts.append("")
     return parts
 
@@ -60,11 +76,13 @@ def _sensitivity_markdown(table: pd.DataFrame) -> list[str]:
     for kind in dict.fromkeys(table["kind"]):
         sub = table[table["kind"] == kind]
         parts.append(f"{kind.replace('_', ' ')}:\n")
-        parts.append("| step | " + " | ".join(f"lambda={l:g}, gamma={g:g}" for l, g in grid) + " |\n|---|" + "---|" * len(grid))
+        parts.append("| step | " + " | ".join(f"lambda={lam:g}, gamma={gam:g}" for lam, gam in grid)
+                     + " |\n|---|" + "---|" * len(grid))
         for step in sorted(set(sub["step"])):
             cells = []
             for lam, gam in grid:
-                v = sub[(sub["step"] == step) & np.isclose(sub["lambda"], lam) & np.isclose(sub["gamma"], gam)]["log_kappa_ratio"]
+                at = (sub["step"] == step) & np.isclose(sub["lambda"], lam) & np.isclose(sub["gamma"], gam)
+                v = sub[at]["log_kappa_ratio"]
                 cells.append(f"{float(v.iloc[0]):.4f}" if len(v) else "n/a")
             parts.append(f"| {step} | " + " | ".join(cells) + " |")
         parts.append("")
@@ -81,15 +99,15 @@ def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mappi
     parts = [
         "## Lin, Li, Guo (arXiv 1704.08464): consensus measure of a set of rankings\n",
         "The arXiv text's formulas are garbled; the measure follows docs/methods.md (consensus section) and the "
-        "authors' released code. "
-        "Reference values are that code's output on the authors' own data (first ranking as reference).\n",
+        "authors' released code. Reference values are that code's output on the authors' own data (first ranking as "
+        "reference).\n",
     ]
     for path in paths:
         path = Path(path)
         table = pd.read_csv(path, sep="\t", dtype={"kappa_by_length": str})
         dataset = path.parent.name
         if path.name == "consensus.tsv":
-            parts += _search_markdown(table, dataset, ref)
+            parts += _search_markdown(table, dataset, ref, datasets.get(dataset, {}))
         elif path.name == "aggregators.tsv":
             parts += _aggregators_markdown(table, dataset, datasets.get(dataset, {}))
         elif path.name == "sensitivity.tsv":

@@ -4,14 +4,21 @@ A processed crowd dataset (``data/processed/crowd/<name>/``) holds ``truth.tsv``
 ``preferences.tsv`` (preference sources) or ``grades.tsv`` + ``grades.yaml`` (rating
 sources; the item id is ``<topic>:<doc>``). A simulated crowd also has ``workers.tsv``
 (``topic, worker, kind``): the true kind of each worker.
+
+A rating's item ``<topic>:<doc>`` is split at its first ':' (a topic id cannot hold one, a
+doc id can: a URL); topic and doc must not be empty, and where there is a truth table the
+topic must be one of its topics, so an item whose topic was left out (``http://0-101.net``)
+is an error naming the line, never a topic ``http``.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+import numpy as np
 import pandas as pd
 
 from manyjudges.io.errors import DataError
@@ -19,13 +26,14 @@ from manyjudges.io.grades import GradedData, read_grades, read_grades_table, wri
 from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
-from manyjudges.io.tables import write_table
+from manyjudges.io.tables import read_tsv_rows, write_table
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")
 RATING_SOURCES = ("trec_rf10", "ratings_table")
 CROWD_SOURCES = PREFERENCE_SOURCES + RATING_SOURCES
+WORKER_COLUMNS = ["topic", "worker", "kind"]
 
 
 @dataclass
@@ -63,8 +71,9 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
         return read_preferences(spec["path"]), read_truth(spec["truth"])
     if source == "ratings_table":
         graded = read_grades_table(spec["path"], int(spec["n_labels"]))
-        _split_items(graded.grades["item"], spec["path"])
-        return graded, read_truth(spec["truth"])
+        truth = read_truth(spec["truth"])
+        _split_items(graded.grades, spec["path"], set(truth["topic"]), Path(spec["truth"]).name)
+        return graded, truth
     raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
 
 
@@ -81,17 +90,45 @@ def write_crowd_dataset(judgments: pd.DataFrame | GradedData, truth: pd.DataFram
         write_table(workers, out / "workers.tsv")
 
 
-def _split_items(items: pd.Series, path: PathLike) -> tuple[pd.Series, pd.Series]:
-    parts = items.astype(str).str.split(":", n=1, expand=True)
-    if parts.shape[1] < 2 or parts[1].isna().any():
-        bad = items[parts[1].isna()].iloc[0] if parts.shape[1] == 2 else items.iloc[0]
-        raise DataError.at(path, None, "a crowd rating's item must be '<topic>:<doc>'", bad)
-    return parts[0], parts[1]
+def _split_items(grades: pd.DataFrame, path: PathLike, truth_topics: Collection[str] | None = None,
+                 truth_name: str = "the truth table") -> tuple[pd.Series, pd.Series]:
+    """(topic, doc) of each rating's item ``<topic>:<doc>``, split at the first ':'.
+
+    Both parts must be non-empty and, given ``truth_topics``, the topic one of them; else a
+    DataError naming the file, the first such row's line (``grades.attrs["lines"]``) and the item.
+    """
+    items = grades["item"].astype(str)
+    parts = items.str.split(":", n=1, expand=True)
+    topic = parts[0]
+    doc = parts[1] if parts.shape[1] > 1 else pd.Series(None, index=items.index, dtype=object)
+    lines = grades.attrs.get("lines")
+
+    def first(bad: np.ndarray) -> tuple[int | None, str]:
+        rows = np.flatnonzero(bad)
+        row = rows[np.argmin(np.asarray(lines)[rows])] if lines is not None else rows[0]
+        return (int(lines[row]) if lines is not None else None), items.iloc[row]
+
+    malformed = (doc.isna() | (topic == "") | (doc == "")).to_numpy()
+    if malformed.any():
+        line, item = first(malformed)
+        raise DataError.at(path, line, "a crowd rating's item must be '<topic>:<doc>'", item)
+    if truth_topics is not None:
+        unknown = ~topic.isin(set(truth_topics)).to_numpy()
+        if unknown.any():
+            line, item = first(unknown)
+            raise DataError.at(path, line, f"topic {item.split(':', 1)[0]!r} has no truth in {truth_name}; items are "
+                               "'<topic>:<doc>', the topic one of the truth table's", item)
+    return topic, doc
 
 
-def ratings_table(graded: GradedData, path: PathLike = "grades.tsv") -> pd.DataFrame:
-    """GradedData with items ``topic:doc`` -> ratings ``topic, worker, item, grade``."""
-    topic, doc = _split_items(graded.grades["item"], path)
+def ratings_table(graded: GradedData, path: PathLike = "grades.tsv", truth_topics: Collection[str] | None = None,
+                  truth_name: str = "the truth table") -> pd.DataFrame:
+    """GradedData with items ``<topic>:<doc>`` -> ratings ``topic, worker, item, grade``.
+
+    The item is split at its first ':'; with ``truth_topics`` its topic must be one of them
+    (see the module's rule; errors name ``path`` and the line).
+    """
+    topic, doc = _split_items(graded.grades, path, truth_topics, truth_name)
     return pd.DataFrame({"topic": topic, "worker": graded.grades["judge"].astype(str), "item": doc,
                          "grade": graded.grades["label"].astype(int)})
 
@@ -99,15 +136,18 @@ def ratings_table(graded: GradedData, path: PathLike = "grades.tsv") -> pd.DataF
 def load_crowd_dataset(directory: PathLike) -> CrowdDataset:
     """Read a processed crowd dataset directory into topics and truth."""
     d = Path(directory)
+    truth_table = read_truth(d / "truth.tsv")
     if (d / "preferences.tsv").exists():
         topics = topics_from_preferences(read_preferences(d / "preferences.tsv"))
     elif (d / "grades.tsv").exists():
         graded = read_grades(d / "grades.tsv", d / "grades.yaml")
-        topics = topics_from_ratings(ratings_table(graded, d / "grades.tsv"))
+        topics = topics_from_ratings(ratings_table(graded, d / "grades.tsv", set(truth_table["topic"]), "truth.tsv"))
     else:
         raise FileNotFoundError(f"{d}: neither preferences.tsv nor grades.tsv")
-    truth_table = read_truth(d / "truth.tsv")
     truth = {str(t): dict(zip(rows["item"].astype(str), rows["grade"].astype(int)))
              for t, rows in truth_table.groupby("topic", sort=False)}
-    kinds = pd.read_csv(d / "workers.tsv", sep="\t", dtype=str) if (d / "workers.tsv").exists() else None
+    kinds = None
+    if (d / "workers.tsv").exists():
+        rows, _ = read_tsv_rows(d / "workers.tsv", WORKER_COLUMNS)
+        kinds = pd.DataFrame(rows, columns=WORKER_COLUMNS)
     return CrowdDataset(topics, truth, kinds)

@@ -24,6 +24,8 @@ from manyjudges.crowd.spammers import add_spammers
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)
+#: what scoring leaves out, added to ranking_metrics.tsv (:func:`truth_coverage`)
+COVERAGE_COLUMNS = ["topics", "topics_without_truth", "judged_items", "items_without_truth"]
 
 
 def item_tiebreak(items: Sequence[str]) -> np.ndarray:
@@ -100,9 +102,38 @@ def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Se
     return ranking_metrics(judged, grades, ks=tuple(ks), p=rbp_p, relevant_grade=relevant_grade)
 
 
+def truth_coverage(dataset: CrowdDataset) -> dict[str, int]:
+    """What scoring leaves out, the data being partial: ``judged_items`` (topic, item) pairs the
+    crowd judged, of which ``items_without_truth`` have no truth grade (ranked, not scored), and
+    ``topics``, of which ``topics_without_truth`` have a grade for none of their judged items
+    (not scored at all)."""
+    judged = without = topics_without = 0
+    for topic_id, topic in dataset.topics.items():
+        truth = dataset.truth_for(topic_id)
+        graded = sum(str(item) in truth for item in topic.items)
+        judged += topic.n_items
+        without += topic.n_items - graded
+        topics_without += graded == 0
+    return {"topics": len(dataset.topics), "topics_without_truth": topics_without, "judged_items": judged,
+            "items_without_truth": without}
+
+
+def log_truth_coverage(dataset: CrowdDataset) -> dict[str, int]:
+    """:func:`truth_coverage`, also written to the log (the job's log in the pipeline)."""
+    c = truth_coverage(dataset)
+    log.info("left out of scoring: %d of %d judged items have no truth grade (ranked, not scored); "
+             "%d of %d topics have none (not scored)", c["items_without_truth"], c["judged_items"],
+             c["topics_without_truth"], c["topics"])
+    return c
+
+
 def metrics_by_topic(rankings: pd.DataFrame, dataset: CrowdDataset, ks: Sequence[int] = DEFAULT_KS,
                      rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
-    """Long table topic, method, metric, value for every topic that has truth grades."""
+    """Long table topic, method, metric, value for every topic that has truth grades.
+
+    What is left out (:func:`truth_coverage`) goes to the log.
+    """
+    log_truth_coverage(dataset)
     rows = []
     for (method, topic), group in rankings.groupby(["method", "topic"], sort=False):
         truth = dataset.truth_for(str(topic))
@@ -116,12 +147,20 @@ def metrics_by_topic(rankings: pd.DataFrame, dataset: CrowdDataset, ks: Sequence
     return pd.DataFrame(rows, columns=["topic", "method", "metric", "value"])
 
 
-def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[int] = DEFAULT_KS) -> pd.DataFrame:
-    """ranking_metrics.tsv: method, metric, value (mean over topics), in config and Table 2 order."""
+def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[int] = DEFAULT_KS,
+                 coverage: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """ranking_metrics.tsv: method, metric, value (mean over topics), in config and Table 2 order.
+
+    With ``coverage`` (:func:`truth_coverage`) every row also carries the dataset's
+    :data:`COVERAGE_COLUMNS`: how many topics and judged items the means leave out.
+    """
     means = by_topic.groupby(["method", "metric"], sort=False)["value"].mean()
     rows = [(m, metric, float(means[m, metric])) for m in methods for metric in metric_names(ks)
             if (m, metric) in means.index]
-    return pd.DataFrame(rows, columns=["method", "metric", "value"])
+    table = pd.DataFrame(rows, columns=["method", "metric", "value"])
+    for column in COVERAGE_COLUMNS if coverage is not None else ():
+        table[column] = int(coverage[column])
+    return table
 
 
 def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baselines: Sequence[str],
@@ -197,6 +236,7 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
     averages each metric over topics. With ratio 0 every replicate is the original data.
     """
     rows = []
+    log_truth_coverage(dataset)
     topic_ids = [t for t in dataset.topics if dataset.truth_for(t)]
     for rep in (range(replicates) if replicate_ids is None else replicate_ids):
         values: dict[tuple[str, str], list[float]] = {}

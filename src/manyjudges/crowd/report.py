@@ -8,12 +8,15 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.crowd.experiment import metric_names
-from manyjudges.reporting.formatting import cell, fmt
+from manyjudges.io.sources import mirex2005, trec_rf10
+from manyjudges.reporting.formatting import cell, data_kind, fmt
 from manyjudges.reporting.paper_values import paper_lookup
 
 #: key columns of the paper values (those set in every row of a table are used)
 PAPER_KEY = ("spammer", "method", "metric")
 PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
+#: data caveats by dataset ``source``, printed only under a dataset of that source (each declared by its parser)
+DATA_NOTES = {"mirex2005": mirex2005.REPORT_NOTE, "trec_rf10": trec_rf10.CROWD_REPORT_NOTE}
 PAPER_NAME = "Niu, Lan, Guo, Yu, Long, Cheng, *Listwise approach for rank aggregation in crowdsourcing*, WSDM 2015"
 
 READINGS = """Readings of details the papers leave open (each is also in the method's docstring):
@@ -36,17 +39,9 @@ READINGS = """Readings of details the papers leave open (each is also in the met
   chess Elo (K = 32, 400) over the EM posteriors in a fixed round schedule (Bashir et al.'s
   settings are not given); its `-eq` feeds raw judgments to Elo without EM (the paper's -eq
   kept EM). GreedyOrder weights are judgment counts. Each reading is in the method's docstring.
-- **Ties in the final rankings** are broken by a fixed hash of the item id, not by id order:
-  trec_rf10 doc ids in natural order correlate with the NIST grades, which would favour methods
-  with many tied scores (Borda's mean grade ties most items).
-- **Truth for MIREX 2005.** The expert ground truth (Typke et al. 2005) is not public. We use the
-  `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not
-  independent of the judgments, so every method is partly scored on agreement with the crowd itself.
-  Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3.
-  The query's own document is an item of its topic (workers compared it too) and has grade 4.
-- **CS-TREC2011.** The TREC 2011 Crowdsourcing track set is not public; trec_rf10 (TREC 2010 RF track
-  crowd ratings, from which it was built) stands in: ratings 0/1/2 become preferences by eq (5); NIST
-  gold (0/1/2) is the truth; each topic is scored on the gold-labelled documents the crowd judged.
+- **Ties in the final rankings** are broken by a fixed hash of the item id, not by id order: ids
+  in natural order can correlate with the grades (trec_rf10's doc ids do), which would favour
+  methods with many tied scores (Borda's mean grade ties most items).
 - **Robustness.** round(ratio x m) spammers per topic (m = the topic's annotators), each labelling as
   many pairs as the median annotator, drawn from the pairs the crowd judged; a random spammer flips a
   coin, a malicious one answers against the truth (coin flip on truth ties). CV = sd / mean of a
@@ -83,10 +78,21 @@ def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str]
     return "\n".join(lines) + "\n"
 
 
+def _left_out(metrics: pd.DataFrame) -> str:
+    """What the means leave out, from the coverage columns of ranking_metrics.tsv (empty without them)."""
+    if metrics.empty or "items_without_truth" not in metrics.columns:
+        return ""
+    c = metrics.iloc[0]
+    return (f"Left out of the scores: {int(c['items_without_truth'])} of {int(c['judged_items'])} judged items have "
+            f"no truth grade (ranked, not scored); {int(c['topics_without_truth'])} of {int(c['topics'])} topics "
+            "have none (not scored).\n")
+
+
 def _significance(table: pd.DataFrame) -> str:
     if table.empty:
         return "No proposed method configured (`crowd.proposed`).\n"
-    lines = ["| metric | method | best other method | mean | its mean | t | one-tailed p |", "|---|---|---|---|---|---|---|"]
+    lines = ["| metric | method | best other method | mean | its mean | t | one-tailed p |",
+             "|---|---|---|---|---|---|---|"]
     for r in table.itertuples(index=False):
         p = "" if np.isnan(r.p_value) else (f"{r.p_value:.3g}" + (" *" if r.p_value < 0.05 else ""))
         lines.append(f"| {r.metric} | {r.method} | {r.baseline} | {fmt(r.method_mean, missing='')} | "
@@ -111,25 +117,33 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                    ablation: list[list[str]] | None = None) -> str:
     """Markdown: per dataset Table 2 (ours (paper)), t-tests, KL, running times, robustness CVs."""
     parts = [f"## {PAPER_NAME}: rank aggregation in crowdsourcing\n",
-             "Cells read `ours (paper)`. The paper's CS-TREC2011 and expert MIREX truth are not public: see the "
-             "data notes; only trends and the ranking of methods are comparable.\n", READINGS]
+             "Cells read `ours (paper)`. Paper values appear only beside a dataset that stands in for one of the "
+             "paper's; its note says how far they compare.\n", READINGS]
     described = [f"- `{n}`: {e['description']}" for n, e in methods.items() if e and e.get("description")]
     if described:
         parts.append("Configured method variants:\n\n" + "\n".join(described) + "\n")
     for name, files in results.items():
         spec = datasets.get(name, {})
-        kind = "**simulated**" if spec.get("source") == "simulate" else "real public data"
-        parts.append(f"### Dataset `{name}` ({kind})\n")
+        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
         if spec.get("description"):
             parts.append(f"{spec['description']}.\n")
+        if spec.get("source") in DATA_NOTES:
+            parts.append(DATA_NOTES[spec["source"]] + "\n")
         pd_name = PAPER_DATASET.get(spec.get("source", ""))
-        t2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
+
+        def paper_table(table: str) -> dict[tuple, float]:
+            if pd_name is None:
+                return {}
+            return paper_lookup(paper, table, PAPER_KEY, where={"dataset": pd_name}, complete_only=True)
+
+        t2 = paper_table("2")
         metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
         by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t", dtype={"topic": str})
         n_topics = by_topic["topic"].nunique()
         parts.append(f"Table 2{' (paper: ' + pd_name + ')' if pd_name else ''}: mean over {n_topics} topics with "
                      f"truth; relevant = grade >= {spec.get('relevant_grade', 1)}.\n")
         parts.append(_table2(metrics, t2, list(dict.fromkeys(metrics["method"])), ks))
+        parts.append(_left_out(metrics))
         if ablation:
             parts.append("Figure 1, with vs without annotator quality (mean over topics; the paper found "
                          "quality helps every method on MIREX 2005):\n\n" + _ablation(metrics, ablation))
@@ -137,7 +151,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
         kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
         if not kl.empty:
-            paper_kl = paper_lookup(paper, "kl", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
+            paper_kl = paper_table("kl")
             mean_kl = kl.groupby("method", sort=False)["kl"].mean()
             rows = [f"| {m} | {cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
             parts.append("Figure 2: mean KL divergence over topics, accuracy (eq 18) histogram vs estimated "
@@ -149,14 +163,14 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                      "| method | time |\n|---|---|\n" + "\n".join(rows) + "\n")
         if files.get("robustness_cv"):
             cv = pd.read_csv(files["robustness_cv"], sep="\t")
-            paper_cv = paper_lookup(paper, "cv", PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
+            paper_cv = paper_table("cv")
             for spammer, rows_s in cv.groupby("spammer", sort=False):
                 show = [m for m in ("P@10", "MAP", "NDCG@10", "RBP") if m in set(rows_s["metric"])]
                 table = rows_s.set_index(["method", "metric"])["cv"]
                 lines = ["| method | " + " | ".join(show) + " |", "|---|" + "---|" * len(show)]
                 for m in dict.fromkeys(rows_s["method"]):
-                    lines.append(f"| {m} | " + " | ".join(cell(table.get((m, x), np.nan), paper_cv.get((spammer, m, x)), 4)
-                                                   for x in show) + " |")
+                    cells = [cell(table.get((m, x), np.nan), paper_cv.get((spammer, m, x)), 4) for x in show]
+                    lines.append(f"| {m} | " + " | ".join(cells) + " |")
                 parts.append(f"Coefficient of variation across ratios, {spammer} spammers (Figure "
                              f"{3 if spammer == 'random' else 4}):\n\n" + "\n".join(lines) + "\n")
     return "\n".join(parts)

@@ -72,6 +72,11 @@ class GradedMethod:
         """Work that does not depend on the parameters (cached across parameter values)."""
         return train
 
+    def parameters_at_bound(self, params: dict[str, Any]) -> dict[str, tuple[str, float]]:
+        """The chosen parameters that sit on an edge of their search range: name -> ("lower" or
+        "upper", the bound). The best value may lie beyond it; the protocols warn. None here."""
+        return {}
+
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
         """(n_items x K) P(label | item) for an unseen judge."""
         raise NotImplementedError
@@ -134,6 +139,15 @@ def maximise_scalar(
     if np.isfinite(res.fun) and -res.fun > f_best:
         return float(to_x(res.x)), float(-res.fun)
     return x_best, f_best
+
+
+def bound_reached(value: float, bounds: tuple[float, float]) -> tuple[str, float] | None:
+    """("lower" or "upper", bound) when ``value`` is that bound of a search range (relative
+    tolerance 1e-6), else None."""
+    for side, bound in zip(("lower", "upper"), bounds):
+        if np.isclose(value, bound, rtol=1e-6, atol=0.0):
+            return side, float(bound)
+    return None
 
 
 def log_probability(p: np.ndarray) -> np.ndarray:

@@ -10,14 +10,15 @@ import pandas as pd
 
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.panel import judge_groups
-from manyjudges.graded.protocols import PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, single_parameter
+from manyjudges.graded.protocols import (
+    PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, panel_problem, single_parameter)
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.significance import pairwise_tests
 
 log = logging.getLogger(__name__)
 
 PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
-PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value"]
+PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value", "at_bound"]
 LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
 
@@ -41,9 +42,14 @@ def predict_part(panel: GradedPanel, method, protocol: str, chunk: int, n_chunks
     """Predictions of one chunk of the held-out judges (every ``n_chunks``-th judge from ``chunk``).
 
     The single-parameter protocol chooses one value over every judge, so it runs in one chunk.
+    A panel too small for cross induction (:func:`~manyjudges.graded.protocols.panel_problem`)
+    is a ValueError saying how many judges it has and needs.
     """
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+    problem = panel_problem(panel.labels_per_judge(), min_labels, outer_folds)
+    if problem:
+        raise ValueError(problem)
     judges = held_out_judges(panel, min_labels)
     if protocol == "single_parameter" and n_chunks != 1:
         raise ValueError("the single-parameter protocol runs over all judges at once (n_chunks = 1)")
@@ -71,9 +77,13 @@ def loglik_table(predictions: pd.DataFrame, n_labels: int) -> pd.DataFrame:
 
 
 def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
-    """Chosen parameters: the single value (single_parameter) or the mean and range over judges."""
-    return (parameters.groupby(["method", "protocol", "parameter"], sort=False)["value"]
-            .agg(mean="mean", min="min", max="max", judges="size").reset_index())
+    """Chosen parameters: the single value (single_parameter) or the mean and range over judges,
+    and ``judges_at_bound``: for how many judges the value sits on an edge of its search range."""
+    at_bound = parameters["at_bound"] if "at_bound" in parameters else pd.Series(False, index=parameters.index)
+    table = parameters.assign(at_bound=at_bound.fillna(False).astype(bool))
+    return (table.groupby(["method", "protocol", "parameter"], sort=False)
+            .agg(mean=("value", "mean"), min=("value", "min"), max=("value", "max"), judges=("value", "size"),
+                 judges_at_bound=("at_bound", "sum")).reset_index())
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:

@@ -20,6 +20,9 @@ a log grid (default 1e-3, 1e-2, 1e-1, 1), refined by two steps of parabolic inte
 in log lambda through the best point and its neighbours, wins (each evaluation is one fit
 per inner fold, so the search is kept short). Each inner fit is warm-started from the same
 fold's fit at the previous lambda (never from a fit that saw the held-out judge).
+A lambda on a bound of ``lambda_bounds`` (the best may lie beyond it) is reported by
+:meth:`M5.parameters_at_bound`: the protocols log a warning naming the judges, and mark the
+parameter ``at_bound``.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import minimize
 
-from manyjudges.graded.base import GradedMethod, maximise_scalar
+from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
 
 
@@ -163,6 +166,11 @@ class M5(GradedMethod):
         lam, _ = maximise_scalar(objective, self.single_parameter_grid()[::-1], "log", self.refine_evaluations,
                                  "parabola")
         return {"lambda": lam}
+
+    def parameters_at_bound(self, params: dict[str, Any]) -> dict[str, tuple[str, float]]:
+        """{"lambda": (side, bound)} when lambda is a bound of ``lambda_bounds``, else {}."""
+        edge = bound_reached(float(params["lambda"]), self.single_parameter_bounds)
+        return {"lambda": edge} if edge else {}
 
     def prepare(self, train: GradedPanel) -> Any:
         return {"data": MaxentData.of(train), "warm": None}

@@ -8,6 +8,15 @@ parameter for every k, chosen to maximise sum_k S(k) directly (the paper's Table
 Every held-out judge is scored on the items they labelled; ``n_items`` says how many.
 ``outer_folds`` groups the test judges (``None``: one fold per judge, as in the paper) for
 large crowd panels: the judges of a fold are held out together.
+
+A chosen parameter on an edge of its search range (the method's ``parameters_at_bound``;
+in the single-parameter protocol, the single parameter at a bound of its range) is logged as
+a warning naming the judges, and ``at_bound`` is True in its parameter rows.
+
+Minimum panel (:func:`panel_problem`): every method chooses its parameters by predicting
+each training judge from the other training judges, so at least 2 judges must remain when
+the test judges of a fold are held out: a panel needs the largest fold + 2 judges with
+labels (3 without ``outer_folds``), and a test judge (``min_labels`` labels or more).
 """
 from __future__ import annotations
 
@@ -19,12 +28,17 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.base import GradedMethod, log_probability, maximise_scalar
+from manyjudges.graded.base import GradedMethod, bound_reached, log_probability, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, judge_groups
 
 log = logging.getLogger(__name__)
 
 PROTOCOLS = ("cross_induction", "single_parameter")
+PARAMETER_ROW_COLUMNS = ["judge", "parameter", "value", "at_bound"]
+#: judges named in a warning before the rest are only counted
+NAMED_JUDGES = 20
+#: judges a method's parameters are chosen on: each is predicted from the others, so 2 at least
+MIN_TRAINING_JUDGES = 2
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,39 @@ def held_out_judges(panel: GradedPanel, min_labels: int = 1) -> np.ndarray:
     return judges
 
 
+def too_few_judges(n_judges: int, held_out: int = 1) -> str | None:
+    """Why ``n_judges`` judges with labels are too few when ``held_out`` of them are held out
+    at a time (0: a plain fit), or None. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`)."""
+    needed = held_out + MIN_TRAINING_JUDGES
+    if n_judges >= needed:
+        return None
+    held = f"cross induction holds out {held_out} at a time and " if held_out else ""
+    return (f"a graded panel needs at least {needed} judges with labels ({held}every method chooses its parameters "
+            f"by predicting each remaining judge from the others, so at least {MIN_TRAINING_JUDGES} must remain); "
+            f"this one has {n_judges}")
+
+
+def panel_problem(labels_per_judge, min_labels: int = 1, outer_folds: int | None = None) -> str | None:
+    """Why cross induction cannot run on a panel with these label counts per judge, or None.
+
+    The test judges are those with at least ``min_labels`` labels (there must be one),
+    held out one at a time or in ``outer_folds`` groups; see :func:`too_few_judges`.
+    """
+    counts = np.asarray(labels_per_judge)
+    counts = counts[counts > 0]
+    test = np.flatnonzero(counts >= min_labels)
+    if len(test) == 0:
+        return (f"no judge has at least {min_labels} labels (min_labels_per_judge), so none can be held out and "
+                f"scored; the most any of its {len(counts)} judges has is {int(counts.max(initial=0))}")
+    return too_few_judges(len(counts), max(len(g) for g in judge_groups(test, outer_folds)))
+
+
+def _check_groups(panel: GradedPanel, groups: list[np.ndarray]) -> None:
+    problem = too_few_judges(len(panel.judges_present()), max(len(g) for g in groups))
+    if problem:
+        raise ValueError(problem)
+
+
 def _prediction_rows(panel: GradedPanel, group: np.ndarray, proba: np.ndarray) -> pd.DataFrame:
     held = panel.of(group)
     if not np.allclose(proba.sum(1), 1.0, atol=1e-8):
@@ -61,6 +108,20 @@ def _scalar_parameters(params: dict) -> dict[str, float]:
     return {k: float(v) for k, v in params.items() if np.ndim(v) == 0}
 
 
+def _judge_id(panel: GradedPanel, j: int):
+    return panel.judge_ids[j] if panel.judge_ids else j
+
+
+def _warn_at_bound(method: GradedMethod, at_bound: dict[tuple[str, str, float], list], n_judges: int) -> None:
+    """One warning per (parameter, bound) reached, naming the judges it was chosen for."""
+    for (name, side, bound), judges in at_bound.items():
+        named = ", ".join(str(j) for j in judges[:NAMED_JUDGES])
+        more = f" and {len(judges) - NAMED_JUDGES} more" if len(judges) > NAMED_JUDGES else ""
+        log.warning("%s: %s chosen at the %s bound %g of its search range for %d of %d held-out judges (%s%s); "
+                    "the best value may lie beyond it", method.name, name, side, bound, len(judges), n_judges,
+                    named, more)
+
+
 def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                     outer_folds: int | None = None, groups: list[np.ndarray] | None = None,
                     progress: Callable[[int, int], None] | None = None) -> ProtocolResult:
@@ -75,21 +136,28 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
     groups = judge_groups(np.asarray(judges), outer_folds) if groups is None else groups
     if not groups:
         return ProtocolResult(pd.DataFrame(columns=["judge", "item", "label", "p_true"]),
-                              pd.DataFrame(columns=["judge", "parameter", "value"]))
+                              pd.DataFrame(columns=PARAMETER_ROW_COLUMNS))
+    _check_groups(panel, groups)
+    at_bound: dict[tuple[str, str, float], list] = {}
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
         method.fit(train)
         params, proba = method.parameters_, method.predict_proba()
+        edges = method.parameters_at_bound(params) if hasattr(method, "parameters_at_bound") else {}
         rows.append(_prediction_rows(panel, group, proba))
+        for name, edge in edges.items():
+            at_bound.setdefault((name, *edge), []).extend(_judge_id(panel, j) for j in group)
         for j in group:
             for name, value in _scalar_parameters(params).items():
-                params_rows.append({"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": value})
-        log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups), time.perf_counter() - start)
+                params_rows.append({"judge": _judge_id(panel, j), "parameter": name, "value": value,
+                                    "at_bound": name in edges})
+        log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups),
+                 time.perf_counter() - start)
         if progress is not None:
             progress(n, len(groups))
-    return ProtocolResult(pd.concat(rows, ignore_index=True),
-                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+    _warn_at_bound(method, at_bound, sum(len(g) for g in groups))
+    return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 
 def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
@@ -101,6 +169,7 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
     if name is None:
         raise ValueError(f"method {method.name!r} has no single parameter")
     groups = judge_groups(np.asarray(judges), outer_folds)
+    _check_groups(panel, groups)
     states = [(group, panel.of(group), method.prepare(panel.without(group))) for group in groups]
 
     def total(value: float) -> float:
@@ -114,10 +183,12 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
     best, _ = maximise_scalar(total, method.single_parameter_grid(), method.single_parameter_scale,
                               method.single_parameter_refinements, method.single_parameter_refine)
     rows = [_prediction_rows(panel, group, method.predict(state, {name: best})) for group, _, state in states]
-    params_rows = [{"judge": panel.judge_ids[j] if panel.judge_ids else j, "parameter": name, "value": best}
-                   for group in groups for j in group]
-    return ProtocolResult(pd.concat(rows, ignore_index=True),
-                          pd.DataFrame(params_rows, columns=["judge", "parameter", "value"]))
+    edge = bound_reached(best, method.single_parameter_bounds)
+    judges_held = [_judge_id(panel, j) for group in groups for j in group]
+    if edge:
+        _warn_at_bound(method, {(name, *edge): judges_held}, len(judges_held))
+    params_rows = [{"judge": j, "parameter": name, "value": best, "at_bound": edge is not None} for j in judges_held]
+    return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 
 def loglik_by_judge(predictions: pd.DataFrame) -> pd.DataFrame:

@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from manyjudges.reporting.formatting import fmt
+from manyjudges.graded import simulate
+from manyjudges.reporting.formatting import data_kind, fmt
 from manyjudges.reporting.paper_values import key_value, paper_lookup
 
 PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
@@ -16,6 +17,8 @@ SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
 MAX_LISTED_JUDGES = 30
 #: key columns of the paper values (judge numbers as ints, blank coordinates as None)
 PAPER_KEY = ("protocol", "judge", "method", "method_a", "method_b", "statistic")
+#: data caveats by dataset ``source``, printed only under a dataset of that source
+DATA_NOTES = {"simulate": simulate.REPORT_NOTE}
 
 
 def _paper_judge(judge: Any) -> Any:
@@ -59,12 +62,20 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
         lines += ["| | " + " | ".join(ordered) + " |", "|" + "---|" * (len(ordered) + 1)]
         lines.append("| mean over judges | " + " | ".join(cells) + " |")
         counts = best.value_counts()
-        lines.append("| judges best | " + " | ".join(str(int(counts.get(m, 0))) if m != "uniform" else "" for m in ordered) + " |")
+        lines.append("| judges best | "
+                     + " | ".join(str(int(counts.get(m, 0))) if m != "uniform" else "" for m in ordered) + " |")
         above = (wide[scored].sub(wide["uniform"], axis=0) > 0).sum()
-        lines.append("| judges above uniform | " + " | ".join(str(int(above.get(m, 0))) if m != "uniform" else "" for m in ordered) + " |")
+        lines.append("| judges above uniform | "
+                     + " | ".join(str(int(above.get(m, 0))) if m != "uniform" else "" for m in ordered) + " |")
     else:
         lines.append("| Ave | | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _at_bound(row: pd.DataFrame) -> str:
+    """' (at a bound of its search for k of n judges)' from parameters.tsv's judges_at_bound, if any."""
+    k = int(row["judges_at_bound"].iloc[0]) if "judges_at_bound" in row else 0
+    return f" (at a bound of its search for {k} of {int(row['judges'].iloc[0])} judges)" if k else ""
 
 
 def _p(value: float) -> str:
@@ -88,14 +99,16 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
             for _, r in g.iterrows():
                 sig = r["p_value"] < 0.05
                 j = _paper_judge(r["judge"])
-                lines.append(f"| {r['judge']} | {a} vs {b} | {cell(r['a_better'], 'a_better', j, sig and r['a_better'] > r['b_better'])} | "
+                lines.append(f"| {r['judge']} | {a} vs {b} | "
+                             f"{cell(r['a_better'], 'a_better', j, sig and r['a_better'] > r['b_better'])} | "
                              f"{cell(r['b_better'], 'b_better', j, sig and r['b_better'] > r['a_better'])} | "
                              f"{cell(r['ties'], 'ties', j, False)} | {_p(r['p_value'])} |")
         tot = g[["a_better", "b_better", "ties"]].sum()
         sig_a = int(((g["p_value"] < 0.05) & (g["a_better"] > g["b_better"])).sum())
         sig_b = int(((g["p_value"] < 0.05) & (g["b_better"] > g["a_better"])).sum())
         lines.append(f"| Total | {a} vs {b} | {cell(tot['a_better'], 'a_better', 'Total', False)} | "
-                     f"{cell(tot['b_better'], 'b_better', 'Total', False)} | {cell(tot['ties'], 'ties', 'Total', False)} | "
+                     f"{cell(tot['b_better'], 'b_better', 'Total', False)} | "
+                     f"{cell(tot['ties'], 'ties', 'Total', False)} | "
                      f"A significantly better for {sig_a} judges, B for {sig_b} |")
     return "\n".join(lines) + "\n"
 
@@ -106,10 +119,8 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
     lut = {t: paper_lookup(paper, t, PAPER_KEY, key=key_value) for t in ("1", "2", "3", "4", "5")}
     parts = [
         "## Wilbur and Kim 2011: predicting an unseen judge's graded labels\n",
-        "Their 13-judge MEDLINE panel is not public. Simulated panels (marked **simulated**; shape and calibration "
-        "in each dataset's line below) stand in for it, so only the ordering of methods and the scale are "
-        "comparable with the paper, never a judge's value. "
-        "Real panels (crowd relevance, adult-content and Snow et al. ratings) have no paper values. "
+        "Paper values appear only beside simulated panels, which stand in for the paper's (each dataset's note "
+        "says how far they compare); other panels have no paper values. "
         "Log probabilities are natural logs summed over a held-out judge's labels; cells read `ours (paper)`; "
         "\\* marks the best method in a row (Tables 2, 3) or the side a Wilcoxon test favours at p < 0.05 "
         "(Tables 4, 5).\n",
@@ -129,15 +140,18 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
     for name, paths in results.items():
         spec = datasets.get(name, {})
         simulated = spec.get("source") == "simulate"
-        parts.append(f"### Dataset `{name}` ({'**simulated**' if simulated else 'real public data'})\n")
+        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
         if spec.get("description"):
             parts.append(f"{spec['description']}.\n")
+        if spec.get("source") in DATA_NOTES:
+            parts.append(DATA_NOTES[spec["source"]] + "\n")
         if simulated:
             shape = (f"{spec.get('n_queries', 100)} queries x {spec.get('docs_per_query', 50)} documents, "
                      f"{spec.get('n_judges', 13)} judges, labels 0-{spec.get('n_labels', 5) - 1}")
             target = spec.get("target_m1_ave", -7433.0)
-            how = (f"noise calibrated so M1's cross-induction average is {target:g} per 5000 labels (the paper's M1: -7433)"
-                   if target is not None else f"noise scale {spec.get('noise_scale', 1.0):g} as configured (not calibrated)")
+            how = (f"noise calibrated so M1's cross-induction average is {target:g} per 5000 labels "
+                   "(the paper's M1: -7433)" if target is not None
+                   else f"noise scale {spec.get('noise_scale', 1.0):g} as configured (not calibrated)")
             parts.append(f"Simulated: {shape}; {how}.\n")
         loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
         grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"], dtype=str)
@@ -147,20 +161,23 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
             f"{len(held)} judges held out and scored (at least {spec.get('min_labels_per_judge', 1)} label(s) each) "
             f"on {int(held['n_items'].sum())} labels in all"
             + (f"; test judges held out in {spec['outer_folds']} groups" if spec.get("outer_folds") else "")
-            + (f"; inner folds for refitting methods: {spec['inner_folds']} judge groups" if spec.get("inner_folds") else "")
+            + (f"; inner folds for refitting methods: {spec['inner_folds']} judge groups"
+               if spec.get("inner_folds") else "")
             + ".\n")
         params = pd.read_csv(paths["parameters"], sep="\t")
         parts.append("#### Table 1: optimal single parameters\n")
         lines = ["| method | parameter | single-parameter optimum | cross induction: mean (min-max) over judges |",
                  "|---|---|---|---|"]
         for m, par in SINGLE.items():
-            sp = params[(params["method"] == m) & (params["protocol"] == "single_parameter") & (params["parameter"] == par)]
-            ci = params[(params["method"] == m) & (params["protocol"] == "cross_induction") & (params["parameter"] == par)]
+            rows = params[(params["method"] == m) & (params["parameter"] == par)]
+            sp = rows[rows["protocol"] == "single_parameter"]
+            ci = rows[rows["protocol"] == "cross_induction"]
             if sp.empty and ci.empty:
                 continue
             p = lut["1"].get((None, None, m, None, None, par)) if simulated else None
-            ours = f"{sp['mean'].iloc[0]:.3g}" if not sp.empty else ""
-            ci_text = f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g})" if not ci.empty else ""
+            ours = f"{sp['mean'].iloc[0]:.3g}{_at_bound(sp)}" if not sp.empty else ""
+            ci_text = (f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g}){_at_bound(ci)}"
+                       if not ci.empty else "")
             lines.append(f"| {m} | {par} | {ours}" + (f" ({p:g})" if p is not None else "") + f" | {ci_text} |")
         parts.append("\n".join(lines) + "\n")
         parts.append("Our penalty is lambda/2 ||W||^2 on the mean log-likelihood per instance; the paper's scaling "

@@ -20,6 +20,12 @@ import pandas as pd
 from manyjudges.random_streams import rng_for
 from manyjudges.graded.panel import GradedPanel
 
+#: The data caveat the graded report prints under a simulated dataset.
+REPORT_NOTE = (
+    "Stands in for the paper's 13-judge MEDLINE panel, which is not public: only the ordering of methods and "
+    "the scale are comparable with the paper's values, never a judge's value."
+)
+
 
 def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: int, n_trained: int,
                       n_labels: int, hard_judges: Sequence[int], hard_noise: float, hard_bias: float):

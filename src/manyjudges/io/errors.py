@@ -1,9 +1,13 @@
-"""Errors raised when input data or downloads are bad."""
+"""Errors raised when input data or downloads are bad, and the UTF-8 text reader every parser shares."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
+
+#: bytes shown on each side of the first byte that is not UTF-8
+_UTF8_CONTEXT = 20
 
 
 class DataError(ValueError):
@@ -52,6 +56,31 @@ class DataError(ValueError):
         err.line = line
         err.value = value
         return err
+
+
+def not_utf8(path: str | os.PathLike[str]) -> DataError:
+    """The DataError for a file that is not UTF-8 text: its file, the 1-based line of the first
+    bad byte (lines end at LF) and the bytes around it (the line's own, up to 20 on each side)."""
+    data = Path(path).read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        end = len(data) if end < 0 else end
+        shown = data[max(start, exc.start - _UTF8_CONTEXT):min(end, exc.end + _UTF8_CONTEXT)].rstrip(b"\r")
+        return DataError.at(path, data.count(b"\n", 0, exc.start) + 1,
+                            "bytes that are not UTF-8 (save the file as UTF-8)", shown)
+    return DataError.at(path, None, "not valid UTF-8 text (save the file as UTF-8)")
+
+
+def read_utf8(path: str | os.PathLike[str]) -> str:
+    """The text of a UTF-8 file, line ends as they are; bytes that are not UTF-8 raise
+    :func:`not_utf8`'s DataError (file, line, bytes), never a bare UnicodeDecodeError."""
+    try:
+        return Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise not_utf8(path) from None
 
 
 class ChecksumError(DataError):

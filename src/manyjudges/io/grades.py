@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import _temp_path, natural_sort, read_tsv_rows, write_table
 
@@ -108,11 +108,13 @@ def _order(values: Iterable[str]) -> dict[str, int]:
     return {value: i for i, value in enumerate(natural_sort(set(values)))}
 
 
-def _grades_frame(items: list[str], judges: list[str], labels: list[int]) -> pd.DataFrame:
+def _grades_frame(items: list[str], judges: list[str], labels: list[int],
+                  lines: list[int] | None = None) -> pd.DataFrame:
     """A grades DataFrame sorted by item, then judge (natural order).
 
     Shared with the raw-format parsers of :mod:`manyjudges.io.sources`, so every
-    grades table is built (and ordered) the same way.
+    grades table is built (and ordered) the same way. ``lines`` (each row's line in its
+    file) follow the rows into ``attrs["lines"]``.
     """
     item_rank, judge_rank = _order(items), _order(judges)
     order = np.lexsort(
@@ -121,13 +123,16 @@ def _grades_frame(items: list[str], judges: list[str], labels: list[int]) -> pd.
             np.fromiter((item_rank[i] for i in items), dtype=np.int64, count=len(items)),
         )
     )
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "item": pd.Series(np.asarray(items, dtype=object)[order], dtype=str),
             "judge": pd.Series(np.asarray(judges, dtype=object)[order], dtype=str),
             "label": np.asarray(labels, dtype=np.int64)[order],
         }
     )
+    if lines is not None:
+        frame.attrs["lines"] = np.asarray(lines, dtype=np.int64)[order]  # row i came from file line lines[i]
+    return frame
 
 
 # --------------------------------------------------------------------------
@@ -227,8 +232,7 @@ def _key_lines(text: str) -> dict[str, int]:
 
 def _read_meta(path: Path) -> tuple[int, list[str], dict[str, int]]:
     """``n_labels``, ``label_names`` and ``dropped`` from a grades metadata file."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = read_utf8(path)
     try:
         meta = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -297,7 +301,7 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     -------
     GradedData
         The table sorted by item, then judge (natural order), with ``truth``
-        None.
+        None; ``grades.attrs["lines"]`` holds each row's line in the file.
 
     Raises
     ------
@@ -321,7 +325,8 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
 
     For a user's own table (``source: table`` in the config), ``n_labels`` comes from the
     config; ``None`` takes the number of ``label_names``, else the largest integer label + 1.
-    Errors name the file, line and value as in :func:`read_grades`.
+    Errors name the file, line and value as in :func:`read_grades`. The table's
+    ``attrs["lines"]`` holds each row's line in the file.
     """
     grades_path = Path(grades_path)
     rows, lines = read_tsv_rows(grades_path, GRADES_COLUMNS)
@@ -334,6 +339,7 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
     items: list[str] = []
     judges: list[str] = []
     labels: list[int] = []
+    kept: list[int] = []
     seen: dict[tuple[str, str], int] = {}
     for (item, judge, label), line in zip(rows, lines):
         for name, text in (("item", item), ("judge", judge)):
@@ -358,8 +364,9 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
         items.append(item)
         judges.append(judge)
         labels.append(int(label))
+        kept.append(line)
     return GradedData(
-        grades=_grades_frame(items, judges, labels),
+        grades=_grades_frame(items, judges, labels, kept),
         n_labels=n_labels,
         label_names=names,
         dropped=dropped,

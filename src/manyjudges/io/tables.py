@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, not_utf8
 
 ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
 
@@ -74,17 +74,6 @@ def delimiter_of(path: str | os.PathLike[str]) -> str:
     return "," if str(path).lower().endswith(".csv") else "\t"
 
 
-def _first_bad_utf8_line(path: Path) -> tuple[int, bytes]:
-    """1-based number and bytes of the first line that is not valid UTF-8."""
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError:
-                return number, raw.rstrip(b"\r\n")
-    return 1, b""
-
-
 def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of every row of a TSV (CSV by extension), read as UTF-8."""
     try:
@@ -93,9 +82,7 @@ def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
             for fields in reader:
                 yield reader.line_num, fields
     except UnicodeDecodeError:
-        line, raw = _first_bad_utf8_line(path)
-        raise DataError.at(path, line, "not valid UTF-8 text (save the file as UTF-8)",
-                           raw.decode("utf-8", errors="replace")) from None
+        raise not_utf8(path) from None
 
 
 def read_header(path: str | os.PathLike[str]) -> list[str]:

@@ -7,18 +7,23 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from manyjudges.io.sources import preflib
 from manyjudges.io.tables import read_orderings
-from manyjudges.reporting.formatting import diff_cell
+from manyjudges.orderings import simulate
+from manyjudges.reporting.formatting import data_kind, diff_cell
 
 __all__ = ["METHOD_ORDER", "PAPER", "dataset_summary", "table1_markdown", "sweep_markdown", "orderings_markdown"]
 
 METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
 PAPER = "Kim, Zhai, Han (ECIR 2010)"
+#: data caveats by dataset ``source``, printed only under a dataset of that source
+DATA_NOTES = {"simulate": simulate.REPORT_NOTE, "preflib": preflib.REPORT_NOTE}
 
 #: Tables 2-4: (paper table number, swept FreSPA parameters, heading)
 SWEEP_TABLES = [
     (2, ["w_len", "w_sup"], "Table 2: FreSPA ED with different wLen and wSup"),
-    (3, ["max_len_ratio", "min_len_ratio"], "Table 3: FreSPA ED with different maxLen/k (minLen = 2) and minLen/k (maxLen = k)"),
+    (3, ["max_len_ratio", "min_len_ratio"],
+     "Table 3: FreSPA ED with different maxLen/k (minLen = 2) and minLen/k (maxLen = k)"),
     (4, ["min_sup"], "Table 4: FreSPA ED with different minSup"),
 ]
 
@@ -55,7 +60,8 @@ def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mappi
             ed = float(row["ed_mean"].iloc[0]) if len(row) else np.nan
             sd = float(row["ed_sd"].iloc[0]) if len(row) else np.nan
             ours_grid[m][r] = ed
-            pv = p1[(p1["method"] == paper_method.get(m, m)) & np.isclose(p1["noise_ratio"], r)]["paper_value"].astype(float)
+            at = (p1["method"] == paper_method.get(m, m)) & np.isclose(p1["noise_ratio"], r)
+            pv = p1[at]["paper_value"].astype(float)
             pval = float(pv.iloc[0]) if len(pv) else np.nan
             paper_grid[m][r] = pval
             cells.append(diff_cell(ed, pval, 3, sd=sd))
@@ -98,7 +104,9 @@ def sweep_markdown(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, param
                 row = sub[np.isclose(sub["value"], value) & np.isclose(sub["noise_ratio"], r)]
                 ed = float(row["ed_mean"].iloc[0]) if len(row) else np.nan
                 sd = float(row["ed_sd"].iloc[0]) if len(row) else np.nan
-                pv = pt[(pt["parameter"] == param) & np.isclose(pt["value"].astype(float), value) & np.isclose(pt["noise_ratio"], r)]["paper_value"].astype(float)
+                at = ((pt["parameter"] == param) & np.isclose(pt["value"].astype(float), value)
+                      & np.isclose(pt["noise_ratio"], r))
+                pv = pt[at]["paper_value"].astype(float)
                 pval = float(pv.iloc[0]) if len(pv) else np.nan
                 cells.append(diff_cell(ed, pval, 4, sd=sd))
             rows.append(f"| {value:g} | " + " | ".join(cells) + " |")
@@ -118,16 +126,14 @@ def orderings_markdown(
     ``sweep_tables[name]`` (when present); ``paper``: the kim2010 paper values."""
     parts = [
         f"## {PAPER}: evaluating an ordered list against many gold orderings\n",
-        "Cells read `ours ± sd over noise replicates (paper, ours - paper)`.\n",
-        "The paper's data (Barzilay et al. sentence orderings: 10 sets, about 10 assessors each) is not public. "
-        "Simulated panels are shaped and calibrated like it (mean pairwise Kendall tau 0.45); real PrefLib panels "
-        "(figure skating, breakfast, MTurk dots and puzzles) are far larger and agree differently, so only the "
-        "ranking of methods and the trends are comparable, not the values.\n",
+        "Cells read `ours ± sd over noise replicates (paper, ours - paper)`. The paper's values are on its own "
+        "data, which is not public; each dataset's note says how far they compare.\n",
     ]
     methods = dict(methods or {})
     paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
     notes = [
-        f"- `{name}`: {entry['description']}" + (f" (compared with the paper's `{paper_method[name]}`)" if paper_method[name] != name else "")
+        f"- `{name}`: {entry['description']}"
+        + (f" (compared with the paper's `{paper_method[name]}`)" if paper_method[name] != name else "")
         for name, entry in methods.items()
         if entry and entry.get("description")
     ]
@@ -135,16 +141,18 @@ def orderings_markdown(
         parts.append("Configured methods beyond the paper's seven:\n\n" + "\n".join(notes) + "\n")
     for name in ed_tables:
         spec = datasets.get(name, {})
-        kind = "**simulated**" if spec.get("source") == "simulate" else "real public data"
-        parts.append(f"### Dataset `{name}` ({kind})\n")
+        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
         if spec.get("description"):
             parts.append(f"{spec['description']}.\n")
+        if spec.get("source") in DATA_NOTES:
+            parts.append(DATA_NOTES[spec["source"]] + "\n")
         if orderings_tables and name in orderings_tables:
             parts.append(f"Data used: {dataset_summary(read_orderings(orderings_tables[name]))}.\n")
         ed = pd.read_csv(ed_tables[name], sep="\t")
         parts.append(f"#### Table 1: ED by method and noise ratio (`results/orderings/{name}/ed_by_noise.tsv`)\n")
         reps = int(ed.loc[ed['noise_ratio'] > 0, 'replicates'].max()) if (ed['noise_ratio'] > 0).any() else 1
-        parts.append(f"Noise: round(r n) random orderings added to each set's gold orderings; {reps} replicates per r > 0 (the paper used one draw).\n")
+        parts.append(f"Noise: round(r n) random orderings added to each set's gold orderings; {reps} replicates "
+                     "per r > 0 (the paper used one draw).\n")
         parts.append(table1_markdown(ed, paper, paper_method))
         if name in sweep_tables:
             sweep = pd.read_csv(sweep_tables[name], sep="\t")

@@ -1,11 +1,15 @@
-"""Number formatting shared by every report section: one value, a signed difference, `ours (paper)` cells."""
+"""Formatting shared by every report section: one value, a signed difference, `ours (paper)` cells, and a
+dataset's kind (simulated, the user's own, public)."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-__all__ = ["is_missing", "fmt", "signed", "cell", "diff_cell"]
+__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell"]
+
+#: config sources whose data the user supplies (a table of their own)
+USER_SOURCES = ("table", "preferences_table", "ratings_table")
 
 
 def is_missing(x: Any) -> bool:
@@ -35,3 +39,10 @@ def diff_cell(ours: float, paper: float, digits: int = 3, sd: float | None = Non
     """``ours ± sd (paper, ours - paper)``; the ``± sd`` part only when ``sd`` > 0, ``n/a`` for missing values."""
     sd_text = f" ± {sd:.{digits}f}" if sd is not None and sd > 0 else ""
     return f"{fmt(ours, digits)}{sd_text} ({fmt(paper, digits)}, {signed(ours - paper, digits)})"
+
+
+def data_kind(source: str | None) -> str:
+    """How a report labels a dataset by its config ``source``: simulated, the user's own, or public."""
+    if source == "simulate":
+        return "**simulated**"
+    return "your own data" if source in USER_SOURCES else "real public data"

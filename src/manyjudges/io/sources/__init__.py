@@ -37,10 +37,16 @@ Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
   of the data a different rule would change.
 - Every error names the file, the 1-based line where the fault is on one
   line (the header, where there is one, is line 1) and the offending value.
+
+Every parser reads its files as UTF-8 (MIREX 2005's ``judgments.csv`` is
+Latin-1, which any byte decodes) through
+:func:`~manyjudges.io.errors.read_utf8` or the canonical readers: bytes that
+are not UTF-8 are a DataError naming the file, the line and the bytes.
 """
 
 from __future__ import annotations
 
+from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades_table
 from manyjudges.io.sources._text import PathLike
 from manyjudges.io.sources.adultcontent3 import parse_adultcontent3
@@ -68,9 +74,15 @@ def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | No
     """Parse a pinned or user dataset's files (``{file name: path}``) by its config ``source``.
 
     ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_labels`` and
-    ``label_names`` for a user ``table``). A missing file, or a snow2008 ``task`` whose file
-    is not among the dataset's files, is a ValueError naming what was expected.
+    ``label_names`` for a user ``table``; ``min_labels_per_judge`` and ``outer_folds``). A
+    missing file, or a snow2008 ``task`` whose file is not among the dataset's files, is a
+    ValueError naming what was expected. A panel too small for cross induction (at least 3
+    judges with labels, or the largest ``outer_folds`` group + 2, and one judge with
+    ``min_labels_per_judge`` labels: :func:`manyjudges.graded.protocols.panel_problem`) is a
+    DataError naming the file, how many judges it has and how many are needed.
     """
+    from manyjudges.graded.protocols import panel_problem
+
     spec = dict(spec or {})
 
     def need(name: str) -> PathLike:
@@ -80,12 +92,21 @@ def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | No
 
     if source == "table":
         (path,) = files.values()
-        return read_grades_table(path, spec["n_labels"], spec.get("label_names"))
-    if source == "trec_rf10":
-        return parse_trec_rf10(need("trec-rf10-data.txt"))
-    if source == "adultcontent3":
-        return parse_adultcontent3(need("labels.txt"), need("categories.txt"))
-    if source == "snow2008":
+        data = read_grades_table(path, spec["n_labels"], spec.get("label_names"))
+    elif source == "trec_rf10":
+        path = need("trec-rf10-data.txt")
+        data = parse_trec_rf10(path)
+    elif source == "adultcontent3":
+        path = need("labels.txt")
+        data = parse_adultcontent3(path, need("categories.txt"))
+    elif source == "snow2008":
         task = spec.get("task")
-        return parse_snow2008(need(f"{task}.standardized.tsv"), task)
-    raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")
+        path = need(f"{task}.standardized.tsv")
+        data = parse_snow2008(path, task)
+    else:
+        raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")
+    problem = panel_problem(data.grades["judge"].value_counts().to_numpy(), spec.get("min_labels_per_judge", 1),
+                            spec.get("outer_folds"))
+    if problem:
+        raise DataError.at(path, None, problem)
+    return data

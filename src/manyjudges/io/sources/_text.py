@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.grades import _grades_frame
 
 PathLike = str | os.PathLike[str]
 
 
 def _read_lines(path: Path) -> list[str]:
-    """The lines of a text file, without line terminators (LF or CRLF)."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        return handle.read().splitlines()
+    """The lines of a UTF-8 text file, without line terminators (LF or CRLF); bytes that are
+    not UTF-8 are a DataError naming the file, the line and the bytes."""
+    return read_utf8(path).splitlines()
 
 
 def _data_lines(path: Path) -> list[tuple[int, str]]:

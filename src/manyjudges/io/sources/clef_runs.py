@@ -18,7 +18,14 @@ from manyjudges.io.errors import DataError
 from manyjudges.io.rankings import _rankings_frame
 from manyjudges.io.sources._text import PathLike, _read_lines
 
-__all__ = ["CLEF_QUERY_IDS", "parse_clef_runs"]
+__all__ = ["CLEF_QUERY_IDS", "REPORT_NOTE", "parse_clef_runs"]
+
+#: The data caveat the consensus report prints under a dataset with ``source: clef_runs``.
+REPORT_NOTE = (
+    "CLEF eHealth 2015 top-20 runs as distributed with Lin, Li and Guo's code. `TOP20_FDUSGInfo_EN.dat` has "
+    "171 ids whose first letter is replaced by `F`; they are kept as published, so they match no other team's "
+    "ids."
+)
 
 #: The query ids of the CLEF eHealth 2015 top-20 files, one per line: queries
 #: 1..67 without 62 (its text had a typo and some teams have no run for it).

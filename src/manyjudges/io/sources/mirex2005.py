@@ -12,11 +12,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import PREFERENCE_COLUMNS, TRUTH_COLUMNS, PreferenceData
 from manyjudges.io.sources._text import PathLike
 
-__all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "parse_mirex2005"]
+__all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "REPORT_NOTE", "parse_mirex2005"]
+
+#: The data caveat the crowd report prints under a dataset with ``source: mirex2005``.
+REPORT_NOTE = (
+    "**Truth for MIREX 2005.** The expert ground truth of Niu et al. (Typke et al. 2005) is not public. We use "
+    "the `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not "
+    "independent of the judgments, so every method is partly scored on agreement with the crowd itself. "
+    "Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3. The "
+    "query's own document is an item of its topic (workers compared it too) and has grade 4. Only trends and "
+    "the ranking of methods compare with the paper's values."
+)
 
 MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer.radio")
 MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
@@ -91,22 +101,20 @@ def _parse_mirex_qrel(path: Path, n_grades: int) -> pd.DataFrame:
         raise ValueError(f"n_grades must be at least 2, got {n_grades}")
     rows: list[tuple[str, str, int]] = []
     seen: dict[tuple[str, str], int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            fields = text.split()
-            if len(fields) != 4:
-                raise DataError.at(path, line, f"expected 4 fields 'MTurk query doc group', got {len(fields)}",
-                                   text.rstrip("\n"))
-            _, query, doc, group = fields
-            if not group.isdigit() or int(group) < 1:
-                raise DataError.at(path, line, "group must be a positive integer", group)
-            if (query, doc) in seen:
-                raise DataError.at(path, line, f"document listed twice for query {query!r} "
-                                   f"(first on line {seen[query, doc]})", doc)
-            seen[query, doc] = line
-            rows.append((query, doc, int(group)))
+    for line, text in enumerate(read_utf8(path).splitlines(), start=1):
+        if not text.strip():
+            continue
+        fields = text.split()
+        if len(fields) != 4:
+            raise DataError.at(path, line, f"expected 4 fields 'MTurk query doc group', got {len(fields)}", text)
+        _, query, doc, group = fields
+        if not group.isdigit() or int(group) < 1:
+            raise DataError.at(path, line, "group must be a positive integer", group)
+        if (query, doc) in seen:
+            raise DataError.at(path, line, f"document listed twice for query {query!r} "
+                               f"(first on line {seen[query, doc]})", doc)
+        seen[query, doc] = line
+        rows.append((query, doc, int(group)))
     if not rows:
         raise DataError.at(path, None, "no qrel lines")
     table = pd.DataFrame(rows, columns=["topic", "item", "group"])

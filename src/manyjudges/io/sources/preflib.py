@@ -17,8 +17,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.tables import ORDERINGS_COLUMNS
+
+#: The data caveat the orderings report prints under a dataset with ``source: preflib``.
+REPORT_NOTE = (
+    "PrefLib panels (real judges ordering every item of a set) have more judges or items than the paper's "
+    "sentence sets and agree differently: only the ranking of methods and the trends compare with the "
+    "paper's values, not the values."
+)
 
 SUPPORTED_TYPES = ("soc", "toc")
 
@@ -161,7 +168,7 @@ def parse_preflib(
     set_id = path.stem if set_id is None else set_id
     n_alternatives: int | None = None
     orders: list[tuple[int, list[tuple[str, int]]]] = []
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()

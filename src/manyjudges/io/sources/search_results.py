@@ -16,7 +16,12 @@ from manyjudges.io.errors import DataError
 from manyjudges.io.rankings import _rankings_frame
 from manyjudges.io.sources._text import PathLike, _read_lines
 
-__all__ = ["parse_search_results"]
+__all__ = ["REPORT_NOTE", "parse_search_results"]
+
+#: The note the consensus report prints under a dataset with ``source: search_results``.
+REPORT_NOTE = (
+    "Lin, Li and Guo's own Google and Bing lists: the data of the paper itself."
+)
 
 
 def parse_search_results(path: PathLike, engine: str | None = None) -> pd.DataFrame:

@@ -19,7 +19,15 @@ from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, _order
 from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
 
-__all__ = ["parse_trec_rf10"]
+__all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10"]
+
+#: The data caveat the crowd report prints under a dataset with ``source: trec_rf10``.
+CROWD_REPORT_NOTE = (
+    "**Standing in for CS-TREC2011.** The TREC 2011 Crowdsourcing track set of Niu et al. is not public; "
+    "these TREC 2010 RF track crowd ratings, from which it was built, stand in: ratings 0/1/2 become "
+    "preferences by eq (5); NIST gold (0/1/2) is the truth; each topic is scored on the gold-labelled "
+    "documents the crowd judged. Only trends and the ranking of methods compare with the paper's values."
+)
 
 _TREC_HEADER = ["topicID", "workerID", "docID", "gold", "label"]
 _TREC_LABELS = {"0": 0, "1": 1, "2": 2}

@@ -1,0 +1,27 @@
+"""The ordered-list section of the reproduction report: each data caveat only under its own source."""
+from __future__ import annotations
+
+import pandas as pd
+
+from manyjudges.io.sources import preflib
+from manyjudges.orderings import simulate
+from manyjudges.orderings.report import orderings_markdown
+from manyjudges.reporting.paper_values import paper_values
+
+
+def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
+    ed = pd.DataFrame({"noise_ratio": [0.0, 0.5], "method": "ac_tau", "ed_mean": [0.45, 0.3], "ed_sd": [0.0, 0.01],
+                       "replicates": [1, 2]})
+    specs = {"sim": {"source": "simulate"}, "skate": {"source": "preflib"}, "mine": {"source": "table"}}
+    tables = {}
+    for name in specs:
+        tables[name] = tmp_path / f"{name}.tsv"
+        ed.to_csv(tables[name], sep="\t", index=False)
+    report = orderings_markdown(tables, {}, specs, None, None, paper_values("kim2010"))
+    header, sim, skate, mine = report.split("### Dataset ")
+    assert "`sim` (**simulated**)" in sim and simulate.REPORT_NOTE in sim
+    assert "`skate` (real public data)" in skate and preflib.REPORT_NOTE in skate
+    assert "`mine` (your own data)" in mine
+    for text in (header, mine):
+        assert simulate.REPORT_NOTE not in text and preflib.REPORT_NOTE not in text and "Barzilay" not in text
+    assert simulate.REPORT_NOTE not in skate and preflib.REPORT_NOTE not in sim
