@@ -14,6 +14,7 @@ write_reproduction(
     orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},
     out_path=snakemake.output[0],
     consensus_tables=list(snakemake.input.consensus),
+    consensus_datasets=snakemake.params.consensus_datasets,
     graded_results={
         Path(loglik).parent.name: {"loglik": loglik, "pairwise": pairwise, "parameters": params, "grades": grades}
         for loglik, pairwise, params, grades in zip(

@@ -184,7 +184,7 @@ def crowd_robustness_methods():
     return {n: method_spec(CROWD, n) for n in names}
 
 
-CROWD_TABLES = ("ranking_metrics", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl")
+CROWD_TABLES = ("ranking_metrics", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl", "truth_coverage")
 
 
 def crowd_outputs():

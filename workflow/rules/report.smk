@@ -75,6 +75,7 @@ rule reproduction_report:
         crowd_ks=CROWD["ks"],
         crowd_ablation=CROWD["ablation"],
         datasets=ORD["datasets"],
+        consensus_datasets=all_datasets(config),
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],
         replicates=ORD["replicates"],

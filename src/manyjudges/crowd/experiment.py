@@ -24,7 +24,7 @@ from manyjudges.crowd.spammers import add_spammers
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)
-#: what scoring leaves out, added to ranking_metrics.tsv (:func:`truth_coverage`)
+#: truth_coverage.tsv: what scoring leaves out (:func:`truth_coverage`)
 COVERAGE_COLUMNS = ["topics", "topics_without_truth", "judged_items", "items_without_truth"]
 
 
@@ -147,20 +147,17 @@ def metrics_by_topic(rankings: pd.DataFrame, dataset: CrowdDataset, ks: Sequence
     return pd.DataFrame(rows, columns=["topic", "method", "metric", "value"])
 
 
-def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[int] = DEFAULT_KS,
-                 coverage: Mapping[str, int] | None = None) -> pd.DataFrame:
-    """ranking_metrics.tsv: method, metric, value (mean over topics), in config and Table 2 order.
-
-    With ``coverage`` (:func:`truth_coverage`) every row also carries the dataset's
-    :data:`COVERAGE_COLUMNS`: how many topics and judged items the means leave out.
-    """
+def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[int] = DEFAULT_KS) -> pd.DataFrame:
+    """ranking_metrics.tsv: method, metric, value (mean over topics), in config and Table 2 order."""
     means = by_topic.groupby(["method", "metric"], sort=False)["value"].mean()
     rows = [(m, metric, float(means[m, metric])) for m in methods for metric in metric_names(ks)
             if (m, metric) in means.index]
-    table = pd.DataFrame(rows, columns=["method", "metric", "value"])
-    for column in COVERAGE_COLUMNS if coverage is not None else ():
-        table[column] = int(coverage[column])
-    return table
+    return pd.DataFrame(rows, columns=["method", "metric", "value"])
+
+
+def truth_coverage_table(dataset: CrowdDataset) -> pd.DataFrame:
+    """truth_coverage.tsv: one row of :data:`COVERAGE_COLUMNS` (:func:`truth_coverage`)."""
+    return pd.DataFrame([truth_coverage(dataset)], columns=COVERAGE_COLUMNS)
 
 
 def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baselines: Sequence[str],

@@ -78,11 +78,11 @@ def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str]
     return "\n".join(lines) + "\n"
 
 
-def _left_out(metrics: pd.DataFrame) -> str:
-    """What the means leave out, from the coverage columns of ranking_metrics.tsv (empty without them)."""
-    if metrics.empty or "items_without_truth" not in metrics.columns:
+def _left_out(files: Mapping[str, str | Path]) -> str:
+    """What the means leave out, from truth_coverage.tsv (empty without it)."""
+    if "truth_coverage" not in files:
         return ""
-    c = metrics.iloc[0]
+    c = pd.read_csv(files["truth_coverage"], sep="\t").iloc[0]
     return (f"Left out of the scores: {int(c['items_without_truth'])} of {int(c['judged_items'])} judged items have "
             f"no truth grade (ranked, not scored); {int(c['topics_without_truth'])} of {int(c['topics'])} topics "
             "have none (not scored).\n")
@@ -143,7 +143,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(f"Table 2{' (paper: ' + pd_name + ')' if pd_name else ''}: mean over {n_topics} topics with "
                      f"truth; relevant = grade >= {spec.get('relevant_grade', 1)}.\n")
         parts.append(_table2(metrics, t2, list(dict.fromkeys(metrics["method"])), ks))
-        parts.append(_left_out(metrics))
+        parts.append(_left_out(files))
         if ablation:
             parts.append("Figure 1, with vs without annotator quality (mean over topics; the paper found "
                          "quality helps every method on MIREX 2005):\n\n" + _ablation(metrics, ablation))

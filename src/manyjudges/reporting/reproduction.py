@@ -28,6 +28,7 @@ def write_reproduction(
     orderings_tables: Mapping[str, str | Path] | None = None,
     methods: Mapping[str, Mapping[str, Any]] | None = None,
     consensus_tables: Sequence[str | Path] = (),
+    consensus_datasets: Mapping[str, Mapping[str, Any]] | None = None,
     graded_results: Mapping[str, Mapping[str, str | Path]] | None = None,
     graded_datasets: Mapping[str, Mapping[str, Any]] | None = None,
     graded_methods: Mapping[str, Any] | None = None,
@@ -40,7 +41,7 @@ def write_reproduction(
     """Write REPRODUCTION.md (atomically): the header, then the sections of the families with results.
 
     Ordered lists (Kim et al.; ``ed_tables``, ``sweep_tables`` by dataset), consensus (Lin et al.;
-    ``consensus_tables``), graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
+    ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``), graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
     (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`).
     """
     parts = list(HEADER)
@@ -48,7 +49,7 @@ def write_reproduction(
         parts.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods,
                                         paper_values("kim2010")))
     if consensus_tables:
-        parts.append(consensus_markdown(consensus_tables, datasets))
+        parts.append(consensus_markdown(consensus_tables, datasets if consensus_datasets is None else consensus_datasets))
     if graded_results:
         parts.append(graded_markdown(graded_results, graded_datasets or {}, paper_values("wilbur2011"), graded_methods))
     if crowd_results:
