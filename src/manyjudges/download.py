@@ -18,8 +18,8 @@ import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
-from functools import lru_cache
 import uuid
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
 

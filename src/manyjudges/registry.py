@@ -16,8 +16,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 __all__ = ["Builtin", "Registry", "load_callable", "method_spec"]
 
@@ -70,7 +71,8 @@ def _signature(factory: Callable[..., Any]) -> inspect.Signature:
         return inspect.Signature([inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
 
 
-def _check_parameters(method: str, factory: Callable[..., Any], params: Mapping[str, Any], preset: Mapping[str, Any]) -> None:
+def _check_parameters(method: str, factory: Callable[..., Any], params: Mapping[str, Any],
+                      preset: Mapping[str, Any]) -> None:
     signature = _signature(factory)
     accepts_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
     if not accepts_any:
@@ -135,7 +137,8 @@ class Registry:
             try:
                 check()
             except (TypeError, ValueError) as err:  # a TypeError here is a value of the wrong type
-                raise ValueError(f"method {method!r}: bad parameter value ({err}); parameters given: {params}") from None
+                raise ValueError(f"method {method!r}: bad parameter value ({err}); "
+                                 f"parameters given: {params}") from None
         return built
 
     def describe(self) -> list[dict[str, Any]]:

@@ -4,12 +4,15 @@ Nothing in the library imports this module.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import logging
+import os
 import reprlib
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import pandas as pd
 import yaml
@@ -68,8 +71,6 @@ def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
 
 def jobs_import_from(src: str | Path) -> None:
     """Put ``src`` first on the PYTHONPATH that every job inherits."""
-    import os
-
     rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(src)]
     os.environ["PYTHONPATH"] = os.pathsep.join([str(src), *rest])
 
@@ -186,7 +187,7 @@ def _with_defaults(validator_class: Any) -> Any:
         if isinstance(instance, dict):
             for key, sub in properties.items():
                 if "default" in sub:
-                    instance.setdefault(key, sub["default"])
+                    instance.setdefault(key, copy.deepcopy(sub["default"]))
         yield from check_properties(validator, properties, instance, schema)
 
     return validators.extend(validator_class, {"properties": set_defaults})
@@ -263,7 +264,8 @@ def check_config_references(config: Mapping[str, Any]) -> None:
             f"configured: {sorted(known)} (define them under orderings.datasets or consensus.datasets)"
         )
     if cons.get("search") and known[cons["search"]["dataset"]]["source"] not in ("search_results", "clef_runs"):
-        raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings dataset (search_results or clef_runs)")
+        raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings "
+                         "dataset (search_results or clef_runs)")
     graded = config.get("graded") or {}
     unknown = sorted({m for pair in graded.get("comparisons") or [] for m in pair} - set(graded.get("methods") or {}))
     if unknown:
@@ -276,8 +278,8 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     named |= set((crowd.get("robustness") or {}).get("methods") or [])
     unknown = sorted(named - crowd_methods)
     if unknown:
-        raise ValueError(f"config: crowd.proposed / baselines / ablation / robustness name methods {unknown} that are not "
-                         f"configured; configured: {sorted(crowd_methods)}")
+        raise ValueError(f"config: crowd.proposed / baselines / ablation / robustness name methods {unknown} "
+                         f"that are not configured; configured: {sorted(crowd_methods)}")
     robust = sorted(set((crowd.get("robustness") or {}).get("datasets") or []) - set(crowd.get("datasets") or {}))
     if robust:
         raise ValueError(f"config: crowd.robustness.datasets {robust} are not under crowd.datasets; "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
 from manyjudges.cli.terminal import CommandError, write_output

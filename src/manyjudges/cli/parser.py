@@ -10,8 +10,12 @@ from manyjudges.cli import commands
 __all__ = ["build_parser"]
 
 #: tiny example tables, written by the shell commands of the examples (each example runs as shown)
-PANEL = "printf 'set_id\\tjudge\\titem\\trank\\ns1\\ta\\tx\\t1\\ns1\\ta\\ty\\t2\\ns1\\ta\\tz\\t3\\ns1\\tb\\tx\\t1\\ns1\\tb\\tz\\t2\\ns1\\tb\\ty\\t3\\ns1\\tc\\ty\\t1\\ns1\\tc\\tx\\t2\\ns1\\tc\\tz\\t3\\n' > panel.tsv"
-GRADES = "printf 'item\\tjudge\\tlabel\\nd1\\ta\\t2\\nd1\\tb\\t2\\nd1\\tc\\t1\\nd2\\ta\\t0\\nd2\\tb\\t0\\nd2\\tc\\t0\\nd3\\ta\\t1\\nd3\\tb\\t2\\nd3\\tc\\t1\\nd4\\ta\\t0\\nd4\\tb\\t1\\nd4\\tc\\t0\\n' > grades.tsv"
+PANEL = ("printf 'set_id\\tjudge\\titem\\trank\\ns1\\ta\\tx\\t1\\ns1\\ta\\ty\\t2\\ns1\\ta\\tz\\t3\\n"
+         "s1\\tb\\tx\\t1\\ns1\\tb\\tz\\t2\\ns1\\tb\\ty\\t3\\ns1\\tc\\ty\\t1\\ns1\\tc\\tx\\t2\\n"
+         "s1\\tc\\tz\\t3\\n' > panel.tsv")
+GRADES = ("printf 'item\\tjudge\\tlabel\\nd1\\ta\\t2\\nd1\\tb\\t2\\nd1\\tc\\t1\\nd2\\ta\\t0\\nd2\\tb\\t0\\n"
+          "d2\\tc\\t0\\nd3\\ta\\t1\\nd3\\tb\\t2\\nd3\\tc\\t1\\nd4\\ta\\t0\\nd4\\tb\\t1\\nd4\\tc\\t0\\n"
+          "' > grades.tsv")
 
 EXAMPLES = {
     "methods": """\
@@ -86,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("methods", **_parser_kwargs("methods", "list the built-in methods, their parameters and defaults"))
+    p = sub.add_parser("methods",
+                       **_parser_kwargs("methods", "list the built-in methods, their parameters and defaults"))
     p.add_argument("family", nargs="?", choices=FAMILIES)
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(run=commands.cmd_methods)
@@ -97,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("orderings", metavar="ORDERINGS")
     _add_method(p, "orderings")
     p.set_defaults(run=commands.cmd_orderings_ed)
-    p = verbs.add_parser("score", **_parser_kwargs("orderings score", "score candidate orderings against the gold orderings"))
+    p = verbs.add_parser("score", **_parser_kwargs("orderings score",
+                                                   "score candidate orderings against the gold orderings"))
     p.add_argument("orderings", metavar="ORDERINGS")
     p.add_argument("candidates", metavar="CANDIDATES")
     _add_method(p, "orderings")
@@ -105,15 +111,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("consensus", **_parser_kwargs("consensus", "consensus measure of each set of rankings"))
     p.add_argument("rankings", metavar="RANKINGS")
-    p.add_argument("--lambda", dest="lam", type=float, default=1.0, help="gap weight lambda: an edge i -> j weighs lambda^(mean position gap) (default 1)")
-    p.add_argument("--gamma", type=float, default=1.0, help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
+    p.add_argument("--lambda", dest="lam", type=float, default=1.0,
+                   help="gap weight lambda: an edge i -> j weighs lambda^(mean position gap) (default 1)")
+    p.add_argument("--gamma", type=float, default=1.0,
+                   help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(run=commands.cmd_consensus)
 
     graded = sub.add_parser("graded", help="predict an unseen judge's graded labels")
     verbs = graded.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for verb, summary, run in (("evaluate", "held-out log probability of each judge's labels", commands.cmd_graded_evaluate),
-                               ("predict", "P(label | item) for a judge not in the panel", commands.cmd_graded_predict)):
+    graded_verbs = (("evaluate", "held-out log probability of each judge's labels", commands.cmd_graded_evaluate),
+                    ("predict", "P(label | item) for a judge not in the panel", commands.cmd_graded_predict))
+    for verb, summary, run in graded_verbs:
         p = verbs.add_parser(verb, **_parser_kwargs(f"graded {verb}", summary))
         p.add_argument("grades", metavar="GRADES")
         _add_method(p, "graded")
@@ -127,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     crowd = sub.add_parser("crowd", help="one ranking per topic from crowd preferences or ratings")
     verbs = crowd.add_subparsers(dest="verb", required=True, metavar="VERB")
-    p = verbs.add_parser("aggregate", **_parser_kwargs("crowd aggregate", "a ranking per topic, and a quality per worker"))
+    p = verbs.add_parser("aggregate",
+                         **_parser_kwargs("crowd aggregate", "a ranking per topic, and a quality per worker"))
     p.add_argument("judgments", metavar="JUDGMENTS")
     _add_method(p, "crowd")
     p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")

@@ -13,8 +13,8 @@ their consensus with their inputs, and the measure as an ordered-list scorer
 (5.0, 2)
 """
 from manyjudges.consensus.aggregators import borda, condorcet_fuse, rank_sum
-from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
 from manyjudges.consensus.measure import ConsensusMeasure, consensus_measure, log2_kappa_plus_one
+from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
 from manyjudges.consensus.scorer import ConsensusScorer
 
 registry = AGGREGATORS

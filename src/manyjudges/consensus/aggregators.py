@@ -15,7 +15,7 @@ of the items, best first, ties broken by first appearance (deterministic).
 """
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 

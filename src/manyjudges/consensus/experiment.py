@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.consensus.registry import get_aggregator
 from manyjudges.consensus.measure import consensus_measure, log2_kappa_plus_one
+from manyjudges.consensus.registry import get_aggregator
 from manyjudges.io.rankings import rankings_to_lists, read_rankings
 from manyjudges.io.tables import orderings_to_rank_matrices, read_orderings
 from manyjudges.random_streams import rng_for
@@ -67,7 +67,8 @@ def pairwise_consensus(a: Sequence[Hashable], b: Sequence[Hashable], lam: float 
     return min(1.0, shared / base) if base > 0 else 0.0
 
 
-def aggregator_consensus(list_sets: ListSets, aggregators: Sequence[str], lam: float = 1.0, gamma: float = 1.0) -> pd.DataFrame:
+def aggregator_consensus(list_sets: ListSets, aggregators: Sequence[str], lam: float = 1.0,
+                         gamma: float = 1.0) -> pd.DataFrame:
     """Per set and aggregator: the consensus of the inputs plus the aggregate, and the mean
     pairwise consensus of the aggregate with each input.
 
@@ -135,7 +136,8 @@ def perturbation_sensitivity(
                 for rep in range(reps):
                     rng = rng_for(seed, "sensitivity", kind, step, rep)
                     moved = _adjacent_swaps(rng, base, step) if kind == "adjacent_swaps" else _displace(base, step)
-                    logs.append(consensus_measure([*([base] * (n_lists - 1)), moved], lam, gamma, by_length=False).log_kappa)
+                    logs.append(consensus_measure([*([base] * (n_lists - 1)), moved], lam, gamma,
+                                                  by_length=False).log_kappa)
                 kappas = np.exp(logs)
                 rows.append(
                     {"kind": kind, "step": step, "lambda": lam, "gamma": gamma, "kappa_mean": float(kappas.mean()),

@@ -23,8 +23,8 @@ to rounding; per-length sums are float64.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Sequence
 
 import numpy as np
 

@@ -2,8 +2,8 @@
 rank aggregators judged by consensus, and sensitivity to perturbing one list."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -35,7 +35,8 @@ def plot_consensus_grid(table: pd.DataFrame, dataset: str, paths: Sequence[str |
 def plot_aggregators(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
     """Mean pairwise consensus of each aggregator's output with its inputs (sd bars), best first."""
     summary = (
-        table.groupby("aggregator")["pairwise_consensus"].agg(["mean", "std"]).fillna(0.0).sort_values("mean", ascending=False)
+        table.groupby("aggregator")["pairwise_consensus"].agg(["mean", "std"]).fillna(0.0).sort_values("mean",
+                                                                                                       ascending=False)
     )
     fig, ax = plt.subplots(figsize=(5.0, 3.4))
     ax.bar(summary.index, summary["mean"], yerr=summary["std"], capsize=4, color="tab:blue", alpha=0.8)

@@ -6,7 +6,7 @@ measure itself is a function of the rankings (nothing is fitted), so it needs no
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from manyjudges.consensus.aggregators import Ranking, borda, condorcet_fuse, rank_sum
 from manyjudges.registry import Builtin, Registry

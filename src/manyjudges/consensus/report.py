@@ -1,8 +1,9 @@
 """The consensus-measure section of results/REPRODUCTION.md (Lin, Li, Guo, arXiv 1704.08464)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

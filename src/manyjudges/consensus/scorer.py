@@ -49,7 +49,8 @@ class ConsensusScorer(OrderingScorer):
         masks = np.zeros((len(candidates), big_n + n), dtype=bool)
         masks[np.arange(len(candidates)), candidates] = True
         masks[np.arange(len(candidates)), golds] = True
-        totals = count_paths_by_length(common_precedence(prec, masks)).sum(axis=1).astype(float) - 1.0  # drop the empty sequence
+        # minus 1: the empty sequence
+        totals = count_paths_by_length(common_precedence(prec, masks)).sum(axis=1).astype(float) - 1.0
         logs = np.log2(1.0 + totals).reshape(n, 2, big_n)
         own = count_paths_by_length(prec[:n]).sum(axis=1).astype(float) - 1.0
         base = np.log2(1.0 + own)  # a reversed ordering has as many subsequences as the ordering
@@ -64,7 +65,8 @@ class ConsensusScorer(OrderingScorer):
             own = dict(enumerate(row))
             base = log2_kappa_plus_one(consensus_measure([], self.lam, self.gamma, by_length=False, positions=[own]))
             terms = [
-                log2_kappa_plus_one(consensus_measure([], self.lam, self.gamma, by_length=False, positions=[own, g])) / base
+                log2_kappa_plus_one(consensus_measure([], self.lam, self.gamma, by_length=False,
+                                                      positions=[own, g])) / base
                 for g in gold_pos
             ]
             out.append(float(np.clip(np.mean(terms), 0.0, 1.0)))

@@ -20,7 +20,12 @@ from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
 from manyjudges.crowd.elo import EMEloRating
-from manyjudges.crowd.judgments import TopicJudgments, ratings_to_preferences, topics_from_preferences, topics_from_ratings
+from manyjudges.crowd.judgments import (
+    TopicJudgments,
+    ratings_to_preferences,
+    topics_from_preferences,
+    topics_from_ratings,
+)
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 from manyjudges.crowd.quality import annotator_accuracy

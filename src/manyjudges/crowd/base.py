@@ -54,7 +54,7 @@ class CrowdAggregator:
     scores_: np.ndarray
     quality_: np.ndarray | None
 
-    def fit(self, topic: TopicJudgments) -> "CrowdAggregator":
+    def fit(self, topic: TopicJudgments) -> CrowdAggregator:
         """Aggregate one topic: sets ``scores_``, ``quality_`` (and ``ranking_``); returns self."""
         self._check_params()
         scores, quality = self._fit(topic)

@@ -302,7 +302,8 @@ class CrowdBT(CrowdAggregator):
         if min(self.eta_prior) < 1:
             raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
         if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
-            raise ValueError(f"need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, got {self.eta_bounds}, {self.eta_init}")
+            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
+                             f"got {self.eta_bounds}, {self.eta_init}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers

@@ -13,21 +13,21 @@ is an error naming the line, never a topic ``http``.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
 from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
 from manyjudges.io.tables import read_tsv_rows, write_table
-from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")

@@ -90,7 +90,7 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
     post = data.shares()
     loglik = -np.inf
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         # M-step: counts[k, true, label] = sum_j count_j T_{p_j}(true) [k_j = k, l_j = label]
         counts = np.asarray(counts_wp @ post).reshape(m, c, c).transpose(0, 2, 1)
         counts = counts + counts[:, swap][:, :, swap] + pseudo

@@ -7,20 +7,21 @@ from __future__ import annotations
 import logging
 import time
 import zlib
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from manyjudges.ir_metrics import ranking_metrics
-from manyjudges.random_streams import rng_for
-from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.base import ranking_from_scores
+from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
 from manyjudges.crowd.registry import make_crowd_aggregator
 from manyjudges.crowd.spammers import add_spammers
+from manyjudges.ir_metrics import ranking_metrics
+from manyjudges.random_streams import rng_for
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)

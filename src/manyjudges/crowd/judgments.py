@@ -78,7 +78,7 @@ class TopicJudgments:
         return t + t.T
 
     def with_preferences(self, worker: np.ndarray, left: np.ndarray, right: np.ndarray,
-                         outcome: np.ndarray, workers: np.ndarray) -> "TopicJudgments":
+                         outcome: np.ndarray, workers: np.ndarray) -> TopicJudgments:
         """A copy with extra preference rows (e.g. spammers) and the enlarged worker list.
 
         Ratings are dropped: the copy is preference data only.

@@ -36,13 +36,13 @@ from scipy.special import expit
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.mpm_likelihood import (
-    MPMData,
     FTOL,
     NEWTON_CELLS,
     NEWTON_DIM,
-    newton,
+    MPMData,
     mpm_hessian,
     mpm_objective,
+    newton,
 )
 
 __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]

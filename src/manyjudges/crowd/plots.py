@@ -2,8 +2,8 @@
 Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -92,7 +92,8 @@ def plot_robustness(summary: pd.DataFrame, cv: pd.DataFrame, spammer: str, datas
     for ax, metric in zip(axes[0], FIGURE_METRICS):
         for method, sub in rows[rows["metric"] == metric].groupby("method", sort=False):
             sub = sub.sort_values("ratio")
-            ax.plot(sub["ratio"], sub["mean"], marker=".", label=f"{method} (CV {cvs.get((method, metric), np.nan):.3f})")
+            label = f"{method} (CV {cvs.get((method, metric), np.nan):.3f})"
+            ax.plot(sub["ratio"], sub["mean"], marker=".", label=label)
         ax.set_title(metric)
         ax.set_xlabel(f"ratio of added {spammer} spammers")
         ax.grid(alpha=0.3)

@@ -1,8 +1,9 @@
 """The crowd section of results/REPRODUCTION.md (Niu et al., WSDM 2015)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -131,7 +132,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
             parts.append(DATA_NOTES[spec["source"]] + "\n")
         pd_name = PAPER_DATASET.get(spec.get("source", ""))
 
-        def paper_table(table: str) -> dict[tuple, float]:
+        def paper_table(table: str, pd_name: str | None = pd_name) -> dict[tuple, float]:
             if pd_name is None:
                 return {}
             return paper_lookup(paper, table, PAPER_KEY, where={"dataset": pd_name}, complete_only=True)

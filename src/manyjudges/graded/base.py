@@ -11,7 +11,8 @@ calls ``predict`` with one named parameter set for every test judge at once.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -42,7 +43,7 @@ class GradedMethod:
     #: "brent" (cheap predictions) or "parabola" (one evaluation per step, for costly ones)
     single_parameter_refine: str = "brent"
 
-    def fit(self, panel: GradedPanel, parameters: dict[str, Any] | None = None) -> "GradedMethod":
+    def fit(self, panel: GradedPanel, parameters: dict[str, Any] | None = None) -> GradedMethod:
         """Choose the parameters on ``panel`` (unless ``parameters`` are given) and prepare to predict.
 
         Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel.

@@ -80,7 +80,8 @@ def _as_index(name: str, x) -> np.ndarray:
 def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init):
     item, judge, label = _as_index("item", item), _as_index("judge", judge), _as_index("label", label)
     if not (len(item) == len(judge) == len(label)):
-        raise ValueError(f"item, judge and label must have the same length, got {len(item)}, {len(judge)}, {len(label)}")
+        raise ValueError("item, judge and label must have the same length, "
+                         f"got {len(item)}, {len(judge)}, {len(label)}")
     if len(item) == 0:
         raise ValueError("no labels: item, judge and label are empty")
     for name, n, lo in (("n_items", n_items, 1), ("n_judges", n_judges, 1), ("n_labels", n_labels, 2)):
@@ -89,7 +90,8 @@ def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, sm
     for name, a, n in (("item", item, n_items), ("judge", judge, n_judges), ("label", label, n_labels)):
         bad = (a < 0) | (a >= n)
         if bad.any():
-            raise ValueError(f"{name} index {int(a[bad][0])} outside 0..{n - 1} ({int(bad.sum())} entries out of range)")
+            raise ValueError(f"{name} index {int(a[bad][0])} outside 0..{n - 1} "
+                             f"({int(bad.sum())} entries out of range)")
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
     for name, v in (("tol", tol), ("smoothing", smoothing)):
@@ -166,7 +168,7 @@ def dawid_skene(
     s = float(smoothing)
     converged = False
     n_iter = 0
-    for n_iter in range(1, int(max_iter) + 1):
+    for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
         # M-step
         weights = np.take(post, item, axis=1).ravel()
         cc = np.bincount(jtc, weights=weights, minlength=n_judges * k * k).reshape(n_judges, k, k) + s

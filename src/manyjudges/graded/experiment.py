@@ -3,15 +3,21 @@ chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.panel import GradedPanel
-from manyjudges.graded.panel import judge_groups
+from manyjudges.graded.panel import GradedPanel, judge_groups
 from manyjudges.graded.protocols import (
-    PROTOCOLS, cross_induction, held_out_judges, loglik_by_judge, panel_problem, single_parameter)
+    PROTOCOLS,
+    cross_induction,
+    held_out_judges,
+    loglik_by_judge,
+    panel_problem,
+    single_parameter,
+)
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.significance import pairwise_tests
 

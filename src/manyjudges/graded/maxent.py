@@ -36,7 +36,6 @@ from scipy.optimize import minimize
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
 
-
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
 #: relative change of 1e-7 is about 0.01 nats summed over 60,000 instances
 LBFGS_OPTIONS = {"ftol": 1e-7, "gtol": 1e-5}
@@ -59,7 +58,7 @@ class MaxentData:
     by_key: sparse.csr_matrix    # (J*K x E): sums over each feature's occurrences
 
     @classmethod
-    def of(cls, panel: GradedPanel) -> "MaxentData":
+    def of(cls, panel: GradedPanel) -> MaxentData:
         e = panel.n_entries
         ones = np.ones(e)
         key = panel.judge * panel.n_labels + panel.label

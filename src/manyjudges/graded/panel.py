@@ -55,7 +55,7 @@ class GradedPanel:
         return len(self.item)
 
     @classmethod
-    def from_table(cls, grades: pd.DataFrame, n_labels: int) -> "GradedPanel":
+    def from_table(cls, grades: pd.DataFrame, n_labels: int) -> GradedPanel:
         """Panel from a canonical grades table (``item, judge, label``)."""
         if grades.empty:
             raise ValueError("empty panel: the grades table has no rows")
@@ -65,7 +65,7 @@ class GradedPanel:
         return cls(item, judge, labels, len(items), len(judges), int(n_labels), tuple(items), tuple(judges))
 
     @classmethod
-    def from_matrix(cls, labels: np.ndarray, n_labels: int) -> "GradedPanel":
+    def from_matrix(cls, labels: np.ndarray, n_labels: int) -> GradedPanel:
         """Panel from an (items x judges) matrix; negative values are missing labels."""
         labels = np.asarray(labels)
         if labels.ndim != 2:
@@ -81,16 +81,16 @@ class GradedPanel:
         out[self.item, self.judge] = self.label
         return out
 
-    def select(self, mask: np.ndarray) -> "GradedPanel":
+    def select(self, mask: np.ndarray) -> GradedPanel:
         """The panel restricted to the entries where ``mask`` is true (same index spaces)."""
         return GradedPanel(self.item[mask], self.judge[mask], self.label[mask], self.n_items, self.n_judges,
                            self.n_labels, self.item_ids, self.judge_ids)
 
-    def without(self, judges: np.ndarray | list[int] | int) -> "GradedPanel":
+    def without(self, judges: np.ndarray | list[int] | int) -> GradedPanel:
         """The panel with every label of ``judges`` removed."""
         return self.select(~np.isin(self.judge, np.atleast_1d(judges)))
 
-    def of(self, judges: np.ndarray | list[int] | int) -> "GradedPanel":
+    def of(self, judges: np.ndarray | list[int] | int) -> GradedPanel:
         """Only the labels of ``judges``."""
         return self.select(np.isin(self.judge, np.atleast_1d(judges)))
 

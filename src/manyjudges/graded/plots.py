@@ -1,8 +1,8 @@
 """Figure for the graded-judgment experiments (Wilbur and Kim 2011): per-judge log probability by method."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd

@@ -23,10 +23,12 @@ GRADED_METHODS = Registry("graded", {
                   {"label_votes": True, "cooccurrence_votes": False}),
     "m3": Builtin(WeightedVotes, "M3: per-judge label co-occurrence distributions, weighted per judge and label",
                   {"label_votes": False, "cooccurrence_votes": True}),
-    "m23": Builtin(WeightedVotes, "M23: the votes of M2 and M3 together", {"label_votes": True, "cooccurrence_votes": True}),
+    "m23": Builtin(WeightedVotes, "M23: the votes of M2 and M3 together", {"label_votes": True,
+                                                                           "cooccurrence_votes": True}),
     "m4": Builtin(M4, "M4: Yu et al.'s iterative intrinsic judgment with a Gaussian predictive of width sigma"),
     "m5": Builtin(M5, "M5: maximum entropy on the other judges' labels, L2 penalty lambda chosen by cross induction"),
-    "dawid_skene": Builtin(DawidSkenePredictor, "Dawid-Skene EM; the unseen judge as a typical judge's confusion, smoothed"),
+    "dawid_skene": Builtin(DawidSkenePredictor,
+                           "Dawid-Skene EM; the unseen judge as a typical judge's confusion, smoothed"),
     "m4_learned": Builtin(M4Learned, "M4 with judge weights and sigma learned to predict held-out judges"),
 }, required=("fit", "predict_proba"))
 

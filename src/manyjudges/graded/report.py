@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import pandas as pd
 
@@ -90,7 +91,7 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
     lines = ["| judge | A vs B | A better | B better | ties | Wilcoxon p |", "|---|---|---|---|---|---|"]
     listed = rows["judge"].nunique() <= MAX_LISTED_JUDGES
     for (a, b), g in rows.groupby(["method_a", "method_b"], sort=False):
-        def cell(value: int, stat: str, judge: Any, star: bool) -> str:
+        def cell(value: int, stat: str, judge: Any, star: bool, a: str = a, b: str = b) -> str:
             text = f"{int(value)}" + ("\\*" if star else "")
             p = paper.get((protocol, judge, None, a, b, stat)) if simulated else None
             return text + (f" ({int(p)})" if p is not None else "")

@@ -12,13 +12,13 @@ target (the paper's -7433 against the uniform -8047.19).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.random_streams import rng_for
 from manyjudges.graded.panel import GradedPanel
+from manyjudges.random_streams import rng_for
 
 #: The data caveat the graded report prints under a simulated dataset.
 REPORT_NOTE = (

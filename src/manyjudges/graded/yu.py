@@ -51,7 +51,7 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
     r = np.where(present, 1.0, 0.0)
     r /= r.sum()
     mu = np.full(panel.n_items, np.nan)
-    for iteration in range(1, max_iter + 1):
+    for iteration in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         rw = r[panel.judge]
         den = np.bincount(panel.item, rw, minlength=panel.n_items)
         mu = np.bincount(panel.item, rw * z, minlength=panel.n_items) / np.where(den > 0, den, np.nan)
@@ -146,7 +146,8 @@ class M4Learned(GradedMethod):
         self.max_iter = max_iter
 
     @staticmethod
-    def objective(x: np.ndarray, train: GradedPanel, prior_t: np.ndarray, n_others: np.ndarray) -> tuple[float, np.ndarray]:
+    def objective(x: np.ndarray, train: GradedPanel, prior_t: np.ndarray, n_others: np.ndarray) -> tuple[float,
+                                                                                                         np.ndarray]:
         """Minus the leave-one-judge-out log-probability and its gradient in (theta, log sigma)."""
         J, k = train.n_judges, train.n_labels
         theta, log_sigma = x[:J], x[J]

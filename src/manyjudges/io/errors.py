@@ -28,7 +28,7 @@ class DataError(ValueError):
         line: int | None,
         reason: str,
         value: Any = None,
-    ) -> "DataError":
+    ) -> DataError:
         """Build an error located at ``path`` (and ``line``, if given).
 
         Parameters

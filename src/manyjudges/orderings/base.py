@@ -25,7 +25,7 @@ class OrderingScorer:
 
     gold_: np.ndarray
 
-    def fit(self, gold: np.ndarray) -> "OrderingScorer":
+    def fit(self, gold: np.ndarray) -> OrderingScorer:
         """Validate the parameters and store the gold rank matrix as ``gold_``; returns self."""
         self._check_params()
         self.gold_ = as_rank_matrix(gold)

@@ -7,7 +7,8 @@ when given, are gold standards only: ED still averages over the n human judges.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd

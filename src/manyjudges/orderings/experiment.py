@@ -6,16 +6,17 @@ so every method sees the same noisy gold sets (common random numbers).
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from manyjudges.io.tables import orderings_to_rank_matrices
 from manyjudges.orderings.evaluation import leave_one_out_differences
+from manyjudges.orderings.frespa import FreSPAParams, loo_differences_for_settings
 from manyjudges.orderings.noise import noise_count, random_orderings
 from manyjudges.random_streams import rng_for
-from manyjudges.orderings.frespa import FreSPAParams, loo_differences_for_settings
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,8 @@ def panels_from_table(orderings: pd.DataFrame) -> dict[str, np.ndarray]:
     return {set_id: ranks for set_id, (_, _, ranks) in orderings_to_rank_matrices(orderings).items()}
 
 
-def noise_for(seed: int, dataset: str, ratio: float, replicate: int, set_id: str, n_judges: int, n_items: int) -> np.ndarray:
+def noise_for(seed: int, dataset: str, ratio: float, replicate: int, set_id: str, n_judges: int,
+              n_items: int) -> np.ndarray:
     """The random gold orderings added to one set in one replicate."""
     rng = rng_for(seed, dataset, "noise", f"{ratio:g}", replicate, set_id)
     return random_orderings(rng, noise_count(ratio, n_judges), n_items)
@@ -82,7 +84,8 @@ def frespa_sweep(
     """
     base = dict(base_params or {})
     if parameter not in FreSPAParams.__dataclass_fields__:
-        raise ValueError(f"unknown FreSPA parameter {parameter!r}; choose from {list(FreSPAParams.__dataclass_fields__)}")
+        raise ValueError(f"unknown FreSPA parameter {parameter!r}; "
+                         f"choose from {list(FreSPAParams.__dataclass_fields__)}")
     engine = base.pop("engine", None)
     settings = [FreSPAParams(**{**base, parameter: value}) for value in values]
     n_rep = 1 if ratio == 0 else int(replicates)

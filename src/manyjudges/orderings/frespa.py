@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
 from manyjudges.counting import common_precedence, count_paths_by_length
@@ -145,7 +146,8 @@ def _exact_support_counts(subset_counts: np.ndarray, sizes: np.ndarray, n: int, 
 # Support x length tables: the sufficient statistics of every FreSPA setting
 
 
-def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int, threshold_base: int | None = None) -> np.ndarray:
+def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int,
+                      threshold_base: int | None = None) -> np.ndarray:
     """FreSPA scores from pattern-count tables.
 
     den[s, L] = number of patterns of length L with support s among the gold orderings;
@@ -163,7 +165,8 @@ def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, go
         return np.where(d > 0, n_ / np.where(d > 0, d, 1.0), 0.0)
 
 
-def _tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
+def _tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray,
+                                                                                                         np.ndarray]:
     """N(s, L) tables by DAG path counting over judge subsets and inclusion-exclusion.
 
     G_{S ∪ {O}} = G_S AND P_O, so the subsets' DAGs are built once for all candidates.
@@ -216,7 +219,8 @@ def _grow_patterns(ranks: np.ndarray, support_rows: np.ndarray, threshold: int, 
         yield length, pats, cont
 
 
-def _tables_by_mining(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
+def _tables_by_mining(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray,
+                                                                                                       np.ndarray]:
     """N(s, L) tables by growing every frequent pattern (exact; for few frequent patterns)."""
     n, k = gold.shape
     c = len(candidates)
@@ -244,7 +248,8 @@ def _engine(gold_size: int, k: int, threshold: int, max_len: int) -> str:
     return "counting" if cost_counting <= cost_mining else "mining"
 
 
-def frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int | None = None, engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+def frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int | None = None,
+                  engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pattern-count tables (den (n+1, k+1), num (c, n+1, k+1)) at support >= threshold."""
     gold, candidates = as_rank_matrix(gold), as_rank_matrix(candidates)
     n, k = gold.shape
@@ -258,7 +263,8 @@ def frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_
     raise ValueError(f"unknown FreSPA engine {engine!r}; use 'counting' or 'mining'")
 
 
-def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams | None = None, engine: str | None = None) -> np.ndarray:
+def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams | None = None,
+                 engine: str | None = None) -> np.ndarray:
     """FreSPA score in [0, 1] of each candidate ordering against the gold orderings."""
     params = params or FreSPAParams()
     gold = as_rank_matrix(gold)
@@ -268,7 +274,8 @@ def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams 
     return score_from_tables(den, num, params, n, k)
 
 
-def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int | None = None, engine: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int | None = None,
+                         engine: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each human i, tables over the gold set (others + noise): den, num(O_i), num(rev O_i).
 
     Returns three arrays of shape (n, g + 1, k + 1), g = n - 1 + len(noise).
@@ -299,7 +306,7 @@ def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, 
     rows = np.r_[np.ones(n + len(noise), dtype=np.int32), np.zeros(n, dtype=np.int32)]
     offsets = np.arange(n)[:, None] * (g + 1)
     size = n * (g + 1)
-    for length, pats, cont in _grow_patterns(ranks, rows, threshold, max_len):
+    for length, _, cont in _grow_patterns(ranks, rows, threshold, max_len):
         held = cont[:, :n].T  # (n, P): pattern in O_i
         rev = cont[:, n + len(noise) :].T  # (n, P): pattern in rev(O_i)
         sup = cont[:, : n + len(noise)].sum(axis=1)[None, :] - held  # support among the others
@@ -311,7 +318,8 @@ def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, 
     return den, num, num_rev
 
 
-def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings: list[FreSPAParams], engine: str | None = None) -> np.ndarray:
+def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings: list[FreSPAParams],
+                                 engine: str | None = None) -> np.ndarray:
     """ED terms (settings x judges) for several FreSPA settings from one count.
 
     Counts once at the lowest support threshold and the longest maxLen any setting needs.
@@ -363,7 +371,7 @@ class FreSPA(OrderingScorer):
         if self.engine not in (None, "counting", "mining"):
             raise ValueError(f"engine must be 'counting', 'mining' or None, got {self.engine!r}")
 
-    def fit(self, gold: np.ndarray) -> "FreSPA":
+    def fit(self, gold: np.ndarray) -> FreSPA:
         """Validate the parameters (``parameters_``) and store the gold orderings (``gold_``)."""
         super().fit(gold)
         self.parameters_ = self._parameters()

@@ -2,8 +2,8 @@
 FreSPA parameter sweeps (Tables 2-4)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 

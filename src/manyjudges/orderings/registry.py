@@ -5,7 +5,8 @@ Your own scorer: ``package.module:callable`` returning an object with ``fit(gold
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
@@ -23,8 +24,10 @@ def consensus_scorer(lam: float = 1.0, gamma: float = 1.0) -> Any:
 
 ORDERING_SCORERS = Registry("orderings", {
     "ac_tau": Builtin(AverageCorrelation, "AC: mean Kendall tau-b to the gold orderings", {"correlation": "kendall"}),
-    "ac_sp": Builtin(AverageCorrelation, "AC: mean Spearman correlation to the gold orderings", {"correlation": "spearman"}),
-    "wca_tau": Builtin(WeightedCorrelationAverage, "WCA: Kendall tau-b average, gold orderings weighted by their agreement",
+    "ac_sp": Builtin(AverageCorrelation, "AC: mean Spearman correlation to the gold orderings",
+                     {"correlation": "spearman"}),
+    "wca_tau": Builtin(WeightedCorrelationAverage,
+                       "WCA: Kendall tau-b average, gold orderings weighted by their agreement",
                        {"correlation": "kendall"}),
     "wca_sp": Builtin(WeightedCorrelationAverage, "WCA: Spearman average, gold orderings weighted by their agreement",
                       {"correlation": "spearman"}),
@@ -32,8 +35,10 @@ ORDERING_SCORERS = Registry("orderings", {
                        {"correlation": "kendall"}),
     "rba_sp": Builtin(RankBasedAggregation, "RBA: Spearman correlation to the rank-sum consensus of the gold orderings",
                       {"correlation": "spearman"}),
-    "frespa": Builtin(FreSPA, "FreSPA: weighted share of the frequent sequential patterns of the gold orderings the candidate holds"),
-    "consensus": Builtin(consensus_scorer, "consensus measure of the candidate with each gold ordering, log2 scale, averaged"),
+    "frespa": Builtin(FreSPA, "FreSPA: weighted share of the frequent sequential patterns of the gold orderings "
+                              "the candidate holds"),
+    "consensus": Builtin(consensus_scorer,
+                         "consensus measure of the candidate with each gold ordering, log2 scale, averaged"),
 }, required=("fit", "score"))
 
 

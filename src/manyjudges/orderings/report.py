@@ -1,8 +1,9 @@
 """The ordered-list section of results/REPRODUCTION.md (Kim, Zhai, Han, ECIR 2010, Tables 1-4)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -71,7 +71,7 @@ class WeightedCorrelationAverage(_CorrelationScorer):
         w = (gold_corr.sum(axis=1) - np.diag(gold_corr)) / (m - 1)
         return w if w.sum() > 0 else np.ones(m)
 
-    def fit(self, gold: np.ndarray) -> "WeightedCorrelationAverage":
+    def fit(self, gold: np.ndarray) -> WeightedCorrelationAverage:
         super().fit(gold)
         self.weights_ = self._weights(correlation_matrix(self.gold_, None, self.correlation))
         return self
@@ -116,7 +116,7 @@ class RankBasedAggregation(_CorrelationScorer):
     """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010,
     s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``."""
 
-    def fit(self, gold: np.ndarray) -> "RankBasedAggregation":
+    def fit(self, gold: np.ndarray) -> RankBasedAggregation:
         super().fit(gold)
         self.consensus_ = rank_sum_consensus(self.gold_)
         return self
@@ -139,6 +139,7 @@ class RankBasedAggregation(_CorrelationScorer):
         span = 2 * k + 2
         key = (np.rint(2 * totals).astype(np.int64) * span + np.rint(2 * best).astype(np.int64)) * k + np.arange(k)
         consensus = np.empty((n, k))
-        np.put_along_axis(consensus, np.argsort(key, axis=1), np.arange(1, k + 1, dtype=float)[None, :].repeat(n, 0), axis=1)
+        ranks = np.arange(1, k + 1, dtype=float)[None, :].repeat(n, 0)
+        np.put_along_axis(consensus, np.argsort(key, axis=1), ranks, axis=1)
         s = rowwise_correlation(humans, consensus, self.correlation)
         return 2.0 * s - 1.0

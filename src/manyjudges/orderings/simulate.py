@@ -7,14 +7,14 @@ target (0.45: Kim et al.'s AC-tau ED of 0.454 equals that mean; docs/methods.md,
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from manyjudges.correlation import kendall_tau_matrix
-from manyjudges.ranks import ranks_from_orders
 from manyjudges.random_streams import rng_for
+from manyjudges.ranks import ranks_from_orders
 
 #: The data caveat the orderings report prints under a simulated dataset.
 REPORT_NOTE = (

@@ -2,8 +2,8 @@
 with fixed metadata (no dates or versions), so reruns give identical files."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import matplotlib
 

@@ -1,8 +1,9 @@
 """The papers' numbers (``resources/paper_values.tsv``) and lookups of one table's values by key."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -1,8 +1,9 @@
 """results/REPRODUCTION.md: every paper's values beside ours, one section per family of experiments."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from manyjudges.consensus.report import consensus_markdown
 from manyjudges.crowd.report import crowd_markdown
@@ -41,7 +42,8 @@ def write_reproduction(
     """Write REPRODUCTION.md (atomically): the header, then the sections of the families with results.
 
     Ordered lists (Kim et al.; ``ed_tables``, ``sweep_tables`` by dataset), consensus (Lin et al.;
-    ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``), graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
+    ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``),
+    graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
     (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`).
     """
     parts = list(HEADER)
@@ -49,7 +51,8 @@ def write_reproduction(
         parts.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods,
                                         paper_values("kim2010")))
     if consensus_tables:
-        parts.append(consensus_markdown(consensus_tables, datasets if consensus_datasets is None else consensus_datasets))
+        parts.append(consensus_markdown(consensus_tables,
+                                        datasets if consensus_datasets is None else consensus_datasets))
     if graded_results:
         parts.append(graded_markdown(graded_results, graded_datasets or {}, paper_values("wilbur2011"), graded_methods))
     if crowd_results:

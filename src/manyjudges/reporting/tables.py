@@ -1,8 +1,9 @@
 """Result tables gathered from per-job TSVs, and text files written atomically."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import pandas as pd
 
