@@ -23,13 +23,22 @@ def test_a_bad_method_is_reported_before_any_job(config, fragments):
         assert fragment in str(err.value)
 
 
-def test_the_shipped_configs_pass():
+def test_the_shipped_configs_pass_and_get_the_schema_defaults():
     import yaml
-    from pathlib import Path
 
-    repo = Path(__file__).resolve().parents[2]
-    for name in ("config.yaml", "paper.yaml"):
-        check_config_methods(yaml.safe_load((repo / "config" / name).read_text()))
+    from manyjudges.workflow_support import check_config_references, check_config_schema
+
+    from .runner import REPO
+
+    for path in (REPO / "config/config.yaml", REPO / "config/paper.yaml", REPO / ".test/config/config.yaml"):
+        config = yaml.safe_load(path.read_text())
+        check_config_schema(config, REPO / "workflow/schemas/config.schema.yaml")
+        check_config_references(config)
+        check_config_methods(config)
+        assert config["mirror"] is None or path.name == "paper.yaml"
+        assert config["crowd"]["rbp_p"] == 0.95 and config["crowd"]["ks"]  # filled in where not given
+        for dataset in config["graded"]["datasets"].values():
+            assert dataset["min_labels_per_judge"] >= 1 and "outer_folds" in dataset
 
 
 def _set(path: str, value):
