@@ -189,9 +189,10 @@ start_munge() {
     install -d -o munge -g munge -m 0755 /run/munge
     install -d -o munge -g munge -m 0700 /var/lib/munge /var/log/munge
     # munged daemonizes itself; it runs as the munge user like Debian's own service does.
-    if ! runuser -u munge -- /usr/sbin/munged </dev/null >>/tmp/local_cluster_munged.out 2>&1; then
+    install -d -m 0755 "$LOG_DIR"
+    if ! runuser -u munge -- /usr/sbin/munged </dev/null >>"$LOG_DIR/munged.out" 2>&1; then
         show_tail "$MUNGE_LOG"
-        show_tail /tmp/local_cluster_munged.out
+        show_tail "$LOG_DIR/munged.out"
         die "munged failed to start"
     fi
     for _ in $(seq 1 20); do
@@ -259,7 +260,7 @@ stop_daemon() {
 
 node_state() {
     # long state of our node, e.g. idle, mixed, allocated, down*, drained
-    sinfo -h -N -n "$NODE" -o '%T' 2>/dev/null | head -n 1
+    sinfo -h -N -n "$NODE" -o '%T' 2>/dev/null | head -n 1 || true
 }
 
 wait_for_node() {
@@ -271,7 +272,7 @@ wait_for_node() {
                 log "node $NODE is $state (partition $PARTITION)"
                 return
                 ;;
-            drain* | down)
+            drain* | down*)
                 # e.g. left down/drained by an earlier run: resume it once
                 if [[ "$resumed" == no ]]; then
                     log "node $NODE is $state ($(sinfo -h -N -n "$NODE" -o '%E')); resuming it"
@@ -297,7 +298,7 @@ smoke_test() {
         show_tail "$SLURMD_LOG"
         die "smoke test 'srun -N1 true' failed"
     fi
-    state="$(squeue -h --states=all -n "$name" -o '%T' | head -n 1)"
+    state="$(squeue -h --states=all -n "$name" -o '%T' 2>&1 | head -n 1 || true)"
     [[ "$state" == COMPLETED ]] || die "smoke test job ran, but squeue reports '$state' instead of COMPLETED (MinJobAge?)"
     log "smoke test passed: srun -N1 true, squeue reports COMPLETED"
 }

@@ -93,6 +93,9 @@ class _Tee:
     def isatty(self) -> bool:
         return False
 
+    def __getattr__(self, name: str) -> Any:  # fileno, encoding, buffer, ...: the console's
+        return getattr(self.console, name)
+
 
 def setup_logging(log_path: str | Path | None) -> None:
     """The job's log file gets the library's progress messages, its warnings and, if the job fails,
@@ -149,7 +152,8 @@ def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path
     section = {k: v["default"] for k, v in sub["properties"].items() if "default" in v}
     for key in sub.get("required", []):
         spec = sub["properties"][key]
-        section[key] = empty[spec["type"]] if spec["type"] in empty else spec.get("minimum")
+        kind = spec["type"][0] if isinstance(spec["type"], list) else spec["type"]
+        section[key] = empty[kind] if kind in empty else spec.get("minimum")
     return section
 
 
@@ -170,8 +174,8 @@ def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_
     by_path: dict[tuple, Any] = {}
     for err in errors:
         by_path.setdefault(tuple(err.absolute_path), []).append(err)
-    picked = [best_match(group) for group in by_path.values()]
-    lines = [_describe_schema_error(err) for err in picked[:max_errors]]
+    picked = [(best_match(group), _unknown_keys(group)) for group in by_path.values()]
+    lines = [_describe_schema_error(err, unknown) for err, unknown in picked[:max_errors]]
     more = f"\n(and {len(picked) - max_errors} more)" if len(picked) > max_errors else ""
     raise ValueError("\n".join(lines) + more + "\n(every key is described in config/README.md)")
 
@@ -202,7 +206,15 @@ def _nearest(word: str, choices: Any) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _describe_schema_error(err: Any) -> str:
+def _unknown_keys(errors: list[Any]) -> list[str]:
+    """The keys the schema does not know, among errors at one key path."""
+    return [k for err in errors if err.validator == "additionalProperties" and isinstance(err.instance, Mapping)
+            for k in err.instance if k not in err.schema.get("properties", {})]
+
+
+def _describe_schema_error(err: Any, unknown: list[str]) -> str:
+    """One line for one schema error; ``unknown``: the keys at the same path the schema does not know
+    (the candidates for a typo of a missing required key)."""
     where, value, short = _key_path(err.absolute_path), err.instance, reprlib.Repr()
     short.maxstring, short.maxother = 60, 60
     if err.validator == "additionalProperties" and isinstance(value, Mapping):
@@ -212,8 +224,7 @@ def _describe_schema_error(err: Any) -> str:
                          for k in extra)
     if err.validator == "required" and isinstance(value, Mapping):
         missing = [k for k in err.validator_value if k not in value]
-        known = set(err.schema.get("properties", {}))
-        typos = {k: difflib.get_close_matches(k, [x for x in value if x not in known], n=1) for k in missing}
+        typos = {k: difflib.get_close_matches(k, unknown, n=1) for k in missing}
         return "; ".join(f"{where}: required key {k!r} is missing"
                          + (f" (is {typos[k][0]!r} a typo for it?)" if typos[k] else "") for k in missing)
     if err.validator == "enum":

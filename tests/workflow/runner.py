@@ -21,9 +21,10 @@ def snakemake_env() -> dict[str, str]:
     return env
 
 
-def run(workdir: Path, *args: str, check: bool = True, cores: int = 2) -> subprocess.CompletedProcess:
-    """``snakemake --directory workdir --cores N args...``; on failure (when checked) the output's tail."""
-    proc = subprocess.run([*SNAKEMAKE, "--directory", str(workdir), "--cores", str(cores), *args],
+def run(workdir: Path, *args: str, check: bool = True, cores: int | None = 2) -> subprocess.CompletedProcess:
+    """``snakemake --directory workdir --cores N args...`` (no ``--cores`` when None, e.g. with a
+    cluster profile); on failure (when checked) the output's tail."""
+    proc = subprocess.run([*SNAKEMAKE, "--directory", str(workdir), *(["--cores", str(cores)] if cores else []), *args],
                           capture_output=True, text=True, env=snakemake_env(), cwd=workdir)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
@@ -46,6 +47,12 @@ def offline_workdir(path: Path, edit=None) -> Path:
         edit(config)
         (path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
     return path
+
+
+def output_files(workdir: Path) -> list[Path]:
+    """Every file a run wrote (tables, figures, the report, processed data), relative to its directory."""
+    return sorted(p.relative_to(workdir) for top in ("results", "data/processed")
+                  for p in (workdir / top).rglob("*") if p.is_file())
 
 
 def result_files(workdir: Path) -> list[Path]:

@@ -2,7 +2,8 @@
 
 profiles/slurm/local_cluster.sh starts the cluster (Debian, root: it installs slurm-wlm and munge
 with apt-get when they are missing). The tiny offline config .test/config/config.yaml then runs
-twice: through `--profile profiles/slurm` (every job submitted with sbatch) and locally with
+twice: through `--profile profiles/slurm` (every job of a rule that is not local submitted with
+sbatch) and locally with
 `--cores 2`. Every file under results/ and data/processed/ must be byte-identical, measured
 seconds masked. The test command leaves it out; run it with `python -m pytest -m cluster`.
 """
@@ -17,11 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from .runner import REPO, SNAKEMAKE, comparable, offline_workdir, snakemake_env
+from .runner import REPO, TEST_CONFIG, comparable, offline_workdir, output_files, run
 
 SCRIPT = REPO / "profiles" / "slurm" / "local_cluster.sh"
 PROFILE = REPO / "profiles" / "slurm"
-TEST_DIR = REPO / ".test"
 
 pytestmark = pytest.mark.cluster
 
@@ -33,7 +33,7 @@ def last_lines(proc: subprocess.CompletedProcess, n: int = 15) -> str:
 @pytest.fixture(scope="module")
 def cluster():
     """A running local SLURM cluster; stopped again afterwards if it was not running before."""
-    if not (TEST_DIR / "config" / "config.yaml").is_file():
+    if not TEST_CONFIG.is_file():
         pytest.skip(".test/config/config.yaml not found: no tiny config to run on the cluster")
     if os.geteuid() != 0:
         pytest.skip("needs root: local_cluster.sh installs slurm-wlm and munge and starts the SLURM daemons")
@@ -53,23 +53,10 @@ def cluster():
         subprocess.run(["bash", str(SCRIPT), "stop"], capture_output=True, text=True)
 
 
-def snakemake(work: Path, *args: str) -> str:
-    proc = subprocess.run([*SNAKEMAKE, "--directory", str(work), *args],
-                          capture_output=True, text=True, env=snakemake_env(), cwd=work, timeout=3600)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc.stdout + proc.stderr
-
-
-def outputs(work: Path) -> list[Path]:
-    """Every file a run wrote: tables, figures, the report, processed data."""
-    return sorted(p.relative_to(work) for top in ("results", "data/processed")
-                  for p in (work / top).rglob("*") if p.is_file())
-
-
 def test_slurm_profile_gives_the_local_results(cluster, tmp_path):
     on_slurm = offline_workdir(tmp_path / "slurm")
-    log = snakemake(on_slurm, "--profile", str(PROFILE), "--slurm-keep-successful-logs")
+    proc = run(on_slurm, "--profile", str(PROFILE), "--slurm-keep-successful-logs", cores=None)
+    log = proc.stdout + proc.stderr
 
     # every job of a rule that is not local went through sbatch (gathering, figures, the report
     # and `all` ran where Snakemake runs), and SLURM ran each one to completion
@@ -87,9 +74,9 @@ def test_slurm_profile_gives_the_local_results(cluster, tmp_path):
     assert job_logs == set(submitted)
 
     local = offline_workdir(tmp_path / "local")
-    snakemake(local, "--cores", "2")
+    run(local)
 
-    files = outputs(local)
-    assert outputs(on_slurm) == files and len(files) > 20
+    files = output_files(local)
+    assert output_files(on_slurm) == files and len(files) > 20
     for rel in files:
         assert comparable(on_slurm / rel) == comparable(local / rel), rel

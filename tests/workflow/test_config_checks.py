@@ -79,19 +79,22 @@ MISTAKES = [
     (_set("orderings.methods.mine", {"method": "my_scorers:KendallToFirst", "params": {"offst": 1}}),
      ["orderings.methods.mine", "'offst'", "did you mean 'offset'"]),
     (_set("graded.comparisons", [["m1", "m9"]]), ["graded.comparisons", "m9"]),
+    (_set("orderings.datasets.sim_tiny.judges_per_set", None),
+     ["config.orderings.datasets.sim_tiny: required key 'judges_per_set' is missing\n"]),
 ]
 
 
 @pytest.fixture(scope="module")
 def dry_runs(tmp_path_factory):
-    """``snakemake -n`` on the offline config with each mistake, several at a time."""
+    """``snakemake`` (a real run, not ``-n``: nothing may start) on the offline config with each
+    mistake, several at a time."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .runner import offline_workdir, run
 
     def dry_run(index):
         work = offline_workdir(tmp_path_factory.mktemp(f"mistake{index}"), MISTAKES[index][0])
-        return work, run(work, "-n", check=False)
+        return work, run(work, check=False)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(dry_run, range(len(MISTAKES))))
@@ -106,3 +109,10 @@ def test_snakemake_reports_a_config_mistake_before_any_job(dry_runs, index):
         assert fragment in out
     assert len(out.splitlines()) < 15  # a few lines, not the schema
     assert not any((work / d).exists() for d in ("results", "logs", "data/processed"))
+
+
+def test_a_dry_run_reports_the_same(tmp_path):
+    from .runner import offline_workdir, run
+
+    proc = run(offline_workdir(tmp_path / "work", MISTAKES[1][0]), "-n", check=False)
+    assert proc.returncode != 0 and MISTAKES[1][1][0] in proc.stdout + proc.stderr

@@ -75,7 +75,7 @@ rule reproduction_report:
         crowd_ks=CROWD["ks"],
         crowd_ablation=CROWD["ablation"],
         datasets=ORD["datasets"],
-        consensus_datasets=all_datasets(config),
+        consensus_datasets={**ORD["datasets"], **(CONS.get("datasets") or {})},
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],
         replicates=ORD["replicates"],

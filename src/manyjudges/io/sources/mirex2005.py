@@ -23,8 +23,9 @@ REPORT_NOTE = (
     "**Truth for MIREX 2005.** The expert ground truth of Niu et al. (Typke et al. 2005) is not public. We use "
     "the `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not "
     "independent of the judgments, so every method is partly scored on agreement with the crowd itself. "
-    "Groups are binned into 5 grades per query (best fifth of the groups = 4); relevant = grade >= 3. The "
-    "query's own document is an item of its topic (workers compared it too) and has grade 4. Only trends and "
+    "Each query's groups are binned into `n_grades` grades (best group = the top grade; config/paper.yaml: 5 "
+    "grades, relevant = grade >= 3). The query's own document is an item of its topic (workers compared it too) "
+    "and has the top grade. Only trends and "
     "the ranking of methods compare with the paper's values."
 )
 
