@@ -207,39 +207,28 @@ ctld_up() {
     scontrol ping 2>/dev/null | grep -q "is UP"
 }
 
-start_slurmctld() {
-    if pid_alive "$CTLD_PID" && ctld_up; then
-        log "slurmctld already running (pid $(cat "$CTLD_PID"))"
-        return
-    fi
-    # slurmctld forks into the background; stdio goes to its log file, not to our caller.
-    if ! slurmctld </dev/null >>"$CTLD_LOG" 2>&1; then
-        show_tail "$CTLD_LOG"
-        die "slurmctld failed to start"
-    fi
-    for _ in $(seq 1 40); do
-        ctld_up && { log "slurmctld started (pid $(cat "$CTLD_PID"))"; return; }
-        sleep 0.5
-    done
-    show_tail "$CTLD_LOG"
-    die "slurmctld did not answer 'scontrol ping' within 20 s"
+slurmd_up() {
+    pid_alive "$SLURMD_PID"
 }
 
-start_slurmd() {
-    if pid_alive "$SLURMD_PID"; then
-        log "slurmd already running (pid $(cat "$SLURMD_PID"))"
+# Start a SLURM daemon (it forks into the background; its stdio goes to its log file, not to our
+# caller) unless it already runs, then wait up to TRIES x 0.5 s until the READY command succeeds.
+start_daemon() {
+    local name="$1" logfile="$2" pidfile="$3" ready="$4" tries="$5"
+    if pid_alive "$pidfile" && "$ready"; then
+        log "$name already running (pid $(cat "$pidfile"))"
         return
     fi
-    if ! slurmd </dev/null >>"$SLURMD_LOG" 2>&1; then
-        show_tail "$SLURMD_LOG"
-        die "slurmd failed to start"
+    if ! "$name" </dev/null >>"$logfile" 2>&1; then
+        show_tail "$logfile"
+        die "$name failed to start"
     fi
-    for _ in $(seq 1 20); do
-        pid_alive "$SLURMD_PID" && { log "slurmd started (pid $(cat "$SLURMD_PID"))"; return; }
+    for _ in $(seq 1 "$tries"); do
+        "$ready" && { log "$name started (pid $(cat "$pidfile"))"; return; }
         sleep 0.5
     done
-    show_tail "$SLURMD_LOG"
-    die "slurmd exited right after starting"
+    show_tail "$logfile"
+    die "$name did not pass '$ready' within $((tries / 2)) s"
 }
 
 # Stop the daemon named by a pid file (SIGTERM, then wait up to 20 s).
@@ -321,8 +310,8 @@ cmd_start() {
         log "$CONF up to date"
     fi
     start_munge
-    start_slurmctld
-    start_slurmd
+    start_daemon slurmctld "$CTLD_LOG" "$CTLD_PID" ctld_up 40
+    start_daemon slurmd "$SLURMD_LOG" "$SLURMD_PID" slurmd_up 20
     wait_for_node
     smoke_test
     log "cluster ready in ${SECONDS} s; stop it with: $0 stop"
