@@ -1,14 +1,13 @@
-"""FreSPA's ED as one parameter varies (paper Tables 2-4), at one noise ratio."""
+"""FreSPA's ED as one parameter varies (paper Tables 2-4), at each noise ratio of the sweep."""
 from manyjudges.io.tables import read_orderings
-from manyjudges.orderings.experiment import frespa_sweep
-from manyjudges.orderings.experiment import panels_from_table
+from manyjudges.orderings.experiment import frespa_sweep_by_noise, panels_from_table
 from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, params = snakemake.wildcards, snakemake.params
 panels = panels_from_table(read_orderings(snakemake.input[0]))
-table = frespa_sweep(
-    panels, wc.parameter, params.values, float(wc.ratio), params.replicates, params.seed, wc.dataset,
+table = frespa_sweep_by_noise(
+    panels, wc.parameter, params.values, params.ratios, params.replicates, params.seed, wc.dataset,
     base_params=params.spec["params"],
 )
 write_tsv(table, snakemake.output[0])

@@ -7,7 +7,6 @@ A panel is an ``(n, k)`` float array, items in a fixed column order.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
 
 
 def as_rank_matrix(ranks: np.ndarray) -> np.ndarray:
@@ -28,8 +27,27 @@ def reverse_ranks(ranks: np.ndarray) -> np.ndarray:
 
 
 def average_ranks(ranks: np.ndarray) -> np.ndarray:
-    """Fractional (average) ranks of each row, as scipy.stats.rankdata(method='average')."""
-    return rankdata(as_rank_matrix(ranks), method="average", axis=1)
+    """Fractional (average) ranks of each row, as scipy.stats.rankdata(method='average', axis=1).
+
+    After a stable sort of a row, the values at sorted positions first..last (0-based) are
+    equal and each gets rank (first + last) / 2 + 1. A row holding NaN is all NaN. Plain
+    numpy, so that importing this module (every job does) does not import scipy.stats.
+    """
+    a = as_rank_matrix(ranks)
+    n, k = a.shape
+    order = np.argsort(a, axis=1, kind="stable")
+    ordered = np.take_along_axis(a, order, axis=1)
+    starts = np.ones((n, k), dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    ends = np.ones((n, k), dtype=bool)
+    ends[:, :-1] = starts[:, 1:]
+    pos = np.arange(k)
+    first = np.maximum.accumulate(np.where(starts, pos, 0), axis=1)
+    last = k - 1 - np.maximum.accumulate(np.where(ends, k - 1 - pos, 0)[:, ::-1], axis=1)[:, ::-1]
+    out = np.empty_like(a)
+    np.put_along_axis(out, order, (first + last) / 2.0 + 1.0, axis=1)
+    out[np.isnan(a).any(axis=1)] = np.nan
+    return out
 
 
 def ranks_from_orders(orders: np.ndarray) -> np.ndarray:

@@ -18,7 +18,6 @@ import pandas as pd
 import yaml
 
 from manyjudges.download import pinned_files, raw_filename
-from manyjudges.graded.experiment import PROTOCOLS, method_for, protocols_for
 from manyjudges.io.tables import write_table
 from manyjudges.registry import method_spec
 
@@ -26,11 +25,6 @@ from manyjudges.registry import method_spec
 def dataset_names(section: Mapping[str, Any], source: str) -> list[str]:
     """Names of the configured datasets with this ``source``."""
     return [name for name, spec in section["datasets"].items() if spec["source"] == source]
-
-
-def ratio_label(ratio: float) -> str:
-    """Noise ratio as it appears in file names: 0, 0.25, 0.5, 1."""
-    return f"{float(ratio):g}"
 
 
 PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008", "mirex2005")
@@ -311,8 +305,32 @@ def method_jobs(section: Mapping[str, Any], name: str, protocol: str) -> int:
     return int((section["methods"][name] or {}).get("jobs", 1))
 
 
+def entry_jobs(section: Mapping[str, Any], name: str) -> int:
+    """Jobs a configured method's work is split into (``jobs`` in its entry; default 1)."""
+    return int((section["methods"][name] or {}).get("jobs", 1))
+
+
+def job_count(values: list[Any], jobs: int) -> int:
+    """How many jobs ``values`` are split into: ``jobs``, but never more than there are values."""
+    return max(1, min(int(jobs), len(values)))
+
+
+def job_share(values: list[Any], jobs: int, chunk: int) -> list[Any]:
+    """The values job ``chunk`` of ``job_count(values, jobs)`` works on: consecutive runs of
+    near-equal length, in order (the first ``len(values) % jobs`` runs one longer)."""
+    n = job_count(values, jobs)
+    if not 0 <= chunk < n:
+        raise ValueError(f"job {chunk} of {n}: no such job")
+    size, extra = divmod(len(values), n)
+    start = chunk * size + min(chunk, extra)
+    return list(values[start : start + size + (chunk < extra)])
+
+
 def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, str, int]]:
     """(method, protocol, chunk) of every prediction job of one dataset."""
+    # imported here: the jobs' scripts import this module for write_tsv / setup_logging only
+    from manyjudges.graded.experiment import PROTOCOLS, method_for, protocols_for
+
     out = []
     for name in section["methods"]:
         spec = method_spec(section, name)

@@ -8,11 +8,13 @@ from manyjudges.workflow_support import (
     check_config_schema,
     config_section,
     dataset_names,
+    entry_jobs,
+    job_count,
+    job_share,
     method_jobs,
     method_spec,
     pinned_dataset_names,
     planned_parts,
-    ratio_label,
     raw_files,
     sweep_parameters,
 )
@@ -58,7 +60,6 @@ wildcard_constraints:
     chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
     parameter="[A-Za-z_]+",
-    ratio="[0-9.]+",
 
 
 def ordering_tables():
@@ -66,21 +67,19 @@ def ordering_tables():
 
 
 def ed_parts(wildcards):
-    return expand(
-        "results/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv",
-        dataset=wildcards.dataset,
-        method=list(ORD["methods"]),
-        ratio=[ratio_label(r) for r in ORD["noise_ratios"]],
-    )
+    return [
+        f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv"
+        for m in ORD["methods"]
+        for c in range(job_count(ORD["noise_ratios"], entry_jobs(ORD, m)))
+    ]
 
 
 def sweep_parts(wildcards):
     sweep = ORD.get("sweep", {})
     return expand(
-        "results/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv",
+        "results/orderings/{dataset}/sweep/{parameter}.tsv",
         dataset=wildcards.dataset,
-        parameter=sweep_parameters(ORD),
-        ratio=[ratio_label(r) for r in sweep.get("noise_ratios", [])],
+        parameter=sweep_parameters(ORD) if sweep.get("noise_ratios") else [],
     )
 
 
@@ -165,10 +164,10 @@ def crowd_robustness_datasets():
 def crowd_robustness_parts(wildcards):
     robust = CROWD["robustness"]
     return expand(
-        "results/crowd/{d}/robustness/{spammer}/ratio_{ratio}.tsv",
+        "results/crowd/{d}/robustness/{spammer}/part_{chunk}.tsv",
         d=wildcards.crowd_dataset,
         spammer=robust["spammers"],
-        ratio=[ratio_label(r) for r in robust["ratios"]],
+        chunk=range(job_count(robust["ratios"], robust["jobs"])),
     )
 
 

@@ -117,9 +117,10 @@ rule crowd_robustness_part:
     input:
         unpack(crowd_processed),
     output:
-        "results/crowd/{crowd_dataset}/robustness/{spammer}/ratio_{ratio}.tsv",
+        "results/crowd/{crowd_dataset}/robustness/{spammer}/part_{chunk}.tsv",
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
+        ratios=lambda wc: job_share(CROWD["robustness"]["ratios"], CROWD["robustness"]["jobs"], int(wc.chunk)),
         methods=crowd_robustness_methods(),
         replicates=lambda wc: CROWD["robustness"]["replicates"],
         seed=config["seed"],
@@ -130,9 +131,9 @@ rule crowd_robustness_part:
         mem_mb=4000,
         runtime=60,
     log:
-        "logs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.log",
+        "logs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.log",
     benchmark:
-        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{ratio}.tsv"
+        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     script:

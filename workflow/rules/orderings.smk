@@ -1,13 +1,16 @@
 # Evaluating an ordered list against many gold orderings (Kim, Zhai, Han 2010).
 
 
+# One job per method and dataset covers every noise ratio (a method's `jobs` entry splits
+# the ratios over more jobs): each job's Python start-up is paid once, not once per ratio.
 rule ed_noise:
     input:
         "data/processed/{dataset}/orderings.tsv",
     output:
-        "results/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv",
+        "results/orderings/{dataset}/ed/{method}/part_{chunk}.tsv",
     params:
         spec=lambda wc: method_spec(ORD, wc.method),
+        ratios=lambda wc: job_share(ORD["noise_ratios"], entry_jobs(ORD, wc.method), int(wc.chunk)),
         replicates=ORD["replicates"],
         seed=config["seed"],
     threads: 1
@@ -15,9 +18,9 @@ rule ed_noise:
         mem_mb=2000,
         runtime=60,
     log:
-        "logs/orderings/{dataset}/ed/{method}/noise_{ratio}.log",
+        "logs/orderings/{dataset}/ed/{method}/part_{chunk}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/ed/{method}/noise_{ratio}.tsv"
+        "benchmarks/runs/orderings/{dataset}/ed/{method}/part_{chunk}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     script:
@@ -46,11 +49,12 @@ rule frespa_sweep_part:
     input:
         "data/processed/{dataset}/orderings.tsv",
     output:
-        "results/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv",
-    # the sweeps hold the longest jobs (minSup at noise 0.5): start them first so the run's
-    # tail is not one long job on one core
+        "results/orderings/{dataset}/sweep/{parameter}.tsv",
+    # one job per swept parameter and dataset, over every noise ratio of the sweep; the sweeps
+    # hold long jobs (minSup): start them first so the run's tail is not one job on one core
     priority: 10
     params:
+        ratios=ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: method_spec(ORD, ORD["sweep"]["method"]),
         values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
         replicates=lambda wc: (ORD["sweep"].get("replicates_by_parameter") or {}).get(
@@ -62,9 +66,9 @@ rule frespa_sweep_part:
         mem_mb=2000,
         runtime=120,
     log:
-        "logs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.log",
+        "logs/orderings/{dataset}/sweep/{parameter}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}/noise_{ratio}.tsv"
+        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     script:

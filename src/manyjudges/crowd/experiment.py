@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from manyjudges.crowd.base import ranking_from_scores
 from manyjudges.crowd.data import CrowdDataset
@@ -169,6 +168,8 @@ def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baseline
     Table 2 bold marks). scipy.stats.ttest_rel(alternative="greater"); p is NaN when every
     paired difference is equal (no variance).
     """
+    from scipy import stats  # here, not at the top: the aggregation jobs never need scipy.stats
+
     rows = []
     wide = by_topic.pivot_table(index=["metric", "topic"], columns="method", values="value")
     for metric in metric_names(ks):
@@ -221,6 +222,14 @@ def quality_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
                                   bins=bins)
         rows.append((str(topic), method, float(kl)))
     return pd.DataFrame(rows, columns=["topic", "method", "kl"])
+
+
+def robustness_parts(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
+                     ratios: Sequence[float], replicates: int, seed: int, dataset_name: str,
+                     ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
+    """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``."""
+    return pd.concat([robustness_part(dataset, methods, spammer, float(r), replicates, seed, dataset_name, ks, rbp_p,
+                                      relevant_grade) for r in ratios], ignore_index=True)
 
 
 def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,

@@ -67,6 +67,15 @@ def ed_by_noise_row(per_replicate: pd.DataFrame, ratio: float, method: str) -> p
     return pd.DataFrame([{"noise_ratio": ratio, "method": method, **summarise(per_replicate["ed"])}])
 
 
+def ed_by_noise_table(panels: Panels, scorer: Any, ratios: Sequence[float], replicates: int, seed: int,
+                      dataset: str, method: str) -> pd.DataFrame:
+    """Results-contract rows (noise_ratio, method, ed_mean, ed_sd, replicates) of one method at
+    several noise ratios, in the order given (one job of the pipeline covers several ratios)."""
+    rows = [ed_by_noise_row(ed_replicates(panels, scorer, float(r), replicates, seed, dataset), float(r), method)
+            for r in ratios]
+    return pd.concat(rows, ignore_index=True)
+
+
 def frespa_sweep(
     panels: Panels,
     parameter: str,
@@ -102,3 +111,11 @@ def frespa_sweep(
     return pd.DataFrame(
         {"parameter": parameter, "value": list(values), "noise_ratio": ratio, "ed_mean": eds.mean(axis=0), "ed_sd": sd}
     )
+
+
+def frespa_sweep_by_noise(panels: Panels, parameter: str, values: Sequence[float], ratios: Sequence[float],
+                          replicates: int, seed: int, dataset: str,
+                          base_params: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """:func:`frespa_sweep` at each noise ratio in turn, rows stacked in the order of ``ratios``."""
+    return pd.concat([frespa_sweep(panels, parameter, values, float(r), replicates, seed, dataset, base_params)
+                      for r in ratios], ignore_index=True)
