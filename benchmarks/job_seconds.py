@@ -36,7 +36,7 @@ RULE = re.compile(r"^(?:local)?rule (\w+):$")
 FINISHED = re.compile(r"^Finished job(?:id)?:? (\d+)")
 FIELD = re.compile(r"^    (\w+): (.*)$")
 #: wildcards that name the data set a job works on, in order of preference
-DATASET_WILDCARDS = ("dataset", "graded_sim", "crowd_sim", "orderings_sim")
+DATASET_WILDCARDS = ("dataset", "crowd_dataset", "graded_sim", "crowd_sim", "sim_dataset", "raw_dataset")
 
 
 @dataclass
