@@ -327,7 +327,7 @@ def job_share(values: list[Any], jobs: int, chunk: int) -> list[Any]:
 
 
 def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, str, int]]:
-    """(method, protocol, chunk) of every prediction job of one dataset."""
+    """(method, protocol, chunk) of every prediction part of one dataset."""
     # imported here: the jobs' scripts import this module for write_tsv / setup_logging only
     from manyjudges.graded.experiment import PROTOCOLS, method_for, protocols_for
 
@@ -337,4 +337,20 @@ def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, s
         method = method_for(spec, name, section["datasets"][dataset])
         for protocol in protocols_for(method, section.get("protocols", list(PROTOCOLS))):
             out += [(name, protocol, c) for c in range(method_jobs(section, name, protocol))]
+    return out
+
+
+def planned_jobs(section: Mapping[str, Any], dataset: str) -> dict[str, list[list[tuple[str, int]]]]:
+    """{method: [the (protocol, chunk) parts of each of its jobs]} for one graded dataset.
+
+    A method with ``jobs: 1`` (the default) runs every protocol in one job; with ``jobs: N > 1``
+    each of the N cross-induction chunks is a job and the single-parameter protocol another.
+    """
+    out: dict[str, list[list[tuple[str, int]]]] = {}
+    for name, protocol, chunk in planned_parts(section, dataset):
+        jobs = out.setdefault(name, [])
+        if jobs and method_jobs(section, name, "cross_induction") == 1:
+            jobs[0].append((protocol, chunk))
+        else:
+            jobs.append([(protocol, chunk)])
     return out

@@ -14,7 +14,7 @@ from manyjudges.workflow_support import (
     method_jobs,
     method_spec,
     pinned_dataset_names,
-    planned_parts,
+    planned_jobs,
     raw_files,
     sweep_parameters,
 )
@@ -56,7 +56,7 @@ wildcard_constraints:
     crowd_pref_raw=_alternatives(crowd_names(CROWD, ("mirex2005", "preferences_table"))),
     crowd_rating_raw=_alternatives(crowd_names(CROWD, ("trec_rf10", "ratings_table"))),
     spammer="random|malicious",
-    protocol="cross_induction|single_parameter",
+    job="[0-9]+",
     chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
     parameter="[A-Za-z_]+",
@@ -119,9 +119,13 @@ def graded_chunks(method, protocol):
     return method_jobs(GRADED, method, protocol)
 
 
+def graded_jobs(dataset):
+    return planned_jobs(GRADED, dataset)
+
+
 def graded_parts(dataset):
     return [
-        f"results/graded/{dataset}/parts/{m}/{p}/{c}.tsv" for m, p, c in planned_parts(GRADED, dataset)
+        f"results/graded/{dataset}/parts/{m}/{j}.tsv" for m, jobs in graded_jobs(dataset).items() for j in range(len(jobs))
     ]
 
 

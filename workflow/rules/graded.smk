@@ -40,25 +40,28 @@ rule parse_grades:
         "../../scripts/parse_grades.py"
 
 
+# One job per (dataset, method) runs both protocols; a method's `jobs: N` splits its cross
+# induction over N jobs (held-out judges dealt round-robin) plus one single-parameter job.
 rule graded_part:
     input:
         grades="data/processed/{dataset}/grades.tsv",
         meta="data/processed/{dataset}/grades.yaml",
     output:
-        predictions="results/graded/{dataset}/parts/{method}/{protocol}/{chunk}.tsv",
-        params="results/graded/{dataset}/parts/{method}/{protocol}/{chunk}.params.tsv",
+        predictions="results/graded/{dataset}/parts/{method}/{job}.tsv",
+        params="results/graded/{dataset}/parts/{method}/{job}.params.tsv",
     params:
         spec=lambda wc: method_spec(GRADED, wc.method),
         dataset=lambda wc: GRADED["datasets"][wc.dataset],
-        n_chunks=lambda wc: graded_chunks(wc.method, wc.protocol),
+        parts=lambda wc: graded_jobs(wc.dataset)[wc.method][int(wc.job)],
+        n_chunks=lambda wc: graded_chunks(wc.method, "cross_induction"),
     threads: 1
     resources:
         mem_mb=4000,
         runtime=120,
     log:
-        "logs/graded/{dataset}/{method}/{protocol}/{chunk}.log",
+        "logs/graded/{dataset}/{method}/{job}.log",
     benchmark:
-        "benchmarks/runs/graded/{dataset}/{method}/{protocol}/{chunk}.tsv"
+        "benchmarks/runs/graded/{dataset}/{method}/{job}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     script:

@@ -3,7 +3,7 @@ chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -108,3 +108,13 @@ def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFra
     keys = (first or []) + ["_judge"]
     out = table.assign(_judge=table["judge"].astype(str).map(rank))
     return out.sort_values(keys, kind="stable").drop(columns="_judge").reset_index(drop=True)
+
+
+def predict_parts(panel: GradedPanel, method, parts: Sequence[tuple[str, int]], n_chunks: int, min_labels: int = 1,
+                  outer_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`predict_part` for each (protocol, chunk) in ``parts``, rows stacked in that order
+    (one pipeline job runs several parts: n_chunks is the cross induction's number of chunks)."""
+    done = [predict_part(panel, method, protocol, int(chunk), 1 if protocol == "single_parameter" else n_chunks,
+                         min_labels, outer_folds) for protocol, chunk in parts]
+    return (pd.concat([d[0] for d in done], ignore_index=True), pd.concat([d[1] for d in done], ignore_index=True))
+
