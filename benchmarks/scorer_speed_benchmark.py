@@ -26,6 +26,10 @@ Crowd: mirex2005 (parsed from the mirror), ``robustness_part`` with the 9 method
 config's ``crowd.robustness``, 20 replicates, for each ``--robustness-jobs`` kind:ratio; the CPU
 seconds of the whole job and the largest absolute difference between the two tables' values.
 
+Crowd per-method jobs: trec_rf10 (parsed from the mirror), ``aggregate_dataset`` of each
+``--trec-methods`` method (``*_eq``: the method with ``quality: false``) over its 100 topics; the
+CPU seconds and the largest absolute difference between the old and new scores.
+
 Writes ``<out>/scorer_speed.tsv`` and ``<out>/scorer_speed.md`` (with the settings, versions,
 machine and total wall time).
 """
@@ -113,9 +117,33 @@ def _child_robustness(task: dict, out: Path) -> dict:
     return {"cpu_s": seconds, "draws": task["replicates"], "keys": keys}
 
 
+def _child_crowd_method(task: dict, out: Path) -> dict:
+    from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
+    from manyjudges.crowd.experiment import aggregate_dataset
+    from manyjudges.download import mirror_path, pinned_files
+
+    files = {Path(p).name: mirror_path(p, task["mirror"]) for p in pinned_files("trec_rf10")["repo_path"]}
+    judgments, truth = parse_crowd_source("trec_rf10", files, {})
+    with tempfile.TemporaryDirectory() as tmp:
+        write_crowd_dataset(judgments, truth, tmp)
+        dataset = load_crowd_dataset(tmp)
+    method, params = task["method"], {}
+    if method.endswith("_eq") and not method.startswith("crowdagg"):
+        method, params = method[: -len("_eq")], {"quality": False}
+    start = time.process_time()
+    rankings, _, _ = aggregate_dataset(dataset, task["method"], {"method": method, "params": params})
+    seconds = time.process_time() - start
+    np.save(out, rankings["score"].to_numpy(dtype=float))
+    keys = (rankings["topic"].astype(str) + "|" + rankings["item"].astype(str)).tolist()
+    return {"cpu_s": seconds, "draws": 1, "keys": keys}
+
+
+CHILDREN = {"orderings": _child_orderings, "robustness": _child_robustness, "crowd_method": _child_crowd_method}
+
+
 def child_main(task_json: str, out: str) -> None:
     task = json.loads(task_json)
-    fn = _child_orderings if task["job"] == "orderings" else _child_robustness
+    fn = CHILDREN[task["job"]]
     print(json.dumps(fn(task, Path(out))))
 
 
@@ -179,7 +207,7 @@ def measure(job: dict, old_src: Path, tmp: Path, args: argparse.Namespace) -> di
     if job["job"] == "orderings" and ok:
         notes = (notes + "; " if notes else "") + f"ED {new['ed']:.6f}"
     return {
-        "job": job["job"], "dataset": job.get("dataset", "mirex2005"),
+        "job": job["job"], "dataset": job.get("dataset", "trec_rf10" if job["job"] == "crowd_method" else "mirex2005"),
         "method": job.get("method", f"{job.get('spammer')} (9 methods, {job.get('replicates')} replicates)")
         + (f" (first {job['judges']} judges per set)" if job.get("judges") else ""),
         "noise_ratio": job["ratio"], "draws": new.get("draws", old.get("draws", "")),
@@ -210,6 +238,8 @@ def main() -> None:
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--robustness-jobs", default="random:0,random:0.5,malicious:1",
                     help="kind:ratio of the robustness jobs to time (empty: none)")
+    ap.add_argument("--trec-methods", default="mpm,mpm_eq,em_elo_rating,em_elo_rating_eq,crowd_bt",
+                    help="crowd methods whose per-method job on trec_rf10 is timed (empty: none)")
     ap.add_argument("--replicates", type=int, default=20)
     ap.add_argument("--subsample", type=int, default=200,
                     help="also time consensus on dots/puzzle with the first N judges per set (0: no)")
@@ -220,14 +250,14 @@ def main() -> None:
     if not args.mirror:
         ap.error("no data mirror: give --mirror DIR or set MANYJUDGES_MIRROR")
     if args.quick:
-        args.draws, args.replicates, args.robustness_jobs = 1, 2, "random:0.5"
+        args.draws, args.replicates, args.robustness_jobs, args.trec_methods = 1, 2, "random:0.5", "em_elo_rating"
     started = time.perf_counter()
     rows = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         old_src = Path(args.baseline_src) if args.baseline_src else export_baseline(args.baseline_rev, tmp)
-        for dataset in args.datasets.split(","):
-            for method in args.methods.split(","):
+        for dataset in filter(None, args.datasets.split(",")):
+            for method in filter(None, args.methods.split(",")):
                 for ratio in (0.0, 1.0):
                     print(f"{dataset} {method} noise {ratio:g}", flush=True)
                     job = {"job": "orderings", "dataset": dataset, "method": method, "ratio": ratio,
@@ -236,6 +266,10 @@ def main() -> None:
                     if method == "consensus" and args.subsample and dataset in ("dots", "puzzle"):
                         print(f"{dataset} {method} noise {ratio:g}, first {args.subsample} judges", flush=True)
                         rows.append(measure({**job, "judges": args.subsample}, old_src, tmp, args))
+        for method in filter(None, args.trec_methods.split(",")):
+            print(f"trec_rf10 {method}", flush=True)
+            job = {"job": "crowd_method", "method": method, "ratio": "", "mirror": args.mirror}
+            rows.append(measure(job, old_src, tmp, args))
         for spec in filter(None, args.robustness_jobs.split(",")):
             kind, ratio = spec.split(":")
             print(f"robustness {kind} {ratio}", flush=True)
