@@ -6,8 +6,8 @@ term is computed once per distinct (candidate, gold) pair of orderings, batched:
 - the common-precedence DAG of two weak orders c and g has an edge a -> b iff a is strictly
   before b in both; sorting the items by their rank in c (any order among c's ties) is a
   topological order of every such DAG, so the weighted number of its paths is one forward
-  substitution z_j = 1 + sum_{i < j, a_i -> a_j} G_ij z_i (Lin, Li, Guo; docs/methods.md,
-  "Consensus scorer on distinct orderings"), vectorised over all pairs at once;
+  substitution z_j = 1 + sum_{i < j, a_i -> a_j} G_ij z_i (Lin, Li, Guo; docs/methods.md, section 4.4,
+  "Computation"), vectorised over all pairs at once;
 - gold orderings are reduced to their distinct rows with multiplicities, and leave one judge
   out subtracts the held-out judge's own term from the multiplicity-weighted sum.
 """

@@ -108,7 +108,7 @@ class WeightedCorrelationAverage(_CorrelationScorer):
         return correlation_matrix(candidates, gold, self.correlation) @ w / w.sum()
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        """ED terms on the distinct gold orderings (docs/methods.md, "Leave-one-out on distinct orderings").
+        """ED terms on the distinct gold orderings (docs/methods.md, section 3.7, "Computation").
 
         Held out O_i (distinct ordering a), the others are the distinct orderings U_v with
         multiplicities m_v - [v = a]; w_v = (r_v - C(U_v, O_i)) / (N - 2), r_v = sum_{l != v} C(U_v, O_l)
