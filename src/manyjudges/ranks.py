@@ -102,3 +102,20 @@ def majority_merge_sort(items: list[int], beats: list[list[bool]]) -> list[int]:
     out.extend(left[i:])
     out.extend(right[j:])
     return out
+
+
+def distinct_rows(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct orderings of a rank matrix with their multiplicities.
+
+    Returns ``(unique, inverse, counts)``: ``unique[inverse]`` is ``ranks`` row for row and
+    ``counts[u]`` (float) is how often row ``u`` of ``unique`` occurs. A panel of many judges
+    over few items (4 items have 75 weak orders) shrinks to a few distinct rows.
+    """
+    r = as_rank_matrix(ranks)
+    order = np.lexsort(r.T[::-1])  # rows in lexicographic order (np.unique's, without its structured view)
+    rows = r[order]
+    first = np.r_[True, np.any(rows[1:] != rows[:-1], axis=1)] if len(r) else np.zeros(0, dtype=bool)
+    group = np.cumsum(first) - 1
+    inverse = np.empty(len(r), dtype=np.int64)
+    inverse[order] = group
+    return rows[first], inverse, np.bincount(group, minlength=int(first.sum())).astype(float)

@@ -14,6 +14,7 @@ first), so a misspelled parameter or a bad value is rejected before any data is 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -65,6 +66,19 @@ class Builtin:
 
 
 def _signature(factory: Callable[..., Any]) -> inspect.Signature:
+    """The factory's signature, cached per factory (the crowd sweep builds each method thousands of times)."""
+    try:
+        return _cached_signature(factory)
+    except TypeError:  # an unhashable callable: not cached
+        return _uncached_signature(factory)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_signature(factory: Callable[..., Any]) -> inspect.Signature:
+    return _uncached_signature(factory)
+
+
+def _uncached_signature(factory: Callable[..., Any]) -> inspect.Signature:
     try:
         return inspect.signature(factory)
     except (TypeError, ValueError):  # builtins without a signature: accept anything

@@ -182,3 +182,51 @@ def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
     assert "`mine` (your own data)" in mine and "`mx` (real public data)" in mx
     assert mirex2005.REPORT_NOTE in mx and "from these same crowd judgments" in mx
     assert mirex2005.REPORT_NOTE not in header + mine and trec_rf10.CROWD_REPORT_NOTE not in both
+
+
+class CountingBorda:
+    """A user's aggregator (not a built-in) that counts its fits."""
+
+    fits = 0
+
+    def fit(self, topic):
+        from manyjudges.crowd.pairwise import Borda
+
+        type(self).fits += 1
+        inner = Borda().fit(topic)
+        self.scores_, self.quality_ = inner.scores_, inner.quality_
+        return self
+
+
+def test_topics_without_spammers_are_fitted_once_for_builtins_only(monkeypatch):
+    import sys
+    import types
+
+    data = noiseless_dataset(n_topics=2)
+    builtin = {"borda": {"method": "borda", "params": {}}, "mpm": {"method": "mpm", "params": {}}}
+    fits = []
+    real_fit = ex.fit_topic
+    monkeypatch.setattr(ex, "fit_topic", lambda spec, topic: fits.append(spec["method"]) or real_fit(spec, topic))
+    zero = ex.robustness_part(data, builtin, "random", 0.0, 3, seed=3, dataset_name="d", replicate_ids=[0, 4, 7])
+    assert len(fits) == 2 * 2  # two methods x two topics, not x three replicates
+    assert zero["replicate"].unique().tolist() == [0, 4, 7]
+    by_rep = [g.drop(columns="replicate").reset_index(drop=True) for _, g in zero.groupby("replicate")]
+    for other in by_rep[1:]:
+        pd.testing.assert_frame_equal(by_rep[0], other)
+    # the values are those of fitting each topic afresh, averaged over topics
+    for name, spec in builtin.items():
+        per_topic = []
+        for topic_id, topic in data.topics.items():
+            agg, _ = real_fit(spec, topic)
+            items = [str(x) for x in topic.items[ex.final_ranking(agg, topic)]]
+            per_topic.append(ex.topic_metrics(items, data.truth_for(topic_id), ex.DEFAULT_KS, 0.95, 1))
+        got = by_rep[0][by_rep[0]["method"] == name].set_index("metric")["value"]
+        for metric in got.index:
+            assert got[metric] == np.mean([m[metric] for m in per_topic])
+    module = types.ModuleType("counting_borda_mod")
+    module.CountingBorda = CountingBorda
+    monkeypatch.setitem(sys.modules, "counting_borda_mod", module)
+    user = {"mine": {"method": "counting_borda_mod:CountingBorda", "params": {}}}
+    CountingBorda.fits = 0
+    ex.robustness_part(data, user, "random", 0.0, 3, seed=3, dataset_name="d")
+    assert CountingBorda.fits == 2 * 3  # a user's method may be random: refitted every replicate

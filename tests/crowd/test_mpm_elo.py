@@ -187,3 +187,24 @@ def test_mpm_quality_is_the_accuracy_its_adherence_implies():
     # higher adherence, higher implied accuracy; negative adherence, below 1/2
     assert np.corrcoef(alpha[ok], q[ok])[0, 1] > 0.9
     assert (q[ok][alpha[ok] < 0] < 0.5).all() and (q[ok][alpha[ok] > 0] > 0.5).all()
+
+
+@pytest.mark.parametrize("quality", [True, False])
+def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(quality, monkeypatch):
+    from manyjudges.crowd import mpm_likelihood
+
+    topic, _ = crowd(n_items=30, good=4, malicious=1, pairs=12, noise=0.2, ties=0.2, seed=3)  # 60 of 435 pairs
+    data = MPMData(topic, "worker", quality)
+    rng = np.random.default_rng(1)
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
+    dense = mpm_hessian(theta, data, 0.01, quality, 0.7)
+    monkeypatch.setattr(mpm_likelihood, "DENSE_CELLS", 0)
+    np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, quality, 0.7), dense, rtol=1e-12, atol=1e-14)
+
+
+def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
+    rng = np.random.default_rng(2)
+    for shape in [(50, 2), (50, 3), (4, 3, 3)]:
+        x = rng.normal(size=shape) * 10.0 ** rng.integers(-8, 8, size=shape)
+        assert np.array_equal(elo._row_sums(x), x.sum(axis=-1, keepdims=True))
+        assert np.array_equal(elo._row_max(x), x.max(axis=-1, keepdims=True))

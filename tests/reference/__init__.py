@@ -4,7 +4,7 @@ One module per family (``core``, ``orderings``, ``consensus``, ``graded``, ``cro
 the tests use are re-exported here, so ``from reference import random_panel`` works from any test
 folder (tests/conftest.py puts tests/ on sys.path).
 """
-from .consensus import brute_force_consensus
+from .consensus import batched_consensus_loo, brute_force_consensus, brute_force_pair_log2_kappa, loop_consensus_score
 from .core import brute_force_common_subsequences, contains, random_panel, reverse_by_loop
 from .crowd import brute_crowdagg, brute_pairwise, brute_quality, brute_scores, enumerate_pmf
 from .graded import (
@@ -30,15 +30,15 @@ from .graded import (
     ref_yu,
     reference_em,
 )
-from .orderings import brute_force_frespa, loop_ac, loop_rba, loop_wca
+from .orderings import brute_force_frespa, loop_ac, loop_rba, loop_wca, matrix_ac_loo, matrix_wca_loo
 
 __all__ = [
     # core
     "contains", "brute_force_common_subsequences", "reverse_by_loop", "random_panel",
     # orderings
-    "brute_force_frespa", "loop_ac", "loop_wca", "loop_rba",
+    "brute_force_frespa", "loop_ac", "loop_wca", "loop_rba", "matrix_ac_loo", "matrix_wca_loo",
     # consensus
-    "brute_force_consensus",
+    "brute_force_consensus", "brute_force_pair_log2_kappa", "loop_consensus_score", "batched_consensus_loo",
     # graded
     "ref_prior", "drop_judge", "by_item", "ref_logsumexp", "ref_m1_predict", "ref_m1_loglik", "ref_D",
     "ref_vote_shares", "ref_votes_loglik", "ref_votes_predict", "ref_weighted_means", "ref_squared_errors",

@@ -59,3 +59,36 @@ def loop_rba(kind, gold, cand):
     for pos, x in enumerate(order):
         consensus[x] = pos + 1
     return corr(kind, cand, consensus)
+
+
+def matrix_ac_loo(kind, humans, noise):
+    """AC's leave-one-out as first written: the (n, N) correlation matrix, row sums minus the diagonal."""
+    from manyjudges.correlation import correlation_matrix
+
+    n = len(humans)
+    allg = np.vstack([humans, noise]) if len(noise) else humans
+    corr = correlation_matrix(humans, allg, kind)
+    score = (corr.sum(axis=1) - np.diag(corr[:, :n])) / (corr.shape[1] - 1)
+    return 2.0 * score - 1.0
+
+
+def matrix_wca_loo(kind, humans, noise):
+    """WCA's leave-one-out as first written: the (N, N) correlation matrix, one weight vector per judge."""
+    from manyjudges.correlation import correlation_matrix
+
+    n = len(humans)
+    allg = np.vstack([humans, noise]) if len(noise) else humans
+    big_n = len(allg)
+    corr = correlation_matrix(allg, None, kind)
+    row_sums = corr.sum(axis=1) - np.diag(corr)
+    out = np.empty(n)
+    for i in range(n):
+        keep = np.arange(big_n) != i
+        if big_n - 1 < 2:
+            w = np.ones(big_n - 1)
+        else:
+            w = (row_sums[keep] - corr[keep, i]) / (big_n - 2)
+            if w.sum() <= 0:
+                w = np.ones(big_n - 1)
+        out[i] = 2.0 * (corr[i, keep] @ w / w.sum()) - 1.0
+    return out

@@ -94,22 +94,40 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
         # M-step: counts[k, true, label] = sum_j count_j T_{p_j}(true) [k_j = k, l_j = label]
         counts = np.asarray(counts_wp @ post).reshape(m, c, c).transpose(0, 2, 1)
         counts = counts + counts[:, swap][:, :, swap] + pseudo
-        confusion = counts / counts.sum(axis=2, keepdims=True)
+        confusion = counts / _row_sums(counts)
         prior = post.sum(axis=0)
         prior = prior + prior[swap] + smoothing
         prior /= prior.sum()
         # E-step: log T_p(true) = log rho_true + sum_j count_j log pi_{k_j}[true, l_j]
         log_conf = np.log(confusion).transpose(0, 2, 1).reshape(m * c, c)
         logp = np.asarray(counts_pw @ log_conf) + np.log(prior)
-        top = logp.max(axis=1, keepdims=True)
+        top = _row_max(logp)
         post = np.exp(logp - top)
-        norm = post.sum(axis=1, keepdims=True)
+        norm = _row_sums(post)
         post /= norm
         new = float((top + np.log(norm)).sum()) / total
         if abs(new - loglik) < tol:
             break
         loglik = new
     return post, confusion, prior, it
+
+
+def _row_sums(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=-1, keepdims=True)`` for a short last axis (2 or 3 classes), column by column:
+    the same additions in the same order (so the same floats), without numpy's slow reduction
+    along a short axis (it dominated the EM on trec_rf10's topics of ~10^4 pairs)."""
+    out = x[..., 0].copy()
+    for j in range(1, x.shape[-1]):
+        out += x[..., j]
+    return out[..., None]
+
+
+def _row_max(x: np.ndarray) -> np.ndarray:
+    """``x.max(axis=-1, keepdims=True)`` column by column (see :func:`_row_sums`)."""
+    out = x[..., 0].copy()
+    for j in range(1, x.shape[-1]):
+        np.maximum(out, x[..., j], out=out)
+    return out[..., None]
 
 
 def worker_agreement(data: PairLabels, posterior: np.ndarray) -> np.ndarray:

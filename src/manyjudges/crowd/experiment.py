@@ -17,7 +17,7 @@ from manyjudges.crowd.base import ranking_from_scores
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
-from manyjudges.crowd.registry import make_crowd_aggregator
+from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.spammers import add_spammers
 from manyjudges.ir_metrics import ranking_metrics
 from manyjudges.random_streams import rng_for
@@ -241,26 +241,50 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
     Each replicate adds round(ratio x m_topic) spammers of the kind to every topic that has
     truth (seeded by seed, dataset, kind, ratio, replicate, topic), runs every method and
     averages each metric over topics. With ratio 0 every replicate is the original data.
+    A topic that gets no spammer in a replicate has its original judgments, so (built-in
+    methods being functions of the judgments) its metrics are computed once and reused.
     """
     rows = []
     log_truth_coverage(dataset)
     topic_ids = [t for t in dataset.topics if dataset.truth_for(t)]
+    unchanged: dict[str, dict[tuple[str, str], float]] = {}  # topic -> metrics of its original judgments
     for rep in (range(replicates) if replicate_ids is None else replicate_ids):
         values: dict[tuple[str, str], list[float]] = {}
         for topic_id in topic_ids:
             truth = dataset.truth_for(topic_id)
             rng = rng_for(seed, "crowd_spammers", dataset_name, spammer, f"{ratio:g}", rep, topic_id)
-            noisy = add_spammers(dataset.topics[topic_id], truth, spammer, ratio, rng)
-            for name, spec in methods.items():
-                aggregator, _ = fit_topic(spec, noisy)
-                order = final_ranking(aggregator, noisy)
-                items = [str(x) for x in noisy.items[order]]
-                for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
-                    values.setdefault((name, metric), []).append(float(value))
+            topic = dataset.topics[topic_id]
+            noisy = add_spammers(topic, truth, spammer, ratio, rng)
+            if noisy is topic and topic_id in unchanged:
+                metrics = unchanged[topic_id]  # no spammer added: the same judgments as in an earlier replicate
+            else:
+                metrics = _topic_method_metrics(methods, noisy, truth, ks, rbp_p, relevant_grade)
+                if noisy is topic and _deterministic(methods):
+                    unchanged[topic_id] = metrics
+            for key, value in metrics.items():
+                values.setdefault(key, []).append(value)
         for (name, metric), vals in values.items():
             rows.append((spammer, float(ratio), rep, name, metric, float(np.mean(vals))))
         log.info("%s %s ratio %g: replicate %d done", dataset_name, spammer, ratio, rep)
     return pd.DataFrame(rows, columns=["spammer", "ratio", "replicate", "method", "metric", "value"])
+
+
+def _deterministic(methods: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Every method is a built-in (a function of the judgments alone: no random state)."""
+    return all(spec["method"] in CROWD_METHODS for spec in methods.values())
+
+
+def _topic_method_metrics(methods: Mapping[str, Mapping[str, Any]], topic: TopicJudgments, truth: Mapping[str, int],
+                          ks: Sequence[int], rbp_p: float, relevant_grade: int) -> dict[tuple[str, str], float]:
+    """{(method, metric): value} of every method on one topic's judgments."""
+    out: dict[tuple[str, str], float] = {}
+    for name, spec in methods.items():
+        aggregator, _ = fit_topic(spec, topic)
+        order = final_ranking(aggregator, topic)
+        items = [str(x) for x in topic.items[order]]
+        for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
+            out[(name, metric)] = float(value)
+    return out
 
 
 def robustness_summary(parts: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,7 @@ import numpy as np
 
 from manyjudges.correlation import CORRELATIONS, correlation_matrix, rowwise_correlation
 from manyjudges.orderings.base import OrderingScorer
-from manyjudges.ranks import as_rank_matrix, average_ranks, rank_sum_order
+from manyjudges.ranks import as_rank_matrix, average_ranks, distinct_rows, rank_sum_order
 
 __all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation", "rank_sum_consensus"]
 
@@ -36,6 +36,32 @@ def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
     return np.vstack([humans, as_rank_matrix(noise)])
 
 
+class _DistinctGold:
+    """The gold orderings of a leave-one-out pass (humans, then noise) reduced to distinct rows.
+
+    ``unique`` (u, k) distinct orderings with multiplicities ``counts``; ``size`` = N, the number
+    of gold orderings; ``held`` the distinct rows the human judges hold (sorted) and
+    :meth:`per_judge` maps a value per held row back to one per judge. ``corr`` is the (u, u)
+    normalised correlation between distinct rows.
+    """
+
+    def __init__(self, humans: np.ndarray, noise: np.ndarray | None, kind: str) -> None:
+        allg = _stack(humans, noise)
+        self.n, self.size = len(as_rank_matrix(humans)), len(allg)
+        self.unique, inverse, self.counts = distinct_rows(allg)
+        self.held, self.judge_row = np.unique(inverse[:self.n], return_inverse=True)
+        self.judge_row = self.judge_row.reshape(-1)
+        self.corr = correlation_matrix(self.unique, None, kind)
+
+    def held_corr(self) -> np.ndarray:
+        """(h, u) correlations of each held row with every distinct gold ordering."""
+        return self.corr[self.held]
+
+    def per_judge(self, values: np.ndarray) -> np.ndarray:
+        """One value per held row -> one value per human judge."""
+        return np.asarray(values)[self.judge_row]
+
+
 class AverageCorrelation(_CorrelationScorer):
     """AC: s(O) = mean_i C(O, O_i) (Kim, Zhai, Han 2010, s.3.1).
 
@@ -48,11 +74,12 @@ class AverageCorrelation(_CorrelationScorer):
         return correlation_matrix(candidates, self._fitted_gold(), self.correlation).mean(axis=1)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        n = len(humans)
-        corr = correlation_matrix(humans, _stack(humans, noise), self.correlation)  # (n, N)
-        others = corr.sum(axis=1) - np.diag(corr[:, :n])
-        score = others / (corr.shape[1] - 1)
-        return 2.0 * score - 1.0  # C(rev O, g) = 1 - C(O, g)
+        """ED terms on the distinct gold orderings: sum_{j != i} C(O_i, O_j) = sum_u m_u C(O_i, U_u) - C(O_i, O_i)."""
+        pool = _DistinctGold(humans, noise, self.correlation)
+        corr = pool.held_corr()  # (h, u)
+        others = corr @ pool.counts - corr[np.arange(len(pool.held)), pool.held]
+        score = others / (pool.size - 1)
+        return pool.per_judge(2.0 * score - 1.0)  # C(rev O, g) = 1 - C(O, g)
 
 
 class WeightedCorrelationAverage(_CorrelationScorer):
@@ -81,22 +108,25 @@ class WeightedCorrelationAverage(_CorrelationScorer):
         return correlation_matrix(candidates, gold, self.correlation) @ w / w.sum()
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        allg = _stack(humans, noise)
-        n, big_n = len(humans), len(allg)
-        corr = correlation_matrix(allg, None, self.correlation)  # (N, N)
-        row_sums = corr.sum(axis=1) - np.diag(corr)
-        out = np.empty(n)
-        for i in range(n):
-            keep = np.arange(big_n) != i
-            if big_n - 1 < 2:
-                w = np.ones(big_n - 1)
-            else:
-                w = (row_sums[keep] - corr[keep, i]) / (big_n - 2)
-                if w.sum() <= 0:
-                    w = np.ones(big_n - 1)
-            s = corr[i, keep] @ w / w.sum()
-            out[i] = 2.0 * s - 1.0
-        return out
+        """ED terms on the distinct gold orderings (docs/methods.md, section 3.7, "Computation").
+
+        Held out O_i (distinct ordering a), the others are the distinct orderings U_v with
+        multiplicities m_v - [v = a]; w_v = (r_v - C(U_v, O_i)) / (N - 2), r_v = sum_{l != v} C(U_v, O_l)
+        over all N gold orderings, and s = sum_v m'_v w_v C(O_i, U_v) / sum_v m'_v w_v.
+        """
+        pool = _DistinctGold(humans, noise, self.correlation)
+        corr, big_n = pool.corr, pool.size
+        held = pool.held
+        mult = pool.counts[None, :] - (np.arange(len(pool.counts))[None, :] == held[:, None])  # (h, u)
+        if big_n - 1 < 2:
+            w = np.ones_like(mult)
+        else:
+            row_sums = corr @ pool.counts - np.diag(corr)  # r_v
+            w = (row_sums[None, :] - corr[held]) / (big_n - 2)  # (h, u), C symmetric
+            uniform = (mult * w).sum(axis=1) <= 0
+            w[uniform] = 1.0
+        s = (mult * w * corr[held]).sum(axis=1) / (mult * w).sum(axis=1)
+        return pool.per_judge(2.0 * s - 1.0)
 
 
 def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
