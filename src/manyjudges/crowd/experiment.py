@@ -227,27 +227,31 @@ def quality_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
 def robustness_parts(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
                      ratios: Sequence[float], replicates: int, seed: int, dataset_name: str,
                      ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
-    """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``."""
+    """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``
+    (the metrics of topics that get no spammer are computed once for all of them)."""
+    unchanged: dict[str, dict[tuple[str, str], float]] = {}
     return pd.concat([robustness_part(dataset, methods, spammer, float(r), replicates, seed, dataset_name, ks, rbp_p,
-                                      relevant_grade) for r in ratios], ignore_index=True)
+                                      relevant_grade, unchanged=unchanged) for r in ratios], ignore_index=True)
 
 
 def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
                     ratio: float, replicates: int, seed: int, dataset_name: str,
                     ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1,
-                    replicate_ids: Iterable[int] | None = None) -> pd.DataFrame:
+                    replicate_ids: Iterable[int] | None = None,
+                    unchanged: dict[str, dict[tuple[str, str], float]] | None = None) -> pd.DataFrame:
     """Figures 3-4, one spammer kind and ratio: spammer, ratio, replicate, method, metric, value.
 
     Each replicate adds round(ratio x m_topic) spammers of the kind to every topic that has
     truth (seeded by seed, dataset, kind, ratio, replicate, topic), runs every method and
     averages each metric over topics. With ratio 0 every replicate is the original data.
     A topic that gets no spammer in a replicate has its original judgments, so (built-in
-    methods being functions of the judgments) its metrics are computed once and reused.
+    methods being functions of the judgments) its metrics are computed once and reused
+    (kept in ``unchanged``, {topic: {(method, metric): value}}, which callers may share between ratios).
     """
     rows = []
     log_truth_coverage(dataset)
     topic_ids = [t for t in dataset.topics if dataset.truth_for(t)]
-    unchanged: dict[str, dict[tuple[str, str], float]] = {}  # topic -> metrics of its original judgments
+    unchanged = {} if unchanged is None else unchanged  # topic -> metrics of its original judgments
     for rep in (range(replicates) if replicate_ids is None else replicate_ids):
         values: dict[tuple[str, str], list[float]] = {}
         for topic_id in topic_ids:
