@@ -201,3 +201,12 @@ def test_unknown_engine_is_refused():
         leave_one_out_tables(np.array([[1.0, 2], [2, 1]]), None, 1, engine="magic")
     with pytest.raises(ValueError, match="engine"):
         FreSPA(engine="magic")._check_params()
+
+
+def test_popcount_without_numpy_bitwise_count(monkeypatch):
+    from manyjudges.orderings import pattern_classes
+
+    words = np.random.default_rng(5).integers(0, 2**63, size=(7, 3), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    expected = np.array([[bin(int(w)).count("1") for w in row] for row in words])
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    assert np.array_equal(pattern_classes._popcount(words), expected)
