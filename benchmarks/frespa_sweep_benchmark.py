@@ -143,7 +143,7 @@ def compare(old: dict, new: dict) -> tuple[str, str, str, str, str]:
         return "", ed_new, "", "NA", ""
     diff = max(float(np.max(np.abs(a - b), initial=0.0)) for a, b in zip(old["terms"], new["terms"]))
     speed = old["cpu"] / new["cpu"] if new["cpu"] > 0 else float("inf")
-    return fmt(_macro_ed(old["terms"])), ed_new, f"{diff:.3g}", str(diff < AGREE_TOL), f"{speed:.0f}x"
+    return fmt(_macro_ed(old["terms"])), ed_new, f"{diff:.3g}", str(diff < AGREE_TOL), f"{speed:.3g}x"
 
 
 def jobs(quick: bool, with_ed: bool):
