@@ -23,7 +23,7 @@ PARAM_SETS = [
 ]
 
 
-@pytest.mark.parametrize("engine", ["counting", "mining"])
+@pytest.mark.parametrize("engine", ["classes", "counting", "mining"])
 @pytest.mark.parametrize("params", PARAM_SETS)
 @pytest.mark.parametrize("ties", [False, True])
 def test_frespa_equals_brute_force(engine, params, ties):
@@ -57,7 +57,7 @@ def test_items_are_ids_not_characters():
     assert FreSPA().fit(o).score(o)[0] == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("engine", ["counting", "mining"])
+@pytest.mark.parametrize("engine", ["classes", "counting", "mining"])
 def test_leave_one_out_matches_generic_loop(engine):
     rng = np.random.default_rng(7)
     humans = random_panel(rng, 5, 6, ties=True, agreement=0.6)
@@ -78,8 +78,9 @@ def test_engines_give_identical_tables():
     noise = random_panel(rng, 3, 7)
     a = leave_one_out_tables(humans, noise, threshold=4, engine="counting")
     b = leave_one_out_tables(humans, noise, threshold=4, engine="mining")
-    for x, y in zip(a, b):
-        assert np.array_equal(x, y)
+    c = leave_one_out_tables(humans, noise, threshold=4, engine="classes")
+    for x, y, z in zip(a, b, c):
+        assert np.array_equal(x, y) and np.array_equal(x, z)
 
 
 def test_bad_parameters():
@@ -98,7 +99,7 @@ def test_length_ratios_follow_paper():
     assert FreSPAParams(min_len_ratio=1.0).length_bounds(9) == (9, 9)
 
 
-@pytest.mark.parametrize("engine", ["counting", "mining"])
+@pytest.mark.parametrize("engine", ["classes", "counting", "mining"])
 def test_support_base_judges_counts_threshold_over_humans_only(engine):
     rng = np.random.default_rng(9)
     humans = random_panel(rng, 5, 6, agreement=0.6)
