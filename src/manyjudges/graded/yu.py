@@ -159,15 +159,20 @@ class M4Learned(GradedMethod):
         has = n_others > 0
         den = np.where(has, s0[train.item] - r, 1.0)
         mu = np.where(has, (s1[train.item] - r * z) / den, 0.0)
-        c = np.arange(k, dtype=float)[None, :]
-        logits = -((c - mu[:, None]) ** 2) / (2 * sigma2)
-        logp_all = logits - logsumexp(logits, axis=1, keepdims=True)
-        p_all = np.exp(logp_all)
-        logp = np.where(has, logp_all[np.arange(len(z)), train.label], log_probability(prior_t))
+        # class-major (K x E): the sums over the K labels are element-wise between K rows
+        c = np.arange(k, dtype=float)[:, None]
+        logits = (c - mu) ** 2
+        logits *= -1.0 / (2 * sigma2)
+        logits -= np.maximum.reduce(logits, axis=0)
+        p_all = np.exp(logits)
+        norm = np.add.reduce(p_all, axis=0)
+        p_all /= norm
+        logp_all = logits.ravel()[train.label * len(z) + np.arange(len(z))] - np.log(norm)
+        logp = np.where(has, logp_all, log_probability(prior_t))
         f = -float(logp.sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
-        mean_c = p_all @ c[0]
+        mean_c = c[:, 0] @ p_all
         g = np.where(has, (z - mean_c) / sigma2, 0.0)              # d log p / d mu
-        second = p_all @ (c[0] ** 2) - 2 * mu * mean_c + mu**2     # E_P[(c - mu)^2]
+        second = (c[:, 0] ** 2) @ p_all - 2 * mu * mean_c + mu**2  # E_P[(c - mu)^2]
         d_log_sigma = np.where(has, ((z - mu) ** 2 - second) / sigma2, 0.0)
         h = g / den
         H = np.bincount(train.item, h, minlength=train.n_items)
