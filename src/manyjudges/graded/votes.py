@@ -209,30 +209,22 @@ def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray
 
 
 class _VotesObjective:
-    """f(theta) = -sum_t log p_t + (rho / 2) ||theta||^2, its gradient and Hessian-vector products.
+    """f(theta) = -sum_t log p_t + (rho / 2) ||theta||^2 and its gradient.
 
     With w = exp(theta), N_t = sum_s w_s V_s(z_t) and D_t = sum_s w_s over target t's votes s (both
     linear in w, :meth:`_Votes.forward`), q_t = N_t / D_t and p_t = (1 - tau) q_t + tau pi_t:
 
-        d f / d theta = -w * r + rho theta,   r_x = sum over the votes s of weight x and their targets t
-        of a_t (V_s(z_t) - q_t),   a_t = (1 - tau) / (p_t D_t)
+        d f / d theta_x = -w_x r_x + rho theta_x,   r_x = sum over the votes s of weight x and their
+        targets t of a_t (V_s(z_t) - q_t),   a_t = (1 - tau) / (p_t D_t)
 
-    (r is :meth:`_Votes.backward` of (a, -a q)). Along a direction v, with dw = w v,
-    dN and dD = forward(dw), dq = (dN - q dD) / D, da = -a ((1 - tau) dq / p + dD / D):
-
-        H v = -(w v) * r - w * backward(da, -(da q + a dq)) + rho v.
-
-    Targets without votes (p_t = pi_t) do not depend on theta. The last point's values are cached,
-    so a trust-region solver's calls of f, gradient and H v at one theta share the work.
+    (r is :meth:`_Votes.backward` of (a, -a q)). Targets without votes (p_t = pi_t) do not depend
+    on theta.
     """
 
     def __init__(self, votes: _Votes, tau: float):
         self.votes, self.tau = votes, float(tau)
-        self._theta: np.ndarray | None = None
 
-    def _at(self, theta: np.ndarray) -> None:
-        if self._theta is not None and np.array_equal(theta, self._theta):
-            return
+    def value_and_gradient(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         votes, tau = self.votes, self.tau
         w = np.exp(theta)
         num, den = votes.forward(w)
@@ -241,24 +233,8 @@ class _VotesObjective:
         q = np.where(has, num / safe_den, 0.0)
         p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
         a = np.where(has, (1 - tau) / (p * safe_den), 0.0)
-        r = votes.backward(a, -a * q)
-        self.f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
-        self.grad = -w * r + THETA_RIDGE * theta
-        self._theta, self._w, self._den, self._q, self._p, self._a, self._r = theta.copy(), w, safe_den, q, p, a, r
-
-    def value_and_gradient(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
-        self._at(theta)
-        return self.f, self.grad.copy()
-
-    def hessian_product(self, theta: np.ndarray, v: np.ndarray) -> np.ndarray:
-        self._at(theta)
-        w, den, q, p, a = self._w, self._den, self._q, self._p, self._a
-        dw = w * v
-        d_num, d_den = self.votes.forward(dw)
-        dq = np.where(self.votes.has_votes, (d_num - q * d_den) / den, 0.0)
-        da = -a * ((1 - self.tau) * dq / p + d_den / den)
-        dr = self.votes.backward(da, -(da * q + a * dq))
-        return -dw * self._r - w * dr + THETA_RIDGE * v
+        f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
+        return f, -w * votes.backward(a, -a * q) + THETA_RIDGE * theta
 
 
 class WeightedVotes(GradedMethod):
@@ -302,7 +278,7 @@ class WeightedVotes(GradedMethod):
         tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
-        res = minimize(self.objective, theta0, args=(votes, tau), jac=True, method="L-BFGS-B",
+        res = minimize(_VotesObjective(votes, tau).value_and_gradient, theta0, jac=True, method="L-BFGS-B",
                        bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params,
                        options={"maxiter": self.max_iter, **LBFGS_OPTIONS})
         return {"tau": tau, "theta": res.x}
