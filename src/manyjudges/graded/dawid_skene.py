@@ -150,11 +150,16 @@ def dawid_skene(
     k = int(n_labels)
     n_items, n_judges = int(n_items), int(n_judges)
     classes = np.arange(k)
+    # Entries ordered by item: an item's labels are one run, so spreading the posteriors to the
+    # labels is np.repeat and summing over an item's labels np.add.reduceat (no gather / scatter).
+    order = np.argsort(item, kind="stable")
+    item, judge, label = item[order], judge[order], label[order]
+    n_per_item = np.bincount(item, minlength=n_items)
+    starts = (np.cumsum(n_per_item) - n_per_item)[n_per_item > 0]
     # Work class-major: arrays are (K, ...) so reductions over classes are row-wise ufuncs.
-    # Combined flat indices, shape (K, E), row t for true class t:
-    #   jtc[t, e] -> confusion.ravel()[judge_e, t, label_e];   itk[t, e] -> (K, n_items).ravel()[t, item_e]
+    # Combined flat index, shape (K, E), row t for true class t:
+    #   jtc[t, e] -> confusion.ravel()[judge_e, t, label_e]
     jtc = (classes[:, None] * k + (judge * (k * k) + label)[None, :]).ravel()
-    itk = (classes[:, None] * n_items + item[None, :]).ravel()
 
     counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
     per_item = counts.sum(axis=0)
@@ -170,7 +175,7 @@ def dawid_skene(
     n_iter = 0
     for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
         # M-step
-        weights = np.take(post, item, axis=1).ravel()
+        weights = np.repeat(post, n_per_item, axis=1).ravel()
         cc = np.bincount(jtc, weights=weights, minlength=n_judges * k * k).reshape(n_judges, k, k) + s
         total = cc.sum(axis=2, keepdims=True)
         confusion = np.full_like(cc, 1.0 / k)
@@ -181,7 +186,8 @@ def dawid_skene(
         with np.errstate(divide="ignore"):
             log_conf = np.log(confusion).ravel()
             log_prior = np.log(priors)
-        joint = np.bincount(itk, weights=np.take(log_conf, jtc), minlength=k * n_items).reshape(k, n_items)
+        joint = np.zeros((k, n_items))
+        joint[:, labelled] = np.add.reduceat(np.take(log_conf, jtc).reshape(k, -1), starts, axis=1)
         joint += log_prior[:, None]
         top = joint.max(axis=0)
         if not np.isfinite(top).all():
