@@ -20,6 +20,8 @@ a log grid (default 1e-3, 1e-2, 1e-1, 1), refined by two steps of parabolic inte
 in log lambda through the best point and its neighbours, wins (each evaluation is one fit
 per inner fold, so the search is kept short). Each inner fit is warm-started from the same
 fold's fit at the previous lambda (never from a fit that saw the held-out judge).
+The final fit on the whole training panel starts from the mean of the inner fits at the
+chosen lambda (all on subsets of that panel) and runs to the optimum (``FINAL_LBFGS_OPTIONS``).
 A lambda on a bound of ``lambda_bounds`` (the best may lie beyond it) is reported by
 :meth:`M5.parameters_at_bound`: the protocols log a warning naming the judges, and mark the
 parameter ``at_bound``.

@@ -19,6 +19,11 @@ objective, eq. 5, with i as the held-out training judge), with analytic gradient
 (L-BFGS-B). tau is M1's, chosen the same way. Neither D nor pi ever sees the judge being
 predicted: inside the objective both are recomputed without judge i (by subtracting i's
 own counts). An item no other training judge labelled is predicted by pi alone.
+
+Computation (:class:`_Votes`): a label vote's sums over an item are the item's totals minus
+the target's own vote, O(labels) per evaluation; co-occurrence votes, whose value depends on
+the target's judge, are the rows of one sparse matrix (one non-zero per pair of labels on an
+item), so their weighted sums and the gradient's are one sparse product each.
 """
 from __future__ import annotations
 
