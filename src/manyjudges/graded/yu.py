@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from scipy.special import logsumexp, ndtr
+from scipy.special import ndtr
 
 from manyjudges.graded.base import GradedMethod, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
@@ -74,11 +74,15 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
 
 def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_labels: int, predictive: str = "discrete") -> np.ndarray:
     """log P(c | mu) for c in 0..K-1, shape (len(mu), K)."""
+    if predictive == "discrete":
+        # class-major (K x N): the normalisation over the K labels is element-wise between rows
+        logits = (np.arange(n_labels, dtype=float)[:, None] - np.asarray(mu, dtype=float)[None, :]) ** 2
+        logits /= -(2.0 * sigma**2)
+        top = np.maximum.reduce(logits, axis=0)
+        logits -= np.log(np.add.reduce(np.exp(logits - top), axis=0)) + top   # logsumexp's own steps
+        return np.ascontiguousarray(logits.T)
     c = np.arange(n_labels, dtype=float)[None, :]
     mu = np.asarray(mu, dtype=float)[:, None]
-    if predictive == "discrete":
-        logits = -((c - mu) ** 2) / (2.0 * sigma**2)
-        return logits - logsumexp(logits, axis=1, keepdims=True)
     if predictive == "binned":
         upper = np.where(c == n_labels - 1, np.inf, (c + 0.5 - mu) / sigma)
         lower = np.where(c == 0, -np.inf, (c - 0.5 - mu) / sigma)
