@@ -14,7 +14,7 @@ the machine may be shared, so wall time is not the measure) covers the protocol 
 reading the data. Cases (``--cases``, default all but the slow ``paper`` ones):
 
 * ``sim_medline``: the default config's simulated panel (13 judges, 5,000 items), regenerated
-  by ``manyjudges.graded.simulate`` with the config's seed unless ``--grades``/``--meta`` name
+  by ``manyjudges.graded.simulate`` as the pipeline does (``config/config.yaml``) unless ``--grades``/``--meta`` name
   a processed table; every method under cross induction (the default config's parameters:
   M5 with ``inner_folds: 4``) and M1, M4, M5 under the single-parameter protocol;
 * ``sim_medline_paper``: M5 cross induction with the paper config's one-judge inner loop;
@@ -97,7 +97,8 @@ def child(spec: dict) -> dict:
     method = method_for({"method": spec["method"], "params": spec["params"]}, spec["method"],
                         {"inner_folds": settings["inner_folds"]})
     start = time.process_time()
-    preds, params = predict_part(panel, method, spec["protocol"], 0, 1, settings["min_labels"],
+    n_chunks = spec.get("chunks") or 1
+    preds, params = predict_part(panel, method, spec["protocol"], 0, n_chunks, settings["min_labels"],
                                  settings["outer_folds"])
     cpu = time.process_time() - start
     ll = loglik_by_judge(preds)
@@ -161,6 +162,9 @@ def main(argv=None):
     ap.add_argument("--methods", nargs="+", default=None, help="only these methods")
     ap.add_argument("--grades", help="sim_medline grades.tsv (default: simulate it)")
     ap.add_argument("--meta", help="sim_medline grades.yaml")
+    ap.add_argument("--chunks", type=int, default=1,
+                    help="cross induction on the first of this many chunks of the held-out judges only (every "
+                         "chunks-th fold from the first, as a pipeline job with this many jobs): a quicker run")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
     args = ap.parse_args(argv)
     if args.child:
@@ -179,13 +183,16 @@ def main(argv=None):
                 if args.methods and method not in args.methods:
                     continue
                 spec = {"dataset": dataset, "method": method, "params": params, "protocol": protocol,
-                        "mirror": args.mirror, "grades": args.grades, "meta": args.meta}
+                        "mirror": args.mirror, "grades": args.grades, "meta": args.meta,
+                        "chunks": args.chunks if protocol == "cross_induction" else 1}
                 # old and new side by side (CPU time is per process)
                 old_proc, new_proc = start_child(spec, old_src), start_child(spec, new_src)
                 old, new = child_result(old_proc), child_result(new_proc)
                 rows.append(compare(case, dataset, method, params, protocol, old, new))
                 print("\t".join(str(rows[-1][c]) for c in COLUMNS), flush=True)
     meta = [f"old: src/manyjudges at {args.old_ref}; new: {new_src}",
+            f"cross induction on chunk 0 of {args.chunks} of the held-out judges' folds" if args.chunks > 1
+            else "cross induction on every held-out judge",
             "cpu_*: time.process_time of the protocol (predict_part, every held-out judge in one process), seconds",
             "max_abs_diff_loglik: largest |S_old(k) - S_new(k)| over held-out judges k; max_abs_diff_param: "
             "largest difference of a scalar chosen parameter (tau, sigma, lambda) over judges",
