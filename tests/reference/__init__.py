@@ -30,9 +30,12 @@ from .graded import (
     ref_yu,
     reference_em,
 )
+from .graded_previous import previous_maxent_objective, previous_votes_objective
 from .orderings import brute_force_frespa, loop_ac, loop_rba, loop_wca, matrix_ac_loo, matrix_wca_loo
 
 __all__ = [
+    # graded: the previous vectorised objectives
+    "previous_maxent_objective", "previous_votes_objective",
     # core
     "contains", "brute_force_common_subsequences", "reverse_by_loop", "random_panel",
     # orderings

@@ -19,8 +19,8 @@ matrix, each row a distribution over c). EM alternates, on the observed labels o
       log T[i, t] = log p[t] + sum_{e: item_e = i} log pi[judge_e, t, label_e] - logsumexp_t(...)
 
 starting from T = the per-item label proportions (the soft majority vote, the usual
-starting point). Both steps are one ``np.bincount`` over the E x K
-(entry, class) pairs with a combined index, so an iteration costs O(labels x K) however
+starting point). Both steps are one product of the sparse (judge, label) x item count
+matrix of the labels with a K-column array, so an iteration costs O(labels x K) however
 sparse the panel is, with no Python loop over items or judges.
 
 A judge may label the same item more than once (the paper's repeated responses): each
@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from manyjudges.graded.base import GradedMethod, best_smoothing
 
@@ -149,12 +150,10 @@ def dawid_skene(
     item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init)
     k = int(n_labels)
     n_items, n_judges = int(n_items), int(n_judges)
-    classes = np.arange(k)
-    # Work class-major: arrays are (K, ...) so reductions over classes are row-wise ufuncs.
-    # Combined flat indices, shape (K, E), row t for true class t:
-    #   jtc[t, e] -> confusion.ravel()[judge_e, t, label_e];   itk[t, e] -> (K, n_items).ravel()[t, item_e]
-    jtc = (classes[:, None] * k + (judge * (k * k) + label)[None, :]).ravel()
-    itk = (classes[:, None] * n_items + item[None, :]).ravel()
+    # The labels as a sparse (judge * K + label) x item count matrix L: the M-step's sums are
+    # L @ T and the E-step's L^T @ log confusion, each O(labels x K) (a repeated label counts twice).
+    by_label = sparse.csr_matrix((np.ones(len(item)), (judge * k + label, item)), shape=(n_judges * k, n_items))
+    by_item = by_label.T.tocsr()
 
     counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
     per_item = counts.sum(axis=0)
@@ -170,8 +169,8 @@ def dawid_skene(
     n_iter = 0
     for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
         # M-step
-        weights = np.take(post, item, axis=1).ravel()
-        cc = np.bincount(jtc, weights=weights, minlength=n_judges * k * k).reshape(n_judges, k, k) + s
+        # cc[j, t, c] = sum over j's labels equal to c of T[item, t]
+        cc = (by_label @ post.T).reshape(n_judges, k, k).transpose(0, 2, 1) + s
         total = cc.sum(axis=2, keepdims=True)
         confusion = np.full_like(cc, 1.0 / k)
         np.divide(cc, total, out=confusion, where=total > 0)
@@ -179,9 +178,10 @@ def dawid_skene(
         priors /= priors.sum()
         # E-step
         with np.errstate(divide="ignore"):
-            log_conf = np.log(confusion).ravel()
+            log_conf = np.log(confusion)
             log_prior = np.log(priors)
-        joint = np.bincount(itk, weights=np.take(log_conf, jtc), minlength=k * n_items).reshape(k, n_items)
+        # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
+        joint = (by_item @ log_conf.transpose(0, 2, 1).reshape(n_judges * k, k)).T
         joint += log_prior[:, None]
         top = joint.max(axis=0)
         if not np.isfinite(top).all():

@@ -82,9 +82,22 @@ class GradedPanel:
         return out
 
     def select(self, mask: np.ndarray) -> GradedPanel:
-        """The panel restricted to the entries where ``mask`` is true (same index spaces)."""
-        return GradedPanel(self.item[mask], self.judge[mask], self.label[mask], self.n_items, self.n_judges,
-                           self.n_labels, self.item_ids, self.judge_ids)
+        """The panel restricted to the entries where ``mask`` is true (same index spaces).
+
+        A subset of a valid panel is valid, so a boolean mask is not validated again (the check that
+        no judge labels an item twice sorts every entry, and folds select many times); any other
+        index is."""
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != self.item.shape:
+            return GradedPanel(self.item[mask], self.judge[mask], self.label[mask], self.n_items, self.n_judges,
+                               self.n_labels, self.item_ids, self.judge_ids)
+        sub = object.__new__(GradedPanel)
+        values = {"item": self.item[mask], "judge": self.judge[mask], "label": self.label[mask],
+                  "n_items": self.n_items, "n_judges": self.n_judges, "n_labels": self.n_labels,
+                  "item_ids": self.item_ids, "judge_ids": self.judge_ids}
+        for name, value in values.items():
+            object.__setattr__(sub, name, value)
+        return sub
 
     def without(self, judges: np.ndarray | list[int] | int) -> GradedPanel:
         """The panel with every label of ``judges`` removed."""

@@ -19,6 +19,11 @@ objective, eq. 5, with i as the held-out training judge), with analytic gradient
 (L-BFGS-B). tau is M1's, chosen the same way. Neither D nor pi ever sees the judge being
 predicted: inside the objective both are recomputed without judge i (by subtracting i's
 own counts). An item no other training judge labelled is predicted by pi alone.
+
+Computation (:class:`_Votes`): a label vote's sums over an item are the item's totals minus
+the target's own vote, O(labels) per evaluation; co-occurrence votes, whose value depends on
+the target's judge, are the rows of one sparse matrix (one non-zero per pair of labels on an
+item), so their weighted sums and the gradient's are one sparse product each.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import minimize
 
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
@@ -105,14 +111,62 @@ class M1(GradedMethod):
 
 @dataclass(frozen=True)
 class _Votes:
-    """Every (target, vote) pair of the leave-one-judge-out objective on a training panel."""
+    """The leave-one-judge-out objective's data on a training panel, per target entry t (E of them).
 
-    target: np.ndarray      # (P,) entry predicted
-    param: np.ndarray       # (P,) index of the vote's weight in theta
-    value: np.ndarray       # (P,) the vote's probability of the target's label
-    prior: np.ndarray       # (E,) pi^(-i) of each target's label
-    has_votes: np.ndarray   # (E,) whether any other training judge labelled the target's item
+    Label votes reduce to item sums: the votes on t are every other label s on t's item, so
+    sum_{s != t} w_{j_s} [z_s = z_t] = S[d_t, z_t] - w_{j_t} and sum_{s != t} w_{j_s} = S[d_t] - w_{j_t},
+    with S the item totals of w (O(E) per evaluation, no pair list). Co-occurrence votes depend
+    on the pair (their value D^(-j_t)_{j_s, z_s}(z_t) leaves the target's judge out), so they are
+    the rows of a sparse matrix ``cooc`` (E x n_params, one non-zero per pair): their weighted
+    sum is one sparse product.
+    """
+
+    item: np.ndarray            # (E,) the target's item
+    label: np.ndarray           # (E,) the target's label
+    n_items: int
+    n_labels: int
+    judge_param: np.ndarray | None  # (E,) index of w_{j_t} in theta (label votes), or None
+    cooc_param: np.ndarray | None   # (E,) index of v_{j_t, z_t} in theta (co-occurrence votes), or None
+    cooc: sparse.csr_matrix | None  # (E x n_params) D^(-j_t)_{j_s, z_s}(z_t) at column v_{j_s, z_s}
+    cooc_t: sparse.csr_matrix | None  # its transpose, for the gradient
+    prior: np.ndarray           # (E,) pi^(-i) of each target's label
+    has_votes: np.ndarray       # (E,) whether any other training judge labelled the target's item
     n_params: int
+
+    def item_sum(self, x: np.ndarray) -> np.ndarray:
+        """(n_items,) sum of ``x`` over each item's entries."""
+        return np.bincount(self.item, x, minlength=self.n_items)
+
+    def item_label_sum(self, x: np.ndarray) -> np.ndarray:
+        """(n_items * K,) sum of ``x`` over each item's entries of each label, flat index item * K + label."""
+        return np.bincount(self.item * self.n_labels + self.label, x, minlength=self.n_items * self.n_labels)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per target t, with weights ``x`` (n_params, not logs): (sum_s x_s V_s(z_t), sum_s x_s) over
+        its votes s."""
+        num = np.zeros(len(self.item))
+        den = np.zeros(len(self.item))
+        if self.judge_param is not None:
+            u = x[self.judge_param]
+            num += self.item_label_sum(u)[self.item * self.n_labels + self.label] - u
+            den += self.item_sum(u)[self.item] - u
+        if self.cooc is not None:
+            v = x[self.cooc_param]
+            num += self.cooc @ x
+            den += self.item_sum(v)[self.item] - v
+        return num, den
+
+    def backward(self, y_num: np.ndarray, y_den: np.ndarray) -> np.ndarray:
+        """The transpose of :meth:`forward`: per weight a, sum over its votes s and their targets t of
+        y_num[t] V_s(z_t) + y_den[t] (n_params,)."""
+        others = self.item_sum(y_den)[self.item] - y_den      # sum of y_den over the other targets on the item
+        out = np.zeros(self.n_params)
+        if self.judge_param is not None:
+            same = self.item_label_sum(y_num)[self.item * self.n_labels + self.label] - y_num
+            out += np.bincount(self.judge_param, same + others, minlength=self.n_params)
+        if self.cooc is not None:
+            out += self.cooc_t @ y_num + np.bincount(self.cooc_param, others, minlength=self.n_params)
+        return out
 
 
 def cooccurrence(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -131,6 +185,18 @@ def conditional_distributions(panel: GradedPanel) -> np.ndarray:
     return np.where(rows > 0, counts / np.maximum(rows, 1), prior[None, None, :])
 
 
+#: largest judge x judge x label x label table counted densely (else by sorting the pair keys)
+DENSE_PAIR_TABLE = 1 << 27
+
+
+def _count_of_each(key: np.ndarray, size: int) -> np.ndarray:
+    """For every element of ``key`` (ints in 0..size-1), how often its value occurs in ``key``."""
+    if size <= DENSE_PAIR_TABLE:
+        return np.bincount(key, minlength=size)[key]
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return counts[inverse]
+
+
 def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
     """D^(-i)_{j_s, z_s}(z_t) for every pair: D recomputed without the target's judge i."""
     k, J = panel.n_labels, panel.n_judges
@@ -138,14 +204,42 @@ def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray
     rows = counts.sum(2)
     js, jt, zs, zt = panel.judge[s], panel.judge[t], panel.label[s], panel.label[t]
     # co-occurrences of (j_s said z_s, i said z_t) and of (j_s said z_s, i said anything)
-    _, inv, cnt = np.unique(((js * J + jt) * k + zs) * k + zt, return_inverse=True, return_counts=True)
-    pair_count = cnt[inv]
-    _, inv_r, cnt_r = np.unique((js * J + jt) * k + zs, return_inverse=True, return_counts=True)
-    pair_rows = cnt_r[inv_r]
+    row_key = (js * J + jt) * k + zs
+    pair_count = _count_of_each(row_key * k + zt, J * J * k * k)
+    pair_rows = _count_of_each(row_key, J * J * k)
     num = counts[js, zs, zt] - pair_count
     den = rows[js, zs] - pair_rows
     prior_t = prior_without_own(panel)[t, zt]
     return np.where(den > 0, num / np.maximum(den, 1), prior_t)
+
+
+class _VotesObjective:
+    """f(theta) = -sum_t log p_t + (rho / 2) ||theta||^2 and its gradient.
+
+    With w = exp(theta), N_t = sum_s w_s V_s(z_t) and D_t = sum_s w_s over target t's votes s (both
+    linear in w, :meth:`_Votes.forward`), q_t = N_t / D_t and p_t = (1 - tau) q_t + tau pi_t:
+
+        d f / d theta_x = -w_x r_x + rho theta_x,   r_x = sum over the votes s of weight x and their
+        targets t of a_t (V_s(z_t) - q_t),   a_t = (1 - tau) / (p_t D_t)
+
+    (r is :meth:`_Votes.backward` of (a, -a q)). Targets without votes (p_t = pi_t) do not depend
+    on theta.
+    """
+
+    def __init__(self, votes: _Votes, tau: float):
+        self.votes, self.tau = votes, float(tau)
+
+    def value_and_gradient(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
+        votes, tau = self.votes, self.tau
+        w = np.exp(theta)
+        num, den = votes.forward(w)
+        has = votes.has_votes
+        safe_den = np.where(has, den, 1.0)
+        q = np.where(has, num / safe_den, 0.0)
+        p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
+        a = np.where(has, (1 - tau) / (p * safe_den), 0.0)
+        f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
+        return f, -w * votes.backward(a, -a * q) + THETA_RIDGE * theta
 
 
 class WeightedVotes(GradedMethod):
@@ -165,44 +259,31 @@ class WeightedVotes(GradedMethod):
         return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_labels)
 
     def _votes(self, train: GradedPanel) -> _Votes:
-        t, s = item_pairs(train)
-        J, k = train.n_judges, train.n_labels
-        targets, params, values = [], [], []
-        if self.label_votes:
-            targets.append(t)
-            params.append(train.judge[s])
-            values.append((train.label[s] == train.label[t]).astype(float))
+        J, k, E = train.n_judges, train.n_labels, train.n_entries
+        n_params = self._n_params(train)
+        judge_param = train.judge if self.label_votes else None
+        cooc_param = cooc = cooc_t = None
         if self.cooccurrence_votes:
-            targets.append(t)
-            params.append(J * self.label_votes + train.judge[s] * k + train.label[s])
-            values.append(_cooc_values_without_target(train, t, s))
-        prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
-        has = np.bincount(t, minlength=train.n_entries) > 0
-        return _Votes(np.concatenate(targets), np.concatenate(params), np.concatenate(values), prior, has,
-                      self._n_params(train))
+            t, s = item_pairs(train)
+            cooc_param = J * self.label_votes + train.judge * k + train.label
+            cooc = sparse.csr_matrix((_cooc_values_without_target(train, t, s), (t, cooc_param[s])),
+                                     shape=(E, n_params))
+            cooc_t = cooc.T.tocsr()
+        prior = prior_without_own(train)[np.arange(E), train.label]
+        has = np.bincount(train.item, minlength=train.n_items)[train.item] > 1
+        return _Votes(train.item, train.label, train.n_items, k, judge_param, cooc_param, cooc, cooc_t, prior,
+                      has, n_params)
 
     @staticmethod
     def objective(theta: np.ndarray, votes: _Votes, tau: float) -> tuple[float, np.ndarray]:
         """Minus the leave-one-judge-out log-probability (plus the tiny ridge), and its gradient."""
-        n_targets = len(votes.prior)
-        w = np.exp(theta)
-        u = w[votes.param]
-        num = np.bincount(votes.target, u * votes.value, minlength=n_targets)
-        den = np.bincount(votes.target, u, minlength=n_targets)
-        has = votes.has_votes
-        q = np.where(has, num / np.where(has, den, 1.0), 0.0)
-        p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
-        f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
-        a = np.where(has, (1 - tau) / (p * np.where(has, den, 1.0)), 0.0)
-        dL_du = a[votes.target] * (votes.value - q[votes.target])
-        grad = -np.bincount(votes.param, u * dL_du, minlength=votes.n_params) + THETA_RIDGE * theta
-        return f, grad
+        return _VotesObjective(votes, tau).value_and_gradient(theta)
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
-        res = minimize(self.objective, theta0, args=(votes, tau), jac=True, method="L-BFGS-B",
+        res = minimize(_VotesObjective(votes, tau).value_and_gradient, theta0, jac=True, method="L-BFGS-B",
                        bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params,
                        options={"maxiter": self.max_iter, **LBFGS_OPTIONS})
         return {"tau": tau, "theta": res.x}

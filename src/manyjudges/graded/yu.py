@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from scipy.special import logsumexp, ndtr
+from scipy.special import ndtr
 
 from manyjudges.graded.base import GradedMethod, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
@@ -74,11 +74,15 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
 
 def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_labels: int, predictive: str = "discrete") -> np.ndarray:
     """log P(c | mu) for c in 0..K-1, shape (len(mu), K)."""
+    if predictive == "discrete":
+        # class-major (K x N): the normalisation over the K labels is element-wise between rows
+        logits = (np.arange(n_labels, dtype=float)[:, None] - np.asarray(mu, dtype=float)[None, :]) ** 2
+        logits /= -(2.0 * sigma**2)
+        top = np.maximum.reduce(logits, axis=0)
+        logits -= np.log(np.add.reduce(np.exp(logits - top), axis=0)) + top   # logsumexp's own steps
+        return np.ascontiguousarray(logits.T)
     c = np.arange(n_labels, dtype=float)[None, :]
     mu = np.asarray(mu, dtype=float)[:, None]
-    if predictive == "discrete":
-        logits = -((c - mu) ** 2) / (2.0 * sigma**2)
-        return logits - logsumexp(logits, axis=1, keepdims=True)
     if predictive == "binned":
         upper = np.where(c == n_labels - 1, np.inf, (c + 0.5 - mu) / sigma)
         lower = np.where(c == 0, -np.inf, (c - 0.5 - mu) / sigma)
@@ -159,15 +163,20 @@ class M4Learned(GradedMethod):
         has = n_others > 0
         den = np.where(has, s0[train.item] - r, 1.0)
         mu = np.where(has, (s1[train.item] - r * z) / den, 0.0)
-        c = np.arange(k, dtype=float)[None, :]
-        logits = -((c - mu[:, None]) ** 2) / (2 * sigma2)
-        logp_all = logits - logsumexp(logits, axis=1, keepdims=True)
-        p_all = np.exp(logp_all)
-        logp = np.where(has, logp_all[np.arange(len(z)), train.label], log_probability(prior_t))
+        # class-major (K x E): the sums over the K labels are element-wise between K rows
+        c = np.arange(k, dtype=float)[:, None]
+        logits = (c - mu) ** 2
+        logits *= -1.0 / (2 * sigma2)
+        logits -= np.maximum.reduce(logits, axis=0)
+        p_all = np.exp(logits)
+        norm = np.add.reduce(p_all, axis=0)
+        p_all /= norm
+        logp_all = logits.ravel()[train.label * len(z) + np.arange(len(z))] - np.log(norm)
+        logp = np.where(has, logp_all, log_probability(prior_t))
         f = -float(logp.sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
-        mean_c = p_all @ c[0]
+        mean_c = c[:, 0] @ p_all
         g = np.where(has, (z - mean_c) / sigma2, 0.0)              # d log p / d mu
-        second = p_all @ (c[0] ** 2) - 2 * mu * mean_c + mu**2     # E_P[(c - mu)^2]
+        second = (c[:, 0] ** 2) @ p_all - 2 * mu * mean_c + mu**2  # E_P[(c - mu)^2]
         d_log_sigma = np.where(has, ((z - mu) ** 2 - second) / sigma2, 0.0)
         h = g / den
         H = np.bincount(train.item, h, minlength=train.n_items)
