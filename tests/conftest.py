@@ -15,3 +15,9 @@ def mirror() -> Path:
     if not MIRROR.is_dir():
         pytest.skip("shared/data/mirror not found beside the repository")
     return MIRROR
+
+
+# the suite fits many models in this one process: keep freed arrays in it, as the command does
+from manyjudges.memory import keep_freed_memory  # noqa: E402
+
+keep_freed_memory()

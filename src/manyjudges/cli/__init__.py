@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
 from manyjudges.cli.terminal import CommandError, write_output
+from manyjudges.memory import keep_freed_memory
 
 __all__ = ["main", "entry_point"]
 
@@ -31,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    keep_freed_memory()
     try:
         write_output(args.run(args), getattr(args, "output", None))
     except (CommandError, ValueError, OSError) as err:  # DataError (bad input) is a ValueError
