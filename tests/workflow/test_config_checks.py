@@ -92,12 +92,11 @@ def dry_runs(tmp_path_factory):
 
     from .runner import offline_workdir, run
 
-    def dry_run(index):
-        work = offline_workdir(tmp_path_factory.mktemp(f"mistake{index}"), MISTAKES[index][0])
-        return work, run(work, check=False)
-
+    # the directories are made here, one after another: pytest's first mktemp of a session sets
+    # up its base directory, which is not safe from several threads at once
+    works = [offline_workdir(tmp_path_factory.mktemp(f"mistake{i}"), MISTAKES[i][0]) for i in range(len(MISTAKES))]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(dry_run, range(len(MISTAKES))))
+        return list(zip(works, pool.map(lambda work: run(work, check=False), works)))
 
 
 @pytest.mark.parametrize("index", range(len(MISTAKES)))

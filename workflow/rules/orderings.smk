@@ -54,7 +54,7 @@ rule frespa_sweep_part:
     # hold long jobs (minSup): start them first so the run's tail is not one job on one core
     priority: 10
     params:
-        ratios=ORD["sweep"].get("noise_ratios", []),
+        ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: method_spec(ORD, ORD["sweep"]["method"]),
         values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
         replicates=lambda wc: (ORD["sweep"].get("replicates_by_parameter") or {}).get(
