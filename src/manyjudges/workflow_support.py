@@ -300,9 +300,7 @@ def check_config_references(config: Mapping[str, Any]) -> None:
 
 def method_jobs(section: Mapping[str, Any], name: str, protocol: str) -> int:
     """Jobs the method's cross induction is split into (``jobs`` in its config entry); 1 otherwise."""
-    if protocol != "cross_induction":
-        return 1
-    return int((section["methods"][name] or {}).get("jobs", 1))
+    return entry_jobs(section, name) if protocol == "cross_induction" else 1
 
 
 def entry_jobs(section: Mapping[str, Any], name: str) -> int:
