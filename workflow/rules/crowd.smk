@@ -118,6 +118,9 @@ rule crowd_robustness_part:
         unpack(crowd_processed),
     output:
         "results/crowd/{crowd_dataset}/robustness/{spammer}/part_{chunk}.tsv",
+    # the longest jobs of the paper config (about 50 s each): start them first, so the run's
+    # tail is not one of them on one core
+    priority: 10
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         ratios=lambda wc: job_share(CROWD["robustness"]["ratios"], CROWD["robustness"]["jobs"], int(wc.chunk)),

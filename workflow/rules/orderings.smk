@@ -50,8 +50,8 @@ rule frespa_sweep_part:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/sweep/{parameter}.tsv",
-    # one job per swept parameter and dataset, over every noise ratio of the sweep; the sweeps
-    # hold long jobs (minSup): start them first so the run's tail is not one job on one core
+    # one job per swept parameter and dataset, over every noise ratio of the sweep; started
+    # early, as the longer jobs, so the run's tail is not one job on one core
     priority: 10
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
