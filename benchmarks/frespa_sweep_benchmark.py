@@ -16,7 +16,7 @@ judge held out in turn. Two kinds of rows:
 * ``ed``: the ED of ``frespa`` (minSup 0.75) and ``frespa_judges`` (the same with
   ``support_base: judges``) at noise 0 .. 1 on skate, breakfast, dots and puzzle.
 
-``old`` forces, per set, the engine the previous default picked (``frespa._engine``:
+``old`` forces, per set, the engine the previous default picked (``frespa_engines.cheaper_engine``:
 subset counting or pattern mining); ``new`` is the default (``classes``). Each call runs
 in a spawned child (killed after ``--old-timeout`` s) and is timed by CPU time
 (``time.process_time``: the machine may be shared), best of 3 when under 1 s. The two
@@ -87,7 +87,8 @@ def _settings(kind: str, setting: str):
 def one_draw(panels, dataset: str, ratio: float, settings, old: bool) -> tuple[list[np.ndarray], dict[str, int]]:
     """ED terms (settings x judges) of every set for one noise draw, and the engines used."""
     from manyjudges.orderings.experiment import noise_for
-    from manyjudges.orderings.frespa import _engine, loo_differences_for_settings
+    from manyjudges.orderings.frespa import loo_differences_for_settings
+    from manyjudges.orderings.frespa_engines import cheaper_engine
 
     out, engines = [], {}
     for set_id, humans in panels.items():
@@ -98,7 +99,7 @@ def one_draw(panels, dataset: str, ratio: float, settings, old: bool) -> tuple[l
             g = n - 1 + len(noise)
             bases = [g if p.support_base == "gold" else n - 1 for p in settings]
             threshold = max(1, min(p.support_threshold(b) for p, b in zip(settings, bases)))
-            engine = _engine(g, k, threshold, max(p.length_bounds(k)[1] for p in settings))
+            engine = cheaper_engine(g, k, threshold, max(p.length_bounds(k)[1] for p in settings))
         engines[engine or "classes"] = engines.get(engine or "classes", 0) + 1
         out.append(loo_differences_for_settings(humans, noise, settings, engine))
     return out, engines
