@@ -18,6 +18,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from manyjudges.graded.panel import GradedPanel
+from manyjudges.graded.subpanel_cache import SubpanelCache
 
 #: probabilities are clipped to at least this before taking logs (never exactly 0)
 MIN_PROBABILITY = 1e-300
@@ -61,6 +62,14 @@ class GradedMethod:
         if not hasattr(self, "parameters_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
         return self.predict(self.state_, self.parameters_)
+
+    def _subpanel_cache(self) -> SubpanelCache:
+        """Inner-fold results shared between the cross-induction folds of this instance
+        (:mod:`~manyjudges.graded.subpanel_cache`): created on first use, kept across ``fit`` calls."""
+        cache = self.__dict__.get("_subpanel_fits")
+        if cache is None:
+            cache = self._subpanel_fits = SubpanelCache()
+        return cache
 
     def _check_params(self) -> None:
         """Validate the parameters (subclasses override; the constructor only stores them)."""

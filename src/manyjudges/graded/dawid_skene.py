@@ -239,8 +239,10 @@ class DawidSkenePredictor(GradedMethod):
 
         share = np.zeros(train.n_entries)
         has = np.zeros(train.n_entries, dtype=bool)
+        cache = self._subpanel_cache()
+        settings = ("dawid_skene", self.max_iter, self.tol, self.smoothing)
         for mask, rest in inner_folds(train, self.inner_folds):
-            votes, item_has, _ = self.prepare(rest)
+            votes, item_has, _ = cache.get(rest, settings, lambda rest=rest: self.prepare(rest))
             share[mask] = votes[train.item[mask], train.label[mask]]
             has[mask] = item_has[train.item[mask]]
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]

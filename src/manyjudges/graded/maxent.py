@@ -36,6 +36,7 @@ from scipy.optimize import minimize
 
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
+from manyjudges.graded.subpanel_cache import panel_digest
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
 #: relative change of 1e-7 is about 0.01 nats summed over 60,000 instances
@@ -194,16 +195,23 @@ class M5(GradedMethod):
             raise ValueError(f"grid_points must be >= 2, got {self.grid_points!r}")
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
-        folds = [(MaxentData.of(rest), train.select(mask)) for mask, rest in inner_folds(train, self.inner_folds)]
+        folds = [(MaxentData.of(rest), train.select(mask), panel_digest(rest))
+                 for mask, rest in inner_folds(train, self.inner_folds)]
         warm: dict[int, np.ndarray] = {}
         fits: dict[float, list[np.ndarray]] = {}
+        lambdas: list[float] = []
+        cache = self._subpanel_cache()
 
         def objective(lam: float) -> float:
             # each inner fit starts from the same fold's fit at the previous lambda (never from
-            # a fit that saw the held-out judge i)
+            # a fit that saw the held-out judge i); a fit is determined by the fold's sub-panel and
+            # the lambdas so far, so one judge's fold reuses another's (SubpanelCache)
+            lambdas.append(lam)
+            key = ("m5_fit", self.max_iter, tuple(lambdas))
             total = 0.0
-            for f, (rest, held) in enumerate(folds):
-                x = warm[f] = fit_maxent(rest, lam, warm.get(f), self.max_iter, INNER_LBFGS_OPTIONS)
+            for f, (rest, held, digest) in enumerate(folds):
+                x = warm[f] = cache.get(digest, key, lambda f=f, rest=rest: fit_maxent(
+                    rest, lam, warm.get(f), self.max_iter, INNER_LBFGS_OPTIONS))
                 fits.setdefault(lam, []).append(x)
                 logp = maxent_log_proba(x, rest)
                 total += float(logp[held.item, held.label].sum())

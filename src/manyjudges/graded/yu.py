@@ -48,6 +48,11 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
     n_on_item = np.bincount(panel.item, minlength=panel.n_items)
     shared = n_on_item[panel.item] > 1
     n_shared = np.bincount(panel.judge[shared], minlength=J)
+    # the errors are sums over shared entries only: index them once
+    judge_shared, item_shared, z_shared = panel.judge[shared], panel.item[shared], z[shared]
+    per_judge = np.maximum(n_shared, 1)
+    has_err = present & (n_shared > 0)
+    needs_fill = bool((present & ~has_err).any())  # a present judge with no shared item
     r = np.where(present, 1.0, 0.0)
     r /= r.sum()
     mu = np.full(panel.n_items, np.nan)
@@ -55,11 +60,12 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
         rw = r[panel.judge]
         den = np.bincount(panel.item, rw, minlength=panel.n_items)
         mu = np.bincount(panel.item, rw * z, minlength=panel.n_items) / np.where(den > 0, den, np.nan)
-        sq = (z - mu[panel.item]) ** 2
-        err = np.bincount(panel.judge[shared], sq[shared], minlength=J) / np.maximum(n_shared, 1)
-        has_err = present & (n_shared > 0)
-        fill = np.median(err[has_err]) if has_err.any() else 1.0
-        err = np.maximum(np.where(has_err, err, fill), min_error)
+        sq = (z_shared - mu[item_shared]) ** 2
+        err = np.bincount(judge_shared, sq, minlength=J) / per_judge
+        if needs_fill:
+            fill = np.median(err[has_err]) if has_err.any() else 1.0
+            err = np.where(has_err, err, fill)
+        err = np.maximum(err, min_error)
         new = np.where(present, err ** (-beta), 0.0)
         new /= new.sum()
         change = float(np.max(np.abs(new - r)))
@@ -106,8 +112,9 @@ class M4(GradedMethod):
     def _held_out_means(self, train: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
         """mu^(-g) at every entry of every inner fold g (NaN where no one else labelled the item)."""
         mu_at = np.full(train.n_entries, np.nan)
+        cache = self._subpanel_cache()
         for mask, rest in inner_folds(train, self.inner_folds):
-            _, mu, _ = yu_weights(rest, self.beta)
+            mu = cache.get(rest, ("yu_mu", self.beta), lambda rest=rest: yu_weights(rest, self.beta)[1])
             mu_at[mask] = mu[train.item[mask]]
         return mu_at, np.isfinite(mu_at)
 
