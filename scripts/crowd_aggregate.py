@@ -1,4 +1,5 @@
-"""One crowd aggregator on every topic of one dataset: rankings, worker qualities, fitting time."""
+"""One job's crowd aggregators (one, or the batch) on every topic of one dataset: rankings,
+worker qualities, fitting time per method."""
 from pathlib import Path
 
 import pandas as pd
@@ -10,8 +11,8 @@ from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
-name = snakemake.wildcards.method
-rankings, quality, seconds = aggregate_dataset(dataset, name, snakemake.params.spec)
-write_table(rankings, snakemake.output.rankings)
-write_table(quality, snakemake.output.quality)
-write_table(pd.DataFrame({"method": [name], "seconds": [round(seconds, 3)]}), snakemake.output.runtime)
+done = {name: aggregate_dataset(dataset, name, spec) for name, spec in snakemake.params.specs.items()}
+write_table(pd.concat([d[0] for d in done.values()], ignore_index=True), snakemake.output.rankings)
+write_table(pd.concat([d[1] for d in done.values()], ignore_index=True), snakemake.output.quality)
+seconds = [round(d[2], 3) for d in done.values()]
+write_table(pd.DataFrame({"method": list(done), "seconds": seconds}), snakemake.output.runtime)

@@ -4,19 +4,20 @@ from pathlib import Path
 from manyjudges.crowd import experiment as ex
 from manyjudges.crowd.data import load_crowd_dataset
 from manyjudges.workflow_support import setup_logging, write_tsv
-from manyjudges.reporting.tables import concat_tables
+from manyjudges.reporting.tables import concat_tables, in_method_order
 
 setup_logging(snakemake.log[0])
 p, out = snakemake.params, snakemake.output
 dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
 ids = {"topic": str, "item": str, "worker": str}
-rankings = concat_tables(snakemake.input.rankings, dtype=ids)
+rankings = in_method_order(concat_tables(snakemake.input.rankings, dtype=ids), p.methods)  # a job may hold several
 by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset["relevant_grade"])
 write_tsv(by_topic, out.metrics_by_topic)
 write_tsv(ex.mean_metrics(by_topic, p.methods, p.ks), out.ranking_metrics)
 write_tsv(ex.truth_coverage_table(dataset), out.truth_coverage)
 write_tsv(ex.significance_tests(by_topic, p.proposed, p.baselines, p.ks), out.significance)
-write_tsv(concat_tables(snakemake.input.runtime), out.runtime)
-quality = ex.quality_table(concat_tables(snakemake.input.quality, dtype=ids), dataset)
-write_tsv(quality, out.quality)
+write_tsv(in_method_order(concat_tables(snakemake.input.runtime), p.methods), out.runtime)
+quality = ex.quality_table(in_method_order(concat_tables(snakemake.input.quality, dtype=ids), p.methods), dataset)
+# the estimates unrounded, as this table has always had them (write_tsv rounds float columns)
+write_tsv(quality.astype({"quality": object}), out.quality)
 write_tsv(ex.quality_divergence(quality, p.quality_bins), out.quality_kl)

@@ -255,6 +255,28 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
             raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
 
 
+#: the job name of the methods listed under a section's ``batch`` (one job per dataset runs them all)
+BATCH_JOB = "batch"
+
+
+def _check_batch(config: Mapping[str, Any], section: str) -> None:
+    """``<section>.batch`` names configured methods that run in one job each (no ``jobs: N > 1``),
+    and no method is itself named like the batch job."""
+    entries = config.get(section) or {}
+    methods = entries.get("methods") or {}
+    batch = list(entries.get("batch") or [])
+    unknown = sorted(set(batch) - set(methods))
+    if unknown:
+        raise ValueError(f"config: {section}.batch names methods {unknown} that are not configured; "
+                         f"configured: {sorted(methods)}")
+    split = [m for m in batch if entry_jobs(entries, m) > 1]
+    if split:
+        raise ValueError(f"config: {section}.batch: {split} split into several jobs (jobs > 1); a batched method runs "
+                         "in the one batch job: drop it from batch or drop its jobs key")
+    if batch and BATCH_JOB in methods:
+        raise ValueError(f"config: {section}.methods.{BATCH_JOB}: the name of the batch job; rename the method")
+
+
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names a dataset that is not configured."""
     known = all_datasets(config)
@@ -276,6 +298,8 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: graded.comparisons names methods {unknown} that are not configured; "
                          f"configured: {sorted(graded.get('methods') or {})}")
+    for section in ("orderings", "graded", "crowd"):
+        _check_batch(config, section)
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
     named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}
@@ -338,17 +362,48 @@ def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, s
     return out
 
 
-def planned_jobs(section: Mapping[str, Any], dataset: str) -> dict[str, list[list[tuple[str, int]]]]:
-    """{method: [the (protocol, chunk) parts of each of its jobs]} for one graded dataset.
+def planned_jobs(section: Mapping[str, Any], dataset: str) -> dict[str, list[list[tuple[str, str, int]]]]:
+    """{job name: [the (method, protocol, chunk) parts of each of its jobs]} for one graded dataset.
 
-    A method with ``jobs: 1`` (the default) runs every protocol in one job; with ``jobs: N > 1``
-    each of the N cross-induction chunks is a job and the single-parameter protocol another.
+    A method with ``jobs: 1`` (the default) runs every protocol in one job, named after it; with
+    ``jobs: N > 1`` each of the N cross-induction chunks is a job and the single-parameter
+    protocol another. The methods listed under ``batch`` run in one job together, named
+    :data:`BATCH_JOB` (cheap methods, whose own jobs would be mostly process start-up).
     """
-    out: dict[str, list[list[tuple[str, int]]]] = {}
+    batch = set(section.get("batch") or [])
+    out: dict[str, list[list[tuple[str, str, int]]]] = {}
     for name, protocol, chunk in planned_parts(section, dataset):
-        jobs = out.setdefault(name, [])
-        if jobs and method_jobs(section, name, "cross_induction") == 1:
-            jobs[0].append((protocol, chunk))
+        jobs = out.setdefault(BATCH_JOB if name in batch else name, [])
+        if jobs and (name in batch or method_jobs(section, name, "cross_induction") == 1):
+            jobs[0].append((name, protocol, chunk))
         else:
-            jobs.append([(protocol, chunk)])
+            jobs.append([(name, protocol, chunk)])
+    return out
+
+
+def ed_jobs(section: Mapping[str, Any]) -> dict[str, list[tuple[list[str], list[float]]]]:
+    """{job name: [(methods, noise ratios) of each of its jobs]} of ED under noise, per dataset.
+
+    A method's ratios are split over its ``jobs`` (default 1); the methods listed under
+    ``batch`` run in one job together, named :data:`BATCH_JOB`, over every ratio.
+    """
+    ratios = list(section["noise_ratios"])
+    batch = set(section.get("batch") or [])
+    out: dict[str, list[tuple[list[str], list[float]]]] = {}
+    for name in section["methods"]:
+        if name in batch:
+            out.setdefault(BATCH_JOB, [([], ratios)])[0][0].append(name)
+        else:
+            jobs = entry_jobs(section, name)
+            out[name] = [([name], job_share(ratios, jobs, c)) for c in range(job_count(ratios, jobs))]
+    return out
+
+
+def method_units(section: Mapping[str, Any]) -> dict[str, list[str]]:
+    """{job name: its methods}: one job per method, except the methods listed under ``batch``,
+    which share one job named :data:`BATCH_JOB` (at the place of the first of them)."""
+    batch = set(section.get("batch") or [])
+    out: dict[str, list[str]] = {}
+    for name in section["methods"]:
+        out.setdefault(BATCH_JOB if name in batch else name, []).append(name)
     return out

@@ -77,6 +77,25 @@ def test_more_jobs_than_judges_gives_empty_parts_and_the_same_tables():
     pd.testing.assert_frame_equal(loglik_table(joined, 3), loglik_table(whole, 3))
 
 
+def test_a_job_of_several_methods_gives_each_method_s_own_parts_and_the_gather_restores_the_order():
+    from manyjudges.graded.experiment import predict_job, predict_parts
+    from manyjudges.reporting.tables import in_method_order
+
+    panel = GradedPanel.from_matrix(np.random.default_rng(3).integers(0, 3, size=(10, 5)), 3)
+    dataset = {"min_labels_per_judge": 1, "outer_folds": None}
+    specs = {"m4": {"method": "m4", "params": {}}, "m1": {"method": "m1", "params": {}}}
+    parts = [("m4", "cross_induction", 0), ("m4", "single_parameter", 0), ("m1", "cross_induction", 0)]
+    preds, params = predict_job(panel, specs, parts, {"m4": 1, "m1": 1}, dataset)
+    alone = [predict_parts(panel, make_graded_method(m), p, 1) for m, p in
+             (("m4", [("cross_induction", 0), ("single_parameter", 0)]), ("m1", [("cross_induction", 0)]))]
+    pd.testing.assert_frame_equal(preds, pd.concat([a[0] for a in alone], ignore_index=True), check_exact=True)
+    pd.testing.assert_frame_equal(params, pd.concat([a[1] for a in alone], ignore_index=True), check_exact=True)
+    # the gather puts the configured order back, each method's rows as they came
+    ordered = in_method_order(preds, ["m1", "m4"])
+    expected = pd.concat([alone[1][0], alone[0][0]], ignore_index=True)
+    pd.testing.assert_frame_equal(ordered, expected, check_exact=True)
+
+
 def test_ids_survive_the_part_files(tmp_path):
     """Judge and item ids such as '007' and 'w5' are strings end to end, in every part."""
     a = pd.DataFrame({"method": "m1", "protocol": "cross_induction", "judge": ["007", "1"], "item": ["01", "1"],

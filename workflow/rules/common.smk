@@ -8,10 +8,12 @@ from manyjudges.workflow_support import (
     check_config_schema,
     config_section,
     dataset_names,
+    ed_jobs,
     entry_jobs,
     job_count,
     job_share,
     method_jobs,
+    method_units,
     method_spec,
     pinned_dataset_names,
     planned_jobs,
@@ -66,12 +68,12 @@ def ordering_tables():
     return expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"]))
 
 
+ED_JOBS = ed_jobs(ORD) if ORD.get("methods") else {}
+CROWD_JOBS = method_units(CROWD) if CROWD.get("methods") else {}
+
+
 def ed_parts(wildcards):
-    return [
-        f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv"
-        for m in ORD["methods"]
-        for c in range(job_count(ORD["noise_ratios"], entry_jobs(ORD, m)))
-    ]
+    return [f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv" for m, jobs in ED_JOBS.items() for c in range(len(jobs))]
 
 
 def sweep_parts(wildcards):
@@ -119,8 +121,21 @@ def graded_chunks(method, protocol):
     return method_jobs(GRADED, method, protocol)
 
 
+_GRADED_JOBS = {}
+
+
 def graded_jobs(dataset):
-    return planned_jobs(GRADED, dataset)
+    if dataset not in _GRADED_JOBS:  # planned once per dataset: every graded_part job asks
+        _GRADED_JOBS[dataset] = planned_jobs(GRADED, dataset)
+    return _GRADED_JOBS[dataset]
+
+
+def graded_job_parts(dataset, name, job):
+    return graded_jobs(dataset)[name][int(job)]
+
+
+def graded_job_methods(dataset, name, job):
+    return list(dict.fromkeys(part[0] for part in graded_job_parts(dataset, name, job)))
 
 
 def graded_parts(dataset):

@@ -70,7 +70,7 @@ rule crowd_aggregate:
         quality="results/crowd/{crowd_dataset}/parts/{method}.quality.tsv",
         runtime="results/crowd/{crowd_dataset}/parts/{method}.runtime.tsv",
     params:
-        spec=lambda wc: method_spec(CROWD, wc.method),
+        specs=lambda wc: {m: method_spec(CROWD, m) for m in CROWD_JOBS[wc.method]},
     threads: 1
     resources:
         mem_mb=4000,
@@ -88,9 +88,9 @@ rule crowd_aggregate:
 rule crowd_tables:
     input:
         unpack(crowd_processed),
-        rankings=lambda wc: expand("results/crowd/{d}/parts/{m}.rankings.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
-        quality=lambda wc: expand("results/crowd/{d}/parts/{m}.quality.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
-        runtime=lambda wc: expand("results/crowd/{d}/parts/{m}.runtime.tsv", d=wc.crowd_dataset, m=list(CROWD["methods"])),
+        rankings=lambda wc: expand("results/crowd/{d}/parts/{m}.rankings.tsv", d=wc.crowd_dataset, m=list(CROWD_JOBS)),
+        quality=lambda wc: expand("results/crowd/{d}/parts/{m}.quality.tsv", d=wc.crowd_dataset, m=list(CROWD_JOBS)),
+        runtime=lambda wc: expand("results/crowd/{d}/parts/{m}.runtime.tsv", d=wc.crowd_dataset, m=list(CROWD_JOBS)),
     output:
         **{t: f"results/crowd/{{crowd_dataset}}/{t}.tsv" for t in CROWD_TABLES},
     params:

@@ -41,7 +41,8 @@ rule parse_grades:
 
 
 # One job per (dataset, method) runs both protocols; a method's `jobs: N` splits its cross
-# induction over N jobs (held-out judges dealt round-robin) plus one single-parameter job.
+# induction over N jobs (held-out judges dealt round-robin) plus one single-parameter job; the
+# methods listed under `batch` run together in one job per dataset (the {method} "batch").
 rule graded_part:
     input:
         grades="data/processed/{dataset}/grades.tsv",
@@ -49,11 +50,13 @@ rule graded_part:
     output:
         predictions="results/graded/{dataset}/parts/{method}/{job}.tsv",
         params="results/graded/{dataset}/parts/{method}/{job}.params.tsv",
+    # after the spammer sweep (10), before the short jobs: the long fits do not end the run
+    priority: 5
     params:
-        spec=lambda wc: method_spec(GRADED, wc.method),
         dataset=lambda wc: GRADED["datasets"][wc.dataset],
-        parts=lambda wc: graded_jobs(wc.dataset)[wc.method][int(wc.job)],
-        n_chunks=lambda wc: graded_chunks(wc.method, "cross_induction"),
+        parts=lambda wc: graded_job_parts(wc.dataset, wc.method, wc.job),
+        specs=lambda wc: {m: method_spec(GRADED, m) for m in graded_job_methods(wc.dataset, wc.method, wc.job)},
+        n_chunks=lambda wc: {m: graded_chunks(m, "cross_induction") for m in graded_job_methods(wc.dataset, wc.method, wc.job)},
     threads: 1
     resources:
         mem_mb=4000,
@@ -81,6 +84,7 @@ rule graded_tables:
         parameters="results/graded/{dataset}/parameters.tsv",
     params:
         comparisons=GRADED["comparisons"],
+        methods=list(GRADED["methods"]),
     threads: 1
     resources:
         mem_mb=1000,

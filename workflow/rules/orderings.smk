@@ -9,8 +9,8 @@ rule ed_noise:
     output:
         "results/orderings/{dataset}/ed/{method}/part_{chunk}.tsv",
     params:
-        spec=lambda wc: method_spec(ORD, wc.method),
-        ratios=lambda wc: job_share(ORD["noise_ratios"], entry_jobs(ORD, wc.method), int(wc.chunk)),
+        specs=lambda wc: {m: method_spec(ORD, m) for m in ED_JOBS[wc.method][int(wc.chunk)][0]},
+        ratios=lambda wc: ED_JOBS[wc.method][int(wc.chunk)][1],
         replicates=ORD["replicates"],
         seed=config["seed"],
     threads: 1
@@ -33,6 +33,8 @@ rule ed_by_noise:
         ed_parts,
     output:
         "results/orderings/{dataset}/ed_by_noise.tsv",
+    params:
+        methods=list(ORD.get("methods") or {}),  # the rows' order (a job may hold several methods)
     threads: 1
     resources:
         mem_mb=1000,

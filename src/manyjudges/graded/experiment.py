@@ -118,3 +118,17 @@ def predict_parts(panel: GradedPanel, method, parts: Sequence[tuple[str, int]], 
                          min_labels, outer_folds) for protocol, chunk in parts]
     return (pd.concat([d[0] for d in done], ignore_index=True), pd.concat([d[1] for d in done], ignore_index=True))
 
+
+def predict_job(panel: GradedPanel, specs: Mapping[str, Mapping[str, Any]], parts: Sequence[tuple[str, str, int]],
+                n_chunks: Mapping[str, int], dataset: Mapping[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One pipeline job: the (method, protocol, chunk) parts of one or more configured methods
+    (``specs``: name -> entry; ``n_chunks``: name -> chunks of its cross induction), rows stacked in
+    the order of ``parts``. Each method is built once, so its parts share its inner-fold fits."""
+    done = []
+    for name in dict.fromkeys(part[0] for part in parts):
+        method = method_for(specs[name], name, dataset)
+        own = [(protocol, chunk) for m, protocol, chunk in parts if m == name]
+        done.append(predict_parts(panel, method, own, int(n_chunks[name]), dataset.get("min_labels_per_judge", 1),
+                                  dataset.get("outer_folds")))
+    return (pd.concat([d[0] for d in done], ignore_index=True), pd.concat([d[1] for d in done], ignore_index=True))
+
