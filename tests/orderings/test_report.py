@@ -5,7 +5,7 @@ import pandas as pd
 
 from manyjudges.io.sources import preflib
 from manyjudges.orderings import simulate
-from manyjudges.orderings.report import orderings_markdown
+from manyjudges.orderings.report import dataset_summary, orderings_markdown
 from manyjudges.reporting.paper_values import paper_values
 
 
@@ -25,3 +25,12 @@ def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
     for text in (header, mine):
         assert simulate.REPORT_NOTE not in text and preflib.REPORT_NOTE not in text and "Barzilay" not in text
     assert simulate.REPORT_NOTE not in skate and preflib.REPORT_NOTE not in sim
+
+
+def test_dataset_summary_counts_sets_judges_items_and_tied_orderings():
+    rows = [("s1", "a", "x", 1), ("s1", "a", "y", 2), ("s1", "b", "x", 1), ("s1", "b", "y", 1),
+            ("s2", "a", "x", 2), ("s2", "a", "y", 1), ("s2", "a", "z", 3), ("s2", "c", "x", 1),
+            ("s2", "c", "y", 2), ("s2", "c", "z", 3), ("s2", "d", "x", 3), ("s2", "d", "y", 3), ("s2", "d", "z", 3)]
+    table = pd.DataFrame(rows, columns=["set_id", "judge", "item", "rank"])
+    assert dataset_summary(table) == ("2 sets; judges per set 2-3 (mean 2.5); items per set 2-3 (mean 2.5); "
+                                      "orderings with ties: 40%")

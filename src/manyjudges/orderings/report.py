@@ -29,10 +29,17 @@ SWEEP_TABLES = [
 ]
 
 
+def _tied_share(orderings: pd.DataFrame) -> float:
+    """Share of (set, judge) orderings that give one rank to two or more items."""
+    keys = ["set_id", "judge"]
+    tied = orderings.duplicated(keys + ["rank"])
+    return float(tied.groupby([orderings[k] for k in keys]).any().mean())
+
+
 def dataset_summary(orderings: pd.DataFrame) -> str:
     """'S sets, J judges per set (min-max), K items per set (min-max)'."""
     per_set = orderings.groupby("set_id").agg(judges=("judge", "nunique"), items=("item", "nunique"))
-    ties = orderings.groupby(["set_id", "judge"])["rank"].apply(lambda r: r.duplicated().any()).mean()
+    ties = _tied_share(orderings)
     return (
         f"{len(per_set)} sets; judges per set {per_set.judges.min()}-{per_set.judges.max()} "
         f"(mean {per_set.judges.mean():.1f}); items per set {per_set['items'].min()}-{per_set['items'].max()} "
