@@ -6,6 +6,7 @@ The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -136,18 +137,55 @@ def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool 
 
 
 def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
-                  reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
+                  reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> tuple[float, np.ndarray]:
     """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
-    reported as value +inf (the solvers then shorten the step) instead of NaN and warnings."""
+    reported as value +inf (the solvers then shorten the step) instead of NaN and warnings.
+
+    ``terms``: a dict that receives the point's shared terms (:func:`_point_terms`), which
+    :func:`mpm_hessian` at the same ``theta`` then reuses.
+    """
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        value, grad = _mpm_objective(theta, data, reg, quality, reg_alpha)
+        value, grad = _mpm_objective(theta, data, reg, quality, reg_alpha, terms)
     if not np.isfinite(value) or not np.isfinite(grad).all():
         return np.inf, np.zeros_like(grad)
     return value, grad
 
 
+def _mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.ndarray:
+    """``a.mean(axis, keepdims=keepdims)``: numpy's own sum (``np.add.reduce``) over the count, without its wrapper."""
+    return np.add.reduce(a, axis=axis, keepdims=keepdims) / a.shape[axis]
+
+
+def _point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> dict[str, Any]:
+    """The terms of theta that the objective and the Hessian share: ``s`` (centred), ``sigma``,
+    per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and ``gx = dJ/dx``; per
+    normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and ``cz`` when
+    ``cosh``) of :func:`_normaliser`."""
+    n = data.n
+    mu = theta[:n]
+    s = theta[n:2 * n] - _mean(theta[n:2 * n])
+    sigma = np.exp(s)
+    ia, ib = data.ia, data.ib
+    t = sigma[ia] + sigma[ib]
+    x = (mu[ia] - mu[ib]) / t
+    if not quality:
+        alpha_seg = np.ones(len(data.seg_starts))
+        gx = data.net_q.copy()
+    else:
+        alpha_seg = theta[2 * n:][data.seg_worker]
+        gx = np.bincount(data.q, weights=theta[2 * n:][data.k] * data.net, minlength=len(x))
+    log_z = dz = cz = None
+    if len(data.seg_starts):
+        log_z, dz, *rest = _normaliser(x, alpha_seg, data, cosh)
+        cz = rest[0] if cosh else None
+        gx -= np.bincount(data.rq, weights=(data.seg_n * alpha_seg)[data.seg_of_r] * dz, minlength=len(x))
+    gx /= -max(data.total, 1.0)
+    return {"s": s, "sigma": sigma, "t": t, "x": x, "gx": gx, "alpha_seg": alpha_seg, "log_z": log_z, "dz": dz,
+            "cz": cz}
+
+
 def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
-                   reg_alpha: float = 1.0) -> tuple[float, np.ndarray]:
+                   reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> tuple[float, np.ndarray]:
     """Penalised negative mean log-likelihood of MPM and its gradient.
 
     ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``quality`` is false: alpha = 1), with
@@ -157,35 +195,26 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
 
     with N = sum_k N_k: a ridge on the per-judgment log-likelihood for the item parameters and a
     N(1, 1 / reg_alpha) prior on each adherence (a MAP term on the summed log-likelihood).
+    ``terms`` (a dict) receives :func:`_point_terms` (with ``cz``) and ``m1`` for the Hessian.
     """
+    if quality and data.collapsed:
+        raise ValueError("this MPMData was prepared for quality=False")
     n, m = data.n, data.m
     mu = theta[:n]
-    s = theta[n:2 * n] - theta[n:2 * n].mean()
-    sigma = np.exp(s)
+    point = _point_terms(theta, data, quality, cosh=terms is not None)
+    s, sigma, t, x, gx = point["s"], point["sigma"], point["t"], point["x"], point["gx"]
     ia, ib = data.ia, data.ib
-    t = sigma[ia] + sigma[ib]
-    x = (mu[ia] - mu[ib]) / t
     total = max(data.total, 1.0)
     if not quality:
         alpha = None
-        alpha_seg = np.ones(len(data.seg_starts))
         loglik = float(data.net_q @ x)
-        gx = data.net_q.copy()
     else:
-        if data.collapsed:
-            raise ValueError("this MPMData was prepared for quality=False")
         alpha = theta[2 * n:]
-        alpha_seg = alpha[data.seg_worker]
         xq = x[data.q]
         loglik = float(alpha[data.k] @ (data.net * xq))
-        gx = np.bincount(data.q, weights=alpha[data.k] * data.net, minlength=len(x))
     if len(data.seg_starts):
-        log_z, dz = _normaliser(x, alpha_seg, data)
-        loglik -= float(data.seg_n @ log_z)
-        w = data.seg_n * alpha_seg
-        gx -= np.bincount(data.rq, weights=w[data.seg_of_r] * dz, minlength=len(x))
+        loglik -= float(data.seg_n @ point["log_z"])
     value = -loglik / total
-    gx /= -total
     # chain rule x_q = (mu_a - mu_b) / (sigma_a + sigma_b)
     gt = gx / t
     gmu = np.bincount(ia, weights=gt, minlength=n) - np.bincount(ib, weights=gt, minlength=n)
@@ -194,12 +223,17 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
     value += 0.5 * reg * (float(mu @ mu) + float(s @ s))
     gmu += reg * mu
     gs += reg * s
-    gs -= gs.mean()
+    gs -= _mean(gs)
+    if terms is not None:
+        terms.update(point)
     if alpha is None:
         return value, np.concatenate([gmu, gs])
     g_alpha = np.bincount(data.k, weights=data.net * xq, minlength=m)
     if len(data.seg_starts):
-        g_alpha[data.seg_worker] -= data.seg_n * np.add.reduceat(x[data.rq] * dz, data.seg_starts)
+        m1 = np.add.reduceat(x[data.rq] * point["dz"], data.seg_starts)
+        g_alpha[data.seg_worker] -= data.seg_n * m1
+        if terms is not None:
+            terms["m1"] = m1
     d_alpha = alpha - 1.0
     lam = reg_alpha / total
     value += 0.5 * lam * float(d_alpha @ d_alpha)
@@ -269,7 +303,7 @@ def _build_hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianI
 
 
 def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
-                reg_alpha: float = 1.0) -> np.ndarray:
+                reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> np.ndarray:
     """Dense Hessian of :func:`mpm_objective`, assembled in O(support cells + pairs) by scatter-adds.
 
     With u = (mu, log sigma) and the objective Phi(x(u), alpha):
@@ -278,23 +312,19 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     d2 log Z / dx2 = alpha^2 (diag(C) - D D'), d2 log Z / dx_q dalpha = D_q + alpha x_q C_q
     - alpha D_q m1, d2 log Z / dalpha2 = sum_q x_q^2 C_q - m1^2 (C = 2 cosh / Z, D = 2 sinh / Z,
     m1 = sum_q x_q D_q). The s block is then projected on the centred subspace. The index arrays
-    of the scatter-adds are built once per ``data`` (:class:`_HessianIndex`).
+    of the scatter-adds are built once per ``data`` (:class:`_HessianIndex`); ``terms``: those
+    :func:`mpm_objective` kept at this ``theta`` (the same numbers, not computed again).
     """
     n, m = data.n, data.m
     n2 = 2 * n
-    mu = theta[:n]
-    s = theta[n:n2] - theta[n:n2].mean()
-    sigma = np.exp(s)
+    if terms is None:
+        terms = _point_terms(theta, data, quality, cosh=True)
+    sigma, t, x, gx, alpha_seg = terms["sigma"], terms["t"], terms["x"], terms["gx"], terms["alpha_seg"]
     ia, ib = data.ia, data.ib
     n_pairs = len(ia)
-    t = sigma[ia] + sigma[ib]
-    x = (mu[ia] - mu[ib]) / t
     total = max(data.total, 1.0)
     n_seg = len(data.seg_starts)
     alpha = None if not quality else theta[n2:]
-    alpha_seg = np.ones(n_seg) if alpha is None else alpha[data.seg_worker]
-    gx = data.net_q.copy() if alpha is None else np.bincount(data.q, weights=alpha[data.k] * data.net,
-                                                              minlength=n_pairs)
     # J = dx/du: values (4, pairs) at columns index.cols
     jv = np.empty((4, n_pairs))
     np.divide(1.0, t, out=jv[0])
@@ -306,13 +336,11 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
         seg, rq = data.seg_of_r, data.rq
         a_r = alpha_seg[seg]
         xr = x[rq]
-        _, dz, cz = _normaliser(x, alpha_seg, data, cosh=True)
+        dz, cz = terms["dz"], terms["cz"]
         w_seg = data.seg_n / total
-        gx -= np.bincount(rq, weights=(data.seg_n * alpha_seg)[seg] * dz, minlength=n_pairs)
         h = np.bincount(rq, weights=(w_seg * alpha_seg ** 2)[seg] * cz, minlength=n_pairs)
-        m1 = np.add.reduceat(xr * dz, data.seg_starts)
+        m1 = terms["m1"] if "m1" in terms else np.add.reduceat(xr * dz, data.seg_starts)
         m2 = np.add.reduceat(xr * xr * cz, data.seg_starts)
-    gx /= -total
     # J' diag(h) J + sum_q gx_q d2 x_q / du2; J dense for small topics, else scattered
     dense = n_pairs * n2 <= DENSE_CELLS
     index = _hessian_index(data, dense, quality)
@@ -367,8 +395,8 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
             haa[data.seg_worker] += w_seg * (m2 - m1 * m1)
         hess.ravel()[n2 * (dim + 1):: dim + 1] = haa
     # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
-    hess[n:n2, :] -= hess[n:n2, :].mean(axis=0)
-    hess[:, n:n2] -= hess[:, n:n2].mean(axis=1, keepdims=True)
+    hess[n:n2, :] -= _mean(hess[n:n2, :], axis=0)
+    hess[:, n:n2] -= _mean(hess[:, n:n2], axis=1, keepdims=True)
     return hess
 
 
@@ -380,13 +408,14 @@ def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: fl
     the gradient never has); lam shrinks after a decrease and grows otherwise. Stops at max |g| <= tol.
     """
     n = data.n
-    value, grad = mpm_objective(theta, data, *args)
+    terms: dict[str, Any] = {}
+    value, grad = mpm_objective(theta, data, *args, terms=terms)
     null = 1.0 / np.sqrt(n)
     lam, it = 1e-3, 0
     for it in range(1, max_iter + 1):
         if np.abs(grad).max() <= tol:
             return theta, it - 1
-        hess = mpm_hessian(theta, data, *args)
+        hess = mpm_hessian(theta, data, *args, terms=terms)
         hess += 0.0  # the zeros of E = u u' outside its s block (a -0.0 entry becomes +0.0, as when adding E)
         hess[n:2 * n, n:2 * n] += null * null
         diag = hess.ravel()[:: len(theta) + 1]
@@ -396,7 +425,8 @@ def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: fl
             diag -= lam
             if delta is not None:
                 trial = theta - delta
-                t_value, t_grad = mpm_objective(trial, data, *args)
+                t_terms: dict[str, Any] = {}
+                t_value, t_grad = mpm_objective(trial, data, *args, terms=t_terms)
                 if t_value <= value:
                     lam = max(lam / 4.0, 1e-12)
                     break
@@ -404,7 +434,7 @@ def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: fl
             if lam > 1e12:
                 return theta, it
         step = np.abs(trial - theta).max()
-        theta, value, grad = trial, t_value, t_grad
+        theta, value, grad, terms = trial, t_value, t_grad, t_terms
         if step < 1e-12:
             break
     return theta, it

@@ -78,7 +78,7 @@ def bernoulli_sum_pmf(q: np.ndarray, fft_min_degree: int = FFT_MIN_DEGREE) -> np
     while d < size and d < fft_min_degree:
         coef = _multiply_pairs_direct(coef)
         d *= 2
-    poly = np.ascontiguousarray(np.moveaxis(coef, 0, -1))  # (..., size / d, d + 1)
+    poly = np.ascontiguousarray(coef.transpose(tuple(range(1, coef.ndim)) + (0,)))  # (..., size / d, d + 1)
     while d < size:
         poly = _multiply_pairs_fft(poly, d)
         d *= 2
