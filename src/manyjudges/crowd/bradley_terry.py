@@ -234,16 +234,27 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
     P >= min(eta, 1 - eta), so eta must stay inside (0, 1).
     """
     s, eta = x[:n_items], x[n_items:]
-    q = expit(s[win] - s[lose])
-    e2 = 2.0 * eta[worker] - 1.0
-    p = (1.0 - eta[worker]) + e2 * q
+    q = s[win]
+    q -= s[lose]
+    expit(q, out=q)
+    e = eta[worker]
+    e2 = 2.0 * e - 1.0
+    p = e2 * q  # P = (1 - e) + (2 e - 1) q (the sum taken in the other order: the same float)
+    p += 1.0 - e
     virtual, virtual_grad = virtual_item_penalty(s, virtual_weight)
     value = -float(count @ np.log(p)) + virtual + 0.5 * reg * float(s @ s)
-    dd = -count * e2 * q * (1.0 - q) / p
+    dd = -count * e2  # ((-c (2 e - 1)) q (1 - q)) / P, in place
+    dd *= q
+    dd *= 1.0 - q
+    dd /= p
     grad = np.empty(len(x))
     np.add(np.bincount(win, weights=dd, minlength=n_items) - np.bincount(lose, weights=dd, minlength=n_items)
            + virtual_grad, reg * s, out=grad[:n_items])
-    fit_eta = np.bincount(worker, weights=count * (2.0 * q - 1.0) / p, minlength=len(eta))
+    w = 2.0 * q  # (2 q - 1) c / P
+    w -= 1.0
+    w *= count
+    w /= p
+    fit_eta = np.bincount(worker, weights=w, minlength=len(eta))
     alpha, beta = prior
     if alpha == 1.0 and beta == 1.0:  # flat prior: its terms are zeros (0.0 - g is -g - 0 / eta + 0 / (1 - eta))
         np.subtract(0.0, fit_eta, out=grad[n_items:])
