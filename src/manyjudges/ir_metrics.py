@@ -57,10 +57,15 @@ def _dcg(gains: np.ndarray) -> float:
     return float((gains / np.log2(np.arange(2, len(gains) + 2))).sum())
 
 
-def _ndcg(ranked: np.ndarray, every: np.ndarray, k: int | None) -> float:
+def ideal_dcg(every: np.ndarray, k: int | None) -> float:
+    """The ideal DCG@k: all judged grades sorted descending, gains ``2^y - 1``."""
+    return _dcg(np.exp2(np.sort(every)[::-1][:k]) - 1.0)
+
+
+def _ndcg(ranked: np.ndarray, every: np.ndarray, k: int | None, best: float | None = None) -> float:
     if k is not None and k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
-    best = _dcg(np.exp2(np.sort(every)[::-1][:k]) - 1.0)
+    best = ideal_dcg(every, k) if best is None else best
     return _dcg(np.exp2(ranked[:k]) - 1.0) / best if best > 0 else 0.0
 
 
@@ -128,8 +133,16 @@ def ranking_metrics(ranking: Ranking, grades: Grades, ks: Sequence[int] = (3, 5,
     binary relevance ``grade >= relevant_grade``; NDCG uses the grades.
     """
     ranked, every = _ranked_and_all(ranking, grades)
+    return grade_metrics(ranked, every, ks, p, relevant_grade)
+
+
+def grade_metrics(ranked: np.ndarray, every: np.ndarray, ks: Sequence[int] = (3, 5, 7, 9, 10), p: float = 0.95,
+                  relevant_grade: int = 1, ideal: Mapping[int, float] | None = None) -> dict[str, float]:
+    """:func:`ranking_metrics` from int arrays: ``ranked`` the grades of the ranked judged items in
+    rank order, ``every`` the grades of all judged items (any order); ``ideal`` optionally
+    {k: :func:`ideal_dcg` (every, k)}, for callers scoring many rankings against one truth."""
     out = {f"P@{k}": _precision(ranked, k, relevant_grade) for k in ks}
-    out.update({f"NDCG@{k}": _ndcg(ranked, every, k) for k in ks})
+    out.update({f"NDCG@{k}": _ndcg(ranked, every, k, None if ideal is None else ideal[k]) for k in ks})
     out["MAP"] = _average_precision(ranked, every, relevant_grade)
     out["RBP"] = _rbp(ranked, p, relevant_grade)
     return out

@@ -230,3 +230,21 @@ def test_topics_without_spammers_are_fitted_once_for_builtins_only(monkeypatch):
     CountingBorda.fits = 0
     ex.robustness_part(data, user, "random", 0.0, 3, seed=3, dataset_name="d")
     assert CountingBorda.fits == 2 * 3  # a user's method may be random: refitted every replicate
+
+
+def test_scored_metrics_are_topic_metrics_bit_for_bit():
+    """The robustness sweep scores a ranking from the topic's laid-out truth (TopicScoring): the
+    same numbers as topic_metrics on the item ids, also with items the truth does not grade."""
+    data = noiseless_dataset(n_topics=2, n_items=12, seed=4)
+    rng = np.random.default_rng(0)
+    ks = (3, 5, 10)
+    for topic_id, topic in data.topics.items():
+        truth = {item: grade for k, (item, grade) in enumerate(data.truth_for(topic_id).items()) if k % 3}
+        scoring = ex.topic_scoring(topic, truth, ks)
+        assert np.array_equal(scoring.tiebreak, ex.item_tiebreak(topic.items))
+        for _ in range(5):
+            order = rng.permutation(topic.n_items)
+            items = [str(x) for x in topic.items[order]]
+            for relevant in (1, 2):
+                assert (ex.scored_metrics(scoring, order, ks, 0.8, relevant)
+                        == ex.topic_metrics(items, truth, ks, 0.8, relevant))

@@ -208,3 +208,22 @@ def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
         x = rng.normal(size=shape) * 10.0 ** rng.integers(-8, 8, size=shape)
         assert np.array_equal(elo._row_sums(x), x.sum(axis=-1, keepdims=True))
         assert np.array_equal(elo._row_max(x), x.max(axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("quality", [True, False])
+def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(quality, monkeypatch):
+    """Newton hands mpm_hessian the terms mpm_objective computed at the same theta: the same
+    numbers bit for bit as computing them again, dense and scattered."""
+    from manyjudges.crowd import mpm_likelihood
+
+    topic, _ = crowd(n_items=12, good=4, malicious=1, pairs=20, noise=0.2, ties=0.2, seed=5)
+    data = MPMData(topic, "worker", quality)
+    theta = np.random.default_rng(2).normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
+    terms = {}
+    value, grad = mpm_objective(theta, data, 0.01, quality, 0.7, terms=terms)
+    plain_value, plain_grad = mpm_objective(theta, data, 0.01, quality, 0.7)
+    assert value == plain_value and np.array_equal(grad, plain_grad)
+    for cells in (mpm_likelihood.DENSE_CELLS, 0):
+        monkeypatch.setattr(mpm_likelihood, "DENSE_CELLS", cells)
+        assert np.array_equal(mpm_hessian(theta, data, 0.01, quality, 0.7, terms=terms),
+                              mpm_hessian(theta, data, 0.01, quality, 0.7))

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.crowd.judgments import TopicJudgments, topics_from_ratings
+from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
 from manyjudges.crowd.pairwise import (
     Borda,
     CondorcetFuse,
@@ -198,3 +198,12 @@ def test_deterministic_on_noisy_data(method):
     first, second = method().fit(noisy), method().fit(noisy)
     assert np.array_equal(first.scores_, second.scores_)
     assert sorted(first.ranking_.tolist()) == list(range(noisy.n_items))
+
+
+def test_strict_preferences_are_computed_once_and_read_only():
+    topic = topics_from_preferences(pd.DataFrame(
+        [("t", "w1", "a", "b", "left"), ("t", "w1", "b", "c", "tie"), ("t", "w2", "c", "a", "right")],
+        columns=["topic", "worker", "left", "right", "outcome"]))["t"]
+    worker, win, lose = topic.strict()
+    assert topic.strict()[1] is win and not win.flags.writeable
+    assert worker.tolist() == [0, 1] and win.tolist() == [0, 0] and lose.tolist() == [1, 2]

@@ -69,3 +69,19 @@ def test_the_default_uses_fft_levels_from_small_k(monkeypatch):
 def test_equal_probabilities_give_the_binomial():
     for k, p in [(1, 0.3), (9, 0.5), (70, 0.2), (300, 0.5)]:
         np.testing.assert_allclose(bernoulli_sum_pmf(np.full(k, p)), binom.pmf(np.arange(k + 1), k, p), atol=1e-13)
+
+
+def test_direct_pair_products_add_in_the_order_of_the_double_loop():
+    """One product a_s b_u per (s, u), added to (a b)_{s+u} from 0 in increasing s: the numbers of
+    the plain double loop over (s, u), bit for bit."""
+    import manyjudges.crowd.rank_distribution as rd
+
+    rng = np.random.default_rng(5)
+    for d in (1, 2, 4):
+        coef = rng.uniform(size=(d + 1, 3, 8))
+        a, b = coef[..., 0::2], coef[..., 1::2]
+        loop = [np.zeros(a[0].shape) for _ in range(2 * d + 1)]
+        for s in range(d + 1):
+            for u in range(d + 1):
+                loop[s + u] += a[s] * b[u]
+        assert np.array_equal(rd._multiply_pairs_direct(coef), np.stack(loop))

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import expit
 
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.crowd.solvers import cholesky_solve, lbfgsb
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -90,17 +90,15 @@ def _newton(fun, hess, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray 
     holds; stops at max |g| <= tol. None when H is not numerically positive definite or the line
     search stalls (the caller falls back to L-BFGS-B).
     """
-    from scipy.linalg import LinAlgError, cho_factor, cho_solve
-
     x = x0
     f, g = fun(x)
     for _ in range(max_iter):
         if np.abs(g).max() <= tol:
             return x
-        try:
-            step = -cho_solve(cho_factor(hess(x)), g)
-        except LinAlgError:
+        delta = cholesky_solve(hess(x), g, check_finite=True)
+        if delta is None:
             return None
+        step = -delta
         slope = float(g @ step)
         if -slope <= 1e-13 * max(1.0, abs(f)):
             return x  # Newton decrement at floating-point precision: nothing left to gain
@@ -117,10 +115,8 @@ def _newton(fun, hess, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray 
 
 
 def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
-    """``minimize(fun, x0, jac=True, method="L-BFGS-B")`` stopping at max |gradient| <= tol."""
-    res = minimize(fun, x0, jac=True, method="L-BFGS-B",
-                   options={"maxiter": max_iter, "gtol": tol, "ftol": _FTOL, "maxcor": 20})
-    return np.asarray(res.x, dtype=float)
+    """L-BFGS-B (:func:`~manyjudges.crowd.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
+    return lbfgsb(fun, x0, None, maxiter=max_iter, gtol=tol, ftol=_FTOL, maxcor=20)[0]
 
 
 def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_items: int, reg: float,
@@ -218,7 +214,7 @@ def virtual_item_penalty(s: np.ndarray, virtual_weight: float) -> tuple[float, n
 
     (Chen et al. 2013, the virtual-object term of their objective; minus its log-likelihood.)
     """
-    value = virtual_weight * float(np.sum(np.logaddexp(0.0, s) + np.logaddexp(0.0, -s)))
+    value = virtual_weight * float(np.add.reduce(np.logaddexp(0.0, s) + np.logaddexp(0.0, -s)))
     return value, virtual_weight * np.tanh(0.5 * s)
 
 
@@ -238,19 +234,34 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
     P >= min(eta, 1 - eta), so eta must stay inside (0, 1).
     """
     s, eta = x[:n_items], x[n_items:]
-    alpha, beta = prior
-    q = expit(s[win] - s[lose])
+    q = s[win]
+    q -= s[lose]
+    expit(q, out=q)
     e = eta[worker]
-    p = (1.0 - e) + (2.0 * e - 1.0) * q
+    e2 = 2.0 * e - 1.0
+    p = e2 * q  # P = (1 - e) + (2 e - 1) q (the sum taken in the other order: the same float)
+    p += 1.0 - e
     virtual, virtual_grad = virtual_item_penalty(s, virtual_weight)
-    value = (-float(count @ np.log(p)) + virtual + 0.5 * reg * float(s @ s)
-             - float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta))))
-    dd = -count * (2.0 * e - 1.0) * q * (1.0 - q) / p
-    grad_s = (np.bincount(win, weights=dd, minlength=n_items) - np.bincount(lose, weights=dd, minlength=n_items)
-              + virtual_grad + reg * s)
-    grad_eta = (-np.bincount(worker, weights=count * (2.0 * q - 1.0) / p, minlength=len(eta))
-                - (alpha - 1.0) / eta + (beta - 1.0) / (1.0 - eta))
-    return value, np.concatenate([grad_s, grad_eta])
+    value = -float(count @ np.log(p)) + virtual + 0.5 * reg * float(s @ s)
+    dd = -count * e2  # ((-c (2 e - 1)) q (1 - q)) / P, in place
+    dd *= q
+    dd *= 1.0 - q
+    dd /= p
+    grad = np.empty(len(x))
+    np.add(np.bincount(win, weights=dd, minlength=n_items) - np.bincount(lose, weights=dd, minlength=n_items)
+           + virtual_grad, reg * s, out=grad[:n_items])
+    w = 2.0 * q  # (2 q - 1) c / P
+    w -= 1.0
+    w *= count
+    w /= p
+    fit_eta = np.bincount(worker, weights=w, minlength=len(eta))
+    alpha, beta = prior
+    if alpha == 1.0 and beta == 1.0:  # flat prior: its terms are zeros (0.0 - g is -g - 0 / eta + 0 / (1 - eta))
+        np.subtract(0.0, fit_eta, out=grad[n_items:])
+        return value, grad
+    value -= float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
+    grad[n_items:] = -fit_eta - (alpha - 1.0) / eta + (beta - 1.0) / (1.0 - eta)
+    return value, grad
 
 
 class CrowdBT(CrowdAggregator):
@@ -319,7 +330,7 @@ class CrowdBT(CrowdAggregator):
         worker, win, lose = keys // (n * n), keys // n % n, keys % n
         x0 = np.concatenate([s_eq, np.full(m, float(self.eta_init))])
         bounds = [(None, None)] * n + [self.eta_bounds] * m
-        res = minimize(crowd_bt_objective, x0, jac=True, method="L-BFGS-B", bounds=bounds,
-                       args=(worker, win, lose, count.astype(float), n, self.virtual_weight, self.reg, self.eta_prior),
-                       options={"maxiter": self.max_iter, "gtol": self.tol, "ftol": _FTOL, "maxcor": 20})
-        return res.x[:n], np.where(judged, res.x[n:], np.nan)
+        args = (worker, win, lose, count.astype(float), n, self.virtual_weight, self.reg, self.eta_prior)
+        x, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=self.max_iter, gtol=self.tol,
+                      ftol=_FTOL, maxcor=20)
+        return x[:n], np.where(judged, x[n:], np.nan)

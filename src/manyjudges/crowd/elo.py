@@ -177,11 +177,18 @@ def elo_ratings(a: np.ndarray, b: np.ndarray, score: np.ndarray, n_items: int, k
                 r[i] += d
                 r[j] -= d
         return np.asarray(r)
-    bounds = list(zip(starts[:-1].tolist(), starts[1:].tolist()))
+    rounds = [(a[lo:hi], b[lo:hi], score[lo:hi]) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     for _ in range(n_passes):
-        for lo, hi in bounds:
-            i, j = a[lo:hi], b[lo:hi]
-            d = k_factor * (score[lo:hi] - 1.0 / (1.0 + np.power(10.0, (ratings[j] - ratings[i]) / scale)))
+        for i, j, s in rounds:
+            # d = K (S - 1 / (1 + 10^((R_j - R_i) / scale))), in place
+            d = ratings[j]
+            d -= ratings[i]
+            d /= scale
+            np.power(10.0, d, out=d)
+            d += 1.0
+            np.divide(1.0, d, out=d)
+            np.subtract(s, d, out=d)
+            d *= k_factor
             ratings[i] += d
             ratings[j] -= d
     return ratings

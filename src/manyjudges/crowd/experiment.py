@@ -8,6 +8,7 @@ import logging
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
 from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.spammers import add_spammers
-from manyjudges.ir_metrics import ranking_metrics
+from manyjudges.ir_metrics import grade_metrics, ideal_dcg, ranking_metrics
 from manyjudges.random_streams import rng_for
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,37 @@ def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Se
     judged = [item for item in ranking_items if item in truth]
     grades = {item: int(truth[item]) for item in judged}
     return ranking_metrics(judged, grades, ks=tuple(ks), p=rbp_p, relevant_grade=relevant_grade)
+
+
+@dataclass(frozen=True)
+class TopicScoring:
+    """One topic's truth laid out for scoring many rankings of its items (the robustness sweep):
+    per item index ``graded`` (has a truth grade) and ``grade``; ``every`` the grades of the graded
+    items, ``ideal`` {k: ideal DCG@k} and ``tiebreak`` (:func:`item_tiebreak` of the items)."""
+
+    graded: np.ndarray
+    grade: np.ndarray
+    every: np.ndarray
+    ideal: dict[int, float]
+    tiebreak: np.ndarray
+
+
+def topic_scoring(topic: TopicJudgments, truth: Mapping[str, int], ks: Sequence[int]) -> TopicScoring:
+    """:class:`TopicScoring` of a topic's items against its truth."""
+    names = [str(item) for item in topic.items]
+    graded = np.array([name in truth for name in names], dtype=bool)
+    grade = np.array([int(truth[name]) if name in truth else 0 for name in names], dtype=np.int64)
+    every = grade[graded]
+    return TopicScoring(graded=graded, grade=grade, every=every, ideal={k: ideal_dcg(every, k) for k in ks},
+                        tiebreak=item_tiebreak(topic.items))
+
+
+def scored_metrics(scoring: TopicScoring, order: np.ndarray, ks: Sequence[int], rbp_p: float,
+                   relevant_grade: int) -> dict[str, float]:
+    """:func:`topic_metrics` of the ranking ``order`` (item indices, best first), from ``scoring``:
+    the graded items' grades in rank order against all graded items (the same numbers)."""
+    ranked = scoring.grade[order][scoring.graded[order]]
+    return grade_metrics(ranked, scoring.every, tuple(ks), rbp_p, relevant_grade, scoring.ideal)
 
 
 def truth_coverage(dataset: CrowdDataset) -> dict[str, int]:
@@ -230,15 +262,24 @@ def robustness_parts(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, A
     """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``
     (the metrics of topics that get no spammer are computed once for all of them)."""
     unchanged: dict[str, dict[tuple[str, str], float]] = {}
+    scoring = _scorings(dataset, ks)
     return pd.concat([robustness_part(dataset, methods, spammer, float(r), replicates, seed, dataset_name, ks, rbp_p,
-                                      relevant_grade, unchanged=unchanged) for r in ratios], ignore_index=True)
+                                      relevant_grade, unchanged=unchanged, scoring=scoring) for r in ratios],
+                     ignore_index=True)
+
+
+def _scorings(dataset: CrowdDataset, ks: Sequence[int]) -> dict[str, TopicScoring]:
+    """:class:`TopicScoring` of every topic that has truth."""
+    return {t: topic_scoring(topic, dataset.truth_for(t), ks) for t, topic in dataset.topics.items()
+            if dataset.truth_for(t)}
 
 
 def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
                     ratio: float, replicates: int, seed: int, dataset_name: str,
                     ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1,
                     replicate_ids: Iterable[int] | None = None,
-                    unchanged: dict[str, dict[tuple[str, str], float]] | None = None) -> pd.DataFrame:
+                    unchanged: dict[str, dict[tuple[str, str], float]] | None = None,
+                    scoring: Mapping[str, TopicScoring] | None = None) -> pd.DataFrame:
     """Figures 3-4, one spammer kind and ratio: spammer, ratio, replicate, method, metric, value.
 
     Each replicate adds round(ratio x m_topic) spammers of the kind to every topic that has
@@ -246,12 +287,14 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
     averages each metric over topics. With ratio 0 every replicate is the original data.
     A topic that gets no spammer in a replicate has its original judgments, so (built-in
     methods being functions of the judgments) its metrics are computed once and reused
-    (kept in ``unchanged``, {topic: {(method, metric): value}}, which callers may share between ratios).
+    (kept in ``unchanged``, {topic: {(method, metric): value}}, which callers may share between ratios,
+    as they may share ``scoring``, the topics' :class:`TopicScoring`).
     """
     rows = []
     log_truth_coverage(dataset)
     topic_ids = [t for t in dataset.topics if dataset.truth_for(t)]
     unchanged = {} if unchanged is None else unchanged  # topic -> metrics of its original judgments
+    scoring = _scorings(dataset, ks) if scoring is None else scoring
     for rep in (range(replicates) if replicate_ids is None else replicate_ids):
         values: dict[tuple[str, str], list[float]] = {}
         for topic_id in topic_ids:
@@ -262,7 +305,7 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
             if noisy is topic and topic_id in unchanged:
                 metrics = unchanged[topic_id]  # no spammer added: the same judgments as in an earlier replicate
             else:
-                metrics = _topic_method_metrics(methods, noisy, truth, ks, rbp_p, relevant_grade)
+                metrics = _topic_method_metrics(methods, noisy, scoring[topic_id], ks, rbp_p, relevant_grade)
                 if noisy is topic and _deterministic(methods):
                     unchanged[topic_id] = metrics
             for key, value in metrics.items():
@@ -278,15 +321,14 @@ def _deterministic(methods: Mapping[str, Mapping[str, Any]]) -> bool:
     return all(spec["method"] in CROWD_METHODS for spec in methods.values())
 
 
-def _topic_method_metrics(methods: Mapping[str, Mapping[str, Any]], topic: TopicJudgments, truth: Mapping[str, int],
+def _topic_method_metrics(methods: Mapping[str, Mapping[str, Any]], topic: TopicJudgments, scoring: TopicScoring,
                           ks: Sequence[int], rbp_p: float, relevant_grade: int) -> dict[tuple[str, str], float]:
-    """{(method, metric): value} of every method on one topic's judgments."""
+    """{(method, metric): value} of every method on one topic's judgments (its items those of ``scoring``)."""
     out: dict[tuple[str, str], float] = {}
     for name, spec in methods.items():
         aggregator, _ = fit_topic(spec, topic)
-        order = final_ranking(aggregator, topic)
-        items = [str(x) for x in topic.items[order]]
-        for metric, value in topic_metrics(items, truth, ks, rbp_p, relevant_grade).items():
+        order = ranking_from_scores(aggregator.scores_, scoring.tiebreak)
+        for metric, value in scored_metrics(scoring, order, ks, rbp_p, relevant_grade).items():
             out[(name, metric)] = float(value)
     return out
 

@@ -57,11 +57,17 @@ class TopicJudgments:
         return self.rating_grade is not None
 
     def strict(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(worker, winner, loser)`` of the non-tie preferences (ties dropped)."""
-        keep = self.outcome != 0
-        win = np.where(self.outcome > 0, self.left, self.right)[keep]
-        lose = np.where(self.outcome > 0, self.right, self.left)[keep]
-        return self.worker[keep], win, lose
+        """``(worker, winner, loser)`` of the non-tie preferences (ties dropped); computed once per
+        topic (several aggregators ask for them) and read-only."""
+        if self._strict is None:
+            keep = self.outcome != 0
+            win = np.where(self.outcome > 0, self.left, self.right)[keep]
+            lose = np.where(self.outcome > 0, self.right, self.left)[keep]
+            arrays = (self.worker[keep], win, lose)
+            for a in arrays:
+                a.setflags(write=False)
+            object.__setattr__(self, "_strict", arrays)
+        return self._strict
 
     def win_matrix(self) -> np.ndarray:
         """(n, n) float array: W[a, b] = number of judgments preferring a over b (ties ignored)."""

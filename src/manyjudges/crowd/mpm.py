@@ -30,7 +30,6 @@ analytic gradient; both reach the same optimum (tested).
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import expit
 
 from manyjudges.crowd.base import CrowdAggregator, check_flag
@@ -44,6 +43,7 @@ from manyjudges.crowd.mpm_likelihood import (
     mpm_objective,
     newton,
 )
+from manyjudges.crowd.solvers import lbfgsb
 
 __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]
 
@@ -139,9 +139,8 @@ class MPM(CrowdAggregator):
         if self.solver == "newton" or (self.solver == "auto" and small):
             theta, self.n_iter_ = newton(data, theta0, args, self.max_iter, self.tol)
         else:
-            res = minimize(mpm_objective, theta0, args=(data, *args), jac=True, method="L-BFGS-B",
-                           options={"maxiter": self.max_iter, "gtol": self.tol, "ftol": FTOL, "maxcor": 20})
-            theta, self.n_iter_ = np.asarray(res.x, dtype=float), int(res.nit)
+            theta, self.n_iter_ = lbfgsb(lambda v: mpm_objective(v, data, *args), theta0, maxiter=self.max_iter,
+                                         gtol=self.tol, ftol=FTOL, maxcor=20)
         self.sigma_ = np.exp(theta[n:2 * n] - theta[n:2 * n].mean())
         if self.quality:
             self.adherence_ = theta[2 * n:].copy()

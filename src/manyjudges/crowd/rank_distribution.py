@@ -71,12 +71,14 @@ def bernoulli_sum_pmf(q: np.ndarray, fft_min_degree: int = FFT_MIN_DEGREE) -> np
     size = 1 << max(k - 1, 0).bit_length()
     padded = np.zeros(q.shape[:-1] + (size,))
     padded[..., :k] = q
-    coef = [1.0 - padded, padded]  # coefficient-major: coef[e][..., t] = factor t's x^e
+    coef = np.empty((2,) + padded.shape)  # coefficient-major: coef[e, ..., t] = factor t's x^e
+    np.subtract(1.0, padded, out=coef[0])
+    coef[1] = padded
     d = 1  # degree of every factor at this level
     while d < size and d < fft_min_degree:
         coef = _multiply_pairs_direct(coef)
         d *= 2
-    poly = np.stack(coef, axis=-1)  # (..., size / d, d + 1)
+    poly = np.ascontiguousarray(coef.transpose(tuple(range(1, coef.ndim)) + (0,)))  # (..., size / d, d + 1)
     while d < size:
         poly = _multiply_pairs_fft(poly, d)
         d *= 2
@@ -98,17 +100,16 @@ def _multiply_pairs_fft(poly: np.ndarray, d: int) -> np.ndarray:
     return np.concatenate([prod, top[..., None]], axis=-1)
 
 
-def _multiply_pairs_direct(coef: list[np.ndarray]) -> list[np.ndarray]:
-    """Products of factors ``2t`` and ``2t + 1`` given coefficient-major (``coef[e][..., t]``).
+def _multiply_pairs_direct(coef: np.ndarray) -> np.ndarray:
+    """Products of factors ``2t`` and ``2t + 1`` given coefficient-major (``coef[e, ..., t]``).
 
-    ``(a b)_e = sum_{s + u = e} a_s b_u``: ``(d + 1)^2`` whole-array products, each over all
-    rows and pairs (long contiguous loops, unlike a short last axis).
+    ``(a b)_e = sum_{s + u = e} a_s b_u``, summed from 0 in increasing s: for each s one product
+    ``a_s b_u`` for every u at once, over all rows and pairs (long contiguous loops, unlike a
+    short last axis).
     """
-    a = [c[..., 0::2] for c in coef]
-    b = [c[..., 1::2] for c in coef]
+    a, b = coef[..., 0::2], coef[..., 1::2]
     d = len(coef) - 1
-    prod = [np.zeros(a[0].shape) for _ in range(2 * d + 1)]
-    for s, a_s in enumerate(a):
-        for u, b_u in enumerate(b):
-            prod[s + u] += a_s * b_u
+    prod = np.zeros((2 * d + 1,) + a.shape[1:])
+    for s in range(d + 1):
+        prod[s:s + d + 1] += a[s] * b
     return prod

@@ -1,0 +1,118 @@
+"""The crowd fits' numerical solvers, calling scipy's routines without their wrappers.
+
+:func:`lbfgsb`: ``scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=..., options=...)``
+runs Byrd, Lu, Nocedal and Zhu's L-BFGS-B (SIAM J. Sci. Comput. 16 (1995) 1190-1208) by
+calling ``scipy.optimize._lbfgsb.setulb`` in a loop; each objective evaluation passes through
+``ScalarFunction``, ``MemoizeJac`` and their copies and checks (about half the time of a
+crowd fit on a 10-item topic). :func:`lbfgsb` runs the same loop (scipy >= 1.15's
+``_minimize_lbfgsb``): the same ``setulb`` calls with the same arguments, the objective
+evaluated at the same points and a repeated point answered from the last evaluation, so it
+returns the same ``x`` bit for bit (tested against ``minimize``). With another scipy (or if
+the private routine's signature changes) it calls ``minimize`` itself.
+
+:func:`cholesky_solve`: ``cho_solve(cho_factor(a), b)``'s two LAPACK calls (dpotrf, dpotrs).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import scipy
+from scipy.linalg.lapack import dpotrf, dpotrs
+from scipy.optimize import minimize
+
+Objective = Callable[[np.ndarray], tuple[float, np.ndarray]]
+
+#: setulb's task codes (scipy >= 1.15): evaluate f and g at x / a new iterate / converged
+_FG, _NEW_X, _CONVERGENCE = 3, 1, 4
+_DIRECT = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 15)
+
+
+def lbfgsb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None = None,
+           maxiter: int = 15000, gtol: float = 1e-5, ftol: float = 2.220446049250313e-09, maxcor: int = 10,
+           maxls: int = 20, maxfun: int = 15000) -> tuple[np.ndarray, int]:
+    """``(x, iterations)`` of ``minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=...)``.
+
+    ``fun(x) -> (value, gradient)``; ``bounds`` as for ``minimize`` (None = unbounded), ``x0``
+    inside them.
+    """
+    x0 = np.asarray(x0, dtype=np.float64).ravel()
+    if _DIRECT:
+        try:
+            return _lbfgsb_direct(fun, x0, bounds, maxiter, gtol, ftol, maxcor, maxls, maxfun)
+        except TypeError:  # another setulb signature: use minimize
+            pass
+    res = minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": maxiter, "gtol": gtol, "ftol": ftol, "maxcor": maxcor, "maxls": maxls,
+                            "maxfun": maxfun})
+    return np.asarray(res.x, dtype=float), int(res.nit)
+
+
+def _bound_arrays(bounds: Sequence[tuple[float | None, float | None]] | None, n: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(lo, hi)`` with infinities for None, and setulb's ``(nbd, lower, upper)``: nbd 0 free,
+    1 lower bound only, 2 both, 3 upper only; lower / upper 0 where there is no bound."""
+    if bounds is None:
+        lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    else:
+        lo = np.array([-np.inf if b[0] is None else b[0] for b in bounds], dtype=np.float64)
+        hi = np.array([np.inf if b[1] is None else b[1] for b in bounds], dtype=np.float64)
+    has_lo, has_hi = np.isfinite(lo), np.isfinite(hi)
+    nbd = np.select([has_lo & has_hi, has_lo, has_hi], [2, 1, 3], 0).astype(np.int32)
+    return lo, hi, nbd, np.where(has_lo, lo, 0.0), np.where(has_hi, hi, 0.0)
+
+
+def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: float, ftol: float,
+                   maxcor: int, maxls: int, maxfun: int) -> tuple[np.ndarray, int]:
+    """scipy 1.15+'s ``_minimize_lbfgsb`` loop, without its wrappers (module docstring)."""
+    from scipy.optimize import _lbfgsb
+
+    n, m = len(x0), maxcor
+    lo, hi, nbd, low, up = _bound_arrays(bounds, n)
+    x = x0.copy() if bounds is None else np.clip(x0, lo, hi)
+    last_x, (f, g) = x.copy(), fun(x.copy())
+    nfev, iterations = 1, 0
+    f_arg, g_arg = np.array(0.0, dtype=np.float64), np.zeros(n, np.float64)
+    wa = np.zeros(2 * m * n + 5 * n + 11 * m * m + 8 * m, np.float64)
+    iwa = np.zeros(3 * n, np.int32)
+    task, ln_task = np.zeros(2, np.int32), np.zeros(2, np.int32)
+    lsave, isave, dsave = np.zeros(4, np.int32), np.zeros(44, np.int32), np.zeros(29, np.float64)
+    factr = ftol / np.finfo(float).eps
+    while True:
+        _lbfgsb.setulb(m, x, low, up, nbd, f_arg, g_arg, factr, gtol, wa, iwa, task, lsave, isave, dsave,
+                       maxls, ln_task)
+        if task[0] == _FG:
+            if not np.array_equal(x, last_x):  # minimize's ScalarFunction answers a repeated x from memory
+                last_x = x.copy()
+                f, g = fun(x.copy())
+                nfev += 1
+            f_arg, g_arg = f, np.asarray(g).astype(np.float64)
+        elif task[0] == _NEW_X:
+            iterations += 1
+            if iterations >= maxiter or nfev > maxfun:
+                task[0], task[1] = 5, (504 if iterations >= maxiter else 502)
+        else:
+            break
+    return x, iterations
+
+
+def cholesky_solve(a: np.ndarray, b: np.ndarray, check_finite: bool = False) -> np.ndarray | None:
+    """``a^{-1} b`` for a symmetric positive definite ``a`` (float64), None when its Cholesky factor fails.
+
+    The LAPACK calls of ``scipy.linalg.cho_solve(cho_factor(a), b)`` (dpotrf on the upper
+    triangle, then dpotrs), without the wrappers' conversions: the same numbers.
+    ``check_finite``: a ValueError for an inf or NaN in ``a`` or ``b``, as those functions' default.
+    """
+    if check_finite and not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    if a.shape[0] == 0:
+        return np.zeros(0)
+    factor, info = dpotrf(a, lower=False, clean=False, overwrite_a=False)
+    if info > 0:
+        return None
+    if info < 0:
+        raise ValueError(f"dpotrf: illegal value in argument {-info}")
+    x, info = dpotrs(factor, b, lower=False, overwrite_b=False)
+    if info != 0:
+        raise ValueError(f"dpotrs: illegal value in argument {-info}")
+    return x

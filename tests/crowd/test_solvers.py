@@ -1,0 +1,62 @@
+"""The crowd solvers against the scipy calls they stand for: the same numbers bit for bit."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.linalg import cho_factor, cho_solve
+from scipy.optimize import minimize
+
+from manyjudges.crowd import solvers
+from manyjudges.crowd.bradley_terry import bt_objective, crowd_bt_objective, pair_counts, strict_pairs
+from manyjudges.crowd.solvers import cholesky_solve, lbfgsb
+
+from .test_bradley_terry import crowd
+
+
+def _crowd_bt_problem(seed: int):
+    topic, _ = crowd(n=9, good=5, malicious=2, per_worker=12, good_accuracy=0.8, seed=seed)
+    n, m = topic.n_items, topic.n_workers
+    worker, win, lose = strict_pairs(topic)
+    keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
+    args = (keys // (n * n), keys // n % n, keys % n, count.astype(float), n, 1.0, 0.0, (1.0, 1.0))
+    x0 = np.concatenate([np.random.default_rng(seed).normal(size=n), np.full(m, 0.9)])
+    return (lambda x: crowd_bt_objective(x, *args)), x0, [(None, None)] * n + [(0.01, 0.99)] * m, topic
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lbfgsb_is_minimize_bit_for_bit(seed):
+    fun, x0, bounds, topic = _crowd_bt_problem(seed)
+    options = {"maxiter": 5000, "gtol": 1e-6, "ftol": 1e-15, "maxcor": 20}
+    ref = minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=options)
+    x, nit = lbfgsb(fun, x0, bounds, maxiter=5000, gtol=1e-6, ftol=1e-15, maxcor=20)
+    assert np.array_equal(x, ref.x) and nit == ref.nit
+    # unbounded, stopped by maxiter (no ridge: the scores drift)
+    a, b, w_ab, w_ba = pair_counts(*strict_pairs(topic)[1:], topic.n_items)
+
+    def bt(s):
+        return bt_objective(s, a, b, w_ab, w_ba, 0.0)
+
+    zeros = np.zeros(topic.n_items)
+    ref = minimize(bt, zeros, jac=True, method="L-BFGS-B", options={"maxiter": 7, "gtol": 1e-12, "ftol": 1e-15})
+    x, nit = lbfgsb(bt, zeros, maxiter=7, gtol=1e-12, ftol=1e-15)
+    assert np.array_equal(x, ref.x) and nit == ref.nit == 7
+
+
+def test_lbfgsb_falls_back_to_minimize(monkeypatch):
+    fun, x0, bounds, _ = _crowd_bt_problem(0)
+    fast = lbfgsb(fun, x0, bounds, gtol=1e-6)
+    monkeypatch.setattr(solvers, "_DIRECT", False)
+    slow = lbfgsb(fun, x0, bounds, gtol=1e-6)
+    assert np.array_equal(fast[0], slow[0]) and fast[1] == slow[1]
+
+
+def test_cholesky_solve_is_cho_solve_bit_for_bit():
+    rng = np.random.default_rng(3)
+    for n in (1, 4, 30):
+        root = rng.normal(size=(n, n))
+        a, b = root @ root.T + 0.1 * np.eye(n), rng.normal(size=n)
+        assert np.array_equal(cholesky_solve(a, b), cho_solve(cho_factor(a, check_finite=False), b))
+    assert cholesky_solve(-np.eye(3), np.ones(3)) is None
+    assert cholesky_solve(np.eye(3), np.ones(3), check_finite=False) is not None
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        cholesky_solve(np.full((2, 2), np.nan), np.ones(2), check_finite=True)
