@@ -7,8 +7,8 @@ calling ``scipy.optimize._lbfgsb.setulb`` in a loop; each objective evaluation p
 crowd fit on a 10-item topic). :func:`lbfgsb` runs the same loop (scipy >= 1.15's
 ``_minimize_lbfgsb``): the same ``setulb`` calls with the same arguments, the objective
 evaluated at the same points and a repeated point answered from the last evaluation, so it
-returns the same ``x`` bit for bit (tested against ``minimize``). With another scipy (or if
-the private routine's signature changes) it calls ``minimize`` itself.
+returns the same ``x`` bit for bit (tested against ``minimize``). With a scipy outside 1.15-1.17
+(or if the private routine's signature changes) it calls ``minimize`` itself.
 
 :func:`cholesky_solve`: ``cho_solve(cho_factor(a), b)``'s two LAPACK calls (dpotrf, dpotrs).
 """
@@ -25,7 +25,9 @@ Objective = Callable[[np.ndarray], tuple[float, np.ndarray]]
 
 #: setulb's task codes (scipy >= 1.15): evaluate f and g at x / a new iterate / converged
 _FG, _NEW_X, _CONVERGENCE = 3, 1, 4
-_DIRECT = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 15)
+#: the scipy versions whose ``_minimize_lbfgsb`` loop :func:`_lbfgsb_direct` repeats (checked against
+#: scipy 1.17's source); any other version runs ``minimize`` itself
+_DIRECT = (1, 15) <= tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 18)
 
 
 def lbfgsb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None = None,
