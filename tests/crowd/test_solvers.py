@@ -1,4 +1,4 @@
-"""The crowd solvers against the scipy calls they stand for: the same numbers bit for bit."""
+"""manyjudges.solvers against the scipy calls it stands for, on the crowd objectives: the same numbers bit for bit."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +6,9 @@ import pytest
 from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize
 
-from manyjudges.crowd import solvers
+from manyjudges import solvers
 from manyjudges.crowd.bradley_terry import bt_objective, crowd_bt_objective, pair_counts, strict_pairs
-from manyjudges.crowd.solvers import cholesky_solve, lbfgsb
+from manyjudges.solvers import cholesky_solve, lbfgsb
 
 from .test_bradley_terry import crowd
 

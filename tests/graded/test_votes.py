@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import ref_D, ref_m1_loglik, ref_m1_predict, ref_votes_loglik, ref_votes_predict
+from reference.graded_previous import cooccurrence as pair_cooccurrence
 
 from manyjudges.graded.votes import (
     M1,
     THETA_RIDGE,
     WeightedVotes,
     conditional_distributions,
+    cooccurrence,
+    item_pairs,
 )
-from reference import ref_D, ref_m1_loglik, ref_m1_predict, ref_votes_loglik, ref_votes_predict
 
 from .helpers import K3, PANELS, central_gradient, panel_of, triples
 
@@ -103,6 +106,14 @@ def test_conditional_distributions_match_loops(kind):
     got = conditional_distributions(panel)
     for (j, c), row in D.items():
         np.testing.assert_allclose(got[j, c], row, rtol=1e-14)
+
+
+@pytest.mark.parametrize("kind", PANELS)
+def test_cooccurrence_counts_equal_the_pair_list_counts(kind):
+    """The pair-free co-occurrence counts equal the counts over every listed (target, vote) pair."""
+    panel = panel_of(PANELS[kind])
+    t, s = item_pairs(panel)
+    np.testing.assert_array_equal(cooccurrence(panel), pair_cooccurrence(panel, t, s))
 
 
 @pytest.mark.parametrize("kind", PANELS)

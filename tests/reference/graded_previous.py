@@ -10,7 +10,14 @@ import numpy as np
 from scipy import sparse
 
 from manyjudges.graded.panel import prior_without_own
-from manyjudges.graded.votes import THETA_RIDGE, cooccurrence, item_pairs
+from manyjudges.graded.votes import THETA_RIDGE, item_pairs
+
+
+def cooccurrence(panel, t, s):
+    """C[j, c, c'] counted over the listed pairs (t, s): judge j_s said c, the target judge said c'."""
+    k, J = panel.n_labels, panel.n_judges
+    key = (panel.judge[s] * k + panel.label[s]) * k + panel.label[t]
+    return np.bincount(key, minlength=J * k * k).reshape(J, k, k).astype(float)
 
 
 def previous_cooc_values(panel, t, s):

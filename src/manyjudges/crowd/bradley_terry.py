@@ -18,7 +18,7 @@ from scipy.special import expit
 
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.solvers import cholesky_solve, lbfgsb
+from manyjudges.solvers import cholesky_solve, lbfgsb
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -115,7 +115,7 @@ def _newton(fun, hess, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray 
 
 
 def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
-    """L-BFGS-B (:func:`~manyjudges.crowd.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
+    """L-BFGS-B (:func:`~manyjudges.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
     return lbfgsb(fun, x0, None, maxiter=max_iter, gtol=tol, ftol=_FTOL, maxcor=20)[0]
 
 

@@ -43,7 +43,7 @@ from manyjudges.crowd.mpm_likelihood import (
     mpm_objective,
     newton,
 )
-from manyjudges.crowd.solvers import lbfgsb
+from manyjudges.solvers import lbfgsb
 
 __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.solvers import cholesky_solve
+from manyjudges.solvers import cholesky_solve
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 FTOL = 1e-15
@@ -403,7 +403,7 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
 def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: float) -> tuple[np.ndarray, int]:
     """Levenberg-Marquardt damped Newton steps on :func:`mpm_objective` with the exact Hessian.
 
-    Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.crowd.solvers.cholesky_solve`;
+    Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.solvers.cholesky_solve`;
     E = u u' with u the centred s block's null direction, 1 / sqrt(n) on the s entries, which
     the gradient never has); lam shrinks after a decrease and grows otherwise. Stops at max |g| <= tol.
     """

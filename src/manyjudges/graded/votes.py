@@ -16,8 +16,8 @@ prior and the votes differ:
 Weights are exp(theta) and theta is fitted by maximising the log-probability of every
 training judge i's labels predicted from the other training judges (the cross-induction
 objective, eq. 5, with i as the held-out training judge), with analytic gradients
-(L-BFGS-B). tau is M1's, chosen the same way. Neither D nor pi ever sees the judge being
-predicted: inside the objective both are recomputed without judge i (by subtracting i's
+(L-BFGS-B, :func:`manyjudges.solvers.lbfgsb`). tau is M1's, chosen the same way. Neither D nor
+pi ever sees the judge being predicted: inside the objective both are recomputed without judge i (by subtracting i's
 own counts). An item no other training judge labelled is predicted by pi alone.
 
 Computation (:class:`_Votes`): a label vote's sums over an item are the item's totals minus
@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from scipy.optimize import minimize
 
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
+from manyjudges.solvers import lbfgsb
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0
@@ -128,7 +128,7 @@ class _Votes:
     judge_param: np.ndarray | None  # (E,) index of w_{j_t} in theta (label votes), or None
     cooc_param: np.ndarray | None   # (E,) index of v_{j_t, z_t} in theta (co-occurrence votes), or None
     cooc: sparse.csr_matrix | None  # (E x n_params) D^(-j_t)_{j_s, z_s}(z_t) at column v_{j_s, z_s}
-    cooc_t: sparse.csr_matrix | None  # its transpose, for the gradient
+    cooc_t: sparse.csc_matrix | None  # its transpose (a view), for the gradient
     prior: np.ndarray           # (E,) pi^(-i) of each target's label
     has_votes: np.ndarray       # (E,) whether any other training judge labelled the target's item
     n_params: int
@@ -169,17 +169,21 @@ class _Votes:
         return out
 
 
-def cooccurrence(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """C[j, c, c']: over items, judge j said c and another judge said c' (pairs counted)."""
+def cooccurrence(panel: GradedPanel) -> np.ndarray:
+    """C[j, c, c']: over items, judge j said c and another judge said c' (pairs counted).
+
+    Without listing the pairs: an entry of judge j with label c on item dp adds the item's count
+    of each label c', less its own label, to C[j, c, :] (O(labels x K)).
+    """
     k, J = panel.n_labels, panel.n_judges
-    key = (panel.judge[s] * k + panel.label[s]) * k + panel.label[t]
-    return np.bincount(key, minlength=J * k * k).reshape(J, k, k).astype(float)
+    others = label_counts(panel)[panel.item] - (panel.label[:, None] == np.arange(k))
+    vote = panel.judge * k + panel.label
+    return np.stack([np.bincount(vote, others[:, c], minlength=J * k) for c in range(k)], axis=1).reshape(J, k, k)
 
 
 def conditional_distributions(panel: GradedPanel) -> np.ndarray:
     """D[j, c, :] = P(another judge says . | judge j said c) on this panel (pi where j never said c)."""
-    t, s = item_pairs(panel)
-    counts = cooccurrence(panel, t, s)
+    counts = cooccurrence(panel)
     rows = counts.sum(2, keepdims=True)
     prior = background_prior(panel)
     return np.where(rows > 0, counts / np.maximum(rows, 1), prior[None, None, :])
@@ -200,16 +204,18 @@ def _count_of_each(key: np.ndarray, size: int) -> np.ndarray:
 def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
     """D^(-i)_{j_s, z_s}(z_t) for every pair: D recomputed without the target's judge i."""
     k, J = panel.n_labels, panel.n_judges
-    counts = cooccurrence(panel, t, s)
-    rows = counts.sum(2)
-    js, jt, zs, zt = panel.judge[s], panel.judge[t], panel.label[s], panel.label[t]
+    zt = panel.label[t]
+    vote = panel.judge[s] * k + panel.label[s]       # (j_s, z_s), flat
+    cell = vote * k + zt                             # C[j_s, z_s, z_t] (:func:`cooccurrence`), flat
+    counts = np.bincount(cell, minlength=J * k * k).astype(float)
+    rows = counts.reshape(J * k, k).sum(1)
     # co-occurrences of (j_s said z_s, i said z_t) and of (j_s said z_s, i said anything)
-    row_key = (js * J + jt) * k + zs
+    row_key = vote * J + panel.judge[t]
     pair_count = _count_of_each(row_key * k + zt, J * J * k * k)
     pair_rows = _count_of_each(row_key, J * J * k)
-    num = counts[js, zs, zt] - pair_count
-    den = rows[js, zs] - pair_rows
-    prior_t = prior_without_own(panel)[t, zt]
+    num = counts[cell] - pair_count
+    den = rows[vote] - pair_rows
+    prior_t = prior_without_own(panel).ravel()[t * k + zt]
     return np.where(den > 0, num / np.maximum(den, 1), prior_t)
 
 
@@ -228,16 +234,22 @@ class _VotesObjective:
 
     def __init__(self, votes: _Votes, tau: float):
         self.votes, self.tau = votes, float(tau)
+        self._every_target_has_votes = bool(votes.has_votes.all())
 
     def value_and_gradient(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         votes, tau = self.votes, self.tau
         w = np.exp(theta)
         num, den = votes.forward(w)
-        has = votes.has_votes
-        safe_den = np.where(has, den, 1.0)
-        q = np.where(has, num / safe_den, 0.0)
-        p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
-        a = np.where(has, (1 - tau) / (p * safe_den), 0.0)
+        if self._every_target_has_votes:   # the same numbers as the masked branch, without the masks
+            q = num / den
+            p = (1 - tau) * q + tau * votes.prior
+            a = (1 - tau) / (p * den)
+        else:
+            has = votes.has_votes
+            safe_den = np.where(has, den, 1.0)
+            q = np.where(has, num / safe_den, 0.0)
+            p = np.where(has, (1 - tau) * q + tau * votes.prior, votes.prior)
+            a = np.where(has, (1 - tau) / (p * safe_den), 0.0)
         f = -float(log_probability(p).sum()) + 0.5 * THETA_RIDGE * float(theta @ theta)
         return f, -w * votes.backward(a, -a * q) + THETA_RIDGE * theta
 
@@ -268,7 +280,9 @@ class WeightedVotes(GradedMethod):
             cooc_param = J * self.label_votes + train.judge * k + train.label
             cooc = sparse.csr_matrix((_cooc_values_without_target(train, t, s), (t, cooc_param[s])),
                                      shape=(E, n_params))
-            cooc_t = cooc.T.tocsr()
+            # the transpose as a CSC view: its product scatter-adds row by row, which sums each
+            # column's terms in the same order as a CSR copy would, without a second copy in memory
+            cooc_t = cooc.T
         prior = prior_without_own(train)[np.arange(E), train.label]
         has = np.bincount(train.item, minlength=train.n_items)[train.item] > 1
         return _Votes(train.item, train.label, train.n_items, k, judge_param, cooc_param, cooc, cooc_t, prior,
@@ -283,10 +297,10 @@ class WeightedVotes(GradedMethod):
         tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
-        res = minimize(_VotesObjective(votes, tau).value_and_gradient, theta0, jac=True, method="L-BFGS-B",
-                       bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params,
-                       options={"maxiter": self.max_iter, **LBFGS_OPTIONS})
-        return {"tau": tau, "theta": res.x}
+        theta, _ = lbfgsb(_VotesObjective(votes, tau).value_and_gradient, theta0,
+                          bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params, maxiter=self.max_iter,
+                          **LBFGS_OPTIONS)
+        return {"tau": tau, "theta": theta}
 
     def prepare(self, train: GradedPanel) -> Any:
         return train, (conditional_distributions(train) if self.cooccurrence_votes else None)

@@ -1,4 +1,4 @@
-"""The crowd fits' numerical solvers, calling scipy's routines without their wrappers.
+"""Numerical solvers shared by the families, calling scipy's routines without their wrappers.
 
 :func:`lbfgsb`: ``scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=..., options=...)``
 runs Byrd, Lu, Nocedal and Zhu's L-BFGS-B (SIAM J. Sci. Comput. 16 (1995) 1190-1208) by
