@@ -1,4 +1,5 @@
-"""ED of one job's methods on one dataset at each of its noise ratios, over replicates."""
+"""ED of one job's methods on one dataset at each of its noise ratios, over replicates, under one reading
+of the noise experiment (ed_over, noise_rounding)."""
 import pandas as pd
 
 from manyjudges.io.tables import read_orderings
@@ -11,7 +12,7 @@ wc, params = snakemake.wildcards, snakemake.params
 panels = panels_from_table(read_orderings(snakemake.input[0]))
 tables = [
     ed_by_noise_table(panels, make_ordering_scorer(spec["method"], spec["params"]), params.ratios, params.replicates,
-                      params.seed, wc.dataset, name)
+                      params.seed, wc.dataset, name, **params.reading)
     for name, spec in params.specs.items()
 ]
 write_tsv(pd.concat(tables, ignore_index=True), snakemake.output[0])

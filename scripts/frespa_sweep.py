@@ -8,6 +8,6 @@ wc, params = snakemake.wildcards, snakemake.params
 panels = panels_from_table(read_orderings(snakemake.input[0]))
 table = frespa_sweep_by_noise(
     panels, wc.parameter, params.values, params.ratios, params.replicates, params.seed, wc.dataset,
-    base_params=params.spec["params"],
+    base_params=params.spec["params"], **params.reading,
 )
 write_tsv(table, snakemake.output[0])

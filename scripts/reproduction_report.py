@@ -3,11 +3,18 @@ from pathlib import Path
 
 from manyjudges.workflow_support import setup_logging
 from manyjudges.crowd.report import crowd_result_files
-from manyjudges.reporting.reproduction import write_reproduction
+from manyjudges.reporting.reproduction import ordering_readings, write_reproduction
 
 setup_logging(snakemake.log[0])
+ed_tables = {Path(p).parent.name: p for p in snakemake.input.ed}
+reading_tables = {}
+for path in snakemake.input.readings:  # results/orderings/{dataset}/readings/{variant}/ed_by_noise.tsv
+    variant = Path(path).parent
+    reading_tables.setdefault(variant.parent.parent.name, {})[variant.name] = path
+readings = ordering_readings(ed_tables, reading_tables, snakemake.params.datasets, snakemake.params.methods,
+                             snakemake.params.noise_reading, snakemake.params.reading_variants)
 write_reproduction(
-    ed_tables={Path(p).parent.name: p for p in snakemake.input.ed},
+    ed_tables=ed_tables,
     sweep_tables={Path(p).parent.name: p for p in snakemake.input.sweep},
     datasets=snakemake.params.datasets,
     methods=snakemake.params.methods,
@@ -29,4 +36,6 @@ write_reproduction(
     crowd_methods=snakemake.params.crowd_methods,
     crowd_ks=snakemake.params.crowd_ks,
     crowd_ablation=snakemake.params.crowd_ablation,
+    readings=readings,
+    noise_reading=snakemake.params.noise_reading,
 )

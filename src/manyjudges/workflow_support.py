@@ -283,6 +283,23 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
         raise ValueError(f"config: {section}.methods.{BATCH_JOB}: the name of the batch job; rename the method")
 
 
+def noise_reading(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, str]:
+    """The noise experiment's reading (``ed_over``, ``noise_rounding``): the section's own, or with one
+    of ``orderings.readings.variants`` laid over it."""
+    reading = {"ed_over": orderings["ed_over"], "noise_rounding": orderings["noise_rounding"]}
+    if variant is not None:
+        reading.update(orderings["readings"]["variants"][variant])
+    return reading
+
+
+def reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
+    """The ordering datasets on which Table 1 is recomputed under ``orderings.readings``."""
+    readings = orderings.get("readings")
+    if not readings:
+        return []
+    return list(readings.get("datasets") or orderings["datasets"])
+
+
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names a dataset that is not configured."""
     known = all_datasets(config)
@@ -306,6 +323,12 @@ def check_config_references(config: Mapping[str, Any]) -> None:
                          f"configured: {sorted(graded.get('methods') or {})}")
     for section in ("orderings", "graded", "crowd"):
         _check_batch(config, section)
+    orderings = config.get("orderings") or {}
+    wanted = (orderings.get("readings") or {}).get("datasets") or []
+    unknown = sorted(set(wanted) - set(orderings.get("datasets") or {}))
+    if unknown:
+        raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
+                         f"configured: {sorted(orderings.get('datasets') or {})}")
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
     named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}

@@ -102,8 +102,7 @@ def test_noise_orderings_are_uniform_permutations_and_seeded():
     assert all(sorted(r) == [1, 2, 3] for r in a)
     _, counts = np.unique(a, axis=0, return_counts=True)
     assert len(counts) == 6 and counts.min() > 550  # 4000 / 6 = 667 each
-    assert [noise_count(r, 10) for r in (0, 0.25, 0.5, 0.75, 1)] == [0, 3, 5, 8, 10]
-    assert noise_count(0.25, 9) == 2 and noise_count(0.5, 9) == 5  # round half up
+
 
 
 def test_leave_one_out_needs_two_judges():

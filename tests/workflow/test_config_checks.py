@@ -79,6 +79,9 @@ MISTAKES = [
     (_set("orderings.methods.mine", {"method": "my_scorers:KendallToFirst", "params": {"offst": 1}}),
      ["orderings.methods.mine", "'offst'", "did you mean 'offset'"]),
     (_set("graded.comparisons", [["m1", "m9"]]), ["graded.comparisons", "m9"]),
+    (_set("orderings.ed_over", "humans"), ["config.orderings.ed_over", "'humans'"]),
+    (_set("orderings.readings", {"datasets": ["sim_huge"], "variants": {"judges_only": {"ed_over": "judges"}}}),
+     ["orderings.readings.datasets ['sim_huge'] are not under orderings.datasets"]),
     (_set("orderings.datasets.sim_tiny.judges_per_set", None),
      ["config.orderings.datasets.sim_tiny: required key 'judges_per_set' is missing\n"]),
 ]

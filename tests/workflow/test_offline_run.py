@@ -42,6 +42,11 @@ def test_every_family_writes_its_tables_and_figures(offline_run):
     report = (results / "REPRODUCTION.md").read_text()
     for dataset in ("sim_tiny", "own_orderings", "sim_small", "own_grades", "sim_crowd_tiny", "own_preferences"):
         assert f"`{dataset}`" in report
+    # Table 1 under the other reading of the noise experiment, and its row in "Readings"
+    other = pd.read_csv(results / "orderings/sim_tiny/readings/judges_only/ed_by_noise.tsv", sep="\t")
+    assert other[["noise_ratio", "method"]].equals(
+        pd.read_csv(results / "orderings/sim_tiny/ed_by_noise.tsv", sep="\t")[["noise_ratio", "method"]])
+    assert "## Readings" in report and "| ED under noise: the orderings it averages over | `orderings.ed_over` |" in report
 
 
 def test_each_job_log_holds_its_progress(offline_run):

@@ -14,6 +14,8 @@ from manyjudges.workflow_support import (
     job_share,
     method_jobs,
     method_units,
+    noise_reading,
+    reading_datasets,
     method_spec,
     pinned_dataset_names,
     planned_jobs,
@@ -62,6 +64,8 @@ wildcard_constraints:
     chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
     parameter="[A-Za-z_]+",
+    reading="[A-Za-z0-9_]+",
+    dataset="[A-Za-z0-9_]+",
 
 
 def ordering_tables():
@@ -74,6 +78,12 @@ CROWD_JOBS = method_units(CROWD) if CROWD.get("methods") else {}
 
 def ed_parts(wildcards):
     return [f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv" for m, jobs in ED_JOBS.items() for c in range(len(jobs))]
+
+
+def reading_tables():
+    """Table 1 under each other reading of the noise experiment (orderings.readings)."""
+    variants = list(((ORD.get("readings") or {}).get("variants") or {}))
+    return [f"results/orderings/{d}/readings/{v}/ed_by_noise.tsv" for d in reading_datasets(ORD) for v in variants]
 
 
 def sweep_parts(wildcards):

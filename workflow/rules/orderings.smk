@@ -13,6 +13,7 @@ rule ed_noise:
         ratios=lambda wc: ED_JOBS[wc.method][int(wc.chunk)][1],
         replicates=ORD["replicates"],
         seed=config["seed"],
+        reading=noise_reading(ORD),
     threads: 1
     resources:
         mem_mb=2000,
@@ -47,6 +48,32 @@ rule ed_by_noise:
         "../../scripts/concat_tables.py"
 
 
+rule ed_reading:
+    input:
+        "data/processed/{dataset}/orderings.tsv",
+    output:
+        "results/orderings/{dataset}/readings/{reading}/ed_by_noise.tsv",
+    # Table 1 (every method, every noise ratio) under another reading of the noise experiment
+    params:
+        specs=lambda wc: {m: method_spec(ORD, m) for m in ORD["methods"]},
+        ratios=ORD["noise_ratios"],
+        replicates=ORD["replicates"],
+        seed=config["seed"],
+        reading=lambda wc: noise_reading(ORD, wc.reading),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    log:
+        "logs/orderings/{dataset}/readings/{reading}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/readings/{reading}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
+    script:
+        "../../scripts/ed_noise.py"
+
+
 rule frespa_sweep_part:
     input:
         "data/processed/{dataset}/orderings.tsv",
@@ -63,6 +90,7 @@ rule frespa_sweep_part:
             wc.parameter, ORD["sweep"].get("replicates", ORD["replicates"])
         ),
         seed=config["seed"],
+        reading=noise_reading(ORD),
     threads: 1
     resources:
         mem_mb=2000,

@@ -53,6 +53,7 @@ rule reproduction_report:
     localrule: True
     input:
         ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
+        readings=reading_tables(),
         orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
         consensus=consensus_tables(),
         sweep=expand(
@@ -79,6 +80,8 @@ rule reproduction_report:
         methods=ORD["methods"],
         noise_ratios=ORD["noise_ratios"],
         replicates=ORD["replicates"],
+        noise_reading=noise_reading(ORD),
+        reading_variants=(ORD.get("readings") or {}).get("variants") or {},
     threads: 1
     resources:
         mem_mb=1000,

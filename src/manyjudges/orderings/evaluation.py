@@ -2,11 +2,16 @@
 
     ED = (1/n) sum_i [ s(O_i; gold without O_i) - s(reverse(O_i); gold without O_i) ]
 
-(Kim, Zhai, Han 2010, s.4; docs/methods.md, "Evaluation discriminativeness"), macro-averaged over sets. Noise orderings,
-when given, are gold standards only: ED still averages over the n human judges.
+(Kim, Zhai, Han 2010, s.4; docs/methods.md, "Evaluation discriminativeness"), macro-averaged over sets.
+
+With random (noise) orderings added to a set (s.5.4), ED averages either over every ordering of
+the noisy set (``ed_over="all"``: each of the N = n + m orderings is held out in turn against
+the N - 1 others) or over the n human judges only (``ed_over="judges"``: the random orderings
+are gold standards only); docs/methods.md, "Noise", compares the two readings with the paper.
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,6 +35,34 @@ def leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray
     if fast is not None:
         return checked_scores(scorer, fast(humans, noise), n)
     return generic_leave_one_out_differences(scorer, humans, noise)
+
+
+#: which orderings of a noisy set ED averages over
+ED_OVER = ("all", "judges")
+
+
+def noisy_set_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray | None,
+                          ed_over: str = "all") -> np.ndarray:
+    """ED terms over the orderings ``ed_over`` names: the n humans' terms, then (``"all"``) each
+    random ordering's, held out against the humans and the other random orderings.
+
+    A scorer whose fast path takes ``judges_in_gold`` (FreSPA, whose threshold may count the
+    human judges only) is told how many human judges each random ordering's gold set holds (n).
+    """
+    if ed_over not in ED_OVER:
+        raise ValueError(f"ed_over must be one of {', '.join(ED_OVER)}, got {ed_over!r}")
+    judges = leave_one_out_differences(scorer, humans, noise)
+    if ed_over == "judges" or noise is None or len(noise) == 0:
+        return judges
+    humans, noise = as_rank_matrix(humans), as_rank_matrix(noise)
+    fast = getattr(scorer, "leave_one_out_differences", None)
+    if fast is None:
+        randoms = generic_leave_one_out_differences(scorer, noise, humans)
+    elif "judges_in_gold" in inspect.signature(fast).parameters:
+        randoms = checked_scores(scorer, fast(noise, humans, judges_in_gold=len(humans)), len(noise))
+    else:
+        randoms = checked_scores(scorer, fast(noise, humans), len(noise))
+    return np.concatenate([judges, randoms])
 
 
 def generic_leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ import pandas as pd
 from manyjudges.io.sources import preflib
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings import simulate
+from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
 from manyjudges.reporting.formatting import data_kind, diff_cell
 
 __all__ = ["METHOD_ORDER", "PAPER", "dataset_summary", "table1_markdown", "sweep_markdown", "orderings_markdown"]
@@ -19,6 +20,11 @@ METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "fr
 PAPER = "Kim, Zhai, Han (ECIR 2010)"
 #: data caveats by dataset ``source``, printed only under a dataset of that source
 DATA_NOTES = {"simulate": simulate.REPORT_NOTE, "preflib": preflib.REPORT_NOTE}
+
+#: how the report states the noise experiment's readings
+NOISE_COUNT_TEXT = {"floor": "floor(r n)", "half_up": "round(r n) (halves up)"}
+ED_OVER_TEXT = {"all": "averaged over every ordering of the noisy set, random ones included",
+                "judges": "averaged over the n human judges (the random orderings are gold standards only)"}
 
 #: Tables 2-4: (paper table number, swept FreSPA parameters, heading)
 SWEEP_TABLES = [
@@ -129,9 +135,12 @@ def orderings_markdown(
     orderings_tables: Mapping[str, str | Path] | None,
     methods: Mapping[str, Mapping[str, Any]] | None,
     paper: pd.DataFrame,
+    noise_reading: Mapping[str, str] | None = None,
 ) -> str:
     """Markdown for every ordered-list dataset: Table 1 from ``ed_tables[name]``, Tables 2-4 from
-    ``sweep_tables[name]`` (when present); ``paper``: the kim2010 paper values."""
+    ``sweep_tables[name]`` (when present); ``paper``: the kim2010 paper values; ``noise_reading``:
+    the run's ``ed_over`` and ``noise_rounding`` (default: the library's)."""
+    reading = {"ed_over": DEFAULT_ED_OVER, "noise_rounding": DEFAULT_NOISE_ROUNDING, **(noise_reading or {})}
     parts = [
         f"## {PAPER}: evaluating an ordered list against many gold orderings\n",
         "Cells read `ours ± sd over noise replicates (paper, ours - paper)`. The paper's values are on its own "
@@ -159,8 +168,9 @@ def orderings_markdown(
         ed = pd.read_csv(ed_tables[name], sep="\t")
         parts.append(f"#### Table 1: ED by method and noise ratio (`results/orderings/{name}/ed_by_noise.tsv`)\n")
         reps = int(ed.loc[ed['noise_ratio'] > 0, 'replicates'].max()) if (ed['noise_ratio'] > 0).any() else 1
-        parts.append(f"Noise: round(r n) random orderings added to each set's gold orderings; {reps} replicates "
-                     "per r > 0 (the paper used one draw).\n")
+        parts.append(f"Noise: {NOISE_COUNT_TEXT[reading['noise_rounding']]} random orderings added to each set's "
+                     f"n gold orderings; ED {ED_OVER_TEXT[reading['ed_over']]}; {reps} replicates per r > 0 (the "
+                     "paper used one draw). The Readings section compares these choices with the paper.\n")
         parts.append(table1_markdown(ed, paper, paper_method))
         if name in sweep_tables:
             sweep = pd.read_csv(sweep_tables[name], sep="\t")

@@ -1,0 +1,125 @@
+"""The ordered-list readings tested against Kim, Zhai, Han (2010) Table 1 (docs/methods.md, "Noise").
+
+Three choices change Table 1 at noise ratios r > 0 (r = 0 is the same under all of them):
+which orderings ED averages over (``orderings.ed_over``), how r n random orderings are counted
+when r n is fractional (``orderings.noise_rounding``), and FreSPA's n in minSup x n
+(``support_base``). Each reading's distance to the paper is the mean absolute difference over
+Table 1's cells at r > 0 (:mod:`manyjudges.reporting.readings`) of the relative ED, ED(r) / ED(0):
+the readings decide how ED falls with noise, not the data's own agreement at r = 0, which on a
+stand-in for the paper's data differs from the paper's (on PrefLib's skating panels AC-tau's ED is
+0.83 at r = 0, the paper's 0.454).
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.orderings.evaluation import ED_OVER
+from manyjudges.orderings.frespa import FreSPA
+from manyjudges.orderings.noise import NOISE_ROUNDINGS
+from manyjudges.reporting.readings import Reading, mean_absolute_difference
+
+__all__ = ["NOISE_CHOICES", "NOTE", "table1_cells", "noise_readings", "support_base_readings"]
+
+#: how the ordered-list readings are measured, for the report
+NOTE = ("Ordered lists (Kim, Zhai, Han, Table 1): the noise readings are compared on ED relative to its value "
+        "without noise, ED(r) / ED(0), at every r > 0, so a dataset whose judges agree more or less than the "
+        "paper's still tests how ED falls with noise; the paper's own methods are compared (FreSPA's support "
+        "base on FreSPA's column).")
+
+#: the noise experiment's readings: config key -> (what it decides, its options)
+NOISE_CHOICES = {
+    "ed_over": ("ED under noise: the orderings it averages over", ED_OVER),
+    "noise_rounding": ("noise: r n random orderings when r n is fractional", NOISE_ROUNDINGS),
+}
+
+
+def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str],
+                 methods: list[str] | None = None) -> pd.DataFrame:
+    """Table 1's cells at r > 0 (``method, noise_ratio, ours, paper``) of ``methods`` (default every
+    method of ``ed``) as relative ED, ED(r) / ED(0), each compared with the paper's value of
+    ``paper_method.get(method, method)``; NaN where either lacks r or r = 0."""
+    p1 = paper[paper["table"] == "1"]
+
+    def paper_at(method: str, ratio: float) -> float:
+        at = (p1["method"] == paper_method.get(method, method)) & np.isclose(p1["noise_ratio"], ratio)
+        values = p1.loc[at, "paper_value"].astype(float)
+        return float(values.iloc[0]) if len(values) else np.nan
+
+    at_zero = {row.method: float(row.ed_mean) for row in ed[ed["noise_ratio"] == 0].itertuples(index=False)}
+    rows = ed[ed["noise_ratio"] > 0]
+    if methods is not None:
+        rows = rows[rows["method"].isin(methods)]
+    out = []
+    for row in rows.itertuples(index=False):
+        r = float(row.noise_ratio)
+        ours0, paper0 = at_zero.get(row.method, np.nan), paper_at(row.method, 0.0)
+        out.append((row.method, r, float(row.ed_mean) / ours0 if ours0 else np.nan,
+                    paper_at(row.method, r) / paper0 if paper0 else np.nan))
+    return pd.DataFrame(out, columns=["method", "noise_ratio", "ours", "paper"])
+
+
+def _distance(path: str | Path, paper: pd.DataFrame, paper_method: Mapping[str, str],
+              methods: list[str] | None = None) -> tuple[float, int]:
+    cells = table1_cells(pd.read_csv(path, sep="\t"), paper, paper_method, methods)
+    return mean_absolute_difference(cells["ours"], cells["paper"])
+
+
+def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_tables: Mapping[str, str | Path],
+                   default: Mapping[str, str], variants: Mapping[str, Mapping[str, str]],
+                   paper_method: Mapping[str, str], paper: pd.DataFrame) -> list[Reading]:
+    """One :class:`Reading` per noise choice: the default table against, for each other option, a
+    variant that differs from the default in that choice only (None where none was run).
+
+    Compared over the paper's own methods (entries compared with another method's paper value,
+    such as a second FreSPA reading, are left out so every option is measured on the same cells).
+    """
+    own = pd.read_csv(default_table, sep="\t")
+    paper_methods = sorted({m for m in own["method"] if paper_method.get(m, m) == m}
+                           & set(paper.loc[paper["table"] == "1", "method"]))
+    base, cells = _distance(default_table, paper, paper_method, paper_methods)
+    out = []
+    for key, (choice, options) in NOISE_CHOICES.items():
+        distances: dict[str, float | None] = {default[key]: base}
+        for option in options:
+            if option == default[key]:
+                continue
+            distances[option] = None
+            for name, reading in variants.items():
+                changed = {k for k in NOISE_CHOICES if {**default, **reading}[k] != default[k]}
+                if changed == {key} and reading[key] == option and name in variant_tables:
+                    distances[option] = _distance(variant_tables[name], paper, paper_method, paper_methods)[0]
+        out.append(Reading(choice, f"orderings.{key}", f"Table 1, `{dataset}` ({kind})", distances,
+                           default[key], cells))
+    return out
+
+
+def support_base_readings(dataset: str, kind: str, default_table: str | Path, methods: Mapping[str, Any],
+                          paper: pd.DataFrame) -> list[Reading]:
+    """FreSPA's support base: two configured FreSPA entries whose parameters differ only in
+    ``support_base``, each compared with the paper's FreSPA column at r > 0 (relative ED)."""
+    default = inspect.signature(FreSPA).parameters["support_base"].default
+    entries: dict[tuple, dict[str, str]] = {}
+    for name, entry in methods.items():
+        entry = entry or {}
+        if entry.get("method", name) != "frespa":
+            continue
+        params = dict(entry.get("params") or {})
+        base = params.pop("support_base", default)
+        entries.setdefault(tuple(sorted(params.items())), {})[base] = name
+    out = []
+    for by_base in entries.values():
+        if len(by_base) < 2:
+            continue
+        distances: dict[str, float | None] = {}
+        cells = 0
+        for base, name in sorted(by_base.items(), key=lambda item: item[0] != default):
+            distances[base], cells = _distance(default_table, paper, {name: "frespa"}, [name])
+        out.append(Reading("FreSPA under noise: the n of minSup x n", "support_base",
+                           f"Table 1 FreSPA column, `{dataset}` ({kind})", distances, default, cells))
+    return out

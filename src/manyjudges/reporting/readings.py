@@ -1,0 +1,83 @@
+"""The "Readings" section of results/REPRODUCTION.md: each ambiguous choice of a paper, computed
+under each of its readings and compared with the paper's own numbers.
+
+A reading's distance to the paper is the mean absolute difference between our values and the
+paper's over the cells of the table it was tested on (the cells both have); the families say
+which cells and which values (e.g. Table 1 at noise ratios r > 0, as ED relative to r = 0).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Reading", "mean_absolute_difference", "readings_markdown"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One choice tested on one table: the distance to the paper under each option (None: not computed)."""
+
+    choice: str
+    config_key: str
+    tested_on: str
+    distances: Mapping[str, float | None]
+    default: str
+    cells: int = 0
+    reasons: Mapping[str, str] = field(default_factory=dict)
+
+    def closest(self) -> str | None:
+        """The option with the smallest distance, or None unless every option was computed."""
+        values = {k: v for k, v in self.distances.items() if v is not None and not math.isnan(v)}
+        if len(values) < len(self.distances) or not values:
+            return None
+        return min(values, key=values.get)
+
+    def why(self) -> str:
+        """Why the default is the default: it is the closest, or the stated reason, or it is not."""
+        closest = self.closest()
+        if closest is None:
+            return "the other reading was not computed in this run"
+        if closest == self.default:
+            others = [v for k, v in self.distances.items() if k != self.default]
+            ratio = min(others) / self.distances[self.default] if self.distances[self.default] else math.inf
+            return f"closest to the paper ({ratio:.1f}x closer than the next)" if others else "closest to the paper"
+        if self.default in self.reasons:
+            return f"not the closest here; {self.reasons[self.default]}"
+        return f"not the closest here: `{closest}` is"
+
+
+def mean_absolute_difference(ours: pd.Series, paper: pd.Series) -> tuple[float, int]:
+    """(mean |ours - paper| over the cells where both are numbers, number of such cells)."""
+    both = pd.DataFrame({"ours": ours.astype(float), "paper": paper.astype(float)}).dropna()
+    if both.empty:
+        return float("nan"), 0
+    return float(np.mean(np.abs(both["ours"] - both["paper"]))), len(both)
+
+
+def _distance(value: float | None) -> str:
+    return "not computed" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def readings_markdown(readings: Sequence[Reading], notes: Sequence[str] = ()) -> str:
+    """The section: one row per (choice, table) with the distance under each option, the default and
+    why; ``notes``: paragraphs after the introduction (how a family's cells are measured)."""
+    if not readings:
+        return ""
+    lines = [
+        "## Readings\n",
+        "Where a paper is ambiguous, each reading is a config option; the run computes the paper's table under "
+        "each and measures its distance to the paper: the mean absolute difference between our values and "
+        "the paper's over the cells both have (`docs/methods.md` explains every reading).\n",
+        *[f"{note}\n" for note in notes],
+        "| choice | config | tested on | cells | distance to the paper by option | default | why |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in readings:
+        options = "; ".join(f"`{k}` {_distance(v)}" for k, v in r.distances.items())
+        lines.append(f"| {r.choice} | `{r.config_key}` | {r.tested_on} | {r.cells} | {options} | `{r.default}` "
+                     f"| {r.why()} |")
+    return "\n".join(lines) + "\n"

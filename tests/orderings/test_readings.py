@@ -1,0 +1,77 @@
+"""The Readings rows of the ordered-list noise experiment: distances recomputed by hand on small tables."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.orderings.readings import noise_readings, support_base_readings, table1_cells
+from manyjudges.reporting.readings import Reading, mean_absolute_difference, readings_markdown
+
+PAPER = pd.DataFrame({
+    "table": ["1"] * 6,
+    "method": ["ac_tau", "ac_tau", "ac_tau", "frespa", "frespa", "frespa"],
+    "noise_ratio": [0.0, 0.5, 1.0, 0.0, 0.5, 1.0],
+    "paper_value": [0.4, 0.2, 0.1, 0.8, 0.6, 0.4],
+})
+
+
+def _ed(values: dict[str, list[float]]) -> pd.DataFrame:
+    rows = [(r, m, v) for m, vs in values.items() for r, v in zip([0.0, 0.5, 1.0], vs)]
+    return pd.DataFrame(rows, columns=["noise_ratio", "method", "ed_mean"]).assign(ed_sd=0.0, replicates=1)
+
+
+def _write(tmp_path, name, values):
+    path = tmp_path / f"{name}.tsv"
+    _ed(values).to_csv(path, sep="\t", index=False)
+    return path
+
+
+def test_table1_cells_are_relative_to_noise_zero():
+    cells = table1_cells(_ed({"ac_tau": [0.8, 0.6, 0.2], "frespa_judges": [0.5, 0.5, 0.25]}), PAPER,
+                         {"frespa_judges": "frespa"})
+    assert cells["ours"].tolist() == pytest.approx([0.75, 0.25, 1.0, 0.5])
+    assert cells["paper"].tolist() == pytest.approx([0.5, 0.25, 0.75, 0.5])
+
+
+def test_noise_readings_compare_the_variant_that_changes_one_choice(tmp_path):
+    default = _write(tmp_path, "default", {"ac_tau": [0.8, 0.4, 0.2], "frespa": [0.5, 0.4, 0.2],
+                                           "frespa_judges": [0.5, 0.1, 0.1]})
+    judges = _write(tmp_path, "judges", {"ac_tau": [0.8, 0.6, 0.4], "frespa": [0.5, 0.45, 0.4]})
+    both = _write(tmp_path, "both", {"ac_tau": [0.8, 0.8, 0.8], "frespa": [0.5, 0.5, 0.5]})
+    rows = noise_readings("d", "simulated", default, {"judges_only": judges, "both": both},
+                          {"ed_over": "all", "noise_rounding": "floor"},
+                          {"judges_only": {"ed_over": "judges"}, "both": {"ed_over": "judges", "noise_rounding": "half_up"}},
+                          {"frespa_judges": "frespa"}, PAPER)
+    ed_over, rounding = rows
+    # default: ac_tau 0.5, 0.25 vs paper 0.5, 0.25; frespa 0.8, 0.4 vs 0.75, 0.5 (frespa_judges left out)
+    assert ed_over.distances["all"] == pytest.approx((0 + 0 + 0.05 + 0.1) / 4)
+    # judges_only: ac_tau 0.75, 0.5 vs 0.5, 0.25; frespa 0.9, 0.8 vs 0.75, 0.5
+    assert ed_over.distances["judges"] == pytest.approx((0.25 + 0.25 + 0.15 + 0.3) / 4)
+    assert ed_over.cells == 4 and ed_over.default == "all" and ed_over.closest() == "all"
+    assert rounding.distances == {"floor": pytest.approx(0.0375), "half_up": None}  # "both" changes two choices
+    assert "not computed" in rounding.why()
+
+
+def test_support_base_reading_pairs_frespa_entries_that_differ_only_in_it(tmp_path):
+    default = _write(tmp_path, "default", {"frespa": [0.5, 0.4, 0.2], "frespa_judges": [0.5, 0.35, 0.25],
+                                           "frespa_w2": [0.5, 0.1, 0.1]})
+    methods = {"frespa": {"params": {"min_sup": 0.75}},
+               "frespa_judges": {"method": "frespa", "params": {"min_sup": 0.75, "support_base": "judges"}},
+               "frespa_w2": {"method": "frespa", "params": {"min_sup": 0.75, "w_len": 2.0}}}
+    (row,) = support_base_readings("d", "simulated", default, methods, PAPER)
+    assert list(row.distances) == ["gold", "judges"] and row.default == "gold"
+    assert row.distances["gold"] == pytest.approx((0.05 + 0.1) / 2)
+    assert row.distances["judges"] == pytest.approx((0.05 + 0.0) / 2)
+    assert row.closest() == "judges" and "not the closest" in row.why()
+
+
+def test_mean_absolute_difference_skips_cells_either_lacks():
+    mad, n = mean_absolute_difference(pd.Series([0.1, np.nan, 0.5, 0.2]), pd.Series([0.2, 0.3, np.nan, 0.0]))
+    assert (mad, n) == (pytest.approx(0.15), 2)
+
+
+def test_readings_markdown_names_every_option_default_and_reason():
+    text = readings_markdown([Reading("a choice", "x.key", "Table 9", {"one": 0.1, "two": 0.3}, "one", 7)],
+                             ["A note."])
+    assert "## Readings" in text and "A note." in text
+    assert "| a choice | `x.key` | Table 9 | 7 | `one` 0.1000; `two` 0.3000 | `one` | closest to the paper (3.0x" in text
+    assert readings_markdown([]) == ""
