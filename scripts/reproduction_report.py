@@ -3,7 +3,12 @@ from pathlib import Path
 
 from manyjudges.workflow_support import setup_logging
 from manyjudges.crowd.report import crowd_result_files
-from manyjudges.reporting.reproduction import ordering_readings, write_reproduction
+from manyjudges.reporting.reproduction import (
+    crowd_paper_readings,
+    graded_paper_readings,
+    ordering_readings,
+    write_reproduction,
+)
 
 setup_logging(snakemake.log[0])
 ed_tables = {Path(p).parent.name: p for p in snakemake.input.ed}
@@ -11,8 +16,18 @@ reading_tables = {}
 for path in snakemake.input.readings:  # results/orderings/{dataset}/readings/{variant}/ed_by_noise.tsv
     variant = Path(path).parent
     reading_tables.setdefault(variant.parent.parent.name, {})[variant.name] = path
+graded_results = {
+    Path(loglik).parent.name: {"loglik": loglik, "pairwise": pairwise, "parameters": params, "grades": grades}
+    for loglik, pairwise, params, grades in zip(
+        snakemake.input.graded_loglik, snakemake.input.graded_pairwise, snakemake.input.graded_parameters,
+        snakemake.input.graded_grades,
+    )
+}
 readings = ordering_readings(ed_tables, reading_tables, snakemake.params.datasets, snakemake.params.methods,
                              snakemake.params.noise_reading, snakemake.params.reading_variants)
+readings += graded_paper_readings(graded_results, snakemake.params.graded_datasets, snakemake.params.graded_methods)
+crowd_results = crowd_result_files(snakemake.input.crowd, snakemake.input.crowd_cv)
+readings += crowd_paper_readings(crowd_results, snakemake.params.crowd_datasets, snakemake.params.crowd_methods)
 write_reproduction(
     ed_tables=ed_tables,
     sweep_tables={Path(p).parent.name: p for p in snakemake.input.sweep},
@@ -22,16 +37,10 @@ write_reproduction(
     out_path=snakemake.output[0],
     consensus_tables=list(snakemake.input.consensus),
     consensus_datasets=snakemake.params.consensus_datasets,
-    graded_results={
-        Path(loglik).parent.name: {"loglik": loglik, "pairwise": pairwise, "parameters": params, "grades": grades}
-        for loglik, pairwise, params, grades in zip(
-            snakemake.input.graded_loglik, snakemake.input.graded_pairwise, snakemake.input.graded_parameters,
-            snakemake.input.graded_grades,
-        )
-    },
+    graded_results=graded_results,
     graded_datasets=snakemake.params.graded_datasets,
     graded_methods=snakemake.params.graded_methods,
-    crowd_results=crowd_result_files(snakemake.input.crowd, snakemake.input.crowd_cv),
+    crowd_results=crowd_results,
     crowd_datasets=snakemake.params.crowd_datasets,
     crowd_methods=snakemake.params.crowd_methods,
     crowd_ks=snakemake.params.crowd_ks,

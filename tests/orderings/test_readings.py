@@ -70,8 +70,8 @@ def test_mean_absolute_difference_skips_cells_either_lacks():
 
 
 def test_readings_markdown_names_every_option_default_and_reason():
-    text = readings_markdown([Reading("a choice", "x.key", "Table 9", {"one": 0.1, "two": 0.3}, "one", 7)],
-                             ["A note."])
-    assert "## Readings" in text and "A note." in text
+    text = readings_markdown([Reading("a choice", "x.key", "Table 9", {"one": 0.1, "two": 0.3}, "one", 7, "fam")],
+                             {"fam": "A note.", "other": "Not this one."})
+    assert "## Readings" in text and "A note." in text and "Not this one." not in text
     assert "| a choice | `x.key` | Table 9 | 7 | `one` 0.1000; `two` 0.3000 | `one` | closest to the paper (3.0x" in text
     assert readings_markdown([]) == ""

@@ -22,7 +22,7 @@ import pandas as pd
 from manyjudges.orderings.evaluation import ED_OVER
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
-from manyjudges.reporting.readings import Reading, mean_absolute_difference
+from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
 __all__ = ["NOISE_CHOICES", "NOTE", "table1_cells", "noise_readings", "support_base_readings"]
 
@@ -95,7 +95,7 @@ def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_t
                 if changed == {key} and reading[key] == option and name in variant_tables:
                     distances[option] = _distance(variant_tables[name], paper, paper_method, paper_methods)[0]
         out.append(Reading(choice, f"orderings.{key}", f"Table 1, `{dataset}` ({kind})", distances,
-                           default[key], cells))
+                           default[key], cells, "orderings"))
     return out
 
 
@@ -104,22 +104,6 @@ def support_base_readings(dataset: str, kind: str, default_table: str | Path, me
     """FreSPA's support base: two configured FreSPA entries whose parameters differ only in
     ``support_base``, each compared with the paper's FreSPA column at r > 0 (relative ED)."""
     default = inspect.signature(FreSPA).parameters["support_base"].default
-    entries: dict[tuple, dict[str, str]] = {}
-    for name, entry in methods.items():
-        entry = entry or {}
-        if entry.get("method", name) != "frespa":
-            continue
-        params = dict(entry.get("params") or {})
-        base = params.pop("support_base", default)
-        entries.setdefault(tuple(sorted(params.items())), {})[base] = name
-    out = []
-    for by_base in entries.values():
-        if len(by_base) < 2:
-            continue
-        distances: dict[str, float | None] = {}
-        cells = 0
-        for base, name in sorted(by_base.items(), key=lambda item: item[0] != default):
-            distances[base], cells = _distance(default_table, paper, {name: "frespa"}, [name])
-        out.append(Reading("FreSPA under noise: the n of minSup x n", "support_base",
-                           f"Table 1 FreSPA column, `{dataset}` ({kind})", distances, default, cells))
-    return out
+    return parameter_readings(methods, "frespa", "support_base", default, "FreSPA under noise: the n of minSup x n",
+                              f"Table 1 FreSPA column, `{dataset}` ({kind})",
+                              lambda name: _distance(default_table, paper, {name: "frespa"}, [name]), "orderings")

@@ -8,13 +8,14 @@ which cells and which values (e.g. Table 1 at noise ratios r > 0, as ED relative
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Reading", "mean_absolute_difference", "readings_markdown"]
+__all__ = ["Reading", "mean_absolute_difference", "parameter_readings", "readings_markdown"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Reading:
     distances: Mapping[str, float | None]
     default: str
     cells: int = 0
+    family: str = ""
     reasons: Mapping[str, str] = field(default_factory=dict)
 
     def closest(self) -> str | None:
@@ -58,13 +60,40 @@ def mean_absolute_difference(ours: pd.Series, paper: pd.Series) -> tuple[float, 
     return float(np.mean(np.abs(both["ours"] - both["paper"]))), len(both)
 
 
+def parameter_readings(methods: Mapping[str, Any], method: str, parameter: str, default: str, choice: str,
+                       tested_on: str, distance: Callable[[str], tuple[float, int]], family: str = "") -> list[Reading]:
+    """Readings of a method parameter: configured entries of ``method`` (an entry's ``method``, else
+    its name) whose parameters differ only in ``parameter``, each measured by ``distance(entry name)``
+    -> (distance, cells). One :class:`Reading` per such group of two or more entries, the default
+    option first."""
+    groups: dict[tuple, dict[str, str]] = {}
+    for name, entry in methods.items():
+        entry = entry or {}
+        if entry.get("method", name) != method:
+            continue
+        params = dict(entry.get("params") or {})
+        option = str(params.pop(parameter, default))
+        groups.setdefault(tuple(sorted((k, repr(v)) for k, v in params.items())), {})[option] = name
+    out = []
+    for by_option in groups.values():
+        if len(by_option) < 2:
+            continue
+        distances: dict[str, float | None] = {}
+        cells = 0
+        for option, name in sorted(by_option.items(), key=lambda item: item[0] != default):
+            distances[option], cells = distance(name)
+        out.append(Reading(choice, f"{method}: {parameter}", tested_on, distances, default, cells, family))
+    return out
+
+
 def _distance(value: float | None) -> str:
     return "not computed" if value is None or math.isnan(value) else f"{value:.4f}"
 
 
-def readings_markdown(readings: Sequence[Reading], notes: Sequence[str] = ()) -> str:
+def readings_markdown(readings: Sequence[Reading], notes: Mapping[str, str] | None = None) -> str:
     """The section: one row per (choice, table) with the distance under each option, the default and
-    why; ``notes``: paragraphs after the introduction (how a family's cells are measured)."""
+    why; ``notes``: by family, a paragraph on how its cells are measured (printed when it has rows)."""
+    families = {r.family for r in readings}
     if not readings:
         return ""
     lines = [
@@ -72,7 +101,7 @@ def readings_markdown(readings: Sequence[Reading], notes: Sequence[str] = ()) ->
         "Where a paper is ambiguous, each reading is a config option; the run computes the paper's table under "
         "each and measures its distance to the paper: the mean absolute difference between our values and "
         "the paper's over the cells both have (`docs/methods.md` explains every reading).\n",
-        *[f"{note}\n" for note in notes],
+        *[f"{note}\n" for family, note in (notes or {}).items() if family in families],
         "| choice | config | tested on | cells | distance to the paper by option | default | why |",
         "|---|---|---|---|---|---|---|",
     ]

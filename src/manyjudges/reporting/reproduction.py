@@ -6,7 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from manyjudges.consensus.report import consensus_markdown
+from manyjudges.crowd.readings import NOTE as CROWD_READINGS_NOTE
+from manyjudges.crowd.readings import crowd_readings
 from manyjudges.crowd.report import crowd_markdown
+from manyjudges.graded.readings import NOTE as GRADED_READINGS_NOTE
+from manyjudges.graded.readings import graded_readings
 from manyjudges.graded.report import graded_markdown
 from manyjudges.orderings.readings import NOTE as ORDERINGS_READINGS_NOTE
 from manyjudges.orderings.readings import noise_readings, support_base_readings
@@ -16,7 +20,7 @@ from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, readings_markdown
 from manyjudges.reporting.tables import write_text_atomic
 
-__all__ = ["HEADER", "ordering_readings", "write_reproduction"]
+__all__ = ["HEADER", "crowd_paper_readings", "graded_paper_readings", "ordering_readings", "write_reproduction"]
 
 HEADER = [
     "# Reproduction report\n",
@@ -45,6 +49,33 @@ def ordering_readings(
         rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
                                paper_method, paper)
         rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
+    return rows
+
+
+def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
+                          graded_datasets: Mapping[str, Mapping[str, Any]],
+                          graded_methods: Mapping[str, Any] | None) -> list[Reading]:
+    """The graded readings (:mod:`manyjudges.graded.readings`) of every simulated graded dataset."""
+    paper = paper_values("wilbur2011")
+    rows: list[Reading] = []
+    for name, files in graded_results.items():
+        source = graded_datasets.get(name, {}).get("source")
+        if source == "simulate":
+            rows += graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
+    return rows
+
+
+def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
+                         crowd_datasets: Mapping[str, Mapping[str, Any]],
+                         crowd_methods: Mapping[str, Any] | None) -> list[Reading]:
+    """The crowd readings (:mod:`manyjudges.crowd.readings`) of every crowd dataset with ranking metrics."""
+    paper = paper_values("niu2015")
+    rows: list[Reading] = []
+    for name, files in crowd_results.items():
+        source = crowd_datasets.get(name, {}).get("source", "")
+        if "ranking_metrics" in files:
+            rows += crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
+                                   crowd_methods or {}, paper)
     return rows
 
 
@@ -78,7 +109,8 @@ def write_reproduction(
     """
     parts = list(HEADER)
     if readings:
-        parts.append(readings_markdown(readings, [ORDERINGS_READINGS_NOTE]))
+        parts.append(readings_markdown(readings, {"orderings": ORDERINGS_READINGS_NOTE,
+                                                  "graded": GRADED_READINGS_NOTE, "crowd": CROWD_READINGS_NOTE}))
     if ed_tables:
         parts.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods,
                                         paper_values("kim2010"), noise_reading))

@@ -1,0 +1,61 @@
+"""The crowd readings tested against Niu et al. (2015) Table 2 (docs/methods.md, section 6).
+
+A method parameter that is a reading of the paper (CrowdAgg's pairwise probability, eq. 6) is
+tested when the config holds entries of the method that differ only in it, on a dataset that
+stands in for one of the paper's: each entry's Table 2 metrics (P@k, NDCG@k, MAP, ...) against the
+paper's for the method on that dataset.
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from manyjudges.crowd.registry import CROWD_METHODS
+from manyjudges.crowd.report import PAPER_DATASET, PAPER_KEY
+from manyjudges.reporting.paper_values import paper_lookup
+from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
+
+__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings"]
+
+#: how the crowd readings are measured, for the report
+NOTE = ("Crowd aggregation (Niu et al., Table 2): every metric of the method's row, on a dataset that stands in "
+        "for one of the paper's.")
+#: (method, parameter, what it decides): the crowd parameters that are readings of the paper
+PARAMETER_CHOICES = [
+    ("crowdagg_ndcg", "pairwise", "CrowdAgg: eq. 6, the pairwise probability"),
+    ("crowdagg_rbp", "pairwise", "CrowdAgg: eq. 6, the pairwise probability"),
+]
+
+
+def metric_cells(metrics: pd.DataFrame, entry: str, paper_method: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+    """Per metric of ``entry``: our value and the paper's for ``paper_method`` (NaN where it has none)."""
+    rows = metrics[metrics["method"] == entry]
+    return pd.DataFrame({"metric": rows["metric"].to_numpy(), "ours": rows["value"].astype(float).to_numpy(),
+                         "paper": [paper.get((paper_method, m), float("nan")) for m in rows["metric"]]})
+
+
+def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Path, methods: Mapping[str, Any],
+                   paper: pd.DataFrame) -> list[Reading]:
+    """The :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries
+    test, on a dataset of a ``source`` the paper has (none otherwise)."""
+    paper_dataset = PAPER_DATASET.get(source)
+    if paper_dataset is None:
+        return []
+    table2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": paper_dataset}, complete_only=True)
+    metrics = pd.read_csv(metrics_path, sep="\t")
+    out = []
+    for method, parameter, choice in PARAMETER_CHOICES:
+        factory, preset = CROWD_METHODS.resolve(method)
+        default = str(preset.get(parameter, inspect.signature(factory).parameters[parameter].default))
+
+        def distance(entry: str, method: str = method) -> tuple[float, int]:
+            cells = metric_cells(metrics, entry, method, table2)
+            return mean_absolute_difference(cells["ours"], cells["paper"])
+
+        out += parameter_readings(methods, method, parameter, default, choice,
+                                  f"Table 2 ({paper_dataset}), `{dataset}` ({kind})", distance, "crowd")
+    return out

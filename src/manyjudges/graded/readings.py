@@ -1,0 +1,63 @@
+"""The graded readings tested against Wilbur and Kim (2011) Tables 2 and 3 (docs/methods.md, section 5).
+
+A method parameter that is a reading of the paper (M4's predictive distribution over whole
+labels) is tested when the config holds entries of the method that differ only in it: each
+entry's per-judge log probabilities S(k), under cross induction (Table 2) and the single-parameter
+protocol (Table 3), are compared with the paper's for the method, judge by judge (the paper's
+judges 0-12 and their "Ave" row are the simulated panel's judges and mean). Only on a simulated
+panel shaped like the paper's: on other data the paper's judges are not ours.
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from manyjudges.graded.registry import GRADED_METHODS
+from manyjudges.graded.report import PAPER_KEY, _paper_judge
+from manyjudges.reporting.paper_values import key_value, paper_lookup
+from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
+
+__all__ = ["NOTE", "PARAMETER_CHOICES", "loglik_cells", "graded_readings"]
+
+#: how the graded readings are measured, for the report
+NOTE = ("Graded judgments (Wilbur and Kim, Tables 2-3): per-judge log probabilities S(k) under both protocols, "
+        "compared judge by judge with the paper's, on the simulated panel only (the paper's judges are not "
+        "public, and other panels' judges are not theirs).")
+
+#: (method, parameter, what it decides): the graded parameters that are readings of the paper
+PARAMETER_CHOICES = [("m4", "predictive", "M4: the Gaussian predictive over whole labels")]
+#: the paper's table of each protocol
+PROTOCOL_TABLES = {"cross_induction": "2", "single_parameter": "3"}
+
+
+def loglik_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
+    """Per (protocol, judge) of ``entry``: our S(k) and the paper's for ``paper_method`` (NaN where it has none)."""
+    lookups = {protocol: paper_lookup(paper, table, PAPER_KEY, key=key_value)
+               for protocol, table in PROTOCOL_TABLES.items()}
+    rows = []
+    for r in loglik[(loglik["method"] == entry) & loglik["protocol"].isin(list(lookups))].itertuples(index=False):
+        value = lookups[r.protocol].get((r.protocol, _paper_judge(r.judge), paper_method, None, None, "loglik"))
+        rows.append((r.protocol, r.judge, float(r.loglik), float("nan") if value is None else float(value)))
+    return pd.DataFrame(rows, columns=["protocol", "judge", "ours", "paper"])
+
+
+def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: Mapping[str, Any],
+                    paper: pd.DataFrame) -> list[Reading]:
+    """The :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test."""
+    loglik = pd.read_csv(loglik_path, sep="\t")
+    out = []
+    for method, parameter, choice in PARAMETER_CHOICES:
+        factory, preset = GRADED_METHODS.resolve(method)
+        default = str(preset.get(parameter, inspect.signature(factory).parameters[parameter].default))
+
+        def distance(entry: str, method: str = method) -> tuple[float, int]:
+            cells = loglik_cells(loglik, entry, method, paper)
+            return mean_absolute_difference(cells["ours"], cells["paper"])
+
+        out += parameter_readings(methods, method, parameter, default, choice,
+                                  f"Tables 2-3 per judge, `{dataset}` ({kind})", distance, "graded")
+    return out
