@@ -1,14 +1,18 @@
-"""Crowd figures: Table 2 bars, Figure 1 (with vs without quality), Figure 2 (qualities), Figures 3-4 (spammers)."""
+"""Crowd figures: Table 2 bars (with the paper's values beside a stand-in's), Figure 1 (with vs without
+quality), Figure 2 (qualities), Figures 3-4 (spammers)."""
 import pandas as pd
 
 from manyjudges.crowd import plots
+from manyjudges.crowd.report import figure_paper_values
+from manyjudges.reporting.paper_values import paper_values
 from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 rule, out, wc = snakemake.rule, snakemake.output, snakemake.wildcards
 read = lambda path: pd.read_csv(path, sep="\t", dtype={"topic": str, "worker": str})  # noqa: E731
 if rule == "crowd_figure_table2":
-    plots.plot_table2(read(snakemake.input[0]), wc.crowd_dataset, out.png, out.pdf)
+    plots.plot_table2(read(snakemake.input[0]), wc.crowd_dataset, out.png, out.pdf,
+                      paper=figure_paper_values(snakemake.params.spec, paper_values("niu2015")))
 elif rule == "crowd_figure_quality_ablation":
     plots.plot_quality_ablation(read(snakemake.input[0]), snakemake.params.ablation, wc.crowd_dataset, out.png, out.pdf)
 elif rule == "crowd_figure_quality_distributions":

@@ -47,6 +47,14 @@ def test_every_family_writes_its_tables_and_figures(offline_run):
     assert other[["noise_ratio", "method"]].equals(
         pd.read_csv(results / "orderings/sim_tiny/ed_by_noise.tsv", sep="\t")[["noise_ratio", "method"]])
     assert "## Readings" in report and "| ED under noise: the orderings it averages over | `orderings.ed_over` |" in report
+    # the fidelity scoreboard comes right after the header, before the families' sections
+    assert report.index("## Fidelity scoreboard") < report.index("## Kim, Zhai, Han") < report.index("## Wilbur")
+    board = report.split("## Fidelity scoreboard\n", 1)[1].split("\n## ", 1)[0]
+    assert "| Kim, Zhai, Han (ECIR 2010), Table 1 | `sim_tiny` | simulated | 4 | " in board
+    assert "| Kim, Zhai, Han (ECIR 2010), Table 1 | `own_orderings` | real stand-in (your own data) | 4 | " in board
+    assert "| Wilbur and Kim (BMC Bioinformatics 2011), Table 2 | `sim_small` | simulated | 10 | " in board
+    assert "Table 2 on `own_grades` (real stand-in (your own data))" in board  # no paper values beside it
+    assert report.index("## Fidelity scoreboard") < report.index("## Readings") < report.index("## Kim, Zhai, Han")
 
 
 def test_each_job_log_holds_its_progress(offline_run):

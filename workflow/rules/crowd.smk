@@ -174,6 +174,8 @@ rule crowd_figure_table2:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/table2.pdf",
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_dataset],
     threads: 1
     resources:
         mem_mb=1000,

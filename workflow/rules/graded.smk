@@ -109,6 +109,8 @@ rule figure_loglik_by_judge:
             subcategory="{dataset}",
         ),
         pdf="results/figures/graded/{dataset}/loglik_by_judge.pdf",
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.dataset],
     threads: 1
     resources:
         mem_mb=1000,

@@ -1,5 +1,6 @@
 """Figures for the consensus-measure experiments (Lin, Li, Guo): log kappa over the lambda x gamma grid,
-rank aggregators judged by consensus, and sensitivity to perturbing one list."""
+rank aggregators judged by consensus, and sensitivity to perturbing one list; the grid with the reference
+values of the authors' code beside ours when given."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,25 +9,43 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.reporting.figures import plt, save_figure
+from manyjudges.reporting.figures import paper_handle, paper_style, plt, save_figure
 
 __all__ = ["plot_consensus_grid", "plot_aggregators", "plot_sensitivity"]
 
 
-def plot_consensus_grid(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
-    """log kappa against lambda, one line per gamma, one panel per list set."""
+def plot_consensus_grid(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path],
+                        paper: pd.DataFrame | None = None) -> None:
+    """log kappa against lambda, one line per gamma, one panel per list set.
+
+    ``paper``: the reference values (lin2017 rows of ``paper_values``: the authors' code on their own lists);
+    each reference kappa of a panel's list set is drawn as a large hollow marker at its (lambda, gamma), in the
+    colour of that gamma's line (grey when the grid has no such gamma).
+    """
+    kappas = paper[paper["statistic"] == "kappa"] if paper is not None else None
     sets = list(dict.fromkeys(table["list_set"]))
     fig, axes = plt.subplots(1, len(sets), figsize=(4.2 * len(sets), 3.6), squeeze=False, sharey=True)
     for ax, name in zip(axes[0], sets):
         rows = table[table["list_set"] == name]
+        colours = {}
         for gamma, sub in rows.groupby("gamma"):
             sub = sub.sort_values("lambda")
-            ax.plot(sub["lambda"], np.log10(sub["kappa"]), marker="o", label=f"gamma = {gamma:g}")
+            (line,) = ax.plot(sub["lambda"], np.log10(sub["kappa"]), marker="o", label=f"gamma = {gamma:g}")
+            colours[round(float(gamma), 9)] = line.get_color()
+        ref = kappas[kappas["list_set"].astype(str) == str(name)] if kappas is not None else None
+        handles, labels = ax.get_legend_handles_labels()
+        if ref is not None and len(ref):
+            for gamma, sub in ref.groupby(ref["gamma"].astype(float), sort=True):
+                sub = sub.sort_values("lambda")
+                ax.plot(sub["lambda"].astype(float), np.log10(sub["paper_value"].astype(float)),
+                        **{**paper_style(colours.get(round(gamma, 9), "0.35"), line=False), "markersize": 10})
+            handle = paper_handle("large hollow: reference", line=False)
+            handles, labels = [*handles, handle], [*labels, handle.get_label()]
         ax.set_title(name)
         ax.set_xlabel("lambda (gap weight)")
         ax.set_ylabel("log10 kappa")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(handles, labels, fontsize=7, loc="upper left")
     fig.suptitle(f"Consensus measure over lambda x gamma: {dataset}")
     fig.tight_layout()
     save_figure(fig, paths)

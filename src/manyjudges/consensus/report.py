@@ -10,10 +10,14 @@ import pandas as pd
 
 from manyjudges.consensus.experiment import summarise_aggregators
 from manyjudges.io.sources import clef_runs, search_results
-from manyjudges.reporting.formatting import data_kind
+from manyjudges.reporting.formatting import comparison_data, data_kind
 from manyjudges.reporting.paper_values import paper_values
+from manyjudges.reporting.scoreboard import CELL_COLUMNS
 
-__all__ = ["consensus_markdown"]
+__all__ = ["PAPER_SOURCES", "consensus_markdown", "search_cells", "consensus_comparisons"]
+
+#: config sources holding the paper's own data: Lin, Li and Guo's Google and Bing lists
+PAPER_SOURCES = ("search_results",)
 
 #: data notes by dataset ``source``, printed only under a dataset of that source
 DATA_NOTES = {"search_results": search_results.REPORT_NOTE, "clef_runs": clef_runs.REPORT_NOTE}
@@ -43,6 +47,40 @@ def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame,
                      f"| {lcs_text} |")
     parts.append("")
     return parts
+
+
+def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
+    """The search table's kappa cells, one per row of ``table`` (consensus.tsv): list_set, lambda, gamma,
+    ours (kappa) and paper_value (the authors' code's kappa, NaN where it has none)."""
+    kap = ref[ref["statistic"] == "kappa"]
+    keys = ["list_set", "lam", "gam"]
+    refs = pd.DataFrame({"list_set": kap["list_set"].astype(str).to_numpy(),
+                         "lam": kap["lambda"].astype(float).round(9).to_numpy(),
+                         "gam": kap["gamma"].astype(float).round(9).to_numpy(),
+                         "paper_value": kap["paper_value"].astype(float).to_numpy()})
+    cells = pd.DataFrame({"list_set": table["list_set"].astype(str).to_numpy(), "lambda": table["lambda"].to_numpy(),
+                          "gamma": table["gamma"].to_numpy(), "ours": table["kappa"].astype(float).to_numpy()})
+    cells["lam"], cells["gam"] = cells["lambda"].astype(float).round(9), cells["gamma"].astype(float).round(9)
+    return cells.merge(refs, on=keys, how="left")[["list_set", "lambda", "gamma", "ours", "paper_value"]]
+
+
+def consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """The search tables' kappa cells beside the reference values (long, :data:`CELL_COLUMNS`); the other
+    tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are not counted."""
+    ref = paper_values("lin2017")
+    frames = []
+    for path in map(Path, paths):
+        if path.name != "consensus.tsv":
+            continue
+        dataset = path.parent.name
+        cells = search_cells(pd.read_csv(path, sep="\t", dtype={"kappa_by_length": str}), ref)
+        key = ("list_set=" + cells["list_set"] + ";lambda=" + cells["lambda"].map("{:g}".format)
+               + ";gamma=" + cells["gamma"].map("{:g}".format))
+        data = comparison_data(datasets.get(dataset, {}).get("source"), PAPER_SOURCES)
+        frames.append(cells.assign(paper="lin2017", table="search", dataset=dataset, data=data, method="", key=key))
+    if not frames:
+        return pd.DataFrame(columns=CELL_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
 
 
 def _aggregators_markdown(table: pd.DataFrame, dataset: str, spec: Mapping[str, Any]) -> list[str]:

@@ -1,5 +1,6 @@
 """Crowd figures (Niu et al., WSDM 2015): Table 2 as bars, Figure 1 (with vs without annotator quality),
-Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers)."""
+Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers); Table 2 with
+the paper's values beside ours when given."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,25 +9,44 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.reporting.figures import plt, save_figure
+from manyjudges.reporting.figures import paper_handle, paper_style, plt, save_figure
 
 FIGURE_METRICS = ("P@10", "MAP", "NDCG@10", "RBP")
 
 
-def plot_table2(table: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path) -> None:
-    """Mean P@10, MAP, NDCG@10, RBP per method (ranking_metrics.tsv), grouped bars."""
+def plot_table2(table: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path,
+                paper: pd.DataFrame | None = None) -> None:
+    """Mean P@10, MAP, NDCG@10, RBP per method (ranking_metrics.tsv), grouped bars.
+
+    ``paper``: the paper's values for the dataset this one stands for (niu2015 rows of ``paper_values``,
+    see :func:`manyjudges.crowd.report.figure_paper_values`); Table 2's value of each method and metric is
+    drawn as a hollow black-edged marker on its bar (the bar's own colour would hide it inside the bar).
+    """
     methods = list(dict.fromkeys(table["method"]))
+    t2 = paper[paper["table"].astype(str) == "2"] if paper is not None else None
+    drawn = False
     fig, ax = plt.subplots(figsize=(max(6.4, 0.6 * len(methods) + 3), 4.0))
     width = 0.8 / len(FIGURE_METRICS)
     x = np.arange(len(methods))
     for k, metric in enumerate(FIGURE_METRICS):
         rows = table[table["metric"] == metric].set_index("method")["value"]
         ax.bar(x + k * width, [rows.get(m, np.nan) for m in methods], width, label=metric)
+        if t2 is None:
+            continue
+        ref = t2[t2["metric"] == metric].drop_duplicates("method").set_index("method")["paper_value"].astype(float)
+        y = np.array([ref.get(m, np.nan) for m in methods], dtype=float)
+        if not np.isnan(y).all():
+            ax.plot(x + k * width, y, **{**paper_style("black", line=False), "markersize": 5})
+            drawn = True
     ax.set_xticks(x + 0.4 - width / 2, methods, rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("mean over topics")
     ax.set_title(f"Ranking quality by method: {dataset}")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, ncol=4)
+    handles, labels = ax.get_legend_handles_labels()
+    if drawn:
+        handle = paper_handle("hollow: paper", line=False)
+        handles, labels = [*handles, handle], [*labels, handle.get_label()]
+    ax.legend(handles, labels, fontsize=8, ncol=len(handles), loc="lower center", bbox_to_anchor=(0.5, 1.08))
     fig.tight_layout()
     save_figure(fig, [png, pdf])
 

@@ -10,12 +10,20 @@ import pandas as pd
 
 from manyjudges.crowd.experiment import metric_names
 from manyjudges.io.sources import mirex2005, trec_rf10
-from manyjudges.reporting.formatting import cell, data_kind, fmt
+from manyjudges.reporting.formatting import cell, comparison_data, data_kind, fmt
 from manyjudges.reporting.paper_values import paper_lookup
+from manyjudges.reporting.scoreboard import CELL_COLUMNS
+
+__all__ = ["PAPER_DATASET", "PAPER_SOURCES", "crowd_result_files", "crowd_markdown", "crowd_comparisons",
+           "paper_tables", "figure_paper_values"]
 
 #: key columns of the paper values (those set in every row of a table are used)
 PAPER_KEY = ("spammer", "method", "metric")
 PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
+#: config sources holding the paper's own data: MIREX 2005's crowd judgments (its truth is a stand-in, see its note)
+PAPER_SOURCES = ("mirex2005",)
+#: metrics of the robustness CV tables (Figures 3-4)
+CV_METRICS = ("P@10", "MAP", "NDCG@10", "RBP")
 #: data caveats by dataset ``source``, printed only under a dataset of that source (each declared by its parser)
 DATA_NOTES = {"mirex2005": mirex2005.REPORT_NOTE, "trec_rf10": trec_rf10.CROWD_REPORT_NOTE}
 PAPER_NAME = "Niu, Lan, Guo, Yu, Long, Cheng, *Listwise approach for rank aggregation in crowdsourcing*, WSDM 2015"
@@ -67,6 +75,58 @@ def crowd_result_files(tables: Sequence[str | Path], cv_tables: Sequence[str | P
         path = Path(path)
         out.setdefault(path.parent.name, {})[path.stem] = path
     return out
+
+
+def paper_tables(paper: pd.DataFrame, source: str | None) -> dict[str, dict[tuple, float]]:
+    """{table ('2', 'cv', 'kl'): {key: paper value}} for a dataset of config ``source``: the paper dataset
+    it stands for (:data:`PAPER_DATASET`), keyed by the columns of :data:`PAPER_KEY` set in each table;
+    empty dicts for a source with no paper counterpart."""
+    pd_name = PAPER_DATASET.get(source or "")
+    return {t: paper_lookup(paper, t, PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
+            for t in ("2", "cv", "kl")}
+
+
+def _cells(keys: pd.DataFrame, ours: pd.Series, lut: Mapping[tuple, float], method: pd.Series) -> pd.DataFrame:
+    """Long cells: ``keys`` rows looked up in ``lut`` (NaN where absent), the key as 'name=value;...'."""
+    tuples = list(keys.itertuples(index=False, name=None))
+    text = [";".join(f"{c}={v}" for c, v in zip(keys.columns, t)) for t in tuples]
+    return pd.DataFrame({"method": method.to_numpy(), "key": text, "ours": ours.astype(float).to_numpy(),
+                         "paper_value": [lut.get(t, np.nan) for t in tuples]})
+
+
+def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                      paper: pd.DataFrame, ks: list[int]) -> pd.DataFrame:
+    """Every cell of Table 2, the CV tables (Figures 3-4) and the mean KLs (Figure 2) this section shows
+    (long, :data:`CELL_COLUMNS`); paper values only beside a dataset standing in for one of the paper's."""
+    frames = []
+    for name, files in results.items():
+        source = datasets.get(name, {}).get("source")
+        data = comparison_data(source, PAPER_SOURCES)
+        luts = paper_tables(paper, source)
+        metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
+        metrics = metrics[metrics["metric"].isin(metric_names(ks))]
+        parts = [_cells(metrics[["method", "metric"]], metrics["value"], luts["2"], metrics["method"])
+                 .assign(table="2")]
+        if files.get("robustness_cv"):
+            cv = pd.read_csv(files["robustness_cv"], sep="\t")
+            cv = cv[cv["metric"].isin(CV_METRICS)]
+            parts.append(_cells(cv[["spammer", "method", "metric"]], cv["cv"], luts["cv"], cv["method"])
+                         .assign(table="cv"))
+        kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
+        if not kl.empty:
+            mean_kl = kl.groupby("method", sort=False)["kl"].mean().reset_index()
+            parts.append(_cells(mean_kl[["method"]], mean_kl["kl"], luts["kl"], mean_kl["method"]).assign(table="kl"))
+        frames.append(pd.concat(parts, ignore_index=True).assign(paper="niu2015", dataset=name, data=data))
+    if not frames:
+        return pd.DataFrame(columns=CELL_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
+
+
+def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
+    """The paper's rows for the dataset a crowd dataset of this ``spec`` stands for (:data:`PAPER_DATASET`),
+    None when it stands for none (as in the report's tables)."""
+    pd_name = PAPER_DATASET.get(spec.get("source", ""))
+    return None if pd_name is None else paper[paper["dataset"] == pd_name]
 
 
 def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str], ks: list[int]) -> str:
@@ -131,13 +191,8 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         if spec.get("source") in DATA_NOTES:
             parts.append(DATA_NOTES[spec["source"]] + "\n")
         pd_name = PAPER_DATASET.get(spec.get("source", ""))
-
-        def paper_table(table: str, pd_name: str | None = pd_name) -> dict[tuple, float]:
-            if pd_name is None:
-                return {}
-            return paper_lookup(paper, table, PAPER_KEY, where={"dataset": pd_name}, complete_only=True)
-
-        t2 = paper_table("2")
+        luts = paper_tables(paper, spec.get("source"))
+        t2 = luts["2"]
         metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
         by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t", dtype={"topic": str})
         n_topics = by_topic["topic"].nunique()
@@ -152,7 +207,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
         kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
         if not kl.empty:
-            paper_kl = paper_table("kl")
+            paper_kl = luts["kl"]
             mean_kl = kl.groupby("method", sort=False)["kl"].mean()
             rows = [f"| {m} | {cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
             parts.append("Figure 2: mean KL divergence over topics, accuracy (eq 18) histogram vs estimated "
@@ -164,9 +219,9 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                      "| method | time |\n|---|---|\n" + "\n".join(rows) + "\n")
         if files.get("robustness_cv"):
             cv = pd.read_csv(files["robustness_cv"], sep="\t")
-            paper_cv = paper_table("cv")
+            paper_cv = luts["cv"]
             for spammer, rows_s in cv.groupby("spammer", sort=False):
-                show = [m for m in ("P@10", "MAP", "NDCG@10", "RBP") if m in set(rows_s["metric"])]
+                show = [m for m in CV_METRICS if m in set(rows_s["metric"])]
                 table = rows_s.set_index(["method", "metric"])["cv"]
                 lines = ["| method | " + " | ".join(show) + " |", "|---|" + "---|" * len(show)]
                 for m in dict.fromkeys(rows_s["method"]):

@@ -9,8 +9,12 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.graded import simulate
-from manyjudges.reporting.formatting import data_kind, fmt
+from manyjudges.reporting.formatting import comparison_data, data_kind, fmt
 from manyjudges.reporting.paper_values import key_value, paper_lookup
+from manyjudges.reporting.scoreboard import CELL_COLUMNS
+
+__all__ = ["PAPER_METHODS", "PAPER_SOURCES", "paper_judge", "graded_markdown", "graded_comparisons", "loglik_cells",
+           "pairwise_cells", "figure_paper_values"]
 
 PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
 SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
@@ -18,11 +22,16 @@ SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
 MAX_LISTED_JUDGES = 30
 #: key columns of the paper values (judge numbers as ints, blank coordinates as None)
 PAPER_KEY = ("protocol", "judge", "method", "method_a", "method_b", "statistic")
+#: config sources holding the paper's own data: none (the MEDLINE panel is not public)
+PAPER_SOURCES: tuple[str, ...] = ()
+#: paper table of each protocol: (log probabilities, pairwise comparisons)
+PROTOCOL_TABLES = {"cross_induction": ("2", "4"), "single_parameter": ("3", "5")}
 #: data caveats by dataset ``source``, printed only under a dataset of that source
 DATA_NOTES = {"simulate": simulate.REPORT_NOTE}
 
 
-def _paper_judge(judge: Any) -> Any:
+def paper_judge(judge: Any) -> Any:
+    """The paper's judge number of one of ours ('judge07' -> 7); other names unchanged."""
     m = re.fullmatch(r"judge0*(\d+)", str(judge))
     return int(m.group(1)) if m else judge
 
@@ -46,7 +55,7 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
             cells = []
             for m in ordered:
                 cell = fmt(r[m], 0, missing="") + ("\\*" if m == best[judge] else "")
-                p = paper.get((protocol, _paper_judge(judge), m, None, None, "loglik")) if simulated else None
+                p = paper.get((protocol, paper_judge(judge), m, None, None, "loglik")) if simulated else None
                 if p is not None:
                     cell += f" ({fmt(p, 0, missing='')})"
                 cells.append(cell)
@@ -99,7 +108,7 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
         if listed:
             for _, r in g.iterrows():
                 sig = r["p_value"] < 0.05
-                j = _paper_judge(r["judge"])
+                j = paper_judge(r["judge"])
                 lines.append(f"| {r['judge']} | {a} vs {b} | "
                              f"{cell(r['a_better'], 'a_better', j, sig and r['a_better'] > r['b_better'])} | "
                              f"{cell(r['b_better'], 'b_better', j, sig and r['b_better'] > r['a_better'])} | "
@@ -112,6 +121,62 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
                      f"{cell(tot['ties'], 'ties', 'Total', False)} | "
                      f"A significantly better for {sig_a} judges, B for {sig_b} |")
     return "\n".join(lines) + "\n"
+
+
+def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+    """Tables 2/3's per-judge cells of one protocol (loglik_by_judge.tsv rows): judge, method, ours (log
+    probability) and paper_value (``paper``: a :func:`paper_lookup` of the table by :data:`PAPER_KEY`; NaN where
+    it has none). The Ave row is derived, so left out."""
+    rows = loglik[loglik["protocol"] == protocol]
+    values = [paper.get((protocol, paper_judge(j), m, None, None, "loglik"), float("nan"))
+              for j, m in zip(rows["judge"], rows["method"])]
+    return pd.DataFrame({"judge": rows["judge"].to_numpy(), "method": rows["method"].to_numpy(),
+                         "ours": rows["loglik"].astype(float).to_numpy(), "paper_value": values})
+
+
+def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+    """Tables 4/5's per-judge 'A better' counts of one protocol (pairwise_tests.tsv rows): judge, pair
+    ('A vs B'), ours and paper_value (NaN where the paper has none). 'B better' and ties are left out: with
+    'A better' they sum to the judge's labels, so their differences would cancel; the Total row is derived."""
+    rows = pairwise[pairwise["protocol"] == protocol]
+    values = [paper.get((protocol, paper_judge(j), None, a, b, "a_better"), float("nan"))
+              for j, a, b in zip(rows["judge"], rows["method_a"], rows["method_b"])]
+    return pd.DataFrame({"judge": rows["judge"].to_numpy(), "pair": (rows["method_a"] + " vs " + rows["method_b"])
+                         .to_numpy(), "ours": rows["a_better"].astype(float).to_numpy(), "paper_value": values})
+
+
+def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                       paper: pd.DataFrame) -> pd.DataFrame:
+    """Every per-judge cell of Tables 2-5 this section shows (long, :data:`CELL_COLUMNS`); paper values only
+    beside simulated panels, as in the tables. Table 1 (three different parameters, lambda on another scale)
+    is not counted; Tables 4/5 count their 'A better' cells, with no method column (compared cell by cell)."""
+    frames = []
+    for name, paths in results.items():
+        source = datasets.get(name, {}).get("source")
+        data = comparison_data(source, PAPER_SOURCES)
+        luts = {t: paper_lookup(paper, t, PAPER_KEY, key=key_value) if source == "simulate" else {}
+                for t in ("2", "3", "4", "5")}
+        loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
+        pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
+        for protocol, (table, _) in PROTOCOL_TABLES.items():
+            cells = loglik_cells(loglik, protocol, luts[table])
+            if not cells.empty:
+                frames.append(cells.assign(paper="wilbur2011", table=table, dataset=name, data=data,
+                                           key="judge=" + cells["judge"]))
+        for protocol, (_, table) in PROTOCOL_TABLES.items():
+            cells = pairwise_cells(pairwise, protocol, luts[table])
+            if not cells.empty:
+                frames.append(cells.assign(paper="wilbur2011", table=table, dataset=name, data=data, method="",
+                                           key="judge=" + cells["judge"] + ";" + cells["pair"] + ";a_better"))
+    if not frames:
+        return pd.DataFrame(columns=CELL_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
+
+
+def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
+    """The paper values a dataset's figure shows beside ours: ``paper`` for a simulated panel (which stands
+    in for the paper's), None for any other, as in the report's tables."""
+    return paper if spec.get("source") == "simulate" else None
 
 
 def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],

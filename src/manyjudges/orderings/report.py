@@ -12,12 +12,16 @@ from manyjudges.io.sources import preflib
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
-from manyjudges.reporting.formatting import data_kind, diff_cell
+from manyjudges.reporting.formatting import comparison_data, data_kind, diff_cell
+from manyjudges.reporting.scoreboard import CELL_COLUMNS
 
-__all__ = ["METHOD_ORDER", "PAPER", "dataset_summary", "table1_markdown", "sweep_markdown", "orderings_markdown"]
+__all__ = ["METHOD_ORDER", "PAPER", "PAPER_SOURCES", "dataset_summary", "table1_markdown", "sweep_markdown",
+           "orderings_markdown", "table1_cells", "sweep_cells", "orderings_comparisons"]
 
 METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
 PAPER = "Kim, Zhai, Han (ECIR 2010)"
+#: config sources holding the paper's own data: none (Barzilay et al.'s sentence orderings are not public)
+PAPER_SOURCES: tuple[str, ...] = ()
 #: data caveats by dataset ``source``, printed only under a dataset of that source
 DATA_NOTES = {"simulate": simulate.REPORT_NOTE, "preflib": preflib.REPORT_NOTE}
 
@@ -126,6 +130,74 @@ def sweep_markdown(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, param
             rows.append(f"| {value:g} | " + " | ".join(cells) + " |")
         out.append(head + "\n".join(rows) + "\n")
     return "\n".join(out)
+
+
+def _rounded(values: pd.Series) -> pd.Series:
+    """Float coordinates rounded for matching ours with the paper's (read from text)."""
+    return values.astype(float).round(9)
+
+
+def table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None
+                 ) -> pd.DataFrame:
+    """Table 1's cells, one per row of ``ours`` (ed_by_noise.tsv): method, noise_ratio, ours (ED mean) and
+    paper_value (the paper's ED of the method it maps to by ``paper_method``, NaN where it has none)."""
+    p1 = paper[paper["table"] == "1"]
+    ref = pd.DataFrame({"paper_method": p1["method"].to_numpy(), "r": _rounded(p1["noise_ratio"]).to_numpy(),
+                        "paper_value": p1["paper_value"].astype(float).to_numpy()})
+    cells = pd.DataFrame({"method": ours["method"].to_numpy(), "noise_ratio": ours["noise_ratio"].to_numpy(),
+                          "ours": ours["ed_mean"].astype(float).to_numpy()})
+    cells["paper_method"] = cells["method"].map(lambda m: dict(paper_method or {}).get(m, m))
+    cells["r"] = _rounded(cells["noise_ratio"])
+    out = cells.merge(ref, on=["paper_method", "r"], how="left")
+    return out[["method", "noise_ratio", "ours", "paper_value"]]
+
+
+def sweep_cells(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> pd.DataFrame:
+    """Tables 2-4's cells, one per row of ``ours`` (frespa_sweep.tsv) for ``parameters``: parameter, value,
+    noise_ratio, ours (ED mean) and paper_value (NaN where the paper has none)."""
+    pt = paper[paper["table"] == str(table_no)]
+    keys = ["parameter", "v", "r"]
+    ref = pd.DataFrame({"parameter": pt["parameter"].to_numpy(), "v": _rounded(pt["value"]).to_numpy(),
+                        "r": _rounded(pt["noise_ratio"]).to_numpy(),
+                        "paper_value": pt["paper_value"].astype(float).to_numpy()})
+    sub = ours[ours["parameter"].isin(parameters)]
+    cells = pd.DataFrame({"parameter": sub["parameter"].to_numpy(), "value": sub["value"].to_numpy(),
+                          "noise_ratio": sub["noise_ratio"].to_numpy(), "ours": sub["ed_mean"].astype(float).to_numpy(),
+                          "v": _rounded(sub["value"]).to_numpy(), "r": _rounded(sub["noise_ratio"]).to_numpy()})
+    out = cells.merge(ref, on=keys, how="left")
+    return out[["parameter", "value", "noise_ratio", "ours", "paper_value"]]
+
+
+def orderings_comparisons(
+    ed_tables: Mapping[str, str | Path],
+    sweep_tables: Mapping[str, str | Path],
+    datasets: Mapping[str, Mapping[str, Any]],
+    methods: Mapping[str, Mapping[str, Any]] | None,
+    paper: pd.DataFrame,
+) -> pd.DataFrame:
+    """Every cell of Tables 1-4 this section shows, ours beside the paper's (long, :data:`CELL_COLUMNS`);
+    Table 1's derived rows (Max-Min, % degradation) are left out."""
+    paper_method = {name: (entry or {}).get("method", name) for name, entry in dict(methods or {}).items()}
+    frames = []
+    for name in ed_tables:
+        data = comparison_data(datasets.get(name, {}).get("source"), PAPER_SOURCES)
+        t1 = table1_cells(pd.read_csv(ed_tables[name], sep="\t"), paper, paper_method)
+        frames.append(t1.assign(paper="kim2010", table="1", dataset=name, data=data,
+                                key="noise_ratio=" + t1["noise_ratio"].map("{:g}".format)))
+        if name not in sweep_tables:
+            continue
+        sweep = pd.read_csv(sweep_tables[name], sep="\t")
+        for no, params, _ in SWEEP_TABLES:
+            cells = sweep_cells(sweep, paper, no, params)
+            if cells.empty:
+                continue
+            key = (cells["parameter"] + "=" + cells["value"].map("{:g}".format)
+                   + ";noise_ratio=" + cells["noise_ratio"].map("{:g}".format))
+            frames.append(cells.assign(paper="kim2010", table=str(no), dataset=name, data=data, method="frespa",
+                                       key=key))
+    if not frames:
+        return pd.DataFrame(columns=CELL_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
 
 
 def orderings_markdown(

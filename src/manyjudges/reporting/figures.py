@@ -1,5 +1,6 @@
 """Figure output shared by every family: matplotlib without a display, PNG and PDF from one figure
-with fixed metadata (no dates or versions), so reruns give identical files."""
+with fixed metadata (no dates or versions), so reruns give identical files; and the style of a paper's
+values drawn beside ours (dashed, hollow markers, ``gid`` 'paper')."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -9,8 +10,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
-__all__ = ["PDF_METADATA", "PNG_METADATA", "plt", "save_figure"]
+__all__ = ["PAPER_GID", "PDF_METADATA", "PNG_METADATA", "paper_handle", "paper_style", "plt", "save_figure"]
+
+#: ``gid`` of every artist that shows a paper's values (so a reader of the figure object can find them)
+PAPER_GID = "paper"
 
 PDF_METADATA = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
 PNG_METADATA = {"Software": None}
@@ -25,3 +30,16 @@ def save_figure(fig: plt.Figure, paths: Sequence[str | Path]) -> None:
         else:
             fig.savefig(path, dpi=150, metadata=dict(PNG_METADATA))
     plt.close(fig)
+
+
+def paper_style(color: str | tuple, line: bool = True) -> dict:
+    """Keyword arguments of ``Axes.plot`` for a paper's values beside a series of ``color``: hollow markers of
+    that colour, joined by a dashed line when ``line``; kept out of the legend (see :func:`paper_handle`)."""
+    return {"color": color, "linestyle": "--" if line else "none", "linewidth": 1, "marker": "o",
+            "markerfacecolor": "none", "markeredgecolor": color, "markersize": 6, "gid": PAPER_GID,
+            "label": "_paper"}
+
+
+def paper_handle(label: str = "dashed, hollow: paper", line: bool = True) -> Line2D:
+    """A legend entry for the paper's values (grey, in :func:`paper_style`)."""
+    return Line2D([], [], **{**paper_style("0.35", line), "label": label, "gid": None})

@@ -1,12 +1,12 @@
 """Formatting shared by every report section: one value, a signed difference, `ours (paper)` cells, and a
-dataset's kind (simulated, the user's own, public)."""
+dataset's kind (simulated, the user's own, public; or, beside paper values, the paper's own, a stand-in)."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell"]
+__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data"]
 
 #: config sources whose data the user supplies (a table of their own)
 USER_SOURCES = ("table", "preferences_table", "ratings_table")
@@ -46,3 +46,14 @@ def data_kind(source: str | None) -> str:
     if source == "simulate":
         return "**simulated**"
     return "your own data" if source in USER_SOURCES else "real public data"
+
+
+def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> str:
+    """What a comparison with a paper ran on, by the dataset's config ``source``: the paper's own data (a source
+    in ``paper_sources``, declared by the family's report module), simulated, or a real stand-in (public data
+    or the user's own)."""
+    if source in paper_sources:
+        return "paper's own data"
+    if source == "simulate":
+        return "simulated"
+    return "real stand-in (your own data)" if source in USER_SOURCES else "real stand-in"

@@ -1,23 +1,28 @@
-"""results/REPRODUCTION.md: every paper's values beside ours, one section per family of experiments."""
+"""results/REPRODUCTION.md: every paper's values beside ours. In order: the header, the fidelity scoreboard
+(:mod:`manyjudges.reporting.scoreboard`), the readings (:mod:`manyjudges.reporting.readings`), then one
+section per family of experiments."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from manyjudges.consensus.report import consensus_markdown
+import pandas as pd
+
+from manyjudges.consensus.report import consensus_comparisons, consensus_markdown
 from manyjudges.crowd.readings import NOTE as CROWD_READINGS_NOTE
 from manyjudges.crowd.readings import crowd_readings
-from manyjudges.crowd.report import crowd_markdown
+from manyjudges.crowd.report import crowd_comparisons, crowd_markdown
 from manyjudges.graded.readings import NOTE as GRADED_READINGS_NOTE
 from manyjudges.graded.readings import graded_readings
-from manyjudges.graded.report import graded_markdown
+from manyjudges.graded.report import graded_comparisons, graded_markdown
 from manyjudges.orderings.readings import NOTE as ORDERINGS_READINGS_NOTE
 from manyjudges.orderings.readings import noise_readings, support_base_readings
-from manyjudges.orderings.report import orderings_markdown
+from manyjudges.orderings.report import orderings_comparisons, orderings_markdown
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, readings_markdown
+from manyjudges.reporting.scoreboard import CELL_COLUMNS, scoreboard, scoreboard_markdown
 from manyjudges.reporting.tables import write_text_atomic
 
 __all__ = ["HEADER", "crowd_paper_readings", "graded_paper_readings", "ordering_readings", "write_reproduction"]
@@ -99,27 +104,38 @@ def write_reproduction(
     readings: Sequence[Reading] = (),
     noise_reading: Mapping[str, str] | None = None,
 ) -> None:
-    """Write REPRODUCTION.md (atomically): the header, then the sections of the families with results.
+    """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard, then the sections of the
+    families with results.
 
     Ordered lists (Kim et al.; ``ed_tables``, ``sweep_tables`` by dataset), consensus (Lin et al.;
     ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``),
     graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
     (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`);
-    ``readings`` (e.g. :func:`ordering_readings`) make the "Readings" section after the header.
+    ``readings`` (e.g. :func:`ordering_readings`) make the "Readings" section after the scoreboard.
     """
-    parts = list(HEADER)
-    if readings:
-        parts.append(readings_markdown(readings, {"orderings": ORDERINGS_READINGS_NOTE,
-                                                  "graded": GRADED_READINGS_NOTE, "crowd": CROWD_READINGS_NOTE}))
+    consensus_specs = datasets if consensus_datasets is None else consensus_datasets
+    sections: list[str] = []  # the families' sections, in this order
+    cells: list[pd.DataFrame] = [pd.DataFrame(columns=CELL_COLUMNS)]  # their compared cells, for the scoreboard
     if ed_tables:
-        parts.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods,
-                                        paper_values("kim2010"), noise_reading))
+        kim = paper_values("kim2010")
+        sections.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods, kim,
+                                           noise_reading))
+        cells.append(orderings_comparisons(ed_tables, sweep_tables, datasets, methods, kim))
     if consensus_tables:
-        parts.append(consensus_markdown(consensus_tables,
-                                        datasets if consensus_datasets is None else consensus_datasets))
+        sections.append(consensus_markdown(consensus_tables, consensus_specs))
+        cells.append(consensus_comparisons(consensus_tables, consensus_specs))
     if graded_results:
-        parts.append(graded_markdown(graded_results, graded_datasets or {}, paper_values("wilbur2011"), graded_methods))
+        wilbur = paper_values("wilbur2011")
+        sections.append(graded_markdown(graded_results, graded_datasets or {}, wilbur, graded_methods))
+        cells.append(graded_comparisons(graded_results, graded_datasets or {}, wilbur))
     if crowd_results:
-        parts.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, paper_values("niu2015"),
-                                    list(crowd_ks), [list(p) for p in crowd_ablation]))
+        niu = paper_values("niu2015")
+        sections.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, niu,
+                                       list(crowd_ks), [list(p) for p in crowd_ablation]))
+        cells.append(crowd_comparisons(crowd_results, crowd_datasets or {}, niu, list(crowd_ks)))
+    board = scoreboard(pd.concat([c for c in cells if not c.empty] or cells, ignore_index=True))
+    # Order: header, scoreboard, the readings of the papers, then the families
+    notes = {"orderings": ORDERINGS_READINGS_NOTE, "graded": GRADED_READINGS_NOTE, "crowd": CROWD_READINGS_NOTE}
+    parts = [*HEADER, scoreboard_markdown(board), *([readings_markdown(readings, notes)] if readings else []),
+             *sections]
     write_text_atomic(out_path, "\n".join(parts))
