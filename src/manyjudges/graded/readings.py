@@ -17,11 +17,11 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.graded.registry import GRADED_METHODS
-from manyjudges.graded.report import PAPER_KEY, _paper_judge
+from manyjudges.graded.report import PAPER_KEY, loglik_cells
 from manyjudges.reporting.paper_values import key_value, paper_lookup
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "loglik_cells", "graded_readings"]
+__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings"]
 
 #: how the graded readings are measured, for the report
 NOTE = ("Graded judgments (Wilbur and Kim, Tables 2-3): per-judge log probabilities S(k) under both protocols, "
@@ -34,15 +34,12 @@ PARAMETER_CHOICES = [("m4", "predictive", "M4: the Gaussian predictive over whol
 PROTOCOL_TABLES = {"cross_induction": "2", "single_parameter": "3"}
 
 
-def loglik_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
-    """Per (protocol, judge) of ``entry``: our S(k) and the paper's for ``paper_method`` (NaN where it has none)."""
-    lookups = {protocol: paper_lookup(paper, table, PAPER_KEY, key=key_value)
-               for protocol, table in PROTOCOL_TABLES.items()}
-    rows = []
-    for r in loglik[(loglik["method"] == entry) & loglik["protocol"].isin(list(lookups))].itertuples(index=False):
-        value = lookups[r.protocol].get((r.protocol, _paper_judge(r.judge), paper_method, None, None, "loglik"))
-        rows.append((r.protocol, r.judge, float(r.loglik), float("nan") if value is None else float(value)))
-    return pd.DataFrame(rows, columns=["protocol", "judge", "ours", "paper"])
+def reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
+    """Tables 2-3's per-judge cells of ``entry`` under both protocols, compared with the paper's values of
+    ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`)."""
+    rows = loglik[loglik["method"] == entry].assign(method=paper_method)
+    return pd.concat([loglik_cells(rows, protocol, paper_lookup(paper, table, PAPER_KEY, key=key_value))
+                      for protocol, table in PROTOCOL_TABLES.items()], ignore_index=True)
 
 
 def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: Mapping[str, Any],
@@ -55,8 +52,8 @@ def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: M
         default = str(preset.get(parameter, inspect.signature(factory).parameters[parameter].default))
 
         def distance(entry: str, method: str = method) -> tuple[float, int]:
-            cells = loglik_cells(loglik, entry, method, paper)
-            return mean_absolute_difference(cells["ours"], cells["paper"])
+            cells = reading_cells(loglik, entry, method, paper)
+            return mean_absolute_difference(cells["ours"], cells["paper_value"])
 
         out += parameter_readings(methods, method, parameter, default, choice,
                                   f"Tables 2-3 per judge, `{dataset}` ({kind})", distance, "graded")
