@@ -34,7 +34,7 @@ def _cells() -> pd.DataFrame:
 
 
 def _direct(cells: pd.DataFrame, paper: str, table: str, dataset: str) -> tuple[int, float, float]:
-    """(cells, mean diff, tau) of one table, by a plain loop."""
+    """(cells, mean diff, tau, mean absolute diff) of one table, by a plain loop."""
     ours_by, paper_by, diffs, xs, ys = {}, {}, [], [], []
     for r in cells.itertuples(index=False):
         if (r.paper, r.table, r.dataset) != (paper, table, dataset) or np.isnan(r.ours) or np.isnan(r.paper_value):
@@ -48,7 +48,7 @@ def _direct(cells: pd.DataFrame, paper: str, table: str, dataset: str) -> tuple[
         xs = [np.mean(paper_by[m]) for m in ours_by]
         ys = [np.mean(ours_by[m]) for m in ours_by]
     tau = kendalltau(xs, ys).statistic if len(xs) >= 3 else np.nan
-    return len(diffs), (np.mean(diffs) if diffs else np.nan), tau
+    return len(diffs), (np.mean(diffs) if diffs else np.nan), tau, (np.mean(np.abs(diffs)) if diffs else np.nan)
 
 
 def test_scoreboard_numbers_match_a_direct_computation():
@@ -57,9 +57,10 @@ def test_scoreboard_numbers_match_a_direct_computation():
     assert list(zip(board["paper"], board["table"], board["dataset"])) == [
         ("p", "1", "sim"), ("p", "2", "sim"), ("q", "search", "own"), ("q", "search", "other")]
     for r in board.itertuples(index=False):
-        n, diff, tau = _direct(cells, r.paper, r.table, r.dataset)
+        n, diff, tau, abs_diff = _direct(cells, r.paper, r.table, r.dataset)
         assert r.cells == n
         assert (np.isnan(diff) and np.isnan(r.mean_diff)) or r.mean_diff == pytest.approx(diff)
+        assert (np.isnan(abs_diff) and np.isnan(r.mean_abs_diff)) or r.mean_abs_diff == pytest.approx(abs_diff)
         assert (np.isnan(tau) and np.isnan(r.tau)) or r.tau == pytest.approx(tau)
     by = board.set_index(["table", "dataset"])
     assert by.loc[("1", "sim"), "cells"] == 10 and by.loc[("1", "sim"), "tau_over"] == "methods"
@@ -74,7 +75,7 @@ def test_scoreboard_markdown_lists_compared_tables_and_names_the_rest():
     assert text.startswith("## Fidelity scoreboard\n")
     lines = [line for line in text.splitlines() if line.startswith("| p, ") or line.startswith("| q, ")]
     assert len(lines) == 3
-    assert lines[2] == "| q, search | `own` | paper's own data | 2 | -0.500 | n/a |"
+    assert lines[2] == "| q, search | `own` | paper's own data | 2 | 0.500 | -0.500 | n/a |"
     assert "(4 methods)" in lines[0] and "(5 cells)" in lines[1]
     assert "Regenerated with no paper values to compare: q search on `other` (real stand-in)." in text
 

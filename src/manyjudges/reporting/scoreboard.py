@@ -3,7 +3,8 @@ regenerated on data with paper values, saying how close ours are.
 
 Each family's report module gives its compared cells as one long table (:data:`CELL_COLUMNS`); for each
 (paper, table, dataset) the scoreboard counts the cells where both values exist, takes the mean of
-ours - paper over them, and Kendall's tau-b (``scipy.stats.kendalltau``) between the paper's values and ours:
+|ours - paper| over them (and of ours - paper, its sign), and Kendall's tau-b (``scipy.stats.kendalltau``)
+between the paper's values and ours:
 over the methods' means across those cells when the table compares at least :data:`MIN_TAU_ITEMS` methods,
 else over the cells themselves (e.g. a FreSPA sweep, Kim, Zhai, Han ECIR 2010, Tables 2-4).
 """
@@ -33,7 +34,8 @@ TABLE_LABELS = {
     ("niu2015", "cv"): "CV under added spammers (Figures 3-4)",
     ("niu2015", "kl"): "quality KL (Figure 2)",
 }
-BOARD_COLUMNS = ["paper", "table", "dataset", "data", "cells", "mean_diff", "tau", "tau_items", "tau_over"]
+BOARD_COLUMNS = ["paper", "table", "dataset", "data", "cells", "mean_abs_diff", "mean_diff", "tau", "tau_items",
+                 "tau_over"]
 
 
 def table_label(paper: str, table: str) -> str:
@@ -56,15 +58,17 @@ def _tau(both: pd.DataFrame) -> tuple[float, int, str]:
 
 def scoreboard(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (paper, table, dataset) of ``cells`` (:data:`CELL_COLUMNS`), in their order of appearance:
-    data kind, ``cells`` with both values, ``mean_diff`` = mean(ours - paper) over them, and
+    data kind, ``cells`` with both values, ``mean_abs_diff`` = mean |ours - paper| and ``mean_diff`` =
+    mean(ours - paper) over them, and
     ``tau`` (Kendall tau-b of paper vs ours over ``tau_items`` methods or cells, ``tau_over``; NaN for
     fewer than :data:`MIN_TAU_ITEMS` items or no variation)."""
     rows = []
     for (paper, table, dataset), group in cells.groupby(["paper", "table", "dataset"], sort=False):
         both = group.dropna(subset=["ours", "paper_value"])
-        diff = (both["ours"] - both["paper_value"]).mean() if len(both) else np.nan
+        diff = both["ours"] - both["paper_value"]
+        mean_abs, mean = (diff.abs().mean(), diff.mean()) if len(both) else (np.nan, np.nan)
         tau, items, over = _tau(both)
-        rows.append((paper, str(table), dataset, group["data"].iloc[0], len(both), diff, tau, items, over))
+        rows.append((paper, str(table), dataset, group["data"].iloc[0], len(both), mean_abs, mean, tau, items, over))
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
@@ -75,8 +79,9 @@ def scoreboard_markdown(board: pd.DataFrame) -> str:
         "## Fidelity scoreboard\n",
         "One line per paper table regenerated on data with paper values: *cells* counts the cells where ours and "
         "the paper's value both exist (derived rows such as Max-Min, Ave and Total left out; of Wilbur and Kim's "
-        "Tables 4-5, the 'A better' counts); *mean diff* is the "
-        "mean of ours - paper over those cells; *tau* is Kendall's tau-b between the paper's values and ours, "
+        "Tables 4-5, the 'A better' counts); *mean abs diff* is the "
+        "mean of |ours - paper| over those cells and *mean diff* the mean of ours - paper (its sign); "
+        "*tau* is Kendall's tau-b between the paper's values and ours, "
         f"taken over the methods' means across those cells when the table compares {MIN_TAU_ITEMS} or more "
         f"methods, else over the cells (n/a for fewer than {MIN_TAU_ITEMS} items or values without variation); "
         "*data* says whether the run used the paper's own data, a real stand-in or a simulated one.\n",
@@ -85,12 +90,13 @@ def scoreboard_markdown(board: pd.DataFrame) -> str:
     if shown.empty:
         parts.append("No table of this run has paper values to compare.\n")
     else:
-        lines = ["| paper, table | dataset | data | cells | mean diff (ours - paper) | tau (paper vs ours) |",
-                 "|---|---|---|---|---|---|"]
+        lines = ["| paper, table | dataset | data | cells | mean abs diff | mean diff (ours - paper) "
+                 "| tau (paper vs ours) |", "|---|---|---|---|---|---|---|"]
         for r in shown.itertuples(index=False):
             label = f"{PAPER_LABELS.get(r.paper, r.paper)}, {table_label(r.paper, r.table)}"
             tau = "n/a" if np.isnan(r.tau) else f"{fmt(r.tau, 2)} ({r.tau_items} {r.tau_over})"
-            lines.append(f"| {label} | `{r.dataset}` | {r.data} | {r.cells} | {signed(r.mean_diff)} | {tau} |")
+            lines.append(f"| {label} | `{r.dataset}` | {r.data} | {r.cells} | {fmt(r.mean_abs_diff)} "
+                         f"| {signed(r.mean_diff)} | {tau} |")
         parts.append("\n".join(lines) + "\n")
     missing = board[board["cells"] == 0]
     if not missing.empty:
