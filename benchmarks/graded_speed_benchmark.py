@@ -76,14 +76,11 @@ def _panel(spec: dict):
     else:
         import yaml
 
-        from manyjudges.graded.simulate import simulate_medline_panel
+        from manyjudges.graded.simulate import panel_options, simulate_medline_panel
 
         config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
         spec = config["graded"]["datasets"]["sim_medline"]
-        options = {k: spec[k] for k in ("n_queries", "docs_per_query", "n_judges", "n_trained", "n_labels",
-                                        "hard_judges", "hard_noise", "hard_bias", "target_m1_ave", "noise_scale")
-                   if k in spec}
-        grades, _ = simulate_medline_panel(seed=config["seed"], **options)
+        grades, _ = simulate_medline_panel(seed=config["seed"], **panel_options(spec))
         return GradedPanel.from_table(grades, int(spec["n_labels"]))
     return GradedPanel.from_table(data.grades, data.n_labels)
 

@@ -329,6 +329,12 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
                          f"configured: {sorted(orderings.get('datasets') or {})}")
+    from manyjudges.graded.simulate import spec_problem
+
+    for name, spec in (graded.get("datasets") or {}).items():
+        problem = spec_problem(spec) if spec.get("source") == "simulate" else None
+        if problem:
+            raise ValueError(f"config: graded.datasets.{name}: {problem}")
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
     named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}

@@ -118,3 +118,40 @@ def test_a_dry_run_reports_the_same(tmp_path):
 
     proc = run(offline_workdir(tmp_path / "work", MISTAKES[1][0]), "-n", check=False)
     assert proc.returncode != 0 and MISTAKES[1][1][0] in proc.stdout + proc.stderr
+
+
+def test_sim_medline_calibration_keys_in_the_schema():
+    """target_m1_by_judge / calibration_tolerance: type-checked by the schema, the tolerance's default
+    filled in for simulated graded panels only, and the per-judge targets checked before any job."""
+    import copy
+
+    import yaml
+
+    from manyjudges.workflow_support import check_config_references, check_config_schema
+
+    from .runner import REPO
+
+    schema = REPO / "workflow/schemas/config.schema.yaml"
+    shipped = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    config = copy.deepcopy(shipped)
+    check_config_schema(config, schema)
+    sim = config["graded"]["datasets"]["sim_medline"]
+    assert sim["target_m1_by_judge"] == "wilbur2011_table2" and "target_m1_ave" not in sim
+    assert sim["calibration_tolerance"] == 0.0002
+    paper = yaml.safe_load((REPO / "config/paper.yaml").read_text())
+    check_config_schema(paper, schema)
+    assert paper["graded"]["datasets"]["sim_medline"]["target_m1_by_judge"] == "wilbur2011_table2"
+    assert "calibration_tolerance" not in paper["graded"]["datasets"]["adultcontent3"]
+    for key, value, fragment in [("target_m1_by_judge", 12, "12 is not of type string or array or null"),
+                                 ("target_m1_by_judge", [-7000, 5], "5"),
+                                 ("calibration_tolerance", 0, "calibration_tolerance")]:
+        bad = copy.deepcopy(shipped)
+        bad["graded"]["datasets"]["sim_medline"][key] = value
+        with pytest.raises(ValueError, match=fragment):
+            check_config_schema(bad, schema)
+    both = copy.deepcopy(shipped)
+    both["graded"]["datasets"]["sim_medline"]["target_m1_ave"] = -7433
+    check_config_schema(both, schema)
+    with pytest.raises(ValueError, match="config: graded.datasets.sim_medline: target_m1_ave and "
+                                         "target_m1_by_judge are both set"):
+        check_config_references(both)

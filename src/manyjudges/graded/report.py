@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from manyjudges.graded import simulate
@@ -80,6 +81,70 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
     else:
         lines.append("| Ave | | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def paper_correlations(loglik: pd.DataFrame, protocol: str, paper: dict) -> pd.DataFrame:
+    """Per method with per-judge paper values under ``protocol``: the judges compared and the
+    Pearson r and Kendall tau-b (scipy.stats) between our S(k) and the paper's over those judges."""
+    from scipy import stats
+
+    rows = loglik[(loglik["protocol"] == protocol) & (loglik["method"] != "uniform")]
+    out = []
+    methods = list(dict.fromkeys(rows["method"]))
+    for m in [m for m in PAPER_METHODS if m in methods] + [m for m in methods if m not in PAPER_METHODS]:
+        pairs = [(float(r["loglik"]), paper[key]) for _, r in rows[rows["method"] == m].iterrows()
+                 if (key := (protocol, paper_judge(r["judge"]), m, None, None, "loglik")) in paper
+                 and isinstance(key[1], int)]
+        if len(pairs) < 3:
+            continue
+        ours, theirs = np.array(pairs).T
+        constant = np.ptp(ours) == 0 or np.ptp(theirs) == 0  # no correlation defined
+        out.append({"method": m, "judges": len(pairs),
+                    "pearson_r": np.nan if constant else float(stats.pearsonr(ours, theirs)[0]),
+                    "kendall_tau_b": np.nan if constant else float(stats.kendalltau(ours, theirs, variant="b")[0])})
+    return pd.DataFrame(out, columns=["method", "judges", "pearson_r", "kendall_tau_b"])
+
+
+def _correlation_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, calibrated_m1: bool) -> str:
+    table = paper_correlations(loglik, protocol, paper)
+    if table.empty:
+        return ""
+    lines = ["Per-judge agreement with the paper: correlation over judges between our S(k) and the paper's "
+             "(Pearson r, Kendall tau-b)"
+             + ("; M1's cross induction is calibrated to the paper's values, so its correlation is near 1 by "
+                "construction" if calibrated_m1 else "") + ".\n",
+             "| method | judges | Pearson r | Kendall tau-b |", "|---|---|---|---|"]
+    for _, r in table.iterrows():
+        lines.append(f"| {r['method']} | {int(r['judges'])} | {fmt(r['pearson_r'], 3)} | "
+                     f"{fmt(r['kendall_tau_b'], 3)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _calibration_text(spec: Mapping[str, Any], loglik: pd.DataFrame) -> str:
+    """How the simulated panel was calibrated, with the largest per-judge gap reached (computed
+    from the M1 cross-induction rows) when it was calibrated per judge."""
+    by_judge = spec.get("target_m1_by_judge")
+    if by_judge is None:
+        target = spec.get("target_m1_ave", -7433.0)
+        return (f"noise calibrated so M1's cross-induction average is {target:g} per 5000 labels "
+                "(the paper's M1: -7433)" if target is not None
+                else f"noise scale {spec.get('noise_scale', 1.0):g} as configured (not calibrated)")
+    targets = simulate.m1_targets(by_judge, int(spec.get("n_judges", 13)))
+    source = ("the paper's Table 2 M1 value for that judge" if isinstance(by_judge, str)
+              else "its configured target")
+    tolerance = spec.get("calibration_tolerance", simulate.CALIBRATION_TOLERANCE)
+    text = (f"each judge's noise (and, where needed, its thresholds) calibrated so that its M1 cross-induction "
+            f"log probability equals {source} (per {simulate.LABELS_PER_TARGET} labels; tolerance "
+            f"{tolerance:g} x |target|)")
+    m1 = loglik[(loglik["method"] == "m1") & (loglik["protocol"] == "cross_induction")]
+    if m1.empty:
+        return text + "; M1 is not configured, so the values reached are not shown"
+    judge = m1["judge"].map(paper_judge).to_numpy()
+    scaled = targets[judge.astype(int)] * m1["n_items"].to_numpy() / simulate.LABELS_PER_TARGET
+    gap = np.abs(m1["loglik"].to_numpy() - scaled)
+    worst = int(np.argmax(gap / np.abs(scaled)))
+    return (text + f"; reached within {gap.max():.2f} nats for every judge (largest relative gap "
+            f"{(gap / np.abs(scaled)).max():.2g}, {m1['judge'].iloc[worst]})")
 
 
 def _at_bound(row: pd.DataFrame) -> str:
@@ -214,12 +279,9 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         if simulated:
             shape = (f"{spec.get('n_queries', 100)} queries x {spec.get('docs_per_query', 50)} documents, "
                      f"{spec.get('n_judges', 13)} judges, labels 0-{spec.get('n_labels', 5) - 1}")
-            target = spec.get("target_m1_ave", -7433.0)
-            how = (f"noise calibrated so M1's cross-induction average is {target:g} per 5000 labels "
-                   "(the paper's M1: -7433)" if target is not None
-                   else f"noise scale {spec.get('noise_scale', 1.0):g} as configured (not calibrated)")
-            parts.append(f"Simulated: {shape}; {how}.\n")
         loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
+        if simulated:
+            parts.append(f"Simulated: {shape}; {_calibration_text(spec, loglik)}.\n")
         grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"], dtype=str)
         held = loglik.drop_duplicates("judge")
         parts.append(
@@ -250,8 +312,13 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
                      "of lambda is not stated, so lambda values are comparable only in order of magnitude.\n")
         parts.append("#### Table 2: log probability per held-out judge, rigorous cross induction\n")
         parts.append(_loglik_markdown(loglik, "cross_induction", lut["2"], simulated))
+        calibrated = spec.get("target_m1_by_judge") is not None
+        if simulated:
+            parts.append(_correlation_markdown(loglik, "cross_induction", lut["2"], calibrated))
         parts.append("#### Table 3: log probability per held-out judge, one parameter for all judges\n")
         parts.append(_loglik_markdown(loglik, "single_parameter", lut["3"], simulated))
+        if simulated:
+            parts.append(_correlation_markdown(loglik, "single_parameter", lut["3"], False))
         pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
         parts.append("#### Table 4: pairwise comparisons (cross induction)\n")
         parts.append(_pairwise_markdown(pairwise, "cross_induction", lut["4"], simulated))

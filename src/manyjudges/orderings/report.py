@@ -57,6 +57,47 @@ def dataset_summary(orderings: pd.DataFrame) -> str:
     )
 
 
+def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.DataFrame,
+                         spec: Mapping[str, Any]) -> str:
+    """What a simulated panel is calibrated to and what it misses, computed from the run: the judges'
+    mean pairwise Kendall tau and Spearman rho (macro averages over sets) and, at noise 0, each paper
+    method's ED minus the paper's (Table 1). Empty without a ``target_mean_tau``."""
+    from manyjudges.correlation import kendall_tau_matrix, spearman_rho_matrix
+    from manyjudges.io.tables import orderings_to_rank_matrices
+
+    if spec.get("target_mean_tau") is None:
+        return ""
+    taus, rhos = [], []
+    for _, _, ranks in orderings_to_rank_matrices(orderings).values():
+        n = len(ranks)
+        if n < 2:
+            continue
+        off = ~np.eye(n, dtype=bool)
+        taus.append(float(np.nanmean(kendall_tau_matrix(ranks)[off])))
+        rhos.append(float(np.nanmean(spearman_rho_matrix(ranks)[off])))
+    tau, rho = float(np.mean(taus)), float(np.mean(rhos))
+    p0 = paper[(paper["table"] == "1") & np.isclose(paper["noise_ratio"].astype(float), 0)]
+    p0 = p0.set_index("method")["paper_value"].astype(float)
+    text = (f"Calibration, measured on this run: one Mallows dispersion, set so the judges' mean pairwise Kendall "
+            f"tau is {spec['target_mean_tau']:g}; this panel's is {tau:.3f} (it is AC-tau's ED at noise 0, "
+            "docs/methods.md section 3.7")
+    text += f"; the paper's: {p0['ac_tau']:.3f})" if "ac_tau" in p0 else ")"
+    text += (". That one parameter also fixes every other noise-0 value: the judges' mean Spearman rho is "
+             f"{rho:.3f}, {rho / tau:.2f} times their tau")
+    if {"ac_tau", "ac_sp"} <= set(p0.index):
+        text += f" (the paper's AC-sp/AC-tau EDs: {p0['ac_sp'] / p0['ac_tau']:.2f})"
+    at0 = ed[np.isclose(ed["noise_ratio"], 0)].set_index("method")["ed_mean"]
+    gaps = [(m, float(at0[m]) - float(p0[m])) for m in METHOD_ORDER if m in at0.index and m in p0.index]
+    if gaps:
+        text += "; ED at noise 0, ours - paper: " + ", ".join(f"{m} {g:+.3f}" for m, g in gaps)
+        above = [m for m, g in gaps if g > 0.02]
+        below = [m for m, g in gaps if g < -0.02]
+        if above and below:
+            text += (f". {', '.join(above)} sit above the paper's and {', '.join(below)} below, so no single "
+                     "dispersion matches them all (docs/methods.md, section 7.1, gives the dispersion each would need)")
+    return text + ".\n"
+
+
 def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None) -> str:
     """Table 1 (ED by noise ratio and method) with Max-Min and % degradation rows.
 
@@ -235,9 +276,13 @@ def orderings_markdown(
             parts.append(f"{spec['description']}.\n")
         if spec.get("source") in DATA_NOTES:
             parts.append(DATA_NOTES[spec["source"]] + "\n")
-        if orderings_tables and name in orderings_tables:
-            parts.append(f"Data used: {dataset_summary(read_orderings(orderings_tables[name]))}.\n")
+        orderings = (read_orderings(orderings_tables[name]) if orderings_tables and name in orderings_tables
+                     else None)
+        if orderings is not None:
+            parts.append(f"Data used: {dataset_summary(orderings)}.\n")
         ed = pd.read_csv(ed_tables[name], sep="\t")
+        if orderings is not None and spec.get("source") == "simulate":
+            parts.append(calibration_markdown(orderings, ed, paper, spec))
         parts.append(f"#### Table 1: ED by method and noise ratio (`results/orderings/{name}/ed_by_noise.tsv`)\n")
         reps = int(ed.loc[ed['noise_ratio'] > 0, 'replicates'].max()) if (ed['noise_ratio'] > 0).any() else 1
         parts.append(f"Noise: {NOISE_COUNT_TEXT[reading['noise_rounding']]} random orderings added to each set's "
