@@ -15,17 +15,18 @@ def _paper(table: str, protocol: str, judge: int, method: str) -> float:
 def test_m4_predictive_reading_compares_each_entry_judge_by_judge(tmp_path):
     rows = [("judge00", "m4", "cross_induction", -8400.0), ("judge01", "m4", "cross_induction", -7000.0),
             ("judge00", "m4", "single_parameter", -8500.0),
-            ("judge00", "m4_binned", "cross_induction", -8600.0), ("judge01", "m4_binned", "cross_induction", -6900.0),
-            ("judge00", "m4_binned", "single_parameter", -8300.0), ("judge00", "m1", "cross_induction", -1.0)]
+            ("judge00", "m4_discrete", "cross_induction", -8600.0),
+            ("judge01", "m4_discrete", "cross_induction", -6900.0),
+            ("judge00", "m4_discrete", "single_parameter", -8300.0), ("judge00", "m1", "cross_induction", -1.0)]
     path = tmp_path / "loglik_by_judge.tsv"
     pd.DataFrame(rows, columns=["judge", "method", "protocol", "loglik"]).assign(n_items=5000).to_csv(
         path, sep="\t", index=False)
-    methods = {"m1": {}, "m4": {}, "m4_binned": {"method": "m4", "params": {"predictive": "binned"}}}
+    methods = {"m1": {}, "m4": {}, "m4_discrete": {"method": "m4", "params": {"predictive": "discrete"}}}
     (row,) = graded_readings("sim", "simulated", path, methods, paper_values("wilbur2011"))
     paper = [_paper("2", "cross_induction", 0, "m4"), _paper("2", "cross_induction", 1, "m4"),
              _paper("3", "single_parameter", 0, "m4")]
-    ours = {"discrete": [-8400.0, -7000.0, -8500.0], "binned": [-8600.0, -6900.0, -8300.0]}
-    assert list(row.distances) == ["discrete", "binned"] and row.default == "discrete" and row.cells == 3
+    ours = {"binned": [-8400.0, -7000.0, -8500.0], "discrete": [-8600.0, -6900.0, -8300.0]}
+    assert list(row.distances) == ["binned", "discrete"] and row.default == "binned" and row.cells == 3
     for option, values in ours.items():
         assert row.distances[option] == pytest.approx(sum(abs(a - b) for a, b in zip(values, paper)) / 3)
 

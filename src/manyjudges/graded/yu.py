@@ -6,11 +6,11 @@ M4: starting from uniform weights r, iterate (Wilbur and Kim eqs. 8-10)
     e_j^2 = mean over j's items of (z_j - mu_dp)^2
     r_j  proportional to e_j^(-2 beta),  beta = 0.5
 
-to a fixed point. The unseen judge's label is predicted by a Gaussian around mu_dp,
-P(c | dp) proportional to exp(-(c - mu_dp)^2 / (2 sigma^2)) over c in 0..K-1
-(``predictive="discrete"``, our reading, docs/methods.md), or the Gaussian's mass on
-[c - 1/2, c + 1/2] with open end bins (``predictive="binned"``). sigma is chosen by
-cross induction (1-D, bounded Brent on log sigma).
+to a fixed point. The unseen judge's label is predicted by a Gaussian around mu_dp: its mass
+on [c - 1/2, c + 1/2] with open end bins (``predictive="binned"``, the default: the reading
+closer to the paper's Tables 2-3, docs/methods.md), or P(c | dp) proportional to
+exp(-(c - mu_dp)^2 / (2 sigma^2)) over c in 0..K-1 (``predictive="discrete"``). sigma is
+chosen by cross induction (1-D, bounded Brent on log sigma).
 
 Sparse panels: e_j^2 averages over j's items that some other judge also labelled (on an
 item j labelled alone, z_j = mu_dp and the error would be 0 by construction); a judge with
@@ -106,7 +106,7 @@ class M4(GradedMethod):
     single_parameter_bounds = (0.25, 6.0)
     single_parameter_scale = "log"
 
-    def __init__(self, beta: float = 0.5, predictive: str = "discrete", inner_folds: int | None = None):
+    def __init__(self, beta: float = 0.5, predictive: str = "binned", inner_folds: int | None = None):
         self.beta, self.predictive, self.inner_folds = beta, predictive, inner_folds
 
     def _held_out_means(self, train: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
