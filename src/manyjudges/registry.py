@@ -130,6 +130,12 @@ class Registry:
         raise ValueError(f"unknown {self.family} method {method!r}; built-ins: {', '.join(self.builtins)}; "
                          "or give 'package.module:callable'" + _did_you_mean(method, self.builtins))
 
+    def parameter_default(self, method: str, parameter: str) -> Any:
+        """The value ``parameter`` takes when a config entry of ``method`` does not set it: the
+        built-in's preset, else the factory's signature default."""
+        factory, preset = self.resolve(method)
+        return preset.get(parameter, inspect.signature(factory).parameters[parameter].default)
+
     def check(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built: an
         unknown name, a module that does not import, a parameter the factory does not take, or a

@@ -7,7 +7,6 @@ paper's for the method on that dataset.
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,8 +48,7 @@ def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Pat
     metrics = pd.read_csv(metrics_path, sep="\t")
     out = []
     for method, parameter, choice in PARAMETER_CHOICES:
-        factory, preset = CROWD_METHODS.resolve(method)
-        default = str(preset.get(parameter, inspect.signature(factory).parameters[parameter].default))
+        default = str(CROWD_METHODS.parameter_default(method, parameter))
 
         def distance(entry: str, method: str = method) -> tuple[float, int]:
             cells = metric_cells(metrics, entry, method, table2)

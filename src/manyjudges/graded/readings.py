@@ -9,7 +9,6 @@ panel shaped like the paper's: on other data the paper's judges are not ours.
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -48,8 +47,7 @@ def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: M
     loglik = pd.read_csv(loglik_path, sep="\t")
     out = []
     for method, parameter, choice in PARAMETER_CHOICES:
-        factory, preset = GRADED_METHODS.resolve(method)
-        default = str(preset.get(parameter, inspect.signature(factory).parameters[parameter].default))
+        default = str(GRADED_METHODS.parameter_default(method, parameter))
 
         def distance(entry: str, method: str = method) -> tuple[float, int]:
             cells = reading_cells(loglik, entry, method, paper)

@@ -309,9 +309,8 @@ def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings
                                  engine: str | None = None, judges_in_gold: int | None = None) -> np.ndarray:
     """ED terms (settings x judges) for several FreSPA settings from one count.
 
-    ``judges_in_gold``: the n of ``support_base="judges"`` settings, the number of human judges
-    in each held-out ordering's gold set (default n - 1: the held-out orderings are the judges;
-    when random orderings are held out against the judges, all n of them).
+    ``judges_in_gold``: the n of ``support_base="judges"``, the human judges in each held-out
+    ordering's gold set (default n - 1; n when random orderings are held out against the judges).
 
     Counts once at the lowest support threshold and the longest maxLen any setting needs.
     With the ``classes`` engine (default) the count is made once for the whole panel and
@@ -322,8 +321,8 @@ def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings
     humans = as_rank_matrix(humans)
     n, k = humans.shape
     g = n - 1 + (0 if noise is None else len(noise))
-    judges = n - 1 if judges_in_gold is None else int(judges_in_gold)
-    bases = [g if p.support_base == "gold" else judges for p in settings]
+    bases = [g if p.support_base == "gold" else (n - 1 if judges_in_gold is None else judges_in_gold)
+             for p in settings]
     if _check_engine(engine) != "classes":
         threshold = max(1, min(p.support_threshold(b) for p, b in zip(settings, bases)))
         max_len = max(p.length_bounds(k)[1] for p in settings)
@@ -398,8 +397,7 @@ class FreSPA(OrderingScorer):
     def score(self, candidates: np.ndarray) -> np.ndarray:
         return frespa_score(self._fitted_gold(), candidates, self.parameters_, self.engine)
 
-    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray,
-                                  judges_in_gold: int | None = None) -> np.ndarray:
-        """s(O_i; others) - s(reverse(O_i); others) for each ordering O_i of ``humans``
-        (``judges_in_gold``: see :func:`loo_differences_for_settings`)."""
+    def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray, judges_in_gold: int | None = None
+                                  ) -> np.ndarray:
+        """s(O_i; others) - s(reverse(O_i); others) for each O_i of ``humans`` (see loo_differences_for_settings)."""
         return loo_differences_for_settings(humans, noise, [self._parameters()], self.engine, judges_in_gold)[0]
