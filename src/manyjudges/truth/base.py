@@ -1,0 +1,111 @@
+"""The truth-inference estimator interface (scikit-learn / crowd-kit style).
+
+An estimator is built with its parameters (the constructor stores them, nothing else), then
+``fit(labels)`` on a long labels table (``item``, ``worker`` or ``judge``, ``label``) or a
+:class:`~manyjudges.truth.labels.CrowdLabels`, and has
+
+- ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
+- ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
+  rows summing to 1;
+- ``skills_`` : pandas Series, index ``worker``: one quality per worker (its meaning is the
+  method's: an accuracy, an ability, a weight), or None;
+- ``confusions_`` : pandas DataFrame with index (``worker``, ``truth``) and one column per
+  class: P(worker says c | true class), for the methods that estimate one, else None;
+- ``n_iter_`` : iterations run (0 for the methods that do not iterate).
+
+``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class (crowd-kit's
+rule), unless a method states otherwise (majority vote's ``ties``).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+
+__all__ = ["TruthEstimator", "TruthFit", "check_number"]
+
+
+@dataclass(frozen=True)
+class TruthFit:
+    """What a method's ``_fit`` returns, on codes (``CrowdLabels``'s item, worker and class order)."""
+
+    #: (n_items, K) posteriors, rows summing to 1
+    proba: np.ndarray
+    #: (n_items,) chosen classes; None: the argmax of ``proba``, lowest class on ties
+    labels: np.ndarray | None = None
+    #: (n_workers,) one quality per worker, or None
+    skills: np.ndarray | None = None
+    #: (n_workers, K, K) confusion[w, t, c] = P(w says c | truth t), or None
+    confusions: np.ndarray | None = None
+    n_iter: int = 0
+
+
+def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
+                 integer: bool = False, low_open: bool = False) -> None:
+    """A numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
+    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
+    ok = ok and np.isfinite(float(value)) and (not integer or float(value).is_integer())
+    if ok and low is not None:
+        ok = float(value) > low if low_open else float(value) >= low
+    if ok and high is not None:
+        ok = float(value) <= high
+    if not ok:
+        kind = "an integer" if integer else "a number"
+        bounds = ""
+        if low is not None:
+            bounds += f" {'>' if low_open else '>='} {low:g}"
+        if high is not None:
+            bounds += f"{' and' if bounds else ''} <= {high:g}"
+        raise ValueError(f"{name} must be {kind}{bounds}, got {value!r}")
+
+
+class TruthEstimator:
+    """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params``."""
+
+    labels_: pd.Series
+    proba_: pd.DataFrame
+    skills_: pd.Series | None
+    confusions_: pd.DataFrame | None
+    n_iter_: int
+
+    def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
+            duplicates: str = "error") -> TruthEstimator:
+        """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
+        :func:`~manyjudges.truth.labels.as_crowd_labels`. Returns self."""
+        self._check_params()
+        data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
+        result = self._fit(data)
+        proba = np.asarray(result.proba, dtype=float)
+        if proba.shape != (data.n_items, data.n_classes):
+            raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
+                             f"for {data.n_items} items and {data.n_classes} classes")
+        chosen = np.argmax(proba, axis=1) if result.labels is None else np.asarray(result.labels)
+        items = pd.Index(data.items, name="item")
+        classes_index = pd.Index(data.classes, name="label")
+        self.data_ = data
+        self.proba_ = pd.DataFrame(proba, index=items, columns=classes_index)
+        self.labels_ = pd.Series(data.classes[chosen], index=items, name="label")
+        workers = pd.Index(data.workers, name="worker")
+        self.skills_ = None if result.skills is None else pd.Series(
+            np.asarray(result.skills, dtype=float), index=workers, name="skill")
+        self.confusions_ = None
+        if result.confusions is not None:
+            conf = np.asarray(result.confusions, dtype=float)
+            index = pd.MultiIndex.from_product([data.workers, data.classes], names=["worker", "truth"])
+            self.confusions_ = pd.DataFrame(conf.reshape(-1, data.n_classes), index=index, columns=classes_index)
+        self.n_iter_ = int(result.n_iter)
+        return self
+
+    def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
+        """``fit(labels, **kwargs).labels_``."""
+        return self.fit(labels, **kwargs).labels_
+
+    def _check_params(self) -> None:
+        """Validate the parameters (subclasses override; the constructor only stores them)."""
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:  # pragma: no cover
+        raise NotImplementedError

@@ -1,0 +1,154 @@
+"""Crowd labels encoded for the truth-inference methods: integer codes for items, workers, classes.
+
+A labels table is long: one row per (item, worker, label). In memory it becomes a
+:class:`CrowdLabels`: three aligned int64 arrays (``item``, ``worker``, ``label``) indexing
+``items``, ``workers`` and ``classes``. Every method of :mod:`manyjudges.truth` works on these
+codes; the ids and class names only come back in the fitted pandas attributes.
+
+Classes: with ``classes`` given (e.g. the ordinal names ``G, P, R, X``, lowest first) every
+label must be one of them and the classes are in that order; otherwise integer labels give the
+classes ``0 .. max(label)`` (a class nobody used still counts) and other labels their sorted
+distinct values.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels"]
+
+#: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
+DUPLICATE_RULES = ("error", "keep", "first", "last")
+
+
+@dataclass(frozen=True, eq=False)
+class CrowdLabels:
+    """Labels as codes: ``label[e]`` (0..K-1) is what ``worker[e]`` said about ``item[e]``."""
+
+    item: np.ndarray
+    worker: np.ndarray
+    label: np.ndarray
+    #: the item ids, in code order (codes index this array)
+    items: np.ndarray
+    #: the worker ids, in code order
+    workers: np.ndarray
+    #: the class names, in code order (lowest first for ordinal labels)
+    classes: np.ndarray
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.label)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_workers(self) -> int:
+        return len(self.workers)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    @cached_property
+    def class_counts(self) -> np.ndarray:
+        """(n_items, K) how many labels of each class each item received."""
+        k = self.n_classes
+        return np.bincount(self.item * k + self.label, minlength=self.n_items * k).reshape(self.n_items, k)
+
+    def one_hot(self) -> np.ndarray:
+        """(n_labels, K) float one-hot of each label."""
+        out = np.zeros((self.n_labels, self.n_classes))
+        out[np.arange(self.n_labels), self.label] = 1.0
+        return out
+
+
+def _codes(values: pd.Series, order: Sequence | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct values): codes index the distinct values, sorted unless ``order`` is given."""
+    if order is None:
+        uniques = np.sort(values.unique())
+    else:
+        uniques = np.asarray(list(order), dtype=object)
+    codes = pd.Index(uniques).get_indexer(values)
+    return codes.astype(np.int64), uniques
+
+
+def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.ndarray:
+    if classes is not None:
+        names = list(classes)
+        if len(names) < 2:
+            raise ValueError(f"{source}: at least two classes are needed, got {names!r}")
+        if len(set(map(str, names))) != len(names):
+            raise ValueError(f"{source}: the classes repeat a name: {names!r}")
+        return np.asarray(names, dtype=object)
+    if pd.api.types.is_integer_dtype(label.dtype):
+        if (label < 0).any():
+            bad = int(label[label < 0].iloc[0])
+            raise ValueError(f"{source}: integer labels must be 0 or more, got {bad}")
+        top = int(label.max())
+        return np.arange(max(top + 1, 2), dtype=np.int64)
+    return np.asarray(sorted(label.astype(str).unique()), dtype=object)
+
+
+def as_crowd_labels(
+    labels: pd.DataFrame | CrowdLabels,
+    classes: Sequence | None = None,
+    duplicates: str = "error",
+    source: str = "labels",
+) -> CrowdLabels:
+    """Encode a long labels table (``item``, ``worker`` or ``judge``, ``label``) as :class:`CrowdLabels`.
+
+    ``classes`` fixes the class names and their order (labels are matched as strings when the
+    table's labels are strings). ``duplicates`` says what a repeated (item, worker) row means:
+    ``"error"`` (the default: a ValueError naming the first repeat), ``"keep"`` (each row is one
+    label, as in Dawid and Skene's repeated responses), ``"first"`` or ``"last"`` (keep one).
+    ``source`` names the table in error messages. Items and workers are coded in sorted id order.
+    """
+    if isinstance(labels, CrowdLabels):
+        return labels
+    if not isinstance(labels, pd.DataFrame):
+        raise TypeError(f"{source}: expected a pandas DataFrame with columns item, worker, label; "
+                        f"got {type(labels).__name__}")
+    if duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
+    frame = labels
+    if "worker" not in frame.columns and "judge" in frame.columns:
+        frame = frame.rename(columns={"judge": "worker"})
+    missing = [c for c in ("item", "worker", "label") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
+                         f"(a labels table has item, worker (or judge), label)")
+    frame = frame[["item", "worker", "label"]]
+    if frame.empty:
+        raise ValueError(f"{source}: the table has no labels")
+    if frame.isna().any().any():
+        column = frame.columns[frame.isna().any()][0]
+        row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+        raise ValueError(f"{source}: row {row + 1} has no {column}")
+    repeated = frame.duplicated(["item", "worker"], keep="first")
+    if repeated.any():
+        if duplicates == "error":
+            row = int(np.flatnonzero(repeated.to_numpy())[0])
+            first = frame.iloc[row]
+            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({first['item']!r}, "
+                             f"{first['worker']!r}); pass duplicates='keep', 'first' or 'last'")
+        if duplicates in ("first", "last"):
+            frame = frame[~frame.duplicated(["item", "worker"], keep=duplicates)]
+    order = _class_order(frame["label"], classes, source)
+    label_values = frame["label"]
+    if classes is not None and not pd.api.types.is_integer_dtype(label_values.dtype):
+        label_values = label_values.astype(str)
+        order = np.asarray([str(c) for c in order], dtype=object)
+    label, _ = _codes(label_values, order)
+    if (label < 0).any():
+        row = int(np.flatnonzero(label < 0)[0])
+        raise ValueError(f"{source}: row {row + 1} has label {frame['label'].iloc[row]!r}, "
+                         f"not one of the classes {', '.join(map(str, order))}")
+    item, items = _codes(frame["item"])
+    worker, workers = _codes(frame["worker"])
+    return CrowdLabels(item=item, worker=worker, label=label, items=items, workers=workers, classes=order)
