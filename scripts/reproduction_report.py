@@ -24,7 +24,8 @@ graded_results = {
     )
 }
 readings = ordering_readings(ed_tables, reading_tables, snakemake.params.datasets, snakemake.params.methods,
-                             snakemake.params.noise_reading, snakemake.params.reading_variants)
+                             snakemake.params.noise_reading, snakemake.params.reading_variants,
+                             snakemake.params.sweep_noise_ratios)
 readings += graded_paper_readings(graded_results, snakemake.params.graded_datasets, snakemake.params.graded_methods)
 crowd_results = crowd_result_files(snakemake.input.crowd, snakemake.input.crowd_cv)
 readings += crowd_paper_readings(crowd_results, snakemake.params.crowd_datasets, snakemake.params.crowd_methods)

@@ -191,14 +191,14 @@ def test_mpm_quality_is_the_accuracy_its_adherence_implies():
 
 @pytest.mark.parametrize("quality", [True, False])
 def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(quality, monkeypatch):
-    from manyjudges.crowd import mpm_likelihood
+    from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=30, good=4, malicious=1, pairs=12, noise=0.2, ties=0.2, seed=3)  # 60 of 435 pairs
     data = MPMData(topic, "worker", quality)
     rng = np.random.default_rng(1)
     theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
     dense = mpm_hessian(theta, data, 0.01, quality, 0.7)
-    monkeypatch.setattr(mpm_likelihood, "DENSE_CELLS", 0)
+    monkeypatch.setattr(mpm_newton, "DENSE_CELLS", 0)
     np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, quality, 0.7), dense, rtol=1e-12, atol=1e-14)
 
 
@@ -214,7 +214,7 @@ def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
 def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(quality, monkeypatch):
     """Newton hands mpm_hessian the terms mpm_objective computed at the same theta: the same
     numbers bit for bit as computing them again, dense and scattered."""
-    from manyjudges.crowd import mpm_likelihood
+    from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=12, good=4, malicious=1, pairs=20, noise=0.2, ties=0.2, seed=5)
     data = MPMData(topic, "worker", quality)
@@ -223,7 +223,7 @@ def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(quality, monk
     value, grad = mpm_objective(theta, data, 0.01, quality, 0.7, terms=terms)
     plain_value, plain_grad = mpm_objective(theta, data, 0.01, quality, 0.7)
     assert value == plain_value and np.array_equal(grad, plain_grad)
-    for cells in (mpm_likelihood.DENSE_CELLS, 0):
-        monkeypatch.setattr(mpm_likelihood, "DENSE_CELLS", cells)
+    for cells in (mpm_newton.DENSE_CELLS, 0):
+        monkeypatch.setattr(mpm_newton, "DENSE_CELLS", cells)
         assert np.array_equal(mpm_hessian(theta, data, 0.01, quality, 0.7, terms=terms),
                               mpm_hessian(theta, data, 0.01, quality, 0.7))

@@ -1,4 +1,5 @@
 """The graded Readings row (M4's predictive) recomputed from the paper's table rows directly."""
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -36,3 +37,20 @@ def test_no_reading_without_two_entries(tmp_path):
     pd.DataFrame({"judge": ["judge00"], "method": ["m4"], "protocol": ["cross_induction"], "loglik": [-1.0],
                   "n_items": [1]}).to_csv(path, sep="\t", index=False)
     assert graded_readings("sim", "simulated", path, {"m4": {}}, paper_values("wilbur2011")) == []
+
+
+def test_lambda_scale_reading_measures_orders_of_magnitude(tmp_path):
+    from manyjudges.graded.readings import lambda_scale_reading
+
+    params = tmp_path / "parameters.tsv"
+    pd.DataFrame({"method": ["m5", "m5"], "protocol": ["single_parameter", "cross_induction"],
+                  "parameter": ["lambda", "lambda"], "mean": [0.01, 0.5], "min": [0.01, 0.4], "max": [0.01, 0.6],
+                  "judges": [4, 4], "judges_at_bound": [0, 0]}).to_csv(params, sep="\t", index=False)
+    grades = tmp_path / "grades.tsv"  # 4 judges x 50 items: N = 200 x 3 / 4 = 150 instances per fit
+    pd.DataFrame({"item": np.repeat(np.arange(50), 4), "judge": np.tile(["a", "b", "c", "d"], 50),
+                  "label": 0}).to_csv(grades, sep="\t", index=False)
+    paper = pd.DataFrame({"table": ["1"], "method": ["m5"], "paper_value": [0.1]})
+    (reading,) = lambda_scale_reading("d", "simulated", params, grades, paper)
+    assert reading.distances["mean"] == pytest.approx(1.0)  # |log10(0.01 / 0.1)|
+    assert reading.distances["sum"] == pytest.approx(abs(np.log10(0.01 * 150 / 0.1)))
+    assert reading.default == "mean" and reading.closest() == "mean"

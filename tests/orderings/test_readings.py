@@ -75,3 +75,46 @@ def test_readings_markdown_names_every_option_default_and_reason():
     assert "## Readings" in text and "A note." in text and "Not this one." not in text
     assert "| a choice | `x.key` | Table 9 | 7 | `one` 0.1000; `two` 0.3000 | `one` | closest to the paper (3.0x" in text
     assert readings_markdown([]) == ""
+
+
+def test_noisy_column_reading_compares_the_papers_own_cells():
+    from manyjudges.orderings.readings import DEFAULT_SWEEP_CELLS, noisy_column_reading
+
+    rows = [("1", "frespa", "", np.nan, r, v) for r, v in ((0.0, 0.7), (0.5, 0.5), (1.0, 0.3))]
+    noisy = [0.52, 0.48, 0.5, 0.55, 0.45]
+    rows += [(t, "frespa", par, val, 0.5, x) for (t, par, val), x in zip(DEFAULT_SWEEP_CELLS, noisy)]
+    rows += [(t, "frespa", par, val, 0.0, 0.7) for t, par, val in DEFAULT_SWEEP_CELLS]  # clean cells: not used
+    paper = pd.DataFrame(rows, columns=["table", "method", "parameter", "value", "noise_ratio", "paper_value"])
+    reading = noisy_column_reading(paper, 0.5)
+    assert reading.cells == 5 and reading.default == "r = 0.5"
+    assert reading.distances["r = 0.5"] == pytest.approx(np.mean(np.abs(np.array(noisy) - 0.5)))
+    assert reading.distances["r = 1"] == pytest.approx(np.mean(np.array(noisy) - 0.3))
+    assert reading.closest() == "r = 0.5"
+
+
+def test_min_sup_zero_readings_agree_at_the_default_support_weight():
+    """minSup = 0: counting the patterns no gold ordering contains changes nothing when wSup = 1, since
+    such a pattern weighs (1 + wLen (|p| - 1)) (1 + wSup (0 - 1)) = 0; with wSup < 1 the readings differ."""
+    import itertools
+
+    from manyjudges.orderings.frespa import FreSPAParams, frespa_score
+    from reference import brute_force_frespa, random_panel
+    from reference.orderings import contains
+
+    def every_pattern(gold, cands, w_len, w_sup):  # support 0 allowed: all sequences of distinct items
+        num, den = np.zeros(len(cands)), 0.0
+        for length in range(2, gold.shape[1] + 1):
+            for p in itertools.permutations(range(gold.shape[1]), length):
+                sup = sum(contains(g, p) for g in gold)
+                w = (1 + w_len * (length - 1)) * (1 + w_sup * (sup - 1))
+                den += w
+                num += w * np.array([contains(c, p) for c in cands])
+        return num / den
+
+    rng = np.random.default_rng(5)
+    gold, cands = random_panel(rng, 4, 5, agreement=0.3), random_panel(rng, 3, 5)
+    ours = frespa_score(gold, cands, FreSPAParams(min_sup=0.0))
+    assert ours == pytest.approx(brute_force_frespa(gold, cands, min_sup=0.0), abs=1e-12)
+    assert ours == pytest.approx(every_pattern(gold, cands, 1.0, 1.0), abs=1e-12)
+    half = frespa_score(gold, cands, FreSPAParams(min_sup=0.0, w_sup=0.5))
+    assert not np.allclose(half, every_pattern(gold, cands, 1.0, 0.5))

@@ -212,7 +212,7 @@ def crowd_robustness_methods():
     return {n: method_spec(CROWD, n) for n in names}
 
 
-CROWD_TABLES = ("ranking_metrics", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl", "truth_coverage")
+CROWD_TABLES = ("ranking_metrics", "ranking_metrics_by_relevance", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl", "truth_coverage")
 
 
 def crowd_outputs():

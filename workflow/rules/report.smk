@@ -82,6 +82,7 @@ rule reproduction_report:
         replicates=ORD["replicates"],
         noise_reading=noise_reading(ORD),
         reading_variants=(ORD.get("readings") or {}).get("variants") or {},
+        sweep_noise_ratios=(ORD.get("sweep") or {}).get("noise_ratios") or [],
     threads: 1
     resources:
         mem_mb=1000,

@@ -187,6 +187,25 @@ def mean_metrics(by_topic: pd.DataFrame, methods: Sequence[str], ks: Sequence[in
     return pd.DataFrame(rows, columns=["method", "metric", "value"])
 
 
+def relevance_thresholds(dataset: CrowdDataset) -> list[int]:
+    """Every binary-relevance threshold g (grade >= g relevant) that splits the truth grades: 1 .. max grade."""
+    top = max((max(grades.values()) for grades in dataset.truth.values() if grades), default=0)
+    return list(range(1, int(top) + 1))
+
+
+def metrics_by_relevance(rankings: pd.DataFrame, dataset: CrowdDataset, methods: Sequence[str],
+                         ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95) -> pd.DataFrame:
+    """ranking_metrics_by_relevance.tsv: relevant_grade, method, metric, value: Table 2's means with
+    binary relevance (P@k, MAP, RBP) at every threshold of :func:`relevance_thresholds` (NDCG uses the
+    grades themselves and is the same at every threshold)."""
+    frames = [mean_metrics(metrics_by_topic(rankings, dataset, ks, rbp_p, g), methods, ks).assign(relevant_grade=g)
+              for g in relevance_thresholds(dataset)]
+    if not frames:
+        return pd.DataFrame(columns=["relevant_grade", "method", "metric", "value"])
+    table = pd.concat(frames, ignore_index=True)
+    return table[["relevant_grade", "method", "metric", "value"]]
+
+
 def truth_coverage_table(dataset: CrowdDataset) -> pd.DataFrame:
     """truth_coverage.tsv: one row of :data:`COVERAGE_COLUMNS` (:func:`truth_coverage`)."""
     return pd.DataFrame([truth_coverage(dataset)], columns=COVERAGE_COLUMNS)

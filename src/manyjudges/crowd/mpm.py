@@ -34,15 +34,8 @@ from scipy.special import expit
 
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.mpm_likelihood import (
-    FTOL,
-    NEWTON_CELLS,
-    NEWTON_DIM,
-    MPMData,
-    mpm_hessian,
-    mpm_objective,
-    newton,
-)
+from manyjudges.crowd.mpm_likelihood import FTOL, NEWTON_CELLS, NEWTON_DIM, MPMData, mpm_objective
+from manyjudges.crowd.mpm_newton import mpm_hessian, newton
 from manyjudges.solvers import lbfgsb
 
 __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]

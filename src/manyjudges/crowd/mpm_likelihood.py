@@ -1,17 +1,16 @@
-"""The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.): the data of one topic,
-the penalised negative log-likelihood with its gradient and Hessian, and the Newton solver.
+"""The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.): the data of one topic and
+the penalised negative log-likelihood with its gradient (its Hessian and the Newton solver are in
+:mod:`manyjudges.crowd.mpm_newton`).
 
 The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.solvers import cholesky_solve
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 FTOL = 1e-15
@@ -19,8 +18,6 @@ FTOL = 1e-15
 NEWTON_DIM = 1500
 #: ... and this many normaliser cells + pairs (its Hessian costs about 5 gradients); L-BFGS-B above
 NEWTON_CELLS = 150_000
-#: the Hessian uses a dense dx/du (pairs x 2n) up to this many cells, scatter-adds above
-DENSE_CELLS = 100_000
 
 
 def _pair_index(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -238,203 +235,3 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
     lam = reg_alpha / total
     value += 0.5 * lam * float(d_alpha @ d_alpha)
     return value, np.concatenate([gmu, gs, -g_alpha / total + lam * d_alpha])
-
-
-@dataclass(frozen=True)
-class _HessianIndex:
-    """The theta-independent index arrays of :func:`mpm_hessian` for one MPMData (built once).
-
-    ``pairs`` the pairs whose terms enter the scattered sums (all pairs when dense; else those
-    a worker judged or has in its normaliser: elsewhere h and gx are 0, so the terms are zeros);
-    ``cols`` (4, pairs) the columns of J = dx/du; ``jac_flat`` their flat places in the dense
-    (pairs x 2n) J; ``uu_flat`` the flat (2n x 2n) places of every scattered H_uu term, in the
-    order of their weights; ``proj_flat`` of the per-segment J' D_s terms; ``ua_flat`` / ``ua_k``
-    of the H_ua terms (data pairs, then normaliser cells).
-    """
-
-    pairs: np.ndarray
-    cols: np.ndarray
-    jac_flat: np.ndarray | None
-    uu_flat: np.ndarray
-    proj_flat: np.ndarray
-    ua_flat: np.ndarray
-    ua_k: np.ndarray
-
-
-def _hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianIndex:
-    """:class:`_HessianIndex` of ``data``, cached on it per (dense, quality)."""
-    cache = data.__dict__.setdefault("_hessian_index", {})
-    if (dense, quality) not in cache:
-        cache[dense, quality] = _build_hessian_index(data, dense, quality)
-    return cache[dense, quality]
-
-
-def _build_hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianIndex:
-    n, m = data.n, data.m
-    n2, ia, ib = 2 * n, data.ia, data.ib
-    n_pairs = len(ia)
-    cols = np.stack([ia, ib, n + ia, n + ib])
-    seg, rq = data.seg_of_r, data.rq
-    if dense:
-        pairs = np.arange(n_pairs)
-        jac_flat = (cols + (np.arange(n_pairs) * n2)[None, :]).T.ravel()
-        uu = []
-        proj_flat = seg * n_pairs + rq
-    else:
-        pairs = np.union1d(data.q, rq)
-        jac_flat = None
-        uu = [cols[i, pairs] * n2 + cols[j, pairs] for i in range(4) for j in range(4)]
-        proj_flat = ((seg * n2)[None, :] + cols[:, rq]).ravel()
-    pa, pb = ia[pairs], ib[pairs]
-    for r_i, r_j in [(pa, n + pa), (pa, n + pb), (pb, n + pa), (pb, n + pb)]:
-        uu += [r_i * n2 + r_j, r_j * n2 + r_i]
-    uu += [(n + pa) * (n2 + 1), (n + pb) * (n2 + 1), (n + pa) * n2 + n + pb, (n + pb) * n2 + n + pa]
-    pq, pk = data.q, data.k
-    if len(data.seg_starts):
-        pq, pk = np.concatenate([pq, rq]), np.concatenate([pk, data.seg_worker[seg]])
-    if not quality:
-        ua_flat = np.zeros(0, dtype=np.int64)
-    elif dense:
-        ua_flat = pq * m + pk
-    else:
-        ua_flat = (cols[:, pq] * m + pk[None, :]).ravel()
-    return _HessianIndex(pairs=pairs, cols=cols, jac_flat=jac_flat, uu_flat=np.concatenate(uu), proj_flat=proj_flat,
-                         ua_flat=ua_flat, ua_k=pq)
-
-
-def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
-                reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> np.ndarray:
-    """Dense Hessian of :func:`mpm_objective`, assembled in O(support cells + pairs) by scatter-adds.
-
-    With u = (mu, log sigma) and the objective Phi(x(u), alpha):
-    H_uu = J' Phi_xx J + sum_q Phi_x,q d2x_q/du2 + ridge, H_ua = J' Phi_xa, H_aa = Phi_aa, where
-    J = dx/du (4 entries per pair), and per normaliser segment (log Z = log sum_q 2 cosh(alpha x_q)):
-    d2 log Z / dx2 = alpha^2 (diag(C) - D D'), d2 log Z / dx_q dalpha = D_q + alpha x_q C_q
-    - alpha D_q m1, d2 log Z / dalpha2 = sum_q x_q^2 C_q - m1^2 (C = 2 cosh / Z, D = 2 sinh / Z,
-    m1 = sum_q x_q D_q). The s block is then projected on the centred subspace. The index arrays
-    of the scatter-adds are built once per ``data`` (:class:`_HessianIndex`); ``terms``: those
-    :func:`mpm_objective` kept at this ``theta`` (the same numbers, not computed again).
-    """
-    n, m = data.n, data.m
-    n2 = 2 * n
-    if terms is None:
-        terms = _point_terms(theta, data, quality, cosh=True)
-    sigma, t, x, gx, alpha_seg = terms["sigma"], terms["t"], terms["x"], terms["gx"], terms["alpha_seg"]
-    ia, ib = data.ia, data.ib
-    n_pairs = len(ia)
-    total = max(data.total, 1.0)
-    n_seg = len(data.seg_starts)
-    alpha = None if not quality else theta[n2:]
-    # J = dx/du: values (4, pairs) at columns index.cols
-    jv = np.empty((4, n_pairs))
-    np.divide(1.0, t, out=jv[0])
-    np.divide(-1.0, t, out=jv[1])
-    jv[2] = -x * sigma[ia] / t
-    jv[3] = -x * sigma[ib] / t
-    h = np.zeros(n_pairs)
-    if n_seg:
-        seg, rq = data.seg_of_r, data.rq
-        a_r = alpha_seg[seg]
-        xr = x[rq]
-        dz, cz = terms["dz"], terms["cz"]
-        w_seg = data.seg_n / total
-        h = np.bincount(rq, weights=(w_seg * alpha_seg ** 2)[seg] * cz, minlength=n_pairs)
-        m1 = terms["m1"] if "m1" in terms else np.add.reduceat(xr * dz, data.seg_starts)
-        m2 = np.add.reduceat(xr * xr * cz, data.seg_starts)
-    # J' diag(h) J + sum_q gx_q d2 x_q / du2; J dense for small topics, else scattered
-    dense = n_pairs * n2 <= DENSE_CELLS
-    index = _hessian_index(data, dense, quality)
-    pairs = index.pairs
-    if dense:
-        jac = np.zeros((n_pairs, n2))
-        jac.ravel()[index.jac_flat] = jv.T.ravel()
-        weights = []
-        pa, pb, px, pt, pg = ia, ib, x, t, gx
-    else:
-        # a pair with neither curvature (h) nor gradient (gx) adds only zeros: leave it out (same sums;
-        # a large topic's workers judge a small share of its n (n - 1) / 2 pairs)
-        pa, pb, px, pt, pg = ia[pairs], ib[pairs], x[pairs], t[pairs], gx[pairs]
-        jp = jv[:, pairs]
-        weights = [((h[pairs] * jp)[:, None, :] * jp[None, :, :]).ravel()]
-    sa, sb, t2 = sigma[pa], sigma[pb], pt * pt
-    for v in (-sa / t2, -sb / t2, sa / t2, sb / t2):
-        weights += [pg * v, pg * v]
-    weights += [pg * px * (2 * sa * sa / t2 - sa / pt), pg * px * (2 * sb * sb / t2 - sb / pt),
-                pg * 2 * px * sa * sb / t2, pg * 2 * px * sa * sb / t2]
-    huu = np.bincount(index.uu_flat, weights=np.concatenate(weights), minlength=n2 * n2).reshape(n2, n2)
-    if dense:
-        huu += (jac * h[:, None]).T @ jac
-    if n_seg:
-        # - sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'
-        if dense:
-            proj = np.zeros((n_seg, n_pairs))
-            proj.ravel()[index.proj_flat] = dz
-            proj = proj @ jac
-        else:
-            proj = np.bincount(index.proj_flat, weights=(jv[:, rq] * dz).ravel(),
-                               minlength=n_seg * n2).reshape(n_seg, n2)
-        huu -= (proj * (w_seg * alpha_seg ** 2)[:, None]).T @ proj
-    huu.ravel()[:: n2 + 1] += reg
-    dim = n2 + (0 if alpha is None else m)
-    hess = np.zeros((dim, dim))
-    hess[:n2, :n2] = huu
-    if alpha is not None:
-        # H_ua = J' Phi_xa: Phi_xa has -net / N at (q, k) and the normaliser terms at (q in support, k)
-        pv = -data.net / total
-        if n_seg:
-            pv = np.concatenate([pv, w_seg[seg] * (dz + a_r * xr * cz - a_r * dz * m1[seg])])
-        if dense:
-            hua = jac.T @ np.bincount(index.ua_flat, weights=pv, minlength=n_pairs * m).reshape(n_pairs, m)
-        else:
-            hua = np.bincount(index.ua_flat, weights=(jv[:, index.ua_k] * pv).ravel(),
-                              minlength=n2 * m).reshape(n2, m)
-        hess[:n2, n2:] = hua
-        hess[n2:, :n2] = hua.T
-        haa = np.full(m, reg_alpha / total)
-        if n_seg:
-            haa[data.seg_worker] += w_seg * (m2 - m1 * m1)
-        hess.ravel()[n2 * (dim + 1):: dim + 1] = haa
-    # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
-    hess[n:n2, :] -= _mean(hess[n:n2, :], axis=0)
-    hess[:, n:n2] -= _mean(hess[:, n:n2], axis=1, keepdims=True)
-    return hess
-
-
-def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: float) -> tuple[np.ndarray, int]:
-    """Levenberg-Marquardt damped Newton steps on :func:`mpm_objective` with the exact Hessian.
-
-    Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.solvers.cholesky_solve`;
-    E = u u' with u the centred s block's null direction, 1 / sqrt(n) on the s entries, which
-    the gradient never has); lam shrinks after a decrease and grows otherwise. Stops at max |g| <= tol.
-    """
-    n = data.n
-    terms: dict[str, Any] = {}
-    value, grad = mpm_objective(theta, data, *args, terms=terms)
-    null = 1.0 / np.sqrt(n)
-    lam, it = 1e-3, 0
-    for it in range(1, max_iter + 1):
-        if np.abs(grad).max() <= tol:
-            return theta, it - 1
-        hess = mpm_hessian(theta, data, *args, terms=terms)
-        hess += 0.0  # the zeros of E = u u' outside its s block (a -0.0 entry becomes +0.0, as when adding E)
-        hess[n:2 * n, n:2 * n] += null * null
-        diag = hess.ravel()[:: len(theta) + 1]
-        while True:
-            diag += lam
-            delta = cholesky_solve(hess, grad)
-            diag -= lam
-            if delta is not None:
-                trial = theta - delta
-                t_terms: dict[str, Any] = {}
-                t_value, t_grad = mpm_objective(trial, data, *args, terms=t_terms)
-                if t_value <= value:
-                    lam = max(lam / 4.0, 1e-12)
-                    break
-            lam *= 8.0
-            if lam > 1e12:
-                return theta, it
-        step = np.abs(trial - theta).max()
-        theta, value, grad, terms = trial, t_value, t_grad, t_terms
-        if step < 1e-12:
-            break
-    return theta, it

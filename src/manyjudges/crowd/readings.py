@@ -3,7 +3,9 @@
 A method parameter that is a reading of the paper (CrowdAgg's pairwise probability, eq. 6) is
 tested when the config holds entries of the method that differ only in it, on a dataset that
 stands in for one of the paper's: each entry's Table 2 metrics (P@k, NDCG@k, MAP, ...) against the
-paper's for the method on that dataset.
+paper's for the method on that dataset. The paper's "binary relevance" (P@k, MAP, RBP) on graded
+truth is a dataset reading, ``relevant_grade`` (grade >= g is relevant): Table 2 is computed at
+every threshold g and each is compared over every method's binary metrics.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from manyjudges.crowd.report import PAPER_DATASET, PAPER_KEY
 from manyjudges.reporting.paper_values import paper_lookup
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings"]
+__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings", "relevance_readings"]
 
 #: how the crowd readings are measured, for the report
 NOTE = ("Crowd aggregation (Niu et al., Table 2): every metric of the method's row, on a dataset that stands in "
@@ -57,3 +59,31 @@ def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Pat
         out += parameter_readings(methods, method, parameter, default, choice,
                                   f"Table 2 ({paper_dataset}), `{dataset}` ({kind})", distance, "crowd")
     return out
+
+
+def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: str | Path, relevant_grade: int,
+                       methods: Mapping[str, Any], paper: pd.DataFrame) -> list[Reading]:
+    """The reading of binary relevance (``relevant_grade``) on a dataset of a ``source`` the paper has:
+    Table 2's binary metrics (P@k, MAP, RBP) of every configured entry at each threshold of
+    ``ranking_metrics_by_relevance.tsv``, against the paper's for the entry's method (none when the
+    table has fewer than two thresholds)."""
+    paper_dataset = PAPER_DATASET.get(source)
+    table = pd.read_csv(by_relevance_path, sep="\t")
+    if paper_dataset is None or table["relevant_grade"].nunique() < 2:
+        return []
+    table2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": paper_dataset}, complete_only=True)
+    binary = table[~table["metric"].str.startswith("NDCG")]
+    paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
+    distances: dict[str, float | None] = {}
+    cells = 0
+    grades = sorted(binary["relevant_grade"].unique(), key=lambda g: (g != relevant_grade, g))
+    for g in grades:
+        rows = binary[binary["relevant_grade"] == g]
+        theirs = [table2.get((paper_method.get(m, m), metric), float("nan"))
+                  for m, metric in zip(rows["method"], rows["metric"])]
+        distance, n = mean_absolute_difference(rows["value"], pd.Series(theirs, index=rows.index))
+        distances[f"grade >= {g}"] = distance
+        cells = max(cells, n)
+    return [Reading("binary relevance (P@k, MAP, RBP): which truth grades are relevant",
+                    f"crowd.datasets.{dataset}.relevant_grade", f"Table 2 ({paper_dataset}), `{dataset}` ({kind})",
+                    distances, f"grade >= {relevant_grade}", cells, "crowd")]

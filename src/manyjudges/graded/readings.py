@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from manyjudges.graded.registry import GRADED_METHODS
@@ -20,12 +21,13 @@ from manyjudges.graded.report import PAPER_KEY, loglik_cells
 from manyjudges.reporting.paper_values import key_value, paper_lookup
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings"]
+__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings", "lambda_scale_reading"]
 
 #: how the graded readings are measured, for the report
 NOTE = ("Graded judgments (Wilbur and Kim, Tables 2-3): per-judge log probabilities S(k) under both protocols, "
         "compared judge by judge with the paper's, on the simulated panel only (the paper's judges are not "
-        "public, and other panels' judges are not theirs).")
+        "public, and other panels' judges are not theirs). M5's lambda scale is measured on Table 1's single "
+        "optimum in orders of magnitude, |log10(ours / paper)|.")
 
 #: (method, parameter, what it decides): the graded parameters that are readings of the paper
 PARAMETER_CHOICES = [("m4", "predictive", "M4: the Gaussian predictive over whole labels")]
@@ -56,3 +58,30 @@ def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: M
         out += parameter_readings(methods, method, parameter, default, choice,
                                   f"Tables 2-3 per judge, `{dataset}` ({kind})", distance, "graded")
     return out
+
+
+def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, grades_path: str | Path,
+                         paper: pd.DataFrame) -> list[Reading]:
+    """M5's L2 penalty: lambda on the mean log-likelihood per instance (ours) or on the summed one.
+
+    The two are the same objective up to the factor N (training instances), so they give the same
+    fits and the same Tables 2-5; only the value of lambda differs: lambda_sum = N lambda_mean, with
+    N = L (J - 1) / J, the mean number of instances of a fit without one of the J judges (L labels).
+    Tested on Table 1's single-parameter optimum (0.022) in orders of magnitude, |log10(ours / paper)|.
+    """
+    params = pd.read_csv(parameters_path, sep="\t")
+    single = params[(params["method"] == "m5") & (params["protocol"] == "single_parameter")
+                    & (params["parameter"] == "lambda")]
+    theirs = paper[(paper["table"] == "1") & (paper["method"] == "m5")]
+    if single.empty or theirs.empty:
+        return []
+    grades = pd.read_csv(grades_path, sep="\t", dtype={"judge": str})
+    n_labels, n_judges = len(grades), grades["judge"].nunique()
+    n_instances = n_labels * (n_judges - 1) / n_judges
+    lam, target = float(single["mean"].iloc[0]), float(theirs["paper_value"].iloc[0])
+    distances = {"mean": abs(float(np.log10(lam / target))),
+                 "sum": abs(float(np.log10(lam * n_instances / target)))}
+    return [Reading("M5: the scale of the L2 penalty lambda (per instance, or on the summed log-likelihood)",
+                    "m5 (the same fits: lambda_sum = N lambda_mean)",
+                    f"Table 1, M5's single optimum {target:g}; ours {lam:.3g} per instance, N = {n_instances:,.0f}, "
+                    f"`{dataset}` ({kind})", distances, "mean", 1, "graded")]

@@ -12,7 +12,7 @@ stand-in for the paper's data differs from the paper's (on PrefLib's skating pan
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOISE_CHOICES", "NOTE", "table1_cells", "noise_readings", "support_base_readings"]
+__all__ = ["NOISE_CHOICES", "NOTE", "noisy_column_reading", "table1_cells", "noise_readings", "support_base_readings"]
 
 #: how the ordered-list readings are measured, for the report
 NOTE = ("Ordered lists (Kim, Zhai, Han, Table 1): the noise readings are compared on ED relative to its value "
@@ -107,3 +107,30 @@ def support_base_readings(dataset: str, kind: str, default_table: str | Path, me
     return parameter_readings(methods, "frespa", "support_base", default, "FreSPA under noise: the n of minSup x n",
                               f"Table 1 FreSPA column, `{dataset}` ({kind})",
                               lambda name: _distance(default_table, paper, {name: "frespa"}, [name]), "orderings")
+
+
+#: the cells of Tables 2-4 at FreSPA's default parameters (wLen = wSup = 1, maxLen = k, minLen = 2, minSup = 0.75)
+DEFAULT_SWEEP_CELLS = (("2", "w_len", 1.0), ("2", "w_sup", 1.0), ("3", "max_len_ratio", 1.0),
+                       ("3", "min_len_ratio", 0.0), ("4", "min_sup", 0.75))
+
+
+def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequence[float] = (0.5, 1.0)) -> Reading:
+    """The noise ratio of the "noisy" columns of Tables 2-4, tested on the paper's own numbers: at
+    FreSPA's default parameters a noisy cell is FreSPA's ED under noise, so it should equal Table 1's
+    FreSPA value at the ratio used; the distance of each ratio is the mean |noisy cell - Table 1(r)|
+    over those cells. ``noisy_ratio`` is the run's (``orderings.sweep.noise_ratios``)."""
+    p1 = paper[(paper["table"] == "1") & (paper["method"] == "frespa")]
+    noisy = []
+    for table, parameter, value in DEFAULT_SWEEP_CELLS:
+        at = ((paper["table"] == table) & (paper["parameter"] == parameter) & np.isclose(paper["value"], value)
+              & (paper["noise_ratio"] > 0))
+        noisy += paper.loc[at, "paper_value"].astype(float).tolist()
+    distances: dict[str, float | None] = {}
+    for r in sorted(set(ratios) | {float(noisy_ratio)}, key=lambda r: (r != noisy_ratio, r)):
+        table1 = p1.loc[np.isclose(p1["noise_ratio"], r), "paper_value"].astype(float)
+        cells = pd.Series(noisy)
+        distances[f"r = {r:g}"] = (mean_absolute_difference(pd.Series(float(table1.iloc[0]), index=cells.index),
+                                                            cells)[0] if len(table1) else None)
+    return Reading("Tables 2-4: the noise ratio of the 'noisy' columns", "orderings.sweep.noise_ratios",
+                   "the paper's own numbers: Tables 2-4's noisy cells at FreSPA's defaults vs Table 1's FreSPA row",
+                   distances, f"r = {noisy_ratio:g}", len(noisy), "orderings")

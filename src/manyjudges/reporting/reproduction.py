@@ -11,13 +11,13 @@ import pandas as pd
 
 from manyjudges.consensus.report import consensus_comparisons, consensus_markdown
 from manyjudges.crowd.readings import NOTE as CROWD_READINGS_NOTE
-from manyjudges.crowd.readings import crowd_readings
+from manyjudges.crowd.readings import crowd_readings, relevance_readings
 from manyjudges.crowd.report import crowd_comparisons, crowd_markdown
 from manyjudges.graded.readings import NOTE as GRADED_READINGS_NOTE
-from manyjudges.graded.readings import graded_readings
+from manyjudges.graded.readings import graded_readings, lambda_scale_reading
 from manyjudges.graded.report import graded_comparisons, graded_markdown
 from manyjudges.orderings.readings import NOTE as ORDERINGS_READINGS_NOTE
-from manyjudges.orderings.readings import noise_readings, support_base_readings
+from manyjudges.orderings.readings import noise_readings, noisy_column_reading, support_base_readings
 from manyjudges.orderings.report import orderings_comparisons, orderings_markdown
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_values
@@ -41,10 +41,12 @@ def ordering_readings(
     methods: Mapping[str, Mapping[str, Any]] | None,
     noise_reading: Mapping[str, str],
     reading_variants: Mapping[str, Mapping[str, str]],
+    sweep_noise_ratios: Sequence[float] = (),
 ) -> list[Reading]:
     """The ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}):
     the noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
-    FreSPA's support base."""
+    FreSPA's support base; and, when the sweep runs under noise (``sweep_noise_ratios``), the noise
+    ratio of Tables 2-4's noisy columns, tested on the paper's own numbers."""
     paper = paper_values("kim2010")
     methods = dict(methods or {})
     paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
@@ -54,6 +56,9 @@ def ordering_readings(
         rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
                                paper_method, paper)
         rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
+    noisy = [float(r) for r in sweep_noise_ratios if float(r) > 0]
+    if noisy:
+        rows.append(noisy_column_reading(paper, max(noisy)))
     return rows
 
 
@@ -67,6 +72,9 @@ def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]]
         source = graded_datasets.get(name, {}).get("source")
         if source == "simulate":
             rows += graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
+            if "parameters" in files and "grades" in files:
+                rows += lambda_scale_reading(name, data_kind(source).strip("*"), files["parameters"], files["grades"],
+                                             paper)
     return rows
 
 
@@ -81,6 +89,11 @@ def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
         if "ranking_metrics" in files:
             rows += crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
                                    crowd_methods or {}, paper)
+        if "ranking_metrics_by_relevance" in files:
+            rows += relevance_readings(name, data_kind(source).strip("*"), source,
+                                       files["ranking_metrics_by_relevance"],
+                                       int(crowd_datasets.get(name, {}).get("relevant_grade", 1)), crowd_methods or {},
+                                       paper)
     return rows
 
 

@@ -1,0 +1,105 @@
+"""FreSPA's parameters and its score from pattern-count tables (Kim, Zhai, Han, ECIR 2010, section 3.2).
+
+The tables N(s, L) (patterns of length L with support s) and N_O(s, L) (those in O) are counted in
+:mod:`manyjudges.orderings.frespa`; every weight, length and support setting is scored from them:
+
+    score(O) = sum_{s, L} a(L) b(s) N_O(s, L) / sum_{s, L} a(L) b(s) N(s, L),
+    a(L) = 1 + wLen (L - 1),  b(s) = 1 + wSup (s - 1)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["ENGINES", "FreSPAParams", "affine_weights", "check_engine", "score_from_tables"]
+
+ENGINES = ("classes", "counting", "mining")
+
+
+@dataclass(frozen=True)
+class FreSPAParams:
+    """FreSPA's five parameters (paper defaults). Length ratios override lengths.
+
+    len = max(2, floor(ratio * k)) for a ratio (paper Table 3).
+
+    ``support_base`` says what n is in sup(p) >= minSup * n when noise orderings are
+    added to the gold set (ED experiments): ``gold`` (default: every gold
+    ordering, random ones included) or ``judges`` (the human judges only; the random
+    orderings still add support). Outside the noise experiments the two are the same.
+    """
+
+    w_len: float = 1.0
+    w_sup: float = 1.0
+    min_sup: float = 0.75
+    min_len: int = 2
+    max_len: int | None = None
+    min_len_ratio: float | None = None
+    max_len_ratio: float | None = None
+    support_base: str = "gold"
+
+    def __post_init__(self) -> None:
+        if self.support_base not in ("gold", "judges"):
+            raise ValueError(f"support_base must be 'gold' or 'judges', got {self.support_base!r}")
+        if self.w_len < 0 or self.w_sup < 0:
+            raise ValueError(f"w_len and w_sup must be >= 0, got {self.w_len}, {self.w_sup}")
+        if not 0.0 <= self.min_sup <= 1.0:
+            raise ValueError(f"min_sup must be in [0, 1], got {self.min_sup}")
+        if self.min_len < 2:
+            raise ValueError(f"min_len must be >= 2, got {self.min_len}")
+        if self.max_len is not None and self.max_len < 2:
+            raise ValueError(f"max_len must be >= 2, got {self.max_len}")
+
+    def length_bounds(self, k: int) -> tuple[int, int]:
+        """(minLen, maxLen) for k items, after ratios; both clipped to [2, k]."""
+
+        def from_ratio(ratio: float) -> int:
+            return max(2, math.floor(ratio * k + 1e-9))
+
+        lo = from_ratio(self.min_len_ratio) if self.min_len_ratio is not None else self.min_len
+        hi = k if self.max_len is None else self.max_len
+        if self.max_len_ratio is not None:
+            hi = from_ratio(self.max_len_ratio)
+        return min(lo, k), min(hi, k)
+
+    def support_threshold(self, n: int) -> int:
+        """Smallest integer support s with s >= minSup * n, and at least 1."""
+        return max(1, math.ceil(self.min_sup * n - 1e-9))
+
+
+def affine_weights(weight: float, top: int) -> np.ndarray:
+    """1 + weight (x - 1) for x = 0..top: the support factor (wSup) or length factor (wLen) of w(p)."""
+    return 1.0 + weight * (np.arange(top + 1, dtype=float) - 1.0)
+
+
+# ---------------------------------------------------------------------------
+# Support x length tables: the sufficient statistics of every FreSPA setting
+
+
+def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, gold_size: int, k: int,
+                      threshold_base: int | None = None) -> np.ndarray:
+    """FreSPA scores from pattern-count tables.
+
+    den[s, L] = number of patterns of length L with support s among the gold orderings;
+    num[..., s, L] = the same restricted to patterns contained in a candidate. Rows with
+    s below the support threshold the tables were counted at must be zero or unused.
+    """
+    lo, hi = params.length_bounds(k)
+    t = params.support_threshold(gold_size if threshold_base is None else threshold_base)
+    w = np.zeros((gold_size + 1, k + 1))
+    if t <= gold_size and lo <= hi:
+        w[t:, lo : hi + 1] = np.outer(affine_weights(params.w_sup, gold_size)[t:],
+                                           affine_weights(params.w_len, k)[lo : hi + 1])
+    d = np.tensordot(den, w, axes=([-2, -1], [0, 1]))
+    n_ = np.tensordot(num, w, axes=([-2, -1], [0, 1]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(d > 0, n_ / np.where(d > 0, d, 1.0), 0.0)
+
+
+def check_engine(engine: str | None) -> str:
+    """The engine to use: ``classes`` by default; an unknown name is an error."""
+    engine = engine or "classes"
+    if engine not in ENGINES:
+        raise ValueError(f"unknown FreSPA engine {engine!r}; use one of {', '.join(ENGINES)}")
+    return engine
