@@ -8,6 +8,8 @@ import pytest
 
 from manyjudges.io.errors import DataError, not_utf8
 from manyjudges.io.grades import read_grades, read_grades_table
+from manyjudges.io.labels import read_labels
+from manyjudges.io.labels import read_truth as read_label_truth
 from manyjudges.io.preferences import read_preferences, read_truth
 from manyjudges.io.sources import (parse_adultcontent3, parse_clef_runs, parse_graded_source, parse_mirex2005,
                                    parse_preflib, parse_search_results, parse_snow2008, parse_trec_rf10)
@@ -50,6 +52,8 @@ CASES = {
     "truth.tsv": ([b"topic\titem\tgrade", b"t\ta\t1", b"t\t" + BAD + b"\t0"], read_truth),
     "preferences.tsv": ([b"topic\tworker\tleft\tright\toutcome", b"t\tw\ta\tb\tleft", b"t\tw\ta\t" + BAD + b"\tleft"],
                         read_preferences),
+    "labels.csv": ([b"item,worker,label", b"a,w1,0", b"a," + BAD + b",1"], read_labels),
+    "label_truth.tsv": ([b"item\ttruth", b"a\t0", BAD + b"\t1"], read_label_truth),
 }
 
 

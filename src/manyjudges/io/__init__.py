@@ -3,7 +3,9 @@
 Each table is a TSV (or a CSV, by the ``.csv`` extension) with a fixed header (see ``docs/data.md``): ``orderings``
 (:mod:`~manyjudges.io.tables`), ``grades`` with its YAML metadata
 (:mod:`~manyjudges.io.grades`), ``rankings`` (:mod:`~manyjudges.io.rankings`),
-``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`). Bad data
+``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`), and the truth-inference
+``labels`` and label truth tables (:mod:`~manyjudges.io.labels`; its ``read_truth`` is not
+re-exported here, where ``read_truth`` is the crowd family's). Bad data
 raises :class:`~manyjudges.io.errors.DataError` naming the file, line and
 value. The parsers of the raw published formats are in
 :mod:`manyjudges.io.sources`.
@@ -11,6 +13,7 @@ value. The parsers of the raw published formats are in
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
+from manyjudges.io.labels import read_labels, write_labels
 from manyjudges.io.preferences import read_preferences, read_truth
 from manyjudges.io.rankings import rankings_to_lists, read_rankings
 from manyjudges.io.tables import (
@@ -29,11 +32,13 @@ __all__ = [
     "rankings_to_lists",
     "read_grades",
     "read_grades_table",
+    "read_labels",
     "read_orderings",
     "read_preferences",
     "read_rankings",
     "read_truth",
     "read_tsv_rows",
     "write_grades",
+    "write_labels",
     "write_table",
 ]

@@ -15,6 +15,9 @@ Each parser turns a data set's files, as published, into a canonical table of
   table (:class:`~manyjudges.io.grades.GradedData`).
 - :mod:`~manyjudges.io.sources.mirex2005`: MIREX 2005 crowd preferences and
   qrel -> preferences and truth tables.
+- :mod:`~manyjudges.io.sources.truth_benchmark`: the truth-inference benchmark
+  sets' ``label.csv`` and ``truth.csv`` -> labels and label truth tables
+  (:mod:`manyjudges.io.labels`); its rule for repeated rows is in that module.
 
 :func:`parse_graded_source` picks the graded parser by a data set's config
 ``source``.
@@ -56,6 +59,7 @@ from manyjudges.io.sources.preflib import parse_preflib, parse_preflib_files
 from manyjudges.io.sources.search_results import parse_search_results
 from manyjudges.io.sources.snow2008 import parse_snow2008
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 
 __all__ = [
     "parse_adultcontent3",
@@ -67,6 +71,7 @@ __all__ = [
     "parse_search_results",
     "parse_snow2008",
     "parse_trec_rf10",
+    "parse_truth_benchmark",
 ]
 
 

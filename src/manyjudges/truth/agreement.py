@@ -1,0 +1,137 @@
+"""Agreement among the workers of a labels table: Krippendorff's alpha and a summary of the panel.
+
+Krippendorff's alpha (Krippendorff, *Content Analysis*, 2004/2011; "Computing Krippendorff's
+alpha-reliability", 2011) in its coincidence-matrix form. With ``n_uc`` the number of labels
+of class ``c`` that item ``u`` received and ``m_u = sum_c n_uc``, only the pairable items
+(``m_u >= 2``) count; the coincidences are
+
+    o_ck = sum_u n_uc (n_uk - [c == k]) / (m_u - 1),   n_c = sum_k o_ck,   n = sum_c n_c,
+
+and alpha = 1 - (n - 1) sum_ck o_ck d2_ck / sum_ck n_c n_k d2_ck, with the difference
+function d2 of the level of measurement: nominal ``[c != k]``; ordinal, on the class ranks,
+``(sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``; interval ``(v_c - v_k)^2`` on the class values
+(the classes themselves when they are numbers, else their ranks 0..K-1). Every label is one
+value: a worker who labelled an item twice (``duplicates="keep"``) contributes two values.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+
+__all__ = ["ALPHA_LEVELS", "coincidence_matrix", "krippendorff_alpha", "summarise_labels"]
+
+#: the levels of measurement of :func:`krippendorff_alpha`
+ALPHA_LEVELS = ("nominal", "ordinal", "interval")
+
+
+def coincidence_matrix(labels: CrowdLabels | pd.DataFrame) -> np.ndarray:
+    """(K, K) coincidences ``o_ck`` of the pairable items (two labels or more), classes in code order."""
+    data = as_crowd_labels(labels)
+    counts = data.class_counts.astype(float)
+    m = counts.sum(axis=1)
+    pairable = m >= 2
+    counts, m = counts[pairable], m[pairable]
+    weighted = counts / (m - 1)[:, None]
+    return weighted.T @ counts - np.diag(weighted.sum(axis=0))
+
+
+def _class_values(classes: np.ndarray) -> np.ndarray:
+    """The classes as numbers for the interval metric, or their ranks if they are not all numbers."""
+    try:
+        values = np.asarray(classes, dtype=float)
+    except (TypeError, ValueError):
+        return np.arange(len(classes), dtype=float)
+    return values if np.isfinite(values).all() else np.arange(len(classes), dtype=float)
+
+
+def _squared_differences(level: str, totals: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """(K, K) d2_ck of the level of measurement; ``totals`` are the marginals n_c."""
+    k = len(totals)
+    if level == "nominal":
+        return 1.0 - np.eye(k)
+    if level == "interval":
+        values = _class_values(classes)
+        return (values[:, None] - values[None, :]) ** 2
+    cumulative = np.cumsum(totals)
+    low = np.minimum.outer(np.arange(k), np.arange(k))
+    high = np.maximum.outer(np.arange(k), np.arange(k))
+    between = cumulative[high] - cumulative[low] + totals[low]
+    return (between - (totals[:, None] + totals[None, :]) / 2.0) ** 2
+
+
+def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal") -> float:
+    """Krippendorff's alpha of the workers' labels.
+
+    Parameters
+    ----------
+    labels : CrowdLabels or pandas.DataFrame
+        The labels (a long table is encoded with :func:`~manyjudges.truth.labels.as_crowd_labels`).
+    level : {"nominal", "ordinal", "interval"}
+        Level of measurement: the difference function between two classes (module docstring).
+
+    Returns
+    -------
+    float
+        alpha, 1 for perfect agreement, 0 for agreement at chance; NaN when it is undefined
+        (fewer than two pairable values, or every pairable value in one class).
+    """
+    if level not in ALPHA_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(ALPHA_LEVELS)}, got {level!r}")
+    data = as_crowd_labels(labels)
+    coincidences = coincidence_matrix(data)
+    totals = coincidences.sum(axis=1)
+    n = totals.sum()
+    if n < 2:
+        return float("nan")
+    d2 = _squared_differences(level, totals, data.classes)
+    expected = float(totals @ d2 @ totals)
+    if expected <= 0:
+        return float("nan")
+    return float(1.0 - (n - 1.0) * float((coincidences * d2).sum()) / expected)
+
+
+def _spread(counts: np.ndarray, name: str) -> dict[str, float]:
+    return {f"{name}_mean": float(np.mean(counts)), f"{name}_median": float(np.median(counts)),
+            f"{name}_min": int(np.min(counts)), f"{name}_max": int(np.max(counts))}
+
+
+def summarise_labels(labels: CrowdLabels | pd.DataFrame, ordinal: bool = False) -> dict[str, float]:
+    """Size, density and agreement of a labels table.
+
+    Parameters
+    ----------
+    labels : CrowdLabels or pandas.DataFrame
+        The labels.
+    ordinal : bool
+        Whether the classes are ordered (code order, lowest first): adds ``alpha_ordinal``.
+
+    Returns
+    -------
+    dict
+        ``items``, ``workers``, ``labels``, ``classes`` (K, counting a class nobody used when
+        the classes say so), ``pairable_items`` (items with two labels or more);
+        ``labels_per_item_{mean,median,min,max}``, ``workers_per_item_{mean,median,min,max}``
+        (distinct workers), ``labels_per_worker_{mean,median,min,max}``; ``alpha_nominal``
+        and, if ``ordinal``, ``alpha_ordinal`` (:func:`krippendorff_alpha`).
+    """
+    data = as_crowd_labels(labels)
+    per_item = np.bincount(data.item, minlength=data.n_items)
+    pairs = np.unique(data.item * data.n_workers + data.worker)
+    workers_per_item = np.bincount(pairs // data.n_workers, minlength=data.n_items)
+    per_worker = np.bincount(data.worker, minlength=data.n_workers)
+    summary: dict[str, float] = {
+        "items": data.n_items,
+        "workers": data.n_workers,
+        "labels": data.n_labels,
+        "classes": data.n_classes,
+        "pairable_items": int((per_item >= 2).sum()),
+        **_spread(per_item, "labels_per_item"),
+        **_spread(workers_per_item, "workers_per_item"),
+        **_spread(per_worker, "labels_per_worker"),
+        "alpha_nominal": krippendorff_alpha(data, "nominal"),
+    }
+    if ordinal:
+        summary["alpha_ordinal"] = krippendorff_alpha(data, "ordinal")
+    return summary

@@ -1,0 +1,345 @@
+"""Tests for the truth-inference labels and label truth tables and the benchmark parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.download import pinned_files
+from manyjudges.io.errors import DataError
+from manyjudges.io.labels import (
+    LABEL_TRUTH_COLUMNS,
+    LABELS_COLUMNS,
+    read_labels,
+    read_truth,
+    write_labels,
+    write_truth,
+)
+from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
+from manyjudges.truth.labels import as_crowd_labels
+from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
+
+GOOD = "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
+
+
+def csv(tmp_path: Path, text: str, name: str = "labels.csv") -> Path:
+    return write(tmp_path / name, text)
+
+
+# --- reading labels --------------------------------------------------------------------------
+
+
+def test_read_labels_csv_and_tsv(tmp_path: Path) -> None:
+    expected = [["i1", "w1", 0], ["i1", "w2", 1], ["i2", "w1", 1], ["i2", "w3", 1]]
+    for path in (csv(tmp_path, GOOD), write(tmp_path / "labels.tsv", GOOD.replace(",", "\t"))):
+        table = read_labels(path)
+        assert list(table.columns) == LABELS_COLUMNS
+        assert table.values.tolist() == expected
+        assert table["label"].dtype == np.int64
+        assert list(table.attrs["lines"]) == [2, 3, 4, 5]
+
+
+def test_judge_is_accepted_for_worker(tmp_path: Path) -> None:
+    table = read_labels(csv(tmp_path, GOOD.replace("worker", "judge")))
+    assert list(table.columns) == LABELS_COLUMNS
+    assert table["worker"].tolist() == ["w1", "w2", "w1", "w3"]
+
+
+def test_declared_classes_give_class_names(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,G\ni1,w2,X\ni2,w1,P\n")
+    table = read_labels(path, classes=["G", "P", "R", "X"])
+    assert table["label"].tolist() == ["G", "X", "P"]
+    codes = as_crowd_labels(table, classes=["G", "P", "R", "X"])
+    assert codes.label.tolist() == [0, 3, 1]
+    ints = read_labels(csv(tmp_path, GOOD, "ints.csv"), classes=[0, 1, 2])
+    assert ints["label"].dtype == np.int64 and ints["label"].tolist() == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("item,worker", "item,worker"),  # missing column
+        ("item,worker,label,extra", "item,worker,label,extra"),  # extra column
+        ("item,label,worker", "item,label,worker"),  # out of order
+        ("item,who,label", "item,who,label"),  # misnamed
+    ],
+)
+def test_bad_header(tmp_path: Path, header: str, value: str) -> None:
+    fields = len(header.split(","))
+    path = csv(tmp_path, header + "\n" + ",".join(["x"] * fields) + "\n")
+    with pytest.raises(DataError) as err:
+        read_labels(path)
+    assert_located(err, path, 1, value)
+    assert "item,worker,label" in str(err.value)
+
+
+def test_header_message_names_missing_and_extra(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,lab\ni,w,0\n")
+    with pytest.raises(DataError, match="missing column\\(s\\) label; unexpected column\\(s\\) lab"):
+        read_labels(path)
+
+
+def test_empty_table_and_empty_file(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\n")
+    with pytest.raises(DataError, match="no data rows") as err:
+        read_labels(path)
+    assert_located(err, path, 1, "item,worker,label")
+    empty = csv(tmp_path, "", "empty.csv")
+    with pytest.raises(DataError) as err:
+        read_labels(empty)
+    assert_located(err, empty, 1, "(empty file)")
+
+
+@pytest.mark.parametrize("value", ["2.5", "x", "1e3", " 1", "+1"])
+def test_non_integer_label(tmp_path: Path, value: str) -> None:
+    path = csv(tmp_path, f"item,worker,label\ni1,w1,0\ni1,w2,{value}\n")
+    with pytest.raises(DataError, match="integer class code") as err:
+        read_labels(path)
+    assert_located(err, path, 3, value)
+
+
+def test_negative_label(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,-1\n")
+    with pytest.raises(DataError, match="0 or more") as err:
+        read_labels(path)
+    assert_located(err, path, 4, "-1")
+
+
+def test_huge_label_code(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1000\n")
+    with pytest.raises(DataError, match="above 999") as err:
+        read_labels(path)
+    assert_located(err, path, 3, "1000")
+    assert read_labels(csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,0999\n", "z.csv"))["label"].tolist() == [0, 999]
+
+
+def test_label_outside_classes(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,a\ni1,w2,b\ni2,w1,c\n")
+    with pytest.raises(DataError, match="not one of the classes a, b") as err:
+        read_labels(path, classes=["a", "b"])
+    assert_located(err, path, 4, "c")
+
+
+def test_bad_classes_argument(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="two classes"):
+        read_labels(csv(tmp_path, GOOD), classes=["a"])
+    with pytest.raises(ValueError, match="repeat"):
+        read_labels(csv(tmp_path, GOOD), classes=[1, "1"])
+    with pytest.raises(ValueError, match="duplicates must be"):
+        read_labels(csv(tmp_path, GOOD), duplicates="drop")
+
+
+@pytest.mark.parametrize(
+    ("row", "column", "value"),
+    [(",w2,1", "item", ""), ("i1, ,1", "worker", " "), ("i1,w2,", "label", "")],
+)
+def test_empty_fields(tmp_path: Path, row: str, column: str, value: str) -> None:
+    path = csv(tmp_path, f"item,worker,label\ni1,w1,0\n{row}\ni2,w1,1\n")
+    with pytest.raises(DataError, match=f"empty {column}") as err:
+        read_labels(path)
+    assert_located(err, path, 3, value)
+
+
+def test_first_fault_in_file_order_wins(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,x\n,w3,1\n")
+    with pytest.raises(DataError) as err:
+        read_labels(path)
+    assert err.value.line == 3  # the bad label comes before the empty item of line 4
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\n,w2,1\ni2,w3,x\n", "b.csv")
+    with pytest.raises(DataError, match="empty item") as err:
+        read_labels(path)
+    assert err.value.line == 3
+
+
+def test_repeated_pair_names_both_lines(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni1,w2,0\n")
+    with pytest.raises(DataError) as err:
+        read_labels(path)
+    assert_located(err, path, 5, "i1,w2,0")
+    assert "already labelled on line 3" in str(err.value)
+
+
+def test_duplicate_rules_match_pandas(tmp_path: Path) -> None:
+    text = "item,worker,label\ni1,w1,0\ni1,w2,1\ni1,w1,1\ni2,w1,1\ni1,w1,0\ni2,w2,0\n"
+    path = csv(tmp_path, text)
+    raw = pd.read_csv(path, dtype={"item": str, "worker": str})
+    keep = read_labels(path, duplicates="keep")
+    assert keep.values.tolist() == raw.values.tolist()
+    for rule in ("first", "last"):
+        table = read_labels(path, duplicates=rule)
+        expected = raw.drop_duplicates(["item", "worker"], keep=rule)
+        assert table.values.tolist() == expected.values.tolist()
+        assert list(table.attrs["lines"]) == (expected.index + 2).tolist()
+
+
+def test_fewer_than_two_workers(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni2,w1,1\n")
+    with pytest.raises(DataError, match="at least two workers") as err:
+        read_labels(path)
+    assert_located(err, path, 2, "w1")
+
+
+def test_wrong_field_count(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2\n")
+    with pytest.raises(DataError, match="expected 3") as err:
+        read_labels(path)
+    assert_located(err, path, 3, "i1,w2")
+
+
+# --- reading truth ---------------------------------------------------------------------------
+
+
+def test_read_truth(tmp_path: Path) -> None:
+    labels = read_labels(csv(tmp_path, GOOD))
+    truth = read_truth(csv(tmp_path, "item,truth\ni2,1\ni1,0\n", "truth.csv"), labels=labels)
+    assert list(truth.columns) == LABEL_TRUTH_COLUMNS
+    assert truth.values.tolist() == [["i2", 1], ["i1", 0]]
+    assert truth["truth"].dtype == np.int64
+    assert list(truth.attrs["lines"]) == [2, 3]
+    assert read_truth(csv(tmp_path, "item,truth\nanything,3\n", "free.csv"))["truth"].tolist() == [3]
+
+
+def test_truth_item_without_labels(tmp_path: Path) -> None:
+    labels = read_labels(csv(tmp_path, GOOD))
+    path = csv(tmp_path, "item,truth\ni1,0\ni9,1\n", "truth.csv")
+    with pytest.raises(DataError, match="no labels") as err:
+        read_truth(path, labels=labels)
+    assert_located(err, path, 3, "i9")
+    with pytest.raises(DataError, match="no labels"):
+        read_truth(path, labels=as_crowd_labels(labels))
+
+
+def test_truth_outside_classes(tmp_path: Path) -> None:
+    labels = read_labels(csv(tmp_path, GOOD))  # classes 0, 1
+    path = csv(tmp_path, "item,truth\ni1,0\ni2,2\n", "truth.csv")
+    with pytest.raises(DataError, match="not one of the classes 0, 1") as err:
+        read_truth(path, labels=labels)
+    assert_located(err, path, 3, "2")
+    assert read_truth(path, labels=labels, classes=[0, 1, 2])["truth"].tolist() == [0, 2]
+    named = csv(tmp_path, "item,truth\ni1,G\ni2,Q\n", "named.csv")
+    with pytest.raises(DataError, match="not one of the classes G, P") as err:
+        read_truth(named, classes=["G", "P"])
+    assert_located(err, named, 3, "Q")
+
+
+@pytest.mark.parametrize("value", ["x", "0.5", "-1"])
+def test_truth_not_a_code(tmp_path: Path, value: str) -> None:
+    path = csv(tmp_path, f"item,truth\ni1,{value}\n", "truth.csv")
+    with pytest.raises(DataError, match="truth must be") as err:
+        read_truth(path)
+    assert_located(err, path, 2, value)
+
+
+def test_truth_repeated_item(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,truth\ni1,0\ni2,1\ni1,0\n", "truth.csv")
+    with pytest.raises(DataError, match="already has a truth on line 2") as err:
+        read_truth(path)
+    assert_located(err, path, 4, "i1")
+
+
+def test_truth_header_empty_and_fields(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,label\ni1,0\n", "truth.csv")
+    with pytest.raises(DataError, match="missing column\\(s\\) truth") as err:
+        read_truth(path)
+    assert_located(err, path, 1, "item,label")
+    path = csv(tmp_path, "item,truth\n", "empty.csv")
+    with pytest.raises(DataError, match="no data rows") as err:
+        read_truth(path)
+    assert_located(err, path, 1, "item,truth")
+    path = csv(tmp_path, "item,truth\ni1,0\n,1\n", "blank.csv")
+    with pytest.raises(DataError, match="empty item") as err:
+        read_truth(path)
+    assert_located(err, path, 3, "")
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["labels.tsv", "labels.csv"])
+def test_round_trip(tmp_path: Path, name: str) -> None:
+    labels = pd.DataFrame({"item": ["a,b", "a,b", "c"], "judge": ["w1", "w 2", "w1"], "label": [2, 0, 1]})
+    path = tmp_path / "out" / name
+    write_labels(labels, path)
+    back = read_labels(path)
+    assert back.values.tolist() == labels.values.tolist()
+    assert path.read_text(encoding="utf-8").splitlines()[0] == delimited(name, LABELS_COLUMNS)
+    truth = pd.DataFrame({"item": ["c", "a,b"], "truth": [1, 2]})
+    truth_path = tmp_path / "out" / name.replace("labels", "truth")
+    write_truth(truth, truth_path)
+    assert read_truth(truth_path, labels=back).values.tolist() == truth.values.tolist()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([path.name, truth_path.name])
+
+
+def delimited(name: str, columns: list[str]) -> str:
+    return ("," if name.endswith(".csv") else "\t").join(columns)
+
+
+def test_failed_write_keeps_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "labels.tsv"
+    write(path, "old\n")
+    with pytest.raises(ValueError, match="missing"):
+        write_labels(pd.DataFrame({"item": ["a"], "label": [0]}), path)
+    with pytest.raises(ValueError, match="missing"):
+        write_truth(pd.DataFrame({"item": ["a"]}), path)
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["labels.tsv"]
+
+
+# --- the benchmark parser ---------------------------------------------------------------------
+
+
+def test_benchmark_repeats_follow_the_authors_rule(tmp_path: Path) -> None:
+    text = "item,worker,label\n0,0,1\n0,1,0\n0,0,1\n1,0,0\n0,0,0\n1,1,1\n"
+    label_path = csv(tmp_path, text, "label.csv")
+    truth_path = csv(tmp_path, "item,truth\n0,1\n1,0\n", "truth.csv")
+    data = parse_truth_benchmark(label_path, truth_path)
+    raw = pd.read_csv(label_path).drop_duplicates(keep="first")  # the notebooks' rule
+    assert data.labels.values.tolist() == raw.astype({"item": str, "worker": str}).values.tolist()
+    assert data.repeats == {"duplicate": 1, "duplicate_conflict": 1}
+    assert list(data.labels.attrs["lines"]) == (raw.index + 2).tolist()
+    assert data.truth.values.tolist() == [["0", 1], ["1", 0]]
+
+
+def test_benchmark_errors_name_the_file(tmp_path: Path) -> None:
+    label_path = csv(tmp_path, "item,worker,label\n0,0,1\n0,1,0\n", "label.csv")
+    truth_path = csv(tmp_path, "item,truth\n0,1\n5,0\n", "truth.csv")
+    with pytest.raises(DataError) as err:
+        parse_truth_benchmark(label_path, truth_path)
+    assert_located(err, truth_path, 3, "5")
+
+
+#: (labels, items, workers, classes, items with truth) of each pinned set
+BENCHMARK_COUNTS = {
+    "truth_product": (24945, 8315, 176, 2, 8315),
+    "truth_senti": (20000, 1000, 85, 2, 1000),
+    "truth_rte": (8000, 800, 164, 2, 800),
+    "truth_dog": (8070, 807, 109, 4, 807),
+    "truth_trec": (88385, 19033, 762, 2, 2275),
+}
+
+
+def test_pinned_benchmark_files() -> None:
+    for dataset, folder in TRUTH_BENCHMARK_FOLDERS.items():
+        paths = pinned_files(dataset)["repo_path"].tolist()
+        assert [p.rsplit("/", 1)[1] for p in paths] == ["label.csv", "truth.csv"]
+        assert all(p.startswith("yuan-li/truth-inference-at-scale/621789b2d57324d3559dc973b2613d2296d73f55/data/"
+                                + folder + "/") for p in paths)
+    assert set(TRUTH_BENCHMARK_FOLDERS) == set(BENCHMARK_COUNTS)
+
+
+@needs_mirror
+@pytest.mark.parametrize("dataset", sorted(BENCHMARK_COUNTS))
+def test_benchmark_sets_from_mirror(dataset: str) -> None:
+    files = pinned(dataset, MIRROR)  # size and sha256 checked
+    data = parse_truth_benchmark(files["label.csv"], files["truth.csv"])
+    n_labels, n_items, n_workers, n_classes, n_truth = BENCHMARK_COUNTS[dataset]
+    codes = as_crowd_labels(data.labels)  # no repeated pair left: the default "error" rule passes
+    assert (codes.n_labels, codes.n_items, codes.n_workers, codes.n_classes) == (
+        n_labels, n_items, n_workers, n_classes)
+    assert len(data.truth) == n_truth
+    assert data.repeats == {"duplicate": 0, "duplicate_conflict": 0}
+    raw = pd.read_csv(files["label.csv"])
+    assert data.labels["label"].tolist() == raw["label"].tolist()
