@@ -5,5 +5,7 @@ table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``con
 """
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.majority_vote import MajorityVote
+from manyjudges.truth.wawa import Wawa
 
-__all__ = ["CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]
+__all__ = ["CrowdLabels", "MajorityVote", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels"]
