@@ -4,8 +4,11 @@ Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)
 table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
 """
 from manyjudges.truth.base import TruthEstimator, TruthFit
+from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.majority_vote import MajorityVote
+from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.wawa import Wawa
 
-__all__ = ["CrowdLabels", "MajorityVote", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels"]
+__all__ = ["CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene", "TruthEstimator", "TruthFit", "Wawa",
+           "as_crowd_labels"]
