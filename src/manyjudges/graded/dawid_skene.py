@@ -40,6 +40,11 @@ from scipy import sparse
 from manyjudges.graded.base import GradedMethod, best_smoothing
 
 INITS = ("majority", "hard_majority")
+#: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
+MODELS = ("full", "one_coin")
+#: when EM stops: no posterior moves by ``tol``, or EM's objective (the log-likelihood at s = 0) gains less than
+#: ``tol`` per label
+STOPS = ("posteriors", "log_likelihood")
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
 UNDERFLOW = -700.0
 
@@ -58,7 +63,8 @@ class DawidSkeneResult:
     n_iter: int
     #: marginal log-likelihood log P(observed labels | priors, confusion), natural log
     log_likelihood: float
-    #: True when the last iteration changed no posterior by ``tol`` or more
+    #: True when EM stopped on its rule (``stop``: no posterior changed by ``tol`` or more, or the
+    #: objective gained less than ``tol`` per label); False when ``max_iter`` iterations ran without it
     converged: bool
 
     @property
@@ -78,7 +84,7 @@ def _as_index(name: str, x) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
-def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init):
+def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init, model, stop):
     item, judge, label = _as_index("item", item), _as_index("judge", judge), _as_index("label", label)
     if not (len(item) == len(judge) == len(label)):
         raise ValueError("item, judge and label must have the same length, "
@@ -104,6 +110,10 @@ def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, sm
             raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
     if init not in INITS:
         raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+    if stop not in STOPS:
+        raise ValueError(f"stop must be one of {', '.join(STOPS)}, got {stop!r}")
     return item, judge, label
 
 
@@ -119,6 +129,8 @@ def dawid_skene(
     tol: float = 1e-6,
     smoothing: float = 0.01,
     init: str = "majority",
+    model: str = "full",
+    stop: str = "posteriors",
 ) -> DawidSkeneResult:
     """Dawid-Skene EM (Dawid & Skene 1979, Applied Statistics 28(1), 20-28) on long-format labels.
 
@@ -144,10 +156,28 @@ def dawid_skene(
     A posterior term below exp(-700) times its item's largest term is set to exactly 0
     (it cannot change any sum; computing it as a subnormal would only be slow).
 
+    ``model="one_coin"`` ties each judge's confusion matrix to one accuracy a[j]: pi[j, t, t] = a[j]
+    and pi[j, t, c] = (1 - a[j]) / (K - 1) for c != t (the one-coin model). Its M-step maximises the
+    same objective under that constraint: with R[j] = sum_t cc[j, t, t] (j's posterior mass on its
+    own labels) and W[j] = sum_{t != c} cc[j, t, c] (the rest, summed directly, not as n_j - R[j]),
+
+        a[j] = (R[j] + K s) / (R[j] + W[j] + K^2 s)
+        pi[j, t, c != t] = (W[j] + K (K - 1) s) / ((R[j] + W[j] + K^2 s) (K - 1))
+
+    (the same Dirichlet(1 + s) prior on each confusion row; a judge with no labels gets 1/K).
+
+    ``stop="log_likelihood"`` stops instead after the first iteration whose objective gains less
+    than ``tol`` per label (``tol * len(item)`` in all; the first iteration always runs): the
+    objective EM increases, log_likelihood at s = 0, log_likelihood + s * (sum of log confusion +
+    sum of log priors) at s > 0 (with either model: the one-coin matrix's K x K entries are summed).
+    Crowd-kit's EM stops on a similar rule, on its own loss.
+
     Raises ``ValueError`` for empty or mismatched inputs, non-integer or out-of-range
-    indices, n_labels < 2, max_iter < 1, negative tol or smoothing, or an unknown init.
+    indices, n_labels < 2, max_iter < 1, negative tol or smoothing, or an unknown init,
+    model or stop.
     """
-    item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init)
+    item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init,
+                                   model, stop)
     k = int(n_labels)
     n_items, n_judges = int(n_items), int(n_judges)
     # The labels as a sparse (judge * K + label) x item count matrix L: the M-step's sums are
@@ -163,18 +193,26 @@ def dawid_skene(
         per_item = counts.sum(axis=0)
     post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
     post[:, labelled] = counts[:, labelled] / per_item[labelled]
+    # the labelled items' columns: a view when every item is labelled (a boolean mask would copy every iteration)
+    used = slice(None) if labelled.all() else labelled
 
     s = float(smoothing)
+    n_entries = len(item)
+    previous = -np.inf  # the log-likelihood of the previous iteration (stop="log_likelihood")
+    off_diagonal = ~np.eye(k, dtype=bool)
     converged = False
     n_iter = 0
     for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
         # M-step
         # cc[j, t, c] = sum over j's labels equal to c of T[item, t]
-        cc = (by_label @ post.T).reshape(n_judges, k, k).transpose(0, 2, 1) + s
-        total = cc.sum(axis=2, keepdims=True)
-        confusion = np.full_like(cc, 1.0 / k)
-        np.divide(cc, total, out=confusion, where=total > 0)
-        priors = post[:, labelled].sum(axis=1) + s
+        if model == "full":
+            cc = (by_label @ post.T).reshape(n_judges, k, k).transpose(0, 2, 1) + s
+            total = cc.sum(axis=2, keepdims=True)
+            confusion = np.full_like(cc, 1.0 / k)
+            np.divide(cc, total, out=confusion, where=total > 0)
+        else:
+            confusion = _one_coin_confusion((by_label @ post.T).reshape(n_judges, k, k), off_diagonal, s)
+        priors = post[:, used].sum(axis=1) + s
         priors /= priors.sum()
         # E-step
         with np.errstate(divide="ignore"):
@@ -193,13 +231,37 @@ def dawid_skene(
         np.exp(joint, out=new_post, where=joint > UNDERFLOW)
         row_sum = new_post.sum(axis=0)
         new_post /= row_sum
-        delta = float(np.max(np.abs(new_post - post)))
+        if stop == "log_likelihood":
+            current = float((top + np.log(row_sum))[used].sum())
+            if s > 0:  # the MAP objective EM increases (every entry > 0)
+                current += s * (float(log_conf.sum()) + float(log_prior.sum()))
+            done = current - previous < tol * n_entries
+            previous = current
+        else:
+            done = float(np.max(np.abs(new_post - post))) < tol
         post = new_post
-        if delta < tol:
+        if done:
             converged = True
             break
-    log_likelihood = float((top + np.log(row_sum))[labelled].sum())
+    log_likelihood = float((top + np.log(row_sum))[used].sum())
     return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)
+
+
+def _one_coin_confusion(cc: np.ndarray, off_diagonal: np.ndarray, s: float) -> np.ndarray:
+    """The one-coin M-step: cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either
+    orientation: only the diagonal and its complement are read) -> (n_judges, K, K) confusions."""
+    k = cc.shape[1]
+    right = np.trace(cc, axis1=1, axis2=2) + k * s
+    wrong = cc[:, off_diagonal].sum(axis=1) + k * (k - 1) * s
+    total = right + wrong
+    has = total > 0
+    accuracy = np.full(len(cc), 1.0 / k)
+    error = np.full(len(cc), 1.0 / k)
+    np.divide(right, total, out=accuracy, where=has)
+    np.divide(wrong, total * (k - 1), out=error, where=has)
+    confusion = np.repeat(error[:, None], k * k, axis=1).reshape(-1, k, k)
+    confusion[:, np.arange(k), np.arange(k)] = accuracy[:, None]
+    return confusion
 
 
 class DawidSkenePredictor(GradedMethod):

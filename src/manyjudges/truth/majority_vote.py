@@ -1,0 +1,102 @@
+"""Majority vote: each item gets its most frequent label.
+
+The plurality rule, the baseline of every truth-inference comparison (e.g. Sheng, Provost and
+Ipeirotis, "Get another label?", KDD 2008, its "majority voting"; crowd-kit's ``MajorityVote``).
+With n[i, c] the number of labels of class c that item i received and n[i] = sum_c n[i, c]:
+
+    proba[i, c] = n[i, c] / n[i]          label[i] in argmax_c n[i, c]
+
+When several classes share the largest count, ``ties`` chooses:
+
+- ``"lowest"``: the lowest class (the first in the class order);
+- ``"random"``: one of the tied classes uniformly at random: each item draws u[i, c] ~ U(0, 1)
+  from ``numpy.random.default_rng(random_state)`` and the tied class with the largest u wins
+  (the same ``random_state`` gives the same labels);
+- ``"first"``: the tied class whose first label comes earliest in the labels table (row order).
+  This is crowd-kit 1.4's rule under pandas 3: its ``MajorityVote`` takes ``idxmax`` over the
+  columns of ``value_counts().unstack()``, and pandas 3's ``DataFrame.value_counts`` groups with
+  ``sort=False``, so the columns, hence the ties, follow the order in which the classes first
+  appear (under pandas 2, whose ``value_counts`` grouped sorted, the same code broke ties to the
+  lowest class).
+
+``skills_`` is each worker's agreement rate with the chosen labels:
+skill[w] = #{w's labels equal to the chosen label of their item} / #{w's labels}, every label
+counted, a repeated (item, worker) label included (crowd-kit's ``get_accuracy`` counts a repeated
+identical (item, worker, label) row once).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.labels import CrowdLabels
+
+__all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_classes", "vote_shares"]
+
+#: the tie rules of :class:`MajorityVote`
+TIES = ("lowest", "random", "first")
+
+
+def first_seen_order(data: CrowdLabels) -> np.ndarray:
+    """The class codes in the order their first label appears in ``data`` (unused classes last)."""
+    seen, first = np.unique(data.label, return_index=True)
+    unused = np.setdiff1d(np.arange(data.n_classes), seen)
+    return np.concatenate([seen[np.argsort(first, kind="stable")], unused])
+
+
+def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:
+    """argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`TIES`)."""
+    if ties == "lowest":
+        return np.argmax(scores, axis=1)
+    if ties == "first":
+        order = first_seen_order(data)
+        return order[np.argmax(scores[:, order], axis=1)]
+    if ties == "random":
+        draws = np.random.default_rng(random_state).random(scores.shape)
+        tied = scores == scores.max(axis=1, keepdims=True)
+        return np.argmax(np.where(tied, draws, -1.0), axis=1)
+    raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+
+
+def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
+    """(n_workers,) each worker's share of labels equal to the chosen class of their item (NaN: no labels)."""
+    agree = np.bincount(data.worker, weights=data.label == chosen[data.item], minlength=data.n_workers)
+    total = np.bincount(data.worker, minlength=data.n_workers)
+    out = np.full(data.n_workers, np.nan)
+    np.divide(agree, total, out=out, where=total > 0)
+    return out
+
+
+def vote_shares(counts: np.ndarray) -> np.ndarray:
+    """Rows of ``counts`` (n_items, K) divided by their sums; a row summing to 0 becomes uniform 1/K."""
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum(axis=1, keepdims=True)
+    out = np.full(counts.shape, 1.0 / counts.shape[1])
+    np.divide(counts, total, out=out, where=total > 0)
+    return out
+
+
+class MajorityVote(TruthEstimator):
+    """Majority vote; ``proba_`` the label shares, ``skills_`` the agreement rates with the vote.
+
+    Parameters
+    ----------
+    ties : {"lowest", "random", "first"}
+        Which of several classes with the largest count an item gets (module docstring).
+    random_state : int
+        Seed of the ``numpy.random.Generator`` used by ``ties="random"`` (ignored otherwise).
+    """
+
+    def __init__(self, ties: str = "lowest", random_state: int = 0) -> None:
+        self.ties = ties
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        if self.ties not in TIES:
+            raise ValueError(f"ties must be one of {', '.join(TIES)}, got {self.ties!r}")
+        check_number("random_state", self.random_state, low=0, integer=True)
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:
+        counts = data.class_counts
+        chosen = pick_classes(counts, self.ties, data, int(self.random_state))
+        return TruthFit(proba=vote_shares(counts), labels=chosen, skills=agreement_rates(data, chosen))

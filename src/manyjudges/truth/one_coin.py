@@ -1,0 +1,91 @@
+"""One-coin Dawid-Skene: one accuracy per worker, errors spread evenly over the other classes, fitted by EM.
+
+Zhang, Y., Chen, X., Zhou, D. and Jordan, M. I. (2016). Spectral methods meet EM: a provably
+optimal algorithm for crowdsourcing. Journal of Machine Learning Research 17(102), 1-44 (the
+one-coin model); the EM is Dawid and Skene's (1979, Applied Statistics 28(1), 20-28, equations
+(2.3)-(2.5)) with the confusion matrix of worker w tied to one accuracy a[w]:
+
+    pi[w, t, t] = a[w]          pi[w, t, c] = (1 - a[w]) / (K - 1)   for c != t
+
+EM on the labels e = (item_e, worker_e, label_e), T[i, t] = P(truth of i is t | labels):
+
+- M-step (s = ``smoothing``: the Dirichlet(1 + s) prior on each confusion row of the full model,
+  restricted to the tied matrix; s = 0 is maximum likelihood):
+
+      R[w] = sum_{e: worker_e = w} T[item_e, label_e]                 (posterior mass on w's own labels)
+      W[w] = sum_{e: worker_e = w} sum_{t != label_e} T[item_e, t]    (the rest, summed as such)
+      a[w] = (R[w] + K s) / (R[w] + W[w] + K^2 s)
+      p[t] = (sum_i T[i, t] + s) / (n_items + K s)
+
+- E-step: T[i, t] ∝ p[t] * prod_{e: item_e = i} pi[worker_e, t, label_e] (in log space).
+
+Start: T = each item's label shares (the soft majority vote). Stop: after the first iteration
+whose objective gains less than ``tol`` per label (the log-likelihood at s = 0; plus
+s (sum log pi + sum log p) at s > 0, the quantity EM increases), or after ``max_iter``
+iterations. This is :func:`manyjudges.graded.dawid_skene.dawid_skene` with ``model="one_coin"``.
+
+``skills_`` is the accuracy a[w]; ``confusions_`` the tied matrices, ``priors_`` p,
+``log_likelihood_`` the final log-likelihood, ``converged_`` whether the stopping rule held.
+
+Zero probabilities (s = 0): the error share (1 - a[w]) / (K - 1) is computed from W[w], a sum of
+non-negative posteriors, not as 1 - a[w], so it is 0 only when W[w] is exactly 0 (never by
+cancellation when a[w] rounds to 1). Then, as for the full model, a class t under which item i is
+impossible had T[i, t] = 0 in the previous E-step (a[w] = 0 forces T[i', label] = 0 on all of w's
+labels; W[w] = 0 forces T[i', t] = 0 for t != label), so no item is impossible under every class.
+
+Differences from crowd-kit 1.4's ``OneCoinDawidSkene``, which has the same model, start and count
+of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of the following bites):
+
+- it clips every confusion entry to [1e-10, 1 - 1e-10] and the priors at 1e-10, and computes
+  1 - a[w] by subtraction; where EM drives accuracies to 0 or 1 (on the trec set about a hundred
+  workers after ten iterations, as the priors head to (0.001, 0.999)) the two then part;
+- it stops when its loss gains less than ``tol`` per label, a fall included, and its loss counts
+  log p once per label instead of once per item (see :mod:`manyjudges.truth.dawid_skene`), so it
+  is not EM's objective;
+- it clips its returned posteriors at 1e-10 without renormalising them, and its ``skills_`` come
+  from one more M-step than its posteriors;
+- it breaks exact ties to the class first seen in the table (ours: the lowest class).
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from manyjudges.graded.dawid_skene import dawid_skene
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.labels import CrowdLabels
+
+__all__ = ["OneCoinDawidSkene"]
+
+
+class OneCoinDawidSkene(TruthEstimator):
+    """One-coin Dawid-Skene EM: one accuracy per worker, errors uniform over the other K - 1 classes.
+
+    Parameters
+    ----------
+    max_iter : int
+        At most this many EM iterations (one iteration: M-step then E-step).
+    tol : float
+        Stop when EM's objective (the log-likelihood at s = 0) gains less than this per label.
+    smoothing : float
+        Pseudo-counts s (module docstring); 0 is maximum likelihood.
+    """
+
+    def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0) -> None:
+        self.max_iter = max_iter
+        self.tol = tol
+        self.smoothing = smoothing
+
+    def _check_params(self) -> None:
+        check_number("max_iter", self.max_iter, low=1, integer=True)
+        check_number("tol", self.tol, low=0)
+        check_number("smoothing", self.smoothing, low=0)
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:
+        res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
+                          n_labels=data.n_classes, max_iter=int(self.max_iter), tol=float(self.tol),
+                          smoothing=float(self.smoothing), init="majority", model="one_coin", stop="log_likelihood")
+        self.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
+        self.log_likelihood_ = res.log_likelihood
+        self.converged_ = res.converged
+        return TruthFit(proba=res.posteriors, skills=res.confusion[:, 0, 0].copy(), confusions=res.confusion,
+                        n_iter=res.n_iter)

@@ -1,0 +1,32 @@
+"""Truth-inference methods by name (``make_truth_estimator`` and the ``method`` of a truth config).
+
+Your own method: ``package.module:callable`` returning an object with ``fit(labels)`` that sets
+``labels_``, ``proba_`` and ``skills_``; subclass :class:`~manyjudges.truth.base.TruthEstimator`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from manyjudges.registry import Builtin, Registry
+from manyjudges.truth.base import TruthEstimator
+from manyjudges.truth.dawid_skene import DawidSkene
+from manyjudges.truth.majority_vote import MajorityVote
+from manyjudges.truth.one_coin import OneCoinDawidSkene
+from manyjudges.truth.wawa import Wawa
+
+__all__ = ["TRUTH_METHODS", "make_truth_estimator"]
+
+TRUTH_METHODS = Registry("truth", {
+    "majority_vote": Builtin(MajorityVote, "Majority vote: each item's most frequent label, ties to the lowest class"),
+    "majority_vote_random": Builtin(MajorityVote, "Majority vote with ties broken uniformly at random (seeded)",
+                                    {"ties": "random"}),
+    "wawa": Builtin(Wawa, "Wawa: majority vote weighted by each worker's agreement with the majority vote"),
+    "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per worker and class priors"),
+    "one_coin_dawid_skene": Builtin(OneCoinDawidSkene,
+                                    "One-coin Dawid-Skene EM: one accuracy per worker, errors uniform"),
+}, required=("fit",))
+
+
+def make_truth_estimator(method: str, params: dict[str, Any] | None = None) -> TruthEstimator:
+    """An estimator from a built-in name or ``package.module:callable``, with parameters (overriding presets)."""
+    return TRUTH_METHODS.build(method, params)

@@ -1,0 +1,64 @@
+"""Wawa (worker agreement with aggregate): a majority vote weighted by agreement with the majority vote.
+
+Worker agreement with aggregate is Appen's (formerly CrowdFlower's) worker-quality metric: the
+share of a worker's responses equal to the aggregated answer of their unit ("Calculating Worker
+Agreement with Aggregate (Wawa)", Appen Success Center). Crowd-kit (Ustalov, Pavlichenko and
+Tseitlin, "Learning from Crowds with Crowd-Kit", JOSS 9(96), 2024; class ``Wawa``) turns it into an
+aggregation method in three steps, which this class follows:
+
+1. the majority vote m[i] = argmax_c n[i, c] (n[i, c]: item i's labels of class c), ties broken
+   by ``ties`` as in :class:`~manyjudges.truth.majority_vote.MajorityVote`;
+2. each worker's agreement with it, skill[w] = #{w's labels e with label_e = m[item_e]} / #{w's labels};
+3. the vote weighted by those skills:
+
+       score[i, c] = sum over i's labels e with label_e = c of skill[worker_e]
+       proba[i, c] = score[i, c] / sum_c score[i, c]        label[i] = argmax_c proba[i, c]
+
+   exact ties of step 3 go to the lowest class (crowd-kit's weighted vote groups with
+   ``groupby``, which sorts the classes). Some worker of every item agrees with its majority
+   vote (the vote is one of the item's labels), so every item's scores sum to more than 0.
+
+``ties="first"`` makes step 1 break ties as crowd-kit 1.4 does under pandas 3 (the class first
+seen in the table); with it this class reproduces crowd-kit's ``Wawa`` label for label on tables
+without repeated (item, worker, label) rows (crowd-kit's ``get_accuracy`` counts such a repeat once
+in step 2; here each row is one label, as everywhere in :mod:`manyjudges.truth`). ``skills_`` is
+the step-2 agreement rate.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from manyjudges.truth.base import TruthEstimator, TruthFit
+from manyjudges.truth.labels import CrowdLabels
+from manyjudges.truth.majority_vote import agreement_rates, pick_classes, vote_shares
+
+__all__ = ["WAWA_TIES", "Wawa"]
+
+#: the tie rules of the majority-vote step of :class:`Wawa`
+WAWA_TIES = ("lowest", "first")
+
+
+class Wawa(TruthEstimator):
+    """Wawa: majority vote, each worker's agreement with it, then the vote weighted by that agreement.
+
+    Parameters
+    ----------
+    ties : {"lowest", "first"}
+        How the majority-vote step (step 1) breaks ties: the lowest class, or the class whose first
+        label comes earliest in the table (crowd-kit's rule under pandas 3).
+    """
+
+    def __init__(self, ties: str = "lowest") -> None:
+        self.ties = ties
+
+    def _check_params(self) -> None:
+        if self.ties not in WAWA_TIES:
+            raise ValueError(f"ties must be one of {', '.join(WAWA_TIES)}, got {self.ties!r}")
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:
+        k = data.n_classes
+        majority = pick_classes(data.class_counts, self.ties, data)
+        skills = agreement_rates(data, majority)
+        scores = np.bincount(data.item * k + data.label, weights=skills[data.worker],
+                             minlength=data.n_items * k).reshape(data.n_items, k)
+        return TruthFit(proba=vote_shares(scores), skills=skills)
