@@ -15,9 +15,10 @@ When several classes share the largest count, ``ties`` chooses:
 - ``"first"``: the tied class whose first label comes earliest in the labels table (row order).
   This is crowd-kit 1.4's rule under pandas 3: its ``MajorityVote`` takes ``idxmax`` over the
   columns of ``value_counts().unstack()``, and pandas 3's ``DataFrame.value_counts`` groups with
-  ``sort=False``, so the columns, hence the ties, follow the order in which the classes first
-  appear (under pandas 2, whose ``value_counts`` grouped sorted, the same code broke ties to the
-  lowest class).
+  ``sort=False`` ("value_counts to consistently maintain order of input", pandas pull request
+  59745), so the columns, hence the ties, follow the order in which the classes first appear;
+  under pandas 2, whose ``value_counts`` grouped sorted, the same code broke ties to the lowest
+  class.
 
 ``skills_`` is each worker's agreement rate with the chosen labels:
 skill[w] = #{w's labels equal to the chosen label of their item} / #{w's labels}, every label
@@ -27,6 +28,7 @@ identical (item, worker, label) row once).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 from manyjudges.truth.labels import CrowdLabels
@@ -39,9 +41,9 @@ TIES = ("lowest", "random", "first")
 
 def first_seen_order(data: CrowdLabels) -> np.ndarray:
     """The class codes in the order their first label appears in ``data`` (unused classes last)."""
-    seen, first = np.unique(data.label, return_index=True)
+    seen = pd.unique(data.label)  # hashing, in order of appearance
     unused = np.setdiff1d(np.arange(data.n_classes), seen)
-    return np.concatenate([seen[np.argsort(first, kind="stable")], unused])
+    return np.concatenate([seen, unused]).astype(np.int64)
 
 
 def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:

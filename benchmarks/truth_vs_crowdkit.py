@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Truth inference, manyjudges against crowd-kit: accuracy and seconds on five public label sets.
+
+    python benchmarks/truth_vs_crowdkit.py [--datasets rte,dog] [--methods dawid_skene,wawa]
+                                           [--scale] [--mirror DIR] [--out benchmarks/results]
+
+For each data set (``label.csv``: item, worker, label; ``truth.csv``: item, truth; read from the
+data mirror, nothing copied) and each pair in :data:`PAIRS`, runs our estimator (built by name from
+``manyjudges.truth.registry``, ``fit(labels, duplicates="keep")``) and crowd-kit's same method on the
+same rows (a DataFrame task, worker, label built before the clock starts), one after the other in
+this process. Seconds: ``time.perf_counter`` around the fit, best of 3 when the first run is under
+1 s. Accuracy: the share of the items with a truth whose inferred label equals it.
+
+``--scale`` adds a simulated set of 1,000,000 labels (100,000 items, 2,000 workers, K = 2, each
+item labelled by 10 distinct workers, worker accuracies drawn from Beta(5, 2), truth P(1) = 0.4,
+seed 0), run through our methods only.
+
+Writes ``<out>/truth_vs_crowdkit.tsv`` and prints the table as markdown (see benchmarks/README.md).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from manyjudges.truth import as_crowd_labels, make_truth_estimator  # noqa: E402
+
+#: the sets, under the mirror root
+SOURCE = "yuan-li/truth-inference-at-scale/621789b2d57324d3559dc973b2613d2296d73f55/data"
+DATASETS = {
+    "jn-product": "crowd_truth_inference/d_jn-product",
+    "sentiment": "crowd_truth_inference/d_sentiment",
+    "rte": "SpectralMethodsMeetEM/rte",
+    "dog": "SpectralMethodsMeetEM/dog",
+    "trec": "SpectralMethodsMeetEM/trec",
+}
+SCALE = "simulated_1m"
+COLUMNS = ("dataset", "method", "implementation", "accuracy", "n_truth", "seconds", "seconds_on_codes", "n_iter",
+           "agreement")
+
+
+def _crowdkit_wawa(data: pd.DataFrame) -> tuple[pd.Series, int]:
+    """crowd-kit's Wawa as ``Wawa.predict`` runs it (fit, then the skill-weighted MajorityVote);
+    ``Wawa.predict`` itself fails in ``check_is_fitted`` under scikit-learn >= 1.6."""
+    from crowdkit.aggregation import MajorityVote, Wawa
+
+    skills = Wawa().fit(data).skills_
+    return MajorityVote().fit(data, skills=skills).labels_, 0
+
+
+def _crowdkit(name: str, **params: Any) -> Callable[[pd.DataFrame], tuple[pd.Series, int]]:
+    """``crowdkit.aggregation.<name>(**params).fit_predict(data)`` and its iteration count."""
+    def run(data: pd.DataFrame) -> tuple[pd.Series, int]:
+        import crowdkit.aggregation as ck
+
+        model = getattr(ck, name)(**params)
+        labels = model.fit_predict(data)
+        return labels, len(getattr(model, "loss_history_", []))
+    return run
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Our method (a registry name and parameters) and crowd-kit's same method (None: ours only)."""
+
+    method: str
+    params: dict = field(default_factory=dict)
+    crowdkit: Callable[[pd.DataFrame], tuple[pd.Series, int]] | None = None
+
+
+#: one line per compared method: (name in this table, our registry method and parameters, crowd-kit's runner)
+PAIRS = {
+    "majority_vote": Pair("majority_vote", {}, _crowdkit("MajorityVote")),
+    "majority_vote_first": Pair("majority_vote", {"ties": "first"}, _crowdkit("MajorityVote")),
+    "wawa": Pair("wawa", {}, _crowdkit_wawa),
+    "wawa_first": Pair("wawa", {"ties": "first"}, _crowdkit_wawa),
+    "dawid_skene": Pair("dawid_skene", {}, _crowdkit("DawidSkene", n_iter=100, tol=1e-5)),
+    "one_coin_dawid_skene": Pair("one_coin_dawid_skene", {}, _crowdkit("OneCoinDawidSkene", n_iter=100, tol=1e-5)),
+}
+
+
+def load(mirror: Path, name: str) -> tuple[pd.DataFrame, pd.Series]:
+    folder = mirror / SOURCE / DATASETS[name]
+    labels = pd.read_csv(folder / "label.csv")
+    truth = pd.read_csv(folder / "truth.csv").set_index("item")["truth"]
+    return labels, truth
+
+
+def simulate_scale(seed: int = 0, n_items: int = 100_000, n_workers: int = 2_000, per_item: int = 10
+                   ) -> tuple[pd.DataFrame, pd.Series]:
+    """1,000,000 binary labels: worker w right with probability acc[w] ~ Beta(5, 2); distinct workers per item."""
+    rng = np.random.default_rng(seed)
+    truth = (rng.random(n_items) < 0.4).astype(np.int64)
+    accuracy = rng.beta(5, 2, n_workers)
+    shuffle = rng.permutation(n_workers)
+    start = rng.integers(0, n_workers, n_items)
+    # per_item workers spaced n_workers / per_item apart on a shuffled circle: distinct within an item
+    worker = shuffle[(start[:, None] + np.arange(per_item) * (n_workers // per_item)) % n_workers].ravel()
+    item = np.repeat(np.arange(n_items), per_item)
+    right = rng.random(item.size) < accuracy[worker]
+    label = np.where(right, truth[item], 1 - truth[item])
+    return pd.DataFrame({"item": item, "worker": worker, "label": label}), pd.Series(truth, name="truth")
+
+
+def timed(run: Callable[[], Any]) -> tuple[Any, float]:
+    """(result of the first run, best seconds: of 3 runs when the first is under 1 s)."""
+    start = time.perf_counter()
+    result = run()
+    seconds = [time.perf_counter() - start]
+    if seconds[0] < 1.0:
+        for _ in range(2):
+            start = time.perf_counter()
+            run()
+            seconds.append(time.perf_counter() - start)
+    return result, min(seconds)
+
+
+def accuracy(labels: pd.Series, truth: pd.Series) -> float:
+    return float((labels.reindex(truth.index).to_numpy() == truth.to_numpy()).mean())
+
+
+def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pair: Pair, with_crowdkit: bool
+            ) -> list[dict]:
+    estimator = make_truth_estimator(pair.method, pair.params)
+    fitted, seconds = timed(lambda: estimator.fit(labels, duplicates="keep"))
+    ours = fitted.labels_
+    codes = as_crowd_labels(labels, duplicates="keep")
+    _, on_codes = timed(lambda: estimator.fit(codes))
+    rows = [{"dataset": dataset, "method": name, "implementation": "manyjudges", "accuracy": accuracy(ours, truth),
+             "n_truth": len(truth), "seconds": seconds, "seconds_on_codes": on_codes, "n_iter": fitted.n_iter_,
+             "agreement": ""}]
+    if with_crowdkit and pair.crowdkit is not None:
+        data = labels.rename(columns={"item": "task"})[["task", "worker", "label"]]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (theirs, n_iter), seconds = timed(lambda: pair.crowdkit(data))
+        theirs = theirs.reindex(ours.index)
+        agree = float((theirs.to_numpy() == ours.to_numpy()).mean())
+        rows[0]["agreement"] = agree
+        rows.append({"dataset": dataset, "method": name, "implementation": "crowd-kit",
+                     "accuracy": accuracy(theirs, truth), "n_truth": len(truth), "seconds": seconds,
+                     "seconds_on_codes": "", "n_iter": n_iter, "agreement": agree})
+    return rows
+
+
+def _cell(value: Any, column: str) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}" if column in ("accuracy", "agreement") else f"{value:.4g}"
+    return str(value)
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(_cell(r[c], c) for c in COLUMNS) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--datasets", default=",".join(DATASETS),
+                    help=f"comma-separated, of {', '.join(DATASETS)} (default: all; 'none' for --scale only)")
+    ap.add_argument("--methods", default=",".join(PAIRS), help=f"comma-separated, of {', '.join(PAIRS)}")
+    ap.add_argument("--scale", action="store_true", help="add the simulated 1,000,000-label set (ours only)")
+    ap.add_argument("--mirror", type=Path, default=None,
+                    help="the data mirror root (default: $MANYJUDGES_MIRROR, else shared/data/mirror beside the repo)")
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = ap.parse_args(argv)
+    datasets = [] if args.datasets == "none" else args.datasets.split(",")
+    methods = args.methods.split(",")
+    for bad in [d for d in datasets if d not in DATASETS] + [m for m in methods if m not in PAIRS]:
+        ap.error(f"unknown data set or method {bad!r}")
+    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR") or REPO.parent / "shared" / "data" / "mirror")
+    if datasets and not (mirror / SOURCE).is_dir():
+        ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
+
+    if datasets:  # imported before any clock starts (crowdkit.aggregation takes about a second to import)
+        import crowdkit.aggregation  # noqa: F401
+    start = time.perf_counter()
+    rows: list[dict] = []
+    for dataset in datasets:
+        labels, truth = load(mirror, dataset)
+        for name in methods:
+            new = compare(dataset, labels, truth, name, PAIRS[name], with_crowdkit=True)
+            print("\n".join(markdown(new).splitlines()[2:]), flush=True)
+            rows += new
+    if args.scale:
+        labels, truth = simulate_scale()
+        for name in methods:
+            new = compare(SCALE, labels, truth, name, PAIRS[name], with_crowdkit=False)
+            print("\n".join(markdown(new).splitlines()[2:]), flush=True)
+            rows += new
+    args.out.mkdir(parents=True, exist_ok=True)
+    tsv = args.out / "truth_vs_crowdkit.tsv"
+    pd.DataFrame(rows, columns=list(COLUMNS)).to_csv(tsv, sep="\t", index=False)
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        versions = f"crowd-kit {version('crowd-kit')}, numpy {np.__version__}, pandas {pd.__version__}"
+    except PackageNotFoundError:
+        versions = f"numpy {np.__version__}, pandas {pd.__version__}"
+    print()
+    print(markdown(rows))
+    print(f"\n{versions}, python {platform.python_version()}, {os.cpu_count()} CPUs; "
+          f"total {time.perf_counter() - start:.1f} s; wrote {tsv}")
+
+
+if __name__ == "__main__":
+    main()
