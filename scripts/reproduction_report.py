@@ -16,6 +16,11 @@ reading_tables = {}
 for path in snakemake.input.readings:  # results/orderings/{dataset}/readings/{variant}/ed_by_noise.tsv
     variant = Path(path).parent
     reading_tables.setdefault(variant.parent.parent.name, {})[variant.name] = path
+sweep_tables = {Path(p).parent.name: p for p in snakemake.input.sweep}
+sweep_reading_tables = {}
+for path in snakemake.input.sweep_readings:  # results/orderings/{dataset}/readings/{variant}/frespa_sweep.tsv
+    variant = Path(path).parent
+    sweep_reading_tables.setdefault(variant.parent.parent.name, {})[variant.name] = path
 graded_results = {
     Path(loglik).parent.name: {"loglik": loglik, "pairwise": pairwise, "parameters": params, "grades": grades}
     for loglik, pairwise, params, grades in zip(
@@ -25,13 +30,14 @@ graded_results = {
 }
 readings = ordering_readings(ed_tables, reading_tables, snakemake.params.datasets, snakemake.params.methods,
                              snakemake.params.noise_reading, snakemake.params.reading_variants,
-                             snakemake.params.sweep_noise_ratios)
+                             snakemake.params.sweep_noise_ratios, sweep_tables, sweep_reading_tables,
+                             snakemake.params.sweep_reading_variants, snakemake.params.sweep_method)
 readings += graded_paper_readings(graded_results, snakemake.params.graded_datasets, snakemake.params.graded_methods)
 crowd_results = crowd_result_files(snakemake.input.crowd, snakemake.input.crowd_cv)
 readings += crowd_paper_readings(crowd_results, snakemake.params.crowd_datasets, snakemake.params.crowd_methods)
 write_reproduction(
     ed_tables=ed_tables,
-    sweep_tables={Path(p).parent.name: p for p in snakemake.input.sweep},
+    sweep_tables=sweep_tables,
     datasets=snakemake.params.datasets,
     methods=snakemake.params.methods,
     orderings_tables={Path(p).parent.name: p for p in snakemake.input.orderings},

@@ -300,6 +300,48 @@ def reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
     return list(readings.get("datasets") or orderings["datasets"])
 
 
+#: what a sweep reading may change (``orderings.sweep.readings``) -> the swept parameters it changes
+SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio")}
+
+
+def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list[str]:
+    """The swept parameters recomputed under ``orderings.sweep.readings[variant]``: those it changes
+    (Table 3's length ratios for ``length_rounding``), in the sweep's order."""
+    changes = orderings["sweep"]["readings"][variant]
+    changed = {parameter for key in changes for parameter in SWEEP_READING_PARAMETERS[key]}
+    return [parameter for parameter in sweep_parameters(orderings) if parameter in changed]
+
+
+def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, Any]:
+    """{method, params} of the sweep's method entry, with ``orderings.sweep.readings[variant]`` laid over
+    its parameters."""
+    sweep = orderings.get("sweep") or {}
+    spec = method_spec(orderings, sweep.get("method", "frespa"))
+    if variant is not None:
+        spec["params"].update(sweep["readings"][variant])
+    return spec
+
+
+def sweep_reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
+    """The ordering datasets on which the sweep is recomputed under ``orderings.sweep.readings``: those
+    of ``orderings.readings.datasets`` (default every one); none without sweep readings."""
+    if not (orderings.get("sweep") or {}).get("readings"):
+        return []
+    return list((orderings.get("readings") or {}).get("datasets") or orderings["datasets"])
+
+
+def _check_sweep_readings(orderings: Mapping[str, Any]) -> None:
+    sweep = orderings.get("sweep") or {}
+    for variant, changes in (sweep.get("readings") or {}).items():
+        where = f"config: orderings.sweep.readings.{variant}"
+        if not sweep.get("noise_ratios"):
+            raise ValueError(f"{where}: the sweep has no noise_ratios, so nothing would be recomputed")
+        if not sweep_reading_parameters(orderings, variant):
+            wanted = sorted({p for key in changes for p in SWEEP_READING_PARAMETERS[key]})
+            raise ValueError(f"{where} changes {', '.join(changes)}, which only matters to the swept parameters "
+                             f"{wanted}; orderings.sweep.parameters has none of them")
+
+
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names a dataset that is not configured."""
     known = all_datasets(config)
@@ -329,6 +371,7 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
                          f"configured: {sorted(orderings.get('datasets') or {})}")
+    _check_sweep_readings(orderings)
     from manyjudges.graded.simulate import spec_problem
 
     for name, spec in (graded.get("datasets") or {}).items():

@@ -99,6 +99,44 @@ def test_length_ratios_follow_paper():
     assert FreSPAParams(min_len_ratio=1.0).length_bounds(9) == (9, 9)
 
 
+def test_length_rounding_half_up_rounds_ratio_times_k_to_the_nearest_length():
+    assert FreSPAParams(max_len_ratio=0.5).length_bounds(7) == (2, 3)  # floor(3.5) = 3
+    assert FreSPAParams(max_len_ratio=0.5, length_rounding="half_up").length_bounds(7) == (2, 4)  # floor(4.0)
+    half_up = FreSPAParams(max_len_ratio=0.25, min_len_ratio=0.5, length_rounding="half_up")
+    assert half_up.length_bounds(9) == (5, 2)  # floor(2.25 + .5) = 2 ; floor(4.5 + .5) = 5
+    assert half_up.length_bounds(10) == (5, 3)  # floor(2.5 + .5) = 3 ; floor(5.5) = 5
+    for ratio, k in [(0.0, 9), (1.0, 9), (0.75, 8)]:  # ratio k whole: the same length either way
+        assert (FreSPAParams(min_len_ratio=ratio, length_rounding="half_up").length_bounds(k)
+                == FreSPAParams(min_len_ratio=ratio).length_bounds(k))
+    with pytest.raises(ValueError, match="length_rounding must be one of floor, half_up, got 'ceil'"):
+        FreSPAParams(length_rounding="ceil")
+    with pytest.raises(ValueError, match="length_rounding"):
+        FreSPA(length_rounding="round").fit(np.array([[1.0, 2], [2, 1]]))
+
+
+@pytest.mark.parametrize("ratio, floor_bounds, half_up_bounds", [
+    ({"max_len_ratio": 0.5}, {"max_len": 3}, {"max_len": 4}),
+    ({"min_len_ratio": 0.5}, {"min_len": 3}, {"min_len": 4}),
+])
+def test_length_rounding_changes_frespa_scores_as_the_brute_force_says(ratio, floor_bounds, half_up_bounds):
+    """k = 7, ratio 0.5: length 3 (floor) or 4 (half_up), each checked against the paper's formula."""
+    rng = np.random.default_rng(7)
+    gold = random_panel(rng, 5, 7, agreement=0.8)
+    cands = np.vstack([gold[:2], random_panel(rng, 3, 7)])
+    params = {"min_sup": 0.4, **ratio}
+    floor = FreSPA(**params).fit(gold).score(cands)
+    half_up = FreSPA(**params, length_rounding="half_up").fit(gold).score(cands)
+    assert floor == pytest.approx(brute_force_frespa(gold, cands, min_sup=0.4, **floor_bounds), abs=1e-12)
+    assert half_up == pytest.approx(brute_force_frespa(gold, cands, min_sup=0.4, **half_up_bounds), abs=1e-12)
+    assert np.abs(floor - half_up).max() > 1e-3
+    diffs = loo_differences_for_settings(gold, gold[:0], [FreSPAParams(**params, length_rounding=r)
+                                                          for r in ("floor", "half_up")])
+    for i, rounding in enumerate(("floor", "half_up")):  # the sweep's leave-one-out path rounds the same way
+        held = [FreSPA(**params, length_rounding=rounding).fit(np.delete(gold, j, axis=0)).score(
+            np.vstack([gold[j], reverse_ranks(gold[j])])) for j in range(len(gold))]
+        assert diffs[i] == pytest.approx([a - b for a, b in held], abs=1e-12)
+
+
 @pytest.mark.parametrize("engine", ["classes", "counting", "mining"])
 def test_support_base_judges_counts_threshold_over_humans_only(engine):
     rng = np.random.default_rng(9)

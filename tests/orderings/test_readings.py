@@ -118,3 +118,58 @@ def test_min_sup_zero_readings_agree_at_the_default_support_weight():
     assert ours == pytest.approx(every_pattern(gold, cands, 1.0, 1.0), abs=1e-12)
     half = frespa_score(gold, cands, FreSPAParams(min_sup=0.0, w_sup=0.5))
     assert not np.allclose(half, every_pattern(gold, cands, 1.0, 0.5))
+
+
+def _sweep(values: dict[tuple[str, float], list[float]]) -> pd.DataFrame:
+    """A sweep table: (parameter, value) -> ED at noise 0 and 0.5."""
+    rows = [(par, val, r, ed) for (par, val), eds in values.items() for r, ed in zip([0.0, 0.5], eds)]
+    return pd.DataFrame(rows, columns=["parameter", "value", "noise_ratio", "ed_mean"]).assign(ed_sd=0.0)
+
+
+#: a tiny Table 3: maxLen / k at 0.5 and 1 (the default), minLen / k at 0 (the default) and 0.5
+TABLE3_PAPER = pd.DataFrame(
+    [("3", "frespa", par, val, r, x) for (par, val), xs in {("max_len_ratio", 0.5): (0.6, 0.3),
+                                                          ("max_len_ratio", 1.0): (0.8, 0.6),
+                                                          ("min_len_ratio", 0.0): (0.8, 0.5),
+                                                          ("min_len_ratio", 0.5): (0.4, 0.1)}.items()
+     for r, x in zip([0.0, 0.5], xs)]
+    + [("2", "frespa", "w_len", 1.0, 0.0, 0.8), ("1", "frespa", "", np.nan, 0.0, 0.8)],
+    columns=["table", "method", "parameter", "value", "noise_ratio", "paper_value"])
+
+
+def test_table3_cells_are_relative_to_the_default_length_at_the_same_noise_ratio():
+    from manyjudges.orderings.readings import table3_cells
+
+    sweep = _sweep({("max_len_ratio", 0.5): [0.5, 0.2], ("max_len_ratio", 1.0): [0.5, 0.4],
+                    ("min_len_ratio", 0.0): [0.5, 0.4], ("min_len_ratio", 0.5): [0.25, 0.0],
+                    ("w_len", 1.0): [0.5, 0.4]})  # not Table 3: left out
+    cells = table3_cells(sweep, TABLE3_PAPER)
+    assert list(zip(cells["parameter"], cells["value"], cells["noise_ratio"])) == [
+        ("max_len_ratio", 0.5, 0.0), ("max_len_ratio", 0.5, 0.5), ("min_len_ratio", 0.5, 0.0),
+        ("min_len_ratio", 0.5, 0.5)]  # the default cells (1 = 1) left out
+    assert cells["ours"].tolist() == pytest.approx([1.0, 0.5, 0.5, 0.0])
+    assert cells["paper"].tolist() == pytest.approx([0.75, 0.5, 0.5, 0.2])
+
+
+def test_length_rounding_reading_measures_each_rounding_on_table3(tmp_path):
+    from manyjudges.orderings.readings import length_rounding_reading
+
+    floor, half_up, other = tmp_path / "floor.tsv", tmp_path / "half_up.tsv", tmp_path / "other.tsv"
+    defaults = {("max_len_ratio", 1.0): [0.5, 0.4], ("min_len_ratio", 0.0): [0.5, 0.4]}
+    for path, values in [(floor, {("max_len_ratio", 0.5): [0.5, 0.2], ("min_len_ratio", 0.5): [0.25, 0.0]}),
+                         (half_up, {("max_len_ratio", 0.5): [0.4, 0.2], ("min_len_ratio", 0.5): [0.25, 0.1]}),
+                         (other, {("max_len_ratio", 0.5): [0.0, 0.0]})]:
+        _sweep({**values, **defaults}).to_csv(path, sep="\t", index=False)
+    reading = length_rounding_reading("d", "simulated", floor, {"half": half_up, "two": other},
+                                      {"half": {"length_rounding": "half_up"},
+                                       "two": {"length_rounding": "half_up", "w_len": 2}},  # changes two things
+                                      "floor", TABLE3_PAPER)
+    # floor: ours 1, 0.5, 0.5, 0 vs paper 0.75, 0.5, 0.5, 0.2
+    assert reading.distances["floor"] == pytest.approx((0.25 + 0 + 0 + 0.2) / 4)
+    # half_up: ours 0.8, 0.5, 0.5, 0.25 vs paper 0.75, 0.5, 0.5, 0.2
+    assert reading.distances["half_up"] == pytest.approx((0.05 + 0 + 0 + 0.05) / 4)
+    assert list(reading.distances) == ["floor", "half_up"] and reading.cells == 4
+    assert reading.closest() == "half_up" and reading.config_key == "frespa: length_rounding"
+    assert reading.tested_on == "Table 3, `d` (simulated)"
+    missing = length_rounding_reading("d", "simulated", floor, {}, {}, "floor", TABLE3_PAPER)
+    assert missing.distances["half_up"] is None and "not computed" in missing.why()

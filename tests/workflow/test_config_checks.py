@@ -82,6 +82,12 @@ MISTAKES = [
     (_set("orderings.ed_over", "humans"), ["config.orderings.ed_over", "'humans'"]),
     (_set("orderings.readings", {"datasets": ["sim_huge"], "variants": {"judges_only": {"ed_over": "judges"}}}),
      ["orderings.readings.datasets ['sim_huge'] are not under orderings.datasets"]),
+    (_set("orderings.sweep.readings", {"up": {"length_rounding": "ceil"}}),
+     ["config.orderings.sweep.readings.up.length_rounding: 'ceil' is not one of floor, half_up"]),
+    (_set("orderings.sweep.readings", {"up": {"length_roundin": "half_up"}}),
+     ["config.orderings.sweep.readings.up: unknown key 'length_roundin' (did you mean 'length_rounding'?)"]),
+    (_set("orderings.sweep.readings", {"up": {"length_rounding": "half_up"}}),  # the offline sweep: min_sup only
+     ["config: orderings.sweep.readings.up changes length_rounding", "has none of them"]),
     (_set("orderings.datasets.sim_tiny.judges_per_set", None),
      ["config.orderings.datasets.sim_tiny: required key 'judges_per_set' is missing\n"]),
 ]

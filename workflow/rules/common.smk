@@ -21,6 +21,9 @@ from manyjudges.workflow_support import (
     planned_jobs,
     raw_files,
     sweep_parameters,
+    sweep_reading_datasets,
+    sweep_reading_parameters,
+    sweep_reading_spec,
 )
 
 # Every config mistake stops the run here, before any job: the schema (key path, nearest known key;
@@ -93,6 +96,30 @@ def sweep_parts(wildcards):
         dataset=wildcards.dataset,
         parameter=sweep_parameters(ORD) if sweep.get("noise_ratios") else [],
     )
+
+
+def sweep_values(wildcards):
+    return ORD["sweep"]["parameters"][wildcards.parameter]
+
+
+def sweep_replicates(wildcards):
+    sweep = ORD["sweep"]
+    return (sweep.get("replicates_by_parameter") or {}).get(wildcards.parameter, sweep.get("replicates", ORD["replicates"]))
+
+
+def sweep_reading_parts(wildcards):
+    return expand(
+        "results/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv",
+        dataset=wildcards.dataset,
+        reading=wildcards.reading,
+        parameter=sweep_reading_parameters(ORD, wildcards.reading),
+    )
+
+
+def sweep_reading_tables():
+    """The sweep's parameters under each of orderings.sweep.readings (e.g. Table 3 by another length rounding)."""
+    variants = list((ORD.get("sweep") or {}).get("readings") or {})
+    return [f"results/orderings/{d}/readings/{v}/frespa_sweep.tsv" for d in sweep_reading_datasets(ORD) for v in variants]
 
 
 def consensus_input(wildcards):

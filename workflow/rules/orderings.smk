@@ -84,11 +84,9 @@ rule frespa_sweep_part:
     priority: 10
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
-        spec=lambda wc: method_spec(ORD, ORD["sweep"]["method"]),
-        values=lambda wc: ORD["sweep"]["parameters"][wc.parameter],
-        replicates=lambda wc: (ORD["sweep"].get("replicates_by_parameter") or {}).get(
-            wc.parameter, ORD["sweep"].get("replicates", ORD["replicates"])
-        ),
+        spec=lambda wc: sweep_reading_spec(ORD),
+        values=sweep_values,
+        replicates=sweep_replicates,
         seed=config["seed"],
         reading=noise_reading(ORD),
     threads: 1
@@ -117,6 +115,53 @@ rule frespa_sweep:
         runtime=10,
     log:
         "logs/orderings/{dataset}/frespa_sweep.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    script:
+        "../../scripts/concat_tables.py"
+
+
+rule frespa_sweep_reading_part:
+    input:
+        "data/processed/{dataset}/orderings.tsv",
+    output:
+        "results/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv",
+    # one swept parameter (e.g. Table 3's length ratios) with the sweep method's parameters changed
+    # by orderings.sweep.readings.{reading}; otherwise as frespa_sweep_part
+    priority: 10
+    params:
+        ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
+        spec=lambda wc: sweep_reading_spec(ORD, wc.reading),
+        values=sweep_values,
+        replicates=sweep_replicates,
+        seed=config["seed"],
+        reading=noise_reading(ORD),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    log:
+        "logs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
+    script:
+        "../../scripts/frespa_sweep.py"
+
+
+rule frespa_sweep_reading:
+    localrule: True
+    input:
+        sweep_reading_parts,
+    output:
+        "results/orderings/{dataset}/readings/{reading}/frespa_sweep.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    log:
+        "logs/orderings/{dataset}/readings/{reading}/frespa_sweep.log",
     conda:
         "../envs/manyjudges.yaml"
     script:

@@ -54,6 +54,7 @@ rule reproduction_report:
     input:
         ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
         readings=reading_tables(),
+        sweep_readings=sweep_reading_tables(),
         orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
         consensus=consensus_tables(),
         sweep=expand(
@@ -83,6 +84,8 @@ rule reproduction_report:
         noise_reading=noise_reading(ORD),
         reading_variants=(ORD.get("readings") or {}).get("variants") or {},
         sweep_noise_ratios=(ORD.get("sweep") or {}).get("noise_ratios") or [],
+        sweep_method=(ORD.get("sweep") or {}).get("method", "frespa"),
+        sweep_reading_variants=(ORD.get("sweep") or {}).get("readings") or {},
     threads: 1
     resources:
         mem_mb=1000,

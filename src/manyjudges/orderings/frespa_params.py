@@ -13,16 +13,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ENGINES", "FreSPAParams", "affine_weights", "check_engine", "score_from_tables"]
+__all__ = ["ENGINES", "LENGTH_ROUNDINGS", "FreSPAParams", "affine_weights", "check_engine", "score_from_tables"]
 
 ENGINES = ("classes", "counting", "mining")
+
+#: how a length ratio becomes a length: floor(ratio k) or floor(ratio k + 0.5), each at least 2
+LENGTH_ROUNDINGS = ("floor", "half_up")
 
 
 @dataclass(frozen=True)
 class FreSPAParams:
     """FreSPA's five parameters (paper defaults). Length ratios override lengths.
 
-    len = max(2, floor(ratio * k)) for a ratio (paper Table 3).
+    len = max(2, floor(ratio * k)) for a ratio (paper Table 3) with ``length_rounding="floor"``
+    (default), max(2, floor(ratio * k + 0.5)) with ``"half_up"`` (k = 7, ratio 0.5: 3 or 4).
 
     ``support_base`` says what n is in sup(p) >= minSup * n when noise orderings are
     added to the gold set (ED experiments): ``gold`` (default: every gold
@@ -38,10 +42,14 @@ class FreSPAParams:
     min_len_ratio: float | None = None
     max_len_ratio: float | None = None
     support_base: str = "gold"
+    length_rounding: str = "floor"
 
     def __post_init__(self) -> None:
         if self.support_base not in ("gold", "judges"):
             raise ValueError(f"support_base must be 'gold' or 'judges', got {self.support_base!r}")
+        if self.length_rounding not in LENGTH_ROUNDINGS:
+            raise ValueError(f"length_rounding must be one of {', '.join(LENGTH_ROUNDINGS)}, "
+                             f"got {self.length_rounding!r}")
         if self.w_len < 0 or self.w_sup < 0:
             raise ValueError(f"w_len and w_sup must be >= 0, got {self.w_len}, {self.w_sup}")
         if not 0.0 <= self.min_sup <= 1.0:
@@ -52,10 +60,11 @@ class FreSPAParams:
             raise ValueError(f"max_len must be >= 2, got {self.max_len}")
 
     def length_bounds(self, k: int) -> tuple[int, int]:
-        """(minLen, maxLen) for k items, after ratios; both clipped to [2, k]."""
+        """(minLen, maxLen) for k items, after ratios (rounded by ``length_rounding``); both clipped to [2, k]."""
+        half = 0.5 if self.length_rounding == "half_up" else 0.0
 
         def from_ratio(ratio: float) -> int:
-            return max(2, math.floor(ratio * k + 1e-9))
+            return max(2, math.floor(ratio * k + half + 1e-9))
 
         lo = from_ratio(self.min_len_ratio) if self.min_len_ratio is not None else self.min_len
         hi = k if self.max_len is None else self.max_len

@@ -1,4 +1,5 @@
-"""The ordered-list readings tested against Kim, Zhai, Han (2010) Table 1 (docs/methods.md, "Noise").
+"""The ordered-list readings tested against Kim, Zhai, Han (2010) Tables 1 and 3 (docs/methods.md, "Noise",
+"Reading (length ratios)").
 
 Three choices change Table 1 at noise ratios r > 0 (r = 0 is the same under all of them):
 which orderings ED averages over (``orderings.ed_over``), how r n random orderings are counted
@@ -8,6 +9,10 @@ Table 1's cells at r > 0 (:mod:`manyjudges.reporting.readings`) of the relative 
 the readings decide how ED falls with noise, not the data's own agreement at r = 0, which on a
 stand-in for the paper's data differs from the paper's (on PrefLib's skating panels AC-tau's ED is
 0.83 at r = 0, the paper's 0.454).
+
+FreSPA's length rounding (how ratio x k becomes maxLen or minLen, ``length_rounding``) is tested on
+Table 3 at every noise ratio, r = 0 included, as ED relative to ED at FreSPA's default lengths
+(maxLen = k, minLen = 2) at the same r (:func:`length_rounding_reading`).
 """
 from __future__ import annotations
 
@@ -21,16 +26,20 @@ import pandas as pd
 
 from manyjudges.orderings.evaluation import ED_OVER
 from manyjudges.orderings.frespa import FreSPA
+from manyjudges.orderings.frespa_params import LENGTH_ROUNDINGS
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOISE_CHOICES", "NOTE", "noisy_column_reading", "table1_cells", "noise_readings", "support_base_readings"]
+__all__ = ["NOISE_CHOICES", "NOTE", "TABLE3_DEFAULTS", "length_rounding_reading", "noisy_column_reading",
+           "table1_cells", "table3_cells", "noise_readings", "support_base_readings"]
 
 #: how the ordered-list readings are measured, for the report
 NOTE = ("Ordered lists (Kim, Zhai, Han, Table 1): the noise readings are compared on ED relative to its value "
         "without noise, ED(r) / ED(0), at every r > 0, so a dataset whose judges agree more or less than the "
         "paper's still tests how ED falls with noise; the paper's own methods are compared (FreSPA's support "
-        "base on FreSPA's column).")
+        "base on FreSPA's column). FreSPA's length rounding is compared on Table 3 (maxLen / k and minLen / k, "
+        "at r = 0 and under noise) on ED relative to its value at FreSPA's default lengths (maxLen = k, minLen = 2) "
+        "at the same r, those cells themselves left out.")
 
 #: the noise experiment's readings: config key -> (what it decides, its options)
 NOISE_CHOICES = {
@@ -134,3 +143,58 @@ def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequen
     return Reading("Tables 2-4: the noise ratio of the 'noisy' columns", "orderings.sweep.noise_ratios",
                    "the paper's own numbers: Tables 2-4's noisy cells at FreSPA's defaults vs Table 1's FreSPA row",
                    distances, f"r = {noisy_ratio:g}", len(noisy), "orderings")
+
+
+#: Table 3's parameters and the value of each at FreSPA's default lengths (maxLen = k, minLen = 2)
+TABLE3_DEFAULTS = {"max_len_ratio": 1.0, "min_len_ratio": 0.0}
+
+
+def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """Table 3's cells (``parameter, value, noise_ratio, ours, paper``) of a sweep table, at every noise
+    ratio, as ED relative to ED at the parameter's default (:data:`TABLE3_DEFAULTS`) at the same noise
+    ratio, ours and the paper's each relative to its own; the default cells (1 by construction) are
+    left out, and a cell is NaN where the paper or either ED is missing."""
+    p3 = paper[(paper["table"] == "3") & (paper["method"] == "frespa")]
+
+    def paper_at(parameter: str, value: float, ratio: float) -> float:
+        at = (p3["parameter"] == parameter) & np.isclose(p3["value"], value) & np.isclose(p3["noise_ratio"], ratio)
+        values = p3.loc[at, "paper_value"].astype(float)
+        return float(values.iloc[0]) if len(values) else np.nan
+
+    rows = sweep[sweep["parameter"].isin(list(TABLE3_DEFAULTS))]
+    out = []
+    for row in rows.itertuples(index=False):
+        default, r = TABLE3_DEFAULTS[row.parameter], float(row.noise_ratio)
+        if np.isclose(row.value, default):
+            continue
+        at_default = rows[(rows["parameter"] == row.parameter) & np.isclose(rows["value"], default)
+                          & np.isclose(rows["noise_ratio"], r)]["ed_mean"]
+        ours0 = float(at_default.iloc[0]) if len(at_default) else np.nan
+        paper0 = paper_at(row.parameter, default, r)
+        out.append((row.parameter, float(row.value), r, float(row.ed_mean) / ours0 if ours0 else np.nan,
+                    paper_at(row.parameter, float(row.value), r) / paper0 if paper0 else np.nan))
+    return pd.DataFrame(out, columns=["parameter", "value", "noise_ratio", "ours", "paper"])
+
+
+def _table3_distance(path: str | Path, paper: pd.DataFrame) -> tuple[float, int]:
+    cells = table3_cells(pd.read_csv(path, sep="\t"), paper)
+    return mean_absolute_difference(cells["ours"], cells["paper"])
+
+
+def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
+                            variant_tables: Mapping[str, str | Path], variants: Mapping[str, Mapping[str, str]],
+                            default: str, paper: pd.DataFrame, config_key: str = "frespa: length_rounding") -> Reading:
+    """FreSPA's length rounding on Table 3: the default sweep table (rounded by ``default``) against,
+    for each other rounding, a sweep reading (``variants``: name -> the parameters it changes) that
+    sets ``length_rounding`` to it and changes nothing else (None where none was run)."""
+    base, cells = _table3_distance(default_table, paper)
+    distances: dict[str, float | None] = {default: base}
+    for option in LENGTH_ROUNDINGS:
+        if option == default:
+            continue
+        distances[option] = None
+        for name, changes in variants.items():
+            if dict(changes) == {"length_rounding": option} and name in variant_tables:
+                distances[option] = _table3_distance(variant_tables[name], paper)[0]
+    return Reading("FreSPA Table 3: ratio x k rounded to a length", config_key,
+                   f"Table 3, `{dataset}` ({kind})", distances, default, cells, "orderings")

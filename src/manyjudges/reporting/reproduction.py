@@ -17,7 +17,13 @@ from manyjudges.graded.readings import NOTE as GRADED_READINGS_NOTE
 from manyjudges.graded.readings import graded_readings, lambda_scale_reading
 from manyjudges.graded.report import graded_comparisons, graded_markdown
 from manyjudges.orderings.readings import NOTE as ORDERINGS_READINGS_NOTE
-from manyjudges.orderings.readings import noise_readings, noisy_column_reading, support_base_readings
+from manyjudges.orderings.readings import (
+    length_rounding_reading,
+    noise_readings,
+    noisy_column_reading,
+    support_base_readings,
+)
+from manyjudges.orderings.registry import ORDERING_SCORERS
 from manyjudges.orderings.report import orderings_comparisons, orderings_markdown
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_values
@@ -42,11 +48,18 @@ def ordering_readings(
     noise_reading: Mapping[str, str],
     reading_variants: Mapping[str, Mapping[str, str]],
     sweep_noise_ratios: Sequence[float] = (),
+    sweep_tables: Mapping[str, str | Path] | None = None,
+    sweep_reading_tables: Mapping[str, Mapping[str, str | Path]] | None = None,
+    sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
+    sweep_method: str = "frespa",
 ) -> list[Reading]:
     """The ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}):
     the noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
-    FreSPA's support base; and, when the sweep runs under noise (``sweep_noise_ratios``), the noise
-    ratio of Tables 2-4's noisy columns, tested on the paper's own numbers."""
+    FreSPA's support base; FreSPA's length rounding on Table 3 of every dataset with
+    ``sweep_reading_tables`` ({dataset: {variant: path}}, the sweep under ``sweep_reading_variants``,
+    against its ``sweep_tables`` entry; the default rounding is that of the ``sweep_method`` entry);
+    and, when the sweep runs under noise (``sweep_noise_ratios``), the noise ratio of Tables 2-4's noisy
+    columns, tested on the paper's own numbers."""
     paper = paper_values("kim2010")
     methods = dict(methods or {})
     paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
@@ -56,6 +69,15 @@ def ordering_readings(
         rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
                                paper_method, paper)
         rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
+    if sweep_reading_tables:
+        entry = methods.get(sweep_method) or {}
+        builtin = ORDERING_SCORERS.parameter_default(entry.get("method", sweep_method), "length_rounding")
+        default = str((entry.get("params") or {}).get("length_rounding", builtin))
+        for name, variants in sweep_reading_tables.items():
+            kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
+            rows.append(length_rounding_reading(name, kind, (sweep_tables or {})[name], variants,
+                                                sweep_reading_variants or {}, default, paper,
+                                                f"{sweep_method}: length_rounding"))
     noisy = [float(r) for r in sweep_noise_ratios if float(r) > 0]
     if noisy:
         rows.append(noisy_column_reading(paper, max(noisy)))
