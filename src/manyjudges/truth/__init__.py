@@ -6,5 +6,6 @@ table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``con
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.ebcc import EBCC
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.ordinal import OrdinalDawidSkene
 
-__all__ = ["EBCC", "CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]
+__all__ = ["EBCC", "CrowdLabels", "OrdinalDawidSkene", "TruthEstimator", "TruthFit", "as_crowd_labels"]
