@@ -4,9 +4,10 @@ Li, Y., Rubinstein, B. I. P. and Cohn, T. (2019). Exploiting worker correlation 
 aggregation in crowdsourcing. Proceedings of the 36th International Conference on Machine
 Learning (ICML), PMLR 97, 3886-3895.
 
-The model (the paper's generative process; Kim and Ghahramani's Bayesian classifier
-combination when M = 1). Item i has a true class z_i in 0..K-1 and, within it, a subtype
-g_i in 0..M-1; worker j's label y_ij depends on both:
+The model (the paper's generative process; with M = 1 it is the Bayesian classifier
+combination of Kim, H.-C. and Ghahramani, Z. (2012), AISTATS, PMLR 22, 619-627). Item i has
+a true class z_i in 0..K-1 and, within it, a subtype g_i in 0..M-1; worker j's label y_ij
+depends on both:
 
     tau        ~ Dirichlet(alpha)                      class proportions
     pi_k       ~ Dirichlet(a_pi / M, ..., a_pi / M)    subtype proportions within class k
@@ -34,7 +35,9 @@ of q after a local step (r is then the softmax of the bracket S[i, k, m] above) 
 
 B the multivariate Beta function (the expected log-likelihood, the priors and the entropies
 collected: sum_i log Z_i = E_q log p(y, z, g | theta) + H(q(z, g))). Each step maximises the
-ELBO over one factor, so it never decreases (tested).
+ELBO over one factor, so it never decreases (tested). The authors' reference code reports the
+ELBO without the constant - sum_f log B(prior_f) (the same for every start), so its values are
+this one plus sum_f log B(prior_f).
 
 Defaults and protocol (the authors' published runs, whose reference implementation and
 notebook fix what the paper leaves open): M = 10 subtypes, a_pi = 0.1, a_v = 4, b_v = 1,

@@ -65,7 +65,7 @@ from scipy.special import log_ndtr
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 from manyjudges.truth.labels import CrowdLabels
 
-__all__ = ["OrdinalDawidSkene", "ordinal_confusion", "ordinal_log_confusion", "worker_objective"]
+__all__ = ["OrdinalDawidSkene", "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "worker_objective"]
 
 #: the box of the M-step: a = 1 / s in PRECISION_BOUNDS (s in [0.01, 100]), |d| = |b| / s <= SHIFT_LIMIT * K
 PRECISION_BOUNDS = (0.01, 100.0)
