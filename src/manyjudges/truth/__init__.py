@@ -5,11 +5,13 @@ table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``con
 """
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene
+from manyjudges.truth.ebcc import EBCC
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
+from manyjudges.truth.ordinal import OrdinalDawidSkene
 from manyjudges.truth.registry import TRUTH_METHODS, make_truth_estimator
 from manyjudges.truth.wawa import Wawa
 
-__all__ = ["CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene", "TRUTH_METHODS", "TruthEstimator",
-           "TruthFit", "Wawa", "as_crowd_labels", "make_truth_estimator"]
+__all__ = ["EBCC", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene", "OrdinalDawidSkene",
+           "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels", "make_truth_estimator"]

@@ -10,8 +10,10 @@ from typing import Any
 from manyjudges.registry import Builtin, Registry
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.dawid_skene import DawidSkene
+from manyjudges.truth.ebcc import EBCC
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
+from manyjudges.truth.ordinal import OrdinalDawidSkene
 from manyjudges.truth.wawa import Wawa
 
 __all__ = ["TRUTH_METHODS", "make_truth_estimator"]
@@ -24,6 +26,10 @@ TRUTH_METHODS = Registry("truth", {
     "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per worker and class priors"),
     "one_coin_dawid_skene": Builtin(OneCoinDawidSkene,
                                     "One-coin Dawid-Skene EM: one accuracy per worker, errors uniform"),
+    "ebcc": Builtin(EBCC, "EBCC: Bayesian classifier combination with class subtypes, mean-field VI "
+                          "(Li, Rubinstein and Cohn)"),
+    "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
+                                                      "and a noise scale per worker"),
 }, required=("fit",))
 
 

@@ -1,0 +1,162 @@
+"""OrdinalDawidSkene (truth/ordinal.py): the confusion formula, derivatives, the M-step optimum, EM by enumeration."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.integrate import quad
+from scipy.optimize import minimize
+from scipy.stats import norm
+
+from manyjudges.truth.ordinal import (
+    OrdinalDawidSkene,
+    newton_m_step,
+    ordinal_confusion,
+    ordinal_log_confusion,
+    worker_objective,
+)
+
+
+def simulate(n_items: int, n_workers: int, per_item: int, k: int, seed: int
+             ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """Worker w reports the bin (c - 1/2, c + 1/2) holding t + b_w + s_w N(0, 1), end bins open."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    bias, scale = rng.normal(0.0, 0.5, n_workers), rng.uniform(0.3, 1.5, n_workers)
+    item = np.repeat(np.arange(n_items), per_item)
+    worker = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
+    latent = truth[item] + bias[worker] + scale[worker] * rng.normal(size=len(item))
+    label = np.clip(np.floor(latent + 0.5), 0, k - 1).astype(int)
+    return pd.DataFrame({"item": item, "worker": worker, "label": label}), truth, bias, scale
+
+
+def test_confusion_is_the_discretised_gaussian():
+    rng = np.random.default_rng(0)
+    bias, scale = rng.normal(0, 1, 4), rng.uniform(0.2, 3.0, 4)
+    conf = ordinal_confusion(bias, scale, 4)
+    expected = np.zeros((4, 4, 4))
+    for w in range(4):
+        for t in range(4):
+            for c in range(4):
+                upper = np.inf if c == 3 else (c + 0.5 - t - bias[w]) / scale[w]
+                lower = -np.inf if c == 0 else (c - 0.5 - t - bias[w]) / scale[w]
+                expected[w, t, c] = norm.cdf(upper) - norm.cdf(lower)
+    assert np.allclose(conf, expected, rtol=1e-12, atol=1e-15)
+    assert np.allclose(conf.sum(axis=2), 1.0)
+
+
+def test_log_confusion_is_accurate_far_in_the_tails():
+    # s = 0.05: P(c | t = 0) for c = 2 is the N(0, 1) mass on (30, 50), for c = 4 on (70, inf)
+    log_conf = ordinal_log_confusion(np.array([0.0]), np.array([0.05]), 5)[0, 0]
+
+    def log_mass(lo, hi):  # log of the N(0, 1) mass on (lo, hi), lo > 0, as phi(lo) times an O(1) integral
+        inner, _ = quad(lambda v: np.exp(-v * lo - v * v / 2), 0, hi - lo, epsabs=0, epsrel=1e-13)
+        return -lo * lo / 2 - 0.5 * np.log(2 * np.pi) + np.log(inner)
+
+    assert log_conf[2] == pytest.approx(log_mass(30.0, 50.0), rel=1e-10)
+    assert log_conf[4] == pytest.approx(log_mass(70.0, np.inf), rel=1e-10)
+    assert log_conf[0] == pytest.approx(np.log1p(-norm.sf(10.0)), abs=1e-15)
+
+
+@pytest.mark.parametrize("point", [(1.3, 0.4), (0.2, -0.1), (12.0, 5.0)])
+def test_gradient_and_hessian_match_finite_differences(point):
+    rng = np.random.default_rng(1)
+    weights = rng.uniform(0.0, 3.0, (3, 4, 4))
+    a = np.array([point[0], point[0] * 0.7, point[0] * 1.5])
+    d = np.array([point[1], -point[1], 2 * point[1]])
+    _, grad, hess = worker_objective(a, d, weights)
+    h = 1e-6 * max(1.0, point[0])
+    for i, (da, dd) in enumerate(((h, 0.0), (0.0, h))):
+        up, g_up, _ = worker_objective(a + da, d + dd, weights)
+        down, g_down, _ = worker_objective(a - da, d - dd, weights)
+        assert np.allclose(grad[:, i], (up - down) / (2 * h), rtol=1e-5, atol=1e-5)
+        assert np.allclose(hess[:, :, i], (g_up - g_down) / (2 * h), rtol=1e-5, atol=1e-5)
+    # concave in (a, d): -H positive definite
+    assert np.all(hess[:, 0, 0] < 0) and np.all(np.linalg.det(hess) > 0)
+
+
+def test_m_step_reaches_each_workers_optimum():
+    rng = np.random.default_rng(2)
+    weights = rng.uniform(0.0, 1.0, (5, 4, 4)) * 0.05
+    weights[:, np.arange(4), np.arange(4)] += rng.uniform(2.0, 10.0, (5, 4))  # mostly right
+    weights[:, np.arange(3), np.arange(1, 4)] += rng.uniform(0.0, 3.0, (5, 3))  # some one class too high
+    a, d = newton_m_step(np.ones(5), np.zeros(5), weights)
+    ours, _, _ = worker_objective(a, d, weights, derivatives=False)
+    for w in range(5):  # the reference: Nelder-Mead on (b, log s), the natural parameters
+        def negative(x, w=w):
+            conf = ordinal_log_confusion(np.array([x[0]]), np.exp(np.array([x[1]])), 4)[0]
+            return -float(np.sum(weights[w] * conf))
+        best = minimize(negative, x0=[0.0, 0.0], method="Nelder-Mead",
+                        options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 5000})
+        assert ours[w] >= -best.fun - 1e-7
+        assert -d[w] / a[w] == pytest.approx(best.x[0], abs=1e-4)
+        assert 1 / a[w] == pytest.approx(np.exp(best.x[1]), rel=1e-4)
+
+
+def test_tiny_panel_against_enumeration_of_every_truth():
+    labels = pd.DataFrame({"item": [0, 0, 0, 1, 1, 2, 2, 2], "worker": [0, 1, 2, 0, 2, 0, 1, 2],
+                           "label": [0, 1, 0, 2, 2, 1, 2, 1]})
+    eps = 0.05
+    est = OrdinalDawidSkene(smoothing=eps, max_iter=7, tol=0.0).fit(labels)
+    assert est.n_iter_ == 7 and not est.converged_
+    k = 3
+    conf = ordinal_confusion(est.bias_.to_numpy(), est.scale_.to_numpy(), k)
+    assert np.allclose(est.confusions_.to_numpy().reshape(3, k, k), conf)
+    prior = est.priors_.to_numpy()
+    joint = {}
+    for truth in itertools.product(range(k), repeat=3):
+        p = np.prod(prior[list(truth)])
+        for i, w, y in labels.itertuples(index=False):
+            p *= conf[w, truth[i], y]
+        joint[truth] = p
+    evidence = sum(joint.values())
+    penalised = np.log(evidence) + eps * (np.log(conf).sum() + np.log(prior).sum())
+    assert est.objective_ == pytest.approx(penalised, rel=1e-12)
+    for i in range(3):
+        marginal = [sum(p for t, p in joint.items() if t[i] == c) / evidence for c in range(k)]
+        assert np.allclose(est.proba_.to_numpy()[i], marginal, atol=1e-12)
+    assert np.allclose(est.skills_.to_numpy(), conf[:, np.arange(k), np.arange(k)] @ prior)
+
+
+def test_em_never_lowers_the_penalised_likelihood():
+    labels, _, _, _ = simulate(200, 40, 3, 5, seed=3)
+    est = OrdinalDawidSkene(max_iter=60, tol=0.0).fit(labels, classes=range(5))
+    steps = np.diff(est.objective_trace_)
+    assert len(steps) == 59
+    assert steps.min() >= -1e-9 * abs(est.objective_)
+    assert est.objective_trace_[-1] > est.objective_trace_[0] + 1.0
+
+
+def test_beats_majority_vote_with_few_labels_per_worker():
+    labels, truth, bias, _ = simulate(400, 80, 3, 5, seed=0)  # 15 labels per worker, 3 per item
+    est = OrdinalDawidSkene().fit(labels, classes=range(5))
+    accuracy = float(np.mean(est.labels_.to_numpy() == truth))
+    majority = float(np.mean(np.argmax(est.data_.class_counts, axis=1) == truth))
+    assert accuracy >= majority + 0.08
+    assert np.corrcoef(est.bias_.to_numpy(), bias)[0, 1] > 0.8
+
+
+def test_recovers_bias_and_scale_with_many_labels():
+    labels, truth, bias, scale = simulate(300, 10, 10, 5, seed=2)  # every worker labels all 300 items
+    est = OrdinalDawidSkene().fit(labels, classes=range(5))
+    assert np.max(np.abs(est.bias_.to_numpy() - bias)) < 0.2
+    assert np.max(np.abs(est.scale_.to_numpy() / scale - 1)) < 0.2
+    assert np.mean(np.abs(est.bias_.to_numpy() - bias)) < 0.1
+    assert float(np.mean(est.labels_.to_numpy() == truth)) > 0.9
+
+
+def test_two_classes_and_named_ordered_classes():
+    labels = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "worker": [0, 1, 0, 1, 0, 1, 0, 1],
+                           "label": ["low", "low", "high", "high", "low", "high", "high", "high"]})
+    est = OrdinalDawidSkene().fit(labels, classes=["low", "high"])
+    assert np.isfinite(est.proba_.to_numpy()).all()
+    assert list(est.labels_.loc[[0, 1]]) == ["low", "high"]
+
+
+@pytest.mark.parametrize("name, value", [("max_iter", 0), ("tol", -1e-3), ("smoothing", -0.5), ("smoothing", "x")])
+def test_bad_parameters_are_named(name, value):
+    labels = pd.DataFrame({"item": [0, 1], "worker": [0, 0], "label": [0, 1]})
+    with pytest.raises(ValueError, match=name):
+        OrdinalDawidSkene(**{name: value}).fit(labels)
