@@ -44,6 +44,7 @@ include: "workflow/rules/orderings.smk"
 include: "workflow/rules/consensus.smk"
 include: "workflow/rules/graded.smk"
 include: "workflow/rules/crowd.smk"
+include: "workflow/rules/truth.smk"
 include: "workflow/rules/report.smk"
 
 

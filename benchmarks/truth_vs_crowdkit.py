@@ -175,14 +175,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--methods", default=",".join(PAIRS), help=f"comma-separated, of {', '.join(PAIRS)}")
     ap.add_argument("--scale", action="store_true", help="add the simulated 1,000,000-label set (ours only)")
     ap.add_argument("--mirror", type=Path, default=None,
-                    help="the data mirror root (default: $MANYJUDGES_MIRROR, else shared/data/mirror beside the repo)")
+                    help="the data mirror root (default: $MANYJUDGES_MIRROR)")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     args = ap.parse_args(argv)
     datasets = [] if args.datasets == "none" else args.datasets.split(",")
     methods = args.methods.split(",")
     for bad in [d for d in datasets if d not in DATASETS] + [m for m in methods if m not in PAIRS]:
         ap.error(f"unknown data set or method {bad!r}")
-    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR") or REPO.parent / "shared" / "data" / "mirror")
+    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR", ""))
     if datasets and not (mirror / SOURCE).is_dir():
         ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
 

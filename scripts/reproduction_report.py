@@ -54,4 +54,8 @@ write_reproduction(
     crowd_ablation=snakemake.params.crowd_ablation,
     readings=readings,
     noise_reading=snakemake.params.noise_reading,
+    truth_results={Path(a).parent.name: {"accuracy": a, "summary": s}
+                   for a, s in zip(snakemake.input.truth_accuracy, snakemake.input.truth_summary)},
+    truth_datasets=snakemake.params.truth_datasets,
+    truth_methods=snakemake.params.truth_methods,
 )

@@ -10,7 +10,9 @@ One package per family of methods, each with the same shape (its methods, ``regi
 - :mod:`manyjudges.graded`: predicting an unseen judge's graded labels (M1-M5, Dawid-Skene),
   Wilbur and Kim (BMC Bioinformatics 2011);
 - :mod:`manyjudges.crowd`: one ranking per topic from crowd ratings or preferences (CrowdAgg
-  and seven baselines), Niu et al. (WSDM 2015).
+  and seven baselines), Niu et al. (WSDM 2015);
+- :mod:`manyjudges.truth`: one class per item and a skill per worker from crowd labels
+  (majority vote, Wawa, Dawid-Skene, GLAD, MACE, EBCC, an ordinal model).
 
 Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:callable``),
 :mod:`manyjudges.counting`, :mod:`manyjudges.ranks`, :mod:`manyjudges.correlation`,
@@ -21,6 +23,6 @@ Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:cal
 """
 __version__ = "0.1.0"
 
-FAMILIES = ("orderings", "consensus", "graded", "crowd")
+FAMILIES = ("orderings", "consensus", "graded", "crowd", "truth")
 
 __all__ = ["FAMILIES", "__version__"]

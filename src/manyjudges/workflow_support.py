@@ -37,13 +37,14 @@ def dataset_names(section: Mapping[str, Any], source: str) -> list[str]:
     return [name for name, spec in section["datasets"].items() if spec["source"] == source]
 
 
-PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008", "mirex2005")
+PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008", "mirex2005",
+                  "truth_benchmark")
 
 
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every configured dataset (orderings, consensus, graded and crowd sections) by name."""
+    """Every configured dataset (orderings, consensus, graded, crowd and truth sections) by name."""
     out: dict[str, dict[str, Any]] = {}
-    for section in ("orderings", "consensus", "graded", "crowd"):
+    for section in ("orderings", "consensus", "graded", "crowd", "truth"):
         for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
             out[name] = spec
     return out
@@ -250,8 +251,10 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
     from manyjudges.crowd.registry import CROWD_METHODS
     from manyjudges.graded.registry import GRADED_METHODS
     from manyjudges.orderings.registry import ORDERING_SCORERS
+    from manyjudges.truth.registry import TRUTH_METHODS
 
-    for section, registry in (("orderings", ORDERING_SCORERS), ("graded", GRADED_METHODS), ("crowd", CROWD_METHODS)):
+    for section, registry in (("orderings", ORDERING_SCORERS), ("graded", GRADED_METHODS), ("crowd", CROWD_METHODS),
+                              ("truth", TRUTH_METHODS)):
         for name in (config.get(section) or {}).get("methods") or {}:
             spec = method_spec(config[section], name)
             try:

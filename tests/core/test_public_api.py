@@ -7,7 +7,7 @@ import pytest
 import manyjudges
 from manyjudges.registry import Builtin, Registry
 
-FAMILIES = ["orderings", "consensus", "graded", "crowd"]
+FAMILIES = ["orderings", "consensus", "graded", "crowd", "truth"]
 
 
 def test_documented_imports():

@@ -15,6 +15,8 @@ from manyjudges.workflow_support import check_config_methods
     ({"crowd": {"methods": {"mpm_eq": {"method": "mpm", "params": {"quality": "false"}}}}},
      ["crowd.methods.mpm_eq", "quality must be true or false"]),
     ({"consensus": {"aggregation": {"aggregators": ["bordaa"]}}}, ["consensus.aggregation.aggregators", "'bordaa'"]),
+    ({"truth": {"methods": {"mv": {"method": "majority_vote", "params": {"ties": "highest"}}}}},
+     ["truth.methods.mv", "ties"]),
 ])
 def test_a_bad_method_is_reported_before_any_job(config, fragments):
     with pytest.raises(ValueError) as err:
@@ -88,6 +90,9 @@ MISTAKES = [
      ["config.orderings.sweep.readings.up: unknown key 'length_roundin' (did you mean 'length_rounding'?)"]),
     (_set("orderings.sweep.readings", {"up": {"length_rounding": "half_up"}}),  # the offline sweep: min_sup only
      ["config: orderings.sweep.readings.up changes length_rounding", "has none of them"]),
+    (_set("truth.methods.dawid_skeen", {}), ["truth.methods.dawid_skeen", "did you mean 'dawid_skene'"]),
+    (_set("truth.datasets.own_labels.path", None),
+     ["config.truth.datasets.own_labels: required key 'path' is missing"]),
     (_set("orderings.datasets.sim_tiny.judges_per_set", None),
      ["config.orderings.datasets.sim_tiny: required key 'judges_per_set' is missing\n"]),
 ]

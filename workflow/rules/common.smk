@@ -38,6 +38,7 @@ ORD = config_section(config, "orderings", SCHEMA)
 CONS = config.get("consensus") or {}
 GRADED = config_section(config, "graded", SCHEMA)
 CROWD = config_section(config, "crowd", SCHEMA)
+TRUTH = config_section(config, "truth", SCHEMA)
 MIRROR = config["mirror"] or os.environ.get("MANYJUDGES_MIRROR")
 
 
@@ -62,6 +63,7 @@ wildcard_constraints:
     crowd_sim=_alternatives(crowd_names(CROWD, ("simulate",))),
     crowd_pref_raw=_alternatives(crowd_names(CROWD, ("mirex2005", "preferences_table"))),
     crowd_rating_raw=_alternatives(crowd_names(CROWD, ("trec_rf10", "ratings_table"))),
+    truth_dataset=_alternatives(list(TRUTH["datasets"])),
     spammer="random|malicious",
     job="[0-9]+",
     chunk="[0-9]+",
@@ -254,8 +256,29 @@ def crowd_outputs():
     return out
 
 
+TRUTH_TABLES = ("accuracy", "labels", "workers", "summary")
+
+
+def truth_raw_input(dataset):
+    spec = TRUTH["datasets"][dataset]
+    if spec["source"] == "labels_table":
+        return [spec["path"]] + ([spec["truth"]] if spec.get("truth") else [])
+    if spec["source"] == "simulate":
+        return []
+    return expand("data/raw/{d}/{f}", d=dataset, f=sorted(raw_files(config, dataset)))
+
+
+def truth_tables():
+    return [f"results/truth/{d}/{t}.tsv" for d in TRUTH["datasets"] for t in TRUTH_TABLES]
+
+
+def truth_outputs():
+    figures = [f"results/figures/truth/{d}/accuracy.{ext}" for d in TRUTH["datasets"] for ext in ("png", "pdf")]
+    return truth_tables() + figures
+
+
 def all_outputs():
-    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs() + crowd_outputs()
+    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs() + crowd_outputs() + truth_outputs()
     for dataset in ORD["datasets"]:
         out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
         out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]

@@ -67,6 +67,8 @@ rule reproduction_report:
         graded_grades=expand("data/processed/{d}/grades.tsv", d=list(GRADED["datasets"])),
         crowd=[f"results/crowd/{d}/{t}.tsv" for d in CROWD["datasets"] for t in CROWD_TABLES],
         crowd_cv=expand("results/crowd/{d}/robustness_cv.tsv", d=crowd_robustness_datasets()),
+        truth_accuracy=expand("results/truth/{d}/accuracy.tsv", d=list(TRUTH["datasets"])),
+        truth_summary=expand("results/truth/{d}/summary.tsv", d=list(TRUTH["datasets"])),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     params:
@@ -86,6 +88,8 @@ rule reproduction_report:
         sweep_noise_ratios=(ORD.get("sweep") or {}).get("noise_ratios") or [],
         sweep_method=(ORD.get("sweep") or {}).get("method", "frespa"),
         sweep_reading_variants=(ORD.get("sweep") or {}).get("readings") or {},
+        truth_datasets=TRUTH["datasets"],
+        truth_methods=TRUTH["methods"],
     threads: 1
     resources:
         mem_mb=1000,

@@ -33,8 +33,10 @@ def registries() -> dict[str, Any]:
     from manyjudges.crowd.registry import CROWD_METHODS
     from manyjudges.graded.registry import GRADED_METHODS
     from manyjudges.orderings.registry import ORDERING_SCORERS
+    from manyjudges.truth.registry import TRUTH_METHODS
 
-    return {"orderings": ORDERING_SCORERS, "consensus": AGGREGATORS, "graded": GRADED_METHODS, "crowd": CROWD_METHODS}
+    return {"orderings": ORDERING_SCORERS, "consensus": AGGREGATORS, "graded": GRADED_METHODS, "crowd": CROWD_METHODS,
+            "truth": TRUTH_METHODS}
 
 
 # ---------------------------------------------------------------------------
@@ -208,3 +210,39 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     if args.workers:
         write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
     return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]
+
+
+# ---------------------------------------------------------------------------
+# truth
+
+
+def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
+    import sys
+
+    from manyjudges.io.labels import read_labels, read_truth
+    from manyjudges.truth.experiment import accuracy, fit_method, labels_table, workers_table
+    from manyjudges.truth.labels import as_crowd_labels
+    from manyjudges.truth.registry import make_truth_estimator
+
+    params = parse_params(args.params)
+    build(make_truth_estimator, args.method, params)  # a bad name or value fails before the data is read
+    classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
+    for flag, value in (("--workers", args.workers), ("--truth", args.truth)):
+        if value == "-" or (value and value == args.output and flag == "--workers"):
+            raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
+    with input_path(args.labels_table) as path:
+        table = read_labels(path, classes=classes, duplicates=args.duplicates)
+    data = as_crowd_labels(table, classes=classes, duplicates="keep", source=args.labels_table)
+    truth = None
+    if args.truth:
+        with input_path(args.truth) as path:
+            truth = read_truth(path, labels=table, classes=classes)
+    estimator, seconds = fit_method(data, args.method, params)
+    if args.workers:
+        write_output(workers_table(estimator), args.workers)
+    if truth is not None:
+        acc, n = accuracy(estimator.labels_, truth)
+        # on stdout when the labels go to a file, else beside them on stderr
+        stream = sys.stdout if args.output not in (None, "-") else sys.stderr
+        print(f"accuracy {acc:.4f} on {n} items with a truth ({args.method}, {seconds:.2f} s)", file=stream)
+    return labels_table(estimator)

@@ -66,6 +66,17 @@ EXAMPLES = {
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
         quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+    "truth": """\
+        LABELS has the columns item, worker (or judge), label: one row per label a worker gave an item;
+        labels are class codes 0..K-1, or names with --labels giving the classes in order (lowest first).
+        TRUTH (optional) has the columns item, truth.
+
+        example (three workers label three items; w3 disagrees with the others):
+          printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
+          printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
+          manyjudges truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
+        writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
+        worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).""",
 }
 
 
@@ -143,4 +154,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
     p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
     p.set_defaults(run=commands.cmd_crowd_aggregate)
+
+    p = sub.add_parser("truth", **_parser_kwargs("truth", "one class per item, and a skill per worker, from many "
+                                                          "workers' labels"))
+    p.add_argument("labels_table", metavar="LABELS")
+    _add_method(p, "truth")
+    p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items")
+    p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
+    p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
+                                                     "(default: integer class codes 0..K-1)")
+    p.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
+                   help="a repeated (item, worker) row: an error naming the line (default), or keep every row, "
+                        "the first or the last")
+    p.set_defaults(run=commands.cmd_truth)
     return parser

@@ -30,6 +30,7 @@ from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, readings_markdown
 from manyjudges.reporting.scoreboard import CELL_COLUMNS, scoreboard, scoreboard_markdown
 from manyjudges.reporting.tables import write_text_atomic
+from manyjudges.truth.report import truth_comparisons, truth_markdown
 
 __all__ = ["HEADER", "crowd_paper_readings", "graded_paper_readings", "ordering_readings", "write_reproduction"]
 
@@ -138,6 +139,9 @@ def write_reproduction(
     crowd_ablation: Sequence[Sequence[str]] = (),
     readings: Sequence[Reading] = (),
     noise_reading: Mapping[str, str] | None = None,
+    truth_results: Mapping[str, Mapping[str, str | Path]] | None = None,
+    truth_datasets: Mapping[str, Mapping[str, Any]] | None = None,
+    truth_methods: Mapping[str, Any] | None = None,
 ) -> None:
     """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard, then the sections of the
     families with results.
@@ -145,7 +149,8 @@ def write_reproduction(
     Ordered lists (Kim et al.; ``ed_tables``, ``sweep_tables`` by dataset), consensus (Lin et al.;
     ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``),
     graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
-    (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`);
+    (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`), truth
+    inference (``truth_results``: {dataset: {"accuracy": path, "summary": path}});
     ``readings`` (e.g. :func:`ordering_readings`) make the "Readings" section after the scoreboard.
     """
     consensus_specs = datasets if consensus_datasets is None else consensus_datasets
@@ -168,6 +173,10 @@ def write_reproduction(
         sections.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, niu,
                                        list(crowd_ks), [list(p) for p in crowd_ablation]))
         cells.append(crowd_comparisons(crowd_results, crowd_datasets or {}, niu, list(crowd_ks)))
+    if truth_results:
+        published = paper_values()
+        sections.append(truth_markdown(truth_results, truth_datasets or {}, truth_methods or {}, published))
+        cells.append(truth_comparisons(truth_results, truth_datasets or {}, truth_methods or {}, published))
     board = scoreboard(pd.concat([c for c in cells if not c.empty] or cells, ignore_index=True))
     # Order: header, scoreboard, the readings of the papers, then the families
     notes = {"orderings": ORDERINGS_READINGS_NOTE, "graded": GRADED_READINGS_NOTE, "crowd": CROWD_READINGS_NOTE}

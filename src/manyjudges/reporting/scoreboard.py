@@ -27,12 +27,16 @@ PAPER_LABELS = {
     "lin2017": "Lin, Li, Guo (arXiv 1704.08464)",
     "wilbur2011": "Wilbur and Kim (BMC Bioinformatics 2011)",
     "niu2015": "Niu et al. (WSDM 2015)",
+    "li2019": "Li, Rubinstein, Cohn (ICML 2019, released notebooks)",
+    "ustalov2024": "Ustalov, Pavlichenko, Tseitlin (JOSS 2024, crowd-kit)",
 }
 #: tables of paper_values.tsv whose id is not a table number
 TABLE_LABELS = {
     ("lin2017", "search"): "Google vs Bing kappa (authors' code)",
     ("niu2015", "cv"): "CV under added spammers (Figures 3-4)",
     ("niu2015", "kl"): "quality KL (Figure 2)",
+    ("li2019", "accuracy"): "truth-inference accuracy",
+    ("ustalov2024", "accuracy"): "truth-inference accuracy",
 }
 BOARD_COLUMNS = ["paper", "table", "dataset", "data", "cells", "mean_abs_diff", "mean_diff", "tau", "tau_items",
                  "tau_over"]

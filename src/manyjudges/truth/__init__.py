@@ -2,6 +2,15 @@
 
 Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)`` on a long
 table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
+Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC and an ordinal model;
+Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/methods.md``.
+
+>>> import pandas as pd
+>>> from manyjudges.truth import DawidSkene
+>>> labels = pd.DataFrame({"item": ["a", "a", "a", "b", "b", "b"], "worker": ["x", "y", "z"] * 2,
+...                        "label": [1, 1, 0, 0, 0, 1]})
+>>> DawidSkene().fit(labels).labels_.tolist()
+[1, 0]
 """
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene
@@ -12,6 +21,8 @@ from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.ordinal import OrdinalDawidSkene
 from manyjudges.truth.registry import TRUTH_METHODS, make_truth_estimator
 from manyjudges.truth.wawa import Wawa
+
+registry = TRUTH_METHODS
 
 __all__ = ["EBCC", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene", "OrdinalDawidSkene",
            "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels", "make_truth_estimator"]

@@ -13,8 +13,8 @@ An estimator is built with its parameters (the constructor stores them, nothing 
   class: P(worker says c | true class), for the methods that estimate one, else None;
 - ``n_iter_`` : iterations run (0 for the methods that do not iterate).
 
-``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class (crowd-kit's
-rule), unless a method states otherwise (majority vote's ``ties``).
+``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class, unless a method
+states otherwise (majority vote's ``ties``).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class TruthFit:
 
     #: (n_items, K) posteriors, rows summing to 1
     proba: np.ndarray
-    #: (n_items,) chosen classes; None: the argmax of ``proba``, lowest class on ties
+    #: (n_items,) chosen classes; None: the argmax of ``proba``, the lowest class on ties
     labels: np.ndarray | None = None
     #: (n_workers,) one quality per worker, or None
     skills: np.ndarray | None = None

@@ -69,13 +69,13 @@ class CrowdLabels:
 
 
 def _codes(values: pd.Series, order: Sequence | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, distinct values): codes index the distinct values, sorted unless ``order`` is given."""
+    """(codes, distinct values): codes index the distinct values, sorted unless ``order`` is given
+    (a value not in ``order`` gets code -1)."""
     if order is None:
-        uniques = np.sort(values.unique())
-    else:
-        uniques = np.asarray(list(order), dtype=object)
-    codes = pd.Index(uniques).get_indexer(values)
-    return codes.astype(np.int64), uniques
+        codes, uniques = pd.factorize(values, sort=True)
+        return codes.astype(np.int64), np.asarray(uniques)
+    uniques = np.asarray(list(order), dtype=object)
+    return pd.Index(uniques).get_indexer(values).astype(np.int64), uniques
 
 
 def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.ndarray:
@@ -130,8 +130,8 @@ def as_crowd_labels(
         column = frame.columns[frame.isna().any()][0]
         row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
         raise ValueError(f"{source}: row {row + 1} has no {column}")
-    repeated = frame.duplicated(["item", "worker"], keep="first")
-    if repeated.any():
+    repeated = None if duplicates == "keep" else frame.duplicated(["item", "worker"], keep="first")
+    if repeated is not None and repeated.any():
         if duplicates == "error":
             row = int(np.flatnonzero(repeated.to_numpy())[0])
             first = frame.iloc[row]
@@ -144,7 +144,10 @@ def as_crowd_labels(
     if classes is not None and not pd.api.types.is_integer_dtype(label_values.dtype):
         label_values = label_values.astype(str)
         order = np.asarray([str(c) for c in order], dtype=object)
-    label, _ = _codes(label_values, order)
+    if classes is None and pd.api.types.is_integer_dtype(label_values.dtype):
+        label = label_values.to_numpy(np.int64)  # the codes themselves (0 .. max, checked above)
+    else:
+        label, _ = _codes(label_values, order)
     if (label < 0).any():
         row = int(np.flatnonzero(label < 0)[0])
         raise ValueError(f"{source}: row {row + 1} has label {frame['label'].iloc[row]!r}, "

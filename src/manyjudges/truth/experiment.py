@@ -1,0 +1,104 @@
+"""Run truth-inference methods on one labelled dataset: the inferred labels, worker skills and accuracy.
+
+The pipeline's ``truth`` jobs and the ``manyjudges truth`` command call these. Accuracy is the share
+of the items with a truth whose inferred label equals it (ties inside a method are broken by the
+method's own rule, :mod:`manyjudges.truth.base`).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.truth.base import TruthEstimator
+from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.registry import make_truth_estimator
+
+__all__ = ["ACCURACY_COLUMNS", "TruthRun", "accuracy", "fit_method", "labels_table", "run_methods",
+           "workers_table"]
+
+log = logging.getLogger(__name__)
+
+ACCURACY_COLUMNS = ["method", "accuracy", "n_truth", "seconds"]
+
+
+def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]:
+    """(share of truth items whose inferred label equals the truth, number of truth items); NaN, 0 without truth.
+
+    ``labels`` is indexed by item; ``truth`` has columns ``item, truth``; labels and truths are compared
+    as text, so a class code 1 equals a truth "1".
+    """
+    if truth is None or truth.empty:
+        return float("nan"), 0
+    inferred = labels.astype(str)
+    inferred.index = inferred.index.astype(str)
+    items = truth["item"].astype(str)
+    predicted = inferred.reindex(items).to_numpy()
+    if pd.isna(predicted).any():
+        missing = items[pd.isna(predicted)].iloc[0]
+        raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
+    return float(np.mean(predicted == truth["truth"].astype(str).to_numpy())), len(truth)
+
+
+def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None
+               ) -> tuple[TruthEstimator, float]:
+    """Build ``method`` with ``params`` and fit it on ``data``; (the fitted estimator, seconds of the fit)."""
+    estimator = make_truth_estimator(method, dict(params or {}))
+    start = time.perf_counter()
+    estimator.fit(data)
+    return estimator, time.perf_counter() - start
+
+
+def labels_table(estimator: TruthEstimator) -> pd.DataFrame:
+    """``item, label`` and one posterior column per class (``p_<class>``), items in code order."""
+    proba = estimator.proba_
+    table = pd.DataFrame({"item": proba.index.astype(str), "label": estimator.labels_.to_numpy()})
+    for c in proba.columns:
+        table[f"p_{c}"] = proba[c].to_numpy()
+    return table
+
+
+def workers_table(estimator: TruthEstimator) -> pd.DataFrame:
+    """``worker, skill`` (empty when the method has no per-worker quality)."""
+    skills = estimator.skills_
+    if skills is None:
+        return pd.DataFrame(columns=["worker", "skill"])
+    return pd.DataFrame({"worker": skills.index.astype(str), "skill": skills.to_numpy()})
+
+
+@dataclass(frozen=True)
+class TruthRun:
+    """Every configured method on one dataset: long tables with a ``method`` column first."""
+
+    accuracy: pd.DataFrame
+    labels: pd.DataFrame
+    workers: pd.DataFrame
+
+
+def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
+                methods: Mapping[str, Mapping[str, Any]], classes=None, duplicates: str = "keep",
+                progress: Callable[[int, int], None] | None = None) -> TruthRun:
+    """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``."""
+    data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
+    rows, label_tables, worker_tables = [], [], []
+    for done, (name, spec) in enumerate(methods.items(), 1):
+        estimator, seconds = fit_method(data, spec.get("method", name), spec.get("params"))
+        acc, n_truth = accuracy(estimator.labels_, truth)
+        log.info("%s: accuracy %.4f on %d truth items, %.3f s", name, acc, n_truth, seconds)
+        rows.append((name, acc, n_truth, seconds))
+        label_tables.append(labels_table(estimator).assign(method=name))
+        worker_tables.append(workers_table(estimator).assign(method=name))
+        if progress is not None:
+            progress(done, len(methods))
+
+    def first(table: pd.DataFrame) -> pd.DataFrame:
+        return table[["method", *[c for c in table.columns if c != "method"]]]
+
+    return TruthRun(pd.DataFrame(rows, columns=ACCURACY_COLUMNS),
+                    first(pd.concat(label_tables, ignore_index=True)),
+                    first(pd.concat(worker_tables, ignore_index=True)))

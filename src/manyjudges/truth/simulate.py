@@ -1,0 +1,69 @@
+"""A simulated crowd-labelled set with known truth: Dawid and Skene's generative model.
+
+Each item's true class is drawn from the class priors (uniform unless given); each item gets
+``labels_per_item`` labels from distinct workers drawn uniformly. A worker is ``good`` (says the
+truth with probability ``good_accuracy``, otherwise a uniformly drawn other class), ``random``
+(a uniformly drawn class, whatever the truth) or ``biased`` (says class 0 with probability
+``bias``, else the truth), in the shares of ``worker_mix``. With ``ordinal`` labels a good
+worker's errors fall on the neighbouring classes (one step up or down, clipped to 0..K-1), as
+graders of an ordinal scale err. Every draw comes from ``rng``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["WORKER_KINDS", "simulate_labels"]
+
+WORKER_KINDS = ("good", "random", "biased")
+
+
+def _worker_kinds(rng: np.random.Generator, n_workers: int, mix: Mapping[str, float]) -> np.ndarray:
+    unknown = sorted(set(mix) - set(WORKER_KINDS))
+    if unknown:
+        raise ValueError(f"worker_mix: unknown worker kinds {unknown}; known: {', '.join(WORKER_KINDS)}")
+    shares = np.array([float(mix.get(k, 0.0)) for k in WORKER_KINDS])
+    if (shares < 0).any() or shares.sum() <= 0:
+        raise ValueError(f"worker_mix needs non-negative shares with a positive sum, got {dict(mix)!r}")
+    counts = np.floor(shares / shares.sum() * n_workers).astype(int)
+    counts[0] += n_workers - counts.sum()  # the rounding remainder goes to the good workers
+    return rng.permutation(np.repeat(np.arange(len(WORKER_KINDS)), counts))
+
+
+def simulate_labels(rng: np.random.Generator, n_items: int = 500, n_workers: int = 30, labels_per_item: int = 5,
+                    n_classes: int = 3, worker_mix: Mapping[str, float] | None = None, good_accuracy: float = 0.75,
+                    bias: float = 0.6, ordinal: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(labels ``item, worker, label``; truth ``item, truth``; workers ``worker, kind``).
+
+    Item ids are ``i0001``..., worker ids ``w001``...; labels are class codes 0..K-1.
+    """
+    if not 1 <= labels_per_item <= n_workers:
+        raise ValueError(f"labels_per_item must be in 1..n_workers ({n_workers}), got {labels_per_item}")
+    if n_classes < 2 or n_items < 1:
+        raise ValueError(f"need n_classes >= 2 and n_items >= 1, got {n_classes}, {n_items}")
+    mix = worker_mix or {"good": 0.8, "random": 0.1, "biased": 0.1}
+    kinds = _worker_kinds(rng, n_workers, mix)
+    truth = rng.integers(0, n_classes, n_items)
+    # labels_per_item distinct workers per item: the first columns of a random permutation per item
+    workers = np.argsort(rng.random((n_items, n_workers)), axis=1)[:, :labels_per_item]
+    t = np.repeat(truth, labels_per_item)
+    w = workers.ravel()
+    kind = kinds[w]
+    u = rng.random(len(w))
+    if ordinal:
+        step = np.where(rng.random(len(w)) < 0.5, -1, 1)
+        wrong = np.clip(t + step, 0, n_classes - 1)
+        wrong = np.where(wrong == t, t - step, wrong)  # at an end, the one neighbour there is
+    else:
+        wrong = (t + rng.integers(1, n_classes, len(w))) % n_classes
+    label = np.where(u < good_accuracy, t, wrong)
+    label = np.where(kind == 1, rng.integers(0, n_classes, len(w)), label)
+    label = np.where(kind == 2, np.where(u < bias, 0, t), label)
+    item_ids = np.array([f"i{i + 1:04d}" for i in range(n_items)])
+    worker_ids = np.array([f"w{j + 1:03d}" for j in range(n_workers)])
+    labels = pd.DataFrame({"item": np.repeat(item_ids, labels_per_item), "worker": worker_ids[w],
+                           "label": label.astype(np.int64)})
+    return (labels, pd.DataFrame({"item": item_ids, "truth": truth.astype(np.int64)}),
+            pd.DataFrame({"worker": worker_ids, "kind": np.array(WORKER_KINDS)[kinds]}))

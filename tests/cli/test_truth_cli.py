@@ -1,0 +1,96 @@
+"""`manyjudges truth`: the command against the library call it wraps, and each class of bad input."""
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.cli import main
+from manyjudges.truth.registry import make_truth_estimator
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def labels(tmp_path):
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 3, 30)
+    rows = ["item\tworker\tlabel"]
+    for i, t in enumerate(truth):
+        for w in range(5):
+            label = t if rng.random() < 0.75 - 0.1 * w else rng.integers(0, 3)
+            rows.append(f"i{i}\tw{w}\t{label}")
+    truth_rows = ["item\ttruth"] + [f"i{i}\t{t}" for i, t in enumerate(truth)]
+    return write(tmp_path / "labels.tsv", "\n".join(rows) + "\n"), write(tmp_path / "truth.tsv",
+                                                                       "\n".join(truth_rows) + "\n")
+
+
+@pytest.mark.parametrize("method", ["majority_vote", "dawid_skene"])
+def test_truth_equals_the_library(capsys, labels, tmp_path, method):
+    labels_path, truth_path = labels
+    status, out, err = run(capsys, "truth", labels_path, "--method", method, "--truth", truth_path,
+                           "--workers", tmp_path / "workers.tsv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str})
+    frame = pd.read_csv(labels_path, sep="\t", dtype=str).astype({"label": int})
+    estimator = make_truth_estimator(method).fit(frame)
+    assert table["item"].tolist() == [str(i) for i in estimator.labels_.index]
+    assert table["label"].tolist() == estimator.labels_.tolist()
+    assert np.allclose(table[["p_0", "p_1", "p_2"]].to_numpy(), estimator.proba_.to_numpy())
+    truth = pd.read_csv(truth_path, sep="\t", dtype={"item": str}).set_index("item")["truth"]
+    expected = float(np.mean(estimator.labels_.reindex(truth.index).to_numpy() == truth.to_numpy()))
+    assert f"accuracy {expected:.4f} on 30 items" in err
+    workers = pd.read_csv(tmp_path / "workers.tsv", sep="\t")
+    assert workers.columns.tolist() == ["worker", "skill"] and len(workers) == 5
+
+
+def test_named_ordinal_classes(capsys, tmp_path):
+    path = write(tmp_path / "l.tsv", "item\tjudge\tlabel\na\tx\tR\na\ty\tR\na\tz\tP\nb\tx\tG\nb\ty\tG\nb\tz\tX\n")
+    status, out, _ = run(capsys, "truth", path, "--method", "majority_vote", "--labels", "G,P,R,X",
+                         "-o", tmp_path / "gold.tsv")
+    assert status == 0 and out == ""
+    gold = pd.read_csv(tmp_path / "gold.tsv", sep="\t")
+    assert gold.columns.tolist() == ["item", "label", "p_G", "p_P", "p_R", "p_X"]
+    assert gold["label"].tolist() == ["R", "G"]
+
+
+@pytest.mark.parametrize("text, flags, message", [
+    ("item\tworker\tlabel\na\tx\t1.5\na\ty\t1\n", [], "line 2"),
+    ("item\tworker\tlabel\na\tx\tG\na\ty\tQ\n", ["--labels", "G,P"], "line 3"),
+    ("item\tworker\tlabel\n", [], "no"),
+    ("item\tworker\tlabel\na\tx\t1\nb\tx\t0\n", [], "two workers"),
+    ("item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", [], "line 4"),
+])
+def test_bad_labels_name_the_file_and_line(capsys, tmp_path, text, flags, message):
+    path = write(tmp_path / "bad.tsv", text)
+    status, out, err = run(capsys, "truth", path, "--method", "majority_vote", *flags)
+    assert status != 0 and out == ""
+    assert "bad.tsv" in err and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_duplicates_can_be_kept(capsys, tmp_path):
+    path = write(tmp_path / "dup.tsv", "item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t1\n")
+    status, out, _ = run(capsys, "truth", path, "--method", "majority_vote", "--duplicates", "keep")
+    assert status == 0 and "a\t1\t" in out
+
+
+def test_truth_item_without_labels(capsys, labels, tmp_path):
+    labels_path, _ = labels
+    truth = write(tmp_path / "truth2.tsv", "item\ttruth\ni0\t1\nnobody\t0\n")
+    status, out, err = run(capsys, "truth", labels_path, "--method", "majority_vote", "--truth", truth)
+    assert status != 0 and "truth2.tsv" in err and "line 3" in err and "nobody" in err
+
+
+def test_unknown_method_fails_before_reading(capsys, tmp_path):
+    status, _, err = run(capsys, "truth", tmp_path / "missing.tsv", "--method", "no_such_method")
+    assert status != 0 and "no_such_method" in err
