@@ -4,6 +4,7 @@ Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)
 table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
 """
 from manyjudges.truth.base import TruthEstimator, TruthFit
+from manyjudges.truth.glad import GLAD
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 
-__all__ = ["CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]
+__all__ = ["GLAD", "CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]
