@@ -6,5 +6,6 @@ table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``con
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.glad import GLAD
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.mace import MACE
 
-__all__ = ["GLAD", "CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]
+__all__ = ["GLAD", "MACE", "CrowdLabels", "TruthEstimator", "TruthFit", "as_crowd_labels"]

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit, log_expit, logsumexp
+from scipy.special import expit, log_expit
 
 from manyjudges.solvers import lbfgsb
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
@@ -72,16 +72,19 @@ def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray) -> tuple
     k, n = data.n_classes, data.n_items
     x = alpha[data.worker] * np.exp(log_beta[data.item])
     log_right, log_wrong = _log_sigmoids(x)
-    log_wrong = log_wrong - np.log(k - 1)
-    # every label contributes log_wrong to each class, and log_right - log_wrong more to its own class
-    joint = np.bincount(data.item * k + data.label, weights=log_right - log_wrong, minlength=n * k).reshape(n, k)
-    joint += (np.bincount(data.item, weights=log_wrong, minlength=n) - np.log(k))[:, None]
-    norm = logsumexp(joint, axis=1)
-    joint -= norm[:, None]
-    # a posterior below exp(UNDERFLOW) is set to 0 rather than computed as a (slow) subnormal
+    log_wrong -= np.log(k - 1)
+    # every label contributes log_wrong to each class, and log_right - log_wrong more to its own class;
+    # (K, n_items) so that the sums over the classes are K-term element-wise operations
+    joint = np.bincount(data.label * n + data.item, weights=log_right - log_wrong, minlength=k * n).reshape(k, n)
+    joint += np.bincount(data.item, weights=log_wrong, minlength=n) - np.log(k)
+    top = joint.max(axis=0)
+    joint -= top
+    # a posterior below exp(UNDERFLOW) times its item's largest is set to 0 rather than computed as a (slow) subnormal
     post = np.zeros_like(joint)
     np.exp(joint, out=post, where=joint > UNDERFLOW)
-    return post, float(norm.sum())
+    total = post.sum(axis=0)
+    post /= total
+    return np.ascontiguousarray(post.T), float(top.sum() + np.log(total).sum())
 
 
 def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[float, float, float, float]
