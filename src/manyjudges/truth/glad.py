@@ -130,7 +130,8 @@ class GLAD(TruthEstimator):
 
     Fitted: ``skills_`` (alpha by worker), ``betas_`` (beta = exp(b) by item: larger is easier),
     ``difficulty_`` (1 / beta by item), ``log_posterior_`` (F at the returned parameters, up to
-    its constant), ``converged_``, and the base attributes (``confusions_`` is None: GLAD's
+    its constant), ``objective_history_`` (F at the start and after each iteration),
+    ``converged_``, and the base attributes (``confusions_`` is None: GLAD's
     errors depend on the item).
     """
 

@@ -38,7 +38,7 @@ authors' criterion); for VB the evidence lower bound
 
 where log Z_i is the E-step's log normaliser computed with the VB weights (this is E_q[log
 p(labels, T, S | theta, xi)] + H(q(T, S)) at the E-step's optimal q(T, S)), so the ELBO never
-decreases from one iteration to the next. Restarts draw from one numpy Generator seeded by
+decreases from one iteration to the next. Restarts draw from one numpy Generator made from
 ``random_state``, so the first restart of a run does not depend on ``n_restarts``.
 
 ``skills_`` is theta_w (competence: the probability of knowing; its posterior mean under VB)
@@ -83,7 +83,19 @@ class _Restart:
         return float(self.history[-1])
 
 
-def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray
+@dataclass(frozen=True)
+class _Codes:
+    """Flat indexes of the labels, computed once per fit: ``worker * K + label`` and ``label * n_items + item``."""
+
+    worker_label: np.ndarray
+    label_item: np.ndarray
+
+    @classmethod
+    def of(cls, data: CrowdLabels) -> _Codes:
+        return cls(data.worker * data.n_classes + data.label, data.label * data.n_items + data.item)
+
+
+def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(posteriors, (n_workers, 2) expected (spam, know) counts, (n_workers, K) strategy counts, sum_i log Z_i).
 
@@ -92,11 +104,12 @@ def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray
     element-wise operations rather than reductions along short rows.
     """
     k, n, n_workers = data.n_classes, data.n_items, data.n_workers
-    m = spam[data.worker, 0] * xi[data.worker, data.label]
-    know = spam[data.worker, 1]
+    codes = _Codes.of(data) if codes is None else codes
+    m = spam[:, 0][data.worker] * xi.ravel()[codes.worker_label]
+    know = spam[:, 1][data.worker]
     log_m = np.log(np.maximum(m, _TINY))
     # every label contributes log m_e to each class, and log(m_e + know) - log m_e more to its own class
-    joint = np.bincount(data.label * n + data.item, weights=np.log(m + know) - log_m, minlength=k * n).reshape(k, n)
+    joint = np.bincount(codes.label_item, weights=np.log(m + know) - log_m, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_m, minlength=n) - np.log(k)
     top = joint.max(axis=0)
     joint -= top
@@ -104,11 +117,10 @@ def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray
     np.exp(joint, out=post, where=joint > UNDERFLOW)
     total = post.sum(axis=0)
     post /= total
-    p_know = post[data.label, data.item] * know / (m + know)
-    p_spam = 1.0 - p_know
-    counts = np.column_stack([np.bincount(data.worker, weights=p_spam, minlength=n_workers),
-                              np.bincount(data.worker, weights=p_know, minlength=n_workers)])
-    strategy = np.bincount(data.worker * k + data.label, weights=p_spam, minlength=n_workers * k).reshape(n_workers, k)
+    p_know = post.ravel()[codes.label_item] * know / (m + know)
+    strategy = np.bincount(codes.worker_label, weights=1.0 - p_know, minlength=n_workers * k).reshape(n_workers, k)
+    # a worker's expected spamming count is the sum of its strategy counts
+    counts = np.column_stack([strategy.sum(axis=1), np.bincount(data.worker, weights=p_know, minlength=n_workers)])
     return post, counts, strategy, float(top.sum() + np.log(total).sum())
 
 
@@ -134,7 +146,8 @@ def _kl_dirichlet(post: np.ndarray, prior: np.ndarray) -> float:
 def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, method: str, smoothing: float,
          alpha: float, beta: float, strategy_prior: float) -> _Restart:
     """One restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K)."""
-    _, counts, strategy, log_z = _e_step(data, spam, xi)
+    codes = _Codes.of(data)
+    _, counts, strategy, log_z = _e_step(data, spam, xi, codes)
     spam_prior = np.broadcast_to(np.array([alpha, beta], dtype=float), counts.shape)
     xi_prior = np.full(strategy.shape, float(strategy_prior))
     history = np.empty(n_iter)
@@ -145,7 +158,7 @@ def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, metho
         else:
             knowing, strat = counts + spam_prior, strategy + xi_prior
             spam, xi = _exp_digamma(knowing), _exp_digamma(strat)
-        post, counts, strategy, log_z = _e_step(data, spam, xi)
+        post, counts, strategy, log_z = _e_step(data, spam, xi, codes)
         if method == "em":
             history[t] = log_z
         else:
@@ -166,7 +179,7 @@ class MACE(TruthEstimator):
     smoothing : pseudo-count added to every expected count before normalising (EM only; >= 0);
         None: 0.01 / K (the authors' default).
     init_noise : restarts start at 1 + init_noise * uniform[0, 1) per entry, rows normalised (>= 0).
-    random_state : seed of the restarts' numpy Generator (an integer >= 0).
+    random_state : the integer (>= 0) the restarts' numpy Generator is made from.
 
     Fitted: ``skills_`` (theta by worker), ``strategies_`` (xi: DataFrame, workers by class),
     ``confusions_``, ``objective_`` (of the kept restart), ``objectives_`` (every restart's),
