@@ -15,7 +15,9 @@ Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/m
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.ebcc import EBCC
+from manyjudges.truth.glad import GLAD
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.mace import MACE
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.ordinal import OrdinalDawidSkene
@@ -24,5 +26,6 @@ from manyjudges.truth.wawa import Wawa
 
 registry = TRUTH_METHODS
 
-__all__ = ["EBCC", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene", "OrdinalDawidSkene",
-           "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels", "make_truth_estimator"]
+__all__ = ["EBCC", "GLAD", "MACE", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene",
+           "OrdinalDawidSkene", "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels",
+           "make_truth_estimator"]

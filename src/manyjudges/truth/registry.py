@@ -11,6 +11,8 @@ from manyjudges.registry import Builtin, Registry
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.ebcc import EBCC
+from manyjudges.truth.glad import GLAD
+from manyjudges.truth.mace import MACE
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.ordinal import OrdinalDawidSkene
@@ -26,6 +28,11 @@ TRUTH_METHODS = Registry("truth", {
     "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per worker and class priors"),
     "one_coin_dawid_skene": Builtin(OneCoinDawidSkene,
                                     "One-coin Dawid-Skene EM: one accuracy per worker, errors uniform"),
+    "glad": Builtin(GLAD, "GLAD: P(correct) = sigmoid(worker ability x item inverse difficulty), EM with Gaussian "
+                          "priors (Whitehill et al.)"),
+    "mace": Builtin(MACE, "MACE: each worker knows the answer or spams from its own label distribution; variational "
+                          "Bayes, random restarts (Hovy et al.)"),
+    "mace_em": Builtin(MACE, "MACE fitted by plain EM", {"method": "em"}),
     "ebcc": Builtin(EBCC, "EBCC: Bayesian classifier combination with class subtypes, mean-field VI "
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "

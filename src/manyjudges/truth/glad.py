@@ -1,0 +1,188 @@
+"""GLAD: worker ability and item difficulty, one EM over all labels (Whitehill et al. 2009).
+
+Whitehill, J., Ruvolo, P., Wu, T., Bergsma, J. and Movellan, J. (2009). Whose vote should
+count more: optimal integration of labels from labelers of unknown expertise. Advances in
+Neural Information Processing Systems 22 (NIPS 2009), 2035-2043.
+
+Model (the paper's eq. 1 for the probability of a correct label; with K classes a wrong
+label is uniform over the K - 1 others, the multi-class form crowd-kit's GLAD also uses). Item
+i has a true class Z_i with the prior p (fixed, uniform 1/K); worker w has an ability alpha_w
+in (-inf, inf) (0: guessing, negative: adversarial); item i has an inverse difficulty
+beta_i = exp(b_i) > 0 (1 / beta_i is its difficulty; beta is optimised in log space b_i so
+that it stays positive, as in the authors' code). With x_e = alpha_w beta_i for label
+e = (item i, worker w, label l_e):
+
+    P(l_e = Z_i | alpha_w, beta_i) = sigma(x_e) = 1 / (1 + exp(-x_e))
+    P(l_e = c | Z_i = k)           = (1 - sigma(x_e)) / (K - 1)     for c != k
+
+Priors (the authors' code and crowd-kit: Gaussian, standard deviation 1, mean 1 on alpha
+and on log beta): alpha_w ~ N(alpha_mean, alpha_sd^2), b_i ~ N(log_beta_mean, log_beta_sd^2).
+EM (the paper's inference section: an E-step on Z, an M-step by gradient ascent on Q) maximises
+the log posterior
+
+    F(alpha, b) = sum_i log sum_k p_k prod_{e in i} P(l_e | Z_i = k)
+                  - sum_w (alpha_w - alpha_mean)^2 / (2 alpha_sd^2) - sum_i (b_i - log_beta_mean)^2 / (2 log_beta_sd^2)
+
+(up to a constant) by alternating
+
+- E-step, in log space:
+  log P(Z_i = k | labels) = log p_k + sum_{e in i} [l_e = k] log sigma(x_e)
+                            + [l_e != k] (log(1 - sigma(x_e)) - log(K - 1)) - logsumexp_k(...)
+- M-step: with q_e = P(Z_i = l_e | labels) from the E-step, maximise over alpha and b
+  Q(alpha, b) = sum_e q_e log sigma(x_e) + (1 - q_e) log(1 - sigma(x_e)) + log priors
+  whose gradient (the paper's dQ/dalpha and dQ/dbeta, times beta_i for the log scale) is
+  dQ/dalpha_w = sum_{e of w} (q_e - sigma(x_e)) beta_i - (alpha_w - alpha_mean) / alpha_sd^2
+  dQ/db_i     = sum_{e of i} (q_e - sigma(x_e)) alpha_w beta_i - (b_i - log_beta_mean) / log_beta_sd^2
+
+The M-step runs L-BFGS-B (:func:`manyjudges.solvers.lbfgsb`) from the current values for at
+most ``m_step_max_iter`` iterations with gradient tolerance ``m_step_tol`` (crowd-kit runs 25
+conjugate-gradient iterations with gradient tolerance 0.01: the same limits). A partial
+M-step still never decreases Q, so F never decreases (generalised EM). Start: alpha and b at
+their prior means (as the authors' code and crowd-kit). Stop: when an iteration changes F by
+at most ``tol`` times |F|, or after ``max_iter`` iterations (crowd-kit stops on the first
+iteration whose Q, divided by K times the number of labels, rises by less than ``tol``, and
+returns the posteriors of the E-step before its last M-step). The returned posteriors are
+those of an E-step on the returned parameters. Every step is a few ``np.bincount`` over the
+labels: O(labels) per objective evaluation, whatever K is.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit, log_expit
+
+from manyjudges.solvers import lbfgsb
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.labels import CrowdLabels
+
+__all__ = ["GLAD"]
+
+#: log-space gap below which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
+UNDERFLOW = -700.0
+
+
+def _log_sigmoids(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log sigma(x), log(1 - sigma(x))), stable for large |x| (log(1 - sigma(x)) = log sigma(x) - x)."""
+    log_right = log_expit(x)
+    return log_right, log_right - x
+
+
+def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray) -> tuple[np.ndarray, float]:
+    """(posteriors (n_items, K), log-likelihood sum_i log P(item i's labels)) under a uniform class prior."""
+    k, n = data.n_classes, data.n_items
+    x = alpha[data.worker] * np.exp(log_beta[data.item])
+    log_right, log_wrong = _log_sigmoids(x)
+    log_wrong -= np.log(k - 1)
+    # every label contributes log_wrong to each class, and log_right - log_wrong more to its own class;
+    # (K, n_items) so that the sums over the classes are K-term element-wise operations
+    joint = np.bincount(data.label * n + data.item, weights=log_right - log_wrong, minlength=k * n).reshape(k, n)
+    joint += np.bincount(data.item, weights=log_wrong, minlength=n) - np.log(k)
+    top = joint.max(axis=0)
+    joint -= top
+    # a posterior below exp(UNDERFLOW) times its item's largest is set to 0 rather than computed as a (slow) subnormal
+    post = np.zeros_like(joint)
+    np.exp(joint, out=post, where=joint > UNDERFLOW)
+    total = post.sum(axis=0)
+    post /= total
+    return np.ascontiguousarray(post.T), float(top.sum() + np.log(total).sum())
+
+
+def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[float, float, float, float]
+           ) -> tuple[float, np.ndarray]:
+    """-Q and its gradient over (alpha, log beta) stacked; ``q[e]`` = P(Z = l_e) from the E-step.
+
+    Q drops the terms that do not depend on the parameters (the class prior and (1 - q) log(K - 1)).
+    """
+    n_workers = data.n_workers
+    alpha, log_beta = params[:n_workers], params[n_workers:]
+    alpha_mean, alpha_sd, beta_mean, beta_sd = prior
+    beta = np.exp(log_beta)
+    beta_e = beta[data.item]
+    alpha_e = alpha[data.worker]
+    x = alpha_e * beta_e
+    da, db = alpha - alpha_mean, log_beta - beta_mean
+    # q log sigma(x) + (1 - q) log(1 - sigma(x)) = log sigma(x) - (1 - q) x
+    value = float(log_expit(x).sum() - (1.0 - q) @ x) - 0.5 * (da @ da / alpha_sd**2 + db @ db / beta_sd**2)
+    resid = q - expit(x)
+    grad_alpha = np.bincount(data.worker, weights=resid * beta_e, minlength=n_workers) - da / alpha_sd**2
+    grad_log_beta = np.bincount(data.item, weights=resid * x, minlength=data.n_items) - db / beta_sd**2
+    return -value, -np.concatenate([grad_alpha, grad_log_beta])
+
+
+def _log_prior(alpha: np.ndarray, log_beta: np.ndarray, prior: tuple[float, float, float, float]) -> float:
+    """The Gaussian log priors up to their constant."""
+    alpha_mean, alpha_sd, beta_mean, beta_sd = prior
+    return float(-0.5 * (np.sum((alpha - alpha_mean) ** 2) / alpha_sd**2
+                         + np.sum((log_beta - beta_mean) ** 2) / beta_sd**2))
+
+
+class GLAD(TruthEstimator):
+    """GLAD (Whitehill et al. 2009): P(correct) = sigmoid(alpha_worker * beta_item), EM with Gaussian priors.
+
+    Parameters
+    ----------
+    max_iter : EM iterations at most (>= 1).
+    tol : stop when an iteration changes the log posterior by at most ``tol`` times its size (>= 0).
+    alpha_mean, alpha_sd : Gaussian prior on each worker's ability (sd > 0); the start value is the mean.
+    log_beta_mean, log_beta_sd : Gaussian prior on each item's log inverse difficulty (sd > 0).
+    m_step_max_iter : L-BFGS-B iterations per M-step (>= 1).
+    m_step_tol : L-BFGS-B's gradient tolerance in the M-step (> 0).
+
+    Fitted: ``skills_`` (alpha by worker), ``betas_`` (beta = exp(b) by item: larger is easier),
+    ``difficulty_`` (1 / beta by item), ``log_posterior_`` (F at the returned parameters, up to
+    its constant), ``objective_history_`` (F at the start and after each iteration),
+    ``converged_``, and the base attributes (``confusions_`` is None: GLAD's
+    errors depend on the item).
+    """
+
+    def __init__(self, max_iter: int = 100, tol: float = 1e-5, alpha_mean: float = 1.0, alpha_sd: float = 1.0,
+                 log_beta_mean: float = 1.0, log_beta_sd: float = 1.0, m_step_max_iter: int = 25,
+                 m_step_tol: float = 1e-2):
+        self.max_iter = max_iter
+        self.tol = tol
+        self.alpha_mean = alpha_mean
+        self.alpha_sd = alpha_sd
+        self.log_beta_mean = log_beta_mean
+        self.log_beta_sd = log_beta_sd
+        self.m_step_max_iter = m_step_max_iter
+        self.m_step_tol = m_step_tol
+
+    def _check_params(self) -> None:
+        check_number("max_iter", self.max_iter, low=1, integer=True)
+        check_number("tol", self.tol, low=0)
+        check_number("alpha_mean", self.alpha_mean)
+        check_number("alpha_sd", self.alpha_sd, low=0, low_open=True)
+        check_number("log_beta_mean", self.log_beta_mean)
+        check_number("log_beta_sd", self.log_beta_sd, low=0, low_open=True)
+        check_number("m_step_max_iter", self.m_step_max_iter, low=1, integer=True)
+        check_number("m_step_tol", self.m_step_tol, low=0, low_open=True)
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:
+        prior = (float(self.alpha_mean), float(self.alpha_sd), float(self.log_beta_mean), float(self.log_beta_sd))
+        n_workers = data.n_workers
+        alpha = np.full(n_workers, prior[0])
+        log_beta = np.full(data.n_items, prior[2])
+        post, loglik = _e_step(data, alpha, log_beta)
+        objective = loglik + _log_prior(alpha, log_beta, prior)
+        self.objective_history_ = [objective]
+        converged = False
+        n_iter = 0
+        for n_iter in range(1, int(self.max_iter) + 1):  # noqa: B007 (the count is read after the loop)
+            q = post[data.item, data.label]
+            params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior), np.concatenate([alpha, log_beta]),
+                               maxiter=int(self.m_step_max_iter), gtol=float(self.m_step_tol))
+            alpha, log_beta = params[:n_workers], params[n_workers:]
+            post, loglik = _e_step(data, alpha, log_beta)
+            new_objective = loglik + _log_prior(alpha, log_beta, prior)
+            self.objective_history_.append(new_objective)
+            change = abs(new_objective - objective)
+            objective = new_objective
+            if change <= float(self.tol) * abs(objective):
+                converged = True
+                break
+        items = pd.Index(data.items, name="item")
+        self.betas_ = pd.Series(np.exp(log_beta), index=items, name="beta")
+        self.difficulty_ = pd.Series(np.exp(-log_beta), index=items, name="difficulty")
+        self.log_posterior_ = objective
+        self.converged_ = converged
+        return TruthFit(proba=post, skills=alpha, n_iter=n_iter)
