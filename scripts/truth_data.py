@@ -1,9 +1,12 @@
-"""One truth dataset as canonical tables: simulated, a pinned benchmark set, or a user's labels table."""
+"""One truth dataset as canonical tables: simulated, a pinned benchmark set, a graded crowd set with
+expert gold (snow2008 affect tasks, trec_rf10), or a user's labels table."""
 from pathlib import Path
 
 import pandas as pd
 
 from manyjudges.io.labels import read_labels, read_truth, write_labels, write_truth
+from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
+from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 from manyjudges.random_streams import rng_for
 from manyjudges.truth.simulate import simulate_labels
@@ -20,6 +23,16 @@ elif source == "truth_benchmark":
     files = {Path(p).name: p for p in snakemake.input}
     data = parse_truth_benchmark(files["label.csv"], files["truth.csv"])
     labels, truth = data.labels, data.truth
+elif source == "snow2008":  # the workers' binned ratings, the expert gold binned alike
+    path = snakemake.input[0]
+    labels = parse_snow2008(path, spec["task"]).grades.rename(columns={"judge": "worker"})
+    truth = snow2008_gold(path, spec["task"])
+elif source == "trec_rf10":  # the crowd's 0/1/2 relevance labels, NIST's as truth
+    graded = parse_trec_rf10(snakemake.input[0])
+    labels = graded.grades.rename(columns={"judge": "worker"})
+    truth = pd.DataFrame({"item": graded.truth["topic"].astype(str) + ":" + graded.truth["item"].astype(str),
+                          "truth": graded.truth["grade"].to_numpy()})
+    truth = truth[truth["item"].isin(set(labels["item"]))]  # NIST labels of documents no worker judged: no use
 else:  # labels_table
     labels = read_labels(spec["path"], classes=spec.get("classes"), duplicates=spec.get("duplicates", "error"))
     truth = (read_truth(spec["truth"], labels=labels, classes=spec.get("classes")) if spec.get("truth")

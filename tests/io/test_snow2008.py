@@ -140,3 +140,19 @@ def test_snow2008_real(mirror: Path, task: str) -> None:
     else:
         assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == (100, 38, 5)
         assert sorted(g["label"].unique()) == list(range(5))
+
+
+def test_snow_affect_gold_is_binned_like_the_responses(tmp_path: Path) -> None:
+    from manyjudges.io.sources.snow2008 import snow2008_gold
+
+    header = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
+    rows = "a1\tw1\t7\t10\t19\na2\tw2\t7\t90\t19\na3\tw1\t8\t50\t100\na4\tw2\t8\t55\t100\na5\tw1\t9\t0\t40\n"
+    path = tmp_path / "anger.standardized.tsv"
+    path.write_text(header + rows)
+    gold = snow2008_gold(path, "anger")
+    assert gold.to_dict("list") == {"item": ["7", "8", "9"], "truth": [0, 4, 2]}
+    path.write_text(header + rows + "a6\tw2\t9\t3\t60\n")
+    with pytest.raises(DataError, match=r"line 7.*two different gold"):
+        snow2008_gold(path, "anger")
+    with pytest.raises(ValueError, match="wordsim"):
+        snow2008_gold(path, "wordsim")

@@ -68,6 +68,15 @@ TINY = {
         "robustness": {"datasets": ["sim_crowd_tiny"], "methods": ["crowdagg_ndcg", "borda"],
                        "spammers": ["random", "malicious"], "ratios": [0, 1], "replicates": 2},
     },
+    "truth": {
+        "datasets": {
+            "sim_labels_tiny": {"source": "simulate", "n_items": 60, "n_workers": 10, "labels_per_item": 3,
+                                "n_classes": 3},
+            "truth_rte": {"source": "truth_benchmark"},
+            "snow2008_anger": {"source": "snow2008", "task": "anger", "ordinal": True},
+        },
+        "methods": {"majority_vote": {}, "dawid_skene": {}, "ebcc": {"params": {"n_restarts": 3}}},
+    },
 }
 
 
@@ -277,3 +286,50 @@ def test_the_command_gives_the_pipelines_numbers(tiny_run):
                    "--method", "crowdagg_ndcg")
     assert ours["item"].tolist() == rankings["item"].tolist()
     np.testing.assert_allclose(ours["score"], rankings["score"], rtol=1e-9)
+
+
+def test_truth_tables_follow_results_contract(tiny_run):
+    for dataset, n_truth in (("sim_labels_tiny", 60), ("truth_rte", 800), ("snow2008_anger", 100)):
+        base = tiny_run / f"results/truth/{dataset}"
+        acc = pd.read_csv(base / "accuracy.tsv", sep="\t")
+        assert list(acc.columns) == ["method", "accuracy", "n_truth", "seconds"]
+        assert acc["method"].tolist() == ["majority_vote", "dawid_skene", "ebcc"]
+        assert acc["n_truth"].eq(n_truth).all() and acc["accuracy"].between(0, 1).all()
+        labels = pd.read_csv(base / "labels.tsv", sep="\t")
+        assert list(labels.columns[:3]) == ["method", "item", "label"]
+        proba = labels.filter(like="p_")
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        workers = pd.read_csv(base / "workers.tsv", sep="\t")
+        assert list(workers.columns) == ["method", "worker", "skill"]
+        summary = pd.read_csv(base / "summary.tsv", sep="\t").set_index("statistic")["value"]
+        assert summary["items_with_truth"] == n_truth
+        assert (tiny_run / f"results/figures/truth/{dataset}/accuracy.png").stat().st_size > 1000
+    anger = pd.read_csv(tiny_run / "results/truth/snow2008_anger/summary.tsv", sep="\t").set_index("statistic")
+    assert "alpha_ordinal" in anger.index
+    rte = pd.read_csv(tiny_run / "results/truth/truth_rte/accuracy.tsv", sep="\t").set_index("method")["accuracy"]
+    assert rte["dawid_skene"] == pytest.approx(0.9275, abs=1e-4)  # crowd-kit's DawidSkene on the same set
+    report = (tiny_run / "results/REPRODUCTION.md").read_text()
+    assert "## Truth inference" in report and "0.9312 (`li2019`)" in report  # EBCC's published rte accuracy
+
+
+def test_the_truth_command_gives_the_pipelines_labels(tiny_run):
+    data = tiny_run / "data/processed/truth/truth_rte"
+    ours = command("truth", str(data / "labels.tsv"), "--method", "dawid_skene", "--duplicates", "keep")
+    pipeline = pd.read_csv(tiny_run / "results/truth/truth_rte/labels.tsv", sep="\t", dtype={"item": str})
+    pipeline = pipeline[pipeline["method"] == "dawid_skene"].reset_index(drop=True)
+    assert ours["item"].astype(str).tolist() == pipeline["item"].tolist()
+    assert ours["label"].tolist() == pipeline["label"].tolist()
+    np.testing.assert_allclose(ours["p_1"], pipeline["p_1"], rtol=1e-9)
+
+
+def test_bad_labels_stop_the_job_naming_file_and_line(tmp_path):
+    config = {"seed": 1, "truth": {"datasets": {"mine": {"source": "labels_table", "path": "labels.tsv"}},
+                                   "methods": {"majority_vote": {}}}}
+    work = make_workdir(tmp_path / "work", config)
+    (work / "labels.tsv").write_text("item\tworker\tlabel\na\tx\t1\na\ty\tone\n")
+    proc = run(work, check=False)
+    assert proc.returncode != 0
+    log = (work / "logs/parse/truth_mine.log").read_text()
+    assert "labels.tsv, line 3" in log and "'one'" in log
+    assert not (work / "data/processed/truth/mine/labels.tsv").exists()
+    assert not (work / "results/truth").exists()

@@ -227,9 +227,10 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
     params = parse_params(args.params)
     build(make_truth_estimator, args.method, params)  # a bad name or value fails before the data is read
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
-    for flag, value in (("--workers", args.workers), ("--truth", args.truth)):
-        if value == "-" or (value and value == args.output and flag == "--workers"):
-            raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
+    if args.workers == "-" or (args.workers and args.workers == args.output):
+        raise CommandError("--workers needs a file of its own (the labels go to -o or stdout)")
+    if args.truth == "-":
+        raise CommandError("--truth must name a file (standard input can only be LABELS)")
     with input_path(args.labels_table) as path:
         table = read_labels(path, classes=classes, duplicates=args.duplicates)
     data = as_crowd_labels(table, classes=classes, duplicates="keep", source=args.labels_table)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +81,7 @@ class TruthRun:
 
 
 def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
-                methods: Mapping[str, Mapping[str, Any]], classes=None, duplicates: str = "keep",
+                methods: Mapping[str, Mapping[str, Any]], classes: Sequence | None = None, duplicates: str = "keep",
                 progress: Callable[[int, int], None] | None = None) -> TruthRun:
     """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``."""
     data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)

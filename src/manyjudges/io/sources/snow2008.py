@@ -15,11 +15,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData
 from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
 
-__all__ = ["SNOW2008_TASKS", "parse_snow2008"]
+__all__ = ["SNOW2008_TASKS", "parse_snow2008", "snow2008_gold"]
 
 _SNOW_HEADER = ["!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold"]
 _AFFECT_BINS = 5
@@ -147,3 +150,36 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
         label_names=names,
         dropped=grades.counts(),
     )
+
+
+def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
+    """The expert ``gold`` of a graded snow2008 affect task, binned as the workers' responses are.
+
+    Returns a truth table ``item, truth`` (item = ``orig_id``, truth = the label of the item's gold
+    score under :func:`parse_snow2008`'s bins), one row per item in file order. Every row of an item
+    must carry the same gold. ``wordsim`` has no gold on the workers' scale (its gold is Miller and
+    Charles' 0-4 mean rating): a ValueError, like any task :data:`SNOW2008_TASKS` does not hold.
+
+    Raises
+    ------
+    DataError
+        Naming the file, the line and the value, for a gold that is not an integer in the task's
+        range or that differs between two rows of one item.
+    """
+    if task not in _SNOW_TASKS or _SNOW_TASKS[task].bins is None:
+        raise ValueError(f"snow2008 task {task!r} has no gold on its workers' scale; the affect tasks do: "
+                         f"{', '.join(t for t, spec in _SNOW_TASKS.items() if spec.bins is not None)}")
+    spec = _SNOW_TASKS[task]
+    path = Path(path)
+    lines = _data_lines(path)
+    _check_header(path, lines, _SNOW_HEADER)
+    gold: dict[str, int] = {}
+    for number, text in lines[1:]:
+        _, _, item, _, value = _fields(path, number, text, _SNOW_HEADER)
+        if not _INTEGER.fullmatch(value) or not spec.low <= int(value) <= spec.high:
+            raise DataError.at(path, number, f"{task} gold must be an integer in {spec.low}..{spec.high}", value)
+        label = _bin(spec, int(value))
+        if gold.setdefault(item, label) != label:
+            raise DataError.at(path, number, f"item {item!r} has two different gold scores", value)
+    return pd.DataFrame({"item": list(gold), "truth": np.array(list(gold.values()), dtype=np.int64)})
+
