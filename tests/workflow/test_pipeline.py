@@ -322,14 +322,34 @@ def test_the_truth_command_gives_the_pipelines_labels(tiny_run):
     np.testing.assert_allclose(ours["p_1"], pipeline["p_1"], rtol=1e-9)
 
 
-def test_bad_labels_stop_the_job_naming_file_and_line(tmp_path):
-    config = {"seed": 1, "truth": {"datasets": {"mine": {"source": "labels_table", "path": "labels.tsv"}},
-                                   "methods": {"majority_vote": {}}}}
-    work = make_workdir(tmp_path / "work", config)
-    (work / "labels.tsv").write_text("item\tworker\tlabel\na\tx\t1\na\ty\tone\n")
-    proc = run(work, check=False)
+BAD_LABELS = {  # dataset: (labels table, truth table or None, extra spec, what the log must name)
+    "non_integer": ("item\tworker\tlabel\na\tx\t1\na\ty\tone\n", None, {}, ["labels.tsv, line 3", "'one'"]),
+    "undeclared": ("item\tworker\tlabel\na\tx\tG\na\ty\tQ\n", None, {"classes": ["G", "P"]},
+                   ["labels.tsv, line 3", "'Q'"]),
+    "empty": ("item\tworker\tlabel\n", None, {}, ["labels.tsv", "no"]),
+    "one_worker": ("item\tworker\tlabel\na\tx\t1\nb\tx\t0\n", None, {}, ["labels.tsv", "two workers"]),
+    "duplicate": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", None, {}, ["labels.tsv, line 4"]),
+    "unlabelled_truth": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\n", "item\ttruth\na\t1\nzz\t0\n", {},
+                         ["truth.tsv, line 3", "zz"]),
+}
+
+
+def test_bad_labels_stop_their_job_naming_file_and_line(tmp_path):
+    datasets = {}
+    work = tmp_path / "work"
+    for name, (labels, truth, extra, _) in BAD_LABELS.items():
+        (work / name).mkdir(parents=True)
+        (work / name / "labels.tsv").write_text(labels)
+        datasets[name] = {"source": "labels_table", "path": f"{name}/labels.tsv", **extra}
+        if truth is not None:
+            (work / name / "truth.tsv").write_text(truth)
+            datasets[name]["truth"] = f"{name}/truth.tsv"
+    make_workdir(work, {"seed": 1, "truth": {"datasets": datasets, "methods": {"majority_vote": {}}}})
+    proc = run(work, "--keep-going", check=False)
     assert proc.returncode != 0
-    log = (work / "logs/parse/truth_mine.log").read_text()
-    assert "labels.tsv, line 3" in log and "'one'" in log
-    assert not (work / "data/processed/truth/mine/labels.tsv").exists()
+    for name, (_, _, _, fragments) in BAD_LABELS.items():
+        log = (work / f"logs/parse/truth_{name}.log").read_text()
+        for fragment in fragments:
+            assert fragment in log, (name, fragment, log[-500:])
+        assert not (work / f"data/processed/truth/{name}/labels.tsv").exists()
     assert not (work / "results/truth").exists()
