@@ -26,7 +26,28 @@ import pandas as pd
 
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 
-__all__ = ["TruthEstimator", "TruthFit", "check_number"]
+__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_number", "posteriors_from_log_joint"]
+
+
+#: log-space gap below an item's largest term past which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
+UNDERFLOW = -700.0
+
+
+def posteriors_from_log_joint(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(posteriors, log normalisers) of unnormalised log joint probabilities, one column per item.
+
+    ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
+    (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
+    below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
+    subnormals. ``joint`` is overwritten.
+    """
+    top = joint.max(axis=0)
+    joint -= top
+    post = np.zeros_like(joint)
+    np.exp(joint, out=post, where=joint > UNDERFLOW)
+    total = post.sum(axis=0)
+    post /= total
+    return post, top + np.log(total)
 
 
 @dataclass(frozen=True)

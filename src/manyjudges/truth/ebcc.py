@@ -65,13 +65,10 @@ import numpy as np
 from scipy import sparse
 from scipy.special import digamma, gammaln
 
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["EBCC", "EBCCRun", "ebcc_mean_field", "ebcc_start", "soft_vote"]
-
-#: log-space gap below an item's largest term past which q(z, g) is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
 
 
 @dataclass(frozen=True)
@@ -176,15 +173,7 @@ def ebcc_mean_field(data: CrowdLabels, start: np.ndarray, alpha: np.ndarray, a_p
         # local step: S[(k, m), i] = E log tau_k + E log pi_km + sum over i's labels of E log v[j, k, m, y]
         score = log_v.transpose(2, 3, 1, 0).reshape(k * m, w * k) @ by_label
         score += (log_tau[:, None] + log_pi).reshape(-1, 1)
-        top = score.max(axis=0)
-        score -= top
-        # exp(x) for x < UNDERFLOW is below 1e-304 of the item's largest term: exactly 0 instead of a
-        # (slow, irrelevant) subnormal
-        resp = np.zeros_like(score)
-        np.exp(score, out=resp, where=score > UNDERFLOW)
-        total = resp.sum(axis=0)
-        resp /= total
-        log_z = top + np.log(total)
+        resp, log_z = posteriors_from_log_joint(score)
         elbo = (float(log_z.sum()) + _dirichlet_terms(nu, alpha, log_tau, log_b0_tau, 0)
                 + _dirichlet_terms(eta, eta0, log_pi, log_b0_pi, 1)
                 + _dirichlet_terms(mu, beta_full, log_v, log_b0_v, 0))

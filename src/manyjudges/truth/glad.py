@@ -52,14 +52,10 @@ import pandas as pd
 from scipy.special import expit, log_expit
 
 from manyjudges.solvers import lbfgsb
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["GLAD"]
-
-#: log-space gap below which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
-
 
 def _log_sigmoids(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(log sigma(x), log(1 - sigma(x))), stable for large |x| (log(1 - sigma(x)) = log sigma(x) - x)."""
@@ -77,14 +73,8 @@ def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray) -> tuple
     # (K, n_items) so that the sums over the classes are K-term element-wise operations
     joint = np.bincount(data.label * n + data.item, weights=log_right - log_wrong, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_wrong, minlength=n) - np.log(k)
-    top = joint.max(axis=0)
-    joint -= top
-    # a posterior below exp(UNDERFLOW) times its item's largest is set to 0 rather than computed as a (slow) subnormal
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
-    total = post.sum(axis=0)
-    post /= total
-    return np.ascontiguousarray(post.T), float(top.sum() + np.log(total).sum())
+    post, log_z = posteriors_from_log_joint(joint)
+    return np.ascontiguousarray(post.T), float(log_z.sum())
 
 
 def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[float, float, float, float]

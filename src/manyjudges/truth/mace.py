@@ -53,14 +53,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import digamma, gammaln
 
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["MACE"]
 
 METHODS = ("vb", "em")
-#: log-space gap below which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
 #: floor of a spamming probability times a strategy weight before its log (log 1e-300 ~ -691)
 _TINY = 1e-300
 
@@ -111,17 +109,12 @@ def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes |
     # every label contributes log m_e to each class, and log(m_e + know) - log m_e more to its own class
     joint = np.bincount(codes.label_item, weights=np.log(m + know) - log_m, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_m, minlength=n) - np.log(k)
-    top = joint.max(axis=0)
-    joint -= top
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
-    total = post.sum(axis=0)
-    post /= total
+    post, log_z = posteriors_from_log_joint(joint)
     p_know = post.ravel()[codes.label_item] * know / (m + know)
     strategy = np.bincount(codes.worker_label, weights=1.0 - p_know, minlength=n_workers * k).reshape(n_workers, k)
     # a worker's expected spamming count is the sum of its strategy counts
     counts = np.column_stack([strategy.sum(axis=1), np.bincount(data.worker, weights=p_know, minlength=n_workers)])
-    return post, counts, strategy, float(top.sum() + np.log(total).sum())
+    return post, counts, strategy, float(log_z.sum())
 
 
 def _normalise(counts: np.ndarray) -> np.ndarray:
