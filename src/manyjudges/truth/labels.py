@@ -70,8 +70,17 @@ class CrowdLabels:
 
 def _codes(values: pd.Series, order: Sequence | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(codes, distinct values): codes index the distinct values, sorted unless ``order`` is given
-    (a value not in ``order`` gets code -1)."""
+    (a value not in ``order`` gets code -1). Non-negative integer ids up to a few times their number
+    are coded by a presence table, O(n), instead of hashing and sorting."""
     if order is None:
+        if pd.api.types.is_integer_dtype(values.dtype) and len(values):
+            ids = values.to_numpy(np.int64)
+            low, high = int(ids.min()), int(ids.max())
+            if low >= 0 and high < 4 * len(ids) + 1024:
+                present = np.zeros(high + 1, dtype=bool)
+                present[ids] = True
+                rank = np.cumsum(present) - 1
+                return rank[ids], np.flatnonzero(present)
         codes, uniques = pd.factorize(values, sort=True)
         return codes.astype(np.int64), np.asarray(uniques)
     uniques = np.asarray(list(order), dtype=object)
@@ -123,13 +132,12 @@ def as_crowd_labels(
     if missing:
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
                          f"(a labels table has item, worker (or judge), label)")
-    frame = frame[["item", "worker", "label"]]
     if frame.empty:
         raise ValueError(f"{source}: the table has no labels")
-    if frame.isna().any().any():
-        column = frame.columns[frame.isna().any()][0]
-        row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
-        raise ValueError(f"{source}: row {row + 1} has no {column}")
+    for column in ("item", "worker", "label"):  # integer columns cannot hold a missing value
+        if not pd.api.types.is_integer_dtype(frame[column].dtype) and frame[column].isna().any():
+            row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+            raise ValueError(f"{source}: row {row + 1} has no {column}")
     repeated = None if duplicates == "keep" else frame.duplicated(["item", "worker"], keep="first")
     if repeated is not None and repeated.any():
         if duplicates == "error":
