@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Truth inference, manyjudges against crowd-kit: accuracy and seconds on five public label sets.
+"""Truth inference, manyjudges against crowd-kit: accuracy and seconds on six public label sets.
 
     python benchmarks/truth_vs_crowdkit.py [--datasets rte,dog] [--methods dawid_skene,wawa]
                                            [--scale] [--mirror DIR] [--out benchmarks/results]
 
-For each data set (``label.csv``: item, worker, label; ``truth.csv``: item, truth; read from the
+For each data set (the five benchmark sets' ``label.csv``: item, worker, label, and ``truth.csv``:
+item, truth; and ``trec_rf10``, TREC 2010 RF's 0/1/2 crowd labels with NIST's as truth; read from the
 data mirror, nothing copied) and each pair in :data:`PAIRS`, runs our estimator (built by name from
 ``manyjudges.truth.registry``, ``fit(labels, duplicates="keep")``) and crowd-kit's same method on the
 same rows (a DataFrame task, worker, label built before the clock starts), one after the other in
@@ -38,6 +39,8 @@ sys.path.insert(0, str(REPO / "src"))
 
 from manyjudges.truth import as_crowd_labels, make_truth_estimator  # noqa: E402
 
+#: TREC 2010 RF's crowd labels with NIST's as truth (3 classes), the graded data set ``trec_rf10``
+TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
 #: the sets, under the mirror root
 SOURCE = "yuan-li/truth-inference-at-scale/621789b2d57324d3559dc973b2613d2296d73f55/data"
 DATASETS = {
@@ -46,6 +49,7 @@ DATASETS = {
     "rte": "SpectralMethodsMeetEM/rte",
     "dog": "SpectralMethodsMeetEM/dog",
     "trec": "SpectralMethodsMeetEM/trec",
+    "trec_rf10": TREC_RF10,
 }
 SCALE = "simulated_1m"
 COLUMNS = ("dataset", "method", "implementation", "accuracy", "n_truth", "seconds", "seconds_on_codes", "n_iter",
@@ -99,6 +103,11 @@ CROWDKIT_MAX_LABELS = {"glad": 30_000}
 
 
 def load(mirror: Path, name: str) -> tuple[pd.DataFrame, pd.Series]:
+    if name == "trec_rf10":
+        from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
+
+        labels, truth = trec_rf10_labels(mirror / TREC_RF10)
+        return labels, truth.set_index("item")["truth"]
     folder = mirror / SOURCE / DATASETS[name]
     labels = pd.read_csv(folder / "label.csv")
     truth = pd.read_csv(folder / "truth.csv").set_index("item")["truth"]

@@ -6,7 +6,7 @@ import pandas as pd
 
 from manyjudges.io.labels import read_labels, read_truth, write_labels, write_truth
 from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
-from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 from manyjudges.random_streams import rng_for
 from manyjudges.truth.simulate import simulate_labels
@@ -28,11 +28,7 @@ elif source == "snow2008":  # the workers' binned ratings, the expert gold binne
     labels = parse_snow2008(path, spec["task"]).grades.rename(columns={"judge": "worker"})
     truth = snow2008_gold(path, spec["task"])
 elif source == "trec_rf10":  # the crowd's 0/1/2 relevance labels, NIST's as truth
-    graded = parse_trec_rf10(snakemake.input[0])
-    labels = graded.grades.rename(columns={"judge": "worker"})
-    truth = pd.DataFrame({"item": graded.truth["topic"].astype(str) + ":" + graded.truth["item"].astype(str),
-                          "truth": graded.truth["grade"].to_numpy()})
-    truth = truth[truth["item"].isin(set(labels["item"]))]  # NIST labels of documents no worker judged: no use
+    labels, truth = trec_rf10_labels(snakemake.input[0])
 else:  # labels_table
     labels = read_labels(spec["path"], classes=spec.get("classes"), duplicates=spec.get("duplicates", "error"))
     truth = (read_truth(spec["truth"], labels=labels, classes=spec.get("classes")) if spec.get("truth")

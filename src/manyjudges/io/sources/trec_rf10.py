@@ -19,7 +19,7 @@ from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, _order
 from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
 
-__all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10"]
+__all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10", "trec_rf10_labels"]
 
 #: The data caveat the crowd report prints under a dataset with ``source: trec_rf10``.
 CROWD_REPORT_NOTE = (
@@ -133,3 +133,15 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
         truth=truth,
         dropped={"broken_link": broken, **grades.counts()},
     )
+
+
+def trec_rf10_labels(path: PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The crowd labels and NIST's labels as truth-inference tables: (labels ``item, worker, label``,
+    truth ``item, truth``), item = ``<topic>:<doc>`` as in :func:`parse_trec_rf10`'s grades; NIST labels of
+    documents no worker judged are left out (they cannot be inferred)."""
+    graded = parse_trec_rf10(path)
+    labels = graded.grades.rename(columns={"judge": "worker"})
+    truth = pd.DataFrame({"item": graded.truth["topic"].astype(str) + ":" + graded.truth["item"].astype(str),
+                          "truth": graded.truth["grade"].to_numpy()})
+    return labels, truth[truth["item"].isin(set(labels["item"]))].reset_index(drop=True)
+
