@@ -8,5 +8,6 @@ from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 dataset = snakemake.wildcards.truth_dataset
+method_of = {name: (entry or {}).get("method", name) for name, entry in snakemake.params.methods.items()}
 plots.plot_accuracy(pd.read_csv(snakemake.input[0], sep="\t"), dataset, snakemake.output.png, snakemake.output.pdf,
-                    published=published_accuracy(paper_values(), dataset))
+                    published=published_accuracy(paper_values(), dataset), method_of=method_of)

@@ -57,6 +57,8 @@ rule truth_figure:
             subcategory="{truth_dataset}",
         ),
         pdf="results/figures/truth/{truth_dataset}/accuracy.pdf",
+    params:
+        methods=TRUTH["methods"],
     threads: 1
     resources:
         mem_mb=1000,
