@@ -29,6 +29,16 @@ from manyjudges.job_plan import (  # noqa: E402,F401 (the workflow imports job p
     method_units,
     planned_jobs,
 )
+from manyjudges.reading_plan import (  # noqa: F401 (the workflow imports the readings' plan from here)
+    SWEEP_READING_PARAMETERS,
+    check_sweep_readings,
+    noise_reading,
+    reading_datasets,
+    sweep_parameters,
+    sweep_reading_datasets,
+    sweep_reading_parameters,
+    sweep_reading_spec,
+)
 from manyjudges.registry import method_spec
 
 
@@ -67,11 +77,6 @@ def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, st
             raise ValueError(f"dataset {dataset!r}: files {unknown} are not pinned; known: {sorted(table)}")
         table = {f: table[f] for f in wanted}
     return table
-
-
-def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
-    """FreSPA parameters swept in this config (empty when there is no sweep)."""
-    return list((section.get("sweep") or {}).get("parameters", {}) or {})
 
 
 def jobs_import_from(src: str | Path) -> None:
@@ -286,65 +291,6 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
         raise ValueError(f"config: {section}.methods.{BATCH_JOB}: the name of the batch job; rename the method")
 
 
-def noise_reading(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, str]:
-    """The noise experiment's reading (``ed_over``, ``noise_rounding``): the section's own, or with one
-    of ``orderings.readings.variants`` laid over it."""
-    reading = {"ed_over": orderings["ed_over"], "noise_rounding": orderings["noise_rounding"]}
-    if variant is not None:
-        reading.update(orderings["readings"]["variants"][variant])
-    return reading
-
-
-def reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
-    """The ordering datasets on which Table 1 is recomputed under ``orderings.readings``."""
-    readings = orderings.get("readings")
-    if not readings:
-        return []
-    return list(readings.get("datasets") or orderings["datasets"])
-
-
-#: what a sweep reading may change (``orderings.sweep.readings``) -> the swept parameters it changes
-SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio")}
-
-
-def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list[str]:
-    """The swept parameters recomputed under ``orderings.sweep.readings[variant]``: those it changes
-    (Table 3's length ratios for ``length_rounding``), in the sweep's order."""
-    changes = orderings["sweep"]["readings"][variant]
-    changed = {parameter for key in changes for parameter in SWEEP_READING_PARAMETERS[key]}
-    return [parameter for parameter in sweep_parameters(orderings) if parameter in changed]
-
-
-def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, Any]:
-    """{method, params} of the sweep's method entry, with ``orderings.sweep.readings[variant]`` laid over
-    its parameters."""
-    sweep = orderings.get("sweep") or {}
-    spec = method_spec(orderings, sweep.get("method", "frespa"))
-    if variant is not None:
-        spec["params"].update(sweep["readings"][variant])
-    return spec
-
-
-def sweep_reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
-    """The ordering datasets on which the sweep is recomputed under ``orderings.sweep.readings``: those
-    of ``orderings.readings.datasets`` (default every one); none without sweep readings."""
-    if not (orderings.get("sweep") or {}).get("readings"):
-        return []
-    return list((orderings.get("readings") or {}).get("datasets") or orderings["datasets"])
-
-
-def _check_sweep_readings(orderings: Mapping[str, Any]) -> None:
-    sweep = orderings.get("sweep") or {}
-    for variant, changes in (sweep.get("readings") or {}).items():
-        where = f"config: orderings.sweep.readings.{variant}"
-        if not sweep.get("noise_ratios"):
-            raise ValueError(f"{where}: the sweep has no noise_ratios, so nothing would be recomputed")
-        if not sweep_reading_parameters(orderings, variant):
-            wanted = sorted({p for key in changes for p in SWEEP_READING_PARAMETERS[key]})
-            raise ValueError(f"{where} changes {', '.join(changes)}, which only matters to the swept parameters "
-                             f"{wanted}; orderings.sweep.parameters has none of them")
-
-
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names a dataset that is not configured."""
     known = all_datasets(config)
@@ -374,7 +320,7 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
                          f"configured: {sorted(orderings.get('datasets') or {})}")
-    _check_sweep_readings(orderings)
+    check_sweep_readings(orderings)
     from manyjudges.graded.simulate import spec_problem
 
     for name, spec in (graded.get("datasets") or {}).items():

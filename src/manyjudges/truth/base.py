@@ -26,7 +26,7 @@ import pandas as pd
 
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 
-__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_number", "posteriors_from_log_joint"]
+__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint"]
 
 
 #: log-space gap below an item's largest term past which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
@@ -82,6 +82,13 @@ def check_number(name: str, value: object, low: float | None = None, high: float
         if high is not None:
             bounds += f"{' and' if bounds else ''} <= {high:g}"
         raise ValueError(f"{name} must be {kind}{bounds}, got {value!r}")
+
+
+def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
+    """The parameters every EM estimator of the family shares: ``max_iter`` >= 1, ``tol`` and ``smoothing`` >= 0."""
+    check_number("max_iter", max_iter, low=1, integer=True)
+    check_number("tol", tol, low=0)
+    check_number("smoothing", smoothing, low=0)
 
 
 class TruthEstimator:

@@ -62,11 +62,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.dawid_skene import INITS, dawid_skene
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.graded.dawid_skene import INITS, DawidSkeneResult, dawid_skene
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.labels import CrowdLabels
 
-__all__ = ["DawidSkene"]
+__all__ = ["DawidSkene", "run_em"]
+
+
+def run_em(estimator: TruthEstimator, data: CrowdLabels, model: str, init: str = "majority") -> DawidSkeneResult:
+    """The graded family's Dawid-Skene EM on ``data`` with the estimator's ``max_iter``, ``tol``, ``smoothing``,
+    stopping on the log-likelihood; sets the estimator's ``priors_``, ``log_likelihood_`` and ``converged_``."""
+    res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
+                      n_labels=data.n_classes, max_iter=int(estimator.max_iter), tol=float(estimator.tol),
+                      smoothing=float(estimator.smoothing), init=init, model=model, stop="log_likelihood")
+    estimator.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
+    estimator.log_likelihood_ = res.log_likelihood
+    estimator.converged_ = res.converged
+    return res
 
 
 class DawidSkene(TruthEstimator):
@@ -93,18 +105,11 @@ class DawidSkene(TruthEstimator):
         self.init = init
 
     def _check_params(self) -> None:
-        check_number("max_iter", self.max_iter, low=1, integer=True)
-        check_number("tol", self.tol, low=0)
-        check_number("smoothing", self.smoothing, low=0)
+        check_em_params(self.max_iter, self.tol, self.smoothing)
         if self.init not in INITS:
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
-        res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                          n_labels=data.n_classes, max_iter=int(self.max_iter), tol=float(self.tol),
-                          smoothing=float(self.smoothing), init=self.init, model="full", stop="log_likelihood")
-        self.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
-        self.log_likelihood_ = res.log_likelihood
-        self.converged_ = res.converged
+        res = run_em(self, data, model="full", init=self.init)
         skills = np.einsum("t,wtt->w", res.priors, res.confusion)
         return TruthFit(proba=res.posteriors, skills=skills, confusions=res.confusion, n_iter=res.n_iter)

@@ -48,10 +48,8 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
 """
 from __future__ import annotations
 
-import pandas as pd
-
-from manyjudges.graded.dawid_skene import dawid_skene
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
+from manyjudges.truth.dawid_skene import run_em
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["OneCoinDawidSkene"]
@@ -76,16 +74,9 @@ class OneCoinDawidSkene(TruthEstimator):
         self.smoothing = smoothing
 
     def _check_params(self) -> None:
-        check_number("max_iter", self.max_iter, low=1, integer=True)
-        check_number("tol", self.tol, low=0)
-        check_number("smoothing", self.smoothing, low=0)
+        check_em_params(self.max_iter, self.tol, self.smoothing)
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
-        res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                          n_labels=data.n_classes, max_iter=int(self.max_iter), tol=float(self.tol),
-                          smoothing=float(self.smoothing), init="majority", model="one_coin", stop="log_likelihood")
-        self.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
-        self.log_likelihood_ = res.log_likelihood
-        self.converged_ = res.converged
+        res = run_em(self, data, model="one_coin")
         return TruthFit(proba=res.posteriors, skills=res.confusion[:, 0, 0].copy(), confusions=res.confusion,
                         n_iter=res.n_iter)

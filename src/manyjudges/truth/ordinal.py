@@ -62,7 +62,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import log_ndtr
 
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["OrdinalDawidSkene", "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "worker_objective"]
@@ -236,9 +236,7 @@ class OrdinalDawidSkene(TruthEstimator):
         self.smoothing = smoothing
 
     def _check_params(self) -> None:
-        check_number("max_iter", self.max_iter, low=1, integer=True)
-        check_number("tol", self.tol, low=0)
-        check_number("smoothing", self.smoothing, low=0)
+        check_em_params(self.max_iter, self.tol, self.smoothing)
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         k, n, w = data.n_classes, data.n_items, data.n_workers
