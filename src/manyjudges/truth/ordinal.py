@@ -62,7 +62,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import log_ndtr
 
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, posteriors_from_log_joint
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["OrdinalDawidSkene", "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "worker_objective"]
@@ -261,12 +261,9 @@ class OrdinalDawidSkene(TruthEstimator):
                 log_priors = np.log(priors)
             score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ by_label
             score += log_priors[:, None]
-            top = score.max(axis=0)
-            new_post = np.exp(score - top)
-            total = new_post.sum(axis=0)
-            new_post /= total
+            new_post, log_z = posteriors_from_log_joint(score)
             penalty = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
-            trace.append(float(np.sum(top + np.log(total))) + penalty)
+            trace.append(float(log_z.sum()) + penalty)
             delta = float(np.max(np.abs(new_post - post)))
             post = new_post
             if delta < self.tol:
