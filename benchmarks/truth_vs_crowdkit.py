@@ -9,8 +9,11 @@ item, truth; and ``trec_rf10``, TREC 2010 RF's 0/1/2 crowd labels with NIST's as
 data mirror, nothing copied) and each pair in :data:`PAIRS`, runs our estimator (built by name from
 ``manyjudges.truth.registry``, ``fit(labels, duplicates="keep")``) and crowd-kit's same method on the
 same rows (a DataFrame task, worker, label built before the clock starts), one after the other in
-this process. Seconds: ``time.perf_counter`` around the fit, best of 3 when the first run is under
-1 s. Accuracy: the share of the items with a truth whose inferred label equals it.
+this process. Seconds: ``time.perf_counter`` around the fit; a fit under 1 s is repeated (at least 3
+runs, then until the runs take 1 s in all, at most 100) and the best run counts, the same rule for both.
+``dawid_skene_matched`` runs our Dawid-Skene for as many iterations as crowd-kit's ran on the set (the
+same work: its stopping rule differs, docs of ``manyjudges.truth.dawid_skene``). Accuracy: the share
+of the items with a truth whose inferred label equals it.
 
 ``--scale`` adds a simulated set of 1,000,000 labels (100,000 items, 2,000 workers, K = 2, each
 item labelled by 10 distinct workers, worker accuracies drawn from Beta(5, 2), truth P(1) = 0.4,
@@ -83,6 +86,8 @@ class Pair:
     method: str
     params: dict = field(default_factory=dict)
     crowdkit: Callable[[pd.DataFrame], tuple[pd.Series, int]] | None = None
+    #: ours runs as many iterations as crowd-kit ran (``max_iter`` = crowd-kit's count, ``tol`` = 0)
+    match_iterations: bool = False
 
 
 #: one line per compared method: (name in this table, our registry method and parameters, crowd-kit's runner)
@@ -92,6 +97,8 @@ PAIRS = {
     "wawa": Pair("wawa", {}, _crowdkit_wawa),
     "wawa_first": Pair("wawa", {"ties": "first"}, _crowdkit_wawa),
     "dawid_skene": Pair("dawid_skene", {}, _crowdkit("DawidSkene", n_iter=100, tol=1e-5)),
+    "dawid_skene_matched": Pair("dawid_skene", {}, _crowdkit("DawidSkene", n_iter=100, tol=1e-5),
+                                match_iterations=True),
     "one_coin_dawid_skene": Pair("one_coin_dawid_skene", {}, _crowdkit("OneCoinDawidSkene", n_iter=100, tol=1e-5)),
     "glad": Pair("glad", {}, _crowdkit("GLAD")),
     "mace": Pair("mace", {}, _crowdkit("MACE")),
@@ -130,13 +137,20 @@ def simulate_scale(seed: int = 0, n_items: int = 100_000, n_workers: int = 2_000
     return pd.DataFrame({"item": item, "worker": worker, "label": label}), pd.Series(truth, name="truth")
 
 
+#: a run under this many seconds is repeated (the best run counts) until the runs take this long in all
+REPEAT_SECONDS = 1.0
+#: ... or until this many runs
+MAX_RUNS = 100
+
+
 def timed(run: Callable[[], Any]) -> tuple[Any, float]:
-    """(result of the first run, best seconds: of 3 runs when the first is under 1 s)."""
+    """(result of the first run, best seconds): a run under REPEAT_SECONDS is repeated, at least 3 runs,
+    until the runs take REPEAT_SECONDS in all or MAX_RUNS were made; the same rule for every implementation."""
     start = time.perf_counter()
     result = run()
     seconds = [time.perf_counter() - start]
-    if seconds[0] < 1.0:
-        for _ in range(2):
+    if seconds[0] < REPEAT_SECONDS:
+        while len(seconds) < 3 or (sum(seconds) < REPEAT_SECONDS and len(seconds) < MAX_RUNS):
             start = time.perf_counter()
             run()
             seconds.append(time.perf_counter() - start)
@@ -149,7 +163,18 @@ def accuracy(labels: pd.Series, truth: pd.Series) -> float:
 
 def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pair: Pair, with_crowdkit: bool
             ) -> list[dict]:
-    estimator = make_truth_estimator(pair.method, pair.params)
+    theirs = None
+    if with_crowdkit and pair.crowdkit is not None:
+        data = labels.rename(columns={"item": "task"})[["task", "worker", "label"]]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (theirs, their_iter), their_seconds = timed(lambda: pair.crowdkit(data))
+    params = dict(pair.params)
+    if pair.match_iterations:
+        if theirs is None:
+            return []
+        params.update(max_iter=max(their_iter, 1), tol=0.0)
+    estimator = make_truth_estimator(pair.method, params)
     fitted, seconds = timed(lambda: estimator.fit(labels, duplicates="keep"))
     ours = fitted.labels_
     codes = as_crowd_labels(labels, duplicates="keep")
@@ -157,17 +182,13 @@ def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pai
     rows = [{"dataset": dataset, "method": name, "implementation": "manyjudges", "accuracy": accuracy(ours, truth),
              "n_truth": len(truth), "seconds": seconds, "seconds_on_codes": on_codes, "n_iter": fitted.n_iter_,
              "agreement": ""}]
-    if with_crowdkit and pair.crowdkit is not None:
-        data = labels.rename(columns={"item": "task"})[["task", "worker", "label"]]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            (theirs, n_iter), seconds = timed(lambda: pair.crowdkit(data))
+    if theirs is not None:
         theirs = theirs.reindex(ours.index)
         agree = float((theirs.to_numpy() == ours.to_numpy()).mean())
         rows[0]["agreement"] = agree
         rows.append({"dataset": dataset, "method": name, "implementation": "crowd-kit",
-                     "accuracy": accuracy(theirs, truth), "n_truth": len(truth), "seconds": seconds,
-                     "seconds_on_codes": "", "n_iter": n_iter, "agreement": agree})
+                     "accuracy": accuracy(theirs, truth), "n_truth": len(truth), "seconds": their_seconds,
+                     "seconds_on_codes": "", "n_iter": their_iter, "agreement": agree})
     return rows
 
 
@@ -180,6 +201,28 @@ def _cell(value: Any, column: str) -> str:
 def markdown(rows: list[dict]) -> str:
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(_cell(r[c], c) for c in COLUMNS) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def side_by_side(rows: list[dict]) -> str:
+    """One line per (data set, method): ours and crowd-kit's accuracy, seconds and iterations, and the
+    speed ratio (benchmarks/README.md's table)."""
+    head = ("data set", "method", "accuracy ours", "accuracy crowd-kit", "seconds ours", "on codes",
+            "seconds crowd-kit", "crowd-kit / ours", "iterations ours / crowd-kit", "same label")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    theirs = {(r["dataset"], r["method"]): r for r in rows if r["implementation"] == "crowd-kit"}
+    for r in rows:
+        if r["implementation"] != "manyjudges":
+            continue
+        other = theirs.get((r["dataset"], r["method"]))
+        cells = [r["dataset"], r["method"], f"{r['accuracy']:.4f}", "", f"{r['seconds']:.4g}",
+                 f"{r['seconds_on_codes']:.4g}", "", "", str(r["n_iter"]), ""]
+        if other is not None:
+            cells[3], cells[6] = f"{other['accuracy']:.4f}", f"{other['seconds']:.4g}"
+            cells[7] = f"{other['seconds'] / r['seconds']:.1f}x"
+            cells[8] = f"{r['n_iter']} / {other['n_iter']}"
+            cells[9] = f"{r['agreement']:.4f}"
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -228,7 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     except PackageNotFoundError:
         versions = f"numpy {np.__version__}, pandas {pd.__version__}"
     print()
-    print(markdown(rows))
+    print(side_by_side(rows))
     print(f"\n{versions}, python {platform.python_version()}, {os.cpu_count()} CPUs; "
           f"total {time.perf_counter() - start:.1f} s; wrote {tsv}")
 

@@ -26,7 +26,8 @@ import pandas as pd
 
 from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 
-__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint"]
+__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint",
+           "row_argmax"]
 
 
 #: log-space gap below an item's largest term past which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
@@ -48,6 +49,23 @@ def posteriors_from_log_joint(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray
     total = post.sum(axis=0)
     post /= total
     return post, top + np.log(total)
+
+
+def row_argmax(scores: np.ndarray) -> np.ndarray:
+    """(n,) the column of each row's largest value of ``scores`` (n, K), the lowest column on exact ties.
+
+    ``np.argmax(scores, axis=1)``'s result on rows without NaN, computed as K column passes: numpy
+    reduces a few adjacent values per row many times slower than it compares two columns of n values.
+    """
+    scores = np.asarray(scores)
+    best = scores[:, 0].copy()
+    chosen = np.zeros(len(scores), dtype=np.int64)
+    for c in range(1, scores.shape[1]):
+        column = scores[:, c]
+        higher = column > best
+        chosen[higher] = c
+        np.maximum(best, column, out=best)
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -111,7 +129,7 @@ class TruthEstimator:
         if proba.shape != (data.n_items, data.n_classes):
             raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
                              f"for {data.n_items} items and {data.n_classes} classes")
-        chosen = np.argmax(proba, axis=1) if result.labels is None else np.asarray(result.labels)
+        chosen = row_argmax(proba) if result.labels is None else np.asarray(result.labels)
         items = pd.Index(data.items, name="item")
         classes_index = pd.Index(data.classes, name="label")
         self.data_ = data

@@ -32,10 +32,10 @@ class CrowdLabels:
     item: np.ndarray
     worker: np.ndarray
     label: np.ndarray
-    #: the item ids, in code order (codes index this array)
-    items: np.ndarray
-    #: the worker ids, in code order
-    workers: np.ndarray
+    #: the item ids, in code order (codes index this Index, named ``item``)
+    items: pd.Index
+    #: the worker ids, in code order (named ``worker``)
+    workers: pd.Index
     #: the class names, in code order (lowest first for ordinal labels)
     classes: np.ndarray
 
@@ -61,6 +61,11 @@ class CrowdLabels:
         k = self.n_classes
         return np.bincount(self.item * k + self.label, minlength=self.n_items * k).reshape(self.n_items, k)
 
+    @cached_property
+    def worker_counts(self) -> np.ndarray:
+        """(n_workers,) how many labels each worker gave."""
+        return np.bincount(self.worker, minlength=self.n_workers)
+
     def one_hot(self) -> np.ndarray:
         """(n_labels, K) float one-hot of each label."""
         out = np.zeros((self.n_labels, self.n_classes))
@@ -68,23 +73,32 @@ class CrowdLabels:
         return out
 
 
-def _codes(values: pd.Series, order: Sequence | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, distinct values): codes index the distinct values, sorted unless ``order`` is given
-    (a value not in ``order`` gets code -1). Non-negative integer ids up to a few times their number
-    are coded by a presence table, O(n), instead of hashing and sorting."""
-    if order is None:
-        if pd.api.types.is_integer_dtype(values.dtype) and len(values):
-            ids = values.to_numpy(np.int64)
-            low, high = int(ids.min()), int(ids.max())
-            if low >= 0 and high < 4 * len(ids) + 1024:
-                present = np.zeros(high + 1, dtype=bool)
-                present[ids] = True
-                rank = np.cumsum(present) - 1
-                return rank[ids], np.flatnonzero(present)
-        codes, uniques = pd.factorize(values, sort=True)
-        return codes.astype(np.int64), np.asarray(uniques)
-    uniques = np.asarray(list(order), dtype=object)
-    return pd.Index(uniques).get_indexer(values).astype(np.int64), uniques
+def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
+    """(codes, distinct values as an Index named ``name``), the values sorted; a missing value gets
+    code -1. Non-negative integer ids up to a few times their number are coded by a presence
+    table, O(n), instead of hashing and sorting."""
+    if pd.api.types.is_integer_dtype(values.dtype) and len(values):
+        ids = values.to_numpy(np.int64)
+        low, high = int(ids.min()), int(ids.max())
+        if low >= 0 and high < 4 * len(ids) + 1024:
+            present = np.zeros(high + 1, dtype=bool)
+            present[ids] = True
+            rank = np.cumsum(present) - 1
+            return rank[ids], pd.Index(np.flatnonzero(present), name=name)
+    codes, uniques = pd.factorize(values, sort=True)
+    return codes.astype(np.int64, copy=False), pd.Index(uniques, name=name)
+
+
+def _first_repeats(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
+    """Row positions of the repeated (item, worker) pairs, ascending: every row but the first of its
+    pair (``keep="first"``) or but the last (``"last"``). Sort-based: O(n log n), no hashing."""
+    key = item * n_workers + worker
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(key, kind="stable")  # within a pair, rows in table order
+    same = key[order[1:]] == key[order[:-1]]
+    return np.sort(order[1:][same] if keep == "first" else order[:-1][same])
 
 
 def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.ndarray:
@@ -96,10 +110,11 @@ def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.
             raise ValueError(f"{source}: the classes repeat a name: {names!r}")
         return np.asarray(names, dtype=object)
     if pd.api.types.is_integer_dtype(label.dtype):
-        if (label < 0).any():
-            bad = int(label[label < 0].iloc[0])
+        values = label.to_numpy()
+        if values.min() < 0:
+            bad = int(values[values < 0][0])
             raise ValueError(f"{source}: integer labels must be 0 or more, got {bad}")
-        top = int(label.max())
+        top = int(values.max())
         return np.arange(max(top + 1, 2), dtype=np.int64)
     return np.asarray(sorted(label.astype(str).unique()), dtype=object)
 
@@ -138,15 +153,15 @@ def as_crowd_labels(
         if not pd.api.types.is_integer_dtype(frame[column].dtype) and frame[column].isna().any():
             row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
             raise ValueError(f"{source}: row {row + 1} has no {column}")
-    repeated = None if duplicates == "keep" else frame.duplicated(["item", "worker"], keep="first")
-    if repeated is not None and repeated.any():
-        if duplicates == "error":
-            row = int(np.flatnonzero(repeated.to_numpy())[0])
-            first = frame.iloc[row]
-            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({first['item']!r}, "
-                             f"{first['worker']!r}); pass duplicates='keep', 'first' or 'last'")
-        if duplicates in ("first", "last"):
-            frame = frame[~frame.duplicated(["item", "worker"], keep=duplicates)]
+    item, items = _codes(frame["item"], "item")
+    worker, workers = _codes(frame["worker"], "worker")
+    repeated = None
+    if duplicates != "keep":
+        repeated = _first_repeats(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        if len(repeated) and duplicates == "error":
+            row = int(repeated[0])
+            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({items[item[row]]!r}, "
+                             f"{workers[worker[row]]!r}); pass duplicates='keep', 'first' or 'last'")
     order = _class_order(frame["label"], classes, source)
     label_values = frame["label"]
     if classes is not None and not pd.api.types.is_integer_dtype(label_values.dtype):
@@ -155,11 +170,13 @@ def as_crowd_labels(
     if classes is None and pd.api.types.is_integer_dtype(label_values.dtype):
         label = label_values.to_numpy(np.int64)  # the codes themselves (0 .. max, checked above)
     else:
-        label, _ = _codes(label_values, order)
+        label = pd.Index(order).get_indexer(label_values).astype(np.int64)
     if (label < 0).any():
         row = int(np.flatnonzero(label < 0)[0])
         raise ValueError(f"{source}: row {row + 1} has label {frame['label'].iloc[row]!r}, "
                          f"not one of the classes {', '.join(map(str, order))}")
-    item, items = _codes(frame["item"])
-    worker, workers = _codes(frame["worker"])
+    if repeated is not None and len(repeated):
+        kept = np.ones(len(item), dtype=bool)
+        kept[repeated] = False
+        item, worker, label = item[kept], worker[kept], label[kept]
     return CrowdLabels(item=item, worker=worker, label=label, items=items, workers=workers, classes=order)

@@ -28,9 +28,8 @@ identical (item, worker, label) row once).
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
 from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_classes", "vote_shares"]
@@ -41,18 +40,26 @@ TIES = ("lowest", "random", "first")
 
 def first_seen_order(data: CrowdLabels) -> np.ndarray:
     """The class codes in the order their first label appears in ``data`` (unused classes last)."""
-    seen = pd.unique(data.label)  # hashing, in order of appearance
-    unused = np.setdiff1d(np.arange(data.n_classes), seen)
-    return np.concatenate([seen, unused]).astype(np.int64)
+    first = np.full(data.n_classes, data.n_labels)
+    if data.n_classes > 32:
+        used, position = np.unique(data.label, return_index=True)
+        first[used] = position
+        return np.argsort(first, kind="stable").astype(np.int64)
+    for c in range(data.n_classes):  # one pass per class; argmax stops at the first True
+        hit = data.label == c
+        position = int(hit.argmax())
+        if hit[position]:
+            first[c] = position
+    return np.argsort(first, kind="stable").astype(np.int64)
 
 
 def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:
     """argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`TIES`)."""
     if ties == "lowest":
-        return np.argmax(scores, axis=1)
+        return row_argmax(scores)
     if ties == "first":
         order = first_seen_order(data)
-        return order[np.argmax(scores[:, order], axis=1)]
+        return order[row_argmax(scores[:, order])]
     if ties == "random":
         draws = np.random.default_rng(random_state).random(scores.shape)
         tied = scores == scores.max(axis=1, keepdims=True)
@@ -63,7 +70,7 @@ def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state:
 def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
     """(n_workers,) each worker's share of labels equal to the chosen class of their item (NaN: no labels)."""
     agree = np.bincount(data.worker, weights=data.label == chosen[data.item], minlength=data.n_workers)
-    total = np.bincount(data.worker, minlength=data.n_workers)
+    total = data.worker_counts
     out = np.full(data.n_workers, np.nan)
     np.divide(agree, total, out=out, where=total > 0)
     return out
@@ -72,7 +79,9 @@ def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
 def vote_shares(counts: np.ndarray) -> np.ndarray:
     """Rows of ``counts`` (n_items, K) divided by their sums; a row summing to 0 becomes uniform 1/K."""
     counts = np.asarray(counts, dtype=float)
-    total = counts.sum(axis=1, keepdims=True)
+    total = (counts @ np.ones(counts.shape[1]))[:, None]  # a matrix product: numpy's axis-1 sum of few columns is slow
+    if total.all():
+        return counts / total
     out = np.full(counts.shape, 1.0 / counts.shape[1])
     np.divide(counts, total, out=out, where=total > 0)
     return out

@@ -1,0 +1,77 @@
+"""Coding a labels table: ids, repeated (item, worker) rows, and the row-wise argmax, against pandas / numpy."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.truth.base import row_argmax
+from manyjudges.truth.labels import as_crowd_labels
+from manyjudges.truth.majority_vote import first_seen_order
+
+
+def _table(seed: int, n: int = 400, string_ids: bool = False) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    item, worker = rng.integers(0, 60, n), rng.integers(0, 12, n)
+    table = pd.DataFrame({"item": item, "worker": worker, "label": rng.integers(0, 3, n)})
+    if string_ids:
+        table["item"] = [f"doc-{i:03d}" for i in item]
+        table["worker"] = [f"w{w}" for w in worker]
+    return table
+
+
+def _decoded(data) -> pd.DataFrame:
+    return pd.DataFrame({"item": np.asarray(data.items)[data.item], "worker": np.asarray(data.workers)[data.worker],
+                         "label": np.asarray(data.classes)[data.label]})
+
+
+@pytest.mark.parametrize("string_ids", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("keep", ["first", "last"])
+def test_kept_rows_are_pandas_drop_duplicates(seed, keep, string_ids):
+    table = _table(seed, string_ids=string_ids)
+    data = as_crowd_labels(table, duplicates=keep)
+    expected = table.drop_duplicates(["item", "worker"], keep=keep).reset_index(drop=True)
+    pd.testing.assert_frame_equal(_decoded(data), expected, check_dtype=False)
+    assert list(data.items) == sorted(table["item"].unique())
+    assert list(data.workers) == sorted(table["worker"].unique())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_repeat_error_names_the_first_repeated_row(seed):
+    table = _table(seed, string_ids=True)
+    row = int(np.flatnonzero(table.duplicated(["item", "worker"]).to_numpy())[0])
+    first = table.iloc[row]
+    with pytest.raises(ValueError, match=rf"row {row + 1} repeats \(item, worker\) = \('{first['item']}', "
+                                         rf"'{first['worker']}'\)"):
+        as_crowd_labels(table)
+    kept = as_crowd_labels(table, duplicates="keep")
+    pd.testing.assert_frame_equal(_decoded(kept), table, check_dtype=False)
+
+
+def test_integer_ids_coded_as_factorize_sorts_them():
+    for ids in (np.array([7, 3, 3, 0, 7, 12]), np.array([10**9, 5, 10**9, -2])):  # presence table; hashing
+        table = pd.DataFrame({"item": ids, "worker": np.arange(len(ids)), "label": 0})
+        data = as_crowd_labels(table)
+        codes, uniques = pd.factorize(pd.Series(ids), sort=True)
+        np.testing.assert_array_equal(data.item, codes)
+        np.testing.assert_array_equal(np.asarray(data.items), uniques)
+        assert data.items.name == "item" and data.workers.name == "worker"
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_row_argmax_is_numpy_argmax_lowest_on_ties(k):
+    scores = np.random.default_rng(k).integers(0, 3, (500, k)).astype(float)  # many exact ties
+    np.testing.assert_array_equal(row_argmax(scores), np.argmax(scores, axis=1))
+
+
+@pytest.mark.parametrize("k", [3, 40])
+def test_first_seen_order_is_pandas_unique(k):
+    rng = np.random.default_rng(k)
+    label = rng.integers(0, k, 300)
+    label[label == 1] = 2  # class 1 unused: it goes last
+    data = as_crowd_labels(pd.DataFrame({"item": rng.integers(0, 50, 300), "worker": np.arange(300),
+                                         "label": label}))
+    seen = pd.unique(data.label)
+    expected = np.concatenate([seen, np.setdiff1d(np.arange(data.n_classes), seen)])
+    np.testing.assert_array_equal(first_seen_order(data), expected)
