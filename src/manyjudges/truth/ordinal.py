@@ -110,7 +110,8 @@ _LOG_SQRT_2PI = 0.5 * float(np.log(2.0 * np.pi))
 
 
 def default_cuts(k: int) -> np.ndarray:
-    """(K, K - 1) the equally spaced table tau_j - mu_t = j + 1/2 - t (mu_t = t, tau_j = j + 1/2)."""
+    """(K, K - 1) the equally spaced table x[t, j] = tau_{j+1} - mu_t = j + 1/2 - t (mu_t = t, tau_c = c - 1/2;
+    column j, 0-based, holds the cut point between classes j and j + 1)."""
     return np.arange(k - 1)[None, :] + 0.5 - np.arange(k)[:, None].astype(float)
 
 
@@ -170,8 +171,8 @@ def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.
 
 def ordinal_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                       lapse: np.ndarray | None = None) -> np.ndarray:
-    """(W, K, K) P_w(c | t) = (1 - l_w) [Phi((tau_c - mu_t - b_w) / s_w) - Phi((tau_{c-1} - mu_t - b_w) / s_w)]
-    + l_w / K, end bins open; by default tau_c - mu_t = c + 1/2 - t and l_w = 0."""
+    """(W, K, K) P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)]
+    + l_w / K, end bins open (tau_0 = -inf, tau_K = +inf); by default tau_c - mu_t = c - 1/2 - t and l_w = 0."""
     return np.exp(ordinal_log_confusion(bias, scale, k, cuts, lapse))
 
 
@@ -229,21 +230,26 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
     """
     k = weights.shape[1]
     a, d = _clip(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)
+    a, d = a.copy(), d.copy()
     total = 1.0 + weights.sum(axis=(1, 2))
-    stuck = np.zeros(len(a), dtype=bool)
     limit = SHIFT_LIMIT * k
+    # the workers still moving: a worker that stops (no gain, or no halving helps) never moves again,
+    # so each step evaluates only these (per worker the same arithmetic as on all of them)
+    active = np.arange(len(a))
     for _ in range(NEWTON_STEPS):
-        value, grad, hess = worker_objective(a, d, weights, cuts=cuts)
-        free_a = ~(((a <= PRECISION_BOUNDS[0]) & (grad[:, 0] < 0)) | ((a >= PRECISION_BOUNDS[1]) & (grad[:, 0] > 0)))
-        free_d = ~(((d <= -limit) & (grad[:, 1] < 0)) | ((d >= limit) & (grad[:, 1] > 0)))
+        a_w, d_w, total_w = a[active], d[active], total[active]
+        value, grad, hess = worker_objective(a_w, d_w, weights[active], cuts=cuts)
+        low, high = PRECISION_BOUNDS
+        free_a = ~(((a_w <= low) & (grad[:, 0] < 0)) | ((a_w >= high) & (grad[:, 0] > 0)))
+        free_d = ~(((d_w <= -limit) & (grad[:, 1] < 0)) | ((d_w >= limit) & (grad[:, 1] > 0)))
         both = free_a & free_d
         det = hess[:, 0, 0] * hess[:, 1, 1] - hess[:, 0, 1] ** 2
         newton_both = both & (hess[:, 0, 0] < 0) & (det > 0)
         safe_det = np.where(newton_both, det, 1.0)
         step_a = np.where(newton_both, -(hess[:, 1, 1] * grad[:, 0] - hess[:, 0, 1] * grad[:, 1]) / safe_det,
-                          grad[:, 0] / total)
+                          grad[:, 0] / total_w)
         step_d = np.where(newton_both, -(hess[:, 0, 0] * grad[:, 1] - hess[:, 0, 1] * grad[:, 0]) / safe_det,
-                          grad[:, 1] / total)
+                          grad[:, 1] / total_w)
         # one free coordinate: the one-dimensional Newton step on it
         only_a = free_a & ~free_d
         only_d = free_d & ~free_a
@@ -254,21 +260,26 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
         step_a = np.where(free_a, step_a, 0.0)
         step_d = np.where(free_d, step_d, 0.0)
         gain = grad[:, 0] * step_a + grad[:, 1] * step_d
-        todo = ~stuck & (gain > rtol * (1.0 + np.abs(value)))
-        if not todo.any():
+        todo = gain > rtol * (1.0 + np.abs(value))
+        active, value, gain = active[todo], value[todo], gain[todo]
+        step_a, step_d = step_a[todo], step_d[todo]
+        if not len(active):
             break
+        pending = np.ones(len(active), dtype=bool)
         t = 1.0
         for _ in range(HALVINGS):
-            cand_a, cand_d = _clip(a + t * step_a, d + t * step_d, k)
-            cand_value, _, _ = worker_objective(cand_a, cand_d, weights, derivatives=False, cuts=cuts)
-            accept = todo & np.isfinite(cand_value) & (cand_value >= value + 1e-4 * t * gain) & (cand_value > value)
-            a = np.where(accept, cand_a, a)
-            d = np.where(accept, cand_d, d)
-            todo &= ~accept
-            if not todo.any():
+            who = active[pending]
+            cand_a, cand_d = _clip(a[who] + t * step_a[pending], d[who] + t * step_d[pending], k)
+            cand_value, _, _ = worker_objective(cand_a, cand_d, weights[who], derivatives=False, cuts=cuts)
+            accept = (np.isfinite(cand_value) & (cand_value >= value[pending] + 1e-4 * t * gain[pending])
+                      & (cand_value > value[pending]))
+            a[who[accept]] = cand_a[accept]
+            d[who[accept]] = cand_d[accept]
+            pending[np.flatnonzero(pending)[accept]] = False
+            if not pending.any():
                 break
             t *= 0.5
-        stuck |= todo
+        active = active[~pending]  # a worker no halving helped keeps its point and stops
     return a, d
 
 
@@ -372,7 +383,7 @@ class OrdinalDawidSkene(TruthEstimator):
     smoothing : eps, the pseudo-count in every confusion cell and class prior (MAP EM; 0 is
         maximum likelihood).
     learn_cuts : learn the class locations mu_1..mu_{K-2} and the cut points tau_1..tau_{K-1},
-        shared by all workers (False: mu_t = t, tau_c = c + 1/2, equally spaced).
+        shared by all workers (False: mu_t = t, tau_c = c - 1/2, equally spaced).
     lapse : give each worker a lapse rate l_w, the share of its labels drawn uniformly from the
         K classes whatever the truth (False: l_w = 0).
 
