@@ -75,3 +75,18 @@ def test_first_seen_order_is_pandas_unique(k):
     seen = pd.unique(data.label)
     expected = np.concatenate([seen, np.setdiff1d(np.arange(data.n_classes), seen)])
     np.testing.assert_array_equal(first_seen_order(data), expected)
+
+
+def test_float_labels_are_codes_when_whole_else_an_error_naming_the_row():
+    whole = pd.DataFrame({"item": [1, 2, 2], "worker": [3, 3, 4], "label": [0.0, 2.0, 2.0]})
+    data = as_crowd_labels(whole)
+    assert list(data.classes) == [0, 1, 2] and list(data.label) == [0, 2, 2]
+    for bad, shown in ((0.5, "0.5"), (np.inf, "inf")):
+        table = whole.assign(label=[0.0, bad, 1.0])
+        with pytest.raises(ValueError, match=rf"row 2 has label {shown}; a label is an integer class code"):
+            as_crowd_labels(table)
+
+
+def test_messages_show_plain_values():
+    with pytest.raises(ValueError, match=r"\(item, worker\) = \(1, 3\)"):
+        as_crowd_labels(pd.DataFrame({"item": [1, 1], "worker": [3, 3], "label": [0, 1]}))

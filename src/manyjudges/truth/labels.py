@@ -89,6 +89,11 @@ def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.int64, copy=False), pd.Index(uniques, name=name)
 
 
+def _plain(value: object) -> object:
+    """A numpy scalar as the Python value it holds (for messages: ``1``, not ``np.int64(1)``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _first_repeats(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
     """Row positions of the repeated (item, worker) pairs, ascending: every row but the first of its
     pair (``keep="first"``) or but the last (``"last"``). Sort-based: O(n log n), no hashing."""
@@ -160,10 +165,18 @@ def as_crowd_labels(
         repeated = _first_repeats(item, worker, len(workers), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
-            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({items[item[row]]!r}, "
-                             f"{workers[worker[row]]!r}); pass duplicates='keep', 'first' or 'last'")
-    order = _class_order(frame["label"], classes, source)
+            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({_plain(items[item[row]])!r}, "
+                             f"{_plain(workers[worker[row]])!r}); pass duplicates='keep', 'first' or 'last'")
     label_values = frame["label"]
+    if pd.api.types.is_float_dtype(label_values.dtype) and classes is None:
+        values = label_values.to_numpy(float)
+        fractional = ~np.isfinite(values) | (values != np.round(values))
+        if fractional.any():
+            row = int(np.flatnonzero(fractional)[0])
+            raise ValueError(f"{source}: row {row + 1} has label {float(values[row])!r}; a label is an integer "
+                             f"class code 0..K-1 or a class name")
+        label_values = label_values.astype(np.int64)  # 0.0, 1.0, ...: the codes 0, 1, ...
+    order = _class_order(label_values, classes, source)
     if classes is not None and not pd.api.types.is_integer_dtype(label_values.dtype):
         label_values = label_values.astype(str)
         order = np.asarray([str(c) for c in order], dtype=object)
@@ -173,7 +186,7 @@ def as_crowd_labels(
         label = pd.Index(order).get_indexer(label_values).astype(np.int64)
     if (label < 0).any():
         row = int(np.flatnonzero(label < 0)[0])
-        raise ValueError(f"{source}: row {row + 1} has label {frame['label'].iloc[row]!r}, "
+        raise ValueError(f"{source}: row {row + 1} has label {_plain(frame['label'].iloc[row])!r}, "
                          f"not one of the classes {', '.join(map(str, order))}")
     if repeated is not None and len(repeated):
         kept = np.ones(len(item), dtype=bool)
