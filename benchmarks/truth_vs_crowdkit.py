@@ -61,21 +61,22 @@ COLUMNS = ("dataset", "method", "implementation", "accuracy", "n_truth", "second
 
 def _crowdkit_wawa(data: pd.DataFrame) -> tuple[pd.Series, int]:
     """crowd-kit's Wawa as ``Wawa.predict`` runs it (fit, then the skill-weighted MajorityVote);
-    ``Wawa.predict`` itself fails in ``check_is_fitted`` under scikit-learn >= 1.6."""
+    ``Wawa.predict`` itself fails in ``check_is_fitted`` under scikit-learn 1.9."""
     from crowdkit.aggregation import MajorityVote, Wawa
 
     skills = Wawa().fit(data).skills_
     return MajorityVote().fit(data, skills=skills).labels_, 0
 
 
-def _crowdkit(name: str, **params: Any) -> Callable[[pd.DataFrame], tuple[pd.Series, int]]:
+def _crowdkit(name: str, **params: Any) -> Callable[[pd.DataFrame], tuple[pd.Series, int | str]]:
     """``crowdkit.aggregation.<name>(**params).fit_predict(data)`` and its iteration count."""
     def run(data: pd.DataFrame) -> tuple[pd.Series, int]:
         import crowdkit.aggregation as ck
 
         model = getattr(ck, name)(**params)
         labels = model.fit_predict(data)
-        return labels, len(getattr(model, "loss_history_", []))
+        history = getattr(model, "loss_history_", None)  # MACE keeps none
+        return labels, (len(history) if history is not None else "")
     return run
 
 
@@ -85,7 +86,7 @@ class Pair:
 
     method: str
     params: dict = field(default_factory=dict)
-    crowdkit: Callable[[pd.DataFrame], tuple[pd.Series, int]] | None = None
+    crowdkit: Callable[[pd.DataFrame], tuple[pd.Series, int | str]] | None = None
     #: ours runs as many iterations as crowd-kit ran (``max_iter`` = crowd-kit's count, ``tol`` = 0)
     match_iterations: bool = False
 
@@ -222,7 +223,7 @@ def side_by_side(rows: list[dict]) -> str:
         if other is not None:
             cells[3], cells[6] = f"{other['accuracy']:.4f}", f"{other['seconds']:.4g}"
             cells[7] = f"{other['seconds'] / r['seconds']:.1f}x"
-            cells[8] = f"{r['n_iter']} / {other['n_iter']}"
+            cells[8] = f"{r['n_iter']} / {other['n_iter'] if other['n_iter'] != '' else '-'}"
             cells[9] = f"{r['agreement']:.4f}"
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
