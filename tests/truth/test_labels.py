@@ -90,3 +90,41 @@ def test_float_labels_are_codes_when_whole_else_an_error_naming_the_row():
 def test_messages_show_plain_values():
     with pytest.raises(ValueError, match=r"\(item, worker\) = \(1, 3\)"):
         as_crowd_labels(pd.DataFrame({"item": [1, 1], "worker": [3, 3], "label": [0, 1]}))
+
+
+def test_classes_are_read_after_dropping_repeats():
+    table = pd.DataFrame({"item": [1, 1, 2], "worker": [1, 1, 1], "label": ["a", "c", "b"]})
+    data = as_crowd_labels(table, duplicates="first")
+    assert list(data.classes) == ["a", "b"] and list(data.label) == [0, 1]
+    assert list(as_crowd_labels(table, duplicates="last").classes) == ["b", "c"]
+    ints = table.assign(label=[0, 5, 1])
+    assert as_crowd_labels(ints, duplicates="first").n_classes == 2
+    with pytest.raises(ValueError, match=r"row 2 has label 'z'"):  # a kept row's bad label: its row in the table
+        as_crowd_labels(table.assign(label=["a", "z", "b"]), duplicates="last", classes=["a", "b"])
+
+
+@pytest.mark.parametrize("column", ["item", "worker", "label"])
+def test_missing_values_in_nullable_integer_columns_name_the_row(column):
+    table = pd.DataFrame({"item": [1, 2, 3], "worker": [1, 1, 2], "label": [0, 1, 1]})
+    table[column] = pd.array([table[column].iloc[0], None, table[column].iloc[2]], dtype="Int64")
+    with pytest.raises(ValueError, match=rf"row 2 has no {column}"):
+        as_crowd_labels(table)
+
+
+def test_label_kinds_match_their_class_names():
+    one = pd.DataFrame({"item": [1, 2], "worker": [1, 1], "label": ["yes", "yes"]})
+    with pytest.raises(ValueError, match="every label is 'yes'; declare the classes"):
+        as_crowd_labels(one)
+    assert list(as_crowd_labels(one, classes=["no", "yes"]).label) == [1, 1]
+    flags = as_crowd_labels(one.assign(label=[True, False]))
+    assert list(flags.classes) == ["False", "True"] and list(flags.label) == [1, 0]
+    declared = as_crowd_labels(one.assign(label=[0.0, 2.0]), classes=[0, 1, 2])
+    assert list(declared.label) == [0, 2]
+    with pytest.raises(ValueError, match="row 1 has label 1e"):
+        as_crowd_labels(one.assign(label=[1e20, 0.0]))
+    unsigned = as_crowd_labels(one.assign(item=np.array([7, 3], dtype=np.uint64), label=[0, 1]))
+    assert list(unsigned.items) == [3, 7] and list(unsigned.item) == [1, 0]
+
+
+def test_row_argmax_of_one_column():
+    np.testing.assert_array_equal(row_argmax(np.ones((4, 1))), np.zeros(4, dtype=np.int64))

@@ -199,7 +199,41 @@ def test_cut_step_raises_the_objective_keeps_the_normalisation_and_the_order():
     before, _, _ = cut_objective(a, d, weights, start, derivatives=False)
     after, _, _ = cut_objective(a, d, weights, cuts, derivatives=False)
     assert after > before
-    mu, tau = cuts[0, 0] - cuts[:, 0], cuts[0] + (cuts[0, 0] - cuts[:, 0])[0]
+    mu, tau = cuts[0, 0] - cuts[:, 0], cuts[0]  # mu_0 = 0: row 0 of the table is tau itself
     assert mu[0] == 0.0 and mu[-1] == pytest.approx(4.0, abs=1e-12)
-    assert np.allclose(cuts, tau[None, :] - mu[:, None])  # still tau_j - mu_t
-    assert tau.mean() == pytest.approx(2.0, abs=1e-12) and np.all(np.diff(tau) > 0)
+    assert np.allclose(cuts, tau[None, :] - mu[:, None])  # still tau_{j+1} - mu_t
+    assert tau.mean() == pytest.approx(2.0, abs=1e-12) and np.all(np.diff(tau) > 0) and np.all(np.diff(mu) > 0)
+
+
+def test_learned_class_locations_stay_in_order():
+    # on this panel, without lapses, the unconstrained step put mu_2 below mu_1 (0, 2.11, 2.10, 2.22, 4)
+    labels, _, _, _ = simulate(400, 80, 3, 5, seed=0)
+    est = OrdinalDawidSkene(lapse=False).fit(labels, classes=range(5))
+    assert np.all(np.diff(est.locations_.to_numpy()) > 0) and np.all(np.diff(est.cuts_.to_numpy()) > 0)
+
+
+def test_stops_on_the_objective_gain_per_label():
+    labels, _, _, _ = simulate(300, 30, 5, 4, seed=1)
+    est = OrdinalDawidSkene(tol=1e-5).fit(labels, classes=range(4))
+    gains = np.diff(est.objective_trace_) / len(labels)
+    assert est.converged_ and est.n_iter_ < est.max_iter
+    assert gains[-1] < 1e-5 and np.all(gains[:-1] >= 1e-5)  # the first iteration under tol is the last one
+    capped = OrdinalDawidSkene(tol=1e-5, max_iter=3).fit(labels, classes=range(4))
+    assert capped.n_iter_ == 3 and not capped.converged_
+
+
+def test_lapse_rates_find_the_random_labellers():
+    labels, truth, _, _ = simulate(400, 20, 6, 5, seed=2)
+    rng = np.random.default_rng(3)
+    spammers = labels["worker"] < 4  # workers 0-3 answer uniformly at random
+    labels.loc[spammers, "label"] = rng.integers(0, 5, int(spammers.sum()))
+    lapse = OrdinalDawidSkene().fit(labels, classes=range(5)).lapse_.to_numpy()
+    assert lapse[:4].min() > 0.5 > lapse[4:].max()
+
+
+def test_two_classes_have_no_cut_point_to_learn():
+    labels, _, _, _ = simulate(200, 10, 5, 2, seed=4)
+    learned = OrdinalDawidSkene(lapse=False).fit(labels, classes=range(2))
+    fixed = OrdinalDawidSkene(lapse=False, learn_cuts=False).fit(labels, classes=range(2))
+    assert learned.cuts_.tolist() == [0.5] and learned.locations_.tolist() == [0.0, 1.0]
+    np.testing.assert_array_equal(learned.proba_.to_numpy(), fixed.proba_.to_numpy())

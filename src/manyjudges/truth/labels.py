@@ -94,9 +94,9 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _first_repeats(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
-    """Row positions of the repeated (item, worker) pairs, ascending: every row but the first of its
-    pair (``keep="first"``) or but the last (``"last"``). Sort-based: O(n log n), no hashing."""
+def _repeated_rows(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
+    """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
+    its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
     key = item * n_workers + worker
     ordered = np.sort(key)
     if not (ordered[1:] == ordered[:-1]).any():
@@ -121,7 +121,41 @@ def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.
             raise ValueError(f"{source}: integer labels must be 0 or more, got {bad}")
         top = int(values.max())
         return np.arange(max(top + 1, 2), dtype=np.int64)
-    return np.asarray(sorted(label.astype(str).unique()), dtype=object)
+    names = sorted(label.astype(str).unique())
+    if len(names) < 2:
+        raise ValueError(f"{source}: every label is {names[0]!r}; declare the classes (two or more) to fit")
+    return np.asarray(names, dtype=object)
+
+
+def _label_codes(values: pd.Series, classes: Sequence | None, source: str, rows: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(label codes, class names) of the labels ``values``; ``rows[e]`` is label e's row in the table
+    (0-based, for messages). Whole float labels are integer codes; labels that are not integers are
+    matched to the class names as text."""
+    if pd.api.types.is_float_dtype(values.dtype):
+        numbers = values.to_numpy(float)
+        bad = ~np.isfinite(numbers) | (numbers != np.round(numbers)) | (np.abs(numbers) > 2.0 ** 53)
+        if bad.any():
+            e = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{source}: row {rows[e] + 1} has label {float(numbers[e])!r}; a label is an integer "
+                             f"class code 0..K-1 or a class name")
+        values = values.astype(np.int64)  # 0.0, 1.0, ...: the codes 0, 1, ...
+    order = _class_order(values, classes, source)
+    integer = pd.api.types.is_integer_dtype(values.dtype)
+    if integer and classes is None:
+        return values.to_numpy(np.int64), order  # the codes themselves (0 .. max, checked above)
+    if integer and all(isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in order):
+        label = pd.Index(np.asarray(order, dtype=np.int64)).get_indexer(values)
+    else:
+        if classes is not None and not integer:
+            order = np.asarray([str(c) for c in order], dtype=object)
+        label = pd.Index([str(c) for c in order]).get_indexer(values.astype(str))
+    label = np.asarray(label, dtype=np.int64)
+    if (label < 0).any():
+        e = int(np.flatnonzero(label < 0)[0])
+        raise ValueError(f"{source}: row {rows[e] + 1} has label {_plain(values.iloc[e])!r}, "
+                         f"not one of the classes {', '.join(map(str, order))}")
+    return label, order
 
 
 def as_crowd_labels(
@@ -154,42 +188,25 @@ def as_crowd_labels(
                          f"(a labels table has item, worker (or judge), label)")
     if frame.empty:
         raise ValueError(f"{source}: the table has no labels")
-    for column in ("item", "worker", "label"):  # integer columns cannot hold a missing value
-        if not pd.api.types.is_integer_dtype(frame[column].dtype) and frame[column].isna().any():
-            row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+    for column in ("item", "worker", "label"):
+        missing_value = frame[column].isna().to_numpy()
+        if missing_value.any():
+            row = int(np.flatnonzero(missing_value)[0])
             raise ValueError(f"{source}: row {row + 1} has no {column}")
     item, items = _codes(frame["item"], "item")
     worker, workers = _codes(frame["worker"], "worker")
-    repeated = None
+    rows = np.arange(len(frame))
+    label_values = frame["label"]
     if duplicates != "keep":
-        repeated = _first_repeats(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        repeated = _repeated_rows(item, worker, len(workers), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({_plain(items[item[row]])!r}, "
                              f"{_plain(workers[worker[row]])!r}); pass duplicates='keep', 'first' or 'last'")
-    label_values = frame["label"]
-    if pd.api.types.is_float_dtype(label_values.dtype) and classes is None:
-        values = label_values.to_numpy(float)
-        fractional = ~np.isfinite(values) | (values != np.round(values))
-        if fractional.any():
-            row = int(np.flatnonzero(fractional)[0])
-            raise ValueError(f"{source}: row {row + 1} has label {float(values[row])!r}; a label is an integer "
-                             f"class code 0..K-1 or a class name")
-        label_values = label_values.astype(np.int64)  # 0.0, 1.0, ...: the codes 0, 1, ...
-    order = _class_order(label_values, classes, source)
-    if classes is not None and not pd.api.types.is_integer_dtype(label_values.dtype):
-        label_values = label_values.astype(str)
-        order = np.asarray([str(c) for c in order], dtype=object)
-    if classes is None and pd.api.types.is_integer_dtype(label_values.dtype):
-        label = label_values.to_numpy(np.int64)  # the codes themselves (0 .. max, checked above)
-    else:
-        label = pd.Index(order).get_indexer(label_values).astype(np.int64)
-    if (label < 0).any():
-        row = int(np.flatnonzero(label < 0)[0])
-        raise ValueError(f"{source}: row {row + 1} has label {_plain(frame['label'].iloc[row])!r}, "
-                         f"not one of the classes {', '.join(map(str, order))}")
-    if repeated is not None and len(repeated):
-        kept = np.ones(len(item), dtype=bool)
-        kept[repeated] = False
-        item, worker, label = item[kept], worker[kept], label[kept]
+        if len(repeated):  # "first" or "last": the other rows of a pair are dropped before the classes are read
+            kept = np.ones(len(item), dtype=bool)
+            kept[repeated] = False
+            rows = np.flatnonzero(kept)
+            item, worker, label_values = item[kept], worker[kept], label_values.iloc[rows]
+    label, order = _label_codes(label_values, classes, source, rows)
     return CrowdLabels(item=item, worker=worker, label=label, items=items, workers=workers, classes=order)

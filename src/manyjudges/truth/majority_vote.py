@@ -36,12 +36,14 @@ __all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_
 
 #: the tie rules of :class:`MajorityVote`
 TIES = ("lowest", "random", "first")
+#: above this many classes :func:`first_seen_order` sorts the labels once instead of one pass per class
+FIRST_SEEN_PASSES = 32
 
 
 def first_seen_order(data: CrowdLabels) -> np.ndarray:
     """The class codes in the order their first label appears in ``data`` (unused classes last)."""
     first = np.full(data.n_classes, data.n_labels)
-    if data.n_classes > 32:
+    if data.n_classes > FIRST_SEEN_PASSES:
         used, position = np.unique(data.label, return_index=True)
         first[used] = position
         return np.argsort(first, kind="stable").astype(np.int64)

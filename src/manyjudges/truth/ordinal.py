@@ -26,13 +26,9 @@ keeps l_w = 0. Three parameters per worker instead of Dawid and Skene's K(K - 1)
 with few labels is still estimated; its errors land on the neighbouring classes, the farther the
 rarer, plus a floor l_w / K.
 
-Why the learned cuts and the lapse (measured, accuracy against the truth): with equally spaced
-classes the TREC 2010 RF crowd labels (0/1/2) collapse onto the middle class (priors 0.02,
-0.98, 0.00; accuracy 0.268 against Dawid-Skene's 0.515): the workers are so noisy that the
-three classes sit well under one bin apart (a fit with the cut points held equally spaced puts
-mu at 0, 0.47, 0.76). The lapse absorbs the random labels (5% of the labels of items of gold
-class 0 on Snow et al.'s anger task are 4s), which a Gaussian's tails explain only with a large
-s_w.
+The learned locations let classes sit closer than one bin when workers confuse them; the lapse
+takes random labels, which a Gaussian's tails explain only with a large s_w (why both, measured:
+docs/methods.md, the ordinal Dawid-Skene).
 
 Estimation: EM for the maximum a posteriori fit, with ``smoothing`` = eps pseudo-counts in
 every cell (t, c) of every worker's confusion and every class prior (as
@@ -65,9 +61,9 @@ and g = grad log P:
     d2 log P / d d2  = -q(u_hi) + q(u_lo) - g_d^2
 
 (phi' (u) = -u phi(u)). The shared step: with the workers held, u is affine in the table x[t,
-j] = tau_j - mu_t too, so sum_w f_w is concave in x, and in the free coordinates
+j] = tau_{j+1} - mu_t too (j = 0..K-2), so sum_w f_w is concave in x, and in the free coordinates
 (mu_1..mu_{K-2}, tau on its sum-zero plane; :func:`cut_basis`): Newton's method with the same
-Armijo halving, a step also refused unless tau stays increasing. With d log P / d u_hi =
+Armijo halving, a step also refused unless tau and mu stay increasing. With d log P / d u_hi =
 r(u_hi), d log P / d u_lo = -r(u_lo): d2 / du_hi2 = -q(u_hi) - r(u_hi)^2, d2 / du_lo2 = q(u_lo)
 - r(u_lo)^2, d2 / du_hi du_lo = r(u_hi) r(u_lo), times a_w^2 (:func:`cut_objective`). log P is
 computed as log Phi(y) + log(-expm1(log Phi(x) - log Phi(y))) on (x, y) = (u_lo, u_hi), or on
@@ -80,10 +76,7 @@ never lowers the penalised log-likelihood
 (tested). The M-step keeps (a_w, d_w) in the box 0.01 <= a_w <= 100, |d_w| <= 100 K (s_w in
 [0.01, 100], |b_w| <= 100 K s_w), holding a coordinate at a bound its derivative points past.
 EM stops after the first iteration whose objective gains less than ``tol`` per label (as
-:mod:`manyjudges.truth.dawid_skene`), or after ``max_iter`` iterations. (Stopping instead when no
-posterior moves by 1e-6, the fits ran 500 iterations on most of the benchmark sets and on TREC
-2010 RF; at 1e-5 per label they stop after 15-92 iterations, with the same or higher accuracy on
-each of those six sets.)
+:mod:`manyjudges.truth.dawid_skene`), or after ``max_iter`` iterations.
 
 Fitted: ``proba_`` = T; ``confusions_`` = P_w(c | t); ``skills_`` = each worker's expected
 accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_`` and ``lapse_`` (b_w, s_w, l_w); ``priors_``,
@@ -124,7 +117,7 @@ def _edges(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(W, K, K) bin edges u_lo, u_hi of class c for true class t, [w, t, c], and their (K, K) slopes in a.
 
-    ``cuts`` is the (K, K - 1) table x[t, j] = tau_j - mu_t, or K for the equally spaced one.
+    ``cuts`` is the (K, K - 1) table x[t, j] = tau_{j+1} - mu_t (j = 0..K-2), or K for the equally spaced one.
     """
     cuts = default_cuts(cuts) if np.ndim(cuts) == 0 else np.asarray(cuts, dtype=float)
     k = cuts.shape[0]
@@ -168,7 +161,7 @@ def _mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
 
 def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                           lapse: np.ndarray | None = None) -> np.ndarray:
-    """(W, K, K) log P_w(c | t), [w, t, c] (module docstring); ``cuts`` the (K, K - 1) table tau_j - mu_t
+    """(W, K, K) log P_w(c | t), [w, t, c] (module docstring); ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t
     (None: equally spaced), ``lapse`` the workers' l_w (None: no lapses)."""
     lo, hi, _, _ = _edges(*_natural(bias, scale), k if cuts is None else cuts)
     return _mix_lapse(_log_interval(lo, hi), lapse)
@@ -234,17 +227,16 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
     At most NEWTON_STEPS steps. ``cuts``: the cut table (None: equally spaced).
     """
     k = weights.shape[1]
-    a, d = _clip(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)
-    a, d = a.copy(), d.copy()
+    a, d = _clip(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)  # new arrays
     total = 1.0 + weights.sum(axis=(1, 2))
     limit = SHIFT_LIMIT * k
+    low, high = PRECISION_BOUNDS
     # the workers still moving: a worker that stops (no gain, or no halving helps) never moves again,
     # so each step evaluates only these (per worker the same arithmetic as on all of them)
     active = np.arange(len(a))
     for _ in range(NEWTON_STEPS):
         a_w, d_w, total_w = a[active], d[active], total[active]
         value, grad, hess = worker_objective(a_w, d_w, weights[active], cuts=cuts)
-        low, high = PRECISION_BOUNDS
         free_a = ~(((a_w <= low) & (grad[:, 0] < 0)) | ((a_w >= high) & (grad[:, 0] > 0)))
         free_d = ~(((d_w <= -limit) & (grad[:, 1] < 0)) | ((d_w >= limit) & (grad[:, 1] > 0)))
         both = free_a & free_d
@@ -305,7 +297,7 @@ def cut_basis(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def cut_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
                   derivatives: bool = True) -> tuple[float, np.ndarray | None, np.ndarray | None]:
-    """F = sum_w f_w at the cut table x[t, j] = tau_j - mu_t; its gradient (K, K - 1), Hessian (K, K - 1, K - 1) in x.
+    """F = sum_w f_w at the cut table x[t, j] = tau_{j+1} - mu_t, its gradient (K, K - 1) and Hessian (K, K - 1, K - 1).
 
     x[t, j] is the upper edge of bin j and the lower edge of bin j + 1 for true class t, entering
     as u = a_w x + d_w, so (module docstring) dF/dx[t, j] = sum_w a_w (W[w, t, j] r_hi[w, t, j] -
@@ -339,9 +331,10 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
     """Raise F over the free coordinates z of the cut table (:func:`cut_basis`) with the workers held.
 
     F is concave in x (u is affine in x), so in z: Newton steps on z (the gradient over the total
-    weight if the Hessian is not negative definite), halved until F rises by the Armijo share 1e-4
-    of the predicted gain with every cut point increasing (tau_1 < ... < tau_{K-1}); a step that
-    never does is refused, so F never falls. At most NEWTON_STEPS steps. Returns the new table.
+    weight when the Newton system is singular or its step does not point uphill), halved until F
+    rises by the Armijo share 1e-4 of the predicted gain with the cut points and the class
+    locations both increasing (tau_1 < ... < tau_{K-1}, mu_0 < ... < mu_{K-1}); a step that never
+    does is refused, so F never falls. At most NEWTON_STEPS steps. Returns the new table.
     """
     k = cuts.shape[0]
     _, j_mu, j_tau = cut_basis(k)
@@ -367,7 +360,8 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
         t = 1.0
         for _ in range(HALVINGS):
             cand = cuts + t * np.einsum("tjp,p->tj", jac, step)
-            if np.all(np.diff(cand, axis=1) > 0):
+            # the cut points increasing along j, the class locations mu_t = x[0, 0] - x[t, 0] along t
+            if np.all(np.diff(cand, axis=1) > 0) and np.all(np.diff(cand[:, 0]) < 0):
                 cand_value, _, _ = cut_objective(precision, shift, weights, cand, derivatives=False)
                 if np.isfinite(cand_value) and cand_value >= value + 1e-4 * t * gain and cand_value > value:
                     cuts = cand
