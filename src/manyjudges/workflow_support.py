@@ -167,10 +167,13 @@ def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path
     return section
 
 
-def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_errors: int = 3) -> None:
+def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_errors: int = 3,
+                        missing_hint: str | None = None) -> None:
     """Fail before any job when the config breaks its schema, in a few lines naming each key path:
     an unknown key (with the nearest known key), a missing required key (naming a typo that stands
-    for it), a wrong type or value. A valid config gets the schema's defaults filled in, in place."""
+    for it), a wrong type or value. ``missing_hint`` is added, in parentheses, to a missing top-level
+    key (e.g. how to add to the default config). A valid config gets the schema's defaults filled in,
+    in place."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
@@ -184,8 +187,12 @@ def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_
     by_path: dict[tuple, Any] = {}
     for err in errors:
         by_path.setdefault(tuple(err.absolute_path), []).append(err)
-    picked = [(best_match(group), _unknown_keys(group)) for group in by_path.values()]
+    # the outermost key paths first (a missing top-level key before what is wrong inside a section)
+    groups = [by_path[path] for path in sorted(by_path, key=len)]
+    picked = [(best_match(group), _unknown_keys(group)) for group in groups]
     lines = [_describe_schema_error(err, unknown) for err, unknown in picked[:max_errors]]
+    if missing_hint and picked and picked[0][0].validator == "required" and not picked[0][0].absolute_path:
+        lines[0] += f" ({missing_hint})"
     more = f"\n(and {len(picked) - max_errors} more)" if len(picked) > max_errors else ""
     raise ValueError("\n".join(lines) + more + "\n(every key is described in config/README.md)")
 

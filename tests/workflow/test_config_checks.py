@@ -166,3 +166,45 @@ def test_sim_medline_calibration_keys_in_the_schema():
     with pytest.raises(ValueError, match="config: graded.datasets.sim_medline: target_m1_ave and "
                                          "target_m1_by_judge are both set"):
         check_config_references(both)
+
+
+EXTRA_DATASET = {"truth": {"datasets": {"more_labels": {
+    "source": "labels_table", "path": "data/labels.tsv", "truth": "data/labels_truth.tsv",
+    "classes": ["bad", "fair", "good"]}}}}
+
+
+def _extra_workdir(path):
+    """The offline config as the default (config/config.yaml) and ``extra.yaml``: one more truth dataset only."""
+    import yaml
+
+    from .runner import offline_workdir
+
+    work = offline_workdir(path)
+    (work / "extra.yaml").write_text(yaml.safe_dump(EXTRA_DATASET))
+    return work
+
+
+def test_a_config_of_one_more_dataset_after_the_default_adds_its_jobs(tmp_path):
+    """``--configfile config/config.yaml extra.yaml``: the two are merged key by key, so the default's
+    truth datasets and methods stay and the extra dataset gets its truth jobs."""
+    import re
+
+    from .runner import run
+
+    proc = run(_extra_workdir(tmp_path / "work"), "-n", "--configfile", "config/config.yaml", "extra.yaml")
+    jobs = re.findall(r"^rule (\w+):\n(?:    .*\n)*?    wildcards: truth_dataset=(\w+)$", proc.stdout, flags=re.M)
+    assert {rule for rule, dataset in jobs if dataset == "more_labels"} == {"truth_data", "truth_infer", "truth_figure"}
+    assert {dataset for _, dataset in jobs} == {"sim_labels_tiny", "own_labels", "more_labels"}
+    assert re.search(r"^ed_noise\s+\d+$", proc.stdout, flags=re.M)  # the rest of the default config too
+
+
+def test_a_config_of_one_more_dataset_alone_names_the_fix_before_any_job(tmp_path):
+    from .runner import run
+
+    work = _extra_workdir(tmp_path / "work")
+    proc = run(work, "--configfile", "extra.yaml", check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert ("config: required key 'seed' is missing (a --configfile replaces the default config; to add to it, "
+            "pass both: --configfile config/config.yaml extra.yaml)\n") in out
+    assert not any((work / d).exists() for d in ("results", "logs", "data/processed"))

@@ -28,9 +28,20 @@ from manyjudges.workflow_support import (
 
 # Every config mistake stops the run here, before any job: the schema (key path, nearest known key;
 # the schema's defaults are filled in), then the cross-references and every configured method
-# (built-in or module:callable, with its parameters).
+# (built-in or module:callable, with its parameters). A --configfile replaces the default config
+# (Snakefile): when it lacks a top-level key, the message says how to add to the default instead.
 SCHEMA = workflow.current_basedir.join("../schemas/config.schema.yaml").get_path_or_uri(secret_free=True)
-check_config_schema(config, SCHEMA)
+GIVEN = [os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in workflow.overwrite_configfiles]
+check_config_schema(
+    config,
+    SCHEMA,
+    missing_hint=(
+        "a --configfile replaces the default config; to add to it, pass both: "
+        f"--configfile config/config.yaml {' '.join(GIVEN)}"
+        if GIVEN and not any(os.path.abspath(f) == os.path.abspath("config/config.yaml") for f in GIVEN)
+        else None
+    ),
+)
 check_config_references(config)
 check_config_methods(config)
 
