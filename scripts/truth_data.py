@@ -31,7 +31,8 @@ elif source == "trec_rf10":  # the crowd's 0/1/2 relevance labels, NIST's as tru
     labels, truth = trec_rf10_labels(snakemake.input[0])
 else:  # labels_table
     labels = read_labels(spec["path"], classes=spec.get("classes"), duplicates=spec.get("duplicates", "error"))
-    truth = (read_truth(spec["truth"], labels=labels, classes=spec.get("classes")) if spec.get("truth")
+    truth = (read_truth(spec["truth"], labels=labels, classes=spec.get("classes"), strict=spec.get("strict", False))
+             if spec.get("truth")
              else pd.DataFrame({"item": pd.Series(dtype=str), "truth": pd.Series(dtype=str)}))
 write_labels(labels, out.labels)
 write_truth(truth, out.truth)

@@ -18,13 +18,14 @@ import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 import pandas as pd
 
+from manyjudges.atomic import atomic_file
 from manyjudges.io.errors import ChecksumError, DataError, DownloadError
 
 __all__ = [
@@ -145,20 +146,21 @@ def _resolve_mirror(mirror: str | os.PathLike[str] | None) -> Path | None:
     return Path(from_env) if from_env else None
 
 
-def _copy_from_mirror(source: Path, tmp: Path) -> None:
-    """Copy a mirror file to ``tmp``, or raise DownloadError if it is missing."""
+def _copy_from_mirror(source: Path, out: BinaryIO) -> None:
+    """Copy a mirror file to the open file ``out``, or raise DownloadError if it is missing."""
     if not source.is_file():
         raise DownloadError(
             f"mirror file not found: {source} (the mirror must be laid out like "
             "<owner>/<repo>/<commit>/<path>)"
         )
-    shutil.copyfile(source, tmp)
+    with open(source, "rb") as handle:
+        shutil.copyfileobj(handle, out, _CHUNK)
 
 
-def _download(url: str, tmp: Path, timeout: float) -> None:
-    """Stream ``url`` into ``tmp``, or raise DownloadError on a network failure."""
+def _download(url: str, out: BinaryIO, timeout: float) -> None:
+    """Stream ``url`` into the open file ``out``, or raise DownloadError on a network failure."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response, open(tmp, "xb") as out:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             shutil.copyfileobj(response, out, _CHUNK)
     except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as err:
         raise DownloadError(f"could not download {url}: {err}; {_MIRROR_HINT}") from err
@@ -215,23 +217,18 @@ def fetch(
         or the mirror lacks the file.
     """
     dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.part")
     root = _resolve_mirror(mirror)
     source = str(mirror_path(repo_path, root)) if root is not None else upstream_url(repo_path)
-    try:
+    with atomic_file(dest, "wb") as out:
         if root is not None:
-            _copy_from_mirror(mirror_path(repo_path, root), tmp)
+            _copy_from_mirror(mirror_path(repo_path, root), out)
         else:
-            _download(source, tmp, timeout)
-        actual = _sha256(tmp)
+            _download(source, out, timeout)
+        out.flush()
+        actual = _sha256(Path(out.name))
         if actual != sha256.strip().lower():
             raise ChecksumError(
                 f"{dest.name}: sha256 mismatch for {source}: expected {sha256}, "
                 f"got {actual}"
             )
-        os.replace(tmp, dest)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return dest

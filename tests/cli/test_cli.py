@@ -12,7 +12,7 @@ from manyjudges.consensus import consensus_measure
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.crowd.judgments import topics_from_preferences
-from manyjudges.graded import GradedPanel, M1, make_graded_method
+from manyjudges.graded import M1, GradedPanel, make_graded_method
 from manyjudges.graded.experiment import loglik_table, predict_part
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings import FreSPA, evaluation_discriminativeness, make_ordering_scorer

@@ -87,8 +87,10 @@ def test_duplicates_can_be_kept(capsys, tmp_path):
 def test_truth_item_without_labels(capsys, labels, tmp_path):
     labels_path, _ = labels
     truth = write(tmp_path / "truth2.tsv", "item\ttruth\ni0\t1\nnobody\t0\n")
-    status, out, err = run(capsys, "truth", labels_path, "--method", "majority_vote", "--truth", truth)
+    status, out, err = run(capsys, "truth", labels_path, "--method", "majority_vote", "--truth", truth, "--strict")
     assert status != 0 and "truth2.tsv" in err and "line 3" in err and "nobody" in err
+    status, out, err = run(capsys, "truth", labels_path, "--method", "majority_vote", "--truth", truth)
+    assert status == 0 and "warning: " in err and "skipped 1 of 2 truth rows" in err and "on 1 items" in err
 
 
 def test_unknown_method_fails_before_reading(capsys, tmp_path):

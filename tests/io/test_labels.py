@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
 from manyjudges.download import pinned_files
-from manyjudges.io.errors import DataError
+from manyjudges.io.errors import DataError, DataWarning
 from manyjudges.io.labels import (
     LABEL_TRUTH_COLUMNS,
     LABELS_COLUMNS,
@@ -20,7 +21,6 @@ from manyjudges.io.labels import (
 )
 from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
 from manyjudges.truth.labels import as_crowd_labels
-from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
 GOOD = "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
 
@@ -62,9 +62,8 @@ def test_declared_classes_give_class_names(tmp_path: Path) -> None:
     ("header", "value"),
     [
         ("item,worker", "item,worker"),  # missing column
-        ("item,worker,label,extra", "item,worker,label,extra"),  # extra column
-        ("item,label,worker", "item,label,worker"),  # out of order
         ("item,who,label", "item,who,label"),  # misnamed
+        ("item,worker,judge,label", "item,worker,judge,label"),  # two names of one column
     ],
 )
 def test_bad_header(tmp_path: Path, header: str, value: str) -> None:
@@ -74,6 +73,17 @@ def test_bad_header(tmp_path: Path, header: str, value: str) -> None:
         read_labels(path)
     assert_located(err, path, 1, value)
     assert "item,worker,label" in str(err.value)
+
+
+def test_columns_in_any_order_aliases_and_extra_columns(tmp_path: Path) -> None:
+    expected = read_labels(csv(tmp_path, GOOD)).values.tolist()
+    moved = csv(tmp_path, "label,item,worker\n0,i1,w1\n1,i1,w2\n1,i2,w1\n1,i2,w3\n", "moved.csv")
+    assert read_labels(moved).values.tolist() == expected
+    crowdkit = csv(tmp_path, "worker,task,label\nw1,i1,0\nw2,i1,1\nw1,i2,1\nw3,i2,1\n", "crowdkit.csv")
+    assert read_labels(crowdkit).values.tolist() == expected
+    extra = csv(tmp_path, "item,judge,label,time\ni1,w1,0,3\ni1,w2,1,4\ni2,w1,1,5\ni2,w3,1,6\n", "extra.csv")
+    with pytest.warns(DataWarning, match="ignoring column\\(s\\) 'time'"):
+        assert read_labels(extra).values.tolist() == expected
 
 
 def test_header_message_names_missing_and_extra(tmp_path: Path) -> None:
@@ -204,12 +214,15 @@ def test_read_truth(tmp_path: Path) -> None:
 
 def test_truth_item_without_labels(tmp_path: Path) -> None:
     labels = read_labels(csv(tmp_path, GOOD))
-    path = csv(tmp_path, "item,truth\ni1,0\ni9,1\n", "truth.csv")
+    path = csv(tmp_path, "item,truth\ni1,0\ni9,1\ni8,0\n", "truth.csv")
     with pytest.raises(DataError, match="no labels") as err:
-        read_truth(path, labels=labels)
+        read_truth(path, labels=labels, strict=True)
     assert_located(err, path, 3, "i9")
-    with pytest.raises(DataError, match="no labels"):
-        read_truth(path, labels=as_crowd_labels(labels))
+    for given in (labels, as_crowd_labels(labels)):
+        with pytest.warns(DataWarning, match="skipped 2 of 3 truth rows .* first on line 3: 'i9'"):
+            truth = read_truth(path, labels=given)
+        assert truth.values.tolist() == [["i1", 0]]
+        assert list(truth.attrs["lines"]) == [2]
 
 
 def test_truth_outside_classes(tmp_path: Path) -> None:
@@ -305,10 +318,10 @@ def test_benchmark_repeats_follow_the_authors_rule(tmp_path: Path) -> None:
 
 def test_benchmark_errors_name_the_file(tmp_path: Path) -> None:
     label_path = csv(tmp_path, "item,worker,label\n0,0,1\n0,1,0\n", "label.csv")
-    truth_path = csv(tmp_path, "item,truth\n0,1\n5,0\n", "truth.csv")
+    truth_path = csv(tmp_path, "item,truth\n0,1\n1,7\n", "truth.csv")
     with pytest.raises(DataError) as err:
         parse_truth_benchmark(label_path, truth_path)
-    assert_located(err, truth_path, 3, "5")
+    assert_located(err, truth_path, 3, "7")
 
 
 #: (labels, items, workers, classes, items with truth) of each pinned set

@@ -329,8 +329,8 @@ BAD_LABELS = {  # dataset: (labels table, truth table or None, extra spec, what 
     "empty": ("item\tworker\tlabel\n", None, {}, ["labels.tsv", "no"]),
     "one_worker": ("item\tworker\tlabel\na\tx\t1\nb\tx\t0\n", None, {}, ["labels.tsv", "two workers"]),
     "duplicate": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", None, {}, ["labels.tsv, line 4"]),
-    "unlabelled_truth": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\n", "item\ttruth\na\t1\nzz\t0\n", {},
-                         ["truth.tsv, line 3", "zz"]),
+    "unlabelled_truth": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\n", "item\ttruth\na\t1\nzz\t0\n",
+                         {"strict": True}, ["truth.tsv, line 3", "zz"]),
 }
 
 

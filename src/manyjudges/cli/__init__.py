@@ -1,7 +1,8 @@
 """The ``manyjudges`` command: one subcommand per family, thin over the library.
 
 Every subcommand reads a canonical table (TSV, or CSV by the ``.csv`` extension; ``-`` reads
-a TSV from stdin), writes a TSV to ``-o FILE`` (atomically) or to stdout, takes ``--method``
+a TSV from stdin), writes a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
+stdout (a closed pipe, as under ``| head``, ends the command quietly), takes ``--method``
 as a built-in name (``manyjudges methods``) or ``package.module:callable``, and on bad input
 exits with status 1 and one line naming the file, line and value (``--debug``: the traceback).
 The numbers are those of the pipeline for the same data and settings: both call the same
@@ -9,12 +10,15 @@ library functions.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
+import warnings
 from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
 from manyjudges.cli.terminal import CommandError, write_output
+from manyjudges.io.errors import DataWarning
 from manyjudges.memory import keep_freed_memory
 
 __all__ = ["main", "entry_point"]
@@ -28,13 +32,33 @@ def _one_line(err: BaseException) -> str:
     return re.sub(r"\S*manyjudges-[^/\s]*/stdin\.tsv", "<stdin>", text)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on one line of stderr (``manyjudges: warning: ...``), without Python's source location."""
+    print(f"{PROG}: warning: {_one_line(message)}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit does not raise again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     keep_freed_memory()
     try:
-        write_output(args.run(args), getattr(args, "output", None))
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", DataWarning)
+            warnings.showwarning = _show_warning
+            write_output(args.run(args), getattr(args, "output", None))
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): end quietly, as other tools do
+        _silence_stdout()
+        return 0
     except (CommandError, ValueError, OSError) as err:  # DataError (bad input) is a ValueError
         if args.debug:
             raise

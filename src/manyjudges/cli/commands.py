@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
+from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, stage, write_output
 from manyjudges.io.errors import DataError
 
 # ---------------------------------------------------------------------------
@@ -219,9 +219,8 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
 def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
     import sys
 
-    from manyjudges.io.labels import read_labels, read_truth
+    from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.experiment import accuracy, fit_method, labels_table, workers_table
-    from manyjudges.truth.labels import as_crowd_labels
     from manyjudges.truth.registry import make_truth_estimator
 
     params = parse_params(args.params)
@@ -231,16 +230,18 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
         raise CommandError("--workers needs a file of its own (the labels go to -o or stdout)")
     if args.truth == "-":
         raise CommandError("--truth must name a file (standard input can only be LABELS)")
-    with input_path(args.labels_table) as path:
-        table = read_labels(path, classes=classes, duplicates=args.duplicates)
-    data = as_crowd_labels(table, classes=classes, duplicates="keep", source=args.labels_table)
+    with input_path(args.labels_table) as path, stage(f"reading {args.labels_table}"):
+        data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     truth = None
     if args.truth:
         with input_path(args.truth) as path:
-            truth = read_truth(path, labels=table, classes=classes)
-    estimator, seconds = fit_method(data, args.method, params)
+            truth = read_truth(path, labels=data, classes=classes, strict=args.strict)
+    with stage(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
+               f"{data.n_workers:,} workers)"):
+        estimator, seconds = fit_method(data, args.method, params)
     if args.workers:
-        write_output(workers_table(estimator), args.workers)
+        with stage(f"writing {args.workers}"):
+            write_output(workers_table(estimator), args.workers)
     if truth is not None:
         acc, n = accuracy(estimator.labels_, truth)
         # on stdout when the labels go to a file, else beside them on stderr

@@ -92,6 +92,14 @@ def _add_method(parser: argparse.ArgumentParser, family: str) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
 
 
+def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
+    """``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
+    ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``."""
+    parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
+                        help=f"a repeated {key} row: an error naming both lines (default), or keep every row, "
+                             "the first or the last")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from manyjudges import FAMILIES, __version__
 
@@ -163,8 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
                                                      "(default: integer class codes 0..K-1)")
-    p.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
-                   help="a repeated (item, worker) row: an error naming the line (default), or keep every row, "
-                        "the first or the last")
+    add_duplicates(p, "(item, worker)")
+    p.add_argument("--strict", action="store_true",
+                   help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
+                        "with a warning)")
     p.set_defaults(run=commands.cmd_truth)
     return parser

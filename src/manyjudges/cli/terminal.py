@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Progress", "build", "input_path", "parse_params", "write_output"]
+__all__ = ["CommandError", "Progress", "build", "input_path", "parse_params", "stage", "write_output"]
 
 
 class CommandError(Exception):
@@ -39,6 +39,30 @@ class Progress:
         self.stream.flush()
 
 
+#: a stage that takes at least this many seconds is reported on a stderr that is not a terminal
+STAGE_REPORT_SECONDS = 2.0
+
+
+@contextmanager
+def stage(label: str, stream: Any = None) -> Iterator[None]:
+    """Report a stage of a long command on stderr: on a terminal a line that says what is running and
+    then how long it took; elsewhere (a log file, a pipe) one line when the stage ends, if it took
+    :data:`STAGE_REPORT_SECONDS` or more."""
+    stream = stream or sys.stderr
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    if tty:
+        stream.write(f"manyjudges: {label} ...")
+        stream.flush()
+    start = time.perf_counter()
+    yield
+    elapsed = time.perf_counter() - start
+    if tty:
+        stream.write(f" {elapsed:.1f} s\n")
+    elif elapsed >= STAGE_REPORT_SECONDS:
+        stream.write(f"manyjudges: {label}: {elapsed:.1f} s\n")
+    stream.flush()
+
+
 @contextmanager
 def input_path(name: str) -> Iterator[Path]:
     """The path of an input table; ``-`` copies stdin to a temporary ``stdin.tsv``."""
@@ -57,8 +81,9 @@ def input_path(name: str) -> Iterator[Path]:
 
 
 def write_output(table: pd.DataFrame, out: str | None) -> None:
-    """TSV to ``out`` (atomically: no half-written file is left) or to stdout, at full precision
-    either way (the same writer as the pipeline's tables)."""
+    """The table to ``out`` (a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written
+    file is left) or as TSV to stdout, at full precision either way (the same writer as the pipeline's
+    tables)."""
     from manyjudges.io.tables import write_table, write_tsv_to
 
     if out is None or out == "-":

@@ -83,6 +83,10 @@ def read_utf8(path: str | os.PathLike[str]) -> str:
         raise not_utf8(path) from None
 
 
+class DataWarning(UserWarning):
+    """Input that is read, with something left out: ignored columns, truth rows without labels."""
+
+
 class ChecksumError(DataError):
     """A fetched file's sha256 differs from the pinned one."""
 

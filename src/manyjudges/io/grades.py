@@ -27,9 +27,10 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from manyjudges.atomic import atomic_file
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
-from manyjudges.io.tables import _temp_path, natural_sort, read_tsv_rows, write_table
+from manyjudges.io.tables import natural_sort, read_tsv_rows, write_table
 
 __all__ = [
     "GRADES_COLUMNS",
@@ -202,17 +203,10 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
         "dropped": {str(k): int(v) for k, v in data.dropped.items()},
     }
     text = yaml.safe_dump(meta, sort_keys=False, default_flow_style=False, allow_unicode=True)
-    meta_path = Path(meta_path)
-    meta_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_path(meta_path)
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+    with atomic_file(meta_path) as handle:
+        handle.write(text)
+        handle.flush()
         write_table(data.grades[GRADES_COLUMNS], grades_path)
-        os.replace(tmp, meta_path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _key_lines(text: str) -> dict[str, int]:

@@ -16,23 +16,23 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.tables import _temp_path, delimiter_of, read_header, read_tsv_rows
-
-if TYPE_CHECKING:
-    from manyjudges.truth.labels import CrowdLabels
+from manyjudges.coded_labels import DUPLICATE_RULES, CrowdLabels, _repeated_rows, as_crowd_labels, code_dtype
+from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, read_columns
+from manyjudges.io.errors import DataError, DataWarning
+from manyjudges.io.tables import write_table
 
 __all__ = [
     "LABELS_COLUMNS",
     "LABEL_TRUTH_COLUMNS",
     "MAX_CLASS_CODE",
+    "read_crowd_labels",
     "read_labels",
     "read_truth",
     "write_labels",
@@ -41,48 +41,15 @@ __all__ = [
 
 LABELS_COLUMNS = ["item", "worker", "label"]
 LABEL_TRUTH_COLUMNS = ["item", "truth"]
+LABELS_LAYOUT = TableLayout("labels table", tuple(LABELS_COLUMNS))
+TRUTH_LAYOUT = TableLayout("truth table", tuple(LABEL_TRUTH_COLUMNS))
 #: the largest integer label read without declared classes (the classes are 0 .. max(label))
 MAX_CLASS_CODE = 999
 
-_CODE = r"[0-9]+"
+_CODE = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
 
 PathLike = str | os.PathLike[str]
-
-
-def _check_header(path: Path, accepted: list[list[str]]) -> list[str]:
-    """The file's header if it is one of ``accepted``, else a DataError naming what is missing or extra."""
-    header = read_header(path)
-    sep = delimiter_of(path)
-    wanted = accepted[0]
-    if header in accepted:
-        return header
-    shown = sep.join(header) if header else "(empty file)"
-    alternatives = {name for columns in accepted for name in columns}
-    missing = [c for c in wanted if c not in header and not (c == "worker" and "judge" in header)]
-    extra = [c for c in header if c not in alternatives or header.count(c) > 1]
-    parts = []
-    if missing:
-        parts.append(f"missing column(s) {', '.join(missing)}")
-    if extra:
-        parts.append(f"unexpected column(s) {', '.join(dict.fromkeys(extra))}")
-    if not parts:
-        parts.append("columns out of order")
-    also = f" (or {sep.join(accepted[1])})" if len(accepted) > 1 else ""
-    raise DataError.at(path, 1, f"header must be {sep.join(wanted)!r}{also}: {'; '.join(parts)}", shown)
-
-
-def _columns(path: Path, columns: list[str]) -> tuple[dict[str, pd.Series], np.ndarray]:
-    """The data rows as one str Series per column (canonical names), and their line numbers."""
-    rows, lines = read_tsv_rows(path, columns)
-    data = {name: pd.Series(values, dtype=object) for name, values in zip(columns, zip(*rows))}
-    return data, np.asarray(lines, dtype=np.int64)
-
-
-def _first(mask: np.ndarray) -> int | None:
-    """The index of the first True, or None."""
-    hits = np.flatnonzero(mask)
-    return int(hits[0]) if len(hits) else None
 
 
 def _check_class_names(classes: Sequence) -> list[str]:
@@ -94,79 +61,152 @@ def _check_class_names(classes: Sequence) -> list[str]:
     return names
 
 
-def _class_values(classes: Sequence, codes: np.ndarray) -> np.ndarray:
-    """The declared classes at ``codes``: int64 when every class is an integer, else str."""
+def _class_names(classes: Sequence) -> np.ndarray:
+    """The declared classes as the table's values: int64 when every class is an integer, else str."""
     array = np.asarray(list(classes))
     if array.dtype.kind in "iu":
-        return array.astype(np.int64)[codes]
-    return np.asarray([str(c) for c in classes], dtype=object)[codes]
+        return array.astype(np.int64)
+    return np.asarray([str(c) for c in classes], dtype=object)
 
 
-def _parse_classes(path: Path, lines: np.ndarray, text: pd.Series, name: str,
-                   classes: Sequence | None) -> np.ndarray:
-    """Class values of a column: codes 0..MAX_CLASS_CODE without ``classes``, else the declared classes."""
+@dataclass(frozen=True)
+class _Fault:
+    """A fault found at a row: raised as a DataError at that row's line, the earliest fault first."""
+
+    row: int
+    reason: str
+    value: object
+
+
+def _earliest(table: ColumnarTable, *faults: _Fault | None) -> None:
+    found = [f for f in faults if f is not None]
+    if found:
+        fault = min(found, key=lambda f: f.row)
+        raise table.error(fault.row, fault.reason, fault.value)
+
+
+def _empty_field(table: ColumnarTable) -> _Fault | None:
+    try:
+        table.check_not_empty()
+    except DataError:
+        pass
+    else:
+        return None
+    first = None
+    for column in table.layout.columns:
+        values = table.values(column)
+        blank = np.asarray([v.strip() == "" for v in values], dtype=bool)
+        row = table.first_row(column, blank)
+        if row is not None and (first is None or row < first.row):
+            first = _Fault(row, f"empty {column}", table.field(column, row))
+    return first
+
+
+def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, rows: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, _Fault | None]:
+    """(class code of each distinct value of ``column`` (-1: not a class), the classes, the first bad row).
+
+    Without ``classes`` a value must be an integer code 0..MAX_CLASS_CODE and the classes are 0..max
+    (at least 0, 1); with them a value must be one of their names (compared as text). Only the rows
+    ``rows`` (all when None) are checked and count towards the classes."""
+    values = table.values(column)
+    used = np.zeros(len(values), dtype=bool)
+    used[table.indices(column) if rows is None else table.indices(column)[rows]] = True
     if classes is not None:
         names = _check_class_names(classes)
-        codes = pd.Index(names).get_indexer(text.to_numpy())
-        row = _first(codes < 0)
-        if row is not None:
-            raise DataError.at(path, int(lines[row]), f"{name} is not one of the classes {', '.join(names)}",
-                               text.iloc[row])
-        return _class_values(classes, codes)
-    ok = text.str.fullmatch(_CODE).to_numpy(dtype=bool)
-    row = _first(~ok)
-    if row is not None:
-        value = text.iloc[row]
-        if _NEGATIVE.fullmatch(value):
-            raise DataError.at(path, int(lines[row]), f"{name} must be a class code 0 or more", value)
-        raise DataError.at(path, int(lines[row]), f"{name} must be an integer class code (0, 1, ...) when no "
-                           "classes are given", value)
-    too_long = text.str.lstrip("0").str.len().to_numpy() > len(str(MAX_CLASS_CODE))
-    codes = np.where(too_long, MAX_CLASS_CODE + 1, 0)
-    codes[~too_long] = text[~too_long].astype(np.int64).to_numpy()
-    row = _first(codes > MAX_CLASS_CODE)
-    if row is not None:
-        raise DataError.at(path, int(lines[row]), f"{name} is above {MAX_CLASS_CODE}: the classes would be "
-                           f"0..{name}; declare the classes for other names", text.iloc[row])
-    return codes.astype(np.int64)
+        codes = pd.Index(names).get_indexer(pd.Index(values, dtype=object)).astype(np.int64)
+        order = _class_names(classes)
+        bad = (codes < 0) & used
+        reason = f"{column} is not one of the classes {', '.join(names)}"
+    else:
+        codes = np.full(len(values), -1, dtype=np.int64)
+        reasons = {}
+        for v, text in enumerate(values):
+            if not used[v]:
+                continue
+            if _CODE.fullmatch(text):
+                if len(text.lstrip("0")) <= len(str(MAX_CLASS_CODE)) and int(text) <= MAX_CLASS_CODE:
+                    codes[v] = int(text)
+                else:
+                    reasons[v] = (f"{column} is above {MAX_CLASS_CODE}: the classes would be 0..{column}; "
+                                  "declare the classes for other names")
+            elif _NEGATIVE.fullmatch(text):
+                reasons[v] = f"{column} must be a class code 0 or more"
+            else:
+                reasons[v] = f"{column} must be an integer class code (0, 1, ...) when no classes are given"
+        bad = (codes < 0) & used
+        order = np.arange(max(int(codes.max(initial=0)) + 1, 2), dtype=np.int64)
+        reason = None
+    fault = None
+    if bad.any():
+        hits = np.flatnonzero(bad[table.indices(column)] if rows is None else bad[table.indices(column)[rows]])
+        row = int(hits[0]) if rows is None else int(rows[hits[0]])
+        v = int(table.indices(column)[row])
+        fault = _Fault(row, reason if reason is not None else reasons[v], values[v])
+    return codes, order, fault
 
 
-def _check_fields(path: Path, lines: np.ndarray, data: dict[str, pd.Series], column: str,
-                  classes: Sequence | None) -> np.ndarray:
-    """The class values of ``column``; the first faulty line in file order (an empty or
-    whitespace-only field, or a value that is not a class) is a DataError."""
-    empty = {name: (values.str.strip() == "").to_numpy(dtype=bool) for name, values in data.items()}
-    row = _first(np.logical_or.reduce(list(empty.values())))
-    stop = len(lines) if row is None else row
-    values = _parse_classes(path, lines[:stop], data[column].iloc[:stop], column, classes)
-    if row is not None:
-        name = next(n for n, mask in empty.items() if mask[row])
-        raise DataError.at(path, int(lines[row]), f"empty {name}", data[name].iloc[row])
-    return values
+@dataclass(frozen=True)
+class _LabelsRead:
+    data: CrowdLabels
+    kept: np.ndarray | None  # the rows kept (None: all), in file order
+    table: ColumnarTable
 
 
-def _row_text(path: Path, data: dict[str, pd.Series], row: int) -> str:
-    return delimiter_of(path).join(str(values.iloc[row]) for values in data.values())
+def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _LabelsRead:
+    if duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
+    if classes is not None:
+        _check_class_names(classes)
+    table = read_columns(path, LABELS_LAYOUT)
+    empty = _empty_field(table)
+    item, items = table.codes("item")
+    worker, workers = table.codes("worker")
+    kept = None
+    repeat = None
+    if duplicates != "keep":
+        repeated = _repeated_rows(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        if len(repeated) and duplicates == "error":
+            row = int(repeated[0])
+            pair = np.flatnonzero((item == item[row]) & (worker == worker[row]))
+            repeat = _Fault(row, f"(item, worker) = ({table.field('item', row)!r}, {table.field('worker', row)!r}) "
+                            f"was already labelled on line {table.line(int(pair[0]))}; {DUPLICATES_HINT}",
+                            table.row_text(row))
+        elif len(repeated):
+            mask = np.ones(len(item), dtype=bool)
+            mask[repeated] = False
+            kept = np.flatnonzero(mask)
+    value_code, order, bad_label = _value_codes(table, "label", classes, kept)
+    _earliest(table, empty, repeat, bad_label)
+    if len(workers) < 2:
+        raise table.error(0, "truth inference needs at least two workers; the table has one", str(workers[0]))
+    dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
+    label = value_code.astype(dtype)[table.indices("label")]
+    if kept is not None:
+        item, worker, label = item[kept], worker[kept], label[kept]
+    data = CrowdLabels(item=item.astype(dtype, copy=False), worker=worker.astype(dtype, copy=False), label=label,
+                       items=pd.Index(items, name="item"), workers=pd.Index(workers, name="worker"), classes=order)
+    return _LabelsRead(data, kept, table)
 
 
-def _repeat(path: Path, lines: np.ndarray, keys: list[pd.Series]) -> tuple[int, int] | None:
-    """(row of the first repeat of ``keys``, row of its first occurrence), or None."""
-    frame = pd.DataFrame({f"k{i}": k for i, k in enumerate(keys)})
-    repeated = frame.duplicated(keep="first").to_numpy()
-    row = _first(repeated)
-    if row is None:
-        return None
-    group = frame.groupby(list(frame.columns), sort=False).ngroup().to_numpy()
-    return row, int(np.flatnonzero(group == group[row])[0])
+def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> CrowdLabels:
+    """Read and validate a labels table straight into integer codes (:class:`~manyjudges.coded_labels.CrowdLabels`).
+
+    The same table, checks and errors as :func:`read_labels`, without a DataFrame of the rows: a
+    hundred million labels take 12 bytes each (int32 codes), the ids are kept once each, in natural
+    order (``items``, ``workers``), and the classes as :func:`read_labels` gives them.
+    """
+    return _read_labels(path, classes, duplicates).data
 
 
 def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> pd.DataFrame:
-    """Read and validate a labels table (``item, worker, label``; ``judge`` accepted for ``worker``).
+    """Read and validate a labels table (``item, worker, label``).
 
     Parameters
     ----------
     path : path-like
-        TSV file (CSV if the name ends in ``.csv``).
+        TSV file (CSV if the name ends in ``.csv``); the columns in any order, ``judge`` for
+        ``worker`` and ``task`` for ``item`` accepted, other columns ignored with a warning.
     classes : sequence, optional
         The class names, lowest first for ordinal labels; every label must be one of them
         (compared as text). Without them a label must be an integer class code 0..999.
@@ -179,70 +219,50 @@ def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str
     pandas.DataFrame
         Columns ``item``, ``worker`` (str, verbatim) and ``label`` (int64 codes without
         ``classes``; with them, the declared classes: int64 if they are all integers, else
-        str), rows in file order; ``attrs["lines"]`` (int64 array) holds each row's line in the file.
+        str), rows in file order; ``attrs["lines"]`` holds each row's line in the file.
 
     Raises
     ------
     DataError
-        Naming the file, the line and the value, for a header that misses or adds a column,
-        a row with another number of fields, no data rows, an empty field, a label that is
-        not a non-negative integer (no ``classes``) or not one of ``classes``, a repeated
-        (item, worker) pair (with ``duplicates="error"``; both lines are named), or fewer
-        than two workers in the whole table (truth inference needs at least two).
+        Naming the file, the line and the value, at the first faulty row in file order: a header
+        without one of the columns, a row with another number of fields, no data rows, an empty
+        field, a label that is not a non-negative integer (no ``classes``) or not one of
+        ``classes``, a repeated (item, worker) pair (with ``duplicates="error"``; both lines are
+        named), or fewer than two workers in the whole table (truth inference needs at least two).
     ValueError
         For a ``duplicates`` rule that does not exist, or fewer than two or repeated classes.
     """
-    from manyjudges.truth.labels import DUPLICATE_RULES  # here: manyjudges.truth may import manyjudges.io
-
-    if duplicates not in DUPLICATE_RULES:
-        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
-    if classes is not None:
-        _check_class_names(classes)
-    path = Path(path)
-    header = _check_header(path, [LABELS_COLUMNS, ["item", "judge", "label"]])
-    data, lines = _columns(path, header)
-    data = dict(zip(LABELS_COLUMNS, data.values()))
-    label = _check_fields(path, lines, data, "label", classes)
-    repeat = _repeat(path, lines, [data["item"], data["worker"]])
-    keep = np.ones(len(lines), dtype=bool)
-    if repeat is not None:
-        row, first = repeat
-        if duplicates == "error":
-            raise DataError.at(path, int(lines[row]), f"(item, worker) = ({data['item'].iloc[row]!r}, "
-                               f"{data['worker'].iloc[row]!r}) was already labelled on line {int(lines[first])} "
-                               "(pass duplicates='keep', 'first' or 'last')", _row_text(path, data, row))
-        if duplicates in ("first", "last"):
-            pairs = pd.DataFrame({"item": data["item"], "worker": data["worker"]})
-            keep = ~pairs.duplicated(keep=duplicates).to_numpy()
-    workers = data["worker"].unique()
-    if len(workers) < 2:
-        raise DataError.at(path, int(lines[0]), "truth inference needs at least two workers; the table has one",
-                           workers[0])
+    read = _read_labels(path, classes, duplicates)
+    data = read.data
     table = pd.DataFrame({
-        "item": data["item"].to_numpy()[keep].astype(str),
-        "worker": data["worker"].to_numpy()[keep].astype(str),
-        "label": label[keep],
+        "item": np.asarray(data.items, dtype=object)[data.item].astype(str),
+        "worker": np.asarray(data.workers, dtype=object)[data.worker].astype(str),
+        "label": data.classes[data.label],
     })
-    table.attrs["lines"] = lines[keep]
+    if table["label"].dtype == object and classes is not None and _class_names(classes).dtype.kind == "i":
+        table["label"] = table["label"].astype(np.int64)
+    table.attrs["lines"] = read.table.lines if read.kept is None else read.table.lines[read.kept]
     return table
 
 
 def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
-               classes: Sequence | None = None) -> pd.DataFrame:
+               classes: Sequence | None = None, strict: bool = False) -> pd.DataFrame:
     """Read and validate a label truth table (``item, truth``).
 
     Parameters
     ----------
     path : path-like
-        TSV file (CSV if the name ends in ``.csv``).
+        TSV file (CSV if the name ends in ``.csv``); column habits as in :func:`read_labels`.
     labels : pandas.DataFrame or CrowdLabels, optional
-        The labels the truth scores (e.g. from :func:`read_labels`): every truth item must
-        have labels there, and without ``classes`` the truth must be one of the labels'
-        classes (:func:`~manyjudges.truth.labels.as_crowd_labels`: 0..max(label) for
-        integer labels).
+        The labels the truth scores (e.g. from :func:`read_labels`): without ``classes`` the truth
+        must be one of the labels' classes (0..max(label) for integer labels). A truth row for an
+        item that has no labels there is skipped, and the rows skipped are counted in a
+        :class:`~manyjudges.io.errors.DataWarning`.
     classes : sequence, optional
         The class names; every truth must be one of them. Without ``classes`` and
         ``labels`` a truth must be an integer class code.
+    strict : bool
+        A truth item without labels is an error instead of a warning.
 
     Returns
     -------
@@ -253,50 +273,51 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
     Raises
     ------
     DataError
-        Naming the truth file, the line and the value, for a header that misses or adds a
-        column, no data rows, an empty field, a truth outside the classes (or not a
-        non-negative integer), an item given twice (both lines are named) or an item that
-        has no labels.
+        Naming the truth file, the line and the value, for a header without one of the columns,
+        no data rows, an empty field, a truth outside the classes (or not a non-negative
+        integer), an item given twice (both lines are named), or (``strict``) an item that has
+        no labels.
     """
-    from manyjudges.truth.labels import as_crowd_labels  # here: manyjudges.truth may import manyjudges.io
-
-    path = Path(path)
-    _check_header(path, [LABEL_TRUTH_COLUMNS])
-    data, lines = _columns(path, LABEL_TRUTH_COLUMNS)
-    items = None
+    crowd = None
     if labels is not None:
         crowd = as_crowd_labels(labels, classes=classes, duplicates="keep")
-        items = pd.Index([str(i) for i in crowd.items])
         if classes is None:
             classes = list(crowd.classes)
-    truth = _check_fields(path, lines, data, "truth", classes)
-    repeat = _repeat(path, lines, [data["item"]])
-    if repeat is not None:
-        row, first = repeat
-        raise DataError.at(path, int(lines[row]), f"item already has a truth on line {int(lines[first])}",
-                           data["item"].iloc[row])
-    if items is not None:
-        row = _first(items.get_indexer(data["item"].to_numpy()) < 0)
-        if row is not None:
-            raise DataError.at(path, int(lines[row]), "item has no labels in the labels table",
-                               data["item"].iloc[row])
-    table = pd.DataFrame({"item": data["item"].to_numpy().astype(str), "truth": truth})
-    table.attrs["lines"] = lines
-    return table
-
-
-def _write(df: pd.DataFrame, path: PathLike, columns: list[str]) -> None:
-    """``df[columns]`` to ``path`` atomically, tab- or comma-separated by the file name."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_path(path)
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="") as handle:
-            df[columns].to_csv(handle, sep=delimiter_of(path), index=False, lineterminator="\n")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    table = read_columns(path, TRUTH_LAYOUT)
+    empty = _empty_field(table)
+    value_code, order, bad = _value_codes(table, "truth", classes)
+    item, items = table.codes("item")
+    repeat = None
+    counts = np.bincount(item, minlength=len(items))
+    if (counts > 1).any():
+        seen = np.full(len(items), -1, dtype=np.int64)
+        first_rows = np.full(len(items), -1, dtype=np.int64)
+        positions = np.arange(len(item))
+        seen[item[::-1]] = positions[::-1]  # the first row of each item
+        first_rows[:] = seen
+        later = np.flatnonzero(first_rows[item] != positions)
+        row = int(later[0])
+        repeat = _Fault(row, f"item already has a truth on line {table.line(int(first_rows[item[row]]))}",
+                        table.field("item", row))
+    _earliest(table, empty, bad, repeat)
+    truth = order[value_code[table.indices("truth")]]
+    frame = pd.DataFrame({"item": np.asarray(items, dtype=object)[item].astype(str), "truth": truth})
+    rows = np.arange(len(frame))
+    if crowd is not None:
+        labelled = pd.Index(np.asarray(crowd.items).astype(str))
+        missing = np.flatnonzero(labelled.get_indexer(pd.Index(items, dtype=object)) < 0)
+        unlabelled = np.isin(item, missing)
+        if unlabelled.any():
+            row = int(np.flatnonzero(unlabelled)[0])
+            if strict:
+                raise table.error(row, "item has no labels in the labels table", table.field("item", row))
+            warnings.warn(f"{path}: skipped {int(unlabelled.sum())} of {len(frame)} truth rows whose item has no "
+                          f"labels (the first on line {table.line(row)}: {table.field('item', row)!r})",
+                          DataWarning, stacklevel=2)
+            rows = np.flatnonzero(~unlabelled)
+            frame = frame.iloc[rows].reset_index(drop=True)
+    frame.attrs["lines"] = table.lines[rows]
+    return frame
 
 
 def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
@@ -306,7 +327,7 @@ def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
     missing = [c for c in LABELS_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"a labels table needs the columns item, worker (or judge), label; missing {missing}")
-    _write(frame, path, LABELS_COLUMNS)
+    write_table(frame[LABELS_COLUMNS], path)
 
 
 def write_truth(truth: pd.DataFrame, path: PathLike) -> None:
@@ -314,4 +335,4 @@ def write_truth(truth: pd.DataFrame, path: PathLike) -> None:
     missing = [c for c in LABEL_TRUTH_COLUMNS if c not in truth.columns]
     if missing:
         raise ValueError(f"a label truth table needs the columns item, truth; missing {missing}")
-    _write(truth, path, LABEL_TRUTH_COLUMNS)
+    write_table(truth[LABEL_TRUTH_COLUMNS], path)

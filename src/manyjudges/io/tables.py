@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import os
 import re
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.atomic import atomic_file
+from manyjudges.io.columnar import delimiter_of
 from manyjudges.io.errors import DataError, not_utf8
 
 ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
@@ -25,22 +26,15 @@ ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
 _POSITIVE_INT = re.compile(r"[0-9]+")
 
 
-def _temp_path(path: Path) -> Path:
-    """A fresh, hidden file name beside ``path`` for an atomic write."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
-
-
-def write_tsv_to(df: pd.DataFrame, handle: Any) -> None:
-    """``df`` as TSV text (header, no index, full precision, "\\n" line ends) to an open text handle."""
-    df.to_csv(handle, sep="\t", index=False, lineterminator="\n")
+def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
+    """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
+    open text handle."""
+    df.to_csv(handle, sep=sep, index=False, lineterminator="\n")
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write ``df`` as a TSV file atomically.
-
-    The table goes to a temporary file in the destination directory, which
-    then replaces ``path`` in one ``os.replace``: a reader never sees a
-    half-written file, and a failed write leaves any old file untouched.
+    """Write ``df`` atomically (:func:`~manyjudges.atomic.atomic_file`): a TSV, or a CSV when the name ends
+    in ``.csv``.
 
     Parameters
     ----------
@@ -49,17 +43,8 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     path : path-like
         Destination; parent directories are created if needed.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_path(path)
-    try:
-        # mode "x": a new file with the usual permissions (umask respected)
-        with open(tmp, "x", encoding="utf-8", newline="") as handle:
-            write_tsv_to(df, handle)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    with atomic_file(path) as handle:
+        write_tsv_to(df, handle, delimiter_of(path))
 
 
 def parse_rank(path: Path, line: int, text: str) -> int:
@@ -67,11 +52,6 @@ def parse_rank(path: Path, line: int, text: str) -> int:
     if not _POSITIVE_INT.fullmatch(text) or int(text) < 1:
         raise DataError.at(path, line, "rank must be a positive integer", text)
     return int(text)
-
-
-def delimiter_of(path: str | os.PathLike[str]) -> str:
-    """The field separator of a canonical table: a comma for ``.csv`` files, else a tab."""
-    return "," if str(path).lower().endswith(".csv") else "\t"
 
 
 def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.atomic import atomic_file
+
 __all__ = ["concat_tables", "in_method_order", "write_text_atomic"]
 
 
@@ -29,8 +31,5 @@ def in_method_order(table: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame
 
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary sibling, so readers never see a partial file."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text(text)
-    tmp.replace(path)
+    with atomic_file(path) as handle:
+        handle.write(text)

@@ -12,11 +12,11 @@ Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/m
 >>> DawidSkene().fit(labels).labels_.tolist()
 [1, 0]
 """
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.ebcc import EBCC
 from manyjudges.truth.glad import GLAD
-from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.mace import MACE
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene

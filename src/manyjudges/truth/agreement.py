@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 
 __all__ = ["ALPHA_LEVELS", "coincidence_matrix", "krippendorff_alpha", "summarise_labels"]
 
@@ -67,7 +67,7 @@ def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal
     Parameters
     ----------
     labels : CrowdLabels or pandas.DataFrame
-        The labels (a long table is encoded with :func:`~manyjudges.truth.labels.as_crowd_labels`).
+        The labels (a long table is encoded with :func:`~manyjudges.coded_labels.as_crowd_labels`).
     level : {"nominal", "ordinal", "interval"}
         Level of measurement: the difference function between two classes (module docstring).
 
@@ -118,7 +118,7 @@ def summarise_labels(labels: CrowdLabels | pd.DataFrame, ordinal: bool = False) 
     """
     data = as_crowd_labels(labels)
     per_item = np.bincount(data.item, minlength=data.n_items)
-    pairs = np.unique(data.item * data.n_workers + data.worker)
+    pairs = np.unique(data.item.astype(np.int64) * data.n_workers + data.worker)
     workers_per_item = np.bincount(pairs // data.n_workers, minlength=data.n_items)
     per_worker = np.bincount(data.worker, minlength=data.n_workers)
     summary: dict[str, float] = {

@@ -2,7 +2,7 @@
 
 An estimator is built with its parameters (the constructor stores them, nothing else), then
 ``fit(labels)`` on a long labels table (``item``, ``worker`` or ``judge``, ``label``) or a
-:class:`~manyjudges.truth.labels.CrowdLabels`, and has
+:class:`~manyjudges.coded_labels.CrowdLabels`, and has
 
 - ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
 - ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 
 __all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint",
            "row_argmax"]
@@ -121,7 +121,7 @@ class TruthEstimator:
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
             duplicates: str = "error") -> TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
-        :func:`~manyjudges.truth.labels.as_crowd_labels`. Returns self."""
+        :func:`~manyjudges.coded_labels.as_crowd_labels`. Returns self."""
         self._check_params()
         data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
         result = self._fit(data)

@@ -62,9 +62,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.graded.dawid_skene import INITS, DawidSkeneResult, dawid_skene
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
-from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["DawidSkene", "run_em"]
 

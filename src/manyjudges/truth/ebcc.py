@@ -65,8 +65,8 @@ import numpy as np
 from scipy import sparse
 from scipy.special import digamma, gammaln
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
-from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["EBCC", "EBCCRun", "ebcc_mean_field", "ebcc_start", "soft_vote"]
 

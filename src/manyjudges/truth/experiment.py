@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.base import TruthEstimator
-from manyjudges.truth.labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.registry import make_truth_estimator
 
 __all__ = ["ACCURACY_COLUMNS", "TruthRun", "accuracy", "fit_method", "labels_table", "run_methods",

@@ -51,9 +51,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.solvers import lbfgsb
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
-from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["GLAD"]
 

@@ -53,8 +53,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import digamma, gammaln
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
-from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["MACE"]
 

@@ -48,9 +48,9 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
 """
 from __future__ import annotations
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.dawid_skene import run_em
-from manyjudges.truth.labels import CrowdLabels
 
 __all__ = ["OneCoinDawidSkene"]
 

@@ -88,8 +88,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, posteriors_from_log_joint
-from manyjudges.truth.labels import CrowdLabels
 from manyjudges.truth.ordinal_cuts import cut_basis, cut_objective, newton_cut_step
 from manyjudges.truth.ordinal_probit import (
     _edges,

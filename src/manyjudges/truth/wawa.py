@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.labels import CrowdLabels
 from manyjudges.truth.majority_vote import agreement_rates, pick_classes, vote_shares
 
 __all__ = ["WAWA_TIES", "Wawa"]

@@ -1,0 +1,46 @@
+"""Atomic writes: a file is written beside its destination and moved into place in one ``os.replace``.
+
+A reader never sees a half-written file, and a write that fails (or is killed) leaves the old
+file, if any, untouched and no temporary file behind. Every writer of the library (canonical
+tables, metadata, result tables, downloads) goes through :func:`atomic_file`.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["atomic_file", "temp_path"]
+
+
+def temp_path(path: str | os.PathLike[str]) -> Path:
+    """A fresh, hidden file name beside ``path`` (same directory, so the final move is atomic)."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike[str], mode: str = "w", **open_kwargs: Any) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path`` for writing; on leaving the block without an error it
+    replaces ``path`` (parent directories are created), on an error it is deleted.
+
+    ``mode`` is ``"w"`` (text: UTF-8, ``newline=""`` unless given) or ``"wb"``; the file is created
+    new (mode ``x``), with the usual permissions.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(path)
+    binary = "b" in mode
+    if not binary:
+        open_kwargs.setdefault("encoding", "utf-8")
+        open_kwargs.setdefault("newline", "")
+    try:
+        with open(tmp, "xb" if binary else "x", **open_kwargs) as handle:
+            yield handle
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

@@ -1,0 +1,241 @@
+"""Crowd labels as integer codes: the labels table that the truth-inference methods fit, coded once.
+
+A labels table is long: one row per (item, worker, label). In memory it becomes a
+:class:`CrowdLabels`: three aligned integer arrays (``item``, ``worker``, ``label``) indexing
+``items``, ``workers`` and ``classes``, int32 while the products the methods form
+(``item * K + label``, ``worker * K + label``) fit in it (12 bytes a label), else int64. Every
+method of :mod:`manyjudges.truth` works on these codes; the ids and class names only come back
+in the fitted pandas attributes. Items and workers are coded in natural id order (numbers by
+value, ``2`` before ``10``; other ids as text), so the codes, and every result, do not depend on
+the order of the table's rows. The file reader :func:`manyjudges.io.labels.read_crowd_labels`
+builds the same codes straight from a file.
+
+Classes: with ``classes`` given (e.g. the ordinal names ``G, P, R, X``, lowest first) every
+label must be one of them and the classes are in that order; otherwise integer labels give the
+classes ``0 .. max(label)`` (a class nobody used still counts) and other labels their sorted
+distinct values.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "code_dtype", "natural_ids"]
+
+#: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
+DUPLICATE_RULES = ("error", "keep", "first", "last")
+
+
+@dataclass(frozen=True, eq=False)
+class CrowdLabels:
+    """Labels as codes: ``label[e]`` (0..K-1) is what ``worker[e]`` said about ``item[e]``."""
+
+    item: np.ndarray
+    worker: np.ndarray
+    label: np.ndarray
+    #: the item ids, in code order (codes index this Index, named ``item``)
+    items: pd.Index
+    #: the worker ids, in code order (named ``worker``)
+    workers: pd.Index
+    #: the class names, in code order (lowest first for ordinal labels)
+    classes: np.ndarray
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.label)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_workers(self) -> int:
+        return len(self.workers)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    @cached_property
+    def class_counts(self) -> np.ndarray:
+        """(n_items, K) how many labels of each class each item received."""
+        k = self.n_classes
+        return np.bincount(self.item * k + self.label, minlength=self.n_items * k).reshape(self.n_items, k)
+
+    @cached_property
+    def worker_counts(self) -> np.ndarray:
+        """(n_workers,) how many labels each worker gave."""
+        return np.bincount(self.worker, minlength=self.n_workers)
+
+    def one_hot(self) -> np.ndarray:
+        """(n_labels, K) float one-hot of each label."""
+        out = np.zeros((self.n_labels, self.n_classes))
+        out[np.arange(self.n_labels), self.label] = 1.0
+        return out
+
+
+def code_dtype(*sizes: int) -> type[np.signedinteger]:
+    """int32 when every ``size`` (a count, or a product of counts the methods form) fits in it, else int64."""
+    return np.int32 if max(sizes, default=0) < np.iinfo(np.int32).max else np.int64
+
+
+def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
+    """The permutation that puts distinct ids in natural order: numbers by value; strings by number when
+    every one is a digit string (``"2"`` before ``"10"``), else as text."""
+    values = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
+    if values.dtype.kind in "iuf" or len(values) == 0:
+        return np.argsort(values, kind="stable")
+    text = [str(v) for v in values]
+    if all(t.isascii() and t.isdigit() for t in text):
+        return np.asarray(sorted(range(len(text)), key=lambda i: (int(text[i]), text[i])), dtype=np.int64)
+    if all(isinstance(v, str) for v in values):
+        return np.argsort(np.asarray(text, dtype=object), kind="stable")
+    return np.asarray(sorted(range(len(text)), key=lambda i: text[i]), dtype=np.int64)
+
+
+def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
+    """(int64 codes, distinct values as an Index named ``name``), the values in natural order
+    (:func:`natural_ids`). Non-negative integer ids up to a few times their number are coded by a
+    presence table, O(n), instead of hashing and sorting."""
+    if pd.api.types.is_integer_dtype(values.dtype) and len(values):
+        ids = values.to_numpy(np.int64)
+        low, high = int(ids.min()), int(ids.max())
+        if low >= 0 and high < 4 * len(ids) + 1024:
+            present = np.zeros(high + 1, dtype=bool)
+            present[ids] = True
+            rank = np.cumsum(present) - 1
+            return rank[ids], pd.Index(np.flatnonzero(present), name=name)
+    codes, uniques = pd.factorize(values, sort=False)
+    order = natural_ids(uniques.to_numpy() if isinstance(uniques, pd.Index) else np.asarray(uniques))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], pd.Index(np.asarray(uniques)[order], name=name)
+
+
+def _plain(value: object) -> object:
+    """A numpy scalar as the Python value it holds (for messages: ``1``, not ``np.int64(1)``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _repeated_rows(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
+    """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
+    its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
+    key = item.astype(np.int64) * n_workers + worker
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(key, kind="stable")  # within a pair, rows in table order
+    same = key[order[1:]] == key[order[:-1]]
+    return np.sort(order[1:][same] if keep == "first" else order[:-1][same])
+
+
+def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.ndarray:
+    if classes is not None:
+        names = list(classes)
+        if len(names) < 2:
+            raise ValueError(f"{source}: at least two classes are needed, got {names!r}")
+        if len(set(map(str, names))) != len(names):
+            raise ValueError(f"{source}: the classes repeat a name: {names!r}")
+        return np.asarray(names, dtype=object)
+    if pd.api.types.is_integer_dtype(label.dtype):
+        values = label.to_numpy()
+        if values.min() < 0:
+            bad = int(values[values < 0][0])
+            raise ValueError(f"{source}: integer labels must be 0 or more, got {bad}")
+        top = int(values.max())
+        return np.arange(max(top + 1, 2), dtype=np.int64)
+    names = sorted(label.astype(str).unique())
+    if len(names) < 2:
+        raise ValueError(f"{source}: every label is {names[0]!r}; declare the classes (two or more) to fit")
+    return np.asarray(names, dtype=object)
+
+
+def _label_codes(values: pd.Series, classes: Sequence | None, source: str, rows: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(label codes, class names) of the labels ``values``; ``rows[e]`` is label e's row in the table
+    (0-based, for messages). Whole float labels are integer codes; labels that are not integers are
+    matched to the class names as text."""
+    if pd.api.types.is_float_dtype(values.dtype):
+        numbers = values.to_numpy(float)
+        bad = ~np.isfinite(numbers) | (numbers != np.round(numbers)) | (np.abs(numbers) > 2.0 ** 53)
+        if bad.any():
+            e = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{source}: row {rows[e] + 1} has label {float(numbers[e])!r}; a label is an integer "
+                             f"class code 0..K-1 or a class name")
+        values = values.astype(np.int64)  # 0.0, 1.0, ...: the codes 0, 1, ...
+    order = _class_order(values, classes, source)
+    integer = pd.api.types.is_integer_dtype(values.dtype)
+    if integer and classes is None:
+        return values.to_numpy(np.int64), order  # the codes themselves (0 .. max, checked above)
+    if integer and all(isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in order):
+        label = pd.Index(np.asarray(order, dtype=np.int64)).get_indexer(values)
+    else:
+        if classes is not None and not integer:
+            order = np.asarray([str(c) for c in order], dtype=object)
+        label = pd.Index([str(c) for c in order]).get_indexer(values.astype(str))
+    label = np.asarray(label, dtype=np.int64)
+    if (label < 0).any():
+        e = int(np.flatnonzero(label < 0)[0])
+        raise ValueError(f"{source}: row {rows[e] + 1} has label {_plain(values.iloc[e])!r}, "
+                         f"not one of the classes {', '.join(map(str, order))}")
+    return label, order
+
+
+def as_crowd_labels(
+    labels: pd.DataFrame | CrowdLabels,
+    classes: Sequence | None = None,
+    duplicates: str = "error",
+    source: str = "labels",
+) -> CrowdLabels:
+    """Encode a long labels table (``item``, ``worker`` or ``judge``, ``label``) as :class:`CrowdLabels`.
+
+    ``classes`` fixes the class names and their order (labels are matched as strings when the
+    table's labels are strings). ``duplicates`` says what a repeated (item, worker) row means:
+    ``"error"`` (the default: a ValueError naming the first repeat), ``"keep"`` (each row is one
+    label, as in Dawid and Skene's repeated responses), ``"first"`` or ``"last"`` (keep one).
+    ``source`` names the table in error messages. Items and workers are coded in sorted id order.
+    """
+    if isinstance(labels, CrowdLabels):
+        return labels
+    if not isinstance(labels, pd.DataFrame):
+        raise TypeError(f"{source}: expected a pandas DataFrame with columns item, worker, label; "
+                        f"got {type(labels).__name__}")
+    if duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
+    frame = labels
+    if "worker" not in frame.columns and "judge" in frame.columns:
+        frame = frame.rename(columns={"judge": "worker"})
+    missing = [c for c in ("item", "worker", "label") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
+                         f"(a labels table has item, worker (or judge), label)")
+    if frame.empty:
+        raise ValueError(f"{source}: the table has no labels")
+    for column in ("item", "worker", "label"):
+        missing_value = frame[column].isna().to_numpy()
+        if missing_value.any():
+            row = int(np.flatnonzero(missing_value)[0])
+            raise ValueError(f"{source}: row {row + 1} has no {column}")
+    item, items = _codes(frame["item"], "item")
+    worker, workers = _codes(frame["worker"], "worker")
+    rows = np.arange(len(frame))
+    label_values = frame["label"]
+    if duplicates != "keep":
+        repeated = _repeated_rows(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        if len(repeated) and duplicates == "error":
+            row = int(repeated[0])
+            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({_plain(items[item[row]])!r}, "
+                             f"{_plain(workers[worker[row]])!r}); pass duplicates='keep', 'first' or 'last'")
+        if len(repeated):  # "first" or "last": the other rows of a pair are dropped before the classes are read
+            kept = np.ones(len(item), dtype=bool)
+            kept[repeated] = False
+            rows = np.flatnonzero(kept)
+            item, worker, label_values = item[kept], worker[kept], label_values.iloc[rows]
+    label, order = _label_codes(label_values, classes, source, rows)
+    dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
+    return CrowdLabels(item=item.astype(dtype), worker=worker.astype(dtype), label=label.astype(dtype), items=items,
+                       workers=workers, classes=order)
