@@ -73,6 +73,28 @@ def comparable(path: Path) -> bytes:
     return data
 
 
+def table_differences(produced: Path, expected: Path, rtol: float = 1e-4, atol: float = 1e-7) -> str | None:
+    """None when two result tables have the same text cell for cell, numbers equal to ``rtol`` (relative)
+    or ``atol``; else the first difference, in words. Measured seconds are masked (``comparable``)."""
+    ours, theirs = comparable(produced).decode().splitlines(), comparable(expected).decode().splitlines()
+    if len(ours) != len(theirs):
+        return f"{len(ours)} lines, expected {len(theirs)}"
+    for number, (a_line, b_line) in enumerate(zip(ours, theirs), 1):
+        a_cells, b_cells = a_line.split("\t"), b_line.split("\t")
+        if len(a_cells) != len(b_cells):
+            return f"line {number}: {a_line!r}, expected {b_line!r}"
+        for a, b in zip(a_cells, b_cells):
+            if a == b:
+                continue
+            try:
+                x, y = float(a), float(b)
+            except ValueError:
+                return f"line {number}: {a!r}, expected {b!r}"
+            if not abs(x - y) <= atol + rtol * abs(y):
+                return f"line {number}: {a!r}, expected {b!r}"
+    return None
+
+
 def assert_same_results(first: Path, second: Path) -> int:
     """Both runs produced the same files with the same bytes (seconds aside); returns how many."""
     files = result_files(first)

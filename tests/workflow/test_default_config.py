@@ -1,9 +1,13 @@
 """The default config (config/config.yaml) from scratch gives the tables it always gave.
 
 ``expected/default/`` holds every results-contract table of a default run made before the
-jobs were batched and the methods sped up (measured seconds left out): the same tables, byte
-for byte, are expected from the current code. A deliberate change of a result replaces the
-expected file in the same commit, and says why.
+jobs were batched and the methods sped up (measured seconds left out): the same tables are
+expected from the current code, text cell for cell and numbers to 1e-4 relative. Not byte for
+byte: the BLAS kernel numpy runs (OpenBLAS picks one per processor, OPENBLAS_CORETYPE overrides
+it) changes the last digits of sums, and the fits that stop at a tolerance carry that further
+(measured: the ordinal Dawid-Skene posteriors of sim_labels move by up to 2.1e-5 between the
+Haswell kernel and the default one on the same machine). A deliberate change of a result
+replaces the expected file in the same commit, and says why.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .runner import REPO, comparable, run
+from .runner import REPO, run, table_differences
 
 EXPECTED = Path(__file__).parent / "expected" / "default"
 
@@ -26,6 +30,6 @@ def test_default_config_reproduces_every_table(tmp_path):
     produced = sorted(p.relative_to(tmp_path / "results") for p in (tmp_path / "results").glob("*/*/*.tsv")
                       if p.name != "runtime.tsv")
     assert produced == expected
-    different = [str(rel) for rel in expected
-                 if comparable(tmp_path / "results" / rel) != comparable(EXPECTED / rel)]
+    different = {str(rel): difference for rel in expected
+                 if (difference := table_differences(tmp_path / "results" / rel, EXPECTED / rel))}
     assert not different, f"tables that changed: {different}"

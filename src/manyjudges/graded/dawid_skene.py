@@ -81,7 +81,7 @@ def _as_index(name: str, x) -> np.ndarray:
         if a.size == 0 and a.dtype.kind == "f":  # np.asarray([]) is float64
             return a.astype(np.int64)
         raise ValueError(f"{name} must hold integers, got dtype {a.dtype}")
-    return a.astype(np.int64, copy=False)
+    return a if a.dtype in (np.int32, np.int64) else a.astype(np.int64)  # int32 codes stay int32 (no copy)
 
 
 def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init, model, stop):
@@ -115,6 +115,20 @@ def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, sm
     if stop not in STOPS:
         raise ValueError(f"stop must be one of {', '.join(STOPS)}, got {stop!r}")
     return item, judge, label
+
+
+def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items: int, n_judges: int,
+                 n_labels: int) -> sparse.csr_matrix:
+    """(n_items, n_judges * K) CSR count matrix: entry (i, j K + c) = how many times judge j said c about
+    item i. Built by scipy's O(n) COO-to-CSR pass (repeats summed, each row's columns sorted, so the
+    matrix, and every sum over it, does not depend on the order of the labels); 12 bytes a label
+    (float64 count, int32 column). Its transpose ``.T`` is a CSC view of the same arrays."""
+    columns = judge * n_labels + label
+    if columns.dtype != item.dtype:
+        columns = columns.astype(np.int64)
+    counts = sparse.coo_matrix((np.ones(len(item)), (item, columns)), shape=(n_items, n_judges * n_labels))
+    del columns
+    return counts.tocsr()
 
 
 def dawid_skene(
@@ -182,8 +196,8 @@ def dawid_skene(
     n_items, n_judges = int(n_items), int(n_judges)
     # The labels as a sparse (judge * K + label) x item count matrix L: the M-step's sums are
     # L @ T and the E-step's L^T @ log confusion, each O(labels x K) (a repeated label counts twice).
-    by_label = sparse.csr_matrix((np.ones(len(item)), (judge * k + label, item)), shape=(n_judges * k, n_items))
-    by_item = by_label.T.tocsr()
+    by_item = label_matrix(item, judge, label, n_items, n_judges, k)
+    by_label = by_item.T  # a CSC view: no second copy of the labels
 
     counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
     per_item = counts.sum(axis=0)

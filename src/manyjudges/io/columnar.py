@@ -225,11 +225,21 @@ class ColumnarTable:
 
     def values(self, column: str) -> np.ndarray:
         """The distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
+        if column not in self.columns:  # released: its codes and ids serve
+            return self._codes[column][1]
         return np.asarray(self.columns[column].dictionary.to_numpy(zero_copy_only=False), dtype=object)
 
     def indices(self, column: str) -> np.ndarray:
         """Each row's index into :meth:`values` (int32)."""
+        if column not in self.columns:
+            return self._codes[column][0]
         return self.columns[column].indices.to_numpy(zero_copy_only=False)
+
+    def release(self, column: str) -> None:
+        """Drop the parsed column once its :meth:`codes` are made: the codes and ids then serve
+        :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a column in memory, not two)."""
+        self.codes(column)
+        self.columns.pop(column, None)
 
     def text(self, column: str) -> np.ndarray:
         """Each row's field of ``column`` as a str (object array; for small tables)."""
@@ -237,6 +247,9 @@ class ColumnarTable:
 
     def field(self, column: str, row: int) -> str:
         """Row ``row``'s field of ``column``."""
+        if column not in self.columns:
+            codes, ids = self._codes[column]
+            return str(ids[codes[int(row)]])
         return str(self.columns[column][int(row)].as_py())
 
     def line(self, row: int) -> int:
@@ -262,7 +275,8 @@ class ColumnarTable:
         """An empty or whitespace-only field is a DataError ("empty <column>") at the first such row."""
         first: tuple[int, str] | None = None
         for column in columns or self.layout.columns:
-            dictionary = self.columns[column].dictionary
+            dictionary = self.columns[column].dictionary if column in self.columns else pa.array(
+                self.values(column), type=pa.string())
             blank = pc.equal(pc.utf8_trim_whitespace(dictionary), "").to_numpy(zero_copy_only=False)
             row = self.first_row(column, np.asarray(blank, dtype=bool))
             if row is not None and (first is None or row < first[0]):

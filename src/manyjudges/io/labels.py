@@ -161,7 +161,9 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
     table = read_columns(path, LABELS_LAYOUT)
     empty = _empty_field(table)
     item, items = table.codes("item")
+    table.release("item")
     worker, workers = table.codes("worker")
+    table.release("worker")
     kept = None
     repeat = None
     if duplicates != "keep":

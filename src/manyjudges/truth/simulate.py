@@ -10,12 +10,14 @@ graders of an ordinal scale err. Every draw comes from ``rng``.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from contextlib import nullcontext
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["WORKER_KINDS", "simulate_labels"]
+__all__ = ["WORKER_KINDS", "simulate_labels", "write_simulated_labels"]
 
 WORKER_KINDS = ("good", "random", "biased")
 
@@ -67,3 +69,49 @@ def simulate_labels(rng: np.random.Generator, n_items: int = 500, n_workers: int
                            "label": label.astype(np.int64)})
     return (labels, pd.DataFrame({"item": item_ids, "truth": truth.astype(np.int64)}),
             pd.DataFrame({"worker": worker_ids, "kind": np.array(WORKER_KINDS)[kinds]}))
+
+
+def write_simulated_labels(labels_path: str | os.PathLike[str], truth_path: str | os.PathLike[str] | None = None,
+                           n_items: int = 10_000_000, labels_per_item: int = 10, n_workers: int = 1000,
+                           n_classes: int = 2, accuracy: tuple[float, float] = (0.55, 0.95), seed: int = 0,
+                           chunk_items: int = 1_000_000) -> None:
+    """Write a large simulated labels table (``item, worker, label``, integer ids and codes) straight to
+    ``labels_path`` (and ``item, truth`` to ``truth_path``), a block of ``chunk_items`` items at a time.
+
+    The default is the shape of spark-crowd's binary4 set: 10M items x 10 labels, 2 classes, 100M
+    labels. Item i's true class is uniform; its labels come from the workers ``(s_i + j) mod
+    n_workers``, j < ``labels_per_item``, for a uniform start s_i (so no pair repeats); worker w says the
+    truth with probability a_w ~ U(``accuracy``), else a uniformly drawn other class (the one-coin
+    model). Every draw comes from ``numpy.random.default_rng(seed)``; the files are written atomically.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from manyjudges.atomic import atomic_file
+
+    if not 1 <= labels_per_item <= n_workers or n_classes < 2 or n_items < 1:
+        raise ValueError(f"need 1 <= labels_per_item <= n_workers, n_classes >= 2 and n_items >= 1, got "
+                         f"{labels_per_item}, {n_workers}, {n_classes}, {n_items}")
+    rng = np.random.default_rng(seed)
+    skill = rng.uniform(accuracy[0], accuracy[1], n_workers)
+    options = pacsv.WriteOptions(include_header=False, delimiter="\t", quoting_style="none")
+    with atomic_file(labels_path, "wb") as labels_out, \
+            (atomic_file(truth_path, "wb") if truth_path is not None else nullcontext()) as truth_out:
+        labels_out.write(b"item\tworker\tlabel\n")
+        if truth_out is not None:
+            truth_out.write(b"item\ttruth\n")
+        for first in range(0, n_items, chunk_items):
+            n = min(chunk_items, n_items - first)
+            truth = rng.integers(0, n_classes, n)
+            start = rng.integers(0, n_workers, n)
+            worker = (start[:, None] + np.arange(labels_per_item)[None, :]) % n_workers
+            t = np.repeat(truth, labels_per_item)
+            w = worker.ravel()
+            wrong = (t + rng.integers(1, n_classes, len(w))) % n_classes
+            label = np.where(rng.random(len(w)) < skill[w], t, wrong)
+            item = np.repeat(np.arange(first, first + n, dtype=np.int64), labels_per_item)
+            pacsv.write_csv(pa.table({"item": item, "worker": w.astype(np.int32), "label": label.astype(np.int8)}),
+                            labels_out, write_options=options)
+            if truth_out is not None:
+                pacsv.write_csv(pa.table({"item": np.arange(first, first + n, dtype=np.int64),
+                                          "truth": truth.astype(np.int8)}), truth_out, write_options=options)
