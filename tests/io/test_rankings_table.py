@@ -48,7 +48,7 @@ def test_round_trip(tmp_path: Path) -> None:
         ("", 1, "(empty file)", "header must be"),
         ("list_id\titem\trank\nq\ta\t1\n", 1, "list_id\titem\trank", "header must be"),
         ("list_set\tlist_id\titem\trank\textra\n", 1, "list_set\tlist_id\titem\trank\textra",
-         "header must be"),
+         "no data rows"),
         (HEADER, 1, "list_set\tlist_id\titem\trank", "no data rows"),
         (HEADER + "\n\n", 1, "list_set\tlist_id\titem\trank", "no data rows"),
         (HEADER + "s\tq\ta\t1\ns\tq\tb\n", 3, "s\tq\tb", "expected 4 tab-separated fields"),
@@ -66,7 +66,7 @@ def test_round_trip(tmp_path: Path) -> None:
     ids=[
         "empty-file",
         "missing-column",
-        "extra-column",
+        "extra-column-no-rows",
         "no-rows",
         "blank-rows-only",
         "short-row",
@@ -81,6 +81,7 @@ def test_round_trip(tmp_path: Path) -> None:
         "duplicate-position",
     ],
 )
+@pytest.mark.filterwarnings("ignore::manyjudges.io.columnar.ExtraColumnsWarning")
 def test_read_errors(tmp_path: Path, text: str, line: int, value: str, reason: str) -> None:
     path = tmp_path / "bad_rankings.tsv"
     path.write_text(text, encoding="utf-8")

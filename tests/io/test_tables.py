@@ -85,7 +85,6 @@ def test_write_table_failure_leaves_old_file(tmp_path: Path, monkeypatch: pytest
 # (file name, body, line, value, words in the reason)
 BAD_TABLES = [
     ("bad_header.tsv", "set\tjudge\titem\trank\n" + GOOD_SET, 1, "set\tjudge\titem\trank", "header"),
-    ("order_header.tsv", "judge\tset_id\titem\trank\n" + GOOD_SET, 1, "judge\tset_id\titem\trank", "header"),
     ("empty.tsv", "", 1, "(empty file)", "header"),
     ("only_header.tsv", HEADER, 1, "set_id\tjudge\titem\trank", "no data"),
     ("fields.tsv", HEADER + GOOD_SET + "s\tc\t1\n", 6, "s\tc\t1", "fields"),
@@ -96,6 +95,7 @@ BAD_TABLES = [
     ("rank_empty.tsv", HEADER + GOOD_SET.replace("a\t2\t2", "a\t2\t"), 3, "", "positive integer"),
     ("empty_item.tsv", HEADER + GOOD_SET.replace("a\t2\t2", "a\t\t2"), 3, "", "empty item"),
     ("dup_item.tsv", HEADER + GOOD_SET + "s\tb\t1\t2\n", 6, "1", "twice"),
+    ("missing_column.tsv", "set_id\tworker\trank\ns\ta\t1\n", 1, "set_id\tworker\trank", "missing column(s) item"),
     ("extra_item.tsv", HEADER + GOOD_SET + "s\tb\t3\t3\n", 6, "3", "does not rank"),
     ("missing_item.tsv", HEADER + "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t1\n", 4, "b", "does not rank"),
     ("one_judge.tsv", HEADER + GOOD_SET + "t\ta\t1\t1\nt\ta\t2\t2\n", 6, "t", "at least 2 judges"),
@@ -117,3 +117,16 @@ def test_bad_tables_raise_located_errors(
 
 def test_data_error_is_value_error() -> None:
     assert issubclass(DataError, ValueError)
+
+
+def test_column_order_is_free(tmp_path: Path) -> None:
+    """Columns in another order read as the canonical table (the header order was an error before)."""
+    canonical = read_orderings(write_text(tmp_path / "a.tsv", HEADER + GOOD_SET))
+    swapped = "judge\tset_id\titem\trank\n" + "".join(
+        f"{j}\t{s}\t{i}\t{r}\n" for s, j, i, r in (line.split("\t") for line in GOOD_SET.splitlines()))
+    pd.testing.assert_frame_equal(read_orderings(write_text(tmp_path / "b.tsv", swapped)), canonical)
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path

@@ -52,6 +52,8 @@ rule copy_user_table:
         lambda wc: ORD["datasets"][wc.table_dataset]["path"],
     output:
         "data/processed/{table_dataset}/orderings.tsv",
+    params:
+        duplicates=lambda wc: ORD["datasets"][wc.table_dataset].get("duplicates", "error"),
     threads: 1
     resources:
         mem_mb=1000,

@@ -50,8 +50,9 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.orderings.registry import make_ordering_scorer
 
     scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
+    check_ranking_duplicates(args.duplicates, "(set_id, judge, item)")
     with input_path(args.orderings) as path:
-        panels = panels_from_table(read_orderings(path))
+        panels = panels_from_table(read_orderings(path, duplicates=args.duplicates))
     return ed_by_set(scorer, panels, Progress("ED by set"))
 
 
@@ -63,10 +64,11 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
     if args.orderings == "-" and args.candidates == "-":
         raise CommandError("only one of ORDERINGS and CANDIDATES can be read from stdin")
+    check_ranking_duplicates(args.duplicates, "(set_id, judge, item)")
     with input_path(args.orderings) as gold_path:
-        gold = orderings_to_rank_matrices(read_orderings(gold_path))
+        gold = orderings_to_rank_matrices(read_orderings(gold_path, duplicates=args.duplicates))
     with input_path(args.candidates) as cand_path:
-        candidates = read_orderings(cand_path, min_judges=1)
+        candidates = read_orderings(cand_path, min_judges=1, duplicates=args.duplicates)
         rows = []
         progress = Progress("scoring sets")
         sets = candidates.groupby("set_id", sort=False)  # one pass; rows keep their file order
@@ -80,6 +82,13 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
             rows += [{"set_id": set_id, "candidate": name, "score": float(s)} for name, s in zip(names, scores)]
             progress(done, sets.ngroups)
     return pd.DataFrame(rows, columns=["set_id", "candidate", "score"])
+
+
+def check_ranking_duplicates(duplicates: str, key: str) -> None:
+    """``--duplicates keep`` is refused for a ranking: a repeated row would give one thing two ranks."""
+    if duplicates == "keep":
+        raise CommandError(f"--duplicates keep makes no sense here: a repeated {key} row would give it two ranks; "
+                           "use error (the default), first or last")
 
 
 def candidate_rank_matrix(table: pd.DataFrame, set_id: str, items: Sequence[str], path: Any, lines: Sequence[int]):
@@ -113,8 +122,10 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
 
     if not (args.lam > 0 and args.gamma > 0):  # before the data is read (the measure checks it too)
         raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")
+    check_ranking_duplicates(args.duplicates, "(list_set, list_id, rank) position")
     with input_path(args.rankings) as path:
-        list_sets = {name: list(lists.values()) for name, lists in rankings_to_lists(read_rankings(path)).items()}
+        lists = rankings_to_lists(read_rankings(path, duplicates=args.duplicates))
+        list_sets = {name: list(by_id.values()) for name, by_id in lists.items()}
     return search_engine_grid(list_sets, [args.lam], [args.gamma])
 
 

@@ -22,7 +22,9 @@ EXAMPLES = {
         example:
           manyjudges methods crowd          # the crowd aggregators, their parameters and defaults""",
     "orderings ed": """\
-        ORDERINGS has the columns set_id, judge, item, rank (rank 1 = best; tied items share a rank).
+        ORDERINGS has the columns set_id, judge, item, rank (rank 1 = best; tied items share a rank),
+        in any order; worker is read as judge, task as item, other columns are ignored with a warning.
+        --duplicates first or last keeps one row of a repeated (set_id, judge, item) (keep is refused).
 
         example (three judges order x, y, z):
           """ + PANEL + """
@@ -31,6 +33,7 @@ EXAMPLES = {
     "orderings score": """\
         Both tables have the columns set_id, judge, item, rank; in CANDIDATES the judge column names
         the candidate ordering, which must rank the same items as the gold orderings of its set.
+        Column habits and --duplicates as in 'manyjudges orderings ed --help' (for both tables).
 
         example (the panel of 'manyjudges orderings ed --help', and one candidate ordering):
           """ + PANEL + """
@@ -38,7 +41,9 @@ EXAMPLES = {
           manyjudges orderings score panel.tsv candidates.tsv --method ac_tau -o scores.tsv
         writes set_id, candidate, score.""",
     "consensus": """\
-        RANKINGS has the columns list_set, list_id, item, rank (rank 1 = best; lists may be partial).
+        RANKINGS has the columns list_set, list_id, item, rank (rank 1 = best; lists may be partial),
+        in any order; task is read as item, other columns are ignored with a warning. --duplicates
+        first or last keeps one row of a repeated (list_set, list_id, rank) position (keep is refused).
 
         example (two search engines' top lists, as CSV):
           printf 'list_set,list_id,item,rank\\ng,google,a,1\\ng,google,b,2\\ng,google,c,3\\ng,bing,b,1\\ng,bing,a,2\\n' > rankings.csv
@@ -120,12 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("ed", **_parser_kwargs("orderings ed", "evaluation discriminativeness of a method, per set"))
     p.add_argument("orderings", metavar="ORDERINGS")
     _add_method(p, "orderings")
+    add_duplicates(p, "(set_id, judge, item)")
     p.set_defaults(run=commands.cmd_orderings_ed)
     p = verbs.add_parser("score", **_parser_kwargs("orderings score",
                                                    "score candidate orderings against the gold orderings"))
     p.add_argument("orderings", metavar="ORDERINGS")
     p.add_argument("candidates", metavar="CANDIDATES")
     _add_method(p, "orderings")
+    add_duplicates(p, "(set_id, judge, item)")
     p.set_defaults(run=commands.cmd_orderings_score)
 
     p = sub.add_parser("consensus", **_parser_kwargs("consensus", "consensus measure of each set of rankings"))
@@ -135,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gamma", type=float, default=1.0,
                    help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
+    add_duplicates(p, "(list_set, list_id, rank) position")
     p.set_defaults(run=commands.cmd_consensus)
 
     graded = sub.add_parser("graded", help="predict an unseen judge's graded labels")

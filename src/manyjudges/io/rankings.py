@@ -15,19 +15,29 @@ The raw formats (search-engine result files, CLEF eHealth 2015 runs) are
 parsed by :mod:`manyjudges.io.sources.search_results` and
 :mod:`manyjudges.io.sources.clef_runs` (see ``docs/data.md``). Tables are
 written with :func:`manyjudges.io.tables.write_table` and read back,
-validated, with :func:`read_rankings`.
+validated, with :func:`read_rankings` (the columnar reader,
+:func:`~manyjudges.io.columnar.read_columns`, with its column habits: any column order,
+``task`` for ``item``, other columns ignored with a warning).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from manyjudges.io.columnar import DUPLICATES_HINT, TableLayout, read_columns
 from manyjudges.io.errors import DataError
-from manyjudges.io.tables import parse_rank, read_tsv_rows
+from manyjudges.io.tables import (
+    Fault,
+    check_duplicate_rule,
+    empty_fields,
+    raise_earliest,
+    rank_codes,
+    repeated_rows,
+    text_column,
+)
 
 __all__ = [
     "RANKINGS_COLUMNS",
@@ -36,6 +46,7 @@ __all__ = [
 ]
 
 RANKINGS_COLUMNS = ["list_set", "list_id", "item", "rank"]
+RANKINGS_LAYOUT = TableLayout("rankings table", tuple(RANKINGS_COLUMNS))
 
 PathLike = str | os.PathLike[str]
 
@@ -56,55 +67,67 @@ def _rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
     )
 
 
-def read_rankings(path: PathLike) -> pd.DataFrame:
-    """Read and validate a rankings TSV.
+def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
+    """Read and validate a rankings table (``list_set, list_id, item, rank``).
 
     Parameters
     ----------
     path : path-like
-        A TSV file with the header ``list_set, list_id, item, rank`` (as
-        written by :func:`manyjudges.io.tables.write_table`). Blank lines are
-        skipped.
+        A TSV file (CSV if the name ends in ``.csv``) with the columns ``list_set, list_id,
+        item, rank`` in any order (as written by :func:`manyjudges.io.tables.write_table`);
+        ``task`` is read as ``item``, other columns are ignored with an
+        :class:`~manyjudges.io.columnar.ExtraColumnsWarning`. Blank lines are skipped.
+    duplicates : {"error", "first", "last"}
+        Two rows giving the same position of one list (same ``list_set, list_id, rank``) are an
+        error naming both lines (the default), or only the first or the last of them is kept
+        (``keep`` is refused: a position of a list holds one item).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``list_set``, ``list_id``, ``item`` (str) and ``rank``
-        (int64), rows in file order. Repeated items within a list are kept.
+        (int64), rows in file order; ``attrs["lines"]`` holds each row's line in the file.
+        Repeated items within a list are kept.
 
     Raises
     ------
     DataError
-        Naming the file, the 1-based line (header = line 1) and the value, if
-        the header is not exactly ``list_set, list_id, item, rank``, a row
-        does not have 4 fields, a ``list_set``, ``list_id`` or ``item`` is
-        empty, a rank is not a positive integer, two rows give the same
-        position of one list (same ``list_set, list_id, rank``), or there
-        are no data rows.
+        Naming the file, the 1-based line (header = line 1) and the value, at the first faulty
+        row in file order: a header without one of the columns, a row with another number of
+        fields, an empty ``list_set``, ``list_id`` or ``item``, a rank that is not a positive
+        integer, two rows giving the same position of one list (with ``duplicates="error"``),
+        or no data rows.
+    ValueError
+        For a ``duplicates`` rule other than error, first or last.
     """
-    path = Path(path)
-    rows: list[tuple[str, str, str, int]] = []
-    seen: dict[tuple[str, str, int], tuple[int, str]] = {}
-    fields_by_row, lines = read_tsv_rows(path, RANKINGS_COLUMNS)
-    for fields, line in zip(fields_by_row, lines):
-        list_set, list_id, item, rank_text = fields
-        for name, text in zip(RANKINGS_COLUMNS[:3], (list_set, list_id, item)):
-            if text.strip() == "":
-                raise DataError.at(path, line, f"empty {name}", text)
-        rank = parse_rank(path, line, rank_text)
-        key = (list_set, list_id, rank)
-        if key in seen:
-            first_line, first_item = seen[key]
-            raise DataError.at(
-                path,
-                line,
-                f"position {rank} of list {list_id!r} in set {list_set!r} already "
-                f"holds item {first_item!r} (line {first_line})",
-                item,
-            )
-        seen[key] = (line, item)
-        rows.append((list_set, list_id, item, rank))
-    return _rankings_frame(rows)
+    check_duplicate_rule(duplicates, "(list_set, list_id, rank) position", "a rankings table")
+    table = read_columns(path, RANKINGS_LAYOUT)
+    empty = empty_fields(table, RANKINGS_COLUMNS[:3])
+    ranks, bad_rank = rank_codes(table)
+    kept = None
+    repeat = None
+    valid = ranks >= 1
+    keys = [table.codes("list_set")[0], table.codes("list_id")[0], ranks]
+    if valid.all():
+        repeated, heads = repeated_rows(keys, "last" if duplicates == "last" else "first")
+    else:  # a rank that is not a positive integer is an error of its own, not a position
+        subset = np.flatnonzero(valid)
+        repeated, heads = repeated_rows([k[subset] for k in keys], "last" if duplicates == "last" else "first")
+        repeated, heads = subset[repeated], subset[heads]
+    if len(repeated) and duplicates == "error":
+        row, head = int(repeated[0]), int(heads[0])
+        repeat = Fault(row, 20, f"position {int(ranks[row])} of list {table.field('list_id', row)!r} in set "
+                       f"{table.field('list_set', row)!r} already holds item {table.field('item', head)!r} "
+                       f"(line {table.line(head)}); {DUPLICATES_HINT}", table.field("item", row))
+    elif len(repeated):
+        mask = np.ones(table.n_rows, dtype=bool)
+        mask[repeated] = False
+        kept = np.flatnonzero(mask)
+    raise_earliest(table, [empty, bad_rank, repeat])
+    frame = pd.DataFrame({column: text_column(table, column, kept) for column in RANKINGS_COLUMNS[:3]})
+    frame["rank"] = ranks if kept is None else ranks[kept]
+    frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]
+    return frame
 
 
 def rankings_to_lists(df: pd.DataFrame) -> dict[str, dict[str, list[str]]]:

@@ -1,8 +1,14 @@
 """The canonical ``orderings`` table: write it atomically, read and validate it.
 
-An orderings table is a TSV file with the header ``set_id, judge, item, rank``:
-one row per (set, judge, item), rank 1 = best, tied items share a rank
-(competition ranking, "1224"). Every judge of a set ranks the same items.
+An orderings table is a TSV file (CSV when the name ends in ``.csv``) with the columns
+``set_id, judge, item, rank``: one row per (set, judge, item), rank 1 = best, tied items share
+a rank (competition ranking, "1224"). Every judge of a set ranks the same items.
+
+It is read by the columnar reader (:func:`~manyjudges.io.columnar.read_columns`), with its
+column habits (any column order, ``worker`` for ``judge``, ``task`` for ``item``, other columns
+ignored with a warning); the checks run on the distinct values and on the columns' integer
+codes, not row by row. The row-reader helpers here (:func:`read_tsv_rows`) serve the tables
+that are not read columnwise yet.
 """
 
 from __future__ import annotations
@@ -10,18 +16,38 @@ from __future__ import annotations
 import csv
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from manyjudges.atomic import atomic_file
-from manyjudges.io.columnar import delimiter_of
+from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError, not_utf8
 
+__all__ = [
+    "ORDERINGS_COLUMNS",
+    "natural_sort",
+    "orderings_to_rank_matrices",
+    "parse_rank",
+    "read_header",
+    "read_orderings",
+    "read_tsv_rows",
+    "write_table",
+    "write_tsv_to",
+]
+
 ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
+ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
+#: what a repeated row of a ranking may mean: an error, or its first or last row (never two ranks of one thing)
+ORDERING_DUPLICATE_RULES = ("error", "first", "last")
+#: ranks are int64: at most 18 digits (leading zeros aside)
+_MAX_RANK_DIGITS = 18
 
 _POSITIVE_INT = re.compile(r"[0-9]+")
 
@@ -65,13 +91,6 @@ def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
         raise not_utf8(path) from None
 
 
-def read_header(path: str | os.PathLike[str]) -> list[str]:
-    """The header fields of a canonical table (empty for an empty file)."""
-    for _, fields in _reader_rows(Path(path)):
-        return fields
-    return []
-
-
 def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list[int]]:
     """Data rows of a canonical TSV (CSV by the ``.csv`` extension) with exactly these
     ``columns``, and their 1-based line numbers.
@@ -104,80 +123,181 @@ def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list
     return rows, lines
 
 
-def _check_rows(path: Path, rows: list[list[str]], lines: list[int], min_judges: int = 2) -> list[int]:
-    """Check fields, duplicates and per-set shape; return the parsed ranks.
+@dataclass(frozen=True)
+class Fault:
+    """A fault found at a row of a columnar table: the earliest row (then the lowest ``order``) is raised."""
 
-    Line-level faults are reported in file order, then set-level faults.
-    """
-    ranks: list[int] = []
-    # set_id -> judge -> item -> line
-    sets: dict[str, dict[str, dict[str, int]]] = {}
-    first_line: dict[tuple[str, ...], int] = {}
-    for (set_id, judge, item, rank), line in zip(rows, lines):
-        for name, text in zip(ORDERINGS_COLUMNS[:3], (set_id, judge, item)):
-            if text.strip() == "":
-                raise DataError.at(path, line, f"empty {name}", text)
-        ranks.append(parse_rank(path, line, rank))
-        judges = sets.setdefault(set_id, {})
-        items = judges.setdefault(judge, {})
-        if item in items:
-            raise DataError.at(
-                path,
-                line,
-                f"item appears twice for judge {judge!r} in set {set_id!r} "
-                f"(first on line {items[item]})",
-                item,
-            )
-        items[item] = line
-        first_line.setdefault((set_id,), line)
-        first_line.setdefault((set_id, judge), line)
-
-    for set_id, judges in sets.items():
-        set_line = first_line[(set_id,)]
-        if len(judges) < min_judges:
-            raise DataError.at(
-                path, set_line, f"a set needs at least {min_judges} judges, got {len(judges)}", set_id
-            )
-        reference_judge, reference_items = next(iter(judges.items()))
-        if len(reference_items) < 2:
-            raise DataError.at(
-                path,
-                set_line,
-                f"a set needs at least 2 items, got {len(reference_items)}",
-                set_id,
-            )
-        expected = set(reference_items)
-        for judge, items in judges.items():
-            extra = [item for item in items if item not in expected]
-            if extra:
-                raise DataError.at(
-                    path,
-                    items[extra[0]],
-                    f"judge {judge!r} ranks an item that judge {reference_judge!r} "
-                    f"does not rank in set {set_id!r}",
-                    extra[0],
-                )
-            missing = sorted(expected - set(items), key=_natural_key(expected))
-            if missing:
-                raise DataError.at(
-                    path,
-                    first_line[(set_id, judge)],
-                    f"judge {judge!r} does not rank items {missing} that judge "
-                    f"{reference_judge!r} ranks in set {set_id!r}",
-                    judge,
-                )
-    return ranks
+    row: int
+    order: int
+    reason: str
+    value: object
 
 
-def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.DataFrame:
-    """Read and validate an orderings TSV (CSV by the ``.csv`` extension).
+def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
+    """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
+    found = [f for f in faults if f is not None]
+    if found:
+        fault = min(found, key=lambda f: (f.row, f.order))
+        raise table.error(fault.row, fault.reason, fault.value)
+
+
+def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
+    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
+    ("empty <column>"); the distinct values are checked, not the rows."""
+    first: Fault | None = None
+    for order, column in enumerate(columns):
+        blank = pc.equal(pc.utf8_trim_whitespace(table.columns[column].dictionary), "")
+        bad = np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
+        if not bad.any():
+            continue
+        hits = bad[table.indices(column)] if rows is None else bad[table.indices(column)[rows]]
+        where = np.flatnonzero(hits)
+        if len(where):
+            row = int(where[0]) if rows is None else int(rows[where[0]])
+            if first is None or row < first.row:
+                first = Fault(row, order, f"empty {column}", table.field(column, row))
+    return first
+
+
+def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
+               order: int = 10) -> tuple[np.ndarray, Fault | None]:
+    """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
+    None) whose rank is not a positive integer). The distinct values are parsed, not the rows."""
+    dictionary = table.columns[column].dictionary
+    digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
+    digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)
+                         <= _MAX_RANK_DIGITS, dtype=bool)
+    values = np.zeros(len(dictionary), dtype=np.int64)
+    if digits.any():
+        chosen = dictionary.filter(pa.array(digits))
+        values[digits] = pc.cast(chosen, pa.int64()).to_numpy(zero_copy_only=False)
+    bad = values < 1
+    indices = table.indices(column)
+    ranks = values[indices]
+    fault = None
+    if bad.any():
+        hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
+        if len(hits):
+            row = int(hits[0]) if rows is None else int(rows[hits[0]])
+            fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
+    return ranks, fault
+
+
+def repeated_rows(keys: Sequence[np.ndarray], keep: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
+    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
+    the group's last row). Sort-based on non-negative integer keys: O(n log n)."""
+    order = np.lexsort([np.asarray(k) for k in keys[::-1]])
+    same = np.ones(len(order) - 1 if len(order) else 0, dtype=bool)
+    for k in keys:
+        ordered = np.asarray(k)[order]
+        same &= ordered[1:] == ordered[:-1]
+    if not same.any():
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    start = np.concatenate(([True], ~same))
+    group = np.cumsum(start) - 1
+    if keep == "last":
+        head = order[np.concatenate((~same, [True]))][group]
+    else:
+        head = order[start][group]
+    mask = order != head
+    rows, heads = order[mask], head[mask]
+    ascending = np.argsort(rows, kind="stable")
+    return rows[ascending].astype(np.int64), heads[ascending].astype(np.int64)
+
+
+def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
+    """``duplicates`` must be error, first or last: ``keep`` would leave two values where the table has one."""
+    if duplicates == "keep":
+        raise ValueError(f"duplicates='keep' makes no sense for {table}: a repeated {repeat} would give it two "
+                         "ranks; use error (the default), first or last")
+    if duplicates not in ORDERING_DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(ORDERING_DUPLICATE_RULES)}, got {duplicates!r}")
+
+
+def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
+    """A column as read, as str (rows in file order, or ``rows``)."""
+    array = table.columns[column]
+    if rows is not None:
+        array = array.take(pa.array(rows))
+    return pa.array(array.dictionary.take(array.indices), type=pa.string()).to_pandas()
+
+
+def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault | None:
+    """The first set (in order of first appearance) whose shape is wrong, checked on the kept ``rows``:
+    fewer than ``min_judges`` judges, fewer than 2 items (its first judge's), a judge that ranks an item
+    its first judge does not rank, or a judge that misses an item its first judge ranks."""
+    set_code, set_ids = table.codes("set_id")
+    judge_code, judges = table.codes("judge")
+    item_code, items = table.codes("item")
+    s = set_code[rows].astype(np.int64)
+    pair = s * len(judges) + judge_code[rows]
+    si = s * len(items) + item_code[rows]
+    pairs, pair_first, pair_of = np.unique(pair, return_index=True, return_inverse=True)
+    pair_of = pair_of.reshape(-1)
+    pair_set = pairs // len(judges)
+    sets, set_first = np.unique(s, return_index=True)
+    where = np.full(len(set_ids), -1, dtype=np.int64)
+    where[sets] = np.arange(len(sets))
+    n_judges = np.bincount(where[pair_set], minlength=len(sets))
+    # each set's first judge: the pair with the smallest first row
+    by_first = np.argsort(pair_first, kind="stable")
+    _, head = np.unique(where[pair_set[by_first]], return_index=True)
+    reference = np.empty(len(sets), dtype=np.int64)
+    reference[where[pair_set[by_first[head]]]] = by_first[head]
+    is_reference = pair_of == reference[where[s]]
+    reference_keys = np.unique(si[is_reference])
+    n_items = np.bincount(where[s[is_reference]], minlength=len(sets))
+    extra = ~np.isin(si, reference_keys)
+    pair_rows = np.bincount(pair_of, minlength=len(pairs))
+    extra_first = np.full(len(pairs), len(rows), dtype=np.int64)
+    extra_positions = np.flatnonzero(extra)
+    if len(extra_positions):
+        faulty, first = np.unique(pair_of[extra_positions], return_index=True)
+        extra_first[faulty] = extra_positions[first]
+    missing = pair_rows < n_items[where[pair_set]]
+    pair_bad = (extra_first < len(rows)) | missing
+    set_bad = (n_judges < min_judges) | (n_items < 2)
+    set_bad[np.unique(where[pair_set[pair_bad]])] = True
+    if not set_bad.any():
+        return None
+    k = int(np.flatnonzero(set_bad)[np.argmin(set_first[set_bad])])
+    first_row = int(rows[set_first[k]])
+    set_id = str(set_ids[sets[k]])
+    if n_judges[k] < min_judges:
+        return Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
+    if n_items[k] < 2:
+        return Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
+    reference_judge = str(judges[pairs[reference[k]] % len(judges)])
+    candidates = np.flatnonzero(pair_bad & (where[pair_set] == k))
+    p = int(candidates[np.argmin(pair_first[candidates])])
+    judge = str(judges[pairs[p] % len(judges)])
+    if extra_first[p] < len(rows):
+        row = int(rows[extra_first[p]])
+        return Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
+                     f"{set_id!r}", table.field("item", row))
+    ranked = set(item_code[rows][pair_of == p].tolist())
+    expected = item_code[rows][is_reference & (where[s] == k)]
+    missing_items = natural_sort(str(items[i]) for i in expected if int(i) not in ranked)
+    return Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
+                 f"{reference_judge!r} ranks in set {set_id!r}", judge)
+
+
+def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates: str = "error") -> pd.DataFrame:
+    """Read and validate an orderings table (``set_id, judge, item, rank``).
 
     Parameters
     ----------
     path : path-like
-        A TSV file with the header ``set_id, judge, item, rank``.
+        A TSV file (CSV if the name ends in ``.csv``) with the columns ``set_id, judge, item,
+        rank`` in any order; ``worker`` is read as ``judge`` and ``task`` as ``item``, other
+        columns are ignored with an :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
     min_judges : int
         Orderings a set must have (2 for a panel of judges; 1 for candidate orderings).
+    duplicates : {"error", "first", "last"}
+        A repeated (set_id, judge, item) is an error naming both lines (the default), or only
+        its first or its last row is kept (``keep`` is refused: a judge gives an item one rank).
 
     Returns
     -------
@@ -188,25 +308,39 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2) -> pd.Data
     Raises
     ------
     DataError
-        Naming the file, the 1-based line (header = line 1) and the value, if
-        the header is wrong, a rank is not a positive integer, an item appears
-        twice for one judge of a set, the judges of a set rank different items,
-        or a set has fewer than 2 judges or 2 items.
+        Naming the file, the 1-based line (header = line 1) and the value, at the first faulty
+        row in file order: a header without one of the columns, a row with another number of
+        fields, no data rows, an empty ``set_id``, ``judge`` or ``item``, a rank that is not a
+        positive integer, an item that appears twice for one judge of a set (with
+        ``duplicates="error"``); then, set by set, judges of a set that rank different items,
+        or a set with fewer than ``min_judges`` judges or 2 items.
+    ValueError
+        For a ``duplicates`` rule other than error, first or last.
     """
-    path = Path(path)
-    rows, lines = read_tsv_rows(path, ORDERINGS_COLUMNS)
-    ranks = _check_rows(path, rows, lines, min_judges)
-    columns = list(zip(*rows))
-    table = pd.DataFrame(
-        {
-            "set_id": pd.Series(columns[0], dtype=str),
-            "judge": pd.Series(columns[1], dtype=str),
-            "item": pd.Series(columns[2], dtype=str),
-            "rank": np.asarray(ranks, dtype=np.int64),
-        }
-    )
-    table.attrs["lines"] = lines  # the file line of each row (row label i: lines[i])
-    return table
+    check_duplicate_rule(duplicates, "(set_id, judge, item)", "an orderings table")
+    table = read_columns(path, ORDERINGS_LAYOUT)
+    empty = empty_fields(table, ORDERINGS_COLUMNS[:3])
+    keys = [table.codes(c)[0] for c in ORDERINGS_COLUMNS[:3]]
+    repeated, heads = repeated_rows(keys, "last" if duplicates == "last" else "first")
+    kept = None
+    repeat = None
+    if len(repeated) and duplicates == "error":
+        row, head = int(repeated[0]), int(heads[0])
+        repeat = Fault(row, 20, f"item appears twice for judge {table.field('judge', row)!r} in set "
+                       f"{table.field('set_id', row)!r} (first on line {table.line(head)}); {DUPLICATES_HINT}",
+                       table.field("item", row))
+    elif len(repeated):
+        mask = np.ones(table.n_rows, dtype=bool)
+        mask[repeated] = False
+        kept = np.flatnonzero(mask)
+    ranks, bad_rank = rank_codes(table, rows=kept)
+    raise_earliest(table, [empty, bad_rank, repeat])
+    rows = np.arange(table.n_rows) if kept is None else kept
+    raise_earliest(table, [_set_fault(table, rows, min_judges)])
+    frame = pd.DataFrame({column: text_column(table, column, kept) for column in ORDERINGS_COLUMNS[:3]})
+    frame["rank"] = ranks if kept is None else ranks[kept]
+    frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]  # row label i: lines[i]
+    return frame
 
 
 def _natural_key(items: Iterable[str]) -> Callable[[str], Any]:
