@@ -65,12 +65,13 @@ def _earliest(table: ColumnarTable, faults: list[tuple[int | None, str, object]]
         raise table.error(row, reason, value() if callable(value) else value)
 
 
-def read_preferences(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
+def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     """Read and validate a canonical preferences table (all columns str, rows in file order).
 
-    ``duplicates``: a row repeating an earlier row's (topic, worker, left, right) is an
-    ``"error"`` naming both lines (the default), or every row is kept (``"keep"``), or only the
-    ``"first"`` or the ``"last"`` of them.
+    ``duplicates``: a row repeating an earlier row's (topic, worker, left, right) is one more
+    judgment, every row kept (``"keep"``, the default: a worker may compare a pair twice, as
+    MIREX 2005 workers did), or an ``"error"`` naming both lines, or only the ``"first"`` or
+    the ``"last"`` of them counts.
 
     DataError names the file, line and value for a header without one of the columns, a wrong
     field count, an empty field, an outcome other than left/right/tie, left == right, or a
