@@ -49,7 +49,8 @@ def test_grades_against_pandas(tmp_path: Path) -> None:
         data = read_grades_table(path, 4)
         ours = data.grades
         theirs = pd.read_csv(path, sep=sep, dtype=str)
-        theirs = pd.DataFrame({"item": theirs["task"], "judge": theirs["worker"], "label": theirs["label"].astype(np.int64)})
+        theirs = pd.DataFrame({"item": theirs["task"], "judge": theirs["worker"],
+                               "label": theirs["label"].astype(np.int64)})
         items, judges = natural_sort(set(theirs["item"])), natural_sort(set(theirs["judge"]))
         theirs = theirs.assign(i=theirs["item"].map(items.index), j=theirs["judge"].map(judges.index))
         theirs = theirs.sort_values(["i", "j"]).drop(columns=["i", "j"])
@@ -81,7 +82,8 @@ def test_preferences_and_truth_against_pandas(tmp_path: Path) -> None:
         assert ours["worker"].tolist()[:3] == ["w1"] * 3 and "007" in set(ours["worker"])  # ids verbatim
     for name, sep in (("t.tsv", "\t"), ("t.csv", ",")):
         path = write(tmp_path / name, sep.join(["grade", "task", "topic"]) + "\n"
-                     + "".join(f"{g}{sep}{i}{sep}{t}\n" for t, i, g in (("q1", "007", 2), ("q1", "7", 0), ("q2", "a", 1))))
+                     + "".join(f"{g}{sep}{i}{sep}{t}\n"
+                               for t, i, g in (("q1", "007", 2), ("q1", "7", 0), ("q2", "a", 1))))
         ours = read_truth(path)
         theirs = pd.read_csv(path, sep=sep, dtype=str).rename(columns={"task": "item"})
         theirs = theirs[["topic", "item", "grade"]].astype({"grade": np.int64})
@@ -131,7 +133,8 @@ DUP_GRADES = "item\tjudge\tlabel\nd1\ta\t1\nd1\tb\t0\nd1\ta\t2\nd2\ta\t0\nd2\tb\
 
 def test_grades_duplicates(tmp_path: Path) -> None:
     path = write(tmp_path / "g.tsv", DUP_GRADES)
-    with pytest.raises(DataError, match="grades item 'd1' twice \\(first on line 2\\).*--duplicates first or last") as err:
+    with pytest.raises(DataError, match="grades item 'd1' twice \\(first on line 2\\).*--duplicates first or last"
+                       ) as err:
         read_grades_table(path, 3)
     assert_located(err, path, 4, "d1")
     first = read_grades_table(path, 3, duplicates="first").grades
