@@ -108,10 +108,12 @@ def test_read_bad_rows(tmp_path: Path, body: str, line: int, value: str, reason:
 
 def test_read_bad_header_and_empty(tmp_path: Path) -> None:
     meta = write(tmp_path / "g.yaml", META)
-    path = write(tmp_path / "g.tsv", "item\tworker\tlabel\na\tw1\t0\n")
-    with pytest.raises(DataError, match="header must be") as err:
+    path = write(tmp_path / "g.tsv", "item\tworker\tlabel\na\tw1\t0\n")  # worker reads as judge
+    assert read_grades(path, meta).grades["judge"].tolist() == ["w1"]
+    path = write(tmp_path / "g.tsv", "item\tgrader\tlabel\na\tw1\t0\n")
+    with pytest.raises(DataError, match="header must be.*missing column\\(s\\) judge") as err:
         read_grades(path, meta)
-    assert_located(err, path, 1, "item\tworker\tlabel")
+    assert_located(err, path, 1, "item\tgrader\tlabel")
 
     path = write(tmp_path / "g.tsv", "")
     with pytest.raises(DataError, match="header must be") as err:

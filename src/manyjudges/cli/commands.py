@@ -142,10 +142,12 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None):
     from manyjudges.graded.protocols import panel_problem, too_few_judges
     from manyjudges.io.grades import read_grades_table
 
-    names = [n.strip() for n in args.labels.split(",")] if args.labels else None
+    names = label_names(args.labels)
     check_n_labels(args.n_labels)
+    check_grades_duplicates(args.duplicates)
     with input_path(args.grades) as path:
-        data = read_grades_table(path, args.n_labels, names, where="--n-labels / --labels or the largest label")
+        data = read_grades_table(path, args.n_labels, names, duplicates=args.duplicates, names_in_data=True,
+                                 where="--n-labels / --labels" if names else "--n-labels or the largest label")
         counts = data.grades["judge"].value_counts().to_numpy()
         problem = too_few_judges(len(counts), 0) if min_labels is None else panel_problem(counts, min_labels)
         if problem:
@@ -156,6 +158,18 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None):
 def check_n_labels(n_labels: int | None) -> None:
     if n_labels is not None and n_labels < 2:
         raise CommandError(f"--n-labels must be at least 2, got {n_labels}")
+
+
+def label_names(text: str | None) -> list[str] | None:
+    """``--labels G,P,R,X``: the label names in order 0..K-1 (None without the option)."""
+    return [n.strip() for n in text.split(",")] if text else None
+
+
+def check_grades_duplicates(duplicates: str | None) -> None:
+    """``--duplicates keep`` has no meaning for a grades (or ratings) table: one label per item and judge."""
+    if duplicates == "keep":
+        raise CommandError("--duplicates keep does not apply to a grades table: a graded panel has one label per "
+                           "item and judge; use error, first or last")
 
 
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
@@ -185,24 +199,36 @@ def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
 # crowd
 
 
-def read_topics(name: str, n_labels: int | None) -> dict[str, Any]:
+def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
+                names: list[str] | None = None) -> dict[str, Any]:
     """Topics from a preferences table (topic, worker, left, right, outcome) or a ratings table
-    (item, judge, label with item ``topic:doc``), told apart by the header."""
+    (item, judge, label with item ``topic:doc``), told apart by the columns the header names (in
+    any order; judge or worker, task for item).
+
+    ``duplicates`` None takes each table's own default: a repeated preference is one more
+    judgment (keep), a repeated rating an error. ``names``: the grade names of a ratings table, lowest first."""
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
-    from manyjudges.io.grades import read_grades_table
-    from manyjudges.io.preferences import read_preferences
-    from manyjudges.io.tables import read_header
+    from manyjudges.io.columnar import read_header
+    from manyjudges.io.grades import GRADES_LAYOUT, read_grades_table
+    from manyjudges.io.preferences import PREFERENCES_LAYOUT, read_preferences
+
+    def names_all(layout) -> bool:
+        fields = {field.strip() for field in header}
+        return all(fields & set(layout.accepted(column)) for column in layout.columns)
 
     with input_path(name) as path:
         header = read_header(path)
-        if header == ["item", "judge", "label"]:
-            graded = read_grades_table(path, n_labels, where="--n-labels or the largest grade")
+        if names_all(PREFERENCES_LAYOUT):
+            return topics_from_preferences(read_preferences(path, duplicates=duplicates or "keep"))
+        if names_all(GRADES_LAYOUT):
+            check_grades_duplicates(duplicates)
+            graded = read_grades_table(path, n_labels, names, duplicates=duplicates or "error", names_in_data=True,
+                                       where="--n-labels / --labels" if names else "--n-labels or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))
-        if header == ["topic", "worker", "left", "right", "outcome"]:
-            return topics_from_preferences(read_preferences(path))
         raise DataError.at(path, 1, "header must be 'topic, worker, left, right, outcome' (preferences) or "
-                                    "'item, judge, label' (ratings, item = <topic>:<doc>)", "\t".join(header))
+                                    "'item, judge, label' (ratings, item = <topic>:<doc>), in any order (worker or "
+                                    "judge; task for item)", "\t".join(header))
 
 
 def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
@@ -215,7 +241,7 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     check_n_labels(args.n_labels)
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
-    topics = read_topics(args.judgments, args.n_labels)
+    topics = read_topics(args.judgments, args.n_labels, args.duplicates, label_names(args.labels))
     rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))
     if args.workers:

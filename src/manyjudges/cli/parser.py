@@ -50,7 +50,8 @@ EXAMPLES = {
           manyjudges consensus rankings.csv --lambda 0.9 --gamma 0.95
         prints list_set, lambda, gamma, kappa, kappa_by_length (per length, comma-separated), lcs_length.""",
     "graded evaluate": """\
-        GRADES has the columns item, judge, label (labels 0..K-1; a missing label is a missing row).
+        GRADES has the columns item, judge, label (labels 0..K-1, or names with --labels giving them in
+        order; a missing label is a missing row); in any order, worker for judge, task for item.
 
         example (three judges grade four documents 0..2):
           """ + GRADES + """
@@ -64,7 +65,8 @@ EXAMPLES = {
         writes item and one column per label: P(label | item) for a judge not in the panel.""",
     "crowd aggregate": """\
         JUDGMENTS is a preferences table (topic, worker, left, right, outcome with outcome left, right
-        or tie) or a ratings table (item, judge, label with item = <topic>:<doc>, label a grade 0..K-1).
+        or tie) or a ratings table (item, judge, label with item = <topic>:<doc>, label a grade 0..K-1);
+        columns in any order, worker and judge naming the same column.
 
         example (three workers compare items of one topic; w3 answers against the others):
           printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw1\\ta\\tc\\tleft\\nq1\\tw2\\ta\\tb\\tleft\\nq1\\tw2\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\nq1\\tw3\\tb\\tc\\tright\\nq1\\tw3\\ta\\tc\\tright\\n' > prefs.tsv
@@ -103,6 +105,13 @@ def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
     parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
                         help=f"a repeated {key} row: an error naming both lines (default), or keep every row, "
                              "the first or the last")
+
+
+def _set_help(parser: argparse.ArgumentParser, dest: str, text: str) -> None:
+    """Replace the help of the option stored in ``dest`` (a family's own reading of a shared option)."""
+    for action in parser._actions:
+        if action.dest == dest:
+            action.help = text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -154,7 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("grades", metavar="GRADES")
         _add_method(p, "graded")
         p.add_argument("--n-labels", type=int, metavar="K", help="number of labels K (default: the largest label + 1)")
-        p.add_argument("--labels", metavar="NAMES", help="label names in order 0..K-1, comma-separated")
+        p.add_argument("--labels", metavar="NAMES", help="label names in order 0..K-1, comma-separated; labels "
+                                                         "in GRADES may be these names or integer codes")
+        add_duplicates(p, "(item, judge)")
+        _set_help(p, "duplicates", "a repeated (item, judge) row: an error naming both lines (default), or keep the "
+                                   "first or the last row (keep is refused: one label per item and judge)")
         if verb == "evaluate":
             p.add_argument("--protocol", choices=["cross_induction", "single_parameter"], default="cross_induction")
             p.add_argument("--min-labels", type=int, default=1, metavar="N",
@@ -169,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_method(p, "crowd")
     p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
     p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
+    p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
+                                                     "comma-separated; labels may be these names or integer codes")
+    add_duplicates(p, "(topic, worker, left, right) or (item, judge)")
+    p.set_defaults(duplicates=None)  # each table's own default (below)
+    _set_help(p, "duplicates", "a repeated (topic, worker, left, right) preference: keep every row as a judgment "
+                               "(default), an error naming both lines, the first or the last; a repeated (item, judge) "
+                               "rating: an error (default), the first or the last")
     p.set_defaults(run=commands.cmd_crowd_aggregate)
 
     p = sub.add_parser("truth", **_parser_kwargs("truth", "one class per item, and a skill per worker, from many "

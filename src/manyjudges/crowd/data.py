@@ -68,9 +68,12 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
         graded = parse_trec_rf10(need("trec-rf10-data.txt"))
         return graded, graded.truth[TRUTH_COLUMNS]
     if source == "preferences_table":
-        return read_preferences(spec["path"]), read_truth(spec["truth"])
+        return read_preferences(spec["path"], duplicates=spec.get("duplicates", "keep")), read_truth(spec["truth"])
     if source == "ratings_table":
-        graded = read_grades_table(spec["path"], int(spec["n_labels"]))
+        names = spec.get("label_names")
+        graded = read_grades_table(spec["path"], int(spec["n_labels"]), names,
+                                   duplicates=spec.get("duplicates", "error"), names_in_data=True,
+                                   where="n_labels / label_names in the config" if names else None)
         truth = read_truth(spec["truth"])
         _split_items(graded.grades, spec["path"], set(truth["topic"]), Path(spec["truth"]).name)
         return graded, truth

@@ -28,9 +28,10 @@ import pandas as pd
 import yaml
 
 from manyjudges.atomic import atomic_file
+from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
-from manyjudges.io.tables import natural_sort, read_tsv_rows, write_table
+from manyjudges.io.tables import natural_sort, write_table
 
 __all__ = [
     "GRADES_COLUMNS",
@@ -285,7 +286,8 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     ----------
     grades_path : path-like
         A TSV with the header ``item, judge, label`` (as written by
-        :func:`write_grades`). Blank lines are skipped.
+        :func:`write_grades`; CSV when the name ends in ``.csv``). Blank
+        lines are skipped.
     meta_path : path-like
         The YAML metadata: ``n_labels`` (positive integer), ``label_names``
         (that many distinct non-empty strings) and optionally ``dropped``
@@ -302,8 +304,10 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     DataError
         Naming the file, the 1-based line (header = line 1; where there is
         one) and the value, if the metadata is not valid YAML, has an
-        unknown or missing key or a bad value; or if the table's header is
-        not exactly ``item, judge, label``, a row does not have 3 fields, an
+        unknown or missing key or a bad value; or if the table's header has
+        no ``item``, ``judge`` or ``label`` column (columns in any order,
+        ``worker`` for ``judge``, ``task`` for ``item``), a row does not have
+        as many fields as the header, an
         item or judge is empty, a label is not an integer in
         ``0 .. n_labels-1``, a judge grades an item twice, or there are no
         data rows.
@@ -313,55 +317,140 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
     return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
 
 
+GRADES_LAYOUT = TableLayout("grades table", tuple(GRADES_COLUMNS))
+#: what a repeated (item, judge) may mean in a grades table: one label per item and judge, so not "keep"
+GRADES_DUPLICATES = ("error", "first", "last")
+_GRADES_HINT = ("say which label counts with --duplicates first or last (duplicates: in the config, "
+                "duplicates= in Python)")
+
+
+def check_grades_duplicates(duplicates: str) -> None:
+    """ValueError unless ``duplicates`` is a rule a grades table allows (error, first, last)."""
+    if duplicates == "keep":
+        raise ValueError("duplicates='keep' does not apply to a grades table: a graded panel has one label per "
+                         "item and judge; use error, first or last")
+    if duplicates not in GRADES_DUPLICATES:
+        raise ValueError(f"duplicates must be one of {', '.join(GRADES_DUPLICATES)}, got {duplicates!r}")
+
+
+@dataclass(frozen=True)
+class _Fault:
+    """A fault found at a row; the earliest row's fault is raised (ties: the first listed)."""
+
+    row: int
+    reason: str
+    value: object
+
+
+def _raise_earliest(table: ColumnarTable, *faults: _Fault | None) -> None:
+    found = [f for f in faults if f is not None]
+    if found:
+        fault = min(found, key=lambda f: f.row)
+        raise table.error(fault.row, fault.reason, fault.value)
+
+
+def _first_bad(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
+               rows: np.ndarray | None = None) -> _Fault | None:
+    """The first row (among ``rows``, all when None) whose ``column`` value is flagged in ``bad_values``."""
+    if not bad_values.any():
+        return None
+    indices = table.indices(column)
+    hits = np.flatnonzero(bad_values[indices if rows is None else indices[rows]])
+    if not len(hits):
+        return None
+    row = int(hits[0]) if rows is None else int(rows[hits[0]])
+    return _Fault(row, reason, table.field(column, row))
+
+
+def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, names: list[str] | None,
+                 where: str | None) -> tuple[np.ndarray, int, str, str]:
+    """(code of each distinct label value (-1: bad), K, the reason a bad one is given, where).
+
+    With ``names`` the labels are names when every label used is one of them (or integer codes
+    when every one is); without them integer codes 0..K-1, K = ``n_labels`` or the largest + 1."""
+    is_code = np.asarray([bool(_LABEL.fullmatch(v)) for v in values], dtype=bool)
+    huge = np.iinfo(np.int64).max  # a code too long for int64 is out of range anyway
+    number = np.asarray([(int(v) if len(v.lstrip("0")) <= 18 else huge) if ok else -1
+                         for v, ok in zip(values, is_code)], dtype=np.int64)
+    if names is not None:
+        position = {name: k for k, name in enumerate(names)}
+        by_name = np.asarray([position.get(v, -1) for v in values], dtype=np.int64)
+        k = n_labels if n_labels is not None else len(names)
+        where = where or f"the {k} label names"
+        as_code = np.where(is_code & (number < k), number, -1)
+        if (by_name[used] >= 0).all():
+            return by_name, k, "", where
+        named = used & (by_name >= 0) & (as_code < 0)
+        if (as_code[used] >= 0).all() or not named.any():
+            return as_code, k, f"label must be an integer in 0..{k - 1} or one of the label names " \
+                               f"{', '.join(names)} ({where})", where
+        return by_name, k, f"label is not one of the label names {', '.join(names)} ({where})", where
+    if n_labels is None:
+        n_labels = 1 + int(number[used & is_code].max(initial=0))
+    where = where or f"n_labels = {n_labels}"
+    codes = np.where(is_code & (number < n_labels), number, -1)
+    return codes, n_labels, f"label must be an integer in 0..{n_labels - 1} ({where})", where
+
+
 def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: list[str] | None = None,
-                      dropped: dict[str, int] | None = None, where: str | None = None) -> GradedData:
-    """Read and validate a grades TSV (``item, judge, label``) whose labels are 0..n_labels-1.
+                      dropped: dict[str, int] | None = None, where: str | None = None, duplicates: str = "error",
+                      names_in_data: bool = False) -> GradedData:
+    """Read and validate a grades table (``item, judge, label``) whose labels are 0..n_labels-1.
 
     For a user's own table (``source: table`` in the config), ``n_labels`` comes from the
     config; ``None`` takes the number of ``label_names``, else the largest integer label + 1.
     Errors name the file, line and value as in :func:`read_grades`. The table's
     ``attrs["lines"]`` holds each row's line in the file.
+
+    Column habits: a TSV, or a CSV when the name ends in ``.csv``; the columns in any order,
+    ``worker`` for ``judge`` and ``task`` for ``item``; other columns are ignored with an
+    :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
+
+    ``duplicates``: a repeated (item, judge) is an ``"error"`` naming both lines (the default),
+    or the ``"first"`` or the ``"last"`` of its rows is kept; ``"keep"`` is a ValueError (a panel
+    has one label per item and judge). With ``names_in_data`` and ``label_names``, labels that are
+    all label names are read as their positions in ``label_names`` (``["G", "P"]``: G = 0, P = 1);
+    a table whose labels are all integer codes is read as codes, as without it.
     """
-    grades_path = Path(grades_path)
-    rows, lines = read_tsv_rows(grades_path, GRADES_COLUMNS)
-    if n_labels is None:
-        n_labels = len(label_names) if label_names else 1 + max(
-            (int(label) for _, _, label in rows if _LABEL.fullmatch(label)), default=0)
-    names = list(label_names) if label_names else [str(c) for c in range(n_labels)]
-    dropped = dict(dropped or {})
-    where = where or f"n_labels = {n_labels}"
-    items: list[str] = []
-    judges: list[str] = []
-    labels: list[int] = []
-    kept: list[int] = []
-    seen: dict[tuple[str, str], int] = {}
-    for (item, judge, label), line in zip(rows, lines):
-        for name, text in (("item", item), ("judge", judge)):
-            if text.strip() == "":
-                raise DataError.at(grades_path, line, f"empty {name}", text)
-        if not _LABEL.fullmatch(label) or int(label) >= n_labels:
-            raise DataError.at(
-                grades_path,
-                line,
-                f"label must be an integer in 0..{n_labels - 1} ({where})",
-                label,
-            )
-        key = (item, judge)
-        if key in seen:
-            raise DataError.at(
-                grades_path,
-                line,
-                f"judge {judge!r} grades item {item!r} twice (first on line {seen[key]})",
-                item,
-            )
-        seen[key] = line
-        items.append(item)
-        judges.append(judge)
-        labels.append(int(label))
-        kept.append(line)
+    check_grades_duplicates(duplicates)
+    table = read_columns(grades_path, GRADES_LAYOUT)
+    names = list(label_names) if label_names else None
+    blank = {c: np.asarray([v.strip() == "" for v in table.values(c)], dtype=bool) for c in ("item", "judge")}
+    empty = [_first_bad(table, c, blank[c], f"empty {c}") for c in ("item", "judge")]
+    item, items = table.codes("item")
+    judge, judges = table.codes("judge")
+    kept: np.ndarray | None = None
+    repeat = None
+    repeated, heads = table.repeated(["item", "judge"], "last" if duplicates == "last" else "first")
+    if len(repeated) and duplicates == "error":
+        row, first = int(repeated[0]), int(heads[0])
+        repeat = _Fault(row, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
+                        f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
+    elif len(repeated):
+        mask = np.ones(table.n_rows, dtype=bool)
+        mask[repeated] = False
+        kept = np.flatnonzero(mask)
+    values = table.values("label")
+    used = np.zeros(len(values), dtype=bool)
+    used[table.indices("label") if kept is None else table.indices("label")[kept]] = True
+    if n_labels is None and names:
+        n_labels = len(names)
+    codes, n_labels, reason, where = _label_codes(values, used, n_labels,
+                                                  names if names_in_data else None, where)
+    bad_label = _first_bad(table, "label", (codes < 0) & used, reason, kept)
+    _raise_earliest(table, *empty, bad_label, repeat)
+    label = codes[table.indices("label")]
+    rows = np.arange(table.n_rows) if kept is None else kept
+    order = rows[np.lexsort((judge[rows], item[rows]))]
+    frame = pd.DataFrame({
+        "item": pd.Series(np.asarray(items, dtype=object)[item[order]], dtype=str),
+        "judge": pd.Series(np.asarray(judges, dtype=object)[judge[order]], dtype=str),
+        "label": label[order].astype(np.int64),
+    })
+    frame.attrs["lines"] = table.lines[order]
     return GradedData(
-        grades=_grades_frame(items, judges, labels, kept),
+        grades=frame,
         n_labels=n_labels,
-        label_names=names,
-        dropped=dropped,
+        label_names=names if names else [str(c) for c in range(n_labels)],
+        dropped=dict(dropped or {}),
     )

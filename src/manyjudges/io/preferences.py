@@ -5,20 +5,25 @@ pairwise judgment; outcome ``left``, ``right`` or ``tie``) and ``truth`` =
 ``topic, item, grade`` (grade a non-negative integer, higher = better); see
 ``docs/data.md``. The raw MIREX 2005 crowd preferences are parsed by
 :mod:`manyjudges.io.sources.mirex2005`.
+
+Both are read by :func:`~manyjudges.io.columnar.read_columns`: a TSV, or a CSV when the name
+ends in ``.csv``; the columns in any order, ``judge`` for ``worker`` and ``task`` for ``item``;
+other columns are ignored with an :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
+Errors name the file, the line and the value, at the first faulty row in file order.
 """
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.tables import read_tsv_rows
+from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, read_columns
 
 __all__ = [
+    "DUPLICATE_RULES",
     "OUTCOMES",
     "PREFERENCE_COLUMNS",
     "TRUTH_COLUMNS",
@@ -31,6 +36,11 @@ PathLike = str | os.PathLike[str]
 PREFERENCE_COLUMNS = ["topic", "worker", "left", "right", "outcome"]
 TRUTH_COLUMNS = ["topic", "item", "grade"]
 OUTCOMES = ("left", "right", "tie")
+DUPLICATE_RULES = ("error", "keep", "first", "last")
+PREFERENCES_LAYOUT = TableLayout("preferences table", tuple(PREFERENCE_COLUMNS))
+TRUTH_LAYOUT = TableLayout("truth table", tuple(TRUTH_COLUMNS))
+
+_GRADE = re.compile(r"[0-9]+")
 
 
 @dataclass
@@ -42,41 +52,90 @@ class PreferenceData:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-def read_preferences(path: PathLike) -> pd.DataFrame:
-    """Read and validate a canonical preferences TSV (all columns str).
+def _first_row(table: ColumnarTable, column: str, bad_values: np.ndarray) -> int | None:
+    return table.first_row(column, np.asarray(bad_values, dtype=bool))
 
-    DataError names the file, line and value for a wrong header, a wrong field count, an
-    empty field, an outcome other than left/right/tie, or left == right.
+
+def _earliest(table: ColumnarTable, faults: list[tuple[int | None, str, object]]) -> None:
+    """Raise the fault at the earliest row (ties: the first listed); faults are (row or None, reason, value)."""
+    found = [(row, k) for k, (row, _, _) in enumerate(faults) if row is not None]
+    if found:
+        row, k = min(found)
+        _, reason, value = faults[k]
+        raise table.error(row, reason, value() if callable(value) else value)
+
+
+def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
+    """Read and validate a canonical preferences table (all columns str, rows in file order).
+
+    ``duplicates``: a row repeating an earlier row's (topic, worker, left, right) is one more
+    judgment, every row kept (``"keep"``, the default: a worker may compare a pair twice, as
+    MIREX 2005 workers did), or an ``"error"`` naming both lines, or only the ``"first"`` or
+    the ``"last"`` of them counts.
+
+    DataError names the file, line and value for a header without one of the columns, a wrong
+    field count, an empty field, an outcome other than left/right/tie, left == right, or a
+    repeated row (with ``duplicates="error"``).
     """
-    path = Path(path)
-    rows, lines = read_tsv_rows(path, PREFERENCE_COLUMNS)
-    for fields, line in zip(rows, lines):
-        for name, value in zip(PREFERENCE_COLUMNS, fields):
-            if value == "":
-                raise DataError.at(path, line, f"empty {name}")
-        if fields[4] not in OUTCOMES:
-            raise DataError.at(path, line, "outcome must be left, right or tie", fields[4])
-        if fields[2] == fields[3]:
-            raise DataError.at(path, line, "left and right are the same item", fields[2])
-    return pd.DataFrame(rows, columns=PREFERENCE_COLUMNS)
+    if duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
+    table = read_columns(path, PREFERENCES_LAYOUT)
+    faults: list[tuple[int | None, str, object]] = []
+    for column in PREFERENCE_COLUMNS:  # an empty field first, in column order (as the row is read)
+        empty = table.values(column) == ""
+        faults.append((_first_row(table, column, empty), f"empty {column}", None))
+    outcome = table.values("outcome")
+    row = _first_row(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""))
+    faults.append((row, "outcome must be left, right or tie", None if row is None else table.field("outcome", row)))
+    left, right = table.text("left"), table.text("right")
+    same = np.flatnonzero((left == right) & (left != ""))
+    row = int(same[0]) if len(same) else None
+    faults.append((row, "left and right are the same item", None if row is None else left[row]))
+    kept = None
+    if duplicates != "keep":
+        key = ["topic", "worker", "left", "right"]
+        repeated, heads = table.repeated(key, "last" if duplicates == "last" else "first")
+        if len(repeated) and duplicates == "error":
+            row, first = int(repeated[0]), int(heads[0])
+            faults.append((row, f"(topic, worker, left, right) already judged on line {table.line(first)}; "
+                           f"{DUPLICATES_HINT}", table.row_text(row)))
+        elif len(repeated):
+            mask = np.ones(table.n_rows, dtype=bool)
+            mask[repeated] = False
+            kept = np.flatnonzero(mask)
+    _earliest(table, faults)
+    frame = pd.DataFrame({c: table.text(c) for c in PREFERENCE_COLUMNS})
+    if kept is not None:
+        frame = frame.iloc[kept].reset_index(drop=True)
+    return frame
 
 
 def read_truth(path: PathLike) -> pd.DataFrame:
-    """Read and validate a canonical truth TSV (grade: non-negative integer; no repeated item)."""
-    path = Path(path)
-    rows, lines = read_tsv_rows(path, TRUTH_COLUMNS)
-    seen: dict[tuple[str, str], int] = {}
-    grades = []
-    for (topic, item, grade), line in zip(rows, lines):
-        if topic == "" or item == "":
-            raise DataError.at(path, line, "empty topic or item", f"{topic}\t{item}")
-        if not grade.isdigit():
-            raise DataError.at(path, line, "grade must be a non-negative integer", grade)
-        if (topic, item) in seen:
-            raise DataError.at(path, line, f"item graded twice in topic {topic!r} (first on line "
-                               f"{seen[topic, item]})", item)
-        seen[topic, item] = line
-        grades.append(int(grade))
-    table = pd.DataFrame([r[:2] for r in rows], columns=["topic", "item"])
-    table["grade"] = np.asarray(grades, dtype=np.int64)
-    return table
+    """Read and validate a canonical truth table (grade: non-negative integer; no repeated (topic, item)).
+
+    Rows in file order; ``topic`` and ``item`` str, ``grade`` int64. DataError names the file,
+    line and value for a header without one of the columns, a wrong field count, an empty
+    topic or item, a grade that is not a non-negative integer, or an item graded twice in a
+    topic (both lines are named).
+    """
+    table = read_columns(path, TRUTH_LAYOUT)
+    faults: list[tuple[int | None, str, object]] = []
+    empty = [_first_row(table, c, table.values(c) == "") for c in ("topic", "item")]
+    rows = [r for r in empty if r is not None]
+    row = min(rows) if rows else None
+    faults.append((row, "empty topic or item",
+                   None if row is None else f"{table.field('topic', row)}\t{table.field('item', row)}"))
+    grades = table.values("grade")
+    is_grade = np.asarray([bool(_GRADE.fullmatch(g)) for g in grades], dtype=bool)
+    row = _first_row(table, "grade", ~is_grade)
+    faults.append((row, "grade must be a non-negative integer", None if row is None else table.field("grade", row)))
+    repeated, heads = table.repeated(["topic", "item"])
+    if len(repeated):
+        row, first = int(repeated[0]), int(heads[0])
+        faults.append((row, f"item graded twice in topic {table.field('topic', row)!r} (first on line "
+                       f"{table.line(first)})", table.field("item", row)))
+    _earliest(table, faults)
+    value = np.asarray([int(g) if ok else -1 for g, ok in zip(grades, is_grade)], dtype=np.int64)
+    frame = pd.DataFrame({"topic": table.text("topic"), "item": table.text("item")})
+    frame["grade"] = value[table.indices("grade")]
+    return frame
