@@ -23,8 +23,10 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "code_dtype", "natural_ids"]
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "code_dtype", "natural_ids", "natural_order"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -83,17 +85,33 @@ def code_dtype(*sizes: int) -> type[np.signedinteger]:
     return np.int32 if max(sizes, default=0) < np.iinfo(np.int32).max else np.int64
 
 
+def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
+    """The permutation that sorts string ``values`` naturally: by number when every value is a digit
+    string (``"2"`` before ``"10"``; equal numbers by their text, ``"07"`` before ``"7"``), else by
+    text (code point order, as Python sorts str)."""
+    array = values if isinstance(values, pa.Array) else pa.array(list(values), type=pa.string())
+    if len(array) == 0:
+        return np.zeros(0, dtype=np.int64)
+    digits = pc.all(pc.utf8_is_digit(array)).as_py() and pc.all(pc.match_substring_regex(array, r"^[0-9]+$")).as_py()
+    if digits:
+        stripped = pc.utf8_ltrim(array, characters="0")
+        keys = pa.table({"length": pc.utf8_length(stripped), "number": stripped, "text": array})
+        order = pc.sort_indices(keys, sort_keys=[("length", "ascending"), ("number", "ascending"),
+                                                 ("text", "ascending")])
+    else:
+        order = pc.sort_indices(array)
+    return order.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+
+
 def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
-    """The permutation that puts distinct ids in natural order: numbers by value; strings by number when
-    every one is a digit string (``"2"`` before ``"10"``), else as text."""
+    """The permutation that puts distinct ids in natural order: numbers by value; strings as
+    :func:`natural_order` sorts them; other objects by their text."""
     values = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
     if values.dtype.kind in "iuf" or len(values) == 0:
         return np.argsort(values, kind="stable")
-    text = [str(v) for v in values]
-    if all(t.isascii() and t.isdigit() for t in text):
-        return np.asarray(sorted(range(len(text)), key=lambda i: (int(text[i]), text[i])), dtype=np.int64)
     if all(isinstance(v, str) for v in values):
-        return np.argsort(np.asarray(text, dtype=object), kind="stable")
+        return natural_order(pa.array(values, type=pa.string()))
+    text = [str(v) for v in values]
     return np.asarray(sorted(range(len(text)), key=lambda i: text[i]), dtype=np.int64)
 
 

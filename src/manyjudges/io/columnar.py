@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import os
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from manyjudges.coded_labels import natural_order
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
 
 __all__ = [
@@ -43,12 +44,17 @@ __all__ = [
     "DUPLICATES_HINT",
     "ColumnarTable",
     "ExtraColumnsWarning",
+    "Fault",
     "RowLines",
     "TableLayout",
     "delimiter_of",
+    "empty_fields",
+    "first_fault",
     "natural_order",
     "read_columns",
+    "raise_earliest",
     "read_header",
+    "repeated_rows",
 ]
 
 #: other names a canonical column is read under (the same in every family)
@@ -263,61 +269,9 @@ class ColumnarTable:
         """A DataError at row ``row``'s line."""
         return DataError.at(self.path, self.line(row), reason, value)
 
-    def first_row(self, column: str, bad_values: np.ndarray) -> int | None:
-        """The first row whose ``column`` value is one of the distinct values flagged by the boolean
-        mask ``bad_values`` (over :meth:`values`), or None."""
-        if not bad_values.any():
-            return None
-        hits = np.flatnonzero(bad_values[self.indices(column)])
-        return int(hits[0]) if len(hits) else None
-
-    def check_not_empty(self, columns: Sequence[str] | None = None) -> None:
-        """An empty or whitespace-only field is a DataError ("empty <column>") at the first such row."""
-        first: tuple[int, str] | None = None
-        for column in columns or self.layout.columns:
-            dictionary = self.columns[column].dictionary if column in self.columns else pa.array(
-                self.values(column), type=pa.string())
-            blank = pc.equal(pc.utf8_trim_whitespace(dictionary), "").to_numpy(zero_copy_only=False)
-            row = self.first_row(column, np.asarray(blank, dtype=bool))
-            if row is not None and (first is None or row < first[0]):
-                first = (row, column)
-        if first is not None:
-            row, column = first
-            raise self.error(row, f"empty {column}", self.field(column, row))
-
     def repeated(self, columns: Sequence[str], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
-        """(rows that repeat the values of ``columns`` of an earlier row, the first row of each one's group),
-        in file order, for ``keep="first"``; with ``keep="last"`` the rows that a later row repeats (and
-        the last row of their group). Sort-based on the columns' codes: O(n log n)."""
-        codes = [self.codes(c)[0].astype(np.int64) for c in columns]
-        sizes = [len(self.codes(c)[1]) for c in columns]
-        if float(np.prod([float(n) for n in sizes])) < 2.0 ** 62:
-            key = codes[0]
-            for code, size in zip(codes[1:], sizes[1:]):
-                key = key * size + code
-            order = np.argsort(key, kind="stable")
-            ordered = key[order]
-        else:
-            order = np.lexsort(codes[::-1])
-            ordered = np.column_stack([c[order] for c in codes])
-        same = ordered[1:] == ordered[:-1]
-        if same.ndim > 1:
-            same = same.all(axis=1)
-        if not same.any():
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty
-        # group starts in sorted order; each row's group head is the first (or last) row of its run
-        start = np.concatenate(([True], ~same))
-        group = np.cumsum(start) - 1
-        if keep == "last":
-            end = np.concatenate((~same, [True]))
-            head = order[end][group]
-        else:
-            head = order[start][group]
-        rows = order[order != head]
-        heads = head[order != head]
-        sorted_rows = np.argsort(rows, kind="stable")
-        return rows[sorted_rows], heads[sorted_rows]
+        """:func:`repeated_rows` of the rows' codes of ``columns``."""
+        return repeated_rows([self.codes(c)[0] for c in columns], keep)
 
     def codes(self, column: str) -> tuple[np.ndarray, np.ndarray]:
         """(codes, ids): ``ids`` the distinct values of ``column`` in natural order
@@ -332,27 +286,80 @@ class ColumnarTable:
         return self._codes[column]
 
 
+@dataclass(frozen=True)
+class Fault:
+    """A fault found at a row of a table: of all found, the one at the earliest row (then the lowest
+    ``order``) is raised, so an error names the first faulty row in file order."""
+
+    row: int
+    order: int
+    reason: str
+    value: object
+
+
+def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
+    """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
+    found = [f for f in faults if f is not None]
+    if found:
+        fault = min(found, key=lambda f: (f.row, f.order))
+        raise table.error(fault.row, fault.reason, fault.value)
+
+
+def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
+                rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
+    """The fault at the first row (of ``rows``, all when None) whose ``column`` value is flagged by the
+    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None."""
+    bad_values = np.asarray(bad_values, dtype=bool)
+    if not bad_values.any():
+        return None
+    indices = table.indices(column)
+    hits = np.flatnonzero(bad_values[indices] if rows is None else bad_values[indices[rows]])
+    if not len(hits):
+        return None
+    row = int(hits[0]) if rows is None else int(rows[hits[0]])
+    return Fault(row, order, reason, table.field(column, row))
+
+
+def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
+    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
+    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows."""
+    faults = []
+    for order, column in enumerate(columns):
+        values = table.columns[column].dictionary if column in table.columns else pa.array(
+            table.values(column), type=pa.string())
+        blank = pc.equal(pc.utf8_trim_whitespace(values), "").to_numpy(zero_copy_only=False)
+        faults.append(first_fault(table, column, blank, f"empty {column}", rows, order))
+    found = [f for f in faults if f is not None]
+    return min(found, key=lambda f: (f.row, f.order)) if found else None
+
+
+def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
+    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
+    the group's last row). Sort-based on integer keys: O(n log n)."""
+    order = np.lexsort([np.asarray(k) for k in keys[::-1]])
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for k in keys:
+        ordered = np.asarray(k)[order]
+        same &= ordered[1:] == ordered[:-1]
+    if not same.any():
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    start = np.concatenate(([True], ~same))
+    group = np.cumsum(start) - 1
+    if keep == "last":
+        head = order[np.concatenate((~same, [True]))][group]
+    else:
+        head = order[start][group]
+    mask = order != head
+    rows, heads = order[mask], head[mask]
+    ascending = np.argsort(rows, kind="stable")
+    return rows[ascending].astype(np.int64), heads[ascending].astype(np.int64)
+
+
 #: what the message of a repeated row says, in every family: the flag, the config key and the argument
 DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
                    "duplicates= in Python)")
-
-
-def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
-    """The permutation that sorts string ``values`` naturally: by number when every value is a digit
-    string (``"2"`` before ``"10"``; equal numbers by their text, ``"07"`` before ``"7"``), else by
-    text (code point order, as Python sorts str)."""
-    array = values if isinstance(values, pa.Array) else pa.array(list(values), type=pa.string())
-    if len(array) == 0:
-        return np.zeros(0, dtype=np.int64)
-    digits = pc.all(pc.utf8_is_digit(array)).as_py() and pc.all(pc.match_substring_regex(array, r"^[0-9]+$")).as_py()
-    if digits:
-        stripped = pc.utf8_ltrim(array, characters="0")
-        keys = pa.table({"length": pc.utf8_length(stripped), "number": stripped, "text": array})
-        order = pc.sort_indices(keys, sort_keys=[("length", "ascending"), ("number", "ascending"),
-                                                 ("text", "ascending")])
-    else:
-        order = pc.sort_indices(array)
-    return order.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _as_dictionaries(table: pa.Table, names: Sequence[str]) -> dict[str, pa.DictionaryArray]:

@@ -28,7 +28,7 @@ import pandas as pd
 import yaml
 
 from manyjudges.atomic import atomic_file
-from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
+from manyjudges.io.columnar import Fault, TableLayout, empty_fields, first_fault, raise_earliest, read_columns
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import natural_sort, write_table
@@ -333,35 +333,6 @@ def check_grades_duplicates(duplicates: str) -> None:
         raise ValueError(f"duplicates must be one of {', '.join(GRADES_DUPLICATES)}, got {duplicates!r}")
 
 
-@dataclass(frozen=True)
-class _Fault:
-    """A fault found at a row; the earliest row's fault is raised (ties: the first listed)."""
-
-    row: int
-    reason: str
-    value: object
-
-
-def _raise_earliest(table: ColumnarTable, *faults: _Fault | None) -> None:
-    found = [f for f in faults if f is not None]
-    if found:
-        fault = min(found, key=lambda f: f.row)
-        raise table.error(fault.row, fault.reason, fault.value)
-
-
-def _first_bad(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
-               rows: np.ndarray | None = None) -> _Fault | None:
-    """The first row (among ``rows``, all when None) whose ``column`` value is flagged in ``bad_values``."""
-    if not bad_values.any():
-        return None
-    indices = table.indices(column)
-    hits = np.flatnonzero(bad_values[indices if rows is None else indices[rows]])
-    if not len(hits):
-        return None
-    row = int(hits[0]) if rows is None else int(rows[hits[0]])
-    return _Fault(row, reason, table.field(column, row))
-
-
 def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, names: list[str] | None,
                  where: str | None) -> tuple[np.ndarray, int, str, str]:
     """(code of each distinct label value (-1: bad), K, the reason a bad one is given, where).
@@ -415,8 +386,7 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
     check_grades_duplicates(duplicates)
     table = read_columns(grades_path, GRADES_LAYOUT)
     names = list(label_names) if label_names else None
-    blank = {c: np.asarray([v.strip() == "" for v in table.values(c)], dtype=bool) for c in ("item", "judge")}
-    empty = [_first_bad(table, c, blank[c], f"empty {c}") for c in ("item", "judge")]
+    empty = empty_fields(table, ["item", "judge"])
     item, items = table.codes("item")
     judge, judges = table.codes("judge")
     kept: np.ndarray | None = None
@@ -424,7 +394,7 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
     repeated, heads = table.repeated(["item", "judge"], "last" if duplicates == "last" else "first")
     if len(repeated) and duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
-        repeat = _Fault(row, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
+        repeat = Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
                         f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
     elif len(repeated):
         mask = np.ones(table.n_rows, dtype=bool)
@@ -437,8 +407,8 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
         n_labels = len(names)
     codes, n_labels, reason, where = _label_codes(values, used, n_labels,
                                                   names if names_in_data else None, where)
-    bad_label = _first_bad(table, "label", (codes < 0) & used, reason, kept)
-    _raise_earliest(table, *empty, bad_label, repeat)
+    bad_label = first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
+    raise_earliest(table, [empty, bad_label, repeat])
     label = codes[table.indices("label")]
     rows = np.arange(table.n_rows) if kept is None else kept
     order = rows[np.lexsort((judge[rows], item[rows]))]

@@ -24,8 +24,16 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import DUPLICATE_RULES, CrowdLabels, _repeated_rows, as_crowd_labels, code_dtype
-from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, read_columns
-from manyjudges.io.errors import DataError, DataWarning
+from manyjudges.io.columnar import (
+    DUPLICATES_HINT,
+    ColumnarTable,
+    Fault,
+    TableLayout,
+    empty_fields,
+    raise_earliest,
+    read_columns,
+)
+from manyjudges.io.errors import DataWarning
 from manyjudges.io.tables import write_table
 
 __all__ = [
@@ -69,41 +77,8 @@ def _class_names(classes: Sequence) -> np.ndarray:
     return np.asarray([str(c) for c in classes], dtype=object)
 
 
-@dataclass(frozen=True)
-class _Fault:
-    """A fault found at a row: raised as a DataError at that row's line, the earliest fault first."""
-
-    row: int
-    reason: str
-    value: object
-
-
-def _earliest(table: ColumnarTable, *faults: _Fault | None) -> None:
-    found = [f for f in faults if f is not None]
-    if found:
-        fault = min(found, key=lambda f: f.row)
-        raise table.error(fault.row, fault.reason, fault.value)
-
-
-def _empty_field(table: ColumnarTable) -> _Fault | None:
-    try:
-        table.check_not_empty()
-    except DataError:
-        pass
-    else:
-        return None
-    first = None
-    for column in table.layout.columns:
-        values = table.values(column)
-        blank = np.asarray([v.strip() == "" for v in values], dtype=bool)
-        row = table.first_row(column, blank)
-        if row is not None and (first is None or row < first.row):
-            first = _Fault(row, f"empty {column}", table.field(column, row))
-    return first
-
-
 def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, rows: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, _Fault | None]:
+                 ) -> tuple[np.ndarray, np.ndarray, Fault | None]:
     """(class code of each distinct value of ``column`` (-1: not a class), the classes, the first bad row).
 
     Without ``classes`` a value must be an integer code 0..MAX_CLASS_CODE and the classes are 0..max
@@ -142,7 +117,7 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
         hits = np.flatnonzero(bad[table.indices(column)] if rows is None else bad[table.indices(column)[rows]])
         row = int(hits[0]) if rows is None else int(rows[hits[0]])
         v = int(table.indices(column)[row])
-        fault = _Fault(row, reason if reason is not None else reasons[v], values[v])
+        fault = Fault(row, 10, reason if reason is not None else reasons[v], values[v])
     return codes, order, fault
 
 
@@ -159,7 +134,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
     if classes is not None:
         _check_class_names(classes)
     table = read_columns(path, LABELS_LAYOUT)
-    empty = _empty_field(table)
+    empty = empty_fields(table, table.layout.columns)
     item, items = table.codes("item")
     table.release("item")
     worker, workers = table.codes("worker")
@@ -171,7 +146,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             pair = np.flatnonzero((item == item[row]) & (worker == worker[row]))
-            repeat = _Fault(row, f"(item, worker) = ({table.field('item', row)!r}, {table.field('worker', row)!r}) "
+            repeat = Fault(row, 20, f"(item, worker) = ({table.field('item', row)!r}, {table.field('worker', row)!r}) "
                             f"was already labelled on line {table.line(int(pair[0]))}; {DUPLICATES_HINT}",
                             table.row_text(row))
         elif len(repeated):
@@ -179,7 +154,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
             mask[repeated] = False
             kept = np.flatnonzero(mask)
     value_code, order, bad_label = _value_codes(table, "label", classes, kept)
-    _earliest(table, empty, repeat, bad_label)
+    raise_earliest(table, [empty, repeat, bad_label])
     if len(workers) < 2:
         raise table.error(0, "truth inference needs at least two workers; the table has one", str(workers[0]))
     dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
@@ -286,7 +261,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         if classes is None:
             classes = list(crowd.classes)
     table = read_columns(path, TRUTH_LAYOUT)
-    empty = _empty_field(table)
+    empty = empty_fields(table, table.layout.columns)
     value_code, order, bad = _value_codes(table, "truth", classes)
     item, items = table.codes("item")
     repeat = None
@@ -299,9 +274,9 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         first_rows[:] = seen
         later = np.flatnonzero(first_rows[item] != positions)
         row = int(later[0])
-        repeat = _Fault(row, f"item already has a truth on line {table.line(int(first_rows[item[row]]))}",
+        repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(first_rows[item[row]]))}",
                         table.field("item", row))
-    _earliest(table, empty, bad, repeat)
+    raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.indices("truth")]]
     frame = pd.DataFrame({"item": np.asarray(items, dtype=object)[item].astype(str), "truth": truth})
     rows = np.arange(len(frame))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, read_columns
+from manyjudges.io.columnar import DUPLICATES_HINT, Fault, TableLayout, first_fault, raise_earliest, read_columns
 
 __all__ = [
     "DUPLICATE_RULES",
@@ -52,19 +52,6 @@ class PreferenceData:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-def _first_row(table: ColumnarTable, column: str, bad_values: np.ndarray) -> int | None:
-    return table.first_row(column, np.asarray(bad_values, dtype=bool))
-
-
-def _earliest(table: ColumnarTable, faults: list[tuple[int | None, str, object]]) -> None:
-    """Raise the fault at the earliest row (ties: the first listed); faults are (row or None, reason, value)."""
-    found = [(row, k) for k, (row, _, _) in enumerate(faults) if row is not None]
-    if found:
-        row, k = min(found)
-        _, reason, value = faults[k]
-        raise table.error(row, reason, value() if callable(value) else value)
-
-
 def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     """Read and validate a canonical preferences table (all columns str, rows in file order).
 
@@ -80,30 +67,29 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     table = read_columns(path, PREFERENCES_LAYOUT)
-    faults: list[tuple[int | None, str, object]] = []
-    for column in PREFERENCE_COLUMNS:  # an empty field first, in column order (as the row is read)
-        empty = table.values(column) == ""
-        faults.append((_first_row(table, column, empty), f"empty {column}", None))
+    # an empty field first, in column order (as the row is read); then the outcome, then left == right
+    faults = [first_fault(table, column, table.values(column) == "", f"empty {column}", order=order)
+              for order, column in enumerate(PREFERENCE_COLUMNS)]
     outcome = table.values("outcome")
-    row = _first_row(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""))
-    faults.append((row, "outcome must be left, right or tie", None if row is None else table.field("outcome", row)))
+    faults.append(first_fault(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""),
+                              "outcome must be left, right or tie", order=10))
     left, right = table.text("left"), table.text("right")
     same = np.flatnonzero((left == right) & (left != ""))
-    row = int(same[0]) if len(same) else None
-    faults.append((row, "left and right are the same item", None if row is None else left[row]))
+    if len(same):
+        faults.append(Fault(int(same[0]), 11, "left and right are the same item", left[same[0]]))
     kept = None
     if duplicates != "keep":
         key = ["topic", "worker", "left", "right"]
         repeated, heads = table.repeated(key, "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row, first = int(repeated[0]), int(heads[0])
-            faults.append((row, f"(topic, worker, left, right) already judged on line {table.line(first)}; "
-                           f"{DUPLICATES_HINT}", table.row_text(row)))
+            faults.append(Fault(row, 20, f"(topic, worker, left, right) already judged on line {table.line(first)}; "
+                                f"{DUPLICATES_HINT}", table.row_text(row)))
         elif len(repeated):
             mask = np.ones(table.n_rows, dtype=bool)
             mask[repeated] = False
             kept = np.flatnonzero(mask)
-    _earliest(table, faults)
+    raise_earliest(table, faults)
     frame = pd.DataFrame({c: table.text(c) for c in PREFERENCE_COLUMNS})
     if kept is not None:
         frame = frame.iloc[kept].reset_index(drop=True)
@@ -119,22 +105,21 @@ def read_truth(path: PathLike) -> pd.DataFrame:
     topic (both lines are named).
     """
     table = read_columns(path, TRUTH_LAYOUT)
-    faults: list[tuple[int | None, str, object]] = []
-    empty = [_first_row(table, c, table.values(c) == "") for c in ("topic", "item")]
-    rows = [r for r in empty if r is not None]
-    row = min(rows) if rows else None
-    faults.append((row, "empty topic or item",
-                   None if row is None else f"{table.field('topic', row)}\t{table.field('item', row)}"))
+    faults = []
+    empty = [first_fault(table, c, table.values(c) == "", "empty topic or item") for c in ("topic", "item")]
+    rows = [f.row for f in empty if f is not None]
+    if rows:
+        row = min(rows)
+        faults.append(Fault(row, 0, "empty topic or item", f"{table.field('topic', row)}\t{table.field('item', row)}"))
     grades = table.values("grade")
     is_grade = np.asarray([bool(_GRADE.fullmatch(g)) for g in grades], dtype=bool)
-    row = _first_row(table, "grade", ~is_grade)
-    faults.append((row, "grade must be a non-negative integer", None if row is None else table.field("grade", row)))
+    faults.append(first_fault(table, "grade", ~is_grade, "grade must be a non-negative integer", order=1))
     repeated, heads = table.repeated(["topic", "item"])
     if len(repeated):
         row, first = int(repeated[0]), int(heads[0])
-        faults.append((row, f"item graded twice in topic {table.field('topic', row)!r} (first on line "
-                       f"{table.line(first)})", table.field("item", row)))
-    _earliest(table, faults)
+        faults.append(Fault(row, 2, f"item graded twice in topic {table.field('topic', row)!r} (first on line "
+                            f"{table.line(first)})", table.field("item", row)))
+    raise_earliest(table, faults)
     value = np.asarray([int(g) if ok else -1 for g, ok in zip(grades, is_grade)], dtype=np.int64)
     frame = pd.DataFrame({"topic": table.text("topic"), "item": table.text("item")})
     frame["grade"] = value[table.indices("grade")]

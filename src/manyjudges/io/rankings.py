@@ -27,15 +27,19 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.columnar import DUPLICATES_HINT, TableLayout, read_columns
-from manyjudges.io.errors import DataError
-from manyjudges.io.tables import (
+from manyjudges.io.columnar import (
+    DUPLICATES_HINT,
     Fault,
-    check_duplicate_rule,
+    TableLayout,
     empty_fields,
     raise_earliest,
-    rank_codes,
+    read_columns,
     repeated_rows,
+)
+from manyjudges.io.errors import DataError
+from manyjudges.io.tables import (
+    check_duplicate_rule,
+    rank_codes,
     text_column,
 )
 

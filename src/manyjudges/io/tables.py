@@ -16,8 +16,7 @@ from __future__ import annotations
 import csv
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from manyjudges.atomic import atomic_file
-from manyjudges.io.columnar import DUPLICATES_HINT, ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
+from manyjudges.coded_labels import natural_order
+from manyjudges.io.columnar import (
+    DUPLICATES_HINT,
+    ColumnarTable,
+    Fault,
+    TableLayout,
+    delimiter_of,
+    empty_fields,
+    raise_earliest,
+    read_columns,
+    read_header,
+    repeated_rows,
+)
 from manyjudges.io.errors import DataError, not_utf8
 
 __all__ = [
@@ -123,42 +134,6 @@ def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list
     return rows, lines
 
 
-@dataclass(frozen=True)
-class Fault:
-    """A fault found at a row of a columnar table: the earliest row (then the lowest ``order``) is raised."""
-
-    row: int
-    order: int
-    reason: str
-    value: object
-
-
-def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
-    """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
-    found = [f for f in faults if f is not None]
-    if found:
-        fault = min(found, key=lambda f: (f.row, f.order))
-        raise table.error(fault.row, fault.reason, fault.value)
-
-
-def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
-    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
-    ("empty <column>"); the distinct values are checked, not the rows."""
-    first: Fault | None = None
-    for order, column in enumerate(columns):
-        blank = pc.equal(pc.utf8_trim_whitespace(table.columns[column].dictionary), "")
-        bad = np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
-        if not bad.any():
-            continue
-        hits = bad[table.indices(column)] if rows is None else bad[table.indices(column)[rows]]
-        where = np.flatnonzero(hits)
-        if len(where):
-            row = int(where[0]) if rows is None else int(rows[where[0]])
-            if first is None or row < first.row:
-                first = Fault(row, order, f"empty {column}", table.field(column, row))
-    return first
-
-
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
                order: int = 10) -> tuple[np.ndarray, Fault | None]:
     """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
@@ -181,30 +156,6 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
             row = int(hits[0]) if rows is None else int(rows[hits[0]])
             fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
     return ranks, fault
-
-
-def repeated_rows(keys: Sequence[np.ndarray], keep: str) -> tuple[np.ndarray, np.ndarray]:
-    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
-    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
-    the group's last row). Sort-based on non-negative integer keys: O(n log n)."""
-    order = np.lexsort([np.asarray(k) for k in keys[::-1]])
-    same = np.ones(len(order) - 1 if len(order) else 0, dtype=bool)
-    for k in keys:
-        ordered = np.asarray(k)[order]
-        same &= ordered[1:] == ordered[:-1]
-    if not same.any():
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    start = np.concatenate(([True], ~same))
-    group = np.cumsum(start) - 1
-    if keep == "last":
-        head = order[np.concatenate((~same, [True]))][group]
-    else:
-        head = order[start][group]
-    mask = order != head
-    rows, heads = order[mask], head[mask]
-    ascending = np.argsort(rows, kind="stable")
-    return rows[ascending].astype(np.int64), heads[ascending].astype(np.int64)
 
 
 def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
@@ -343,15 +294,8 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     return frame
 
 
-def _natural_key(items: Iterable[str]) -> Callable[[str], Any]:
-    """Sort key: numeric if every item is a digit string, else lexicographic."""
-    if all(item.isdigit() for item in list(items)):
-        return lambda item: (int(item), item)
-    return lambda item: item
-
-
 def natural_sort(items: Iterable[str]) -> list[str]:
-    """Sort item ids numerically if all are digit strings, else lexicographically.
+    """Sort item ids numerically if all are digit strings, else lexicographically (:func:`natural_order`).
 
     Parameters
     ----------
@@ -363,8 +307,8 @@ def natural_sort(items: Iterable[str]) -> list[str]:
     list of str
         The sorted identifiers, e.g. ``["2", "10"]`` rather than ``["10", "2"]``.
     """
-    items = list(items)
-    return sorted(items, key=_natural_key(items))
+    items = [str(item) for item in items]
+    return [items[i] for i in natural_order(items)]
 
 
 def orderings_to_rank_matrices(
