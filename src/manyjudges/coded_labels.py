@@ -26,7 +26,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "code_dtype", "natural_ids", "natural_order"]
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions", "natural_ids",
+           "natural_order"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -101,6 +102,35 @@ def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
     else:
         order = pc.sort_indices(array)
     return order.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+
+
+def as_text(values: Sequence | pd.Index | pd.Series | np.ndarray | pa.Array) -> pa.Array:
+    """``values`` as a pyarrow string array: strings as they are, numbers as their text (``1`` -> ``"1"``)."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if not isinstance(values, pa.Array):
+        if isinstance(values, (pd.Index, pd.Series)):
+            values = values.to_numpy()
+        try:
+            values = pa.array(values, from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            values = pa.array([str(v) for v in values], type=pa.string())
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary.take(values.indices)
+    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        if pa.types.is_integer(values.type):
+            values = pc.cast(values, pa.string())
+        else:
+            values = pa.array([str(v) for v in values.to_pylist()], type=pa.string())
+    return values
+
+
+def id_positions(ids: Sequence | pd.Index | np.ndarray, wanted: Sequence | pd.Index | pd.Series | np.ndarray
+                 ) -> np.ndarray:
+    """The position of each of ``wanted`` in ``ids`` (int64, -1 where absent), ids compared as text (``1``
+    finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a Python dictionary of ids."""
+    found = pc.index_in(as_text(wanted), value_set=as_text(ids))
+    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:

@@ -128,3 +128,15 @@ def test_label_kinds_match_their_class_names():
 
 def test_row_argmax_of_one_column():
     np.testing.assert_array_equal(row_argmax(np.ones((4, 1))), np.zeros(4, dtype=np.int64))
+
+
+def test_id_positions_against_pandas_get_indexer() -> None:
+    from manyjudges.coded_labels import id_positions
+
+    rng = np.random.default_rng(3)
+    ids = pd.Index([f"i{k}" for k in rng.permutation(50)])
+    wanted = pd.Series([f"i{k}" for k in rng.integers(0, 70, 200)])
+    assert id_positions(ids, wanted).tolist() == ids.get_indexer(wanted).tolist()
+    numbers = pd.Index(np.arange(10, 20))
+    assert id_positions(numbers, ["12", "19", "20", "x"]).tolist() == [2, 9, -1, -1]  # compared as text
+    assert id_positions(["a", 1, "2"], [1, "2", "a"]).tolist() == [1, 2, 0]

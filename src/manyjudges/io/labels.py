@@ -23,7 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import DUPLICATE_RULES, CrowdLabels, _repeated_rows, as_crowd_labels, code_dtype
+from manyjudges.coded_labels import (
+    DUPLICATE_RULES,
+    CrowdLabels,
+    _repeated_rows,
+    as_crowd_labels,
+    code_dtype,
+    id_positions,
+)
 from manyjudges.io.columnar import (
     DUPLICATES_HINT,
     ColumnarTable,
@@ -265,25 +272,17 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
     value_code, order, bad = _value_codes(table, "truth", classes)
     item, items = table.codes("item")
     repeat = None
-    counts = np.bincount(item, minlength=len(items))
-    if (counts > 1).any():
-        seen = np.full(len(items), -1, dtype=np.int64)
-        first_rows = np.full(len(items), -1, dtype=np.int64)
-        positions = np.arange(len(item))
-        seen[item[::-1]] = positions[::-1]  # the first row of each item
-        first_rows[:] = seen
-        later = np.flatnonzero(first_rows[item] != positions)
-        row = int(later[0])
-        repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(first_rows[item[row]]))}",
-                        table.field("item", row))
+    repeated, heads = table.repeated(["item"])
+    if len(repeated):
+        row = int(repeated[0])
+        repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
+                       table.field("item", row))
     raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.indices("truth")]]
     frame = pd.DataFrame({"item": np.asarray(items, dtype=object)[item].astype(str), "truth": truth})
     rows = np.arange(len(frame))
     if crowd is not None:
-        labelled = pd.Index(np.asarray(crowd.items).astype(str))
-        missing = np.flatnonzero(labelled.get_indexer(pd.Index(items, dtype=object)) < 0)
-        unlabelled = np.isin(item, missing)
+        unlabelled = (id_positions(crowd.items, items) < 0)[item]
         if unlabelled.any():
             row = int(np.flatnonzero(unlabelled)[0])
             if strict:

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.registry import make_truth_estimator
 
@@ -35,14 +36,17 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
     """
     if truth is None or truth.empty:
         return float("nan"), 0
-    inferred = labels.astype(str)
-    inferred.index = inferred.index.astype(str)
-    items = truth["item"].astype(str)
-    predicted = inferred.reindex(items).to_numpy()
-    if pd.isna(predicted).any():
-        missing = items[pd.isna(predicted)].iloc[0]
+    position = id_positions(labels.index, truth["item"])
+    if (position < 0).any():
+        missing = truth["item"].iloc[int(np.flatnonzero(position < 0)[0])]
         raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
-    return float(np.mean(predicted == truth["truth"].astype(str).to_numpy())), len(truth)
+    predicted = labels.to_numpy()[position]
+    expected = truth["truth"].to_numpy()
+    if predicted.dtype.kind in "iu" and expected.dtype.kind in "iu":
+        same = predicted == expected
+    else:
+        same = pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False)
+    return float(np.mean(same)), len(truth)
 
 
 def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None
