@@ -173,12 +173,11 @@ def _repeated_rows(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: s
     """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
     its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
     key = item.astype(np.int64) * n_workers + worker
-    ordered = key.copy()
-    ordered.sort()  # in place: one int64 copy of the pairs, 8 bytes a label, at the peak
-    repeats = (ordered[1:] == ordered[:-1]).any()
-    del ordered
+    key.sort()  # in place: one int64 array of the pairs, 8 bytes a label, at the peak
+    repeats = bool((key[1:] == key[:-1]).any())
     if not repeats:
         return np.zeros(0, dtype=np.int64)
+    key = item.astype(np.int64) * n_workers + worker  # in table order again, to find the rows
     order = np.argsort(key, kind="stable")  # within a pair, rows in table order
     same = key[order[1:]] == key[order[:-1]]
     return np.sort(order[1:][same] if keep == "first" else order[:-1][same])

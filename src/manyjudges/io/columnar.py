@@ -362,10 +362,13 @@ DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or las
                    "duplicates= in Python)")
 
 
-def _as_dictionaries(table: pa.Table, names: Sequence[str]) -> dict[str, pa.DictionaryArray]:
-    """One DictionaryArray (unified dictionary, int32 indices, one chunk) per column."""
+def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]) -> dict[str, pa.DictionaryArray]:
+    """One DictionaryArray (unified dictionary, int32 indices, one chunk) per column. Each parsed column is
+    let go once converted (its list entry set to None), so at most one column is held twice."""
     out: dict[str, pa.DictionaryArray] = {}
-    for name, column in zip(names, table.columns):
+    for k, name in enumerate(names):
+        column = columns[k]
+        columns[k] = None
         if not pa.types.is_dictionary(column.type):
             column = pc.dictionary_encode(column)
         column = column.unify_dictionaries()
@@ -373,9 +376,13 @@ def _as_dictionaries(table: pa.Table, names: Sequence[str]) -> dict[str, pa.Dict
             out[name] = pa.DictionaryArray.from_arrays(pa.array([], type=pa.int32()), pa.array([], type=pa.string()))
             continue
         dictionary = column.chunk(0).dictionary
-        indices = pa.concat_arrays([chunk.indices for chunk in column.chunks]) if column.num_chunks > 1 \
-            else column.chunk(0).indices
-        out[name] = pa.DictionaryArray.from_arrays(indices, dictionary)
+        indices = np.empty(len(column), dtype=np.int32)
+        start = 0
+        for chunk in column.chunks:
+            indices[start:start + len(chunk)] = chunk.indices.to_numpy(zero_copy_only=False)
+            start += len(chunk)
+        del column
+        out[name] = pa.DictionaryArray.from_arrays(pa.array(indices), dictionary)
     return out
 
 
@@ -440,8 +447,9 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
                 column_types={header[position[c]]: pa.dictionary(pa.int32(), pa.string()) for c in names},
                 strings_can_be_null=False, quoted_strings_can_be_null=False),
         )
-        columns = _as_dictionaries(table, names)
+        parsed = list(table.columns)
         del table
+        columns = _as_dictionaries(parsed, names)
         n_rows = len(columns[names[0]])
         lines = RowLines(path, n_rows)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
