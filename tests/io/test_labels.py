@@ -14,6 +14,7 @@ from manyjudges.io.errors import DataError, DataWarning
 from manyjudges.io.labels import (
     LABEL_TRUTH_COLUMNS,
     LABELS_COLUMNS,
+    read_crowd_labels,
     read_labels,
     read_truth,
     write_labels,
@@ -356,3 +357,64 @@ def test_benchmark_sets_from_mirror(dataset: str) -> None:
     assert data.repeats == {"duplicate": 0, "duplicate_conflict": 0}
     raw = pd.read_csv(files["label.csv"])
     assert data.labels["label"].tolist() == raw["label"].tolist()
+
+
+# --- against pandas' own parse, and memory -----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["labels.tsv", "labels.csv"])
+def test_reader_matches_pandas_parse(tmp_path: Path, name: str) -> None:
+    rng = np.random.default_rng(5)
+    items = [f"doc {k}" for k in range(40)] + ["007", "7", "ü-é", "a,b"]
+    rows = {(items[rng.integers(len(items))], f"w{rng.integers(12)}") for _ in range(300)}
+    frame = pd.DataFrame(sorted(rows), columns=["item", "worker"]).sample(frac=1.0, random_state=1)
+    frame["label"] = rng.integers(0, 4, len(frame))
+    path = tmp_path / name
+    frame.to_csv(path, sep="," if name.endswith(".csv") else "\t", index=False)
+    parsed = pd.read_csv(path, sep="," if name.endswith(".csv") else "\t", dtype=str, keep_default_na=False)
+    table = read_labels(path)
+    assert table["item"].tolist() == parsed["item"].tolist()
+    assert table["worker"].tolist() == parsed["worker"].tolist()
+    assert table["label"].dtype == np.int64 and table["label"].tolist() == parsed["label"].astype(int).tolist()
+    codes = read_crowd_labels(path)
+    assert codes.item.dtype == np.int32 and codes.label.dtype == np.int32
+    assert [str(i) for i in codes.items[codes.item]] == parsed["item"].tolist()
+    assert [str(w) for w in codes.workers[codes.worker]] == parsed["worker"].tolist()
+    assert list(codes.items) == sorted(set(parsed["item"]))  # not all digit strings: text order
+    truth = pd.DataFrame({"item": list(dict.fromkeys(parsed["item"])), "truth": 1})
+    truth_path = tmp_path / ("truth" + path.suffix)
+    truth.to_csv(truth_path, sep="," if name.endswith(".csv") else "\t", index=False)
+    assert read_truth(truth_path, labels=codes).values.tolist() == truth.values.tolist()
+
+
+def test_digit_ids_in_natural_order(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,worker,label\n10,2,0\n2,10,1\n007,2,1\n7,10,0\n")
+    codes = read_crowd_labels(path)
+    assert list(codes.items) == ["2", "007", "7", "10"] and list(codes.workers) == ["2", "10"]
+
+
+def test_memory_per_label(tmp_path: Path) -> None:
+    """The labels held as codes take 12 bytes each; reading peaks under 32 bytes a label and a Dawid-Skene
+    fit under 32 more (numpy's allocations, traced; pyarrow's parse buffers are not traced and are freed
+    when the read ends)."""
+    import tracemalloc
+
+    from manyjudges.truth import DawidSkene
+    from manyjudges.truth.simulate import write_simulated_labels
+
+    n_items, per_item = 20_000, 10
+    path = tmp_path / "big.tsv"
+    write_simulated_labels(path, None, n_items=n_items, labels_per_item=per_item, n_workers=100, seed=2)
+    n = n_items * per_item
+    tracemalloc.start()
+    try:
+        codes = read_crowd_labels(path)
+        held, peak = tracemalloc.get_traced_memory()
+        assert codes.n_labels == n
+        assert held / n < 13 and peak / n < 32
+        tracemalloc.reset_peak()
+        DawidSkene().fit(codes)
+        fit_peak = tracemalloc.get_traced_memory()[1] - held
+        assert fit_peak / n < 32
+    finally:
+        tracemalloc.stop()

@@ -1,0 +1,86 @@
+"""`manyjudges truth` column habits: worker/judge, crowd-kit's task, any column order, an extra column
+(a one-line warning), CSV output by extension, natural order of ids, --duplicates naming the flag,
+a closed pipe."""
+import io
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from manyjudges.cli import main
+
+ROWS = [(f"{i}", f"w{w}", (i + (w == 2)) % 2) for i in (1, 2, 10, 11) for w in range(3)]
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def table(path, header, rows, sep="\t"):
+    path.write_text(sep.join(header) + "\n" + "".join(sep.join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+@pytest.fixture
+def plain(tmp_path):
+    return table(tmp_path / "plain.tsv", ["item", "worker", "label"], ROWS)
+
+
+def labels_out(capsys, path, *flags):
+    status, out, err = run(capsys, "truth", path, "--method", "dawid_skene", *flags)
+    assert status == 0, err
+    return out, err
+
+
+@pytest.mark.parametrize(("header", "order"), [
+    (["item", "judge", "label"], (0, 1, 2)),
+    (["task", "worker", "label"], (0, 1, 2)),      # crowd-kit's column names
+    (["label", "task", "judge"], (2, 0, 1)),      # another order
+])
+def test_names_and_order_give_the_same_answer(capsys, plain, tmp_path, header, order):
+    expected, _ = labels_out(capsys, plain)
+    rows = [tuple(r[k] for k in order) for r in ROWS]
+    path = table(tmp_path / "other.csv", header, rows, sep=",")
+    out, err = labels_out(capsys, path)
+    assert out == expected and "warning" not in err
+
+
+def test_extra_column_warns_on_one_line(capsys, plain, tmp_path):
+    expected, _ = labels_out(capsys, plain)
+    path = table(tmp_path / "extra.tsv", ["item", "worker", "seconds", "label"],
+                 [(i, w, 3.5, lab) for i, w, lab in ROWS])
+    out, err = labels_out(capsys, path)
+    assert out == expected
+    assert err.count("\n") == 1 and err.startswith("manyjudges: warning: ") and "'seconds'" in err
+
+
+def test_items_in_natural_order_and_csv_output(capsys, plain, tmp_path):
+    out, _ = labels_out(capsys, plain)
+    assert pd.read_csv(io.StringIO(out), sep="\t", dtype=str)["item"].tolist() == ["1", "2", "10", "11"]
+    labels_out(capsys, plain, "-o", tmp_path / "gold.csv", "--workers", tmp_path / "workers.csv")
+    assert (tmp_path / "gold.csv").read_text().splitlines()[0] == "item,label,p_0,p_1"
+    assert (tmp_path / "workers.csv").read_text().splitlines()[0] == "worker,skill"
+    assert pd.read_csv(tmp_path / "gold.csv", dtype=str).equals(pd.read_csv(io.StringIO(out), sep="\t", dtype=str))
+
+
+def test_duplicates_message_names_the_flag(capsys, tmp_path):
+    path = table(tmp_path / "rep.tsv", ["item", "worker", "label"], ROWS + [ROWS[0]])
+    status, _, err = run(capsys, "truth", path, "--method", "majority_vote")
+    assert status == 1 and f"line {len(ROWS) + 2}" in err and "--duplicates keep, first or last" in err
+    for rule in ("keep", "first", "last"):
+        status, _, err = run(capsys, "truth", path, "--method", "majority_vote", "--duplicates", rule)
+        assert status == 0, err
+
+
+def test_closed_pipe_ends_quietly(plain):
+    script = ("import sys; from manyjudges.cli import main; sys.exit(main(['truth', sys.argv[1], '--method', "
+              "'majority_vote']))")
+    many = plain.with_name("many.tsv")
+    table(many, ["item", "worker", "label"], [(f"i{i}", f"w{w}", (i * w) % 2) for i in range(20000) for w in range(3)])
+    proc = subprocess.run(f"{sys.executable} -c \"{script}\" {many} | head -1", shell=True, capture_output=True,
+                          text=True)
+    assert proc.stdout == "item\tlabel\tp_0\tp_1\n"
+    assert proc.stderr == ""
