@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions", "natural_ids",
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions", "repeated_pairs", "natural_ids",
            "natural_order"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
@@ -169,7 +169,7 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _repeated_rows(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
+def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
     """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
     its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
     key = item.astype(np.int64) * n_workers + worker
@@ -275,7 +275,7 @@ def as_crowd_labels(
     rows = np.arange(len(frame))
     label_values = frame["label"]
     if duplicates != "keep":
-        repeated = _repeated_rows(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        repeated = repeated_pairs(item, worker, len(workers), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({_plain(items[item[row]])!r}, "

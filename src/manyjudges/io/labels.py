@@ -1,15 +1,16 @@
 """The canonical ``labels`` and label ``truth`` tables of the truth-inference family.
 
-A labels table has the header ``item, worker, label`` (``judge`` is accepted for ``worker``
-when reading): one row per label a worker gave an item. Without declared classes a label is
+A labels table has the columns ``item, worker, label``: one row per label a worker gave an item. Without declared classes a label is
 a class code, an integer ``0 .. K-1`` (the classes are ``0 .. max(label)``); with declared
 ``classes`` it is one of their names. A label truth table has the header ``item, truth``:
 the true class of some or all labelled items, used only to score inferred classes.
 
-Both are TSV files, or CSV when the name ends in ``.csv`` (:func:`~manyjudges.io.tables.delimiter_of`),
-UTF-8 with a header line; blank lines are skipped. Bad input is a
-:class:`~manyjudges.io.errors.DataError` naming the file, the 1-based line (header = line 1)
-and the value. Writes are atomic. Item and worker ids are read as strings, verbatim.
+Both are read by the columnar reader (:mod:`manyjudges.io.columnar`: TSV, or CSV when the name
+ends in ``.csv``; the columns in any order, ``judge`` for ``worker`` and ``task`` for ``item``,
+other columns ignored with a warning). Bad input is a :class:`~manyjudges.io.errors.DataError`
+naming the file, the 1-based line (header = line 1) and the value, at the first faulty row in
+file order. Writes are atomic. Item and worker ids are read as strings, verbatim, and coded in
+natural order (:func:`read_crowd_labels`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ import pandas as pd
 from manyjudges.coded_labels import (
     DUPLICATE_RULES,
     CrowdLabels,
-    _repeated_rows,
     as_crowd_labels,
     code_dtype,
     id_positions,
+    repeated_pairs,
 )
 from manyjudges.io.columnar import (
     DUPLICATES_HINT,
@@ -149,7 +150,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
     kept = None
     repeat = None
     if duplicates != "keep":
-        repeated = _repeated_rows(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        repeated = repeated_pairs(item, worker, len(workers), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             pair = np.flatnonzero((item == item[row]) & (worker == worker[row]))
