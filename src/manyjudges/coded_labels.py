@@ -26,8 +26,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions", "repeated_pairs", "natural_ids",
-           "natural_order"]
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions",
+           "natural_ids", "natural_order", "repeated_pairs"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")

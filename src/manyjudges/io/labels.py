@@ -1,9 +1,10 @@
 """The canonical ``labels`` and label ``truth`` tables of the truth-inference family.
 
-A labels table has the columns ``item, worker, label``: one row per label a worker gave an item. Without declared classes a label is
-a class code, an integer ``0 .. K-1`` (the classes are ``0 .. max(label)``); with declared
-``classes`` it is one of their names. A label truth table has the header ``item, truth``:
-the true class of some or all labelled items, used only to score inferred classes.
+A labels table has the columns ``item, worker, label``: one row per label a worker gave an
+item. Without declared classes a label is a class code, an integer ``0 .. K-1`` (the classes
+are ``0 .. max(label)``); with declared ``classes`` it is one of their names. A label truth
+table has the columns ``item, truth``: the true class of some or all labelled items, used only
+to score inferred classes.
 
 Both are read by the columnar reader (:mod:`manyjudges.io.columnar`: TSV, or CSV when the name
 ends in ``.csv``; the columns in any order, ``judge`` for ``worker`` and ``task`` for ``item``,
