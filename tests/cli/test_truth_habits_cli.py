@@ -84,3 +84,32 @@ def test_closed_pipe_ends_quietly(plain):
                           text=True)
     assert proc.stdout == "item\tlabel\tp_0\tp_1\n"
     assert proc.stderr == ""
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_stages_draw_a_bar_on_a_terminal_and_lines_elsewhere(monkeypatch):
+    from manyjudges.cli import terminal
+
+    screen = FakeTerminal()
+    stages = terminal.Stages(2, screen)
+    with stages("reading x"):
+        pass
+    with stages("fitting y"):
+        pass
+    text = screen.getvalue()
+    assert "\rmanyjudges [##########..........] reading x" in text
+    assert "\rmanyjudges [####################] fitting y" in text and text.endswith("\n")
+    log = io.StringIO()
+    monkeypatch.setattr(terminal, "STAGE_REPORT_SECONDS", 0.0)
+    with terminal.Stages(1, log)("reading z"):
+        pass
+    assert log.getvalue().startswith("manyjudges: reading z: ") and log.getvalue().count("\n") == 1
+    quiet = io.StringIO()
+    monkeypatch.setattr(terminal, "STAGE_REPORT_SECONDS", 60.0)
+    with terminal.Stages(1, quiet)("reading z"):
+        pass
+    assert quiet.getvalue() == ""

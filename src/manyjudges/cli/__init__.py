@@ -55,7 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            write_output(args.run(args), getattr(args, "output", None))
+            table = args.run(args)
+            if table is not None:  # None: the subcommand wrote its output itself
+                write_output(table, getattr(args, "output", None))
     except BrokenPipeError:  # the reader went away (e.g. `| head`): end quietly, as other tools do
         _silence_stdout()
         return 0

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, stage, write_output
+from manyjudges.cli.terminal import CommandError, Progress, Stages, build, input_path, parse_params, write_output
 from manyjudges.io.errors import DataError
 
 # ---------------------------------------------------------------------------
@@ -253,7 +253,7 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
 # truth
 
 
-def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     import sys
 
     from manyjudges.io.labels import read_crowd_labels, read_truth
@@ -267,21 +267,26 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame:
         raise CommandError("--workers needs a file of its own (the labels go to -o or stdout)")
     if args.truth == "-":
         raise CommandError("--truth must name a file (standard input can only be LABELS)")
-    with input_path(args.labels_table) as path, stage(f"reading {args.labels_table}"):
+    to_file = args.output not in (None, "-")
+    stages = Stages(2 + bool(args.truth) + bool(args.workers) + to_file)
+    with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     truth = None
     if args.truth:
-        with input_path(args.truth) as path:
+        with input_path(args.truth) as path, stages(f"reading {args.truth}"):
             truth = read_truth(path, labels=data, classes=classes, strict=args.strict)
-    with stage(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
-               f"{data.n_workers:,} workers)"):
+    with stages(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
+                f"{data.n_workers:,} workers)"):
         estimator, seconds = fit_method(data, args.method, params)
     if args.workers:
-        with stage(f"writing {args.workers}"):
+        with stages(f"writing {args.workers}"):
             write_output(workers_table(estimator), args.workers)
-    if truth is not None:
+    if to_file:
+        with stages(f"writing {args.output}"):
+            write_output(labels_table(estimator), args.output)
+    if truth is not None:  # after the stages, so that the line does not run into a progress bar
         acc, n = accuracy(estimator.labels_, truth)
         # on stdout when the labels go to a file, else beside them on stderr
-        stream = sys.stdout if args.output not in (None, "-") else sys.stderr
-        print(f"accuracy {acc:.4f} on {n} items with a truth ({args.method}, {seconds:.2f} s)", file=stream)
-    return labels_table(estimator)
+        print(f"accuracy {acc:.4f} on {n} items with a truth ({args.method}, {seconds:.2f} s)",
+              file=sys.stdout if to_file else sys.stderr)
+    return None if to_file else labels_table(estimator)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Progress", "build", "input_path", "parse_params", "stage", "write_output"]
+__all__ = ["CommandError", "Progress", "Stages", "build", "input_path", "parse_params", "write_output"]
 
 
 class CommandError(Exception):
@@ -43,24 +44,54 @@ class Progress:
 STAGE_REPORT_SECONDS = 2.0
 
 
-@contextmanager
-def stage(label: str, stream: Any = None) -> Iterator[None]:
-    """Report a stage of a long command on stderr: on a terminal a line that says what is running and
-    then how long it took; elsewhere (a log file, a pipe) one line when the stage ends, if it took
-    :data:`STAGE_REPORT_SECONDS` or more."""
-    stream = stream or sys.stderr
-    tty = hasattr(stream, "isatty") and stream.isatty()
-    if tty:
-        stream.write(f"manyjudges: {label} ...")
-        stream.flush()
-    start = time.perf_counter()
-    yield
-    elapsed = time.perf_counter() - start
-    if tty:
-        stream.write(f" {elapsed:.1f} s\n")
-    elif elapsed >= STAGE_REPORT_SECONDS:
-        stream.write(f"manyjudges: {label}: {elapsed:.1f} s\n")
-    stream.flush()
+class Stages:
+    """The stages of a long command, reported on stderr.
+
+    On a terminal, a bar over the ``total`` stages with the running stage and its seconds, redrawn
+    twice a second (so a long read or fit shows it is alive); elsewhere (a log file, a pipe) one line
+    per stage that took :data:`STAGE_REPORT_SECONDS` or more, when it ends. Use as
+    ``with stages("reading x.tsv"): ...``.
+    """
+
+    width = 20
+
+    def __init__(self, total: int, stream: Any = None) -> None:
+        self.total, self.done = max(int(total), 1), 0
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def _draw(self, label: str, start: float, end: str = "") -> None:
+        filled = self.width * self.done // self.total
+        self.stream.write(f"\rmanyjudges [{'#' * filled}{'.' * (self.width - filled)}] {label} "
+                          f"{time.perf_counter() - start:.1f} s\033[K{end}")
+        self.stream.flush()
+
+    @contextmanager
+    def __call__(self, label: str) -> Iterator[None]:
+        start = time.perf_counter()
+        stop = threading.Event()
+        ticker = None
+        if self.tty:
+            def tick() -> None:
+                while not stop.wait(0.5):
+                    self._draw(label, start)
+
+            self._draw(label, start)
+            ticker = threading.Thread(target=tick, daemon=True)
+            ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            if ticker is not None:
+                ticker.join()
+        self.done += 1
+        elapsed = time.perf_counter() - start
+        if self.tty:
+            self._draw(label, start, "\n" if self.done >= self.total else "")
+        elif elapsed >= STAGE_REPORT_SECONDS:
+            self.stream.write(f"manyjudges: {label}: {elapsed:.1f} s\n")
+            self.stream.flush()
 
 
 @contextmanager
