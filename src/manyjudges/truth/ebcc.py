@@ -272,7 +272,9 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
     it = 0
     for it in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
         # -- global step. Columns coming back (their sum passed tau) get their r column back first
-        back = np.setdiff1d(np.flatnonzero(col_sum > tau), active)
+        is_active = np.zeros(km, dtype=bool)
+        is_active[active] = True
+        back = np.flatnonzero((col_sum > tau) & ~is_active)
         if back.size:
             cols = np.union1d(active, back)
             full = np.empty((n, cols.size))
