@@ -61,19 +61,19 @@ fit) with an array of one column per active subtype column (k, m): O(labels x ac
 per iteration, no loop over items or labels. Two savings that change nothing beyond rounding:
 (1) items with identical labels (the same workers saying the same classes) have the same r after
 the first local step, so from the second iteration on one row per distinct pattern is computed
-and weighted by its item count in the sums over items; (2) a column (k, m) whose total sum_i r[i, k, m] is at most
-tau = 1e-20 min(1, a_v, b_v)^2 is inactive: its counts are each below half a unit in the last
-place of mu_jkml >= min(a_v, b_v), so its mu is beta_k exactly in float64, its E log v_jkml is
-c_kl = psi(beta_kl) - psi(sum_l beta_kl) for every worker, and its score is E log tau_k +
-E log pi_km + A[i, k] with A[i, k] = sum_l (item i's labels l) c_kl: computed in full every
-iteration from the (items x K) table A, not from the labels, and active again if its total
-passes tau. The sparse prior (a_pi / M = 0.01) empties most subtypes: in the runs measured (trec,
-sentiment, a simulated million labels) at most 6 of the 20 columns were left after 15-85
-iterations, 2-5 at the end. Every S[i, k, m]
-is <= 0 (a sum of expected logs of probabilities), so exp(S) needs no per-item shift; an item
-whose normaliser falls below e^-600 has its row shifted by its largest score. The results are
-those of the full computation up to floating-point rounding (tested against a direct loop). The
-starts run one after another without their ELBO trace; the kept start is run again with it.
+and weighted by its item count in the sums over items; (2) a column (k, m) whose total sum_i
+r[i, k, m] is at most tau = 1e-20 min(1, a_v, b_v)^2 is inactive: its counts are each below half
+a unit in the last place of mu_jkml >= min(a_v, b_v), so its mu is beta_k exactly in float64,
+its E log v_jkml is c_kl = psi(beta_kl) - psi(sum_l beta_kl) for every worker, and its score is
+E log tau_k + E log pi_km + A[i, k] with A[i, k] = sum_l (item i's labels l) c_kl: computed in
+full every iteration from the (items x K) table A, not from the labels, and active again if its
+total passes tau. The sparse prior (a_pi / M = 0.01) empties most subtypes: in the runs measured
+(trec, sentiment, a simulated million labels) at most 6 of the 20 columns were left after 15-85
+iterations, 2-5 at the end. Every S[i, k, m] is <= 0 (a sum of expected logs of probabilities),
+so exp(S) needs no per-item shift; an item whose normaliser falls below e^-600 has its row
+shifted by its largest score. The results are those of the full computation up to floating-point
+rounding (tested against a direct loop). The starts run one after another without their ELBO
+trace; the kept start is run again with it.
 """
 from __future__ import annotations
 
