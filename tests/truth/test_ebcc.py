@@ -1,13 +1,15 @@
 """EBCC (truth/ebcc.py): the ELBO against its definition, monotone coordinate ascent, planted truths, restarts."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.special import digamma, gammaln
 from scipy.stats import dirichlet
 
-from manyjudges.truth.ebcc import EBCC, ebcc_mean_field, ebcc_start
+from manyjudges.truth.ebcc import EBCC, ebcc_layout, ebcc_mean_field, ebcc_start
 from manyjudges.truth.labels import as_crowd_labels
 
 
@@ -132,6 +134,7 @@ def test_more_restarts_never_lower_the_kept_elbo():
     five = EBCC(n_restarts=5, random_state=3).fit(labels)
     assert five.restart_elbos_[0] == one.elbo_
     assert five.elbo_ == five.restart_elbos_.max() >= one.elbo_
+    assert five.elbo_trace_[-1] == five.elbo_ and len(five.elbo_trace_) == five.n_iter_  # the kept start, rerun
 
 
 def test_a_class_nobody_used_keeps_finite_posteriors():
@@ -150,3 +153,83 @@ def test_bad_parameters_are_named(name, value):
     labels = pd.DataFrame({"item": [0, 1], "worker": [0, 0], "label": [0, 1]})
     with pytest.raises(ValueError, match=name):
         EBCC(**{name: value}).fit(labels)
+
+
+def direct_loop(data, start, alpha, a_pi=0.1, a_v=4.0, b_v=1.0, max_iter=500, tol=1e-3):
+    """The mean-field iterations as written in the module docstring, one label at a time, every
+    subtype column in full, each item's scores shifted by their largest: (r, n_iter, final ELBO)."""
+    n, k, m = start.shape
+    beta = np.full((k, k), b_v)
+    np.fill_diagonal(beta, a_v)
+    r, proba = start.copy(), start.sum(axis=2)
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
+        mu = np.broadcast_to(beta[None, :, None, :], (data.n_workers, k, m, k)).copy()
+        for i, j, y in zip(data.item, data.worker, data.label):
+            mu[j, :, :, y] += r[i]
+        eta, nu = a_pi / m + r.sum(axis=0), alpha + r.sum(axis=(0, 2))
+        elog_v = digamma(mu) - digamma(mu.sum(axis=3, keepdims=True))
+        score = np.broadcast_to(digamma(nu)[:, None] - digamma(nu.sum()) + digamma(eta)
+                                - digamma(eta.sum(axis=1, keepdims=True)), (n, k, m)).copy()
+        for i, j, y in zip(data.item, data.worker, data.label):
+            score[i] += elog_v[j, :, :, y]
+        score -= score.max(axis=(1, 2), keepdims=True)
+        r = np.exp(score) / np.exp(score).sum(axis=(1, 2), keepdims=True)
+        delta = np.abs(r.sum(axis=2) - proba).max()
+        proba = r.sum(axis=2)
+        if delta <= tol:
+            break
+    run = SimpleNamespace(resp=r, nu=nu, eta=eta, mu=mu)
+    return r, it, explicit_elbo(data, run, alpha, a_pi, a_v, b_v)
+
+
+def test_the_fast_path_is_the_direct_loop_on_repeated_items_and_emptied_subtypes():
+    acc = np.random.default_rng(7).uniform(0.55, 0.95, 8)
+    labels, _ = simulate(70, acc, k=3, per_item=2, seed=8)  # 70 items, 56 label pairs: repeated patterns
+    data = as_crowd_labels(labels)
+    lay = ebcc_layout(data)
+    assert len(lay.multiplicity) < data.n_items
+    alpha = np.array([2.0, 1.5, 3.0])
+    start = ebcc_start(data, 4, np.random.default_rng(9))
+    run = ebcc_mean_field(lay, start, alpha, max_iter=150)
+    r, n_iter, elbo = direct_loop(data, start, alpha, max_iter=150)
+    assert run.n_iter == n_iter
+    assert np.abs(run.resp - r).max() < 1e-10
+    assert run.elbo == pytest.approx(elbo, rel=1e-10)
+    assert (run.eta - 0.1 / 4).min() < 1e-20  # some subtype was emptied (inactive)
+    # items with the same labels share a pattern, others do not
+    keys = labels.sort_values(["worker", "label"]).groupby("item")[["worker", "label"]].apply(
+        lambda g: tuple(map(tuple, g.to_numpy())))
+    same = keys.to_numpy()[:, None] == keys.to_numpy()[None, :]
+    pattern = lay.pattern[data.items.get_indexer(keys.index)]
+    assert np.array_equal(same, pattern[:, None] == pattern[None, :])
+
+
+def test_an_item_with_thousands_of_labels_is_shifted_by_its_largest_score():
+    rng = np.random.default_rng(10)
+    many = pd.DataFrame({"item": 0, "worker": np.arange(1500), "label": rng.integers(0, 3, 1500)})
+    few, _ = simulate(30, np.full(6, 0.8), k=3, per_item=3, seed=11)
+    labels = pd.concat([many, few.assign(item=few["item"] + 1)], ignore_index=True)
+    data = as_crowd_labels(labels)
+    alpha = np.ones(3)
+    start = ebcc_start(data, 2, np.random.default_rng(12))
+    run = ebcc_mean_field(data, start, alpha, max_iter=6, tol=0.0)
+    r, n_iter, elbo = direct_loop(data, start, alpha, max_iter=6, tol=0.0)
+    assert np.abs(run.resp - r).max() < 1e-10
+    assert run.elbo == pytest.approx(elbo, rel=1e-10)
+
+
+def test_an_inactive_subtype_that_regains_mass_is_active_again(monkeypatch):
+    labels, _ = simulate(60, np.array([0.9, 0.8, 0.7, 0.6, 0.75]), k=2, per_item=3, seed=13)
+    data = as_crowd_labels(labels)
+    start = ebcc_start(data, 4, np.random.default_rng(14))
+    start[:, 0, 1] += start[:, 0, 0] - 1e-27  # column (0, 0) starts below the threshold (1e-20 in all)
+    start[:, 0, 0] = 1e-27
+    calls = []
+    union1d = np.union1d
+    monkeypatch.setattr(np, "union1d", lambda a, b: calls.append(b) or union1d(a, b))
+    run = ebcc_mean_field(data, start, np.ones(2), max_iter=40)
+    assert any(0 in b for b in calls)  # it came back (its closed-form total passed the threshold)
+    r, n_iter, elbo = direct_loop(data, start, np.ones(2), max_iter=40)
+    assert run.n_iter == n_iter
+    assert np.abs(run.resp - r).max() < 1e-10
+    assert run.elbo == pytest.approx(elbo, rel=1e-10)
