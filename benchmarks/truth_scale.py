@@ -4,11 +4,13 @@ For each size a simulated labels table of spark-crowd's binary shape (items x 10
 1,000 workers of one-coin accuracy U(0.55, 0.95); ``manyjudges.truth.simulate.write_simulated_labels``)
 is written once, then, in the same run:
 
-- ``pandas.read_csv`` of the file (default C engine, the peer the reader is held to), seconds and
-  the child's peak RSS;
+- ``pandas.read_csv`` of the file (C engine; its default parse, which reads these integer ids as
+  int64, and with ``dtype=str``, which keeps ids as text as ours does), seconds and the child's
+  peak RSS;
 - ``manyjudges truth FILE --method M --truth TRUTH -o OUT`` for majority vote, Wawa, one-coin and
-  full Dawid-Skene, each in a fresh process: wall seconds, peak RSS (the child's ru_maxrss), the
-  read / fit / write seconds the command reports on stderr (stages of 2 s or more), accuracy.
+  full Dawid-Skene, each in a fresh process: wall seconds, peak RSS (the child's ru_maxrss),
+  accuracy; then the same steps in another fresh process, timed one by one (import, read the
+  labels, read the truth, fit, write the labels table).
 
     python benchmarks/truth_scale.py --sizes 1e6 1e7 1e8 --work /tmp/scale -o benchmarks/runs/truth_scale.tsv
 
@@ -40,9 +42,27 @@ print(proc.stdout[-2000:]); print(proc.stderr[-4000:])
 print(json.dumps({"rc": proc.returncode, "wall": wall, "peak_mb": peak}))
 """
 
+_STEPS = """
+import json, sys, time
+start = time.perf_counter()
+from manyjudges.io.labels import read_crowd_labels, read_truth
+from manyjudges.io.tables import write_table
+from manyjudges.truth.experiment import fit_method, labels_table
+seconds = {"import_s": time.perf_counter() - start}
+def step(name, fn):
+    t = time.perf_counter(); out = fn(); seconds[name] = time.perf_counter() - t; return out
+data = step("read_s", lambda: read_crowd_labels(sys.argv[1]))
+truth = step("truth_s", lambda: read_truth(sys.argv[2], labels=data))
+estimator, _ = step("fit_s", lambda: fit_method(data, sys.argv[3]))
+step("write_s", lambda: write_table(labels_table(estimator), sys.argv[4]))
+print(json.dumps(seconds))
+"""
+
 _PANDAS = """
 import sys, time, pandas as pd
-start = time.perf_counter(); table = pd.read_csv(sys.argv[1], sep="\\t"); print(len(table), time.perf_counter() - start)
+dtype = str if sys.argv[2] == "str" else None
+start = time.perf_counter(); table = pd.read_csv(sys.argv[1], sep="\\t", dtype=dtype)
+print(len(table), time.perf_counter() - start)
 """
 
 
@@ -50,11 +70,6 @@ def measured(command: list[str]) -> tuple[dict, str]:
     out = subprocess.run([sys.executable, "-c", _WRAPPER, *command], capture_output=True, text=True, check=True)
     lines = out.stdout.strip().splitlines()
     return json.loads(lines[-1]), "\n".join(lines[:-1])
-
-
-def stage_seconds(text: str, stage: str) -> float | None:
-    found = re.search(rf"manyjudges: {stage}[^\n]*: ([0-9.]+) s", text)
-    return float(found.group(1)) if found else None
 
 
 def main() -> None:
@@ -76,19 +91,23 @@ def main() -> None:
             start = time.perf_counter()
             write_simulated_labels(labels, truth, n_items=n_labels // 10, labels_per_item=10, seed=0)
             print(f"wrote {labels} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-        peer, text = measured([sys.executable, "-c", _PANDAS, str(labels)])
-        rows.append({"labels": n_labels, "tool": "pandas.read_csv", "method": "-", "wall_s": round(peer["wall"], 2),
-                     "read_s": float(text.split()[1]), "fit_s": None, "peak_mb": round(peer["peak_mb"]),
-                     "accuracy": None})
-        print(rows[-1], file=sys.stderr)
+        for dtype in ("inferred", "str"):  # pandas' default parse (integers here), and ids kept as text as ours
+            peer, text = measured([sys.executable, "-c", _PANDAS, str(labels), dtype])
+            rows.append({"labels": n_labels, "tool": f"pandas.read_csv ({dtype})", "method": "-",
+                         "wall_s": round(peer["wall"], 2), "read_s": round(float(text.split()[1]), 2),
+                         "peak_mb": round(peer["peak_mb"])})
+            print(rows[-1], file=sys.stderr)
         for method in args.methods:
             out = work / f"out_{method}_{n_labels}.tsv"
-            result, text = measured(["manyjudges", "truth", str(labels), "--method", method, "--truth", str(truth),
-                                     "-o", str(out)])
+            result, text = measured([sys.executable, "-m", "manyjudges", "truth", str(labels), "--method", method,
+                                     "--truth", str(truth), "-o", str(out)])
             found = re.search(r"accuracy ([0-9.]+)", text)
+            steps, steps_text = measured([sys.executable, "-c", _STEPS, str(labels), str(truth), method, str(out)])
+            split = json.loads(steps_text.strip().splitlines()[0]) if steps["rc"] == 0 else {}
             rows.append({"labels": n_labels, "tool": "manyjudges truth", "method": method,
-                         "wall_s": round(result["wall"], 2), "read_s": stage_seconds(text, "reading"),
-                         "fit_s": stage_seconds(text, "fitting"), "peak_mb": round(result["peak_mb"]),
+                         "wall_s": round(result["wall"], 2),
+                         **{k: round(v, 2) for k, v in split.items()},
+                         "peak_mb": round(result["peak_mb"]),
                          "accuracy": float(found.group(1)) if found else None})
             if result["rc"] != 0:
                 rows[-1]["accuracy"] = f"failed: {text.strip().splitlines()[-1][:200]}"

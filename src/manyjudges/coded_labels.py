@@ -94,6 +94,12 @@ def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
     if len(array) == 0:
         return np.zeros(0, dtype=np.int64)
     digits = pc.all(pc.utf8_is_digit(array)).as_py() and pc.all(pc.match_substring_regex(array, r"^[0-9]+$")).as_py()
+    if digits and pc.max(pc.utf8_length(array)).as_py() <= 18:  # fits int64: sort the numbers
+        numbers = pc.cast(array, pa.int64()).to_numpy(zero_copy_only=False)
+        order = np.argsort(numbers, kind="stable")  # O(n) when the ids came in order, as they often do
+        ordered = numbers[order]
+        if not (ordered[1:] == ordered[:-1]).any():  # no "07" beside "7": the text order needs no say
+            return order.astype(np.int64, copy=False)
     if digits:
         stripped = pc.utf8_ltrim(array, characters="0")
         keys = pa.table({"length": pc.utf8_length(stripped), "number": stripped, "text": array})
@@ -110,14 +116,19 @@ def as_text(values: Sequence | pd.Index | pd.Series | np.ndarray | pa.Array) -> 
         values = values.combine_chunks()
     if not isinstance(values, pa.Array):
         if isinstance(values, (pd.Index, pd.Series)):
-            values = values.to_numpy()
+            try:  # an Arrow-backed column converts without a copy
+                return as_text(pa.array(values))
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                values = values.to_numpy()
         try:
             values = pa.array(values, from_pandas=True)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             values = pa.array([str(v) for v in values], type=pa.string())
     if pa.types.is_dictionary(values.type):
         values = values.dictionary.take(values.indices)
-    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+    if pa.types.is_large_string(values.type):
+        values = values.cast(pa.string())
+    if not pa.types.is_string(values.type):
         if pa.types.is_integer(values.type):
             values = pc.cast(values, pa.string())
         else:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -151,6 +152,15 @@ class RowLines:
         self.path, self.n_rows = path, n_rows
         self._known = None if known is None else np.asarray(known, dtype=np.int64)
         self._blank: np.ndarray | None = None  # line numbers of the blank lines, ascending
+        self._rows: np.ndarray | None = None  # for a subset: the rows of the whole file it keeps
+
+    def subset(self, rows: np.ndarray) -> RowLines:
+        """The lines of the rows ``rows`` (positions), as lazy as these: ``subset(rows)[k] == self[rows[k]]``."""
+        rows = np.asarray(rows, dtype=np.int64)
+        kept = RowLines(self.path, len(rows), self._known)
+        kept._blank = self._blank
+        kept._rows = rows if self._rows is None else self._rows[rows]
+        return kept
 
     def __len__(self) -> int:
         return self.n_rows
@@ -179,6 +189,8 @@ class RowLines:
         return self._blank
 
     def _lines(self, rows: np.ndarray) -> np.ndarray:
+        if self._rows is not None:
+            rows = self._rows[rows]
         if self._known is not None:
             return self._known[rows]
         blank = self._blank_lines()
@@ -273,15 +285,15 @@ class ColumnarTable:
         """:func:`repeated_rows` of the rows' codes of ``columns``."""
         return repeated_rows([self.codes(c)[0] for c in columns], keep)
 
-    def codes(self, column: str) -> tuple[np.ndarray, np.ndarray]:
-        """(codes, ids): ``ids`` the distinct values of ``column`` in natural order
-        (:func:`natural_order`), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids)."""
+    def codes(self, column: str) -> tuple[np.ndarray, pd.Index]:
+        """(codes, ids): ``ids`` the distinct values of ``column`` in natural order (:func:`natural_order`;
+        a str Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids)."""
         if column not in self._codes:
             dictionary = self.columns[column].dictionary
             order = natural_order(dictionary)
             rank = np.empty(len(order), dtype=np.int64 if len(order) > np.iinfo(np.int32).max else np.int32)
             rank[order] = np.arange(len(order), dtype=rank.dtype)
-            ids = np.asarray(dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False), dtype=object)
+            ids = pd.Index(dictionary.take(pa.array(order)).to_pandas(), name=column)  # Arrow-backed under pandas 3
             self._codes[column] = rank[self.indices(column)], ids
         return self._codes[column]
 

@@ -227,7 +227,7 @@ def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str
     })
     if table["label"].dtype == object and classes is not None and _class_names(classes).dtype.kind == "i":
         table["label"] = table["label"].astype(np.int64)
-    table.attrs["lines"] = read.table.lines if read.kept is None else read.table.lines[read.kept]
+    table.attrs["lines"] = read.table.lines if read.kept is None else read.table.lines.subset(read.kept)
     return table
 
 
@@ -281,7 +281,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
                        table.field("item", row))
     raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.indices("truth")]]
-    frame = pd.DataFrame({"item": np.asarray(items, dtype=object)[item].astype(str), "truth": truth})
+    frame = pd.DataFrame({"item": pd.Series(items.take(item), dtype=items.dtype), "truth": truth})
     rows = np.arange(len(frame))
     if crowd is not None:
         unlabelled = (id_positions(crowd.items, items) < 0)[item]
@@ -294,7 +294,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
                           DataWarning, stacklevel=2)
             rows = np.flatnonzero(~unlabelled)
             frame = frame.iloc[rows].reset_index(drop=True)
-    frame.attrs["lines"] = table.lines[rows]
+    frame.attrs["lines"] = table.lines if len(rows) == table.n_rows else table.lines.subset(rows)
     return frame
 
 
