@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.io.columnar import DUPLICATES_HINT, ExtraColumnsWarning
+from manyjudges.io.checks import DUPLICATES_HINT
+from manyjudges.io.columnar import ExtraColumnsWarning
 from manyjudges.io.errors import DataError
 from manyjudges.io.rankings import RANKINGS_COLUMNS, read_rankings
 from manyjudges.io.tables import ORDERINGS_COLUMNS, read_orderings

@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,32 +38,24 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from manyjudges.coded_labels import natural_order
+from manyjudges.io.checks import repeated_rows
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
+from manyjudges.io.row_lines import RowLines
 
 __all__ = [
     "ALIASES",
-    "DUPLICATES_HINT",
     "ColumnarTable",
     "ExtraColumnsWarning",
-    "Fault",
     "RowLines",
     "TableLayout",
     "delimiter_of",
-    "empty_fields",
-    "first_fault",
     "natural_order",
     "read_columns",
-    "raise_earliest",
     "read_header",
-    "repeated_rows",
 ]
 
 #: other names a canonical column is read under (the same in every family)
 ALIASES: Mapping[str, tuple[str, ...]] = {"worker": ("judge",), "judge": ("worker",), "item": ("task",)}
-
-#: bytes read at a time when a row's line is looked up
-_SCAN_BLOCK = 1 << 24
-
 
 class ExtraColumnsWarning(DataWarning):
     """A table has columns that its reader does not use; they are ignored."""
@@ -140,92 +132,6 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
     return position
 
 
-class RowLines:
-    """The file line of each data row, found only when asked.
-
-    ``lines[r]`` is row r's 1-based line (the header is line 1); an int array or a boolean mask
-    gives an int64 array. Without ``known`` lines the file is scanned for blank lines (which the
-    reader skips) the first time a line is asked for; a file without blank lines is not kept.
-    """
-
-    def __init__(self, path: Path, n_rows: int, known: np.ndarray | None = None) -> None:
-        self.path, self.n_rows = path, n_rows
-        self._known = None if known is None else np.asarray(known, dtype=np.int64)
-        self._blank: np.ndarray | None = None  # line numbers of the blank lines, ascending
-        self._rows: np.ndarray | None = None  # for a subset: the rows of the whole file it keeps
-
-    def subset(self, rows: np.ndarray) -> RowLines:
-        """The lines of the rows ``rows`` (positions), as lazy as these: ``subset(rows)[k] == self[rows[k]]``."""
-        rows = np.asarray(rows, dtype=np.int64)
-        kept = RowLines(self.path, len(rows), self._known)
-        kept._blank = self._blank
-        kept._rows = rows if self._rows is None else self._rows[rows]
-        return kept
-
-    def __len__(self) -> int:
-        return self.n_rows
-
-    def _blank_lines(self) -> np.ndarray:
-        if self._blank is None:
-            blank: list[np.ndarray] = []
-            line = 1  # the line the next byte is on
-            previous = b"\n"  # a file starts a line
-            with open(self.path, "rb") as handle:
-                while block := handle.read(_SCAN_BLOCK):
-                    data = np.frombuffer(block, dtype=np.uint8)
-                    ends = np.flatnonzero(data == 10)
-                    if len(ends):
-                        # line end at ends[j] closes the line starting after the previous end
-                        starts = np.concatenate(([-1], ends[:-1])) + 1
-                        empty = ends == starts
-                        crlf = (ends - starts == 1) & (data[np.maximum(ends - 1, 0)] == 13)
-                        empty |= crlf
-                        if previous != b"\n":  # the first line of this block began in the last one
-                            empty[0] = False
-                        blank.append(line + np.flatnonzero(empty))
-                        line += len(ends)
-                    previous = block[-1:]
-            self._blank = np.concatenate(blank) if blank else np.zeros(0, dtype=np.int64)
-        return self._blank
-
-    def _lines(self, rows: np.ndarray) -> np.ndarray:
-        if self._rows is not None:
-            rows = self._rows[rows]
-        if self._known is not None:
-            return self._known[rows]
-        blank = self._blank_lines()
-        lines = rows.astype(np.int64) + 2
-        if len(blank) == 0:
-            return lines
-        # row r is on the smallest line L with L - 1 - (blank lines before L) = r + 1
-        skipped = np.zeros_like(lines)
-        for _ in range(len(blank) + 1):  # fixed point; at most one more blank line is passed per round
-            moved = np.searchsorted(blank, lines + skipped, side="right")
-            if np.array_equal(moved, skipped):
-                break
-            skipped = moved
-        return lines + skipped
-
-    def __getitem__(self, rows):
-        if isinstance(rows, (int, np.integer)):
-            return int(self._lines(np.asarray([int(rows)]))[0])
-        index = np.arange(self.n_rows)[rows]
-        return self._lines(np.asarray(index))
-
-    def __array__(self, dtype=None, copy=None):
-        lines = self._lines(np.arange(self.n_rows))
-        return lines if dtype is None else lines.astype(dtype)
-
-    def __iter__(self):
-        return iter(self._lines(np.arange(self.n_rows)).tolist())
-
-    def __repr__(self) -> str:
-        return f"RowLines({str(self.path)!r}, {self.n_rows} rows)"
-
-    def __deepcopy__(self, memo):  # pandas copies attrs with deepcopy: share the (immutable) state
-        return self
-
-
 @dataclass
 class ColumnarTable:
     """The columns of a canonical table as read: each a dictionary array (distinct strings and
@@ -296,82 +202,6 @@ class ColumnarTable:
             ids = pd.Index(dictionary.take(pa.array(order)).to_pandas(), name=column)  # Arrow-backed under pandas 3
             self._codes[column] = rank[self.indices(column)], ids
         return self._codes[column]
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A fault found at a row of a table: of all found, the one at the earliest row (then the lowest
-    ``order``) is raised, so an error names the first faulty row in file order."""
-
-    row: int
-    order: int
-    reason: str
-    value: object
-
-
-def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
-    """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
-    found = [f for f in faults if f is not None]
-    if found:
-        fault = min(found, key=lambda f: (f.row, f.order))
-        raise table.error(fault.row, fault.reason, fault.value)
-
-
-def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
-                rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
-    """The fault at the first row (of ``rows``, all when None) whose ``column`` value is flagged by the
-    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None."""
-    bad_values = np.asarray(bad_values, dtype=bool)
-    if not bad_values.any():
-        return None
-    indices = table.indices(column)
-    hits = np.flatnonzero(bad_values[indices] if rows is None else bad_values[indices[rows]])
-    if not len(hits):
-        return None
-    row = int(hits[0]) if rows is None else int(rows[hits[0]])
-    return Fault(row, order, reason, table.field(column, row))
-
-
-def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
-    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
-    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows."""
-    faults = []
-    for order, column in enumerate(columns):
-        values = table.columns[column].dictionary if column in table.columns else pa.array(
-            table.values(column), type=pa.string())
-        blank = pc.equal(pc.utf8_trim_whitespace(values), "").to_numpy(zero_copy_only=False)
-        faults.append(first_fault(table, column, blank, f"empty {column}", rows, order))
-    found = [f for f in faults if f is not None]
-    return min(found, key=lambda f: (f.row, f.order)) if found else None
-
-
-def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
-    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
-    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
-    the group's last row). Sort-based on integer keys: O(n log n)."""
-    order = np.lexsort([np.asarray(k) for k in keys[::-1]])
-    same = np.ones(max(len(order) - 1, 0), dtype=bool)
-    for k in keys:
-        ordered = np.asarray(k)[order]
-        same &= ordered[1:] == ordered[:-1]
-    if not same.any():
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    start = np.concatenate(([True], ~same))
-    group = np.cumsum(start) - 1
-    if keep == "last":
-        head = order[np.concatenate((~same, [True]))][group]
-    else:
-        head = order[start][group]
-    mask = order != head
-    rows, heads = order[mask], head[mask]
-    ascending = np.argsort(rows, kind="stable")
-    return rows[ascending].astype(np.int64), heads[ascending].astype(np.int64)
-
-
-#: what the message of a repeated row says, in every family: the flag, the config key and the argument
-DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
-                   "duplicates= in Python)")
 
 
 def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]) -> dict[str, pa.DictionaryArray]:

@@ -28,7 +28,8 @@ import pandas as pd
 import yaml
 
 from manyjudges.atomic import atomic_file
-from manyjudges.io.columnar import Fault, TableLayout, empty_fields, first_fault, raise_earliest, read_columns
+from manyjudges.io.checks import Fault, empty_fields, first_fault, raise_earliest
+from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import natural_sort, write_table

@@ -33,15 +33,8 @@ from manyjudges.coded_labels import (
     id_positions,
     repeated_pairs,
 )
-from manyjudges.io.columnar import (
-    DUPLICATES_HINT,
-    ColumnarTable,
-    Fault,
-    TableLayout,
-    empty_fields,
-    raise_earliest,
-    read_columns,
-)
+from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
+from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataWarning
 from manyjudges.io.tables import write_table
 

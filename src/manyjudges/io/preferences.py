@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.columnar import DUPLICATES_HINT, Fault, TableLayout, first_fault, raise_earliest, read_columns
+from manyjudges.io.checks import DUPLICATES_HINT, Fault, first_fault, raise_earliest
+from manyjudges.io.columnar import TableLayout, read_columns
 
 __all__ = [
     "DUPLICATE_RULES",

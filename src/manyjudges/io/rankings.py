@@ -27,15 +27,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.columnar import (
-    DUPLICATES_HINT,
-    Fault,
-    TableLayout,
-    empty_fields,
-    raise_earliest,
-    read_columns,
-    repeated_rows,
-)
+from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest, repeated_rows
+from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.errors import DataError
 from manyjudges.io.tables import (
     check_duplicate_rule,

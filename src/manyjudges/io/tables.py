@@ -27,18 +27,8 @@ import pyarrow.compute as pc
 
 from manyjudges.atomic import atomic_file
 from manyjudges.coded_labels import natural_order
-from manyjudges.io.columnar import (
-    DUPLICATES_HINT,
-    ColumnarTable,
-    Fault,
-    TableLayout,
-    delimiter_of,
-    empty_fields,
-    raise_earliest,
-    read_columns,
-    read_header,
-    repeated_rows,
-)
+from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest, repeated_rows
+from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError, not_utf8
 
 __all__ = [

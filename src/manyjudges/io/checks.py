@@ -1,0 +1,98 @@
+"""The checks every table reader shares: faults located at a row (the earliest raised), empty fields,
+repeated rows, and the words of a repeat's message.
+
+A reader collects the faults it finds (:class:`Fault`: a row, an order among faults of one row, a
+reason, a value), each from the distinct values of a column (:func:`first_fault`, :func:`empty_fields`)
+or from its codes (:func:`repeated_rows`), and raises the earliest (:func:`raise_earliest`), so an
+error always names the first faulty row in file order.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+if TYPE_CHECKING:
+    from manyjudges.io.columnar import ColumnarTable
+
+__all__ = ["DUPLICATES_HINT", "Fault", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A fault found at a row of a table: of all found, the one at the earliest row (then the lowest
+    ``order``) is raised, so an error names the first faulty row in file order."""
+
+    row: int
+    order: int
+    reason: str
+    value: object
+
+
+def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
+    """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
+    found = [f for f in faults if f is not None]
+    if found:
+        fault = min(found, key=lambda f: (f.row, f.order))
+        raise table.error(fault.row, fault.reason, fault.value)
+
+
+def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
+                rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
+    """The fault at the first row (of ``rows``, all when None) whose ``column`` value is flagged by the
+    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None."""
+    bad_values = np.asarray(bad_values, dtype=bool)
+    if not bad_values.any():
+        return None
+    indices = table.indices(column)
+    hits = np.flatnonzero(bad_values[indices] if rows is None else bad_values[indices[rows]])
+    if not len(hits):
+        return None
+    row = int(hits[0]) if rows is None else int(rows[hits[0]])
+    return Fault(row, order, reason, table.field(column, row))
+
+
+def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
+    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
+    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows."""
+    faults = []
+    for order, column in enumerate(columns):
+        values = table.columns[column].dictionary if column in table.columns else pa.array(
+            table.values(column), type=pa.string())
+        blank = pc.equal(pc.utf8_trim_whitespace(values), "").to_numpy(zero_copy_only=False)
+        faults.append(first_fault(table, column, blank, f"empty {column}", rows, order))
+    found = [f for f in faults if f is not None]
+    return min(found, key=lambda f: (f.row, f.order)) if found else None
+
+
+def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
+    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
+    the group's last row). Sort-based on integer keys: O(n log n)."""
+    order = np.lexsort([np.asarray(k) for k in keys[::-1]])
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for k in keys:
+        ordered = np.asarray(k)[order]
+        same &= ordered[1:] == ordered[:-1]
+    if not same.any():
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    start = np.concatenate(([True], ~same))
+    group = np.cumsum(start) - 1
+    if keep == "last":
+        head = order[np.concatenate((~same, [True]))][group]
+    else:
+        head = order[start][group]
+    mask = order != head
+    rows, heads = order[mask], head[mask]
+    ascending = np.argsort(rows, kind="stable")
+    return rows[ascending].astype(np.int64), heads[ascending].astype(np.int64)
+
+
+#: what the message of a repeated row says, in every family: the flag, the config key and the argument
+DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
+                   "duplicates= in Python)")
