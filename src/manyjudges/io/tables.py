@@ -30,6 +30,7 @@ from manyjudges.coded_labels import natural_order
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest, repeated_rows
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError, not_utf8
+from manyjudges.io.table_text import write_delimited
 
 __all__ = [
     "ORDERINGS_COLUMNS",
@@ -55,8 +56,8 @@ _POSITIVE_INT = re.compile(r"[0-9]+")
 
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
-    open text handle."""
-    df.to_csv(handle, sep=sep, index=False, lineterminator="\n")
+    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`)."""
+    write_delimited(df, handle, sep)
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
