@@ -183,8 +183,9 @@ def _plain(value: object) -> object:
 def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
     """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
     its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
-    key = item.astype(np.int64) * n_workers + worker
-    key.sort()  # in place: one int64 array of the pairs, 8 bytes a label, at the peak
+    dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_workers < np.iinfo(np.int32).max else np.int64
+    key = item.astype(dtype) * dtype(n_workers) + worker.astype(dtype)
+    key.sort()  # in place: one array of the pairs (4 or 8 bytes a label) at the peak
     repeats = bool((key[1:] == key[:-1]).any())
     if not repeats:
         return np.zeros(0, dtype=np.int64)
