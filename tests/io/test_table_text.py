@@ -58,6 +58,15 @@ def test_large_tables_as_pandas_writes_them(monkeypatch, sep: str) -> None:
         assert ours(df, sep) == expected
 
 
+def test_columns_put_together_from_several(monkeypatch) -> None:
+    """A str column made by pd.concat is Arrow-backed in several chunks (pandas 3): one array here."""
+    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    parts = [pd.DataFrame({"method": name, "item": pd.Series([f"i{k}" for k in range(50)], dtype="str"),
+                           "p": np.linspace(0, 1, 50)}) for name in ("a", "b", "c")]
+    df = pd.concat(parts, ignore_index=True)
+    assert ours(df, "\t") == pandas_text(df, "\t")
+
+
 @pytest.mark.parametrize("frame", [
     pd.DataFrame({"a": ["x\ty", "z"], "b": [1.0, 2.0]}),          # a separator inside a field: quoted
     pd.DataFrame({"a": ['say "hi"', "z"], "b": [1.0, 2.0]}),     # a quote

@@ -75,6 +75,8 @@ def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
         array = pa.array(column, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
+    if isinstance(array, pa.ChunkedArray):  # an Arrow-backed column put together from several
+        array = array.combine_chunks()
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
         return None
     array = array.cast(pa.string()).fill_null("")
