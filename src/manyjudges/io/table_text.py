@@ -41,14 +41,19 @@ def float_text(values: np.ndarray) -> pa.Array:
     if whole.any():
         mask = pa.array(whole)
         text = pc.replace_with_mask(text, mask, pc.binary_join_element_wise(text.filter(mask), ".0", ""))
-    small = (np.abs(values) < 1e-4) & (values != 0)
+    size = np.abs(values)
+    tiny = (size < 1e-6) & (values != 0)  # pyarrow writes these with an exponent: pad it to two digits
+    if tiny.any():
+        mask = pa.array(tiny)
+        text = pc.replace_with_mask(text, mask, pc.replace_substring_regex(text.filter(mask), r"e([+-])(\d)$",
+                                                                           r"e\10\2"))
+    small = (size < 1e-4) & (size >= 1e-6)  # pyarrow writes these fixed, repr with an exponent
     if small.any():
         mask = pa.array(small)
-        part = pc.replace_substring_regex(text.filter(mask), r"e([+-])(\d)$", r"e\10\2")
+        part = text.filter(mask)
         for zeros, exponent in (("00000", "06"), ("0000", "05")):
-            part = pc.replace_substring_regex(part, rf"^(-?)0\.{zeros}([1-9])(\d+)$", rf"\1\2.\3e-{exponent}")
-            part = pc.replace_substring_regex(part, rf"^(-?)0\.{zeros}([1-9])$", rf"\1\2e-{exponent}")
-        text = pc.replace_with_mask(text, mask, part)
+            part = pc.replace_substring_regex(part, rf"^(-?)0\.{zeros}([1-9])(\d*)$", rf"\1\2.\3e-{exponent}")
+        text = pc.replace_with_mask(text, mask, pc.replace_substring(part, ".e", "e"))
     return text
 
 
