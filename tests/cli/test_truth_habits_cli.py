@@ -113,3 +113,27 @@ def test_stages_draw_a_bar_on_a_terminal_and_lines_elsewhere(monkeypatch):
     with terminal.Stages(1, quiet)("reading z"):
         pass
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("method", ["dawid_skene", "one_coin_dawid_skene", "wawa", "glad", "ebcc"])
+def test_row_order_does_not_change_the_answer(capsys, tmp_path, method):
+    """Ids are coded in natural order, so a shuffled file gives the same items, labels and workers, and the
+    same posteriors up to the order of floating-point sums (1e-9)."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    rows = [(f"i{i}", f"w{w}", int((i * 7 + w * (w % 3)) % 3 if rng.random() < 0.4 else i % 3))
+            for i in range(60) for w in rng.choice(12, 5, replace=False)]
+    first = table(tmp_path / "a.tsv", ["item", "worker", "label"], rows)
+    shuffled = table(tmp_path / "b.tsv", ["item", "worker", "label"], [rows[k] for k in rng.permutation(len(rows))])
+    tables = []
+    for path in (first, shuffled):
+        status, out, err = run(capsys, "truth", path, "--method", method, "--workers", path.with_suffix(".w.tsv"))
+        assert status == 0, err
+        tables.append((pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}),
+                       pd.read_csv(path.with_suffix(".w.tsv"), sep="\t", dtype={"worker": str})))
+    (labels_a, workers_a), (labels_b, workers_b) = tables
+    assert labels_a[["item", "label"]].equals(labels_b[["item", "label"]])
+    assert np.allclose(labels_a.filter(like="p_").to_numpy(), labels_b.filter(like="p_").to_numpy(), atol=1e-9)
+    assert workers_a["worker"].equals(workers_b["worker"])
+    assert np.allclose(workers_a["skill"].to_numpy(), workers_b["skill"].to_numpy(), atol=1e-9)
