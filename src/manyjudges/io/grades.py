@@ -25,12 +25,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from manyjudges.atomic import atomic_file
 from manyjudges.io.checks import Fault, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import TableLayout, read_columns
-from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
 from manyjudges.io.preferences import TRUTH_COLUMNS
 from manyjudges.io.tables import natural_sort, write_table
 
@@ -46,7 +45,6 @@ __all__ = [
 GRADES_COLUMNS = ["item", "judge", "label"]
 
 _LABEL = re.compile(r"[0-9]+")
-_META_KEYS = ("n_labels", "label_names", "dropped")
 
 PathLike = str | os.PathLike[str]
 
@@ -199,85 +197,11 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
     table new and the metadata old.
     """
     _check_graded(data)
-    meta = {
-        "n_labels": int(data.n_labels),
-        "label_names": [str(n) for n in data.label_names],
-        "dropped": {str(k): int(v) for k, v in data.dropped.items()},
-    }
-    text = yaml.safe_dump(meta, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    text = grades_meta_text(data.n_labels, data.label_names, data.dropped)
     with atomic_file(meta_path) as handle:
         handle.write(text)
         handle.flush()
         write_table(data.grades[GRADES_COLUMNS], grades_path)
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """1-based line of each top-level key of a YAML mapping (best effort)."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
-    if not isinstance(node, yaml.MappingNode):
-        return {}
-    return {
-        key.value: value.start_mark.line + 1
-        for key, value in node.value
-        if isinstance(key, yaml.ScalarNode)
-    }
-
-
-def _read_meta(path: Path) -> tuple[int, list[str], dict[str, int]]:
-    """``n_labels``, ``label_names`` and ``dropped`` from a grades metadata file."""
-    text = read_utf8(path)
-    try:
-        meta = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise DataError.at(path, line, "not valid YAML", str(exc).splitlines()[0]) from exc
-    if meta is None:
-        raise DataError.at(path, 1, "empty metadata file", "(empty file)")
-    if not isinstance(meta, dict):
-        raise DataError.at(path, 1, "metadata must be a YAML mapping", meta)
-    lines = _key_lines(text)
-    for key in meta:
-        if key not in _META_KEYS:
-            raise DataError.at(
-                path, lines.get(key), f"unknown key (known: {', '.join(_META_KEYS)})", key
-            )
-    for key in _META_KEYS[:2]:
-        if key not in meta:
-            raise DataError.at(path, None, "missing key", key)
-
-    n_labels = meta["n_labels"]
-    if isinstance(n_labels, bool) or not isinstance(n_labels, int) or n_labels < 1:
-        raise DataError.at(
-            path, lines.get("n_labels"), "n_labels must be a positive integer", n_labels
-        )
-    names = meta["label_names"]
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise DataError.at(
-            path, lines.get("label_names"), "label_names must be a list of non-empty strings", names
-        )
-    if len(names) != n_labels or len(set(names)) != len(names):
-        raise DataError.at(
-            path,
-            lines.get("label_names"),
-            f"label_names must be {n_labels} distinct names (n_labels)",
-            names,
-        )
-    dropped = meta.get("dropped") or {}
-    if not isinstance(dropped, dict) or not all(
-        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-        for k, v in dropped.items()
-    ):
-        raise DataError.at(
-            path,
-            lines.get("dropped"),
-            "dropped must map reasons to non-negative integer counts",
-            dropped,
-        )
-    return n_labels, names, dict(dropped)
 
 
 def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
@@ -314,7 +238,7 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
         data rows.
     """
     grades_path, meta_path = Path(grades_path), Path(meta_path)
-    n_labels, names, dropped = _read_meta(meta_path)
+    n_labels, names, dropped = read_grades_meta(meta_path)
     return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
 
 

@@ -80,11 +80,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 from scipy.special import digamma, gammaln
 
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout
 
 __all__ = ["EBCC", "EBCCLayout", "EBCCRun", "ebcc_layout", "ebcc_mean_field", "ebcc_start", "soft_vote"]
 
@@ -157,70 +157,6 @@ def ebcc_start(data: CrowdLabels, n_subtypes: int, rng: np.random.Generator) -> 
 INACTIVE = 1e-20
 #: log-space floor of an item's normaliser past which its scores are shifted by their largest (e^-600)
 NORMALISER_FLOOR = np.exp(-600.0)
-
-
-@dataclass(frozen=True)
-class EBCCLayout:
-    """What every start of one fit shares: the labels as sparse counts, with items of identical labels
-    (the same workers saying the same classes) merged into one pattern row after the first iteration."""
-
-    #: (n_items, W K + 1) CSR: column j K + l counts item i's labels l from worker j; the last column is 1
-    #: for every item (it adds the prior row of the score table, and sums r over the items in the counts)
-    by_item: sparse.csr_matrix
-    #: (n_patterns, W K + 1) the distinct rows of ``by_item``, in order of first appearance
-    by_pattern: sparse.csr_matrix
-    #: (W K + 1, n_patterns) CSC: ``by_pattern`` transposed, each row's entries times its item count
-    by_pattern_weighted: sparse.csc_matrix
-    #: (n_items,) the pattern of each item; (n_patterns,) how many items have it
-    pattern: np.ndarray
-    multiplicity: np.ndarray
-    #: (n_patterns, K) how many labels of each class a pattern has (repeated rows counted)
-    class_counts: np.ndarray
-    n_workers: int
-    n_classes: int
-
-
-def ebcc_layout(data: CrowdLabels) -> EBCCLayout:
-    """The sparse item x (worker, label) count matrix and its distinct rows, built once per fit."""
-    n, k, w = data.n_items, data.n_classes, data.n_workers
-    rows = np.concatenate([data.item, np.arange(n)])
-    cols = np.concatenate([data.worker * k + data.label, np.full(n, w * k)])
-    by_item = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, w * k + 1))
-    by_item.sum_duplicates()  # sorted column indices, repeated labels summed
-    pattern, first = _identical_rows(by_item)
-    by_pattern = by_item[first]
-    multiplicity = np.bincount(pattern).astype(float)
-    weighted = sparse.csr_matrix((by_pattern.data * np.repeat(multiplicity, np.diff(by_pattern.indptr)),
-                                  by_pattern.indices, by_pattern.indptr), shape=by_pattern.shape)
-    return EBCCLayout(by_item, by_pattern, weighted.T, pattern, multiplicity,
-                      data.class_counts[first].astype(float), w, k)
-
-
-def _identical_rows(a: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """(group of each row, first row of each group): rows of ``a`` (sorted indices, no empty row) with the
-    same columns and values share a group, numbered in order of first appearance. Rows are grouped by two
-    random 64-bit hashes of their entries, then compared entry by entry (a row unlike its group's first
-    row gets a group of its own)."""
-    n = a.shape[0]
-    lengths = np.diff(a.indptr)
-    rng = np.random.default_rng(20190609)
-    keys = [lengths.astype(np.uint64)]
-    for _ in range(2):
-        code = rng.integers(0, 2**63, size=a.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-        entry = code[a.indices] * (a.data.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15))
-        keys.append(np.add.reduceat(entry, a.indptr[:-1]))
-    _, first, group = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
-    group = group.ravel()
-    row = np.repeat(np.arange(n), lengths)
-    same_as_first = np.arange(a.nnz) - a.indptr[row] + a.indptr[first[group[row]]]
-    differs = np.unique(row[(a.indices != a.indices[same_as_first]) | (a.data != a.data[same_as_first])])
-    if differs.size:  # a hash collision: those rows stand alone
-        first = np.concatenate([first, differs])
-        group[differs] = len(first) - differs.size + np.arange(differs.size)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    return rank[group], first[order]
 
 
 def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np.ndarray, a_pi: float = 0.1,
