@@ -46,6 +46,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from timing_harness import best_of  # noqa: E402
 from truth_vs_crowdkit import SOURCE, accuracy, load, simulate_scale  # noqa: E402
+from truth_vs_crowdkit import markdown as markdown_table  # noqa: E402
 
 from manyjudges.truth import as_crowd_labels  # noqa: E402
 from manyjudges.truth.ebcc import EBCC  # noqa: E402
@@ -103,18 +104,6 @@ def run_set(name: str, labels: pd.DataFrame, truth: pd.Series, restarts: int, au
     return rows
 
 
-def _cell(value, column: str) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}" if column in ("accuracy", "agreement") else f"{value:.4g}"
-    return str(value)
-
-
-def markdown(rows: list[dict]) -> str:
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(_cell(r[c], c) for c in COLUMNS) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--datasets", default=",".join(SETS),
@@ -146,18 +135,18 @@ def main(argv: list[str] | None = None) -> None:
     for name in datasets:
         labels, truth = load(mirror, name)
         new = run_set(name, labels, truth, args.restarts, per_set.get(name, default_authors), module)
-        print("\n".join(markdown(new).splitlines()[2:]), flush=True)
+        print("\n".join(markdown_table(new, COLUMNS).splitlines()[2:]), flush=True)
         rows += new
     if args.scale:
         labels, truth = simulate_scale()
         new = run_set(SCALE, labels, truth, args.restarts, 0, None)
-        print("\n".join(markdown(new).splitlines()[2:]), flush=True)
+        print("\n".join(markdown_table(new, COLUMNS).splitlines()[2:]), flush=True)
         rows += new
     args.out.mkdir(parents=True, exist_ok=True)
     tsv = args.out / "ebcc_benchmark.tsv"
     pd.DataFrame(rows, columns=list(COLUMNS)).to_csv(tsv, sep="\t", index=False)
     print()
-    print(markdown(rows))
+    print(markdown_table(rows, COLUMNS))
     print(f"\nnumpy {np.__version__}, scipy {importlib.import_module('scipy').__version__}, pandas {pd.__version__}, "
           f"python {platform.python_version()}, {os.cpu_count()} CPUs; total {time.perf_counter() - start:.1f} s; "
           f"wrote {tsv}")

@@ -201,9 +201,10 @@ def _cell(value: Any, column: str) -> str:
     return str(value)
 
 
-def markdown(rows: list[dict]) -> str:
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(_cell(r[c], c) for c in COLUMNS) + " |" for r in rows]
+def markdown(rows: list[dict], columns: tuple[str, ...] = COLUMNS) -> str:
+    """The rows as a markdown table of ``columns`` (accuracy and agreement to 4 decimals, other floats 4 digits)."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_cell(r[c], c) for c in columns) + " |" for r in rows]
     return "\n".join(lines)
 
 

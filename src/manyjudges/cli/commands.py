@@ -3,7 +3,7 @@ returns the table to print."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -44,27 +44,27 @@ def registries() -> dict[str, Any]:
 
 
 def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.io.tables import read_orderings
+    from manyjudges.io.tables import check_duplicate_rule, read_orderings
     from manyjudges.orderings.evaluation import ed_by_set
     from manyjudges.orderings.experiment import panels_from_table
     from manyjudges.orderings.registry import make_ordering_scorer
 
     scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
-    check_ranking_duplicates(args.duplicates, "(set_id, judge, item)")
+    refused(check_duplicate_rule, args.duplicates, "(set_id, judge, item)", "an orderings table")
     with input_path(args.orderings) as path:
         panels = panels_from_table(read_orderings(path, duplicates=args.duplicates))
     return ed_by_set(scorer, panels, Progress("ED by set"))
 
 
 def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.io.tables import orderings_to_rank_matrices, read_orderings
+    from manyjudges.io.tables import check_duplicate_rule, orderings_to_rank_matrices, read_orderings
     from manyjudges.orderings.evaluation import checked_scores
     from manyjudges.orderings.registry import make_ordering_scorer
 
     scorer = build(make_ordering_scorer, args.method, parse_params(args.params))
     if args.orderings == "-" and args.candidates == "-":
         raise CommandError("only one of ORDERINGS and CANDIDATES can be read from stdin")
-    check_ranking_duplicates(args.duplicates, "(set_id, judge, item)")
+    refused(check_duplicate_rule, args.duplicates, "(set_id, judge, item)", "an orderings table")
     with input_path(args.orderings) as gold_path:
         gold = orderings_to_rank_matrices(read_orderings(gold_path, duplicates=args.duplicates))
     with input_path(args.candidates) as cand_path:
@@ -84,11 +84,12 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["set_id", "candidate", "score"])
 
 
-def check_ranking_duplicates(duplicates: str, key: str) -> None:
-    """``--duplicates keep`` is refused for a ranking: a repeated row would give one thing two ranks."""
-    if duplicates == "keep":
-        raise CommandError(f"--duplicates keep makes no sense here: a repeated {key} row would give it two ranks; "
-                           "use error (the default), first or last")
+def refused(check: Callable[..., None], *args: Any) -> None:
+    """A library check of ``--duplicates`` (a ValueError) as a command-line mistake naming the flag."""
+    try:
+        check(*args)
+    except ValueError as err:
+        raise CommandError(str(err).replace("duplicates='keep'", "--duplicates keep")) from None
 
 
 def candidate_rank_matrix(table: pd.DataFrame, set_id: str, items: Sequence[str], path: Any, lines: Sequence[int]):
@@ -119,10 +120,11 @@ def candidate_rank_matrix(table: pd.DataFrame, set_id: str, items: Sequence[str]
 def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.rankings import rankings_to_lists, read_rankings
+    from manyjudges.io.tables import check_duplicate_rule
 
     if not (args.lam > 0 and args.gamma > 0):  # before the data is read (the measure checks it too)
         raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")
-    check_ranking_duplicates(args.duplicates, "(list_set, list_id, rank) position")
+    refused(check_duplicate_rule, args.duplicates, "(list_set, list_id, rank) position", "a rankings table")
     with input_path(args.rankings) as path:
         lists = rankings_to_lists(read_rankings(path, duplicates=args.duplicates))
         list_sets = {name: list(by_id.values()) for name, by_id in lists.items()}
@@ -140,11 +142,11 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None):
     too few judges is a data error saying how many it has and needs."""
     from manyjudges.graded.panel import GradedPanel
     from manyjudges.graded.protocols import panel_problem, too_few_judges
-    from manyjudges.io.grades import read_grades_table
+    from manyjudges.io.grades import check_grades_duplicates, read_grades_table
 
     names = label_names(args.labels)
     check_n_labels(args.n_labels)
-    check_grades_duplicates(args.duplicates)
+    refused(check_grades_duplicates, args.duplicates)
     with input_path(args.grades) as path:
         data = read_grades_table(path, args.n_labels, names, duplicates=args.duplicates, names_in_data=True,
                                  where="--n-labels / --labels" if names else "--n-labels or the largest label")
@@ -163,13 +165,6 @@ def check_n_labels(n_labels: int | None) -> None:
 def label_names(text: str | None) -> list[str] | None:
     """``--labels G,P,R,X``: the label names in order 0..K-1 (None without the option)."""
     return [n.strip() for n in text.split(",")] if text else None
-
-
-def check_grades_duplicates(duplicates: str | None) -> None:
-    """``--duplicates keep`` has no meaning for a grades (or ratings) table: one label per item and judge."""
-    if duplicates == "keep":
-        raise CommandError("--duplicates keep does not apply to a grades table: a graded panel has one label per "
-                           "item and judge; use error, first or last")
 
 
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
@@ -210,7 +205,7 @@ def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
     from manyjudges.io.columnar import read_header
-    from manyjudges.io.grades import GRADES_LAYOUT, read_grades_table
+    from manyjudges.io.grades import GRADES_LAYOUT, check_grades_duplicates, read_grades_table
     from manyjudges.io.preferences import PREFERENCES_LAYOUT, read_preferences
 
     def names_all(layout) -> bool:
@@ -222,7 +217,8 @@ def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
         if names_all(PREFERENCES_LAYOUT):
             return topics_from_preferences(read_preferences(path, duplicates=duplicates or "keep"))
         if names_all(GRADES_LAYOUT):
-            check_grades_duplicates(duplicates)
+            if duplicates is not None:
+                refused(check_grades_duplicates, duplicates)
             graded = read_grades_table(path, n_labels, names, duplicates=duplicates or "error", names_in_data=True,
                                        where="--n-labels / --labels" if names else "--n-labels or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))

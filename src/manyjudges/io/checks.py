@@ -19,7 +19,8 @@ import pyarrow.compute as pc
 if TYPE_CHECKING:
     from manyjudges.io.columnar import ColumnarTable
 
-__all__ = ["DUPLICATES_HINT", "Fault", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
+__all__ = ["DUPLICATES_HINT", "ONE_VALUE_RULES", "Fault", "check_one_value_rule", "empty_fields", "first_fault",
+           "raise_earliest", "repeated_rows"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +97,16 @@ def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.n
 #: what the message of a repeated row says, in every family: the flag, the config key and the argument
 DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
                    "duplicates= in Python)")
+
+
+#: what a repeated row may mean in a table that holds one value per key (a rank, a grade): never "keep"
+ONE_VALUE_RULES = ("error", "first", "last")
+
+
+def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
+    """ValueError unless ``duplicates`` is error, first or last: ``keep`` would give ``table`` two values
+    where it holds one (``why`` says which)."""
+    if duplicates == "keep":
+        raise ValueError(f"duplicates='keep' makes no sense for {table}: {why}; use error (the default), first or last")
+    if duplicates not in ONE_VALUE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(ONE_VALUE_RULES)}, got {duplicates!r}")

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.atomic import atomic_file
-from manyjudges.io.checks import Fault, empty_fields, first_fault, raise_earliest
+from manyjudges.io.checks import Fault, check_one_value_rule, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
 from manyjudges.io.preferences import TRUTH_COLUMNS
@@ -243,19 +243,13 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
 
 
 GRADES_LAYOUT = TableLayout("grades table", tuple(GRADES_COLUMNS))
-#: what a repeated (item, judge) may mean in a grades table: one label per item and judge, so not "keep"
-GRADES_DUPLICATES = ("error", "first", "last")
 _GRADES_HINT = ("say which label counts with --duplicates first or last (duplicates: in the config, "
                 "duplicates= in Python)")
 
 
 def check_grades_duplicates(duplicates: str) -> None:
     """ValueError unless ``duplicates`` is a rule a grades table allows (error, first, last)."""
-    if duplicates == "keep":
-        raise ValueError("duplicates='keep' does not apply to a grades table: a graded panel has one label per "
-                         "item and judge; use error, first or last")
-    if duplicates not in GRADES_DUPLICATES:
-        raise ValueError(f"duplicates must be one of {', '.join(GRADES_DUPLICATES)}, got {duplicates!r}")
+    check_one_value_rule(duplicates, "a grades table", "a graded panel has one label per item and judge")
 
 
 def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, names: list[str] | None,

@@ -27,7 +27,14 @@ import pyarrow.compute as pc
 
 from manyjudges.atomic import atomic_file
 from manyjudges.coded_labels import natural_order
-from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest, repeated_rows
+from manyjudges.io.checks import (
+    DUPLICATES_HINT,
+    Fault,
+    check_one_value_rule,
+    empty_fields,
+    raise_earliest,
+    repeated_rows,
+)
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError, not_utf8
 from manyjudges.io.table_text import write_delimited
@@ -46,8 +53,6 @@ __all__ = [
 
 ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
 ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
-#: what a repeated row of a ranking may mean: an error, or its first or last row (never two ranks of one thing)
-ORDERING_DUPLICATE_RULES = ("error", "first", "last")
 #: ranks are int64: at most 18 digits (leading zeros aside)
 _MAX_RANK_DIGITS = 18
 
@@ -150,12 +155,8 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
 
 
 def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
-    """``duplicates`` must be error, first or last: ``keep`` would leave two values where the table has one."""
-    if duplicates == "keep":
-        raise ValueError(f"duplicates='keep' makes no sense for {table}: a repeated {repeat} would give it two "
-                         "ranks; use error (the default), first or last")
-    if duplicates not in ORDERING_DUPLICATE_RULES:
-        raise ValueError(f"duplicates must be one of {', '.join(ORDERING_DUPLICATE_RULES)}, got {duplicates!r}")
+    """``duplicates`` must be error, first or last: a repeated ``repeat`` would give ``table`` two ranks."""
+    check_one_value_rule(duplicates, table, f"a repeated {repeat} would give it two ranks")
 
 
 def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
