@@ -22,18 +22,20 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
+from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
 from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
-from manyjudges.io.tables import read_tsv_rows, write_table
+from manyjudges.io.tables import write_table
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")
 RATING_SOURCES = ("trec_rf10", "ratings_table")
 CROWD_SOURCES = PREFERENCE_SOURCES + RATING_SOURCES
 WORKER_COLUMNS = ["topic", "worker", "kind"]
+WORKERS_LAYOUT = TableLayout("workers table", tuple(WORKER_COLUMNS))
 
 
 @dataclass
@@ -151,6 +153,6 @@ def load_crowd_dataset(directory: PathLike) -> CrowdDataset:
              for t, rows in truth_table.groupby("topic", sort=False)}
     kinds = None
     if (d / "workers.tsv").exists():
-        rows, _ = read_tsv_rows(d / "workers.tsv", WORKER_COLUMNS)
-        kinds = pd.DataFrame(rows, columns=WORKER_COLUMNS)
+        table = read_columns(d / "workers.tsv", WORKERS_LAYOUT)
+        kinds = pd.DataFrame({column: table.text(column) for column in WORKER_COLUMNS})
     return CrowdDataset(topics, truth, kinds)

@@ -1,6 +1,7 @@
 """Canonical tables: write them atomically, read and validate them.
 
-Each table is a TSV (or a CSV, by the ``.csv`` extension) with a fixed header (see ``docs/data.md``): ``orderings``
+Each table is a TSV (or a CSV, by the ``.csv`` extension) with a header (see ``docs/data.md``), read by
+one columnar reader (:mod:`~manyjudges.io.columnar`, the same column habits for every table): ``orderings``
 (:mod:`~manyjudges.io.tables`), ``grades`` with its YAML metadata
 (:mod:`~manyjudges.io.grades`), ``rankings`` (:mod:`~manyjudges.io.rankings`),
 ``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`), and the truth-inference
@@ -20,7 +21,6 @@ from manyjudges.io.tables import (
     natural_sort,
     orderings_to_rank_matrices,
     read_orderings,
-    read_tsv_rows,
     write_table,
 )
 
@@ -37,7 +37,6 @@ __all__ = [
     "read_preferences",
     "read_rankings",
     "read_truth",
-    "read_tsv_rows",
     "write_grades",
     "write_labels",
     "write_table",

@@ -7,17 +7,13 @@ a rank (competition ranking, "1224"). Every judge of a set ranks the same items.
 It is read by the columnar reader (:func:`~manyjudges.io.columnar.read_columns`), with its
 column habits (any column order, ``worker`` for ``judge``, ``task`` for ``item``, other columns
 ignored with a warning); the checks run on the distinct values and on the columns' integer
-codes, not row by row. The row-reader helpers here (:func:`read_tsv_rows`) serve the tables
-that are not read columnwise yet.
+codes, not row by row.
 """
 
 from __future__ import annotations
 
-import csv
 import os
-import re
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -36,17 +32,15 @@ from manyjudges.io.checks import (
     repeated_rows,
 )
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
-from manyjudges.io.errors import DataError, not_utf8
+from manyjudges.io.errors import DataError
 from manyjudges.io.table_text import write_delimited
 
 __all__ = [
     "ORDERINGS_COLUMNS",
     "natural_sort",
     "orderings_to_rank_matrices",
-    "parse_rank",
     "read_header",
     "read_orderings",
-    "read_tsv_rows",
     "write_table",
     "write_tsv_to",
 ]
@@ -56,7 +50,6 @@ ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
 #: ranks are int64: at most 18 digits (leading zeros aside)
 _MAX_RANK_DIGITS = 18
 
-_POSITIVE_INT = re.compile(r"[0-9]+")
 
 
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
@@ -78,56 +71,6 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """
     with atomic_file(path) as handle:
         write_tsv_to(df, handle, delimiter_of(path))
-
-
-def parse_rank(path: Path, line: int, text: str) -> int:
-    """Parse a rank field; it must be a positive integer."""
-    if not _POSITIVE_INT.fullmatch(text) or int(text) < 1:
-        raise DataError.at(path, line, "rank must be a positive integer", text)
-    return int(text)
-
-
-def _reader_rows(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of every row of a TSV (CSV by extension), read as UTF-8."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:  # a byte-order mark (Excel's CSV) is skipped
-            reader = csv.reader(handle, delimiter=delimiter_of(path))
-            for fields in reader:
-                yield reader.line_num, fields
-    except UnicodeDecodeError:
-        raise not_utf8(path) from None
-
-
-def read_tsv_rows(path: Path, columns: list[str]) -> tuple[list[list[str]], list[int]]:
-    """Data rows of a canonical TSV (CSV by the ``.csv`` extension) with exactly these
-    ``columns``, and their 1-based line numbers.
-
-    Blank lines are skipped; a wrong header, a row with another number of fields, no data
-    rows or bytes that are not UTF-8 raise DataError naming the file, the line and the value.
-    """
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    sep = delimiter_of(path)
-    kind = "comma" if sep == "," else "tab"
-    header = None
-    for line_num, fields in _reader_rows(path):
-        if header is None:
-            header = fields
-            if header != list(columns):
-                raise DataError.at(path, 1, f"header must be {sep.join(columns)!r}", sep.join(header))
-            continue
-        if not fields or fields == [""]:
-            continue  # blank line
-        if len(fields) != len(columns):
-            raise DataError.at(path, line_num, f"expected {len(columns)} {kind}-separated fields, got {len(fields)}",
-                               sep.join(fields))
-        rows.append(fields)
-        lines.append(line_num)
-    if header is None:
-        raise DataError.at(path, 1, f"header must be {sep.join(columns)!r}", "(empty file)")
-    if not rows:
-        raise DataError.at(path, 1, "no data rows after the header", sep.join(header))
-    return rows, lines
 
 
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
