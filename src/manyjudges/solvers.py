@@ -15,6 +15,7 @@ returns the same ``x`` bit for bit (tested against ``minimize``). With a scipy o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import scipy
@@ -30,14 +31,51 @@ _FG, _NEW_X, _CONVERGENCE = 3, 1, 4
 _DIRECT = (1, 15) <= tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 18)
 
 
+class LbfgsbResult(NamedTuple):
+    """Where L-BFGS-B stopped: ``x``, the iterations run, and whether it stopped on its own test
+    (the projected gradient's largest entry at most ``gtol``, or a relative reduction of f at most
+    ``ftol``) rather than on ``maxiter`` / ``maxfun`` or a failed line search."""
+
+    x: np.ndarray
+    n_iter: int
+    converged: bool
+
+
 def lbfgsb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None = None,
            maxiter: int = 15000, gtol: float = 1e-5, ftol: float = 2.220446049250313e-09, maxcor: int = 10,
            maxls: int = 20, maxfun: int = 15000) -> tuple[np.ndarray, int]:
     """``(x, iterations)`` of ``minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=...)``.
 
     ``fun(x) -> (value, gradient)``; ``bounds`` as for ``minimize`` (None = unbounded), ``x0``
-    inside them.
+    inside them. :func:`lbfgsb_fit` also says whether it converged.
     """
+    res = lbfgsb_fit(fun, x0, bounds, maxiter, gtol, ftol, maxcor, maxls, maxfun)
+    return res.x, res.n_iter
+
+
+def lbfgsb_fit(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None = None,
+               maxiter: int = 15000, gtol: float = 1e-5, ftol: float = 2.220446049250313e-09, maxcor: int = 10,
+               maxls: int = 20, maxfun: int = 15000, scale: np.ndarray | None = None) -> LbfgsbResult:
+    """:func:`lbfgsb` with the reason it stopped (:class:`LbfgsbResult`). ``ftol=0`` leaves the
+    projected-gradient test ``gtol`` as the only stop short of the caps.
+
+    ``scale`` (positive, one per variable): L-BFGS-B runs on u = x / scale, minimising f(scale * u)
+    with gradient scale * grad f (a diagonal preconditioner: variables whose curvature differs by
+    orders of magnitude, such as the weights of judges with 10 and 10,000 labels, take comparable
+    steps); ``gtol`` then bounds scale * grad f, and the result's ``x`` is in the original variables.
+    """
+    if scale is not None:
+        scale = np.asarray(scale, dtype=np.float64)
+
+        def scaled(u: np.ndarray) -> tuple[float, np.ndarray]:
+            value, gradient = fun(scale * u)
+            return value, scale * gradient
+
+        lo, hi, *_ = _bound_arrays(bounds, len(scale))
+        res = lbfgsb_fit(scaled, np.asarray(x0, dtype=np.float64).ravel() / scale,
+                         None if bounds is None else list(zip(lo / scale, hi / scale)), maxiter, gtol, ftol, maxcor,
+                         maxls, maxfun)
+        return LbfgsbResult(scale * res.x, res.n_iter, res.converged)
     x0 = np.asarray(x0, dtype=np.float64).ravel()
     if _DIRECT:
         try:
@@ -47,7 +85,7 @@ def lbfgsb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, 
     res = minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": maxiter, "gtol": gtol, "ftol": ftol, "maxcor": maxcor, "maxls": maxls,
                             "maxfun": maxfun})
-    return np.asarray(res.x, dtype=float), int(res.nit)
+    return LbfgsbResult(np.asarray(res.x, dtype=float), int(res.nit), int(res.status) == 0)
 
 
 def _bound_arrays(bounds: Sequence[tuple[float | None, float | None]] | None, n: int
@@ -65,7 +103,7 @@ def _bound_arrays(bounds: Sequence[tuple[float | None, float | None]] | None, n:
 
 
 def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: float, ftol: float,
-                   maxcor: int, maxls: int, maxfun: int) -> tuple[np.ndarray, int]:
+                   maxcor: int, maxls: int, maxfun: int) -> LbfgsbResult:
     """scipy 1.15+'s ``_minimize_lbfgsb`` loop, without its wrappers (module docstring)."""
     from scipy.optimize import _lbfgsb
 
@@ -95,7 +133,7 @@ def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: f
                 task[0], task[1] = 5, (504 if iterations >= maxiter else 502)
         else:
             break
-    return x, iterations
+    return LbfgsbResult(x, iterations, int(task[0]) == _CONVERGENCE)
 
 
 def cholesky_solve(a: np.ndarray, b: np.ndarray, check_finite: bool = False) -> np.ndarray | None:

@@ -71,8 +71,10 @@ def test_lambda_on_a_bound_of_its_search_is_warned_and_marked(caplog):
     assert [r.name for r in warnings] == ["manyjudges.graded.protocols"]
     assert warnings[0].getMessage() == ("m5: lambda chosen at the upper bound 1 of its search range for 4 of 4 "
                                         "held-out judges (0, 1, 2, 3); the best value may lie beyond it")
-    assert list(params.columns) == ["method", "protocol", "judge", "parameter", "value", "at_bound"]
+    assert list(params.columns) == ["method", "protocol", "judge", "parameter", "value", "at_bound", "converged"]
     assert params["at_bound"].tolist() == [True] * 4
     table = parameter_table(params)
-    assert list(table.columns) == ["method", "protocol", "parameter", "mean", "min", "max", "judges", "judges_at_bound"]
-    assert table[["parameter", "judges", "judges_at_bound"]].values.tolist() == [["lambda", 4, 4]]
+    assert list(table.columns) == ["method", "protocol", "parameter", "mean", "min", "max", "judges", "judges_at_bound",
+                                   "judges_not_converged"]
+    assert table[["parameter", "judges", "judges_at_bound", "judges_not_converged"]].values.tolist() == [
+        ["lambda", 4, 4, 0]]

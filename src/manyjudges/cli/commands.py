@@ -135,11 +135,11 @@ def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
 # graded
 
 
-def read_panel(args: argparse.Namespace, min_labels: int | None = None):
+def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_folds: str | None = None):
     """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label.
 
-    With ``min_labels`` (evaluate) the panel must allow cross induction, else a plain fit (predict):
-    too few judges is a data error saying how many it has and needs."""
+    With ``min_labels`` (evaluate) the panel must allow cross induction (in ``--outer-folds``), else a
+    plain fit (predict): too few judges is a data error saying how many it has and needs."""
     from manyjudges.graded.panel import GradedPanel
     from manyjudges.graded.protocols import panel_problem, too_few_judges
     from manyjudges.io.grades import check_grades_duplicates, read_grades_table
@@ -151,7 +151,9 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None):
         data = read_grades_table(path, args.n_labels, names, duplicates=args.duplicates, names_in_data=True,
                                  where="--n-labels / --labels" if names else "--n-labels or the largest label")
         counts = data.grades["judge"].value_counts().to_numpy()
-        problem = too_few_judges(len(counts), 0) if min_labels is None else panel_problem(counts, min_labels)
+        folds = None if outer_folds is None else folds_value(outer_folds)
+        problem = (too_few_judges(len(counts), 0) if min_labels is None
+                   else panel_problem(counts, min_labels, folds))
         if problem:
             raise DataError.at(path, None, problem)
     return GradedPanel.from_table(data.grades, data.n_labels), data.label_names
@@ -167,23 +169,72 @@ def label_names(text: str | None) -> list[str] | None:
     return [n.strip() for n in text.split(",")] if text else None
 
 
+def graded_method(args: argparse.Namespace, panel):
+    """(the method of ``--method``/``--params``, its outer folds): the folds of ``--outer-folds`` and
+    ``--inner-folds``, each defaulting to :func:`~manyjudges.folds.default_folds` of the
+    panel's judges; a default that groups the judges is said on stderr."""
+    import sys
+
+    from manyjudges.folds import FOLDS_ABOVE_JUDGES, default_folds
+    from manyjudges.graded.experiment import method_for
+
+    n_judges = len(panel.judges_present())
+    outer, inner = default_folds(n_judges)
+    given_outer = getattr(args, "outer_folds", None)
+    if given_outer is not None:
+        outer = folds_value(given_outer)
+    if args.inner_folds is not None:
+        inner = folds_value(args.inner_folds)
+    method = build(lambda m, p: method_for({"method": m, "params": p}, m, {"inner_folds": inner}), args.method,
+                   parse_params(args.params))
+    defaulted = []
+    if hasattr(args, "outer_folds") and given_outer is None and outer is not None:
+        defaulted.append(f"{outer} outer folds")
+    if args.inner_folds is None and inner is not None and hasattr(method, "inner_folds"):
+        defaulted.append(f"{inner} inner folds")
+    if defaulted:
+        print(f"manyjudges: {n_judges} judges, more than {FOLDS_ABOVE_JUDGES}: {' and '.join(defaulted)} by default "
+              "(--outer-folds / --inner-folds N or each)", file=sys.stderr)
+    return method, outer
+
+
+def folds_value(text: str) -> int | None:
+    """``--outer-folds`` / ``--inner-folds``: an integer >= 2, or ``each`` (one judge per fold: None)."""
+    if text == "each":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 2:
+        raise CommandError(f"folds must be an integer >= 2 or 'each' (one judge per fold), got {text!r}")
+    return value
+
+
+def check_folds(args: argparse.Namespace) -> None:
+    """``--outer-folds`` / ``--inner-folds`` checked before any file is read."""
+    for value in (getattr(args, "outer_folds", None), args.inner_folds):
+        if value is not None:
+            folds_value(value)
+
+
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.graded.experiment import loglik_table, predict_part, protocols_for
-    from manyjudges.graded.registry import make_graded_method
 
-    method = build(make_graded_method, args.method, parse_params(args.params))
+    check_folds(args)
+    panel, _ = read_panel(args, args.min_labels, args.outer_folds)
+    method, outer = graded_method(args, panel)
     if not protocols_for(method, [args.protocol]):
         raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
-    panel, _ = read_panel(args, args.min_labels)
-    predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, progress=Progress(args.method))
+    predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, outer,
+                                  progress=Progress(f"{args.method} cross-induction folds"))
     return loglik_table(predictions, panel.n_labels)
 
 
 def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.graded.registry import make_graded_method
-
-    method = build(make_graded_method, args.method, parse_params(args.params))
+    check_folds(args)
     panel, names = read_panel(args)
+    method, _ = graded_method(args, panel)
     proba = method.fit(panel).predict_proba()
     table = pd.DataFrame(proba, columns=[str(n) for n in names])
     table.insert(0, "item", list(panel.item_ids))

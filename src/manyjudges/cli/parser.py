@@ -6,6 +6,7 @@ import textwrap
 from typing import Any
 
 from manyjudges.cli import commands
+from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 
 __all__ = ["build_parser"]
 
@@ -172,6 +173,15 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--protocol", choices=["cross_induction", "single_parameter"], default="cross_induction")
             p.add_argument("--min-labels", type=int, default=1, metavar="N",
                            help="hold out and score only judges with at least N labels (default 1)")
+            p.add_argument("--outer-folds", metavar="N", help=(
+                "hold the scored judges out in N groups, or 'each' one at a time (default: each, or "
+                f"{DEFAULT_FOLDS[0]} when the panel has more than {FOLDS_ABOVE_JUDGES} judges with labels: "
+                "whole-panel cross induction costs a fit per judge)"))
+        p.add_argument("--inner-folds", metavar="N", help=(
+            "methods that choose their parameters by refitting without each training judge (m4, m5, dawid_skene) "
+            f"refit without each of N groups instead, or 'each' (default: each, or {DEFAULT_FOLDS[1]} when the panel "
+            "has more than "
+            f"{FOLDS_ABOVE_JUDGES} judges with labels)"))
         p.set_defaults(run=run)
 
     crowd = sub.add_parser("crowd", help="one ranking per topic from crowd preferences or ratings")

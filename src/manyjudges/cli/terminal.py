@@ -20,16 +20,32 @@ class CommandError(Exception):
     """A mistake on the command line (not in a data file): printed as one line, exit status 2."""
 
 
+#: a stage that takes at least this many seconds is reported on a stderr that is not a terminal
+STAGE_REPORT_SECONDS = 2.0
+#: off a terminal, :class:`Progress` writes a line at most this often
+PROGRESS_LINE_SECONDS = 10.0
+
+
 class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+    """Progress over the steps of a long loop (folds, topics) on stderr: a one-line bar on a terminal;
+    elsewhere (a log file, a pipe) a line ``label: done/total steps, seconds`` whenever
+    :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows
+    it is alive and a short one prints nothing."""
 
     def __init__(self, label: str, stream: Any = None) -> None:
         self.label, self.stream = label, stream or sys.stderr
         self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.start = time.perf_counter()
+        self.start = self.last_line = time.perf_counter()
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total <= 0:
+        if total <= 0:
+            return
+        if not self.enabled:
+            now = time.perf_counter()
+            if now - self.last_line >= PROGRESS_LINE_SECONDS:
+                self.last_line = now
+                self.stream.write(f"manyjudges: {self.label}: {done}/{total} done, {now - self.start:.1f} s\n")
+                self.stream.flush()
             return
         width = 30
         filled = int(width * done / total)
@@ -40,8 +56,6 @@ class Progress:
         self.stream.flush()
 
 
-#: a stage that takes at least this many seconds is reported on a stderr that is not a terminal
-STAGE_REPORT_SECONDS = 2.0
 
 
 class Stages:

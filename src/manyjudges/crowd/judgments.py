@@ -138,24 +138,31 @@ def _index(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
 
 
 def topics_from_preferences(table: pd.DataFrame) -> dict[str, TopicJudgments]:
-    """Canonical ``preferences`` table -> {topic: TopicJudgments}. Items are the topic's judged items."""
+    """Canonical ``preferences`` table -> {topic: TopicJudgments}. Items are the topic's judged items.
+
+    Items and workers are coded in natural order and the judgments sorted by (worker, left, right,
+    outcome), so the same judgments in any row order give the same topics, bit for bit."""
     out: dict[str, TopicJudgments] = {}
     for topic, rows in table.groupby(table["topic"].astype(str), sort=False):
         both = pd.concat([rows["left"], rows["right"]], ignore_index=True).astype(str)
         items = np.asarray(sorted_unique(both), dtype=object)
         lookup = {label: i for i, label in enumerate(items)}
         workers, worker_idx = _index(rows["worker"])
+        left = rows["left"].astype(str).map(lookup).to_numpy(dtype=np.int64)
+        right = rows["right"].astype(str).map(lookup).to_numpy(dtype=np.int64)
+        outcome = rows["outcome"].map(OUTCOME_CODES).to_numpy(dtype=np.int8)
+        order = np.lexsort((outcome, right, left, worker_idx))  # canonical: the same in any row order
         out[str(topic)] = TopicJudgments(
-            topic=str(topic), items=items, workers=workers, worker=worker_idx,
-            left=rows["left"].astype(str).map(lookup).to_numpy(dtype=np.int64),
-            right=rows["right"].astype(str).map(lookup).to_numpy(dtype=np.int64),
-            outcome=rows["outcome"].map(OUTCOME_CODES).to_numpy(dtype=np.int8),
+            topic=str(topic), items=items, workers=workers, worker=worker_idx[order], left=left[order],
+            right=right[order], outcome=outcome[order],
         )
     return {t: out[t] for t in sorted_unique(pd.Series(list(out)))}
 
 
 def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
-    """Ratings ``topic, worker, item, grade`` -> {topic: TopicJudgments} with eq (5) preferences."""
+    """Ratings ``topic, worker, item, grade`` -> {topic: TopicJudgments} with eq (5) preferences.
+
+    Ratings are sorted by (worker, item) in natural id order: the same in any row order."""
     out: dict[str, TopicJudgments] = {}
     repeated = table.duplicated(["topic", "worker", "item"])
     if repeated.any():
@@ -166,6 +173,8 @@ def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
         items, item_idx = _index(rows["item"])
         workers, worker_idx = _index(rows["worker"])
         grade = rows["grade"].to_numpy(dtype=np.int64)
+        order = np.lexsort((item_idx, worker_idx))  # canonical: the same in any row order
+        worker_idx, item_idx, grade = worker_idx[order], item_idx[order], grade[order]
         pw, pl, pr, po = ratings_to_preferences(worker_idx, item_idx, grade)
         out[str(topic)] = TopicJudgments(
             topic=str(topic), items=items, workers=workers, worker=pw, left=pl, right=pr, outcome=po,

@@ -47,11 +47,13 @@ class GradedMethod:
     def fit(self, panel: GradedPanel, parameters: dict[str, Any] | None = None) -> GradedMethod:
         """Choose the parameters on ``panel`` (unless ``parameters`` are given) and prepare to predict.
 
-        Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel.
+        Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel; ``fits_`` and
+        ``capped_fits_`` count the iterative fits run since (:meth:`record_fit`).
         """
         self._check_params()
         if panel.n_entries == 0:
             raise ValueError(f"{self.name or type(self).__name__}: empty panel, no labels to fit")
+        self.reset_fit_record()
         self.parameters_ = self.choose_parameters(panel) if parameters is None else dict(parameters)
         self.state_ = self.prepare(panel)
         self.n_items_, self.n_labels_ = panel.n_items, panel.n_labels
@@ -62,6 +64,21 @@ class GradedMethod:
         if not hasattr(self, "parameters_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
         return self.predict(self.state_, self.parameters_)
+
+    def reset_fit_record(self) -> None:
+        """Start counting iterative fits afresh (``fit`` does; the single-parameter protocol too)."""
+        self.fits_, self.capped_fits_ = 0, 0
+
+    def record_fit(self, converged: bool) -> None:
+        """Count one iterative fit (an optimiser or EM run) and whether it met its stop rule:
+        ``converged=False`` means it stopped on its iteration cap (or a failed line search)."""
+        self.fits_ = getattr(self, "fits_", 0) + 1
+        self.capped_fits_ = getattr(self, "capped_fits_", 0) + (not converged)
+
+    @property
+    def converged_(self) -> bool:
+        """Whether every iterative fit since the last ``fit`` (or reset) met its stop rule."""
+        return getattr(self, "capped_fits_", 0) == 0
 
     def _subpanel_cache(self) -> SubpanelCache:
         """Inner-fold results shared between the cross-induction folds of this instance

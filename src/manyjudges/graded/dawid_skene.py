@@ -296,11 +296,12 @@ class DawidSkenePredictor(GradedMethod):
     name = "dawid_skene"
     single_parameter = None
 
-    def __init__(self, inner_folds: int | None = None, max_iter: int = 100, tol: float = 1e-6,
+    def __init__(self, inner_folds: int | None = None, max_iter: int = 1000, tol: float = 1e-6,
                  smoothing: float = 0.01):
         self.inner_folds, self.max_iter, self.tol, self.smoothing = inner_folds, max_iter, tol, smoothing
 
-    def prepare(self, train):
+    def _typical_votes(self, train):
+        """(the typical judge's votes (items x K), items with labels, background prior, EM converged)."""
         from manyjudges.graded.panel import background_prior
 
         res = dawid_skene(train.item, train.judge, train.label, n_items=train.n_items, n_judges=train.n_judges,
@@ -308,10 +309,15 @@ class DawidSkenePredictor(GradedMethod):
         n = train.labels_per_judge().astype(float)
         typical = np.tensordot(n / n.sum(), res.confusion, axes=1)
         has = np.bincount(train.item, minlength=train.n_items) > 0
-        return res.posteriors @ typical, has, background_prior(train)
+        return res.posteriors @ typical, has, background_prior(train), res.converged
+
+    def prepare(self, train):
+        state = self._typical_votes(train)
+        self.record_fit(state[3])
+        return state
 
     def predict(self, state, params):
-        votes, has, prior = state
+        votes, has, prior, _ = state
         tau = float(params["tau"])
         return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
 
@@ -323,7 +329,8 @@ class DawidSkenePredictor(GradedMethod):
         cache = self._subpanel_cache()
         settings = ("dawid_skene", self.max_iter, self.tol, self.smoothing)
         for mask, rest in inner_folds(train, self.inner_folds):
-            votes, item_has, _ = cache.get(rest, settings, lambda rest=rest: self.prepare(rest))
+            votes, item_has, _, converged = cache.get(rest, settings, lambda rest=rest: self._typical_votes(rest))
+            self.record_fit(converged)
             share[mask] = votes[train.item[mask], train.label[mask]]
             has[mask] = item_has[train.item[mask]]
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]

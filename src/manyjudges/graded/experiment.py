@@ -24,7 +24,7 @@ from manyjudges.graded.significance import pairwise_tests
 log = logging.getLogger(__name__)
 
 PREDICTION_COLUMNS = ["method", "protocol", "judge", "item", "label", "p_true"]
-PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value", "at_bound"]
+PARAMETER_COLUMNS = ["method", "protocol", "judge", "parameter", "value", "at_bound", "converged"]
 LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
 
@@ -83,13 +83,16 @@ def loglik_table(predictions: pd.DataFrame, n_labels: int) -> pd.DataFrame:
 
 
 def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
-    """Chosen parameters: the single value (single_parameter) or the mean and range over judges,
-    and ``judges_at_bound``: for how many judges the value sits on an edge of its search range."""
+    """Chosen parameters: the single value (single_parameter) or the mean and range over judges;
+    ``judges_at_bound``: for how many judges the value sits on an edge of its search range;
+    ``judges_not_converged``: for how many a fit of their fold stopped on its iteration cap."""
     at_bound = parameters["at_bound"] if "at_bound" in parameters else pd.Series(False, index=parameters.index)
-    table = parameters.assign(at_bound=at_bound.fillna(False).astype(bool))
+    converged = parameters["converged"] if "converged" in parameters else pd.Series(True, index=parameters.index)
+    table = parameters.assign(at_bound=at_bound.fillna(False).astype(bool),
+                              not_converged=~converged.fillna(True).astype(bool))
     return (table.groupby(["method", "protocol", "parameter"], sort=False)
             .agg(mean=("value", "mean"), min=("value", "min"), max=("value", "max"), judges=("value", "size"),
-                 judges_at_bound=("at_bound", "sum")).reset_index())
+                 judges_at_bound=("at_bound", "sum"), judges_not_converged=("not_converged", "sum")).reset_index())
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:

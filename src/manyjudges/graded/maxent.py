@@ -37,6 +37,7 @@ from scipy.optimize import minimize
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
 from manyjudges.graded.subpanel_cache import panel_digest
+from manyjudges.solvers import LbfgsbResult
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
 #: relative change of 1e-7 is about 0.01 nats summed over 60,000 instances
@@ -142,6 +143,12 @@ def maxent_objective(x: np.ndarray, data: MaxentData, lam: float) -> tuple[float
 def fit_maxent(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_iter: int = 1000,
                options: dict[str, float] | None = None) -> np.ndarray:
     """Fitted parameters (b, W) of the maximum-entropy model on every label of the panel."""
+    return maxent_fit(data, lam, x0, max_iter, options).x
+
+
+def maxent_fit(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_iter: int = 1000,
+               options: dict[str, float] | None = None) -> LbfgsbResult:
+    """:func:`fit_maxent` with whether L-BFGS-B stopped on its tolerances (not its cap)."""
     panel = data.panel
     if panel.n_entries == 0:
         raise ValueError("empty panel: no instances to fit the maximum-entropy model on")
@@ -149,7 +156,7 @@ def fit_maxent(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_i
     x0 = np.zeros(size) if x0 is None else x0
     res = minimize(maxent_objective, x0, args=(data, float(lam)), jac=True, method="L-BFGS-B",
                    options={"maxiter": max_iter, **(options or LBFGS_OPTIONS)})
-    return res.x
+    return LbfgsbResult(res.x, int(res.nit), int(res.status) == 0)
 
 
 def maxent_log_proba(x: np.ndarray, data: MaxentData) -> np.ndarray:
@@ -210,8 +217,10 @@ class M5(GradedMethod):
             key = ("m5_fit", self.max_iter, tuple(lambdas))
             total = 0.0
             for f, (rest, held, digest) in enumerate(folds):
-                x = warm[f] = cache.get(digest, key, lambda f=f, rest=rest: fit_maxent(
+                fit = cache.get(digest, key, lambda f=f, rest=rest: maxent_fit(
                     rest, lam, warm.get(f), self.max_iter, INNER_LBFGS_OPTIONS))
+                self.record_fit(fit.converged)
+                x = warm[f] = fit.x
                 fits.setdefault(lam, []).append(x)
                 logp = maxent_log_proba(x, rest)
                 total += float(logp[held.item, held.label].sum())
@@ -237,6 +246,8 @@ class M5(GradedMethod):
         return {"data": MaxentData.of(train), "warm": None, "options": LBFGS_OPTIONS}
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
-        x = fit_maxent(state["data"], float(params["lambda"]), state["warm"], self.max_iter, state["options"])
-        state["warm"], state["options"] = x, LBFGS_OPTIONS
+        fit = maxent_fit(state["data"], float(params["lambda"]), state["warm"], self.max_iter, state["options"])
+        self.record_fit(fit.converged)
+        x = state["warm"] = fit.x
+        state["options"] = LBFGS_OPTIONS
         return np.exp(maxent_log_proba(x, state["data"]))

@@ -56,13 +56,20 @@ class GradedPanel:
 
     @classmethod
     def from_table(cls, grades: pd.DataFrame, n_labels: int) -> GradedPanel:
-        """Panel from a canonical grades table (``item, judge, label``)."""
+        """Panel from a canonical grades table (``item, judge, label``), in canonical order.
+
+        Items and judges are coded in sorted id order and the entries sorted by (item, judge), so
+        the same judgments in any row order give the same panel, bit for bit: every sum a fit
+        makes runs in one order, and so does every fit's path to where it stops.
+        """
         if grades.empty:
             raise ValueError("empty panel: the grades table has no rows")
         items, item = np.unique(grades["item"].astype(str).to_numpy(), return_inverse=True)
         judges, judge = np.unique(grades["judge"].astype(str).to_numpy(), return_inverse=True)
         labels = _integer_labels(grades["label"].to_numpy())
-        return cls(item, judge, labels, len(items), len(judges), int(n_labels), tuple(items), tuple(judges))
+        order = np.lexsort((judge, item))
+        return cls(item[order], judge[order], labels[order], len(items), len(judges), int(n_labels), tuple(items),
+                   tuple(judges))
 
     @classmethod
     def from_matrix(cls, labels: np.ndarray, n_labels: int) -> GradedPanel:

@@ -11,7 +11,10 @@ large crowd panels: the judges of a fold are held out together.
 
 A chosen parameter on an edge of its search range (the method's ``parameters_at_bound``;
 in the single-parameter protocol, the single parameter at a bound of its range) is logged as
-a warning naming the judges, and ``at_bound`` is True in its parameter rows.
+a warning naming the judges, and ``at_bound`` is True in its parameter rows. A fold in which
+an iterative fit (an optimiser or EM run) stopped on its iteration cap instead of its stop
+rule (:meth:`~manyjudges.graded.base.GradedMethod.record_fit`) is logged the same way, and
+``converged`` is False in its judges' parameter rows.
 
 Minimum panel (:func:`panel_problem`): every method chooses its parameters by predicting
 each training judge from the other training judges, so at least 2 judges must remain when
@@ -34,7 +37,7 @@ from manyjudges.graded.panel import GradedPanel, judge_groups
 log = logging.getLogger(__name__)
 
 PROTOCOLS = ("cross_induction", "single_parameter")
-PARAMETER_ROW_COLUMNS = ["judge", "parameter", "value", "at_bound"]
+PARAMETER_ROW_COLUMNS = ["judge", "parameter", "value", "at_bound", "converged"]
 #: judges named in a warning before the rest are only counted
 NAMED_JUDGES = 20
 #: judges a method's parameters are chosen on: each is predicted from the others, so 2 at least
@@ -122,6 +125,17 @@ def _warn_at_bound(method: GradedMethod, at_bound: dict[tuple[str, str, float], 
                     named, more)
 
 
+def _warn_capped(method: GradedMethod, capped: list, fits: int, capped_fits: int, n_judges: int) -> None:
+    """One warning naming the held-out judges whose fold had a fit stop on its iteration cap."""
+    if not capped:
+        return
+    named = ", ".join(str(j) for j in capped[:NAMED_JUDGES])
+    more = f" and {len(capped) - NAMED_JUDGES} more" if len(capped) > NAMED_JUDGES else ""
+    log.warning("%s: %d of %d iterative fits stopped on their iteration cap before their stop rule, in the folds of "
+                "%d of %d held-out judges (%s%s); their parameters are marked converged = False", method.name,
+                capped_fits, fits, len(capped), n_judges, named, more)
+
+
 def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                     outer_folds: int | None = None, groups: list[np.ndarray] | None = None,
                     progress: Callable[[int, int], None] | None = None) -> ProtocolResult:
@@ -139,24 +153,32 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
                               pd.DataFrame(columns=PARAMETER_ROW_COLUMNS))
     _check_groups(panel, groups)
     at_bound: dict[tuple[str, str, float], list] = {}
+    capped: list = []
+    fits = capped_fits = 0
     start = time.perf_counter()
     for n, group in enumerate(groups, 1):
         train = panel.without(group)
         method.fit(train)
         params, proba = method.parameters_, method.predict_proba()
         edges = method.parameters_at_bound(params) if hasattr(method, "parameters_at_bound") else {}
+        converged = bool(getattr(method, "converged_", True))
+        fits += getattr(method, "fits_", 0)
+        capped_fits += getattr(method, "capped_fits_", 0)
         rows.append(_prediction_rows(panel, group, proba))
         for name, edge in edges.items():
             at_bound.setdefault((name, *edge), []).extend(_judge_id(panel, j) for j in group)
+        if not converged:
+            capped.extend(_judge_id(panel, j) for j in group)
         for j in group:
             for name, value in _scalar_parameters(params).items():
                 params_rows.append({"judge": _judge_id(panel, j), "parameter": name, "value": value,
-                                    "at_bound": name in edges})
+                                    "at_bound": name in edges, "converged": converged})
         log.info("%s cross induction: fold %d/%d done (%.1f s)", method.name, n, len(groups),
                  time.perf_counter() - start)
         if progress is not None:
             progress(n, len(groups))
     _warn_at_bound(method, at_bound, sum(len(g) for g in groups))
+    _warn_capped(method, capped, fits, capped_fits, sum(len(g) for g in groups))
     return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 
@@ -170,6 +192,8 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
         raise ValueError(f"method {method.name!r} has no single parameter")
     groups = judge_groups(np.asarray(judges), outer_folds)
     _check_groups(panel, groups)
+    if hasattr(method, "reset_fit_record"):
+        method.reset_fit_record()
     states = [(group, panel.of(group), method.prepare(panel.without(group))) for group in groups]
 
     def total(value: float) -> float:
@@ -187,7 +211,12 @@ def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarra
     judges_held = [_judge_id(panel, j) for group in groups for j in group]
     if edge:
         _warn_at_bound(method, {(name, *edge): judges_held}, len(judges_held))
-    params_rows = [{"judge": j, "parameter": name, "value": best, "at_bound": edge is not None} for j in judges_held]
+    converged = bool(getattr(method, "converged_", True))
+    if not converged:
+        _warn_capped(method, judges_held, getattr(method, "fits_", 0), getattr(method, "capped_fits_", 0),
+                     len(judges_held))
+    params_rows = [{"judge": j, "parameter": name, "value": best, "at_bound": edge is not None,
+                    "converged": converged} for j in judges_held]
     return ProtocolResult(pd.concat(rows, ignore_index=True), pd.DataFrame(params_rows, columns=PARAMETER_ROW_COLUMNS))
 
 

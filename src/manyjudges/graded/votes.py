@@ -35,7 +35,7 @@ from scipy import sparse
 
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
-from manyjudges.solvers import lbfgsb
+from manyjudges.solvers import lbfgsb_fit
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0
@@ -46,8 +46,15 @@ THETA_BOUND = 15.0
 #: log-weight) M23 converges in a few hundred evaluations, within about 10 nats of the
 #: unpenalised optimum on 60,000 labels (measured on sim_medline).
 THETA_RIDGE = 0.1
-#: L-BFGS-B settings for the weight fits (the objective is a sum over thousands of labels)
-LBFGS_OPTIONS = {"ftol": 1e-10, "gtol": 1e-5}
+#: L-BFGS-B settings for the weight fits, run to a stationary point: a fit stops when the largest entry
+#: of the projected gradient, each log-weight's scaled by :meth:`_Votes.scale` (1 / sqrt(1 + the
+#: predictions its votes enter)), is below ``gtol``, or when no step lowers the objective at all
+#: (``ftol`` 0: it is at its rounding floor, a sum over thousands of log probabilities); never on a
+#: relative reduction, which flat directions make small long before the gradient is
+LBFGS_OPTIONS = {"ftol": 0.0, "gtol": 1e-5}
+#: iteration cap of the weight fits: far above what they need on the panels measured (at most a few
+#: hundred); a fit that reaches it is counted (:meth:`GradedMethod.record_fit`) and reported
+MAX_ITER = 5000
 
 
 def item_pairs(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
@@ -132,6 +139,13 @@ class _Votes:
     prior: np.ndarray           # (E,) pi^(-i) of each target's label
     has_votes: np.ndarray       # (E,) whether any other training judge labelled the target's item
     n_params: int
+    vote_counts: np.ndarray     # (n_params,) how many (target, vote) pairs each weight's votes are in
+
+    def scale(self) -> np.ndarray:
+        """The fit's diagonal preconditioner, 1 / sqrt(1 + pairs) per weight: the objective's curvature
+        along a log-weight grows with the predictions its votes enter (a judge with 10,000 labels and
+        one with 10 differ a thousandfold), so scaled, L-BFGS-B takes comparable steps in all of them."""
+        return 1.0 / np.sqrt(1.0 + self.vote_counts)
 
     def item_sum(self, x: np.ndarray) -> np.ndarray:
         """(n_items,) sum of ``x`` over each item's entries."""
@@ -259,7 +273,7 @@ class WeightedVotes(GradedMethod):
 
     name = "weighted_votes"
 
-    def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = 500):
+    def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = MAX_ITER):
         self.label_votes, self.cooccurrence_votes, self.max_iter = label_votes, cooccurrence_votes, max_iter
 
     def _check_params(self) -> None:
@@ -284,9 +298,13 @@ class WeightedVotes(GradedMethod):
             # column's terms in the same order as a CSR copy would, without a second copy in memory
             cooc_t = cooc.T
         prior = prior_without_own(train)[np.arange(E), train.label]
-        has = np.bincount(train.item, minlength=train.n_items)[train.item] > 1
+        others = np.bincount(train.item, minlength=train.n_items)[train.item] - 1   # each label votes for these
+        counts = np.zeros(n_params)
+        for param in (judge_param, cooc_param):
+            if param is not None:
+                counts += np.bincount(param, others, minlength=n_params)
         return _Votes(train.item, train.label, train.n_items, k, judge_param, cooc_param, cooc, cooc_t, prior,
-                      has, n_params)
+                      others > 0, n_params, counts)
 
     @staticmethod
     def objective(theta: np.ndarray, votes: _Votes, tau: float) -> tuple[float, np.ndarray]:
@@ -297,10 +315,11 @@ class WeightedVotes(GradedMethod):
         tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
-        theta, _ = lbfgsb(_VotesObjective(votes, tau).value_and_gradient, theta0,
-                          bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params, maxiter=self.max_iter,
-                          **LBFGS_OPTIONS)
-        return {"tau": tau, "theta": theta}
+        fit = lbfgsb_fit(_VotesObjective(votes, tau).value_and_gradient, theta0,
+                         bounds=[(-THETA_BOUND, THETA_BOUND)] * votes.n_params, maxiter=self.max_iter,
+                         maxfun=4 * self.max_iter, scale=votes.scale(), **LBFGS_OPTIONS)
+        self.record_fit(fit.converged)
+        return {"tau": tau, "theta": fit.x}
 
     def prepare(self, train: GradedPanel) -> Any:
         return train, (conditional_distributions(train) if self.cooccurrence_votes else None)

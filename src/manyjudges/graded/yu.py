@@ -26,17 +26,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize_scalar
 from scipy.special import ndtr
 
 from manyjudges.graded.base import GradedMethod, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
-from manyjudges.graded.votes import LBFGS_OPTIONS, THETA_BOUND, THETA_RIDGE
+from manyjudges.graded.votes import LBFGS_OPTIONS, MAX_ITER, THETA_BOUND, THETA_RIDGE
+from manyjudges.solvers import lbfgsb_fit
 
 SIGMA_BOUNDS = (0.05, 20.0)
+#: iteration cap of Yu's fixed point (it stops when no weight moves by 1e-9; a fit that needs the
+#: whole cap is counted as not converged, :meth:`GradedMethod.record_fit`)
+YU_MAX_ITER = 1000
 
 
-def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_iter: int = 1000,
+def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_iter: int = YU_MAX_ITER,
                min_error: float = 1e-6) -> tuple[np.ndarray, np.ndarray, int]:
     """Yu et al.'s fixed point: (r per judge, normalised over present judges; mu per item, NaN
     where unlabelled; iterations used)."""
@@ -114,7 +118,8 @@ class M4(GradedMethod):
         mu_at = np.full(train.n_entries, np.nan)
         cache = self._subpanel_cache()
         for mask, rest in inner_folds(train, self.inner_folds):
-            mu = cache.get(rest, ("yu_mu", self.beta), lambda rest=rest: yu_weights(rest, self.beta)[1])
+            mu, converged = cache.get(rest, ("yu_mu", self.beta), lambda rest=rest: self._fixed_point(rest))
+            self.record_fit(converged)
             mu_at[mask] = mu[train.item[mask]]
         return mu_at, np.isfinite(mu_at)
 
@@ -136,8 +141,14 @@ class M4(GradedMethod):
         if self.predictive not in ("discrete", "binned"):
             raise ValueError(f"predictive must be 'discrete' or 'binned', got {self.predictive!r}")
 
+    def _fixed_point(self, panel: GradedPanel) -> tuple[np.ndarray, bool]:
+        """Yu's mu on ``panel``, and whether the fixed point converged within its cap."""
+        _, mu, n_iter = yu_weights(panel, self.beta, max_iter=YU_MAX_ITER)
+        return mu, n_iter < YU_MAX_ITER
+
     def prepare(self, train: GradedPanel) -> Any:
-        _, mu, _ = yu_weights(train, self.beta)
+        mu, converged = self._fixed_point(train)
+        self.record_fit(converged)
         return mu, background_prior(train), train.n_labels
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
@@ -153,7 +164,7 @@ class M4Learned(GradedMethod):
 
     name = "m4_learned"
 
-    def __init__(self, max_iter: int = 500):
+    def __init__(self, max_iter: int = MAX_ITER):
         self.max_iter = max_iter
 
     @staticmethod
@@ -192,15 +203,23 @@ class M4Learned(GradedMethod):
         grad_theta = np.bincount(train.judge, r * d_r, minlength=J)
         return f, -np.concatenate([grad_theta - THETA_RIDGE * theta, [d_log_sigma.sum()]])
 
+    @staticmethod
+    def scale(train: GradedPanel, n_others: np.ndarray) -> np.ndarray:
+        """The fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes._Votes.scale`):
+        1 / sqrt(1 + the predictions judge j's labels enter) for theta_j, 1 / sqrt(1 + labels) for log sigma."""
+        entering = np.bincount(train.judge, n_others, minlength=train.n_judges)
+        return 1.0 / np.sqrt(1.0 + np.r_[entering, train.n_entries])
+
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         J = train.n_judges
         prior_t = prior_without_own(train)[np.arange(train.n_entries), train.label]
         n_others = np.bincount(train.item, minlength=train.n_items)[train.item] - 1
         x0 = np.zeros(J + 1)
         bounds = [(-THETA_BOUND, THETA_BOUND)] * J + [tuple(np.log(SIGMA_BOUNDS))]
-        res = minimize(self.objective, x0, args=(train, prior_t, n_others), jac=True, method="L-BFGS-B",
-                       bounds=bounds, options={"maxiter": self.max_iter, **LBFGS_OPTIONS})
-        return {"theta": res.x[:J], "sigma": float(np.exp(res.x[J]))}
+        fit = lbfgsb_fit(lambda x: self.objective(x, train, prior_t, n_others), x0, bounds, maxiter=self.max_iter,
+                         maxfun=4 * self.max_iter, scale=self.scale(train, n_others), **LBFGS_OPTIONS)
+        self.record_fit(fit.converged)
+        return {"theta": fit.x[:J], "sigma": float(np.exp(fit.x[J]))}
 
     def prepare(self, train: GradedPanel) -> Any:
         return train

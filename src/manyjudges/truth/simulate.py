@@ -36,10 +36,14 @@ def _worker_kinds(rng: np.random.Generator, n_workers: int, mix: Mapping[str, fl
 
 def simulate_labels(rng: np.random.Generator, n_items: int = 500, n_workers: int = 30, labels_per_item: int = 5,
                     n_classes: int = 3, worker_mix: Mapping[str, float] | None = None, good_accuracy: float = 0.75,
-                    bias: float = 0.6, ordinal: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                    bias: float = 0.6, ordinal: bool = False, workload_skew: float = 0.0
+                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(labels ``item, worker, label``; truth ``item, truth``; workers ``worker, kind``).
 
     Item ids are ``i0001``..., worker ids ``w001``...; labels are class codes 0..K-1.
+    ``workload_skew`` s > 0 makes a crowd's uneven workload: worker j (from 0) is drawn with weight
+    (j + 1)^-s (an item's workers drawn without replacement, by Gumbel top-k), so a few workers label
+    thousands of items and most a handful; 0 draws them uniformly.
     """
     if not 1 <= labels_per_item <= n_workers:
         raise ValueError(f"labels_per_item must be in 1..n_workers ({n_workers}), got {labels_per_item}")
@@ -49,7 +53,10 @@ def simulate_labels(rng: np.random.Generator, n_items: int = 500, n_workers: int
     kinds = _worker_kinds(rng, n_workers, mix)
     truth = rng.integers(0, n_classes, n_items)
     # labels_per_item distinct workers per item: the first columns of a random permutation per item
-    workers = np.argsort(rng.random((n_items, n_workers)), axis=1)[:, :labels_per_item]
+    u = rng.random((n_items, n_workers))
+    if workload_skew > 0:  # the smallest -log w_j + Gumbel draws: weighted draws without replacement
+        u = workload_skew * np.log1p(np.arange(n_workers))[None, :] + np.log(-np.log(u))
+    workers = np.argsort(u, axis=1)[:, :labels_per_item]
     t = np.repeat(truth, labels_per_item)
     w = workers.ravel()
     kind = kinds[w]
