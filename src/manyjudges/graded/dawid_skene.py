@@ -296,7 +296,7 @@ class DawidSkenePredictor(GradedMethod):
     name = "dawid_skene"
     single_parameter = None
 
-    def __init__(self, inner_folds: int | None = None, max_iter: int = 1000, tol: float = 1e-6,
+    def __init__(self, inner_folds: int | None = None, max_iter: int = 5000, tol: float = 1e-6,
                  smoothing: float = 0.01):
         self.inner_folds, self.max_iter, self.tol, self.smoothing = inner_folds, max_iter, tol, smoothing
 

@@ -32,6 +32,7 @@ from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.errors import DataError
 from manyjudges.io.tables import (
     check_duplicate_rule,
+    natural_sort,
     rank_codes,
     text_column,
 )
@@ -141,7 +142,8 @@ def rankings_to_lists(df: pd.DataFrame) -> dict[str, dict[str, list[str]]]:
     -------
     dict
         ``{list_set: {list_id: [items in rank order]}}``; list sets and list
-        ids in order of first appearance in ``df``. Repeated items are kept
+        ids in natural order (:func:`natural_sort`), so the same rankings in any
+        row order give the same lists in the same order. Repeated items are kept
         (each at its own position).
 
     Raises
@@ -164,7 +166,6 @@ def rankings_to_lists(df: pd.DataFrame) -> dict[str, dict[str, list[str]]]:
                 f"({held[rank]!r} and {item!r})"
             )
         held[rank] = item
-    return {
-        list_set: {list_id: [held[r] for r in sorted(held)] for list_id, held in lists.items()}
-        for list_set, lists in positions.items()
-    }
+    return {list_set: {list_id: [positions[list_set][list_id][r] for r in sorted(positions[list_set][list_id])]
+                       for list_id in natural_sort(positions[list_set])}
+            for list_set in natural_sort(positions)}

@@ -261,10 +261,10 @@ def orderings_to_rank_matrices(
     Returns
     -------
     dict
-        ``set_id -> (judges, items, ranks)`` with set ids sorted; ``judges`` in
-        order of first appearance; ``items`` sorted naturally (numerically if
-        all are digit strings, else lexicographically); ``ranks`` a float64
-        array of shape ``(len(judges), len(items))``.
+        ``set_id -> (judges, items, ranks)`` with set ids sorted; ``judges`` and
+        ``items`` sorted naturally (numerically if all are digit strings, else
+        lexicographically), so the same orderings in any row order give the same
+        matrices; ``ranks`` a float64 array of shape ``(len(judges), len(items))``.
 
     Raises
     ------
@@ -281,7 +281,7 @@ def orderings_to_rank_matrices(
         set_id = str(set_id)
         judge_col = block["judge"].astype(str).to_numpy()
         item_col = block["item"].astype(str).to_numpy()
-        judges = list(dict.fromkeys(judge_col))
+        judges = natural_sort(set(judge_col))
         items = natural_sort(set(item_col))
         judge_index = {judge: i for i, judge in enumerate(judges)}
         item_index = {item: j for j, item in enumerate(items)}
