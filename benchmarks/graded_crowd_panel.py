@@ -28,22 +28,26 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parents[1]
 METHODS = ("m1", "m2", "m3", "m23", "m4", "m5", "dawid_skene", "m4_learned")
 COLUMNS = ("code", "method", "judges", "labels", "wall_s", "cpu_s", "peak_rss_mb", "total_loglik", "status")
 
 
 def write_panel(path: Path, judges: int, items: int, labels_per_item: int, seed: int) -> int:
-    """The simulated grades table (item, judge, label) at ``path``; returns the number of labels."""
-    sys.path.insert(0, str(REPO / "src"))
-    from manyjudges.truth.simulate import simulate_labels
+    """The simulated grades table (item, judge, label) at ``path``; returns the number of labels.
 
-    labels, _, _ = simulate_labels(np.random.default_rng(seed), n_items=items, n_workers=judges,
-                                   labels_per_item=labels_per_item, n_classes=4, ordinal=True, workload_skew=1.0)
-    labels.rename(columns={"worker": "judge"}).to_csv(path, sep="\t", index=False)
-    return len(labels)
+    Simulated in a child process: Linux reports a child's peak memory as at least its parent's at
+    the fork, so the parent that starts the timed commands must stay small."""
+    code = ("import sys, numpy as np; sys.path.insert(0, sys.argv[1]); "
+            "from manyjudges.truth.simulate import simulate_labels; "
+            "labels, _, _ = simulate_labels(np.random.default_rng(int(sys.argv[6])), n_items=int(sys.argv[4]), "
+            "n_workers=int(sys.argv[3]), labels_per_item=int(sys.argv[5]), n_classes=4, ordinal=True, "
+            "workload_skew=1.0); "
+            "labels.rename(columns={'worker': 'judge'}).to_csv(sys.argv[2], sep='\\t', index=False); "
+            "print(len(labels))")
+    out = subprocess.run([sys.executable, "-c", code, str(REPO / "src"), str(path), str(judges), str(items),
+                          str(labels_per_item), str(seed)], check=True, capture_output=True, text=True).stdout
+    return int(out.split()[-1])
 
 
 def run_command(src: Path, grades: Path, method: str, out: Path, timeout: float) -> dict:
@@ -70,16 +74,17 @@ def run_command(src: Path, grades: Path, method: str, out: Path, timeout: float)
     if status == "ok" and code != 0:
         status = (err.strip().splitlines() or [f"exit {code}"])[-1]
     total = ""
-    if status == "ok":
-        import pandas as pd
-
-        table = pd.read_csv(out, sep="\t")
-        total = f"{table.loc[table['method'] == method, 'loglik'].sum():.3f}"
+    if status == "ok":  # the method's rows' loglik column, summed (no pandas here: the parent stays small)
+        lines = [line.split("\t") for line in out.read_text().splitlines()]
+        header = lines[0]
+        rows = [dict(zip(header, line)) for line in lines[1:]]
+        total = f"{sum(float(r['loglik']) for r in rows if r['method'] == method):.3f}"
     return {"wall_s": f"{wall:.1f}", "cpu_s": f"{usage.ru_utime + usage.ru_stime:.1f}",
             "peak_rss_mb": f"{usage.ru_maxrss / 1024:.0f}", "total_loglik": total, "status": status}
 
 
 def old_source(ref: str, into: Path) -> Path:
+    into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src/manyjudges"], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
