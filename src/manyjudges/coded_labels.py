@@ -255,7 +255,8 @@ def as_crowd_labels(
     duplicates: str = "error",
     source: str = "labels",
 ) -> CrowdLabels:
-    """Encode a long labels table (``item``, ``worker`` or ``judge``, ``label``) as :class:`CrowdLabels`.
+    """Encode a long labels table (``item`` or crowd-kit's ``task``, ``worker`` or ``judge``, ``label``)
+    as :class:`CrowdLabels`.
 
     ``classes`` fixes the class names and their order (labels are matched as strings when the
     table's labels are strings). ``duplicates`` says what a repeated (item, worker) row means:
@@ -273,10 +274,12 @@ def as_crowd_labels(
     frame = labels
     if "worker" not in frame.columns and "judge" in frame.columns:
         frame = frame.rename(columns={"judge": "worker"})
+    if "item" not in frame.columns and "task" in frame.columns:  # crowd-kit's name for an item
+        frame = frame.rename(columns={"task": "item"})
     missing = [c for c in ("item", "worker", "label") if c not in frame.columns]
     if missing:
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
-                         f"(a labels table has item, worker (or judge), label)")
+                         f"(a labels table has item (or task), worker (or judge), label)")
     if frame.empty:
         raise ValueError(f"{source}: the table has no labels")
     for column in ("item", "worker", "label"):

@@ -147,8 +147,14 @@ class TruthEstimator:
         return self
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
-        """``fit(labels, **kwargs).labels_``."""
+        """``fit(labels, **kwargs).labels_``: a Series of classes indexed by item (crowd-kit's
+        ``fit_predict``; a ``task`` column is read as ``item``)."""
         return self.fit(labels, **kwargs).labels_
+
+    def fit_predict_proba(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.DataFrame:
+        """``fit(labels, **kwargs).proba_``: the posteriors, items x classes (crowd-kit's
+        ``fit_predict_proba``)."""
+        return self.fit(labels, **kwargs).proba_
 
     def _check_params(self) -> None:
         """Validate the parameters (subclasses override; the constructor only stores them)."""
