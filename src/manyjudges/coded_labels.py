@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "id_positions",
+__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "code_dtype", "gold_codes", "id_positions",
            "natural_ids", "natural_order", "repeated_pairs"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
@@ -306,3 +306,33 @@ def as_crowd_labels(
     dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
     return CrowdLabels(item=item.astype(dtype), worker=worker.astype(dtype), label=label.astype(dtype), items=items,
                        workers=workers, classes=order)
+
+
+def gold_codes(data: CrowdLabels, gold: pd.DataFrame | pd.Series) -> tuple[np.ndarray, np.ndarray, int]:
+    """Known answers as codes of ``data``: (item codes, class codes, gold rows whose item has no labels).
+
+    ``gold``: a DataFrame with columns ``item`` (or ``task``) and ``truth`` (or ``label``), or a Series
+    of classes indexed by item. Classes are matched to ``data.classes`` as text (a code 1 equals "1");
+    a class the labels do not have, or an item given twice, is a ValueError naming it. Items without
+    labels carry nothing to fit and are only counted.
+    """
+    if isinstance(gold, pd.Series):
+        gold = pd.DataFrame({"item": gold.index, "truth": gold.to_numpy()})
+    frame = gold.rename(columns={"task": "item"} if "item" not in gold.columns else {})
+    if "truth" not in frame.columns and "label" in frame.columns:
+        frame = frame.rename(columns={"label": "truth"})
+    missing = [c for c in ("item", "truth") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"gold: missing column(s) {', '.join(missing)} (a gold table has item, truth)")
+    repeated = frame["item"].astype(str).duplicated()
+    if repeated.any():
+        raise ValueError(f"gold: item {_plain(frame['item'][repeated].iloc[0])!r} is given twice")
+    items = id_positions(data.items, frame["item"])
+    known = items >= 0
+    classes = id_positions(data.classes, frame["truth"][known])
+    if (classes < 0).any():
+        bad = frame["truth"][known].iloc[int(np.flatnonzero(classes < 0)[0])]
+        raise ValueError(f"gold: class {_plain(bad)!r} is not among the labels' classes "
+                         f"({', '.join(map(str, data.classes))})")
+    return items[known].astype(np.int64), classes.astype(np.int64), int((~known).sum())
+

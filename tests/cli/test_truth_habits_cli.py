@@ -141,3 +141,17 @@ def test_row_order_does_not_change_the_answer(capsys, tmp_path, method):
         assert workers_a["worker"].equals(workers_b["worker"])
         skill_a, skill_b = workers_a["skill"].to_numpy(dtype=float), workers_b["skill"].to_numpy(dtype=float)
         assert np.allclose(skill_a, skill_b, atol=1e-6, equal_nan=True)
+
+
+def test_gold_is_used_in_the_fit_and_left_out_of_the_accuracy(capsys, tmp_path):
+    rows = [(f"i{i}", f"w{w}", (i + (w == 3)) % 2) for i in range(30) for w in range(4)]
+    labels = table(tmp_path / "labels.tsv", ["item", "worker", "label"], rows)
+    truth = table(tmp_path / "truth.tsv", ["item", "truth"], [(f"i{i}", i % 2) for i in range(30)])
+    gold = table(tmp_path / "gold.tsv", ["item", "truth"], [(f"i{i}", 1 - i % 2) for i in range(3)])
+    status, out, err = run(capsys, "truth", labels, "--method", "dawid_skene", "--truth", truth, "--gold", gold)
+    assert status == 0, err
+    assert "accuracy 1.0000 on 27 items with a truth that are not gold items" in err
+    answers = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}).set_index("item")["label"]
+    assert answers[["i0", "i1", "i2"]].tolist() == [1, 0, 1]   # the gold answers, even where the labels disagree
+    status, _, err = run(capsys, "truth", labels, "--method", "glad", "--gold", gold)
+    assert status == 2 and "--gold: GLAD does not use gold items" in err

@@ -304,7 +304,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     import sys
 
     from manyjudges.io.labels import read_crowd_labels, read_truth
-    from manyjudges.truth.experiment import accuracy, fit_method, labels_table, workers_table
+    from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
     from manyjudges.truth.registry import make_truth_estimator
 
     params = parse_params(args.params)
@@ -312,19 +312,30 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the labels go to -o or stdout)")
-    if args.truth == "-":
-        raise CommandError("--truth must name a file (standard input can only be LABELS)")
+    for flag, value in (("--truth", args.truth), ("--gold", args.gold)):
+        if value == "-":
+            raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
     to_file = args.output not in (None, "-")
-    stages = Stages(2 + bool(args.truth) + bool(args.workers) + to_file)
+    stages = Stages(2 + bool(args.truth) + bool(args.gold) + bool(args.workers) + to_file)
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     truth = None
     if args.truth:
         with input_path(args.truth) as path, stages(f"reading {args.truth}"):
             truth = read_truth(path, labels=data, classes=classes, strict=args.strict)
+    gold = None
+    if args.gold:
+        with input_path(args.gold) as path, stages(f"reading {args.gold}"):
+            gold = read_truth(path, labels=data, classes=classes, strict=args.strict)
     with stages(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
-                f"{data.n_workers:,} workers)"):
-        estimator, seconds = fit_method(data, args.method, params)
+                f"{data.n_workers:,} workers)" + (f", {len(gold):,} gold items" if gold is not None else "")):
+        try:
+            estimator, seconds = fit_method(data, args.method, params, gold)
+        except ValueError as err:
+            if gold is not None and "does not use gold items" in str(err):
+                raise CommandError(f"--gold: {err}") from None
+            raise
+    truth = without_gold(truth, gold)
     if args.workers:
         with stages(f"writing {args.workers}"):
             write_output(workers_table(estimator), args.workers)
@@ -334,6 +345,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     if truth is not None:  # after the stages, so that the line does not run into a progress bar
         acc, n = accuracy(estimator.labels_, truth)
         # on stdout when the labels go to a file, else beside them on stderr
-        print(f"accuracy {acc:.4f} on {n} items with a truth ({args.method}, {seconds:.2f} s)",
+        left_out = " that are not gold items" if gold is not None else ""
+        print(f"accuracy {acc:.4f} on {n} items with a truth{left_out} ({args.method}, {seconds:.2f} s)",
               file=sys.stdout if to_file else sys.stderr)
     return None if to_file else labels_table(estimator)

@@ -206,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("labels_table", metavar="LABELS")
     _add_method(p, "truth")
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items")
+    p.add_argument("--gold", metavar="GOLD", help=(
+        "item, truth: known answers for some items, used in the fit (dawid_skene, one_coin_dawid_skene: their "
+        "posteriors fixed, the workers learned from them too; majority_vote, wawa: their labels set); the "
+        "accuracy on TRUTH leaves them out"))
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
                                                      "(default: integer class codes 0..K-1)")

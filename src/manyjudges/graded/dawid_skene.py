@@ -145,6 +145,7 @@ def dawid_skene(
     init: str = "majority",
     model: str = "full",
     stop: str = "posteriors",
+    known: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> DawidSkeneResult:
     """Dawid-Skene EM (Dawid & Skene 1979, Applied Statistics 28(1), 20-28) on long-format labels.
 
@@ -186,6 +187,11 @@ def dawid_skene(
     sum of log priors) at s > 0 (with either model: the one-coin matrix's K x K entries are summed).
     Crowd-kit's EM stops on a similar rule, on its own loss.
 
+    ``known = (items, classes)``: gold items whose true class is given. Their posteriors are
+    one-hot on it from the start and after every E-step, so the M-step learns the judges'
+    confusions and the priors from them too (semi-supervised EM), and their term of the
+    log-likelihood is the joint log P(labels, class) instead of the marginal.
+
     Raises ``ValueError`` for empty or mismatched inputs, non-integer or out-of-range
     indices, n_labels < 2, max_iter < 1, negative tol or smoothing, or an unknown init,
     model or stop.
@@ -207,6 +213,15 @@ def dawid_skene(
         per_item = counts.sum(axis=0)
     post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
     post[:, labelled] = counts[:, labelled] / per_item[labelled]
+    if known is not None:
+        known_items, known_classes = (np.asarray(a, dtype=np.int64) for a in known)
+        if len(known_items) != len(known_classes) or len(np.unique(known_items)) != len(known_items):
+            raise ValueError("known: one class per gold item, each item once")
+        if len(known_items) and (known_items.min() < 0 or known_items.max() >= n_items or known_classes.min() < 0
+                                 or known_classes.max() >= k):
+            raise ValueError(f"known: gold items must be in 0..{n_items - 1} and classes in 0..{k - 1}")
+        post[:, known_items] = 0.0
+        post[known_classes, known_items] = 1.0
     # the labelled items (a slice when all are: no masked copy of the per-item vectors)
     used = slice(None) if labelled.all() else labelled
 
@@ -250,8 +265,11 @@ def dawid_skene(
         np.exp(joint, out=new_post, where=joint > UNDERFLOW)
         row_sum = new_post.sum(axis=0)
         new_post /= row_sum
+        if known is not None:
+            new_post[:, known_items] = 0.0
+            new_post[known_classes, known_items] = 1.0
         if stop == "log_likelihood":
-            current = float((top + np.log(row_sum))[used].sum())
+            current = float(_item_log_likelihood(top, row_sum, joint, known)[used].sum())
             if s > 0:  # the MAP objective EM increases (every entry > 0)
                 current += s * (float(log_conf.sum()) + float(log_prior.sum()))
             done = current - previous < tol * n_entries
@@ -262,8 +280,19 @@ def dawid_skene(
         if done:
             converged = True
             break
-    log_likelihood = float((top + np.log(row_sum))[used].sum())
+    log_likelihood = float(_item_log_likelihood(top, row_sum, joint, known)[used].sum())
     return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)
+
+
+def _item_log_likelihood(top: np.ndarray, row_sum: np.ndarray, joint: np.ndarray,
+                         known: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """Per item, log P(its labels) = top + log row_sum; for a gold item, log P(its labels, its class)
+    = joint[class] + top (``joint`` with ``top`` already subtracted)."""
+    out = top + np.log(row_sum)
+    if known is not None:
+        items, classes = (np.asarray(a, dtype=np.int64) for a in known)
+        out[items] = joint[classes, items] + top[items]
+    return out
 
 
 def _one_coin_confusion(cc: np.ndarray, off_diagonal: np.ndarray, s: float) -> np.ndarray:

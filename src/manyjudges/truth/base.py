@@ -13,6 +13,12 @@ An estimator is built with its parameters (the constructor stores them, nothing 
   class: P(worker says c | true class), for the methods that estimate one, else None;
 - ``n_iter_`` : iterations run (0 for the methods that do not iterate).
 
+``fit(labels, gold=GOLD)`` takes known answers for some items (``item, truth``): a method whose
+``gold_use`` is ``"fit"`` keeps their posteriors fixed on the known class throughout its fit, so
+the workers' confusions are learned from them too; one with ``"labels"`` (no worker model to
+learn) gives them their known class after the fit. Either way the gold items' ``proba_`` is
+one-hot and ``gold_`` holds them. A method with neither says so (a ValueError).
+
 ``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class, unless a method
 states otherwise (majority vote's ``ties``).
 """
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
 
 __all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint",
            "row_argmax"]
@@ -117,19 +123,40 @@ class TruthEstimator:
     skills_: pd.Series | None
     confusions_: pd.DataFrame | None
     n_iter_: int
+    gold_: pd.Series | None
+    #: how ``fit(..., gold=...)`` uses known answers: ``"fit"`` (``_fit(data, gold)`` keeps them fixed),
+    #: ``"labels"`` (the gold items get their class after the fit), or None (not supported)
+    gold_use: str | None = None
 
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
-            duplicates: str = "error") -> TruthEstimator:
+            duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
-        :func:`~manyjudges.coded_labels.as_crowd_labels`. Returns self."""
+        :func:`~manyjudges.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
+        classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
         self._check_params()
         data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
-        result = self._fit(data)
+        known = None
+        if gold is not None:
+            if self.gold_use is None:
+                raise ValueError(f"{type(self).__name__} does not use gold items (methods that do: those whose "
+                                 "gold_use is 'fit' or 'labels')")
+            items, codes, _ = gold_codes(data, gold)
+            known = (items, codes)
+        result = self._fit(data, known) if known is not None and self.gold_use == "fit" else self._fit(data)
         proba = np.asarray(result.proba, dtype=float)
         if proba.shape != (data.n_items, data.n_classes):
             raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
                              f"for {data.n_items} items and {data.n_classes} classes")
         chosen = row_argmax(proba) if result.labels is None else np.asarray(result.labels)
+        self.gold_ = None
+        if known is not None:
+            proba = proba.copy()
+            proba[known[0]] = 0.0
+            proba[known[0], known[1]] = 1.0
+            chosen = np.array(chosen, copy=True)
+            chosen[known[0]] = known[1]
+            self.gold_ = pd.Series(data.classes[known[1]], index=pd.Index(data.items[known[0]], name="item"),
+                                   name="label")
         items = pd.Index(data.items, name="item")
         classes_index = pd.Index(data.classes, name="label")
         self.data_ = data

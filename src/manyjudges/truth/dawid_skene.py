@@ -69,12 +69,14 @@ from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 __all__ = ["DawidSkene", "run_em"]
 
 
-def run_em(estimator: TruthEstimator, data: CrowdLabels, model: str, init: str = "majority") -> DawidSkeneResult:
+def run_em(estimator: TruthEstimator, data: CrowdLabels, model: str, init: str = "majority",
+           gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
     """The graded family's Dawid-Skene EM on ``data`` with the estimator's ``max_iter``, ``tol``, ``smoothing``,
-    stopping on the log-likelihood; sets the estimator's ``priors_``, ``log_likelihood_`` and ``converged_``."""
+    stopping on the log-likelihood, gold items (item codes, class codes) fixed; sets the estimator's
+    ``priors_``, ``log_likelihood_`` and ``converged_``."""
     res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
                       n_labels=data.n_classes, max_iter=int(estimator.max_iter), tol=float(estimator.tol),
-                      smoothing=float(estimator.smoothing), init=init, model=model, stop="log_likelihood")
+                      smoothing=float(estimator.smoothing), init=init, model=model, stop="log_likelihood", known=gold)
     estimator.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
     estimator.log_likelihood_ = res.log_likelihood
     estimator.converged_ = res.converged
@@ -97,6 +99,8 @@ class DawidSkene(TruthEstimator):
         Starting posteriors: each item's label shares, or one-hot on its most frequent labels (ties shared).
     """
 
+    gold_use = "fit"
+
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  init: str = "majority") -> None:
         self.max_iter = max_iter
@@ -109,7 +113,7 @@ class DawidSkene(TruthEstimator):
         if self.init not in INITS:
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
-        res = run_em(self, data, model="full", init=self.init)
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
+        res = run_em(self, data, model="full", init=self.init, gold=gold)
         skills = np.einsum("t,wtt->w", res.priors, res.confusion)
         return TruthFit(proba=res.posteriors, skills=skills, confusions=res.confusion, n_iter=res.n_iter)

@@ -49,13 +49,21 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
     return float(np.mean(same)), len(truth)
 
 
-def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None
-               ) -> tuple[TruthEstimator, float]:
-    """Build ``method`` with ``params`` and fit it on ``data``; (the fitted estimator, seconds of the fit)."""
+def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None,
+               gold: pd.DataFrame | None = None) -> tuple[TruthEstimator, float]:
+    """Build ``method`` with ``params`` and fit it on ``data`` (with known answers ``gold``: ``item,
+    truth``); (the fitted estimator, seconds of the fit)."""
     estimator = make_truth_estimator(method, dict(params or {}))
     start = time.perf_counter()
-    estimator.fit(data)
+    estimator.fit(data, gold=gold)
     return estimator, time.perf_counter() - start
+
+
+def without_gold(truth: pd.DataFrame | None, gold: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The truth rows whose item is not a gold item: accuracy is measured on the items the fit did not know."""
+    if truth is None or gold is None:
+        return truth
+    return truth[~truth["item"].astype(str).isin(set(gold["item"].astype(str)))].reset_index(drop=True)
 
 
 def labels_table(estimator: TruthEstimator) -> pd.DataFrame:

@@ -100,6 +100,8 @@ class MajorityVote(TruthEstimator):
         Seed of the ``numpy.random.Generator`` used by ``ties="random"`` (ignored otherwise).
     """
 
+    gold_use = "labels"  # no worker model to learn from gold items: they get their known class
+
     def __init__(self, ties: str = "lowest", random_state: int = 0) -> None:
         self.ties = ties
         self.random_state = random_state

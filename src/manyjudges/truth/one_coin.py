@@ -48,6 +48,8 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
 """
 from __future__ import annotations
 
+import numpy as np
+
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.dawid_skene import run_em
@@ -68,6 +70,8 @@ class OneCoinDawidSkene(TruthEstimator):
         Pseudo-counts s (module docstring); 0 is maximum likelihood.
     """
 
+    gold_use = "fit"
+
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0) -> None:
         self.max_iter = max_iter
         self.tol = tol
@@ -76,7 +80,7 @@ class OneCoinDawidSkene(TruthEstimator):
     def _check_params(self) -> None:
         check_em_params(self.max_iter, self.tol, self.smoothing)
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
-        res = run_em(self, data, model="one_coin")
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
+        res = run_em(self, data, model="one_coin", gold=gold)
         return TruthFit(proba=res.posteriors, skills=res.confusion[:, 0, 0].copy(), confusions=res.confusion,
                         n_iter=res.n_iter)

@@ -48,6 +48,8 @@ class Wawa(TruthEstimator):
         label comes earliest in the table (crowd-kit's rule under pandas 3).
     """
 
+    gold_use = "labels"  # no worker model to learn from gold items: they get their known class
+
     def __init__(self, ties: str = "lowest") -> None:
         self.ties = ties
 
