@@ -292,7 +292,8 @@ def test_truth_tables_follow_results_contract(tiny_run):
     for dataset, n_truth in (("sim_labels_tiny", 60), ("truth_rte", 800), ("snow2008_anger", 100)):
         base = tiny_run / f"results/truth/{dataset}"
         acc = pd.read_csv(base / "accuracy.tsv", sep="\t")
-        assert list(acc.columns) == ["method", "accuracy", "n_truth", "seconds"]
+        assert list(acc.columns) == ["method", "accuracy", "n_truth", "ece", "auroc", "seconds"]
+        assert acc["ece"].between(0, 1).all() and acc["auroc"].dropna().between(0, 1).all()
         assert sorted(acc["method"]) == ["dawid_skene", "ebcc", "majority_vote"]  # config order (YAML-sorted here)
         assert acc["n_truth"].eq(n_truth).all() and acc["accuracy"].between(0, 1).all()
         labels = pd.read_csv(base / "labels.tsv", sep="\t")

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
+from manyjudges.truth.calibration import calibration_scores
 from manyjudges.truth.registry import make_truth_estimator
 
 __all__ = ["ACCURACY_COLUMNS", "TruthRun", "accuracy", "fit_method", "labels_table", "run_methods",
@@ -25,7 +26,7 @@ __all__ = ["ACCURACY_COLUMNS", "TruthRun", "accuracy", "fit_method", "labels_tab
 
 log = logging.getLogger(__name__)
 
-ACCURACY_COLUMNS = ["method", "accuracy", "n_truth", "seconds"]
+ACCURACY_COLUMNS = ["method", "accuracy", "n_truth", "ece", "auroc", "seconds"]
 
 
 def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]:
@@ -101,8 +102,9 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
     for done, (name, spec) in enumerate(methods.items(), 1):
         estimator, seconds = fit_method(data, spec.get("method", name), spec.get("params"))
         acc, n_truth = accuracy(estimator.labels_, truth)
+        ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
         log.info("%s: accuracy %.4f on %d truth items, %.3f s", name, acc, n_truth, seconds)
-        rows.append((name, acc, n_truth, seconds))
+        rows.append((name, acc, n_truth, ece, roc, seconds))
         label_tables.append(labels_table(estimator).assign(method=name))
         worker_tables.append(workers_table(estimator).assign(method=name))
         if progress is not None:

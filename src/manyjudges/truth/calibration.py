@@ -1,0 +1,61 @@
+"""How much a truth method's posteriors can be trusted, measured against a truth.
+
+For each scored item, the confidence is the posterior of the class the method chose (its
+top-class probability) and ``correct`` says whether that class is the truth.
+
+- Expected calibration error (Guo, Pleiss, Sun and Weinberger 2017, eq. 3): the confidences in 10
+  equal-width bins of [0, 1] (bin b holds (b/10, (b+1)/10], the first also 0),
+  ECE = sum_b (n_b / n) |accuracy_b - mean confidence_b|. 0 for posteriors that mean what they say.
+- AUROC of the confidence for "the label is right": the probability that a right item has a higher
+  confidence than a wrong one, ties counting one half (the Mann-Whitney U statistic over
+  n_right x n_wrong). NaN when every scored item is right, or every one wrong.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+from manyjudges.coded_labels import id_positions
+
+__all__ = ["auroc", "calibration_scores", "expected_calibration_error"]
+
+#: equal-width bins of the top-class probability for the expected calibration error
+ECE_BINS = 10
+
+
+def expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, n_bins: int = ECE_BINS) -> float:
+    """sum_b (n_b / n) |mean(correct in b) - mean(confidence in b)| over ``n_bins`` equal-width bins."""
+    confidence = np.asarray(confidence, dtype=float)
+    correct = np.asarray(correct, dtype=float)
+    if len(confidence) == 0:
+        return float("nan")
+    bins = np.clip(np.ceil(confidence * n_bins).astype(np.int64) - 1, 0, n_bins - 1)
+    gap = np.bincount(bins, correct - confidence, minlength=n_bins)   # n_b (accuracy_b - confidence_b)
+    return float(np.abs(gap).sum() / len(confidence))
+
+
+def auroc(score: np.ndarray, positive: np.ndarray) -> float:
+    """P(score of a positive > score of a negative) + P(equal) / 2: (rank sum of the positives -
+    n_p (n_p + 1) / 2) / (n_p n_n) with mid-ranks; NaN without positives or without negatives."""
+    score = np.asarray(score, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    ranks = rankdata(score)
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, float]:
+    """(ECE, AUROC) of a fitted method's posteriors (``proba_``, ``labels_``) on the items of ``truth``
+    (``item, truth``; compared as text); (NaN, NaN) without truth."""
+    if truth is None or truth.empty:
+        return float("nan"), float("nan")
+    position = id_positions(labels.index, truth["item"])
+    chosen = position[position >= 0]
+    values = proba.to_numpy()
+    columns = id_positions(proba.columns, labels.to_numpy()[chosen])
+    confidence = values[chosen, columns]
+    right = (labels.astype(str).to_numpy()[chosen] == truth["truth"].astype(str).to_numpy()[position >= 0])
+    return expected_calibration_error(confidence, right), auroc(confidence, right)
