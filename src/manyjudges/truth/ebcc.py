@@ -56,6 +56,13 @@ expected confusion marginalised over subtypes,
 E[tau_k] = nu_k / sum_k' nu_k'. A repeated (item, worker) label (``duplicates="keep"``) counts
 once per row.
 
+Gold items (``fit(labels, gold=...)``, item i of known class z*_i): q(z_i = k) is 0 for k != z*_i in
+every start and after every local step, r[i, z*_i, m] = exp S[i, z*_i, m] / sum_m' exp S[i, z*_i, m']
+(the subtype is still inferred), so the global step learns the workers' confusions from them too.
+Their term of the ELBO is log sum_m exp S[i, z*_i, m] instead of log Z_i (the bound of the constrained
+q, which every step still never decreases; the restarts are compared on it). A gold item shares a
+pattern (below) only with gold items of its class. The empirical class prior stays the soft-vote total.
+
 Cost. Both steps are products of the sparse item x (worker, label) count matrix (built once per
 fit) with an array of one column per active subtype column (k, m): O(labels x active columns)
 per iteration, no loop over items or labels. Two savings that change nothing beyond rounding:
@@ -84,7 +91,8 @@ from scipy.special import digamma, gammaln
 
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
-from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout
+from manyjudges.truth.ebcc_dirichlet import dirichlet_terms, expected_log, log_beta
+from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout, ebcc_start, soft_vote
 
 __all__ = ["EBCC", "EBCCLayout", "EBCCRun", "ebcc_layout", "ebcc_mean_field", "ebcc_start", "soft_vote"]
 
@@ -126,33 +134,6 @@ class EBCCRun:
         return conf[:, np.arange(k), np.arange(k)] @ (self.nu / self.nu.sum())
 
 
-def _log_beta(a: np.ndarray, axis: int) -> np.ndarray:
-    """log B(a) = sum_c log Gamma(a_c) - log Gamma(sum_c a_c), the components along ``axis``."""
-    return gammaln(a).sum(axis=axis) - gammaln(a.sum(axis=axis))
-
-
-def _expected_log(a: np.ndarray, axis: int) -> np.ndarray:
-    """E log theta under Dirichlet(a), the components along ``axis``."""
-    return digamma(a) - digamma(a.sum(axis=axis, keepdims=True))
-
-
-def _dirichlet_terms(a: np.ndarray, prior: np.ndarray, expected_log: np.ndarray, log_b0: float, axis: int) -> float:
-    """sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta; ``log_b0`` = sum of log B(prior)."""
-    return float(_log_beta(a, axis).sum() - log_b0 - np.sum((a - prior) * expected_log))
-
-
-def soft_vote(data: CrowdLabels) -> np.ndarray:
-    """(n_items, K) the share of each item's labels that say each class."""
-    counts = data.class_counts.astype(float)
-    return counts / counts.sum(axis=1, keepdims=True)
-
-
-def ebcc_start(data: CrowdLabels, n_subtypes: int, rng: np.random.Generator) -> np.ndarray:
-    """A random start r[i, k, :] = (share of item i's labels saying k) * Dirichlet(1, ..., 1) draw."""
-    draws = rng.dirichlet(np.ones(n_subtypes), size=(data.n_items, data.n_classes))
-    return draws * soft_vote(data)[:, :, None]
-
-
 #: Sum_i r[i, k, m] below which subtype column (k, m) counts as inactive, times min(1, a_v, b_v)^2
 INACTIVE = 1e-20
 #: log-space floor of an item's normaliser past which its scores are shifted by their largest (e^-600)
@@ -164,7 +145,8 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
                     trace: bool = True) -> EBCCRun:
     """Coordinate-ascent mean-field inference for EBCC from ``start`` (module docstring).
 
-    ``start``: (n_items, K, M) r, each item's entries summing to 1; ``alpha``: (K,) the class
+    ``start``: (n_items, K, M) r, each item's entries summing to 1 (a gold item's, when ``data`` is a
+    layout with gold, all in its known class: :func:`ebcc_start` with ``gold``); ``alpha``: (K,) the class
     prior. Each iteration is the global step from r, then the local step; it stops after the
     first iteration that moves no q(z_i = k) by more than ``tol``, or after ``max_iter``.
     ``trace``: compute the ELBO after every iteration (else after the last only; ``elbo_trace``
@@ -187,12 +169,15 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
     col_class = np.repeat(np.arange(k), m)
     eta0 = float(a_pi) / m
     alpha = np.asarray(alpha, dtype=float)
-    log_b_beta = _log_beta(beta, axis=1)  # (K,) log B(beta_k)
-    log_b0_pi = k * float(_log_beta(np.full(m, eta0), axis=0))
-    log_b0_tau = float(_log_beta(alpha, axis=0))
+    log_b_beta = log_beta(beta, axis=1)  # (K,) log B(beta_k)
+    log_b0_pi = k * float(log_beta(np.full(m, eta0), axis=0))
+    log_b0_tau = float(log_beta(alpha, axis=0))
     # inactive columns: E log v = c[k, l] for every worker; A[i, k] = sum_l counts[i, l] c[k, l]
-    c_inactive = _expected_log(beta, 1)
+    c_inactive = expected_log(beta, 1)
     a_inactive = np.einsum("pl,kl->pk", lay.class_counts, c_inactive)  # per pattern
+    gold = lay.gold_patterns
+    if gold is not None:  # a gold pattern's closed classes score -inf: their r is 0 (module docstring, gold items)
+        a_inactive += lay.class_mask
     exp_a = np.exp(a_inactive)
     tau = INACTIVE * min(1.0, float(a_v), float(b_v)) ** 2
 
@@ -236,12 +221,14 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
         log_v3 = log_v[:wk].reshape(w, k, n_active)
         digamma(mu, out=log_v3)
         log_v3 -= digamma(mu_total)[:, None, :]
-        log_pi, log_tau = _expected_log(eta, 1), _expected_log(nu, 0)
+        log_pi, log_tau = expected_log(eta, 1), expected_log(nu, 0)
         prior = (log_tau[:, None] + log_pi).ravel()
         log_v[wk] = prior[active]
         # -- local step: S[i, c] = prior_c + sum over i's labels of E log v; every S <= 0, so exp(S) needs
         # no shift unless an item's normaliser falls below the floor (its row is then shifted by its max)
         joint = by_pattern @ log_v
+        if gold is not None:
+            joint[gold] += lay.class_mask[gold][:, act_class]
         np.exp(joint, out=joint)
         inactive = np.ones(km, dtype=bool)
         inactive[active] = False
@@ -255,6 +242,8 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
         if low.size:
             shift = np.zeros(n)
             score = by_pattern[low] @ log_v
+            if gold is not None:
+                score += lay.class_mask[low][:, act_class]
             inactive_score = prior[None, inactive] + a_inactive[low][:, col_class[inactive]]
             top = np.maximum(score.max(axis=1), inactive_score.max(axis=1, initial=-np.inf))
             shift[low] = top
@@ -280,8 +269,8 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
             log_z = float(np.sum(mult * np.log(total))) + (float(np.sum(mult * shift)) if shift is not None else 0.0)
             mu_terms = (float(gammaln(mu).sum() - gammaln(mu_total).sum()) - w * float(log_b_beta[act_class].sum())
                         - float(np.sum((mu - beta_act) * log_v3)))
-            trace_values.append(log_z + _dirichlet_terms(nu, alpha, log_tau, log_b0_tau, 0)
-                                + _dirichlet_terms(eta, eta0, log_pi, log_b0_pi, 1) + mu_terms)
+            trace_values.append(log_z + dirichlet_terms(nu, alpha, log_tau, log_b0_tau, 0)
+                                + dirichlet_terms(eta, eta0, log_pi, log_b0_pi, 1) + mu_terms)
         if converged:
             break
     # r and mu of every column: the inactive ones from their closed form
@@ -337,8 +326,11 @@ class EBCC(TruthEstimator):
     After ``fit``: ``proba_``, ``labels_``, ``confusions_`` (marginalised over subtypes),
     ``skills_`` (expected accuracy), ``n_iter_`` (of the kept start), ``elbo_`` (its ELBO),
     ``elbo_trace_`` (its ELBO per iteration), ``restart_elbos_`` (every start's final ELBO),
-    ``converged_``.
+    ``converged_``. Gold items (``fit(labels, gold=...)``) keep their known class in every start and
+    local step, so the workers' confusions are learned from them too.
     """
+
+    gold_use = "fit"
 
     def __init__(self, n_subtypes: int = 10, n_restarts: int = 40, max_iter: int = 500, tol: float = 1e-3,
                  alpha: float | str = "empirical", a_pi: float = 0.1, a_v: float = 4.0, b_v: float = 1.0,
@@ -375,24 +367,24 @@ class EBCC(TruthEstimator):
             return np.where(total > 0, total, 1.0)
         return np.full(data.n_classes, float(self.alpha))
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         rng = np.random.default_rng(self.random_state)
         alpha = self.class_prior(data)
-        layout = ebcc_layout(data)
+        layout, subtypes = ebcc_layout(data, gold), int(self.n_subtypes)
         params = {"a_pi": float(self.a_pi), "a_v": float(self.a_v), "b_v": float(self.b_v),
                   "max_iter": int(self.max_iter), "tol": float(self.tol)}
         best_state, best_elbo = None, -np.inf
         elbos = []
         for _ in range(int(self.n_restarts)):
             state = rng.bit_generator.state
-            run = ebcc_mean_field(layout, ebcc_start(data, int(self.n_subtypes), rng), alpha, trace=False, **params)
+            run = ebcc_mean_field(layout, ebcc_start(data, subtypes, rng, gold), alpha, trace=False, **params)
             elbos.append(run.elbo)
             if best_state is None or run.elbo > best_elbo:
                 best_state, best_elbo = state, run.elbo
         # the kept start again, with its ELBO after every iteration (the same arithmetic, so the same run)
         again = np.random.default_rng()
         again.bit_generator.state = best_state
-        best = ebcc_mean_field(layout, ebcc_start(data, int(self.n_subtypes), again), alpha, trace=True, **params)
+        best = ebcc_mean_field(layout, ebcc_start(data, subtypes, again, gold), alpha, trace=True, **params)
         self.elbo_ = best.elbo
         self.elbo_trace_ = best.elbo_trace
         self.restart_elbos_ = np.asarray(elbos)

@@ -1,9 +1,12 @@
-"""What every random start of one EBCC fit shares: the labels as a sparse item x (worker, label) count
-matrix, and its distinct rows (items whose workers said the same classes), computed once per fit.
+"""The inputs of EBCC's mean-field runs: what every random start of one fit shares (the labels as a sparse
+item x (worker, label) count matrix, its distinct rows, the gold items' classes), computed once per fit,
+and the starts themselves.
 
 From the second iteration on, items with identical labels have identical responsibilities, so
 :func:`manyjudges.truth.ebcc.ebcc_mean_field` computes one row per distinct pattern and weights it by
-its number of items (the module docstring of :mod:`manyjudges.truth.ebcc`).
+its number of items (the module docstring of :mod:`manyjudges.truth.ebcc`). A gold item (known class)
+only shares a pattern with gold items of the same labels and the same class: its responsibilities are
+held to that class, another item's are not.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from scipy import sparse
 
 from manyjudges.coded_labels import CrowdLabels
 
-__all__ = ["EBCCLayout", "ebcc_layout"]
+__all__ = ["EBCCLayout", "ebcc_layout", "ebcc_start", "soft_vote"]
 
 
 @dataclass(frozen=True)
@@ -36,22 +39,59 @@ class EBCCLayout:
     class_counts: np.ndarray
     n_workers: int
     n_classes: int
+    #: (n_patterns, K) log of 1 where a pattern's class is open, log 0 = -inf where it is closed (a gold
+    #: pattern's classes but its known one); None without gold items
+    class_mask: np.ndarray | None = None
+    #: the gold patterns (rows of ``class_mask`` with a closed class); None without gold items
+    gold_patterns: np.ndarray | None = None
 
 
-def ebcc_layout(data: CrowdLabels) -> EBCCLayout:
-    """The sparse item x (worker, label) count matrix and its distinct rows, built once per fit."""
+def ebcc_layout(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> EBCCLayout:
+    """The sparse item x (worker, label) count matrix and its distinct rows, built once per fit; ``gold``
+    (item codes, class codes): items of known class, grouped only with gold items of the same class."""
     n, k, w = data.n_items, data.n_classes, data.n_workers
     rows = np.concatenate([data.item, np.arange(n)])
     cols = np.concatenate([data.worker * k + data.label, np.full(n, w * k)])
     by_item = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, w * k + 1))
     by_item.sum_duplicates()  # sorted column indices, repeated labels summed
-    pattern, first = _identical_rows(by_item)
+    if gold is None:
+        pattern, first = _identical_rows(by_item)
+    else:  # the rows compared with one more column, class + 1 for a gold item (absent for the others)
+        items, classes = (np.asarray(a, dtype=np.int64) for a in gold)
+        tag = sparse.csr_matrix((classes + 1.0, (items, np.zeros_like(items))), shape=(n, 1))
+        keyed = sparse.hstack([by_item, tag], format="csr")
+        keyed.sort_indices()
+        pattern, first = _identical_rows(keyed)
     by_pattern = by_item[first]
     multiplicity = np.bincount(pattern).astype(float)
     weighted = sparse.csr_matrix((by_pattern.data * np.repeat(multiplicity, np.diff(by_pattern.indptr)),
                                   by_pattern.indices, by_pattern.indptr), shape=by_pattern.shape)
+    class_mask = gold_patterns = None
+    if gold is not None:
+        gold_patterns, at = np.unique(pattern[items], return_index=True)
+        class_mask = np.zeros((len(first), k))
+        class_mask[gold_patterns] = -np.inf
+        class_mask[gold_patterns, classes[at]] = 0.0
     return EBCCLayout(by_item, by_pattern, weighted.T, pattern, multiplicity,
-                      data.class_counts[first].astype(float), w, k)
+                      data.class_counts[first].astype(float), w, k, class_mask, gold_patterns)
+
+
+def soft_vote(data: CrowdLabels) -> np.ndarray:
+    """(n_items, K) the share of each item's labels that say each class."""
+    counts = data.class_counts.astype(float)
+    return counts / counts.sum(axis=1, keepdims=True)
+
+
+def ebcc_start(data: CrowdLabels, n_subtypes: int, rng: np.random.Generator,
+               gold: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """A random start r[i, k, :] = (share of item i's labels saying k) * Dirichlet(1, ..., 1) draw; a gold
+    item (``gold`` = (item codes, class codes)) has share 1 on its known class and 0 on the others."""
+    draws = rng.dirichlet(np.ones(n_subtypes), size=(data.n_items, data.n_classes))
+    share = soft_vote(data)
+    if gold is not None:
+        share[gold[0]] = 0.0
+        share[gold[0], gold[1]] = 1.0
+    return draws * share[:, :, None]
 
 
 def _identical_rows(a: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:

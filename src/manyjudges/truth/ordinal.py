@@ -78,6 +78,12 @@ never lowers the penalised log-likelihood
 EM stops after the first iteration whose objective gains less than ``tol`` per label (as
 :mod:`manyjudges.truth.dawid_skene`), or after ``max_iter`` iterations.
 
+Gold items (``fit(labels, gold=...)``, known classes t*_i): T[i, .] is one-hot on t*_i from the
+start and after every E-step, so the priors, the lapses, every worker's (b_w, s_w) and the shared
+(mu, tau) are learned from them as from the other items (semi-supervised EM, as
+:mod:`manyjudges.graded.dawid_skene`'s ``known``); their term of the objective is the joint
+log p_{t*} + sum_e log P_{w_e}(y_e | t*) instead of the logsumexp over t, the quantity EM then increases.
+
 Fitted: ``proba_`` = T; ``confusions_`` = P_w(c | t); ``skills_`` = each worker's expected
 accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_`` and ``lapse_`` (b_w, s_w, l_w); ``priors_``,
 ``locations_`` (mu_t), ``cuts_`` (tau_1..tau_{K-1}).
@@ -130,8 +136,11 @@ class OrdinalDawidSkene(TruthEstimator):
     expected accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_``, ``lapse_`` (per worker),
     ``priors_`` and ``locations_`` (mu_t, per class), ``cuts_`` (tau_c, c = 1..K-1),
     ``objective_`` (the penalised log-likelihood) and ``objective_trace_`` (after each
-    iteration), ``converged_``.
+    iteration), ``converged_``. Gold items (``fit(labels, gold=...)``) keep their known class in every
+    E-step, so the workers' parameters are learned from them too.
     """
+
+    gold_use = "fit"
 
     def __init__(self, max_iter: int = 500, tol: float = 1e-5, smoothing: float = 0.01, learn_cuts: bool = True,
                  lapse: bool = True):
@@ -147,13 +156,17 @@ class OrdinalDawidSkene(TruthEstimator):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         k, n, w = data.n_classes, data.n_items, data.n_workers
         eps = float(self.smoothing)
         by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.worker * k + data.label, data.item)),
                                      shape=(w * k, n))
         counts = data.class_counts.astype(float)
         post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
+        if gold is not None:  # gold items: T one-hot on the known class from the start and after every E-step
+            gold_items, gold_classes = gold
+            post[:, gold_items] = 0.0
+            post[gold_classes, gold_items] = 1.0
         precision, shift = np.ones(w), np.zeros(w)
         cuts = default_cuts(k)
         lapse = np.full(w, LAPSE_START) if self.lapse else None
@@ -181,7 +194,13 @@ class OrdinalDawidSkene(TruthEstimator):
                 log_priors = np.log(priors)
             score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ by_label
             score += log_priors[:, None]
+            if gold is not None:
+                gold_joint = score[gold_classes, gold_items]  # log P(labels, known class): their term of the objective
             new_post, log_z = posteriors_from_log_joint(score)
+            if gold is not None:
+                log_z[gold_items] = gold_joint
+                new_post[:, gold_items] = 0.0
+                new_post[gold_classes, gold_items] = 1.0
             penalty = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
             trace.append(float(log_z.sum()) + penalty)
             post = new_post
