@@ -304,6 +304,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     import sys
 
     from manyjudges.io.labels import read_crowd_labels, read_truth
+    from manyjudges.truth.calibration import calibration_scores
     from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
     from manyjudges.truth.registry import make_truth_estimator
 
@@ -344,8 +345,9 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
             write_output(labels_table(estimator), args.output)
     if truth is not None:  # after the stages, so that the line does not run into a progress bar
         acc, n = accuracy(estimator.labels_, truth)
+        ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
         # on stdout when the labels go to a file, else beside them on stderr
         left_out = " that are not gold items" if gold is not None else ""
-        print(f"accuracy {acc:.4f} on {n} items with a truth{left_out} ({args.method}, {seconds:.2f} s)",
-              file=sys.stdout if to_file else sys.stderr)
+        print(f"accuracy {acc:.4f} on {n} items with a truth{left_out}; ECE {ece:.4f}, AUROC {roc:.4f} "
+              f"({args.method}, {seconds:.2f} s)", file=sys.stdout if to_file else sys.stderr)
     return None if to_file else labels_table(estimator)

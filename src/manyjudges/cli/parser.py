@@ -205,7 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "workers' labels"))
     p.add_argument("labels_table", metavar="LABELS")
     _add_method(p, "truth")
-    p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items")
+    p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
+                                                     "posteriors can be trusted there (ECE, AUROC: docs/methods.md)")
     p.add_argument("--gold", metavar="GOLD", help=(
         "item, truth: known answers for some items, used in the fit (dawid_skene, one_coin_dawid_skene: their "
         "posteriors fixed, the workers learned from them too; majority_vote, wawa: their labels set); the "
