@@ -44,6 +44,12 @@ iteration whose Q, divided by K times the number of labels, rises by less than `
 returns the posteriors of the E-step before its last M-step). The returned posteriors are
 those of an E-step on the returned parameters. Every step is a few ``np.bincount`` over the
 labels: O(labels) per objective evaluation, whatever K is.
+
+Gold items (``fit(labels, gold=...)``: items i in G with a known class c_i): their posteriors are
+one-hot on c_i from the start and after every E-step, P(Z_i = k | labels) = [k = c_i], so q_e is
+1 or 0 on their labels and the M-step learns alpha (and their beta) from them too; their term of F
+is the joint log p_{c_i} prod_{e in i} P(l_e | Z_i = c_i) instead of the marginal log sum_k ...,
+the objective this EM then increases (and the one the stopping rule reads).
 """
 from __future__ import annotations
 
@@ -63,8 +69,12 @@ def _log_sigmoids(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return log_right, log_right - x
 
 
-def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray) -> tuple[np.ndarray, float]:
-    """(posteriors (n_items, K), log-likelihood sum_i log P(item i's labels)) under a uniform class prior."""
+def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray,
+            known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, float]:
+    """(posteriors (n_items, K), log-likelihood sum_i log P(item i's labels)) under a uniform class prior.
+
+    ``known = (items, classes)``: gold items, one-hot on their class, their term log P(labels, class).
+    """
     k, n = data.n_classes, data.n_items
     x = alpha[data.worker] * np.exp(log_beta[data.item])
     log_right, log_wrong = _log_sigmoids(x)
@@ -73,7 +83,7 @@ def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray) -> tuple
     # (K, n_items) so that the sums over the classes are K-term element-wise operations
     joint = np.bincount(data.label * n + data.item, weights=log_right - log_wrong, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_wrong, minlength=n) - np.log(k)
-    post, log_z = posteriors_from_log_joint(joint)
+    post, log_z = posteriors_from_log_joint(joint, known)
     return np.ascontiguousarray(post.T), float(log_z.sum())
 
 
@@ -122,8 +132,10 @@ class GLAD(TruthEstimator):
     ``difficulty_`` (1 / beta by item), ``log_posterior_`` (F at the returned parameters, up to
     its constant), ``objective_history_`` (F at the start and after each iteration),
     ``converged_``, and the base attributes (``confusions_`` is None: GLAD's
-    errors depend on the item).
+    errors depend on the item). Gold items keep their known class throughout the EM (module docstring).
     """
+
+    gold_use = "fit"
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, alpha_mean: float = 1.0, alpha_sd: float = 1.0,
                  log_beta_mean: float = 1.0, log_beta_sd: float = 1.0, m_step_max_iter: int = 25,
@@ -147,12 +159,12 @@ class GLAD(TruthEstimator):
         check_number("m_step_max_iter", self.m_step_max_iter, low=1, integer=True)
         check_number("m_step_tol", self.m_step_tol, low=0, low_open=True)
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         prior = (float(self.alpha_mean), float(self.alpha_sd), float(self.log_beta_mean), float(self.log_beta_sd))
         n_workers = data.n_workers
         alpha = np.full(n_workers, prior[0])
         log_beta = np.full(data.n_items, prior[2])
-        post, loglik = _e_step(data, alpha, log_beta)
+        post, loglik = _e_step(data, alpha, log_beta, gold)
         objective = loglik + _log_prior(alpha, log_beta, prior)
         self.objective_history_ = [objective]
         converged = False
@@ -162,7 +174,7 @@ class GLAD(TruthEstimator):
             params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior), np.concatenate([alpha, log_beta]),
                                maxiter=int(self.m_step_max_iter), gtol=float(self.m_step_tol))
             alpha, log_beta = params[:n_workers], params[n_workers:]
-            post, loglik = _e_step(data, alpha, log_beta)
+            post, loglik = _e_step(data, alpha, log_beta, gold)
             new_objective = loglik + _log_prior(alpha, log_beta, prior)
             self.objective_history_.append(new_objective)
             change = abs(new_objective - objective)

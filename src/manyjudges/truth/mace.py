@@ -44,6 +44,14 @@ decreases from one iteration to the next. Restarts draw from one numpy Generator
 ``skills_`` is theta_w (competence: the probability of knowing; its posterior mean under VB)
 and ``confusions_`` the implied P(a = c | T = t) = theta_w [c = t] + (1 - theta_w) xi_w[c]
 (posterior means under VB, which is also the posterior predictive there).
+
+Gold items (``fit(labels, gold=...)``: items i with a known class c_i): P(T_i = t | labels) (under VB,
+q(T_i)) is one-hot on c_i from the start and after every E-step, so on their labels
+P(S_e = 0 | labels) = [a_e = c_i] theta_w / (m_e + theta_w) and the spamming counts, hence theta_w
+and xi_w, are learned from them too. Their term of the objective is the joint
+log Z_i = -log K + sum_{e in i} log(m_e + theta_w [a_e = c_i]) (the log-likelihood with T_i = c_i
+under EM; E_q[log p] + H(q(S)) with q(T_i) fixed under VB), which EM and VB still never decrease
+and by which the restarts are compared.
 """
 from __future__ import annotations
 
@@ -93,13 +101,14 @@ class _Codes:
         return cls(data.worker * data.n_classes + data.label, data.label * data.n_items + data.item)
 
 
-def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes | None = None,
+            known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(posteriors, (n_workers, 2) expected (spam, know) counts, (n_workers, K) strategy counts, sum_i log Z_i).
 
     ``spam[w] = (P(spamming), P(knowing))`` and ``xi[w]`` the strategy (VB: the exp-digamma weights).
     The posteriors come transposed, (K, n_items): the sums over the classes are then K-term
-    element-wise operations rather than reductions along short rows.
+    element-wise operations rather than reductions along short rows. ``known = (items, classes)``:
+    gold items, one-hot on their class, log Z_i their joint term at it.
     """
     k, n, n_workers = data.n_classes, data.n_items, data.n_workers
     codes = _Codes.of(data) if codes is None else codes
@@ -109,7 +118,7 @@ def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes |
     # every label contributes log m_e to each class, and log(m_e + know) - log m_e more to its own class
     joint = np.bincount(codes.label_item, weights=np.log(m + know) - log_m, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_m, minlength=n) - np.log(k)
-    post, log_z = posteriors_from_log_joint(joint)
+    post, log_z = posteriors_from_log_joint(joint, known)
     p_know = post.ravel()[codes.label_item] * know / (m + know)
     strategy = np.bincount(codes.worker_label, weights=1.0 - p_know, minlength=n_workers * k).reshape(n_workers, k)
     # a worker's expected spamming count is the sum of its strategy counts
@@ -137,10 +146,12 @@ def _kl_dirichlet(post: np.ndarray, prior: np.ndarray) -> float:
 
 
 def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, method: str, smoothing: float,
-         alpha: float, beta: float, strategy_prior: float) -> _Restart:
-    """One restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K)."""
+         alpha: float, beta: float, strategy_prior: float, known: tuple[np.ndarray, np.ndarray] | None = None
+         ) -> _Restart:
+    """One restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K), gold items
+    ``known`` (item codes, class codes) fixed."""
     codes = _Codes.of(data)
-    _, counts, strategy, log_z = _e_step(data, spam, xi, codes)
+    _, counts, strategy, log_z = _e_step(data, spam, xi, codes, known)
     spam_prior = np.broadcast_to(np.array([alpha, beta], dtype=float), counts.shape)
     xi_prior = np.full(strategy.shape, float(strategy_prior))
     history = np.empty(n_iter)
@@ -151,7 +162,7 @@ def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, metho
         else:
             knowing, strat = counts + spam_prior, strategy + xi_prior
             spam, xi = _exp_digamma(knowing), _exp_digamma(strat)
-        post, counts, strategy, log_z = _e_step(data, spam, xi, codes)
+        post, counts, strategy, log_z = _e_step(data, spam, xi, codes, known)
         if method == "em":
             history[t] = log_z
         else:
@@ -176,8 +187,11 @@ class MACE(TruthEstimator):
 
     Fitted: ``skills_`` (theta by worker), ``strategies_`` (xi: DataFrame, workers by class),
     ``confusions_``, ``objective_`` (of the kept restart), ``objectives_`` (every restart's),
-    ``best_restart_`` (0-based) and the base attributes (``n_iter_``: iterations per restart).
+    ``best_restart_`` (0-based) and the base attributes (``n_iter_``: iterations per restart). Gold items keep
+    their known class in every restart (module docstring).
     """
+
+    gold_use = "fit"
 
     def __init__(self, n_restarts: int = 10, n_iter: int = 50, method: str = "vb", alpha: float = 0.5,
                  beta: float = 0.5, strategy_prior: float = 10.0, smoothing: float | None = None,
@@ -205,7 +219,7 @@ class MACE(TruthEstimator):
         check_number("init_noise", self.init_noise, low=0)
         check_number("random_state", self.random_state, low=0, integer=True)
 
-    def _fit(self, data: CrowdLabels) -> TruthFit:
+    def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         k, n_workers = data.n_classes, data.n_workers
         smoothing = 0.01 / k if self.smoothing is None else float(self.smoothing)
         rng = np.random.default_rng(int(self.random_state))
@@ -216,7 +230,7 @@ class MACE(TruthEstimator):
             spam = _normalise(1.0 + noise * rng.random((n_workers, 2)))
             xi = _normalise(1.0 + noise * rng.random((n_workers, k)))
             result = _run(data, spam, xi, int(self.n_iter), self.method, smoothing, float(self.alpha),
-                          float(self.beta), float(self.strategy_prior))
+                          float(self.beta), float(self.strategy_prior), gold)
             objectives.append(result.objective)
             if best is None or result.objective > best.objective:
                 best, self.best_restart_ = result, restart
