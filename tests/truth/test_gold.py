@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.graded.dawid_skene import dawid_skene
-from manyjudges.truth import GLAD, TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
+from manyjudges.truth import TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
 
 
 def loop_em(item, worker, label, n_items, n_workers, k, known, n_iter, s):
@@ -98,8 +98,17 @@ def test_gold_tables_are_checked():
         DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1", "i1"], "truth": [0, 1]}))
     fitted = DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1", "nowhere"], "truth": [1, 0]}))
     assert fitted.gold_.index.tolist() == ["i1"]   # an item without labels carries nothing to fit
-    with pytest.raises(ValueError, match="GLAD does not use gold items"):
-        GLAD().fit(labels, gold=truth)
+
+    class NoGold(MajorityVote):
+        gold_use = None
+
+    with pytest.raises(ValueError, match="NoGold does not use gold items"):
+        NoGold().fit(labels, gold=truth)
+
+
+def test_every_registered_method_takes_gold():
+    assert {name: make_truth_estimator(name).gold_use for name in TRUTH_METHODS} == {
+        name: ("labels" if name.startswith(("majority_vote", "wawa")) else "fit") for name in TRUTH_METHODS}
 
 
 def test_without_gold_every_method_is_unchanged():

@@ -208,9 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
                                                      "posteriors can be trusted there (ECE, AUROC: docs/methods.md)")
     p.add_argument("--gold", metavar="GOLD", help=(
-        "item, truth: known answers for some items, used in the fit (dawid_skene, one_coin_dawid_skene: their "
-        "posteriors fixed, the workers learned from them too; majority_vote, wawa: their labels set); the "
-        "accuracy on TRUTH leaves them out"))
+        "item, truth: known answers for some items, used in the fit (the EM methods keep their posteriors "
+        "fixed and learn the workers from them too; majority_vote and wawa set their labels); the accuracy on "
+        "TRUTH leaves them out"))
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
                                                      "(default: integer class codes 0..K-1)")
