@@ -41,6 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from manyjudges.truth import as_crowd_labels, make_truth_estimator  # noqa: E402
+from manyjudges.truth.calibration import calibration_scores  # noqa: E402
 
 #: TREC 2010 RF's crowd labels with NIST's as truth (3 classes), the graded data set ``trec_rf10``
 TREC_RF10 = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/trec-rf10-crowd/trec-rf10-data.txt"
@@ -55,8 +56,8 @@ DATASETS = {
     "trec_rf10": TREC_RF10,
 }
 SCALE = "simulated_1m"
-COLUMNS = ("dataset", "method", "implementation", "accuracy", "n_truth", "seconds", "seconds_on_codes", "n_iter",
-           "agreement")
+COLUMNS = ("dataset", "method", "implementation", "accuracy", "ece", "auroc", "n_truth", "seconds", "seconds_on_codes",
+           "n_iter", "agreement")
 
 
 def _crowdkit_wawa(data: pd.DataFrame) -> tuple[pd.Series, int]:
@@ -182,22 +183,24 @@ def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pai
     ours = fitted.labels_
     codes = as_crowd_labels(labels, duplicates="keep")
     _, on_codes = timed(lambda: estimator.fit(codes))
+    ece, roc = calibration_scores(fitted.proba_, ours, pd.DataFrame({"item": truth.index, "truth": truth.to_numpy()}))
     rows = [{"dataset": dataset, "method": name, "implementation": "manyjudges", "accuracy": accuracy(ours, truth),
-             "n_truth": len(truth), "seconds": seconds, "seconds_on_codes": on_codes, "n_iter": fitted.n_iter_,
-             "agreement": ""}]
+             "ece": ece, "auroc": roc, "n_truth": len(truth), "seconds": seconds, "seconds_on_codes": on_codes,
+             "n_iter": fitted.n_iter_, "agreement": ""}]
     if theirs is not None:
         theirs = theirs.reindex(ours.index)
         agree = float((theirs.to_numpy() == ours.to_numpy()).mean())
         rows[0]["agreement"] = agree
         rows.append({"dataset": dataset, "method": name, "implementation": "crowd-kit",
-                     "accuracy": accuracy(theirs, truth), "n_truth": len(truth), "seconds": their_seconds,
+                     "accuracy": accuracy(theirs, truth), "ece": "", "auroc": "", "n_truth": len(truth),
+                     "seconds": their_seconds,
                      "seconds_on_codes": "", "n_iter": their_iter, "agreement": agree})
     return rows
 
 
 def _cell(value: Any, column: str) -> str:
     if isinstance(value, float):
-        return f"{value:.4f}" if column in ("accuracy", "agreement") else f"{value:.4g}"
+        return f"{value:.4f}" if column in ("accuracy", "agreement", "ece", "auroc") else f"{value:.4g}"
     return str(value)
 
 
