@@ -28,15 +28,21 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", **open_kwargs: An
     replaces ``path`` (parent directories are created), on an error it is deleted.
 
     ``mode`` is ``"w"`` (text: UTF-8, ``newline=""`` unless given) or ``"wb"``; the file is created
-    new (mode ``x``), with the usual permissions.
+    new (mode ``x``), with the usual permissions. A ``path`` that exists and is not a regular file
+    (``/dev/null``, ``/dev/stdout``, a named pipe) is written to directly: replacing it would put a
+    regular file in the place of the device or pipe.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp_path(path)
     binary = "b" in mode
     if not binary:
         open_kwargs.setdefault("encoding", "utf-8")
         open_kwargs.setdefault("newline", "")
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "wb" if binary else "w", **open_kwargs) as handle:
+            yield handle
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(path)
     try:
         with open(tmp, "xb" if binary else "x", **open_kwargs) as handle:
             yield handle
