@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every built-in graded method through ``manyjudges graded evaluate`` with its defaults, on a
-simulated crowd panel of AdultContent2's shape: wall time, CPU time and peak memory per method.
+simulated crowd panel of 825 judges: wall time, CPU time and peak memory per method.
 
     python benchmarks/graded_crowd_panel.py [--judges 825] [--items 11040] [--labels-per-item 11]
                                             [--methods m1 m4 ...] [--old-ref REV --old-methods m4]
@@ -127,7 +127,7 @@ def main(argv=None):
             "and cpu_s (user + system) in seconds, peak_rss_mb the process's peak resident memory",
             f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}"]
     tsv, md = write_tables(rows, COLUMNS, args.out, "graded_crowd_panel",
-                           "Graded methods on an AdultContent2-shaped crowd panel", meta)
+                           "Graded methods on a simulated 825-judge crowd panel", meta)
     print(f"wrote {tsv} and {md}")
 
 

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.graded.dawid_skene import dawid_skene
+from manyjudges.io.errors import DataWarning
 from manyjudges.truth import TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
 
 
@@ -96,7 +97,8 @@ def test_gold_tables_are_checked():
         DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1"], "truth": [7]}))
     with pytest.raises(ValueError, match="item 'i1' is given twice"):
         DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1", "i1"], "truth": [0, 1]}))
-    fitted = DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1", "nowhere"], "truth": [1, 0]}))
+    with pytest.warns(DataWarning, match="1 of 2 gold items have no labels"):
+        fitted = DawidSkene().fit(labels, gold=pd.DataFrame({"item": ["i1", "nowhere"], "truth": [1, 0]}))
     assert fitted.gold_.index.tolist() == ["i1"]   # an item without labels carries nothing to fit
 
     class NoGold(MajorityVote):

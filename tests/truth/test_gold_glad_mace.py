@@ -7,6 +7,7 @@ import pytest
 from scipy.special import digamma, expit
 
 from manyjudges.coded_labels import gold_codes
+from manyjudges.io.errors import DataWarning
 from manyjudges.solvers import lbfgsb
 from manyjudges.truth import GLAD, MACE
 from manyjudges.truth.glad import _e_step as glad_e_step
@@ -15,20 +16,9 @@ from manyjudges.truth.labels import as_crowd_labels
 from manyjudges.truth.mace import _e_step as mace_e_step
 from manyjudges.truth.mace import _kl_dirichlet, _normalise, _run
 
+from .test_gold import adversarial_panel
+
 ESTIMATORS = {"glad": GLAD, "mace": MACE, "mace_em": lambda **kw: MACE(method="em", **kw)}
-
-
-def adversarial_panel(seed=0, n_items=400, n_workers=20, per_item=5):
-    """Binary labels; 8 of 20 workers answer against the truth 80% of the time, the rest right 70%."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 2, n_items)
-    accuracy = np.where(np.arange(n_workers) < 8, 0.2, 0.7)
-    rows = []
-    for i in range(n_items):
-        for w in rng.choice(n_workers, per_item, replace=False):
-            rows.append((f"i{i}", f"w{w}", int(truth[i] if rng.random() < accuracy[w] else 1 - truth[i])))
-    labels = pd.DataFrame(rows, columns=["item", "worker", "label"])
-    return labels, pd.Series(truth, index=[f"i{i}" for i in range(n_items)]), accuracy
 
 
 def small_panel(seed=0, n_items=14, n_workers=5, k=3, per_item=3):
@@ -73,8 +63,9 @@ def test_without_gold_the_fit_is_as_before(name):
     np.testing.assert_allclose(plain.proba_.iloc[:6, 1].to_numpy(), proba, rtol=1e-10, atol=1e-16)
     np.testing.assert_allclose(plain.skills_.iloc[:4].to_numpy(), skills, rtol=1e-10)
     # gold=None, and a gold table none of whose items has labels (the gold code runs with no gold item): the same
-    for other in (ESTIMATORS[name](**params).fit(labels, gold=None),
-                  ESTIMATORS[name](**params).fit(labels, gold=pd.Series([1], index=["nowhere"]))):
+    with pytest.warns(DataWarning, match="1 of 1 gold items have no labels"):
+        unlabelled_gold = ESTIMATORS[name](**params).fit(labels, gold=pd.Series([1], index=["nowhere"]))
+    for other in (ESTIMATORS[name](**params).fit(labels, gold=None), unlabelled_gold):
         pd.testing.assert_frame_equal(other.proba_, plain.proba_, check_exact=True)
         pd.testing.assert_series_equal(other.skills_, plain.skills_, check_exact=True)
 

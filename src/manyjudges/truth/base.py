@@ -24,6 +24,7 @@ states otherwise (majority vote's ``ties``).
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
+from manyjudges.io.errors import DataWarning
 
 __all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint",
            "row_argmax"]
@@ -152,7 +154,10 @@ class TruthEstimator:
             if self.gold_use is None:
                 raise ValueError(f"{type(self).__name__} does not use gold items (methods that do: those whose "
                                  "gold_use is 'fit' or 'labels')")
-            items, codes, _ = gold_codes(data, gold)
+            items, codes, unlabelled = gold_codes(data, gold)
+            if unlabelled:
+                warnings.warn(f"gold: {unlabelled} of {unlabelled + len(items)} gold items have no labels and are "
+                              "left out", DataWarning, stacklevel=2)
             known = (items, codes)
         result = self._fit(data, known) if known is not None and self.gold_use == "fit" else self._fit(data)
         proba = np.asarray(result.proba, dtype=float)
