@@ -194,13 +194,8 @@ class OrdinalDawidSkene(TruthEstimator):
                 log_priors = np.log(priors)
             score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ by_label
             score += log_priors[:, None]
-            if gold is not None:
-                gold_joint = score[gold_classes, gold_items]  # log P(labels, known class): their term of the objective
-            new_post, log_z = posteriors_from_log_joint(score)
-            if gold is not None:
-                log_z[gold_items] = gold_joint
-                new_post[:, gold_items] = 0.0
-                new_post[gold_classes, gold_items] = 1.0
+            # gold items: one-hot, their term of the objective the joint log P(labels, known class)
+            new_post, log_z = posteriors_from_log_joint(score, gold)
             penalty = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
             trace.append(float(log_z.sum()) + penalty)
             post = new_post
