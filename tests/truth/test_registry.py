@@ -32,8 +32,9 @@ def test_presets_and_overrides():
     assert make_truth_estimator("majority_vote_random", {"random_state": 5}).random_state == 5
     assert make_truth_estimator("dawid_skene", {"smoothing": 0.1}).smoothing == 0.1
     rows = {row["method"]: row for row in TRUTH_METHODS.describe()}
-    assert rows["majority_vote_random"]["parameters"] == {"ties": "random", "random_state": 0}
-    assert rows["dawid_skene"]["parameters"] == {"max_iter": 100, "tol": 1e-5, "smoothing": 0.0, "init": "majority"}
+    assert rows["majority_vote_random"]["parameters"] == {"ties": "random", "random_state": 0, "calibrate": None}
+    assert rows["dawid_skene"]["parameters"] == {"max_iter": 100, "tol": 1e-5, "smoothing": 0.0, "init": "majority",
+                                                 "calibrate": None}
 
 
 def test_bad_names_and_parameters():

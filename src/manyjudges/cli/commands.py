@@ -305,19 +305,31 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
 
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.calibration import calibration_scores
-    from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
+    from manyjudges.truth.experiment import (
+        accuracy,
+        fit_method,
+        labels_table,
+        with_ordered,
+        without_gold,
+        workers_table,
+    )
     from manyjudges.truth.registry import make_truth_estimator
 
     params = parse_params(args.params)
-    build(make_truth_estimator, args.method, params)  # a bad name or value fails before the data is read
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
-    if args.workers == "-" or (args.workers and args.workers == args.output):
-        raise CommandError("--workers needs a file of its own (the labels go to -o or stdout)")
+    if classes is not None:  # ordered classes: a method that can use the order (auto) is told
+        params = with_ordered(args.method, params)
+    estimator = build(make_truth_estimator, args.method, params)  # a bad name or value fails before the data is read
+    for flag, value in (("--workers", args.workers), ("--report", args.report)):
+        if value == "-" or (value and value == args.output):
+            raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
+    if args.report and not hasattr(estimator, "candidate_names"):
+        raise CommandError(f"--report: {args.method} has nothing to report (the method that does: auto)")
     for flag, value in (("--truth", args.truth), ("--gold", args.gold)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
     to_file = args.output not in (None, "-")
-    stages = Stages(2 + bool(args.truth) + bool(args.gold) + bool(args.workers) + to_file)
+    stages = Stages(2 + bool(args.truth) + bool(args.gold) + bool(args.workers) + bool(args.report) + to_file)
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     truth = None
@@ -340,9 +352,16 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     if args.workers:
         with stages(f"writing {args.workers}"):
             write_output(workers_table(estimator), args.workers)
+    if args.report:
+        with stages(f"writing {args.report}"):
+            write_output(estimator.report_, args.report)
     if to_file:
         with stages(f"writing {args.output}"):
             write_output(labels_table(estimator), args.output)
+    choice = getattr(estimator, "choice_", None)
+    if choice is not None:
+        weights = ", ".join(f"{name} {w:.2f}" for name, w in estimator.weights_.items() if w > 0)
+        print(f"{args.method}: weights {weights} (largest: {choice})", file=sys.stderr)
     if truth is not None:  # after the stages, so that the line does not run into a progress bar
         acc, n = accuracy(estimator.labels_, truth)
         ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)

@@ -212,8 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
         "fixed and learn the workers from them too; majority_vote and wawa set their labels); the accuracy on "
         "TRUTH leaves them out"))
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
+    p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
+                                                    "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
+                                                    "seconds)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
-                                                     "(default: integer class codes 0..K-1)")
+                                                     "(default: integer class codes 0..K-1); declares the classes "
+                                                     "ordered, so auto adds the ordinal model to its candidates")
     add_duplicates(p, "(item, worker)")
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "

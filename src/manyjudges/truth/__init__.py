@@ -2,7 +2,8 @@
 
 Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)`` on a long
 table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
-Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC and an ordinal model;
+Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC, an ordinal model, and
+``Auto``, which stacks them by how well each predicts labels withheld from its fit;
 Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/methods.md``.
 
 >>> import pandas as pd
@@ -13,6 +14,7 @@ Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/m
 [1, 0]
 """
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.truth.auto import Auto
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.ebcc import EBCC
@@ -26,6 +28,6 @@ from manyjudges.truth.wawa import Wawa
 
 registry = TRUTH_METHODS
 
-__all__ = ["EBCC", "GLAD", "MACE", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene",
+__all__ = ["EBCC", "Auto", "GLAD", "MACE", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene",
            "OrdinalDawidSkene", "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels",
            "make_truth_estimator"]

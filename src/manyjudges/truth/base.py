@@ -21,9 +21,15 @@ one-hot and ``gold_`` holds them. A method with neither says so (a ValueError).
 
 ``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class, unless a method
 states otherwise (majority vote's ``ties``).
+
+``calibrate="tempering"`` (a parameter of every method): the posteriors are tempered,
+proba ∝ proba^beta, by the beta that best predicts labels withheld from fits of the same method
+(:mod:`manyjudges.truth.heldout`); ``beta_`` holds it (1.0 without calibration). The labels do not
+change. ``get_params`` / ``set_params`` follow scikit-learn's rule: the constructor's parameters.
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,10 +39,14 @@ import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
 from manyjudges.io.errors import DataWarning
+from manyjudges.truth.heldout import fit_tempering, held_out, label_folds, temper
 
-__all__ = ["UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "posteriors_from_log_joint",
-           "row_argmax"]
+__all__ = ["CALIBRATIONS", "UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number",
+           "posteriors_from_log_joint", "row_argmax"]
 
+
+#: the values of a method's ``calibrate`` parameter besides None
+CALIBRATIONS = ("tempering",)
 
 #: log-space gap below an item's largest term past which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
 UNDERFLOW = -700.0
@@ -103,6 +113,13 @@ class TruthFit:
     n_iter: int = 0
 
 
+def _same(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
+
+
 def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
                  integer: bool = False, low_open: bool = False) -> None:
     """A numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
@@ -141,12 +158,56 @@ class TruthEstimator:
     #: how ``fit(..., gold=...)`` uses known answers: ``"fit"`` (``_fit(data, gold)`` keeps them fixed),
     #: ``"labels"`` (the gold items get their class after the fit), or None (not supported)
     gold_use: str | None = None
+    #: True for a method that calibrates inside ``_fit`` (``Auto``): ``fit`` then leaves its posteriors as they are
+    calibrates_in_fit: bool = False
+    #: see the module docstring; subclasses take it as a constructor parameter
+    calibrate: str | None = None
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        signature = inspect.signature(cls.__init__)
+        return [name for name, p in signature.parameters.items()
+                if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor's parameters and their values (scikit-learn's ``get_params``)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params) -> TruthEstimator:
+        """Set constructor parameters by name (an unknown name is a ValueError); returns self."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"{type(self).__name__} has no parameter {name!r} (it has: {', '.join(valid)})")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {name: p.default for name, p in inspect.signature(type(self).__init__).parameters.items()}
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
+        codes) used as ``gold_use`` says, without calibration; sets no ``*_`` attribute of the public contract."""
+        self._check_params()
+        if known is not None and self.gold_use == "fit":
+            result = self._fit(data, known)
+        else:
+            result = self._fit(data)
+        proba = np.array(result.proba, dtype=float)
+        if known is not None:
+            proba[known[0]] = 0.0
+            proba[known[0], known[1]] = 1.0
+        return proba
 
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
             duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
         :func:`~manyjudges.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
         classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
+        if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
+            raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
         self._check_params()
         data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
         known = None
@@ -165,6 +226,10 @@ class TruthEstimator:
             raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
                              f"for {data.n_items} items and {data.n_classes} classes")
         chosen = row_argmax(proba) if result.labels is None else np.asarray(result.labels)
+        self.beta_ = 1.0
+        if self.calibrate == "tempering" and not self.calibrates_in_fit:
+            self.beta_ = self._tempering(data, known)
+            proba = temper(proba, self.beta_)
         self.gold_ = None
         if known is not None:
             proba = proba.copy()
@@ -189,6 +254,11 @@ class TruthEstimator:
             self.confusions_ = pd.DataFrame(conf.reshape(-1, data.n_classes), index=index, columns=classes_index)
         self.n_iter_ = int(result.n_iter)
         return self
+
+    def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
+        """The beta of ``calibrate="tempering"``: fits of this method (uncalibrated) without each fold of labels."""
+        method = type(self)(**{**self.get_params(), "calibrate": None})
+        return fit_tempering(held_out(lambda seen: method.posteriors_on(seen, known), data, label_folds(data)))
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
         """``fit(labels, **kwargs).labels_``: a Series of classes indexed by item (crowd-kit's

@@ -334,7 +334,8 @@ class EBCC(TruthEstimator):
 
     def __init__(self, n_subtypes: int = 10, n_restarts: int = 40, max_iter: int = 500, tol: float = 1e-3,
                  alpha: float | str = "empirical", a_pi: float = 0.1, a_v: float = 4.0, b_v: float = 1.0,
-                 random_state: int | None = 0):
+                 random_state: int | None = 0, calibrate: str | None = None):
+        self.calibrate = calibrate
         self.n_subtypes = n_subtypes
         self.n_restarts = n_restarts
         self.max_iter = max_iter

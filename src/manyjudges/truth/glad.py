@@ -139,7 +139,8 @@ class GLAD(TruthEstimator):
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, alpha_mean: float = 1.0, alpha_sd: float = 1.0,
                  log_beta_mean: float = 1.0, log_beta_sd: float = 1.0, m_step_max_iter: int = 25,
-                 m_step_tol: float = 1e-2):
+                 m_step_tol: float = 1e-2, calibrate: str | None = None):
+        self.calibrate = calibrate
         self.max_iter = max_iter
         self.tol = tol
         self.alpha_mean = alpha_mean

@@ -195,7 +195,8 @@ class MACE(TruthEstimator):
 
     def __init__(self, n_restarts: int = 10, n_iter: int = 50, method: str = "vb", alpha: float = 0.5,
                  beta: float = 0.5, strategy_prior: float = 10.0, smoothing: float | None = None,
-                 init_noise: float = 0.5, random_state: int = 0):
+                 init_noise: float = 0.5, random_state: int = 0, calibrate: str | None = None):
+        self.calibrate = calibrate
         self.n_restarts = n_restarts
         self.n_iter = n_iter
         self.method = method

@@ -102,7 +102,8 @@ class MajorityVote(TruthEstimator):
 
     gold_use = "labels"  # no worker model to learn from gold items: they get their known class
 
-    def __init__(self, ties: str = "lowest", random_state: int = 0) -> None:
+    def __init__(self, ties: str = "lowest", random_state: int = 0, calibrate: str | None = None) -> None:
+        self.calibrate = calibrate
         self.ties = ties
         self.random_state = random_state
 

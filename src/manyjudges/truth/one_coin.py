@@ -72,7 +72,9 @@ class OneCoinDawidSkene(TruthEstimator):
 
     gold_use = "fit"
 
-    def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0) -> None:
+    def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
+                 calibrate: str | None = None) -> None:
+        self.calibrate = calibrate
         self.max_iter = max_iter
         self.tol = tol
         self.smoothing = smoothing

@@ -143,7 +143,8 @@ class OrdinalDawidSkene(TruthEstimator):
     gold_use = "fit"
 
     def __init__(self, max_iter: int = 500, tol: float = 1e-5, smoothing: float = 0.01, learn_cuts: bool = True,
-                 lapse: bool = True):
+                 lapse: bool = True, calibrate: str | None = None):
+        self.calibrate = calibrate
         self.max_iter = max_iter
         self.tol = tol
         self.smoothing = smoothing

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from manyjudges.registry import Builtin, Registry
+from manyjudges.truth.auto import Auto
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.dawid_skene import DawidSkene
 from manyjudges.truth.ebcc import EBCC
@@ -37,6 +38,9 @@ TRUTH_METHODS = Registry("truth", {
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
                                                       "and a noise scale per worker"),
+    "auto": Builtin(Auto, "Auto: majority vote, Wawa and the Dawid-Skene models stacked by how well each predicts "
+                          "labels withheld from its fit, posteriors tempered on them (ordered=true adds the ordinal "
+                          "model)"),
 }, required=("fit",))
 
 

@@ -50,7 +50,8 @@ class Wawa(TruthEstimator):
 
     gold_use = "labels"  # no worker model to learn from gold items: they get their known class
 
-    def __init__(self, ties: str = "lowest") -> None:
+    def __init__(self, ties: str = "lowest", calibrate: str | None = None) -> None:
+        self.calibrate = calibrate
         self.ties = ties
 
     def _check_params(self) -> None:

@@ -1,0 +1,191 @@
+"""Labels withheld from a fit, and how well the fit's posteriors predict them.
+
+The criterion that ``Auto`` chooses by and that posterior tempering is fitted on, computed from the
+labels alone (never a truth):
+
+- **Folds over labels** (:func:`label_folds`). Each item's labels are put in a seeded random order
+  and dealt round the ``n_folds`` folds from a seeded random start, so an item's labels fall in
+  different folds and every fit keeps at least one label of every item with two or more; items
+  with a single label are never withheld (fold -1). The order comes from the coded item and worker
+  (ids in natural order), so the folds do not depend on the table's row order.
+- **The worker model of a fit** (:func:`worker_confusions`): one Dawid-Skene M-step on the fit's
+  posteriors T over the labels it saw, each worker's counts shrunk towards the pooled confusion
+  (a Dirichlet prior of total weight ``strength`` per row, centred on the panel's):
+
+      pi[w, t, c] = (n[w, t, c] + a P[t, c]) / (sum_c n[w, t, c] + a),
+      n[w, t, c] = sum_{e: worker_e = w, label_e = c} T[item_e, t],   P[t, c] ∝ sum_w n[w, t, c].
+
+  The same model judges every method, so methods are compared by their posteriors alone.
+- **Predictive probability** of a withheld label (item i, worker w, class c):
+  P(c) = sum_t T_beta[i, t] pi[w, t, c] (:func:`predictive`), where T_beta[i, t] ∝ T[i, t]^beta
+  is the posterior tempered by beta (:func:`temper`; beta < 1 softens it, beta = 1 leaves it).
+- **Tempering** (:func:`fit_tempering`): the beta that maximises the mean log predictive
+  probability of the withheld labels (bounded scalar search of log beta in [log 0.02, log 5]):
+  the posteriors are made as confident as they prove to be on labels they did not see (Guo et al.
+  2017's temperature scaling, fitted on withheld labels instead of a validation truth).
+- **Stacking** (:func:`stacking_weights`): weights w on the simplex maximising
+  sum_e log sum_m w_m P_m(e) over the withheld labels, the stacking of predictive distributions of
+  Yao, Vehtari, Simpson and Gelman (2018, Bayesian Analysis 13(3), eq. 4), by SLSQP.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+
+from manyjudges.coded_labels import CrowdLabels
+from manyjudges.random_streams import rng_for
+
+__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "HeldOut", "fit_tempering", "held_out", "label_folds", "log_score",
+           "predictive", "stacking_weights", "subset", "temper", "worker_confusions"]
+
+#: folds over labels (each fit sees about 4/5 of every item's labels)
+DEFAULT_FOLDS = 5
+#: the pooled confusion's weight in each worker's confusion row (pseudo-labels)
+WORKER_PRIOR = 1.0
+#: the tempering search's range of beta
+BETA_RANGE = (0.02, 5.0)
+#: a predictive probability below this counts as this (log 1e-300 ~ -690)
+FLOOR = 1e-300
+
+
+def label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) -> np.ndarray:
+    """(n_labels,) fold 0..n_folds-1 of each label, -1 for the labels of items with a single label."""
+    rng = rng_for(seed, "truth", "label folds")
+    item_key = rng.random(data.n_items)
+    worker_key = rng.random(data.n_workers)
+    offset = rng.integers(0, n_folds, data.n_items)
+    key = (item_key[data.item] + worker_key[data.worker]) % 1.0
+    order = np.lexsort((data.label, key, data.item))
+    counts = np.bincount(data.item, minlength=data.n_items)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.empty(data.n_labels, dtype=np.int64)
+    rank[order] = np.arange(data.n_labels) - first[data.item[order]]
+    folds = (rank + offset[data.item]) % n_folds
+    folds[counts[data.item] < 2] = -1
+    return folds
+
+
+def subset(data: CrowdLabels, keep: np.ndarray) -> CrowdLabels:
+    """The labels where ``keep`` is True, with every item, worker and class code of ``data`` kept."""
+    return CrowdLabels(item=data.item[keep], worker=data.worker[keep], label=data.label[keep], items=data.items,
+                       workers=data.workers, classes=data.classes)
+
+
+def worker_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR) -> np.ndarray:
+    """(n_workers, K, K) pi[w, t, c]: the M-step on ``posteriors`` (n_items, K), shrunk towards the pooled confusion."""
+    k, n_workers = data.n_classes, data.n_workers
+    counts = np.zeros((n_workers, k, k))
+    for c in range(k):
+        said = data.label == c
+        for t in range(k):
+            counts[:, t, c] = np.bincount(data.worker[said], weights=posteriors[data.item[said], t],
+                                          minlength=n_workers)
+    pooled = counts.sum(axis=0) + 1e-9
+    pooled /= pooled.sum(axis=1, keepdims=True)
+    return (counts + strength * pooled) / (counts.sum(axis=2, keepdims=True) + strength)
+
+
+def temper(posteriors: np.ndarray, beta: float) -> np.ndarray:
+    """T_beta[i, t] ∝ T[i, t]^beta, rows summing to 1 (a class with posterior 0 stays 0)."""
+    if beta == 1.0:
+        return posteriors
+    with np.errstate(divide="ignore"):
+        log_t = np.log(posteriors) * beta
+    log_t -= log_t.max(axis=1, keepdims=True)
+    out = np.exp(log_t)
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def predictive(posteriors: np.ndarray, said: np.ndarray) -> np.ndarray:
+    """(n,) sum_t T[t] pi[t, c] from the withheld labels' item posteriors (n, K) and pi[w, :, c] (n, K)."""
+    return np.einsum("et,et->e", posteriors, said)
+
+
+def log_score(probabilities: np.ndarray) -> float:
+    """Mean log of predictive probabilities (each floored at 1e-300)."""
+    return float(np.mean(np.log(np.maximum(probabilities, FLOOR)))) if len(probabilities) else 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class HeldOut:
+    """What a method's fits on the folds predict of the labels each fit did not see."""
+
+    #: (n, K) the fit's posterior of each withheld label's item
+    posteriors: np.ndarray
+    #: (n, K) pi[worker, t, label] of each withheld label, t = 0..K-1
+    said: np.ndarray
+
+    @cached_property
+    def _gaps(self) -> np.ndarray:
+        """log T[t] - max_t log T[t] of each withheld label's item (-inf for a class of posterior 0)."""
+        with np.errstate(divide="ignore"):
+            log_t = np.log(self.posteriors)
+        return log_t - log_t.max(axis=1, keepdims=True)
+
+    def probabilities(self, beta: float = 1.0) -> np.ndarray:
+        """(n,) the predictive probability of each withheld label with the posteriors tempered by ``beta``:
+        sum_t exp(beta g[t]) pi[t] / sum_t exp(beta g[t]), g = the log posterior less its largest term."""
+        if beta == 1.0:
+            return predictive(self.posteriors, self.said)
+        weight = np.exp(beta * self._gaps)
+        return np.einsum("et,et->e", weight, self.said) / np.einsum("et->e", weight)
+
+
+def held_out(fit: Callable[[CrowdLabels], np.ndarray], data: CrowdLabels, folds: np.ndarray) -> HeldOut:
+    """Fit on all labels but one fold's (``fit(labels) -> posteriors``), for each fold; the withheld labels'
+    posteriors and worker columns, in label order."""
+    k = data.n_classes
+    n_folds = int(folds.max()) + 1
+    posteriors = np.zeros((data.n_labels, k))
+    said = np.zeros((data.n_labels, k))
+    for fold in range(n_folds):
+        out = folds == fold
+        if not out.any():
+            continue
+        seen = subset(data, ~out)
+        fitted = np.asarray(fit(seen), dtype=float)
+        confusion = worker_confusions(seen, fitted)
+        posteriors[out] = fitted[data.item[out]]
+        said[out] = confusion[data.worker[out], :, data.label[out]]
+    withheld = folds >= 0
+    return HeldOut(posteriors[withheld], said[withheld])
+
+
+def fit_tempering(held: HeldOut) -> float:
+    """The beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
+    if len(held.said) == 0:
+        return 1.0
+    low, high = np.log(BETA_RANGE[0]), np.log(BETA_RANGE[1])
+    res = minimize_scalar(lambda x: -log_score(held.probabilities(float(np.exp(x)))), bounds=(low, high),
+                          method="bounded", options={"xatol": 1e-2})
+    beta = float(np.exp(res.x))
+    # the search is local: keep beta = 1 unless the optimum beats it
+    return beta if log_score(held.probabilities(beta)) > log_score(held.probabilities(1.0)) else 1.0
+
+
+def stacking_weights(probabilities: np.ndarray) -> np.ndarray:
+    """(M,) simplex weights maximising mean_e log sum_m w_m P[m, e] over withheld labels e (P: (M, n)).
+
+    A concave maximisation over the simplex, solved by SLSQP from equal weights with the exact gradient
+    mean_e P[m, e] / sum_m' w_m' P[m', e]; equal weights without withheld labels."""
+    p = np.maximum(np.asarray(probabilities, dtype=float), FLOOR)
+    m = p.shape[0]
+    start = np.full(m, 1.0 / m)
+    if p.shape[1] == 0 or m == 1:
+        return start
+    scale = p.max(axis=0)  # per-label scale: the optimum does not depend on it
+    p = p / scale
+
+    def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
+        mix = np.maximum(w @ p, FLOOR)
+        return -float(np.mean(np.log(mix))), -(p @ (1.0 / mix)) / p.shape[1]
+
+    res = minimize(objective, start, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * m,
+                   constraints=({"type": "eq", "fun": lambda w: w.sum() - 1.0, "jac": lambda w: np.ones(m)},),
+                   options={"ftol": 1e-12, "maxiter": 500})
+    w = np.clip(res.x, 0.0, None)
+    return w / w.sum()

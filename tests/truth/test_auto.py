@@ -1,0 +1,222 @@
+"""Auto: the withheld-label machinery against direct computations, and the choice on panels whose
+generating model is known."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.truth import Auto, DawidSkene, as_crowd_labels, make_truth_estimator
+from manyjudges.truth.heldout import (
+    fit_tempering,
+    held_out,
+    label_folds,
+    predictive,
+    stacking_weights,
+    subset,
+    temper,
+    worker_confusions,
+)
+
+
+def _table(items, workers, labels) -> pd.DataFrame:
+    return pd.DataFrame({"item": [f"i{i:04d}" for i in items], "worker": [f"w{w:03d}" for w in workers],
+                         "label": np.asarray(labels)})
+
+
+def one_coin_panel(seed: int = 0, n_items: int = 1000, n_workers: int = 40, per_item: int = 5, k: int = 4):
+    """Each worker right with its own accuracy, errors uniform over the other classes."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    accuracy = rng.uniform(0.3, 0.98, n_workers)
+    items = np.repeat(np.arange(n_items), per_item)
+    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
+    right = rng.random(len(items)) < accuracy[workers]
+    wrong = (truth[items] + rng.integers(1, k, len(items))) % k
+    return _table(items, workers, np.where(right, truth[items], wrong)), truth
+
+
+def full_confusion_panel(seed: int = 0, n_items: int = 1500, n_workers: int = 12, per_item: int = 6, k: int = 3):
+    """Each worker with its own asymmetric confusion matrix: it mistakes one class for another most of the time."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    confusion = np.zeros((n_workers, k, k))
+    for w in range(n_workers):
+        confusion[w] = np.eye(k) * 0.9 + 0.1 / k
+        t = w % k  # the class this worker mistakes, for the next one
+        confusion[w, t] = 0.05
+        confusion[w, t, (t + 1) % k] = 0.9
+        confusion[w, t, t] = 0.05
+    items = np.repeat(np.arange(n_items), per_item)
+    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
+    cum = confusion[workers, truth[items]].cumsum(axis=1)
+    labels = (rng.random(len(items))[:, None] > cum).sum(axis=1)
+    return _table(items, workers, np.minimum(labels, k - 1)), truth
+
+
+def ordinal_panel(seed: int = 0, n_items: int = 500, n_workers: int = 15, per_item: int = 6, k: int = 5):
+    """Graders of an ordered scale: a worker's grade is the truth plus its bias plus Gaussian noise, rounded."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    bias = rng.normal(0, 0.4, n_workers)
+    noise = rng.uniform(0.5, 1.0, n_workers)
+    items = np.repeat(np.arange(n_items), per_item)
+    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
+    grade = np.rint(truth[items] + bias[workers] + noise[workers] * rng.standard_normal(len(items)))
+    return _table(items, workers, np.clip(grade, 0, k - 1).astype(int)), truth
+
+
+# --- the withheld-label machinery --------------------------------------------------------------------------------
+
+
+def test_folds_keep_a_label_of_every_item_in_every_fit_and_ignore_row_order():
+    labels, _ = one_coin_panel(n_items=200)
+    labels = pd.concat([labels, _table([9999], [0], [1])])  # an item with one label: never withheld
+    data = as_crowd_labels(labels)
+    folds = label_folds(data, 5, seed=3)
+    single = data.items.get_loc("i9999")
+    assert (folds[data.item == single] == -1).all()
+    for fold in range(5):
+        seen = np.unique(data.item[folds != fold])
+        assert len(seen) == data.n_items
+    # an item's labels (5 of them) fall in 5 different folds
+    per_item = pd.DataFrame({"item": data.item, "fold": folds})[folds >= 0].groupby("item")["fold"].nunique()
+    assert (per_item == 5).all()
+    shuffled = as_crowd_labels(labels.sample(frac=1, random_state=1))
+    moved = label_folds(shuffled, 5, seed=3)
+    key = lambda d, f: sorted(zip(d.item, d.worker, d.label, f))  # noqa: E731
+    assert key(data, folds) == key(shuffled, moved)
+
+
+def test_worker_confusions_against_a_direct_loop():
+    labels, _ = one_coin_panel(n_items=40, n_workers=6, per_item=3, k=3)
+    data = as_crowd_labels(labels)
+    post = np.random.default_rng(0).dirichlet(np.ones(3), data.n_items)
+    got = worker_confusions(data, post, strength=2.0)
+    counts = np.zeros((data.n_workers, 3, 3))
+    for i, w, c in zip(data.item, data.worker, data.label):
+        for t in range(3):
+            counts[w, t, c] += post[i, t]
+    pooled = counts.sum(axis=0)
+    pooled = pooled / pooled.sum(axis=1, keepdims=True)
+    for w in range(data.n_workers):
+        for t in range(3):
+            expected = (counts[w, t] + 2.0 * pooled[t]) / (counts[w, t].sum() + 2.0)
+            np.testing.assert_allclose(got[w, t], expected, rtol=1e-7)
+
+
+def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_optimum():
+    labels, _ = one_coin_panel(n_items=150, n_workers=10, per_item=4, k=3)
+    data = as_crowd_labels(labels)
+    folds = label_folds(data, 4)
+    held = held_out(lambda seen: DawidSkene().posteriors_on(seen), data, folds)
+    for beta in (0.3, 1.0, 2.5):
+        direct = np.array([sum((p[t] ** beta / (p ** beta).sum()) * s[t] for t in range(3))
+                           for p, s in zip(held.posteriors, held.said)])
+        np.testing.assert_allclose(held.probabilities(beta), direct, rtol=1e-9)
+        np.testing.assert_allclose(held.probabilities(beta), predictive(temper(held.posteriors, beta), held.said))
+    grid = np.exp(np.linspace(np.log(0.02), np.log(5.0), 2001))
+    scores = [np.mean(np.log(held.probabilities(b))) for b in grid]
+    best = fit_tempering(held)
+    assert np.mean(np.log(held.probabilities(best))) >= max(scores) - 1e-6
+
+
+def test_held_out_fits_never_see_the_withheld_labels():
+    labels, _ = one_coin_panel(n_items=60, n_workers=8, per_item=3, k=3)
+    data = as_crowd_labels(labels)
+    folds = label_folds(data, 3)
+    seen_sizes = []
+
+    def fit(seen):
+        seen_sizes.append(seen.n_labels)
+        return np.full((seen.n_items, seen.n_classes), 1.0 / 3)
+
+    held_out(fit, data, folds)
+    assert seen_sizes == [int((folds != f).sum()) for f in range(3)]
+    sub = subset(data, folds != 0)
+    assert sub.n_items == data.n_items and sub.n_workers == data.n_workers
+
+
+def test_stacking_weights_against_a_grid_on_the_simplex():
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0.05, 1.0, (3, 400))
+    p[1] *= 1.3  # one clearly better model, two that add something
+    p = np.minimum(p, 1.0)
+    w = stacking_weights(p)
+    assert w.min() >= 0 and abs(w.sum() - 1) < 1e-9
+    best = max((np.mean(np.log(np.array(g) @ p)), g)
+               for a, b in itertools.product(np.linspace(0, 1, 101), repeat=2) if a + b <= 1
+               for g in [(a, b, 1 - a - b)])
+    assert np.mean(np.log(w @ p)) >= best[0] - 1e-9
+
+
+# --- the choice --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("panel, ordered, expected", [
+    (one_coin_panel, False, "one_coin_dawid_skene"),
+    (full_confusion_panel, False, "dawid_skene"),
+    (ordinal_panel, True, "ordinal_dawid_skene"),
+])
+def test_auto_picks_the_generating_model(panel, ordered, expected):
+    labels, truth = panel()
+    auto = Auto(ordered=ordered).fit(labels)
+    assert auto.choice_ == expected, auto.report_
+    assert auto.weights_[expected] > 0.5
+    report = auto.report_.set_index("candidate")
+    # the chosen model predicts the withheld labels best, before and after tempering
+    assert report["tempered_log_likelihood"].idxmax() == expected
+    # and its labels are at least as right as every candidate's but for a few items
+    accuracy = (auto.labels_.to_numpy() == truth).mean()
+    for name in auto.candidate_names():
+        other = make_truth_estimator(name).fit(labels).labels_.to_numpy()
+        assert accuracy >= (other == truth).mean() - 0.01, name
+
+
+def test_auto_never_reads_a_truth_column():
+    labels, truth = full_confusion_panel(n_items=300)
+    plain = Auto().fit(labels)
+    with_truth = Auto().fit(labels.assign(truth=truth[labels["item"].str[1:].astype(int)]))
+    pd.testing.assert_frame_equal(plain.proba_, with_truth.proba_)
+    pd.testing.assert_frame_equal(plain.report_.drop(columns="seconds"), with_truth.report_.drop(columns="seconds"))
+
+
+def test_auto_keeps_gold_items_and_reports_a_worker_model():
+    labels, truth = one_coin_panel(n_items=200)
+    items = sorted(labels["item"].unique())[:20]
+    gold = pd.DataFrame({"item": items, "truth": (truth[:20] + 1) % 4})  # known answers the crowd disagrees with
+    auto = Auto().fit(labels, gold=gold)
+    assert (auto.labels_[items].to_numpy() == gold["truth"].to_numpy()).all()
+    assert (auto.proba_.loc[items].max(axis=1) == 1.0).all()
+    assert auto.confusions_.shape == (labels["worker"].nunique() * 4, 4)
+    assert auto.skills_.between(0, 1).all()
+
+
+def test_auto_rejects_bad_parameters_before_fitting():
+    with pytest.raises(ValueError, match="unknown truth method"):
+        make_truth_estimator("auto", {"candidates": ["dawid_skene", "no_such_method"]})
+    with pytest.raises(ValueError, match="own candidate"):
+        make_truth_estimator("auto", {"candidates": ["auto"]})
+    with pytest.raises(ValueError, match="n_folds"):
+        make_truth_estimator("auto", {"n_folds": 1})
+    with pytest.raises(ValueError, match="calibrate"):
+        make_truth_estimator("auto", {"calibrate": "platt"})
+
+
+def test_every_method_has_scikit_learn_params_and_calibrate():
+    for name in ("majority_vote", "wawa", "dawid_skene", "one_coin_dawid_skene", "glad", "mace", "ebcc",
+                 "ordinal_dawid_skene", "auto"):
+        method = make_truth_estimator(name)
+        params = method.get_params()
+        assert "calibrate" in params
+        copy = type(method)(**params)
+        assert copy.get_params() == params
+    assert repr(DawidSkene()) == "DawidSkene()"
+    assert repr(DawidSkene(smoothing=1.0, calibrate="tempering")) == "DawidSkene(smoothing=1.0, calibrate='tempering')"
+    assert repr(Auto(calibrate=None)) == "Auto(calibrate=None)"
+    with pytest.raises(ValueError, match="no parameter"):
+        DawidSkene().set_params(smothing=1.0)
+    with pytest.raises(ValueError, match="calibrate"):
+        DawidSkene(calibrate="platt").fit(one_coin_panel(n_items=20)[0])
