@@ -155,19 +155,19 @@ def test_stacking_weights_against_a_grid_on_the_simplex():
 # --- the choice --------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("panel, ordered, expected", [
-    (one_coin_panel, False, "one_coin_dawid_skene"),
-    (full_confusion_panel, False, "dawid_skene"),
-    (ordinal_panel, True, "ordinal_dawid_skene"),
+@pytest.mark.parametrize("panel, ordered, family", [
+    (one_coin_panel, False, ["one_coin_dawid_skene"]),
+    (full_confusion_panel, False, ["dawid_skene", "dawid_skene_map"]),  # full confusions, with or without a prior
+    (ordinal_panel, True, ["ordinal_dawid_skene"]),
 ])
-def test_auto_picks_the_generating_model(panel, ordered, expected):
+def test_auto_picks_the_generating_model(panel, ordered, family):
     labels, truth = panel()
     auto = Auto(ordered=ordered).fit(labels)
-    assert auto.choice_ == expected, auto.report_
-    assert auto.weights_[expected] > 0.5
+    assert auto.choice_ in family, auto.report_
+    assert auto.weights_[family].sum() > 0.5
     report = auto.report_.set_index("candidate")
-    # the chosen model predicts the withheld labels best, before and after tempering
-    assert report["tempered_log_likelihood"].idxmax() == expected
+    # the generating model predicts the withheld labels best, after tempering
+    assert report["tempered_log_likelihood"].idxmax() in family
     # and its labels are at least as right as every candidate's but for a few items
     accuracy = (auto.labels_.to_numpy() == truth).mean()
     for name in auto.candidate_names():

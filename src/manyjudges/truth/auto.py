@@ -20,7 +20,8 @@ beta and the weight. ``confusions_`` and ``skills_`` (each worker's expected acc
 sum_t p[t] pi[w, t, t]) come from one M-step on the final posteriors. The truth never enters: a
 truth column in the labels table is ignored like any other extra column.
 
-Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene, and, with ``ordered=True``
+Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene, Dawid-Skene with add-one
+smoothing (``dawid_skene_map``: steadier where workers have few labels), and, with ``ordered=True``
 (the classes are ordered, lowest first), the ordinal Dawid-Skene model. Any registry name can be
 added (``candidates=[...]``); each costs ``n_folds + 1`` fits of that method.
 """
@@ -48,7 +49,7 @@ from manyjudges.truth.heldout import (
 __all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "Auto"]
 
 #: the candidates of every panel
-DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
+DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene", "dawid_skene_map")
 #: added when the classes are ordered
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: a candidate whose stacking weight is below this is not refitted on all labels (its weight goes to the others)
@@ -62,7 +63,7 @@ class Auto(TruthEstimator):
     ----------
     candidates : sequence of str or None
         Registry names of the methods to combine; None: majority vote, Wawa, one-coin and full
-        Dawid-Skene (and the ordinal model when ``ordered``).
+        Dawid-Skene, Dawid-Skene with add-one smoothing (and the ordinal model when ``ordered``).
     ordered : bool
         The classes are ordered (codes lowest first): the ordinal Dawid-Skene model is a candidate.
     n_folds : int

@@ -27,6 +27,9 @@ TRUTH_METHODS = Registry("truth", {
                                     {"ties": "random"}),
     "wawa": Builtin(Wawa, "Wawa: majority vote weighted by each worker's agreement with the majority vote"),
     "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per worker and class priors"),
+    "dawid_skene_map": Builtin(DawidSkene, "Dawid-Skene with add-one smoothing of every confusion count and prior "
+                                           "(MAP under Dirichlet(2) priors), steadier for workers with few labels",
+                               {"smoothing": 1.0}),
     "one_coin_dawid_skene": Builtin(OneCoinDawidSkene,
                                     "One-coin Dawid-Skene EM: one accuracy per worker, errors uniform"),
     "glad": Builtin(GLAD, "GLAD: P(correct) = sigmoid(worker ability x item inverse difficulty), EM with Gaussian "
@@ -38,7 +41,7 @@ TRUTH_METHODS = Registry("truth", {
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
                                                       "and a noise scale per worker"),
-    "auto": Builtin(Auto, "Auto: majority vote, Wawa and the Dawid-Skene models stacked by how well each predicts "
+    "auto": Builtin(Auto, "Auto: majority vote, Wawa and four Dawid-Skene models stacked by how well each predicts "
                           "labels withheld from its fit, posteriors tempered on them (ordered=true adds the ordinal "
                           "model)"),
 }, required=("fit",))
