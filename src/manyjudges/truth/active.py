@@ -1,0 +1,222 @@
+"""Where the next labels should go: the items (and workers) whose next label is expected to fix most.
+
+Policies, each a score per item from a fitted truth method's posteriors T (n_items, K):
+
+- ``"lookahead"`` (ours, the default): the expected gain in accuracy per label that m more labels
+  bring, m = 1..M, under the panel's typical worker. With pi the workers' confusion matrices
+  averaged with weights their label counts (the worker a next label comes from, on average), the
+  expected accuracy of item i after m more labels is
+
+      E_m(i) = sum_n multinomial(m; n) max_t T[i, t] prod_c pi[t, c]^n_c
+
+  over the count vectors n of m labels (E_0 = max_t T[i, t]). One label cannot change a decision
+  that two could, so a myopic gain (m = 1) is 0 on items that still need work; looking M = 3 labels
+  ahead (2 past 8 classes, 1 past 20) finds them. Each item's k-th next label is scored by the
+  concave envelope of E_0..E_M (from k labels, the next m labels share the best rate
+  max_m (E_{k+m} - E_k) / m), and the budget goes to the best (item, k) pairs: an item appears as
+  often as its labels outscore other items' first ones. Expected error reduction (Roy and McCallum 2001) with the
+  lookahead of knowledge-gradient budget allocation for crowd labels (Chen, Lin and Zhou 2013,
+  "Optimistic knowledge gradient policy for optimal budget allocation in crowdsourcing", ICML).
+- ``"uncertainty"``: 1 - max_t T[i, t] (uncertainty sampling, Lewis and Gale 1994), one label each.
+- ``"uniform"``: the items with the fewest labels first (seeded random order among equals).
+- ``"random"``: a seeded random order.
+
+Items whose top posterior is at least ``stop`` get none (stopping advice), as do items with a
+score of 0. The posteriors are read as given: calibrated ones (``calibrate="tempering"``, or
+``auto``) make the expected gains mean what they say.
+"""
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass
+from math import factorial
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.coded_labels import CrowdLabels
+from manyjudges.io.errors import DataWarning
+from manyjudges.random_streams import rng_for
+
+__all__ = ["POLICIES", "expected_accuracy", "lookahead_depth", "lookahead_rates", "next_labels", "policy_scores",
+           "typical_confusion"]
+
+POLICIES = ("lookahead", "uncertainty", "uniform", "random")
+#: items at least this sure of their class get no label by default
+DEFAULT_STOP = 0.99
+
+
+def lookahead_depth(n_classes: int) -> int:
+    """M: 3 labels ahead up to 8 classes, 2 up to 20, else 1 (the count vectors grow as C(M + K - 1, M))."""
+    return 3 if n_classes <= 8 else 2 if n_classes <= 20 else 1
+
+
+def typical_confusion(confusions: np.ndarray, label_counts: np.ndarray) -> np.ndarray:
+    """(K, K) the workers' confusions (n_workers, K, K) averaged with weights their label counts."""
+    weights = np.asarray(label_counts, dtype=float)
+    if weights.sum() <= 0:
+        weights = np.ones(len(confusions))
+    return np.einsum("w,wtc->tc", weights / weights.sum(), confusions)
+
+
+def _count_vectors(m: int, k: int) -> list[np.ndarray]:
+    """Every (k,) vector of non-negative counts summing to m (each multiset of m classes once)."""
+    return [np.bincount(combo, minlength=k) for combo in itertools.combinations_with_replacement(range(k), m)]
+
+
+def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> np.ndarray:
+    """(n_items,) E_m: the expected top posterior after m more labels from a worker with ``confusion`` (K, K)."""
+    t = np.asarray(posteriors, dtype=float)
+    if m == 0:
+        return t.max(axis=1)
+    k = t.shape[1]
+    log_pi = np.log(np.maximum(confusion, 1e-300))
+    total = np.zeros(len(t))
+    for n in _count_vectors(m, k):
+        coefficient = factorial(m) / np.prod([factorial(int(c)) for c in n])
+        likelihood = np.exp(log_pi @ n.astype(float))  # (K,) prod_c pi[t, c]^n_c
+        total += coefficient * (t * likelihood).max(axis=1)
+    return total
+
+
+def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
+    """(n_items, M) the expected gain in accuracy of each item's 1st, 2nd, ... M-th next label, as the
+    concave envelope of E_0..E_M: from k labels, the next m* labels share the best rate
+    max_m (E_{k+m} - E_k) / m, so a label that only pays with the one after it is valued as the pair."""
+    t = np.asarray(posteriors, dtype=float)
+    depth = lookahead_depth(t.shape[1])
+    expected = np.stack([expected_accuracy(t, confusion, m) for m in range(depth + 1)], axis=1)
+    rates = np.zeros((len(t), depth))
+    rows = np.arange(len(t))
+    k = np.zeros(len(t), dtype=np.int64)
+    while (k < depth).any():
+        best = np.full(len(t), -np.inf)
+        step = np.ones(len(t), dtype=np.int64)
+        for m in range(1, depth + 1):
+            ok = k + m <= depth
+            rate = np.where(ok, (expected[rows, np.minimum(k + m, depth)] - expected[rows, k]) / m, -np.inf)
+            better = rate > best + 1e-15
+            best[better], step[better] = rate[better], m
+        for j in range(depth):
+            fill = (j >= k) & (j < k + step) & (k < depth)
+            rates[fill, j] = np.where(best[fill] > 1e-12, best[fill], 0.0)  # rounding noise is no gain
+        k = np.minimum(k + step, depth)
+    return rates
+
+
+def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | None = None,
+                  label_counts: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
+    """(n_items, L) the score of each item's 1st, ..., L-th next label under ``policy`` (L = 1 but for
+    the lookahead); higher first, 0 = not worth a label."""
+    t = np.asarray(posteriors, dtype=float)
+    n = len(t)
+    rng = rng_for(seed, "truth", "next labels", policy)
+    if policy == "lookahead":
+        if confusion is None:
+            raise ValueError("the lookahead policy needs the workers' typical confusion")
+        return lookahead_rates(t, confusion)
+    if policy == "uncertainty":
+        return (1.0 - t.max(axis=1))[:, None]
+    if policy == "uniform":
+        counts = np.zeros(n) if label_counts is None else np.asarray(label_counts, dtype=float)
+        return (1.0 / (1.0 + counts) + 1e-9 * rng.random(n))[:, None]  # fewest first, random among equals
+    if policy == "random":
+        return rng.random(n)[:, None]
+    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+
+
+@dataclass(frozen=True)
+class _Plan:
+    items: np.ndarray
+    scores: np.ndarray
+
+
+def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: np.ndarray,
+              positive_only: bool) -> _Plan:
+    """The ``budget`` best (item, level) pairs of ``scores`` (n_items, L) among eligible items, at most
+    ``available`` levels per item; by score, then level, then item code; best first."""
+    n, levels = scores.shape
+    item = np.repeat(np.arange(n), levels)
+    level = np.tile(np.arange(levels), n)
+    score = scores.ravel()
+    keep = eligible[item] & (level < np.minimum(available, levels)[item])
+    if positive_only:
+        keep &= score > 0
+    item, level, score = item[keep], level[keep], score[keep]
+    order = np.lexsort((item, level, -score))[:budget]
+    return _Plan(item[order], score[order])
+
+
+def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
+                confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
+                workers_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
+                seed: int = 0) -> pd.DataFrame:
+    """The ``budget`` labels to buy next, best first: ``item, score`` (and ``worker`` with ``workers_available``).
+
+    ``posteriors`` (n_items, K) and ``confusions`` (n_workers, K, K) come from a method fitted on ``data``.
+    ``candidates`` (``item``, optional ``available``): only these items, each at most ``available`` more
+    labels (default: as many as it deserves). ``workers_available`` (``worker``, optional ``available``):
+    who can label now, each at most ``available`` labels (default: no limit); each label goes to the
+    listed worker, not yet on that item, whose label tells most about its class (mutual information
+    under the item's posterior and the worker's confusion). A budget larger than what can be given
+    returns what can, with a DataWarning. Items whose top posterior is at least ``stop`` get none (None:
+    no stopping advice).
+    """
+    if int(budget) != budget or budget < 1:
+        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    t = np.asarray(posteriors, dtype=float)
+    counts = np.bincount(data.item, minlength=data.n_items)
+    typical = None if confusions is None else typical_confusion(confusions, data.worker_counts)
+    scores = policy_scores(policy, t, typical, counts, seed)
+    eligible = np.ones(data.n_items, dtype=bool) if stop is None else t.max(axis=1) < stop
+    available = np.full(data.n_items, np.iinfo(np.int64).max // 4, dtype=np.int64)
+    if candidates is not None:
+        position = pd.Index(data.items.astype(str)).get_indexer(candidates["item"].astype(str))
+        known = position >= 0
+        mask = np.zeros(data.n_items, dtype=bool)
+        mask[position[known]] = True
+        eligible &= mask
+        if "available" in candidates.columns:
+            cap = np.zeros(data.n_items, dtype=np.int64)
+            cap[position[known]] = candidates["available"].to_numpy()[known].astype(np.int64)
+            available = np.minimum(available, cap)
+            eligible &= cap > 0
+    plan = _allocate(scores, available, int(budget), eligible, positive_only=policy == "lookahead")
+    table = pd.DataFrame({"item": data.items[plan.items], "score": plan.scores})
+    if workers_available is not None:
+        table = _assign_workers(data, t, confusions, plan, workers_available, table)
+    if len(table) < budget:
+        warnings.warn(f"next labels: {len(table)} of the {int(budget)} asked for can be given (the other items are "
+                      f"past stop={stop}, have nothing to gain, or have no labels left)", DataWarning, stacklevel=2)
+    return table.reset_index(drop=True)
+
+
+def _assign_workers(data: CrowdLabels, posteriors: np.ndarray, confusions: np.ndarray | None, plan: _Plan,
+                    workers: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    if confusions is None:
+        raise ValueError("workers_available needs the workers' confusions")
+    position = pd.Index(data.workers.astype(str)).get_indexer(workers["worker"].astype(str))
+    if (position < 0).any():
+        unknown = workers["worker"].iloc[int(np.flatnonzero(position < 0)[0])]
+        raise ValueError(f"workers_available: worker {unknown!r} has no labels, so nothing is known of it")
+    capacity = (workers["available"].to_numpy().astype(np.int64) if "available" in workers.columns
+                else np.full(len(position), np.iinfo(np.int64).max // 4))
+    done = set(zip(data.item.tolist(), data.worker.tolist()))
+    chosen_workers, keep = [], []
+    for row, item in enumerate(plan.items):
+        t = posteriors[item]
+        pi = confusions[position]  # (n_listed, K, K)
+        said = np.einsum("t,wtc->wc", t, pi)  # P(label c) per worker
+        with np.errstate(divide="ignore", invalid="ignore"):
+            info = np.nansum(t[None, :, None] * pi * np.log(pi / said[:, None, :]), axis=(1, 2))
+        for j in np.argsort(-info, kind="stable"):
+            if capacity[j] > 0 and (int(item), int(position[j])) not in done:
+                capacity[j] -= 1
+                done.add((int(item), int(position[j])))
+                chosen_workers.append(data.workers[position[j]])
+                keep.append(row)
+                break
+    out = table.iloc[keep].copy()
+    out["worker"] = chosen_workers
+    return out

@@ -1,0 +1,103 @@
+"""Replaying a labelled set as if its labels had been bought by a policy: how many labels a policy needs.
+
+The protocol (the set's real labels, so no simulated workers):
+
+1. Start from each item's first label in file order.
+2. Each round, fit the method on the labels bought so far, record its accuracy on the items with a
+   truth, and let the policy name ``round_share`` of the set's labels (B = max(1, round(share * N)));
+   for each time it names an item, buy that item's next unused label in file order. A policy that
+   names fewer than B (stopping advice, nothing left to gain) has the rest filled by the items with
+   the fewest labels, so every policy ends with every label bought. ``item_cap`` limits the labels
+   an item gets in one round (default: as many as the policy names it).
+3. Stop when every label is bought (the last fit is the all-labels fit).
+
+``labels_needed`` is the fewest labels, as a share of all, at which the accuracy first reaches the
+all-labels accuracy less ``slack`` (0.005).
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.io.errors import DataWarning
+from manyjudges.truth.active import next_labels
+from manyjudges.truth.base import TruthEstimator
+from manyjudges.truth.experiment import accuracy
+from manyjudges.truth.heldout import subset
+
+__all__ = ["CURVE_COLUMNS", "file_ranks", "labels_needed", "replay"]
+
+CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy"]
+
+
+def file_ranks(data: CrowdLabels) -> np.ndarray:
+    """(n_labels,) each label's place among its item's labels in table order (0 = the item's first)."""
+    order = np.argsort(data.item, kind="stable")
+    counts = np.bincount(data.item, minlength=data.n_items)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.empty(data.n_labels, dtype=np.int64)
+    rank[order] = np.arange(data.n_labels) - first[data.item[order]]
+    return rank
+
+
+def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method: Callable[[], TruthEstimator],
+           policy: str = "lookahead", round_share: float = 0.05, seed: int = 0, item_cap: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy``).
+
+    ``labels`` in file order (a CrowdLabels keeps its rows' order); ``make_method()`` builds the fitted
+    method afresh each round (its posteriors and confusions are what the policy reads); ``item_cap``: at
+    most this many labels per item per round (None: as many as the policy says it deserves)."""
+    data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
+    rank = file_ranks(data)
+    bought = np.bincount(data.item[rank == 0], minlength=data.n_items)  # labels bought per item
+    total = np.bincount(data.item, minlength=data.n_items)
+    budget = max(1, int(round(round_share * data.n_labels)))
+    rows, round_no = [], 0
+    while True:
+        used = rank < bought[data.item]
+        seen = subset(data, used)
+        method = make_method()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)
+            method.fit(seen)
+        acc, _ = accuracy(method.labels_, truth)
+        n_used = int(used.sum())
+        rows.append((round_no, n_used, n_used / data.n_labels, acc))
+        if progress is not None:
+            progress(n_used, data.n_labels)
+        left = total - bought
+        if left.sum() == 0:
+            break
+        offer = left if item_cap is None else np.minimum(left, item_cap)
+        candidates = pd.DataFrame({"item": data.items[left > 0], "available": offer[left > 0]})
+        confusions = None if method.confusions_ is None else method.confusions_.to_numpy().reshape(
+            data.n_workers, data.n_classes, data.n_classes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)
+            named = next_labels(seen, method.proba_.to_numpy(), min(budget, int(left.sum())), policy=policy,
+                                confusions=confusions, candidates=candidates, stop=None, seed=seed + round_no)
+        codes = data.items.get_indexer(named["item"])
+        extra = np.bincount(codes, minlength=data.n_items)
+        short = min(budget, int(left.sum())) - int(extra.sum())
+        room = left - extra
+        while short > 0 and room.any():  # fill, a label at a time, the items with the fewest labels (then by code)
+            order = np.lexsort((np.arange(data.n_items), bought + extra))
+            for i in order[room[order] > 0][:short]:
+                extra[i] += 1
+                room[i] -= 1
+                short -= 1
+        bought = np.minimum(bought + extra, total)
+        round_no += 1
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
+
+
+def labels_needed(curve: pd.DataFrame, slack: float = 0.005) -> float:
+    """The first share of labels at which the accuracy reaches the all-labels (last) accuracy less ``slack``."""
+    target = float(curve["accuracy"].iloc[-1]) - slack
+    reached = curve[curve["accuracy"] >= target - 1e-12]
+    return float(reached["share"].iloc[0])

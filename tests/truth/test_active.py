@@ -1,0 +1,145 @@
+"""Where the next labels go: the lookahead gain against enumeration, the choice on a panel whose
+posteriors are known, candidates, workers and budgets; the replay harness against a hand replay."""
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.io.errors import DataWarning
+from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
+from manyjudges.truth.active import expected_accuracy, lookahead_rates, next_labels, policy_scores
+from manyjudges.truth.replay import labels_needed, replay
+
+
+def test_expected_accuracy_equals_enumerating_every_label_sequence():
+    rng = np.random.default_rng(0)
+    posteriors = rng.dirichlet(np.ones(3), 6)
+    confusion = rng.dirichlet(np.ones(3) * 2, 3)
+    for m in range(4):
+        brute = np.zeros(6)
+        for sequence in itertools.product(range(3), repeat=m):
+            likelihood = np.prod([confusion[:, c] for c in sequence], axis=0) if sequence else np.ones(3)
+            brute += (posteriors * likelihood).max(axis=1)
+        np.testing.assert_allclose(expected_accuracy(posteriors, confusion, m), brute, rtol=1e-12)
+
+
+def test_one_label_that_cannot_flip_a_decision_is_valued_with_the_next():
+    confusion = np.array([[0.7, 0.3], [0.3, 0.7]])
+    rates = lookahead_rates(np.array([[0.5, 0.5], [0.8, 0.2], [0.999, 0.001]]), confusion)
+    assert rates[0, 0] == pytest.approx(0.2)  # a tie: one label of a 0.7 worker decides it
+    assert expected_accuracy(np.array([[0.8, 0.2]]), confusion, 1)[0] == pytest.approx(0.8)  # one label: no gain
+    assert rates[1, 0] > 0  # but three do, and the first of them is worth their mean gain
+    assert (rates[2] == 0).all()  # three labels cannot overturn 0.999
+
+
+def _tiny_panel():
+    """Six binary items, workers of known accuracy 0.9 / 0.8 / 0.7: labels from two or three of them."""
+    rows = [("a", "w1", 1), ("a", "w2", 1), ("a", "w3", 1),  # three agree: certain
+            ("b", "w1", 1), ("b", "w2", 0),                  # the best two disagree
+            ("c", "w2", 1), ("c", "w3", 0),                  # 0.8 against 0.7
+            ("d", "w1", 0), ("d", "w3", 0),                  # two agree
+            ("e", "w3", 1),                                  # one weak label
+            ("f", "w1", 1), ("f", "w2", 1)]                  # two strong agree
+    return pd.DataFrame(rows, columns=["item", "worker", "label"])
+
+
+def _enumerated_posteriors(labels: pd.DataFrame, accuracy: dict[str, float]) -> pd.Series:
+    """P(class 1 | labels) by Bayes with a uniform prior and the known accuracies (a direct loop)."""
+    out = {}
+    for item, rows in labels.groupby("item"):
+        like = [1.0, 1.0]
+        for worker, label in zip(rows["worker"], rows["label"]):
+            for t in (0, 1):
+                like[t] *= accuracy[worker] if label == t else 1 - accuracy[worker]
+        out[item] = like[1] / sum(like)
+    return pd.Series(out)
+
+
+def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none():
+    labels = _tiny_panel()
+    accuracy = {"w1": 0.9, "w2": 0.8, "w3": 0.7}
+    p1 = _enumerated_posteriors(labels, accuracy)
+    data = as_crowd_labels(labels)
+    posteriors = np.column_stack([1 - p1[data.items].to_numpy(), p1[data.items].to_numpy()])
+    confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (accuracy[w] for w in data.workers)])
+    plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99)
+    certainty = pd.Series(np.abs(p1 - 0.5), index=p1.index)
+    least_certain = certainty.sort_values(kind="stable").index[:3].tolist()
+    assert sorted(plan["item"].unique()) == sorted(least_certain[: plan["item"].nunique()])
+    assert plan["item"].iloc[0] == certainty.idxmin()
+    assert plan["score"].is_monotonic_decreasing
+    # "a" (three agreeing labels, P = 0.504 / 0.510 = 0.988) is past stop = 0.98: nothing, whatever the budget
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
+    assert p1["a"] == pytest.approx(0.504 / 0.510) and "a" not in set(everything["item"])
+    # nor without stopping advice: three labels of the typical worker (accuracy 0.8) cannot overturn odds of 84
+    assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None)["item"])
+
+
+def test_candidates_cap_and_exclude_and_a_large_budget_warns():
+    data = as_crowd_labels(_tiny_panel())
+    fitted = DawidSkene(smoothing=1.0).fit(data)
+    confusions = fitted.confusions_.to_numpy().reshape(data.n_workers, 2, 2)
+    posteriors = np.full((data.n_items, 2), 0.5)  # every item a tie: each deserves labels
+    candidates = pd.DataFrame({"item": ["b", "c", "e"], "available": [2, 1, 0]})
+    with pytest.warns(DataWarning, match="3 of the 10"):
+        plan = next_labels(data, posteriors, budget=10, confusions=confusions, candidates=candidates)
+    counts = plan["item"].value_counts()
+    assert set(counts.index) == {"b", "c"} and counts["b"] == 2 and counts["c"] == 1
+
+
+def test_workers_available_names_only_listed_workers_not_yet_on_the_item():
+    data = as_crowd_labels(_tiny_panel())
+    confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (0.9, 0.8, 0.7)])
+    posteriors = np.full((data.n_items, 2), 0.5)
+    workers = pd.DataFrame({"worker": ["w1", "w3"], "available": [1, 5]})
+    plan = next_labels(data, posteriors, budget=4, confusions=confusions, workers_available=workers, stop=None)
+    assert set(plan["worker"]) <= {"w1", "w3"}
+    assert (plan["worker"] == "w1").sum() <= 1
+    done = set(zip(_tiny_panel()["item"], _tiny_panel()["worker"]))
+    assert not any((i, w) in done for i, w in zip(plan["item"], plan["worker"]))
+    with pytest.raises(ValueError, match="has no labels"):
+        next_labels(data, posteriors, 2, confusions=confusions, workers_available=pd.DataFrame({"worker": ["zz"]}))
+
+
+def test_baseline_policies():
+    rng_posteriors = np.array([[0.9, 0.1], [0.6, 0.4], [0.5, 0.5]])
+    np.testing.assert_allclose(policy_scores("uncertainty", rng_posteriors)[:, 0], [0.1, 0.4, 0.5])
+    uniform = policy_scores("uniform", rng_posteriors, label_counts=np.array([3, 1, 2]))[:, 0]
+    assert list(np.argsort(-uniform)) == [1, 2, 0]
+    with pytest.raises(ValueError, match="policy"):
+        policy_scores("greedy", rng_posteriors)
+
+
+def test_replay_against_a_hand_replay():
+    """Four items, 2 / 3 / 1 / 2 labels in file order; majority vote; rounds of 2 labels (share 0.25 of 8),
+    uniform policy: fewest labels first, ties in the seeded order checked by hand below."""
+    labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
+                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "label": [0, 1, 1, 1, 0, 1, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
+    curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25)
+    # round 0: the first labels p:0 q:1 r:0 s:1 -> 3 of 4 right (p wrong)
+    assert curve["n_labels"].tolist()[0] == 4 and curve["accuracy"].iloc[0] == 0.75
+    # every round buys 2 labels until the 8 are bought; the last fit is on all labels
+    assert curve["n_labels"].tolist() == [4, 6, 8]
+    # all labels: p 0/1 tie -> lowest class 0 (wrong), q 1,1,0 -> 1, r 0, s 1,1 -> 3 of 4
+    assert curve["accuracy"].iloc[-1] == 0.75
+    assert labels_needed(curve) == 0.5  # reached at the start
+    # the random policy buys the same labels in a different order, but ends at the same place
+    assert replay(labels, truth, MajorityVote, policy="random", round_share=0.25)["accuracy"].iloc[-1] == 0.75
+
+
+def test_replay_buys_each_items_labels_in_file_order():
+    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "worker": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
+    # one label per round (share 0.25 of 4); q has none left, so p's next labels come in file order:
+    # round 0: p {1} -> 1 (wrong); round 1: p {1, 0} tie -> 0 (right); round 2: p {1, 0, 0} -> 0
+    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25)
+    assert curve["accuracy"].tolist() == [0.5, 1.0, 1.0]
+    assert labels_needed(curve) == 0.75
