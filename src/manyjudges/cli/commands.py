@@ -370,3 +370,45 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
         print(f"accuracy {acc:.4f} on {n} items with a truth{left_out}; ECE {ece:.4f}, AUROC {roc:.4f} "
               f"({args.method}, {seconds:.2f} s)", file=sys.stdout if to_file else sys.stderr)
     return None if to_file else labels_table(estimator)
+
+
+def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.io.id_counts import read_id_counts
+    from manyjudges.io.labels import read_crowd_labels
+    from manyjudges.truth.active import next_labels
+    from manyjudges.truth.experiment import with_ordered
+    from manyjudges.truth.heldout import worker_confusions
+    from manyjudges.truth.registry import make_truth_estimator
+
+    if args.budget < 1:
+        raise CommandError(f"--budget must be a positive integer, got {args.budget}")
+    if not 0 < args.stop <= 1:
+        raise CommandError(f"--stop must be in (0, 1], got {args.stop:g}")
+    params = parse_params(args.params)
+    classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
+    if classes is not None:
+        params = with_ordered(args.method, params)
+    build(make_truth_estimator, args.method, params)  # a bad name or value fails before the data is read
+    for flag, value in (("--candidates", args.candidates), ("--workers-available", args.workers_available)):
+        if value == "-":
+            raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
+    stages = Stages(3 + bool(args.candidates) + bool(args.workers_available))
+    with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
+        data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
+    candidates = workers = None
+    if args.candidates:
+        with stages(f"reading {args.candidates}"):
+            candidates = read_id_counts(args.candidates, "item")
+    if args.workers_available:
+        with stages(f"reading {args.workers_available}"):
+            workers = read_id_counts(args.workers_available, "worker")
+    with stages(f"fitting {args.method} on {data.n_labels:,} labels"):
+        estimator = make_truth_estimator(args.method, params).fit(data)
+        posteriors = estimator.proba_.to_numpy()
+        k = data.n_classes
+        confusions = (estimator.confusions_.to_numpy().reshape(data.n_workers, k, k)
+                      if estimator.confusions_ is not None else worker_confusions(data, posteriors))
+    with stages(f"choosing {args.budget:,} labels ({args.policy})"):
+        return next_labels(data, posteriors, args.budget, policy=args.policy, confusions=confusions,
+                           candidates=candidates, workers_available=workers,
+                           stop=None if args.stop >= 1 else args.stop)

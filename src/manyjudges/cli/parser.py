@@ -84,7 +84,18 @@ EXAMPLES = {
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
           manyjudges truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
         writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
-        worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).""",
+        worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
+
+        manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
+        (manyjudges truth next --help).""",
+    "truth next": """\
+        LABELS as for 'manyjudges truth'. CANDIDATES has the column item and optionally available (how many
+        more labels it can still get); WORKERS has the column worker and optionally available.
+
+        example (the labels of 'manyjudges truth --help'):
+          manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
+        writes item, score: the labels to buy next, best first (an item appears once per label it
+        deserves; items already sure, past --stop, get none).""",
 }
 
 
@@ -223,4 +234,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
                         "with a warning)")
     p.set_defaults(run=commands.cmd_truth)
+
+    # `manyjudges truth next ...` (main() routes it here: `truth` itself takes LABELS first)
+    p = sub.add_parser("truth-next", prog="manyjudges truth next", **_parser_kwargs(
+        "truth next", "where the next labels should go: the items (and workers) whose next label is expected "
+                      "to fix most"))
+    p.add_argument("labels_table", metavar="LABELS")
+    _add_method(p, "truth")
+    p.add_argument("--budget", type=int, required=True, metavar="B", help="how many labels to buy next")
+    p.add_argument("--policy", default="lookahead", choices=["lookahead", "uncertainty", "uniform", "random"],
+                   help="lookahead (default): the expected gain in accuracy of the next labels (docs/methods.md); "
+                        "uncertainty: lowest top posterior first; uniform: fewest labels first; random")
+    p.add_argument("--candidates", metavar="CANDIDATES", help="item[, available]: only these items, each at most "
+                                                               "available more labels")
+    p.add_argument("--workers-available", metavar="WORKERS", help="worker[, available]: who can label now; the "
+                                                                 "table gains a worker column")
+    p.add_argument("--stop", type=float, default=0.99, metavar="P",
+                   help="items whose top posterior is at least P get no label (default 0.99; 1 to turn it off)")
+    p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
+    add_duplicates(p, "(item, worker)")
+    p.set_defaults(run=commands.cmd_truth_next)
     return parser

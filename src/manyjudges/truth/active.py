@@ -188,7 +188,8 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
         table = _assign_workers(data, t, confusions, plan, workers_available, table)
     if len(table) < budget:
         warnings.warn(f"next labels: {len(table)} of the {int(budget)} asked for can be given (the other items are "
-                      f"past stop={stop}, have nothing to gain, or have no labels left)", DataWarning, stacklevel=2)
+                      f"past stop={stop}, have nothing to gain or no labels left, or no listed worker can take them)",
+                      DataWarning, stacklevel=2)
     return table.reset_index(drop=True)
 
 

@@ -1,0 +1,79 @@
+"""`manyjudges truth next`: the command against the library call, candidates and workers files, bad input."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from manyjudges.cli import main
+from manyjudges.truth import DawidSkene, as_crowd_labels
+from manyjudges.truth.active import next_labels
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def labels(tmp_path):
+    """40 items with 1 to 4 labels from 8 workers of falling accuracy (each worker on an item once)."""
+    rng = np.random.default_rng(2)
+    rows = ["item\tworker\tlabel"]
+    for i in range(40):
+        t = int(rng.integers(0, 2))
+        for w in rng.choice(8, int(rng.integers(1, 5)), replace=False):
+            rows.append(f"i{i}\tw{w}\t{t if rng.random() < 0.95 - 0.05 * w else 1 - t}")
+    path = tmp_path / "labels.tsv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_next_equals_the_library(capsys, labels, tmp_path):
+    out = tmp_path / "next.tsv"
+    status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 6, "-o", out)
+    assert status == 0, err
+    got = pd.read_csv(out, sep="\t", dtype={"item": str})
+    data = as_crowd_labels(pd.read_csv(labels, sep="\t"))
+    fitted = DawidSkene().fit(data)
+    expected = next_labels(data, fitted.proba_.to_numpy(), 6,
+                           confusions=fitted.confusions_.to_numpy().reshape(data.n_workers, 2, 2))
+    assert got["item"].tolist() == expected["item"].astype(str).tolist()
+    np.testing.assert_allclose(got["score"], expected["score"])
+    assert list(got.columns) == ["item", "score"] and len(got) <= 6
+
+
+def test_candidates_and_workers_files(capsys, labels, tmp_path):
+    (tmp_path / "cand.tsv").write_text("item\tavailable\ni3\t1\ni5\t0\ni7\t2\n")
+    (tmp_path / "workers.tsv").write_text("worker\tavailable\nw0\t1\nw6\t10\n")
+    status, out, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3, "--stop", 1,
+                           "--candidates", tmp_path / "cand.tsv", "--workers-available", tmp_path / "workers.tsv",
+                           "--policy", "uniform")
+    assert status == 0, err
+    table = pd.read_csv(pd.io.common.StringIO(out), sep="\t")
+    assert set(table["item"]) <= {"i3", "i7"} and (table["item"] == "i3").sum() <= 1
+    assert set(table["worker"]) <= {"w0", "w6"} and (table["worker"] == "w0").sum() <= 1
+    given = pd.read_csv(labels, sep="\t")
+    assert not set(zip(table["item"], table["worker"])) & set(zip(given["item"], given["worker"]))
+
+
+def test_a_budget_past_what_can_be_given_warns(capsys, labels, tmp_path):
+    (tmp_path / "cand.tsv").write_text("item\ni3\n")
+    status, out, err = run(capsys, "truth", "next", labels, "--method", "majority_vote", "--budget", 50,
+                           "--policy", "uncertainty", "--stop", 1, "--candidates", tmp_path / "cand.tsv")
+    assert status == 0 and "1 of the 50" in err
+    assert out.splitlines()[1].startswith("i3")
+
+
+def test_bad_input_names_file_line_and_value(capsys, labels, tmp_path):
+    (tmp_path / "cand.tsv").write_text("item\tavailable\ni3\t1\ni5\tmany\n")
+    status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3,
+                         "--candidates", tmp_path / "cand.tsv")
+    assert status == 1 and "cand.tsv" in err and "line 3" in err and "many" in err
+    (tmp_path / "workers.tsv").write_text("worker\nw0\nw0\n")
+    status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3,
+                         "--workers-available", tmp_path / "workers.tsv")
+    assert status == 1 and "line 3" in err and "twice" in err
+    status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 0)
+    assert status == 2 and "--budget" in err
+    status, _, err = run(capsys, "truth", "next", labels, "--method", "no_such", "--budget", 2)
+    assert status == 2 and "unknown truth method" in err
