@@ -273,6 +273,12 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
                 registry.check(spec["method"], spec["params"])
             except ValueError as err:
                 raise ValueError(f"config: {section}.methods.{name}: {err}") from None
+    active = (config.get("truth") or {}).get("active")
+    if active:
+        try:
+            TRUTH_METHODS.check(active.get("method", "dawid_skene"), active.get("params") or {})
+        except ValueError as err:
+            raise ValueError(f"config: truth.active.method: {err}") from None
     for name in ((config.get("consensus") or {}).get("aggregation") or {}).get("aggregators") or []:
         try:
             AGGREGATORS.resolve(name)

@@ -143,3 +143,20 @@ def test_replay_buys_each_items_labels_in_file_order():
     curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25)
     assert curve["accuracy"].tolist() == [0.5, 1.0, 1.0]
     assert labels_needed(curve) == 0.75
+
+
+def test_replay_policies_gives_every_policy_a_row_and_a_curve():
+    from manyjudges.truth.replay import replay_policies
+
+    labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
+                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "label": [0, 1, 1, 1, 0, 1, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
+    summary, curves = replay_policies(labels, truth, "majority_vote", policies=("uniform", "random"),
+                                      round_share=0.25)
+    assert summary["policy"].tolist() == ["uniform", "random"]
+    assert (summary["all_labels_accuracy"] == 0.75).all() and (summary["n_labels"] == 8).all()
+    assert curves.groupby("policy")["n_labels"].max().tolist() == [8, 8]
+    direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25)
+    pd.testing.assert_frame_equal(curves[curves["policy"] == "uniform"].drop(columns="policy").reset_index(drop=True),
+                                  direct)

@@ -17,6 +17,9 @@ from manyjudges.workflow_support import check_config_methods
     ({"consensus": {"aggregation": {"aggregators": ["bordaa"]}}}, ["consensus.aggregation.aggregators", "'bordaa'"]),
     ({"truth": {"methods": {"mv": {"method": "majority_vote", "params": {"ties": "highest"}}}}},
      ["truth.methods.mv", "ties"]),
+    ({"truth": {"methods": {"auto": {}}, "active": {"method": "dawid_skeen"}}},
+     ["truth.active.method", "did you mean 'dawid_skene'"]),
+    ({"truth": {"methods": {"auto": {"params": {"candidates": ["wawa", "glda"]}}}}}, ["truth.methods.auto", "glda"]),
 ])
 def test_a_bad_method_is_reported_before_any_job(config, fragments):
     with pytest.raises(ValueError) as err:

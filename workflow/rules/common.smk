@@ -283,9 +283,18 @@ def truth_tables():
     return [f"results/truth/{d}/{t}.tsv" for d in TRUTH["datasets"] for t in TRUTH_TABLES]
 
 
+def truth_active_datasets():
+    """The datasets the truth.active replay runs on: those with a truth, when the section is configured."""
+    if "active" not in TRUTH:
+        return []
+    return [d for d, spec in TRUTH["datasets"].items() if spec["source"] != "labels_table" or spec.get("truth")]
+
+
 def truth_outputs():
     figures = [f"results/figures/truth/{d}/accuracy.{ext}" for d in TRUTH["datasets"] for ext in ("png", "pdf")]
-    return truth_tables() + figures
+    active = [f"results/truth/{d}/{t}.tsv" for d in truth_active_datasets() for t in ("active", "active_curves")]
+    active += [f"results/figures/truth/{d}/active.{ext}" for d in truth_active_datasets() for ext in ("png", "pdf")]
+    return truth_tables() + figures + active
 
 
 def all_outputs():

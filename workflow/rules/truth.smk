@@ -69,3 +69,52 @@ rule truth_figure:
         "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_truth.py"
+
+
+rule truth_active:
+    input:
+        labels="data/processed/truth/{truth_dataset}/labels.tsv",
+        truth="data/processed/truth/{truth_dataset}/truth.tsv",
+    output:
+        summary="results/truth/{truth_dataset}/active.tsv",
+        curves="results/truth/{truth_dataset}/active_curves.tsv",
+    params:
+        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
+        active=TRUTH.get("active", {}),
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    log:
+        "logs/truth/{truth_dataset}/active.log",
+    benchmark:
+        "benchmarks/runs/truth/{truth_dataset}/active.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
+    script:
+        "../../scripts/truth_active.py"
+
+
+rule truth_active_figure:
+    localrule: True
+    input:
+        summary="results/truth/{truth_dataset}/active.tsv",
+        curves="results/truth/{truth_dataset}/active_curves.tsv",
+    output:
+        png=report(
+            "results/figures/truth/{truth_dataset}/active.png",
+            caption="../report/truth_active.rst",
+            category="Truth inference",
+            subcategory="{truth_dataset}",
+        ),
+        pdf="results/figures/truth/{truth_dataset}/active.pdf",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    log:
+        "logs/figures/truth/{truth_dataset}/active.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    script:
+        "../../scripts/plot_truth_active.py"

@@ -29,9 +29,10 @@ from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.experiment import accuracy
 from manyjudges.truth.heldout import subset
 
-__all__ = ["CURVE_COLUMNS", "file_ranks", "labels_needed", "replay"]
+__all__ = ["CURVE_COLUMNS", "SUMMARY_COLUMNS", "file_ranks", "labels_needed", "replay", "replay_policies"]
 
 CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy"]
+SUMMARY_COLUMNS = ["policy", "labels_needed", "all_labels_accuracy", "n_labels", "rounds"]
 
 
 def file_ranks(data: CrowdLabels) -> np.ndarray:
@@ -101,3 +102,27 @@ def labels_needed(curve: pd.DataFrame, slack: float = 0.005) -> float:
     target = float(curve["accuracy"].iloc[-1]) - slack
     reached = curve[curve["accuracy"] >= target - 1e-12]
     return float(reached["share"].iloc[0])
+
+
+def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, method: str,
+                    params: dict | None = None, policies: tuple[str, ...] = ("lookahead", "uncertainty", "uniform",
+                                                                             "random"),
+                    round_share: float = 0.05, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every policy's replay with the registry ``method``: (summary ``policy, labels_needed,
+    all_labels_accuracy, n_labels, rounds``; curves ``policy, round, n_labels, share, accuracy``).
+    The lookahead reads the method's posteriors tempered on withheld labels (``calibrate="tempering"``:
+    the same labels) unless ``params`` sets ``calibrate``."""
+    from manyjudges.truth.registry import make_truth_estimator
+
+    data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
+    summary, curves = [], []
+    for policy in policies:
+        chosen = dict(params or {})
+        if policy == "lookahead":
+            chosen.setdefault("calibrate", "tempering")
+        curve = replay(data, truth, lambda chosen=chosen: make_truth_estimator(method, chosen), policy=policy,
+                       round_share=round_share, seed=seed)
+        summary.append((policy, labels_needed(curve), float(curve["accuracy"].iloc[-1]), data.n_labels, len(curve)))
+        curves.append(curve.assign(policy=policy))
+    curve_table = pd.concat(curves, ignore_index=True)[["policy", *CURVE_COLUMNS]]
+    return pd.DataFrame(summary, columns=SUMMARY_COLUMNS), curve_table

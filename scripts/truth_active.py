@@ -1,0 +1,13 @@
+"""The replay of one truth dataset: how many labels each policy for buying labels needs (truth.active)."""
+from manyjudges.io.labels import read_labels, read_truth
+from manyjudges.truth.replay import replay_policies
+from manyjudges.workflow_support import setup_logging, write_tsv
+
+setup_logging(snakemake.log[0])
+spec, active, out = snakemake.params.spec, snakemake.params.active, snakemake.output
+labels = read_labels(snakemake.input.labels, classes=spec.get("classes"), duplicates="first")
+truth = read_truth(snakemake.input.truth, labels=labels, classes=spec.get("classes"))
+summary, curves = replay_policies(labels, truth, active["method"], active.get("params"), tuple(active["policies"]),
+                                  float(active["round_share"]))
+write_tsv(summary, out.summary)
+write_tsv(curves, out.curves)
