@@ -189,7 +189,8 @@ class TruthEstimator:
 
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
-        codes) used as ``gold_use`` says, without calibration; sets no ``*_`` attribute of the public contract."""
+        codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
+        ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
         self._check_params()
         if known is not None and self.gold_use == "fit":
             result = self._fit(data, known)
