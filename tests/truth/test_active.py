@@ -86,8 +86,8 @@ def test_candidates_cap_and_exclude_and_a_large_budget_warns():
     fitted = DawidSkene(smoothing=1.0).fit(data)
     confusions = fitted.confusions_.to_numpy().reshape(data.n_workers, 2, 2)
     posteriors = np.full((data.n_items, 2), 0.5)  # every item a tie: each deserves labels
-    candidates = pd.DataFrame({"item": ["b", "c", "e"], "available": [2, 1, 0]})
-    with pytest.warns(DataWarning, match="3 of the 10"):
+    candidates = pd.DataFrame({"item": ["b", "c", "e", "zz"], "available": [2, 1, 0, 4]})
+    with pytest.warns(DataWarning, match="3 of the 10"), pytest.warns(DataWarning, match="'zz'"):
         plan = next_labels(data, posteriors, budget=10, confusions=confusions, candidates=candidates)
     counts = plan["item"].value_counts()
     assert set(counts.index) == {"b", "c"} and counts["b"] == 2 and counts["c"] == 1

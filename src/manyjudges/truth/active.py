@@ -174,6 +174,10 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
     if candidates is not None:
         position = pd.Index(data.items.astype(str)).get_indexer(candidates["item"].astype(str))
         known = position >= 0
+        if not known.all():
+            example = candidates["item"].iloc[int(np.flatnonzero(~known)[0])]
+            warnings.warn(f"candidates: {int((~known).sum())} of {len(known)} items have no labels (nothing is known "
+                          f"of them, e.g. {example!r}) and are left out", DataWarning, stacklevel=2)
         mask = np.zeros(data.n_items, dtype=bool)
         mask[position[known]] = True
         eligible &= mask
