@@ -21,7 +21,6 @@ Writes ``<out>/truth_active_curves.tsv`` (dataset, policy, round, n_labels, shar
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from truth_auto import SNOW_TASKS, load_any  # noqa: E402
-from truth_vs_crowdkit import DATASETS, SOURCE  # noqa: E402
+from truth_vs_crowdkit import DATASETS, add_mirror_arguments, mirror_root  # noqa: E402
 
 from manyjudges.truth import DawidSkene, as_crowd_labels  # noqa: E402
 from manyjudges.truth.replay import labels_needed, replay  # noqa: E402
@@ -77,12 +76,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--datasets", default=",".join(every), help=f"comma-separated, of {', '.join(every)}")
     ap.add_argument("--policies", default=",".join(POLICIES))
     ap.add_argument("--round-share", type=float, default=0.05, help="labels bought per round, as a share of all")
-    ap.add_argument("--mirror", type=Path, default=None, help="the data mirror root (default: $MANYJUDGES_MIRROR)")
-    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    add_mirror_arguments(ap)
     args = ap.parse_args(argv)
-    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR", ""))
-    if not (mirror / SOURCE).is_dir():
-        ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
+    mirror = mirror_root(ap, args)
     curves, rows = [], []
     for dataset in args.datasets.split(","):
         labels, truth = load_any(mirror, dataset)

@@ -21,7 +21,6 @@ method and its accuracy, auto's, the gap, auto's seconds over Dawid-Skene's) and
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import sys
 import time
@@ -34,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from truth_vs_crowdkit import DATASETS, SOURCE, load  # noqa: E402
+from truth_vs_crowdkit import DATASETS, add_mirror_arguments, load, mirror_root  # noqa: E402
 
 from manyjudges.truth import TRUTH_METHODS, as_crowd_labels, make_truth_estimator  # noqa: E402
 from manyjudges.truth.calibration import calibration_scores  # noqa: E402
@@ -141,12 +140,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--methods", default=",".join(SINGLE), help="the single methods beside auto (comma-separated)")
     ap.add_argument("--repeat", type=int, default=3, help="fits per method, the fastest counts (EBCC: one)")
     ap.add_argument("--crowdkit", action="store_true", help="time crowd-kit's MajorityVote and DawidSkene too")
-    ap.add_argument("--mirror", type=Path, default=None, help="the data mirror root (default: $MANYJUDGES_MIRROR)")
-    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    add_mirror_arguments(ap)
     args = ap.parse_args(argv)
-    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR", ""))
-    if not (mirror / SOURCE).is_dir():
-        ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
+    mirror = mirror_root(ap, args)
     methods = args.methods.split(",")
     if "dawid_skene" not in methods:
         methods.append("dawid_skene")  # the time auto is measured against

@@ -15,7 +15,6 @@ Writes ``<out>/truth_gold.{tsv,md}``.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from truth_vs_crowdkit import DATASETS, SOURCE, load  # noqa: E402
+from truth_vs_crowdkit import DATASETS, add_mirror_arguments, load, mirror_root  # noqa: E402
 
 from manyjudges.truth import TRUTH_METHODS, as_crowd_labels, make_truth_estimator  # noqa: E402
 
@@ -69,12 +68,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--methods", default=None, help="comma-separated (default: every method that takes gold)")
     ap.add_argument("--share", type=float, default=0.1, help="share of the truth items given as gold (0.1)")
     ap.add_argument("--draws", type=int, default=5, help="gold draws per set (5)")
-    ap.add_argument("--mirror", type=Path, default=None, help="the data mirror root (default: $MANYJUDGES_MIRROR)")
-    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    add_mirror_arguments(ap)
     args = ap.parse_args(argv)
-    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR", ""))
-    if not (mirror / SOURCE).is_dir():
-        ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
+    mirror = mirror_root(ap, args)
     methods = args.methods.split(",") if args.methods else gold_methods()
     from timing_harness import write_tables
 

@@ -113,6 +113,20 @@ SCALE_SKIPPED: tuple[str, ...] = ()
 CROWDKIT_MAX_LABELS = {"glad": 30_000}
 
 
+def add_mirror_arguments(ap: argparse.ArgumentParser) -> None:
+    """``--mirror DIR`` and ``--out DIR``, the two arguments every truth benchmark takes."""
+    ap.add_argument("--mirror", type=Path, default=None, help="the data mirror root (default: $MANYJUDGES_MIRROR)")
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+
+
+def mirror_root(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Path:
+    """``--mirror`` or ``$MANYJUDGES_MIRROR``; a command-line error when the benchmark sets are not under it."""
+    mirror = args.mirror or Path(os.environ.get("MANYJUDGES_MIRROR", ""))
+    if not (mirror / SOURCE).is_dir():
+        ap.error(f"{mirror / SOURCE} not found: give --mirror DIR or set MANYJUDGES_MIRROR")
+    return mirror
+
+
 def load(mirror: Path, name: str) -> tuple[pd.DataFrame, pd.Series]:
     if name == "trec_rf10":
         from manyjudges.io.sources.trec_rf10 import trec_rf10_labels

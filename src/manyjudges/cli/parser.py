@@ -5,7 +5,7 @@ import argparse
 import textwrap
 from typing import Any
 
-from manyjudges.cli import commands
+from manyjudges.cli import commands, truth_commands
 from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 
 __all__ = ["build_parser"]
@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
                         "with a warning)")
-    p.set_defaults(run=commands.cmd_truth)
+    p.set_defaults(run=truth_commands.cmd_truth)
 
     # `manyjudges truth next ...` (main() routes it here: `truth` itself takes LABELS first)
     p = sub.add_parser("truth-next", prog="manyjudges truth next", **_parser_kwargs(
@@ -253,5 +253,5 @@ def build_parser() -> argparse.ArgumentParser:
                    help="items whose top posterior is at least P get no label (default 0.99; 1 to turn it off)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
     add_duplicates(p, "(item, worker)")
-    p.set_defaults(run=commands.cmd_truth_next)
+    p.set_defaults(run=truth_commands.cmd_truth_next)
     return parser
