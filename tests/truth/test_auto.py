@@ -220,3 +220,5 @@ def test_every_method_has_scikit_learn_params_and_calibrate():
         DawidSkene().set_params(smothing=1.0)
     with pytest.raises(ValueError, match="calibrate"):
         DawidSkene(calibrate="platt").fit(one_coin_panel(n_items=20)[0])
+    with pytest.raises(ValueError, match="calibrate"):  # before any data, as config checks need
+        make_truth_estimator("dawid_skene", {"calibrate": "platt"})

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels
-from manyjudges.truth.base import CALIBRATIONS, TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     fit_tempering,
@@ -98,8 +98,6 @@ class Auto(TruthEstimator):
         check_number("random_state", self.random_state, integer=True)
         if not isinstance(self.ordered, (bool, np.bool_)):
             raise ValueError(f"ordered must be true or false, got {self.ordered!r}")
-        if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
-            raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
         if isinstance(self.candidates, str) or (self.candidates is not None and not list(self.candidates)):
             raise ValueError(f"candidates must be a non-empty list of method names, got {self.candidates!r}")
         for name in self.candidate_names():

@@ -191,7 +191,7 @@ class TruthEstimator:
         """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
         codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
         ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
-        self._check_params()
+        self.check_params()
         if known is not None and self.gold_use == "fit":
             result = self._fit(data, known)
         else:
@@ -207,9 +207,7 @@ class TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
         :func:`~manyjudges.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
         classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
-        if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
-            raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
-        self._check_params()
+        self.check_params()
         data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
         known = None
         if gold is not None:
@@ -271,8 +269,14 @@ class TruthEstimator:
         ``fit_predict_proba``)."""
         return self.fit(labels, **kwargs).proba_
 
+    def check_params(self) -> None:
+        """Validate every parameter: ``calibrate`` (shared by the family), then the method's own."""
+        if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
+            raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
+        self._check_params()
+
     def _check_params(self) -> None:
-        """Validate the parameters (subclasses override; the constructor only stores them)."""
+        """Validate the method's own parameters (subclasses override; the constructor only stores them)."""
 
     def _fit(self, data: CrowdLabels) -> TruthFit:  # pragma: no cover
         raise NotImplementedError
