@@ -160,3 +160,12 @@ def test_replay_policies_gives_every_policy_a_row_and_a_curve():
     direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25)
     pd.testing.assert_frame_equal(curves[curves["policy"] == "uniform"].drop(columns="policy").reset_index(drop=True),
                                   direct)
+
+
+def test_replay_of_a_method_without_confusions_uses_the_m_step_on_its_posteriors():
+    labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
+                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "label": [0, 1, 1, 1, 0, 1, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
+    curve = replay(labels, truth, MajorityVote, policy="lookahead", round_share=0.25)
+    assert curve["n_labels"].iloc[-1] == 8 and curve["accuracy"].iloc[-1] == 0.75

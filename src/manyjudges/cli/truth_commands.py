@@ -86,8 +86,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
 def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.io.id_counts import read_id_counts
     from manyjudges.io.labels import read_crowd_labels
-    from manyjudges.truth.active import next_labels
-    from manyjudges.truth.heldout import worker_confusions
+    from manyjudges.truth.active import fitted_confusions, next_labels
     from manyjudges.truth.registry import make_truth_estimator
 
     if args.budget < 1:
@@ -110,10 +109,7 @@ def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
             workers = read_id_counts(args.workers_available, "worker")
     with stages(f"fitting {args.method} on {data.n_labels:,} labels"):
         estimator = make_truth_estimator(args.method, params).fit(data)
-        posteriors = estimator.proba_.to_numpy()
-        k = data.n_classes
-        confusions = (estimator.confusions_.to_numpy().reshape(data.n_workers, k, k)
-                      if estimator.confusions_ is not None else worker_confusions(data, posteriors))
+        posteriors, confusions = estimator.proba_.to_numpy(), fitted_confusions(estimator, data)
     with stages(f"choosing {args.budget:,} labels ({args.policy})"):
         return next_labels(data, posteriors, args.budget, policy=args.policy, confusions=confusions,
                            candidates=candidates, workers_available=workers,

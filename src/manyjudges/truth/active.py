@@ -38,13 +38,23 @@ import pandas as pd
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.io.errors import DataWarning
 from manyjudges.random_streams import rng_for
+from manyjudges.truth.heldout import worker_confusions
 
-__all__ = ["POLICIES", "expected_accuracy", "lookahead_depth", "lookahead_rates", "next_labels", "policy_scores",
-           "typical_confusion"]
+__all__ = ["POLICIES", "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",
+           "policy_scores", "typical_confusion"]
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")
 #: items at least this sure of their class get no label by default
 DEFAULT_STOP = 0.99
+
+
+def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
+    """(n_workers, K, K) a fitted truth method's worker confusions: its ``confusions_``, or for a method
+    without them (majority vote, Wawa, GLAD) one Dawid-Skene M-step on its posteriors."""
+    k = data.n_classes
+    if estimator.confusions_ is not None:
+        return estimator.confusions_.to_numpy().reshape(data.n_workers, k, k)
+    return worker_confusions(data, estimator.proba_.to_numpy())
 
 
 def lookahead_depth(n_classes: int) -> int:

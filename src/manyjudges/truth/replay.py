@@ -24,7 +24,7 @@ import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.errors import DataWarning
-from manyjudges.truth.active import next_labels
+from manyjudges.truth.active import fitted_confusions, next_labels
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.experiment import accuracy
 from manyjudges.truth.heldout import subset
@@ -76,8 +76,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
             break
         offer = left if item_cap is None else np.minimum(left, item_cap)
         candidates = pd.DataFrame({"item": data.items[left > 0], "available": offer[left > 0]})
-        confusions = None if method.confusions_ is None else method.confusions_.to_numpy().reshape(
-            data.n_workers, data.n_classes, data.n_classes)
+        confusions = fitted_confusions(method, seen)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DataWarning)
             named = next_labels(seen, method.proba_.to_numpy(), min(budget, int(left.sum())), policy=policy,
