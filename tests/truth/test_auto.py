@@ -11,6 +11,7 @@ import pytest
 from manyjudges.truth import Auto, DawidSkene, as_crowd_labels, make_truth_estimator
 from manyjudges.truth.heldout import (
     fit_tempering,
+    fold_split,
     held_out,
     label_folds,
     predictive,
@@ -137,6 +138,19 @@ def test_held_out_fits_never_see_the_withheld_labels():
     assert seen_sizes == [int((folds != f).sum()) for f in range(3)]
     sub = subset(data, folds != 0)
     assert sub.n_items == data.n_items and sub.n_workers == data.n_workers
+
+
+def test_a_shared_fold_split_gives_what_the_folds_give():
+    labels, _ = one_coin_panel(n_items=80, n_workers=8, per_item=3, k=3)
+    data = as_crowd_labels(labels)
+    folds = label_folds(data, 4)
+    split = fold_split(data, folds)
+    assert [len(out) for out in split.withheld] == [int((folds == f).sum()) for f in range(4)]
+    for method in (DawidSkene(), make_truth_estimator("wawa")):
+        by_folds = held_out(method.posteriors_on, data, folds)
+        by_split = held_out(method.posteriors_on, data, split)
+        np.testing.assert_array_equal(by_folds.posteriors, by_split.posteriors)
+        np.testing.assert_array_equal(by_folds.said, by_split.said)
 
 
 def test_stacking_weights_against_a_grid_on_the_simplex():

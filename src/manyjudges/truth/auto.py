@@ -38,6 +38,7 @@ from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     fit_tempering,
+    fold_split,
     held_out,
     label_folds,
     log_score,
@@ -108,7 +109,7 @@ class Auto(TruthEstimator):
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         from manyjudges.truth.registry import make_truth_estimator
 
-        folds = label_folds(data, int(self.n_folds), int(self.random_state))
+        folds = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)))
         names = self.candidate_names()
         rows, predictive, betas = [], [], []
         for name in names:

@@ -39,8 +39,8 @@ from scipy.optimize import minimize, minimize_scalar
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.random_streams import rng_for
 
-__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "HeldOut", "fit_tempering", "held_out", "label_folds", "log_score",
-           "predictive", "stacking_weights", "subset", "temper", "worker_confusions"]
+__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "fit_tempering", "fold_split", "held_out",
+           "label_folds", "log_score", "predictive", "stacking_weights", "subset", "temper", "worker_confusions"]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
 DEFAULT_FOLDS = 5
@@ -78,12 +78,10 @@ def subset(data: CrowdLabels, keep: np.ndarray) -> CrowdLabels:
 def worker_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR) -> np.ndarray:
     """(n_workers, K, K) pi[w, t, c]: the M-step on ``posteriors`` (n_items, K), shrunk towards the pooled confusion."""
     k, n_workers = data.n_classes, data.n_workers
-    counts = np.zeros((n_workers, k, k))
-    for c in range(k):
-        said = data.label == c
-        for t in range(k):
-            counts[:, t, c] = np.bincount(data.worker[said], weights=posteriors[data.item[said], t],
-                                          minlength=n_workers)
+    # cell (w, t, c) of label e: posterior T[item_e, t] at ((w_e K + t) K + c_e), summed by one bincount
+    cells = (data.worker[:, None].astype(np.int64) * k + np.arange(k)) * k + data.label[:, None]
+    counts = np.bincount(cells.ravel(), weights=posteriors[data.item].ravel(), minlength=n_workers * k * k)
+    counts = counts.reshape(n_workers, k, k)
     pooled = counts.sum(axis=0) + 1e-9
     pooled /= pooled.sum(axis=1, keepdims=True)
     return (counts + strength * pooled) / (counts.sum(axis=2, keepdims=True) + strength)
@@ -135,23 +133,44 @@ class HeldOut:
         return np.einsum("et,et->e", weight, self.said) / np.einsum("et->e", weight)
 
 
-def held_out(fit: Callable[[CrowdLabels], np.ndarray], data: CrowdLabels, folds: np.ndarray) -> HeldOut:
+@dataclass(frozen=True, eq=False)
+class FoldSplit:
+    """Each fold's withheld labels (indices into the labels) and the labels its fit sees, made once and
+    shared by every method fitted on the folds."""
+
+    #: (n_labels,) the fold of each label (-1: never withheld)
+    folds: np.ndarray
+    #: the label indices each fold withholds, folds with none left out
+    withheld: tuple[np.ndarray, ...]
+    #: the labels each of those folds' fits sees
+    seen: tuple[CrowdLabels, ...]
+
+
+def fold_split(data: CrowdLabels, folds: np.ndarray) -> FoldSplit:
+    """The :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``."""
+    withheld, seen = [], []
+    for fold in range(int(folds.max()) + 1):
+        out = folds == fold
+        if out.any():
+            withheld.append(np.flatnonzero(out))
+            seen.append(subset(data, ~out))
+    return FoldSplit(folds, tuple(withheld), tuple(seen))
+
+
+def held_out(fit: Callable[[CrowdLabels], np.ndarray], data: CrowdLabels, folds: np.ndarray | FoldSplit) -> HeldOut:
     """Fit on all labels but one fold's (``fit(labels) -> posteriors``), for each fold; the withheld labels'
-    posteriors and worker columns, in label order."""
+    posteriors and worker columns, in label order. ``folds``: from :func:`label_folds`, or their
+    :func:`fold_split` when several methods are fitted on the same folds."""
+    split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
     k = data.n_classes
-    n_folds = int(folds.max()) + 1
     posteriors = np.zeros((data.n_labels, k))
     said = np.zeros((data.n_labels, k))
-    for fold in range(n_folds):
-        out = folds == fold
-        if not out.any():
-            continue
-        seen = subset(data, ~out)
+    for out, seen in zip(split.withheld, split.seen):
         fitted = np.asarray(fit(seen), dtype=float)
         confusion = worker_confusions(seen, fitted)
         posteriors[out] = fitted[data.item[out]]
         said[out] = confusion[data.worker[out], :, data.label[out]]
-    withheld = folds >= 0
+    withheld = split.folds >= 0
     return HeldOut(posteriors[withheld], said[withheld])
 
 
