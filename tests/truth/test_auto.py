@@ -112,7 +112,7 @@ def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_opti
     labels, _ = one_coin_panel(n_items=150, n_workers=10, per_item=4, k=3)
     data = as_crowd_labels(labels)
     folds = label_folds(data, 4)
-    held = held_out(lambda seen: DawidSkene().posteriors_on(seen), data, folds)
+    held = held_out(DawidSkene().posteriors_on, data, folds)
     for beta in (0.3, 1.0, 2.5):
         direct = np.array([sum((p[t] ** beta / (p ** beta).sum()) * s[t] for t in range(3))
                            for p, s in zip(held.posteriors, held.said)])
@@ -130,7 +130,7 @@ def test_held_out_fits_never_see_the_withheld_labels():
     folds = label_folds(data, 3)
     seen_sizes = []
 
-    def fit(seen):
+    def fit(seen, known):
         seen_sizes.append(seen.n_labels)
         return np.full((seen.n_items, seen.n_classes), 1.0 / 3)
 
@@ -151,6 +151,27 @@ def test_a_shared_fold_split_gives_what_the_folds_give():
         by_split = held_out(method.posteriors_on, data, split)
         np.testing.assert_array_equal(by_folds.posteriors, by_split.posteriors)
         np.testing.assert_array_equal(by_folds.said, by_split.said)
+
+
+def test_withheld_gold_answers_are_scored_by_fits_that_were_not_given_them():
+    labels, truth = one_coin_panel(n_items=90, n_workers=8, per_item=3, k=3)
+    data = as_crowd_labels(labels)
+    gold_items = np.arange(0, 90, 3)
+    gold = (gold_items, truth[gold_items])
+    split = fold_split(data, label_folds(data, 3), gold)
+    dealt = np.sort(np.concatenate([items for items, _ in split.gold_withheld]))
+    np.testing.assert_array_equal(dealt, gold_items)
+    for (given, _), (out, classes) in zip(split.known, split.gold_withheld):
+        assert not set(given) & set(out) and len(given) + len(out) == len(gold_items)
+        np.testing.assert_array_equal(classes, truth[out])
+    held = held_out(DawidSkene().posteriors_on, data, split)
+    n_labels = int((split.folds >= 0).sum())
+    assert len(held.said) == n_labels + len(gold_items)
+    scored = held.said[n_labels:]
+    np.testing.assert_array_equal(scored.argmax(axis=1), np.concatenate([c for _, c in split.gold_withheld]))
+    assert set(np.unique(scored)) == {0.0, 1.0}
+    # a withheld gold item's posterior is the fit's own, not one-hot on its class
+    assert (held.posteriors[n_labels:].max(axis=1) < 1.0).any()
 
 
 def test_stacking_weights_against_a_grid_on_the_simplex():

@@ -18,7 +18,10 @@ sparse panels. ``Auto`` decides on the labels alone (:mod:`manyjudges.truth.held
 predictive probability of the withheld labels as fitted (``heldout_log_likelihood``) and tempered,
 beta and the weight. ``confusions_`` and ``skills_`` (each worker's expected accuracy,
 sum_t p[t] pi[w, t, t]) come from one M-step on the final posteriors. The truth never enters: a
-truth column in the labels table is ignored like any other extra column.
+truth column in the labels table is ignored like any other extra column. Gold items (``gold=``) are
+dealt round the same folds: each fold's fits are given the other folds' gold, and each withheld gold
+answer is scored in steps 3 and 4 as a label from a worker who is always right (probability
+T[i, class]); the final fits are given all of them.
 
 Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene, Dawid-Skene with add-one
 smoothing (``dawid_skene_map``: steadier where workers have few labels), and, with ``ordered=True``
@@ -109,13 +112,14 @@ class Auto(TruthEstimator):
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         from manyjudges.truth.registry import make_truth_estimator
 
-        folds = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)))
+        folds = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
+                           int(self.random_state))
         names = self.candidate_names()
         rows, predictive, betas = [], [], []
         for name in names:
             start = perf_counter()
             method = make_truth_estimator(name)
-            held = held_out(lambda seen, method=method: method.posteriors_on(seen, gold), data, folds)
+            held = held_out(method.posteriors_on, data, folds)
             beta = fit_tempering(held) if self.calibrate == "tempering" else 1.0
             probabilities = held.probabilities(beta)
             rows.append({"candidate": name, "heldout_log_likelihood": log_score(held.probabilities(1.0)),

@@ -39,7 +39,7 @@ import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
 from manyjudges.io.errors import DataWarning
-from manyjudges.truth.heldout import fit_tempering, held_out, label_folds, temper
+from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
 
 __all__ = ["CALIBRATIONS", "UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number",
            "posteriors_from_log_joint", "row_argmax"]
@@ -257,7 +257,7 @@ class TruthEstimator:
     def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
         """The beta of ``calibrate="tempering"``: fits of this method (uncalibrated) without each fold of labels."""
         method = type(self)(**{**self.get_params(), "calibrate": None})
-        return fit_tempering(held_out(lambda seen: method.posteriors_on(seen, known), data, label_folds(data)))
+        return fit_tempering(held_out(method.posteriors_on, data, fold_split(data, label_folds(data), known)))
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
         """``fit(labels, **kwargs).labels_``: a Series of classes indexed by item (crowd-kit's

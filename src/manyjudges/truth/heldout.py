@@ -39,7 +39,7 @@ from scipy.optimize import minimize, minimize_scalar
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.random_streams import rng_for
 
-__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "fit_tempering", "fold_split", "held_out",
+__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering", "fold_split", "held_out",
            "label_folds", "log_score", "predictive", "stacking_weights", "subset", "temper", "worker_confusions"]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
@@ -133,45 +133,75 @@ class HeldOut:
         return np.einsum("et,et->e", weight, self.said) / np.einsum("et->e", weight)
 
 
+Known = tuple[np.ndarray, np.ndarray]
+
+
 @dataclass(frozen=True, eq=False)
 class FoldSplit:
-    """Each fold's withheld labels (indices into the labels) and the labels its fit sees, made once and
-    shared by every method fitted on the folds."""
+    """Each fold's withheld labels and gold answers, and what its fit is given, made once and shared by
+    every method fitted on the folds."""
 
     #: (n_labels,) the fold of each label (-1: never withheld)
     folds: np.ndarray
-    #: the label indices each fold withholds, folds with none left out
+    #: the label indices each fold withholds
     withheld: tuple[np.ndarray, ...]
-    #: the labels each of those folds' fits sees
+    #: the labels each fold's fit sees
     seen: tuple[CrowdLabels, ...]
+    #: the gold items (item codes, class codes) each fold's fit is given (None without gold)
+    known: tuple[Known | None, ...]
+    #: the gold items each fold withholds (item codes, class codes), scored as a perfect worker's labels
+    gold_withheld: tuple[Known, ...]
 
 
-def fold_split(data: CrowdLabels, folds: np.ndarray) -> FoldSplit:
-    """The :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``."""
-    withheld, seen = [], []
-    for fold in range(int(folds.max()) + 1):
+def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> FoldSplit:
+    """The :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``; gold items ``known``
+    (item codes, class codes) are dealt round the same folds in a seeded random order of their items, so
+    each fold's fit is given the gold of the other folds."""
+    n_folds = int(folds.max()) + 1
+    if known is None or len(known[0]) == 0:
+        gold_fold = np.zeros(0, dtype=np.int64)
+        gold_items, gold_classes = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    else:
+        gold_items, gold_classes = (np.asarray(a, dtype=np.int64) for a in known)
+        key = rng_for(seed, "truth", "gold folds").random(data.n_items)[gold_items]
+        gold_fold = np.empty(len(gold_items), dtype=np.int64)
+        gold_fold[np.lexsort((gold_items, key))] = np.arange(len(gold_items)) % max(n_folds, 1)
+    withheld, seen, given, gold_out = [], [], [], []
+    for fold in range(n_folds):
         out = folds == fold
-        if out.any():
-            withheld.append(np.flatnonzero(out))
-            seen.append(subset(data, ~out))
-    return FoldSplit(folds, tuple(withheld), tuple(seen))
+        gold_here = gold_fold == fold
+        if not out.any() and not gold_here.any():
+            continue
+        withheld.append(np.flatnonzero(out))
+        seen.append(subset(data, ~out))
+        given.append(None if known is None else (gold_items[~gold_here], gold_classes[~gold_here]))
+        gold_out.append((gold_items[gold_here], gold_classes[gold_here]))
+    return FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
 
 
-def held_out(fit: Callable[[CrowdLabels], np.ndarray], data: CrowdLabels, folds: np.ndarray | FoldSplit) -> HeldOut:
-    """Fit on all labels but one fold's (``fit(labels) -> posteriors``), for each fold; the withheld labels'
-    posteriors and worker columns, in label order. ``folds``: from :func:`label_folds`, or their
-    :func:`fold_split` when several methods are fitted on the same folds."""
+def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
+             folds: np.ndarray | FoldSplit) -> HeldOut:
+    """Fit without each fold (``fit(labels, known) -> posteriors``: the labels and gold items the fold
+    leaves in); the withheld labels' posteriors and worker columns, in label order, then each withheld
+    gold item's posterior and the one-hot of its class (a label from a worker who is always right).
+    ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
+    methods)."""
     split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
     k = data.n_classes
     posteriors = np.zeros((data.n_labels, k))
     said = np.zeros((data.n_labels, k))
-    for out, seen in zip(split.withheld, split.seen):
-        fitted = np.asarray(fit(seen), dtype=float)
+    gold_posteriors, gold_said = [np.zeros((0, k))], [np.zeros((0, k))]
+    for out, seen, known, (gold_items, gold_classes) in zip(split.withheld, split.seen, split.known,
+                                                             split.gold_withheld):
+        fitted = np.asarray(fit(seen, known), dtype=float)
         confusion = worker_confusions(seen, fitted)
         posteriors[out] = fitted[data.item[out]]
         said[out] = confusion[data.worker[out], :, data.label[out]]
+        gold_posteriors.append(fitted[gold_items])
+        gold_said.append(np.eye(k)[gold_classes])
     withheld = split.folds >= 0
-    return HeldOut(posteriors[withheld], said[withheld])
+    return HeldOut(np.concatenate([posteriors[withheld], *gold_posteriors]),
+                   np.concatenate([said[withheld], *gold_said]))
 
 
 def fit_tempering(held: HeldOut) -> float:
