@@ -16,8 +16,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # objective evaluation, and spent as much time in the kernel as in numpy (measured: M5 on
 # sim_medline 85 s -> 38 s with these). Keep freed memory in the process instead (glibc only;
 # other allocators ignore the variables).
-for _var, _value in (("MALLOC_MMAP_THRESHOLD_", "33554432"), ("MALLOC_TRIM_THRESHOLD_", "1073741824"),
-                     ("MALLOC_TOP_PAD_", "268435456")):
+for _var, _value in (
+    ("MALLOC_MMAP_THRESHOLD_", "33554432"),
+    ("MALLOC_TRIM_THRESHOLD_", "1073741824"),
+    ("MALLOC_TOP_PAD_", "268435456"),
+):
     os.environ.setdefault(_var, _value)
 
 min_version("8.0")

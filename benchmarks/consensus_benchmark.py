@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import BEST_OF, REPEAT_BELOW, best_of, error_result, limit_memory, write_tables, run_in_child
+from timing_harness import BEST_OF, REPEAT_BELOW, best_of, error_result, limit_memory, run_in_child, write_tables
 
 SEED = 0
 K_FULL = (25, 100, 200, 1000)
@@ -145,7 +145,7 @@ def brute_force(lists, lam, gamma):
                 w2 = w * ew
                 per_length[length + 1] += w2
                 stack.append((nxt, w2, length + 1))
-    lcs = max((l for l in range(1, v + 1) if per_length[l] > 0), default=0)
+    lcs = max((size for size in range(1, v + 1) if per_length[size] > 0), default=0)
     per_length = per_length[1:lcs + 1]
     total = sum(per_length) if exact else math.fsum(per_length)
     return total, per_length
@@ -254,7 +254,9 @@ def _compare(res, ref, ref_name, exact_case, inexact_ref_is_na=False):
                 why = "float64 inexact beyond 2^53"
             else:
                 why = "MISMATCH"
-            what = ("kappa" if bad_k else "") + (f"{' and ' if bad_k else ''}{bad_l}/{len(pa)} kappa_l" if bad_l else "")
+            what = ("kappa" if bad_k else "") + (
+                f"{' and ' if bad_k else ''}{bad_l}/{len(pa)} kappa_l" if bad_l else ""
+            )
             note = f"{what} != {ref_name} as integers ({why}; max rel. diff {worst:.2g})"
             if inexact_ref_is_na and why != "MISMATCH" and not problems:
                 return "NA", f"no exact reference: {note}"
@@ -409,7 +411,10 @@ def main(argv=None):
         f"numpy {np.__version__}, {os.cpu_count()} CPUs, {platform.platform()}",
         f"total benchmark wall time {total:.1f} s",
     ]
-    tsv, md = write_tables(rows, COLUMNS, args.out, "consensus_timing", "Consensus measure timing: manyjudges vs matrix powers vs brute force", meta)
+    tsv, md = write_tables(
+        rows, COLUMNS, args.out, "consensus_timing",
+        "Consensus measure timing: manyjudges vs matrix powers vs brute force", meta,
+    )
     print(f"wrote {tsv} and {md}; total {total:.1f} s")
 
 

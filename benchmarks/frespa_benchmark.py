@@ -30,7 +30,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing_harness import BEST_OF, REPEAT_BELOW, STARTUP_GRACE, best_of, error_result, limit_memory, stop_child, write_tables
+from timing_harness import (
+    BEST_OF,
+    REPEAT_BELOW,
+    STARTUP_GRACE,
+    best_of,
+    error_result,
+    limit_memory,
+    stop_child,
+    write_tables,
+)
 
 N_JUDGES = 10
 MIN_SUP = 0.75
@@ -121,8 +130,9 @@ def _child(method, gold, candidates, mem_gb, queue):
     try:
         limit_memory(mem_gb)
         # Imports before the clock starts: the timeout covers the timed work only.
-        import manyjudges.orderings.frespa  # noqa: F401
         import prefixspan  # noqa: F401
+
+        import manyjudges.orderings.frespa  # noqa: F401
 
         queue.put({"ready": True})
         if method == "prefixspan":
@@ -180,8 +190,8 @@ def timed_in_child(ctx, method, gold, candidates, timeout, mem_gb):
 
 def make_panels(k_values):
     from manyjudges.correlation import kendall_tau_matrix
-    from manyjudges.ranks import ranks_from_orders, reverse_ranks
     from manyjudges.orderings.simulate import mallows_orders
+    from manyjudges.ranks import ranks_from_orders, reverse_ranks
 
     rng = np.random.default_rng(SEED)
     panels = []
@@ -238,7 +248,8 @@ def main(argv=None):
                 print(res["traceback"], file=sys.stderr, flush=True)
         peer = results["prefixspan"].get("score") if results["prefixspan"]["status"] == "ok" else None
         ours = next(
-            (results[m]["score"] for m in ("ours_auto", "ours_counting", "ours_mining") if results[m]["status"] == "ok"),
+            (results[m]["score"] for m in ("ours_auto", "ours_counting", "ours_mining")
+             if results[m]["status"] == "ok"),
             None,
         )
         for method in METHODS:

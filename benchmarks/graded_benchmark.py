@@ -99,7 +99,8 @@ def _run(impl, smoothing, data, max_iter, tol, repeats, queue):
         from crowdkit.aggregation import DawidSkene
 
         ids = np.asarray(data["item_ids"], dtype=object)
-        df = pd.DataFrame({"task": ids[data["item"]], "worker": np.asarray(data["judge_ids"], dtype=object)[data["judge"]],
+        df = pd.DataFrame({"task": ids[data["item"]],
+                           "worker": np.asarray(data["judge_ids"], dtype=object)[data["judge"]],
                            "label": data["label"]})
         queue.put({"ready": True})
         model, seconds = best_of_n(lambda: DawidSkene(n_iter=max_iter, tol=tol).fit(df), repeats)
@@ -241,8 +242,10 @@ def main(argv=None):
                     help="trec-rf10-data.txt (default: from the mirror $MANYJUDGES_MIRROR, else data/raw/trec_rf10/)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "runs")
     ap.add_argument("--quick", action="store_true", help="1 repeat instead of 3, 120 s timeout")
-    ap.add_argument("--repeats", type=int, default=None, help="timed runs per call, best reported (default 3; 1 with --quick)")
-    ap.add_argument("--timeout", type=float, default=None, help="seconds per call, all repeats (default 300; 120 with --quick)")
+    ap.add_argument("--repeats", type=int, default=None,
+                    help="timed runs per call, best reported (default 3; 1 with --quick)")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per call, all repeats (default 300; 120 with --quick)")
     ap.add_argument("--mem-gb", type=float, default=8.0, help="address-space limit per child (0 = none)")
     ap.add_argument("--skip-em", action="store_true", help="skip section 1 (Dawid-Skene EM vs crowd-kit)")
     ap.add_argument("--skip-pipeline", action="store_true", help="skip section 2 (pipeline run timing)")
@@ -255,7 +258,8 @@ def main(argv=None):
     timeout = args.timeout if args.timeout is not None else (120.0 if args.quick else 300.0)
     data_path = args.data or default_data_path()
     if not args.skip_em and not data_path.is_file():
-        ap.error(f"trec_rf10 data not found: {data_path} (give --data FILE or set MANYJUDGES_MIRROR to the mirror root)")
+        ap.error(f"trec_rf10 data not found: {data_path} "
+                 "(give --data FILE or set MANYJUDGES_MIRROR to the mirror root)")
 
     t_start = time.perf_counter()
     ctx = mp.get_context("spawn")

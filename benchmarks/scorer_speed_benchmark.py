@@ -175,7 +175,7 @@ def run_child(src: Path, task: dict, out: Path, timeout: float, mem_gb: float) -
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "notes": f"killed after {timeout:g} s"}
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
+        last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode:d}"])[-1]
         return {"status": "error", "notes": last[:200]}
     return {"status": "ok", **json.loads(done.stdout.strip().splitlines()[-1])}
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 BEST_OF = 3  # repeats for runs under REPEAT_BELOW seconds (best is reported)
 REPEAT_BELOW = 1.0
@@ -57,7 +58,9 @@ def stop_child(proc) -> None:
         proc.join()
 
 
-def write_tables(rows: Sequence[dict], columns: Sequence[str], out_dir: Path, stem: str, title: str, meta: Sequence[str]) -> tuple[Path, Path]:
+def write_tables(
+    rows: Sequence[dict], columns: Sequence[str], out_dir: Path, stem: str, title: str, meta: Sequence[str]
+) -> tuple[Path, Path]:
     """<out_dir>/<stem>.tsv and the same table as markdown, headed by ``title`` and the ``meta`` lines."""
     out_dir.mkdir(parents=True, exist_ok=True)
     tsv = out_dir / f"{stem}.tsv"

@@ -1,6 +1,5 @@
 """Aggregate each set of rankings with every aggregator; measure consensus with the inputs."""
-from manyjudges.consensus.experiment import aggregator_consensus
-from manyjudges.consensus.experiment import load_list_sets
+from manyjudges.consensus.experiment import aggregator_consensus, load_list_sets
 from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

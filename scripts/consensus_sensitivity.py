@@ -5,6 +5,7 @@ from manyjudges.workflow_support import setup_logging, write_tsv
 setup_logging(snakemake.log[0])
 spec = snakemake.params.spec
 table = perturbation_sensitivity(
-    spec["n_items"], spec["n_lists"], spec["steps"], [tuple(g) for g in spec["grid"]], spec["replicates"], snakemake.params.seed
+    spec["n_items"], spec["n_lists"], spec["steps"], [tuple(g) for g in spec["grid"]], spec["replicates"],
+    snakemake.params.seed,
 )
 write_tsv(table, snakemake.output[0])

@@ -3,8 +3,8 @@ from pathlib import Path
 
 from manyjudges.crowd.data import write_crowd_dataset
 from manyjudges.crowd.simulate import simulate_crowd
-from manyjudges.workflow_support import setup_logging
 from manyjudges.random_streams import rng_for
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 spec = dict(snakemake.params.spec)

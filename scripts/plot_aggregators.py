@@ -1,8 +1,8 @@
 """Figure: aggregators (consensus measure)."""
 import pandas as pd
 
-from manyjudges.workflow_support import setup_logging
 from manyjudges.consensus.plots import plot_aggregators
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 name = getattr(snakemake.wildcards, "dataset", "sensitivity")

@@ -1,9 +1,9 @@
 """Figure: consensus_grid (consensus measure), the reference values of the authors' code beside ours."""
 import pandas as pd
 
-from manyjudges.workflow_support import setup_logging
 from manyjudges.consensus.plots import plot_consensus_grid
 from manyjudges.reporting.paper_values import paper_values
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 name = getattr(snakemake.wildcards, "dataset", "sensitivity")

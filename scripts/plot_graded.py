@@ -1,10 +1,10 @@
 """Figure: per-judge log probability by method, relative to uniform; the paper's beside a simulated panel's."""
 import pandas as pd
 
-from manyjudges.workflow_support import setup_logging
 from manyjudges.graded.plots import plot_loglik_by_judge
 from manyjudges.graded.report import figure_paper_values
 from manyjudges.reporting.paper_values import paper_values
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 plot_loglik_by_judge(pd.read_csv(snakemake.input[0], sep="\t"), snakemake.wildcards.dataset,

@@ -1,7 +1,6 @@
 """results/REPRODUCTION.md: every paper table beside ours."""
 from pathlib import Path
 
-from manyjudges.workflow_support import setup_logging
 from manyjudges.crowd.report import crowd_result_files
 from manyjudges.reporting.reproduction import (
     crowd_paper_readings,
@@ -9,6 +8,7 @@ from manyjudges.reporting.reproduction import (
     ordering_readings,
     write_reproduction,
 )
+from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 ed_tables = {Path(p).parent.name: p for p in snakemake.input.ed}

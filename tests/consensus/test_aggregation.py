@@ -35,7 +35,10 @@ def test_condorcet_winner_comes_first_and_transitive_majority_is_respected():
     for _ in range(20):
         lists = [list(rng.permutation(5)) for _ in range(5)]  # odd voters: no pairwise ties
         out = condorcet_fuse(lists)
-        beats = lambda a, b: sum(l.index(a) < l.index(b) for l in lists) > len(lists) / 2
+
+        def beats(a, b, lists=lists):
+            return sum(ranking.index(a) < ranking.index(b) for ranking in lists) > len(lists) / 2
+
         transitive = all(
             not (beats(a, b) and beats(b, c) and beats(c, a)) for a, b, c in itertools.permutations(range(5), 3)
         )

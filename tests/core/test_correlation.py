@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from reference import random_panel, reverse_by_loop
 from scipy.stats import kendalltau, spearmanr
 
 from manyjudges.correlation import (
@@ -9,7 +10,6 @@ from manyjudges.correlation import (
     spearman_rho_matrix,
 )
 from manyjudges.ranks import reverse_ranks
-from reference import random_panel, reverse_by_loop
 
 
 @pytest.mark.parametrize("ties", [False, True])

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
+from reference import brute_force_common_subsequences, random_panel
 
 from manyjudges.counting import common_precedence, count_paths_by_length, count_paths_total
 from manyjudges.ranks import precedence_matrices
-from reference import brute_force_common_subsequences, random_panel
 
 
 @pytest.mark.parametrize("seed", range(6))

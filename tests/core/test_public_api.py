@@ -16,7 +16,8 @@ def test_documented_imports():
     from manyjudges.graded import M4, cross_induction
     from manyjudges.orderings import FreSPA, evaluation_discriminativeness
 
-    for thing in (consensus_measure, BradleyTerry, CrowdAgg, M4, cross_induction, FreSPA, evaluation_discriminativeness):
+    for thing in (consensus_measure, BradleyTerry, CrowdAgg, M4, cross_induction, FreSPA,
+                  evaluation_discriminativeness):
         assert callable(thing)
 
 
@@ -53,7 +54,8 @@ def test_the_library_never_imports_workflow_glue():
     code = ("import sys, manyjudges.cli, manyjudges.orderings, manyjudges.consensus, manyjudges.graded, "
             "manyjudges.crowd, manyjudges.reporting.reproduction; "
             "print('manyjudges.workflow_support' in sys.modules)")
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 class Toy:

@@ -134,7 +134,8 @@ def test_pair_counts_and_gradients():
     a, b, w_ab, w_ba = pair_counts(win, lose, n, count)
     x = np.concatenate([rng.normal(size=n), rng.uniform(0.1, 0.9, m)])
     h = 1e-6
-    grad = [(bt_objective(x[:n] + h * e, a, b, w_ab, w_ba, 0.3)[1] - bt_objective(x[:n] - h * e, a, b, w_ab, w_ba, 0.3)[1])
+    grad = [(bt_objective(x[:n] + h * e, a, b, w_ab, w_ba, 0.3)[1]
+             - bt_objective(x[:n] - h * e, a, b, w_ab, w_ba, 0.3)[1])
             / (2 * h) for e in np.eye(n)]
     np.testing.assert_allclose(bt_hessian(x[:n], a, b, w_ab, w_ba, 0.3), np.array(grad), atol=1e-6)
     for f, x0 in ((lambda v: bt_objective(v, a, b, w_ab, w_ba, 0.3), x[:n]),

@@ -1,8 +1,12 @@
-"""CrowdAgg (Niu et al. 2015, s.4-5; docs/methods.md section 6.2): fast path vs a plain brute force, recovery, quality."""
+"""CrowdAgg (Niu et al. 2015, s.4-5; docs/methods.md section 6.2).
+
+Fast path vs a plain brute force, recovery, quality.
+"""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import brute_crowdagg, brute_pairwise, brute_scores
 
 from manyjudges.crowd.crowdagg import (
     CrowdAgg,
@@ -13,7 +17,6 @@ from manyjudges.crowd.crowdagg import (
 )
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_ratings
 from manyjudges.crowd.rank_distribution import bernoulli_sum_pmf_direct
-from reference import brute_crowdagg, brute_pairwise, brute_scores
 
 VARIANTS = [(measure, quality, pairwise) for measure in ("ndcg", "rbp") for quality in (True, False)
             for pairwise in ("margin", "paper_literal")]

@@ -63,8 +63,9 @@ def test_annotator_accuracy_matches_a_loop_on_random_data():
     acc = annotator_accuracy(topic, truth)
     for w, name in enumerate(topic.workers):
         mine = prefs[(prefs.worker == name) & (prefs.outcome != "tie")]
-        ok = [(truth[l] > truth[r]) == (o == "left") for l, r, o in zip(mine.left, mine.right, mine.outcome)
-              if truth[l] != truth[r]]
+        ok = [(truth[left] > truth[right]) == (o == "left")
+              for left, right, o in zip(mine.left, mine.right, mine.outcome)
+              if truth[left] != truth[right]]
         assert acc[w] == pytest.approx(np.mean(ok))
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import enumerate_pmf
 from scipy.stats import binom
 
 from manyjudges.crowd.rank_distribution import (
@@ -10,7 +11,6 @@ from manyjudges.crowd.rank_distribution import (
     bernoulli_sum_pmf,
     bernoulli_sum_pmf_direct,
 )
-from reference import enumerate_pmf
 
 
 @pytest.mark.parametrize("k", range(11))

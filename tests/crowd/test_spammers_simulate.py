@@ -133,7 +133,8 @@ def test_malicious_coin_flips_on_truth_ties_and_with_replacement_when_few_pairs(
     noisy = add_spammers(topic, {"a": 1, "b": 1, "c": 1}, "malicious", 30.0, np.random.default_rng(0))
     new = noisy.outcome[len(topic.outcome):]
     assert len(new) == 90 and set(new.tolist()) == {-1, 1}
-    many = topics_from_preferences(pd.DataFrame([("t", "w0", "a", "b", "left")] * 3 + [("t", "w1", "a", "b", "left")] * 3,
+    many = topics_from_preferences(pd.DataFrame([("t", "w0", "a", "b", "left")] * 3
+                                                + [("t", "w1", "a", "b", "left")] * 3,
                                                 columns=["topic", "worker", "left", "right", "outcome"]))["t"]
     noisy = add_spammers(many, {"a": 2, "b": 0}, "malicious", 1.0, np.random.default_rng(0))
     extra = noisy.worker >= 2

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from reference import drop_judge, ref_ds_votes, ref_prior, reference_em
 
 from manyjudges.graded.dawid_skene import DawidSkeneResult, dawid_skene
-from reference import drop_judge, ref_ds_votes, ref_prior, reference_em
 
 from .helpers import K3, SPARSE, panel_of, triples
 
@@ -135,7 +135,8 @@ def test_unlabelled_items_get_the_prior_and_unlabelled_judges_are_uniform():
     res = run(item[keep], judge[keep], label[keep], n_items, n_judges, 3, smoothing=0.05)
     empty_items = np.setdiff1d(np.arange(n_items), item[keep])
     assert set(range(0, 30, 3)) | {30, 31, 32} == set(empty_items.tolist())
-    np.testing.assert_allclose(res.posteriors[empty_items], np.broadcast_to(res.priors, (len(empty_items), 3)), atol=1e-12)
+    np.testing.assert_allclose(res.posteriors[empty_items], np.broadcast_to(res.priors, (len(empty_items), 3)),
+                               atol=1e-12)
     for j in (2, 5, 6):
         np.testing.assert_allclose(res.confusion[j], 1.0 / 3, atol=1e-15)
     assert np.isfinite(res.log_likelihood) and np.isfinite(res.posteriors).all()

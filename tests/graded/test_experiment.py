@@ -16,8 +16,8 @@ from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.votes import M1
 from manyjudges.io.sources import parse_graded_source
 from manyjudges.io.tables import write_table
-from manyjudges.workflow_support import check_config_references
 from manyjudges.reporting.tables import concat_tables
+from manyjudges.workflow_support import check_config_references
 
 from .helpers import K3
 

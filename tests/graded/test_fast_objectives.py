@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import previous_maxent_objective, previous_votes_objective
 from scipy.optimize import minimize
 
 from manyjudges.graded.dawid_skene import dawid_skene
@@ -17,8 +18,7 @@ from manyjudges.graded.maxent import (
     maxent_objective,
 )
 from manyjudges.graded.panel import GradedPanel
-from manyjudges.graded.votes import WeightedVotes, _count_of_each, _cooc_values_without_target, item_pairs
-from reference import previous_maxent_objective, previous_votes_objective
+from manyjudges.graded.votes import WeightedVotes, _cooc_values_without_target, _count_of_each, item_pairs
 
 from .helpers import central_gradient, structured_matrix
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference import ref_maxent_log_proba, ref_maxent_objective
 
 from manyjudges.graded.maxent import (
     MaxentData,
@@ -10,7 +11,6 @@ from manyjudges.graded.maxent import (
     maxent_log_proba,
     maxent_objective,
 )
-from reference import ref_maxent_log_proba, ref_maxent_objective
 
 from .helpers import K3, PANELS, SPARSE, central_gradient, panel_of, triples
 

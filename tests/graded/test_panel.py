@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from reference import drop_judge, ref_prior
 
 from manyjudges.graded.panel import (
     GradedPanel,
@@ -13,7 +14,6 @@ from manyjudges.graded.panel import (
     prior_without_own,
 )
 from manyjudges.graded.votes import item_pairs
-from reference import drop_judge, ref_prior
 
 from .helpers import K3, PANELS, SPARSE, panel_of, triples
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from reference import drop_judge, ref_m1_loglik, ref_m1_predict
 from scipy.stats import wilcoxon
 
 from manyjudges.graded.protocols import (
@@ -17,7 +18,6 @@ from manyjudges.graded.protocols import (
 )
 from manyjudges.graded.significance import compare_predictions, pairwise_tests
 from manyjudges.graded.votes import M1
-from reference import drop_judge, ref_m1_loglik, ref_m1_predict
 
 from .helpers import K3, SPARSE, panel_of, triples
 

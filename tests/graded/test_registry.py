@@ -6,11 +6,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from reference import drop_judge, ref_prior
 
 from manyjudges.graded.base import GradedMethod
 from manyjudges.graded.protocols import cross_induction, held_out_judges, loglik_by_judge
 from manyjudges.graded.registry import GRADED_METHODS, make_graded_method
-from reference import drop_judge, ref_prior
 
 from .helpers import K3, TINY_CROWD, panel_of, triples
 

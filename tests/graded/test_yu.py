@@ -7,10 +7,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy.stats import norm
-
-from manyjudges.graded.panel import GradedPanel
-from manyjudges.graded.yu import M4, M4Learned, gaussian_log_predictive, yu_weights
 from reference import (
     drop_judge,
     ref_gauss_logp,
@@ -22,6 +18,10 @@ from reference import (
     ref_weighted_means,
     ref_yu,
 )
+from scipy.stats import norm
+
+from manyjudges.graded.panel import GradedPanel
+from manyjudges.graded.yu import M4, M4Learned, gaussian_log_predictive, yu_weights
 
 from .helpers import K3, SPARSE, YU_PANELS, central_gradient, panel_of, structured_matrix, triples
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.sources.adultcontent3 import ADULTCONTENT3_CATEGORIES, parse_adultcontent3
-from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 GRADES = DATA / "grades"
 

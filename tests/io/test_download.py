@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from io_helpers import MIRROR, needs_mirror
 
 from manyjudges import download
 from manyjudges.download import (
@@ -21,7 +22,6 @@ from manyjudges.download import (
     upstream_url,
 )
 from manyjudges.io.errors import DataError
-from io_helpers import MIRROR, needs_mirror
 
 
 @pytest.fixture(autouse=True)

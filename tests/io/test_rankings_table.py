@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from io_helpers import DATA, assert_located, assert_rankings
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.rankings import rankings_to_lists, read_rankings
 from manyjudges.io.sources.search_results import parse_search_results
 from manyjudges.io.tables import write_table
-from io_helpers import DATA, assert_located, assert_rankings
-
 
 HEADER = "list_set\tlist_id\titem\trank\n"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.sources.snow2008 import SNOW2008_TASKS, parse_snow2008
-from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 GRADES = DATA / "grades"
 SNOW_HEADER = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from io_helpers import DATA, assert_located
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.tables import (
@@ -16,7 +17,6 @@ from manyjudges.io.tables import (
     read_orderings,
     write_table,
 )
-from io_helpers import DATA, assert_located
 
 HEADER = "set_id\tjudge\titem\trank\n"
 GOOD_SET = "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t2\ns\tb\t2\t1\n"

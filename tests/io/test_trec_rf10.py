@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import TRUTH_COLUMNS
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
-from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 GRADES = DATA / "grades"
 TREC_HEADER = "topicID\tworkerID\tdocID\tgold\tlabel\n"

@@ -5,15 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from io_helpers import assert_located
 
 from manyjudges.io.errors import DataError, not_utf8
 from manyjudges.io.grades import read_grades, read_grades_table
 from manyjudges.io.labels import read_labels
 from manyjudges.io.labels import read_truth as read_label_truth
 from manyjudges.io.preferences import read_preferences, read_truth
-from manyjudges.io.sources import (parse_adultcontent3, parse_clef_runs, parse_graded_source, parse_mirex2005,
-                                   parse_preflib, parse_search_results, parse_snow2008, parse_trec_rf10)
-from io_helpers import assert_located
+from manyjudges.io.sources import (
+    parse_adultcontent3,
+    parse_clef_runs,
+    parse_graded_source,
+    parse_mirex2005,
+    parse_preflib,
+    parse_search_results,
+    parse_snow2008,
+    parse_trec_rf10,
+)
 
 BAD = b"caf\xe9"  # Latin-1 e-acute: not UTF-8
 

@@ -2,13 +2,6 @@
 and against brute force: duplicates, ties, two judges, noise orderings."""
 import numpy as np
 import pytest
-
-from manyjudges.consensus.scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
-from manyjudges.counting import count_paths_total
-from manyjudges.orderings.evaluation import generic_leave_one_out_differences, leave_one_out_differences
-from manyjudges.orderings.noise import random_orderings
-from manyjudges.orderings.registry import make_ordering_scorer
-from manyjudges.ranks import distinct_rows, reverse_ranks
 from reference import (
     batched_consensus_loo,
     brute_force_pair_log2_kappa,
@@ -17,6 +10,13 @@ from reference import (
     matrix_wca_loo,
     random_panel,
 )
+
+from manyjudges.consensus.scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
+from manyjudges.counting import count_paths_total
+from manyjudges.orderings.evaluation import generic_leave_one_out_differences, leave_one_out_differences
+from manyjudges.orderings.noise import random_orderings
+from manyjudges.orderings.registry import make_ordering_scorer
+from manyjudges.ranks import distinct_rows, reverse_ranks
 
 
 def panel_with_duplicates(rng, n, k, ties):

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from reference import brute_force_frespa, random_panel
 
 from manyjudges.orderings.frespa import (
     FreSPA,
@@ -9,7 +10,6 @@ from manyjudges.orderings.frespa import (
     loo_differences_for_settings,
 )
 from manyjudges.ranks import reverse_ranks
-from reference import brute_force_frespa, random_panel
 
 PARAM_SETS = [
     {},
@@ -68,7 +68,8 @@ def test_leave_one_out_matches_generic_loop(engine):
         for i in range(len(humans)):
             gold = np.vstack([np.delete(humans, i, axis=0), noise])
             lo, hi = p.length_bounds(6)
-            b = brute_force_frespa(gold, np.vstack([humans[i], reverse_ranks(humans[i])]), p.w_len, p.w_sup, p.min_sup, lo, hi)
+            b = brute_force_frespa(gold, np.vstack([humans[i], reverse_ranks(humans[i])]),
+                                   p.w_len, p.w_sup, p.min_sup, lo, hi)
             assert fast[j, i] == pytest.approx(b[0] - b[1], abs=1e-12)
 
 

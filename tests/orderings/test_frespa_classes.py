@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from reference import brute_force_frespa, contains, random_panel
 
 from manyjudges.orderings.frespa import (
     FreSPA,
@@ -21,7 +22,6 @@ from manyjudges.orderings.pattern_classes import (
     unique_orderings,
 )
 from manyjudges.ranks import reverse_ranks
-from reference import brute_force_frespa, contains, random_panel
 
 
 def brute_tables(columns, weights, threshold, max_len, table_columns):

@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
+from reference import brute_force_frespa, loop_wca, random_panel
 from scipy.stats import kendalltau
 
 from manyjudges.orderings.evaluation import leave_one_out_differences, noisy_set_differences
@@ -13,7 +14,6 @@ from manyjudges.orderings.noise import noise_count
 from manyjudges.orderings.registry import make_ordering_scorer
 from manyjudges.random_streams import rng_for
 from manyjudges.ranks import reverse_ranks
-from reference import brute_force_frespa, loop_ac, loop_wca, random_panel
 
 
 def test_noise_count_readings_differ_only_where_r_n_is_fractional():

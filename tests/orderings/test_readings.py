@@ -39,7 +39,8 @@ def test_noise_readings_compare_the_variant_that_changes_one_choice(tmp_path):
     both = _write(tmp_path, "both", {"ac_tau": [0.8, 0.8, 0.8], "frespa": [0.5, 0.5, 0.5]})
     rows = noise_readings("d", "simulated", default, {"judges_only": judges, "both": both},
                           {"ed_over": "all", "noise_rounding": "floor"},
-                          {"judges_only": {"ed_over": "judges"}, "both": {"ed_over": "judges", "noise_rounding": "half_up"}},
+                          {"judges_only": {"ed_over": "judges"},
+                           "both": {"ed_over": "judges", "noise_rounding": "half_up"}},
                           {"frespa_judges": "frespa"}, PAPER)
     ed_over, rounding = rows
     # default: ac_tau 0.5, 0.25 vs paper 0.5, 0.25; frespa 0.8, 0.4 vs 0.75, 0.5 (frespa_judges left out)
@@ -73,7 +74,8 @@ def test_readings_markdown_names_every_option_default_and_reason():
     text = readings_markdown([Reading("a choice", "x.key", "Table 9", {"one": 0.1, "two": 0.3}, "one", 7, "fam")],
                              {"fam": "A note.", "other": "Not this one."})
     assert "## Readings" in text and "A note." in text and "Not this one." not in text
-    assert "| a choice | `x.key` | Table 9 | 7 | `one` 0.1000; `two` 0.3000 | `one` | closest to the paper (3.0x" in text
+    assert ("| a choice | `x.key` | Table 9 | 7 | `one` 0.1000; `two` 0.3000 | `one` "
+            "| closest to the paper (3.0x") in text
     assert readings_markdown([]) == ""
 
 
@@ -97,9 +99,10 @@ def test_min_sup_zero_readings_agree_at_the_default_support_weight():
     such a pattern weighs (1 + wLen (|p| - 1)) (1 + wSup (0 - 1)) = 0; with wSup < 1 the readings differ."""
     import itertools
 
-    from manyjudges.orderings.frespa import FreSPAParams, frespa_score
     from reference import brute_force_frespa, random_panel
     from reference.orderings import contains
+
+    from manyjudges.orderings.frespa import FreSPAParams, frespa_score
 
     def every_pattern(gold, cands, w_len, w_sup):  # support 0 allowed: all sequences of distinct items
         num, den = np.zeros(len(cands)), 0.0

@@ -1,16 +1,15 @@
 import numpy as np
 import pytest
+from reference import loop_ac, loop_rba, loop_wca, random_panel
 from scipy.stats import kendalltau
 
-from manyjudges.orderings.evaluation import evaluation_discriminativeness, leave_one_out_differences
-from manyjudges.orderings.noise import noise_count, random_orderings
-from manyjudges.ranks import reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
+from manyjudges.orderings.evaluation import evaluation_discriminativeness, leave_one_out_differences
+from manyjudges.orderings.noise import random_orderings
+from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
 from manyjudges.orderings.scorers import rank_sum_consensus
 from manyjudges.random_streams import rng_for
-from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
-from reference import loop_ac, loop_rba, loop_wca, random_panel
-
+from manyjudges.ranks import reverse_ranks
 
 LOOPS = {"ac": loop_ac, "wca": loop_wca, "rba": loop_rba}
 
@@ -85,7 +84,8 @@ def test_user_scorer_wrong_shape_is_reported():
         def score(self, candidates):
             return np.zeros(len(candidates) + 1)
 
-    import types, sys
+    import sys
+    import types
 
     mod = types.ModuleType("bad_scorer_mod")
     mod.TooMany = TooMany

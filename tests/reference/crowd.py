@@ -55,7 +55,7 @@ def brute_scores(p: np.ndarray, eta: np.ndarray, measure: str) -> np.ndarray:
     for i in range(m):
         p_quality = eta[i] * p[i] + (1 - eta[i]) * (1 - p[i])
         for j in range(n):
-            q = np.array([1 - p_quality[j, l] for l in range(n) if l != j])
+            q = np.array([1 - p_quality[j, other] for other in range(n) if other != j])
             scores[j] += bernoulli_sum_pmf_direct(q) @ f
     return scores
 

@@ -10,7 +10,8 @@ from scipy.stats import kendalltau, rankdata, spearmanr
 from .core import contains
 
 
-def brute_force_frespa(gold: np.ndarray, candidates: np.ndarray, w_len=1.0, w_sup=1.0, min_sup=0.75, min_len=2, max_len=None, support_base=None) -> np.ndarray:
+def brute_force_frespa(gold: np.ndarray, candidates: np.ndarray, w_len=1.0, w_sup=1.0, min_sup=0.75, min_len=2,
+                       max_len=None, support_base=None) -> np.ndarray:
     """Enumerate every sequence of distinct items and apply the paper's formula literally.
 
     ``support_base``: the n in sup >= minSup * n (default: the number of gold orderings).

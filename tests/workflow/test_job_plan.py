@@ -75,7 +75,8 @@ def test_ed_jobs_split_a_method_s_ratios_and_batch_the_listed_methods():
                                 "frespa": [(["frespa"], [0, 0.5]), (["frespa"], [1])],
                                 "rba_tau": [(["rba_tau"], [0, 0.5, 1])]}
     batched = ed_jobs({**section, "batch": ["ac_tau", "rba_tau"]})
-    assert batched == {BATCH_JOB: [(["ac_tau", "rba_tau"], [0, 0.5, 1])], "frespa": [(["frespa"], [0, 0.5]), (["frespa"], [1])]}
+    assert batched == {BATCH_JOB: [(["ac_tau", "rba_tau"], [0, 0.5, 1])],
+                       "frespa": [(["frespa"], [0, 0.5]), (["frespa"], [1])]}
     with pytest.raises(ValueError, match="orderings.batch: \\['frespa'\\] split"):
         check_config_references({"orderings": {**section, "batch": ["frespa"]}})
 

@@ -31,7 +31,9 @@ from manyjudges.workflow_support import (
 # (built-in or module:callable, with its parameters). A --configfile replaces the default config
 # (Snakefile): when it lacks a top-level key, the message says how to add to the default instead.
 SCHEMA = workflow.current_basedir.join("../schemas/config.schema.yaml").get_path_or_uri(secret_free=True)
-GIVEN = [os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in workflow.overwrite_configfiles]
+GIVEN = [
+    os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in workflow.overwrite_configfiles
+]
 check_config_schema(
     config,
     SCHEMA,
@@ -93,7 +95,11 @@ CROWD_JOBS = method_units(CROWD) if CROWD.get("methods") else {}
 
 
 def ed_parts(wildcards):
-    return [f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv" for m, jobs in ED_JOBS.items() for c in range(len(jobs))]
+    return [
+        f"results/orderings/{wildcards.dataset}/ed/{m}/part_{c}.tsv"
+        for m, jobs in ED_JOBS.items()
+        for c in range(len(jobs))
+    ]
 
 
 def reading_tables():
@@ -117,7 +123,9 @@ def sweep_values(wildcards):
 
 def sweep_replicates(wildcards):
     sweep = ORD["sweep"]
-    return (sweep.get("replicates_by_parameter") or {}).get(wildcards.parameter, sweep.get("replicates", ORD["replicates"]))
+    return (sweep.get("replicates_by_parameter") or {}).get(
+        wildcards.parameter, sweep.get("replicates", ORD["replicates"])
+    )
 
 
 def sweep_reading_parts(wildcards):
@@ -132,7 +140,9 @@ def sweep_reading_parts(wildcards):
 def sweep_reading_tables():
     """The sweep's parameters under each of orderings.sweep.readings (e.g. Table 3 by another length rounding)."""
     variants = list((ORD.get("sweep") or {}).get("readings") or {})
-    return [f"results/orderings/{d}/readings/{v}/frespa_sweep.tsv" for d in sweep_reading_datasets(ORD) for v in variants]
+    return [
+        f"results/orderings/{d}/readings/{v}/frespa_sweep.tsv" for d in sweep_reading_datasets(ORD) for v in variants
+    ]
 
 
 def consensus_input(wildcards):
@@ -190,12 +200,18 @@ def graded_job_methods(dataset, name, job):
 
 def graded_parts(dataset):
     return [
-        f"results/graded/{dataset}/parts/{m}/{j}.tsv" for m, jobs in graded_jobs(dataset).items() for j in range(len(jobs))
+        f"results/graded/{dataset}/parts/{m}/{j}.tsv"
+        for m, jobs in graded_jobs(dataset).items()
+        for j in range(len(jobs))
     ]
 
 
 def graded_tables():
-    return [f"results/graded/{d}/{t}.tsv" for d in GRADED["datasets"] for t in ("loglik_by_judge", "pairwise_tests", "parameters")]
+    return [
+        f"results/graded/{d}/{t}.tsv"
+        for d in GRADED["datasets"]
+        for t in ("loglik_by_judge", "pairwise_tests", "parameters")
+    ]
 
 
 def graded_outputs():
@@ -252,7 +268,16 @@ def crowd_robustness_methods():
     return {n: method_spec(CROWD, n) for n in names}
 
 
-CROWD_TABLES = ("ranking_metrics", "ranking_metrics_by_relevance", "metrics_by_topic", "significance", "runtime", "quality", "quality_kl", "truth_coverage")
+CROWD_TABLES = (
+    "ranking_metrics",
+    "ranking_metrics_by_relevance",
+    "metrics_by_topic",
+    "significance",
+    "runtime",
+    "quality",
+    "quality_kl",
+    "truth_coverage",
+)
 
 
 def crowd_outputs():

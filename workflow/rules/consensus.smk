@@ -6,14 +6,14 @@ rule parse_search_results:
         lambda wc: expand("data/raw/{d}/{f}", d=wc.search_dataset, f=sorted(raw_files(config, wc.search_dataset))),
     output:
         "data/processed/{search_dataset}/rankings.tsv",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=15,
     log:
         "logs/parse/{search_dataset}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     script:
         "../../scripts/parse_search_results.py"
 
@@ -23,14 +23,14 @@ rule parse_clef_runs:
         lambda wc: expand("data/raw/{d}/{f}", d=wc.clef_dataset, f=sorted(raw_files(config, wc.clef_dataset))),
     output:
         "data/processed/{clef_dataset}/rankings.tsv",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=15,
     log:
         "logs/parse/{clef_dataset}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
     script:
         "../../scripts/parse_clef_runs.py"
 
@@ -40,17 +40,17 @@ rule consensus_grid:
         "data/processed/{dataset}/rankings.tsv",
     output:
         "results/consensus/{dataset}/consensus.tsv",
-    params:
-        lambdas=lambda wc: CONS["search"]["lambdas"],
-        gammas=lambda wc: CONS["search"]["gammas"],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=30,
     log:
         "logs/consensus/{dataset}/consensus.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    params:
+        lambdas=lambda wc: CONS["search"]["lambdas"],
+        gammas=lambda wc: CONS["search"]["gammas"],
     script:
         "../../scripts/consensus_grid.py"
 
@@ -60,20 +60,20 @@ rule aggregator_consensus:
         consensus_input,
     output:
         "results/consensus/{dataset}/aggregators.tsv",
-    params:
-        aggregators=lambda wc: CONS["aggregation"]["aggregators"],
-        lam=lambda wc: CONS["aggregation"]["lambda"],
-        gamma=lambda wc: CONS["aggregation"]["gamma"],
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=60,
     log:
         "logs/consensus/{dataset}/aggregators.log",
     benchmark:
         "benchmarks/runs/consensus/{dataset}/aggregators.tsv"
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    params:
+        aggregators=lambda wc: CONS["aggregation"]["aggregators"],
+        lam=lambda wc: CONS["aggregation"]["lambda"],
+        gamma=lambda wc: CONS["aggregation"]["gamma"],
     script:
         "../../scripts/aggregator_consensus.py"
 
@@ -81,23 +81,22 @@ rule aggregator_consensus:
 rule consensus_sensitivity:
     output:
         "results/consensus/sensitivity/sensitivity.tsv",
-    params:
-        spec=lambda wc: CONS["sensitivity"],
-        seed=config["seed"],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=30,
     log:
         "logs/consensus/sensitivity.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    params:
+        spec=lambda wc: CONS["sensitivity"],
+        seed=config["seed"],
     script:
         "../../scripts/consensus_sensitivity.py"
 
 
 rule figure_consensus_grid:
-    localrule: True
     input:
         "results/consensus/{dataset}/consensus.tsv",
     output:
@@ -108,20 +107,20 @@ rule figure_consensus_grid:
             subcategory="{dataset}",
         ),
         pdf="results/figures/consensus/{dataset}/consensus_grid.pdf",
+    log:
+        "logs/figures/consensus/{dataset}/consensus_grid.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/consensus/{dataset}/consensus_grid.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_consensus_grid.py"
 
 
 rule figure_aggregators:
-    localrule: True
     input:
         "results/consensus/{dataset}/aggregators.tsv",
     output:
@@ -132,20 +131,20 @@ rule figure_aggregators:
             subcategory="{dataset}",
         ),
         pdf="results/figures/consensus/{dataset}/aggregators.pdf",
+    log:
+        "logs/figures/consensus/{dataset}/aggregators.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/consensus/{dataset}/aggregators.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_aggregators.py"
 
 
 rule figure_sensitivity:
-    localrule: True
     input:
         "results/consensus/sensitivity/sensitivity.tsv",
     output:
@@ -155,13 +154,14 @@ rule figure_sensitivity:
             category="Consensus",
         ),
         pdf="results/figures/consensus/sensitivity/sensitivity.pdf",
+    log:
+        "logs/figures/consensus/sensitivity.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/consensus/sensitivity.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_sensitivity.py"

@@ -6,17 +6,17 @@ rule crowd_simulate:
         preferences="data/processed/crowd/{crowd_sim}/preferences.tsv",
         truth="data/processed/crowd/{crowd_sim}/truth.tsv",
         workers="data/processed/crowd/{crowd_sim}/workers.tsv",
-    params:
-        spec=lambda wc: CROWD["datasets"][wc.crowd_sim],
-        seed=config["seed"],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=15,
     log:
         "logs/simulate/crowd_{crowd_sim}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_sim],
+        seed=config["seed"],
     script:
         "../../scripts/crowd_simulate.py"
 
@@ -27,16 +27,16 @@ rule crowd_parse_preferences:
     output:
         preferences="data/processed/crowd/{crowd_pref_raw}/preferences.tsv",
         truth="data/processed/crowd/{crowd_pref_raw}/truth.tsv",
-    params:
-        spec=lambda wc: CROWD["datasets"][wc.crowd_pref_raw],
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
     log:
         "logs/parse/crowd_{crowd_pref_raw}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_pref_raw],
     script:
         "../../scripts/crowd_parse.py"
 
@@ -48,16 +48,16 @@ rule crowd_parse_ratings:
         grades="data/processed/crowd/{crowd_rating_raw}/grades.tsv",
         meta="data/processed/crowd/{crowd_rating_raw}/grades.yaml",
         truth="data/processed/crowd/{crowd_rating_raw}/truth.tsv",
-    params:
-        spec=lambda wc: CROWD["datasets"][wc.crowd_rating_raw],
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=30,
     log:
         "logs/parse/crowd_{crowd_rating_raw}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_rating_raw],
     script:
         "../../scripts/crowd_parse.py"
 
@@ -69,18 +69,18 @@ rule crowd_aggregate:
         rankings="results/crowd/{crowd_dataset}/parts/{method}.rankings.tsv",
         quality="results/crowd/{crowd_dataset}/parts/{method}.quality.tsv",
         runtime="results/crowd/{crowd_dataset}/parts/{method}.runtime.tsv",
-    params:
-        specs=lambda wc: {m: method_spec(CROWD, m) for m in CROWD_JOBS[wc.method]},
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=60,
     log:
         "logs/crowd/{crowd_dataset}/{method}.log",
     benchmark:
         "benchmarks/runs/crowd/{crowd_dataset}/{method}.tsv"
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    params:
+        specs=lambda wc: {m: method_spec(CROWD, m) for m in CROWD_JOBS[wc.method]},
     script:
         "../../scripts/crowd_aggregate.py"
 
@@ -93,6 +93,14 @@ rule crowd_tables:
         runtime=lambda wc: expand("results/crowd/{d}/parts/{m}.runtime.tsv", d=wc.crowd_dataset, m=list(CROWD_JOBS)),
     output:
         **{t: f"results/crowd/{{crowd_dataset}}/{t}.tsv" for t in CROWD_TABLES},
+    log:
+        "logs/crowd/{crowd_dataset}/tables.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         methods=list(CROWD["methods"]),
@@ -101,14 +109,6 @@ rule crowd_tables:
         ks=CROWD["ks"],
         rbp_p=CROWD["rbp_p"],
         quality_bins=CROWD["quality_bins"],
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    log:
-        "logs/crowd/{crowd_dataset}/tables.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_tables.py"
 
@@ -118,9 +118,19 @@ rule crowd_robustness_part:
         unpack(crowd_processed),
     output:
         "results/crowd/{crowd_dataset}/robustness/{spammer}/part_{chunk}.tsv",
+    log:
+        "logs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.log",
+    benchmark:
+        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.tsv"
     # the longest jobs of the paper config (about 50 s each): start them first, so the run's
     # tail is not one of them on one core
     priority: 10
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     params:
         dataset=lambda wc: CROWD["datasets"][wc.crowd_dataset],
         ratios=lambda wc: job_share(CROWD["robustness"]["ratios"], CROWD["robustness"]["jobs"], int(wc.chunk)),
@@ -129,41 +139,30 @@ rule crowd_robustness_part:
         seed=config["seed"],
         ks=CROWD["ks"],
         rbp_p=CROWD["rbp_p"],
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=60,
-    log:
-        "logs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.log",
-    benchmark:
-        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.tsv"
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_robustness_part.py"
 
 
 rule crowd_robustness:
-    localrule: True
     input:
         crowd_robustness_parts,
     output:
         summary="results/crowd/{crowd_dataset}/robustness.tsv",
         cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
+    log:
+        "logs/crowd/{crowd_dataset}/robustness.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/crowd/{crowd_dataset}/robustness.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/crowd_robustness.py"
 
 
 rule crowd_figure_table2:
-    localrule: True
     input:
         "results/crowd/{crowd_dataset}/ranking_metrics.tsv",
     output:
@@ -174,22 +173,22 @@ rule crowd_figure_table2:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/table2.pdf",
-    params:
-        spec=lambda wc: CROWD["datasets"][wc.crowd_dataset],
+    log:
+        "logs/figures/crowd/{crowd_dataset}/table2.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/crowd/{crowd_dataset}/table2.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        spec=lambda wc: CROWD["datasets"][wc.crowd_dataset],
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_quality_ablation:
-    localrule: True
     input:
         "results/crowd/{crowd_dataset}/metrics_by_topic.tsv",
     output:
@@ -200,22 +199,22 @@ rule crowd_figure_quality_ablation:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/quality_ablation.pdf",
-    params:
-        ablation=CROWD["ablation"],
+    log:
+        "logs/figures/crowd/{crowd_dataset}/quality_ablation.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/crowd/{crowd_dataset}/quality_ablation.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        ablation=CROWD["ablation"],
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_quality_distributions:
-    localrule: True
     input:
         quality="results/crowd/{crowd_dataset}/quality.tsv",
         kl="results/crowd/{crowd_dataset}/quality_kl.tsv",
@@ -227,22 +226,22 @@ rule crowd_figure_quality_distributions:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/quality_distributions.pdf",
-    params:
-        bins=CROWD["quality_bins"],
+    log:
+        "logs/figures/crowd/{crowd_dataset}/quality_distributions.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/crowd/{crowd_dataset}/quality_distributions.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        bins=CROWD["quality_bins"],
     script:
         "../../scripts/plot_crowd.py"
 
 
 rule crowd_figure_robustness:
-    localrule: True
     input:
         summary="results/crowd/{crowd_dataset}/robustness.tsv",
         cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
@@ -254,13 +253,14 @@ rule crowd_figure_robustness:
             subcategory="{crowd_dataset}",
         ),
         pdf="results/figures/crowd/{crowd_dataset}/robustness_{spammer}.pdf",
+    log:
+        "logs/figures/crowd/{crowd_dataset}/robustness_{spammer}.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/crowd/{crowd_dataset}/robustness_{spammer}.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_crowd.py"

@@ -5,17 +5,17 @@ rule simulate_grades:
     output:
         grades="data/processed/{graded_sim}/grades.tsv",
         meta="data/processed/{graded_sim}/grades.yaml",
-    params:
-        spec=lambda wc: GRADED["datasets"][wc.graded_sim],
-        seed=config["seed"],
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
     log:
         "logs/simulate/{graded_sim}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.graded_sim],
+        seed=config["seed"],
     script:
         "../../scripts/simulate_grades.py"
 
@@ -26,16 +26,16 @@ rule parse_grades:
     output:
         grades="data/processed/{graded_raw}/grades.tsv",
         meta="data/processed/{graded_raw}/grades.yaml",
-    params:
-        spec=lambda wc: GRADED["datasets"][wc.graded_raw],
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=30,
     log:
         "logs/parse/{graded_raw}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.graded_raw],
     script:
         "../../scripts/parse_grades.py"
 
@@ -50,29 +50,30 @@ rule graded_part:
     output:
         predictions="results/graded/{dataset}/parts/{method}/{job}.tsv",
         params="results/graded/{dataset}/parts/{method}/{job}.params.tsv",
-    # after the spammer sweep (10), before the short jobs: the long fits do not end the run
-    priority: 5
-    params:
-        dataset=lambda wc: GRADED["datasets"][wc.dataset],
-        parts=lambda wc: graded_job_parts(wc.dataset, wc.method, wc.job),
-        specs=lambda wc: {m: method_spec(GRADED, m) for m in graded_job_methods(wc.dataset, wc.method, wc.job)},
-        n_chunks=lambda wc: {m: graded_chunks(m, "cross_induction") for m in graded_job_methods(wc.dataset, wc.method, wc.job)},
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=120,
     log:
         "logs/graded/{dataset}/{method}/{job}.log",
     benchmark:
         "benchmarks/runs/graded/{dataset}/{method}/{job}.tsv"
+    # after the spammer sweep (10), before the short jobs: the long fits do not end the run
+    priority: 5
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        dataset=lambda wc: GRADED["datasets"][wc.dataset],
+        parts=lambda wc: graded_job_parts(wc.dataset, wc.method, wc.job),
+        specs=lambda wc: {m: method_spec(GRADED, m) for m in graded_job_methods(wc.dataset, wc.method, wc.job)},
+        n_chunks=lambda wc: {
+            m: graded_chunks(m, "cross_induction") for m in graded_job_methods(wc.dataset, wc.method, wc.job)
+        },
     script:
         "../../scripts/graded_part.py"
 
 
 rule graded_tables:
-    localrule: True
     input:
         grades="data/processed/{dataset}/grades.tsv",
         meta="data/processed/{dataset}/grades.yaml",
@@ -82,23 +83,23 @@ rule graded_tables:
         loglik="results/graded/{dataset}/loglik_by_judge.tsv",
         pairwise="results/graded/{dataset}/pairwise_tests.tsv",
         parameters="results/graded/{dataset}/parameters.tsv",
-    params:
-        comparisons=GRADED["comparisons"],
-        methods=list(GRADED["methods"]),
+    log:
+        "logs/graded/{dataset}/tables.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/graded/{dataset}/tables.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        comparisons=GRADED["comparisons"],
+        methods=list(GRADED["methods"]),
     script:
         "../../scripts/graded_tables.py"
 
 
 rule figure_loglik_by_judge:
-    localrule: True
     input:
         "results/graded/{dataset}/loglik_by_judge.tsv",
     output:
@@ -109,15 +110,16 @@ rule figure_loglik_by_judge:
             subcategory="{dataset}",
         ),
         pdf="results/figures/graded/{dataset}/loglik_by_judge.pdf",
-    params:
-        spec=lambda wc: GRADED["datasets"][wc.dataset],
+    log:
+        "logs/figures/{dataset}/loglik_by_judge.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/{dataset}/loglik_by_judge.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        spec=lambda wc: GRADED["datasets"][wc.dataset],
     script:
         "../../scripts/plot_graded.py"

@@ -8,42 +8,42 @@ rule ed_noise:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/ed/{method}/part_{chunk}.tsv",
-    params:
-        specs=lambda wc: {m: method_spec(ORD, m) for m in ED_JOBS[wc.method][int(wc.chunk)][0]},
-        ratios=lambda wc: ED_JOBS[wc.method][int(wc.chunk)][1],
-        replicates=ORD["replicates"],
-        seed=config["seed"],
-        reading=noise_reading(ORD),
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=60,
     log:
         "logs/orderings/{dataset}/ed/{method}/part_{chunk}.log",
     benchmark:
         "benchmarks/runs/orderings/{dataset}/ed/{method}/part_{chunk}.tsv"
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    params:
+        specs=lambda wc: {m: method_spec(ORD, m) for m in ED_JOBS[wc.method][int(wc.chunk)][0]},
+        ratios=lambda wc: ED_JOBS[wc.method][int(wc.chunk)][1],
+        replicates=ORD["replicates"],
+        seed=config["seed"],
+        reading=noise_reading(ORD),
     script:
         "../../scripts/ed_noise.py"
 
 
 rule ed_by_noise:
-    localrule: True
     input:
         ed_parts,
     output:
         "results/orderings/{dataset}/ed_by_noise.tsv",
-    params:
-        methods=list(ORD.get("methods") or {}),  # the rows' order (a job may hold several methods)
+    log:
+        "logs/orderings/{dataset}/ed_by_noise.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/orderings/{dataset}/ed_by_noise.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        methods=list(ORD.get("methods") or {}),  # the rows' order (a job may hold several methods)
     script:
         "../../scripts/concat_tables.py"
 
@@ -53,6 +53,16 @@ rule ed_reading:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/readings/{reading}/ed_by_noise.tsv",
+    log:
+        "logs/orderings/{dataset}/readings/{reading}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/readings/{reading}.tsv"
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
     # Table 1 (every method, every noise ratio) under another reading of the noise experiment
     params:
         specs=lambda wc: {m: method_spec(ORD, m) for m in ORD["methods"]},
@@ -60,16 +70,6 @@ rule ed_reading:
         replicates=ORD["replicates"],
         seed=config["seed"],
         reading=lambda wc: noise_reading(ORD, wc.reading),
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=120,
-    log:
-        "logs/orderings/{dataset}/readings/{reading}.log",
-    benchmark:
-        "benchmarks/runs/orderings/{dataset}/readings/{reading}.tsv"
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/ed_noise.py"
 
@@ -79,9 +79,19 @@ rule frespa_sweep_part:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/sweep/{parameter}.tsv",
+    log:
+        "logs/orderings/{dataset}/sweep/{parameter}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}.tsv"
     # one job per swept parameter and dataset, over every noise ratio of the sweep; started
     # early, as the longer jobs, so the run's tail is not one job on one core
     priority: 10
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: sweep_reading_spec(ORD),
@@ -89,34 +99,24 @@ rule frespa_sweep_part:
         replicates=sweep_replicates,
         seed=config["seed"],
         reading=noise_reading(ORD),
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=120,
-    log:
-        "logs/orderings/{dataset}/sweep/{parameter}.log",
-    benchmark:
-        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}.tsv"
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/frespa_sweep.py"
 
 
 rule frespa_sweep:
-    localrule: True
     input:
         sweep_parts,
     output:
         "results/orderings/{dataset}/frespa_sweep.tsv",
+    log:
+        "logs/orderings/{dataset}/frespa_sweep.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/orderings/{dataset}/frespa_sweep.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/concat_tables.py"
 
@@ -126,9 +126,19 @@ rule frespa_sweep_reading_part:
         "data/processed/{dataset}/orderings.tsv",
     output:
         "results/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv",
+    log:
+        "logs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.log",
+    benchmark:
+        "benchmarks/runs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv"
     # one swept parameter (e.g. Table 3's length ratios) with the sweep method's parameters changed
     # by orderings.sweep.readings.{reading}; otherwise as frespa_sweep_part
     priority: 10
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: sweep_reading_spec(ORD, wc.reading),
@@ -136,33 +146,23 @@ rule frespa_sweep_reading_part:
         replicates=sweep_replicates,
         seed=config["seed"],
         reading=noise_reading(ORD),
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=120,
-    log:
-        "logs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.log",
-    benchmark:
-        "benchmarks/runs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv"
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/frespa_sweep.py"
 
 
 rule frespa_sweep_reading:
-    localrule: True
     input:
         sweep_reading_parts,
     output:
         "results/orderings/{dataset}/readings/{reading}/frespa_sweep.tsv",
+    log:
+        "logs/orderings/{dataset}/readings/{reading}/frespa_sweep.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/orderings/{dataset}/readings/{reading}/frespa_sweep.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/concat_tables.py"

@@ -2,7 +2,6 @@
 
 
 rule figure_ed_by_noise:
-    localrule: True
     input:
         "results/orderings/{dataset}/ed_by_noise.tsv",
     output:
@@ -13,20 +12,20 @@ rule figure_ed_by_noise:
             subcategory="{dataset}",
         ),
         pdf="results/figures/orderings/{dataset}/ed_by_noise.pdf",
+    log:
+        "logs/figures/{dataset}/ed_by_noise.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/{dataset}/ed_by_noise.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_ed_by_noise.py"
 
 
 rule figure_frespa_sweep:
-    localrule: True
     input:
         "results/orderings/{dataset}/frespa_sweep.tsv",
     output:
@@ -37,20 +36,20 @@ rule figure_frespa_sweep:
             subcategory="{dataset}",
         ),
         pdf="results/figures/orderings/{dataset}/frespa_sweep.pdf",
+    log:
+        "logs/figures/{dataset}/frespa_sweep.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/{dataset}/frespa_sweep.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_frespa_sweep.py"
 
 
 rule reproduction_report:
-    localrule: True
     input:
         ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
         readings=reading_tables(),
@@ -71,6 +70,15 @@ rule reproduction_report:
         truth_summary=expand("results/truth/{d}/summary.tsv", d=list(TRUTH["datasets"])),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
+    log:
+        "logs/reproduction.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         graded_datasets=GRADED["datasets"],
         graded_methods=GRADED["methods"],
@@ -90,13 +98,5 @@ rule reproduction_report:
         sweep_reading_variants=(ORD.get("sweep") or {}).get("readings") or {},
         truth_datasets=TRUTH["datasets"],
         truth_methods=TRUTH["methods"],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    log:
-        "logs/reproduction.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/reproduction_report.py"

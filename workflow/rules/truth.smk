@@ -7,17 +7,17 @@ rule truth_data:
     output:
         labels="data/processed/truth/{truth_dataset}/labels.tsv",
         truth="data/processed/truth/{truth_dataset}/truth.tsv",
-    params:
-        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
-        seed=config["seed"],
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
     log:
         "logs/parse/truth_{truth_dataset}.log",
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
+        seed=config["seed"],
     script:
         "../../scripts/truth_data.py"
 
@@ -28,25 +28,24 @@ rule truth_infer:
         truth="data/processed/truth/{truth_dataset}/truth.tsv",
     output:
         **{t: f"results/truth/{{truth_dataset}}/{t}.tsv" for t in TRUTH_TABLES},
-    params:
-        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
-        specs={m: method_spec(TRUTH, m) for m in TRUTH["methods"]},
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=60,
     log:
         "logs/truth/{truth_dataset}/infer.log",
     benchmark:
         "benchmarks/runs/truth/{truth_dataset}/infer.tsv"
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    params:
+        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
+        specs={m: method_spec(TRUTH, m) for m in TRUTH["methods"]},
     script:
         "../../scripts/truth_infer.py"
 
 
 rule truth_figure:
-    localrule: True
     input:
         "results/truth/{truth_dataset}/accuracy.tsv",
     output:
@@ -57,16 +56,17 @@ rule truth_figure:
             subcategory="{truth_dataset}",
         ),
         pdf="results/figures/truth/{truth_dataset}/accuracy.pdf",
-    params:
-        methods=TRUTH["methods"],
+    log:
+        "logs/figures/truth/{truth_dataset}/accuracy.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/truth/{truth_dataset}/accuracy.log",
-    conda:
-        "../envs/manyjudges.yaml"
+    params:
+        methods=TRUTH["methods"],
     script:
         "../../scripts/plot_truth.py"
 
@@ -78,25 +78,24 @@ rule truth_active:
     output:
         summary="results/truth/{truth_dataset}/active.tsv",
         curves="results/truth/{truth_dataset}/active_curves.tsv",
-    params:
-        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
-        active=TRUTH.get("active", {}),
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=60,
     log:
         "logs/truth/{truth_dataset}/active.log",
     benchmark:
         "benchmarks/runs/truth/{truth_dataset}/active.tsv"
     conda:
         "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    params:
+        spec=lambda wc: TRUTH["datasets"][wc.truth_dataset],
+        active=TRUTH.get("active", {}),
     script:
         "../../scripts/truth_active.py"
 
 
 rule truth_active_figure:
-    localrule: True
     input:
         summary="results/truth/{truth_dataset}/active.tsv",
         curves="results/truth/{truth_dataset}/active_curves.tsv",
@@ -108,13 +107,14 @@ rule truth_active_figure:
             subcategory="{truth_dataset}",
         ),
         pdf="results/figures/truth/{truth_dataset}/active.pdf",
+    log:
+        "logs/figures/truth/{truth_dataset}/active.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "logs/figures/truth/{truth_dataset}/active.log",
-    conda:
-        "../envs/manyjudges.yaml"
     script:
         "../../scripts/plot_truth_active.py"
