@@ -20,9 +20,37 @@ Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:cal
 (canonical tables and raw-format parsers), :mod:`manyjudges.reporting`. The command line is
 ``manyjudges`` (:mod:`manyjudges.cli`). Every definition: ``docs/methods.md``; every data set:
 ``docs/data.md``.
+
+Any built-in method of any family, by the names the config and the command use:
+
+>>> from manyjudges import build_method
+>>> build_method("truth", "dawid_skene", max_iter=50)
+DawidSkene(max_iter=50)
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from manyjudges.registry import Registry
+
 __version__ = "0.1.0"
 
+#: the families, each a package ``manyjudges.<family>`` whose ``registry`` holds its methods
 FAMILIES = ("orderings", "consensus", "graded", "crowd", "truth")
 
-__all__ = ["FAMILIES", "__version__"]
+__all__ = ["FAMILIES", "__version__", "build_method", "family_registry"]
+
+
+def family_registry(family: str) -> Registry:
+    """The method registry of ``family`` (one of :data:`FAMILIES`): ``manyjudges.<family>.registry``."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
+    return importlib.import_module(f"manyjudges.{family}").registry
+
+
+def build_method(family: str, name: str, **params: Any) -> Any:
+    """A method of ``family`` by its built-in name (or ``package.module:callable``) with parameters,
+    checked as a config's are (unknown names and parameters, bad values: ValueError)."""
+    return family_registry(family).build(name, params)

@@ -259,14 +259,10 @@ def _describe_schema_error(err: Any, unknown: list[str]) -> str:
 def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
     does not import, a parameter the method does not take or a value it rejects."""
-    from manyjudges.consensus.registry import AGGREGATORS
-    from manyjudges.crowd.registry import CROWD_METHODS
-    from manyjudges.graded.registry import GRADED_METHODS
-    from manyjudges.orderings.registry import ORDERING_SCORERS
-    from manyjudges.truth.registry import TRUTH_METHODS
+    from manyjudges import family_registry
 
-    for section, registry in (("orderings", ORDERING_SCORERS), ("graded", GRADED_METHODS), ("crowd", CROWD_METHODS),
-                              ("truth", TRUTH_METHODS)):
+    for section in ("orderings", "graded", "crowd", "truth"):
+        registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
             spec = method_spec(config[section], name)
             try:
@@ -276,12 +272,12 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
     active = (config.get("truth") or {}).get("active")
     if active:
         try:
-            TRUTH_METHODS.check(active.get("method", "dawid_skene"), active.get("params") or {})
+            family_registry("truth").check(active.get("method", "dawid_skene"), active.get("params") or {})
         except ValueError as err:
             raise ValueError(f"config: truth.active.method: {err}") from None
     for name in ((config.get("consensus") or {}).get("aggregation") or {}).get("aggregators") or []:
         try:
-            AGGREGATORS.resolve(name)
+            family_registry("consensus").resolve(name)
         except ValueError as err:
             raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
 

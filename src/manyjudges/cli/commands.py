@@ -16,27 +16,16 @@ from manyjudges.io.errors import DataError
 
 
 def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges import FAMILIES
+    from manyjudges import FAMILIES, family_registry
 
     families = [args.family] if args.family else list(FAMILIES)
     rows = []
     for family in families:
-        for entry in registries()[family].describe():
+        for entry in family_registry(family).describe():
             params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
             rows.append({"family": family, "method": entry["method"], "summary": entry["summary"],
                          "parameters": params})
     return pd.DataFrame(rows, columns=["family", "method", "summary", "parameters"])
-
-
-def registries() -> dict[str, Any]:
-    from manyjudges.consensus.registry import AGGREGATORS
-    from manyjudges.crowd.registry import CROWD_METHODS
-    from manyjudges.graded.registry import GRADED_METHODS
-    from manyjudges.orderings.registry import ORDERING_SCORERS
-    from manyjudges.truth.registry import TRUTH_METHODS
-
-    return {"orderings": ORDERING_SCORERS, "consensus": AGGREGATORS, "graded": GRADED_METHODS, "crowd": CROWD_METHODS,
-            "truth": TRUTH_METHODS}
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ their consensus with their inputs, and the measure as an ordered-list scorer
 >>> m.kappa, m.lcs_length
 (5.0, 2)
 """
-from manyjudges.consensus.aggregators import borda, condorcet_fuse, rank_sum
+from manyjudges.consensus.aggregators import ListAggregator, borda, condorcet_fuse, rank_sum
 from manyjudges.consensus.measure import ConsensusMeasure, consensus_measure, log2_kappa_plus_one
 from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
 from manyjudges.consensus.scorer import ConsensusScorer
@@ -22,6 +22,7 @@ registry = AGGREGATORS
 __all__ = [
     "ConsensusMeasure",
     "ConsensusScorer",
+    "ListAggregator",
     "borda",
     "condorcet_fuse",
     "consensus_measure",

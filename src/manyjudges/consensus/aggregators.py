@@ -12,14 +12,20 @@ of the items, best first, ties broken by first appearance (deterministic).
   majority "a beats b" (more lists put a above b); a merge sort on that comparison, as
   the paper's sort-based algorithm (the majority relation need not be transitive). The same
   sort serves the crowd family's CondorcetFuse (:func:`manyjudges.ranks.majority_merge_sort`).
+
+:class:`ListAggregator` is the same three as an estimator of the family contract
+(``ListAggregator(rule="borda").fit_predict(rankings)``), the registry's built-ins.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
+from manyjudges.estimator import Estimator
 from manyjudges.ranks import majority_merge_sort, rank_sum_order
+
+__all__ = ["RULES", "ListAggregator", "Ranking", "borda", "condorcet_fuse", "rank_sum"]
 
 Ranking = Sequence[Hashable]
 
@@ -66,3 +72,32 @@ def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
     above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
     order = majority_merge_sort(list(range(len(items))), (above > above.T).tolist())
     return [items[i] for i in order]
+
+
+#: the aggregation rules by name
+RULES: dict[str, Callable[[Sequence[Ranking]], list]] = {"borda": borda, "rank_sum": rank_sum,
+                                                          "condorcet_fuse": condorcet_fuse}
+
+
+class ListAggregator(Estimator):
+    """One of :data:`RULES` as an estimator: ``fit(rankings)`` sets ``ranking_`` (the aggregate, best
+    first); ``fit_predict(rankings)`` returns it. Nothing else is fitted."""
+
+    ranking_: list
+
+    def __init__(self, rule: str = "borda") -> None:
+        self.rule = rule
+
+    def _check_params(self) -> None:
+        if self.rule not in RULES:
+            raise ValueError(f"rule must be one of {', '.join(RULES)}, got {self.rule!r}")
+
+    def fit(self, rankings: Sequence[Ranking]) -> ListAggregator:
+        """Aggregate ``rankings`` (lists of items, best first) into ``ranking_``; returns self."""
+        self._check_params()
+        self.ranking_ = RULES[self.rule](rankings)
+        return self
+
+    def fit_predict(self, rankings: Sequence[Ranking]) -> list:
+        """``fit(rankings).ranking_``."""
+        return self.fit(rankings).ranking_

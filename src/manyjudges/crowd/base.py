@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from manyjudges.crowd.judgments import TopicJudgments
+from manyjudges.estimator import Estimator
 
 
 def comparable_scores(scores: np.ndarray, digits: int = 12) -> np.ndarray:
@@ -47,7 +48,7 @@ def check_flag(name: str, value: object) -> None:
         raise ValueError(f"{name} must be true or false, got {value!r}")
 
 
-class CrowdAggregator:
+class CrowdAggregator(Estimator):
     """Base class: subclasses implement ``_fit(topic) -> (scores, quality or None)``."""
 
     name: str = "aggregator"
@@ -68,9 +69,6 @@ class CrowdAggregator:
     @property
     def ranking_(self) -> np.ndarray:
         return ranking_from_scores(self.scores_)
-
-    def _check_params(self) -> None:
-        """Validate the parameters (subclasses override; the constructor only stores them)."""
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:  # pragma: no cover
         raise NotImplementedError

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from manyjudges.estimator import Estimator
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.subpanel_cache import SubpanelCache
 
@@ -24,7 +25,7 @@ from manyjudges.graded.subpanel_cache import SubpanelCache
 MIN_PROBABILITY = 1e-300
 
 
-class GradedMethod:
+class GradedMethod(Estimator):
     """Base class: ``fit(panel) -> self`` then ``predict_proba()``; subclasses implement the
     hooks ``choose_parameters`` and ``predict`` (and ``prepare`` when some work does not depend
     on the parameters).
@@ -87,9 +88,6 @@ class GradedMethod:
         if cache is None:
             cache = self._subpanel_fits = SubpanelCache()
         return cache
-
-    def _check_params(self) -> None:
-        """Validate the parameters (subclasses override; the constructor only stores them)."""
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Parameters Phi chosen by predicting each training judge from the others."""

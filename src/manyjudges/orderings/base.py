@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.estimator import Estimator
 from manyjudges.ranks import as_rank_matrix
 
 __all__ = ["OrderingScorer"]
 
 
-class OrderingScorer:
+class OrderingScorer(Estimator):
     """Base class: ``fit`` stores the gold rank matrix as ``gold_``; subclasses implement ``score``."""
 
     gold_: np.ndarray
@@ -31,9 +32,6 @@ class OrderingScorer:
         self.gold_ = as_rank_matrix(gold)
         return self
 
-    def _check_params(self) -> None:
-        """Validate the parameters (subclasses override; the constructor only stores them)."""
-
     def score(self, candidates: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -42,7 +40,3 @@ class OrderingScorer:
         if gold is None:
             raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(gold) before score(candidates)")
         return gold
-
-    def __repr__(self) -> str:
-        params = {k: v for k, v in vars(self).items() if not k.endswith("_") and not k.startswith("_")}
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"

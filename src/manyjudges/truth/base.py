@@ -29,7 +29,6 @@ change. ``get_params`` / ``set_params`` follow scikit-learn's rule: the construc
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
+from manyjudges.estimator import Estimator
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
 
@@ -113,13 +113,6 @@ class TruthFit:
     n_iter: int = 0
 
 
-def _same(a: object, b: object) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return a is b
-
-
 def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
                  integer: bool = False, low_open: bool = False) -> None:
     """A numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
@@ -146,7 +139,7 @@ def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
     check_number("smoothing", smoothing, low=0)
 
 
-class TruthEstimator:
+class TruthEstimator(Estimator):
     """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params``."""
 
     labels_: pd.Series
@@ -162,30 +155,6 @@ class TruthEstimator:
     calibrates_in_fit: bool = False
     #: see the module docstring; subclasses take it as a constructor parameter
     calibrate: str | None = None
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        signature = inspect.signature(cls.__init__)
-        return [name for name, p in signature.parameters.items()
-                if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-
-    def get_params(self, deep: bool = True) -> dict:
-        """The constructor's parameters and their values (scikit-learn's ``get_params``)."""
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params) -> TruthEstimator:
-        """Set constructor parameters by name (an unknown name is a ValueError); returns self."""
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
-                raise ValueError(f"{type(self).__name__} has no parameter {name!r} (it has: {', '.join(valid)})")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        defaults = {name: p.default for name, p in inspect.signature(type(self).__init__).parameters.items()}
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
-        return f"{type(self).__name__}({', '.join(changed)})"
 
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
@@ -274,9 +243,6 @@ class TruthEstimator:
         if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
             raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
         self._check_params()
-
-    def _check_params(self) -> None:
-        """Validate the method's own parameters (subclasses override; the constructor only stores them)."""
 
     def _fit(self, data: CrowdLabels) -> TruthFit:  # pragma: no cover
         raise NotImplementedError

@@ -1,0 +1,64 @@
+"""The estimator rules every family's methods follow (scikit-learn's, so its tools accept them).
+
+- The constructor takes the parameters by keyword, each with a default, and only stores them,
+  unchanged, under their own names; it validates nothing. ``_check_params()`` validates them
+  (``fit`` calls it first, and the registry at build time, so a bad value fails before any data
+  is read).
+- :meth:`Estimator.get_params` / :meth:`Estimator.set_params` read and set them by the
+  constructor's signature, so ``sklearn.base.clone(method)`` builds an unfitted copy with the same
+  parameters, and ``repr`` shows those that differ from their defaults.
+- ``fit(...)`` returns self; what it learns is stored in attributes ending in ``_``, set by the
+  estimator itself and nowhere else.
+
+A family's base class (:class:`~manyjudges.orderings.base.OrderingScorer`,
+:class:`~manyjudges.graded.base.GradedMethod`, :class:`~manyjudges.crowd.base.CrowdAggregator`,
+:class:`~manyjudges.truth.base.TruthEstimator`) adds its ``fit`` and what it predicts.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+__all__ = ["Estimator"]
+
+
+def _same(a: object, b: object) -> bool:
+    """``a == b`` as one bool; identity where the comparison is not a bool (arrays, odd types)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+class Estimator:
+    """Base class: parameters from the constructor's signature (``get_params``, ``set_params``, ``repr``)."""
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        """The constructor's parameter names, in order (``*args`` and ``**kwargs`` are not parameters)."""
+        signature = inspect.signature(cls.__init__)
+        return [name for name, p in signature.parameters.items()
+                if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The constructor's parameters and their values (scikit-learn's ``get_params``; no parameter
+        is itself an estimator, so ``deep`` changes nothing)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any) -> Estimator:
+        """Set constructor parameters by name (an unknown name is a ValueError); returns self."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"{type(self).__name__} has no parameter {name!r} (it has: {', '.join(valid)})")
+            setattr(self, name, value)
+        return self
+
+    def _check_params(self) -> None:
+        """Validate the parameters (subclasses override; the constructor only stores them)."""
+
+    def __repr__(self) -> str:
+        """``Name(p=value, ...)`` with the parameters that differ from the constructor's defaults."""
+        defaults = {name: p.default for name, p in inspect.signature(type(self).__init__).parameters.items()}
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
+        return f"{type(self).__name__}({', '.join(changed)})"

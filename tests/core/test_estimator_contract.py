@@ -1,0 +1,62 @@
+"""Every built-in of every family follows scikit-learn's estimator rules: get_params from the
+constructor, set_params, a repr, and sklearn.base.clone (scikit-learn comes with crowd-kit, a test extra)."""
+import doctest
+import inspect
+
+import pytest
+
+import manyjudges
+from manyjudges import FAMILIES, build_method, family_registry
+from manyjudges.estimator import Estimator
+
+sklearn_base = pytest.importorskip("sklearn.base")
+
+BUILTINS = [(family, name) for family in FAMILIES for name in family_registry(family)]
+
+
+def fitted_attributes(method) -> set[str]:
+    return {name for name in vars(method) if name.endswith("_") and not name.startswith("_")}
+
+
+@pytest.mark.parametrize("family, name", BUILTINS, ids=[f"{f}-{n}" for f, n in BUILTINS])
+def test_every_builtin_has_params_repr_and_clones(family, name):
+    method = build_method(family, name)
+    assert isinstance(method, Estimator)
+    params = method.get_params()
+    signature = inspect.signature(type(method).__init__)
+    assert list(params) == [n for n, p in signature.parameters.items()
+                            if n != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    # the registry's preset and the defaults are what get_params reports
+    assert params == {**dict.fromkeys(params), **family_registry(family).builtins[name].parameters()}
+    copy = sklearn_base.clone(method)
+    assert type(copy) is type(method) and copy is not method
+    assert copy.get_params() == params
+    assert not fitted_attributes(copy)
+    assert repr(copy) == repr(method) and repr(method).startswith(type(method).__name__ + "(")
+    with pytest.raises(ValueError, match="has no parameter"):
+        method.set_params(no_such_parameter=1)
+
+
+def test_set_params_changes_what_clone_and_repr_carry():
+    method = build_method("truth", "dawid_skene")
+    assert repr(method) == "DawidSkene()"
+    assert method.set_params(max_iter=7, smoothing=0.5) is method
+    copy = sklearn_base.clone(method)
+    assert (copy.max_iter, copy.smoothing) == (7, 0.5)
+    assert repr(copy) == "DawidSkene(max_iter=7, smoothing=0.5)"
+
+
+def test_build_method_checks_as_a_config_does():
+    assert build_method("orderings", "ac_tau").correlation == "kendall"
+    assert build_method("consensus", "condorcet_fuse").fit_predict([["a", "b"], ["b", "a"], ["b", "a"]]) == ["b", "a"]
+    with pytest.raises(ValueError, match="unknown family 'votes'"):
+        build_method("votes", "borda")
+    with pytest.raises(ValueError, match="did you mean 'dawid_skene'"):
+        build_method("truth", "dawid_skeen")
+    with pytest.raises(ValueError, match="bad parameter value"):
+        build_method("truth", "dawid_skene", max_iter=0)
+
+
+def test_the_top_level_docstring_example_runs():
+    result = doctest.testmod(manyjudges)
+    assert result.attempted > 0 and result.failed == 0
