@@ -184,7 +184,7 @@ def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: s
     """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
     its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
     dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_workers < np.iinfo(np.int32).max else np.int64
-    key = item.astype(dtype)  # the one copy: the products are made in place
+    key: np.ndarray = item.astype(dtype)  # the one copy: the products are made in place
     key *= n_workers
     key += worker
     key.sort()  # in place: one array of the pairs (4 or 8 bytes a label) at the peak

@@ -21,7 +21,7 @@ import urllib.request
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO
 
 import pandas as pd
 
@@ -146,7 +146,7 @@ def _resolve_mirror(mirror: str | os.PathLike[str] | None) -> Path | None:
     return Path(from_env) if from_env else None
 
 
-def _copy_from_mirror(source: Path, out: BinaryIO) -> None:
+def _copy_from_mirror(source: Path, out: IO[bytes]) -> None:
     """Copy a mirror file to the open file ``out``, or raise DownloadError if it is missing."""
     if not source.is_file():
         raise DownloadError(
@@ -157,7 +157,7 @@ def _copy_from_mirror(source: Path, out: BinaryIO) -> None:
         shutil.copyfileobj(handle, out, _CHUNK)
 
 
-def _download(url: str, out: BinaryIO, timeout: float) -> None:
+def _download(url: str, out: IO[bytes], timeout: float) -> None:
     """Stream ``url`` into the open file ``out``, or raise DownloadError on a network failure."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:

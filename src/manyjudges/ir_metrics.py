@@ -18,10 +18,11 @@ Binary relevance (P@k, MAP, RBP) is ``grade >= relevant_grade``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-Grades = Mapping[object, int] | Sequence[int] | np.ndarray
+Grades = Mapping[Any, int] | Sequence[int] | np.ndarray  # Any: a Mapping's key type is invariant
 Ranking = Sequence[object] | np.ndarray
 
 

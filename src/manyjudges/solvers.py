@@ -15,7 +15,7 @@ returns the same ``x`` bit for bit (tested against ``minimize``). With a scipy o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 import numpy as np
 import scipy
@@ -29,6 +29,13 @@ _FG, _NEW_X, _CONVERGENCE = 3, 1, 4
 #: the scipy versions whose ``_minimize_lbfgsb`` loop :func:`_lbfgsb_direct` repeats (checked against
 #: scipy 1.17's source); any other version runs ``minimize`` itself
 _DIRECT = (1, 15) <= tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 18)
+
+
+class LbfgsbTolerances(TypedDict, total=False):
+    """Stopping tolerances passed as keywords (``**options``) to :func:`lbfgsb` and :func:`lbfgsb_fit`."""
+
+    ftol: float
+    gtol: float
 
 
 class LbfgsbResult(NamedTuple):
@@ -112,6 +119,7 @@ def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: f
     x = x0.copy() if bounds is None else np.clip(x0, lo, hi)
     last_x, (f, g) = x.copy(), fun(x.copy())
     nfev, iterations = 1, 0
+    f_arg: np.ndarray | float  # a 0-d array until the first evaluation, then the objective's value (as scipy's)
     f_arg, g_arg = np.array(0.0, dtype=np.float64), np.zeros(n, np.float64)
     wa = np.zeros(2 * m * n + 5 * n + 11 * m * m + 8 * m, np.float64)
     iwa = np.zeros(3 * n, np.int32)

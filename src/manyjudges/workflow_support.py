@@ -147,7 +147,8 @@ def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
         # would otherwise be swapped for the plain one when it follows a $ref
         return DRAFT202012.create_resource(yaml.safe_load((folder / Path(uri).name).read_text(encoding="utf-8")))
 
-    return yaml.safe_load(Path(path).read_text(encoding="utf-8")), Registry(retrieve=retrieve)
+    schema = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    return schema, Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field alias: mypy#16586
 
 
 def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path) -> dict[str, Any]:
@@ -158,7 +159,7 @@ def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path
         return dict(config[name])
     schema, registry = load_schema(schema_path)
     sub = registry.get_or_retrieve(schema["properties"][name]["$ref"]).value.contents
-    empty = {"object": {}, "array": []}
+    empty: dict[str, Any] = {"object": {}, "array": []}
     section = {k: v["default"] for k, v in sub["properties"].items() if "default" in v}
     for key in sub.get("required", []):
         spec = sub["properties"][key]

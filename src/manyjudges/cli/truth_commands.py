@@ -27,6 +27,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     import sys
 
     from manyjudges.io.labels import read_crowd_labels, read_truth
+    from manyjudges.truth.auto import Auto
     from manyjudges.truth.calibration import calibration_scores
     from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
 
@@ -64,6 +65,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
         with stages(f"writing {args.workers}"):
             write_output(workers_table(estimator), args.workers)
     if args.report:
+        assert isinstance(estimator, Auto)  # the one method with candidate_names (checked above)
         with stages(f"writing {args.report}"):
             write_output(estimator.report_, args.report)
     if to_file:
@@ -71,6 +73,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
             write_output(labels_table(estimator), args.output)
     choice = getattr(estimator, "choice_", None)
     if choice is not None:
+        assert isinstance(estimator, Auto)  # the one method that sets choice_
         weights = ", ".join(f"{name} {w:.2f}" for name, w in estimator.weights_.items() if w > 0)
         print(f"{args.method}: weights {weights} (largest: {choice})", file=sys.stderr)
     if truth is not None:  # after the stages, so that the line does not run into a progress bar

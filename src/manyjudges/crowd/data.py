@@ -68,6 +68,7 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
         return data.preferences, data.truth
     if source == "trec_rf10":
         graded = parse_trec_rf10(need("trec-rf10-data.txt"))
+        assert graded.truth is not None  # parse_trec_rf10 always gives NIST's labels
         return graded, graded.truth[TRUTH_COLUMNS]
     if source == "preferences_table":
         return read_preferences(spec["path"], duplicates=spec.get("duplicates", "keep")), read_truth(spec["truth"])

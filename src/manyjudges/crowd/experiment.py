@@ -29,7 +29,7 @@ DEFAULT_KS = (3, 5, 7, 9, 10)
 COVERAGE_COLUMNS = ["topics", "topics_without_truth", "judged_items", "items_without_truth"]
 
 
-def item_tiebreak(items: Sequence[str]) -> np.ndarray:
+def item_tiebreak(items: Sequence[str] | np.ndarray) -> np.ndarray:
     """A fixed pseudo-random order of item ids (crc32 of the id) for breaking score ties.
 
     Deterministic and independent of the id's own order (trec_rf10 doc ids in natural order

@@ -67,6 +67,7 @@ class TopicJudgments:
             for a in arrays:
                 a.setflags(write=False)
             object.__setattr__(self, "_strict", arrays)
+            return arrays
         return self._strict
 
     def win_matrix(self) -> np.ndarray:

@@ -123,11 +123,11 @@ class MPM(CrowdAggregator):
         quality = np.full(m, np.nan) if self.quality else None
         if n < 2 or data.total == 0:
             return np.zeros(n), quality
-        theta0 = [_initial_mu(data), np.zeros(n)]
+        blocks = [_initial_mu(data), np.zeros(n)]
         if self.quality:
-            theta0.append(np.ones(m))
+            blocks.append(np.ones(m))
         args = (self.reg, self.quality, self.reg_alpha)
-        theta0 = np.concatenate(theta0)
+        theta0 = np.concatenate(blocks)
         small = len(theta0) <= NEWTON_DIM and len(data.rq) + data.n_pairs <= NEWTON_CELLS
         if self.solver == "newton" or (self.solver == "auto" and small):
             theta, self.n_iter_ = newton(data, theta0, args, self.max_iter, self.tol)

@@ -84,7 +84,7 @@ class MPMData:
         self.q = (key % n_pairs)[nz].astype(np.int64)
         self.net = net[nz]
         self.n_k = np.bincount(worker, minlength=m).astype(float)
-        self.net_q = np.bincount(self.q, weights=self.net, minlength=n_pairs)
+        self.net_q: np.ndarray = np.bincount(self.q, weights=self.net, minlength=n_pairs)  # float sums
         self.total = float(self.n_k.sum())
         self.win, self.lose = win, lose
         active = np.flatnonzero(self.n_k > 0)
@@ -150,7 +150,8 @@ def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = 
 
 def _mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.ndarray:
     """``a.mean(axis, keepdims=keepdims)``: numpy's own sum (``np.add.reduce``) over the count, without its wrapper."""
-    return np.add.reduce(a, axis=axis, keepdims=keepdims) / a.shape[axis]
+    total = np.add.reduce(a, axis=axis, keepdims=keepdims)  # type: ignore[call-overload]  # stubs: literal keepdims
+    return total / a.shape[axis]
 
 
 def _point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> dict[str, Any]:
@@ -214,7 +215,7 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
     value = -loglik / total
     # chain rule x_q = (mu_a - mu_b) / (sigma_a + sigma_b)
     gt = gx / t
-    gmu = np.bincount(ia, weights=gt, minlength=n) - np.bincount(ib, weights=gt, minlength=n)
+    gmu: np.ndarray = np.bincount(ia, weights=gt, minlength=n) - np.bincount(ib, weights=gt, minlength=n)
     gt *= -x
     gs = np.bincount(ia, weights=gt * sigma[ia], minlength=n) + np.bincount(ib, weights=gt * sigma[ib], minlength=n)
     value += 0.5 * reg * (float(mu @ mu) + float(s @ s))

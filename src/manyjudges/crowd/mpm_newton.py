@@ -107,7 +107,7 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     np.divide(-1.0, t, out=jv[1])
     jv[2] = -x * sigma[ia] / t
     jv[3] = -x * sigma[ib] / t
-    h = np.zeros(n_pairs)
+    h: np.ndarray = np.zeros(n_pairs)  # np.bincount's stub types its float sums as intp
     if n_seg:
         seg, rq = data.seg_of_r, data.rq
         a_r = alpha_seg[seg]
@@ -137,13 +137,13 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
         weights += [pg * v, pg * v]
     weights += [pg * px * (2 * sa * sa / t2 - sa / pt), pg * px * (2 * sb * sb / t2 - sb / pt),
                 pg * 2 * px * sa * sb / t2, pg * 2 * px * sa * sb / t2]
-    huu = np.bincount(index.uu_flat, weights=np.concatenate(weights), minlength=n2 * n2).reshape(n2, n2)
+    huu: np.ndarray = np.bincount(index.uu_flat, weights=np.concatenate(weights), minlength=n2 * n2).reshape(n2, n2)
     if dense:
         huu += (jac * h[:, None]).T @ jac
     if n_seg:
         # - sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'
         if dense:
-            proj = np.zeros((n_seg, n_pairs))
+            proj: np.ndarray = np.zeros((n_seg, n_pairs))
             proj.ravel()[index.proj_flat] = dz
             proj = proj @ jac
         else:
@@ -160,7 +160,7 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
         if n_seg:
             pv = np.concatenate([pv, w_seg[seg] * (dz + a_r * xr * cz - a_r * dz * m1[seg])])
         if dense:
-            hua = jac.T @ np.bincount(index.ua_flat, weights=pv, minlength=n_pairs * m).reshape(n_pairs, m)
+            hua: np.ndarray = jac.T @ np.bincount(index.ua_flat, weights=pv, minlength=n_pairs * m).reshape(n_pairs, m)
         else:
             hua = np.bincount(index.ua_flat, weights=(jv[:, index.ua_k] * pv).ravel(),
                               minlength=n2 * m).reshape(n2, m)
@@ -176,7 +176,8 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     return hess
 
 
-def newton(data: MPMData, theta: np.ndarray, args: tuple, max_iter: int, tol: float) -> tuple[np.ndarray, int]:
+def newton(data: MPMData, theta: np.ndarray, args: tuple[float, bool, float], max_iter: int, tol: float
+           ) -> tuple[np.ndarray, int]:
     """Levenberg-Marquardt damped Newton steps on :func:`mpm_objective` with the exact Hessian.
 
     Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.solvers.cholesky_solve`;

@@ -129,6 +129,7 @@ class Borda(CrowdAggregator):
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, None]:
         n = topic.n_items
         if topic.has_ratings:
+            assert topic.rating_item is not None and topic.rating_grade is not None  # has_ratings: both set
             count = np.bincount(topic.rating_item, minlength=n).astype(float)
             total = np.bincount(topic.rating_item, weights=topic.rating_grade.astype(float), minlength=n)
             rated = count > 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -96,7 +96,8 @@ def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:
-    tests = pairwise_tests(predictions, [tuple(pair) for pair in comparisons])
+    # each comparison is a pair of method names (as unpacked below)
+    tests = pairwise_tests(predictions, cast(list[tuple[str, str]], [tuple(pair) for pair in comparisons]))
     order = {(a, b): n for n, (a, b) in enumerate(tuple(p) for p in comparisons)}
     tests["_pair"] = [order[(a, b)] for a, b in zip(tests["method_a"], tests["method_b"])]
     tests = _by_judge(tests, first=["protocol", "_pair"])

@@ -217,7 +217,7 @@ class M5(GradedMethod):
             key = ("m5_fit", self.max_iter, tuple(lambdas))
             total = 0.0
             for f, (rest, held, digest) in enumerate(folds):
-                fit = cache.get(digest, key, lambda f=f, rest=rest: maxent_fit(
+                fit = cache.get(digest, key, lambda f=f, rest=rest: maxent_fit(  # type: ignore[misc]  # mypy#15459
                     rest, lam, warm.get(f), self.max_iter, INNER_LBFGS_OPTIONS))
                 self.record_fit(fit.converged)
                 x = warm[f] = fit.x

@@ -158,7 +158,8 @@ def panel_options(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: int, n_trained: int,
-                      n_labels: int, hard_judges: Sequence[int], hard_noise: float, hard_bias: float):
+                      n_labels: int, hard_judges: Sequence[int], hard_noise: float, hard_bias: float
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     rng = rng_for(seed, "sim_medline")
     n_items = n_queries * docs_per_query
     latent = np.repeat(rng.normal(0, 0.6, n_queries), docs_per_query) + rng.normal(0, 1.0, n_items)
@@ -178,7 +179,7 @@ def _ladder(n_labels: int) -> np.ndarray:
     return np.linspace(-1.5, 1.5, n_labels - 1)
 
 
-def _labels(latent, eps, noise, thresholds, scale: float) -> np.ndarray:
+def _labels(latent: np.ndarray, eps: np.ndarray, noise: np.ndarray, thresholds: np.ndarray, scale: float) -> np.ndarray:
     y = latent[:, None] + scale * noise[None, :] * eps
     return (y[:, :, None] > thresholds[None, :, :]).sum(2)
 

@@ -35,7 +35,7 @@ from scipy import sparse
 
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
-from manyjudges.solvers import lbfgsb_fit
+from manyjudges.solvers import LbfgsbTolerances, lbfgsb_fit
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0
@@ -51,7 +51,7 @@ THETA_RIDGE = 0.1
 #: predictions its votes enter)), is below ``gtol``, or when no step lowers the objective at all
 #: (``ftol`` 0: it is at its rounding floor, a sum over thousands of log probabilities); never on a
 #: relative reduction, which flat directions make small long before the gradient is
-LBFGS_OPTIONS = {"ftol": 0.0, "gtol": 1e-5}
+LBFGS_OPTIONS: LbfgsbTolerances = {"ftol": 0.0, "gtol": 1e-5}
 #: iteration cap of the weight fits: far above what they need on the panels measured (at most a few
 #: hundred); a fit that reaches it is counted (:meth:`GradedMethod.record_fit`) and reported
 MAX_ITER = 5000
@@ -179,6 +179,7 @@ class _Votes:
             same = self.item_label_sum(y_num)[self.item * self.n_labels + self.label] - y_num
             out += np.bincount(self.judge_param, same + others, minlength=self.n_params)
         if self.cooc is not None:
+            assert self.cooc_param is not None  # set with cooc (WeightedVotes._votes)
             out += self.cooc_t @ y_num + np.bincount(self.cooc_param, others, minlength=self.n_params)
         return out
 

@@ -120,7 +120,8 @@ class M4(GradedMethod):
         mu_at = np.full(train.n_entries, np.nan)
         cache = self._subpanel_cache()
         for mask, rest in inner_folds(train, self.inner_folds):
-            mu, converged = cache.get(rest, ("yu_mu", self.beta), lambda rest=rest: self._fixed_point(rest))
+            mu, converged = cache.get(rest, ("yu_mu", self.beta),
+                                      lambda rest=rest: self._fixed_point(rest))  # type: ignore[misc]  # mypy#15459
             self.record_fit(converged)
             mu_at[mask] = mu[train.item[mask]]
         return mu_at, np.isfinite(mu_at)

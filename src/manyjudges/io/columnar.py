@@ -211,6 +211,7 @@ def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]
     for k, name in enumerate(names):
         column = columns[k]
         columns[k] = None
+        assert column is not None  # each entry is let go only here, after it is read
         if not pa.types.is_dictionary(column.type):
             column = pc.dictionary_encode(column)
         column = column.unify_dictionaries()

@@ -106,7 +106,7 @@ def read_truth(path: PathLike) -> pd.DataFrame:
     topic (both lines are named).
     """
     table = read_columns(path, TRUTH_LAYOUT)
-    faults = []
+    faults: list[Fault | None] = []
     empty = [first_fault(table, c, table.values(c) == "", "empty topic or item") for c in ("topic", "item")]
     rows = [f.row for f in empty if f is not None]
     if rows:

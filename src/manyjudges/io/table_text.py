@@ -101,7 +101,7 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
         return
     handle.write(sep.join(names) + "\n")
     for start in range(0, len(df), _BLOCK_ROWS):
-        parts = [c.slice(start, _BLOCK_ROWS) for c in columns]
+        parts = [c.slice(start, _BLOCK_ROWS) for c in columns if c is not None]  # none is (checked above)
         lines = pc.binary_join_element_wise(*parts, sep) if len(parts) > 1 else parts[0]
         block = pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()), lines)
         handle.write(pc.binary_join(block, "\n")[0].as_py() + "\n")

@@ -250,7 +250,7 @@ def support_class_tables(columns: np.ndarray, weights: np.ndarray, threshold: in
     all_columns = _bits_to_words(np.ones(n_columns, dtype=bool))
     sets = np.repeat(all_columns[None, :], k, axis=0)
     last = np.arange(k)
-    counts = np.ones(k, dtype=_count_dtype(n_columns, k))
+    counts: np.ndarray = np.ones(k, dtype=_count_dtype(n_columns, k))
     for length in range(2, max_len + 1):
         sets, last, counts, support = _extend(sets, last, counts, edges, planes, threshold)
         if len(sets) == 0:

@@ -29,7 +29,7 @@ class _CorrelationScorer(OrderingScorer):
             raise ValueError(f"correlation must be one of {sorted(CORRELATIONS)}, got {self.correlation!r}")
 
 
-def _stack(humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+def _stack(humans: np.ndarray, noise: np.ndarray | None) -> np.ndarray:
     humans = as_rank_matrix(humans)
     if noise is None or len(noise) == 0:
         return humans

@@ -8,6 +8,7 @@ target (0.45: Kim et al.'s AC-tau ED of 0.454 equals that mean; docs/methods.md,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -80,8 +81,9 @@ def simulate_ordering_panel(
     items_per_set = [int(k) for k in items_per_set]
     if any(k < 2 for k in items_per_set):
         raise ValueError(f"every set needs at least 2 items, got {items_per_set}")
-    judges = ([int(judges_per_set)] * len(items_per_set) if np.isscalar(judges_per_set)
-              else [int(j) for j in judges_per_set])
+    # np.isscalar (which also takes numpy's integers) narrows neither branch: the casts say what each one holds
+    judges = ([int(cast(int, judges_per_set))] * len(items_per_set) if np.isscalar(judges_per_set)
+              else [int(j) for j in cast(Sequence[int], judges_per_set)])
     if len(judges) != len(items_per_set) or any(j < 2 for j in judges):
         raise ValueError("judges_per_set must be one integer >= 2 or one per set")
     phi = calibrate_dispersion(target_mean_tau, sorted(set(items_per_set)), seed=seed)

@@ -36,7 +36,7 @@ class Reading:
         values = {k: v for k, v in self.distances.items() if v is not None and not math.isnan(v)}
         if len(values) < len(self.distances) or not values:
             return None
-        return min(values, key=values.get)
+        return min(values, key=values.__getitem__)
 
     def why(self) -> str:
         """Why the default is the default: it is the closest, or the stated reason, or it is not."""
@@ -44,8 +44,11 @@ class Reading:
         if closest is None:
             return "the other reading was not computed in this run"
         if closest == self.default:
-            others = [v for k, v in self.distances.items() if k != self.default]
-            ratio = min(others) / self.distances[self.default] if self.distances[self.default] else math.inf
+            # closest() is not None: every distance was computed (none is None)
+            others = [v for k, v in self.distances.items() if k != self.default and v is not None]
+            default = self.distances[self.default]
+            assert default is not None  # as every distance
+            ratio = min(others) / default if default else math.inf
             return f"closest to the paper ({ratio:.1f}x closer than the next)" if others else "closest to the paper"
         if self.default in self.reasons:
             return f"not the closest here; {self.reasons[self.default]}"

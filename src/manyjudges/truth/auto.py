@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -115,6 +116,7 @@ class Auto(TruthEstimator):
         folds = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
                            int(self.random_state))
         names = self.candidate_names()
+        rows: list[dict[str, Any]]  # one report row per candidate
         rows, predictive, betas = [], [], []
         for name in names:
             start = perf_counter()

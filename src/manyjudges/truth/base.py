@@ -30,8 +30,9 @@ change. ``get_params`` / ``set_params`` follow scikit-learn's rule: the construc
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -113,15 +114,20 @@ class TruthFit:
     n_iter: int = 0
 
 
+#: the ``_fit`` of a method whose ``gold_use`` is ``"fit"``: it also takes the gold (item codes, class codes)
+_FitWithGold = Callable[[CrowdLabels, tuple[np.ndarray, np.ndarray]], TruthFit]
+
+
 def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
                  integer: bool = False, low_open: bool = False) -> None:
     """A numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
     ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
-    ok = ok and np.isfinite(float(value)) and (not integer or float(value).is_integer())
+    number = cast(float, value)  # read below only where ``ok`` (the isinstance test) holds
+    ok = ok and np.isfinite(float(number)) and (not integer or float(number).is_integer())
     if ok and low is not None:
-        ok = float(value) > low if low_open else float(value) >= low
+        ok = float(number) > low if low_open else float(number) >= low
     if ok and high is not None:
-        ok = float(value) <= high
+        ok = float(number) <= high
     if not ok:
         kind = "an integer" if integer else "a number"
         bounds = ""
@@ -162,7 +168,7 @@ class TruthEstimator(Estimator):
         ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
         self.check_params()
         if known is not None and self.gold_use == "fit":
-            result = self._fit(data, known)
+            result = cast(_FitWithGold, self._fit)(data, known)
         else:
             result = self._fit(data)
         proba = np.array(result.proba, dtype=float)
@@ -188,7 +194,8 @@ class TruthEstimator(Estimator):
                 warnings.warn(f"gold: {unlabelled} of {unlabelled + len(items)} gold items have no labels and are "
                               "left out", DataWarning, stacklevel=2)
             known = (items, codes)
-        result = self._fit(data, known) if known is not None and self.gold_use == "fit" else self._fit(data)
+        result = (cast(_FitWithGold, self._fit)(data, known) if known is not None and self.gold_use == "fit"
+                  else self._fit(data))
         proba = np.asarray(result.proba, dtype=float)
         if proba.shape != (data.n_items, data.n_classes):
             raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "

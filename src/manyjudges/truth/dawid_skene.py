@@ -59,6 +59,8 @@ E-steps (its posteriors after n iterations equal ours to 1e-10 where none of the
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 import pandas as pd
 
@@ -69,7 +71,18 @@ from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 __all__ = ["DawidSkene", "run_em"]
 
 
-def run_em(estimator: TruthEstimator, data: CrowdLabels, model: str, init: str = "majority",
+class _EMEstimator(Protocol):
+    """What :func:`run_em` reads from and sets on its estimator (:class:`DawidSkene`, ``OneCoinDawidSkene``)."""
+
+    max_iter: int
+    tol: float
+    smoothing: float
+    priors_: pd.Series
+    log_likelihood_: float
+    converged_: bool
+
+
+def run_em(estimator: _EMEstimator, data: CrowdLabels, model: str, init: str = "majority",
            gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
     """The graded family's Dawid-Skene EM on ``data`` with the estimator's ``max_iter``, ``tol``, ``smoothing``,
     stopping on the log-likelihood, gold items (item codes, class codes) fixed; sets the estimator's
@@ -100,6 +113,9 @@ class DawidSkene(TruthEstimator):
     """
 
     gold_use = "fit"
+    priors_: pd.Series
+    log_likelihood_: float
+    converged_: bool
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  init: str = "majority", calibrate: str | None = None) -> None:

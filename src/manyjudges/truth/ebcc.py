@@ -85,6 +85,7 @@ trace; the kept start is run again with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.special import digamma, gammaln
@@ -228,6 +229,7 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
         # no shift unless an item's normaliser falls below the floor (its row is then shifted by its max)
         joint = by_pattern @ log_v
         if gold is not None:
+            assert lay.class_mask is not None  # ebcc_layout sets it with gold_patterns
             joint[gold] += lay.class_mask[gold][:, act_class]
         np.exp(joint, out=joint)
         inactive = np.ones(km, dtype=bool)
@@ -243,6 +245,7 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
             shift = np.zeros(n)
             score = by_pattern[low] @ log_v
             if gold is not None:
+                assert lay.class_mask is not None  # ebcc_layout sets it with gold_patterns
                 score += lay.class_mask[low][:, act_class]
             inactive_score = prior[None, inactive] + a_inactive[low][:, col_class[inactive]]
             top = np.maximum(score.max(axis=1), inactive_score.max(axis=1, initial=-np.inf))
@@ -372,8 +375,8 @@ class EBCC(TruthEstimator):
         rng = np.random.default_rng(self.random_state)
         alpha = self.class_prior(data)
         layout, subtypes = ebcc_layout(data, gold), int(self.n_subtypes)
-        params = {"a_pi": float(self.a_pi), "a_v": float(self.a_v), "b_v": float(self.b_v),
-                  "max_iter": int(self.max_iter), "tol": float(self.tol)}
+        params: dict[str, Any] = {"a_pi": float(self.a_pi), "a_v": float(self.a_v), "b_v": float(self.b_v),
+                                  "max_iter": int(self.max_iter), "tol": float(self.tol)}
         best_state, best_elbo = None, -np.inf
         elbos = []
         for _ in range(int(self.n_restarts)):
@@ -384,6 +387,7 @@ class EBCC(TruthEstimator):
                 best_state, best_elbo = state, run.elbo
         # the kept start again, with its ELBO after every iteration (the same arithmetic, so the same run)
         again = np.random.default_rng()
+        assert best_state is not None  # n_restarts >= 1 (check_params)
         again.bit_generator.state = best_state
         best = ebcc_mean_field(layout, ebcc_start(data, subtypes, again, gold), alpha, trace=True, **params)
         self.elbo_ = best.elbo

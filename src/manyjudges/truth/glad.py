@@ -106,7 +106,7 @@ def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[fl
     resid = q - expit(x)
     grad_alpha = np.bincount(data.worker, weights=resid * beta_e, minlength=n_workers) - da / alpha_sd**2
     grad_log_beta = np.bincount(data.item, weights=resid * x, minlength=data.n_items) - db / beta_sd**2
-    return -value, -np.concatenate([grad_alpha, grad_log_beta])
+    return -value, -np.concatenate([grad_alpha, grad_log_beta])  # type: ignore[return-value]  # stubs: 1-D @ scalar
 
 
 def _log_prior(alpha: np.ndarray, log_beta: np.ndarray, prior: tuple[float, float, float, float]) -> float:
@@ -172,7 +172,8 @@ class GLAD(TruthEstimator):
         n_iter = 0
         for n_iter in range(1, int(self.max_iter) + 1):  # noqa: B007 (the count is read after the loop)
             q = post[data.item, data.label]
-            params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior), np.concatenate([alpha, log_beta]),
+            params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior),  # type: ignore[misc]  # mypy#15459
+                               np.concatenate([alpha, log_beta]),
                                maxiter=int(self.m_step_max_iter), gtol=float(self.m_step_tol))
             alpha, log_beta = params[:n_workers], params[n_workers:]
             post, loglik = _e_step(data, alpha, log_beta, gold)

@@ -44,8 +44,8 @@ def first_seen_order(data: CrowdLabels) -> np.ndarray:
     """The class codes in the order their first label appears in ``data`` (unused classes last)."""
     first = np.full(data.n_classes, data.n_labels)
     if data.n_classes > FIRST_SEEN_PASSES:
-        used, position = np.unique(data.label, return_index=True)
-        first[used] = position
+        used, positions = np.unique(data.label, return_index=True)
+        first[used] = positions
         return np.argsort(first, kind="stable").astype(np.int64)
     for c in range(data.n_classes):  # one pass per class; argmax stops at the first True
         hit = data.label == c

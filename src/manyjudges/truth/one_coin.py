@@ -48,11 +48,16 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.dawid_skene import run_em
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["OneCoinDawidSkene"]
 
@@ -71,6 +76,9 @@ class OneCoinDawidSkene(TruthEstimator):
     """
 
     gold_use = "fit"
+    priors_: pd.Series
+    log_likelihood_: float
+    converged_: bool
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  calibrate: str | None = None) -> None:

@@ -81,6 +81,7 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
     total = 1.0 + float(weights.sum())
     for _ in range(NEWTON_STEPS):
         value, grad, hess = cut_objective(precision, shift, weights, cuts)
+        assert grad is not None and hess is not None  # derivatives=True (the default) returns both
         g = np.einsum("tjp,tj->p", jac, grad)
         h = np.einsum("tjp,tjl,tlq->pq", jac, hess, jac)
         try:

@@ -6,6 +6,8 @@ step on each worker's concave f_w: :mod:`manyjudges.truth.ordinal`).
 """
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from scipy.special import log_ndtr
 
@@ -34,7 +36,7 @@ def _edges(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int
 
     ``cuts`` is the (K, K - 1) table x[t, j] = tau_{j+1} - mu_t (j = 0..K-2), or K for the equally spaced one.
     """
-    cuts = default_cuts(cuts) if np.ndim(cuts) == 0 else np.asarray(cuts, dtype=float)
+    cuts = default_cuts(cast(int, cuts)) if np.ndim(cuts) == 0 else np.asarray(cuts, dtype=float)
     k = cuts.shape[0]
     x_lo, x_hi = np.zeros((k, k)), np.zeros((k, k))
     x_lo[:, 1:] = cuts
@@ -152,6 +154,7 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
     for _ in range(NEWTON_STEPS):
         a_w, d_w, total_w = a[active], d[active], total[active]
         value, grad, hess = worker_objective(a_w, d_w, weights[active], cuts=cuts)
+        assert grad is not None and hess is not None  # derivatives=True (the default) returns both
         free_a = ~(((a_w <= low) & (grad[:, 0] < 0)) | ((a_w >= high) & (grad[:, 0] > 0)))
         free_d = ~(((d_w <= -limit) & (grad[:, 1] < 0)) | ((d_w >= limit) & (grad[:, 1] > 0)))
         both = free_a & free_d

@@ -119,8 +119,9 @@ def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, met
         chosen = dict(params or {})
         if policy == "lookahead":
             chosen.setdefault("calibrate", "tempering")
-        curve = replay(data, truth, lambda chosen=chosen: make_truth_estimator(method, chosen), policy=policy,
-                       round_share=round_share, seed=seed)
+        curve = replay(data, truth,
+                       lambda chosen=chosen: make_truth_estimator(method, chosen),  # type: ignore[misc]  # mypy#15459
+                       policy=policy, round_share=round_share, seed=seed)
         summary.append((policy, labels_needed(curve), float(curve["accuracy"].iloc[-1]), data.n_labels, len(curve)))
         curves.append(curve.assign(policy=policy))
     curve_table = pd.concat(curves, ignore_index=True)[["policy", *CURVE_COLUMNS]]

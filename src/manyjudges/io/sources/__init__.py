@@ -49,6 +49,8 @@ are not UTF-8 are a DataError naming the file, the line and the bytes.
 
 from __future__ import annotations
 
+from typing import cast
+
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades_table
 from manyjudges.io.sources._text import PathLike
@@ -110,7 +112,7 @@ def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | No
     elif source == "snow2008":
         task = spec.get("task")
         path = need(f"{task}.standardized.tsv")
-        data = parse_snow2008(path, task)
+        data = parse_snow2008(path, cast(str, task))  # a task among the files: need() raised otherwise
     else:
         raise ValueError(f"unknown graded source {source!r}; known: table, trec_rf10, adultcontent3, snow2008")
     problem = panel_problem(data.grades["judge"].value_counts().to_numpy(), spec.get("min_labels_per_judge", 1),

@@ -140,6 +140,7 @@ def trec_rf10_labels(path: PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
     truth ``item, truth``), item = ``<topic>:<doc>`` as in :func:`parse_trec_rf10`'s grades; NIST labels of
     documents no worker judged are left out (they cannot be inferred)."""
     graded = parse_trec_rf10(path)
+    assert graded.truth is not None  # parse_trec_rf10 always gives NIST's labels
     labels = graded.grades.rename(columns={"judge": "worker"})
     truth = pd.DataFrame({"item": graded.truth["topic"].astype(str) + ":" + graded.truth["item"].astype(str),
                           "truth": graded.truth["grade"].to_numpy()})
