@@ -107,6 +107,8 @@ def test_ids_survive_the_part_files(tmp_path):
     assert set(both["judge"]) == {"007", "1"} and set(both["item"]) == {"01", "1"}
     tests = comparison_table(both, [["m1", "m4"]])
     assert len(tests) == 2 and list(tests["judge"]) == ["1", "007"]
+    # the comparisons are read once: a generator gives the same table
+    pd.testing.assert_frame_equal(comparison_table(both, (pair for pair in [("m1", "m4")])), tests)
 
 
 def test_parabolic_refinement_finds_the_vertex_in_log_space():

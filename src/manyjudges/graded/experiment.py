@@ -96,9 +96,10 @@ def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:
-    # each comparison is a pair of method names (as unpacked below)
-    tests = pairwise_tests(predictions, cast(list[tuple[str, str]], [tuple(pair) for pair in comparisons]))
-    order = {(a, b): n for n, (a, b) in enumerate(tuple(p) for p in comparisons)}
+    # each comparison is a pair of method names (as unpacked below); read once, so any iterable will do
+    pairs = cast(list[tuple[str, str]], [tuple(pair) for pair in comparisons])
+    tests = pairwise_tests(predictions, pairs)
+    order = {pair: n for n, pair in enumerate(pairs)}
     tests["_pair"] = [order[(a, b)] for a, b in zip(tests["method_a"], tests["method_b"])]
     tests = _by_judge(tests, first=["protocol", "_pair"])
     return tests.drop(columns="_pair")

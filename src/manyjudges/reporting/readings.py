@@ -48,8 +48,10 @@ class Reading:
             others = [v for k, v in self.distances.items() if k != self.default and v is not None]
             default = self.distances[self.default]
             assert default is not None  # as every distance
+            if not others:
+                return "closest to the paper"
             ratio = min(others) / default if default else math.inf
-            return f"closest to the paper ({ratio:.1f}x closer than the next)" if others else "closest to the paper"
+            return f"closest to the paper ({ratio:.1f}x closer than the next)"
         if self.default in self.reasons:
             return f"not the closest here; {self.reasons[self.default]}"
         return f"not the closest here: `{closest}` is"
