@@ -1,8 +1,8 @@
 """Raw graded judgments (trec_rf10, adultcontent3, snow2008 tasks, a user's table) -> canonical grades table."""
 from pathlib import Path
 
+from manyjudges.graded.data import parse_graded_source
 from manyjudges.io.grades import write_grades
-from manyjudges.io.sources import parse_graded_source
 from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from manyjudges.crowd.report import crowd_result_files
-from manyjudges.reporting.reproduction import (
+from manyjudges.reproduction import (
     crowd_paper_readings,
     graded_paper_readings,
     ordering_readings,

@@ -5,7 +5,7 @@ import pytest
 from reference import brute_force_consensus
 
 from manyjudges.consensus.measure import consensus_measure
-from manyjudges.consensus.scorer import ConsensusScorer
+from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.registry import make_ordering_scorer
 
 MIRROR_SECS = "zhiweiuk/secs/6f7fc9009c0c84da923ffc891a12bb4632b60cac/top-25_search_data"

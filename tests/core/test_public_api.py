@@ -52,7 +52,7 @@ def test_the_library_never_imports_workflow_glue():
     import sys
 
     code = ("import sys, manyjudges.cli, manyjudges.orderings, manyjudges.consensus, manyjudges.graded, "
-            "manyjudges.crowd, manyjudges.reporting.reproduction; "
+            "manyjudges.crowd, manyjudges.reproduction; "
             "print('manyjudges.workflow_support' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

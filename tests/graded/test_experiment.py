@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 
 from manyjudges.graded.base import maximise_scalar
+from manyjudges.graded.data import parse_graded_source
 from manyjudges.graded.experiment import comparison_table, loglik_table, predict_part
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.protocols import cross_induction
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.votes import M1
-from manyjudges.io.sources import parse_graded_source
 from manyjudges.io.tables import write_table
 from manyjudges.reporting.tables import concat_tables
 from manyjudges.workflow_support import check_config_references

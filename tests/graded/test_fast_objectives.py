@@ -8,7 +8,7 @@ import pytest
 from reference import previous_maxent_objective, previous_votes_objective
 from scipy.optimize import minimize
 
-from manyjudges.graded.dawid_skene import dawid_skene
+from manyjudges.dawid_skene_em import dawid_skene
 from manyjudges.graded.maxent import (
     FINAL_LBFGS_OPTIONS,
     M5,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from io_helpers import assert_located
 
+from manyjudges.graded.data import parse_graded_source
 from manyjudges.io.errors import DataError, not_utf8
 from manyjudges.io.grades import read_grades, read_grades_table
 from manyjudges.io.labels import read_labels
@@ -15,7 +16,6 @@ from manyjudges.io.preferences import read_preferences, read_truth
 from manyjudges.io.sources import (
     parse_adultcontent3,
     parse_clef_runs,
-    parse_graded_source,
     parse_mirex2005,
     parse_preflib,
     parse_search_results,

@@ -11,8 +11,8 @@ from reference import (
     random_panel,
 )
 
-from manyjudges.consensus.scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
 from manyjudges.counting import count_paths_total
+from manyjudges.orderings.consensus_scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
 from manyjudges.orderings.evaluation import generic_leave_one_out_differences, leave_one_out_differences
 from manyjudges.orderings.noise import random_orderings
 from manyjudges.orderings.registry import make_ordering_scorer

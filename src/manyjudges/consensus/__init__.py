@@ -4,8 +4,8 @@
 weighted by length (lambda) and position (gamma): kappa, the count per length and the
 longest common subsequence. It is a function of the rankings (nothing is fitted). The
 family also holds rank aggregators for lists (Borda, rank sum, CondorcetFuse), judged by
-their consensus with their inputs, and the measure as an ordered-list scorer
-(:class:`ConsensusScorer`, the ``consensus`` orderings method). Definitions: ``docs/methods.md``.
+their consensus with their inputs. The measure as an ordered-list scorer is the orderings family's
+``consensus`` method (:class:`manyjudges.orderings.ConsensusScorer`). Definitions: ``docs/methods.md``.
 
 >>> from manyjudges.consensus import consensus_measure
 >>> m = consensus_measure([["a", "b", "c"], ["a", "c", "b"]])
@@ -15,13 +15,11 @@ their consensus with their inputs, and the measure as an ordered-list scorer
 from manyjudges.consensus.aggregators import ListAggregator, borda, condorcet_fuse, rank_sum
 from manyjudges.consensus.measure import ConsensusMeasure, consensus_measure, log2_kappa_plus_one
 from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
-from manyjudges.consensus.scorer import ConsensusScorer
 
 registry = AGGREGATORS
 
 __all__ = [
     "ConsensusMeasure",
-    "ConsensusScorer",
     "ListAggregator",
     "borda",
     "condorcet_fuse",

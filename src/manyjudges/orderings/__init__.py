@@ -2,8 +2,9 @@
 
 Scorers follow one contract, ``Scorer(**params).fit(gold).score(candidates)`` on rank
 matrices (judges x items, rank 1 = best): AC, WCA and RBA with Kendall tau-b or Spearman,
-and FreSPA. Evaluation discriminativeness (ED) measures how well a scorer tells a judge's
-ordering from its reverse, leaving that judge out. Definitions: ``docs/methods.md``.
+FreSPA, and the consensus measure of Lin, Li and Guo as a scorer (:class:`ConsensusScorer`).
+Evaluation discriminativeness (ED) measures how well a scorer tells a judge's ordering from its
+reverse, leaving that judge out. Definitions: ``docs/methods.md``.
 
 >>> import numpy as np
 >>> from manyjudges.orderings import FreSPA, evaluation_discriminativeness
@@ -12,6 +13,7 @@ ordering from its reverse, leaving that judge out. Definitions: ``docs/methods.m
 array([1., 0.])
 """
 from manyjudges.orderings.base import OrderingScorer
+from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.evaluation import ed_by_set, evaluation_discriminativeness, leave_one_out_differences
 from manyjudges.orderings.frespa import FreSPA, FreSPAParams, frespa_score
 from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
@@ -21,6 +23,7 @@ registry = ORDERING_SCORERS
 
 __all__ = [
     "AverageCorrelation",
+    "ConsensusScorer",
     "FreSPA",
     "FreSPAParams",
     "OrderingScorer",

@@ -8,18 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
 from manyjudges.registry import Builtin, Registry
 
 __all__ = ["ORDERING_SCORERS", "make_ordering_scorer"]
-
-
-def consensus_scorer(lam: float = 1.0, gamma: float = 1.0) -> Any:
-    """The consensus measure as an ordered-list scorer (imported here lazily: it lives in the consensus family)."""
-    from manyjudges.consensus.scorer import ConsensusScorer
-
-    return ConsensusScorer(lam=lam, gamma=gamma)
 
 
 ORDERING_SCORERS = Registry("orderings", {
@@ -37,7 +31,7 @@ ORDERING_SCORERS = Registry("orderings", {
                       {"correlation": "spearman"}),
     "frespa": Builtin(FreSPA, "FreSPA: weighted share of the frequent sequential patterns of the gold orderings "
                               "the candidate holds"),
-    "consensus": Builtin(consensus_scorer,
+    "consensus": Builtin(ConsensusScorer,
                          "consensus measure of the candidate with each gold ordering, log2 scale, averaged"),
 }, required=("fit", "score"))
 

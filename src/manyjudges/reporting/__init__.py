@@ -1,7 +1,9 @@
-"""Shared reporting helpers (number formatting, paper values, figures, tables) and the assembly of
-results/REPRODUCTION.md from each family's report module (``orderings``, ``consensus``, ``graded``, ``crowd``).
+"""The pieces every family builds its report section from: number formatting, the papers' values
+(one data file that cites each number), figures, tables, the fidelity scoreboard and the readings of
+ambiguous choices. Below the families: it imports none of them. The assembly of
+results/REPRODUCTION.md from the families' sections is :mod:`manyjudges.reproduction`, above them.
 
-Submodules are not imported here, so a family module can import one helper without pulling in every family.
+Submodules are not imported here, so a family module can import one helper without pulling in the others.
 """
 
-__all__ = ["figures", "formatting", "paper_values", "reproduction", "tables"]
+__all__ = ["figures", "formatting", "paper_values", "readings", "scoreboard", "tables"]

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
+from manyjudges.dawid_skene_em import UNDERFLOW
 from manyjudges.estimator import Estimator
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
@@ -48,9 +49,6 @@ __all__ = ["CALIBRATIONS", "UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_
 
 #: the values of a method's ``calibrate`` parameter besides None
 CALIBRATIONS = ("tempering",)
-
-#: log-space gap below an item's largest term past which a posterior is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
 
 
 def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None

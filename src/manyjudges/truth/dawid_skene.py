@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels
-from manyjudges.graded.dawid_skene import INITS, DawidSkeneResult, dawid_skene
+from manyjudges.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 
 __all__ = ["DawidSkene", "run_em"]

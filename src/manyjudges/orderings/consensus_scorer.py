@@ -1,4 +1,4 @@
-"""The consensus measure as an ordered-list scorer (the ``consensus`` row of the ED tables).
+"""The consensus measure of Lin, Li and Guo as an ordered-list scorer (the ``consensus`` row of the ED tables).
 
 Each term of the score is the consensus measure of a PAIR {candidate, gold ordering}, so every
 term is computed once per distinct (candidate, gold) pair of orderings, batched:

@@ -1,6 +1,7 @@
 """results/REPRODUCTION.md: every paper's values beside ours. In order: the header, the fidelity scoreboard
 (:mod:`manyjudges.reporting.scoreboard`), the readings (:mod:`manyjudges.reporting.readings`), then one
-section per family of experiments."""
+section per family of experiments. Above the families (it reads each one's report module), beside the
+command and the workflow support."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
