@@ -87,7 +87,7 @@ def test_recovers_a_planted_truth_and_ranks_the_workers():
     est = EBCC(n_subtypes=2, n_restarts=3).fit(labels)
     items = est.labels_.index.to_numpy()
     accuracy = float(np.mean(est.labels_.to_numpy() == truth[items]))
-    counts = est.data_.class_counts
+    counts = as_crowd_labels(labels).class_counts
     majority = float(np.mean(np.argmax(counts, axis=1) == truth[items]))
     # the Bayes rule under the simulation's own confusions: the best any method can do on average
     log_conf = np.log(np.where(np.eye(3)[None] > 0, acc[:, None, None], (1 - acc[:, None, None]) / 2))
@@ -109,7 +109,7 @@ def test_confusions_and_skills_are_their_formulas():
     assert np.allclose(conf.sum(axis=2), 1.0)
     assert np.allclose(est.proba_.to_numpy().sum(axis=1), 1.0)
     # rebuild the kept run: same generator stream, pick the best ELBO
-    data = est.data_
+    data = as_crowd_labels(labels)
     rng = np.random.default_rng(0)
     runs = [ebcc_mean_field(data, ebcc_start(data, 3, rng), np.full(3, 2.0)) for _ in range(2)]
     assert np.allclose(est.restart_elbos_, [r.elbo for r in runs])

@@ -152,7 +152,7 @@ def test_ebcc_restarts_are_seeded_as_without_gold_and_compared_on_the_gold_elbo(
     labels = twin_panel()
     est = EBCC(n_subtypes=2, n_restarts=3, random_state=4).fit(labels, gold=pd.Series(TWIN_GOLD[1],
                                                                                        index=TWIN_GOLD[0]))
-    data, rng = est.data_, np.random.default_rng(4)
+    data, rng = as_crowd_labels(labels), np.random.default_rng(4)
     lay = ebcc_layout(data, TWIN_GOLD)
     runs = [ebcc_mean_field(lay, ebcc_start(data, 2, rng, TWIN_GOLD), EBCC().class_prior(data)) for _ in range(3)]
     np.testing.assert_array_equal(est.restart_elbos_, [run.elbo for run in runs])

@@ -249,13 +249,13 @@ def test_objectives_with_gold_never_decrease():
 
 # (d) what gold buys against adversarial workers
 
-def quality_error(name, fitted, accuracy):
+def quality_error(name, fitted, accuracy, labels):
     """Mean |estimated - generating| accuracy per worker: GLAD's mean over a worker's items of
     sigmoid(alpha_w beta_i); MACE's confusion diagonal theta_w + (1 - theta_w) xi_w[t], both classes."""
     workers = fitted.skills_.index
     true_acc = pd.Series(accuracy, index=[f"w{w}" for w in range(len(accuracy))])[workers].to_numpy()
     if name == "glad":
-        data = fitted.data_
+        data = as_crowd_labels(labels)
         right = expit(fitted.skills_.to_numpy()[data.worker] * fitted.betas_.to_numpy()[data.item])
         estimated = np.bincount(data.worker, weights=right) / np.bincount(data.worker)
         return float(np.mean(np.abs(estimated - true_acc)))
@@ -274,7 +274,7 @@ def test_gold_helps_learn_adversarial_workers(name, seed):
     rest = truth.drop(gold.index)
     plain = ESTIMATORS[name]().fit(labels)
     helped = ESTIMATORS[name]().fit(labels, gold=gold)
-    assert quality_error(name, helped, accuracy) < quality_error(name, plain, accuracy)
+    assert quality_error(name, helped, accuracy, labels) < quality_error(name, plain, accuracy, labels)
     accuracy_plain = (plain.labels_[rest.index] == rest).mean()
     accuracy_helped = (helped.labels_[rest.index] == rest).mean()
     assert accuracy_helped >= accuracy_plain - 0.005
@@ -285,4 +285,4 @@ def test_gold_helps_learn_adversarial_workers(name, seed):
         assert helped.skills_[adversarial].max() < helped.skills_[~adversarial].min()
     if seed == 0:
         assert accuracy_plain < 0.25 < 0.7 < accuracy_helped
-        assert quality_error(name, helped, accuracy) < 0.5 * quality_error(name, plain, accuracy)
+        assert quality_error(name, helped, accuracy, labels) < 0.5 * quality_error(name, plain, accuracy, labels)

@@ -214,7 +214,6 @@ class TruthEstimator(Estimator):
                                    name="label")
         items = pd.Index(data.items, name="item")
         classes_index = pd.Index(data.classes, name="label")
-        self.data_ = data
         self.proba_ = pd.DataFrame(proba, index=items, columns=classes_index)
         self.labels_ = pd.Series(data.classes[chosen], index=items, name="label")
         workers = pd.Index(data.workers, name="worker")

@@ -59,8 +59,6 @@ E-steps (its posteriors after n iterations equal ours to 1e-10 where none of the
 """
 from __future__ import annotations
 
-from typing import Protocol
-
 import numpy as np
 import pandas as pd
 
@@ -68,32 +66,22 @@ from manyjudges.coded_labels import CrowdLabels
 from manyjudges.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 
-__all__ = ["DawidSkene", "run_em"]
+__all__ = ["DawidSkene", "em_state", "run_em"]
 
 
-class _EMEstimator(Protocol):
-    """What :func:`run_em` reads from and sets on its estimator (:class:`DawidSkene`, ``OneCoinDawidSkene``)."""
-
-    max_iter: int
-    tol: float
-    smoothing: float
-    priors_: pd.Series
-    log_likelihood_: float
-    converged_: bool
-
-
-def run_em(estimator: _EMEstimator, data: CrowdLabels, model: str, init: str = "majority",
+def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: float, init: str = "majority",
            gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
-    """The graded family's Dawid-Skene EM on ``data`` with the estimator's ``max_iter``, ``tol``, ``smoothing``,
-    stopping on the log-likelihood, gold items (item codes, class codes) fixed; sets the estimator's
-    ``priors_``, ``log_likelihood_`` and ``converged_``."""
-    res = dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                      n_labels=data.n_classes, max_iter=int(estimator.max_iter), tol=float(estimator.tol),
-                      smoothing=float(estimator.smoothing), init=init, model=model, stop="log_likelihood", known=gold)
-    estimator.priors_ = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
-    estimator.log_likelihood_ = res.log_likelihood
-    estimator.converged_ = res.converged
-    return res
+    """The shared Dawid-Skene EM core on ``data`` (``model`` "full" or "one_coin"), stopping on the
+    log-likelihood, gold items (item codes, class codes) fixed."""
+    return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
+                       n_labels=data.n_classes, max_iter=int(max_iter), tol=float(tol), smoothing=float(smoothing),
+                       init=init, model=model, stop="log_likelihood", known=gold)
+
+
+def em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float, bool]:
+    """(``priors_``, ``log_likelihood_``, ``converged_``) of a fit, for its estimator to keep."""
+    return pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior"), res.log_likelihood, \
+        res.converged
 
 
 class DawidSkene(TruthEstimator):
@@ -131,6 +119,7 @@ class DawidSkene(TruthEstimator):
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        res = run_em(self, data, model="full", init=self.init, gold=gold)
+        res = run_em(data, "full", self.max_iter, self.tol, self.smoothing, init=self.init, gold=gold)
+        self.priors_, self.log_likelihood_, self.converged_ = em_state(res, data)
         skills = np.einsum("t,wtt->w", res.priors, res.confusion)
         return TruthFit(proba=res.posteriors, skills=skills, confusions=res.confusion, n_iter=res.n_iter)

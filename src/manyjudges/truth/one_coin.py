@@ -54,7 +54,7 @@ import numpy as np
 
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
-from manyjudges.truth.dawid_skene import run_em
+from manyjudges.truth.dawid_skene import em_state, run_em
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,6 +91,7 @@ class OneCoinDawidSkene(TruthEstimator):
         check_em_params(self.max_iter, self.tol, self.smoothing)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        res = run_em(self, data, model="one_coin", gold=gold)
+        res = run_em(data, "one_coin", self.max_iter, self.tol, self.smoothing, gold=gold)
+        self.priors_, self.log_likelihood_, self.converged_ = em_state(res, data)
         return TruthFit(proba=res.posteriors, skills=res.confusion[:, 0, 0].copy(), confusions=res.confusion,
                         n_iter=res.n_iter)
