@@ -1,16 +1,15 @@
 """One job's crowd aggregators (one, or the batch) on every topic of one dataset: rankings,
 worker qualities, fitting time per method."""
-from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.crowd.data import load_crowd_dataset
+from manyjudges.crowd.data import load_crowd_files
 from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.io.tables import write_table
 from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
-dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
+dataset = load_crowd_files(dict(snakemake.input.items()))
 done = {name: aggregate_dataset(dataset, name, spec) for name, spec in snakemake.params.specs.items()}
 write_table(pd.concat([d[0] for d in done.values()], ignore_index=True), snakemake.output.rankings)
 write_table(pd.concat([d[1] for d in done.values()], ignore_index=True), snakemake.output.quality)

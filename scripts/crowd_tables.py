@@ -1,14 +1,13 @@
 """Table 2 (mean metrics, per-topic metrics, t-tests), running times and annotator qualities of one crowd dataset."""
-from pathlib import Path
 
 from manyjudges.crowd import experiment as ex
-from manyjudges.crowd.data import load_crowd_dataset
+from manyjudges.crowd.data import load_crowd_files
 from manyjudges.reporting.tables import concat_tables, in_method_order
 from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 p, out = snakemake.params, snakemake.output
-dataset = load_crowd_dataset(Path(snakemake.input.truth).parent)
+dataset = load_crowd_files(dict(snakemake.input.items()))
 ids = {"topic": str, "item": str, "worker": str}
 rankings = in_method_order(concat_tables(snakemake.input.rankings, dtype=ids), p.methods)  # a job may hold several
 by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset["relevant_grade"])

@@ -52,9 +52,11 @@ PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultc
 
 
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every configured dataset (orderings, consensus, graded, crowd and truth sections) by name."""
+    """Every configured dataset (the sections of every family) by name."""
+    from manyjudges import FAMILIES
+
     out: dict[str, dict[str, Any]] = {}
-    for section in ("orderings", "consensus", "graded", "crowd", "truth"):
+    for section in FAMILIES:
         for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
             out[name] = spec
     return out
@@ -260,9 +262,10 @@ def _describe_schema_error(err: Any, unknown: list[str]) -> str:
 def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
     does not import, a parameter the method does not take or a value it rejects."""
-    from manyjudges import family_registry
+    from manyjudges import FAMILIES, family_registry
 
-    for section in ("orderings", "graded", "crowd", "truth"):
+    # every family's section lists its methods under `methods` but consensus (its aggregators, below)
+    for section in (family for family in FAMILIES if family != "consensus"):
         registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
             spec = method_spec(config[section], name)

@@ -100,3 +100,23 @@ def test_a_processed_rating_without_a_truth_topic_names_its_line(tmp_path):
     with pytest.raises(DataError) as err:
         load_crowd_dataset(out)
     assert (err.value.path, err.value.line, err.value.value) == (str(out / "grades.tsv"), 3, "q2:a")
+
+
+def test_the_processed_files_are_declared_once_by_source(tmp_path):
+    from manyjudges.crowd.data import PROCESSED_FILES, load_crowd_files, processed_files
+
+    assert processed_files("simulate") == {"truth": "truth.tsv", "preferences": "preferences.tsv",
+                                           "workers": "workers.tsv"}
+    assert processed_files("trec_rf10") == {"truth": "truth.tsv", "grades": "grades.tsv", "meta": "grades.yaml"}
+    assert set(processed_files("mirex2005")) == {"truth", "preferences"}
+    with pytest.raises(ValueError, match="unknown crowd source 'csv'"):
+        processed_files("csv")
+    # what write_crowd_dataset writes is what the roles name, and load_crowd_files reads by role
+    truth = pd.DataFrame({"topic": ["q1", "q1"], "item": ["a", "b"], "grade": [1, 0]})
+    prefs = pd.DataFrame({"topic": ["q1"], "worker": ["w1"], "left": ["a"], "right": ["b"], "outcome": ["left"]})
+    write_crowd_dataset(prefs, truth, tmp_path)
+    files = {role: tmp_path / name for role, name in processed_files("mirex2005").items()}
+    assert all(path.exists() for path in files.values()) and set(PROCESSED_FILES.values()) >= set(
+        processed_files("mirex2005").values())
+    data = load_crowd_files({**files, "rankings": tmp_path / "not_read.tsv"})
+    assert data.truth == {"q1": {"a": 1, "b": 0}} and list(data.topics) == ["q1"]

@@ -1,6 +1,7 @@
 # Config validation and the input functions every rule shares.
 import os
 
+from manyjudges.crowd.data import PREFERENCE_SOURCES, RATING_SOURCES, processed_files
 from manyjudges.workflow_support import (
     all_datasets,
     check_config_methods,
@@ -74,8 +75,8 @@ wildcard_constraints:
     graded_raw=_alternatives([d for d in GRADED["datasets"] if GRADED["datasets"][d]["source"] != "simulate"]),
     crowd_dataset=_alternatives(list(CROWD["datasets"])),
     crowd_sim=_alternatives(crowd_names(CROWD, ("simulate",))),
-    crowd_pref_raw=_alternatives(crowd_names(CROWD, ("mirex2005", "preferences_table"))),
-    crowd_rating_raw=_alternatives(crowd_names(CROWD, ("trec_rf10", "ratings_table"))),
+    crowd_pref_raw=_alternatives(crowd_names(CROWD, [s for s in PREFERENCE_SOURCES if s != "simulate"])),
+    crowd_rating_raw=_alternatives(crowd_names(CROWD, RATING_SOURCES)),
     truth_dataset=_alternatives(list(TRUTH["datasets"])),
     spammer="random|malicious",
     job="[0-9]+",
@@ -230,16 +231,8 @@ def crowd_raw_input(dataset):
 
 def crowd_processed(wildcards):
     d = wildcards.crowd_dataset
-    spec = CROWD["datasets"][d]
-    base = f"data/processed/crowd/{d}"
-    files = {"truth": f"{base}/truth.tsv"}
-    if spec["source"] in ("trec_rf10", "ratings_table"):
-        files.update(grades=f"{base}/grades.tsv", meta=f"{base}/grades.yaml")
-    else:
-        files["preferences"] = f"{base}/preferences.tsv"
-    if spec["source"] == "simulate":
-        files["workers"] = f"{base}/workers.tsv"
-    return files
+    files = processed_files(CROWD["datasets"][d]["source"])
+    return {role: f"data/processed/crowd/{d}/{name}" for role, name in files.items()}
 
 
 def crowd_robustness_datasets():

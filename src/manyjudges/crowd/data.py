@@ -34,6 +34,9 @@ PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")
 RATING_SOURCES = ("trec_rf10", "ratings_table")
 CROWD_SOURCES = PREFERENCE_SOURCES + RATING_SOURCES
+#: the files of a processed crowd dataset, by role (the pipeline's inputs carry these names)
+PROCESSED_FILES = {"truth": "truth.tsv", "preferences": "preferences.tsv", "grades": "grades.tsv",
+                   "meta": "grades.yaml", "workers": "workers.tsv"}
 WORKER_COLUMNS = ["topic", "worker", "kind"]
 WORKERS_LAYOUT = TableLayout("workers table", tuple(WORKER_COLUMNS))
 
@@ -83,17 +86,28 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
     raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
 
 
+def processed_files(source: str) -> dict[str, str]:
+    """{role: file name} of a processed crowd dataset of this ``source``: the truth, then the
+    preferences (preference sources) or the grades and their metadata (rating sources), and the
+    workers' kinds of a simulated set."""
+    if source not in CROWD_SOURCES:
+        raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
+    roles = ["truth", *(("grades", "meta") if source in RATING_SOURCES else ("preferences",)),
+             *(("workers",) if source == "simulate" else ())]
+    return {role: PROCESSED_FILES[role] for role in roles}
+
+
 def write_crowd_dataset(judgments: pd.DataFrame | GradedData, truth: pd.DataFrame, out_dir: PathLike,
                         workers: pd.DataFrame | None = None) -> None:
     """Write a processed crowd dataset (each file atomically)."""
-    out = Path(out_dir)
+    out = {role: Path(out_dir) / name for role, name in PROCESSED_FILES.items()}
     if isinstance(judgments, GradedData):
-        write_grades(judgments, out / "grades.tsv", out / "grades.yaml")
+        write_grades(judgments, out["grades"], out["meta"])
     else:
-        write_table(judgments, out / "preferences.tsv")
-    write_table(truth[TRUTH_COLUMNS], out / "truth.tsv")
+        write_table(judgments, out["preferences"])
+    write_table(truth[TRUTH_COLUMNS], out["truth"])
     if workers is not None:
-        write_table(workers, out / "workers.tsv")
+        write_table(workers, out["workers"])
 
 
 def _split_items(grades: pd.DataFrame, path: PathLike, truth_topics: Collection[str] | None = None,
@@ -139,21 +153,28 @@ def ratings_table(graded: GradedData, path: PathLike = "grades.tsv", truth_topic
                          "grade": graded.grades["label"].astype(int)})
 
 
-def load_crowd_dataset(directory: PathLike) -> CrowdDataset:
-    """Read a processed crowd dataset directory into topics and truth."""
-    d = Path(directory)
-    truth_table = read_truth(d / "truth.tsv")
-    if (d / "preferences.tsv").exists():
-        topics = topics_from_preferences(read_preferences(d / "preferences.tsv"))
-    elif (d / "grades.tsv").exists():
-        graded = read_grades(d / "grades.tsv", d / "grades.yaml")
-        topics = topics_from_ratings(ratings_table(graded, d / "grades.tsv", set(truth_table["topic"]), "truth.tsv"))
+def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
+    """Read a processed crowd dataset from its files by role (:func:`processed_files`: ``truth``, and
+    ``preferences`` or ``grades`` and ``meta``, and ``workers`` when given); other keys are ignored."""
+    truth_table = read_truth(files["truth"])
+    if "preferences" in files:
+        topics = topics_from_preferences(read_preferences(files["preferences"]))
+    elif "grades" in files:
+        graded = read_grades(files["grades"], files["meta"])
+        topics = topics_from_ratings(ratings_table(graded, files["grades"], set(truth_table["topic"]),
+                                                   Path(files["truth"]).name))
     else:
-        raise FileNotFoundError(f"{d}: neither preferences.tsv nor grades.tsv")
+        raise ValueError(f"a crowd dataset needs preferences or grades; got the files {sorted(files)}")
     truth = {str(t): dict(zip(rows["item"].astype(str), rows["grade"].astype(int)))
              for t, rows in truth_table.groupby("topic", sort=False)}
     kinds = None
-    if (d / "workers.tsv").exists():
-        table = read_columns(d / "workers.tsv", WORKERS_LAYOUT)
+    if "workers" in files:
+        table = read_columns(files["workers"], WORKERS_LAYOUT)
         kinds = pd.DataFrame({column: table.text(column) for column in WORKER_COLUMNS})
     return CrowdDataset(topics, truth, kinds)
+
+
+def load_crowd_dataset(directory: PathLike) -> CrowdDataset:
+    """Read a processed crowd dataset directory (the files of :data:`PROCESSED_FILES` it holds)."""
+    d = Path(directory)
+    return load_crowd_files({role: d / name for role, name in PROCESSED_FILES.items() if (d / name).exists()})
