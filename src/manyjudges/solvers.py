@@ -2,13 +2,16 @@
 
 :func:`lbfgsb`: ``scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=..., options=...)``
 runs Byrd, Lu, Nocedal and Zhu's L-BFGS-B (SIAM J. Sci. Comput. 16 (1995) 1190-1208) by
-calling ``scipy.optimize._lbfgsb.setulb`` in a loop; each objective evaluation passes through
-``ScalarFunction``, ``MemoizeJac`` and their copies and checks (about half the time of a
-crowd fit on a 10-item topic). :func:`lbfgsb` runs the same loop (scipy >= 1.15's
-``_minimize_lbfgsb``): the same ``setulb`` calls with the same arguments, the objective
-evaluated at the same points and a repeated point answered from the last evaluation, so it
-returns the same ``x`` bit for bit (tested against ``minimize``). With a scipy outside 1.15-1.17
-(or if the private routine's signature changes) it calls ``minimize`` itself.
+calling scipy's private ``scipy.optimize._lbfgsb.setulb`` in a loop; each objective evaluation
+passes through ``ScalarFunction``, ``MemoizeJac`` and their copies and checks (with scipy 1.17,
+about a third of the time of ``minimize`` on Crowd-BT's objective for a 9-item topic). On the
+scipy releases listed in :data:`SETULB_SCIPY_VERSIONS`, :func:`lbfgsb` runs the same loop (their
+``_minimize_lbfgsb``) in one adapter, :func:`_lbfgsb_setulb`, the only code that touches scipy's
+private API: the same ``setulb`` calls with the same arguments, the objective evaluated at the
+same points and a repeated point answered from the last evaluation, so it returns the same ``x``
+bit for bit (tested against ``minimize``). With any other scipy release (or if the private
+routine's signature changes: a TypeError) it calls the public ``minimize`` itself, with the same
+numbers, only slower.
 
 :func:`cholesky_solve`: ``cho_solve(cho_factor(a), b)``'s two LAPACK calls (dpotrf, dpotrs).
 """
@@ -24,11 +27,21 @@ from scipy.optimize import minimize
 
 Objective = Callable[[np.ndarray], tuple[float, np.ndarray]]
 
-#: setulb's task codes (scipy >= 1.15): evaluate f and g at x / a new iterate / converged
-_FG, _NEW_X, _CONVERGENCE = 3, 1, 4
-#: the scipy versions whose ``_minimize_lbfgsb`` loop :func:`_lbfgsb_direct` repeats (checked against
-#: scipy 1.17's source); any other version runs ``minimize`` itself
-_DIRECT = (1, 15) <= tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 18)
+#: the scipy releases (major, minor) whose private ``_lbfgsb.setulb`` and ``_minimize_lbfgsb`` loop
+#: :func:`_lbfgsb_setulb` was written for (checked against scipy 1.17's source) and is tested
+#: on; with any other release :func:`lbfgsb_fit` calls the public ``minimize`` instead
+SETULB_SCIPY_VERSIONS = ((1, 15), (1, 16), (1, 17))
+
+
+def setulb_supported(version: str = scipy.__version__) -> bool:
+    """Whether the scipy release ``version`` (e.g. ``"1.17.1"``; the installed one by default) is one
+    of :data:`SETULB_SCIPY_VERSIONS`, whose private L-BFGS-B routine :func:`lbfgsb_fit` may call."""
+    release = tuple(int(v) for v in version.split(".")[:2])
+    return release in SETULB_SCIPY_VERSIONS
+
+
+#: whether :func:`lbfgsb_fit` runs the adapter (:func:`_lbfgsb_setulb`) or the public ``minimize``
+_DIRECT = setulb_supported()
 
 
 class LbfgsbTolerances(TypedDict, total=False):
@@ -78,7 +91,7 @@ def lbfgsb_fit(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | No
             value, gradient = fun(scale * u)
             return value, scale * gradient
 
-        lo, hi, *_ = _bound_arrays(bounds, len(scale))
+        lo, hi = _bound_arrays(bounds, len(scale))
         res = lbfgsb_fit(scaled, np.asarray(x0, dtype=np.float64).ravel() / scale,
                          None if bounds is None else list(zip(lo / scale, hi / scale)), maxiter, gtol, ftol, maxcor,
                          maxls, maxfun)
@@ -86,7 +99,7 @@ def lbfgsb_fit(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | No
     x0 = np.asarray(x0, dtype=np.float64).ravel()
     if _DIRECT:
         try:
-            return _lbfgsb_direct(fun, x0, bounds, maxiter, gtol, ftol, maxcor, maxls, maxfun)
+            return _lbfgsb_setulb(fun, x0, bounds, maxiter, gtol, ftol, maxcor, maxls, maxfun)
         except TypeError:  # another setulb signature: use minimize
             pass
     res = minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds,
@@ -96,26 +109,33 @@ def lbfgsb_fit(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | No
 
 
 def _bound_arrays(bounds: Sequence[tuple[float | None, float | None]] | None, n: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(lo, hi)`` with infinities for None, and setulb's ``(nbd, lower, upper)``: nbd 0 free,
-    1 lower bound only, 2 both, 3 upper only; lower / upper 0 where there is no bound."""
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``(lo, hi)`` of ``bounds`` (as for ``minimize``) with infinities for None."""
     if bounds is None:
-        lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
-    else:
-        lo = np.array([-np.inf if b[0] is None else b[0] for b in bounds], dtype=np.float64)
-        hi = np.array([np.inf if b[1] is None else b[1] for b in bounds], dtype=np.float64)
-    has_lo, has_hi = np.isfinite(lo), np.isfinite(hi)
-    nbd = np.select([has_lo & has_hi, has_lo, has_hi], [2, 1, 3], 0).astype(np.int32)
-    return lo, hi, nbd, np.where(has_lo, lo, 0.0), np.where(has_hi, hi, 0.0)
+        return np.full(n, -np.inf), np.full(n, np.inf)
+    lo = np.array([-np.inf if b[0] is None else b[0] for b in bounds], dtype=np.float64)
+    hi = np.array([np.inf if b[1] is None else b[1] for b in bounds], dtype=np.float64)
+    return lo, hi
 
 
-def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: float, ftol: float,
-                   maxcor: int, maxls: int, maxfun: int) -> LbfgsbResult:
-    """scipy 1.15+'s ``_minimize_lbfgsb`` loop, without its wrappers (module docstring)."""
+def _lbfgsb_setulb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None,
+                   maxiter: int, gtol: float, ftol: float, maxcor: int, maxls: int, maxfun: int) -> LbfgsbResult:
+    """The adapter to scipy's private L-BFGS-B routine: the loop of ``_minimize_lbfgsb`` of the scipy
+    releases in :data:`SETULB_SCIPY_VERSIONS`, without its wrappers (module docstring).
+
+    Everything that depends on the private API is here: the module ``scipy.optimize._lbfgsb``,
+    ``setulb``'s arguments and workspace sizes, its encoding of the bounds (nbd 0 free, 1 lower
+    bound only, 2 both, 3 upper only; lower / upper 0 where there is none) and its task codes.
+    ``x0`` is float64 and one-dimensional.
+    """
     from scipy.optimize import _lbfgsb
 
+    fg, new_x, convergence = 3, 1, 4  # setulb's task codes: evaluate f and g at x / a new iterate / converged
     n, m = len(x0), maxcor
-    lo, hi, nbd, low, up = _bound_arrays(bounds, n)
+    lo, hi = _bound_arrays(bounds, n)
+    has_lo, has_hi = np.isfinite(lo), np.isfinite(hi)
+    nbd = np.select([has_lo & has_hi, has_lo, has_hi], [2, 1, 3], 0).astype(np.int32)
+    low, up = np.where(has_lo, lo, 0.0), np.where(has_hi, hi, 0.0)
     x = x0.copy() if bounds is None else np.clip(x0, lo, hi)
     last_x, (f, g) = x.copy(), fun(x.copy())
     nfev, iterations = 1, 0
@@ -129,19 +149,19 @@ def _lbfgsb_direct(fun: Objective, x0: np.ndarray, bounds, maxiter: int, gtol: f
     while True:
         _lbfgsb.setulb(m, x, low, up, nbd, f_arg, g_arg, factr, gtol, wa, iwa, task, lsave, isave, dsave,
                        maxls, ln_task)
-        if task[0] == _FG:
+        if task[0] == fg:
             if not np.array_equal(x, last_x):  # minimize's ScalarFunction answers a repeated x from memory
                 last_x = x.copy()
                 f, g = fun(x.copy())
                 nfev += 1
             f_arg, g_arg = f, np.asarray(g).astype(np.float64)
-        elif task[0] == _NEW_X:
+        elif task[0] == new_x:
             iterations += 1
             if iterations >= maxiter or nfev > maxfun:
                 task[0], task[1] = 5, (504 if iterations >= maxiter else 502)
         else:
             break
-    return LbfgsbResult(x, iterations, int(task[0]) == _CONVERGENCE)
+    return LbfgsbResult(x, iterations, int(task[0]) == convergence)
 
 
 def cholesky_solve(a: np.ndarray, b: np.ndarray, check_finite: bool = False) -> np.ndarray | None:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy
 from scipy.linalg import cho_factor, cho_solve
-from scipy.optimize import minimize
+from scipy.optimize import minimize, rosen, rosen_der
 
 from manyjudges import solvers
 from manyjudges.crowd.bradley_terry import bt_objective, crowd_bt_objective, pair_counts, strict_pairs
@@ -48,6 +49,43 @@ def test_lbfgsb_falls_back_to_minimize(monkeypatch):
     monkeypatch.setattr(solvers, "_DIRECT", False)
     slow = lbfgsb(fun, x0, bounds, gtol=1e-6)
     assert np.array_equal(fast[0], slow[0]) and fast[1] == slow[1]
+
+
+def test_the_installed_scipy_is_one_the_setulb_adapter_was_written_for():
+    """Fails on a scipy release outside SETULB_SCIPY_VERSIONS: the fits then run the public minimize (the
+    same numbers, slower). Check _lbfgsb_setulb against that release's _minimize_lbfgsb, then list it."""
+    release = tuple(int(v) for v in scipy.__version__.split(".")[:2])
+    assert solvers.setulb_supported(), (
+        f"scipy {scipy.__version__} is outside the releases {solvers.SETULB_SCIPY_VERSIONS} that "
+        "manyjudges.solvers._lbfgsb_setulb (scipy's private L-BFGS-B routine) was written for and tested on")
+    assert release in solvers.SETULB_SCIPY_VERSIONS and solvers._DIRECT
+
+
+@pytest.mark.parametrize("version, supported", [
+    ("1.14.1", False), ("1.15.0", True), ("1.16.2", True), ("1.17.1", True), ("1.18.0", False),
+    ("1.18.0rc1", False), ("2.0.0", False),
+])
+def test_setulb_supported_reads_the_release(version, supported):
+    assert solvers.setulb_supported(version) is supported
+
+
+@pytest.mark.parametrize("bounds", [None, [(-1.5, 0.8), (None, 0.6), (0.0, None), (None, None)]])
+def test_the_setulb_adapter_finds_minimizes_minimum(bounds):
+    """The adapter and the public minimize(method="L-BFGS-B") on the 4-d Rosenbrock function, free and boxed:
+    the same minimum (to a tight tolerance; in fact the same bits) in the same iterations."""
+    def fun(x):
+        return float(rosen(x)), rosen_der(x)
+
+    x0 = np.array([-1.2, 1.0, -0.5, 0.3])
+    ref = minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=bounds, options={"gtol": 1e-10, "ftol": 1e-15})
+    got = solvers._lbfgsb_setulb(fun, x0, bounds, maxiter=15000, gtol=1e-10, ftol=1e-15, maxcor=10, maxls=20,
+                                 maxfun=15000)
+    assert ref.status == 0 and got.converged
+    np.testing.assert_allclose(got.x, ref.x, rtol=0, atol=1e-12)
+    assert fun(got.x)[0] == pytest.approx(ref.fun, rel=1e-12, abs=1e-15)
+    assert got.n_iter == ref.nit and np.array_equal(got.x, ref.x)
+    if bounds is None:
+        np.testing.assert_allclose(got.x, np.ones(4), atol=1e-6)
 
 
 def test_cholesky_solve_is_cho_solve_bit_for_bit():

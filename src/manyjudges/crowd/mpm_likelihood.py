@@ -1,6 +1,7 @@
 """The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.): the data of one topic and
 the penalised negative log-likelihood with its gradient (its Hessian and the Newton solver are in
-:mod:`manyjudges.crowd.mpm_newton`).
+:mod:`manyjudges.crowd.mpm_newton`, which builds on the terms of a point, :func:`point_terms`, and the
+centring of the s block, :func:`centring_mean`, defined here).
 
 The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 """
@@ -138,7 +139,7 @@ def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = 
     """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
     reported as value +inf (the solvers then shorten the step) instead of NaN and warnings.
 
-    ``terms``: a dict that receives the point's shared terms (:func:`_point_terms`), which
+    ``terms``: a dict that receives the point's shared terms (:func:`point_terms`), which
     :func:`mpm_hessian` at the same ``theta`` then reuses.
     """
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
@@ -148,20 +149,23 @@ def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = 
     return value, grad
 
 
-def _mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.ndarray:
-    """``a.mean(axis, keepdims=keepdims)``: numpy's own sum (``np.add.reduce``) over the count, without its wrapper."""
+def centring_mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.ndarray:
+    """``a.mean(axis, keepdims=keepdims)``: numpy's own sum (``np.add.reduce``) over the count, without its wrapper.
+
+    The mean that centres the s block (log sigma = s - mean(s)) in the objective and its gradient here and
+    projects the Hessian onto the centred subspace in :mod:`manyjudges.crowd.mpm_newton`."""
     total = np.add.reduce(a, axis=axis, keepdims=keepdims)  # type: ignore[call-overload]  # stubs: literal keepdims
     return total / a.shape[axis]
 
 
-def _point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> dict[str, Any]:
-    """The terms of theta that the objective and the Hessian share: ``s`` (centred), ``sigma``,
-    per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and ``gx = dJ/dx``; per
-    normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and ``cz`` when
-    ``cosh``) of :func:`_normaliser`."""
+def point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> dict[str, Any]:
+    """The terms of theta that the objective and the Hessian (:func:`manyjudges.crowd.mpm_newton.mpm_hessian`)
+    share: ``s`` (centred), ``sigma``, per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and
+    ``gx = dJ/dx``; per normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and
+    ``cz`` when ``cosh``) of :func:`_normaliser`."""
     n = data.n
     mu = theta[:n]
-    s = theta[n:2 * n] - _mean(theta[n:2 * n])
+    s = theta[n:2 * n] - centring_mean(theta[n:2 * n])
     sigma = np.exp(s)
     ia, ib = data.ia, data.ib
     t = sigma[ia] + sigma[ib]
@@ -193,13 +197,13 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
 
     with N = sum_k N_k: a ridge on the per-judgment log-likelihood for the item parameters and a
     N(1, 1 / reg_alpha) prior on each adherence (a MAP term on the summed log-likelihood).
-    ``terms`` (a dict) receives :func:`_point_terms` (with ``cz``) and ``m1`` for the Hessian.
+    ``terms`` (a dict) receives :func:`point_terms` (with ``cz``) and ``m1`` for the Hessian.
     """
     if quality and data.collapsed:
         raise ValueError("this MPMData was prepared for quality=False")
     n, m = data.n, data.m
     mu = theta[:n]
-    point = _point_terms(theta, data, quality, cosh=terms is not None)
+    point = point_terms(theta, data, quality, cosh=terms is not None)
     s, sigma, t, x, gx = point["s"], point["sigma"], point["t"], point["x"], point["gx"]
     ia, ib = data.ia, data.ib
     total = max(data.total, 1.0)
@@ -221,7 +225,7 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
     value += 0.5 * reg * (float(mu @ mu) + float(s @ s))
     gmu += reg * mu
     gs += reg * s
-    gs -= _mean(gs)
+    gs -= centring_mean(gs)
     if terms is not None:
         terms.update(point)
     if alpha is None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from manyjudges.crowd.mpm_likelihood import MPMData, _mean, _point_terms, mpm_objective
+from manyjudges.crowd.mpm_likelihood import MPMData, centring_mean, mpm_objective, point_terms
 from manyjudges.solvers import cholesky_solve
 
 #: the Hessian uses a dense dx/du (pairs x 2n) up to this many cells, scatter-adds above
@@ -94,7 +94,7 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     n, m = data.n, data.m
     n2 = 2 * n
     if terms is None:
-        terms = _point_terms(theta, data, quality, cosh=True)
+        terms = point_terms(theta, data, quality, cosh=True)
     sigma, t, x, gx, alpha_seg = terms["sigma"], terms["t"], terms["x"], terms["gx"], terms["alpha_seg"]
     ia, ib = data.ia, data.ib
     n_pairs = len(ia)
@@ -171,8 +171,8 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
             haa[data.seg_worker] += w_seg * (m2 - m1 * m1)
         hess.ravel()[n2 * (dim + 1):: dim + 1] = haa
     # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
-    hess[n:n2, :] -= _mean(hess[n:n2, :], axis=0)
-    hess[:, n:n2] -= _mean(hess[:, n:n2], axis=1, keepdims=True)
+    hess[n:n2, :] -= centring_mean(hess[n:n2, :], axis=0)
+    hess[:, n:n2] -= centring_mean(hess[:, n:n2], axis=1, keepdims=True)
     return hess
 
 

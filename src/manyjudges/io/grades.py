@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,12 +30,13 @@ from manyjudges.io.checks import Fault, check_one_value_rule, empty_fields, firs
 from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
 from manyjudges.io.preferences import TRUTH_COLUMNS
-from manyjudges.io.tables import natural_sort, write_table
+from manyjudges.io.tables import natural_positions, write_table
 
 __all__ = [
     "GRADES_COLUMNS",
     "TRUTH_COLUMNS",
     "GradedData",
+    "grades_frame",
     "read_grades",
     "read_grades_table",
     "write_grades",
@@ -104,20 +104,15 @@ class GradedData:
 # canonical order
 
 
-def _order(values: Iterable[str]) -> dict[str, int]:
-    """Position of each distinct value in natural order."""
-    return {value: i for i, value in enumerate(natural_sort(set(values)))}
+def grades_frame(items: list[str], judges: list[str], labels: list[int],
+                 lines: list[int] | None = None) -> pd.DataFrame:
+    """A grades DataFrame from its columns, sorted by item, then judge (natural order).
 
-
-def _grades_frame(items: list[str], judges: list[str], labels: list[int],
-                  lines: list[int] | None = None) -> pd.DataFrame:
-    """A grades DataFrame sorted by item, then judge (natural order).
-
-    Shared with the raw-format parsers of :mod:`manyjudges.io.sources`, so every
-    grades table is built (and ordered) the same way. ``lines`` (each row's line in its
+    The raw-format parsers of :mod:`manyjudges.io.sources` build their grades with it, so every
+    parsed grades table is built (and ordered) the same way. ``lines`` (each row's line in its
     file) follow the rows into ``attrs["lines"]``.
     """
-    item_rank, judge_rank = _order(items), _order(judges)
+    item_rank, judge_rank = natural_positions(items), natural_positions(judges)
     order = np.lexsort(
         (
             np.fromiter((judge_rank[j] for j in judges), dtype=np.int64, count=len(judges)),

@@ -39,6 +39,7 @@ from manyjudges.io.tables import (
 
 __all__ = [
     "RANKINGS_COLUMNS",
+    "rankings_frame",
     "rankings_to_lists",
     "read_rankings",
 ]
@@ -49,10 +50,10 @@ RANKINGS_LAYOUT = TableLayout("rankings table", tuple(RANKINGS_COLUMNS))
 PathLike = str | os.PathLike[str]
 
 
-def _rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
-    """Build a rankings DataFrame (str columns, int64 rank) from row tuples.
+def rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
+    """A rankings DataFrame (str columns, int64 rank) from ``(list_set, list_id, item, rank)`` row tuples.
 
-    Shared with the raw-format parsers of :mod:`manyjudges.io.sources`.
+    The raw-format parsers of :mod:`manyjudges.io.sources` build their rankings with it.
     """
     columns = list(zip(*rows)) if rows else [(), (), (), ()]
     return pd.DataFrame(

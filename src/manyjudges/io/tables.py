@@ -37,6 +37,7 @@ from manyjudges.io.table_text import write_delimited
 
 __all__ = [
     "ORDERINGS_COLUMNS",
+    "natural_positions",
     "natural_sort",
     "orderings_to_rank_matrices",
     "read_header",
@@ -244,6 +245,12 @@ def natural_sort(items: Iterable[str]) -> list[str]:
     """
     items = [str(item) for item in items]
     return [items[i] for i in natural_order(items)]
+
+
+def natural_positions(values: Iterable[str]) -> dict[str, int]:
+    """Position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``:
+    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth)."""
+    return {value: i for i, value in enumerate(natural_sort(set(values)))}
 
 
 def orderings_to_rank_matrices(

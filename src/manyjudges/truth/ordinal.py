@@ -96,12 +96,13 @@ from scipy import sparse
 
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, posteriors_from_log_joint
-from manyjudges.truth.ordinal_cuts import cut_basis, cut_objective, newton_cut_step
 from manyjudges.truth.ordinal_probit import (
-    _edges,
-    _log_interval,
-    _mix_lapse,
+    cut_basis,
+    cut_objective,
     default_cuts,
+    log_probit_confusion,
+    mix_lapse,
+    newton_cut_step,
     newton_m_step,
     ordinal_confusion,
     ordinal_log_confusion,
@@ -179,17 +180,15 @@ class OrdinalDawidSkene(TruthEstimator):
             weights = (by_label @ post.T).reshape(w, k, k).transpose(0, 2, 1) + eps
             priors = (post.sum(axis=1) + eps) / (n + k * eps)
             if lapse is not None:  # each cell's lapse share z at the current parameters, then l_w, the probit's weights
-                lo, hi, _, _ = _edges(precision, shift, cuts)
-                log_probit = _log_interval(lo, hi)
+                log_probit = log_probit_confusion(precision, shift, cuts)
                 with np.errstate(divide="ignore"):
-                    share = np.exp(np.log(lapse / k)[:, None, None] - _mix_lapse(log_probit, lapse))
+                    share = np.exp(np.log(lapse / k)[:, None, None] - mix_lapse(log_probit, lapse))
                 lapse = np.sum(weights * share, axis=(1, 2)) / weights.sum(axis=(1, 2))
                 weights = weights * (1.0 - share)
             precision, shift = newton_m_step(precision, shift, weights, cuts=cuts)
             if self.learn_cuts:
                 cuts = newton_cut_step(precision, shift, weights, cuts)
-            lo, hi, _, _ = _edges(precision, shift, cuts)
-            log_conf = _mix_lapse(_log_interval(lo, hi), lapse)
+            log_conf = mix_lapse(log_probit_confusion(precision, shift, cuts), lapse)
             # E-step: score[t, i] = log p_t + sum over i's labels of log P_w(y | t)
             with np.errstate(divide="ignore"):
                 log_priors = np.log(priors)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData
-from manyjudges.io.sources._text import PathLike, _Collector, _data_lines, _fields
+from manyjudges.io.sources.text_lines import GradeCollector, PathLike, data_lines, tab_fields
 
 __all__ = ["ADULTCONTENT3_CATEGORIES", "parse_adultcontent3"]
 
@@ -29,7 +29,7 @@ def _adult_categories(path: Path) -> set[str]:
     """The categories listed in ``categories.txt``, checked against the known scale."""
     listed: dict[str, int] = {}
     known = ADULTCONTENT3_CATEGORIES + _ADULT_OFF_SCALE
-    for number, text in _data_lines(path):
+    for number, text in data_lines(path):
         if text not in known:
             raise DataError.at(
                 path, number, f"unknown category (known: {', '.join(known)})", text
@@ -94,13 +94,13 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
     labels_path, categories_path = Path(labels_path), Path(categories_path)
     listed = _adult_categories(categories_path)
     code = {c: i for i, c in enumerate(ADULTCONTENT3_CATEGORIES)}
-    lines = _data_lines(labels_path)
+    lines = data_lines(labels_path)
     if not lines:
         raise DataError.at(labels_path, 1, "no labels", "(empty file)")
-    grades = _Collector()
+    grades = GradeCollector()
     off_scale = dict.fromkeys(_ADULT_OFF_SCALE, 0)
     for number, text in lines:
-        worker, url, category = _fields(
+        worker, url, category = tab_fields(
             labels_path, number, text, ["worker", "url", "category"]
         )
         if category not in listed:

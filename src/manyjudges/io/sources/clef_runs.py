@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import _rankings_frame
-from manyjudges.io.sources._text import PathLike, _read_lines
+from manyjudges.io.rankings import rankings_frame
+from manyjudges.io.sources.text_lines import PathLike, read_lines
 
 __all__ = ["CLEF_QUERY_IDS", "REPORT_NOTE", "parse_clef_runs"]
 
@@ -104,7 +104,7 @@ def parse_clef_runs(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
     n_queries = len(CLEF_QUERY_IDS)
     runs: dict[str, list[list[str]]] = {}
     for team, path in teams.items():
-        lines = _read_lines(path)
+        lines = read_lines(path)
         docs: list[list[str]] = []
         for number, raw in enumerate(lines, start=1):
             ids = raw.split()
@@ -124,4 +124,4 @@ def parse_clef_runs(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
     for index, query in enumerate(CLEF_QUERY_IDS):
         for team, docs in runs.items():
             rows.extend((query, team, doc, rank) for rank, doc in enumerate(docs[index], start=1))
-    return _rankings_frame(rows)
+    return rankings_frame(rows)

@@ -14,7 +14,7 @@ import pandas as pd
 
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.preferences import PREFERENCE_COLUMNS, TRUTH_COLUMNS, PreferenceData
-from manyjudges.io.sources._text import PathLike
+from manyjudges.io.sources.text_lines import PathLike
 
 __all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "REPORT_NOTE", "parse_mirex2005"]
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData
-from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
+from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
 
 __all__ = ["SNOW2008_TASKS", "parse_snow2008", "snow2008_gold"]
 
@@ -130,11 +130,11 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
         )
     spec = _SNOW_TASKS[task]
     path = Path(path)
-    lines = _data_lines(path)
-    _check_header(path, lines, _SNOW_HEADER)
-    grades = _Collector()
+    lines = data_lines(path)
+    check_header(path, lines, _SNOW_HEADER)
+    grades = GradeCollector()
     for number, text in lines[1:]:
-        _, worker, item, response, _ = _fields(path, number, text, _SNOW_HEADER)
+        _, worker, item, response, _ = tab_fields(path, number, text, _SNOW_HEADER)
         if not _INTEGER.fullmatch(response):
             raise DataError.at(path, number, f"{task} response must be an integer", response)
         value = int(response)
@@ -171,11 +171,11 @@ def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
                          f"{', '.join(t for t, spec in _SNOW_TASKS.items() if spec.bins is not None)}")
     spec = _SNOW_TASKS[task]
     path = Path(path)
-    lines = _data_lines(path)
-    _check_header(path, lines, _SNOW_HEADER)
+    lines = data_lines(path)
+    check_header(path, lines, _SNOW_HEADER)
     gold: dict[str, int] = {}
     for number, text in lines[1:]:
-        _, _, item, _, value = _fields(path, number, text, _SNOW_HEADER)
+        _, _, item, _, value = tab_fields(path, number, text, _SNOW_HEADER)
         if not _INTEGER.fullmatch(value) or not spec.low <= int(value) <= spec.high:
             raise DataError.at(path, number, f"{task} gold must be an integer in {spec.low}..{spec.high}", value)
         label = _bin(spec, int(value))

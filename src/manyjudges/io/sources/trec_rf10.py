@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData, _order
-from manyjudges.io.sources._text import PathLike, _check_header, _Collector, _data_lines, _fields
+from manyjudges.io.grades import GradedData
+from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
+from manyjudges.io.tables import natural_positions
 
 __all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10", "trec_rf10_labels"]
 
@@ -85,13 +86,13 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
         is followed by data, or there are no data rows (or none left).
     """
     path = Path(path)
-    lines = _data_lines(path)
-    _check_header(path, lines, _TREC_HEADER)
-    grades = _Collector()
+    lines = data_lines(path)
+    check_header(path, lines, _TREC_HEADER)
+    grades = GradeCollector()
     broken = 0
     gold_of: dict[tuple[str, str], tuple[str, int]] = {}
     for number, text in lines[1:]:
-        topic, worker, doc, gold, label = _fields(path, number, text, _TREC_HEADER)
+        topic, worker, doc, gold, label = tab_fields(path, number, text, _TREC_HEADER)
         if gold not in _TREC_GOLD:
             raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
         if label != _TREC_BROKEN and label not in _TREC_LABELS:
@@ -115,8 +116,8 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
         for (topic, doc), (gold, _) in gold_of.items()
         if (grade := _TREC_GOLD[gold]) is not None
     ]
-    topic_rank = _order(t for t, _, _ in truth_rows)
-    doc_rank = _order(d for _, d, _ in truth_rows)
+    topic_rank = natural_positions(t for t, _, _ in truth_rows)
+    doc_rank = natural_positions(d for _, d, _ in truth_rows)
     truth_rows.sort(key=lambda row: (topic_rank[row[0]], doc_rank[row[1]]))
     columns = list(zip(*truth_rows)) if truth_rows else [(), (), ()]
     truth = pd.DataFrame(

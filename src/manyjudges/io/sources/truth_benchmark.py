@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.labels import read_labels, read_truth
-from manyjudges.io.sources._text import PathLike
+from manyjudges.io.sources.text_lines import PathLike
 
 __all__ = ["TRUTH_BENCHMARK_FILES", "TRUTH_BENCHMARK_FOLDERS", "TruthBenchmark", "parse_truth_benchmark"]
 

@@ -1,7 +1,9 @@
-"""Private text-parsing helpers shared by the raw-format parsers of :mod:`manyjudges.io.sources`.
+"""Text-parsing helpers shared by the raw-format parsers of :mod:`manyjudges.io.sources`.
 
 They implement the rules shared by the graded parsers, listed in
-:mod:`manyjudges.io.sources`.
+:mod:`manyjudges.io.sources`: a file's lines (:func:`read_lines`, :func:`data_lines`), a
+header (:func:`check_header`), a line's tab-separated fields (:func:`tab_fields`) and the
+first-label-wins rule for repeated (item, judge) pairs (:class:`GradeCollector`).
 """
 
 from __future__ import annotations
@@ -12,24 +14,26 @@ from pathlib import Path
 import pandas as pd
 
 from manyjudges.io.errors import DataError, read_utf8
-from manyjudges.io.grades import _grades_frame
+from manyjudges.io.grades import grades_frame
+
+__all__ = ["GradeCollector", "PathLike", "check_header", "data_lines", "read_lines", "tab_fields"]
 
 PathLike = str | os.PathLike[str]
 
 
-def _read_lines(path: Path) -> list[str]:
+def read_lines(path: Path) -> list[str]:
     """The lines of a UTF-8 text file, without line terminators (LF or CRLF); bytes that are
     not UTF-8 are a DataError naming the file, the line and the bytes."""
     return read_utf8(path).splitlines()
 
 
-def _data_lines(path: Path) -> list[tuple[int, str]]:
+def data_lines(path: Path) -> list[tuple[int, str]]:
     """(1-based line number, text) of a text file's lines, trailing blank lines removed.
 
     A blank (empty or whitespace-only) line followed by a non-blank one is a
     DataError: none of the published files has one.
     """
-    lines = _read_lines(path)
+    lines = read_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()
     for number, text in enumerate(lines, start=1):
@@ -38,7 +42,7 @@ def _data_lines(path: Path) -> list[tuple[int, str]]:
     return list(enumerate(lines, start=1))
 
 
-def _fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
+def tab_fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
     """The tab-separated fields of a data line; DataError on a wrong count or an empty field."""
     fields = text.split("\t")
     if len(fields) != len(names):
@@ -51,7 +55,7 @@ def _fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
     return fields
 
 
-def _check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
+def check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
     """DataError unless the first line is exactly ``header`` and data rows follow."""
     if not lines:
         raise DataError.at(
@@ -64,8 +68,8 @@ def _check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -
         raise DataError.at(path, number, "no data rows after the header", text)
 
 
-class _Collector:
-    """Keeps the first label of each (item, judge); counts later repeats."""
+class GradeCollector:
+    """Keeps the first label of each (item, judge); counts later repeats (equal and conflicting)."""
 
     def __init__(self) -> None:
         self.labels: dict[tuple[str, str], int] = {}
@@ -89,4 +93,4 @@ class _Collector:
         if not self.labels:
             raise DataError.at(path, None, "no grades left after dropping rows", "(no grades)")
         items, judges = zip(*self.labels)
-        return _grades_frame(list(items), list(judges), list(self.labels.values()))
+        return grades_frame(list(items), list(judges), list(self.labels.values()))
