@@ -1,39 +1,21 @@
 """results/REPRODUCTION.md: every paper's values beside ours. In order: the header, the fidelity scoreboard
-(:mod:`manyjudges.reporting.scoreboard`), the readings (:mod:`manyjudges.reporting.readings`), then one
-section per family of experiments. Above the families (it reads each one's report module), beside the
-command and the workflow support."""
+(:mod:`manyjudges.reporting.scoreboard`) of every section's cells, the readings
+(:mod:`manyjudges.reporting.readings`) of every section, then the sections' markdown. Each section is one
+family's :class:`~manyjudges.reporting.section.ReportSection`, built by its ``report.report_section``
+(e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and the workflow support."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from manyjudges.consensus.report import consensus_comparisons, consensus_markdown
-from manyjudges.crowd.readings import NOTE as CROWD_READINGS_NOTE
-from manyjudges.crowd.readings import crowd_readings, relevance_readings
-from manyjudges.crowd.report import crowd_comparisons, crowd_markdown
-from manyjudges.graded.readings import NOTE as GRADED_READINGS_NOTE
-from manyjudges.graded.readings import graded_readings, lambda_scale_reading
-from manyjudges.graded.report import graded_comparisons, graded_markdown
-from manyjudges.orderings.readings import NOTE as ORDERINGS_READINGS_NOTE
-from manyjudges.orderings.readings import (
-    length_rounding_reading,
-    noise_readings,
-    noisy_column_reading,
-    support_base_readings,
-)
-from manyjudges.orderings.registry import ORDERING_SCORERS
-from manyjudges.orderings.report import orderings_comparisons, orderings_markdown
-from manyjudges.reporting.formatting import data_kind
-from manyjudges.reporting.paper_values import paper_values
-from manyjudges.reporting.readings import Reading, readings_markdown
+from manyjudges.reporting.readings import readings_markdown
 from manyjudges.reporting.scoreboard import CELL_COLUMNS, scoreboard, scoreboard_markdown
+from manyjudges.reporting.section import ReportSection
 from manyjudges.reporting.tables import write_text_atomic
-from manyjudges.truth.report import truth_comparisons, truth_markdown
 
-__all__ = ["HEADER", "crowd_paper_readings", "graded_paper_readings", "ordering_readings", "write_reproduction"]
+__all__ = ["HEADER", "write_reproduction"]
 
 HEADER = [
     "# Reproduction report\n",
@@ -42,145 +24,16 @@ HEADER = [
 ]
 
 
-def ordering_readings(
-    ed_tables: Mapping[str, str | Path],
-    reading_tables: Mapping[str, Mapping[str, str | Path]],
-    datasets: Mapping[str, Mapping[str, Any]],
-    methods: Mapping[str, Mapping[str, Any]] | None,
-    noise_reading: Mapping[str, str],
-    reading_variants: Mapping[str, Mapping[str, str]],
-    sweep_noise_ratios: Sequence[float] = (),
-    sweep_tables: Mapping[str, str | Path] | None = None,
-    sweep_reading_tables: Mapping[str, Mapping[str, str | Path]] | None = None,
-    sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
-    sweep_method: str = "frespa",
-) -> list[Reading]:
-    """The ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}):
-    the noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
-    FreSPA's support base; FreSPA's length rounding on Table 3 of every dataset with
-    ``sweep_reading_tables`` ({dataset: {variant: path}}, the sweep under ``sweep_reading_variants``,
-    against its ``sweep_tables`` entry; the default rounding is that of the ``sweep_method`` entry);
-    and, when the sweep runs under noise (``sweep_noise_ratios``), the noise ratio of Tables 2-4's noisy
-    columns, tested on the paper's own numbers."""
-    paper = paper_values("kim2010")
-    methods = dict(methods or {})
-    paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
-    rows: list[Reading] = []
-    for name, variants in reading_tables.items():
-        kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
-        rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
-                               paper_method, paper)
-        rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
-    if sweep_reading_tables:
-        entry = methods.get(sweep_method) or {}
-        builtin = ORDERING_SCORERS.parameter_default(entry.get("method", sweep_method), "length_rounding")
-        default = str((entry.get("params") or {}).get("length_rounding", builtin))
-        for name, variants in sweep_reading_tables.items():
-            kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
-            rows.append(length_rounding_reading(name, kind, (sweep_tables or {})[name], variants,
-                                                sweep_reading_variants or {}, default, paper,
-                                                f"{sweep_method}: length_rounding"))
-    noisy = [float(r) for r in sweep_noise_ratios if float(r) > 0]
-    if noisy:
-        rows.append(noisy_column_reading(paper, max(noisy)))
-    return rows
-
-
-def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
-                          graded_datasets: Mapping[str, Mapping[str, Any]],
-                          graded_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """The graded readings (:mod:`manyjudges.graded.readings`) of every simulated graded dataset."""
-    paper = paper_values("wilbur2011")
-    rows: list[Reading] = []
-    for name, files in graded_results.items():
-        source = graded_datasets.get(name, {}).get("source")
-        if source == "simulate":
-            rows += graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
-            if "parameters" in files and "grades" in files:
-                rows += lambda_scale_reading(name, data_kind(source).strip("*"), files["parameters"], files["grades"],
-                                             paper)
-    return rows
-
-
-def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
-                         crowd_datasets: Mapping[str, Mapping[str, Any]],
-                         crowd_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """The crowd readings (:mod:`manyjudges.crowd.readings`) of every crowd dataset with ranking metrics."""
-    paper = paper_values("niu2015")
-    rows: list[Reading] = []
-    for name, files in crowd_results.items():
-        source = crowd_datasets.get(name, {}).get("source", "")
-        if "ranking_metrics" in files:
-            rows += crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
-                                   crowd_methods or {}, paper)
-        if "ranking_metrics_by_relevance" in files:
-            rows += relevance_readings(name, data_kind(source).strip("*"), source,
-                                       files["ranking_metrics_by_relevance"],
-                                       int(crowd_datasets.get(name, {}).get("relevant_grade", 1)), crowd_methods or {},
-                                       paper)
-    return rows
-
-
-def write_reproduction(
-    ed_tables: Mapping[str, str | Path],
-    sweep_tables: Mapping[str, str | Path],
-    datasets: Mapping[str, Mapping[str, Any]],
-    out_path: str | Path,
-    orderings_tables: Mapping[str, str | Path] | None = None,
-    methods: Mapping[str, Mapping[str, Any]] | None = None,
-    consensus_tables: Sequence[str | Path] = (),
-    consensus_datasets: Mapping[str, Mapping[str, Any]] | None = None,
-    graded_results: Mapping[str, Mapping[str, str | Path]] | None = None,
-    graded_datasets: Mapping[str, Mapping[str, Any]] | None = None,
-    graded_methods: Mapping[str, Any] | None = None,
-    crowd_results: Mapping[str, Mapping[str, str | Path]] | None = None,
-    crowd_datasets: Mapping[str, Mapping[str, Any]] | None = None,
-    crowd_methods: Mapping[str, Any] | None = None,
-    crowd_ks: Sequence[int] = (3, 5, 7, 9, 10),
-    crowd_ablation: Sequence[Sequence[str]] = (),
-    readings: Sequence[Reading] = (),
-    noise_reading: Mapping[str, str] | None = None,
-    truth_results: Mapping[str, Mapping[str, str | Path]] | None = None,
-    truth_datasets: Mapping[str, Mapping[str, Any]] | None = None,
-    truth_methods: Mapping[str, Any] | None = None,
-) -> None:
-    """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard, then the sections of the
-    families with results.
-
-    Ordered lists (Kim et al.; ``ed_tables``, ``sweep_tables`` by dataset), consensus (Lin et al.;
-    ``consensus_tables``, their datasets' specs in ``consensus_datasets``, default ``datasets``),
-    graded judgments (Wilbur and Kim; ``graded_results``), crowd aggregation
-    (Niu et al.; ``crowd_results``, see :func:`manyjudges.crowd.report.crowd_result_files`), truth
-    inference (``truth_results``: {dataset: {"accuracy": path, "summary": path}});
-    ``readings`` (e.g. :func:`ordering_readings`) make the "Readings" section after the scoreboard.
-    """
-    consensus_specs = datasets if consensus_datasets is None else consensus_datasets
-    sections: list[str] = []  # the families' sections, in this order
-    cells: list[pd.DataFrame] = [pd.DataFrame(columns=CELL_COLUMNS)]  # their compared cells, for the scoreboard
-    if ed_tables:
-        kim = paper_values("kim2010")
-        sections.append(orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods, kim,
-                                           noise_reading))
-        cells.append(orderings_comparisons(ed_tables, sweep_tables, datasets, methods, kim))
-    if consensus_tables:
-        sections.append(consensus_markdown(consensus_tables, consensus_specs))
-        cells.append(consensus_comparisons(consensus_tables, consensus_specs))
-    if graded_results:
-        wilbur = paper_values("wilbur2011")
-        sections.append(graded_markdown(graded_results, graded_datasets or {}, wilbur, graded_methods))
-        cells.append(graded_comparisons(graded_results, graded_datasets or {}, wilbur))
-    if crowd_results:
-        niu = paper_values("niu2015")
-        sections.append(crowd_markdown(crowd_results, crowd_datasets or {}, crowd_methods or {}, niu,
-                                       list(crowd_ks), [list(p) for p in crowd_ablation]))
-        cells.append(crowd_comparisons(crowd_results, crowd_datasets or {}, niu, list(crowd_ks)))
-    if truth_results:
-        published = paper_values()
-        sections.append(truth_markdown(truth_results, truth_datasets or {}, truth_methods or {}, published))
-        cells.append(truth_comparisons(truth_results, truth_datasets or {}, truth_methods or {}, published))
+def write_reproduction(sections: Sequence[ReportSection], out_path: str | Path) -> None:
+    """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard of all ``sections``' cells,
+    the "Readings" section of all their readings (each family's ``readings_note`` above the table when it
+    has rows), then the sections' markdown in the given order (the pipeline's: orderings, consensus, graded,
+    crowd, truth); a section with no markdown (a family without results) is left out."""
+    cells = [pd.DataFrame(columns=CELL_COLUMNS), *(s.cells for s in sections)]
     board = scoreboard(pd.concat([c for c in cells if not c.empty] or cells, ignore_index=True))
+    readings = [r for s in sections for r in s.readings]
+    notes = {s.family: s.readings_note for s in sections if s.readings_note}
     # Order: header, scoreboard, the readings of the papers, then the families
-    notes = {"orderings": ORDERINGS_READINGS_NOTE, "graded": GRADED_READINGS_NOTE, "crowd": CROWD_READINGS_NOTE}
     parts = [*HEADER, scoreboard_markdown(board), *([readings_markdown(readings, notes)] if readings else []),
-             *sections]
+             *(s.markdown for s in sections if s.markdown)]
     write_text_atomic(out_path, "\n".join(parts))

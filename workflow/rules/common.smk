@@ -87,8 +87,25 @@ wildcard_constraints:
     dataset="[A-Za-z0-9_]+",
 
 
+def paths_of(files):
+    """Every path of a {dataset: path} or {dataset: {name: path}} mapping, in its order (a rule's input
+    listing the files a script is given by dataset in params)."""
+    return [p for v in files.values() for p in (v.values() if isinstance(v, dict) else [v])]
+
+
 def ordering_tables():
-    return expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"]))
+    """{dataset: its orderings table} of every ordered-list dataset."""
+    return {d: f"data/processed/{d}/orderings.tsv" for d in ORD["datasets"]}
+
+
+def ed_tables():
+    """{dataset: Table 1 (ED by noise ratio)} of every ordered-list dataset."""
+    return {d: f"results/orderings/{d}/ed_by_noise.tsv" for d in ORD["datasets"]}
+
+
+def sweep_tables():
+    """{dataset: Tables 2-4 (the FreSPA sweep)} of every ordered-list dataset, when the config sweeps."""
+    return {d: f"results/orderings/{d}/frespa_sweep.tsv" for d in ORD["datasets"]} if sweep_parameters(ORD) else {}
 
 
 ED_JOBS = ed_jobs(ORD) if ORD.get("methods") else {}
@@ -104,9 +121,13 @@ def ed_parts(wildcards):
 
 
 def reading_tables():
-    """Table 1 under each other reading of the noise experiment (orderings.readings)."""
+    """Table 1 under each other reading of the noise experiment (orderings.readings): {dataset: {variant: path}}."""
     variants = list(((ORD.get("readings") or {}).get("variants") or {}))
-    return [f"results/orderings/{d}/readings/{v}/ed_by_noise.tsv" for d in reading_datasets(ORD) for v in variants]
+    if not variants:
+        return {}
+    return {
+        d: {v: f"results/orderings/{d}/readings/{v}/ed_by_noise.tsv" for v in variants} for d in reading_datasets(ORD)
+    }
 
 
 def sweep_parts(wildcards):
@@ -139,11 +160,15 @@ def sweep_reading_parts(wildcards):
 
 
 def sweep_reading_tables():
-    """The sweep's parameters under each of orderings.sweep.readings (e.g. Table 3 by another length rounding)."""
+    """The sweep's parameters under each of orderings.sweep.readings (e.g. Table 3 by another length rounding):
+    {dataset: {variant: path}}."""
     variants = list((ORD.get("sweep") or {}).get("readings") or {})
-    return [
-        f"results/orderings/{d}/readings/{v}/frespa_sweep.tsv" for d in sweep_reading_datasets(ORD) for v in variants
-    ]
+    if not variants:
+        return {}
+    return {
+        d: {v: f"results/orderings/{d}/readings/{v}/frespa_sweep.tsv" for v in variants}
+        for d in sweep_reading_datasets(ORD)
+    }
 
 
 def consensus_input(wildcards):
@@ -215,6 +240,19 @@ def graded_tables():
     ]
 
 
+def graded_report_files():
+    """{dataset: {"loglik", "pairwise", "parameters", "grades": path}}: what the report reads of each graded dataset."""
+    return {
+        d: {
+            "loglik": f"results/graded/{d}/loglik_by_judge.tsv",
+            "pairwise": f"results/graded/{d}/pairwise_tests.tsv",
+            "parameters": f"results/graded/{d}/parameters.tsv",
+            "grades": f"data/processed/{d}/grades.tsv",
+        }
+        for d in GRADED["datasets"]
+    }
+
+
 def graded_outputs():
     out = graded_tables()
     for d in GRADED["datasets"]:
@@ -273,6 +311,18 @@ CROWD_TABLES = (
 )
 
 
+def crowd_report_files():
+    """{dataset: {table name: path}}: each crowd dataset's tables (CROWD_TABLES), and robustness_cv where it runs."""
+    robust = crowd_robustness_datasets()
+    return {
+        d: {
+            **{t: f"results/crowd/{d}/{t}.tsv" for t in CROWD_TABLES},
+            **({"robustness_cv": f"results/crowd/{d}/robustness_cv.tsv"} if d in robust else {}),
+        }
+        for d in CROWD["datasets"]
+    }
+
+
 def crowd_outputs():
     out = []
     for d in CROWD["datasets"]:
@@ -286,6 +336,11 @@ def crowd_outputs():
 
 
 TRUTH_TABLES = ("accuracy", "labels", "workers", "summary")
+
+
+def truth_report_files():
+    """{dataset: {"accuracy": path, "summary": path}}: what the report reads of each truth dataset."""
+    return {d: {t: f"results/truth/{d}/{t}.tsv" for t in ("accuracy", "summary")} for d in TRUTH["datasets"]}
 
 
 def truth_raw_input(dataset):

@@ -49,25 +49,18 @@ rule figure_frespa_sweep:
         "../../scripts/plot_frespa_sweep.py"
 
 
+# The script is given every result file keyed by dataset (params, from common.smk); input lists the same files.
 rule reproduction_report:
     input:
-        ed=expand("results/orderings/{dataset}/ed_by_noise.tsv", dataset=list(ORD["datasets"])),
-        readings=reading_tables(),
-        sweep_readings=sweep_reading_tables(),
-        orderings=expand("data/processed/{dataset}/orderings.tsv", dataset=list(ORD["datasets"])),
+        ed=paths_of(ed_tables()),
+        readings=paths_of(reading_tables()),
+        sweep_readings=paths_of(sweep_reading_tables()),
+        orderings=paths_of(ordering_tables()),
         consensus=consensus_tables(),
-        sweep=expand(
-            "results/orderings/{dataset}/frespa_sweep.tsv",
-            dataset=list(ORD["datasets"]) if sweep_parameters(ORD) else [],
-        ),
-        graded_loglik=expand("results/graded/{d}/loglik_by_judge.tsv", d=list(GRADED["datasets"])),
-        graded_pairwise=expand("results/graded/{d}/pairwise_tests.tsv", d=list(GRADED["datasets"])),
-        graded_parameters=expand("results/graded/{d}/parameters.tsv", d=list(GRADED["datasets"])),
-        graded_grades=expand("data/processed/{d}/grades.tsv", d=list(GRADED["datasets"])),
-        crowd=[f"results/crowd/{d}/{t}.tsv" for d in CROWD["datasets"] for t in CROWD_TABLES],
-        crowd_cv=expand("results/crowd/{d}/robustness_cv.tsv", d=crowd_robustness_datasets()),
-        truth_accuracy=expand("results/truth/{d}/accuracy.tsv", d=list(TRUTH["datasets"])),
-        truth_summary=expand("results/truth/{d}/summary.tsv", d=list(TRUTH["datasets"])),
+        sweep=paths_of(sweep_tables()),
+        graded=paths_of(graded_report_files()),
+        crowd=paths_of(crowd_report_files()),
+        truth=paths_of(truth_report_files()),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     log:
@@ -80,6 +73,14 @@ rule reproduction_report:
         mem_mb=1000,
         runtime=10,
     params:
+        ed_tables=ed_tables(),
+        sweep_tables=sweep_tables(),
+        orderings_tables=ordering_tables(),
+        reading_tables=reading_tables(),
+        sweep_reading_tables=sweep_reading_tables(),
+        graded_results=graded_report_files(),
+        crowd_results=crowd_report_files(),
+        truth_results=truth_report_files(),
         graded_datasets=GRADED["datasets"],
         graded_methods=GRADED["methods"],
         crowd_datasets=CROWD["datasets"],

@@ -13,8 +13,9 @@ from manyjudges.io.sources import clef_runs, search_results
 from manyjudges.reporting.formatting import comparison_data, data_kind
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPER_SOURCES", "consensus_markdown", "search_cells", "consensus_comparisons"]
+__all__ = ["PAPER_SOURCES", "consensus_markdown", "search_cells", "consensus_comparisons", "report_section"]
 
 #: config sources holding the paper's own data: Lin, Li and Guo's Google and Bing lists
 PAPER_SOURCES = ("search_results",)
@@ -152,3 +153,13 @@ def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mappi
         elif path.name == "sensitivity.tsv":
             parts += _sensitivity_markdown(table)
     return "\n".join(parts) + "\n"
+
+
+def report_section(tables: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> ReportSection:
+    """The consensus part of the report: the section (:func:`consensus_markdown`) and its cells
+    (:func:`consensus_comparisons`) of ``tables`` (consensus.tsv, aggregators.tsv, sensitivity.tsv under
+    results/consensus/<dataset>/, in the order shown), none without tables; ``datasets``: the specs of
+    their datasets. The paper leaves nothing to read: no readings."""
+    if not tables:
+        return ReportSection("consensus", "", pd.DataFrame(columns=CELL_COLUMNS))
+    return ReportSection("consensus", consensus_markdown(tables, datasets), consensus_comparisons(tables, datasets))

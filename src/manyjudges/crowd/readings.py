@@ -17,10 +17,11 @@ import pandas as pd
 
 from manyjudges.crowd.registry import CROWD_METHODS
 from manyjudges.crowd.report import PAPER_DATASET, PAPER_KEY
-from manyjudges.reporting.paper_values import paper_lookup
+from manyjudges.reporting.formatting import data_kind
+from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings", "relevance_readings"]
+__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings", "crowd_paper_readings", "relevance_readings"]
 
 #: how the crowd readings are measured, for the report
 NOTE = ("Crowd aggregation (Niu et al., Table 2): every metric of the method's row, on a dataset that stands in "
@@ -87,3 +88,23 @@ def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: 
     return [Reading("binary relevance (P@k, MAP, RBP): which truth grades are relevant",
                     f"crowd.datasets.{dataset}.relevant_grade", f"Table 2 ({paper_dataset}), `{dataset}` ({kind})",
                     distances, f"grade >= {relevant_grade}", cells, "crowd")]
+
+
+def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
+                         crowd_datasets: Mapping[str, Mapping[str, Any]],
+                         crowd_methods: Mapping[str, Any] | None) -> list[Reading]:
+    """The readings above (:func:`crowd_readings`, :func:`relevance_readings`) of every crowd dataset with ranking
+    metrics, ``crowd_results`` keyed by dataset ({dataset: {table name: path}})."""
+    paper = paper_values("niu2015")
+    rows: list[Reading] = []
+    for name, files in crowd_results.items():
+        source = crowd_datasets.get(name, {}).get("source", "")
+        if "ranking_metrics" in files:
+            rows += crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
+                                   crowd_methods or {}, paper)
+        if "ranking_metrics_by_relevance" in files:
+            rows += relevance_readings(name, data_kind(source).strip("*"), source,
+                                       files["ranking_metrics_by_relevance"],
+                                       int(crowd_datasets.get(name, {}).get("relevant_grade", 1)), crowd_methods or {},
+                                       paper)
+    return rows

@@ -11,11 +11,12 @@ import pandas as pd
 from manyjudges.crowd.experiment import metric_names
 from manyjudges.io.sources import mirex2005, trec_rf10
 from manyjudges.reporting.formatting import cell, comparison_data, data_kind, fmt
-from manyjudges.reporting.paper_values import paper_lookup
+from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
 
 __all__ = ["PAPER_DATASET", "PAPER_SOURCES", "crowd_result_files", "crowd_markdown", "crowd_comparisons",
-           "paper_tables", "figure_paper_values"]
+           "paper_tables", "figure_paper_values", "report_section"]
 
 #: key columns of the paper values (those set in every row of a table are used)
 PAPER_KEY = ("spammer", "method", "metric")
@@ -230,3 +231,26 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                 parts.append(f"Coefficient of variation across ratios, {spammer} spammers (Figure "
                              f"{3 if spammer == 'random' else 4}):\n\n" + "\n".join(lines) + "\n")
     return "\n".join(parts)
+
+
+def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any] | None, ks: Sequence[int] = (3, 5, 7, 9, 10),
+                   ablation: Sequence[Sequence[str]] = ()) -> ReportSection:
+    """The crowd part of the report: the section (:func:`crowd_markdown`, Table 2 at ``ks``, the
+    ``ablation`` pairs) and its cells (:func:`crowd_comparisons`) of ``results`` ({dataset: {table name:
+    path}}, the tables of results/crowd/<dataset>/ by file stem), none without results; and the readings
+    (:func:`manyjudges.crowd.readings.crowd_paper_readings`)."""
+    # imported here: crowd.readings builds on this module's paper keys
+    from manyjudges.crowd.readings import NOTE, crowd_paper_readings
+
+    readings = crowd_paper_readings(results, datasets, methods)
+    if not results:
+        return ReportSection("crowd", "", pd.DataFrame(columns=CELL_COLUMNS), readings, NOTE)
+    niu = paper_values("niu2015")
+    return ReportSection(
+        "crowd",
+        crowd_markdown(results, datasets or {}, methods or {}, niu, list(ks), [list(p) for p in ablation]),
+        crowd_comparisons(results, datasets or {}, niu, list(ks)),
+        readings,
+        NOTE,
+    )

@@ -18,10 +18,12 @@ import pandas as pd
 
 from manyjudges.graded.registry import GRADED_METHODS
 from manyjudges.graded.report import PAPER_KEY, loglik_cells
-from manyjudges.reporting.paper_values import key_value, paper_lookup
+from manyjudges.reporting.formatting import data_kind
+from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings", "lambda_scale_reading"]
+__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings", "graded_paper_readings",
+           "lambda_scale_reading"]
 
 #: how the graded readings are measured, for the report
 NOTE = ("Graded judgments (Wilbur and Kim, Tables 2-3): per-judge log probabilities S(k) under both protocols, "
@@ -85,3 +87,20 @@ def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, g
                     "m5 (the same fits: lambda_sum = N lambda_mean)",
                     f"Table 1, M5's single optimum {target:g}; ours {lam:.3g} per instance, N = {n_instances:,.0f}, "
                     f"`{dataset}` ({kind})", distances, "mean", 1, "graded")]
+
+
+def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
+                          graded_datasets: Mapping[str, Mapping[str, Any]],
+                          graded_methods: Mapping[str, Any] | None) -> list[Reading]:
+    """The readings above (:func:`graded_readings`, :func:`lambda_scale_reading`) of every simulated graded dataset,
+    ``graded_results`` keyed by dataset ({dataset: {"loglik", "pairwise", "parameters", "grades": path}})."""
+    paper = paper_values("wilbur2011")
+    rows: list[Reading] = []
+    for name, files in graded_results.items():
+        source = graded_datasets.get(name, {}).get("source")
+        if source == "simulate":
+            rows += graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
+            if "parameters" in files and "grades" in files:
+                rows += lambda_scale_reading(name, data_kind(source).strip("*"), files["parameters"], files["grades"],
+                                             paper)
+    return rows

@@ -11,11 +11,12 @@ import pandas as pd
 
 from manyjudges.graded import simulate
 from manyjudges.reporting.formatting import comparison_data, data_kind, fmt
-from manyjudges.reporting.paper_values import key_value, paper_lookup
+from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
 
 __all__ = ["PAPER_METHODS", "PAPER_SOURCES", "paper_judge", "graded_markdown", "graded_comparisons", "loglik_cells",
-           "pairwise_cells", "figure_paper_values"]
+           "pairwise_cells", "figure_paper_values", "report_section"]
 
 PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
 SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
@@ -325,3 +326,20 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         parts.append("#### Table 5: pairwise comparisons (single parameter)\n")
         parts.append(_pairwise_markdown(pairwise, "single_parameter", lut["5"], simulated))
     return "\n".join(parts)
+
+
+def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any] | None = None) -> ReportSection:
+    """The graded part of the report: the section (:func:`graded_markdown`) and its cells
+    (:func:`graded_comparisons`) of ``results`` ({dataset: {"loglik", "pairwise", "parameters", "grades":
+    path}}), none without results; and the readings of the simulated panels
+    (:func:`manyjudges.graded.readings.graded_paper_readings`)."""
+    # imported here: graded.readings builds on this module's cells
+    from manyjudges.graded.readings import NOTE, graded_paper_readings
+
+    readings = graded_paper_readings(results, datasets, methods)
+    if not results:
+        return ReportSection("graded", "", pd.DataFrame(columns=CELL_COLUMNS), readings, NOTE)
+    wilbur = paper_values("wilbur2011")
+    return ReportSection("graded", graded_markdown(results, datasets or {}, wilbur, methods),
+                         graded_comparisons(results, datasets or {}, wilbur), readings, NOTE)

@@ -29,10 +29,13 @@ from manyjudges.orderings.evaluation import ED_OVER
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.frespa_params import LENGTH_ROUNDINGS
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
+from manyjudges.orderings.registry import ORDERING_SCORERS
+from manyjudges.reporting.formatting import data_kind
+from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
 __all__ = ["NOISE_CHOICES", "NOTE", "TABLE3_DEFAULTS", "length_rounding_reading", "noisy_column_reading",
-           "table1_cells", "table3_cells", "noise_readings", "support_base_readings"]
+           "ordering_readings", "table1_cells", "table3_cells", "noise_readings", "support_base_readings"]
 
 #: how the ordered-list readings are measured, for the report
 NOTE = ("Ordered lists (Kim, Zhai, Han, Table 1): the noise readings are compared on ED relative to its value "
@@ -204,3 +207,47 @@ def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
                 distances[option] = _table3_distance(variant_tables[name], paper)[0]
     return Reading("FreSPA Table 3: ratio x k rounded to a length", config_key,
                    f"Table 3, `{dataset}` ({kind})", distances, default, cells, "orderings")
+
+
+def ordering_readings(
+    ed_tables: Mapping[str, str | Path],
+    reading_tables: Mapping[str, Mapping[str, str | Path]],
+    datasets: Mapping[str, Mapping[str, Any]],
+    methods: Mapping[str, Mapping[str, Any]] | None,
+    noise_reading: Mapping[str, str],
+    reading_variants: Mapping[str, Mapping[str, str]],
+    sweep_noise_ratios: Sequence[float] = (),
+    sweep_tables: Mapping[str, str | Path] | None = None,
+    sweep_reading_tables: Mapping[str, Mapping[str, str | Path]] | None = None,
+    sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
+    sweep_method: str = "frespa",
+) -> list[Reading]:
+    """The ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}):
+    the noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
+    FreSPA's support base; FreSPA's length rounding on Table 3 of every dataset with
+    ``sweep_reading_tables`` ({dataset: {variant: path}}, the sweep under ``sweep_reading_variants``,
+    against its ``sweep_tables`` entry; the default rounding is that of the ``sweep_method`` entry);
+    and, when the sweep runs under noise (``sweep_noise_ratios``), the noise ratio of Tables 2-4's noisy
+    columns, tested on the paper's own numbers."""
+    paper = paper_values("kim2010")
+    methods = dict(methods or {})
+    paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}
+    rows: list[Reading] = []
+    for name, variants in reading_tables.items():
+        kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
+        rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
+                               paper_method, paper)
+        rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
+    if sweep_reading_tables:
+        entry = methods.get(sweep_method) or {}
+        builtin = ORDERING_SCORERS.parameter_default(entry.get("method", sweep_method), "length_rounding")
+        default = str((entry.get("params") or {}).get("length_rounding", builtin))
+        for name, variants in sweep_reading_tables.items():
+            kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
+            rows.append(length_rounding_reading(name, kind, (sweep_tables or {})[name], variants,
+                                                sweep_reading_variants or {}, default, paper,
+                                                f"{sweep_method}: length_rounding"))
+    noisy = [float(r) for r in sweep_noise_ratios if float(r) > 0]
+    if noisy:
+        rows.append(noisy_column_reading(paper, max(noisy)))
+    return rows

@@ -1,7 +1,7 @@
 """The ordered-list section of results/REPRODUCTION.md (Kim, Zhai, Han, ECIR 2010, Tables 1-4)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +12,15 @@ from manyjudges.io.sources import preflib
 from manyjudges.io.tables import read_orderings
 from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
+from manyjudges.orderings.readings import NOTE as READINGS_NOTE
+from manyjudges.orderings.readings import ordering_readings
 from manyjudges.reporting.formatting import comparison_data, data_kind, diff_cell
+from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
 
 __all__ = ["METHOD_ORDER", "PAPER", "PAPER_SOURCES", "dataset_summary", "table1_markdown", "sweep_markdown",
-           "orderings_markdown", "table1_cells", "sweep_cells", "orderings_comparisons"]
+           "orderings_markdown", "table1_cells", "sweep_cells", "orderings_comparisons", "report_section"]
 
 METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
 PAPER = "Kim, Zhai, Han (ECIR 2010)"
@@ -297,3 +301,38 @@ def orderings_markdown(
                     parts.append(f"#### {title}\n")
                     parts.append(text)
     return "\n".join(parts)
+
+
+def report_section(
+    ed_tables: Mapping[str, str | Path],
+    sweep_tables: Mapping[str, str | Path],
+    datasets: Mapping[str, Mapping[str, Any]],
+    orderings_tables: Mapping[str, str | Path] | None = None,
+    methods: Mapping[str, Mapping[str, Any]] | None = None,
+    noise_reading: Mapping[str, str] | None = None,
+    reading_tables: Mapping[str, Mapping[str, str | Path]] | None = None,
+    reading_variants: Mapping[str, Mapping[str, str]] | None = None,
+    sweep_noise_ratios: Sequence[float] = (),
+    sweep_reading_tables: Mapping[str, Mapping[str, str | Path]] | None = None,
+    sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
+    sweep_method: str = "frespa",
+) -> ReportSection:
+    """The ordered-list part of the report, every table keyed by dataset: the section
+    (:func:`orderings_markdown`) and its cells (:func:`orderings_comparisons`) of Table 1 (``ed_tables``)
+    and Tables 2-4 (``sweep_tables``), none without ``ed_tables``; and the readings
+    (:func:`manyjudges.orderings.readings.ordering_readings`: ``reading_tables`` {dataset: {variant: path}}
+    under ``noise_reading``, the run's, and ``reading_variants``; ``sweep_reading_tables`` under
+    ``sweep_reading_variants``; the ``sweep_noise_ratios``; ``noise_reading`` is needed with ``reading_tables``)."""
+    readings = ordering_readings(ed_tables, reading_tables or {}, datasets, methods, noise_reading or {},
+                                 reading_variants or {}, sweep_noise_ratios, sweep_tables, sweep_reading_tables,
+                                 sweep_reading_variants, sweep_method)
+    if not ed_tables:
+        return ReportSection("orderings", "", pd.DataFrame(columns=CELL_COLUMNS), readings, READINGS_NOTE)
+    kim = paper_values("kim2010")
+    return ReportSection(
+        "orderings",
+        orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods, kim, noise_reading),
+        orderings_comparisons(ed_tables, sweep_tables, datasets, methods, kim),
+        readings,
+        READINGS_NOTE,
+    )

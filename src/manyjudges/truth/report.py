@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.reporting.formatting import comparison_data, data_kind, fmt, signed
+from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPERS", "published_accuracy", "truth_comparisons", "truth_markdown"]
+__all__ = ["PAPERS", "published_accuracy", "report_section", "truth_comparisons", "truth_markdown"]
 
 #: the papers whose accuracies are compared, and how the report names them
 PAPERS = {"li2019": "Li, Rubinstein, Cohn (ICML 2019), released notebooks",
@@ -119,3 +121,15 @@ def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                      "are chosen by their evidence bound, not by the truth); the last row is the mean.\n")
         parts.append("\n".join(lines) + "\n")
     return "\n".join(parts)
+
+
+def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any] | None) -> ReportSection:
+    """The truth-inference part of the report: the section (:func:`truth_markdown`) and its cells
+    (:func:`truth_comparisons`) of ``results`` ({dataset: {"accuracy": path, "summary": path}}), none
+    without results. No readings."""
+    if not results:
+        return ReportSection("truth", "", pd.DataFrame(columns=CELL_COLUMNS))
+    published = paper_values()
+    return ReportSection("truth", truth_markdown(results, datasets or {}, methods or {}, published),
+                         truth_comparisons(results, datasets or {}, methods or {}, published))
