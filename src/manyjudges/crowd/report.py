@@ -15,7 +15,7 @@ from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPER_DATASET", "PAPER_SOURCES", "crowd_result_files", "crowd_markdown", "crowd_comparisons",
+__all__ = ["PAPER_DATASET", "PAPER_SOURCES", "crowd_markdown", "crowd_comparisons",
            "paper_tables", "figure_paper_values", "report_section"]
 
 #: key columns of the paper values (those set in every row of a table are used)
@@ -66,16 +66,6 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 - **Robustness on a ratings dataset** would turn Borda from mean grade (ratio 0) into win share
   (spammers add preferences, not ratings); the configs sweep preference data only.
 """
-
-
-def crowd_result_files(tables: Sequence[str | Path], cv_tables: Sequence[str | Path] = ()
-                       ) -> dict[str, dict[str, str | Path]]:
-    """{dataset: {table name: path}} from results/crowd/<dataset>/<table>.tsv paths."""
-    out: dict[str, dict[str, str | Path]] = {}
-    for path in list(tables) + [p for p in cv_tables]:
-        path = Path(path)
-        out.setdefault(path.parent.name, {})[path.stem] = path
-    return out
 
 
 def paper_tables(paper: pd.DataFrame, source: str | None) -> dict[str, dict[tuple, float]]:
