@@ -26,6 +26,7 @@ from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
 from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
+from manyjudges.io.sources import source_file
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
 from manyjudges.io.tables import write_table
@@ -62,9 +63,7 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
     spec = dict(spec or {})
 
     def need(name: str) -> PathLike:
-        if name not in files:
-            raise ValueError(f"crowd source {source!r} needs the file {name!r}; got {sorted(files)}")
-        return files[name]
+        return source_file(files, name, f"crowd source {source!r}")
 
     if source == "mirex2005":
         data = parse_mirex2005(need("judgments.csv"), need("MTurk.qrel"), n_grades=int(spec.get("n_grades", 5)))

@@ -7,7 +7,7 @@ from typing import cast
 from manyjudges.graded.protocols import panel_problem
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades_table
-from manyjudges.io.sources import parse_adultcontent3, parse_snow2008, parse_trec_rf10
+from manyjudges.io.sources import parse_adultcontent3, parse_snow2008, parse_trec_rf10, source_file
 
 __all__ = ["parse_graded_source"]
 
@@ -29,9 +29,7 @@ def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | No
     spec = dict(spec or {})
 
     def need(name: str) -> PathLike:
-        if name not in files:
-            raise ValueError(f"source {source!r} needs the file {name!r}; the dataset has {sorted(files)}")
-        return files[name]
+        return source_file(files, name, f"source {source!r}")
 
     if source == "table":
         (path,) = files.values()

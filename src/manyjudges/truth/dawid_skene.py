@@ -107,11 +107,7 @@ class DawidSkene(TruthEstimator):
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  init: str = "majority", calibrate: str | None = None) -> None:
-        self.calibrate = calibrate
-        self.max_iter = max_iter
-        self.tol = tol
-        self.smoothing = smoothing
-        self.init = init
+        self.max_iter, self.tol, self.smoothing, self.init, self.calibrate = max_iter, tol, smoothing, init, calibrate
 
     def _check_params(self) -> None:
         check_em_params(self.max_iter, self.tol, self.smoothing)

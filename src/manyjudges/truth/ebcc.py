@@ -338,16 +338,9 @@ class EBCC(TruthEstimator):
     def __init__(self, n_subtypes: int = 10, n_restarts: int = 40, max_iter: int = 500, tol: float = 1e-3,
                  alpha: float | str = "empirical", a_pi: float = 0.1, a_v: float = 4.0, b_v: float = 1.0,
                  random_state: int | None = 0, calibrate: str | None = None):
+        self.n_subtypes, self.n_restarts, self.max_iter, self.tol = n_subtypes, n_restarts, max_iter, tol
+        self.alpha, self.a_pi, self.a_v, self.b_v, self.random_state = alpha, a_pi, a_v, b_v, random_state
         self.calibrate = calibrate
-        self.n_subtypes = n_subtypes
-        self.n_restarts = n_restarts
-        self.max_iter = max_iter
-        self.tol = tol
-        self.alpha = alpha
-        self.a_pi = a_pi
-        self.a_v = a_v
-        self.b_v = b_v
-        self.random_state = random_state
 
     def _check_params(self) -> None:
         check_number("n_subtypes", self.n_subtypes, low=1, integer=True)

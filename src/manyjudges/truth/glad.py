@@ -140,15 +140,9 @@ class GLAD(TruthEstimator):
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, alpha_mean: float = 1.0, alpha_sd: float = 1.0,
                  log_beta_mean: float = 1.0, log_beta_sd: float = 1.0, m_step_max_iter: int = 25,
                  m_step_tol: float = 1e-2, calibrate: str | None = None):
-        self.calibrate = calibrate
-        self.max_iter = max_iter
-        self.tol = tol
-        self.alpha_mean = alpha_mean
-        self.alpha_sd = alpha_sd
-        self.log_beta_mean = log_beta_mean
-        self.log_beta_sd = log_beta_sd
-        self.m_step_max_iter = m_step_max_iter
-        self.m_step_tol = m_step_tol
+        self.max_iter, self.tol, self.alpha_mean, self.alpha_sd = max_iter, tol, alpha_mean, alpha_sd
+        self.log_beta_mean, self.log_beta_sd, self.m_step_max_iter = log_beta_mean, log_beta_sd, m_step_max_iter
+        self.m_step_tol, self.calibrate = m_step_tol, calibrate
 
     def _check_params(self) -> None:
         check_number("max_iter", self.max_iter, low=1, integer=True)

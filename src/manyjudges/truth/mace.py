@@ -196,16 +196,9 @@ class MACE(TruthEstimator):
     def __init__(self, n_restarts: int = 10, n_iter: int = 50, method: str = "vb", alpha: float = 0.5,
                  beta: float = 0.5, strategy_prior: float = 10.0, smoothing: float | None = None,
                  init_noise: float = 0.5, random_state: int = 0, calibrate: str | None = None):
-        self.calibrate = calibrate
-        self.n_restarts = n_restarts
-        self.n_iter = n_iter
-        self.method = method
-        self.alpha = alpha
-        self.beta = beta
-        self.strategy_prior = strategy_prior
-        self.smoothing = smoothing
-        self.init_noise = init_noise
-        self.random_state = random_state
+        self.n_restarts, self.n_iter, self.method, self.alpha, self.beta = n_restarts, n_iter, method, alpha, beta
+        self.strategy_prior, self.smoothing, self.init_noise = strategy_prior, smoothing, init_noise
+        self.random_state, self.calibrate = random_state, calibrate
 
     def _check_params(self) -> None:
         check_number("n_restarts", self.n_restarts, low=1, integer=True)

@@ -82,10 +82,7 @@ class OneCoinDawidSkene(TruthEstimator):
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  calibrate: str | None = None) -> None:
-        self.calibrate = calibrate
-        self.max_iter = max_iter
-        self.tol = tol
-        self.smoothing = smoothing
+        self.max_iter, self.tol, self.smoothing, self.calibrate = max_iter, tol, smoothing, calibrate
 
     def _check_params(self) -> None:
         check_em_params(self.max_iter, self.tol, self.smoothing)

@@ -145,12 +145,8 @@ class OrdinalDawidSkene(TruthEstimator):
 
     def __init__(self, max_iter: int = 500, tol: float = 1e-5, smoothing: float = 0.01, learn_cuts: bool = True,
                  lapse: bool = True, calibrate: str | None = None):
-        self.calibrate = calibrate
-        self.max_iter = max_iter
-        self.tol = tol
-        self.smoothing = smoothing
-        self.learn_cuts = learn_cuts
-        self.lapse = lapse
+        self.max_iter, self.tol, self.smoothing, self.learn_cuts = max_iter, tol, smoothing, learn_cuts
+        self.lapse, self.calibrate = lapse, calibrate
 
     def _check_params(self) -> None:
         check_em_params(self.max_iter, self.tol, self.smoothing)

@@ -49,16 +49,20 @@ are not UTF-8 are a DataError naming the file, the line and the bytes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from manyjudges.io.sources.adultcontent3 import parse_adultcontent3
 from manyjudges.io.sources.clef_runs import parse_clef_runs
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.preflib import parse_preflib, parse_preflib_files
 from manyjudges.io.sources.search_results import parse_search_results
 from manyjudges.io.sources.snow2008 import parse_snow2008
+from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 
 __all__ = [
+    "source_file",
     "parse_adultcontent3",
     "parse_clef_runs",
     "parse_mirex2005",
@@ -69,3 +73,11 @@ __all__ = [
     "parse_trec_rf10",
     "parse_truth_benchmark",
 ]
+
+
+def source_file(files: Mapping[str, PathLike], name: str, what: str) -> PathLike:
+    """``files[name]``: the file ``name`` (of a data set's ``{file name: path}``) that ``what`` (e.g.
+    "crowd source 'mirex2005'") needs; a ValueError naming it and the files there are otherwise."""
+    if name not in files:
+        raise ValueError(f"{what} needs the file {name!r}; the dataset has {sorted(files)}")
+    return files[name]
