@@ -60,3 +60,23 @@ def test_build_method_checks_as_a_config_does():
 def test_the_top_level_docstring_example_runs():
     result = doctest.testmod(manyjudges)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
+    import pandas as pd
+
+    from manyjudges.crowd.judgments import topics_from_preferences
+
+    prefs = pd.DataFrame({"topic": "t", "worker": ["w1", "w2", "w3", "w1", "w2"],
+                          "left": ["d07", "d07", "d2", "d2", "d10"], "right": ["d2", "d10", "d10", "d10", "d07"],
+                          "outcome": ["left", "left", "left", "left", "right"]})
+    topic = topics_from_preferences(prefs)["t"]
+    for name in family_registry("crowd"):
+        method = build_method("crowd", name)
+        scores = method.fit_predict(topic)
+        assert isinstance(scores, pd.Series) and scores.name == "score" and scores.index.name == "item"
+        assert list(scores.index) == list(topic.items) and set(scores.index) == {"d07", "d2", "d10"}
+        assert (scores.to_numpy() == method.scores_).all()
+    # every fitted attribute exists whatever the parameters
+    for quality in (True, False):
+        assert build_method("crowd", "crowdagg_ndcg", quality=quality).fit(topic).cycle_ in (True, False)

@@ -14,6 +14,7 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.estimator import Estimator
@@ -65,6 +66,12 @@ class CrowdAggregator(Estimator):
         self.scores_ = scores
         self.quality_ = None if quality is None else np.asarray(quality, dtype=float)
         return self
+
+    def fit_predict(self, topic: TopicJudgments) -> pd.Series:
+        """``fit(topic)``, then the scores as a Series indexed by the topic's item ids (name ``score``,
+        higher = better; crowd-kit's ``fit_predict`` of its ranking aggregators)."""
+        self.fit(topic)
+        return pd.Series(self.scores_, index=pd.Index(topic.items, name="item"), name="score")
 
     @property
     def ranking_(self) -> np.ndarray:

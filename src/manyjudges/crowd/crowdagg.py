@@ -250,12 +250,11 @@ class CrowdAgg(CrowdAggregator):
         eta = np.ones(m)
         scores = _scores(layout, eta, n, m)
         ranking = ranking_from_scores(scores)
-        self.n_iter_, self.converged_ = 1, not self.quality
+        self.n_iter_, self.converged_, self.cycle_ = 1, not self.quality, False
         if not self.quality:
             return scores, None
         estimate = eta
         seen = {ranking.tobytes()}
-        self.cycle_ = False
         while self.n_iter_ < self.max_iter:
             estimate = agreement_quality(ranking, m, worker, a, b, net)
             eta = np.where(np.isnan(estimate), 1.0, estimate)  # no pair: every p is 1/2, eta is moot
