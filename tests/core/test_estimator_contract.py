@@ -80,3 +80,22 @@ def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
     # every fitted attribute exists whatever the parameters
     for quality in (True, False):
         assert build_method("crowd", "crowdagg_ndcg", quality=quality).fit(topic).cycle_ in (True, False)
+
+
+def test_a_workers_skill_has_one_name_in_every_family():
+    import warnings
+
+    import pandas as pd
+
+    from manyjudges.crowd.judgments import topics_from_preferences
+
+    prefs = pd.DataFrame({"topic": "t", "worker": ["w1", "w2"], "left": ["a", "b"], "right": ["b", "c"],
+                          "outcome": ["left", "left"]})
+    crowd = build_method("crowd", "crowd_bt").fit(topics_from_preferences(prefs)["t"])
+    truth = build_method("truth", "dawid_skene").fit(
+        pd.DataFrame({"item": ["i1", "i1", "i2"], "worker": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
+    assert crowd.skills_ is not None and truth.skills_ is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert crowd.quality_ is crowd.skills_
+    assert any(issubclass(w.category, DeprecationWarning) for w in caught)

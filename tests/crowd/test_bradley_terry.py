@@ -189,7 +189,7 @@ def test_no_strict_judgments():
     topic = make_topic(3, np.array([0]), np.array([0]), np.array([1]), np.array([0]), n_workers=2)
     assert BradleyTerry().fit(topic).scores_.tolist() == [0.0, 0.0, 0.0]
     fit = CrowdBT().fit(topic)
-    assert fit.scores_.tolist() == [0.0, 0.0, 0.0] and np.isnan(fit.quality_).all()
+    assert fit.scores_.tolist() == [0.0, 0.0, 0.0] and np.isnan(fit.skills_).all()
 
 
 # ---------------------------------------------------------------------------
@@ -199,18 +199,18 @@ def test_no_strict_judgments():
 def test_crowd_bt_separates_malicious_workers():
     topic, order = crowd(20, good=10, malicious=3, per_worker=150, good_accuracy=1.0, seed=4)
     fit = CrowdBT().fit(topic)
-    assert fit.quality_.shape == (13,)
-    assert fit.quality_[:10].min() > 0.9
-    assert fit.quality_[10:].max() < 0.1
+    assert fit.skills_.shape == (13,)
+    assert fit.skills_[:10].min() > 0.9
+    assert fit.skills_[10:].max() < 0.1
     assert fit.ranking_.tolist() == order.tolist()
-    assert CrowdBT(quality=False).fit(topic).quality_ is None
+    assert CrowdBT(quality=False).fit(topic).skills_ is None
 
 
 def test_crowd_bt_noisy_good_workers():
     topic, order = crowd(20, good=10, malicious=4, per_worker=150, good_accuracy=0.85, seed=6)
     fit = CrowdBT().fit(topic)
-    assert fit.quality_[:10].min() > fit.quality_[10:].max()
-    np.testing.assert_allclose(fit.quality_[:10].mean(), 0.85, atol=0.05)
+    assert fit.skills_[:10].min() > fit.skills_[10:].max()
+    np.testing.assert_allclose(fit.skills_[:10].mean(), 0.85, atol=0.05)
     position = np.empty(20)
     position[order] = np.arange(20)
     equal = CrowdBT(quality=False).fit(topic)
@@ -221,7 +221,7 @@ def test_crowd_bt_noisy_good_workers():
 def test_crowd_bt_worker_without_preferences_has_nan_quality():
     topic, _ = crowd(10, good=3, malicious=0, per_worker=40, good_accuracy=1.0, seed=2)
     topic = make_topic(10, topic.worker, topic.left, topic.right, topic.outcome, n_workers=4)
-    quality = CrowdBT().fit(topic).quality_
+    quality = CrowdBT().fit(topic).skills_
     assert np.isfinite(quality[:3]).all() and np.isnan(quality[3])
 
 
@@ -230,8 +230,8 @@ def test_deterministic(method):
     topic, _ = crowd(20, good=6, malicious=2, per_worker=100, good_accuracy=0.8, seed=9)
     first, second = method().fit(topic), method().fit(topic)
     assert np.array_equal(first.scores_, second.scores_)
-    if first.quality_ is not None:
-        assert np.array_equal(first.quality_, second.quality_)
+    if first.skills_ is not None:
+        assert np.array_equal(first.skills_, second.skills_)
 
 
 def test_parameter_checks():

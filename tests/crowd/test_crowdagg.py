@@ -72,10 +72,10 @@ def test_fit_equals_brute_force(measure, quality, pairwise):
         np.testing.assert_allclose(est.scores_, scores, rtol=1e-12, atol=1e-13)
         assert est.n_iter_ == n_iter
         if quality:
-            np.testing.assert_allclose(est.quality_, eta, equal_nan=True)
-            assert np.isnan(est.quality_[-1])  # the silent worker
+            np.testing.assert_allclose(est.skills_, eta, equal_nan=True)
+            assert np.isnan(est.skills_[-1])  # the silent worker
         else:
-            assert est.quality_ is None
+            assert est.skills_ is None
 
 
 def test_fast_path_with_larger_degree_rows_equals_brute_force():
@@ -95,7 +95,7 @@ def test_fast_path_with_larger_degree_rows_equals_brute_force():
             scores, eta, n_iter = brute_crowdagg(topic, measure, True, pairwise)
             assert est.n_iter_ == n_iter
             np.testing.assert_allclose(est.scores_, scores, rtol=1e-12)
-            np.testing.assert_allclose(est.quality_, eta)
+            np.testing.assert_allclose(est.skills_, eta)
 
 
 def complete_crowd(truth: np.ndarray, n_good: int, n_malicious: int, seed: int = 0) -> TopicJudgments:
@@ -121,10 +121,10 @@ def test_noiseless_crowd_recovers_truth(measure, quality):
     est = CrowdAgg(measure=measure, quality=quality).fit(complete_crowd(truth, 8, 0))
     np.testing.assert_array_equal(est.ranking_, truth)
     if quality:
-        np.testing.assert_allclose(est.quality_, 1.0)
+        np.testing.assert_allclose(est.skills_, 1.0)
         assert est.converged_
     else:
-        assert est.quality_ is None and est.n_iter_ == 1
+        assert est.skills_ is None and est.n_iter_ == 1
 
 
 def test_paper_literal_flattens_expected_ranks_on_complete_data():
@@ -151,7 +151,7 @@ def test_quality_separates_malicious_workers(measure):
     topic = make_topic(topic.worker, topic.left, topic.right, np.where(flip, -topic.outcome, topic.outcome),
                        n, n_good + n_bad)
     est = CrowdAgg(measure=measure, quality=True).fit(topic)
-    eta = est.quality_
+    eta = est.skills_
     assert eta[:n_good].min() > 0.8
     assert eta[n_good:].max() < 0.2
     assert est.n_iter_ >= 2
@@ -167,8 +167,8 @@ def test_ratings_input_and_parameters():
     topic = topics_from_ratings(table)["1"]
     est = CrowdAgg().fit(topic)
     assert list(topic.items[est.ranking_]) == ["x", "y", "z"]
-    assert np.isnan(est.quality_[2])  # worker c rated one item: no preference
-    np.testing.assert_allclose(est.quality_[:2], 1.0)
+    assert np.isnan(est.skills_[2])  # worker c rated one item: no preference
+    np.testing.assert_allclose(est.skills_[:2], 1.0)
     for bad in ({"measure": "map"}, {"pairwise": "x"}, {"rbp_p": 1.0}, {"max_iter": 0}):
         with pytest.raises(ValueError):  # the constructor only stores; fit validates
             CrowdAgg(**bad).fit(topic)
@@ -211,7 +211,7 @@ def test_quality_separates_good_from_malicious_on_sim_crowd(measure):
                                        good_accuracy=0.8)
     kinds = dict(zip(zip(workers["topic"], workers["worker"]), workers["kind"]))
     for topic_id, topic in topics_from_preferences(prefs).items():
-        eta = CrowdAgg(measure=measure).fit(topic).quality_
+        eta = CrowdAgg(measure=measure).fit(topic).skills_
         kind = np.array([kinds[topic_id, w] for w in topic.workers])
         assert eta[kind == "good"].mean() > 0.65 > 0.35 > eta[kind == "malicious"].max()
         assert eta[kind == "good"].min() > eta[kind == "malicious"].max()

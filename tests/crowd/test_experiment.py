@@ -194,7 +194,7 @@ class CountingBorda:
 
         type(self).fits += 1
         inner = Borda().fit(topic)
-        self.scores_, self.quality_ = inner.scores_, inner.quality_
+        self.scores_, self.skills_ = inner.scores_, inner.skills_
         return self
 
 

@@ -73,8 +73,8 @@ def test_malicious_workers_get_low_quality_and_order_survives(method, seed):
     model = METHODS[method]().fit(topic)
     bad = np.array([w.startswith("bad") for w in topic.workers])
     assert bad.sum() == 3
-    assert model.quality_.shape == (topic.n_workers,)
-    assert model.quality_[~bad].min() > model.quality_[bad].max()
+    assert model.skills_.shape == (topic.n_workers,)
+    assert model.skills_[~bad].min() > model.skills_[bad].max()
     assert kendalltau(model.scores_, truth)[0] >= 0.9
 
 
@@ -83,10 +83,10 @@ def test_fits_are_deterministic(method):
     topic, _ = crowd(n_items=12, good=6, malicious=2, pairs=25, noise=0.2, ties=0.1, seed=3)
     first, second = METHODS[method]().fit(topic), METHODS[method]().fit(topic)
     np.testing.assert_array_equal(first.scores_, second.scores_)
-    if first.quality_ is None:
-        assert second.quality_ is None
+    if first.skills_ is None:
+        assert second.skills_ is None
     else:
-        np.testing.assert_array_equal(first.quality_, second.quality_)
+        np.testing.assert_array_equal(first.skills_, second.skills_)
 
 
 @pytest.mark.parametrize("method", list(METHODS))
@@ -95,25 +95,25 @@ def test_left_right_presentation_does_not_matter(method):
     mirrored, _ = crowd(n_items=9, good=5, malicious=1, pairs=20, noise=0.15, ties=0.1, seed=4, swap=True)
     a, b = METHODS[method]().fit(topic), METHODS[method]().fit(mirrored)
     np.testing.assert_allclose(a.scores_, b.scores_, rtol=1e-6, atol=1e-6)
-    if a.quality_ is not None:
-        np.testing.assert_allclose(a.quality_, b.quality_, rtol=1e-6, atol=1e-6)
+    if a.skills_ is not None:
+        np.testing.assert_allclose(a.skills_, b.skills_, rtol=1e-6, atol=1e-6)
 
 
 def test_variants_without_quality_have_no_quality():
     topic, _ = crowd(seed=5, malicious=2)
-    assert MPM(quality=False).fit(topic).quality_ is None
-    assert EMEloRating(quality=False).fit(topic).quality_ is None
-    assert MPM().fit(topic).quality_ is not None
-    assert EMEloRating().fit(topic).quality_ is not None
+    assert MPM(quality=False).fit(topic).skills_ is None
+    assert EMEloRating(quality=False).fit(topic).skills_ is None
+    assert MPM().fit(topic).skills_ is not None
+    assert EMEloRating().fit(topic).skills_ is not None
 
 
 def test_worker_with_only_ties_has_nan_mpm_quality():
     topic, _ = crowd(n_items=6, good=4, pairs=10, seed=6)
     extra = topic.with_preferences(worker=[topic.n_workers] * 2, left=[0, 1], right=[2, 3], outcome=[0, 0],
                                    workers=np.append(topic.workers, "ties_only"))
-    quality = MPM().fit(extra).quality_
+    quality = MPM().fit(extra).skills_
     assert np.isnan(quality[-1]) and np.isfinite(quality[:-1]).all()
-    assert np.isfinite(EMEloRating().fit(extra).quality_).all()
+    assert np.isfinite(EMEloRating().fit(extra).skills_).all()
 
 
 @pytest.mark.parametrize("support", ["worker", "all"])
@@ -146,7 +146,7 @@ def test_mpm_newton_and_lbfgs_reach_the_same_optimum(quality):
     values = []
     for solver in ("newton", "lbfgs"):
         model = MPM(quality=quality, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
-        parts = [model.scores_, np.log(model.sigma_)] + ([model.quality_] if quality else [])
+        parts = [model.scores_, np.log(model.sigma_)] + ([model.skills_] if quality else [])
         values.append(mpm_objective(np.concatenate(parts), data, model.reg, quality, model.reg_alpha)[0])
     assert values[0] == pytest.approx(values[1], abs=1e-9)
 
@@ -181,7 +181,7 @@ def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
 def test_mpm_quality_is_the_accuracy_its_adherence_implies():
     topic, _ = crowd(good=8, malicious=3, noise=0.1, seed=4)
     model = MPM().fit(topic)
-    q, alpha = model.quality_, model.adherence_
+    q, alpha = model.skills_, model.adherence_
     ok = np.isfinite(q)
     assert ((q[ok] >= 0) & (q[ok] <= 1)).all()
     # higher adherence, higher implied accuracy; negative adherence, below 1/2

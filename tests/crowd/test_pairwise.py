@@ -80,7 +80,7 @@ def test_condorcet_fuse_majority_order():
     fit = CondorcetFuse().fit(topic)
     assert fit.ranking_.tolist() == [2, 1, 0, 3]
     assert fit.scores_.tolist() == [-2.0, -1.0, 0.0, -3.0]
-    assert fit.quality_ is None
+    assert fit.skills_ is None
 
 
 def test_condorcet_fuse_cycle_is_deterministic():

@@ -2,7 +2,7 @@
 
 One topic's judgments (:class:`TopicJudgments`, from a preferences or a ratings table) go to
 an aggregator with one contract, ``Aggregator(**params).fit(topic)``, which sets ``scores_``
-(higher = better), ``ranking_`` (item indices, best first) and ``quality_`` (one per worker,
+(higher = better), ``ranking_`` (item indices, best first) and ``skills_`` (one per worker,
 or None): CrowdAgg (NDCG / RBP, with quality or ``quality=False``) and the baselines
 CondorcetFuse, GreedyOrder, Borda, Bradley-Terry, Crowd-BT, MPM and EMeloRating. IR metrics,
 spammers and the simulated crowd serve the experiments. Definitions: ``docs/methods.md``.

@@ -4,7 +4,7 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
 :class:`~manyjudges.crowd.judgments.TopicJudgments`, and then has
 
 - ``scores_`` : (n,) float array, higher = ranked higher (aligned with ``topic.items``);
-- ``quality_`` : (m,) float array of per-worker quality (aligned with ``topic.workers``;
+- ``skills_`` : (m,) float array of per-worker quality (aligned with ``topic.workers``;
   NaN for a worker the method could not rate), or None when the method has no quality;
 - ``ranking_`` : (n,) item indices, best first: scores descending (at 12 significant digits),
   ties by item index. The experiments break ties by a hash of the item id instead
@@ -12,6 +12,8 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
   with relevance (trec_rf10 doc ids do), cannot favour a method with many ties.
 """
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -54,18 +56,25 @@ class CrowdAggregator(Estimator):
 
     name: str = "aggregator"
     scores_: np.ndarray
-    quality_: np.ndarray | None
+    skills_: np.ndarray | None
 
     def fit(self, topic: TopicJudgments) -> CrowdAggregator:
-        """Aggregate one topic: sets ``scores_``, ``quality_`` (and ``ranking_``); returns self."""
+        """Aggregate one topic: sets ``scores_``, ``skills_`` (and ``ranking_``); returns self."""
         self._check_params()
         scores, quality = self._fit(topic)
         scores = np.asarray(scores, dtype=float)
         if scores.shape != (topic.n_items,):
             raise ValueError(f"{type(self).__name__} returned {scores.shape} scores for {topic.n_items} items")
         self.scores_ = scores
-        self.quality_ = None if quality is None else np.asarray(quality, dtype=float)
+        self.skills_ = None if quality is None else np.asarray(quality, dtype=float)
         return self
+
+    @property
+    def quality_(self) -> np.ndarray | None:
+        """The former name of :attr:`skills_` (the truth family's name for the same concept); deprecated."""
+        warnings.warn("quality_ is now skills_ (one name for a worker's skill in every family)", DeprecationWarning,
+                      stacklevel=2)
+        return self.skills_
 
     def fit_predict(self, topic: TopicJudgments) -> pd.Series:
         """``fit(topic)``, then the scores as a Series indexed by the topic's item ids (name ``score``,

@@ -291,7 +291,7 @@ class CrowdBT(CrowdAggregator):
     joint solve needs fewer objective evaluations than alternating s- and eta-steps.)
 
     ``quality=False`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
-    the virtual-item regulariser) and ``quality_`` is None; otherwise ``quality_`` = eta_k,
+    the virtual-item regulariser) and ``skills_`` is None; otherwise ``skills_`` = eta_k,
     NaN for a worker without a strict preference. Maximum likelihood puts workers with a few
     judgments at the bounds; ``eta_prior`` (e.g. (2, 2)) shrinks them.
     """

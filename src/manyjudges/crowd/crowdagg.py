@@ -209,14 +209,14 @@ class CrowdAgg(CrowdAggregator):
     ----------
     measure : "ndcg" (CrowdAgg_NDCG) or "rbp" (CrowdAgg_RBP).
     quality : estimate annotator quality by alternating (eq 17); False gives the "-eq"
-        variants: eta = 1, a single pass, ``quality_ = None``.
+        variants: eta = 1, a single pass, ``skills_ = None``.
     pairwise : "margin" (default) or "paper_literal" (eq 6 as printed).
     rbp_p : RBP persistence p.
     max_iter : cap on the number of passes (score computations).
 
     Attributes
     ----------
-    scores_ : (n,) final F. quality_ : (m,) the eta used for ``scores_`` (= eq 17 of the final
+    scores_ : (n,) final F. skills_ : (m,) the eta used for ``scores_`` (= eq 17 of the final
     ranking when converged; NaN for a worker with no net-directed pair), or None.
     n_iter_ : number of passes (computations of F). converged_ : the ranking repeated.
     cycle_ : the alternation returned to an earlier ranking (not the last one): it stops at the

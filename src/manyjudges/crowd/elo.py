@@ -197,7 +197,7 @@ def elo_ratings(a: np.ndarray, b: np.ndarray, score: np.ndarray, n_items: int, k
 class EMEloRating(CrowdAggregator):
     """EMeloRating: Dawid-Skene EM on pair labels, then Elo ratings of the items (module docstring).
 
-    ``scores_`` = Elo ratings. ``quality_`` = per worker, the expected share of its judgments
+    ``scores_`` = Elo ratings. ``skills_`` = per worker, the expected share of its judgments
     that agree with the EM posterior label of the pair (its confusion matrix's accuracy on the
     pairs it judged); None for EMeloRating-eq (``quality=False``), which skips EM and plays
     each pair with the raw share of its judgments; ``confusion_`` = the confusion matrices.

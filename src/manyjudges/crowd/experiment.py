@@ -78,9 +78,9 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
         rank_parts.append(pd.DataFrame({
             "topic": topic_id, "method": name, "item": topic.items[order],
             "rank": np.arange(1, topic.n_items + 1), "score": np.asarray(aggregator.scores_, dtype=float)[order]}))
-        if aggregator.quality_ is not None:
+        if aggregator.skills_ is not None:
             quality_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "worker": topic.workers,
-                                               "quality": np.asarray(aggregator.quality_, dtype=float)}))
+                                               "quality": np.asarray(aggregator.skills_, dtype=float)}))
         if i % 10 == 0 or i == n:
             log.info("%s: %d/%d topics, %.2f s fitting so far", name, i, n, total)
         if progress is not None:

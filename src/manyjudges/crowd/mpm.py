@@ -73,7 +73,7 @@ class MPM(CrowdAggregator):
     """Multinomial Preference Model with per-worker adherence, by penalised maximum likelihood.
 
     Model and objective: module docstring. ``scores_`` = mu; ``adherence_`` = alpha_k and
-    ``quality_`` = the accuracy it implies (:func:`implied_accuracy`, on eq 18's [0, 1] scale so
+    ``skills_`` = the accuracy it implies (:func:`implied_accuracy`, on eq 18's [0, 1] scale so
     Figure 2 compares like with like; NaN for a worker without a strict judgment; None for
     MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the

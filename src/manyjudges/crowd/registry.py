@@ -1,7 +1,7 @@
 """Crowd aggregators by name (the ``method`` of ``crowd.methods`` and of ``--method``).
 
 Your own aggregator: ``package.module:callable`` returning an object with ``fit(topic)`` that
-sets ``scores_`` (one float per item, higher = better) and ``quality_`` (one float per
+sets ``scores_`` (one float per item, higher = better) and ``skills_`` (one float per
 worker, or None); subclass :class:`~manyjudges.crowd.base.CrowdAggregator`.
 """
 from __future__ import annotations
