@@ -28,6 +28,7 @@ min_version("8.0")
 # This file and every job import the library from this checkout's src/ (inside a rule's conda
 # environment too, for --software-deployment-method conda).
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
+from manyjudges import FAMILIES  # noqa: E402
 from manyjudges.workflow_support import jobs_import_from  # noqa: E402
 
 jobs_import_from(os.path.join(workflow.basedir, "src"))
@@ -43,11 +44,14 @@ if not workflow.overwrite_configfiles:
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
-include: "workflow/rules/orderings.smk"
-include: "workflow/rules/consensus.smk"
-include: "workflow/rules/graded.smk"
-include: "workflow/rules/crowd.smk"
-include: "workflow/rules/truth.smk"
+
+
+# each family's rules: workflow/rules/<family>.smk, for every name of manyjudges.FAMILIES
+for _family in FAMILIES:
+
+    include: f"workflow/rules/{_family}.smk"
+
+
 include: "workflow/rules/report.smk"
 
 

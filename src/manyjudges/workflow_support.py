@@ -137,8 +137,8 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
 
 
 def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
-    """The config schema at ``path`` and a registry that resolves its relative ``$ref`` (sub-schemas
-    beside it, one per section)."""
+    """The config schema at ``path``, with a section for each of :data:`manyjudges.FAMILIES` (``$ref`` to
+    ``<family>.schema.yaml`` beside it), and a registry that resolves its relative ``$ref``."""
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
@@ -149,7 +149,12 @@ def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
         # would otherwise be swapped for the plain one when it follows a $ref
         return DRAFT202012.create_resource(yaml.safe_load((folder / Path(uri).name).read_text(encoding="utf-8")))
 
+    from manyjudges import FAMILIES
+
     schema = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    # each family's section: its own schema beside this one, <family>.schema.yaml
+    for family in FAMILIES:
+        schema["properties"].setdefault(family, {"$ref": f"{family}.schema.yaml"})
     return schema, Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field alias: mypy#16586
 
 

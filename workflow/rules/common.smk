@@ -370,8 +370,8 @@ def truth_outputs():
     return truth_tables() + figures + active
 
 
-def all_outputs():
-    out = ["results/REPRODUCTION.md"] + consensus_outputs() + graded_outputs() + crowd_outputs() + truth_outputs()
+def orderings_outputs():
+    out = []
     for dataset in ORD["datasets"]:
         out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
         out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]
@@ -379,3 +379,68 @@ def all_outputs():
             out.append(f"results/orderings/{dataset}/frespa_sweep.tsv")
             out += [f"results/figures/orderings/{dataset}/frespa_sweep.{ext}" for ext in ("png", "pdf")]
     return out
+
+
+# Each family's part of the reproduction report: (the files its section reads, the arguments of its
+# report.report_section); the report rule gathers them for every name of manyjudges.FAMILIES.
+
+
+def orderings_report():
+    kwargs = dict(
+        ed_tables=ed_tables(),
+        sweep_tables=sweep_tables(),
+        datasets=ORD["datasets"],
+        orderings_tables=ordering_tables(),
+        methods=ORD["methods"],
+        noise_reading=noise_reading(ORD),
+        reading_tables=reading_tables(),
+        reading_variants=(ORD.get("readings") or {}).get("variants") or {},
+        sweep_noise_ratios=(ORD.get("sweep") or {}).get("noise_ratios") or [],
+        sweep_reading_tables=sweep_reading_tables(),
+        sweep_reading_variants=(ORD.get("sweep") or {}).get("readings") or {},
+        sweep_method=(ORD.get("sweep") or {}).get("method", "frespa"),
+    )
+    files = [ed_tables(), reading_tables(), sweep_reading_tables(), ordering_tables(), sweep_tables()]
+    return [p for f in files for p in paths_of(f)], kwargs
+
+
+def consensus_report():
+    tables = consensus_tables()
+    return tables, dict(tables=tables, datasets={**ORD["datasets"], **(CONS.get("datasets") or {})})
+
+
+def graded_report():
+    results = graded_report_files()
+    return paths_of(results), dict(results=results, datasets=GRADED["datasets"], methods=GRADED["methods"])
+
+
+def crowd_report():
+    results = crowd_report_files()
+    kwargs = dict(
+        results=results,
+        datasets=CROWD["datasets"],
+        methods=CROWD["methods"],
+        ks=CROWD["ks"],
+        ablation=CROWD["ablation"],
+    )
+    return paths_of(results), kwargs
+
+
+def truth_report():
+    results = truth_report_files()
+    return paths_of(results), dict(results=results, datasets=TRUTH["datasets"], methods=TRUTH["methods"])
+
+
+def report_inputs():
+    """Every file the report's sections read, family by family."""
+    return [path for family in FAMILIES for path in globals()[f"{family}_report"]()[0]]
+
+
+def report_sections():
+    """{family: the arguments of its report_section}, in the order of manyjudges.FAMILIES."""
+    return {family: globals()[f"{family}_report"]()[1] for family in FAMILIES}
+
+
+def all_outputs():
+    """The report, then every family's outputs (its <family>_outputs())."""
+    return ["results/REPRODUCTION.md"] + [path for family in FAMILIES for path in globals()[f"{family}_outputs"]()]

@@ -49,18 +49,11 @@ rule figure_frespa_sweep:
         "../../scripts/plot_frespa_sweep.py"
 
 
-# The script is given every result file keyed by dataset (params, from common.smk); input lists the same files.
+# The script is given each family's report_section arguments (common.smk: <family>_report()); input lists
+# the files they name.
 rule reproduction_report:
     input:
-        ed=paths_of(ed_tables()),
-        readings=paths_of(reading_tables()),
-        sweep_readings=paths_of(sweep_reading_tables()),
-        orderings=paths_of(ordering_tables()),
-        consensus=consensus_tables(),
-        sweep=paths_of(sweep_tables()),
-        graded=paths_of(graded_report_files()),
-        crowd=paths_of(crowd_report_files()),
-        truth=paths_of(truth_report_files()),
+        report_inputs(),
     output:
         report("results/REPRODUCTION.md", caption="../report/reproduction.rst", category="Reproduction"),
     log:
@@ -73,31 +66,6 @@ rule reproduction_report:
         mem_mb=1000,
         runtime=10,
     params:
-        ed_tables=ed_tables(),
-        sweep_tables=sweep_tables(),
-        orderings_tables=ordering_tables(),
-        reading_tables=reading_tables(),
-        sweep_reading_tables=sweep_reading_tables(),
-        graded_results=graded_report_files(),
-        crowd_results=crowd_report_files(),
-        truth_results=truth_report_files(),
-        graded_datasets=GRADED["datasets"],
-        graded_methods=GRADED["methods"],
-        crowd_datasets=CROWD["datasets"],
-        crowd_methods=CROWD["methods"],
-        crowd_ks=CROWD["ks"],
-        crowd_ablation=CROWD["ablation"],
-        datasets=ORD["datasets"],
-        consensus_datasets={**ORD["datasets"], **(CONS.get("datasets") or {})},
-        methods=ORD["methods"],
-        noise_ratios=ORD["noise_ratios"],
-        replicates=ORD["replicates"],
-        noise_reading=noise_reading(ORD),
-        reading_variants=(ORD.get("readings") or {}).get("variants") or {},
-        sweep_noise_ratios=(ORD.get("sweep") or {}).get("noise_ratios") or [],
-        sweep_method=(ORD.get("sweep") or {}).get("method", "frespa"),
-        sweep_reading_variants=(ORD.get("sweep") or {}).get("readings") or {},
-        truth_datasets=TRUTH["datasets"],
-        truth_methods=TRUTH["methods"],
+        sections=report_sections(),
     script:
         "../../scripts/reproduction_report.py"

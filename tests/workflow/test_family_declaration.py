@@ -1,0 +1,35 @@
+"""What a family is made of, for every name of manyjudges.FAMILIES: the pipeline includes its rules, checks
+its config section and gathers its outputs and report section by that name alone (its functions
+<family>_outputs and <family>_report live in common.smk: snakemake --lint wants functions apart from rules)."""
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from manyjudges import FAMILIES, family_registry
+from manyjudges.workflow_support import load_schema
+
+REPO = Path(__file__).resolve().parents[2]
+RULES = REPO / "workflow" / "rules"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
+    assert (RULES / f"{family}.smk").is_file()
+    schema, registry = load_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+    assert schema["properties"][family] == {"$ref": f"{family}.schema.yaml"}
+    assert registry.get_or_retrieve(f"{family}.schema.yaml").value.contents["type"] == "object"
+    assert callable(importlib.import_module(f"manyjudges.{family}.report").report_section)
+    assert list(family_registry(family))
+    common = (RULES / "common.smk").read_text(encoding="utf-8")
+    for function in (f"{family}_outputs", f"{family}_report"):
+        assert re.search(rf"^def {function}\(\):", common, re.M), function
+
+
+def test_the_snakefile_and_the_schema_name_no_family():
+    snakefile = (REPO / "Snakefile").read_text(encoding="utf-8")
+    schema = (REPO / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8")
+    for family in FAMILIES:
+        assert f"rules/{family}.smk" not in snakefile
+        assert f"{family}.schema.yaml" not in schema
