@@ -3,15 +3,11 @@ calibration of any method through --params."""
 import numpy as np
 import pandas as pd
 import pytest
+from command import run_command
 
-from manyjudges.cli import main
 from manyjudges.truth import Auto, DawidSkene
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_command
 
 
 @pytest.fixture

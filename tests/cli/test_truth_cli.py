@@ -4,15 +4,11 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+from command import run_command
 
-from manyjudges.cli import main
 from manyjudges.truth.registry import make_truth_estimator
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_command
 
 
 def write(path, text):

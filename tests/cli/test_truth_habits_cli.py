@@ -7,17 +7,14 @@ import sys
 
 import pandas as pd
 import pytest
+from command import run_command
 
-from manyjudges.cli import main
 from manyjudges.truth.registry import TRUTH_METHODS
 
 ROWS = [(f"{i}", f"w{w}", (i + (w == 2)) % 2) for i in (1, 2, 10, 11) for w in range(3)]
 
 
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_command
 
 
 def table(path, header, rows, sep="\t"):

@@ -2,16 +2,12 @@
 import numpy as np
 import pandas as pd
 import pytest
+from command import run_command
 
-from manyjudges.cli import main
 from manyjudges.truth import DawidSkene, as_crowd_labels
 from manyjudges.truth.active import next_labels
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_command
 
 
 @pytest.fixture

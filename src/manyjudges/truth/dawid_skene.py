@@ -80,8 +80,8 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
 
 def em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float, bool]:
     """(``priors_``, ``log_likelihood_``, ``converged_``) of a fit, for its estimator to keep."""
-    return pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior"), res.log_likelihood, \
-        res.converged
+    priors = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
+    return priors, res.log_likelihood, res.converged
 
 
 class DawidSkene(TruthEstimator):
