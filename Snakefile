@@ -28,7 +28,7 @@ min_version("8.0")
 # This file and every job import the library from this checkout's src/ (inside a rule's conda
 # environment too, for --software-deployment-method conda).
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
-from manyjudges import FAMILIES  # noqa: E402
+from manyjudges.families import families  # noqa: E402
 from manyjudges.workflow_support import jobs_import_from  # noqa: E402
 
 jobs_import_from(os.path.join(workflow.basedir, "src"))
@@ -46,10 +46,11 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
 
 
-# each family's rules: workflow/rules/<family>.smk, for every name of manyjudges.FAMILIES
-for _family in FAMILIES:
+# each family's rules, for every family of manyjudges.families.families() (the built-in ones:
+# workflow/rules/<family>.smk; a plug-in's: the rules file its Family declares)
+for _family in families().values():
 
-    include: f"workflow/rules/{_family}.smk"
+    include: str(_family.rules_file(workflow.basedir))
 
 
 include: "workflow/rules/report.smk"

@@ -1,5 +1,5 @@
 """results/REPRODUCTION.md: every paper table beside ours. Wires the rule's params (each family's
-report_section arguments, in the order of manyjudges.FAMILIES) to the report's assembly."""
+report_section arguments, in the order of manyjudges.families.families()) to the report's assembly."""
 from manyjudges.reproduction import family_sections, write_reproduction
 from manyjudges.workflow_support import setup_logging
 

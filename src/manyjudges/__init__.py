@@ -29,25 +29,26 @@ DawidSkene(max_iter=50)
 """
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from manyjudges.families import BUILT_IN, get_family
 
 if TYPE_CHECKING:
     from manyjudges.registry import Registry
 
 __version__ = "0.1.0"
 
-#: the families, each a package ``manyjudges.<family>`` whose ``registry`` holds its methods
-FAMILIES = ("orderings", "consensus", "graded", "crowd", "truth")
+#: the built-in families' names, each a package ``manyjudges.<family>`` whose ``registry`` holds its methods
+#: (declared in :data:`manyjudges.families.BUILT_IN`; :func:`manyjudges.families.families` adds plug-ins)
+FAMILIES = tuple(family.name for family in BUILT_IN)
 
 __all__ = ["FAMILIES", "__version__", "build_method", "family_registry"]
 
 
 def family_registry(family: str) -> Registry:
-    """The method registry of ``family`` (one of :data:`FAMILIES`): ``manyjudges.<family>.registry``."""
-    if family not in FAMILIES:
-        raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
-    return importlib.import_module(f"manyjudges.{family}").registry
+    """The method registry of ``family`` (built-in or plug-in: :func:`manyjudges.families.families`): its
+    package's ``registry``."""
+    return get_family(family).module().registry
 
 
 def build_method(family: str, name: str, **params: Any) -> Any:

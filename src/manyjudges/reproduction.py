@@ -5,13 +5,13 @@ family's :class:`~manyjudges.reporting.section.ReportSection`, built by its ``re
 (e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and the workflow support."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from manyjudges.families import get_family
 from manyjudges.reporting.readings import readings_markdown
 from manyjudges.reporting.scoreboard import CELL_COLUMNS, scoreboard, scoreboard_markdown
 from manyjudges.reporting.section import ReportSection
@@ -27,10 +27,9 @@ HEADER = [
 
 
 def family_sections(arguments: Mapping[str, Mapping[str, Any]]) -> list[ReportSection]:
-    """Each family's section, in the order given: ``manyjudges.<family>.report.report_section(**arguments)``
-    for each ``{family: arguments}``."""
-    return [importlib.import_module(f"manyjudges.{family}.report").report_section(**dict(kwargs))
-            for family, kwargs in arguments.items()]
+    """Each family's section, in the order given: ``<its package>.report.report_section(**arguments)``
+    for each ``{family: arguments}`` (:func:`manyjudges.families.get_family`)."""
+    return [get_family(family).module("report").report_section(**dict(kwargs)) for family, kwargs in arguments.items()]
 
 
 def write_reproduction(sections: Sequence[ReportSection], out_path: str | Path) -> None:

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pandas as pd
 import yaml
@@ -53,10 +55,10 @@ PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultc
 
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Every configured dataset (the sections of every family) by name."""
-    from manyjudges import FAMILIES
+    from manyjudges.families import families
 
     out: dict[str, dict[str, Any]] = {}
-    for section in FAMILIES:
+    for section in families():
         for name, spec in ((config.get(section) or {}).get("datasets") or {}).items():
             out[name] = spec
     return out
@@ -137,8 +139,9 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
 
 
 def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
-    """The config schema at ``path``, with a section for each of :data:`manyjudges.FAMILIES` (``$ref`` to
-    ``<family>.schema.yaml`` beside it), and a registry that resolves its relative ``$ref``."""
+    """The config schema at ``path``, with a section for each family of :func:`manyjudges.families.families`
+    (``$ref`` to its schema: ``<family>.schema.yaml`` beside ``path`` for a built-in family, the ``file:`` URI
+    of its own for a plug-in), and a registry that resolves those ``$ref``."""
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
@@ -147,14 +150,14 @@ def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
     def retrieve(uri: str) -> Resource:
         # sub-schemas carry no $schema of their own: a validator extended to fill in defaults
         # would otherwise be swapped for the plain one when it follows a $ref
-        return DRAFT202012.create_resource(yaml.safe_load((folder / Path(uri).name).read_text(encoding="utf-8")))
+        file = Path(url2pathname(urlparse(uri).path)) if uri.startswith("file:") else folder / Path(uri).name
+        return DRAFT202012.create_resource(yaml.safe_load(file.read_text(encoding="utf-8")))
 
-    from manyjudges import FAMILIES
+    from manyjudges.families import families
 
     schema = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    # each family's section: its own schema beside this one, <family>.schema.yaml
-    for family in FAMILIES:
-        schema["properties"].setdefault(family, {"$ref": f"{family}.schema.yaml"})
+    for family in families().values():
+        schema["properties"].setdefault(family.name, {"$ref": family.schema_ref()})
     return schema, Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field alias: mypy#16586
 
 
@@ -267,10 +270,11 @@ def _describe_schema_error(err: Any, unknown: list[str]) -> str:
 def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
     does not import, a parameter the method does not take or a value it rejects."""
-    from manyjudges import FAMILIES, family_registry
+    from manyjudges import family_registry
+    from manyjudges.families import families
 
-    # every family's section lists its methods under `methods` but consensus (its aggregators, below)
-    for section in (family for family in FAMILIES if family != "consensus"):
+    # a family's section lists its methods under `methods` (consensus: its aggregators, below)
+    for section in families():
         registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
             spec = method_spec(config[section], name)

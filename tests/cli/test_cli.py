@@ -319,9 +319,9 @@ def test_progress_bar_only_on_a_terminal():
                                  "graded predict", "crowd aggregate", "truth"])
 def test_every_help_example_runs_as_written(key, tmp_path):
     """The shell lines under 'example' in each --help run in an empty folder and succeed."""
-    from manyjudges.cli.parser import EXAMPLES
+    from manyjudges.cli.parser import examples
 
-    text = EXAMPLES[key]
+    text = examples()[key]
     lines = text[text.index("example"):].splitlines()[1:]
     commands = [line.strip() for line in lines if line.startswith("          ")]
     assert any(c.startswith("manyjudges ") for c in commands)

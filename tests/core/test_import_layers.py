@@ -18,7 +18,7 @@ LAYERS = (
     ("io", {"io"}),
     ("reporting", {"reporting"}),
     ("families", set(manyjudges.FAMILIES)),
-    ("doors", {"__init__", "__main__", "cli", "download", "job_plan", "reading_plan", "reproduction",
+    ("doors", {"__init__", "__main__", "cli", "download", "families", "job_plan", "reading_plan", "reproduction",
                "workflow_support"}),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}

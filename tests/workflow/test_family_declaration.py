@@ -1,6 +1,8 @@
-"""What a family is made of, for every name of manyjudges.FAMILIES: the pipeline includes its rules, checks
-its config section and gathers its outputs and report section by that name alone (its functions
-<family>_outputs and <family>_report live in common.smk: snakemake --lint wants functions apart from rules)."""
+"""What a built-in family is made of, for every Family of manyjudges.families.BUILT_IN: the pipeline includes
+its rules, checks its config section and gathers its outputs and report section by its name alone (its
+functions <family>_outputs and <family>_report live in common.smk: snakemake --lint wants functions apart
+from rules), and the command adds its subcommands from its declaration. (A plug-in family: test_toy_family.py.)"""
+import argparse
 import importlib
 import re
 from pathlib import Path
@@ -8,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from manyjudges import FAMILIES, family_registry
+from manyjudges.families import BUILT_IN
 from manyjudges.workflow_support import load_schema
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,6 +28,16 @@ def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
     common = (RULES / "common.smk").read_text(encoding="utf-8")
     for function in (f"{family}_outputs", f"{family}_report"):
         assert re.search(rf"^def {function}\(\):", common, re.M), function
+
+
+@pytest.mark.parametrize("family", BUILT_IN, ids=lambda f: f.name)
+def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
+    assert family.package == f"manyjudges.{family.name}" and family.rules is None and family.schema is None
+    assert family.commands == f"manyjudges.cli.{family.name}:add_commands"
+    assert family.rules_file(REPO) == RULES / f"{family.name}.smk"
+    sub = argparse.ArgumentParser().add_subparsers()
+    family.add_commands(sub)
+    assert family.name in sub.choices
 
 
 def test_the_snakefile_and_the_schema_name_no_family():

@@ -382,7 +382,8 @@ def orderings_outputs():
 
 
 # Each family's part of the reproduction report: (the files its section reads, the arguments of its
-# report.report_section); the report rule gathers them for every name of manyjudges.FAMILIES.
+# report.report_section); the report rule gathers them for every family of manyjudges.families.families()
+# (a plug-in family defines its own <family>_outputs() and <family>_report() in its rules file).
 
 
 def orderings_report():
@@ -433,14 +434,14 @@ def truth_report():
 
 def report_inputs():
     """Every file the report's sections read, family by family."""
-    return [path for family in FAMILIES for path in globals()[f"{family}_report"]()[0]]
+    return [path for family in families() for path in globals()[f"{family}_report"]()[0]]
 
 
 def report_sections():
-    """{family: the arguments of its report_section}, in the order of manyjudges.FAMILIES."""
-    return {family: globals()[f"{family}_report"]()[1] for family in FAMILIES}
+    """{family: the arguments of its report_section}, in the order of manyjudges.families.families()."""
+    return {family: globals()[f"{family}_report"]()[1] for family in families()}
 
 
 def all_outputs():
     """The report, then every family's outputs (its <family>_outputs())."""
-    return ["results/REPRODUCTION.md"] + [path for family in FAMILIES for path in globals()[f"{family}_outputs"]()]
+    return ["results/REPRODUCTION.md"] + [path for family in families() for path in globals()[f"{family}_outputs"]()]

@@ -1,13 +1,87 @@
-"""The `truth` and `truth next` commands: one class per item from crowd labels, and where the next labels go."""
+"""``manyjudges truth`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
+next labels go."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pandas as pd
 
+from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs
 from manyjudges.cli.terminal import CommandError, Stages, build, input_path, parse_params, write_output
 
-__all__ = ["cmd_truth", "cmd_truth_next", "truth_method"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_truth", "cmd_truth_next", "truth_method"]
+
+EXAMPLES = {
+    "truth": """\
+        LABELS has the columns item, worker (or judge), label: one row per label a worker gave an item;
+        labels are class codes 0..K-1, or names with --labels giving the classes in order (lowest first).
+        TRUTH (optional) has the columns item, truth.
+
+        example (three workers label three items; w3 disagrees with the others):
+          printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
+          printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
+          manyjudges truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
+        writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
+        worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
+
+        manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
+        (manyjudges truth next --help).""",
+    "truth next": """\
+        LABELS as for 'manyjudges truth'. CANDIDATES has the column item and optionally available (how many
+        more labels it can still get); WORKERS has the column worker and optionally available.
+
+        example (the labels of 'manyjudges truth --help'):
+          manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
+        writes item, score: the labels to buy next, best first (an item appears once per label it
+        deserves; items already sure, past --stop, get none).""",
+}
+
+
+def add_commands(subparsers: Any) -> None:
+    """``manyjudges truth`` and ``manyjudges truth next`` (``truth-next`` in the parser: ``truth`` takes
+    LABELS first, and :func:`manyjudges.cli.main` routes ``truth next`` here)."""
+    p = subparsers.add_parser("truth", **parser_kwargs("one class per item, and a skill per worker, from many "
+                                                       "workers' labels", EXAMPLES["truth"]))
+    p.add_argument("labels_table", metavar="LABELS")
+    add_method(p, "truth")
+    p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
+                                                     "posteriors can be trusted there (ECE, AUROC: docs/methods.md)")
+    p.add_argument("--gold", metavar="GOLD", help=(
+        "item, truth: known answers for some items, used in the fit (the EM methods keep their posteriors "
+        "fixed and learn the workers from them too; majority_vote and wawa set their labels); the accuracy on "
+        "TRUTH leaves them out"))
+    p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
+    p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
+                                                    "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
+                                                    "seconds)")
+    p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
+                                                     "(default: integer class codes 0..K-1); declares the classes "
+                                                     "ordered, so auto adds the ordinal model to its candidates")
+    add_duplicates(p, "(item, worker)")
+    p.add_argument("--strict", action="store_true",
+                   help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
+                        "with a warning)")
+    p.set_defaults(run=cmd_truth)
+
+    p = subparsers.add_parser("truth-next", prog="manyjudges truth next", **parser_kwargs(
+        "where the next labels should go: the items (and workers) whose next label is expected to fix most",
+        EXAMPLES["truth next"]))
+    p.add_argument("labels_table", metavar="LABELS")
+    add_method(p, "truth")
+    p.add_argument("--budget", type=int, required=True, metavar="B", help="how many labels to buy next")
+    p.add_argument("--policy", default="lookahead", choices=["lookahead", "uncertainty", "uniform", "random"],
+                   help="lookahead (default): the expected gain in accuracy of the next labels (docs/methods.md); "
+                        "uncertainty: lowest top posterior first; uniform: fewest labels first; random")
+    p.add_argument("--candidates", metavar="CANDIDATES", help="item[, available]: only these items, each at most "
+                                                               "available more labels")
+    p.add_argument("--workers-available", metavar="WORKERS", help="worker[, available]: who can label now; the "
+                                                                 "table gains a worker column")
+    p.add_argument("--stop", type=float, default=0.99, metavar="P",
+                   help="items whose top posterior is at least P get no label (default 0.99; 1 to turn it off)")
+    p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
+    add_duplicates(p, "(item, worker)")
+    p.set_defaults(run=cmd_truth_next)
 
 
 def truth_method(args: argparse.Namespace) -> tuple[dict, list[str] | None, object]:

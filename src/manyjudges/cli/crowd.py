@@ -1,0 +1,105 @@
+"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from manyjudges.cli.options import (
+    add_duplicates,
+    add_method,
+    check_n_labels,
+    label_names,
+    parser_kwargs,
+    refused,
+    set_help,
+)
+from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
+from manyjudges.io.errors import DataError
+
+__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate"]
+
+EXAMPLES = {
+    "crowd aggregate": """\
+        JUDGMENTS is a preferences table (topic, worker, left, right, outcome with outcome left, right
+        or tie) or a ratings table (item, judge, label with item = <topic>:<doc>, label a grade 0..K-1);
+        columns in any order, worker and judge naming the same column.
+
+        example (three workers compare items of one topic; w3 answers against the others):
+          printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw1\\ta\\tc\\tleft\\nq1\\tw2\\ta\\tb\\tleft\\nq1\\tw2\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\nq1\\tw3\\tb\\tc\\tright\\nq1\\tw3\\ta\\tc\\tright\\n' > prefs.tsv
+          manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
+        writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
+        quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+}
+
+
+def add_commands(subparsers: Any) -> None:
+    """``manyjudges crowd aggregate``."""
+    crowd = subparsers.add_parser("crowd", help="one ranking per topic from crowd preferences or ratings")
+    verbs = crowd.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("aggregate", **parser_kwargs("a ranking per topic, and a quality per worker",
+                                                      EXAMPLES["crowd aggregate"]))
+    p.add_argument("judgments", metavar="JUDGMENTS")
+    add_method(p, "crowd")
+    p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
+    p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
+    p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
+                                                     "comma-separated; labels may be these names or integer codes")
+    add_duplicates(p, "(topic, worker, left, right) or (item, judge)")
+    p.set_defaults(duplicates=None)  # each table's own default (read_topics)
+    set_help(p, "duplicates", "a repeated (topic, worker, left, right) preference: keep every row as a judgment "
+                              "(default), an error naming both lines, the first or the last; a repeated (item, judge) "
+                              "rating: an error (default), the first or the last")
+    p.set_defaults(run=cmd_crowd_aggregate)
+
+
+def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
+                names: list[str] | None = None) -> dict[str, Any]:
+    """Topics from a preferences table (topic, worker, left, right, outcome) or a ratings table
+    (item, judge, label with item ``topic:doc``), told apart by the columns the header names (in
+    any order; judge or worker, task for item).
+
+    ``duplicates`` None takes each table's own default: a repeated preference is one more
+    judgment (keep), a repeated rating an error. ``names``: the grade names of a ratings table, lowest first."""
+    from manyjudges.crowd.data import ratings_table
+    from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
+    from manyjudges.io.columnar import read_header
+    from manyjudges.io.grades import GRADES_LAYOUT, check_grades_duplicates, read_grades_table
+    from manyjudges.io.preferences import PREFERENCES_LAYOUT, read_preferences
+
+    def names_all(layout) -> bool:
+        fields = {field.strip() for field in header}
+        return all(fields & set(layout.accepted(column)) for column in layout.columns)
+
+    with input_path(name) as path:
+        header = read_header(path)
+        if names_all(PREFERENCES_LAYOUT):
+            return topics_from_preferences(read_preferences(path, duplicates=duplicates or "keep"))
+        if names_all(GRADES_LAYOUT):
+            if duplicates is not None:
+                refused(check_grades_duplicates, duplicates)
+            graded = read_grades_table(path, n_labels, names, duplicates=duplicates or "error", names_in_data=True,
+                                       where="--n-labels / --labels" if names else "--n-labels or the largest grade")
+            return topics_from_ratings(ratings_table(graded, path))
+        raise DataError.at(path, 1, "header must be 'topic, worker, left, right, outcome' (preferences) or "
+                                    "'item, judge, label' (ratings, item = <topic>:<doc>), in any order (worker or "
+                                    "judge; task for item)", "\t".join(header))
+
+
+def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.data import CrowdDataset
+    from manyjudges.crowd.experiment import aggregate_dataset
+    from manyjudges.crowd.registry import make_crowd_aggregator
+
+    params = parse_params(args.params)
+    build(make_crowd_aggregator, args.method, params)  # a bad name or value fails before the data is read
+    check_n_labels(args.n_labels)
+    if args.workers == "-" or (args.workers and args.workers == args.output):
+        raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
+    topics = read_topics(args.judgments, args.n_labels, args.duplicates, label_names(args.labels))
+    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
+                                             {"method": args.method, "params": params}, progress=Progress(args.method))
+    if args.workers:
+        write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
+    return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]

@@ -1,0 +1,60 @@
+"""The options and checks every family's subcommands share: ``--method``/``--params``/``-o``,
+``--duplicates``, ``--labels`` names, ``--n-labels``, and the help layout with a worked example."""
+from __future__ import annotations
+
+import argparse
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from manyjudges.cli.terminal import CommandError
+
+__all__ = ["add_duplicates", "add_method", "check_n_labels", "label_names", "parser_kwargs", "refused", "set_help"]
+
+
+def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
+    """``add_parser`` keywords of a subcommand: its one-line summary as help and description, and
+    ``example`` (indented text with an ``example`` paragraph whose shell lines run as written) as epilog."""
+    return {"help": summary, "description": summary, "formatter_class": argparse.RawDescriptionHelpFormatter,
+            "epilog": textwrap.dedent(example)}
+
+
+def add_method(parser: argparse.ArgumentParser, family: str) -> None:
+    """``--method`` (required), ``--params JSON`` and ``-o FILE``."""
+    parser.add_argument("--method", required=True,
+                        help=f"a built-in {family} method (manyjudges methods {family}) or package.module:callable")
+    parser.add_argument("--params", metavar="JSON", help="the method's parameters as a JSON object")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+
+
+def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
+    """``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
+    ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``."""
+    parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
+                        help=f"a repeated {key} row: an error naming both lines (default), or keep every row, "
+                             "the first or the last")
+
+
+def set_help(parser: argparse.ArgumentParser, dest: str, text: str) -> None:
+    """Replace the help of the option stored in ``dest`` (a family's own reading of a shared option)."""
+    for action in parser._actions:
+        if action.dest == dest:
+            action.help = text
+
+
+def refused(check: Callable[..., None], *args: Any) -> None:
+    """A library check of ``--duplicates`` (a ValueError) as a command-line mistake naming the flag."""
+    try:
+        check(*args)
+    except ValueError as err:
+        raise CommandError(str(err).replace("duplicates='keep'", "--duplicates keep")) from None
+
+
+def check_n_labels(n_labels: int | None) -> None:
+    if n_labels is not None and n_labels < 2:
+        raise CommandError(f"--n-labels must be at least 2, got {n_labels}")
+
+
+def label_names(text: str | None) -> list[str] | None:
+    """``--labels G,P,R,X``: the label names in order 0..K-1 (None without the option)."""
+    return [n.strip() for n in text.split(",")] if text else None

@@ -1,0 +1,118 @@
+"""The families, each declared once by a :class:`Family`: the built-in ones in :data:`BUILT_IN`, others
+(plug-ins) by an entry point in the group ``manyjudges.families`` of their own package's metadata:
+
+.. code-block:: toml
+
+    [project.entry-points."manyjudges.families"]
+    toy = "manyjudges_toy:FAMILY"
+
+Everything that serves every family reads this one list (:func:`families`): the command (one
+subcommand group per family, :attr:`Family.commands`), ``manyjudges methods`` and
+:func:`manyjudges.build_method` (:attr:`Family.package`'s ``registry``), the pipeline (its rules file
+:attr:`Family.rules`, its config section's schema :attr:`Family.schema`, its outputs and report
+functions ``<name>_outputs()`` and ``<name>_report()``) and the reproduction report (the package's
+``report.report_section``). How to add one, step by step: ``docs/adding-a-family.md``.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "Family", "families", "get_family"]
+
+#: the entry-point group a package declares its families in (each entry point names a :class:`Family`)
+ENTRY_POINT_GROUP = "manyjudges.families"
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of methods: what the command, the pipeline and the report need to know of it.
+
+    The name is the family's config section, its word on the command line and its results folder
+    (``results/<name>/``); it must be a Python identifier (the pipeline calls ``<name>_outputs()``).
+    """
+
+    #: config section, command word, results folder
+    name: str
+    #: the importable package holding ``registry`` (a :class:`manyjudges.registry.Registry` of its
+    #: methods) and ``report.report_section`` (its part of the reproduction report)
+    package: str
+    #: one line: what the family does (the command's help)
+    summary: str
+    #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser
+    commands: str
+    #: its Snakemake rules file; None: ``workflow/rules/<name>.smk`` of the pipeline's own checkout
+    rules: Path | None = None
+    #: its config section's JSON schema (YAML); None: ``workflow/schemas/<name>.schema.yaml`` of the checkout
+    schema: Path | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"a family's name must be a Python identifier, got {self.name!r}")
+        if ":" not in self.commands:
+            raise ValueError(f"family {self.name!r}: commands must be 'module:function', got {self.commands!r}")
+
+    def rules_file(self, workflow_dir: str | Path) -> Path:
+        """Its rules file: :attr:`rules`, or ``workflow/rules/<name>.smk`` under ``workflow_dir``."""
+        if self.rules is not None:
+            return Path(self.rules)
+        return Path(workflow_dir) / "workflow" / "rules" / f"{self.name}.smk"
+
+    def schema_ref(self) -> str:
+        """The ``$ref`` of its config section: ``<name>.schema.yaml`` beside the main schema, or the
+        absolute ``file:`` URI of :attr:`schema`."""
+        return Path(self.schema).resolve().as_uri() if self.schema is not None else f"{self.name}.schema.yaml"
+
+    def module(self, name: str = "") -> Any:
+        """Its package, or ``<package>.<name>`` (e.g. ``"report"``), imported."""
+        return importlib.import_module(f"{self.package}.{name}" if name else self.package)
+
+    def add_commands(self, subparsers: Any) -> None:
+        """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``)."""
+        module, function = self.commands.split(":")
+        getattr(importlib.import_module(module), function)(subparsers)
+
+
+#: the built-in families, in the order of the command's help and of the reproduction report
+BUILT_IN = (
+    Family("orderings", "manyjudges.orderings", "score ordered lists against several gold orderings",
+           "manyjudges.cli.orderings:add_commands"),
+    Family("consensus", "manyjudges.consensus", "consensus measure of each set of rankings",
+           "manyjudges.cli.consensus:add_commands"),
+    Family("graded", "manyjudges.graded", "predict an unseen judge's graded labels",
+           "manyjudges.cli.graded:add_commands"),
+    Family("crowd", "manyjudges.crowd", "one ranking per topic from crowd preferences or ratings",
+           "manyjudges.cli.crowd:add_commands"),
+    Family("truth", "manyjudges.truth", "one class per item, and a skill per worker, from many workers' labels",
+           "manyjudges.cli.truth:add_commands"),
+)
+
+
+@cache
+def families() -> dict[str, Family]:
+    """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's (entry
+    points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, or
+    whose entry point is not a :class:`Family` of that name, is an error naming its package."""
+    out = {family.name: family for family in BUILT_IN}
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        where = f"entry point {point.name} = {point.value!r} (group {ENTRY_POINT_GROUP})"
+        if point.name in out:
+            raise ValueError(f"{where}: a family named {point.name!r} exists already")
+        family = point.load()
+        if not isinstance(family, Family) or family.name != point.name:
+            raise ValueError(f"{where}: must name a manyjudges.families.Family called {point.name!r}, "
+                             f"got {family!r}")
+        out[family.name] = family
+    return out
+
+
+def get_family(name: str) -> Family:
+    """The family called ``name`` (built-in or plug-in); ValueError naming the families otherwise."""
+    known = families()
+    if name not in known:
+        raise ValueError(f"unknown family {name!r}; families: {', '.join(known)}")
+    return known[name]
