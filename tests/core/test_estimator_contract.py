@@ -99,3 +99,35 @@ def test_a_workers_skill_has_one_name_in_every_family():
         warnings.simplefilter("always")
         assert crowd.quality_ is crowd.skills_
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+@pytest.mark.parametrize("name", list(family_registry("graded")))
+def test_graded_methods_fit_predict_proba_keyed_by_item(name):
+    """From a long table (crowd-kit's column names), in any row order: the probabilities of fit(panel) on
+    the same judgments, as items (natural order) x labels."""
+    import numpy as np
+    import pandas as pd
+
+    from manyjudges.graded import GradedPanel
+
+    rng = np.random.default_rng(3)
+    items, judges = ["10", "2", "7", "1", "33", "4"], ["a", "b", "c", "d"]
+    table = pd.DataFrame([(i, j, int(rng.integers(0, 3))) for i in items for j in judges if rng.random() < 0.85],
+                         columns=["task", "worker", "label"])
+    method = build_method("graded", name)
+    proba = method.fit_predict_proba(table, n_labels=3)
+    assert proba.index.name == "item" and list(proba.index) == sorted(items, key=int)
+    assert list(proba.columns) == [0, 1, 2] and proba.columns.name == "label"
+    panel = GradedPanel.from_table(table.rename(columns={"task": "item", "worker": "judge"}), 3)
+    direct = build_method("graded", name).fit(panel).predict_proba()
+    expected = pd.DataFrame(direct, index=pd.Index(panel.item_ids, name="item")).loc[proba.index]
+    np.testing.assert_allclose(proba.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    shuffled = build_method("graded", name).fit_predict_proba(table.sample(frac=1, random_state=1), n_labels=3)
+    np.testing.assert_allclose(shuffled.to_numpy(), proba.to_numpy(), rtol=0, atol=1e-12)
+
+
+def test_graded_fit_predict_proba_names_a_missing_column():
+    import pandas as pd
+
+    with pytest.raises(ValueError, match="missing column.*label"):
+        build_method("graded", "m1").fit_predict_proba(pd.DataFrame({"item": ["a"], "judge": ["j"]}))

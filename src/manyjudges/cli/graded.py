@@ -166,7 +166,8 @@ def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
     check_folds(args)
     panel, names = read_panel(args)
     method, _ = graded_method(args, panel)
-    proba = method.fit(panel).predict_proba()
-    table = pd.DataFrame(proba, columns=[str(n) for n in names])
-    table.insert(0, "item", list(panel.item_ids))
-    return table
+    from manyjudges.graded.base import proba_frame
+
+    proba = proba_frame(panel, method.fit(panel).predict_proba())
+    proba.columns = [str(n) for n in names]
+    return proba.reset_index()

@@ -2,7 +2,8 @@
 
 ``Predictor(**params).fit(panel).predict_proba()``: fitted on a panel of judges (for an
 evaluation, the judges J - {k}), it returns P(label | item) for an unseen judge as an
-(items x K) array. ``fit`` chooses the parameters Phi on the panel alone, by predicting each
+(items x K) array; ``fit_predict_proba(grades)`` does the same from a long table and returns a
+DataFrame indexed by item id. ``fit`` chooses the parameters Phi on the panel alone, by predicting each
 of its judges from the others (cross induction, Wilbur and Kim, eqs. 5-7), and stores them
 as ``parameters_``. Three hooks make a predictor, and let the protocols reuse work:
 ``choose_parameters(panel) -> Phi``, ``prepare(panel) -> state`` (work that does not depend on
@@ -15,8 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy.optimize import minimize_scalar
 
+from manyjudges.coded_labels import natural_order
 from manyjudges.estimator import Estimator
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.subpanel_cache import SubpanelCache
@@ -66,6 +69,22 @@ class GradedMethod(Estimator):
             raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
         return self.predict(self.state_, self.parameters_)
 
+    def fit_predict_proba(self, grades: pd.DataFrame, n_labels: int | None = None) -> pd.DataFrame:
+        """P(label | item) for an unseen judge from a long grades table: ``fit`` on the panel of ``grades``
+        (columns ``item``, ``judge``, ``label``; ``worker`` is read as ``judge`` and ``task`` as ``item``;
+        labels 0..K-1, K = ``n_labels`` or the largest label + 1), then :func:`proba_frame` of
+        ``predict_proba()``: items (natural order) x labels."""
+        table = grades.rename(columns={k: v for k, v in (("worker", "judge"), ("task", "item"))
+                                       if k in grades.columns and v not in grades.columns})
+        missing = [c for c in ("item", "judge", "label") if c not in table.columns]
+        if missing:
+            raise ValueError(f"grades: missing column(s) {', '.join(missing)} (a grades table has item (or task), "
+                             "judge (or worker), label)")
+        labels = table["label"].to_numpy()
+        k = int(n_labels) if n_labels is not None else int(np.max(labels)) + 1 if len(labels) else 0
+        panel = GradedPanel.from_table(table, k)
+        return proba_frame(panel, self.fit(panel).predict_proba())
+
     def reset_fit_record(self) -> None:
         """Start counting iterative fits afresh (``fit`` does; the single-parameter protocol too)."""
         self.fits_, self.capped_fits_ = 0, 0
@@ -110,6 +129,15 @@ class GradedMethod(Estimator):
         lo, hi = self.single_parameter_bounds
         n = self.single_parameter_grid_points
         return np.geomspace(lo, hi, n) if self.single_parameter_scale == "log" else np.linspace(lo, hi, n)
+
+
+def proba_frame(panel: GradedPanel, proba: np.ndarray) -> pd.DataFrame:
+    """(items x K) predictions on ``panel`` as a DataFrame indexed by item id (``item``; rows in natural
+    order: by number when every id is a digit string) with one column per label 0..K-1 (``label``)."""
+    order = natural_order([str(i) for i in panel.item_ids])
+    return pd.DataFrame(np.asarray(proba)[order], index=pd.Index(np.asarray(panel.item_ids, dtype=object)[order],
+                                                                  name="item"),
+                        columns=pd.RangeIndex(panel.n_labels, name="label"))
 
 
 def maximise_scalar(
