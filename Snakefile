@@ -43,14 +43,15 @@ if not workflow.overwrite_configfiles:
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/simulate.smk"
 
 
-# each family's rules, for every family of manyjudges.families.families() (the built-in ones:
-# workflow/rules/<family>.smk; a plug-in's: the rules file its Family declares)
+# each family's rules, for every family of manyjudges.families.families(): a built-in family's input
+# functions (workflow/rules/<family>_common.smk), then its rules (workflow/rules/<family>.smk); a
+# plug-in's rules file, as its Family declares it
 for _family in families().values():
+    for _rules in _family.rules_files(workflow.basedir):
 
-    include: str(_family.rules_file(workflow.basedir))
+        include: str(_rules)
 
 
 include: "workflow/rules/report.smk"

@@ -10,7 +10,7 @@ Everything that serves every family reads this one list (:func:`families`): the 
 subcommand group per family, :attr:`Family.commands`), ``manyjudges methods`` and
 :func:`manyjudges.build_method` (:attr:`Family.package`'s ``registry``), the pipeline (its rules file
 :attr:`Family.rules`, its config section's schema :attr:`Family.schema`, its outputs and report
-functions ``<name>_outputs()`` and ``<name>_report()``) and the reproduction report (the package's
+functions ``<name>_outputs()`` and ``<name>_report()`` defined there) and the reproduction report (the package's
 ``report.report_section``). How to add one, step by step: ``docs/adding-a-family.md``.
 """
 from __future__ import annotations
@@ -45,7 +45,9 @@ class Family:
     summary: str
     #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser
     commands: str
-    #: its Snakemake rules file; None: ``workflow/rules/<name>.smk`` of the pipeline's own checkout
+    #: its Snakemake rules file (with the functions it calls); None: the pipeline's own files for a built-in
+    #: family, ``workflow/rules/<name>_common.smk`` (its config section and input functions, apart from
+    #: its rules as ``snakemake --lint`` wants) and ``workflow/rules/<name>.smk``
     rules: Path | None = None
     #: its config section's JSON schema (YAML); None: ``workflow/schemas/<name>.schema.yaml`` of the checkout
     schema: Path | None = None
@@ -56,11 +58,13 @@ class Family:
         if ":" not in self.commands:
             raise ValueError(f"family {self.name!r}: commands must be 'module:function', got {self.commands!r}")
 
-    def rules_file(self, workflow_dir: str | Path) -> Path:
-        """Its rules file: :attr:`rules`, or ``workflow/rules/<name>.smk`` under ``workflow_dir``."""
+    def rules_files(self, workflow_dir: str | Path) -> list[Path]:
+        """The files the Snakefile includes for it, in order: :attr:`rules`, or under ``workflow_dir``
+        ``workflow/rules/<name>_common.smk`` then ``workflow/rules/<name>.smk``."""
         if self.rules is not None:
-            return Path(self.rules)
-        return Path(workflow_dir) / "workflow" / "rules" / f"{self.name}.smk"
+            return [Path(self.rules)]
+        folder = Path(workflow_dir) / "workflow" / "rules"
+        return [folder / f"{self.name}_common.smk", folder / f"{self.name}.smk"]
 
     def schema_ref(self) -> str:
         """The ``$ref`` of its config section: ``<name>.schema.yaml`` beside the main schema, or the

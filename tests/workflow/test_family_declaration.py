@@ -1,7 +1,8 @@
 """What a built-in family is made of, for every Family of manyjudges.families.BUILT_IN: the pipeline includes
 its rules, checks its config section and gathers its outputs and report section by its name alone (its
-functions <family>_outputs and <family>_report live in common.smk: snakemake --lint wants functions apart
-from rules), and the command adds its subcommands from its declaration. (A plug-in family: test_toy_family.py.)"""
+functions, <family>_outputs and <family>_report among them, live in <family>_common.smk: snakemake --lint
+wants functions apart from rules), and the command adds its subcommands from its declaration. (A plug-in
+family: test_toy_family.py.)"""
 import argparse
 import importlib
 import re
@@ -25,7 +26,7 @@ def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
     assert registry.get_or_retrieve(f"{family}.schema.yaml").value.contents["type"] == "object"
     assert callable(importlib.import_module(f"manyjudges.{family}.report").report_section)
     assert list(family_registry(family))
-    common = (RULES / "common.smk").read_text(encoding="utf-8")
+    common = (RULES / f"{family}_common.smk").read_text(encoding="utf-8")
     for function in (f"{family}_outputs", f"{family}_report"):
         assert re.search(rf"^def {function}\(\):", common, re.M), function
 
@@ -34,7 +35,7 @@ def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
 def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
     assert family.package == f"manyjudges.{family.name}" and family.rules is None and family.schema is None
     assert family.commands == f"manyjudges.cli.{family.name}:add_commands"
-    assert family.rules_file(REPO) == RULES / f"{family.name}.smk"
+    assert family.rules_files(REPO) == [RULES / f"{family.name}_common.smk", RULES / f"{family.name}.smk"]
     sub = argparse.ArgumentParser().add_subparsers()
     family.add_commands(sub)
     assert family.name in sub.choices
@@ -46,3 +47,15 @@ def test_the_snakefile_and_the_schema_name_no_family():
     for family in FAMILIES:
         assert f"rules/{family}.smk" not in snakefile
         assert f"{family}.schema.yaml" not in schema
+
+
+def test_the_shared_rule_files_name_no_family():
+    """common.smk (config check, shared helpers, the report's gathering), data.smk (downloads) and report.smk
+    hold nothing of one family: its section, rules and functions are in its own files."""
+    words = {f.name for f in BUILT_IN} | {"ORD", "CONS", "GRADED", "CROWD", "TRUTH"}
+    for name in ("common.smk", "data.smk", "report.smk"):
+        code = [line.split("#")[0] for line in (RULES / name).read_text(encoding="utf-8").splitlines()]
+        found = sorted({w for line in code for w in re.findall(r"[A-Za-z_]+", line)} & words)
+        assert not found, f"{name} names {found}"
+    assert sorted(p.name for p in RULES.glob("*.smk")) == sorted(
+        ["common.smk", "data.smk", "report.smk", *(f"{f.name}{s}.smk" for f in BUILT_IN for s in ("", "_common"))])

@@ -1,4 +1,4 @@
-# Real data: pinned files fetched (or copied from a mirror), sha256-checked, parsed.
+# Real data: pinned files fetched (or copied from a mirror), sha256-checked (each family parses its own).
 
 
 # One download job per dataset (its pinned files listed explicitly), not one per file:
@@ -27,40 +27,3 @@ for _dataset in pinned_dataset_names(config):
             mirror=MIRROR,
         script:
             "../../scripts/download.py"
-
-
-rule parse_preflib:
-    input:
-        lambda wc: expand("data/raw/{d}/{f}", d=wc.preflib_dataset, f=sorted(raw_files(config, wc.preflib_dataset))),
-    output:
-        "data/processed/{preflib_dataset}/orderings.tsv",
-    log:
-        "logs/parse/{preflib_dataset}.log",
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    script:
-        "../../scripts/parse_preflib.py"
-
-
-rule copy_user_table:
-    input:
-        lambda wc: ORD["datasets"][wc.table_dataset]["path"],
-    output:
-        "data/processed/{table_dataset}/orderings.tsv",
-    log:
-        "logs/parse/{table_dataset}.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    params:
-        duplicates=lambda wc: ORD["datasets"][wc.table_dataset].get("duplicates", "error"),
-    script:
-        "../../scripts/validate_orderings.py"

@@ -166,3 +166,108 @@ rule frespa_sweep_reading:
         runtime=10,
     script:
         "../../scripts/concat_tables.py"
+
+
+# The orderings: simulated, parsed from PrefLib, or a table of the user's own.
+rule parse_preflib:
+    input:
+        lambda wc: expand("data/raw/{d}/{f}", d=wc.preflib_dataset, f=sorted(raw_files(config, wc.preflib_dataset))),
+    output:
+        "data/processed/{preflib_dataset}/orderings.tsv",
+    log:
+        "logs/parse/{preflib_dataset}.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
+    script:
+        "../../scripts/parse_preflib.py"
+
+
+rule copy_user_table:
+    input:
+        lambda wc: ORD["datasets"][wc.table_dataset]["path"],
+    output:
+        "data/processed/{table_dataset}/orderings.tsv",
+    log:
+        "logs/parse/{table_dataset}.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        duplicates=lambda wc: ORD["datasets"][wc.table_dataset].get("duplicates", "error"),
+    script:
+        "../../scripts/validate_orderings.py"
+
+
+rule simulate_orderings:
+    output:
+        "data/processed/{sim_dataset}/orderings.tsv",
+    log:
+        "logs/simulate/{sim_dataset}.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
+    params:
+        spec=lambda wc: ORD["datasets"][wc.sim_dataset],
+        seed=config["seed"],
+    script:
+        "../../scripts/simulate_orderings.py"
+
+
+# Figures.
+rule figure_ed_by_noise:
+    input:
+        "results/orderings/{dataset}/ed_by_noise.tsv",
+    output:
+        png=report(
+            "results/figures/orderings/{dataset}/ed_by_noise.png",
+            caption="../report/ed_by_noise.rst",
+            category="Ordered lists",
+            subcategory="{dataset}",
+        ),
+        pdf="results/figures/orderings/{dataset}/ed_by_noise.pdf",
+    log:
+        "logs/figures/{dataset}/ed_by_noise.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../../scripts/plot_ed_by_noise.py"
+
+
+rule figure_frespa_sweep:
+    input:
+        "results/orderings/{dataset}/frespa_sweep.tsv",
+    output:
+        png=report(
+            "results/figures/orderings/{dataset}/frespa_sweep.png",
+            caption="../report/frespa_sweep.rst",
+            category="Ordered lists",
+            subcategory="{dataset}",
+        ),
+        pdf="results/figures/orderings/{dataset}/frespa_sweep.pdf",
+    log:
+        "logs/figures/{dataset}/frespa_sweep.log",
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../../scripts/plot_frespa_sweep.py"
