@@ -51,6 +51,9 @@ class Family:
     rules: Path | None = None
     #: its config section's JSON schema (YAML); None: ``workflow/schemas/<name>.schema.yaml`` of the checkout
     schema: Path | None = None
+    #: the ``source`` values of its datasets whose files the shared download rule fetches from pinned URLs
+    #: (sha256-checked, or copied from a mirror) into ``data/raw/<dataset>/``
+    pinned_sources: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -84,15 +87,15 @@ class Family:
 #: the built-in families, in the order of the command's help and of the reproduction report
 BUILT_IN = (
     Family("orderings", "manyjudges.orderings", "score ordered lists against several gold orderings",
-           "manyjudges.cli.orderings:add_commands"),
+           "manyjudges.cli.orderings:add_commands", pinned_sources=("preflib",)),
     Family("consensus", "manyjudges.consensus", "consensus measure of each set of rankings",
-           "manyjudges.cli.consensus:add_commands"),
+           "manyjudges.cli.consensus:add_commands", pinned_sources=("search_results", "clef_runs")),
     Family("graded", "manyjudges.graded", "predict an unseen judge's graded labels",
-           "manyjudges.cli.graded:add_commands"),
+           "manyjudges.cli.graded:add_commands", pinned_sources=("trec_rf10", "adultcontent3", "snow2008")),
     Family("crowd", "manyjudges.crowd", "one ranking per topic from crowd preferences or ratings",
-           "manyjudges.cli.crowd:add_commands"),
+           "manyjudges.cli.crowd:add_commands", pinned_sources=("mirex2005", "trec_rf10")),
     Family("truth", "manyjudges.truth", "one class per item, and a skill per worker, from many workers' labels",
-           "manyjudges.cli.truth:add_commands"),
+           "manyjudges.cli.truth:add_commands", pinned_sources=("truth_benchmark", "snow2008", "trec_rf10")),
 )
 
 

@@ -49,10 +49,6 @@ def dataset_names(section: Mapping[str, Any], source: str) -> list[str]:
     return [name for name, spec in section["datasets"].items() if spec["source"] == source]
 
 
-PINNED_SOURCES = ("preflib", "search_results", "clef_runs", "trec_rf10", "adultcontent3", "snow2008", "mirex2005",
-                  "truth_benchmark")
-
-
 def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Every configured dataset (the sections of every family) by name."""
     from manyjudges.families import families
@@ -65,8 +61,16 @@ def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
-    """Datasets fetched from pinned URLs."""
-    return [n for n, spec in all_datasets(config).items() if spec["source"] in PINNED_SOURCES]
+    """Datasets fetched from pinned URLs: those of each family's section whose source is one of its
+    :attr:`~manyjudges.families.Family.pinned_sources`."""
+    from manyjudges.families import families
+
+    names: dict[str, None] = {}
+    for family in families().values():
+        for name, spec in ((config.get(family.name) or {}).get("datasets") or {}).items():
+            if spec.get("source") in family.pinned_sources:
+                names[name] = None
+    return list(names)
 
 
 def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:

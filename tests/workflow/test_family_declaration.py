@@ -59,3 +59,12 @@ def test_the_shared_rule_files_name_no_family():
         assert not found, f"{name} names {found}"
     assert sorted(p.name for p in RULES.glob("*.smk")) == sorted(
         ["common.smk", "data.smk", "report.smk", *(f"{f.name}{s}.smk" for f in BUILT_IN for s in ("", "_common"))])
+
+
+def test_pinned_datasets_come_from_each_familys_pinned_sources():
+    from manyjudges.workflow_support import pinned_dataset_names
+
+    config = {"orderings": {"datasets": {"a": {"source": "preflib"}, "b": {"source": "simulate"}}},
+              "truth": {"datasets": {"c": {"source": "trec_rf10"}, "d": {"source": "labels_table"}}},
+              "graded": {"datasets": {"e": {"source": "preflib"}}}}  # preflib is no graded source
+    assert pinned_dataset_names(config) == ["a", "c"]
