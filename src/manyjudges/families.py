@@ -41,7 +41,7 @@ class Family:
     #: the importable package holding ``registry`` (a :class:`manyjudges.registry.Registry` of its
     #: methods) and ``report.report_section`` (its part of the reproduction report)
     package: str
-    #: one line: what the family does (the command's help)
+    #: one line: what the family does (its subcommands' help)
     summary: str
     #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser
     commands: str

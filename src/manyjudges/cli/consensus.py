@@ -8,6 +8,7 @@ import pandas as pd
 
 from manyjudges.cli.options import add_duplicates, parser_kwargs, refused
 from manyjudges.cli.terminal import CommandError, input_path
+from manyjudges.families import get_family
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_consensus"]
 
@@ -26,8 +27,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges consensus``."""
-    p = subparsers.add_parser("consensus", **parser_kwargs("consensus measure of each set of rankings",
-                                                           EXAMPLES["consensus"]))
+    p = subparsers.add_parser("consensus", **parser_kwargs(get_family("consensus").summary, EXAMPLES["consensus"]))
     p.add_argument("rankings", metavar="RANKINGS")
     p.add_argument("--lambda", dest="lam", type=float, default=1.0,
                    help="gap weight lambda: an edge i -> j weighs lambda^(mean position gap) (default 1)")

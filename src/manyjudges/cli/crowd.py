@@ -16,6 +16,7 @@ from manyjudges.cli.options import (
     set_help,
 )
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
+from manyjudges.families import get_family
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate"]
@@ -36,7 +37,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges crowd aggregate``."""
-    crowd = subparsers.add_parser("crowd", help="one ranking per topic from crowd preferences or ratings")
+    crowd = subparsers.add_parser("crowd", help=get_family("crowd").summary)
     verbs = crowd.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("aggregate", **parser_kwargs("a ranking per topic, and a quality per worker",
                                                       EXAMPLES["crowd aggregate"]))

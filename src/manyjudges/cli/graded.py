@@ -16,6 +16,7 @@ from manyjudges.cli.options import (
     set_help,
 )
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
+from manyjudges.families import get_family
 from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.io.errors import DataError
 
@@ -46,7 +47,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges graded evaluate`` and ``manyjudges graded predict``."""
-    graded = subparsers.add_parser("graded", help="predict an unseen judge's graded labels")
+    graded = subparsers.add_parser("graded", help=get_family("graded").summary)
     verbs = graded.add_subparsers(dest="verb", required=True, metavar="VERB")
     graded_verbs = (("evaluate", "held-out log probability of each judge's labels", cmd_graded_evaluate),
                     ("predict", "P(label | item) for a judge not in the panel", cmd_graded_predict))

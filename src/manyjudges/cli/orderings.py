@@ -9,6 +9,7 @@ import pandas as pd
 
 from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs, refused
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
+from manyjudges.families import get_family
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_orderings_ed", "cmd_orderings_score"]
@@ -43,7 +44,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges orderings ed`` and ``manyjudges orderings score``."""
-    orderings = subparsers.add_parser("orderings", help="score ordered lists against several gold orderings")
+    orderings = subparsers.add_parser("orderings", help=get_family("orderings").summary)
     verbs = orderings.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("ed", **parser_kwargs("evaluation discriminativeness of a method, per set",
                                                EXAMPLES["orderings ed"]))

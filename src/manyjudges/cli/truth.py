@@ -9,6 +9,7 @@ import pandas as pd
 
 from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs
 from manyjudges.cli.terminal import CommandError, Stages, build, input_path, parse_params, write_output
+from manyjudges.families import get_family
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_truth", "cmd_truth_next", "truth_method"]
 
@@ -41,8 +42,7 @@ EXAMPLES = {
 def add_commands(subparsers: Any) -> None:
     """``manyjudges truth`` and ``manyjudges truth next`` (``truth-next`` in the parser: ``truth`` takes
     LABELS first, and :func:`manyjudges.cli.main` routes ``truth next`` here)."""
-    p = subparsers.add_parser("truth", **parser_kwargs("one class per item, and a skill per worker, from many "
-                                                       "workers' labels", EXAMPLES["truth"]))
+    p = subparsers.add_parser("truth", **parser_kwargs(get_family("truth").summary, EXAMPLES["truth"]))
     p.add_argument("labels_table", metavar="LABELS")
     add_method(p, "truth")
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "

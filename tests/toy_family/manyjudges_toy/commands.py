@@ -19,8 +19,10 @@ EXAMPLES = {"toy": """\
 
 
 def add_commands(subparsers: Any) -> None:
-    p = subparsers.add_parser("toy", **parser_kwargs("one score per item from several judges' numeric scores",
-                                                     EXAMPLES["toy"]))
+    """``manyjudges toy``, its help the family's summary."""
+    from manyjudges_toy import FAMILY
+
+    p = subparsers.add_parser("toy", **parser_kwargs(FAMILY.summary, EXAMPLES["toy"]))
     p.add_argument("scores", metavar="SCORES")
     add_method(p, "toy")
     p.set_defaults(run=cmd_toy)
