@@ -6,17 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.options import (
-    add_duplicates,
-    add_method,
-    check_n_labels,
-    label_names,
-    parser_kwargs,
-    refused,
-    set_help,
-)
+from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
-from manyjudges.families import get_family
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate"]
@@ -37,21 +28,20 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges crowd aggregate``."""
-    crowd = subparsers.add_parser("crowd", help=get_family("crowd").summary)
-    verbs = crowd.add_subparsers(dest="verb", required=True, metavar="VERB")
-    p = verbs.add_parser("aggregate", **parser_kwargs("a ranking per topic, and a quality per worker",
-                                                      EXAMPLES["crowd aggregate"]))
+    verbs = options.family_verbs(subparsers, "crowd")
+    p = verbs.add_parser("aggregate", **options.parser_kwargs("a ranking per topic, and a quality per worker",
+                                                              EXAMPLES["crowd aggregate"]))
     p.add_argument("judgments", metavar="JUDGMENTS")
-    add_method(p, "crowd")
+    options.add_method(p, "crowd")
     p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
     p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
     p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
                                                      "comma-separated; labels may be these names or integer codes")
-    add_duplicates(p, "(topic, worker, left, right) or (item, judge)")
+    options.add_duplicates(p, "(topic, worker, left, right) or (item, judge)")
     p.set_defaults(duplicates=None)  # each table's own default (read_topics)
-    set_help(p, "duplicates", "a repeated (topic, worker, left, right) preference: keep every row as a judgment "
-                              "(default), an error naming both lines, the first or the last; a repeated (item, judge) "
-                              "rating: an error (default), the first or the last")
+    options.set_help(p, "duplicates", "a repeated (topic, worker, left, right) preference: keep every row as a "
+                                      "judgment (default), an error naming both lines, the first or the last; a "
+                                      "repeated (item, judge) rating: an error (default), the first or the last")
     p.set_defaults(run=cmd_crowd_aggregate)
 
 
@@ -79,7 +69,7 @@ def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
             return topics_from_preferences(read_preferences(path, duplicates=duplicates or "keep"))
         if names_all(GRADES_LAYOUT):
             if duplicates is not None:
-                refused(check_grades_duplicates, duplicates)
+                options.refused(check_grades_duplicates, duplicates)
             graded = read_grades_table(path, n_labels, names, duplicates=duplicates or "error", names_in_data=True,
                                        where="--n-labels / --labels" if names else "--n-labels or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))
@@ -95,10 +85,10 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
 
     params = parse_params(args.params)
     build(make_crowd_aggregator, args.method, params)  # a bad name or value fails before the data is read
-    check_n_labels(args.n_labels)
+    options.check_n_labels(args.n_labels)
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
-    topics = read_topics(args.judgments, args.n_labels, args.duplicates, label_names(args.labels))
+    topics = read_topics(args.judgments, args.n_labels, args.duplicates, options.label_names(args.labels))
     rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))
     if args.workers:

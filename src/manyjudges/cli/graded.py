@@ -10,22 +10,24 @@ from manyjudges.cli.options import (
     add_duplicates,
     add_method,
     check_n_labels,
+    family_verbs,
     label_names,
     parser_kwargs,
+    printf_table,
     refused,
     set_help,
 )
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
-from manyjudges.families import get_family
 from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_graded_evaluate", "cmd_graded_predict"]
 
 #: a tiny grades table, written by the shell command of the examples (each example runs as shown)
-GRADES = ("printf 'item\\tjudge\\tlabel\\nd1\\ta\\t2\\nd1\\tb\\t2\\nd1\\tc\\t1\\nd2\\ta\\t0\\nd2\\tb\\t0\\n"
-          "d2\\tc\\t0\\nd3\\ta\\t1\\nd3\\tb\\t2\\nd3\\tc\\t1\\nd4\\ta\\t0\\nd4\\tb\\t1\\nd4\\tc\\t0\\n"
-          "' > grades.tsv")
+GRADES = printf_table("grades.tsv", [("item", "judge", "label"),
+                                      *[(f"d{d}", judge, label)
+                                        for d, labels in enumerate(("221", "000", "121", "010"), 1)
+                                        for judge, label in zip("abc", labels)]])
 
 EXAMPLES = {
     "graded evaluate": """\
@@ -47,8 +49,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges graded evaluate`` and ``manyjudges graded predict``."""
-    graded = subparsers.add_parser("graded", help=get_family("graded").summary)
-    verbs = graded.add_subparsers(dest="verb", required=True, metavar="VERB")
+    verbs = family_verbs(subparsers, "graded")
     graded_verbs = (("evaluate", "held-out log probability of each judge's labels", cmd_graded_evaluate),
                     ("predict", "P(label | item) for a judge not in the panel", cmd_graded_predict))
     for verb, summary, run in graded_verbs:

@@ -9,7 +9,8 @@ from typing import Any
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["add_duplicates", "add_method", "check_n_labels", "label_names", "parser_kwargs", "refused", "set_help"]
+__all__ = ["add_duplicates", "add_method", "check_n_labels", "family_verbs", "label_names", "parser_kwargs",
+           "printf_table", "refused", "set_help"]
 
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
@@ -17,6 +18,22 @@ def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
     ``example`` (indented text with an ``example`` paragraph whose shell lines run as written) as epilog."""
     return {"help": summary, "description": summary, "formatter_class": argparse.RawDescriptionHelpFormatter,
             "epilog": textwrap.dedent(example)}
+
+
+def family_verbs(subparsers: Any, family: str) -> Any:
+    """The subparsers of ``manyjudges <family> VERB``: a command group whose help is the family's declared
+    summary (:attr:`manyjudges.families.Family.summary`)."""
+    from manyjudges.families import get_family
+
+    group = subparsers.add_parser(family, help=get_family(family).summary)
+    return group.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+
+def printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
+    """The shell line of a help example that writes a tiny TSV: ``printf '<rows, tab-separated>' > path``
+    (the first row is the header)."""
+    lines = "".join("\\t".join(str(v) for v in row) + "\\n" for row in rows)
+    return f"printf '{lines}' > {path}"
 
 
 def add_method(parser: argparse.ArgumentParser, family: str) -> None:

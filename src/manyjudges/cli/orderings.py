@@ -7,17 +7,17 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs, refused
+from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs, printf_table, refused
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
-from manyjudges.families import get_family
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_orderings_ed", "cmd_orderings_score"]
 
 #: a tiny panel, written by the shell command of the examples (each example runs as shown)
-PANEL = ("printf 'set_id\\tjudge\\titem\\trank\\ns1\\ta\\tx\\t1\\ns1\\ta\\ty\\t2\\ns1\\ta\\tz\\t3\\n"
-         "s1\\tb\\tx\\t1\\ns1\\tb\\tz\\t2\\ns1\\tb\\ty\\t3\\ns1\\tc\\ty\\t1\\ns1\\tc\\tx\\t2\\n"
-         "s1\\tc\\tz\\t3\\n' > panel.tsv")
+PANEL = printf_table("panel.tsv", [("set_id", "judge", "item", "rank"),
+                                    *[("s1", judge, item, rank)
+                                      for judge, order in (("a", "xyz"), ("b", "xzy"), ("c", "yxz"))
+                                      for rank, item in enumerate(order, 1)]])
 
 EXAMPLES = {
     "orderings ed": """\
@@ -44,8 +44,7 @@ EXAMPLES = {
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges orderings ed`` and ``manyjudges orderings score``."""
-    orderings = subparsers.add_parser("orderings", help=get_family("orderings").summary)
-    verbs = orderings.add_subparsers(dest="verb", required=True, metavar="VERB")
+    verbs = family_verbs(subparsers, "orderings")
     p = verbs.add_parser("ed", **parser_kwargs("evaluation discriminativeness of a method, per set",
                                                EXAMPLES["orderings ed"]))
     p.add_argument("orderings", metavar="ORDERINGS")
