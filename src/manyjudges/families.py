@@ -54,6 +54,9 @@ class Family:
     #: the ``source`` values of its datasets whose files the shared download rule fetches from pinned URLs
     #: (sha256-checked, or copied from a mirror) into ``data/raw/<dataset>/``
     pinned_sources: tuple[str, ...] = ()
+    #: ``"module:function"``: ``function(config)`` raises a ValueError naming the key when the family's section
+    #: names what is not configured (a dataset, a method), after the schema check and before any job; None: none
+    config_check: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -78,6 +81,12 @@ class Family:
         """Its package, or ``<package>.<name>`` (e.g. ``"report"``), imported."""
         return importlib.import_module(f"{self.package}.{name}" if name else self.package)
 
+    def check_config(self, config: Any) -> None:
+        """Run its :attr:`config_check` on the whole config (nothing without one)."""
+        if self.config_check is not None:
+            module, function = self.config_check.split(":")
+            getattr(importlib.import_module(module), function)(config)
+
     def add_commands(self, subparsers: Any) -> None:
         """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``)."""
         module, function = self.commands.split(":")
@@ -87,15 +96,20 @@ class Family:
 #: the built-in families, in the order of the command's help and of the reproduction report
 BUILT_IN = (
     Family("orderings", "manyjudges.orderings", "score ordered lists against several gold orderings",
-           "manyjudges.cli.orderings:add_commands", pinned_sources=("preflib",)),
+           "manyjudges.cli.orderings:add_commands", pinned_sources=("preflib",),
+           config_check="manyjudges.workflow_support:check_orderings_config"),
     Family("consensus", "manyjudges.consensus", "consensus measure of each set of rankings",
-           "manyjudges.cli.consensus:add_commands", pinned_sources=("search_results", "clef_runs")),
+           "manyjudges.cli.consensus:add_commands", pinned_sources=("search_results", "clef_runs"),
+           config_check="manyjudges.workflow_support:check_consensus_config"),
     Family("graded", "manyjudges.graded", "predict an unseen judge's graded labels",
-           "manyjudges.cli.graded:add_commands", pinned_sources=("trec_rf10", "adultcontent3", "snow2008")),
+           "manyjudges.cli.graded:add_commands", pinned_sources=("trec_rf10", "adultcontent3", "snow2008"),
+           config_check="manyjudges.workflow_support:check_graded_config"),
     Family("crowd", "manyjudges.crowd", "one ranking per topic from crowd preferences or ratings",
-           "manyjudges.cli.crowd:add_commands", pinned_sources=("mirex2005", "trec_rf10")),
+           "manyjudges.cli.crowd:add_commands", pinned_sources=("mirex2005", "trec_rf10"),
+           config_check="manyjudges.workflow_support:check_crowd_config"),
     Family("truth", "manyjudges.truth", "one class per item, and a skill per worker, from many workers' labels",
-           "manyjudges.cli.truth:add_commands", pinned_sources=("truth_benchmark", "snow2008", "trec_rf10")),
+           "manyjudges.cli.truth:add_commands", pinned_sources=("truth_benchmark", "snow2008", "trec_rf10"),
+           config_check="manyjudges.workflow_support:check_truth_config"),
 )
 
 

@@ -273,11 +273,11 @@ def _describe_schema_error(err: Any, unknown: list[str]) -> str:
 
 def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
-    does not import, a parameter the method does not take or a value it rejects."""
+    does not import, a parameter the method does not take or a value it rejects (each family's section
+    lists its methods under ``methods``; other places a family names methods, its own config check)."""
     from manyjudges import family_registry
     from manyjudges.families import families
 
-    # a family's section lists its methods under `methods` (consensus: its aggregators, below)
     for section in families():
         registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
@@ -286,17 +286,6 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
                 registry.check(spec["method"], spec["params"])
             except ValueError as err:
                 raise ValueError(f"config: {section}.methods.{name}: {err}") from None
-    active = (config.get("truth") or {}).get("active")
-    if active:
-        try:
-            family_registry("truth").check(active.get("method", "dawid_skene"), active.get("params") or {})
-        except ValueError as err:
-            raise ValueError(f"config: truth.active.method: {err}") from None
-    for name in ((config.get("consensus") or {}).get("aggregation") or {}).get("aggregators") or []:
-        try:
-            family_registry("consensus").resolve(name)
-        except ValueError as err:
-            raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
 
 
 def _check_batch(config: Mapping[str, Any], section: str) -> None:
@@ -318,7 +307,31 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
 
 
 def check_config_references(config: Mapping[str, Any]) -> None:
-    """Fail early, and clearly, when a section names a dataset that is not configured."""
+    """Fail early, and clearly, when a section names what is not configured (a dataset, a method): each
+    family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order."""
+    from manyjudges.families import families
+
+    for family in families().values():
+        family.check_config(config)
+
+
+def check_orderings_config(config: Mapping[str, Any]) -> None:
+    """The orderings section's batch, readings and sweep readings name configured methods and datasets."""
+    _check_batch(config, "orderings")
+    orderings = config.get("orderings") or {}
+    wanted = (orderings.get("readings") or {}).get("datasets") or []
+    unknown = sorted(set(wanted) - set(orderings.get("datasets") or {}))
+    if unknown:
+        raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
+                         f"configured: {sorted(orderings.get('datasets') or {})}")
+    check_sweep_readings(orderings)
+
+
+def check_consensus_config(config: Mapping[str, Any]) -> None:
+    """The consensus section's datasets are configured (its own or the orderings'), its search runs on
+    rankings and its aggregators exist."""
+    from manyjudges import family_registry
+
     known = all_datasets(config)
     cons = config.get("consensus") or {}
     wanted = list((cons.get("aggregation") or {}).get("datasets", []))
@@ -333,26 +346,33 @@ def check_config_references(config: Mapping[str, Any]) -> None:
     if cons.get("search") and known[cons["search"]["dataset"]]["source"] not in ("search_results", "clef_runs"):
         raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings "
                          "dataset (search_results or clef_runs)")
+    for name in (cons.get("aggregation") or {}).get("aggregators") or []:
+        try:
+            family_registry("consensus").resolve(name)
+        except ValueError as err:
+            raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
+
+
+def check_graded_config(config: Mapping[str, Any]) -> None:
+    """The graded section's comparisons and batch name configured methods; its simulated panels can be drawn."""
+    from manyjudges.graded.simulate import spec_problem
+
     graded = config.get("graded") or {}
     unknown = sorted({m for pair in graded.get("comparisons") or [] for m in pair} - set(graded.get("methods") or {}))
     if unknown:
         raise ValueError(f"config: graded.comparisons names methods {unknown} that are not configured; "
                          f"configured: {sorted(graded.get('methods') or {})}")
-    for section in ("orderings", "graded", "crowd"):
-        _check_batch(config, section)
-    orderings = config.get("orderings") or {}
-    wanted = (orderings.get("readings") or {}).get("datasets") or []
-    unknown = sorted(set(wanted) - set(orderings.get("datasets") or {}))
-    if unknown:
-        raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
-                         f"configured: {sorted(orderings.get('datasets') or {})}")
-    check_sweep_readings(orderings)
-    from manyjudges.graded.simulate import spec_problem
-
+    _check_batch(config, "graded")
     for name, spec in (graded.get("datasets") or {}).items():
         problem = spec_problem(spec) if spec.get("source") == "simulate" else None
         if problem:
             raise ValueError(f"config: graded.datasets.{name}: {problem}")
+
+
+def check_crowd_config(config: Mapping[str, Any]) -> None:
+    """The crowd section's batch, proposed, baselines, ablation and robustness name configured methods and
+    datasets, and no crowd dataset shares its name with another section's of another source."""
+    _check_batch(config, "crowd")
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
     named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}
@@ -373,3 +393,17 @@ def check_config_references(config: Mapping[str, Any]) -> None:
             if spec_other.get("source") != spec.get("source"):
                 raise ValueError(f"config: dataset {name!r} is under crowd (source {spec.get('source')!r}) and "
                                  f"under {section} (source {spec_other.get('source')!r}); use another name")
+
+
+def check_truth_config(config: Mapping[str, Any]) -> None:
+    """The truth section's replay (``active``) names a method that can be built."""
+    from manyjudges import family_registry
+
+    active = (config.get("truth") or {}).get("active")
+    if active:
+        try:
+            family_registry("truth").check(active.get("method", "dawid_skene"), active.get("params") or {})
+        except ValueError as err:
+            raise ValueError(f"config: truth.active.method: {err}") from None
+
+

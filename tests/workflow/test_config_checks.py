@@ -1,7 +1,9 @@
-"""Configured methods are checked before any job: the key path, the method and the problem in one message."""
+"""Configured methods are checked before any job: the key path, the method and the problem in one message
+(the methods under each family's `methods` by check_config_methods, the others by the family's own check,
+both run by common.smk)."""
 import pytest
 
-from manyjudges.workflow_support import check_config_methods
+from manyjudges.workflow_support import check_config_methods, check_config_references
 
 
 @pytest.mark.parametrize("config, fragments", [
@@ -23,6 +25,7 @@ from manyjudges.workflow_support import check_config_methods
 ])
 def test_a_bad_method_is_reported_before_any_job(config, fragments):
     with pytest.raises(ValueError) as err:
+        check_config_references(config)
         check_config_methods(config)
     for fragment in fragments:
         assert fragment in str(err.value)

@@ -39,6 +39,8 @@ def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
     sub = argparse.ArgumentParser().add_subparsers()
     family.add_commands(sub)
     assert family.name in sub.choices
+    assert family.config_check == f"manyjudges.workflow_support:check_{family.name}_config"
+    family.check_config({})  # an absent section is fine
 
 
 def test_the_snakefile_and_the_schema_name_no_family():

@@ -109,14 +109,17 @@ def test_the_pipeline_runs_the_toy_family(toy_site, tmp_path):
     assert "| d1 | 4.000 | 2.000 | 2.000 |" in report  # mean, trimmed (one score of three off each end), median
 
 
-def test_a_toy_config_mistake_stops_before_any_job(toy_site, tmp_path):
-    workdir = offline_workdir(tmp_path / "run", lambda c: toy_config(c, {"mean": {"params": {"trim": 0.9}}}))
+@pytest.mark.parametrize("methods, messages", [
+    ({"mean": {"params": {"trim": 0.9}}}, ["config: toy.methods.mean", "trim must be in [0, 0.5)"]),  # registry
+    ({}, ["config: toy.datasets ['panel'] are configured but toy.methods is empty"]),  # the family's own check
+])
+def test_a_toy_config_mistake_stops_before_any_job(toy_site, tmp_path, methods, messages):
+    workdir = offline_workdir(tmp_path / "run", lambda c: toy_config(c, methods))
     proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
                            str(workdir), "--cores", "1", "-n"], capture_output=True, text=True,
                           env=env_with(toy_site), cwd=workdir)
     assert proc.returncode != 0
-    assert "config: toy.methods.mean" in proc.stderr + proc.stdout
-    assert "trim must be in [0, 0.5)" in proc.stderr + proc.stdout
+    assert all(message in proc.stderr + proc.stdout for message in messages)
 
 
 @pytest.mark.parametrize("entry, message", [

@@ -8,7 +8,7 @@ from manyjudges.families import Family
 from manyjudges.registry import Builtin, Registry
 from manyjudges_toy.methods import ItemMean, ItemMedian
 
-__all__ = ["FAMILY", "registry"]
+__all__ = ["FAMILY", "check_config", "registry"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -18,6 +18,13 @@ registry = Registry("toy", {
     "median": Builtin(ItemMedian, "each item's median score"),
 }, required=("fit_predict",))
 
+def check_config(config: dict) -> None:
+    """Before any job: a toy section with datasets must configure a method (else nothing would run)."""
+    toy = config.get("toy") or {}
+    if toy.get("datasets") and not toy.get("methods"):
+        raise ValueError(f"config: toy.datasets {sorted(toy['datasets'])} are configured but toy.methods is empty")
+
+
 #: the family, declared once: the command, the pipeline and the report read everything from here
 FAMILY = Family(
     name="toy",
@@ -26,4 +33,5 @@ FAMILY = Family(
     commands="manyjudges_toy.commands:add_commands",
     rules=HERE / "toy.smk",
     schema=HERE / "toy.schema.yaml",
+    config_check="manyjudges_toy:check_config",
 )
