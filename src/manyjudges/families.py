@@ -22,7 +22,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "Family", "families", "get_family"]
+__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "Family", "built_in", "families", "get_family"]
 
 #: the entry-point group a package declares its families in (each entry point names a :class:`Family`)
 ENTRY_POINT_GROUP = "manyjudges.families"
@@ -93,23 +93,23 @@ class Family:
         getattr(importlib.import_module(module), function)(subparsers)
 
 
+def built_in(name: str, summary: str, pinned_sources: tuple[str, ...] = ()) -> Family:
+    """A family of this library, laid out by the house's conventions: its package ``manyjudges.<name>``, its
+    subcommands ``manyjudges.cli.<name>:add_commands``, its config checks
+    ``manyjudges.workflow_support:check_<name>_config``, its rules and schema in the pipeline's own
+    ``workflow/`` (:meth:`Family.rules_files`)."""
+    return Family(name, f"manyjudges.{name}", summary, f"manyjudges.cli.{name}:add_commands",
+                  pinned_sources=pinned_sources, config_check=f"manyjudges.workflow_support:check_{name}_config")
+
+
 #: the built-in families, in the order of the command's help and of the reproduction report
 BUILT_IN = (
-    Family("orderings", "manyjudges.orderings", "score ordered lists against several gold orderings",
-           "manyjudges.cli.orderings:add_commands", pinned_sources=("preflib",),
-           config_check="manyjudges.workflow_support:check_orderings_config"),
-    Family("consensus", "manyjudges.consensus", "consensus measure of each set of rankings",
-           "manyjudges.cli.consensus:add_commands", pinned_sources=("search_results", "clef_runs"),
-           config_check="manyjudges.workflow_support:check_consensus_config"),
-    Family("graded", "manyjudges.graded", "predict an unseen judge's graded labels",
-           "manyjudges.cli.graded:add_commands", pinned_sources=("trec_rf10", "adultcontent3", "snow2008"),
-           config_check="manyjudges.workflow_support:check_graded_config"),
-    Family("crowd", "manyjudges.crowd", "one ranking per topic from crowd preferences or ratings",
-           "manyjudges.cli.crowd:add_commands", pinned_sources=("mirex2005", "trec_rf10"),
-           config_check="manyjudges.workflow_support:check_crowd_config"),
-    Family("truth", "manyjudges.truth", "one class per item, and a skill per worker, from many workers' labels",
-           "manyjudges.cli.truth:add_commands", pinned_sources=("truth_benchmark", "snow2008", "trec_rf10"),
-           config_check="manyjudges.workflow_support:check_truth_config"),
+    built_in("orderings", "score ordered lists against several gold orderings", ("preflib",)),
+    built_in("consensus", "consensus measure of each set of rankings", ("search_results", "clef_runs")),
+    built_in("graded", "predict an unseen judge's graded labels", ("trec_rf10", "adultcontent3", "snow2008")),
+    built_in("crowd", "one ranking per topic from crowd preferences or ratings", ("mirex2005", "trec_rf10")),
+    built_in("truth", "one class per item, and a skill per worker, from many workers' labels",
+             ("truth_benchmark", "snow2008", "trec_rf10")),
 )
 
 
