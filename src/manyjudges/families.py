@@ -116,14 +116,17 @@ BUILT_IN = (
 @cache
 def families() -> dict[str, Family]:
     """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's (entry
-    points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, or
-    whose entry point is not a :class:`Family` of that name, is an error naming its package."""
+    points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, whose
+    entry point does not load, or is not a :class:`Family` of that name, is a ValueError naming the entry point."""
     out = {family.name: family for family in BUILT_IN}
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         where = f"entry point {point.name} = {point.value!r} (group {ENTRY_POINT_GROUP})"
         if point.name in out:
             raise ValueError(f"{where}: a family named {point.name!r} exists already")
-        family = point.load()
+        try:
+            family = point.load()
+        except Exception as err:  # whatever a plug-in's import raises, reported as its own
+            raise ValueError(f"{where}: cannot load it: {type(err).__name__}: {err}") from err
         if not isinstance(family, Family) or family.name != point.name:
             raise ValueError(f"{where}: must name a manyjudges.families.Family called {point.name!r}, "
                              f"got {family!r}")

@@ -126,6 +126,7 @@ def test_a_toy_config_mistake_stops_before_any_job(toy_site, tmp_path, methods, 
     ({"truth": "manyjudges_toy:FAMILY"}, "a family named 'truth' exists already"),
     ({"other": "manyjudges_toy:FAMILY"}, "must name a manyjudges.families.Family called 'other'"),
     ({"toy": "manyjudges_toy:registry"}, "must name a manyjudges.families.Family called 'toy'"),
+    ({"toy": "manyjudges_toy_missing:FAMILY"}, "cannot load it: ModuleNotFoundError"),
 ])
 def test_a_bad_plugin_declaration_names_its_entry_point(tmp_path, monkeypatch, entry, message):
     monkeypatch.syspath_prepend(str(TOY))
