@@ -16,10 +16,12 @@ functions ``<name>_outputs()`` and ``<name>_report()`` defined there) and the re
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 __all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "Family", "built_in", "families", "get_family"]
@@ -61,8 +63,10 @@ class Family:
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"a family's name must be a Python identifier, got {self.name!r}")
-        if ":" not in self.commands:
-            raise ValueError(f"family {self.name!r}: commands must be 'module:function', got {self.commands!r}")
+        for field_name in ("commands", "config_check"):
+            value = getattr(self, field_name)
+            if value is not None and ":" not in value:
+                raise ValueError(f"family {self.name!r}: {field_name} must be 'module:function', got {value!r}")
 
     def rules_files(self, workflow_dir: str | Path) -> list[Path]:
         """The files the Snakefile includes for it, in order: :attr:`rules`, or under ``workflow_dir``
@@ -114,7 +118,7 @@ BUILT_IN = (
 
 
 @cache
-def families() -> dict[str, Family]:
+def families() -> Mapping[str, Family]:
     """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's (entry
     points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, whose
     entry point does not load, or is not a :class:`Family` of that name, is a ValueError naming the entry point."""
@@ -131,7 +135,7 @@ def families() -> dict[str, Family]:
             raise ValueError(f"{where}: must name a manyjudges.families.Family called {point.name!r}, "
                              f"got {family!r}")
         out[family.name] = family
-    return out
+    return MappingProxyType(out)  # read-only: the one list, cached
 
 
 def get_family(name: str) -> Family:

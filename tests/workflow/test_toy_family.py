@@ -138,3 +138,22 @@ def test_a_bad_plugin_declaration_names_its_entry_point(tmp_path, monkeypatch, e
         assert f"group {ENTRY_POINT_GROUP}" in str(err.value)
     finally:
         families.cache_clear()
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"name": "my-family"}, "must be a Python identifier"),
+    ({"commands": "manyjudges_toy.commands.add_commands"}, "commands must be 'module:function'"),
+    ({"config_check": "manyjudges_toy.check_config"}, "config_check must be 'module:function'"),
+])
+def test_a_family_declaration_is_checked_when_made(fields, message):
+    from manyjudges.families import Family
+
+    declared = {"name": "toy", "package": "manyjudges_toy", "summary": "s",
+                "commands": "manyjudges_toy.commands:add_commands", **fields}
+    with pytest.raises(ValueError, match=message):
+        Family(**declared)
+
+
+def test_the_list_of_families_is_read_only():
+    with pytest.raises(TypeError):
+        families()["toy"] = BUILT_IN[0]  # type: ignore[index]
