@@ -70,3 +70,11 @@ def test_pinned_datasets_come_from_each_familys_pinned_sources():
               "truth": {"datasets": {"c": {"source": "trec_rf10"}, "d": {"source": "labels_table"}}},
               "graded": {"datasets": {"e": {"source": "preflib"}}}}  # preflib is no graded source
     assert pinned_dataset_names(config) == ["a", "c"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_built_in_family_has_the_same_inner_shape(family):
+    """Its methods' registry, what the pipeline runs (experiment), its report section and its figures."""
+    package = REPO / "src" / "manyjudges" / family
+    for module in ("registry", "experiment", "report", "plots"):
+        assert (package / f"{module}.py").is_file(), f"manyjudges.{family}.{module}"
