@@ -99,10 +99,10 @@ class Family:
 def built_in(name: str, summary: str, pinned_sources: tuple[str, ...] = ()) -> Family:
     """A family of this library, laid out by the house's conventions: its package ``manyjudges.<name>``, its
     subcommands ``manyjudges.cli.<name>:add_commands``, its config checks
-    ``manyjudges.workflow_support:check_<name>_config``, its rules and schema in the pipeline's own
+    ``manyjudges.config_checks:check_<name>_config``, its rules and schema in the pipeline's own
     ``workflow/`` (:meth:`Family.rules_files`)."""
     return Family(name, f"manyjudges.{name}", summary, f"manyjudges.cli.{name}:add_commands",
-                  pinned_sources=pinned_sources, config_check=f"manyjudges.workflow_support:check_{name}_config")
+                  pinned_sources=pinned_sources, config_check=f"manyjudges.config_checks:check_{name}_config")
 
 
 #: the built-in families, in the order of the command's help and of the reproduction report

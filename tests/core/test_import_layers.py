@@ -18,8 +18,8 @@ LAYERS = (
     ("io", {"io"}),
     ("reporting", {"reporting"}),
     ("families", set(manyjudges.FAMILIES)),
-    ("doors", {"__init__", "__main__", "cli", "download", "families", "job_plan", "reading_plan", "reproduction",
-               "workflow_support"}),
+    ("doors", {"__init__", "__main__", "cli", "config_checks", "download", "families", "job_plan", "reading_plan",
+               "reproduction", "workflow_support"}),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}
 #: layers whose units may import one another (the families may not: each stands on the layers below)

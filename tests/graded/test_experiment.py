@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.config_checks import check_config_references
 from manyjudges.graded.base import maximise_scalar
 from manyjudges.graded.data import parse_graded_source
 from manyjudges.graded.experiment import comparison_table, loglik_table, predict_part
@@ -17,7 +18,6 @@ from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.votes import M1
 from manyjudges.io.tables import write_table
 from manyjudges.reporting.tables import concat_tables
-from manyjudges.workflow_support import check_config_references
 
 from .helpers import K3
 

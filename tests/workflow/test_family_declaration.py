@@ -39,7 +39,7 @@ def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
     sub = argparse.ArgumentParser().add_subparsers()
     family.add_commands(sub)
     assert family.name in sub.choices
-    assert family.config_check == f"manyjudges.workflow_support:check_{family.name}_config"
+    assert family.config_check == f"manyjudges.config_checks:check_{family.name}_config"
     family.check_config({})  # an absent section is fine
 
 

@@ -2,9 +2,9 @@
 (ED per method, or several methods in the batch job) and planned_jobs (the same for graded parts)."""
 import pytest
 
+from manyjudges.config_checks import check_config_references
 from manyjudges.workflow_support import (
     BATCH_JOB,
-    check_config_references,
     ed_jobs,
     job_count,
     job_share,

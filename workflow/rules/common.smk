@@ -2,10 +2,10 @@
 # <family>_common.smk).
 import os
 
+from manyjudges.config_checks import check_config_methods, check_config_references
+from manyjudges.registry import method_spec
 from manyjudges.workflow_support import (
     all_datasets,
-    check_config_methods,
-    check_config_references,
     check_config_schema,
     config_section,
     dataset_names,
@@ -17,7 +17,6 @@ from manyjudges.workflow_support import (
     method_units,
     noise_reading,
     reading_datasets,
-    method_spec,
     pinned_dataset_names,
     planned_jobs,
     raw_files,

@@ -1,0 +1,156 @@
+"""The config's checks after its schema (:func:`manyjudges.workflow_support.check_config_schema`), run by the
+pipeline before any job: every configured method can be built (:func:`check_config_methods`), and each
+family's section names only what is configured (:func:`check_config_references`, which runs each family's
+:attr:`~manyjudges.families.Family.config_check`: the built-in families' ``check_<family>_config`` here).
+
+Nothing in the library imports this module."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from manyjudges.job_plan import BATCH_JOB, entry_jobs
+from manyjudges.reading_plan import check_sweep_readings
+from manyjudges.registry import method_spec
+from manyjudges.workflow_support import all_datasets
+
+__all__ = ["check_config_methods", "check_config_references", "check_consensus_config", "check_crowd_config",
+           "check_graded_config", "check_orderings_config", "check_truth_config"]
+
+
+def check_config_methods(config: Mapping[str, Any]) -> None:
+    """Fail before any job when a configured method cannot be built: an unknown name, a module that
+    does not import, a parameter the method does not take or a value it rejects (each family's section
+    lists its methods under ``methods``; other places a family names methods, its own config check)."""
+    from manyjudges import family_registry
+    from manyjudges.families import families
+
+    for section in families():
+        registry = family_registry(section)
+        for name in (config.get(section) or {}).get("methods") or {}:
+            spec = method_spec(config[section], name)
+            try:
+                registry.check(spec["method"], spec["params"])
+            except ValueError as err:
+                raise ValueError(f"config: {section}.methods.{name}: {err}") from None
+
+
+def _check_batch(config: Mapping[str, Any], section: str) -> None:
+    """``<section>.batch`` names configured methods that run in one job each (no ``jobs: N > 1``),
+    and no method is itself named like the batch job."""
+    entries = config.get(section) or {}
+    methods = entries.get("methods") or {}
+    batch = list(entries.get("batch") or [])
+    unknown = sorted(set(batch) - set(methods))
+    if unknown:
+        raise ValueError(f"config: {section}.batch names methods {unknown} that are not configured; "
+                         f"configured: {sorted(methods)}")
+    split = [m for m in batch if entry_jobs(entries, m) > 1]
+    if split:
+        raise ValueError(f"config: {section}.batch: {split} split into several jobs (jobs > 1); a batched method runs "
+                         "in the one batch job: drop it from batch or drop its jobs key")
+    if batch and BATCH_JOB in methods:
+        raise ValueError(f"config: {section}.methods.{BATCH_JOB}: the name of the batch job; rename the method")
+
+
+def check_config_references(config: Mapping[str, Any]) -> None:
+    """Fail early, and clearly, when a section names what is not configured (a dataset, a method): each
+    family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order."""
+    from manyjudges.families import families
+
+    for family in families().values():
+        family.check_config(config)
+
+
+def check_orderings_config(config: Mapping[str, Any]) -> None:
+    """The orderings section's batch, readings and sweep readings name configured methods and datasets."""
+    _check_batch(config, "orderings")
+    orderings = config.get("orderings") or {}
+    wanted = (orderings.get("readings") or {}).get("datasets") or []
+    unknown = sorted(set(wanted) - set(orderings.get("datasets") or {}))
+    if unknown:
+        raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
+                         f"configured: {sorted(orderings.get('datasets') or {})}")
+    check_sweep_readings(orderings)
+
+
+def check_consensus_config(config: Mapping[str, Any]) -> None:
+    """The consensus section's datasets are configured (its own or the orderings'), its search runs on
+    rankings and its aggregators exist."""
+    from manyjudges import family_registry
+
+    known = all_datasets(config)
+    cons = config.get("consensus") or {}
+    wanted = list((cons.get("aggregation") or {}).get("datasets", []))
+    if cons.get("search"):
+        wanted.append(cons["search"]["dataset"])
+    missing = [d for d in wanted if d not in known]
+    if missing:
+        raise ValueError(
+            f"config: consensus refers to datasets {missing} that are not configured; "
+            f"configured: {sorted(known)} (define them under orderings.datasets or consensus.datasets)"
+        )
+    if cons.get("search") and known[cons["search"]["dataset"]]["source"] not in ("search_results", "clef_runs"):
+        raise ValueError(f"config: consensus.search.dataset {cons['search']['dataset']!r} must be a rankings "
+                         "dataset (search_results or clef_runs)")
+    for name in (cons.get("aggregation") or {}).get("aggregators") or []:
+        try:
+            family_registry("consensus").resolve(name)
+        except ValueError as err:
+            raise ValueError(f"config: consensus.aggregation.aggregators: {err}") from None
+
+
+def check_graded_config(config: Mapping[str, Any]) -> None:
+    """The graded section's comparisons and batch name configured methods; its simulated panels can be drawn."""
+    from manyjudges.graded.simulate import spec_problem
+
+    graded = config.get("graded") or {}
+    unknown = sorted({m for pair in graded.get("comparisons") or [] for m in pair} - set(graded.get("methods") or {}))
+    if unknown:
+        raise ValueError(f"config: graded.comparisons names methods {unknown} that are not configured; "
+                         f"configured: {sorted(graded.get('methods') or {})}")
+    _check_batch(config, "graded")
+    for name, spec in (graded.get("datasets") or {}).items():
+        problem = spec_problem(spec) if spec.get("source") == "simulate" else None
+        if problem:
+            raise ValueError(f"config: graded.datasets.{name}: {problem}")
+
+
+def check_crowd_config(config: Mapping[str, Any]) -> None:
+    """The crowd section's batch, proposed, baselines, ablation and robustness name configured methods and
+    datasets, and no crowd dataset shares its name with another section's of another source."""
+    _check_batch(config, "crowd")
+    crowd = config.get("crowd") or {}
+    crowd_methods = set(crowd.get("methods") or {})
+    named = set(crowd.get("proposed") or []) | {m for pair in crowd.get("ablation") or [] for m in pair}
+    named |= set(crowd.get("baselines") or [])
+    named |= set((crowd.get("robustness") or {}).get("methods") or [])
+    unknown = sorted(named - crowd_methods)
+    if unknown:
+        raise ValueError(f"config: crowd.proposed / baselines / ablation / robustness name methods {unknown} "
+                         f"that are not configured; configured: {sorted(crowd_methods)}")
+    robust = sorted(set((crowd.get("robustness") or {}).get("datasets") or []) - set(crowd.get("datasets") or {}))
+    if robust:
+        raise ValueError(f"config: crowd.robustness.datasets {robust} are not under crowd.datasets; "
+                         f"configured: {sorted(crowd.get('datasets') or {})}")
+    for name, spec in (crowd.get("datasets") or {}).items():
+        other = {s: d for s in ("orderings", "consensus", "graded")
+                 for n, d in ((config.get(s) or {}).get("datasets") or {}).items() if n == name}
+        for section, spec_other in other.items():
+            if spec_other.get("source") != spec.get("source"):
+                raise ValueError(f"config: dataset {name!r} is under crowd (source {spec.get('source')!r}) and "
+                                 f"under {section} (source {spec_other.get('source')!r}); use another name")
+
+
+def check_truth_config(config: Mapping[str, Any]) -> None:
+    """The truth section's replay (``active``) names a method that can be built."""
+    from manyjudges import family_registry
+
+    active = (config.get("truth") or {}).get("active")
+    if active:
+        try:
+            family_registry("truth").check(active.get("method", "dawid_skene"), active.get("params") or {})
+        except ValueError as err:
+            raise ValueError(f"config: truth.active.method: {err}") from None
+
+
