@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from manyjudges import family_registry
+from manyjudges.families import families
 from manyjudges.job_plan import BATCH_JOB, entry_jobs
 from manyjudges.reading_plan import check_sweep_readings
 from manyjudges.registry import method_spec
@@ -22,9 +24,6 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
     does not import, a parameter the method does not take or a value it rejects (each family's section
     lists its methods under ``methods``; other places a family names methods, its own config check)."""
-    from manyjudges import family_registry
-    from manyjudges.families import families
-
     for section in families():
         registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
@@ -56,8 +55,6 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names what is not configured (a dataset, a method): each
     family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order."""
-    from manyjudges.families import families
-
     for family in families().values():
         family.check_config(config)
 
@@ -77,8 +74,6 @@ def check_orderings_config(config: Mapping[str, Any]) -> None:
 def check_consensus_config(config: Mapping[str, Any]) -> None:
     """The consensus section's datasets are configured (its own or the orderings'), its search runs on
     rankings and its aggregators exist."""
-    from manyjudges import family_registry
-
     known = all_datasets(config)
     cons = config.get("consensus") or {}
     wanted = list((cons.get("aggregation") or {}).get("datasets", []))
@@ -144,8 +139,6 @@ def check_crowd_config(config: Mapping[str, Any]) -> None:
 
 def check_truth_config(config: Mapping[str, Any]) -> None:
     """The truth section's replay (``active``) names a method that can be built."""
-    from manyjudges import family_registry
-
     active = (config.get("truth") or {}).get("active")
     if active:
         try:
