@@ -19,6 +19,11 @@ the workers' confusions are learned from them too; one with ``"labels"`` (no wor
 learn) gives them their known class after the fit. Either way the gold items' ``proba_`` is
 one-hot and ``gold_`` holds them. A method with neither says so (a ValueError).
 
+Every fit runs on the labels sorted by (item, worker, label) code
+(:func:`~manyjudges.coded_labels.canonical_order`): the same judgments in any row order give the same
+numbers, bit for bit, whatever the method and wherever it stops (but for majority vote and Wawa
+with ``ties="first"``, whose answer is the table's order by definition).
+
 ``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class, unless a method
 states otherwise (majority vote's ``ties``).
 
@@ -37,7 +42,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, gold_codes
+from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
 from manyjudges.dawid_skene_em import UNDERFLOW
 from manyjudges.estimator import Estimator
 from manyjudges.io.errors import DataWarning
@@ -165,6 +170,7 @@ class TruthEstimator(Estimator):
         codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
         ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
         self.check_params()
+        data = self._fit_order(data)
         if known is not None and self.gold_use == "fit":
             result = cast(_FitWithGold, self._fit)(data, known)
         else:
@@ -181,7 +187,7 @@ class TruthEstimator(Estimator):
         :func:`~manyjudges.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
         classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
         self.check_params()
-        data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
+        data = self._fit_order(as_crowd_labels(labels, classes=classes, duplicates=duplicates))
         known = None
         if gold is not None:
             if self.gold_use is None:
@@ -226,6 +232,16 @@ class TruthEstimator(Estimator):
             self.confusions_ = pd.DataFrame(conf.reshape(-1, data.n_classes), index=index, columns=classes_index)
         self.n_iter_ = int(result.n_iter)
         return self
+
+    def uses_row_order(self) -> bool:
+        """True for a method whose answer depends on the order of the labels' rows by definition (majority vote
+        and Wawa with ``ties="first"``): its fits see the table's order instead of the sorted one."""
+        return False
+
+    def _fit_order(self, data: CrowdLabels) -> CrowdLabels:
+        """The labels a fit runs on: sorted by code (:func:`~manyjudges.coded_labels.canonical_order`), unless
+        :meth:`uses_row_order`."""
+        return data if self.uses_row_order() else canonical_order(data)
 
     def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
         """The beta of ``calibrate="tempering"``: fits of this method (uncalibrated) without each fold of labels."""

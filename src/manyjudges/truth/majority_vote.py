@@ -107,6 +107,10 @@ class MajorityVote(TruthEstimator):
         self.ties = ties
         self.random_state = random_state
 
+    def uses_row_order(self) -> bool:
+        """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
+        return self.ties == "first"
+
     def _check_params(self) -> None:
         if self.ties not in TIES:
             raise ValueError(f"ties must be one of {', '.join(TIES)}, got {self.ties!r}")

@@ -114,6 +114,9 @@ __all__ = ["OrdinalDawidSkene", "cut_basis", "cut_objective", "default_cuts", "n
 
 #: every worker's lapse rate l_w before the first M-step
 LAPSE_START = 0.1
+#: the largest lapse rate: l_w = 1 (a worker all of whose labels are random) leaves log(1 - l_w) = -inf, and a
+#: rounding past 1 NaN, in every confusion cell; held just below, the worker's probit part keeps a finite weight
+LAPSE_MAX = 1.0 - 1e-9
 
 
 
@@ -179,7 +182,8 @@ class OrdinalDawidSkene(TruthEstimator):
                 log_probit = log_probit_confusion(precision, shift, cuts)
                 with np.errstate(divide="ignore"):
                     share = np.exp(np.log(lapse / k)[:, None, None] - mix_lapse(log_probit, lapse))
-                lapse = np.sum(weights * share, axis=(1, 2)) / weights.sum(axis=(1, 2))
+                np.clip(share, 0.0, 1.0, out=share)
+                lapse = np.minimum(np.sum(weights * share, axis=(1, 2)) / weights.sum(axis=(1, 2)), LAPSE_MAX)
                 weights = weights * (1.0 - share)
             precision, shift = newton_m_step(precision, shift, weights, cuts=cuts)
             if self.learn_cuts:

@@ -83,7 +83,7 @@ def mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
     """log((1 - l_w) P + l_w / K) from log P, (W, K, K); log P itself when ``lapse`` is None."""
     if lapse is None:
         return log_probit
-    lapse = np.asarray(lapse, dtype=float)[:, None, None]
+    lapse = np.clip(np.asarray(lapse, dtype=float), 0.0, 1.0)[:, None, None]  # a rounding past 1 is 1, not NaN
     k = log_probit.shape[2]
     with np.errstate(divide="ignore"):
         return np.logaddexp(np.log1p(-lapse) + log_probit, np.log(lapse / k))

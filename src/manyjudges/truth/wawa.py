@@ -54,6 +54,10 @@ class Wawa(TruthEstimator):
         self.calibrate = calibrate
         self.ties = ties
 
+    def uses_row_order(self) -> bool:
+        """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
+        return self.ties == "first"
+
     def _check_params(self) -> None:
         if self.ties not in WAWA_TIES:
             raise ValueError(f"ties must be one of {', '.join(WAWA_TIES)}, got {self.ties!r}")
