@@ -143,7 +143,7 @@ def _other_uniform(rng: np.random.Generator, y: np.ndarray, n_classes: int) -> n
 
 def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int = 2, labels_per_item: int = 5,
                   class_priors: Sequence[float] | None = None, workload_exponent: float = 2.0,
-                  max_workload: int = 500, accuracy: Sequence[float] = (0.3, 0.8),
+                  max_workload: int | None = None, accuracy: Sequence[float] = (0.3, 0.8),
                   bias_concentration: float = 0.3) -> Tables:
     r"""Many workers with few labels each, each with a strong personal class prior.
 
@@ -153,9 +153,10 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
       default :math:`\pi_k \propto 0.35^k` (binary: 0.74, 0.26);
     - workloads :math:`n_w` i.i.d. from the truncated power law
       :math:`P(n_w = k) = k^{-\alpha} / \sum_{j=1}^{M} j^{-\alpha}`, k = 1..M
-      (:math:`\alpha` = ``workload_exponent``, M = ``max_workload`` <= n), drawn until they sum to
-      at least L; the last worker's is cut so that they sum to L. With the defaults
-      (:math:`\alpha = 2`, M = 500) 89% of the workers give 1-5 labels and about 0.5% over 100;
+      (:math:`\alpha` = ``workload_exponent``, M = ``max_workload`` <= n, by default min(500, n)),
+      drawn until they sum to at least L; the last worker's is cut so that they sum to L. With
+      the defaults (:math:`\alpha = 2`, M = 500) 89% of the workers give 1-5 labels and about
+      0.5% 100 or more;
     - assignment: the label slots, worker after worker in draw order, fill position j = 0..L-1,
       and slot j labels item :math:`\sigma(j \bmod n)` for a uniform permutation :math:`\sigma`;
       so every item gets ``labels_per_item`` labels and a worker (n_w <= n) never labels an item
@@ -178,7 +179,7 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     n_classes = _check_int(name, "n_classes", n_classes, 2)
     labels_per_item = _check_int(name, "labels_per_item", labels_per_item, 1)
     alpha = _check_number(name, "workload_exponent", workload_exponent, 0.0)
-    top = _check_int(name, "max_workload", max_workload, 1, n_items)
+    top = _check_int(name, "max_workload", min(500, n_items) if max_workload is None else max_workload, 1, n_items)
     lo, hi = _check_range(name, "accuracy", accuracy)
     beta = _check_number(name, "bias_concentration", bias_concentration, 0.0, open_low=True)
     pi = _priors(name, class_priors, n_classes, 0.35 ** np.arange(n_classes))
