@@ -14,6 +14,7 @@ from manyjudges.families import families
 from manyjudges.job_plan import BATCH_JOB, entry_jobs
 from manyjudges.reading_plan import check_sweep_readings
 from manyjudges.registry import method_spec
+from manyjudges.truth.scenarios import DEFAULT_SCENARIO, scenario_options
 from manyjudges.workflow_support import all_datasets
 
 __all__ = ["check_config_methods", "check_config_references", "check_consensus_config", "check_crowd_config",
@@ -138,7 +139,14 @@ def check_crowd_config(config: Mapping[str, Any]) -> None:
 
 
 def check_truth_config(config: Mapping[str, Any]) -> None:
-    """The truth section's replay (``active``) names a method that can be built."""
+    """The truth section's replay (``active``) names a method that can be built; a simulated dataset
+    gives no option its ``scenario`` does not take."""
+    for name, spec in ((config.get("truth") or {}).get("datasets") or {}).items():
+        if spec.get("source") == "simulate":
+            try:
+                scenario_options(spec.get("scenario", DEFAULT_SCENARIO), spec)
+            except ValueError as err:
+                raise ValueError(f"config: truth.datasets.{name}: {err}") from None
     active = (config.get("truth") or {}).get("active")
     if active:
         try:

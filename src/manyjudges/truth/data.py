@@ -14,6 +14,7 @@ from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
 from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 from manyjudges.random_streams import rng_for
+from manyjudges.truth.scenarios import DEFAULT_SCENARIO, SCENARIOS, scenario_options
 from manyjudges.truth.simulate import simulate_labels
 
 __all__ = ["SIMULATION_OPTIONS", "SOURCES", "truth_tables"]
@@ -29,10 +30,15 @@ def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(labels ``item, worker, label``, truth ``item, truth``) of the data set ``name`` with config entry
     ``spec`` and input ``files`` (the pinned files of its source; none for ``simulate`` and
-    ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name);
+    ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
+    with the generator its ``scenario`` names (:mod:`manyjudges.truth.scenarios`; default simulate_labels);
     a user's table without ``truth`` gets an empty truth table."""
     source = spec["source"]
-    if source == "simulate":
+    if source == "simulate":  # ``scenario``: a generator of manyjudges.truth.scenarios, else simulate_labels
+        scenario = spec.get("scenario", DEFAULT_SCENARIO)
+        options = scenario_options(scenario, spec)  # an unknown scenario, another one's option: a ValueError
+        if scenario != DEFAULT_SCENARIO:
+            return SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
         options = {k: spec[k] for k in SIMULATION_OPTIONS if k in spec}
         labels, truth, _ = simulate_labels(rng_for(seed, "truth", name), **options)
         return labels, truth
