@@ -98,8 +98,9 @@ def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
     dropped = 0
     for run in runs:
         rows, outside = read_qrel_grades(run)
-        for number, value in outside:
-            _log.warning("%s, line %d: grade %r outside 0..3: dropped", run, number, value)
+        if outside:
+            _log.warning("%s: %d grades outside 0..3 dropped (line: value %s)", run, len(outside),
+                         ", ".join(f"{number}: {value!r}" for number, value in outside))
         dropped += len(outside)
         for _, item, grade in rows:
             collector.add(item, run.stem, grade)

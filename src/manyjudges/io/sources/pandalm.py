@@ -111,6 +111,7 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
     for name in judges:
         path, worker = paths[name], name.removesuffix(_JUDGE_SUFFIX)
         seen: set[int] = set()
+        dropped: list[int] = []
         for row in _records(path):
             keys = [k for k in row if k.endswith("_result")]
             if len(keys) != 1 or row["idx"] not in annotations or row["idx"] in seen:
@@ -119,12 +120,15 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
             seen.add(row["idx"])
             verdict = _class(path, row, keys[0])
             if verdict is None:
-                _log.warning("%s: idx %d: verdict %r dropped", path, row["idx"], row[keys[0]])
-                unreadable += 1
+                dropped.append(row["idx"])
                 continue
             items.append(str(row["idx"]))
             workers.append(worker)
             labels.append(verdict)
+        if dropped:
+            _log.warning("%s: %d verdicts %r dropped (idx %s)", path, len(dropped), _UNREADABLE,
+                         ", ".join(map(str, dropped)))
+        unreadable += len(dropped)
     for k in panel:
         for idx, votes in annotations.items():
             items.append(str(idx))

@@ -4,8 +4,8 @@
 bcdnlp/PRD (Li, Patel, Du, "PRD: Peer Rank and Discussion Improve Large Language Model based
 Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``score``: 1 = the answer of
 ``X`` (shown first) is better, 2 = the answer of ``Y`` (shown second), 3 = a tie; some files write
-``-reviewer-threeclass``. The files of ``ratings-human/`` (judge ``human``) hold several anonymous votes
-per question in the same form. See ``docs/data.md``.
+``-reviewer-threeclass``, vicuna-13b's ``-reviewer``. The files of ``ratings-human/`` (judge ``human``)
+hold several anonymous votes per question in the same form. See ``docs/data.md``.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
 #: the classes of an item (question, model pair a < b): a's answer wins, b's answer wins, a tie
 PRD_CLASSES = ["a_wins", "b_wins", "tie"]
 _HUMAN = "human"
-_SUFFIX = re.compile(r"-reviewer[_-]threeclass\.jsonl$")
+_SUFFIX = re.compile(r"-reviewer([_-]threeclass)?\.jsonl$")
 _SCORES = (1, 2, 3)
 
 
