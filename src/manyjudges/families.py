@@ -112,7 +112,7 @@ BUILT_IN = (
     built_in("graded", "predict an unseen judge's graded labels", ("trec_rf10", "adultcontent3", "snow2008")),
     built_in("crowd", "one ranking per topic from crowd preferences or ratings", ("mirex2005", "trec_rf10")),
     built_in("truth", "one class per item, and a skill per worker, from many workers' labels",
-             ("truth_benchmark", "snow2008", "trec_rf10")),
+             ("truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm")),
 )
 
 

@@ -73,9 +73,11 @@ def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
 
 
 def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
-    """{local filename: {repo_path, sha256}} of a real dataset, restricted to ``files`` if given."""
+    """{local filename: {repo_path, sha256}} of a real dataset: the pinned files of its ``pinned`` key
+    (another data set's entry in ``resources/datasets.tsv``, when the section allows it) or of its own
+    name, restricted to ``files`` if given."""
     spec = all_datasets(config)[dataset]
-    pinned = pinned_files(dataset)
+    pinned = pinned_files(spec.get("pinned", dataset))
     table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
     wanted = spec.get("files")
     if wanted:

@@ -52,15 +52,16 @@ def test_snow_valence_bins_fixture() -> None:
 
 def test_snow_every_task_bins_its_whole_range(tmp_path: Path) -> None:
     for task in SNOW2008_TASKS:
-        low, high = (0, 10) if task == "wordsim" else (-100, 100) if task == "valence" else (0, 100)
+        low, high = {"wordsim": (0, 10), "valence": (-100, 100), "temp": (1, 2), "wsd": (1, 3)}.get(task, (0, 100))
         lines = [f"h\tW\t{v}\t{v}\t0\n" for v in range(low, high + 1)]
         data = parse_snow2008(write(tmp_path / f"{task}.tsv", SNOW_HEADER + "".join(lines)), task)
         labels = data.grades.set_index("item")["label"]
         labels = [int(labels[str(v)]) for v in range(low, high + 1)]
         assert labels == sorted(labels) and labels[0] == 0 and labels[-1] == data.n_labels - 1
         counts = np.bincount(labels)
-        if task == "wordsim":
-            assert data.n_labels == 11 and (counts == 1).all()
+        if task in ("wordsim", "temp", "wsd"):  # one label per response
+            assert data.n_labels == high - low + 1 and (counts == 1).all()
+            assert data.label_names == [str(v) for v in range(low, high + 1)]
         else:
             # equal width; the last bin also holds the top of the range
             width = (high - low) // 5
@@ -137,6 +138,12 @@ def test_snow2008_real(mirror: Path, task: str) -> None:
     if task == "wordsim":
         assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == (30, 10, 11)
         assert sorted(g["label"].unique()) == list(range(11))  # every response 0..10 occurs
+    elif task in ("temp", "wsd"):
+        rows = [line.split("\t") for line in files[f"{task}.standardized.tsv"].read_text().splitlines()[1:]]
+        direct = (len({r[2] for r in rows}), len({r[1] for r in rows}), len({r[3] for r in rows}))
+        assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == direct
+        assert direct == {"temp": (462, 76, 2), "wsd": (177, 34, 3)}[task]
+        assert len(g) == len(rows)
     else:
         assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == (100, 38, 5)
         assert sorted(g["label"].unique()) == list(range(5))
@@ -154,5 +161,45 @@ def test_snow_affect_gold_is_binned_like_the_responses(tmp_path: Path) -> None:
     path.write_text(header + rows + "a6\tw2\t9\t3\t60\n")
     with pytest.raises(DataError, match=r"line 7.*two different gold"):
         snow2008_gold(path, "anger")
-    with pytest.raises(ValueError, match="wordsim"):
+    with pytest.raises(DataError, match=r"line 2: wordsim gold must be a number in 0\.\.4: '19'"):
         snow2008_gold(path, "wordsim")
+    with pytest.raises(ValueError, match="unknown snow2008 task 'rte'"):
+        snow2008_gold(path, "rte")
+
+
+def test_snow_wordsim_gold_maps_0_4_onto_0_10(tmp_path: Path) -> None:
+    from manyjudges.io.sources.snow2008 import snow2008_gold
+
+    header = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
+    golds = {"a b": "0.33", "c d": "1.00", "e f": "1.20", "g h": "3.62", "i j": "4.00", "k l": "0"}
+    path = write(tmp_path / "wordsim.tsv", header + "".join(f"x\tw\t{i}\t5\t{g}\n" for i, g in golds.items()))
+    gold = snow2008_gold(path, "wordsim")
+    # 2.5 * gold rounded half up, by hand: 0.825 -> 1, 2.5 -> 3, 3.0 -> 3, 9.05 -> 9, 10, 0
+    assert gold.to_dict("list") == {"item": list(golds), "truth": [1, 3, 3, 9, 10, 0]}
+
+
+@pytest.mark.parametrize(("task", "value"), [("temp", "3"), ("wsd", "0"), ("wsd", "x")])
+def test_snow_categorical_gold_out_of_range(tmp_path: Path, task: str, value: str) -> None:
+    from manyjudges.io.sources.snow2008 import snow2008_gold
+
+    header = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
+    path = write(tmp_path / f"{task}.tsv", header + "x\tw\ti1\t1\t1\nx\tw\ti2\t1\t" + value + "\n")
+    with pytest.raises(DataError) as err:
+        snow2008_gold(path, task)
+    assert_located(err, path, 3, value)
+
+
+@pytest.mark.parametrize("task", ["temp", "wsd", "wordsim", "valence"])
+def test_snow2008_gold_real(mirror: Path, task: str) -> None:
+    from manyjudges.io.sources.snow2008 import snow2008_gold
+
+    path = pinned(f"snow2008_{task}", mirror)[f"{task}.standardized.tsv"]
+    gold = snow2008_gold(path, task)
+    rows = [line.split("\t") for line in path.read_text().splitlines()[1:]]
+    direct: dict[str, float] = {r[2]: float(r[4]) for r in rows}
+    assert len(gold) == len(direct) == {"temp": 462, "wsd": 177, "wordsim": 30, "valence": 100}[task]
+    expected = {
+        "temp": lambda v: int(v) - 1, "wsd": lambda v: int(v) - 1,
+        "wordsim": lambda v: int(v * 2.5 + 0.5), "valence": lambda v: min(int((v + 100) // 40), 4),
+    }[task]
+    assert dict(zip(gold["item"], gold["truth"])) == {i: expected(v) for i, v in direct.items()}

@@ -31,3 +31,76 @@ def test_a_users_table_without_truth_and_an_unknown_source(tmp_path):
     assert len(labels) == 2 and truth.empty and list(truth.columns) == ["item", "truth"]
     with pytest.raises(ValueError, match="unknown truth source 'csv'"):
         truth_tables("mine", {"source": "csv"}, [])
+
+
+def test_keep_workers_by_pattern():
+    import pandas as pd
+
+    from manyjudges.truth.data import keep_workers
+
+    labels = pd.DataFrame({"item": ["a", "a", "b", "c"], "worker": ["gpt4:ab", "gpt4:ba", "bard:ab", "gpt4:ba"],
+                           "label": [0, 1, 1, 2]})
+    truth = pd.DataFrame({"item": ["a", "b", "c"], "truth": [0, 1, 2]})
+    kept, kept_truth = keep_workers(labels, truth, ["*:ab"])
+    assert kept.to_dict("list") == {"item": ["a", "b"], "worker": ["gpt4:ab", "bard:ab"], "label": [0, 1]}
+    assert kept_truth["item"].tolist() == ["a", "b"]  # c has no label left
+    with pytest.raises(ValueError, match=r"\['claude\*'\] match no worker"):
+        keep_workers(labels, truth, ["gpt4:*", "claude*"])
+
+
+def test_an_llm_panel_through_truth_tables_with_workers(tmp_path):
+    (tmp_path / "llmjudge_test_qrel_idx.txt").write_text("q1 0 p1 3\nq1 0 p2 0\n")
+    (tmp_path / "A-x.txt").write_text("q1 0 p1 2\nq1 0 p2 0\n")
+    (tmp_path / "B-y.txt").write_text("q1 0 p1 3\n")
+    files = sorted(tmp_path.iterdir())
+    labels, truth = truth_tables("llm", {"source": "llmjudge", "workers": ["B-*"]}, files)
+    assert labels.to_dict("list") == {"item": ["q1:p1"], "worker": ["B-y"], "label": [3]}
+    assert truth.to_dict("list") == {"item": ["q1:p1"], "truth": [3]}
+
+
+def test_a_sets_pinned_key_reads_another_sets_files():
+    from manyjudges.download import pinned_files, raw_filename
+    from manyjudges.workflow_support import raw_files
+
+    config = {"truth": {"datasets": {"llm_one": {"source": "llmjudge", "pinned": "llmjudge",
+                                                 "files": ["Olz-exp.txt", "llmjudge_test_qrel_idx.txt"]},
+                                     "prd_ab": {"source": "prd", "pinned": "prd"}}}}
+    assert sorted(raw_files(config, "llm_one")) == ["Olz-exp.txt", "llmjudge_test_qrel_idx.txt"]
+    assert sorted(raw_files(config, "prd_ab")) == sorted(raw_filename(p) for p in pinned_files("prd")["repo_path"])
+    with pytest.raises(ValueError, match="not pinned"):
+        raw_files({"truth": {"datasets": {"x": {"source": "prd", "pinned": "prd", "files": ["nope.jsonl"]}}}}, "x")
+
+
+def test_the_paper_pool_has_30_real_sets_with_groups():
+    config = yaml.safe_load((Path(__file__).parents[2] / "config" / "paper.yaml").read_text(encoding="utf-8"))
+    real = {n: s for n, s in config["truth"]["datasets"].items() if s["source"] not in ("simulate", "labels_table")}
+    assert len(real) >= 30
+    groups = {n: s.get("group", n) for n, s in real.items()}
+    # sets that share items share a group
+    assert {groups[n] for n in real if n.startswith("llmjudge")} == {"llmjudge"}
+    assert {groups[n] for n in real if n.startswith(("prd", "pandalm"))} == {"prd", "pandalm"}
+    assert groups["truth_trec"] == groups["trec_rf10"]
+    assert len({groups[f"snow2008_{t}"] for t in ("anger", "disgust", "fear", "joy", "sadness", "surprise",
+                                                   "valence")}) == 1
+    assert "snow2008_rte" not in real  # the same data as truth_rte
+
+
+def test_the_pool_loader_reads_every_real_set(mirror):
+    import importlib.util
+    import sys
+
+    path = Path(__file__).parents[2] / "benchmarks" / "truth_pool.py"
+    spec = importlib.util.spec_from_file_location("truth_pool", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["truth_pool"] = module  # the dataclass looks its module up
+    spec.loader.exec_module(module)
+    pool = {p.name: p for p in module.pool_sets(mirror)}
+    assert len(pool) == 31
+    for p in pool.values():  # every truth item is labelled, and the labels are class codes
+        assert set(p.truth["item"]) <= set(p.labels["item"]) and (p.labels["label"] >= 0).all()
+    shape = {n: (p.labels["item"].nunique(), p.labels["worker"].nunique(), len(p.labels), len(p.truth))
+             for n, p in pool.items()}
+    assert shape["llmjudge"] == (4423, 33, 145956, 4423) and shape["llmjudge_trema"] == (4423, 10, 44230, 4423)
+    assert shape["prd"] == (800, 10, 8000, 744) and shape["prd_ab"] == (800, 5, 4000, 744)
+    assert shape["pandalm"] == (999, 2, 1973, 999) and shape["pandalm_h2"] == (999, 3, 2972, 928)
+    assert shape["snow2008_temp"] == (462, 76, 4620, 462) and shape["snow2008_wordsim"] == (30, 10, 300, 30)

@@ -1,15 +1,21 @@
 """A truth data set's labels and truth tables, by its config ``source``: simulated, a pinned benchmark
-set, a graded crowd set with expert gold (the snow2008 affect tasks, trec_rf10), or a user's table."""
+set, a crowd set with expert gold (the snow2008 tasks, trec_rf10), a panel of LLM judges with a human
+truth (llmjudge, prd, pandalm), or a user's table; then the panel kept to the config's ``workers``."""
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping, Sequence
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from manyjudges.io.labels import read_labels, read_truth
+from manyjudges.io.sources.llmjudge import parse_llmjudge
+from manyjudges.io.sources.pandalm import parse_pandalm
+from manyjudges.io.sources.prd import parse_prd
 from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
 from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
@@ -17,10 +23,12 @@ from manyjudges.random_streams import rng_for
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, SCENARIOS, scenario_options
 from manyjudges.truth.simulate import simulate_labels
 
-__all__ = ["SIMULATION_OPTIONS", "SOURCES", "truth_tables"]
+_log = logging.getLogger(__name__)
+
+__all__ = ["SIMULATION_OPTIONS", "SOURCES", "keep_workers", "truth_tables"]
 
 #: the config ``source`` values
-SOURCES = ("simulate", "truth_benchmark", "snow2008", "trec_rf10", "labels_table")
+SOURCES = ("simulate", "truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm", "labels_table")
 #: the keys of a ``simulate`` entry passed to :func:`~manyjudges.truth.simulate.simulate_labels`
 SIMULATION_OPTIONS = ("n_items", "n_workers", "labels_per_item", "n_classes", "worker_mix", "good_accuracy", "bias",
                       "ordinal")
@@ -32,7 +40,31 @@ def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
     ``spec`` and input ``files`` (the pinned files of its source; none for ``simulate`` and
     ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
     with the generator its ``scenario`` names (:mod:`manyjudges.truth.scenarios`; default simulate_labels);
-    a user's table without ``truth`` gets an empty truth table."""
+    a user's table without ``truth`` gets an empty truth table. With ``workers`` (name patterns), only
+    the labels of the workers they match are kept (:func:`keep_workers`)."""
+    labels, truth = _source_tables(name, spec, files, seed)
+    if spec.get("workers"):
+        labels, truth = keep_workers(labels, truth, spec["workers"])
+    return labels, truth
+
+
+def keep_workers(labels: pd.DataFrame, truth: pd.DataFrame,
+                 patterns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The labels of the workers whose name matches one of the shell-style ``patterns`` (``fnmatch``,
+    case-sensitive, e.g. ``"TREMA-*"``, ``"*:ab"``), and the truth of the items they still label.
+    A pattern that matches no worker is a ValueError naming it and the workers there are."""
+    workers = labels["worker"].astype(str).unique()
+    matched = {p: [w for w in workers if fnmatchcase(w, p)] for p in patterns}
+    empty = [p for p, ws in matched.items() if not ws]
+    if empty:
+        raise ValueError(f"workers patterns {empty} match no worker; workers: {sorted(workers)}")
+    kept = labels[labels["worker"].isin({w for ws in matched.values() for w in ws})].reset_index(drop=True)
+    return kept, truth[truth["item"].isin(set(kept["item"]))].reset_index(drop=True)
+
+
+def _source_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
+                   seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`truth_tables` before the ``workers`` filter."""
     source = spec["source"]
     if source == "simulate":  # ``scenario``: a generator of manyjudges.truth.scenarios, else simulate_labels
         scenario = spec.get("scenario", DEFAULT_SCENARIO)
@@ -52,6 +84,13 @@ def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
         return labels, snow2008_gold(path, spec["task"])
     if source == "trec_rf10":  # the crowd's 0/1/2 relevance labels, NIST's as truth
         return trec_rf10_labels(files[0])
+    if source in ("llmjudge", "prd", "pandalm"):  # LLM judges' verdicts, a human truth
+        panel = (parse_llmjudge(files) if source == "llmjudge" else parse_prd(files) if source == "prd"
+                 else parse_pandalm(files, spec.get("humans", ())))
+        for rule, count in panel.dropped.items():
+            if count:
+                _log.warning("%s: %d %s dropped", name, count, rule.replace("_", " "))
+        return panel.labels, panel.truth
     if source == "labels_table":
         labels = read_labels(spec["path"], classes=spec.get("classes"), duplicates=spec.get("duplicates", "error"))
         if not spec.get("truth"):

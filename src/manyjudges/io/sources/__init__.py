@@ -15,6 +15,9 @@ Each parser turns a data set's files, as published, into a canonical table of
   table (:class:`~manyjudges.io.grades.GradedData`).
 - :mod:`~manyjudges.io.sources.mirex2005`: MIREX 2005 crowd preferences and
   qrel -> preferences and truth tables.
+- :mod:`~manyjudges.io.sources.llmjudge`, :mod:`~manyjudges.io.sources.prd`,
+  :mod:`~manyjudges.io.sources.pandalm`: LLM-judge panels with a human truth -> labels
+  and truth tables (:class:`~manyjudges.io.sources.panel.PanelData`).
 - :mod:`~manyjudges.io.sources.truth_benchmark`: the truth-inference benchmark
   sets' ``label.csv`` and ``truth.csv`` -> labels and label truth tables
   (:mod:`manyjudges.io.labels`); its rule for repeated rows is in that module.

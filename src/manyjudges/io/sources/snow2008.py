@@ -1,11 +1,12 @@
 """Parse the graded tasks of the Snow, O'Connor, Jurafsky, Ng (EMNLP 2008) data.
 
 ``<task>.standardized.tsv`` is a TSV with the header ``!amt_annotation_ids,
-!amt_worker_ids, orig_id, response, gold``. Only the graded tasks are
-supported: ``wordsim`` (responses 0..10) and the affect tasks ``anger,
-disgust, fear, joy, sadness, surprise`` (0..100) and ``valence``
-(-100..100), binned into 5 labels (see :func:`parse_snow2008` and
-``docs/data.md``). The rules shared by the graded parsers are in
+!amt_worker_ids, orig_id, response, gold``. Supported: the graded tasks
+``wordsim`` (responses 0..10) and the affect tasks ``anger, disgust, fear,
+joy, sadness, surprise`` (0..100) and ``valence`` (-100..100), binned into 5
+labels, and the categorical tasks ``temp`` (event order, 1..2) and ``wsd``
+(word sense, 1..3) (see :func:`parse_snow2008` and ``docs/data.md``; ``rte``
+is the truth benchmark set ``truth_rte``). The rules shared by the graded parsers are in
 :mod:`manyjudges.io.sources`.
 """
 
@@ -27,19 +28,23 @@ __all__ = ["SNOW2008_TASKS", "parse_snow2008", "snow2008_gold"]
 _SNOW_HEADER = ["!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold"]
 _AFFECT_BINS = 5
 _INTEGER = re.compile(r"-?[0-9]+")
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
 @dataclass(frozen=True)
 class _SnowTask:
-    """Response range ``low..high`` (inclusive) and the number of bins (None = identity)."""
+    """Response range ``low..high`` (inclusive), the number of bins (None = identity), and the range
+    of a ``gold`` on another scale (None: the gold is on the workers' scale), mapped linearly onto
+    ``low..high`` and rounded half up."""
 
     low: int
     high: int
     bins: int | None
+    gold_scale: tuple[float, float] | None = None
 
 
 _SNOW_TASKS: dict[str, _SnowTask] = {
-    "wordsim": _SnowTask(0, 10, None),
+    "wordsim": _SnowTask(0, 10, None, gold_scale=(0.0, 4.0)),  # Miller and Charles' 0-4 mean ratings
     "anger": _SnowTask(0, 100, _AFFECT_BINS),
     "disgust": _SnowTask(0, 100, _AFFECT_BINS),
     "fear": _SnowTask(0, 100, _AFFECT_BINS),
@@ -47,9 +52,11 @@ _SNOW_TASKS: dict[str, _SnowTask] = {
     "sadness": _SnowTask(0, 100, _AFFECT_BINS),
     "surprise": _SnowTask(0, 100, _AFFECT_BINS),
     "valence": _SnowTask(-100, 100, _AFFECT_BINS),
+    "temp": _SnowTask(1, 2, None),
+    "wsd": _SnowTask(1, 3, None),
 }
 
-#: The supported snow2008 tasks (the graded ones).
+#: The supported snow2008 tasks (all but ``rte``).
 SNOW2008_TASKS: tuple[str, ...] = tuple(_SNOW_TASKS)
 
 
@@ -89,7 +96,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     task : str
         One of :data:`SNOW2008_TASKS`: ``"wordsim"``, ``"anger"``,
         ``"disgust"``, ``"fear"``, ``"joy"``, ``"sadness"``, ``"surprise"``,
-        ``"valence"``. It sets the response range and the binning (the file
+        ``"valence"``, ``"temp"``, ``"wsd"``. It sets the response range and the binning (the file
         name is not checked).
 
     Returns
@@ -108,6 +115,9 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
           40: label = ``min((response + 100) // 40, 4)``, names
           ``"-100..-61", "-60..-21", "-20..19", "20..59", "60..100"``
           (".." separates the bounds because they can be negative).
+        - ``temp``: responses 1..2, ``K = 2``, label = response - 1, names
+          ``"1", "2"``; ``wsd``: responses 1..3, ``K = 3``, names
+          ``"1", "2", "3"`` (categorical: the codes of the published file).
 
         A repeated (orig_id, worker) keeps its first row (later ones counted
         in ``dropped["duplicate"]`` or ``dropped["duplicate_conflict"]``;
@@ -153,22 +163,24 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
 
 
 def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
-    """The expert ``gold`` of a graded snow2008 affect task, binned as the workers' responses are.
+    """The ``gold`` of a snow2008 task, labelled as the workers' responses are.
 
     Returns a truth table ``item, truth`` (item = ``orig_id``, truth = the label of the item's gold
-    score under :func:`parse_snow2008`'s bins), one row per item in file order. Every row of an item
-    must carry the same gold. ``wordsim`` has no gold on the workers' scale (its gold is Miller and
-    Charles' 0-4 mean rating): a ValueError, like any task :data:`SNOW2008_TASKS` does not hold.
+    under :func:`parse_snow2008`'s bins), one row per item in file order. Every row of an item must
+    carry the same gold. The affect tasks, ``temp`` and ``wsd`` have an integer gold on the workers'
+    scale; ``wordsim``'s gold is Miller and Charles' mean rating on 0-4, mapped onto the workers'
+    0..10 as ``floor(2.5 * gold + 0.5)`` (rounded half up).
 
     Raises
     ------
+    ValueError
+        For a task :data:`SNOW2008_TASKS` does not hold.
     DataError
-        Naming the file, the line and the value, for a gold that is not an integer in the task's
-        range or that differs between two rows of one item.
+        Naming the file, the line and the value, for a gold that is not a number in the task's gold
+        range (an integer on the workers' scale) or that differs between two rows of one item.
     """
-    if task not in _SNOW_TASKS or _SNOW_TASKS[task].bins is None:
-        raise ValueError(f"snow2008 task {task!r} has no gold on its workers' scale; the affect tasks do: "
-                         f"{', '.join(t for t, spec in _SNOW_TASKS.items() if spec.bins is not None)}")
+    if task not in _SNOW_TASKS:
+        raise ValueError(f"unknown snow2008 task {task!r}; supported: {', '.join(SNOW2008_TASKS)}")
     spec = _SNOW_TASKS[task]
     path = Path(path)
     lines = data_lines(path)
@@ -176,10 +188,20 @@ def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
     gold: dict[str, int] = {}
     for number, text in lines[1:]:
         _, _, item, _, value = tab_fields(path, number, text, _SNOW_HEADER)
-        if not _INTEGER.fullmatch(value) or not spec.low <= int(value) <= spec.high:
-            raise DataError.at(path, number, f"{task} gold must be an integer in {spec.low}..{spec.high}", value)
-        label = _bin(spec, int(value))
+        label = _gold_label(path, number, task, spec, value)
         if gold.setdefault(item, label) != label:
             raise DataError.at(path, number, f"item {item!r} has two different gold scores", value)
     return pd.DataFrame({"item": list(gold), "truth": np.array(list(gold.values()), dtype=np.int64)})
 
+
+def _gold_label(path: Path, number: int, task: str, spec: _SnowTask, value: str) -> int:
+    """The label of one row's ``gold``; a DataError naming the file, line and value if it is out of range."""
+    if spec.gold_scale is None:
+        if not _INTEGER.fullmatch(value) or not spec.low <= int(value) <= spec.high:
+            raise DataError.at(path, number, f"{task} gold must be an integer in {spec.low}..{spec.high}", value)
+        return _bin(spec, int(value))
+    low, high = spec.gold_scale
+    if not _NUMBER.fullmatch(value) or not low <= float(value) <= high:
+        raise DataError.at(path, number, f"{task} gold must be a number in {low:g}..{high:g}", value)
+    scaled = spec.low + (float(value) - low) * (spec.high - spec.low) / (high - low)
+    return _bin(spec, int(np.floor(scaled + 0.5)))

@@ -1,0 +1,147 @@
+"""Parse the PandaLM test set: 999 response pairs, three human annotators and two LLM judges.
+
+``data/testset-v1.json`` of WeOpenML/PandaLM (Wang et al., "PandaLM", ICLR 2024) is a JSON list of
+records with ``idx`` and ``annotator1``, ``annotator2``, ``annotator3`` (0 = tie, 1 = response 1 is
+better, 2 = response 2); ``data/<judge>-testset-v1.json`` (``gpt-3.5-turbo``, ``pandalm-7b``) lists
+each judge's verdict of the same ``idx`` in its one ``*_result`` field (``"1"``, ``"2"``, ``"Tie"``,
+or 0, 1, 2). See ``docs/data.md``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
+from manyjudges.io.sources.text_lines import PathLike
+
+__all__ = ["PANDALM_ANNOTATORS", "PANDALM_CLASSES", "PANDALM_HUMANS", "parse_pandalm"]
+
+_log = logging.getLogger(__name__)
+
+#: the human annotations, by file name
+PANDALM_HUMANS = "testset-v1.json"
+#: the human annotators' fields
+PANDALM_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
+#: the classes: a tie, response 1 is better, response 2 is better (the files' codes 0, 1, 2)
+PANDALM_CLASSES = ["tie", "response1", "response2"]
+_JUDGE_SUFFIX = "-testset-v1.json"
+_VERDICTS: dict[Any, int] = {0: 0, 1: 1, 2: 2, "0": 0, "1": 1, "2": 2, "Tie": 0, "tie": 0}
+#: a judge's verdict that names no class (gpt-3.5-turbo's "garbage"): dropped and counted
+_UNREADABLE = "garbage"
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The JSON list of records of a file, each with an integer ``idx``; a DataError naming the file
+    (and the record and value) otherwise."""
+    try:
+        data = json.loads(read_utf8(path))
+    except json.JSONDecodeError as exc:
+        raise DataError.at(path, exc.lineno, "not valid JSON", exc.msg) from None
+    if not isinstance(data, list):
+        raise DataError.at(path, None, "must be a JSON list of records", type(data).__name__)
+    for number, row in enumerate(data):
+        if not isinstance(row, dict) or not isinstance(row.get("idx"), int):
+            raise DataError.at(path, None, f"record {number} needs an integer idx", str(row)[:80])
+    return data
+
+
+def _class(path: Path, row: dict[str, Any], key: str) -> int | None:
+    """The class code of ``row[key]``, None for an unreadable verdict; a DataError naming the file,
+    the record's idx and the value for anything else."""
+    value = row.get(key)
+    if value == _UNREADABLE:
+        return None
+    if isinstance(value, bool) or value not in _VERDICTS:
+        raise DataError.at(path, None, f"idx {row['idx']}: {key} must be 0/1/2 or '1'/'2'/'Tie'", value)
+    return _VERDICTS[value]
+
+
+def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> PanelData:
+    """The PandaLM panel: the LLM judges (and the annotators ``humans``), the other annotators' majority as truth.
+
+    Parameters
+    ----------
+    files : sequence of path-like
+        :data:`PANDALM_HUMANS` and each judge's ``<judge>-testset-v1.json`` (worker ``<judge>``).
+    humans : sequence of int
+        The annotators (1, 2, 3) put in the panel as workers ``annotator<k>``; the truth is taken from
+        the others only, so it is never computed from a label in the panel.
+
+    Returns
+    -------
+    PanelData
+        Item ``str(idx)``; classes ``tie`` (0), ``response1`` (1), ``response2`` (2). A judge's
+        ``"garbage"`` verdict is dropped (``dropped["unreadable_verdict"]``, logged). Truth: the class a
+        strict majority of the annotators outside the panel give (of 3: at least 2; of 2: both); an item
+        without one is left out of the truth (``dropped["no_human_majority"]``).
+
+    Raises
+    ------
+    ValueError
+        Without the human file, a judge's file, or with ``humans`` not a subset of 1, 2, 3 leaving one out.
+    DataError
+        Naming the file, the record's idx and the value: a verdict or annotation that is no class, a
+        judge's idx the human file does not have, a repeated idx.
+    """
+    panel = sorted(set(humans))
+    if not set(panel) <= {1, 2, 3} or len(panel) == len(PANDALM_ANNOTATORS):
+        raise ValueError(f"pandalm humans must be some of 1, 2, 3, leaving one for the truth; got {list(humans)}")
+    paths = {Path(p).name: Path(p) for p in files}
+    judges = sorted(n for n in paths if n != PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
+    if PANDALM_HUMANS not in paths or not judges:
+        raise ValueError(f"pandalm needs {PANDALM_HUMANS!r} and a judge's <judge>{_JUDGE_SUFFIX}; got {sorted(paths)}")
+    human_path = paths[PANDALM_HUMANS]
+    annotations: dict[int, list[int]] = {}
+    for row in _records(human_path):
+        if row["idx"] in annotations:
+            raise DataError.at(human_path, None, "repeated idx", row["idx"])
+        codes = [_class(human_path, row, key) for key in PANDALM_ANNOTATORS]
+        if None in codes:
+            raise DataError.at(human_path, None, f"idx {row['idx']}: an annotation must be 0, 1 or 2", _UNREADABLE)
+        annotations[row["idx"]] = [int(v) for v in codes if v is not None]
+    items: list[str] = []
+    workers: list[str] = []
+    labels: list[int] = []
+    unreadable = 0
+    for name in judges:
+        path, worker = paths[name], name.removesuffix(_JUDGE_SUFFIX)
+        seen: set[int] = set()
+        dropped: list[int] = []
+        for row in _records(path):
+            keys = [k for k in row if k.endswith("_result")]
+            if len(keys) != 1 or row["idx"] not in annotations or row["idx"] in seen:
+                raise DataError.at(path, None, "a record needs one *_result and an idx of the human file, "
+                                   "once", row["idx"])
+            seen.add(row["idx"])
+            verdict = _class(path, row, keys[0])
+            if verdict is None:
+                dropped.append(row["idx"])
+                continue
+            items.append(str(row["idx"]))
+            workers.append(worker)
+            labels.append(verdict)
+        if dropped:
+            _log.warning("%s: %d verdicts %r dropped (idx %s)", path, len(dropped), _UNREADABLE,
+                         ", ".join(map(str, dropped)))
+        unreadable += len(dropped)
+    for k in panel:
+        for idx, votes in annotations.items():
+            items.append(str(idx))
+            workers.append(f"annotator{k}")
+            labels.append(votes[k - 1])
+    truth: dict[str, int] = {}
+    without = 0
+    for idx, votes in annotations.items():
+        rest = [v for k, v in enumerate(votes, start=1) if k not in panel]
+        code, count = Counter(rest).most_common(1)[0]
+        if 2 * count > len(rest):
+            truth[str(idx)] = code
+        else:
+            without += 1
+    return PanelData(panel_labels(items, workers, labels), truth_frame(truth), list(PANDALM_CLASSES),
+                     {"unreadable_verdict": unreadable, "no_human_majority": without})

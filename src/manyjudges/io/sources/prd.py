@@ -1,0 +1,135 @@
+"""Parse the PRD vicuna80 pairwise verdicts: five LLM judges and human votes on pairs of answers.
+
+``data/vicuna80/ratings-<judge>/answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl`` of
+bcdnlp/PRD (Li, Patel, Du, "PRD: Peer Rank and Discussion Improve Large Language Model based
+Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``score``: 1 = the answer of
+``X`` (shown first) is better, 2 = the answer of ``Y`` (shown second), 3 = a tie; some files write
+``-reviewer-threeclass``, vicuna-13b's ``-reviewer``. The files of ``ratings-human/`` (judge ``human``)
+hold several anonymous votes per question in the same form. See ``docs/data.md``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
+from manyjudges.io.sources.text_lines import GradeCollector, PathLike
+
+__all__ = ["PRD_CLASSES", "PRD_MODELS", "parse_prd", "prd_file_name"]
+
+#: the five answering models (and LLM judges) of the pinned files, in alphabetical order
+PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
+#: the classes of an item (question, model pair a < b): a's answer wins, b's answer wins, a tie
+PRD_CLASSES = ["a_wins", "b_wins", "tie"]
+_HUMAN = "human"
+_SUFFIX = re.compile(r"-reviewer([_-]threeclass)?\.jsonl$")
+_SCORES = (1, 2, 3)
+
+
+def prd_file_name(path: PathLike) -> tuple[str, str, str]:
+    """``(X, Y, judge)`` of a file ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``
+    (``X`` shown first); a DataError naming the file unless X and Y are two of :data:`PRD_MODELS`
+    and the judge one of them or ``human``."""
+    path = Path(path)
+    stem = _SUFFIX.sub("", path.name)
+    first, sep, rest = stem.partition("-vs-answer_")
+    if stem == path.name or not sep or not first.startswith("answer_"):
+        raise DataError.at(path, None, "file name must be answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl",
+                           path.name)
+    x = first.removeprefix("answer_")
+    for y in PRD_MODELS:
+        judge = rest.removeprefix(f"{y}-")
+        if rest.startswith(f"{y}-") and judge in (*PRD_MODELS, _HUMAN) and x in PRD_MODELS and x != y:
+            return x, y, judge
+    raise DataError.at(path, None, f"models and judge must be among {', '.join(PRD_MODELS)} (judge also "
+                       f"{_HUMAN!r}), two different models", path.name)
+
+
+def _verdicts(path: Path) -> list[tuple[int, int, int]]:
+    """``(line, question_id, score)`` of each line of a verdict file; a DataError naming the file,
+    line and value for a line that is not a JSON object with an integer ``question_id`` and a
+    ``score`` of 1, 2 or 3."""
+    out = []
+    for number, text in enumerate(read_utf8(path).splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError:
+            raise DataError.at(path, number, "not a JSON object", text[:80]) from None
+        if not isinstance(row, dict) or not isinstance(row.get("question_id"), int):
+            raise DataError.at(path, number, "question_id must be an integer", text[:80])
+        score = row.get("score")
+        if not isinstance(score, int) or score not in _SCORES:
+            raise DataError.at(path, number, "score must be 1, 2 or 3", score)
+        out.append((number, row["question_id"], score))
+    return out
+
+
+def _code(score: int, x: str, a: str) -> int:
+    """The class of a verdict ``score`` on a pair shown as (x, other), the pair's first model ``a``."""
+    if score == 3:
+        return 2
+    return int((score == 1) != (x == a))
+
+
+def parse_prd(files: Sequence[PathLike]) -> PanelData:
+    """The PRD panel of LLM judges, each presentation order its own worker, with the human votes' majority as truth.
+
+    Parameters
+    ----------
+    files : sequence of path-like
+        Verdict files (:func:`prd_file_name`): each LLM judge's, and the human votes (judge ``human``).
+
+    Returns
+    -------
+    PanelData
+        An item is a question and an unordered model pair (a, b), a before b alphabetically:
+        ``f"{question_id}:{a}:{b}"``. Classes ``a_wins`` (0), ``b_wins`` (1), ``tie`` (2), whatever
+        order the answers were shown in. Worker ``f"{judge}:ab"`` saw a's answer first, ``f"{judge}:ba"``
+        b's: the two orders of one judge are two workers. A repeated (item, worker) keeps its first
+        verdict (``dropped["duplicate"]``, ``dropped["duplicate_conflict"]``). Truth: the class most
+        human votes on the item name (one vote is its own majority); an item whose top classes tie is
+        left out of the truth (``dropped["human_tie"]``), and so is a voted item no judge labelled
+        (``dropped["truth_without_labels"]``).
+
+    Raises
+    ------
+    ValueError
+        Without a judge's file or without a human file.
+    DataError
+        Naming the file (and line and value): a file name :func:`prd_file_name` does not read, a bad line.
+    """
+    collector = GradeCollector()
+    votes: dict[str, list[int]] = defaultdict(list)
+    for path in map(Path, files):
+        x, y, judge = prd_file_name(path)
+        a, b = sorted((x, y))
+        for _, question, score in _verdicts(path):
+            item, code = f"{question}:{a}:{b}", _code(score, x, a)
+            if judge == _HUMAN:
+                votes[item].append(code)
+            else:
+                collector.add(item, f"{judge}:{'ab' if x == a else 'ba'}", code)
+    if not collector.labels or not votes:
+        raise ValueError(f"prd needs judges' files and human files; got {[Path(p).name for p in files]}")
+    items, workers = zip(*collector.labels)
+    labelled = set(items)
+    truth: dict[str, int] = {}
+    ties = unlabelled = 0
+    for item, codes in votes.items():
+        top = Counter(codes).most_common()
+        if len(top) > 1 and top[0][1] == top[1][1]:
+            ties += 1
+        elif item not in labelled:
+            unlabelled += 1
+        else:
+            truth[item] = top[0][0]
+    labels = panel_labels(list(items), list(workers), list(collector.labels.values()))
+    order = sorted(truth, key=lambda i: (int(i.split(":")[0]), i))
+    return PanelData(labels, truth_frame({i: truth[i] for i in order}), list(PRD_CLASSES),
+                     {"human_tie": ties, "truth_without_labels": unlabelled, **collector.counts()})
