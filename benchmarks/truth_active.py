@@ -2,7 +2,7 @@
 """How many labels a policy for buying labels needs: the replay of every truth set of the data mirror.
 
     python benchmarks/truth_active.py [--datasets rte,dog] [--policies lookahead,uncertainty,uniform,random]
-                                      [--round-share 0.05] [--stop 0.99] [--explore 0] [--mirror DIR]
+                                      [--round-share 0.05] [--stop 0.99] [--explore E] [--mirror DIR]
                                       [--out benchmarks/results]
 
 The protocol of :mod:`manyjudges.truth.replay` (the set's real labels, no simulated workers): start
@@ -16,8 +16,9 @@ accuracy of Dawid-Skene fitted on every label (a separate fit); labels needed: t
 labels at which the accuracy is at least the target less 0.005, "never" when no round reaches it.
 The policies side by side in one run: ``lookahead`` (ours: reads Dawid-Skene's posteriors tempered on
 withheld labels, ``calibrate="tempering"``, whose labels are Dawid-Skene's), ``uncertainty`` (lowest
-top-class posterior first), ``uniform`` (fewest labels first) and ``random``; ``--explore`` gives every
-policy that share of each round's labels for the items with the fewest labels (default 0: none).
+top-class posterior first), ``uniform`` (fewest labels first) and ``random``. Each policy keeps its
+own share of each round's labels for the items with the fewest labels, past its stopping advice (0.1
+for the lookahead, 0 for the others); ``--explore E`` gives every policy the share E instead.
 Data sets: those of ``truth_auto.py`` (the five benchmark sets, trec_rf10, the six Snow et al. tasks).
 
 Writes ``<out>/truth_active_curves.tsv`` (dataset, policy, round, n_labels, share, accuracy, named),
@@ -83,7 +84,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--policies", default=",".join(POLICIES))
     ap.add_argument("--round-share", type=float, default=0.05, help="at most this share of all labels per round")
     ap.add_argument("--stop", type=float, default=0.99, help="stopping advice (1: none)")
-    ap.add_argument("--explore", type=float, default=0.0, help="share of each round for the items with fewest labels")
+    ap.add_argument("--explore", type=float, default=None, help="every policy's share of each round for the items "
+                    "with fewest labels (default: each policy's own)")
     add_mirror_arguments(ap)
     args = ap.parse_args(argv)
     mirror = mirror_root(ap, args)

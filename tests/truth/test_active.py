@@ -68,7 +68,7 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     data = as_crowd_labels(labels)
     posteriors = np.column_stack([1 - p1[data.items].to_numpy(), p1[data.items].to_numpy()])
     confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (accuracy[w] for w in data.workers)])
-    plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99)
+    plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99, explore=0)  # the scores alone
     certainty = pd.Series(np.abs(p1 - 0.5), index=p1.index)
     least_certain = certainty.sort_values(kind="stable").index[:3].tolist()
     assert sorted(plan["item"].unique()) == sorted(least_certain[: plan["item"].nunique()])
@@ -77,10 +77,17 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     # "a" (three agreeing labels, P = 0.504 / 0.510 = 0.988) is past stop = 0.98: nothing, whatever the budget
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
+        everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98, explore=0)
     assert p1["a"] == pytest.approx(0.504 / 0.510) and "a" not in set(everything["item"])
     # nor without stopping advice: three labels of the typical worker (accuracy 0.8) cannot overturn odds of 84
-    assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None)["item"])
+    assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None,
+                                      explore=0)["item"])
+    # the lookahead's own exploration (0.1 of 100: up to 10 labels, one each to the items with the fewest
+    # labels, here all six) reaches it all the same
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        default = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
+    assert (default["item"] == "a").sum() == 1
 
 
 def test_candidates_cap_and_exclude_and_a_large_budget_warns():

@@ -5,7 +5,8 @@ The protocol (the set's real labels, so no simulated workers), word for word as 
 1. Start from each item's first label in file order.
 2. Each round, fit the method on the labels bought so far and record its accuracy on the items with a
    truth. Then ask the policy (:func:`manyjudges.truth.active.next_labels`, with its stopping advice
-   ``stop``, default 0.99, and ``explore``, default 0) for B = max(1, round(round_share * N)) labels, or
+   ``stop``, default 0.99, and its exploration share ``explore``, default the policy's own: 0.1 of
+   each round for the lookahead, 0 for the others) for B = max(1, round(round_share * N)) labels, or
    for every label left when fewer than B are; the candidates are the items with labels left, each
    offered at most its labels left (and at most ``item_cap`` per round). For each time the policy
    names an item, buy that item's next unused label in file order. Only the named labels are bought:
@@ -68,8 +69,9 @@ def all_labels_accuracy(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame,
 
 def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method: Callable[[], TruthEstimator],
            policy: str = "lookahead", round_share: float = 0.05, seed: int = 0, item_cap: int | None = None,
-           stop: float | None = DEFAULT_STOP, explore: float = 0.0,
-           progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+           stop: float | None = DEFAULT_STOP, explore: float | None = None,
+           progress: Callable[[int, int], None] | None = None,
+           on_fit: Callable[[int, CrowdLabels, TruthEstimator], None] | None = None) -> pd.DataFrame:
     """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy, named``).
 
     ``labels`` in file order (a CrowdLabels keeps its rows' order); ``make_method()`` builds the fitted
@@ -91,6 +93,8 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
         n_used = int(used.sum())
         if progress is not None:
             progress(n_used, data.n_labels)
+        if on_fit is not None:
+            on_fit(round_no, seen, method)
         left = total - bought
         extra = np.zeros(data.n_items, dtype=np.int64)
         if left.sum() > 0:
