@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.coded_labels import CrowdLabels
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
 from manyjudges.truth.active import expected_accuracy, lookahead_rates, next_labels, policy_scores
-from manyjudges.truth.replay import labels_needed, replay
+from manyjudges.truth.base import TruthFit
+from manyjudges.truth.replay import all_labels_accuracy, labels_needed, replay, replay_policies
 
 
 def test_expected_accuracy_equals_enumerating_every_label_sequence():
@@ -66,7 +68,7 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     data = as_crowd_labels(labels)
     posteriors = np.column_stack([1 - p1[data.items].to_numpy(), p1[data.items].to_numpy()])
     confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (accuracy[w] for w in data.workers)])
-    plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99)
+    plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99, explore=0)  # the scores alone
     certainty = pd.Series(np.abs(p1 - 0.5), index=p1.index)
     least_certain = certainty.sort_values(kind="stable").index[:3].tolist()
     assert sorted(plan["item"].unique()) == sorted(least_certain[: plan["item"].nunique()])
@@ -75,10 +77,17 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     # "a" (three agreeing labels, P = 0.504 / 0.510 = 0.988) is past stop = 0.98: nothing, whatever the budget
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
+        everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98, explore=0)
     assert p1["a"] == pytest.approx(0.504 / 0.510) and "a" not in set(everything["item"])
     # nor without stopping advice: three labels of the typical worker (accuracy 0.8) cannot overturn odds of 84
-    assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None)["item"])
+    assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None,
+                                      explore=0)["item"])
+    # the lookahead's own exploration (0.1 of 100: up to 10 labels, one each to the items with the fewest
+    # labels, here all six) reaches it all the same
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        default = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
+    assert (default["item"] == "a").sum() == 1
 
 
 def test_candidates_cap_and_exclude_and_a_large_budget_warns():
@@ -123,16 +132,19 @@ def test_replay_against_a_hand_replay():
                            "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
-    curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25)
+    curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None)
     # round 0: the first labels p:0 q:1 r:0 s:1 -> 3 of 4 right (p wrong)
     assert curve["n_labels"].tolist()[0] == 4 and curve["accuracy"].iloc[0] == 0.75
-    # every round buys 2 labels until the 8 are bought; the last fit is on all labels
-    assert curve["n_labels"].tolist() == [4, 6, 8]
+    # round 0 names p and s (seeded order among the four tied items; uniform names an item at most once a
+    # round), then only q has labels left: one a round; the last fit is on all labels
+    assert curve["n_labels"].tolist() == [4, 6, 7, 8]
     # all labels: p 0/1 tie -> lowest class 0 (wrong), q 1,1,0 -> 1, r 0, s 1,1 -> 3 of 4
     assert curve["accuracy"].iloc[-1] == 0.75
-    assert labels_needed(curve) == 0.5  # reached at the start
+    assert curve["named"].tolist() == [2, 1, 1, 0]
+    assert labels_needed(curve, all_labels_accuracy(labels, truth, MajorityVote)) == 0.5  # reached at the start
     # the random policy buys the same labels in a different order, but ends at the same place
-    assert replay(labels, truth, MajorityVote, policy="random", round_share=0.25)["accuracy"].iloc[-1] == 0.75
+    assert replay(labels, truth, MajorityVote, policy="random", round_share=0.25,
+                  stop=None)["accuracy"].iloc[-1] == 0.75
 
 
 def test_replay_buys_each_items_labels_in_file_order():
@@ -140,24 +152,23 @@ def test_replay_buys_each_items_labels_in_file_order():
     truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
     # one label per round (share 0.25 of 4); q has none left, so p's next labels come in file order:
     # round 0: p {1} -> 1 (wrong); round 1: p {1, 0} tie -> 0 (right); round 2: p {1, 0, 0} -> 0
-    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25)
+    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None)
     assert curve["accuracy"].tolist() == [0.5, 1.0, 1.0]
-    assert labels_needed(curve) == 0.75
+    assert labels_needed(curve, 1.0) == 0.75
 
 
 def test_replay_policies_gives_every_policy_a_row_and_a_curve():
-    from manyjudges.truth.replay import replay_policies
-
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
                            "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
     summary, curves = replay_policies(labels, truth, "majority_vote", policies=("uniform", "random"),
-                                      round_share=0.25)
+                                      round_share=0.25, stop=None)
     assert summary["policy"].tolist() == ["uniform", "random"]
     assert (summary["all_labels_accuracy"] == 0.75).all() and (summary["n_labels"] == 8).all()
+    assert summary["reached"].all() and (summary["final_share"] == 1.0).all()
     assert curves.groupby("policy")["n_labels"].max().tolist() == [8, 8]
-    direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25)
+    direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None)
     pd.testing.assert_frame_equal(curves[curves["policy"] == "uniform"].drop(columns="policy").reset_index(drop=True),
                                   direct)
 
@@ -167,5 +178,77 @@ def test_replay_of_a_method_without_confusions_uses_the_m_step_on_its_posteriors
                            "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
-    curve = replay(labels, truth, MajorityVote, policy="lookahead", round_share=0.25)
-    assert curve["n_labels"].iloc[-1] == 8 and curve["accuracy"].iloc[-1] == 0.75
+    curve = replay(labels, truth, MajorityVote, policy="lookahead", round_share=0.25, stop=None)
+    assert curve["accuracy"].iloc[0] == 0.75 and curve["n_labels"].iloc[-1] <= 8
+
+
+class WeightedVote(MajorityVote):
+    """A fake method for hand replays: P(c) proportional to 1 + the summed weights of the item's labels
+    of class c (workers ``a`` and ``h`` weigh 8, any other 1); the lowest class on ties."""
+
+    def _fit(self, data: CrowdLabels) -> TruthFit:
+        weight = np.where(np.isin(data.workers[data.worker], ["a", "h"]), 8.0, 1.0)
+        score = np.ones((data.n_items, data.n_classes))
+        np.add.at(score, (data.item, data.label), weight)
+        return TruthFit(proba=score / score.sum(axis=1, keepdims=True))
+
+
+def _weighted_panel() -> tuple[pd.DataFrame, pd.DataFrame]:
+    labels = pd.DataFrame({"item": ["p", "q", "r", "s", "p", "q", "r", "s", "p", "s"],
+                           "worker": ["b", "a", "b", "a", "c", "b", "h", "h", "a", "g"],
+                           "label": [1, 0, 0, 1, 1, 1, 0, 0, 1, 0]})
+    return labels, pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 0, 0, 0]})
+
+
+def test_replay_buys_only_what_the_policy_names():
+    """Ten labels, rounds of B = round(0.3 * 10) = 3, uncertainty with stop 0.8; by hand:
+    round 0: p b1 -> (1, 2)/3, q a0 -> (9, 1)/10, r b0 -> (2, 1)/3, s a1 -> (1, 9)/10; right: p q r (0.75);
+      p and r are below 0.8, q and s past it: 2 named of B = 3, and only those 2 bought (no filling);
+    round 1: p b1 c1 -> 3/4 (named: its last label), r b0 h0 -> 10/11 (stopped); still 0.75;
+    round 2: p b1 c1 a1 -> 11/12: every item past 0.8, none named, the replay ends on 7 of 10 labels.
+    All ten labels: s a1 h0 g0 -> (10, 9)/19 -> 0, right: 1.0, which the curve never reaches."""
+    labels, truth = _weighted_panel()
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8)
+    assert curve["n_labels"].tolist() == [4, 6, 7]
+    assert curve["named"].tolist() == [2, 1, 0]
+    np.testing.assert_allclose(curve["share"], [0.4, 0.6, 0.7])
+    assert curve["accuracy"].tolist() == [0.75, 0.75, 0.75]
+    target = all_labels_accuracy(labels, truth, WeightedVote)
+    assert target == 1.0
+    assert np.isnan(labels_needed(curve, target))
+    assert labels_needed(curve, 0.755) == 0.4  # within the slack of 0.005
+
+
+def test_a_policy_that_names_none_ends_the_replay():
+    labels, truth = _weighted_panel()
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.6)
+    assert curve["n_labels"].tolist() == [4] and curve["named"].tolist() == [0]
+
+
+def test_exploration_gives_the_items_with_fewest_labels_their_share_past_the_stopping_advice():
+    labels, truth = _weighted_panel()
+    # explore 1/3 of B = 3: one label a round to the item with the fewest labels, stopping advice or not;
+    # round 0: every item has 1 label: p and r (the policy's own highest scores, 1/3) tie, then the seeded order
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8, explore=1 / 3)
+    assert curve["named"].iloc[0] == 3  # p and r by the policy, and one of them again by exploration
+    assert curve["n_labels"].iloc[-1] == 10  # exploration reaches every label
+    assert curve["accuracy"].iloc[-1] == 1.0
+    data = as_crowd_labels(labels)
+    plan = next_labels(data, np.full((4, 2), 0.5), 2, policy="uncertainty", stop=0.4, explore=0.5,
+                       candidates=pd.DataFrame({"item": ["q", "r"], "available": [1, 1]}))
+    assert len(plan) == 1 and plan["item"].iloc[0] in {"q", "r"}  # q and r have 2 labels, s 3, p 3
+    with pytest.raises(ValueError, match="explore"):
+        next_labels(data, np.full((4, 2), 0.5), 2, explore=1.5)
+
+
+def test_replay_policies_reports_a_stall():
+    labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
+                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "label": [0, 1, 1, 1, 0, 1, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [0, 1, 0, 1]})
+    # majority vote is sure (1.0) of every item on one label: the stopping advice stops at once, on 4 of 8
+    summary, _ = replay_policies(labels, truth, "majority_vote", policies=("uncertainty",), round_share=0.25)
+    row = summary.iloc[0]
+    assert row["final_share"] == 0.5 and row["rounds"] == 1 and row["final_accuracy"] == 1.0
+    # all labels: p 0/1 tie -> 0 (right), q 1 1 0 -> 1, r 0, s 1 1: 1.0, reached at the start
+    assert row["reached"] and row["labels_needed"] == 0.5

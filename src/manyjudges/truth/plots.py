@@ -49,12 +49,14 @@ def plot_accuracy(accuracy: pd.DataFrame, dataset: str, png: str | Path, pdf: st
 
 def plot_replay(curves: pd.DataFrame, summary: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path) -> None:
     """Accuracy against the share of labels bought, one line per policy (``curves``: policy, share,
-    accuracy), the all-labels accuracy less 0.005 dotted, each policy's labels needed in the legend."""
+    accuracy), the all-labels accuracy less 0.005 dotted, each policy's labels needed (or "never", and
+    the share it stopped at) in the legend."""
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     needed = summary.set_index("policy")["labels_needed"]
     for policy, curve in curves.groupby("policy", sort=False):
-        ax.plot(curve["share"], curve["accuracy"], lw=1.4, marker=".", ms=3,
-                label=f"{policy} (needs {needed[policy]:.2f})")
+        said = (f"needs {needed[policy]:.2f}" if np.isfinite(needed[policy])
+                else f"never; stops at {curve['share'].iloc[-1]:.2f}")
+        ax.plot(curve["share"], curve["accuracy"], lw=1.4, marker=".", ms=3, label=f"{policy} ({said})")
     target = float(summary["all_labels_accuracy"].iloc[0]) - 0.005
     ax.axhline(target, color="grey", lw=0.8, ls=":", label="all-labels accuracy - 0.005")
     ax.set_xlabel("share of the labels bought")

@@ -1,18 +1,22 @@
 """Replaying a labelled set as if its labels had been bought by a policy: how many labels a policy needs.
 
-The protocol (the set's real labels, so no simulated workers):
+The protocol (the set's real labels, so no simulated workers), word for word as :func:`replay` does it:
 
 1. Start from each item's first label in file order.
-2. Each round, fit the method on the labels bought so far, record its accuracy on the items with a
-   truth, and let the policy name ``round_share`` of the set's labels (B = max(1, round(share * N)));
-   for each time it names an item, buy that item's next unused label in file order. A policy that
-   names fewer than B (stopping advice, nothing left to gain) has the rest filled by the items with
-   the fewest labels, so every policy ends with every label bought. ``item_cap`` limits the labels
-   an item gets in one round (default: as many as the policy names it).
-3. Stop when every label is bought (the last fit is the all-labels fit).
+2. Each round, fit the method on the labels bought so far and record its accuracy on the items with a
+   truth. Then ask the policy (:func:`manyjudges.truth.active.next_labels`, with its stopping advice
+   ``stop``, default 0.99, and its exploration share ``explore``, default the policy's own: 0.1 of
+   each round for the lookahead, 0 for the others) for B = max(1, round(round_share * N)) labels, or
+   for every label left when fewer than B are; the candidates are the items with labels left, each
+   offered at most its labels left (and at most ``item_cap`` per round). For each time the policy
+   names an item, buy that item's next unused label in file order. Only the named labels are bought:
+   a policy that names fewer than B buys fewer, and nothing fills the round.
+3. End when the policy names none (its stopping advice says stop, or nothing it scores is worth a
+   label) or when every label is bought; the last recorded fit is on the labels bought by then.
 
-``labels_needed`` is the fewest labels, as a share of all, at which the accuracy first reaches the
-all-labels accuracy less ``slack`` (0.005).
+The all-labels accuracy, the target, comes from a separate fit of the method on every label; the
+curve may never reach it. ``labels_needed`` is the first share of the labels at which the accuracy is
+at least the all-labels accuracy less ``slack`` (0.005), or NaN (never) when no round reaches it.
 """
 from __future__ import annotations
 
@@ -24,15 +28,18 @@ import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.errors import DataWarning
-from manyjudges.truth.active import fitted_confusions, next_labels
+from manyjudges.truth.active import DEFAULT_STOP, fitted_confusions, next_labels
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.experiment import accuracy
 from manyjudges.truth.heldout import subset
 
-__all__ = ["CURVE_COLUMNS", "SUMMARY_COLUMNS", "file_ranks", "labels_needed", "replay", "replay_policies"]
+__all__ = ["CURVE_COLUMNS", "SUMMARY_COLUMNS", "all_labels_accuracy", "file_ranks", "labels_needed", "replay",
+           "replay_policies", "summarise"]
 
-CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy"]
-SUMMARY_COLUMNS = ["policy", "labels_needed", "all_labels_accuracy", "n_labels", "rounds"]
+#: ``named``: the labels the policy named after the round's fit (and bought before the next round)
+CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy", "named"]
+SUMMARY_COLUMNS = ["policy", "labels_needed", "reached", "final_share", "final_accuracy", "all_labels_accuracy",
+                   "n_labels", "rounds"]
 
 
 def file_ranks(data: CrowdLabels) -> np.ndarray:
@@ -45,14 +52,33 @@ def file_ranks(data: CrowdLabels) -> np.ndarray:
     return rank
 
 
+def _fit(make_method: Callable[[], TruthEstimator], data: CrowdLabels) -> TruthEstimator:
+    method = make_method()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        method.fit(data)
+    return method
+
+
+def all_labels_accuracy(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame,
+                        make_method: Callable[[], TruthEstimator]) -> float:
+    """The accuracy on the items with a truth of ``make_method()`` fitted on every label (the replay's target)."""
+    data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
+    return float(accuracy(_fit(make_method, data).labels_, truth)[0])
+
+
 def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method: Callable[[], TruthEstimator],
            policy: str = "lookahead", round_share: float = 0.05, seed: int = 0, item_cap: int | None = None,
-           progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy``).
+           stop: float | None = DEFAULT_STOP, explore: float | None = None,
+           progress: Callable[[int, int], None] | None = None,
+           on_fit: Callable[[int, CrowdLabels, TruthEstimator], None] | None = None) -> pd.DataFrame:
+    """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy, named``).
 
     ``labels`` in file order (a CrowdLabels keeps its rows' order); ``make_method()`` builds the fitted
     method afresh each round (its posteriors and confusions are what the policy reads); ``item_cap``: at
-    most this many labels per item per round (None: as many as the policy says it deserves)."""
+    most this many labels per item per round (None: as many as the policy says it deserves); ``stop``
+    and ``explore``: the policy's stopping advice and exploration share (:func:`next_labels`). Only the
+    labels the policy names are bought; the replay ends when it names none or every label is bought."""
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
     rank = file_ranks(data)
     bought = np.bincount(data.item[rank == 0], minlength=data.n_items)  # labels bought per item
@@ -62,55 +88,58 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
     while True:
         used = rank < bought[data.item]
         seen = subset(data, used)
-        method = make_method()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DataWarning)
-            method.fit(seen)
+        method = _fit(make_method, seen)
         acc, _ = accuracy(method.labels_, truth)
         n_used = int(used.sum())
-        rows.append((round_no, n_used, n_used / data.n_labels, acc))
         if progress is not None:
             progress(n_used, data.n_labels)
+        if on_fit is not None:
+            on_fit(round_no, seen, method)
         left = total - bought
-        if left.sum() == 0:
+        extra = np.zeros(data.n_items, dtype=np.int64)
+        if left.sum() > 0:
+            offer = left if item_cap is None else np.minimum(left, item_cap)
+            candidates = pd.DataFrame({"item": data.items[left > 0], "available": offer[left > 0]})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DataWarning)
+                named = next_labels(seen, method.proba_.to_numpy(), min(budget, int(left.sum())), policy=policy,
+                                    confusions=fitted_confusions(method, seen), candidates=candidates, stop=stop,
+                                    explore=explore, seed=seed + round_no)
+            extra = np.bincount(data.items.get_indexer(named["item"]), minlength=data.n_items)
+        rows.append((round_no, n_used, n_used / data.n_labels, acc, int(extra.sum())))
+        if extra.sum() == 0:
             break
-        offer = left if item_cap is None else np.minimum(left, item_cap)
-        candidates = pd.DataFrame({"item": data.items[left > 0], "available": offer[left > 0]})
-        confusions = fitted_confusions(method, seen)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DataWarning)
-            named = next_labels(seen, method.proba_.to_numpy(), min(budget, int(left.sum())), policy=policy,
-                                confusions=confusions, candidates=candidates, stop=None, seed=seed + round_no)
-        codes = data.items.get_indexer(named["item"])
-        extra = np.bincount(codes, minlength=data.n_items)
-        short = min(budget, int(left.sum())) - int(extra.sum())
-        room = left - extra
-        while short > 0 and room.any():  # fill, a label at a time, the items with the fewest labels (then by code)
-            order = np.lexsort((np.arange(data.n_items), bought + extra))
-            for i in order[room[order] > 0][:short]:
-                extra[i] += 1
-                room[i] -= 1
-                short -= 1
-        bought = np.minimum(bought + extra, total)
+        bought = bought + extra  # next_labels keeps each item within its ``available``
         round_no += 1
     return pd.DataFrame(rows, columns=CURVE_COLUMNS)
 
 
-def labels_needed(curve: pd.DataFrame, slack: float = 0.005) -> float:
-    """The first share of labels at which the accuracy reaches the all-labels (last) accuracy less ``slack``."""
-    target = float(curve["accuracy"].iloc[-1]) - slack
-    reached = curve[curve["accuracy"] >= target - 1e-12]
-    return float(reached["share"].iloc[0])
+def labels_needed(curve: pd.DataFrame, target_accuracy: float, slack: float = 0.005) -> float:
+    """The first share of labels at which the accuracy is at least ``target_accuracy`` (the all-labels
+    accuracy) less ``slack``; NaN when the curve never reaches it."""
+    reached = curve[curve["accuracy"] >= target_accuracy - slack - 1e-12]
+    return float(reached["share"].iloc[0]) if len(reached) else float("nan")
+
+
+def summarise(policy: str, curve: pd.DataFrame, target_accuracy: float, n_labels: int,
+              slack: float = 0.005) -> tuple:
+    """One row of ``SUMMARY_COLUMNS`` for a replay's ``curve``."""
+    needed = labels_needed(curve, target_accuracy, slack)
+    return (policy, needed, bool(np.isfinite(needed)), float(curve["share"].iloc[-1]),
+            float(curve["accuracy"].iloc[-1]), target_accuracy, n_labels, len(curve))
 
 
 def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, method: str,
                     params: dict | None = None, policies: tuple[str, ...] = ("lookahead", "uncertainty", "uniform",
                                                                              "random"),
-                    round_share: float = 0.05, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every policy's replay with the registry ``method``: (summary ``policy, labels_needed,
-    all_labels_accuracy, n_labels, rounds``; curves ``policy, round, n_labels, share, accuracy``).
-    The lookahead reads the method's posteriors tempered on withheld labels (``calibrate="tempering"``:
-    the same labels) unless ``params`` sets ``calibrate``."""
+                    round_share: float = 0.05, seed: int = 0,
+                    stop: float | None = DEFAULT_STOP) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every policy's replay with the registry ``method``: (summary ``policy, labels_needed, reached,
+    final_share, final_accuracy, all_labels_accuracy, n_labels, rounds``; curves ``policy, round,
+    n_labels, share, accuracy, named``). ``labels_needed`` is NaN and ``reached`` False when a policy
+    stops before its accuracy reaches the all-labels accuracy (a separate fit on every label, with the
+    policy's method) less 0.005. The lookahead reads the method's posteriors tempered on withheld
+    labels (``calibrate="tempering"``: the same labels) unless ``params`` sets ``calibrate``."""
     from manyjudges.truth.registry import make_truth_estimator
 
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
@@ -119,10 +148,12 @@ def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, met
         chosen = dict(params or {})
         if policy == "lookahead":
             chosen.setdefault("calibrate", "tempering")
-        curve = replay(data, truth,
-                       lambda chosen=chosen: make_truth_estimator(method, chosen),  # type: ignore[misc]  # mypy#15459
-                       policy=policy, round_share=round_share, seed=seed)
-        summary.append((policy, labels_needed(curve), float(curve["accuracy"].iloc[-1]), data.n_labels, len(curve)))
+
+        def make(chosen: dict = chosen) -> TruthEstimator:
+            return make_truth_estimator(method, chosen)
+
+        curve = replay(data, truth, make, policy=policy, round_share=round_share, seed=seed, stop=stop)
+        summary.append(summarise(policy, curve, all_labels_accuracy(data, truth, make), data.n_labels))
         curves.append(curve.assign(policy=policy))
     curve_table = pd.concat(curves, ignore_index=True)[["policy", *CURVE_COLUMNS]]
     return pd.DataFrame(summary, columns=SUMMARY_COLUMNS), curve_table
