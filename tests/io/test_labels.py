@@ -395,8 +395,9 @@ def test_digit_ids_in_natural_order(tmp_path: Path) -> None:
 
 def test_memory_per_label(tmp_path: Path) -> None:
     """The labels held as codes take 12 bytes each; reading peaks under 32 bytes a label and a Dawid-Skene
-    fit under 32 more (numpy's allocations, traced; pyarrow's parse buffers are not traced and are freed
-    when the read ends)."""
+    fit under 44 more: 32 for the fit, and 12 for the copy of the codes sorted by (item, worker, label) that
+    every fit runs on when the rows are not in that order, as here (numpy's allocations, traced; pyarrow's
+    parse buffers are not traced and are freed when the read ends)."""
     import tracemalloc
 
     from manyjudges.truth import DawidSkene
@@ -415,6 +416,6 @@ def test_memory_per_label(tmp_path: Path) -> None:
         tracemalloc.reset_peak()
         DawidSkene().fit(codes)
         fit_peak = tracemalloc.get_traced_memory()[1] - held
-        assert fit_peak / n < 32
+        assert fit_peak / n < 44
     finally:
         tracemalloc.stop()

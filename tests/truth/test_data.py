@@ -83,6 +83,7 @@ def test_the_paper_pool_has_30_real_sets_with_groups():
     assert len({groups[f"snow2008_{t}"] for t in ("anger", "disgust", "fear", "joy", "sadness", "surprise",
                                                    "valence")}) == 1
     assert "snow2008_rte" not in real  # the same data as truth_rte
+    assert "snow2008_wordsim" not in real  # a truth on another scale, rounded: not an annotated class
 
 
 def test_the_pool_loader_reads_every_real_set(mirror):
@@ -95,7 +96,7 @@ def test_the_pool_loader_reads_every_real_set(mirror):
     sys.modules["truth_pool"] = module  # the dataclass looks its module up
     spec.loader.exec_module(module)
     pool = {p.name: p for p in module.pool_sets(mirror)}
-    assert len(pool) == 31
+    assert len(pool) == 30
     for p in pool.values():  # every truth item is labelled, and the labels are class codes
         assert set(p.truth["item"]) <= set(p.labels["item"]) and (p.labels["label"] >= 0).all()
     shape = {n: (p.labels["item"].nunique(), p.labels["worker"].nunique(), len(p.labels), len(p.truth))
@@ -103,4 +104,4 @@ def test_the_pool_loader_reads_every_real_set(mirror):
     assert shape["llmjudge"] == (4423, 33, 145956, 4423) and shape["llmjudge_trema"] == (4423, 10, 44230, 4423)
     assert shape["prd"] == (800, 10, 8000, 744) and shape["prd_ab"] == (800, 5, 4000, 744)
     assert shape["pandalm"] == (999, 2, 1973, 999) and shape["pandalm_h2"] == (999, 3, 2972, 928)
-    assert shape["snow2008_temp"] == (462, 76, 4620, 462) and shape["snow2008_wordsim"] == (30, 10, 300, 30)
+    assert shape["snow2008_temp"] == (462, 76, 4620, 462) and shape["snow2008_wsd"] == (177, 34, 1770, 177)

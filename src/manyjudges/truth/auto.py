@@ -31,6 +31,7 @@ added (``candidates=[...]``); each costs ``n_folds + 1`` fits of that method.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
@@ -38,12 +39,15 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
+    WORKER_MODELS,
+    FoldSplit,
     fit_tempering,
+    fold_posteriors,
     fold_split,
-    held_out,
+    held_out_from,
     label_folds,
     log_score,
     stacking_weights,
@@ -51,7 +55,9 @@ from manyjudges.truth.heldout import (
     worker_confusions,
 )
 
-__all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "Auto"]
+__all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto", "CandidateFit", "ScoredCandidate",
+           "anchored_candidates", "fit_candidate", "majority_agreement", "majority_reference", "panel_density",
+           "score_candidate", "stack_candidates", "stack_scored"]
 
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene", "dawid_skene_map")
@@ -59,6 +65,133 @@ DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_sk
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: a candidate whose stacking weight is below this is not refitted on all labels (its weight goes to the others)
 MIN_WEIGHT = 1e-3
+#: the columns of ``Auto.report_``
+REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "anchored", "heldout_log_likelihood",
+                  "tempered_log_likelihood", "beta", "weight", "seconds"]
+
+
+@dataclass(frozen=True)
+class CandidateFit:
+    """A candidate's fits: on each fold's kept labels and on every label (posteriors, (n_items, K))."""
+
+    name: str
+    folds: tuple[np.ndarray, ...]
+    full: np.ndarray
+    seconds: float
+
+
+def fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
+                  gold: tuple[np.ndarray, np.ndarray] | None = None) -> CandidateFit:
+    """The registry method ``name`` fitted without each fold of ``split`` and on every label (with ``gold``)."""
+    from manyjudges.truth.registry import make_truth_estimator
+
+    start = perf_counter()
+    method = make_truth_estimator(name)
+    folds = fold_posteriors(method.posteriors_on, split)
+    full = make_truth_estimator(name).posteriors_on(data, gold)
+    return CandidateFit(name, folds, full, perf_counter() - start)
+
+
+def majority_agreement(data: CrowdLabels, posteriors: np.ndarray) -> float:
+    """The share of items whose class under ``posteriors`` (argmax) is their majority vote, over the items with
+    two or more labels and one most frequent class; 1.0 when there are none."""
+    counts = data.class_counts
+    top = counts.max(axis=1)
+    clear = (counts.sum(axis=1) >= 2) & ((counts == top[:, None]).sum(axis=1) == 1)
+    if not clear.any():
+        return 1.0
+    return float(np.mean(row_argmax(posteriors[clear]) == row_argmax(counts[clear])))
+
+
+@dataclass(frozen=True)
+class ScoredCandidate:
+    """A candidate's fits judged on the withheld labels: steps 2 and 3 of the module docstring."""
+
+    fit: CandidateFit
+    #: :func:`majority_agreement` of its fit on every label
+    agreement: float
+    #: (n,) the withheld labels' predictive probabilities, tempered by ``beta``
+    probabilities: np.ndarray
+    beta: float
+    heldout_log_likelihood: float
+    #: the mean log probability of the withheld labels under one accuracy for every worker, beta = 1
+    pooled_log_likelihood: float
+
+
+def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, criterion: str = "confusion",
+                    calibrate: str | None = "tempering") -> ScoredCandidate:
+    """The withheld labels' predictive probabilities under ``fit``'s fold posteriors and the worker model
+    ``criterion``, tempered by the beta fitted on them (``calibrate="tempering"``) or not."""
+    held = held_out_from(fit.folds, data, split, criterion)
+    beta = fit_tempering(held) if calibrate == "tempering" else 1.0
+    pooled = held if criterion == "pooled" else held_out_from(fit.folds, data, split, "pooled")
+    return ScoredCandidate(fit, majority_agreement(data, fit.full), held.probabilities(beta), beta,
+                           log_score(held.probabilities(1.0)), log_score(pooled.probabilities(1.0)))
+
+
+def panel_density(data: CrowdLabels) -> float:
+    """The share of the (item, worker) cells that hold a label: labels / (items x workers); 1 when every worker
+    labels every item once (a panel of LLM judges), near 0 for a crowd."""
+    return data.n_labels / max(1, data.n_items * data.n_workers)
+
+
+def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
+                        reference: float | None = None) -> np.ndarray:
+    """(M,) which candidates may take weight: those whose classes agree with the majority vote on at least
+    ``anchor`` of the items (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld
+    labels is at least ``reference`` (the majority vote's) less ``margin``; None switches a test off. When no
+    candidate passes, the one whose pooled log-likelihood is highest is kept."""
+    kept = np.ones(len(scored), dtype=bool)
+    if anchor is not None:
+        kept &= np.array([c.agreement for c in scored]) >= anchor
+    if margin is not None and reference is not None:
+        kept &= np.array([c.pooled_log_likelihood for c in scored]) >= reference - margin
+    if not kept.any():
+        kept[int(np.argmax([c.pooled_log_likelihood for c in scored]))] = True
+    return kept
+
+
+def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
+                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0
+                 ) -> tuple[np.ndarray, pd.DataFrame]:
+    """(posteriors, report): the scored candidates anchored (:func:`anchored_candidates`; the ``anchor`` test
+    only on panels whose :func:`panel_density` is at least ``anchor_density``) and stacked (module docstring,
+    steps 4 and 5)."""
+    if panel_density(data) < anchor_density:
+        anchor = None
+    anchored = anchored_candidates(scored, anchor, margin, reference)
+    kept_at = np.flatnonzero(anchored)
+    weights = np.zeros(len(scored))
+    weights[kept_at] = stacking_weights(np.stack([scored[j].probabilities for j in kept_at]))
+    weights[weights < MIN_WEIGHT] = 0.0
+    weights /= weights.sum()
+    proba = np.zeros((data.n_items, data.n_classes))
+    rows: list[dict[str, Any]] = []
+    for c, weight, kept in zip(scored, weights, anchored):
+        if weight > 0:
+            proba += weight * temper(c.fit.full, c.beta)
+        rows.append({"candidate": c.fit.name, "majority_agreement": c.agreement,
+                     "pooled_log_likelihood": c.pooled_log_likelihood, "anchored": bool(kept),
+                     "heldout_log_likelihood": c.heldout_log_likelihood,
+                     "tempered_log_likelihood": log_score(c.probabilities), "beta": c.beta, "weight": float(weight),
+                     "seconds": c.fit.seconds})
+    proba /= proba.sum(axis=1, keepdims=True)
+    return proba, pd.DataFrame(rows, columns=REPORT_COLUMNS)
+
+
+def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]) -> float:
+    """The majority vote's pooled log-likelihood of the withheld labels (its fits among ``fits``, else made)."""
+    fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
+    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0))
+
+
+def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], criterion: str = "confusion",
+                     calibrate: str | None = "tempering", anchor: float | None = None, margin: float | None = None,
+                     anchor_density: float = 0.0) -> tuple[np.ndarray, pd.DataFrame]:
+    """(posteriors, report): :func:`score_candidate` on each fit, then :func:`stack_scored`."""
+    reference = None if margin is None else majority_reference(data, split, fits)
+    return stack_scored(data, [score_candidate(data, split, fit, criterion, calibrate) for fit in fits], anchor,
+                        margin, reference, anchor_density)
 
 
 class Auto(TruthEstimator):
@@ -75,6 +208,20 @@ class Auto(TruthEstimator):
         Folds over labels (>= 2).
     calibrate : {"tempering", None}
         Temper each candidate's posteriors by the beta fitted on the withheld labels (default), or not.
+    criterion : {"confusion", "one_coin", "pooled"}
+        The worker model by which a withheld label is predicted from a candidate's posteriors
+        (:func:`~manyjudges.truth.heldout.worker_model_confusions`): each worker's confusion matrix, its
+        accuracy alone, or one accuracy for all.
+    anchor : float or None
+        A candidate whose classes agree with the majority vote on fewer than this share of the items gets
+        no weight (None: no such test).
+    anchor_density : float
+        The ``anchor`` test applies only to panels whose density (labels / (items x workers)) is at least this
+        (0: every panel).
+    margin : float or None
+        A candidate whose posteriors predict the withheld labels worse than the majority vote's, by more than
+        this many nats a label, under one accuracy for every worker (the ``pooled`` worker model), gets no
+        weight (None: no such test).
     random_state : int
         Seed of the folds.
     """
@@ -83,11 +230,16 @@ class Auto(TruthEstimator):
     calibrates_in_fit = True
 
     def __init__(self, candidates: Sequence[str] | None = None, ordered: bool = False, n_folds: int = DEFAULT_FOLDS,
-                 calibrate: str | None = "tempering", random_state: int = 0) -> None:
+                 calibrate: str | None = "tempering", criterion: str = "confusion", anchor: float | None = None,
+                 anchor_density: float = 0.0, margin: float | None = None, random_state: int = 0) -> None:
         self.candidates = candidates
         self.ordered = ordered
         self.n_folds = n_folds
         self.calibrate = calibrate
+        self.criterion = criterion
+        self.anchor = anchor
+        self.anchor_density = anchor_density
+        self.margin = margin
         self.random_state = random_state
 
     def candidate_names(self) -> list[str]:
@@ -101,6 +253,13 @@ class Auto(TruthEstimator):
 
         check_number("n_folds", self.n_folds, low=2, integer=True)
         check_number("random_state", self.random_state, integer=True)
+        if self.criterion not in WORKER_MODELS:
+            raise ValueError(f"criterion must be one of {', '.join(WORKER_MODELS)}, got {self.criterion!r}")
+        if self.anchor is not None:
+            check_number("anchor", self.anchor, low=0, high=1)
+        check_number("anchor_density", self.anchor_density, low=0, high=1)
+        if self.margin is not None:
+            check_number("margin", self.margin, low=0)
         if not isinstance(self.ordered, (bool, np.bool_)):
             raise ValueError(f"ordered must be true or false, got {self.ordered!r}")
         if isinstance(self.candidates, str) or (self.candidates is not None and not list(self.candidates)):
@@ -111,37 +270,15 @@ class Auto(TruthEstimator):
             TRUTH_METHODS.check(name)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        from manyjudges.truth.registry import make_truth_estimator
-
-        folds = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
+        split = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
                            int(self.random_state))
         names = self.candidate_names()
-        rows: list[dict[str, Any]]  # one report row per candidate
-        rows, predictive, betas = [], [], []
-        for name in names:
-            start = perf_counter()
-            method = make_truth_estimator(name)
-            held = held_out(method.posteriors_on, data, folds)
-            beta = fit_tempering(held) if self.calibrate == "tempering" else 1.0
-            probabilities = held.probabilities(beta)
-            rows.append({"candidate": name, "heldout_log_likelihood": log_score(held.probabilities(1.0)),
-                         "tempered_log_likelihood": log_score(probabilities), "beta": beta,
-                         "seconds": perf_counter() - start})
-            predictive.append(probabilities)
-            betas.append(beta)
-        weights = stacking_weights(np.stack(predictive))
-        weights[weights < MIN_WEIGHT] = 0.0
-        weights /= weights.sum()
-        proba = np.zeros((data.n_items, data.n_classes))
-        for name, weight, beta, row in zip(names, weights, betas, rows):
-            row["weight"] = float(weight)
-            if weight > 0:
-                start = perf_counter()
-                proba += weight * temper(make_truth_estimator(name).posteriors_on(data, gold), beta)
-                row["seconds"] += perf_counter() - start
-        proba /= proba.sum(axis=1, keepdims=True)
-        report = pd.DataFrame(rows, columns=["candidate", "heldout_log_likelihood", "tempered_log_likelihood", "beta",
-                                             "weight", "seconds"])
+        fits = [fit_candidate(name, data, split, gold) for name in names]
+        proba, report = stack_candidates(data, split, fits, self.criterion, self.calibrate,
+                                         None if self.anchor is None else float(self.anchor),
+                                         None if self.margin is None else float(self.margin),
+                                         float(self.anchor_density))
+        weights = report["weight"].to_numpy()
         self.report_ = report
         self.weights_ = pd.Series(weights, index=pd.Index(names, name="candidate"), name="weight")
         self.choice_ = names[int(np.argmax(weights))]

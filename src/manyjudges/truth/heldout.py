@@ -39,13 +39,17 @@ from scipy.optimize import minimize, minimize_scalar
 from manyjudges.coded_labels import CrowdLabels
 from manyjudges.random_streams import rng_for
 
-__all__ = ["DEFAULT_FOLDS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering", "fold_split", "held_out",
-           "label_folds", "log_score", "predictive", "stacking_weights", "subset", "temper", "worker_confusions"]
+__all__ = ["DEFAULT_FOLDS", "WORKER_MODELS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
+           "fold_posteriors", "fold_split", "held_out", "held_out_from", "label_folds", "log_score", "predictive",
+           "stacking_weights", "subset", "temper", "worker_accuracies", "worker_confusions",
+           "worker_model_confusions"]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
 DEFAULT_FOLDS = 5
 #: the pooled confusion's weight in each worker's confusion row (pseudo-labels)
 WORKER_PRIOR = 1.0
+#: how a withheld label is predicted from a fit's posteriors (:func:`worker_model_confusions`)
+WORKER_MODELS = ("confusion", "one_coin", "pooled")
 #: the tempering search's range of beta
 BETA_RANGE = (0.02, 5.0)
 #: a predictive probability below this counts as this (log 1e-300 ~ -690)
@@ -85,6 +89,47 @@ def worker_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float
     pooled = counts.sum(axis=0) + 1e-9
     pooled /= pooled.sum(axis=1, keepdims=True)
     return (counts + strength * pooled) / (counts.sum(axis=2, keepdims=True) + strength)
+
+
+def worker_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR
+                      ) -> tuple[np.ndarray, float]:
+    """((n_workers,) a_w, A): each worker's expected accuracy under ``posteriors``, shrunk towards the pooled one,
+    a_w = (sum_{e of w} T[item_e, label_e] + s A) / (n_w + s), A = sum_e T[item_e, label_e] / n, both held at
+    1/K or above (judges beat chance)."""
+    k = data.n_classes
+    agree = posteriors[data.item, data.label]
+    pooled = max(float(agree.mean()) if len(agree) else 1.0 / k, 1.0 / k)
+    sums = np.bincount(data.worker, weights=agree, minlength=data.n_workers)
+    counts = np.bincount(data.worker, minlength=data.n_workers)
+    return np.maximum((sums + strength * pooled) / (counts + strength), 1.0 / k), pooled
+
+
+def _coins(accuracy: np.ndarray, k: int) -> np.ndarray:
+    """(W, K, K) pi[w, t, c] = a_w if c = t, else (1 - a_w) / (K - 1)."""
+    eye = np.eye(k)
+    a = np.asarray(accuracy, dtype=float)[:, None, None]
+    return a * eye + (1.0 - a) / (k - 1) * (1.0 - eye)
+
+
+def worker_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
+    """(n_workers, K, K) the worker model by which withheld labels are predicted from a fit's posteriors:
+
+    - ``"confusion"``: each worker's confusion matrix (:func:`worker_confusions`): it explains a worker's
+      bias towards a class as well as its skill;
+    - ``"one_coin"``: each worker's accuracy a_w (:func:`worker_accuracies`), errors spread evenly: no
+      worker's bias can be explained, only how often it agrees with the posteriors' class;
+    - ``"pooled"``: one accuracy A for every worker.
+
+    In the last two, accuracies are held at 1/K or above, so posteriors whose classes are inverted predict
+    the withheld labels badly."""
+    if model == "confusion":
+        return worker_confusions(data, posteriors)
+    accuracy, pooled = worker_accuracies(data, posteriors)
+    if model == "one_coin":
+        return _coins(accuracy, data.n_classes)
+    if model == "pooled":
+        return _coins(np.full(data.n_workers, pooled), data.n_classes)
+    raise ValueError(f"worker model must be one of {', '.join(WORKER_MODELS)}, got {model!r}")
 
 
 def temper(posteriors: np.ndarray, beta: float) -> np.ndarray:
@@ -179,22 +224,33 @@ def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None,
     return FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
 
 
+def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], split: FoldSplit) -> tuple[np.ndarray, ...]:
+    """Each fold's fit without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each):
+    the labels and gold items the fold leaves in."""
+    return tuple(np.asarray(fit(seen, known), dtype=float) for seen, known in zip(split.seen, split.known))
+
+
 def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
-             folds: np.ndarray | FoldSplit) -> HeldOut:
+             folds: np.ndarray | FoldSplit, worker_model: str = "confusion") -> HeldOut:
     """Fit without each fold (``fit(labels, known) -> posteriors``: the labels and gold items the fold
     leaves in); the withheld labels' posteriors and worker columns, in label order, then each withheld
     gold item's posterior and the one-hot of its class (a label from a worker who is always right).
     ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
-    methods)."""
+    methods). ``worker_model``: how a withheld label is predicted from the posteriors (:func:`worker_model`)."""
     split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
+    return held_out_from(fold_posteriors(fit, split), data, split, worker_model)
+
+
+def held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: FoldSplit,
+                  worker_model: str = "confusion") -> HeldOut:
+    """:func:`held_out` from the folds' fitted posteriors (:func:`fold_posteriors`), already computed."""
     k = data.n_classes
     posteriors = np.zeros((data.n_labels, k))
     said = np.zeros((data.n_labels, k))
     gold_posteriors, gold_said = [np.zeros((0, k))], [np.zeros((0, k))]
-    for out, seen, known, (gold_items, gold_classes) in zip(split.withheld, split.seen, split.known,
+    for fitted, out, seen, (gold_items, gold_classes) in zip(posteriors_by_fold, split.withheld, split.seen,
                                                              split.gold_withheld):
-        fitted = np.asarray(fit(seen, known), dtype=float)
-        confusion = worker_confusions(seen, fitted)
+        confusion = worker_model_confusions(seen, fitted, worker_model)
         posteriors[out] = fitted[data.item[out]]
         said[out] = confusion[data.worker[out], :, data.label[out]]
         gold_posteriors.append(fitted[gold_items])
