@@ -162,7 +162,7 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
     anchored = anchored_candidates(scored, anchor, margin, reference)
     kept_at = np.flatnonzero(anchored)
     weights = np.zeros(len(scored))
-    weights[kept_at] = stacking_weights(np.stack([scored[j].probabilities for j in kept_at]))
+    weights[kept_at] = stacking_weights(np.stack([scored[int(j)].probabilities for j in kept_at]))
     weights[weights < MIN_WEIGHT] = 0.0
     weights /= weights.sum()
     proba = np.zeros((data.n_items, data.n_classes))
