@@ -14,7 +14,7 @@ data = read_crowd_labels(snakemake.input.labels, classes=classes, duplicates="ke
 # a labels table of the user's own may come without a truth (its truth.tsv has the header only)
 no_truth = spec.get("source") == "labels_table" and not spec.get("truth")
 truth = None if no_truth else read_truth(snakemake.input.truth, labels=data, classes=classes)
-run = run_methods(data, truth, snakemake.params.specs, ordered=bool(spec.get("ordinal", False)))
+run = run_methods(data, truth, snakemake.params.specs)
 write_tsv(run.accuracy.round({"seconds": 3}), out.accuracy)
 write_tsv(run.labels, out.labels)
 write_tsv(run.workers, out.workers)

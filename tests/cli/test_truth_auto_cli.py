@@ -41,16 +41,17 @@ def test_auto_writes_its_report_and_equals_the_library(capsys, labels, tmp_path)
     np.testing.assert_allclose(got[["p_0", "p_1", "p_2"]].to_numpy(), expected.proba_.to_numpy(), atol=1e-9)
 
 
-def test_labels_declare_ordered_classes_for_auto(capsys, labels, tmp_path):
+def test_the_ordinal_model_is_a_candidate_when_asked(capsys, labels, tmp_path):
+    """Classes declared in order do not add the ordinal model (not chosen on the development pool);
+    ``ordered: true`` does."""
     labels_path, _ = labels
     report = tmp_path / "report.tsv"
     assert run(capsys, "truth", labels_path, "--method", "auto", "--labels", "0,1,2", "--report", report,
                "-o", tmp_path / "out.tsv")[0] == 0
-    assert "ordinal_dawid_skene" in pd.read_csv(report, sep="\t")["candidate"].tolist()
-    # unless the parameters say otherwise
-    assert run(capsys, "truth", labels_path, "--method", "auto", "--labels", "0,1,2", "--params",
-               '{"ordered": false}', "--report", report, "-o", tmp_path / "out.tsv")[0] == 0
     assert "ordinal_dawid_skene" not in pd.read_csv(report, sep="\t")["candidate"].tolist()
+    assert run(capsys, "truth", labels_path, "--method", "auto", "--labels", "0,1,2", "--params",
+               '{"ordered": true}', "--report", report, "-o", tmp_path / "out.tsv")[0] == 0
+    assert "ordinal_dawid_skene" in pd.read_csv(report, sep="\t")["candidate"].tolist()
 
 
 def test_report_needs_auto_and_a_file_of_its_own(capsys, labels, tmp_path):

@@ -53,11 +53,11 @@ def add_commands(subparsers: Any) -> None:
         "TRUTH leaves them out"))
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
     p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
+                                                    "majority_agreement, pooled_log_likelihood, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
                                                     "seconds)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
-                                                     "(default: integer class codes 0..K-1); declares the classes "
-                                                     "ordered, so auto adds the ordinal model to its candidates")
+                                                     "(default: integer class codes 0..K-1)")
     add_duplicates(p, "(item, worker)")
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
@@ -85,15 +85,12 @@ def add_commands(subparsers: Any) -> None:
 
 
 def truth_method(args: argparse.Namespace) -> tuple[dict, list[str] | None, object]:
-    """(parameters, class names, the built method) of ``--method``, ``--params`` and ``--labels``: classes given
-    in order tell a method that can use the order (auto) so; a bad name or value fails before any data is read."""
-    from manyjudges.truth.experiment import with_ordered
+    """(parameters, class names, the built method) of ``--method``, ``--params`` and ``--labels``; a bad name or
+    value fails before any data is read."""
     from manyjudges.truth.registry import make_truth_estimator
 
     params = parse_params(args.params)
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
-    if classes is not None:
-        params = with_ordered(args.method, params)
     return params, classes, build(make_truth_estimator, args.method, params)
 
 

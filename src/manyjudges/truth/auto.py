@@ -1,32 +1,46 @@
-"""Auto: the family's methods combined by how well each predicts labels it did not see.
+"""Auto: the family's methods combined by how well each predicts labels it did not see, anchored to the majority.
 
 No method is best on every panel: Dawid-Skene's full confusions win where workers have many labels
 and overfit where they have few; majority vote and the one-coin model are the safe choices on
-sparse panels. ``Auto`` decides on the labels alone (:mod:`manyjudges.truth.heldout`):
+sparse panels; and where judges share their errors (LLM judges, runs of one model) a model that
+explains each judge's bias can settle on the wrong classes with confidence. ``Auto`` decides on the
+labels alone (:mod:`manyjudges.truth.heldout`):
 
 1. The labels are dealt into ``n_folds`` folds over labels (each item keeps a label in every fit).
-2. Each candidate method is fitted without each fold in turn; its posteriors, with the worker model
-   of one Dawid-Skene M-step on them, give each withheld label a predictive probability.
-3. Each candidate's posteriors are tempered, T^beta, with the beta that best predicts the withheld
-   labels (``calibrate="tempering"``; ``None`` keeps beta = 1).
-4. Stacking (Yao, Vehtari, Simpson and Gelman 2018): weights w on the simplex that maximise the
-   withheld labels' log probability under the mixture sum_m w_m P_m.
-5. Each candidate with weight is fitted on every label, and the posteriors are the mixture
+2. Each candidate method is fitted without each fold in turn; its posteriors, with a worker model
+   fitted on them (``criterion``: each worker's confusion matrix, its accuracy alone, or one accuracy
+   for all), give each withheld label a predictive probability.
+3. Each candidate's posteriors may be tempered, T^beta, with the beta that best predicts the
+   withheld labels (``calibrate="tempering"``; ``None``, the default, keeps beta = 1).
+4. Anchoring: a candidate whose classes agree with the majority vote on fewer than ``anchor`` of the
+   items with a clear majority, or whose posteriors predict the withheld labels worse than majority
+   vote's by more than ``margin`` nats a label under one accuracy for every worker, gets no weight.
+   Such a candidate explains the labels by something other than the class the judges agree on
+   (each worker's bias, errors shared by a cluster of judges, or classes swapped outright).
+5. Stacking (Yao, Vehtari, Simpson and Gelman 2018): weights w on the simplex that maximise the
+   withheld labels' log probability under the mixture sum_m w_m P_m, over the candidates left.
+6. Each candidate is fitted on every label, and the posteriors are the mixture
    T[i, t] = sum_m w_m T_m^beta_m[i, t]; the label is its argmax.
 
-``choice_`` is the candidate of largest weight and ``report_`` has, per candidate, the mean log
-predictive probability of the withheld labels as fitted (``heldout_log_likelihood``) and tempered,
-beta and the weight. ``confusions_`` and ``skills_`` (each worker's expected accuracy,
+The defaults (the candidate list, ``criterion``, ``calibrate``, ``anchor``, ``anchor_density`` and
+``margin``) were chosen leave-one-group-out on a development pool of 30 real sets and 9 simulated
+panels (``benchmarks/truth_loso.py``; the figures in ``benchmarks/README.md``): each group of sets
+held out in turn, the configuration with the fewest sets more than 0.02 below majority vote, then
+the highest mean accuracy, chosen on the rest.
+
+``choice_`` is the candidate of largest weight and ``report_`` has, per candidate, its agreement with
+the majority vote, its pooled log-likelihood of the withheld labels, whether it passed the anchor,
+the mean log predictive probability of the withheld labels as fitted (``heldout_log_likelihood``)
+and tempered, beta and the weight. ``confusions_`` and ``skills_`` (each worker's expected accuracy,
 sum_t p[t] pi[w, t, t]) come from one M-step on the final posteriors. The truth never enters: a
 truth column in the labels table is ignored like any other extra column. Gold items (``gold=``) are
 dealt round the same folds: each fold's fits are given the other folds' gold, and each withheld gold
-answer is scored in steps 3 and 4 as a label from a worker who is always right (probability
+answer is scored in steps 3 and 5 as a label from a worker who is always right (probability
 T[i, class]); the final fits are given all of them.
 
-Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene, Dawid-Skene with add-one
-smoothing (``dawid_skene_map``: steadier where workers have few labels), and, with ``ordered=True``
-(the classes are ordered, lowest first), the ordinal Dawid-Skene model. Any registry name can be
-added (``candidates=[...]``); each costs ``n_folds + 1`` fits of that method.
+Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene. ``ordered=True`` adds the
+ordinal Dawid-Skene model; any registry name can be added (``candidates=[...]``); each costs
+``n_folds + 1`` fits of that method.
 """
 from __future__ import annotations
 
@@ -60,7 +74,14 @@ __all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto",
            "score_candidate", "stack_candidates", "stack_scored"]
 
 #: the candidates of every panel
-DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene", "dawid_skene_map")
+DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
+#: the defaults of ``calibrate``, ``criterion``, ``anchor``, ``anchor_density`` and ``margin``, chosen with the
+#: candidate list leave-one-group-out on the development pool (``benchmarks/truth_loso.py``)
+DEFAULT_CALIBRATE: str | None = None
+DEFAULT_CRITERION = "confusion"
+DEFAULT_ANCHOR: float | None = 0.9
+DEFAULT_ANCHOR_DENSITY = 0.0
+DEFAULT_MARGIN: float | None = 0.05
 #: added when the classes are ordered
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: a candidate whose stacking weight is below this is not refitted on all labels (its weight goes to the others)
@@ -195,33 +216,33 @@ def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[Candida
 
 
 class Auto(TruthEstimator):
-    """The family's methods stacked by the withheld labels' predictive probability, each tempered.
+    """The family's methods anchored to the majority vote and stacked by the withheld labels' predictive probability.
 
     Parameters
     ----------
     candidates : sequence of str or None
         Registry names of the methods to combine; None: majority vote, Wawa, one-coin and full
-        Dawid-Skene, Dawid-Skene with add-one smoothing (and the ordinal model when ``ordered``).
+        Dawid-Skene (and the ordinal model when ``ordered``).
     ordered : bool
-        The classes are ordered (codes lowest first): the ordinal Dawid-Skene model is a candidate.
+        The classes are ordered (codes lowest first): the ordinal Dawid-Skene model is a candidate too.
     n_folds : int
         Folds over labels (>= 2).
     calibrate : {"tempering", None}
-        Temper each candidate's posteriors by the beta fitted on the withheld labels (default), or not.
+        Temper each candidate's posteriors by the beta fitted on the withheld labels, or not (default).
     criterion : {"confusion", "one_coin", "pooled"}
         The worker model by which a withheld label is predicted from a candidate's posteriors
         (:func:`~manyjudges.truth.heldout.worker_model_confusions`): each worker's confusion matrix, its
-        accuracy alone, or one accuracy for all.
+        accuracy alone, or one accuracy for all (default: confusion).
     anchor : float or None
-        A candidate whose classes agree with the majority vote on fewer than this share of the items gets
-        no weight (None: no such test).
+        A candidate whose classes agree with the majority vote on fewer than this share of the items with
+        a clear majority gets no weight (default 0.9; None: no such test).
     anchor_density : float
         The ``anchor`` test applies only to panels whose density (labels / (items x workers)) is at least this
         (0: every panel).
     margin : float or None
         A candidate whose posteriors predict the withheld labels worse than the majority vote's, by more than
         this many nats a label, under one accuracy for every worker (the ``pooled`` worker model), gets no
-        weight (None: no such test).
+        weight (default 0.05; None: no such test).
     random_state : int
         Seed of the folds.
     """
@@ -230,8 +251,9 @@ class Auto(TruthEstimator):
     calibrates_in_fit = True
 
     def __init__(self, candidates: Sequence[str] | None = None, ordered: bool = False, n_folds: int = DEFAULT_FOLDS,
-                 calibrate: str | None = "tempering", criterion: str = "confusion", anchor: float | None = None,
-                 anchor_density: float = 0.0, margin: float | None = None, random_state: int = 0) -> None:
+                 calibrate: str | None = DEFAULT_CALIBRATE, criterion: str = DEFAULT_CRITERION,
+                 anchor: float | None = DEFAULT_ANCHOR, anchor_density: float = DEFAULT_ANCHOR_DENSITY,
+                 margin: float | None = DEFAULT_MARGIN, random_state: int = 0) -> None:
         self.candidates = candidates
         self.ordered = ordered
         self.n_folds = n_folds

@@ -6,7 +6,6 @@ method's own rule, :mod:`manyjudges.truth.base`).
 """
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,10 +19,10 @@ import pyarrow.compute as pc
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.calibration import calibration_scores
-from manyjudges.truth.registry import TRUTH_METHODS, make_truth_estimator
+from manyjudges.truth.registry import make_truth_estimator
 
 __all__ = ["ACCURACY_COLUMNS", "TruthRun", "accuracy", "fit_method", "labels_table", "run_methods",
-           "with_ordered", "workers_table"]
+           "workers_table"]
 
 log = logging.getLogger(__name__)
 
@@ -49,20 +48,6 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
     else:
         same = pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False)
     return float(np.mean(same)), len(truth)
-
-
-def with_ordered(method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``params`` with ``ordered=True`` added when ``method`` takes an ``ordered`` parameter (auto: the ordinal
-    model joins its candidates) that neither ``params`` nor the method's preset sets: the classes are ordered."""
-    params = dict(params or {})
-    factory, preset = TRUTH_METHODS.resolve(method)
-    try:
-        takes = "ordered" in inspect.signature(factory).parameters
-    except (TypeError, ValueError):  # a callable without a signature
-        takes = False
-    if takes and "ordered" not in params and "ordered" not in preset:
-        params["ordered"] = True
-    return params
 
 
 def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None,
@@ -110,14 +95,13 @@ class TruthRun:
 
 def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
                 methods: Mapping[str, Mapping[str, Any]], classes: Sequence | None = None, duplicates: str = "keep",
-                progress: Callable[[int, int], None] | None = None, ordered: bool = False) -> TruthRun:
-    """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``;
-    ``ordered``: the classes are ordered (:func:`with_ordered`)."""
+                progress: Callable[[int, int], None] | None = None) -> TruthRun:
+    """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``."""
     data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
     rows, label_tables, worker_tables = [], [], []
     for done, (name, spec) in enumerate(methods.items(), 1):
         method = spec.get("method", name)
-        params = with_ordered(method, spec.get("params")) if ordered else spec.get("params")
+        params = spec.get("params")
         estimator, seconds = fit_method(data, method, params)
         acc, n_truth = accuracy(estimator.labels_, truth)
         ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)

@@ -41,9 +41,9 @@ TRUTH_METHODS = Registry("truth", {
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
                                                       "and a noise scale per worker"),
-    "auto": Builtin(Auto, "Auto: majority vote, Wawa and four Dawid-Skene models stacked by how well each predicts "
-                          "labels withheld from its fit, posteriors tempered on them (ordered=true adds the ordinal "
-                          "model)"),
+    "auto": Builtin(Auto, "Auto: majority vote, Wawa, one-coin and full Dawid-Skene, anchored to the majority vote "
+                          "and stacked by how well each predicts labels withheld from its fit (ordered=true adds the "
+                          "ordinal model)"),
 }, required=("fit",))
 
 
