@@ -132,7 +132,7 @@ def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: 
     for criterion, calibrate in itertools.product(WORKER_MODELS, CALIBRATIONS):
         for m in universe:
             scored[m, criterion, calibrate] = score_candidate(data, split, fits[m], criterion, calibrate)
-    reference = majority_reference(data, split, [fits["majority_vote"]])
+    reference, _ = majority_reference(data, split, [fits["majority_vote"]])
     for (list_name, names), criterion, calibrate, anchor, density, margin in itertools.product(
             lists.items(), WORKER_MODELS, CALIBRATIONS, ANCHORS, ANCHOR_DENSITIES, MARGINS):
         if anchor is None and density > 0:

@@ -39,14 +39,17 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["INITS", "MODELS", "STOPS", "UNDERFLOW", "DawidSkeneResult", "dawid_skene", "label_matrix"]
+__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "UNDERFLOW", "DawidSkeneResult", "dawid_skene", "label_matrix"]
 
-INITS = ("majority", "hard_majority")
+INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
 MODELS = ("full", "one_coin")
 #: when EM stops: no posterior moves by ``tol``, or EM's objective (the log-likelihood at s = 0) gains less than
 #: ``tol`` per label
 STOPS = ("posteriors", "log_likelihood")
+#: ``init="gold"``: every other item's starting posterior is this times 1/K in every class (no class favoured;
+#: it only keeps every confusion cell a judge has labels for above 0 in the first M-step)
+GOLD_START = 1e-3
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
 UNDERFLOW = -700.0
 
@@ -155,7 +158,10 @@ def dawid_skene(
     label: judge ``judge[e]`` said ``label[e]`` (0..n_labels-1) about item ``item[e]``.
 
     Starting posteriors T: ``init="majority"`` the per-item label proportions (soft vote),
-    ``"hard_majority"`` one-hot on the most frequent label (ties shared equally). Then each
+    ``"hard_majority"`` one-hot on the most frequent label (ties shared equally), ``"gold"`` (with
+    ``known``) one-hot on the gold items and 1e-3 / K in every class elsewhere, so the first M-step
+    learns the judges' confusions and the priors from the gold items (a judge with no gold item gets
+    about 1/K). Then each
     iteration is
 
         M-step  confusion[j, t, c] = (sum over j's labels equal to c of T[item, t] + s) / row total
@@ -215,6 +221,10 @@ def dawid_skene(
         per_item = counts.sum(axis=0)
     post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
     post[:, labelled] = counts[:, labelled] / per_item[labelled]
+    if init == "gold":  # the first M-step sees the gold items, the others a faint uniform 1/K (GOLD_START)
+        if known is None or len(known[0]) == 0:
+            raise ValueError("init='gold' needs gold items (known)")
+        post[:] = GOLD_START / k
     if known is not None:
         known_items, known_classes = (np.asarray(a, dtype=np.int64) for a in known)
         if len(known_items) != len(known_classes) or len(np.unique(known_items)) != len(known_items):

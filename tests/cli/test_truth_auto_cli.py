@@ -33,8 +33,9 @@ def test_auto_writes_its_report_and_equals_the_library(capsys, labels, tmp_path)
     assert "auto: weights" in err and "accuracy" in printed
     expected = Auto().fit(pd.read_csv(labels_path, sep="\t"))
     table = pd.read_csv(report, sep="\t")
-    assert list(table.columns) == ["candidate", "majority_agreement", "pooled_log_likelihood", "anchored",
-                                   "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds"]
+    assert list(table.columns) == ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy",
+                                   "anchored", "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight",
+                                   "seconds"]
     assert table["candidate"].tolist() == expected.candidate_names()
     np.testing.assert_allclose(table["weight"], expected.report_["weight"], atol=1e-9)
     got = pd.read_csv(out, sep="\t")

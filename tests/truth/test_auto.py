@@ -284,3 +284,14 @@ def test_every_method_has_scikit_learn_params_and_calibrate():
         DawidSkene(calibrate="platt").fit(one_coin_panel(n_items=20)[0])
     with pytest.raises(ValueError, match="calibrate"):  # before any data, as config checks need
         make_truth_estimator("dawid_skene", {"calibrate": "platt"})
+
+
+def test_gold_evidence_is_mcnemars_statistic_by_hand():
+    from manyjudges.truth.auto import gold_evidence
+
+    right = np.array([1, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
+    reference = np.array([0, 0, 0, 1, 1, 0, 1, 0], dtype=bool)
+    # only right: items 0, 1, 2 (b = 3); only the reference: item 4 (c = 1): (3 - 1) / sqrt(4) = 1
+    assert gold_evidence(right, reference) == pytest.approx(1.0)
+    assert gold_evidence(right, right) == 0.0
+    assert gold_evidence(reference, right) == pytest.approx(-1.0)

@@ -53,7 +53,7 @@ def add_commands(subparsers: Any) -> None:
         "TRUTH leaves them out"))
     p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
     p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
-                                                    "majority_agreement, pooled_log_likelihood, anchored, "
+                                                    "majority_agreement, pooled_log_likelihood, gold_accuracy, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
                                                     "seconds)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "

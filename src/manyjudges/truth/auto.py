@@ -70,8 +70,8 @@ from manyjudges.truth.heldout import (
 )
 
 __all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto", "CandidateFit", "ScoredCandidate",
-           "anchored_candidates", "fit_candidate", "majority_agreement", "majority_reference", "panel_density",
-           "score_candidate", "stack_candidates", "stack_scored"]
+           "anchored_candidates", "fit_candidate", "gold_evidence", "gold_right", "majority_agreement",
+           "majority_reference", "panel_density", "score_candidate", "stack_candidates", "stack_scored"]
 
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
@@ -86,9 +86,15 @@ DEFAULT_MARGIN: float | None = 0.05
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: a candidate whose stacking weight is below this is not refitted on all labels (its weight goes to the others)
 MIN_WEIGHT = 1e-3
+#: with gold items, a candidate whose fold fits get the withheld gold answers right less often than majority vote's,
+#: by more than this, gets no weight (the floor the defaults are chosen under: 0.02 below majority vote)
+GOLD_SLACK = 0.02
+#: with gold items, a candidate whose fold fits beat majority vote's on the withheld gold answers by this McNemar
+#: statistic (one-sided p about 0.023) passes the anchor whatever its agreement with the majority
+GOLD_EVIDENCE = 2.0
 #: the columns of ``Auto.report_``
-REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "anchored", "heldout_log_likelihood",
-                  "tempered_log_likelihood", "beta", "weight", "seconds"]
+REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy", "anchored",
+                  "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds"]
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,13 @@ class ScoredCandidate:
     heldout_log_likelihood: float
     #: the mean log probability of the withheld labels under one accuracy for every worker, beta = 1
     pooled_log_likelihood: float
+    #: whether its fold fits get each withheld gold answer right (in the folds' order; empty without gold)
+    gold_right: np.ndarray
+
+    @property
+    def gold_accuracy(self) -> float:
+        """The share of the withheld gold answers its fold fits get right (NaN without gold)."""
+        return float(self.gold_right.mean()) if len(self.gold_right) else float("nan")
 
 
 def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, criterion: str = "confusion",
@@ -147,7 +160,23 @@ def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, crit
     beta = fit_tempering(held) if calibrate == "tempering" else 1.0
     pooled = held if criterion == "pooled" else held_out_from(fit.folds, data, split, "pooled")
     return ScoredCandidate(fit, majority_agreement(data, fit.full), held.probabilities(beta), beta,
-                           log_score(held.probabilities(1.0)), log_score(pooled.probabilities(1.0)))
+                           log_score(held.probabilities(1.0)), log_score(pooled.probabilities(1.0)),
+                           gold_right(split, fit))
+
+
+def gold_right(split: FoldSplit, fit: CandidateFit) -> np.ndarray:
+    """Whether each fold's fit gets each gold answer the fold withholds right (argmax, lowest class on ties)."""
+    parts = [row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(fit.folds, split.gold_withheld)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+
+
+def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
+    """McNemar's statistic for "right more often than the reference" on the same gold answers:
+    (b - c) / sqrt(b + c), b the answers only ``right`` gets right, c those only ``reference`` does; 0 when they
+    never differ."""
+    b = int(np.sum(right & ~reference))
+    c = int(np.sum(~right & reference))
+    return (b - c) / np.sqrt(b + c) if b + c else 0.0
 
 
 def panel_density(data: CrowdLabels) -> float:
@@ -157,30 +186,38 @@ def panel_density(data: CrowdLabels) -> float:
 
 
 def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
-                        reference: float | None = None) -> np.ndarray:
+                        reference: float | None = None, gold_reference: np.ndarray | None = None) -> np.ndarray:
     """(M,) which candidates may take weight: those whose classes agree with the majority vote on at least
     ``anchor`` of the items (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld
-    labels is at least ``reference`` (the majority vote's) less ``margin``; None switches a test off. When no
+    labels is at least ``reference`` (the majority vote's) less ``margin``; None switches a test off. With
+    ``gold_reference`` (whether the majority vote's fold fits get each withheld gold answer right), a candidate
+    must also get them right as often, less ``GOLD_SLACK``; and one that gets them right significantly more
+    often than the majority vote (:func:`gold_evidence` at least ``GOLD_EVIDENCE``) passes whatever the label
+    tests said: known answers overrule the majority. When no
     candidate passes, the one whose pooled log-likelihood is highest is kept."""
     kept = np.ones(len(scored), dtype=bool)
     if anchor is not None:
         kept &= np.array([c.agreement for c in scored]) >= anchor
     if margin is not None and reference is not None:
         kept &= np.array([c.pooled_log_likelihood for c in scored]) >= reference - margin
+    if gold_reference is not None and len(gold_reference):  # known answers: they may overrule the majority
+        share = float(np.mean(gold_reference))
+        kept &= np.array([c.gold_accuracy for c in scored]) >= share - GOLD_SLACK
+        kept |= np.array([gold_evidence(c.gold_right, gold_reference) for c in scored]) >= GOLD_EVIDENCE
     if not kept.any():
         kept[int(np.argmax([c.pooled_log_likelihood for c in scored]))] = True
     return kept
 
 
 def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
-                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0
-                 ) -> tuple[np.ndarray, pd.DataFrame]:
+                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0,
+                 gold_reference: np.ndarray | None = None) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): the scored candidates anchored (:func:`anchored_candidates`; the ``anchor`` test
     only on panels whose :func:`panel_density` is at least ``anchor_density``) and stacked (module docstring,
     steps 4 and 5)."""
     if panel_density(data) < anchor_density:
         anchor = None
-    anchored = anchored_candidates(scored, anchor, margin, reference)
+    anchored = anchored_candidates(scored, anchor, margin, reference, gold_reference)
     kept_at = np.flatnonzero(anchored)
     weights = np.zeros(len(scored))
     weights[kept_at] = stacking_weights(np.stack([scored[int(j)].probabilities for j in kept_at]))
@@ -192,7 +229,8 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
         if weight > 0:
             proba += weight * temper(c.fit.full, c.beta)
         rows.append({"candidate": c.fit.name, "majority_agreement": c.agreement,
-                     "pooled_log_likelihood": c.pooled_log_likelihood, "anchored": bool(kept),
+                     "pooled_log_likelihood": c.pooled_log_likelihood, "gold_accuracy": c.gold_accuracy,
+                     "anchored": bool(kept),
                      "heldout_log_likelihood": c.heldout_log_likelihood,
                      "tempered_log_likelihood": log_score(c.probabilities), "beta": c.beta, "weight": float(weight),
                      "seconds": c.fit.seconds})
@@ -200,19 +238,21 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
     return proba, pd.DataFrame(rows, columns=REPORT_COLUMNS)
 
 
-def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]) -> float:
-    """The majority vote's pooled log-likelihood of the withheld labels (its fits among ``fits``, else made)."""
+def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]
+                       ) -> tuple[float, np.ndarray]:
+    """The majority vote's pooled log-likelihood of the withheld labels and whether its fold fits get each
+    withheld gold answer right (:func:`gold_right`); its fits among ``fits``, else made."""
     fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
-    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0))
+    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0)), gold_right(split, fit)
 
 
 def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], criterion: str = "confusion",
                      calibrate: str | None = "tempering", anchor: float | None = None, margin: float | None = None,
                      anchor_density: float = 0.0) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): :func:`score_candidate` on each fit, then :func:`stack_scored`."""
-    reference = None if margin is None else majority_reference(data, split, fits)
+    reference, gold_reference = majority_reference(data, split, fits)
     return stack_scored(data, [score_candidate(data, split, fit, criterion, calibrate) for fit in fits], anchor,
-                        margin, reference, anchor_density)
+                        margin, reference, anchor_density, gold_reference)
 
 
 class Auto(TruthEstimator):

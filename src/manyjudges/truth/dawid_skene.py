@@ -72,10 +72,31 @@ __all__ = ["DawidSkene", "em_state", "run_em"]
 def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: float, init: str = "majority",
            gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
     """The shared Dawid-Skene EM core on ``data`` (``model`` "full" or "one_coin"), stopping on the
-    log-likelihood, gold items (item codes, class codes) fixed."""
-    return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                       n_labels=data.n_classes, max_iter=int(max_iter), tol=float(tol), smoothing=float(smoothing),
-                       init=init, model=model, stop="log_likelihood", known=gold)
+    log-likelihood, gold items (item codes, class codes) fixed.
+
+    With gold items EM runs twice, from ``init`` and from the gold items alone (``init="gold"``: the first
+    M-step learns the workers' confusions from the gold items only), and the fit of the higher objective
+    (the log-likelihood with the gold items' joint terms, plus the smoothing's prior terms) is kept: where
+    most workers are adversarial, the fit that starts from the majority vote keeps its classes swapped,
+    and the one that starts from the known answers does not."""
+    def run(start: str) -> DawidSkeneResult:
+        return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
+                           n_labels=data.n_classes, max_iter=int(max_iter), tol=float(tol),
+                           smoothing=float(smoothing), init=start, model=model, stop="log_likelihood", known=gold)
+
+    first = run(init)
+    if gold is None or len(gold[0]) == 0 or init == "gold":
+        return first
+    second = run("gold")
+    return second if _objective(second, smoothing) > _objective(first, smoothing) else first
+
+
+def _objective(res: DawidSkeneResult, smoothing: float) -> float:
+    """What EM increases: the log-likelihood (gold items' terms joint), plus s (sum log confusion + sum log priors)."""
+    if smoothing <= 0:
+        return res.log_likelihood
+    with np.errstate(divide="ignore"):
+        return res.log_likelihood + smoothing * float(np.log(res.confusion).sum() + np.log(res.priors).sum())
 
 
 def em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float, bool]:
@@ -96,8 +117,10 @@ class DawidSkene(TruthEstimator):
     smoothing : float
         Pseudo-counts s added to every confusion cell and prior (MAP under a Dirichlet(1 + s) prior);
         0 is the paper's maximum likelihood.
-    init : {"majority", "hard_majority"}
-        Starting posteriors: each item's label shares, or one-hot on its most frequent labels (ties shared).
+    init : {"majority", "hard_majority", "gold"}
+        Starting posteriors: each item's label shares, or one-hot on its most frequent labels (ties shared), or
+        (with gold items) the gold items alone. With gold items and another ``init``, EM also runs from the gold
+        items alone and keeps the fit of the higher objective (:func:`run_em`).
     """
 
     gold_use = "fit"
