@@ -157,6 +157,21 @@ def test_replay_buys_each_items_labels_in_file_order():
     assert labels_needed(curve, 1.0) == 0.75
 
 
+def test_replay_until_ends_at_the_first_fit_that_reaches_it():
+    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "worker": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
+    truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
+    # the full curve is 0.5, 1.0, 1.0 on 2, 3, 4 labels (test above); until 1.0 ends at the fit on 3
+    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None, until=1.0)
+    assert curve["accuracy"].tolist() == [0.5, 1.0] and curve["n_labels"].tolist() == [2, 3]
+    assert curve["named"].tolist() == [1, 0]  # nothing named after the fit that reached it
+    # reached at the start: one fit; never reached: the whole curve
+    assert len(replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None,
+                      until=0.5)) == 1
+    full = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None)
+    pd.testing.assert_frame_equal(replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25,
+                                         stop=None, until=1.01), full)
+
+
 def test_replay_policies_gives_every_policy_a_row_and_a_curve():
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
                            "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],

@@ -12,7 +12,9 @@ The protocol (the set's real labels, so no simulated workers), word for word as 
    names an item, buy that item's next unused label in file order. Only the named labels are bought:
    a policy that names fewer than B buys fewer, and nothing fills the round.
 3. End when the policy names none (its stopping advice says stop, or nothing it scores is worth a
-   label) or when every label is bought; the last recorded fit is on the labels bought by then.
+   label) or when every label is bought; the last recorded fit is on the labels bought by then. With
+   ``until`` (the target less the slack, say), end also at the first fit whose accuracy is at least
+   ``until``: the labels needed are then known, and the rest of the curve is not replayed.
 
 The all-labels accuracy, the target, comes from a separate fit of the method on every label; the
 curve may never reach it. ``labels_needed`` is the first share of the labels at which the accuracy is
@@ -70,7 +72,7 @@ def all_labels_accuracy(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame,
 def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method: Callable[[], TruthEstimator],
            policy: str = "lookahead", round_share: float = 0.05, seed: int = 0, item_cap: int | None = None,
            stop: float | None = DEFAULT_STOP, explore: float | None = None,
-           progress: Callable[[int, int], None] | None = None,
+           progress: Callable[[int, int], None] | None = None, until: float | None = None,
            on_fit: Callable[[int, CrowdLabels, TruthEstimator], None] | None = None) -> pd.DataFrame:
     """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy, named``).
 
@@ -78,7 +80,8 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
     method afresh each round (its posteriors and confusions are what the policy reads); ``item_cap``: at
     most this many labels per item per round (None: as many as the policy says it deserves); ``stop``
     and ``explore``: the policy's stopping advice and exploration share (:func:`next_labels`). Only the
-    labels the policy names are bought; the replay ends when it names none or every label is bought."""
+    labels the policy names are bought; the replay ends when it names none or every label is bought, or
+    (``until``) at the first fit whose accuracy is at least ``until``."""
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
     rank = file_ranks(data)
     bought = np.bincount(data.item[rank == 0], minlength=data.n_items)  # labels bought per item
@@ -97,7 +100,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
             on_fit(round_no, seen, method)
         left = total - bought
         extra = np.zeros(data.n_items, dtype=np.int64)
-        if left.sum() > 0:
+        if left.sum() > 0 and (until is None or acc < until - 1e-12):
             offer = left if item_cap is None else np.minimum(left, item_cap)
             candidates = pd.DataFrame({"item": data.items[left > 0], "available": offer[left > 0]})
             with warnings.catch_warnings():
