@@ -5,7 +5,7 @@
                                     [--no-simulated] [--extra ebcc]
 
 The pool: every real truth set of ``config/paper.yaml`` (``truth_pool.pool_sets``: pinned files read
-from the mirror, in 12 groups of sets that share items or labels) and the simulated suite
+from the mirror, in 11 groups of sets that share items or labels) and the simulated suite
 (``manyjudges.truth.scenarios.simulated_suite(0)``, each panel its own group).
 
 The protocol, per set: the labels coded and sorted (``canonical_order``), the folds over labels of
