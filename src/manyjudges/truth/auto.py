@@ -84,7 +84,7 @@ DEFAULT_ANCHOR_DENSITY = 0.0
 DEFAULT_MARGIN: float | None = 0.05
 #: added when the classes are ordered
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
-#: a candidate whose stacking weight is below this is not refitted on all labels (its weight goes to the others)
+#: a stacking weight below this is set to 0 (and the others rescaled)
 MIN_WEIGHT = 1e-3
 #: with gold items, a candidate whose fold fits get the withheld gold answers right less often than majority vote's,
 #: by more than this, gets no weight (the floor the defaults are chosen under: 0.02 below majority vote)

@@ -15,7 +15,11 @@ labels alone (never a truth):
       pi[w, t, c] = (n[w, t, c] + a P[t, c]) / (sum_c n[w, t, c] + a),
       n[w, t, c] = sum_{e: worker_e = w, label_e = c} T[item_e, t],   P[t, c] ∝ sum_w n[w, t, c].
 
-  The same model judges every method, so methods are compared by their posteriors alone.
+  The same model judges every method, so methods are compared by their posteriors alone. Two
+  coarser worker models (:func:`worker_model_confusions`) cannot explain a worker's bias towards a
+  class: ``one_coin``, each worker's expected accuracy a_w = (sum_{e of w} T[i_e, y_e] + A) /
+  (n_w + 1) with errors spread evenly, and ``pooled``, one accuracy A = mean_e T[i_e, y_e] for all,
+  both held at 1/K or above.
 - **Predictive probability** of a withheld label (item i, worker w, class c):
   P(c) = sum_t T_beta[i, t] pi[w, t, c] (:func:`predictive`), where T_beta[i, t] ∝ T[i, t]^beta
   is the posterior tempered by beta (:func:`temper`; beta < 1 softens it, beta = 1 leaves it).
