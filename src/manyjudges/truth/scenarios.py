@@ -51,92 +51,25 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from manyjudges.random_streams import rng_for
+from manyjudges.truth.panel_draws import (
+    Tables,
+    categorical,
+    check_int,
+    check_number,
+    check_range,
+    distinct_workers,
+    fail,
+    label_tables,
+    other_uniform,
+    panel_shape,
+    priors_of,
+)
 from manyjudges.truth.simulate import simulate_labels
 
 __all__ = ["DEFAULT_SCENARIO", "OPTION_KEYS", "SCENARIOS", "SUITE", "adversarial_majority", "correlated",
            "difficulty", "scenario_options", "simulated_suite", "sparse_biased"]
-
-Tables = tuple[pd.DataFrame, pd.DataFrame]
-
-
-# --- shared checks and tables ---------------------------------------------------------------------
-
-def _fail(scenario: str, option: str, value: Any, must: str) -> None:
-    raise ValueError(f"{scenario}: {option} must be {must}, got {value!r}")
-
-
-def _check_int(scenario: str, option: str, value: Any, low: int, high: int | None = None) -> int:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= low \
-        and (high is None or value <= high)
-    if not ok:
-        _fail(scenario, option, value, f"an integer >= {low}" if high is None else f"an integer in {low}..{high}")
-    return int(value)
-
-
-def _check_number(scenario: str, option: str, value: Any, low: float, high: float | None = None,
-                  open_low: bool = False, open_high: bool = False) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
-        and np.isfinite(value)
-    ok = ok and (value > low if open_low else value >= low) \
-        and (high is None or (value < high if open_high else value <= high))
-    if not ok:
-        left, right = "(" if open_low else "[", ")" if open_high else "]"
-        _fail(scenario, option, value, f"a number in {left}{low}, {'inf' if high is None else high}{right}")
-    return float(value)
-
-
-def _check_range(scenario: str, option: str, value: Any, open_ends: bool = False) -> tuple[float, float]:
-    """A (low, high) pair of probabilities, low <= high (strictly inside (0, 1) with ``open_ends``)."""
-    pair = list(value) if isinstance(value, (list, tuple, np.ndarray)) else None
-    ok = pair is not None and len(pair) == 2 and all(
-        isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, bool)
-        and (0 < p < 1 if open_ends else 0 <= p <= 1) for p in pair) and pair[0] <= pair[1]
-    if not ok:
-        bounds = "0 < low <= high < 1" if open_ends else "0 <= low <= high <= 1"
-        _fail(scenario, option, value, f"a pair [low, high] with {bounds}")
-    assert pair is not None
-    return float(pair[0]), float(pair[1])
-
-
-def _priors(scenario: str, value: Sequence[float] | None, n_classes: int, default: np.ndarray) -> np.ndarray:
-    """The class priors, normalised: ``value`` (K non-negative numbers, positive sum) or ``default``."""
-    if value is None:
-        return default / default.sum()
-    p = np.asarray(value, dtype=float) if isinstance(value, (list, tuple, np.ndarray)) else None
-    if p is None or p.shape != (n_classes,) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
-        _fail(scenario, "class_priors", value, f"{n_classes} non-negative numbers (n_classes) with a positive sum")
-    assert p is not None
-    return p / p.sum()
-
-
-def _categorical(rng: np.random.Generator, weights: np.ndarray) -> np.ndarray:
-    """One draw per row of ``weights`` (rows of non-negative numbers, positive sums) by inversion."""
-    cum = np.cumsum(weights, axis=1)
-    u = rng.random(len(weights)) * cum[:, -1]
-    return np.minimum((u[:, None] >= cum).sum(axis=1), weights.shape[1] - 1)
-
-
-def _distinct_workers(rng: np.random.Generator, n_items: int, n_workers: int, per_item: int) -> np.ndarray:
-    """(n_items, per_item) worker codes: each item's workers drawn uniformly without replacement."""
-    return np.argsort(rng.random((n_items, n_workers)), axis=1)[:, :per_item]
-
-
-def _tables(item: np.ndarray, worker: np.ndarray, label: np.ndarray, truth: np.ndarray, n_workers: int) -> Tables:
-    """The long labels table (rows in item order, then worker) and the truth table, with string ids."""
-    order = np.lexsort((worker, item))
-    item_ids = np.array([f"i{i + 1:04d}" for i in range(len(truth))])
-    worker_ids = np.array([f"w{j + 1:03d}" for j in range(n_workers)])
-    labels = pd.DataFrame({"item": item_ids[item[order]], "worker": worker_ids[worker[order]],
-                           "label": label[order].astype(np.int64)})
-    return labels, pd.DataFrame({"item": item_ids, "truth": truth.astype(np.int64)})
-
-
-def _other_uniform(rng: np.random.Generator, y: np.ndarray, n_classes: int) -> np.ndarray:
-    """A class drawn uniformly among the K - 1 others than ``y``."""
-    return (y + rng.integers(1, n_classes, len(y))) % n_classes
 
 
 # --- the scenarios ---------------------------------------------------------------------------------
@@ -175,14 +108,14 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     most of a worker's labels by its bias, from a handful of labels.
     """
     name = "sparse_biased"
-    n_items = _check_int(name, "n_items", n_items, 1)
-    n_classes = _check_int(name, "n_classes", n_classes, 2)
-    labels_per_item = _check_int(name, "labels_per_item", labels_per_item, 1)
-    alpha = _check_number(name, "workload_exponent", workload_exponent, 0.0)
-    top = _check_int(name, "max_workload", min(500, n_items) if max_workload is None else max_workload, 1, n_items)
-    lo, hi = _check_range(name, "accuracy", accuracy)
-    beta = _check_number(name, "bias_concentration", bias_concentration, 0.0, open_low=True)
-    pi = _priors(name, class_priors, n_classes, 0.35 ** np.arange(n_classes))
+    n_items = check_int(name, "n_items", n_items, 1)
+    n_classes = check_int(name, "n_classes", n_classes, 2)
+    labels_per_item = check_int(name, "labels_per_item", labels_per_item, 1)
+    alpha = check_number(name, "workload_exponent", workload_exponent, 0.0)
+    top = check_int(name, "max_workload", min(500, n_items) if max_workload is None else max_workload, 1, n_items)
+    lo, hi = check_range(name, "accuracy", accuracy)
+    beta = check_number(name, "bias_concentration", bias_concentration, 0.0, open_low=True)
+    pi = priors_of(name, class_priors, n_classes, 0.35 ** np.arange(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     total = n_items * labels_per_item
@@ -202,9 +135,9 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     skill = rng.uniform(lo, hi, n_workers)
     prior = rng.dirichlet(np.full(n_classes, beta), n_workers)
     y = truth[item]
-    guess = _categorical(rng, prior[worker])
+    guess = categorical(rng, prior[worker])
     label = np.where(rng.random(total) < skill[worker], y, guess)
-    return _tables(item, worker, label, truth, n_workers)
+    return label_tables(item, worker, label, truth, n_workers)
 
 
 def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_models: int = 4,
@@ -238,19 +171,19 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     :math:`\sigma = 0`, given the class).
     """
     name = "correlated"
-    n_items = _check_int(name, "n_items", n_items, 1)
-    n_classes = _check_int(name, "n_classes", n_classes, 2)
-    n_models = _check_int(name, "n_models", n_models, 0)
-    n_prompts = _check_int(name, "n_prompts", n_prompts, 1)
-    rho = _check_number(name, "rho", rho, 0.0, 1.0)
-    lo, hi = _check_range(name, "accuracy", accuracy, open_ends=True)
-    sd = _check_number(name, "difficulty_sd", difficulty_sd, 0.0)
-    gamma = _check_number(name, "error_concentration", error_concentration, 0.0, open_low=True)
-    cluster_size = _check_int(name, "cluster_size", cluster_size, 0)
-    cluster_accuracy = _check_number(name, "cluster_accuracy", cluster_accuracy, 0.0, 1.0, True, True)
+    n_items = check_int(name, "n_items", n_items, 1)
+    n_classes = check_int(name, "n_classes", n_classes, 2)
+    n_models = check_int(name, "n_models", n_models, 0)
+    n_prompts = check_int(name, "n_prompts", n_prompts, 1)
+    rho = check_number(name, "rho", rho, 0.0, 1.0)
+    lo, hi = check_range(name, "accuracy", accuracy, open_ends=True)
+    sd = check_number(name, "difficulty_sd", difficulty_sd, 0.0)
+    gamma = check_number(name, "error_concentration", error_concentration, 0.0, open_low=True)
+    cluster_size = check_int(name, "cluster_size", cluster_size, 0)
+    cluster_accuracy = check_number(name, "cluster_accuracy", cluster_accuracy, 0.0, 1.0, True, True)
     if n_models * n_prompts + cluster_size < 2:
-        _fail(name, "n_models", n_models, "such that n_models x n_prompts + cluster_size >= 2 judges")
-    pi = _priors(name, class_priors, n_classes, np.ones(n_classes))
+        fail(name, "n_models", n_models, "such that n_models x n_prompts + cluster_size >= 2 judges")
+    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     difficulty = rng.normal(0.0, sd, n_items)
@@ -268,7 +201,7 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
         weights[np.arange(len(y)), y] = 0.0
         weights[weights.sum(axis=1) <= 0] = 1.0  # a degenerate e_g (all mass on y): uniform wrong answer
         weights[np.arange(len(y)), y] = 0.0
-        return np.where(rng.random(len(y)) < q[item, model], y, _categorical(rng, weights))
+        return np.where(rng.random(len(y)) < q[item, model], y, categorical(rng, weights))
 
     grid_item, grid_model = np.meshgrid(np.arange(n_items), np.arange(n_total), indexing="ij")
     latent = answers(grid_model.ravel(), grid_item.ravel()).reshape(n_items, n_total)
@@ -277,7 +210,7 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     model = np.tile(run_model, n_items)
     worker = np.tile(np.arange(len(run_model)), n_items)
     label = np.where(rng.random(len(item)) < rho, latent[item, model], answers(model, item))
-    return _tables(item, worker, label, truth, len(run_model))
+    return label_tables(item, worker, label, truth, len(run_model))
 
 
 def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
@@ -312,28 +245,26 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     tell the two apart.
     """
     name = "adversarial_majority"
-    n_items = _check_int(name, "n_items", n_items, 1)
-    n_classes = _check_int(name, "n_classes", n_classes, 2)
-    n_workers = _check_int(name, "n_workers", n_workers, 2)
-    labels_per_item = _check_int(name, "labels_per_item", labels_per_item, 1, n_workers)
-    share = _check_number(name, "adversarial_share", adversarial_share, 0.0, 1.0)
-    fidelity = _check_number(name, "adversary_fidelity", adversary_fidelity, 0.0, 1.0)
-    lo, hi = _check_range(name, "accuracy", accuracy)
-    pi = _priors(name, class_priors, n_classes, np.ones(n_classes))
+    n_items, n_classes, n_workers, labels_per_item = panel_shape(name, n_items, n_classes, n_workers,
+                                                                 labels_per_item)
+    share = check_number(name, "adversarial_share", adversarial_share, 0.0, 1.0)
+    fidelity = check_number(name, "adversary_fidelity", adversary_fidelity, 0.0, 1.0)
+    lo, hi = check_range(name, "accuracy", accuracy)
+    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     adversary = np.zeros(n_workers, dtype=bool)
     adversary[rng.permutation(n_workers)[:int(round(share * n_workers))]] = True
     tau = _derangement(rng, n_classes)
     skill = rng.uniform(lo, hi, n_workers)
-    worker = _distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
+    worker = distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
     item = np.repeat(np.arange(n_items), labels_per_item)
     y = truth[item]
     u = rng.random(len(y))
-    honest = np.where(u < skill[worker], y, _other_uniform(rng, y, n_classes))
+    honest = np.where(u < skill[worker], y, other_uniform(rng, y, n_classes))
     hostile = np.where(u < fidelity, tau[y], rng.integers(0, n_classes, len(y)))
     label = np.where(adversary[worker], hostile, honest)
-    return _tables(item, worker, label, truth, n_workers)
+    return label_tables(item, worker, label, truth, n_workers)
 
 
 def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3, n_workers: int = 30,
@@ -357,27 +288,25 @@ def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3
     :math:`\lambda = 0`), and its attractor wins its vote when :math:`\lambda` is large.
     """
     name = "difficulty"
-    n_items = _check_int(name, "n_items", n_items, 1)
-    n_classes = _check_int(name, "n_classes", n_classes, 2)
-    n_workers = _check_int(name, "n_workers", n_workers, 2)
-    labels_per_item = _check_int(name, "labels_per_item", labels_per_item, 1, n_workers)
-    hard_share = _check_number(name, "hard_share", hard_share, 0.0, 1.0)
-    attraction = _check_number(name, "attraction", attraction, 0.0, 1.0)
-    lo, hi = _check_range(name, "accuracy", accuracy)
-    pi = _priors(name, class_priors, n_classes, np.ones(n_classes))
+    n_items, n_classes, n_workers, labels_per_item = panel_shape(name, n_items, n_classes, n_workers,
+                                                                 labels_per_item)
+    hard_share = check_number(name, "hard_share", hard_share, 0.0, 1.0)
+    attraction = check_number(name, "attraction", attraction, 0.0, 1.0)
+    lo, hi = check_range(name, "accuracy", accuracy)
+    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     hard = rng.random(n_items) < hard_share
-    attractor = _other_uniform(rng, truth, n_classes)
+    attractor = other_uniform(rng, truth, n_classes)
     skill = rng.uniform(lo, hi, n_workers)
-    worker = _distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
+    worker = distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
     item = np.repeat(np.arange(n_items), labels_per_item)
     y = truth[item]
     u = rng.random(len(y))
-    easy_label = np.where(u < skill[worker], y, _other_uniform(rng, y, n_classes))
+    easy_label = np.where(u < skill[worker], y, other_uniform(rng, y, n_classes))
     hard_label = np.where(u < attraction, attractor[item], rng.integers(0, n_classes, len(y)))
     label = np.where(hard[item], hard_label, easy_label)
-    return _tables(item, worker, label, truth, n_workers)
+    return label_tables(item, worker, label, truth, n_workers)
 
 
 # --- names, options and the suite ------------------------------------------------------------------
