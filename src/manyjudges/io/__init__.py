@@ -4,7 +4,8 @@ Each table is a TSV (or a CSV, by the ``.csv`` extension) with a header (see ``d
 one columnar reader (:mod:`~manyjudges.io.columnar`, the same column habits for every table): ``orderings``
 (:mod:`~manyjudges.io.tables`), ``grades`` with its YAML metadata
 (:mod:`~manyjudges.io.grades`), ``rankings`` (:mod:`~manyjudges.io.rankings`),
-``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`), and the truth-inference
+``preferences`` and ``truth`` (:mod:`~manyjudges.io.preferences`), pairwise ``verdicts`` of judges on
+models' answers (:mod:`~manyjudges.io.verdicts`), and the truth-inference
 ``labels`` and label truth tables (:mod:`~manyjudges.io.labels`; its ``read_truth`` is not
 re-exported here, where ``read_truth`` is the crowd family's). Bad data
 raises :class:`~manyjudges.io.errors.DataError` naming the file, line and
@@ -23,6 +24,7 @@ from manyjudges.io.tables import (
     read_orderings,
     write_table,
 )
+from manyjudges.io.verdicts import read_verdicts, read_verdicts_or_preferences, write_verdicts
 
 __all__ = [
     "DataError",
@@ -37,7 +39,10 @@ __all__ = [
     "read_preferences",
     "read_rankings",
     "read_truth",
+    "read_verdicts",
+    "read_verdicts_or_preferences",
     "write_grades",
     "write_labels",
     "write_table",
+    "write_verdicts",
 ]

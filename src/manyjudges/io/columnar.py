@@ -9,8 +9,9 @@ not of every row.
 
 Column habits, the same for every table and every door (the command, the pipeline, Python):
 
-- ``worker`` and ``judge`` name the same column wherever a table has a person column, and
-  crowd-kit's ``task`` reads as ``item`` (:data:`ALIASES`);
+- ``worker`` and ``judge`` name the same column wherever a table has a person column,
+  crowd-kit's ``task`` reads as ``item``, and Chatbot Arena's ``question_id`` (or ``topic``)
+  as ``prompt`` (:data:`ALIASES`);
 - columns may come in any order; a column the table does not use is ignored with a
   :class:`ExtraColumnsWarning` naming it;
 - a TSV, or a CSV when the file name ends in ``.csv``; UTF-8 (a byte-order mark is skipped);
@@ -55,7 +56,8 @@ __all__ = [
 ]
 
 #: other names a canonical column is read under (the same in every family)
-ALIASES: Mapping[str, tuple[str, ...]] = {"worker": ("judge",), "judge": ("worker",), "item": ("task",)}
+ALIASES: Mapping[str, tuple[str, ...]] = {"worker": ("judge",), "judge": ("worker",), "item": ("task",),
+                                          "prompt": ("topic", "question_id")}
 
 class ExtraColumnsWarning(DataWarning):
     """A table has columns that its reader does not use; they are ignored."""
@@ -71,11 +73,13 @@ class TableLayout:
     """The columns of one kind of canonical table, in the order they are written.
 
     ``name`` says what the table is in messages (``"labels table"``); the names a column is read
-    under are its own and its :data:`ALIASES`.
+    under are its own and its :data:`ALIASES`. A column of ``optional`` may be absent from a file
+    (the reader then fills it); every other column is required.
     """
 
     name: str
     columns: tuple[str, ...]
+    optional: tuple[str, ...] = ()
 
     def accepted(self, column: str) -> tuple[str, ...]:
         return (column, *ALIASES.get(column, ()))
@@ -83,7 +87,8 @@ class TableLayout:
     def habits(self) -> str:
         """What else the header may hold, in words: the other names read and the free order."""
         others = [f"{alias} for {column}" for column in self.columns for alias in ALIASES.get(column, ())]
-        return "in any order" + (f"; {', '.join(others)}" if others else "")
+        optional = f"; {', '.join(self.optional)} optional" if self.optional else ""
+        return "in any order" + (f"; {', '.join(others)}" if others else "") + optional
 
 
 def _rows_of(path: Path) -> Iterator[tuple[int, list[str]]]:
@@ -117,7 +122,7 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
             problems.append(f"{', '.join(header[i] for i in found)} name the same column")
         if found:
             position[column] = found[0]
-    missing = [c for c in layout.columns if c not in position]
+    missing = [c for c in layout.columns if c not in position and c not in layout.optional]
     extra = [name for i, name in enumerate(header) if i not in position.values()]
     if missing:
         problems.insert(0, f"missing column(s) {', '.join(missing)}")
@@ -135,7 +140,8 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
 @dataclass
 class ColumnarTable:
     """The columns of a canonical table as read: each a dictionary array (distinct strings and
-    int32 indices), keyed by canonical name, and the rows' file lines."""
+    int32 indices), keyed by canonical name, and the rows' file lines. An optional column the
+    file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`)."""
 
     path: Path
     layout: TableLayout
@@ -146,6 +152,10 @@ class ColumnarTable:
     @property
     def n_rows(self) -> int:
         return len(self.lines)
+
+    def has(self, column: str) -> bool:
+        """Whether the file holds ``column`` (always, unless it is an optional one)."""
+        return column in self.columns or column in self._codes
 
     def values(self, column: str) -> np.ndarray:
         """The distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
@@ -181,7 +191,7 @@ class ColumnarTable:
 
     def row_text(self, row: int) -> str:
         """The row's fields in the layout's column order, joined by the file's separator."""
-        return delimiter_of(self.path).join(self.field(c, row) for c in self.layout.columns)
+        return delimiter_of(self.path).join(self.field(c, row) for c in self.layout.columns if self.has(c))
 
     def error(self, row: int, reason: str, value: object = None) -> DataError:
         """A DataError at row ``row``'s line."""
@@ -259,7 +269,8 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     path : path-like
         The table: a TSV, or a CSV when the name ends in ``.csv``, with a header line.
     layout : TableLayout
-        Its columns; a missing column is an error, another column a warning.
+        Its columns; a missing column is an error (unless optional: then it is not read), another
+        column a warning.
     use_threads : bool
         Let pyarrow parse blocks of the file on every core.
 
@@ -278,7 +289,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     path = Path(path)
     header = read_header(path)
     position = _resolve_header(path, header, layout)
-    names = list(layout.columns)
+    names = [c for c in layout.columns if c in position]
     sep = delimiter_of(path)
     try:
         table = pacsv.read_csv(

@@ -18,6 +18,10 @@ Each parser turns a data set's files, as published, into a canonical table of
 - :mod:`~manyjudges.io.sources.llmjudge`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: LLM-judge panels with a human truth -> labels
   and truth tables (:class:`~manyjudges.io.sources.panel.PanelData`).
+- :mod:`~manyjudges.io.sources.llmfao`, :mod:`~manyjudges.io.sources.prd`,
+  :mod:`~manyjudges.io.sources.pandalm`: pairwise verdicts of LLM judges and people -> verdicts
+  table (:mod:`manyjudges.io.verdicts`), picked by a data set's ``source`` in
+  :mod:`~manyjudges.io.sources.verdict_sources`.
 - :mod:`~manyjudges.io.sources.truth_benchmark`: the truth-inference benchmark
   sets' ``label.csv`` and ``truth.csv`` -> labels and label truth tables
   (:mod:`manyjudges.io.labels`); its rule for repeated rows is in that module.

@@ -4,7 +4,8 @@
 records with ``idx`` and ``annotator1``, ``annotator2``, ``annotator3`` (0 = tie, 1 = response 1 is
 better, 2 = response 2); ``data/<judge>-testset-v1.json`` (``gpt-3.5-turbo``, ``pandalm-7b``) lists
 each judge's verdict of the same ``idx`` in its one ``*_result`` field (``"1"``, ``"2"``, ``"Tie"``,
-or 0, 1, 2). See ``docs/data.md``.
+or 0, 1, 2). :func:`parse_pandalm` makes of them a panel with a truth (the truth family),
+:func:`verdicts_from_pandalm` a verdicts table (:mod:`manyjudges.io.verdicts`). See ``docs/data.md``.
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import PathLike
+from manyjudges.io.verdicts import verdicts_frame
 
-__all__ = ["PANDALM_ANNOTATORS", "PANDALM_CLASSES", "PANDALM_HUMANS", "parse_pandalm"]
+__all__ = ["PANDALM_ANNOTATORS", "PANDALM_CLASSES", "PANDALM_HUMANS", "parse_pandalm", "verdicts_from_pandalm"]
 
 _log = logging.getLogger(__name__)
 
@@ -33,6 +37,8 @@ _JUDGE_SUFFIX = "-testset-v1.json"
 _VERDICTS: dict[Any, int] = {0: 0, 1: 1, 2: 2, "0": 0, "1": 1, "2": 2, "Tie": 0, "tie": 0}
 #: a judge's verdict that names no class (gpt-3.5-turbo's "garbage"): dropped and counted
 _UNREADABLE = "garbage"
+#: a class code -> its winner: a tie, response 1 (shown first) is better, response 2
+_WINNER = ("tie", "model_a", "model_b")
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
@@ -59,6 +65,56 @@ def _class(path: Path, row: dict[str, Any], key: str) -> int | None:
     if isinstance(value, bool) or value not in _VERDICTS:
         raise DataError.at(path, None, f"idx {row['idx']}: {key} must be 0/1/2 or '1'/'2'/'Tie'", value)
     return _VERDICTS[value]
+
+
+def _files(files: Sequence[PathLike], need_judge: bool) -> tuple[dict[str, Path], list[str]]:
+    """({file name: path}, the judges' file names, sorted) of ``files``; a ValueError without
+    :data:`PANDALM_HUMANS` (or, with ``need_judge``, without a judge's file)."""
+    paths = {Path(p).name: Path(p) for p in files}
+    judges = sorted(n for n in paths if n != PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
+    if PANDALM_HUMANS not in paths or (need_judge and not judges):
+        judge = f" and a judge's <judge>{_JUDGE_SUFFIX}" if need_judge else ""
+        raise ValueError(f"pandalm needs {PANDALM_HUMANS!r}{judge}; got {sorted(paths)}")
+    return paths, judges
+
+
+def _annotations(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[int]]]:
+    """(the records, {idx: the three annotators' class codes}) of the human file; a DataError naming
+    the file, the idx and the value for a repeated idx or an annotation that is no class."""
+    records = _records(path)
+    annotations: dict[int, list[int]] = {}
+    for row in records:
+        if row["idx"] in annotations:
+            raise DataError.at(path, None, "repeated idx", row["idx"])
+        codes = [_class(path, row, key) for key in PANDALM_ANNOTATORS]
+        if None in codes:
+            raise DataError.at(path, None, f"idx {row['idx']}: an annotation must be 0, 1 or 2", _UNREADABLE)
+        annotations[row["idx"]] = [int(v) for v in codes if v is not None]
+    return records, annotations
+
+
+def _judge_verdicts(path: Path, annotations: dict[int, list[int]]) -> tuple[list[tuple[int, int]], int]:
+    """([(idx, class code)] of a judge's file in record order, the number of unreadable verdicts dropped
+    (logged with their idx)); a DataError naming the file and the idx for a record without one
+    ``*_result``, with an idx the human file lacks or repeated, or with a verdict that is no class."""
+    seen: set[int] = set()
+    dropped: list[int] = []
+    verdicts: list[tuple[int, int]] = []
+    for row in _records(path):
+        keys = [k for k in row if k.endswith("_result")]
+        if len(keys) != 1 or row["idx"] not in annotations or row["idx"] in seen:
+            raise DataError.at(path, None, "a record needs one *_result and an idx of the human file, "
+                               "once", row["idx"])
+        seen.add(row["idx"])
+        verdict = _class(path, row, keys[0])
+        if verdict is None:
+            dropped.append(row["idx"])
+        else:
+            verdicts.append((row["idx"], verdict))
+    if dropped:
+        _log.warning("%s: %d verdicts %r dropped (idx %s)", path, len(dropped), _UNREADABLE,
+                     ", ".join(map(str, dropped)))
+    return verdicts, len(dropped)
 
 
 def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> PanelData:
@@ -91,44 +147,18 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
     panel = sorted(set(humans))
     if not set(panel) <= {1, 2, 3} or len(panel) == len(PANDALM_ANNOTATORS):
         raise ValueError(f"pandalm humans must be some of 1, 2, 3, leaving one for the truth; got {list(humans)}")
-    paths = {Path(p).name: Path(p) for p in files}
-    judges = sorted(n for n in paths if n != PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
-    if PANDALM_HUMANS not in paths or not judges:
-        raise ValueError(f"pandalm needs {PANDALM_HUMANS!r} and a judge's <judge>{_JUDGE_SUFFIX}; got {sorted(paths)}")
-    human_path = paths[PANDALM_HUMANS]
-    annotations: dict[int, list[int]] = {}
-    for row in _records(human_path):
-        if row["idx"] in annotations:
-            raise DataError.at(human_path, None, "repeated idx", row["idx"])
-        codes = [_class(human_path, row, key) for key in PANDALM_ANNOTATORS]
-        if None in codes:
-            raise DataError.at(human_path, None, f"idx {row['idx']}: an annotation must be 0, 1 or 2", _UNREADABLE)
-        annotations[row["idx"]] = [int(v) for v in codes if v is not None]
+    paths, judges = _files(files, need_judge=True)
+    _, annotations = _annotations(paths[PANDALM_HUMANS])
     items: list[str] = []
     workers: list[str] = []
     labels: list[int] = []
     unreadable = 0
     for name in judges:
-        path, worker = paths[name], name.removesuffix(_JUDGE_SUFFIX)
-        seen: set[int] = set()
-        dropped: list[int] = []
-        for row in _records(path):
-            keys = [k for k in row if k.endswith("_result")]
-            if len(keys) != 1 or row["idx"] not in annotations or row["idx"] in seen:
-                raise DataError.at(path, None, "a record needs one *_result and an idx of the human file, "
-                                   "once", row["idx"])
-            seen.add(row["idx"])
-            verdict = _class(path, row, keys[0])
-            if verdict is None:
-                dropped.append(row["idx"])
-                continue
-            items.append(str(row["idx"]))
-            workers.append(worker)
-            labels.append(verdict)
-        if dropped:
-            _log.warning("%s: %d verdicts %r dropped (idx %s)", path, len(dropped), _UNREADABLE,
-                         ", ".join(map(str, dropped)))
-        unreadable += len(dropped)
+        verdicts, dropped = _judge_verdicts(paths[name], annotations)
+        items.extend(str(idx) for idx, _ in verdicts)
+        workers.extend([name.removesuffix(_JUDGE_SUFFIX)] * len(verdicts))
+        labels.extend(code for _, code in verdicts)
+        unreadable += dropped
     for k in panel:
         for idx, votes in annotations.items():
             items.append(str(idx))
@@ -145,3 +175,61 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
             without += 1
     return PanelData(panel_labels(items, workers, labels), truth_frame(truth), list(PANDALM_CLASSES),
                      {"unreadable_verdict": unreadable, "no_human_majority": without})
+
+
+def _pair(path: Path, row: dict[str, Any]) -> tuple[str, str]:
+    """(model of response 1, model of response 2) of a test-set record, from its ``cmp_key``
+    ``"<model1>_<model2>"``; a DataError naming the file, the idx and the value otherwise."""
+    key = row.get("cmp_key")
+    first, _, second = key.partition("_") if isinstance(key, str) else ("", "", "")
+    if not first or not second or "_" in second or first == second:
+        raise DataError.at(path, None, f"idx {row['idx']}: cmp_key must be <model1>_<model2>, two different "
+                           "models", key)
+    return first, second
+
+
+def verdicts_from_pandalm(files: Sequence[PathLike]) -> pd.DataFrame:
+    """The PandaLM verdicts of the three annotators and of the LLM judges, as one verdicts table.
+
+    Parameters
+    ----------
+    files : sequence of path-like
+        :data:`PANDALM_HUMANS` and any of the judges' ``<judge>-testset-v1.json``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``prompt, judge, model_a, model_b, winner``: model_a and model_b the models of response 1
+        (shown first) and response 2, named by the record's ``cmp_key`` ``"<model1>_<model2>"``
+        (PandaLM's README: response 1 is from model1); winner ``tie`` / ``model_a`` / ``model_b`` for
+        0 (``"Tie"``) / 1 / 2. The judges are ``annotator1``, ``annotator2``, ``annotator3`` and each
+        LLM judge as its file names it (``gpt-3.5-turbo``, ``pandalm-7b``); a judge's ``"garbage"``
+        verdict is dropped and logged. The prompt is the instruction and its input, several records
+        (model pairs) sharing one: it is named by the smallest ``idx`` among the records with the same
+        ``instruction`` and ``input`` (``"0"``). Rows: the annotators' verdicts record by record
+        (annotator1, 2, 3 of each), then each judge's file (by name) in record order.
+
+    Raises
+    ------
+    ValueError
+        Without the human file.
+    DataError
+        Naming the file, the record's idx and the value: a verdict or annotation that is no class, a
+        judge's idx the human file does not have, a repeated idx, a ``cmp_key`` that names no two models.
+    """
+    paths, judges = _files(files, need_judge=False)
+    human_path = paths[PANDALM_HUMANS]
+    records, annotations = _annotations(human_path)
+    pair = {row["idx"]: _pair(human_path, row) for row in records}
+    text = {row["idx"]: (str(row.get("instruction", "")), str(row.get("input", ""))) for row in records}
+    first: dict[tuple[str, str], int] = {}
+    for idx, words in text.items():
+        first[words] = min(first.get(words, idx), idx)
+    prompt = {idx: str(first[words]) for idx, words in text.items()}
+    rows = [(idx, annotator, code) for idx, codes in annotations.items()
+            for annotator, code in zip(PANDALM_ANNOTATORS, codes)]
+    for name in judges:
+        verdicts, _ = _judge_verdicts(paths[name], annotations)
+        rows.extend((idx, name.removesuffix(_JUDGE_SUFFIX), code) for idx, code in verdicts)
+    return verdicts_frame([prompt[i] for i, _, _ in rows], [j for _, j, _ in rows], [pair[i][0] for i, _, _ in rows],
+                          [pair[i][1] for i, _, _ in rows], [_WINNER[c] for _, _, c in rows])

@@ -5,7 +5,9 @@ bcdnlp/PRD (Li, Patel, Du, "PRD: Peer Rank and Discussion Improve Large Language
 Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``score``: 1 = the answer of
 ``X`` (shown first) is better, 2 = the answer of ``Y`` (shown second), 3 = a tie; some files write
 ``-reviewer-threeclass``, vicuna-13b's ``-reviewer``. The files of ``ratings-human/`` (judge ``human``)
-hold several anonymous votes per question in the same form. See ``docs/data.md``.
+hold several anonymous votes per question in the same form. :func:`parse_prd` makes of them a panel with
+a truth (the truth family), :func:`verdicts_from_prd` a verdicts table (:mod:`manyjudges.io.verdicts`).
+See ``docs/data.md``.
 """
 from __future__ import annotations
 
@@ -15,17 +17,24 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
+
 from manyjudges.io.errors import DataError, read_utf8
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike
+from manyjudges.io.verdicts import verdicts_frame
 
-__all__ = ["PRD_CLASSES", "PRD_MODELS", "parse_prd", "prd_file_name"]
+__all__ = ["PRD_CLASSES", "PRD_HUMAN_JUDGE", "PRD_MODELS", "parse_prd", "prd_file_name", "verdicts_from_prd"]
 
 #: the five answering models (and LLM judges) of the pinned files, in alphabetical order
 PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
 #: the classes of an item (question, model pair a < b): a's answer wins, b's answer wins, a tie
 PRD_CLASSES = ["a_wins", "b_wins", "tie"]
 _HUMAN = "human"
+#: the judge of the n-th human vote (n = 1, 2, ...) in :func:`verdicts_from_prd`
+PRD_HUMAN_JUDGE = "human-{n}"
+#: a verdict's score -> its winner: the first shown answer (X) wins, the second (Y), a tie
+_WINNER = {1: "model_a", 2: "model_b", 3: "tie"}
 _SUFFIX = re.compile(r"-reviewer([_-]threeclass)?\.jsonl$")
 _SCORES = (1, 2, 3)
 
@@ -133,3 +142,44 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
     order = sorted(truth, key=lambda i: (int(i.split(":")[0]), i))
     return PanelData(labels, truth_frame({i: truth[i] for i in order}), list(PRD_CLASSES),
                      {"human_tie": ties, "truth_without_labels": unlabelled, **collector.counts()})
+
+
+def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
+    """The PRD verdicts of the LLM judges and the human votes, as one verdicts table.
+
+    Parameters
+    ----------
+    files : sequence of path-like
+        Verdict files (:func:`prd_file_name`): LLM judges' and human votes' (judge ``human``), any of them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``prompt, judge, model_a, model_b, winner``, one row per line of a file: prompt =
+        ``question_id``, model_a = X (shown first), model_b = Y, winner ``model_a`` / ``model_b`` /
+        ``tie`` for score 1 / 2 / 3. An LLM judge is named as in the file name (``gpt4``); the human
+        votes are anonymous (nothing links two votes to one person), so each is its own judge
+        ``human-<n>`` (:data:`PRD_HUMAN_JUDGE`), n = 1, 2, ... numbering the votes file by file
+        (files in (X, Y) order), line by line. Rows: the LLM judges' files in (judge, X, Y) order,
+        then the human files, each in line order, whatever the order of ``files``.
+
+    Raises
+    ------
+    ValueError
+        Without a file.
+    DataError
+        Naming the file (and line and value): a file name :func:`prd_file_name` does not read, a bad line.
+    """
+    if not files:
+        raise ValueError("prd needs verdict files; got none")
+    named = sorted(((*prd_file_name(p), Path(p)) for p in files), key=lambda f: (f[2] == _HUMAN, f[2], f[0], f[1]))
+    columns: list[list[str]] = [[], [], [], [], []]
+    votes = 0
+    for x, y, judge, path in named:
+        for _, question, score in _verdicts(path):
+            if judge == _HUMAN:
+                votes += 1
+            row = (str(question), PRD_HUMAN_JUDGE.format(n=votes) if judge == _HUMAN else judge, x, y, _WINNER[score])
+            for column, value in zip(columns, row):
+                column.append(value)
+    return verdicts_frame(*columns)

@@ -1,0 +1,198 @@
+"""The canonical ``verdicts`` table: pairwise verdicts of judges (people or LLMs) on two models' answers.
+
+``verdicts`` = ``prompt, judge, model_a, model_b, winner``, all str, one row per verdict, in Chatbot
+Arena's format (Chiang et al., "Chatbot Arena: An Open Platform for Evaluating LLMs by Human
+Preference", ICML 2024): ``judge`` compared the answers of ``model_a`` and ``model_b`` to ``prompt``
+and ``winner`` says which was better:
+
+- ``model_a`` is the answer shown **first** to the judge (on the left, or as "Assistant 1"),
+  ``model_b`` the one shown second, so that position bias can be measured;
+- ``winner`` is one of :data:`WINNERS`: ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)``
+  (Arena's tie where both answers are bad); the four stay distinct in the table, and what a tie
+  counts for is the leaderboard's choice.
+
+Read by :func:`~manyjudges.io.columnar.read_columns`: a TSV, or a CSV when the name ends in ``.csv``;
+the columns in any order; ``worker`` is read as ``judge``, ``question_id`` or ``topic`` as ``prompt``;
+other columns (Arena's ``turn``, ``tstamp``, ``conversation_a`` ...) are ignored with an
+:class:`~manyjudges.io.columnar.ExtraColumnsWarning`. ``judge`` and ``prompt`` are optional: a file
+without one is read as one judge, or one prompt, named :data:`MISSING` (``-``). Errors name the
+file, the line and the value, at the first faulty row in file order.
+
+A crowd's ``preferences`` table (``topic, worker, left, right, outcome``;
+:mod:`manyjudges.io.preferences`) is a verdicts table under other names
+(:func:`verdicts_from_preferences`): the left item was shown first. :func:`read_verdicts_or_preferences`
+reads either, by its header. The published LLM-judge sets are parsed into verdicts by
+:mod:`manyjudges.io.sources.verdict_sources`. See ``docs/data.md``.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, first_fault, raise_earliest
+from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns, read_header
+from manyjudges.io.errors import DataError
+from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
+from manyjudges.io.tables import write_table
+
+__all__ = [
+    "MISSING",
+    "VERDICT_COLUMNS",
+    "VERDICTS_LAYOUT",
+    "WINNERS",
+    "pair_faults",
+    "read_verdicts",
+    "read_verdicts_or_preferences",
+    "verdicts_frame",
+    "verdicts_from_preferences",
+    "write_verdicts",
+]
+
+PathLike = str | os.PathLike[str]
+#: a column of :func:`verdicts_frame`: one value per row, or one str for every row
+Column = str | Sequence[Any] | np.ndarray | pd.Series
+#: the columns of a verdicts table, in the order they are written
+VERDICT_COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
+#: the values of ``winner``: the first shown model's answer won, the second's, a tie, a tie of two bad answers
+WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
+#: the judge (or prompt) of every row of a file without a judge (or prompt) column
+MISSING = "-"
+VERDICTS_LAYOUT = TableLayout("verdicts table", tuple(VERDICT_COLUMNS), optional=("prompt", "judge"))
+#: a preferences outcome -> its winner (the left item was shown first: it is model_a)
+_FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
+
+
+def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
+                outcomes: tuple[str, ...]) -> list[Fault | None]:
+    """The faults of a table of pairwise verdicts, each at its first row: an empty or whitespace-only
+    field of ``columns`` ("empty <column>"), an ``outcome`` not among ``outcomes``, and a model compared
+    with itself (``first`` == ``second``), in that order among faults of one row."""
+    faults: list[Fault | None] = [empty_fields(table, columns)]
+    values = table.values(outcome)
+    faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""),
+                              f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}",
+                              order=len(columns)))
+    a, b = table.text(first), table.text(second)
+    same = np.flatnonzero((a == b) & (a != ""))
+    if len(same):
+        faults.append(Fault(int(same[0]), len(columns) + 1, f"{first} and {second} are the same model "
+                            "(a model against itself)", a[same[0]]))
+    return faults
+
+
+def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Column, winner: Column) -> pd.DataFrame:
+    """A verdicts table from its five columns (sequences, or one str for every row), every column str."""
+    columns = dict(zip(VERDICT_COLUMNS, (prompt, judge, model_a, model_b, winner)))
+    n = max((len(v) for v in columns.values() if not isinstance(v, str)), default=0)
+    return pd.DataFrame({c: pd.Series(np.full(n, v, dtype=object) if isinstance(v, str)
+                                      else np.asarray(v, dtype=object), dtype=str)
+                         for c, v in columns.items()})
+
+
+def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
+    """Read and validate a verdicts table (columns :data:`VERDICT_COLUMNS`, all str, rows in file order).
+
+    Parameters
+    ----------
+    path : path-like
+        A TSV, or a CSV when the name ends in ``.csv``, with a header naming ``model_a``,
+        ``model_b``, ``winner`` and optionally ``judge`` (or ``worker``) and ``prompt`` (or
+        ``question_id``, ``topic``); a missing judge or prompt column is :data:`MISSING` in every row.
+    duplicates : {"keep", "error", "first", "last"}
+        A row repeating an earlier row's (prompt, judge, model_a, model_b) is one more verdict,
+        every row kept (``"keep"``, the default: a judge may see a pair twice), or an ``"error"``
+        naming both lines, or only the ``"first"`` or the ``"last"`` of them counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown first.
+
+    Raises
+    ------
+    DataError
+        Naming the file, line and value, at the first faulty row in file order: a header without
+        ``model_a``, ``model_b`` or ``winner``, a wrong field count, an empty judge, model or prompt
+        (or winner), a winner not among :data:`WINNERS`, a model against itself (``model_a ==
+        model_b``), or a repeated row (with ``duplicates="error"``).
+    """
+    if duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
+    table = read_columns(path, VERDICTS_LAYOUT)
+    present = [c for c in VERDICT_COLUMNS if table.has(c)]
+    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS)
+    kept = None
+    if duplicates != "keep":
+        key = [c for c in VERDICT_COLUMNS[:4] if table.has(c)]
+        repeated, heads = table.repeated(key, "last" if duplicates == "last" else "first")
+        if len(repeated) and duplicates == "error":
+            row, first = int(repeated[0]), int(heads[0])
+            faults.append(Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; "
+                                f"{DUPLICATES_HINT}", table.row_text(row)))
+        elif len(repeated):
+            mask = np.ones(table.n_rows, dtype=bool)
+            mask[repeated] = False
+            kept = np.flatnonzero(mask)
+    raise_earliest(table, faults)
+    frame = verdicts_frame(*(table.text(c) if table.has(c) else MISSING for c in VERDICT_COLUMNS))
+    if kept is not None:
+        frame = frame.iloc[kept].reset_index(drop=True)
+    return frame
+
+
+def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
+    """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``; TSV, or
+    CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
+    :data:`WINNERS` (the table is checked before anything is written)."""
+    missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
+    if missing:
+        raise ValueError(f"a verdicts table needs the columns {', '.join(VERDICT_COLUMNS)}; missing {missing}")
+    bad = sorted(set(verdicts["winner"].astype(str)) - set(WINNERS))
+    if bad:
+        raise ValueError(f"winner must be one of {', '.join(WINNERS)}; got {bad}")
+    write_table(verdicts[VERDICT_COLUMNS], path)
+
+
+def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts table of a preferences table (``topic, worker, left, right, outcome``).
+
+    ``topic`` -> ``prompt``, ``worker`` (or ``judge``) -> ``judge``, ``left`` -> ``model_a`` (the item
+    shown first), ``right`` -> ``model_b``; outcome ``left`` -> winner ``model_a``, ``right`` ->
+    ``model_b``, ``tie`` -> ``tie``. Rows in the same order. A ValueError names a missing column or an
+    outcome other than left, right or tie.
+    """
+    frame = preferences.rename(columns={"judge": "worker"}) if "worker" not in preferences.columns else preferences
+    missing = [c for c in PREFERENCE_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"a preferences table needs the columns {', '.join(PREFERENCE_COLUMNS)}; missing {missing}")
+    outcome = frame["outcome"].astype(str)
+    bad = sorted(set(outcome) - set(OUTCOMES))
+    if bad:
+        raise ValueError(f"outcome must be left, right or tie; got {bad}")
+    return verdicts_frame(frame["topic"].astype(str), frame["worker"].astype(str), frame["left"].astype(str),
+                          frame["right"].astype(str), outcome.map(_FROM_OUTCOME))
+
+
+def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
+    """A verdicts table read from a verdicts table or a preferences table, told apart by the header.
+
+    A header with ``winner`` (or ``model_a`` or ``model_b``) is read by :func:`read_verdicts`; one with
+    ``outcome`` (or ``left`` or ``right``) by :func:`~manyjudges.io.preferences.read_preferences`, then
+    :func:`verdicts_from_preferences`. Every row is kept (``duplicates="keep"``). A DataError names the
+    file, line 1 and the header when it has the columns of neither (or names of both).
+    """
+    header = {name.strip() for name in read_header(path)}
+    verdicts = bool(header & {"model_a", "model_b", "winner"})
+    preferences = bool(header & {"left", "right", "outcome"})
+    if verdicts and not preferences:
+        return read_verdicts(path)
+    if preferences and not verdicts:
+        return verdicts_from_preferences(read_preferences(path))
+    sep = "," if str(path).lower().endswith(".csv") else "\t"
+    raise DataError.at(path, 1, "header must be a verdicts table's (prompt, judge, model_a, model_b, winner) or a "
+                       "preferences table's (topic, worker, left, right, outcome)",
+                       sep.join(read_header(path)) or "(empty file)")
