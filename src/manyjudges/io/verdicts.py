@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,7 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 #: a column of :func:`verdicts_frame`: one value per row, or one str for every row
-Column = str | Sequence[Any] | np.ndarray | pd.Series
+Column: TypeAlias = str | Sequence[Any] | np.ndarray | pd.Series
 #: the columns of a verdicts table, in the order they are written
 VERDICT_COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 #: the values of ``winner``: the first shown model's answer won, the second's, a tie, a tie of two bad answers
