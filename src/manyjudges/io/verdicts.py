@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, first_fault, raise_earliest
-from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns, read_header
+from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError
 from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
 from manyjudges.io.tables import write_table
@@ -192,7 +192,7 @@ def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
         return read_verdicts(path)
     if preferences and not verdicts:
         return verdicts_from_preferences(read_preferences(path))
-    sep = "," if str(path).lower().endswith(".csv") else "\t"
+    sep = delimiter_of(path)
     raise DataError.at(path, 1, "header must be a verdicts table's (prompt, judge, model_a, model_b, winner) or a "
                        "preferences table's (topic, worker, left, right, outcome)",
                        sep.join(read_header(path)) or "(empty file)")
