@@ -63,7 +63,7 @@ def nominal_alpha(unit_counts: np.ndarray) -> float:
 
         alpha = 1 - (n - 1) sum_{c != k} o_ck / sum_{c != k} n_c n_k
 
-    (Krippendorff, K. (2004). *Content Analysis*, 2nd ed., ch. 11; "Computing Krippendorff's
+    (Krippendorff, K. (2004). *Content Analysis*, 2nd ed.; "Computing Krippendorff's
     alpha-reliability", 2011). Every value counts: a judge with two verdicts on a unit gives two.
 
     Parameters
@@ -108,7 +108,7 @@ def effective_judges(n: int, rho: float) -> float:
     The mean of n equally variable, equicorrelated errors has variance sigma^2 (1 + (n - 1) rho) / n,
     that of the mean of n / (1 + (n - 1) rho) independent ones: the design effect
     deff = 1 + (m - 1) rho of a cluster of m correlated units (Kish, L. (1965). *Survey Sampling*,
-    Wiley, section 5.4), so
+    Wiley), so
 
         n_eff = n / (1 + (n - 1) rho),
 

@@ -54,8 +54,8 @@ def position_bias(judge: np.ndarray, unit: np.ndarray, shown: np.ndarray, swappe
           judge's verdicts of canonical class c with model_1 (model_2) shown first and F, R their totals:
           the share of (one order, other order) verdict pairs that name different winners, a tie being
           a winner of its own. With one verdict in each order a unit is consistent (0) when both name
-          the same model or both are ties, and flipped (1) otherwise, as the consistency of Zheng et al.
-          (2023); NaN when the judge has no such unit;
+          the same model or both are ties, and flipped (1) otherwise, as the consistency under swapped positions of
+          Zheng et al. (2023); NaN when the judge has no such unit;
         - ``tie_rate``: the share of the judge's verdicts that are ties.
     """
     verdicts = np.bincount(judge, minlength=n_judges).astype(float)
