@@ -329,6 +329,7 @@ def test_the_same_verdicts_in_any_row_order_give_the_same_numbers(prd):
     (("p1", "h", "x", "y", "B"), "winner must be one of model_a, model_b, tie, tie (bothbad): 'B'"),
     (("p1", "h", "x", "x", "tie"), "model_a and model_b are the same model: 'x'"),
     (("p1", "", "x", "y", "tie"), "empty judge"),
+    (("p1", "h", "x", "y", None), "empty winner"),
 ])
 def test_bad_reference_rows_are_named_by_table_row_and_value(row, reason):
     verdicts = pd.DataFrame([("p1", "j", "x", "y", "model_a")], columns=COLUMNS)

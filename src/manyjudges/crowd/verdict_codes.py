@@ -33,10 +33,10 @@ TIES = ("tie", "tie (bothbad)")
 CLASSES = ("model_1", "model_2", "tie")
 
 
-def _text(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """The column as an object array of str (a missing value becomes the empty string)."""
-    column_values = frame[column]
-    return column_values.astype(object).where(column_values.notna(), "").astype(str).to_numpy(dtype=object)
+def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct values as an object array of str) of a column; a missing value reads as ""."""
+    codes, uniques = pd.factorize(pd.Series(values).to_numpy(dtype=object, na_value=""), sort=False)
+    return codes.astype(np.int64), np.asarray([str(u) for u in uniques], dtype=object)
 
 
 def _first(mask: np.ndarray) -> int | None:
@@ -49,24 +49,30 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
 
     Faults, in this order within a row: an empty or missing field (in column order), a ``winner``
     that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing column is a ValueError.
+    The checks run on each column's distinct values, not on every row.
     """
     missing = [c for c in VERDICT_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"a verdicts table needs the columns {', '.join(VERDICT_COLUMNS)}; missing "
                          f"{', '.join(missing)}")
-    text = {c: _text(frame, c) for c in VERDICT_COLUMNS}
-    blank = {c: pd.Series(v, dtype=object).str.strip().eq("").to_numpy(dtype=bool) for c, v in text.items()}
+    coded = {c: _factorized(frame[c]) for c in VERDICT_COLUMNS}
+    blank = {c: np.asarray([not u.strip() for u in uniques], dtype=bool)[codes]
+             for c, (codes, uniques) in coded.items()}
     faults: list[tuple[int, int, str, object]] = []
     for order, column in enumerate(VERDICT_COLUMNS):
         row = _first(blank[column])
         if row is not None:
-            faults.append((row, order, f"empty {column}", text[column][row]))
-    row = _first(~pd.Series(text["winner"]).isin(list(WINNERS)).to_numpy(dtype=bool) & ~blank["winner"])
+            codes, uniques = coded[column]
+            faults.append((row, order, f"empty {column}", uniques[codes[row]]))
+    codes, uniques = coded["winner"]
+    row = _first(~np.isin(uniques, list(WINNERS))[codes] & ~blank["winner"])
     if row is not None:
-        faults.append((row, 10, f"winner must be one of {', '.join(WINNERS)}", text["winner"][row]))
-    row = _first((text["model_a"] == text["model_b"]) & ~blank["model_a"])
+        faults.append((row, 10, f"winner must be one of {', '.join(WINNERS)}", uniques[codes[row]]))
+    (a, a_ids), (b, b_ids) = coded["model_a"], coded["model_b"]
+    b_as_a = pd.Index(a_ids).get_indexer(b_ids)  # each model_b value's code among the model_a values, -1: none
+    row = _first((a == b_as_a[b]) & ~blank["model_a"])
     if row is not None:
-        faults.append((row, 11, "model_a and model_b are the same model", text["model_a"][row]))
+        faults.append((row, 11, "model_a and model_b are the same model", a_ids[a[row]]))
     if not faults:
         return None
     row, _, reason, value = min(faults, key=lambda f: (f[0], f[1]))
@@ -106,6 +112,15 @@ class CodedVerdicts:
         return len(self.units)
 
 
+def _sorted_codes(*columns: pd.Series) -> tuple[list[np.ndarray], np.ndarray]:
+    """The values of several columns coded together, ids in sorted (code point) order: (codes per column,
+    ids). Codes compare as the strings do."""
+    codes, uniques = zip(*(_factorized(c) for c in columns))
+    ids = np.asarray(sorted(set().union(*map(set, uniques))), dtype=object)
+    index = pd.Index(ids)
+    return [index.get_indexer(u)[c] for c, u in zip(codes, uniques)], ids
+
+
 def code_verdicts(*frames: pd.DataFrame) -> CodedVerdicts:
     """Code verdicts tables (checked beforehand with :func:`check_verdicts`) on one unit coding.
 
@@ -119,29 +134,30 @@ def code_verdicts(*frames: pd.DataFrame) -> CodedVerdicts:
     -------
     CodedVerdicts
     """
-    keys = []
-    for frame in frames:
-        a, b = _text(frame, "model_a"), _text(frame, "model_b")
-        swapped = a > b
-        keys.append((_text(frame, "prompt"), np.where(swapped, b, a), np.where(swapped, a, b), swapped))
-    sizes = [len(k[0]) for k in keys]
-    columns, ids = [], []
-    for position in range(3):
-        codes, uniques = pd.factorize(np.concatenate([k[position] for k in keys]), sort=True)
-        columns.append(codes.astype(np.int64))
-        ids.append(np.asarray(uniques, dtype=object))
-    stacked = np.stack(columns, axis=1)
-    distinct, unit = np.unique(stacked, axis=0, return_inverse=True)
+    prompts, prompt_ids = _sorted_codes(*(f["prompt"] for f in frames))
+    models, model_ids = _sorted_codes(*(f[c] for f in frames for c in ("model_a", "model_b")))
+    n_models = max(len(model_ids), 1)
+    if len(prompt_ids) * n_models * n_models >= np.iinfo(np.int64).max:
+        raise ValueError("too many prompts and models to code the units in 64 bits")
+    keys, swapped = [], []
+    for k in range(len(frames)):
+        a, b = models[2 * k], models[2 * k + 1]
+        swapped.append(a > b)
+        keys.append((prompts[k] * n_models + np.minimum(a, b)) * n_models + np.maximum(a, b))
+    distinct, unit = np.unique(np.concatenate(keys), return_inverse=True)
     unit = np.asarray(unit).reshape(-1)
-    units = pd.DataFrame({name: ids[k][distinct[:, k]] for k, name in enumerate(("prompt", "model_1", "model_2"))})
+    units = pd.DataFrame({"prompt": prompt_ids[distinct // (n_models * n_models)],
+                          "model_1": model_ids[(distinct // n_models) % n_models],
+                          "model_2": model_ids[distinct % n_models]})
     tables = []
     start = 0
-    for frame, (_, _, _, swapped), size in zip(frames, keys, sizes):
-        judge, judges = pd.factorize(_text(frame, "judge"), sort=True)
-        shown = pd.Series(_text(frame, "winner")).map(WINNERS).to_numpy(dtype=np.int64)
-        canonical = np.where(swapped & (shown < 2), 1 - shown, shown)
-        tables.append({"judge": judge.astype(np.int64), "judges": pd.Index(judges, name="judge"),
-                       "unit": unit[start:start + size], "shown": shown, "swapped": np.asarray(swapped, dtype=bool),
+    for frame, key, turned in zip(frames, keys, swapped):
+        judges, judge_ids = _sorted_codes(frame["judge"])
+        winner, winner_ids = _factorized(frame["winner"])
+        shown = np.asarray([WINNERS[w] for w in winner_ids], dtype=np.int64)[winner]
+        canonical = np.where(turned & (shown < 2), 1 - shown, shown)
+        tables.append({"judge": judges[0], "judges": pd.Index(judge_ids, name="judge", dtype=object),
+                       "unit": unit[start:start + len(key)], "shown": shown, "swapped": turned,
                        "canonical": canonical})
-        start += size
+        start += len(key)
     return CodedVerdicts(units=units, tables=tables)
