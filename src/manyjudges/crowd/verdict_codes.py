@@ -22,15 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CLASSES", "TIES", "VERDICT_COLUMNS", "WINNERS", "CodedVerdicts", "check_verdicts", "code_verdicts",
+__all__ = ["VERDICT_COLUMNS", "WINNERS", "CodedVerdicts", "check_verdicts", "code_verdicts",
            "verdict_fault"]
 
 VERDICT_COLUMNS = ("prompt", "judge", "model_a", "model_b", "winner")
 #: the winner values and their class as shown (0 first shown wins, 1 second shown wins, 2 tie)
 WINNERS = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
-TIES = ("tie", "tie (bothbad)")
-#: the three classes of a verdict, canonical orientation
-CLASSES = ("model_1", "model_2", "tie")
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
