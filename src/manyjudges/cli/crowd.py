@@ -1,4 +1,5 @@
-"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings."""
+"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
+judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +11,7 @@ from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
 from manyjudges.io.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "read_verdicts_table"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -23,6 +24,24 @@ EXAMPLES = {
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
         quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+    "crowd judges": """\
+        VERDICTS has the columns prompt, judge, model_a, model_b, winner: one row per verdict of a judge on
+        the answers of two models to a prompt. model_a is the answer shown FIRST to the judge, model_b the
+        one shown second; winner is model_a, model_b, tie or tie (bothbad). --reference FILE has the same
+        columns (human votes or gold; its judge column is not used: each row is one vote on its prompt and
+        unordered model pair, and the majority of a pair's votes is its reference, a shared top a tie).
+
+        example (j1 always picks the answer shown first; j2 prefers x in either order):
+          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np2\\tj2\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\n' > verdicts.tsv
+          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\th1\\tx\\ty\\tmodel_a\\np2\\th1\\ty\\tx\\tmodel_b\\n' > human.tsv
+          manyjudges crowd judges verdicts.tsv --reference human.tsv --pairs pairs.tsv --summary summary.tsv -o judges.tsv
+        writes one row per judge to judges.tsv: verdicts, decisive (not ties), first_win_rate (the share of
+        decisive verdicts won by the answer shown first: j1 1.0, j2 0.5) with its Wilson interval
+        (first_win_low, first_win_high; --ci sets the level), flip_pairs (pairs seen in both orders),
+        flip_rate (j1 1.0, j2 0.0), tie_rate and, with --reference, n_matched, accuracy (j1 0.5, j2 1.0)
+        and kappa; one row per pair of judges to pairs.tsv (n_common, agreement, n_error_units,
+        error_correlation) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
+        mean_error_correlation, effective_judges).""",
 }
 
 
@@ -43,6 +62,23 @@ def add_commands(subparsers: Any) -> None:
                                       "judgment (default), an error naming both lines, the first or the last; a "
                                       "repeated (item, judge) rating: an error (default), the first or the last")
     p.set_defaults(run=cmd_crowd_aggregate)
+
+    p = verbs.add_parser("judges", **options.parser_kwargs(
+        "position bias, agreement and shared errors of LLM judges from their pairwise verdicts (model_a is the "
+        "answer shown first)", EXAMPLES["crowd judges"]))
+    p.add_argument("verdicts", metavar="VERDICTS")
+    p.add_argument("--reference", metavar="FILE", help="a verdicts table of human votes or gold: adds n_matched, "
+                                                        "accuracy and kappa per judge, and the judges' errors are "
+                                                        "errors against it (default: against the majority of the "
+                                                        "other judges)")
+    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL",
+                   help="level of the Wilson interval of the first-win rates (default 0.95)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the judges table here (default: stdout)")
+    p.add_argument("--pairs", metavar="FILE", help="write judge_a, judge_b, n_common, agreement, n_error_units, "
+                                                    "error_correlation here")
+    p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
+                                                      "mean_error_correlation, effective_judges here")
+    p.set_defaults(run=cmd_crowd_judges)
 
 
 def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
@@ -94,3 +130,45 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     if args.workers:
         write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
     return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]
+
+
+# TEMPORARY (until manyjudges.io.verdicts is merged): a minimal verdicts reader kept inside this module.
+# At the merge, replace the body of read_verdicts_table by the io reader: `return read_verdicts(path)`
+# inside `with input_path(name) as path:` (and drop VERDICTS_LAYOUT).
+def read_verdicts_table(name: str) -> pd.DataFrame:
+    """A verdicts table (prompt, judge, model_a, model_b, winner; TSV, or CSV by ``.csv``; ``-`` stdin);
+    a missing column, an empty field, an unknown winner or model_a == model_b is a DataError naming the
+    file, the line and the value."""
+    from manyjudges.crowd.verdict_codes import VERDICT_COLUMNS, verdict_fault
+    from manyjudges.io.columnar import TableLayout, read_columns
+
+    with input_path(name) as path:
+        table = read_columns(path, TableLayout("verdicts table", VERDICT_COLUMNS))
+        frame = pd.DataFrame({column: table.text(column) for column in VERDICT_COLUMNS})
+        fault = verdict_fault(frame)
+        if fault is not None:
+            row, reason, value = fault
+            raise table.error(row, reason, value)
+    return frame
+
+
+def cmd_crowd_judges(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.judges import judge_measures
+
+    if not 0.0 < args.ci < 1.0:
+        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    if args.reference == "-":
+        raise CommandError("--reference must name a file (standard input can only be VERDICTS)")
+    for flag, value in (("--pairs", args.pairs), ("--summary", args.summary)):
+        if value == "-" or (value and value == args.output):
+            raise CommandError(f"{flag} needs a file of its own (the judges table goes to -o or stdout)")
+    if args.pairs and args.pairs == args.summary:
+        raise CommandError("--pairs and --summary need a file each")
+    verdicts = read_verdicts_table(args.verdicts)
+    reference = read_verdicts_table(args.reference) if args.reference else None
+    measures = judge_measures(verdicts, reference, level=args.ci)
+    if args.pairs:
+        write_output(measures.pairs, args.pairs)
+    if args.summary:
+        write_output(measures.summary, args.summary)
+    return measures.judges

@@ -5,7 +5,9 @@ an aggregator with one contract, ``Aggregator(**params).fit(topic)``, which sets
 (higher = better), ``ranking_`` (item indices, best first) and ``skills_`` (one per worker,
 or None): CrowdAgg (NDCG / RBP, with quality or ``quality=False``) and the baselines
 CondorcetFuse, GreedyOrder, Borda, Bradley-Terry, Crowd-BT, MPM and EMeloRating. IR metrics,
-spammers and the simulated crowd serve the experiments. Definitions: ``docs/methods.md``.
+spammers and the simulated crowd serve the experiments. :func:`judge_measures` measures a panel of
+LLM judges from their pairwise verdicts: position bias, agreement with a reference and among
+themselves, shared errors. Definitions: ``docs/methods.md``.
 
 >>> import pandas as pd
 >>> from manyjudges.crowd import CrowdAgg, topics_from_preferences
@@ -20,6 +22,7 @@ from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
 from manyjudges.crowd.elo import EMEloRating
+from manyjudges.crowd.judges import JudgeMeasures, judge_measures
 from manyjudges.crowd.judgments import (
     TopicJudgments,
     ratings_to_preferences,
@@ -44,10 +47,12 @@ __all__ = [
     "CrowdBT",
     "EMEloRating",
     "GreedyOrder",
+    "JudgeMeasures",
     "MPM",
     "TopicJudgments",
     "add_spammers",
     "annotator_accuracy",
+    "judge_measures",
     "make_crowd_aggregator",
     "ratings_to_preferences",
     "registry",
