@@ -352,7 +352,7 @@ def test_bad_reference_file_is_named_by_file_line_and_value(tmp_path, capsys):
     out = tmp_path / "judges.tsv"
     status, _, err = run_command(capsys, "crowd", "judges", verdicts, "--reference", bad, "-o", out)
     assert status == 1
-    assert f"{bad}, line 3: winner must be one of model_a, model_b, tie, tie (bothbad): 'first'" in err
+    assert f"{bad}, line 3: winner must be model_a, model_b, tie or tie (bothbad): 'first'" in err
     assert not out.exists()
     missing = tmp_path / "short.tsv"
     missing.write_text("prompt\tjudge\tmodel_a\twinner\np1\th\tx\ttie\n")

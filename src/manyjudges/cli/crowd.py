@@ -132,24 +132,12 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]
 
 
-# TEMPORARY (until manyjudges.io.verdicts is merged): a minimal verdicts reader kept inside this module.
-# At the merge, replace the body of read_verdicts_table by the io reader: `return read_verdicts(path)`
-# inside `with input_path(name) as path:` (and drop VERDICTS_LAYOUT).
 def read_verdicts_table(name: str) -> pd.DataFrame:
-    """A verdicts table (prompt, judge, model_a, model_b, winner; TSV, or CSV by ``.csv``; ``-`` stdin);
-    a missing column, an empty field, an unknown winner or model_a == model_b is a DataError naming the
-    file, the line and the value."""
-    from manyjudges.crowd.verdict_codes import VERDICT_COLUMNS, verdict_fault
-    from manyjudges.io.columnar import TableLayout, read_columns
+    """A verdicts table (:func:`manyjudges.io.verdicts.read_verdicts`; ``-`` is standard input)."""
+    from manyjudges.io.verdicts import read_verdicts
 
     with input_path(name) as path:
-        table = read_columns(path, TableLayout("verdicts table", VERDICT_COLUMNS))
-        frame = pd.DataFrame({column: table.text(column) for column in VERDICT_COLUMNS})
-        fault = verdict_fault(frame)
-        if fault is not None:
-            row, reason, value = fault
-            raise table.error(row, reason, value)
-    return frame
+        return read_verdicts(path)
 
 
 def cmd_crowd_judges(args: argparse.Namespace) -> pd.DataFrame:

@@ -22,12 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
+from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS
+
 __all__ = ["VERDICT_COLUMNS", "WINNERS", "CodedVerdicts", "check_verdicts", "code_verdicts",
            "verdict_fault"]
 
-VERDICT_COLUMNS = ("prompt", "judge", "model_a", "model_b", "winner")
+VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
 #: the winner values and their class as shown (0 first shown wins, 1 second shown wins, 2 tie)
-WINNERS = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
+WINNERS = dict(zip(TABLE_WINNERS, (0, 1, 2, 2)))
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
