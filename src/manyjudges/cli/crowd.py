@@ -1,4 +1,5 @@
-"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings."""
+"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings;
+``manyjudges crowd leaderboard``: one score per model of an arena, with bootstrap intervals."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +11,7 @@ from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
 from manyjudges.io.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_leaderboard"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -23,6 +24,19 @@ EXAMPLES = {
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
         quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+    "crowd leaderboard": """\
+        VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
+        verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
+        tie or tie (bothbad) (a tie, or left out with --bothbad drop). All models are rated in one pool.
+        Scores are centred to mean 0: natural-log strengths (bradley_terry, davidson, crowd_bt; a tie is
+        half a win each way for bradley_terry and crowd_bt) or Elo points (elo). ci_low, ci_high and
+        rank_low, rank_high are bootstrap percentile intervals (rank 1 = best, ranked within each
+        replicate), resampling verdicts, whole prompts or whole judges; empty with --bootstrap 0.
+
+        example (three models, x the strongest):
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
+          manyjudges crowd leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
+        writes model, rank, score, ci_low, ci_high, rank_low, rank_high to board.tsv, best first (x, y, z).""",
 }
 
 
@@ -43,6 +57,25 @@ def add_commands(subparsers: Any) -> None:
                                       "judgment (default), an error naming both lines, the first or the last; a "
                                       "repeated (item, judge) rating: an error (default), the first or the last")
     p.set_defaults(run=cmd_crowd_aggregate)
+
+    p = verbs.add_parser("leaderboard", **options.parser_kwargs(
+        "one score per model from pairwise verdicts (model_a shown first), with bootstrap intervals",
+        EXAMPLES["crowd leaderboard"]))
+    p.add_argument("verdicts", metavar="VERDICTS")
+    p.add_argument("--method", default="bradley_terry",
+                   help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt (needs a "
+                        "judge column), or package.module:callable")
+    p.add_argument("--params", metavar="JSON", help='the method\'s parameters as a JSON object, e.g. \'{"reg": 0}\'')
+    p.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap replicates (default 1000; 0: no intervals)")
+    p.add_argument("--resample", choices=["verdicts", "prompts", "judges"], default="verdicts",
+                   help="what the bootstrap resamples: verdicts (default), whole prompts or whole judges")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap draws (default 0)")
+    p.add_argument("--bothbad", choices=["tie", "drop"], default="tie",
+                   help="a 'tie (bothbad)' verdict: a tie (default) or left out")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+    p.set_defaults(run=cmd_crowd_leaderboard)
 
 
 def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
@@ -94,3 +127,54 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     if args.workers:
         write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
     return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]
+
+
+# TEMPORARY reader of the verdicts table, until manyjudges.io.verdicts.read_verdicts is merged: swap
+# this function's body for ``return read_verdicts(path)`` then (it checks the same columns and values).
+def read_verdicts_table(path: Any) -> pd.DataFrame:
+    """TEMPORARY: a verdicts table (TSV, or CSV by the ``.csv`` extension) with columns ``model_a, model_b,
+    winner`` (prompt and judge optional), every value a string; a bad header or winner is a DataError
+    naming the file, line and value."""
+    from manyjudges.crowd.arena_data import WINNERS
+
+    sep = "," if str(path).endswith(".csv") else "\t"
+    table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    table.columns = [str(c).strip() for c in table.columns]
+    absent = [c for c in ("model_a", "model_b", "winner") if c not in table.columns]
+    if absent:
+        raise DataError.at(path, 1, f"no column {', '.join(absent)} (need model_a, model_b, winner; prompt and "
+                                    "judge optional)", sep.join(table.columns))
+    for column in ("model_a", "model_b", "winner", "prompt", "judge"):
+        if column in table.columns:
+            empty = (table[column].str.strip() == "").to_numpy()
+            if empty.any():
+                raise DataError.at(path, int(empty.argmax()) + 2, f"empty {column}")
+    bad = ~table["winner"].isin(WINNERS).to_numpy()
+    if bad.any():
+        row = int(bad.argmax())
+        raise DataError.at(path, row + 2, f"winner must be one of {', '.join(WINNERS)}", table["winner"].iloc[row])
+    same = (table["model_a"] == table["model_b"]).to_numpy()
+    if same.any():
+        row = int(same.argmax())
+        raise DataError.at(path, row + 2, "a model compared with itself", table["model_a"].iloc[row])
+    return table[[c for c in ("prompt", "judge", "model_a", "model_b", "winner") if c in table.columns]]
+
+
+def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.leaderboard import Leaderboard, make_rating
+
+    params = parse_params(args.params)
+    build(make_rating, args.method, params)  # a bad name or value fails before the data is read
+    if args.bootstrap < 0:
+        raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    if not 0 < args.ci < 1:
+        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
+                        seed=args.seed, bothbad=args.bothbad)
+    with input_path(args.verdicts) as path:
+        verdicts = read_verdicts_table(path)
+        try:
+            board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
+        except ValueError as err:
+            raise DataError.at(path, None, str(err)) from None
+    return board.table_

@@ -7,6 +7,12 @@ or None): CrowdAgg (NDCG / RBP, with quality or ``quality=False``) and the basel
 CondorcetFuse, GreedyOrder, Borda, Bradley-Terry, Crowd-BT, MPM and EMeloRating. IR metrics,
 spammers and the simulated crowd serve the experiments. Definitions: ``docs/methods.md``.
 
+An arena leaderboard pools every verdict (``model_a, model_b, winner``, prompt and judge
+optional; ``model_a`` shown first) into one score per model with bootstrap intervals:
+``Leaderboard(method, n_bootstrap=1000, resample="prompts").fit(verdicts).table_`` or
+``bootstrap(verdicts, method, n=1000, resample="verdicts")`` (methods ``bradley_terry`` with a
+tie half a win each way, ``davidson``, ``elo``, ``crowd_bt``: ``LEADERBOARD_METHODS``).
+
 >>> import pandas as pd
 >>> from manyjudges.crowd import CrowdAgg, topics_from_preferences
 >>> prefs = pd.DataFrame({"topic": "q1", "worker": ["w1", "w1", "w2", "w3"],
@@ -15,10 +21,16 @@ spammers and the simulated crowd serve the experiments. Definitions: ``docs/meth
 >>> topic = topics_from_preferences(prefs)["q1"]
 >>> list(topic.items[CrowdAgg().fit(topic).ranking_])
 ['a', 'b', 'c']
+>>> from manyjudges.crowd import Leaderboard
+>>> verdicts = pd.DataFrame({"model_a": ["x", "y", "x", "z"], "model_b": ["y", "z", "z", "y"],
+...                          "winner": ["model_a", "model_a", "tie", "model_b"]})
+>>> list(Leaderboard("bradley_terry").fit(verdicts).table_["model"])
+['x', 'y', 'z']
 """
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
+from manyjudges.crowd.davidson import Davidson
 from manyjudges.crowd.elo import EMEloRating
 from manyjudges.crowd.judgments import (
     TopicJudgments,
@@ -26,6 +38,7 @@ from manyjudges.crowd.judgments import (
     topics_from_preferences,
     topics_from_ratings,
 )
+from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap, leaderboard
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 from manyjudges.crowd.quality import annotator_accuracy
@@ -42,12 +55,17 @@ __all__ = [
     "CrowdAgg",
     "CrowdAggregator",
     "CrowdBT",
+    "Davidson",
     "EMEloRating",
     "GreedyOrder",
+    "LEADERBOARD_METHODS",
+    "Leaderboard",
     "MPM",
     "TopicJudgments",
     "add_spammers",
     "annotator_accuracy",
+    "bootstrap",
+    "leaderboard",
     "make_crowd_aggregator",
     "ratings_to_preferences",
     "registry",

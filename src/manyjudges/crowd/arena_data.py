@@ -126,7 +126,8 @@ def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts
 class Cells:
     """Distinct (judge, lo, hi, outcome) of the verdicts: ``lo < hi`` model codes, outcome
     :data:`LO_WINS`, :data:`HI_WINS` or :data:`TIE`; ``judge`` is 0 everywhere unless the cells
-    were built by judge. ``pair`` indexes the unordered pairs ``pair_lo < pair_hi``."""
+    were built by judge. ``pair`` indexes the unordered pairs ``pair_lo < pair_hi``; ``names`` the
+    models' names (for messages), or None."""
 
     n_models: int
     n_judges: int
@@ -137,6 +138,7 @@ class Cells:
     pair: np.ndarray
     pair_lo: np.ndarray
     pair_hi: np.ndarray
+    names: np.ndarray | None = None
 
     @property
     def n_cells(self) -> int:
@@ -161,12 +163,13 @@ class Cells:
         ``counts``, and those counts."""
         keep = (counts > 0) & present[self.lo] & present[self.hi]
         new = np.cumsum(present) - 1
+        names = None if self.names is None else self.names[present]
         return cells_from_codes(new[self.lo[keep]], new[self.hi[keep]], self.outcome[keep], self.judge[keep],
-                                int(present.sum()), self.n_judges)[0], counts[keep]
+                                int(present.sum()), self.n_judges, names)[0], counts[keep]
 
 
 def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge: np.ndarray, n_models: int,
-                     n_judges: int) -> tuple[Cells, np.ndarray]:
+                     n_judges: int, names: np.ndarray | None = None) -> tuple[Cells, np.ndarray]:
     """:class:`Cells` of rows ``(judge, lo, hi, outcome)``, and each row's cell index."""
     key = ((judge * n_models + lo) * n_models + hi) * 3 + outcome
     keys, cell_of_row = np.unique(key, return_inverse=True)
@@ -175,7 +178,7 @@ def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge:
     lo_c, judge_c = rest % n_models, rest // n_models
     pairs, pair = np.unique(lo_c * n_models + hi_c, return_inverse=True)
     cells = Cells(n_models=n_models, n_judges=n_judges, judge=judge_c, lo=lo_c, hi=hi_c, outcome=outcome_c,
-                  pair=pair, pair_lo=pairs // n_models, pair_hi=pairs % n_models)
+                  pair=pair, pair_lo=pairs // n_models, pair_hi=pairs % n_models, names=names)
     return cells, cell_of_row
 
 
@@ -185,7 +188,7 @@ def cell_table(data: ArenaVerdicts, by_judge: bool) -> tuple[Cells, np.ndarray]:
     a_is_lo = data.model_a == lo
     outcome = np.where(data.winner == 2, TIE, np.where((data.winner == 0) == a_is_lo, LO_WINS, HI_WINS))
     judge = data.judge if by_judge else np.zeros_like(data.judge)
-    return cells_from_codes(lo, hi, outcome, judge, data.n_models, len(data.judges) if by_judge else 1)
+    return cells_from_codes(lo, hi, outcome, judge, data.n_models, len(data.judges) if by_judge else 1, data.models)
 
 
 def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str) -> sparse.csr_matrix:

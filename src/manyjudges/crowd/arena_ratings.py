@@ -104,7 +104,7 @@ class ArenaBradleyTerry(ArenaRating):
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         a, b, w_ab, w_ba = bt_pair_weights(cells, counts, self.ties)
         if self.reg == 0:
-            check_mle_exists(a, b, w_ab, w_ba, cells.n_models)
+            check_mle_exists(a, b, w_ab, w_ba, cells.n_models, cells.names)
         x0 = None if start is None else start.scores
         return RatingFit(fit_bt_scores(a, b, w_ab, w_ba, cells.n_models, self.reg, max_iter=self.max_iter,
                                        tol=self.tol, x0=x0))

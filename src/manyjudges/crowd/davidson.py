@@ -18,6 +18,7 @@ import numpy as np
 
 from manyjudges.crowd.arena_data import Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
+from manyjudges.crowd.bradley_terry import fit_bt_scores
 from manyjudges.solvers import damped_newton, lbfgsb
 
 __all__ = ["Davidson", "davidson_hessian", "davidson_objective", "fit_davidson"]
@@ -89,12 +90,18 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
     (:func:`~manyjudges.solvers.damped_newton`) from ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)),
     tau = the share of ties, the tie parameter of equal strengths); L-BFGS-B if Newton fails.
 
-    Needs at least one tie and one win (else theta has no finite optimum): a ValueError otherwise.
+    Without a tie the likelihood grows as theta -> -inf (nu -> 0: Bradley-Terry without ties), so
+    the result is the Bradley-Terry fit of the wins (same ``reg``) and theta = -inf; with ties only,
+    it grows as theta -> +inf for any s, so the result is s = 0 and theta = +inf. (A bootstrap
+    replicate of a data set with few ties can be either.)
     """
     ties, verdicts = float(t.sum()), float((w_a + w_b + t).sum())
-    if ties <= 0 or ties >= verdicts:
-        raise ValueError(f"the Davidson model needs both ties and wins; got {ties:g} ties in {verdicts:g} verdicts")
-    if x0 is None:
+    if ties <= 0:
+        return np.concatenate([fit_bt_scores(a, b, w_a, w_b, n_models, reg, max_iter=max_iter, tol=tol,
+                                             x0=None if x0 is None else x0[:-1]), [-np.inf]])
+    if ties >= verdicts:
+        return np.concatenate([np.zeros(n_models), [np.inf]])
+    if x0 is None or not np.isfinite(x0[-1]):
         tau = ties / verdicts
         x0 = np.concatenate([np.zeros(n_models), [np.log(2.0 * tau / (1.0 - tau))]])
 
@@ -130,7 +137,7 @@ class Davidson(ArenaRating):
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         a, b, w_a, w_b, t = cells.pair_totals(counts)
         if self.reg == 0:
-            check_mle_exists(a, b, w_a + t, w_b + t, cells.n_models)
+            check_mle_exists(a, b, w_a + t, w_b + t, cells.n_models, cells.names)
         x0 = None if start is None or start.extra is None else np.concatenate([start.scores, start.extra])
         x = fit_davidson(a, b, w_a, w_b, t, cells.n_models, self.reg, x0, self.max_iter, self.tol)
         return RatingFit(x[:-1], x[-1:])

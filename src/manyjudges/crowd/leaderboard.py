@@ -175,15 +175,17 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
 
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
-    """The table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model)."""
+    """The table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model);
+    ``rank_low, rank_high`` are nullable integers (missing without replicates)."""
     n = data.n_models
     if len(replicates):
         ci_low, ci_high, rank_low, rank_high = percentile_intervals(replicates, ci)
     else:
         ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
     table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
-                          "score": scores, "ci_low": ci_low, "ci_high": ci_high, "rank_low": rank_low,
-                          "rank_high": rank_high})
+                          "score": scores, "ci_low": ci_low, "ci_high": ci_high,
+                          "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),
+                          "rank_high": pd.array(rank_high, dtype="Float64").astype("Int64")})
     order = np.lexsort((np.arange(n), table["rank"].to_numpy()))
     return table.iloc[order].reset_index(drop=True)
 
