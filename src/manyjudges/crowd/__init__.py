@@ -38,7 +38,7 @@ from manyjudges.crowd.judgments import (
     topics_from_preferences,
     topics_from_ratings,
 )
-from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap, leaderboard
+from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 from manyjudges.crowd.quality import annotator_accuracy
@@ -65,7 +65,6 @@ __all__ = [
     "add_spammers",
     "annotator_accuracy",
     "bootstrap",
-    "leaderboard",
     "make_crowd_aggregator",
     "ratings_to_preferences",
     "registry",

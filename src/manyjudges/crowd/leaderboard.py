@@ -43,8 +43,7 @@ from manyjudges.crowd.rank_intervals import competition_ranks, percentile_interv
 from manyjudges.estimator import Estimator
 from manyjudges.registry import Builtin, Registry
 
-__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "leaderboard",
-           "make_rating"]
+__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
 
 LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
 
@@ -190,15 +189,10 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     return table.iloc[order].reset_index(drop=True)
 
 
-def leaderboard(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry",
-                params: dict[str, Any] | None = None, bothbad: str = "tie") -> pd.DataFrame:
-    """The leaderboard table without intervals (``n_bootstrap=0``: ci and rank columns NaN)."""
-    return Leaderboard(method, params, bothbad=bothbad).fit(verdicts).table_
-
-
 def bootstrap(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry", n: int = 1000,
               resample: str = "verdicts", ci: float = 0.95, seed: int = 0, params: dict[str, Any] | None = None,
               bothbad: str = "tie", progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """The leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring)."""
+    """The leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring);
+    ``n=0``: scores and ranks only, the interval columns empty."""
     return Leaderboard(method, params, n_bootstrap=n, resample=resample, ci=ci, seed=seed,
                        bothbad=bothbad).fit(verdicts, progress).table_
