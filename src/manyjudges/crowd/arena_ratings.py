@@ -15,9 +15,16 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.crowd.bradley_terry import fit_bt_scores, fit_crowd_bt
+from manyjudges.crowd.bradley_terry import (
+    NEWTON_MAX_ITEMS,
+    bt_hessian,
+    bt_objective,
+    fit_bt_scores,
+    fit_crowd_bt,
+)
 from manyjudges.crowd.elo import elo_ratings
 from manyjudges.estimator import Estimator
+from manyjudges.solvers import damped_newton
 
 __all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit", "check_mle_exists"]
 
@@ -82,8 +89,10 @@ class ArenaBradleyTerry(ArenaRating):
 
         f(s) = sum_pairs [w_ij log(1 + e^{-(s_i - s_j)}) + w_ji log(1 + e^{s_i - s_j})] + reg ||s||^2 / 2
 
-    (:func:`~manyjudges.crowd.bradley_terry.fit_bt_scores`: Newton with the dense Hessian when
-    reg > 0, else L-BFGS-B). ``reg`` = 0.01 by default (the MAP under N(0, 100) priors on the
+    (damped Newton with the dense Hessian of :func:`~manyjudges.crowd.bradley_terry.bt_objective`
+    plus (sum s)^2 / 2, which fixes the common shift without moving the optimum, so also for
+    reg = 0; L-BFGS-B, :func:`~manyjudges.crowd.bradley_terry.fit_bt_scores`, above 2,000 models or if
+    Newton fails). ``reg`` = 0.01 by default (the MAP under N(0, 100) priors on the
     log-strengths, which keeps a model that never loses finite); ``reg=0`` is plain maximum
     likelihood and is refused when the comparison graph is not strongly connected
     (:func:`check_mle_exists`). At the optimum sum(s) = 0.
@@ -103,11 +112,26 @@ class ArenaBradleyTerry(ArenaRating):
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         a, b, w_ab, w_ba = bt_pair_weights(cells, counts, self.ties)
+        n = cells.n_models
         if self.reg == 0:
-            check_mle_exists(a, b, w_ab, w_ba, cells.n_models, cells.names)
-        x0 = None if start is None else start.scores
-        return RatingFit(fit_bt_scores(a, b, w_ab, w_ba, cells.n_models, self.reg, max_iter=self.max_iter,
-                                       tol=self.tol, x0=x0))
+            check_mle_exists(a, b, w_ab, w_ba, n, cells.names)
+        x0 = np.zeros(n) if start is None else start.scores
+        scores = None
+        if n <= NEWTON_MAX_ITEMS:
+            # + (sum s)^2 / 2 fixes the common shift (the likelihood's gradient sums to 0, so the optimum
+            # has sum s = 0 and the term is 0 there): Newton also for reg = 0
+            def fun(s: np.ndarray) -> tuple[float, np.ndarray]:
+                value, grad = bt_objective(s, a, b, w_ab, w_ba, self.reg)
+                total = float(s.sum())
+                return value + 0.5 * total * total, grad + total
+
+            def hess(s: np.ndarray) -> np.ndarray:
+                return bt_hessian(s, a, b, w_ab, w_ba, self.reg) + 1.0
+
+            scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
+        if scores is None:
+            scores = fit_bt_scores(a, b, w_ab, w_ba, n, self.reg, max_iter=self.max_iter, tol=self.tol, x0=x0)
+        return RatingFit(scores)
 
 
 class ArenaElo(ArenaRating):
