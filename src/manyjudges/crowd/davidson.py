@@ -19,7 +19,7 @@ import numpy as np
 from manyjudges.crowd.arena_data import Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
 from manyjudges.crowd.bradley_terry import fit_bt_scores
-from manyjudges.solvers import damped_newton, lbfgsb
+from manyjudges.solvers import damped_newton, lbfgsb, newton_polish
 
 __all__ = ["Davidson", "davidson_hessian", "davidson_objective", "fit_davidson"]
 
@@ -87,8 +87,9 @@ def davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarra
 def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray, t: np.ndarray, n_models: int,
                  reg: float, x0: np.ndarray | None = None, max_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
     """``x = (s, theta)`` minimising :func:`davidson_objective`: damped Newton
-    (:func:`~manyjudges.solvers.damped_newton`) from ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)),
-    tau = the share of ties, the tie parameter of equal strengths); L-BFGS-B if Newton fails.
+    (:func:`~manyjudges.solvers.damped_newton`, then :func:`~manyjudges.solvers.newton_polish`) from
+    ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)), tau = the share of ties, the tie parameter
+    of equal strengths); L-BFGS-B if Newton fails.
 
     Without a tie the likelihood grows as theta -> -inf (nu -> 0: Bradley-Terry without ties), so
     the result is the Bradley-Terry fit of the wins (same ``reg``) and theta = -inf; with ties only,
@@ -108,8 +109,12 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
     def fun(x: np.ndarray) -> tuple[float, np.ndarray]:
         return davidson_objective(x, a, b, w_a, w_b, t, reg)
 
-    x = damped_newton(fun, lambda x: davidson_hessian(x, a, b, w_a, w_b, t, reg), np.asarray(x0, dtype=float),
-                      max_iter, tol)
+    def hess(x: np.ndarray) -> np.ndarray:
+        return davidson_hessian(x, a, b, w_a, w_b, t, reg)
+
+    x = damped_newton(fun, hess, np.asarray(x0, dtype=float), max_iter, tol)
+    if x is not None:
+        x = newton_polish(fun, hess, x)
     if x is None:
         x = lbfgsb(fun, np.asarray(x0, dtype=float), None, maxiter=100 * max_iter, gtol=tol, ftol=1e-15,
                    maxcor=20)[0]
