@@ -66,20 +66,38 @@ class ArenaVerdicts:
         return len(self.winner)
 
 
-def _codes(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    labels = np.asarray(natural_sort(pd.unique(values)), dtype=object)
-    lookup = pd.Series(np.arange(len(labels)), index=pd.Index(labels))
-    return labels, lookup.reindex(values.to_numpy()).to_numpy(dtype=np.int64)
+def _factor(verdicts: pd.DataFrame, column: str) -> tuple[list[str], np.ndarray]:
+    """``(labels, codes)`` of a column: its distinct values as text (first-seen order) and each row's
+    index into them (``Series.factorize``, without turning every value into a string first); a
+    missing value is a ValueError naming its (0-based) row."""
+    codes, uniques = verdicts[column].factorize()
+    if (codes < 0).any():
+        raise ValueError(f"verdicts: row {int(np.flatnonzero(codes < 0)[0])} (0-based) has no {column}")
+    return [str(u) for u in uniques], codes
 
 
-def _text_column(verdicts: pd.DataFrame, column: str) -> pd.Series:
-    """A column as strings; a missing value is a ValueError naming its row."""
-    values = verdicts[column]
-    missing = values.isna().to_numpy()
-    if missing.any():
-        row = int(np.flatnonzero(missing)[0])
-        raise ValueError(f"verdicts: row {row} (0-based) has no {column}")
-    return values.astype(str).reset_index(drop=True)
+def _natural_codes(labels: list[list[str]], codes: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The distinct texts of several factorized columns in natural order, and each column's codes into them
+    (values that differ but read the same, such as 1 and "1", share a code)."""
+    names = np.asarray(natural_sort(set().union(*labels)), dtype=object)
+    lookup = {name: i for i, name in enumerate(names)}
+    return names, [np.array([lookup[x] for x in lab], dtype=np.int64)[c] for lab, c in zip(labels, codes)]
+
+
+def _first_row(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
+    """The stable order of rows by ``keys`` (first key first): one argsort of the mixed-radix number
+    of the keys when it fits in int64 (several times faster than ``np.lexsort``), else lexsort."""
+    if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0 ** 62:
+        combined = np.zeros(len(keys[0]), dtype=np.int64)
+        for key, size in zip(keys, sizes):
+            combined *= size
+            combined += key
+        return np.argsort(combined, kind="stable")
+    return np.lexsort(keys[::-1])
 
 
 def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:
@@ -95,28 +113,28 @@ def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts
     if absent:
         raise ValueError(f"verdicts: no column {', '.join(absent)} (need model_a, model_b, winner; "
                          "prompt and judge optional)")
-    a_text, b_text, w_text = (_text_column(verdicts, c) for c in ("model_a", "model_b", "winner"))
-    winner = w_text.map({w: i for i, w in enumerate(WINNERS)})
-    unknown = winner.isna().to_numpy()
-    if unknown.any():
-        row = int(np.flatnonzero(unknown)[0])
-        raise ValueError(f"verdicts: row {row} (0-based): winner must be one of {', '.join(WINNERS)}: "
-                         f"{w_text.iloc[row]!r}")
-    self_pair = (a_text == b_text).to_numpy()
-    if self_pair.any():
-        row = int(np.flatnonzero(self_pair)[0])
-        raise ValueError(f"verdicts: row {row} (0-based) compares a model with itself: {a_text.iloc[row]!r}")
-    keep = np.ones(len(w_text), dtype=bool) if bothbad == "tie" else (winner != 3).to_numpy()
+    w_labels, w_codes = _factor(verdicts, "winner")
+    known = {w: i for i, w in enumerate(WINNERS)}
+    for i, label in enumerate(w_labels):
+        if label not in known:
+            raise ValueError(f"verdicts: row {_first_row(w_codes == i)} (0-based): winner must be one of "
+                             f"{', '.join(WINNERS)}: {label!r}")
+    winner = np.array([known[w] for w in w_labels], dtype=np.int64)[w_codes]
+    (a_labels, a_codes), (b_labels, b_codes) = _factor(verdicts, "model_a"), _factor(verdicts, "model_b")
+    models, (a, b) = _natural_codes([a_labels, b_labels], [a_codes, b_codes])
+    if (a == b).any():
+        row = _first_row(a == b)
+        raise ValueError(f"verdicts: row {row} (0-based) compares a model with itself: {models[a[row]]!r}")
     has = {c: c in verdicts.columns for c in ("prompt", "judge")}
-    extra = {c: (_text_column(verdicts, c) if has[c] else pd.Series([""] * len(w_text)))[keep]
-             for c in ("prompt", "judge")}
-    a_text, b_text = a_text[keep], b_text[keep]
-    code = np.minimum(winner.to_numpy(dtype=np.int64)[keep], 2).astype(np.int8)
-    models, both = _codes(pd.concat([a_text, b_text], ignore_index=True))
-    a, b = both[:len(a_text)], both[len(a_text):]
-    prompts, prompt = _codes(extra["prompt"])
-    judges, judge = _codes(extra["judge"])
-    order = np.lexsort((judge, prompt, code, b, a))
+    extra = {}
+    for c in ("prompt", "judge"):
+        labels, codes = _factor(verdicts, c) if has[c] else ([""], np.zeros(len(winner), dtype=np.int64))
+        extra[c] = _natural_codes([labels], [codes])
+    keep = np.ones(len(winner), dtype=bool) if bothbad == "tie" else winner != 3
+    a, b, code = a[keep], b[keep], np.minimum(winner[keep], 2).astype(np.int8)
+    (prompts, (prompt,)), (judges, (judge,)) = extra["prompt"], extra["judge"]
+    prompt, judge = prompt[keep], judge[keep]
+    order = _canonical_order([a, b, code, prompt, judge], [len(models), len(models), 3, len(prompts), len(judges)])
     return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=a[order], model_b=b[order],
                          winner=code[order], prompt=prompt[order], judge=judge[order], has_prompt=has["prompt"],
                          has_judge=has["judge"])
@@ -168,11 +186,21 @@ class Cells:
                                 int(present.sum()), self.n_judges, names)[0], counts[keep]
 
 
+def _dense_unique(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` for keys in [0, n_keys): by one bincount when the key
+    range is no larger than a few times the rows (no sort), else np.unique."""
+    if n_keys > max(4 * len(key), 1 << 16):
+        keys, inverse = np.unique(key, return_inverse=True)
+        return keys, inverse.reshape(-1)
+    present = np.bincount(key, minlength=n_keys) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+
+
 def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge: np.ndarray, n_models: int,
                      n_judges: int, names: np.ndarray | None = None) -> tuple[Cells, np.ndarray]:
     """:class:`Cells` of rows ``(judge, lo, hi, outcome)``, and each row's cell index."""
     key = ((judge * n_models + lo) * n_models + hi) * 3 + outcome
-    keys, cell_of_row = np.unique(key, return_inverse=True)
+    keys, cell_of_row = _dense_unique(key, n_judges * n_models * n_models * 3)
     outcome_c, rest = keys % 3, keys // 3
     hi_c, rest = rest % n_models, rest // n_models
     lo_c, judge_c = rest % n_models, rest // n_models
