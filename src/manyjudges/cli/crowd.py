@@ -1,5 +1,6 @@
 """``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
-judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts."""
+judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts; ``manyjudges
+crowd leaderboard``: one score per model of an arena, with bootstrap intervals."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +12,8 @@ from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
 from manyjudges.io.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "read_verdicts_table"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "cmd_crowd_leaderboard",
+           "read_verdicts_table"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -42,6 +44,19 @@ EXAMPLES = {
         and kappa; one row per pair of judges to pairs.tsv (n_common, agreement, n_error_units,
         error_correlation) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
         mean_error_correlation, effective_judges).""",
+    "crowd leaderboard": """\
+        VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
+        verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
+        tie or tie (bothbad) (a tie, or left out with --bothbad drop). All models are rated in one pool.
+        Scores are centred to mean 0: natural-log strengths (bradley_terry, davidson, crowd_bt; a tie is
+        half a win each way for bradley_terry and crowd_bt) or Elo points (elo). ci_low, ci_high and
+        rank_low, rank_high are bootstrap percentile intervals (rank 1 = best, ranked within each
+        replicate), resampling verdicts, whole prompts or whole judges; empty with --bootstrap 0.
+
+        example (three models, x the strongest):
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
+          manyjudges crowd leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
+        writes model, rank, score, ci_low, ci_high, rank_low, rank_high to board.tsv, best first (x, y, z).""",
 }
 
 
@@ -79,6 +94,25 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
     p.set_defaults(run=cmd_crowd_judges)
+
+    p = verbs.add_parser("leaderboard", **options.parser_kwargs(
+        "one score per model from pairwise verdicts (model_a shown first), with bootstrap intervals",
+        EXAMPLES["crowd leaderboard"]))
+    p.add_argument("verdicts", metavar="VERDICTS")
+    p.add_argument("--method", default="bradley_terry",
+                   help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt (needs a "
+                        "judge column), or package.module:callable")
+    p.add_argument("--params", metavar="JSON", help='the method\'s parameters as a JSON object, e.g. \'{"reg": 0}\'')
+    p.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap replicates (default 1000; 0: no intervals)")
+    p.add_argument("--resample", choices=["verdicts", "prompts", "judges"], default="verdicts",
+                   help="what the bootstrap resamples: verdicts (default), whole prompts or whole judges")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap draws (default 0)")
+    p.add_argument("--bothbad", choices=["tie", "drop"], default="tie",
+                   help="a 'tie (bothbad)' verdict: a tie (default) or left out")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+    p.set_defaults(run=cmd_crowd_leaderboard)
 
 
 def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
@@ -160,3 +194,25 @@ def cmd_crowd_judges(args: argparse.Namespace) -> pd.DataFrame:
     if args.summary:
         write_output(measures.summary, args.summary)
     return measures.judges
+
+
+def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.leaderboard import Leaderboard, make_rating
+
+    params = parse_params(args.params)
+    build(make_rating, args.method, params)  # a bad name or value fails before the data is read
+    if args.bootstrap < 0:
+        raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    if not 0 < args.ci < 1:
+        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
+                        seed=args.seed, bothbad=args.bothbad)
+    from manyjudges.io.verdicts import read_verdicts
+
+    with input_path(args.verdicts) as path:
+        verdicts = read_verdicts(path)
+        try:
+            board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
+        except ValueError as err:
+            raise DataError.at(path, None, str(err)) from None
+    return board.table_

@@ -9,6 +9,12 @@ spammers and the simulated crowd serve the experiments. :func:`judge_measures` m
 LLM judges from their pairwise verdicts: position bias, agreement with a reference and among
 themselves, shared errors. Definitions: ``docs/methods.md``.
 
+An arena leaderboard pools every verdict (``model_a, model_b, winner``, prompt and judge
+optional; ``model_a`` shown first) into one score per model with bootstrap intervals:
+``Leaderboard(method, n_bootstrap=1000, resample="prompts").fit(verdicts).table_`` or
+``bootstrap(verdicts, method, n=1000, resample="verdicts")`` (methods ``bradley_terry`` with a
+tie half a win each way, ``davidson``, ``elo``, ``crowd_bt``: ``LEADERBOARD_METHODS``).
+
 >>> import pandas as pd
 >>> from manyjudges.crowd import CrowdAgg, topics_from_preferences
 >>> prefs = pd.DataFrame({"topic": "q1", "worker": ["w1", "w1", "w2", "w3"],
@@ -17,10 +23,16 @@ themselves, shared errors. Definitions: ``docs/methods.md``.
 >>> topic = topics_from_preferences(prefs)["q1"]
 >>> list(topic.items[CrowdAgg().fit(topic).ranking_])
 ['a', 'b', 'c']
+>>> from manyjudges.crowd import Leaderboard
+>>> verdicts = pd.DataFrame({"model_a": ["x", "y", "x", "z"], "model_b": ["y", "z", "z", "y"],
+...                          "winner": ["model_a", "model_a", "tie", "model_b"]})
+>>> list(Leaderboard("bradley_terry").fit(verdicts).table_["model"])
+['x', 'y', 'z']
 """
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
+from manyjudges.crowd.davidson import Davidson
 from manyjudges.crowd.elo import EMEloRating
 from manyjudges.crowd.judges import JudgeMeasures, judge_measures
 from manyjudges.crowd.judgments import (
@@ -29,6 +41,7 @@ from manyjudges.crowd.judgments import (
     topics_from_preferences,
     topics_from_ratings,
 )
+from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 from manyjudges.crowd.quality import annotator_accuracy
@@ -45,14 +58,18 @@ __all__ = [
     "CrowdAgg",
     "CrowdAggregator",
     "CrowdBT",
+    "Davidson",
     "EMEloRating",
     "GreedyOrder",
     "JudgeMeasures",
+    "LEADERBOARD_METHODS",
+    "Leaderboard",
     "MPM",
     "TopicJudgments",
     "add_spammers",
     "annotator_accuracy",
     "judge_measures",
+    "bootstrap",
     "make_crowd_aggregator",
     "ratings_to_preferences",
     "registry",

@@ -18,7 +18,7 @@ from scipy.special import expit
 
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.solvers import cholesky_solve, lbfgsb
+from manyjudges.solvers import damped_newton, lbfgsb
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -83,48 +83,18 @@ def bt_hessian(s: np.ndarray, a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_
     return hess
 
 
-def _newton(fun, hess, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray | None:
-    """Damped Newton for a strictly convex ``fun`` (returning value, gradient) with Hessian ``hess``.
-
-    Step -H^{-1} g by Cholesky, halved until the Armijo condition f(x + t p) <= f(x) + 1e-4 t g.p
-    holds; stops at max |g| <= tol. None when H is not numerically positive definite or the line
-    search stalls (the caller falls back to L-BFGS-B).
-    """
-    x = x0
-    f, g = fun(x)
-    for _ in range(max_iter):
-        if np.abs(g).max() <= tol:
-            return x
-        delta = cholesky_solve(hess(x), g, check_finite=True)
-        if delta is None:
-            return None
-        step = -delta
-        slope = float(g @ step)
-        if -slope <= 1e-13 * max(1.0, abs(f)):
-            return x  # Newton decrement at floating-point precision: nothing left to gain
-        t = 1.0
-        while True:
-            f_new, g_new = fun(x + t * step)
-            if f_new <= f + 1e-4 * t * slope:
-                break
-            t *= 0.5
-            if t < 1e-12:
-                return x if np.abs(g).max() <= 1e3 * tol else None
-        x, f, g = x + t * step, f_new, g_new
-    return x
-
-
 def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
     """L-BFGS-B (:func:`~manyjudges.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
     return lbfgsb(fun, x0, None, maxiter=max_iter, gtol=tol, ftol=_FTOL, maxcor=20)[0]
 
 
 def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_items: int, reg: float,
-                  virtual_weight: float = 0.0, solver: str = "auto", max_iter: int = 1000, tol: float = 1e-8
-                  ) -> np.ndarray:
-    """Minimise :func:`bt_objective` (+ :func:`virtual_item_penalty` when ``virtual_weight`` > 0) from s = 0.
+                  virtual_weight: float = 0.0, solver: str = "auto", max_iter: int = 1000, tol: float = 1e-8,
+                  x0: np.ndarray | None = None) -> np.ndarray:
+    """Minimise :func:`bt_objective` (+ :func:`virtual_item_penalty` when ``virtual_weight`` > 0) from
+    s = ``x0`` (default 0; a bootstrap replicate starts from the full-data scores).
 
-    ``solver``: "newton" (:func:`_newton`, Hessian :func:`bt_hessian` plus the virtual term's
+    ``solver``: "newton" (:func:`~manyjudges.solvers.damped_newton`, Hessian :func:`bt_hessian` plus the virtual term's
     diagonal virtual_weight (1 - tanh^2(s / 2)) / 2), "lbfgs" (L-BFGS-B), or "auto": Newton when
     the objective is strictly convex (reg > 0 or virtual_weight > 0) and n <= NEWTON_MAX_ITEMS.
     L-BFGS-B is also the fallback when Newton fails numerically.
@@ -142,11 +112,12 @@ def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarr
             h[np.diag_indices(n_items)] += 0.5 * virtual_weight * (1.0 - np.tanh(0.5 * s) ** 2)
         return h
 
+    start = np.zeros(n_items) if x0 is None else np.asarray(x0, dtype=float)
     convex = reg > 0 or virtual_weight > 0
     scores = None
     if solver == "newton" or (solver == "auto" and convex and n_items <= NEWTON_MAX_ITEMS):
-        scores = _newton(fun, hess, np.zeros(n_items), max_iter, tol)
-    return _lbfgs(fun, np.zeros(n_items), max_iter, tol) if scores is None else scores
+        scores = damped_newton(fun, hess, start, max_iter, tol)
+    return _lbfgs(fun, start, max_iter, tol) if scores is None else scores
 
 
 class BradleyTerry(CrowdAggregator):
@@ -329,8 +300,21 @@ class CrowdBT(CrowdAggregator):
         keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
         worker, win, lose = keys // (n * n), keys // n % n, keys % n
         x0 = np.concatenate([s_eq, np.full(m, float(self.eta_init))])
-        bounds = [(None, None)] * n + [self.eta_bounds] * m
-        args = (worker, win, lose, count.astype(float), n, self.virtual_weight, self.reg, self.eta_prior)
-        x, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=self.max_iter, gtol=self.tol,
-                      ftol=_FTOL, maxcor=20)
-        return x[:n], np.where(judged, x[n:], np.nan)
+        scores, eta = fit_crowd_bt(worker, win, lose, count.astype(float), n, m, x0, self.virtual_weight, self.reg,
+                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol)
+        return scores, np.where(judged, eta, np.nan)
+
+
+def fit_crowd_bt(worker: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray, n_items: int,
+                 n_workers: int, x0: np.ndarray, virtual_weight: float, reg: float, eta_prior: tuple[float, float],
+                 eta_bounds: tuple[float, float], max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Crowd-BT's ``(scores, eta)``: :func:`crowd_bt_objective` minimised by L-BFGS-B from ``x0 = (s, eta)``,
+    eta boxed in ``eta_bounds``, until the projected gradient is below ``tol``.
+
+    ``(worker, win, lose)`` are distinct judgments with (float) multiplicities ``count``.
+    """
+    bounds = [(None, None)] * n_items + [eta_bounds] * n_workers
+    args = (worker, win, lose, count, n_items, virtual_weight, reg, eta_prior)
+    x, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
+                  ftol=_FTOL, maxcor=20)
+    return x[:n_items], x[n_items:]

@@ -1,0 +1,116 @@
+"""Time the leaderboard's Bradley-Terry with ties against evalica's on the same simulated verdicts, and
+its bootstrap.
+
+    python benchmarks/leaderboard_speed.py [--sizes 1000000 ...] [--models 100] [--bootstrap 1000 ...]
+                                           [--out benchmarks/runs]
+
+Writes ``<out>/leaderboard_speed.tsv`` and ``.md`` and prints the table.
+
+Protocol. For each size n: n verdicts among ``--models`` models (log-strengths N(0, 1), nu = 0.6,
+500 prompts, ``default_rng(0)``): an ordered pair of distinct models drawn uniformly, the outcome
+from the Davidson model (``benchmarks/leaderboard_coverage.py``). In one process, with BLAS
+limited to one thread (threadpoolctl), each call timed once, or best of 3 when under 1 s:
+
+* ``manyjudges fit``: ``Leaderboard("bradley_terry", {"reg": 0}).fit(verdicts)`` from the
+  DataFrame (coding the strings, summing the cells, L-BFGS-B to max |gradient| <= 1e-10);
+* ``evalica``: ``evalica.bradley_terry(model_a, model_b, winners, win_weight=1.0,
+  tie_weight=0.5)`` with its defaults (the Rust solver, tolerance 1e-6, at most 100 iterations)
+  on the same columns; building its list of ``Winner`` values is not timed. The same with
+  ``tolerance=1e-10, limit=10000`` as ``evalica (tight)``. ``max_abs_vs_ours`` compares
+  log(evalica score), whose geometric mean is 1, to our centred log-strengths;
+* ``manyjudges bootstrap``: ``Leaderboard("bradley_terry", n_bootstrap=B, resample=unit)`` for
+  unit = verdicts and prompts, the full fit and B replicates, each started from the full fit
+  (default reg 0.01: Newton).
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+from timing_harness import best_of, write_tables
+
+from manyjudges.crowd import Leaderboard
+
+COLUMNS = ("n_verdicts", "n_models", "implementation", "seconds", "per_replicate_ms", "max_abs_vs_ours", "notes")
+
+
+def simulate(n: int, n_models: int, seed: int = 0, nu: float = 0.6, n_prompts: int = 500) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    s = rng.normal(0.0, 1.0, n_models)
+    a = rng.integers(0, n_models, n)
+    b = (a + rng.integers(1, n_models, n)) % n_models
+    pa, pb = np.exp(s[a]), np.exp(s[b])
+    pt = nu * np.sqrt(pa * pb)
+    u = rng.random(n) * (pa + pb + pt)
+    code = np.where(u < pa, 0, np.where(u < pa + pb, 1, 2))
+    names = np.array([f"model{i:03d}" for i in range(n_models)], dtype=object)
+    prompts = np.array([f"p{i}" for i in range(n_prompts)], dtype=object)
+    winners = np.array(["model_a", "model_b", "tie"], dtype=object)
+    return pd.DataFrame({"prompt": prompts[rng.integers(0, n_prompts, n)], "model_a": names[a],
+                         "model_b": names[b], "winner": winners[code]})
+
+
+def run_size(n: int, n_models: int, n_bootstrap: int) -> list[dict]:
+    """The rows of one size (module docstring)."""
+    import evalica
+
+    rows = []
+    verdicts = simulate(n, n_models)
+    board, seconds = best_of(lambda: Leaderboard("bradley_terry", {"reg": 0.0}).fit(verdicts))
+    ours = board.scores_
+    rows.append({"n_verdicts": n, "n_models": n_models, "implementation": "manyjudges fit",
+                 "seconds": round(seconds, 3), "per_replicate_ms": "", "max_abs_vs_ours": 0.0,
+                 "notes": "reg 0, from the DataFrame"})
+    print(rows[-1], flush=True)
+    code = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+    winners = [code[w] for w in verdicts["winner"]]
+    for label, extra in (("evalica", {}), ("evalica (tight)", {"tolerance": 1e-10, "limit": 10_000})):
+        result, seconds = best_of(lambda extra=extra: evalica.bradley_terry(
+            verdicts["model_a"], verdicts["model_b"], winners, win_weight=1.0, tie_weight=0.5, **extra))
+        diff = np.abs(np.log(result.scores.reindex(ours.index).to_numpy()) - ours.to_numpy()).max()
+        rows.append({"n_verdicts": n, "n_models": n_models, "implementation": label,
+                     "seconds": round(seconds, 3), "per_replicate_ms": "",
+                     "max_abs_vs_ours": f"{diff:.2e}", "notes": f"{result.iterations} iterations"})
+        print(rows[-1], flush=True)
+    for unit in ("verdicts", "prompts"):
+        if not n_bootstrap:
+            break
+        start = time.perf_counter()
+        Leaderboard("bradley_terry", n_bootstrap=n_bootstrap, resample=unit).fit(verdicts)
+        seconds = time.perf_counter() - start
+        rows.append({"n_verdicts": n, "n_models": n_models,
+                     "implementation": f"manyjudges bootstrap {n_bootstrap} ({unit})", "seconds": round(seconds, 2),
+                     "per_replicate_ms": round(1000 * seconds / n_bootstrap, 2), "max_abs_vs_ours": "",
+                     "notes": "reg 0.01 (Newton), full fit included"})
+        print(rows[-1], flush=True)
+    return rows
+
+
+def main() -> None:
+    import evalica
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000])
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--bootstrap", type=int, nargs="+", default=[1000],
+                        help="replicates per size (one value for all, or one per size; 0: no bootstrap)")
+    parser.add_argument("--out", default="benchmarks/runs")
+    args = parser.parse_args()
+    boots = args.bootstrap * len(args.sizes) if len(args.bootstrap) == 1 else args.bootstrap
+    rows = []
+    with threadpool_limits(1):
+        for n, b in zip(args.sizes, boots):
+            rows += run_size(n, args.models, b)
+    write_tables(rows, COLUMNS, Path(args.out), "leaderboard_speed", "Leaderboard speed",
+                 [f"evalica {evalica.__version__}, numpy {np.__version__}, python {platform.python_version()}",
+                  "BLAS limited to 1 thread"])
+    print(pd.DataFrame(rows).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

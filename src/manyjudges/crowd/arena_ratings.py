@@ -1,0 +1,223 @@
+"""Model ratings of an arena from its cell counts: Bradley-Terry with ties, Elo, Crowd-BT.
+
+Every rating follows one contract: ``Rating(**params).fit_cells(cells, counts, start=None)`` on
+the verdicts' :class:`~manyjudges.crowd.arena_data.Cells` and their (float) counts returns a
+:class:`RatingFit` whose ``scores`` are one per model, higher = better, on the scale the class
+states (the leaderboard centres them to mean 0). ``start`` is the full-data fit, from which a
+bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.crowd.davidson`.
+"""
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, Cells
+from manyjudges.crowd.bradley_terry import (
+    NEWTON_MAX_ITEMS,
+    bt_hessian,
+    bt_objective,
+    fit_bt_scores,
+    fit_crowd_bt,
+)
+from manyjudges.crowd.elo import elo_ratings
+from manyjudges.estimator import Estimator
+from manyjudges.solvers import damped_newton, newton_polish
+
+__all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit", "check_mle_exists"]
+
+class RatingFit(NamedTuple):
+    """One fit: ``scores`` (one per model) and the method's other parameters (``extra``; None if none)."""
+
+    scores: np.ndarray
+    extra: np.ndarray | None = None
+
+
+class ArenaRating(Estimator):
+    """Base class of the leaderboard's ratings. ``by_judge``: the method needs the cells per judge."""
+
+    name: str = "rating"
+    by_judge: bool = False
+
+    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit on cell counts; ``start`` the full-data fit (a replicate's warm start) or None."""
+        raise NotImplementedError  # pragma: no cover
+
+
+def check_mle_exists(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_models: int,
+                     models: np.ndarray | None = None) -> None:
+    """A ValueError unless the directed graph "i beat j at least partly" (``w_ij > 0``) is strongly connected.
+
+    Without that, some group of models never loses to the rest and the Bradley-Terry likelihood
+    has no finite maximum (Ford 1957; Hunter 2004, Ann. Statist. 32, 384-406, Assumption 1). A tie
+    counted half each way gives an edge in both directions.
+    """
+    rows = np.concatenate([a[w_ab > 0], b[w_ba > 0]])
+    cols = np.concatenate([b[w_ab > 0], a[w_ba > 0]])
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_models, n_models))
+    n_groups, group = connected_components(graph, directed=True, connection="strong")
+    if n_groups <= 1:
+        return
+    # a group with no edge from outside: nobody outside it ever beat it
+    beaten = np.zeros(n_groups, dtype=bool)
+    beaten[group[cols][group[rows] != group[cols]]] = True
+    top = int(np.flatnonzero(~beaten)[0])
+    names = np.flatnonzero(group == top) if models is None else models[group == top]
+    shown = ", ".join(str(m) for m in names[:5]) + (", ..." if len(names) > 5 else "")
+    raise ValueError(f"no finite maximum-likelihood scores: models {shown} never lose to the others (the "
+                     "comparison graph is not strongly connected); use reg > 0")
+
+
+def bt_pair_weights(cells: Cells, counts: np.ndarray, ties: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(a, b, w_ab, w_ba)`` per judged pair: wins, plus half of each tie both ways when ``ties="half"``."""
+    a, b, lo_wins, hi_wins, tie = cells.pair_totals(counts)
+    half = 0.5 * tie if ties == "half" else 0.0
+    return a, b, lo_wins + half, hi_wins + half
+
+
+class ArenaBradleyTerry(ArenaRating):
+    """Bradley-Terry over all verdicts, ties counted half a win each way.
+
+    Bradley, R. A. and Terry, M. E. (1952), Biometrika 39, 324-345: P(i beats j) = sigma(s_i - s_j)
+    with s the natural-log strengths. ``ties="half"`` (default): a tie between i and j adds
+    half a win of i over j and half of j over i, -(log sigma(d) + log sigma(-d)) / 2 to the
+    negative log-likelihood, which is what evalica's ``bradley_terry`` (``win_weight=1``,
+    ``tie_weight=0.5``) maximises; ``"drop"`` ignores ties. The scores minimise
+
+        f(s) = sum_pairs [w_ij log(1 + e^{-(s_i - s_j)}) + w_ji log(1 + e^{s_i - s_j})] + reg ||s||^2 / 2
+
+    (damped Newton with the dense Hessian of :func:`~manyjudges.crowd.bradley_terry.bt_objective`
+    plus (sum s)^2 / 2, which fixes the common shift without moving the optimum, so also for
+    reg = 0; L-BFGS-B, :func:`~manyjudges.crowd.bradley_terry.fit_bt_scores`, above 2,000 models or if
+    Newton fails). ``reg`` = 0.01 by default (the MAP under N(0, 100) priors on the
+    log-strengths, which keeps a model that never loses finite); ``reg=0`` is plain maximum
+    likelihood and is refused when the comparison graph is not strongly connected
+    (:func:`check_mle_exists`). At the optimum sum(s) = 0.
+    """
+
+    name = "bradley_terry"
+
+    def __init__(self, ties: Literal["half", "drop"] = "half", reg: float = 0.01, max_iter: int = 1000,
+                 tol: float = 1e-10) -> None:
+        self.ties, self.reg, self.max_iter, self.tol = ties, reg, max_iter, tol
+
+    def _check_params(self) -> None:
+        if self.ties not in ("half", "drop"):
+            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
+        if self.reg < 0:
+            raise ValueError(f"reg must be >= 0, got {self.reg}")
+
+    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        a, b, w_ab, w_ba = bt_pair_weights(cells, counts, self.ties)
+        n = cells.n_models
+        if self.reg == 0:
+            check_mle_exists(a, b, w_ab, w_ba, n, cells.names)
+        x0 = np.zeros(n) if start is None else start.scores
+        scores = None
+        if n <= NEWTON_MAX_ITEMS:
+            # + (sum s)^2 / 2 fixes the common shift (the likelihood's gradient sums to 0, so the optimum
+            # has sum s = 0 and the term is 0 there): Newton also for reg = 0
+            def fun(s: np.ndarray) -> tuple[float, np.ndarray]:
+                value, grad = bt_objective(s, a, b, w_ab, w_ba, self.reg)
+                total = float(s.sum())
+                return value + 0.5 * total * total, grad + total
+
+            def hess(s: np.ndarray) -> np.ndarray:
+                return bt_hessian(s, a, b, w_ab, w_ba, self.reg) + 1.0
+
+            scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
+            if scores is not None:
+                scores = newton_polish(fun, hess, scores)
+        if scores is None:
+            scores = fit_bt_scores(a, b, w_ab, w_ba, n, self.reg, max_iter=self.max_iter, tol=self.tol, x0=x0)
+        return RatingFit(scores)
+
+
+class ArenaElo(ArenaRating):
+    """Elo ratings (Elo 1978) of the models, one game per judged pair, as EMeloRating-eq plays them.
+
+    Every pair of models with a verdict is one game whose score (for i) is the pair's share
+    S = (#i wins + #ties / 2) / #verdicts; with E = 1 / (1 + 10^((R_j - R_i) / scale)), each game
+    moves R_i += K (S - E) and R_j -= K (S - E). The games are replayed ``n_passes`` times in a
+    fixed seeded round order (:func:`~manyjudges.crowd.elo.elo_ratings`), so the ratings do not
+    depend on row order (the verdicts carry no time). ``scores`` are Elo points minus the initial
+    rating (every update is zero-sum, so their mean is 0); the verdict counts enter only through S.
+    """
+
+    name = "elo"
+
+    def __init__(self, k_factor: float = 32.0, n_passes: int = 10, scale: float = 400.0,
+                 random_state: int = 0) -> None:
+        self.k_factor, self.n_passes, self.scale, self.random_state = k_factor, n_passes, scale, random_state
+
+    def _check_params(self) -> None:
+        if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
+            raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
+
+    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        a, b, lo_wins, hi_wins, tie = cells.pair_totals(counts)
+        share = (lo_wins + 0.5 * tie) / (lo_wins + hi_wins + tie)
+        ratings = elo_ratings(a, b, share, cells.n_models, self.k_factor, self.n_passes, 0.0, self.scale,
+                              self.random_state)
+        return RatingFit(ratings)
+
+
+class ArenaCrowdBT(ArenaRating):
+    """Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013) over all verdicts, the judges as workers.
+
+    Judge k reports "i over j" with probability eta_k sigma(s_i - s_j) + (1 - eta_k) sigma(s_j - s_i);
+    fitted as :class:`~manyjudges.crowd.bradley_terry.CrowdBT` (joint L-BFGS-B over s and eta,
+    virtual-item regulariser ``virtual_weight``, Beta ``eta_prior``, eta in ``eta_bounds``), from
+    the Bradley-Terry scores with the virtual item and eta = ``eta_init`` (a replicate: from the
+    full-data fit). ``ties="half"`` (default): a tie is half a judgment each way; ``"drop"``
+    ignores it. ``extra`` = the judges' eta. Needs a judge column.
+    """
+
+    name = "crowd_bt"
+    by_judge = True
+
+    def __init__(self, ties: Literal["half", "drop"] = "half", reg: float = 0.0, virtual_weight: float = 1.0,
+                 eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
+                 eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
+        self.ties, self.reg, self.virtual_weight = ties, reg, virtual_weight
+        self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
+        self.max_iter, self.tol = max_iter, tol
+
+    def _check_params(self) -> None:
+        if self.ties not in ("half", "drop"):
+            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
+        if self.reg < 0 or self.virtual_weight < 0:
+            raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
+        if min(self.eta_prior) < 1:
+            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
+        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
+            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
+                             f"got {self.eta_bounds}, {self.eta_init}")
+
+    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        n, m = cells.n_models, cells.n_judges
+        strict_lo = cells.outcome == LO_WINS
+        strict_hi = cells.outcome == HI_WINS
+        tie = cells.outcome == TIE
+        tie_weight = 0.5 if self.ties == "half" else 0.0
+        judge = np.concatenate([cells.judge[strict_lo], cells.judge[strict_hi], cells.judge[tie], cells.judge[tie]])
+        win = np.concatenate([cells.lo[strict_lo], cells.hi[strict_hi], cells.lo[tie], cells.hi[tie]])
+        lose = np.concatenate([cells.hi[strict_lo], cells.lo[strict_hi], cells.hi[tie], cells.lo[tie]])
+        count = np.concatenate([counts[strict_lo], counts[strict_hi], tie_weight * counts[tie],
+                                tie_weight * counts[tie]])
+        keep = count > 0
+        judge, win, lose, count = judge[keep], win[keep], lose[keep], count[keep]
+        if start is None:
+            bt = bt_pair_weights(cells, counts, self.ties)
+            s0 = fit_bt_scores(*bt, n, self.reg, self.virtual_weight, max_iter=self.max_iter,
+                               tol=min(self.tol, 1e-8))
+            x0 = np.concatenate([s0, np.full(m, float(self.eta_init))])
+        else:
+            assert start.extra is not None
+            x0 = np.concatenate([start.scores, start.extra])
+        scores, eta = fit_crowd_bt(judge, win, lose, count, n, m, x0, self.virtual_weight, self.reg,
+                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol)
+        return RatingFit(scores, eta)

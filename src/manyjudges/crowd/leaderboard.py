@@ -1,0 +1,198 @@
+"""An arena leaderboard: one score per model from all verdicts pooled, with bootstrap intervals.
+
+The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
+first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_data`) and
+rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
+the method's scale: natural-log strengths for ``bradley_terry``, ``davidson`` and ``crowd_bt``
+(exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
+
+The bootstrap (Efron and Tibshirani 1993) resamples units with replacement, n of n: the
+verdicts, or whole prompts, or whole judges (a cluster bootstrap: the verdicts of one prompt
+or judge go in or out together). Replicate r draws ``rng.integers(0, n_units, n_units)``
+(``rng = numpy.random.default_rng(seed)``, one draw per replicate in order) and counts how often
+each unit was drawn; its cell counts are the precomputed (cells x units) verdict counts times
+those multiplicities, so a replicate costs one sparse product and one fit, started from the
+full-data fit. Units are in canonical order: verdicts sorted by (model_a, model_b, winner,
+prompt, judge) codes, prompts and judges in natural order. A model with no verdict in a
+replicate is absent from it: its score and rank there are NaN, the others are fitted and ranked
+among themselves, and the replicate's scores are shifted so that the present models' mean equals
+their mean in the full-data fit (with every model present that is mean 0, the usual
+normalisation). Intervals are percentile intervals over the replicates where the model is present
+(:func:`~manyjudges.crowd.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.crowd.arena_data import (
+    RESAMPLE_UNITS,
+    ArenaVerdicts,
+    Cells,
+    cell_table,
+    code_verdicts,
+    unit_matrix,
+)
+from manyjudges.crowd.arena_ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
+from manyjudges.crowd.davidson import Davidson
+from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.estimator import Estimator
+from manyjudges.registry import Builtin, Registry
+
+__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
+
+LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
+
+LEADERBOARD_METHODS = Registry("leaderboard", {
+    "bradley_terry": Builtin(ArenaBradleyTerry, "Bradley-Terry, a tie half a win each way; log-strengths"),
+    "davidson": Builtin(Davidson, "Davidson's Bradley-Terry with a tie parameter; log-strengths"),
+    "elo": Builtin(ArenaElo, "Elo ratings, one game per judged pair scored by its win share (ties half)"),
+    "crowd_bt": Builtin(ArenaCrowdBT, "Crowd-BT: Bradley-Terry with a reliability per judge; log-strengths"),
+}, required=("fit_cells",))
+
+
+def make_rating(method: str | ArenaRating, params: dict[str, Any] | None = None) -> ArenaRating:
+    """A leaderboard rating from a built-in name (:data:`LEADERBOARD_METHODS`) or
+    ``package.module:callable``, with parameters; an :class:`ArenaRating` object is taken as it is."""
+    if isinstance(method, ArenaRating):
+        if params:
+            raise ValueError("give the parameters to the rating object itself, not as params")
+        method._check_params()
+        return method
+    return LEADERBOARD_METHODS.build(method, params)
+
+
+def _centred(scores: np.ndarray, present: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
+    """Scores of the present models (NaN for the others), shifted to the mean of ``reference`` over
+    the present models (0 when ``reference`` is None)."""
+    out = np.full(len(present), np.nan)
+    target = 0.0 if reference is None else float(reference[present].mean())
+    out[present] = scores - scores.mean() + target
+    return out
+
+
+def _fit_counts(rating: ArenaRating, cells: Cells, counts: np.ndarray, start: RatingFit | None,
+                reference: np.ndarray | None) -> tuple[np.ndarray, RatingFit]:
+    """Centred scores (NaN: absent model) and the raw fit; a model without verdicts is fitted without."""
+    present = cells.model_totals(counts) > 0
+    if present.all():
+        fit = rating.fit_cells(cells, counts, start)
+        return _centred(fit.scores, present, reference), fit
+    sub_cells, sub_counts = cells.subset(present, counts)
+    sub_start = None if start is None else RatingFit(start.scores[present], start.extra)
+    fit = rating.fit_cells(sub_cells, sub_counts, sub_start)
+    return _centred(fit.scores, present, reference), fit
+
+
+class Leaderboard(Estimator):
+    """Scores, ranks and bootstrap intervals of the models of an arena (module docstring).
+
+    Parameters
+    ----------
+    method : str or ArenaRating
+        ``bradley_terry`` (ties half a win each way), ``davidson``, ``elo``, ``crowd_bt`` (needs a
+        judge column), ``package.module:callable``, or a rating object.
+    params : dict, optional
+        The method's parameters (e.g. ``{"reg": 0}``).
+    n_bootstrap : int
+        Bootstrap replicates; 0: no intervals (NaN).
+    resample : {"verdicts", "prompts", "judges"}
+    ci : float
+        Coverage of the percentile intervals.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+    bothbad : {"tie", "drop"}
+        ``tie (bothbad)`` verdicts are ties (default) or left out.
+
+    Attributes
+    ----------
+    table_ : DataFrame ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first
+        (rank 1 = best; equal scores share the best rank of their group).
+    scores_ : Series of scores indexed by model (natural order).
+    fit_ : RatingFit of the full data (``extra``: Davidson's [log nu], Crowd-BT's judge etas).
+    replicates_ : (n_bootstrap, models) array of replicate scores (NaN: absent).
+    absent_ : Series, per model, the replicates it was absent from.
+    """
+
+    def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
+                 n_bootstrap: int = 0, resample: str = "verdicts", ci: float = 0.95, seed: int = 0,
+                 bothbad: str = "tie") -> None:
+        self.method, self.params, self.n_bootstrap, self.resample = method, params, n_bootstrap, resample
+        self.ci, self.seed, self.bothbad = ci, seed, bothbad
+
+    def _check_params(self) -> None:
+        make_rating(self.method, self.params)
+        if not isinstance(self.n_bootstrap, (int, np.integer)) or self.n_bootstrap < 0:
+            raise ValueError(f"n_bootstrap must be an integer >= 0, got {self.n_bootstrap!r}")
+        if self.resample not in RESAMPLE_UNITS:
+            raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {self.resample!r}")
+        if not 0 < self.ci < 1:
+            raise ValueError(f"ci must be in (0, 1), got {self.ci}")
+
+    def fit(self, verdicts: pd.DataFrame, progress: Callable[[int, int], None] | None = None) -> Leaderboard:
+        """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate."""
+        self._check_params()
+        rating = make_rating(self.method, self.params)
+        data = code_verdicts(verdicts, self.bothbad)
+        if rating.by_judge and not data.has_judge:
+            raise ValueError(f"{rating.name} needs a judge column in the verdicts")
+        cells, cell_of_verdict = cell_table(data, rating.by_judge)
+        units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample)
+        counts = np.bincount(cell_of_verdict, minlength=cells.n_cells).astype(float)
+        scores, fit = _fit_counts(rating, cells, counts, None, None)
+        replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed, progress)
+        self.fit_, self.replicates_ = fit, replicates
+        self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
+                                 name="absent")
+        if self.n_bootstrap and self.absent_.any():
+            worst = self.absent_.idxmax()
+            warnings.warn(f"{int((self.absent_ > 0).sum())} models are absent from some bootstrap replicates "
+                          f"({worst!r} from {int(self.absent_.max())} of {self.n_bootstrap}); their intervals "
+                          "are over the replicates they are in", stacklevel=2)
+        self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
+        self.table_ = leaderboard_table(data, scores, replicates, self.ci)
+        return self
+
+
+def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
+                         n: int, seed: int, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """(n, models) replicate scores (module docstring): replicate r's unit multiplicities are
+    ``bincount(rng.integers(0, n_units, n_units))``, its cell counts ``units @ multiplicities``."""
+    rng = np.random.default_rng(seed)
+    n_units = units.shape[1]
+    out = np.full((n, cells.n_models), np.nan)
+    for r in range(n):
+        weight = np.bincount(rng.integers(0, n_units, n_units), minlength=n_units).astype(float)
+        out[r], _ = _fit_counts(rating, cells, units @ weight, fit, scores)
+        if progress is not None:
+            progress(r + 1, n)
+    return out
+
+
+def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
+    """The table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model);
+    ``rank_low, rank_high`` are nullable integers (missing without replicates)."""
+    n = data.n_models
+    if len(replicates):
+        ci_low, ci_high, rank_low, rank_high = percentile_intervals(replicates, ci)
+    else:
+        ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
+    table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
+                          "score": scores, "ci_low": ci_low, "ci_high": ci_high,
+                          "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),
+                          "rank_high": pd.array(rank_high, dtype="Float64").astype("Int64")})
+    order = np.lexsort((np.arange(n), table["rank"].to_numpy()))
+    return table.iloc[order].reset_index(drop=True)
+
+
+def bootstrap(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry", n: int = 1000,
+              resample: str = "verdicts", ci: float = 0.95, seed: int = 0, params: dict[str, Any] | None = None,
+              bothbad: str = "tie", progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """The leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring);
+    ``n=0``: scores and ranks only, the interval columns empty."""
+    return Leaderboard(method, params, n_bootstrap=n, resample=resample, ci=ci, seed=seed,
+                       bothbad=bothbad).fit(verdicts, progress).table_
