@@ -161,9 +161,17 @@ def test_ebcc_restarts_are_seeded_as_without_gold_and_compared_on_the_gold_elbo(
     np.testing.assert_array_equal(est.confusions_.to_numpy().reshape(-1, 3, 3), best.confusions())
 
 
-def loop_ordinal_em(labels, k, n_iter, eps, gold):
-    """The ordinal model's EM with a loop over the labels for the M-step's weights and the E-step (the worker
-    and cut steps are the module's solvers), the gold posteriors one-hot throughout: the reference."""
+def log_prior(est, precision, shift, lapse, locations):
+    """The ordinal model's log-priors: -rho/2 ((a - 1)^2 + d^2) per worker, the lapses' Beta at mean 0.1, and
+    kappa sum_t log(mu_{t+1} - mu_t) over the class locations."""
+    return (-0.5 * est.ridge * np.sum((precision - 1) ** 2 + shift ** 2)
+            + est.lapse_prior * np.sum(LAPSE_START * np.log(lapse) + (1 - LAPSE_START) * np.log1p(-lapse))
+            + est.spacing * np.sum(np.log(np.diff(locations))))
+
+
+def loop_ordinal_em(labels, k, n_iter, eps, gold, est):
+    """The ordinal model's plain EM with a loop over the labels for the M-step's weights and the E-step (the
+    worker and cut steps are the module's solvers), the gold posteriors one-hot throughout: the reference."""
     item, worker, label = (labels[c].to_numpy() for c in ("item", "worker", "label"))
     n, w = item.max() + 1, worker.max() + 1
     post = np.zeros((n, k))
@@ -180,17 +188,19 @@ def loop_ordinal_em(labels, k, n_iter, eps, gold):
         priors = (post.sum(axis=0) + eps) / (n + k * eps)
         probit = np.exp(ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts))
         share = (lapse / k)[:, None, None] / ((1 - lapse)[:, None, None] * probit + (lapse / k)[:, None, None])
-        lapse = np.sum(weights * share, axis=(1, 2)) / weights.sum(axis=(1, 2))
+        lapse = ((np.sum(weights * share, axis=(1, 2)) + est.lapse_prior * LAPSE_START)
+                 / (weights.sum(axis=(1, 2)) + est.lapse_prior))
         weights = weights * (1 - share)
-        precision, shift = newton_m_step(precision, shift, weights, cuts=cuts)
-        cuts = newton_cut_step(precision, shift, weights, cuts)
+        precision, shift = newton_m_step(precision, shift, weights, cuts=cuts, ridge=est.ridge)
+        cuts = newton_cut_step(precision, shift, weights, cuts, spacing=est.spacing)
         log_conf = ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts, lapse=lapse)
         score = np.tile(np.log(priors), (n, 1))
         for i, j, y in zip(item, worker, label):
             score[i] += log_conf[j, :, y]
         term = logsumexp(score, axis=1)
         term[gold[0]] = score[gold[0], gold[1]]  # log P(labels, known class)
-        trace.append(term.sum() + eps * (log_conf.sum() + np.log(priors).sum()))
+        trace.append(term.sum() + eps * (log_conf.sum() + np.log(priors).sum())
+                     + log_prior(est, precision, shift, lapse, cuts[0, 0] - cuts[:, 0]))
         post = np.exp(score - logsumexp(score, axis=1, keepdims=True))
         post[gold[0]] = np.eye(k)[gold[1]]
     return post, np.exp(log_conf), lapse, np.asarray(trace)
@@ -198,9 +208,10 @@ def loop_ordinal_em(labels, k, n_iter, eps, gold):
 
 def test_ordinal_clamped_em_is_the_direct_loop():
     labels = twin_panel()
-    est = OrdinalDawidSkene(max_iter=4, tol=0.0).fit(labels, gold=pd.Series(TWIN_GOLD[1], index=TWIN_GOLD[0]))
+    est = OrdinalDawidSkene(max_iter=4, tol=0.0, accelerate=False).fit(labels, gold=pd.Series(TWIN_GOLD[1],
+                                                                                               index=TWIN_GOLD[0]))
     assert est.n_iter_ == 4
-    post, conf, lapse, trace = loop_ordinal_em(labels, 3, 4, 0.01, TWIN_GOLD)
+    post, conf, lapse, trace = loop_ordinal_em(labels, 3, 4, 0.01, TWIN_GOLD, est)
     np.testing.assert_allclose(est.proba_.to_numpy(), post, rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(est.confusions_.to_numpy().reshape(-1, 3, 3), conf, rtol=1e-8)
     np.testing.assert_allclose(est.lapse_.to_numpy(), lapse, rtol=1e-8)
@@ -221,8 +232,10 @@ def test_ordinal_gold_objective_and_posteriors_against_enumeration():
                 p *= conf[w, truth[i], y]
             joint[truth] = p
     evidence = sum(joint.values())  # P(labels, gold classes)
-    assert est.objective_ == pytest.approx(np.log(evidence) + eps * (np.log(conf).sum() + np.log(prior).sum()),
-                                           rel=1e-12)
+    scale = est.scale_.to_numpy()
+    priors = log_prior(est, 1 / scale, -est.bias_.to_numpy() / scale, est.lapse_.to_numpy(), est.locations_.to_numpy())
+    assert est.objective_ == pytest.approx(np.log(evidence) + eps * (np.log(conf).sum() + np.log(prior).sum())
+                                           + priors, rel=1e-12)
     for i in (0, 2):
         marginal = [sum(p for t, p in joint.items() if t[i] == c) / evidence for c in range(k)]
         np.testing.assert_allclose(est.proba_.to_numpy()[i], marginal, atol=1e-12)
