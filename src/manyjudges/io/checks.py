@@ -19,8 +19,8 @@ import pyarrow.compute as pc
 if TYPE_CHECKING:
     from manyjudges.io.columnar import ColumnarTable
 
-__all__ = ["DUPLICATES_HINT", "ONE_VALUE_RULES", "Fault", "check_one_value_rule", "empty_fields", "first_fault",
-           "raise_earliest", "repeated_rows"]
+__all__ = ["DUPLICATES_HINT", "ONE_VALUE_RULES", "Fault", "check_one_value_rule", "duplicate_judgments",
+           "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
 
 
 @dataclass(frozen=True)
@@ -110,3 +110,22 @@ def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
         raise ValueError(f"duplicates='keep' makes no sense for {table}: {why}; use error (the default), first or last")
     if duplicates not in ONE_VALUE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(ONE_VALUE_RULES)}, got {duplicates!r}")
+
+
+def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: str
+                        ) -> tuple[Fault | None, np.ndarray | None]:
+    """What a judgments table does with a row repeating an earlier row's ``key`` columns, by ``duplicates``:
+    ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it repeats; ``"first"``
+    or ``"last"`` the rows kept, only that one of each repeated key (None: every row)."""
+    if duplicates == "keep":
+        return None, None
+    repeated, heads = table.repeated(list(key), "last" if duplicates == "last" else "first")
+    if not len(repeated):
+        return None, None
+    if duplicates == "error":
+        row, first = int(repeated[0]), int(heads[0])
+        return Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; {DUPLICATES_HINT}",
+                     table.row_text(row)), None
+    mask = np.ones(table.n_rows, dtype=bool)
+    mask[repeated] = False
+    return None, np.flatnonzero(mask)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.checks import DUPLICATES_HINT, Fault, first_fault, raise_earliest
+from manyjudges.io.checks import Fault, duplicate_judgments, first_fault, raise_earliest
 from manyjudges.io.columnar import TableLayout, read_columns
 
 __all__ = [
@@ -78,18 +78,8 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     same = np.flatnonzero((left == right) & (left != ""))
     if len(same):
         faults.append(Fault(int(same[0]), 11, "left and right are the same item", left[same[0]]))
-    kept = None
-    if duplicates != "keep":
-        key = ["topic", "worker", "left", "right"]
-        repeated, heads = table.repeated(key, "last" if duplicates == "last" else "first")
-        if len(repeated) and duplicates == "error":
-            row, first = int(repeated[0]), int(heads[0])
-            faults.append(Fault(row, 20, f"(topic, worker, left, right) already judged on line {table.line(first)}; "
-                                f"{DUPLICATES_HINT}", table.row_text(row)))
-        elif len(repeated):
-            mask = np.ones(table.n_rows, dtype=bool)
-            mask[repeated] = False
-            kept = np.flatnonzero(mask)
+    repeat, kept = duplicate_judgments(table, ["topic", "worker", "left", "right"], duplicates)
+    faults.append(repeat)
     raise_earliest(table, faults)
     frame = pd.DataFrame({c: table.text(c) for c in PREFERENCE_COLUMNS})
     if kept is not None:

@@ -33,7 +33,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, first_fault, raise_earliest
+from manyjudges.io.checks import Fault, duplicate_judgments, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError
 from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
@@ -125,18 +125,8 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     table = read_columns(path, VERDICTS_LAYOUT)
     present = [c for c in VERDICT_COLUMNS if table.has(c)]
     faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS)
-    kept = None
-    if duplicates != "keep":
-        key = [c for c in VERDICT_COLUMNS[:4] if table.has(c)]
-        repeated, heads = table.repeated(key, "last" if duplicates == "last" else "first")
-        if len(repeated) and duplicates == "error":
-            row, first = int(repeated[0]), int(heads[0])
-            faults.append(Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; "
-                                f"{DUPLICATES_HINT}", table.row_text(row)))
-        elif len(repeated):
-            mask = np.ones(table.n_rows, dtype=bool)
-            mask[repeated] = False
-            kept = np.flatnonzero(mask)
+    repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
+    faults.append(repeat)
     raise_earliest(table, faults)
     frame = verdicts_frame(*(table.text(c) if table.has(c) else MISSING for c in VERDICT_COLUMNS))
     if kept is not None:
