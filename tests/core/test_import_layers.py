@@ -13,8 +13,9 @@ SRC = Path(manyjudges.__file__).parent
 
 #: (layer, the top-level modules and packages of manyjudges in it), lowest first
 LAYERS = (
-    ("cores", {"atomic", "coded_labels", "correlation", "counting", "dawid_skene_em", "em_acceleration", "estimator",
-               "folds", "ir_metrics", "memory", "random_streams", "ranks", "registry", "solvers"}),
+    ("cores", {"atomic", "coded_labels", "coincidences", "correlation", "counting", "dawid_skene_em",
+               "em_acceleration", "estimator", "folds", "ir_metrics", "memory", "random_streams", "ranks", "registry",
+               "solvers"}),
     ("io", {"io"}),
     ("reporting", {"reporting"}),
     ("families", set(manyjudges.FAMILIES)),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.coincidences import alpha_from_coincidences, coincidence_matrix
+
 __all__ = ["TIE", "cohen_kappa", "effective_judges", "majority_class", "nominal_alpha", "pearson"]
 
 #: the class of a tie, and of a majority shared by two classes or more
@@ -76,18 +78,7 @@ def nominal_alpha(unit_counts: np.ndarray) -> float:
     float
         alpha; NaN with fewer than two pairable values or all of them in one class.
     """
-    counts = np.asarray(unit_counts, dtype=float)
-    m = counts.sum(axis=1)
-    counts, m = counts[m >= 2], m[m >= 2]
-    weighted = counts / (m - 1.0)[:, None]
-    coincidences = weighted.T @ counts - np.diag(weighted.sum(axis=0))
-    totals = coincidences.sum(axis=1)
-    n = totals.sum()
-    off = 1.0 - np.eye(len(totals))
-    expected = float(totals @ off @ totals)
-    if n < 2 or expected <= 0:
-        return float("nan")
-    return float(1.0 - (n - 1.0) * float((coincidences * off).sum()) / expected)
+    return alpha_from_coincidences(coincidence_matrix(unit_counts))
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:

@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.coincidences import alpha_from_coincidences
+from manyjudges.coincidences import coincidence_matrix as coincidences_of_units
 
 __all__ = ["ALPHA_LEVELS", "coincidence_matrix", "krippendorff_alpha", "summarise_labels"]
 
@@ -28,13 +30,7 @@ ALPHA_LEVELS = ("nominal", "ordinal", "interval")
 
 def coincidence_matrix(labels: CrowdLabels | pd.DataFrame) -> np.ndarray:
     """(K, K) coincidences ``o_ck`` of the pairable items (two labels or more), classes in code order."""
-    data = as_crowd_labels(labels)
-    counts = data.class_counts.astype(float)
-    m = counts.sum(axis=1)
-    pairable = m >= 2
-    counts, m = counts[pairable], m[pairable]
-    weighted = counts / (m - 1)[:, None]
-    return weighted.T @ counts - np.diag(weighted.sum(axis=0))
+    return coincidences_of_units(as_crowd_labels(labels).class_counts)
 
 
 def _class_values(classes: np.ndarray) -> np.ndarray:
@@ -81,15 +77,7 @@ def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal
         raise ValueError(f"level must be one of {', '.join(ALPHA_LEVELS)}, got {level!r}")
     data = as_crowd_labels(labels)
     coincidences = coincidence_matrix(data)
-    totals = coincidences.sum(axis=1)
-    n = totals.sum()
-    if n < 2:
-        return float("nan")
-    d2 = _squared_differences(level, totals, data.classes)
-    expected = float(totals @ d2 @ totals)
-    if expected <= 0:
-        return float("nan")
-    return float(1.0 - (n - 1.0) * float((coincidences * d2).sum()) / expected)
+    return alpha_from_coincidences(coincidences, _squared_differences(level, coincidences.sum(axis=1), data.classes))
 
 
 def _spread(counts: np.ndarray, name: str) -> dict[str, float]:
