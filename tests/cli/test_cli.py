@@ -85,7 +85,9 @@ def test_methods_lists_every_builtin_of_every_family(capsys):
     frespa = table[table["method"] == "frespa"].iloc[0]
     assert "min_sup=0.75" in frespa["parameters"] and frespa["summary"]
     status, table, _ = run(capsys, "methods", "crowd")
-    assert set(table["family"]) == {"crowd"}
+    assert set(table["family"]) == {"crowd", "crowd leaderboard"}
+    from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS
+    assert set(table.loc[table["family"] == "crowd leaderboard", "method"]) == set(LEADERBOARD_METHODS)
 
 
 @pytest.mark.parametrize("method, params", [("frespa", {"min_sup": 0.6}), ("ac_tau", {}),
