@@ -20,12 +20,23 @@ limited to one thread (threadpoolctl), each call timed once, or best of 3 when u
   log(evalica score), whose geometric mean is 1, to our centred log-strengths;
 * ``manyjudges bootstrap``: ``Leaderboard("bradley_terry", n_bootstrap=B, resample=unit)`` for
   unit = verdicts and prompts, the full fit and B replicates, each started from the full fit
-  (default reg 0.01: Newton).
+  (default reg 0.01: Newton);
+* end to end, each in a new process with ``OPENBLAS_NUM_THREADS=1``, on the verdicts written
+  once to a TSV (``prompt, model_a, model_b, winner``; the writing not timed), timed once from
+  the start of the process to its end: ``manyjudges command`` is ``manyjudges crowd leaderboard
+  FILE --method bradley_terry --params '{"reg": 0}' --bootstrap 0 -o OUT``; ``evalica script`` is
+  a Python process that reads the file with ``pandas.read_csv(sep="\t")``, maps the winners to
+  evalica's, calls ``evalica.bradley_terry`` as above (its defaults) and writes the scores with
+  ``to_csv``.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,6 +66,39 @@ def simulate(n: int, n_models: int, seed: int = 0, nu: float = 0.6, n_prompts: i
                          "model_b": names[b], "winner": winners[code]})
 
 
+EVALICA_SCRIPT = """
+import sys
+import evalica
+import pandas as pd
+table = pd.read_csv(sys.argv[1], sep="\\t")
+code = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+result = evalica.bradley_terry(table["model_a"], table["model_b"], [code[w] for w in table["winner"]],
+                               win_weight=1.0, tie_weight=0.5)
+result.scores.to_csv(sys.argv[2], sep="\\t")
+"""
+
+
+def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
+    """The command and an evalica script, each a new process on the same TSV (module docstring)."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path, out = Path(tmp) / "verdicts.tsv", Path(tmp) / "out.tsv"
+        verdicts.to_csv(path, sep="\t", index=False)
+        commands = {"manyjudges command": ["manyjudges", "crowd", "leaderboard", str(path), "--method",
+                                           "bradley_terry", "--params", '{"reg": 0}', "--bootstrap", "0", "-o",
+                                           str(out)],
+                    "evalica script": [sys.executable, "-c", EVALICA_SCRIPT, str(path), str(out)]}
+        for label, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, env=env, capture_output=True)
+            rows.append({"n_verdicts": n, "n_models": n_models, "implementation": label,
+                         "seconds": round(time.perf_counter() - start, 2), "per_replicate_ms": "",
+                         "max_abs_vs_ours": "", "notes": "new process: start, read, fit, write"})
+            print(rows[-1], flush=True)
+    return rows
+
+
 def run_size(n: int, n_models: int, n_bootstrap: int) -> list[dict]:
     """The rows of one size (module docstring)."""
     import evalica
@@ -77,6 +121,7 @@ def run_size(n: int, n_models: int, n_bootstrap: int) -> list[dict]:
                      "seconds": round(seconds, 3), "per_replicate_ms": "",
                      "max_abs_vs_ours": f"{diff:.2e}", "notes": f"{result.iterations} iterations"})
         print(rows[-1], flush=True)
+    rows += end_to_end(verdicts, n, n_models)
     for unit in ("verdicts", "prompts"):
         if not n_bootstrap:
             break
