@@ -62,7 +62,7 @@ def test_leaderboard_fit_is_the_scipy_maximum_of_the_written_out_likelihood():
     verdicts = verdict_level_panel(0, [0.9, 0.75], [0.8, -0.4], n_prompts=6, tie_rate=0.1)
     models, judges = sorted(STRENGTHS), ["j0", "j1"]
     n, m = len(models), len(judges)
-    fit = Leaderboard("judge_aware", {"gamma_reg": 0.5, "tol": 1e-9}).fit(verdicts).fit_
+    fit = Leaderboard("judge_aware", {"gamma_reg": 0.5, "tol": 1e-9, "clusters": None}).fit(verdicts).fit_
     ours = np.concatenate([fit.scores, fit.extra])
 
     def f(x):
@@ -98,7 +98,7 @@ def test_objective_and_gradient_against_the_direct_loop():
 
 def test_position_false_is_the_existing_crowd_bt():
     verdicts = verdict_level_panel(3, [0.9, 0.7, 0.8], [0.0, 0.0, 0.0], n_prompts=20, tie_rate=0.1)
-    ours = Leaderboard("judge_aware", {"position": False}).fit(verdicts)
+    ours = Leaderboard("judge_aware", {"position": False, "clusters": None}).fit(verdicts)
     crowd_bt = Leaderboard("crowd_bt").fit(verdicts)
     np.testing.assert_allclose(ours.scores_.to_numpy(), crowd_bt.scores_.to_numpy(), atol=1e-6)
     np.testing.assert_allclose(ours.fit_.extra[:3], crowd_bt.fit_.extra, atol=1e-6)
@@ -108,7 +108,7 @@ def test_position_false_is_the_existing_crowd_bt():
 def test_recovers_known_position_effects_and_reliabilities():
     etas, gammas = [0.95, 0.85, 0.75], [1.0, -0.6, 0.0]
     verdicts = verdict_level_panel(4, etas, gammas, n_prompts=300)
-    fit = Leaderboard("judge_aware", {"gamma_reg": 0.0}).fit(verdicts).fit_
+    fit = Leaderboard("judge_aware", {"gamma_reg": 0.0, "clusters": None}).fit(verdicts).fit_
     np.testing.assert_allclose(fit.extra[:3], etas, atol=0.05)
     np.testing.assert_allclose(fit.extra[3:], gammas, atol=0.2)
     truth = np.array([STRENGTHS[k] for k in sorted(STRENGTHS)])
@@ -118,7 +118,7 @@ def test_recovers_known_position_effects_and_reliabilities():
 def test_unit_model_recovers_known_position_effects_and_reliabilities():
     judges = [SimulatedJudge("a", 0.9, 1.2), SimulatedJudge("b", 0.8, -0.8), SimulatedJudge("c", 0.7, 0.0)]
     verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=150, seed=5)
-    fitted = JudgeAwareVerdicts(reg=0.01).fit(verdicts).judges_
+    fitted = JudgeAwareVerdicts(reg=0.01, clusters=None).fit(verdicts).judges_
     np.testing.assert_allclose(fitted["eta"], [0.9, 0.8, 0.7], atol=0.04)
     np.testing.assert_allclose(fitted["gamma"], [1.2, -0.8, 0.0], atol=0.2)
 
@@ -185,7 +185,7 @@ def test_unit_fit_is_the_scipy_maximum_of_the_brute_force_likelihood():
 
     start = np.concatenate([np.zeros(3), np.full(2, math.log(4.0)), np.zeros(2)])
     res = minimize(f, start, method="BFGS", options={"gtol": 1e-8})
-    fitted = JudgeAwareVerdicts(reg=reg, tol=1e-9).fit(verdicts)
+    fitted = JudgeAwareVerdicts(reg=reg, tol=1e-9, clusters=None).fit(verdicts)
     ours = np.concatenate([fitted.scores_.to_numpy(), np.log(fitted.judges_.eta / (1 - fitted.judges_.eta)),
                            fitted.judges_.gamma])
     np.testing.assert_allclose(ours[3:], res.x[3:], atol=1e-3)
@@ -213,9 +213,9 @@ def test_two_identical_copies_count_as_one_judge_in_the_leaderboard():
     verdicts = verdict_level_panel(9, [0.9, 0.8, 0.65], [0.2, -0.3, 1.5], n_prompts=40)
     # no prior on gamma: a prior per judge would count twice for two half-weighted copies
     fixed = {"gamma_reg": 0.0, "tol": 1e-9}
-    alone = Leaderboard("judge_aware", fixed).fit(verdicts).scores_
+    alone = Leaderboard("judge_aware", {"clusters": None, **fixed}).fit(verdicts).scores_
     copied = with_copy(verdicts, "j2", "j2-copy")
-    plain = Leaderboard("judge_aware", fixed).fit(copied).scores_
+    plain = Leaderboard("judge_aware", {"clusters": None, **fixed}).fit(copied).scores_
     clustered = Leaderboard("judge_aware", {"clusters": {"j2": "biased", "j2-copy": "biased"}, **fixed}).fit(copied)
     auto = Leaderboard("judge_aware", {"clusters": "auto", **fixed}).fit(copied)
     # identical verdicts: error correlation 1, weight 1/2 each: the pair is one judge
@@ -229,9 +229,9 @@ def test_two_identical_copies_count_as_one_judge_in_the_unit_verdicts():
     judges = [SimulatedJudge("a", 0.85, 0.2), SimulatedJudge("b", 0.8, -0.2), SimulatedJudge("c", 0.65, 1.5)]
     verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=30, seed=10)
     weak = {"reg": 1e-5, "tol": 1e-9}  # the ridge on each judge's (a, gamma) would count twice for two copies
-    alone = JudgeAwareVerdicts(**weak).fit(verdicts).units_.p_model_1
+    alone = JudgeAwareVerdicts(clusters=None, **weak).fit(verdicts).units_.p_model_1
     copied = with_copy(verdicts, "c", "c-copy")
-    plain = JudgeAwareVerdicts(**weak).fit(copied).units_.p_model_1
+    plain = JudgeAwareVerdicts(clusters=None, **weak).fit(copied).units_.p_model_1
     clustered = JudgeAwareVerdicts(clusters={"c": "x", "c-copy": "x"}, **weak).fit(copied)
     assert clustered.judges_.weight.tolist() == pytest.approx([1.0, 1.0, 0.5, 0.5])
     np.testing.assert_allclose(clustered.units_.p_model_1, alone, atol=1e-4)
@@ -252,7 +252,7 @@ def test_row_order_does_not_change_the_numbers():
               SimulatedJudge("b2", 0.75, -0.4, copy_of="b", copy_rate=0.8)]
     verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=20, seed=12, tie_rate=0.1)
     shuffled = verdicts.sample(frac=1.0, random_state=3).reset_index(drop=True)
-    for params in ({}, {"clusters": "auto", "cluster_threshold": 0.3}):
+    for params in ({"clusters": None}, {"clusters": "auto", "cluster_threshold": 0.3}):
         one, two = Leaderboard("judge_aware", params).fit(verdicts), Leaderboard("judge_aware", params).fit(shuffled)
         np.testing.assert_allclose(one.scores_, two.scores_, atol=1e-6)
         np.testing.assert_allclose(one.fit_.extra, two.fit_.extra, atol=1e-6)

@@ -142,16 +142,21 @@ class JudgeAware(ArenaRating):
         Fit gamma (default); False fixes gamma = 0 (Crowd-BT, as ``crowd_bt``).
     clusters : None, "auto" or mapping judge -> cluster
         Judges that share their errors, down-weighted by Kish's n_eff / n
-        (:func:`~manyjudges.crowd.judge_clusters.judge_weights`); None (default): every verdict
-        counts 1; ``"auto"``: clusters of judges whose error correlation exceeds ``cluster_threshold``.
+        (:func:`~manyjudges.crowd.judge_clusters.judge_weights`); ``"auto"`` (default): clusters of
+        judges whose error correlation (against the majority of the other judges) exceeds
+        ``cluster_threshold``; None: every verdict counts 1.
     cluster_threshold : float
         The error correlation above which ``clusters="auto"`` joins two judges (default 0.5).
     rho : float, optional
         A fixed within-cluster error correlation (None: each cluster's mean, from the data).
     gamma_reg : float
-        Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.1: a N(0, 10) prior).
+        Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
         As :class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT`.
+
+    The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
+    (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
+    for :class:`~manyjudges.crowd.judge_aware_verdicts.JudgeAwareVerdicts`.
 
     ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order;
     :attr:`weights_` the judges' clusters and weights (after the leaderboard has fitted).
@@ -162,8 +167,8 @@ class JudgeAware(ArenaRating):
     by_order = True
 
     def __init__(self, ties: Literal["half", "drop"] = "half", position: bool = True,
-                 clusters: Mapping[str, str] | str | None = None, cluster_threshold: float = 0.5,
-                 rho: float | None = None, gamma_reg: float = 0.1, reg: float = 0.0, virtual_weight: float = 1.0,
+                 clusters: Mapping[str, str] | str | None = "auto", cluster_threshold: float = 0.5,
+                 rho: float | None = None, gamma_reg: float = 0.01, reg: float = 0.0, virtual_weight: float = 1.0,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
                  eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
         self.ties, self.position, self.clusters, self.cluster_threshold = ties, position, clusters, cluster_threshold
