@@ -177,7 +177,7 @@ def panel_rows(name: str, verdicts: pd.DataFrame, reference: pd.DataFrame | None
     seconds["crowd_bt"] = time.perf_counter() - start
     for prior, reg in product(PRIORS, REGS):
         start = time.perf_counter()
-        fit = JudgeAwareVerdicts(prior=prior, reg=reg).fit(verdicts)
+        fit = JudgeAwareVerdicts(prior=prior, reg=reg, clusters=None).fit(verdicts)
         if (prior, reg) == ("strengths", 0.01):
             seconds["judge_aware"] = time.perf_counter() - start
         out.append({"panel": name, "method": "judge_aware", "setting": f"{prior}|{reg}",
