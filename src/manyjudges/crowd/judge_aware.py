@@ -159,7 +159,8 @@ class JudgeAware(ArenaRating):
     for :class:`~manyjudges.crowd.judge_aware_verdicts.JudgeAwareVerdicts`.
 
     ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order;
-    :attr:`weights_` the judges' clusters and weights (after the leaderboard has fitted).
+    :attr:`weights_` the judges' clusters and weights (set when a leaderboard fits; give the
+    leaderboard a ``JudgeAware`` object as its method to read them; None without clusters).
     """
 
     name = "judge_aware"

@@ -3,8 +3,8 @@
 The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
 first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_data`) and
 rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
-the method's scale: natural-log strengths for ``bradley_terry``, ``davidson`` and ``crowd_bt``
-(exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
+the method's scale: natural-log strengths for ``bradley_terry``, ``davidson``, ``crowd_bt`` and
+``judge_aware`` (exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
 
 The bootstrap (Efron and Tibshirani 1993) resamples units with replacement, n of n: the
 verdicts, or whole prompts, or whole judges (a cluster bootstrap: the verdicts of one prompt
