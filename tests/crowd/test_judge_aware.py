@@ -305,3 +305,21 @@ def test_judge_aware_rating_is_registered():
 
     assert "judge_aware" in LEADERBOARD_METHODS
     assert isinstance(make_rating("judge_aware", {"clusters": "auto"}), JudgeAware)
+
+
+def test_bootstrap_replicates_are_refits_of_the_resampled_prompts():
+    from manyjudges.crowd.arena_data import code_verdicts
+
+    verdicts = verdict_level_panel(13, [0.9, 0.75], [0.7, -0.3], n_prompts=12, tie_rate=0.1)
+    params = {"clusters": None, "tol": 1e-10}
+    board = Leaderboard("judge_aware", params, n_bootstrap=3, resample="prompts", seed=5).fit(verdicts)
+    prompts = list(code_verdicts(verdicts).prompts)  # the leaderboard's units, in its order
+    rng = np.random.default_rng(5)
+    for r in range(3):
+        drawn = rng.integers(0, len(prompts), len(prompts))
+        sample = pd.concat([verdicts[verdicts.prompt == prompts[i]] for i in drawn], ignore_index=True)
+        refit = Leaderboard("judge_aware", params).fit(sample).scores_.reindex(board.scores_.index)
+        present = refit.notna() & np.isfinite(board.replicates_[r])
+        shift = board.scores_[present].mean() - refit[present].mean()
+        np.testing.assert_allclose(board.replicates_[r][present.to_numpy()], (refit[present] + shift).to_numpy(),
+                                   atol=1e-4)
