@@ -1,6 +1,7 @@
 """``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
 judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts; ``manyjudges
-crowd leaderboard``: one score per model of an arena, with bootstrap intervals."""
+crowd leaderboard``: one score per model of an arena, with bootstrap intervals; ``manyjudges crowd verdicts``: one
+verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ from manyjudges.cli.terminal import CommandError, Progress, build, input_path, p
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "cmd_crowd_leaderboard",
-           "read_verdicts_table"]
+           "cmd_crowd_verdicts", "read_verdicts_table"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -57,6 +58,21 @@ EXAMPLES = {
           printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
           manyjudges crowd leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
         writes model, rank, score, ci_low, ci_high, rank_low, rank_high to board.tsv, best first (x, y, z).""",
+    "crowd verdicts": """\
+        VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
+        model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
+        unordered model pair) has one true winner; every judge has a reliability eta (the probability
+        of naming the true winner, order aside) and a position effect gamma (log-odds towards the answer
+        shown first), fitted with the models' strengths; judges whose errors correlate above 0.5 are
+        grouped and down-weighted to their effective number (Kish). --params as JudgeAwareVerdicts's
+        (e.g. '{"clusters": null}', '{"clusters": {"gpt4-a": "gpt4", "gpt4-b": "gpt4"}}').
+
+        example (j1 always picks the answer shown first; j2 and j3 prefer x in either order):
+          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np1\\tj3\\tx\\ty\\tmodel_a\\np1\\tj3\\ty\\tx\\tmodel_b\\np2\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\np2\\tj3\\tx\\ty\\tmodel_a\\n' > verdicts.tsv
+          manyjudges crowd verdicts verdicts.tsv --judges judges.tsv -o units.tsv
+        writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
+        (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
+        to judges.tsv.""",
 }
 
 
@@ -100,8 +116,8 @@ def add_commands(subparsers: Any) -> None:
         EXAMPLES["crowd leaderboard"]))
     p.add_argument("verdicts", metavar="VERDICTS")
     p.add_argument("--method", default="bradley_terry",
-                   help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt (needs a "
-                        "judge column), or package.module:callable")
+                   help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt or "
+                        "judge_aware (both need a judge column), or package.module:callable")
     p.add_argument("--params", metavar="JSON", help='the method\'s parameters as a JSON object, e.g. \'{"reg": 0}\'')
     p.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
@@ -113,6 +129,16 @@ def add_commands(subparsers: Any) -> None:
                    help="a 'tie (bothbad)' verdict: a tie (default) or left out")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
     p.set_defaults(run=cmd_crowd_leaderboard)
+
+    p = verbs.add_parser("verdicts", **options.parser_kwargs(
+        "one verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position "
+        "effect fitted and judges that share errors down-weighted", EXAMPLES["crowd verdicts"]))
+    p.add_argument("verdicts", metavar="VERDICTS")
+    p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
+                                                     "'{\"clusters\": null, \"prior\": \"flat\"}'")
+    p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
+    p.set_defaults(run=cmd_crowd_verdicts)
 
 
 def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
@@ -216,3 +242,26 @@ def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
         except ValueError as err:
             raise DataError.at(path, None, str(err)) from None
     return board.table_
+
+
+def cmd_crowd_verdicts(args: argparse.Namespace) -> pd.DataFrame:
+    from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts
+
+    model = JudgeAwareVerdicts()
+    try:  # a bad parameter name or value fails before the data is read
+        model.set_params(**parse_params(args.params))._check_params()
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+    if args.judges == "-" or (args.judges and args.judges == args.output):
+        raise CommandError("--judges needs a file of its own (the units table goes to -o or stdout)")
+    from manyjudges.io.verdicts import read_verdicts
+
+    with input_path(args.verdicts) as path:
+        verdicts = read_verdicts(path)
+        try:
+            model.fit(verdicts)
+        except ValueError as err:
+            raise DataError.at(path, None, str(err)) from None
+    if args.judges:
+        write_output(model.judges_, args.judges)
+    return model.units_

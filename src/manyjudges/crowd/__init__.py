@@ -13,7 +13,10 @@ An arena leaderboard pools every verdict (``model_a, model_b, winner``, prompt a
 optional; ``model_a`` shown first) into one score per model with bootstrap intervals:
 ``Leaderboard(method, n_bootstrap=1000, resample="prompts").fit(verdicts).table_`` or
 ``bootstrap(verdicts, method, n=1000, resample="verdicts")`` (methods ``bradley_terry`` with a
-tie half a win each way, ``davidson``, ``elo``, ``crowd_bt``: ``LEADERBOARD_METHODS``).
+tie half a win each way, ``davidson``, ``elo``, ``crowd_bt``, ``judge_aware``: ``LEADERBOARD_METHODS``).
+``JudgeAwareVerdicts().fit(verdicts).units_`` gives one verdict per (prompt, model pair) from a panel of
+judges, each judge's reliability and position effect fitted and judges that share errors down-weighted
+(``judge_weights``).
 
 >>> import pandas as pd
 >>> from manyjudges.crowd import CrowdAgg, topics_from_preferences
@@ -34,6 +37,8 @@ from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
 from manyjudges.crowd.davidson import Davidson
 from manyjudges.crowd.elo import EMEloRating
+from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts, judge_aware_verdicts
+from manyjudges.crowd.judge_clusters import judge_weights
 from manyjudges.crowd.judges import JudgeMeasures, judge_measures
 from manyjudges.crowd.judgments import (
     TopicJudgments,
@@ -61,6 +66,7 @@ __all__ = [
     "Davidson",
     "EMEloRating",
     "GreedyOrder",
+    "JudgeAwareVerdicts",
     "JudgeMeasures",
     "LEADERBOARD_METHODS",
     "Leaderboard",
@@ -68,7 +74,9 @@ __all__ = [
     "TopicJudgments",
     "add_spammers",
     "annotator_accuracy",
+    "judge_aware_verdicts",
     "judge_measures",
+    "judge_weights",
     "bootstrap",
     "make_crowd_aggregator",
     "ratings_to_preferences",

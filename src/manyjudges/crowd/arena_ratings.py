@@ -14,7 +14,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, Cells
+from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, ArenaVerdicts, Cells
 from manyjudges.crowd.bradley_terry import (
     NEWTON_MAX_ITEMS,
     bt_hessian,
@@ -36,10 +36,17 @@ class RatingFit(NamedTuple):
 
 
 class ArenaRating(Estimator):
-    """Base class of the leaderboard's ratings. ``by_judge``: the method needs the cells per judge."""
+    """Base class of the leaderboard's ratings. ``by_judge``: the method needs the cells per judge;
+    ``by_order``: per presentation order (``Cells.lo_first``)."""
 
     name: str = "rating"
     by_judge: bool = False
+    by_order: bool = False
+
+    def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
+        """A weight per verdict of ``data`` (canonical order) that its cell counts sum, or None: every
+        verdict counts 1 (the default)."""
+        return None
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit on cell counts; ``start`` the full-data fit (a replicate's warm start) or None."""

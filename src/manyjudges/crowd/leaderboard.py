@@ -3,8 +3,8 @@
 The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
 first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_data`) and
 rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
-the method's scale: natural-log strengths for ``bradley_terry``, ``davidson`` and ``crowd_bt``
-(exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
+the method's scale: natural-log strengths for ``bradley_terry``, ``davidson``, ``crowd_bt`` and
+``judge_aware`` (exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
 
 The bootstrap (Efron and Tibshirani 1993) resamples units with replacement, n of n: the
 verdicts, or whole prompts, or whole judges (a cluster bootstrap: the verdicts of one prompt
@@ -39,6 +39,7 @@ from manyjudges.crowd.arena_data import (
 )
 from manyjudges.crowd.arena_ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.crowd.davidson import Davidson
+from manyjudges.crowd.judge_aware import JudgeAware
 from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.estimator import Estimator
 from manyjudges.registry import Builtin, Registry
@@ -52,6 +53,8 @@ LEADERBOARD_METHODS = Registry("leaderboard", {
     "davidson": Builtin(Davidson, "Davidson's Bradley-Terry with a tie parameter; log-strengths"),
     "elo": Builtin(ArenaElo, "Elo ratings, one game per judged pair scored by its win share (ties half)"),
     "crowd_bt": Builtin(ArenaCrowdBT, "Crowd-BT: Bradley-Terry with a reliability per judge; log-strengths"),
+    "judge_aware": Builtin(JudgeAware, "Crowd-BT with a position effect per judge and judges that share errors "
+                           "down-weighted; log-strengths"),
 }, required=("fit_cells",))
 
 
@@ -95,7 +98,7 @@ class Leaderboard(Estimator):
     ----------
     method : str or ArenaRating
         ``bradley_terry`` (ties half a win each way), ``davidson``, ``elo``, ``crowd_bt`` (needs a
-        judge column), ``package.module:callable``, or a rating object.
+        judge column), ``judge_aware`` (needs a judge column), ``package.module:callable``, or a rating object.
     params : dict, optional
         The method's parameters (e.g. ``{"reg": 0}``).
     n_bootstrap : int
@@ -113,7 +116,8 @@ class Leaderboard(Estimator):
     table_ : DataFrame ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first
         (rank 1 = best; equal scores share the best rank of their group).
     scores_ : Series of scores indexed by model (natural order).
-    fit_ : RatingFit of the full data (``extra``: Davidson's [log nu], Crowd-BT's judge etas).
+    fit_ : RatingFit of the full data (``extra``: Davidson's [log nu], Crowd-BT's judge etas,
+        judge_aware's etas then gammas).
     replicates_ : (n_bootstrap, models) array of replicate scores (NaN: absent).
     absent_ : Series, per model, the replicates it was absent from.
     """
@@ -140,9 +144,10 @@ class Leaderboard(Estimator):
         data = code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
-        cells, cell_of_verdict = cell_table(data, rating.by_judge)
-        units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample)
-        counts = np.bincount(cell_of_verdict, minlength=cells.n_cells).astype(float)
+        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+        weights = rating.verdict_weights(data)
+        units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights)
+        counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
         scores, fit = _fit_counts(rating, cells, counts, None, None)
         replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed, progress)
         self.fit_, self.replicates_ = fit, replicates

@@ -1,0 +1,220 @@
+"""A judge-aware leaderboard: model strengths fitted jointly with each judge's reliability and position effect.
+
+Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013, eq 3) with a position term per judge.
+Judge j, shown model f first and model g second, reports "f wins" with probability
+
+    P(f >_j g) = eta_j sigma(s_f - s_g + gamma_j) + (1 - eta_j) sigma(-(s_f - s_g + gamma_j)),
+
+that is: with probability eta_j (its reliability) the judge reports the outcome of a Bradley-Terry
+contest (Bradley and Terry 1952) in which the answer shown first has its log-strength raised by
+gamma_j (the judge's order effect: gamma_j > 0 favours the first answer, as the "position bias" of
+Zheng et al. 2023), and otherwise the opposite. With gamma_j = 0 it is Crowd-BT. The presentation
+order of every verdict is kept (the cells are built per judge and per order). A tie counts as half
+a verdict each way (``ties="half"``, as the leaderboard's ``bradley_terry`` and ``crowd_bt``) or
+is dropped (``"drop"``).
+
+The penalised negative log-likelihood of x = (s, eta, gamma), each distinct (judge, winner, loser,
+order) judgment counted c times (c = the verdicts' summed weights, half for each side of a tie),
+t = +1 when the winner was shown first and -1 when the loser was, d = s_win - s_lose + t gamma_j,
+q = sigma(d), P = eta_j q + (1 - eta_j)(1 - q):
+
+    f = -sum c log P + virtual_weight sum_i [log(1 + e^{-s_i}) + log(1 + e^{s_i})] + reg ||s||^2 / 2
+        + gamma_reg ||gamma||^2 / 2 - sum_j [(alpha - 1) log eta_j + (beta - 1) log(1 - eta_j)]
+
+(Crowd-BT's virtual-item regulariser, :func:`~manyjudges.crowd.bradley_terry.virtual_item_penalty`,
+and Beta(alpha, beta) = ``eta_prior``), with the analytic gradient
+
+    df/dd       = -c (2 eta_j - 1) q (1 - q) / P      (to s_win, minus it to s_lose, t times it to gamma_j)
+    df/deta_j   = -sum c (2 q - 1) / P - (alpha - 1) / eta_j + (beta - 1) / (1 - eta_j),
+
+minimised jointly by L-BFGS-B (:func:`~manyjudges.solvers.lbfgsb`), eta boxed in ``eta_bounds``,
+from the Bradley-Terry scores with the virtual item, eta = ``eta_init`` and gamma = 0, as
+:class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT` starts.
+
+Judges that share their errors are down-weighted (``clusters``; :mod:`manyjudges.crowd.judge_clusters`):
+each verdict of a cluster of n judges with mean error correlation rho counts n_eff / n =
+1 / (1 + (n - 1) rho) (Kish 1965), a weighted (composite) likelihood.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, ArenaVerdicts, Cells
+from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, bt_pair_weights
+from manyjudges.crowd.bradley_terry import fit_bt_scores, virtual_item_penalty
+from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.io.verdicts import MISSING, WINNERS
+from manyjudges.solvers import lbfgsb
+
+__all__ = ["JudgeAware", "fit_judge_aware", "judge_aware_objective", "judgments_of_cells", "verdicts_of_codes"]
+
+#: L-BFGS-B's relative objective-change stop, tiny so that the gradient test decides
+_FTOL = 1e-15
+
+
+def judge_aware_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
+                          win_first: np.ndarray, count: np.ndarray, n_models: int, n_judges: int,
+                          virtual_weight: float, reg: float, gamma_reg: float,
+                          prior: tuple[float, float]) -> tuple[float, np.ndarray]:
+    """Penalised negative log-likelihood of ``x = (s, eta, gamma)`` and its gradient (module docstring).
+
+    ``(judge, win, lose, win_first)``: distinct judgments, ``win_first`` True where the winner was
+    shown first, with (float) multiplicities ``count``.
+    """
+    s, eta, gamma = x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
+    t = np.where(win_first, 1.0, -1.0)
+    q = expit(s[win] - s[lose] + t * gamma[judge])
+    e = eta[judge]
+    e2 = 2.0 * e - 1.0
+    p = (1.0 - e) + e2 * q
+    virtual, virtual_grad = virtual_item_penalty(s, virtual_weight)
+    value = -float(count @ np.log(p)) + virtual + 0.5 * reg * float(s @ s) + 0.5 * gamma_reg * float(gamma @ gamma)
+    dd = -count * e2 * q * (1.0 - q) / p
+    grad = np.empty(len(x))
+    grad[:n_models] = (np.bincount(win, weights=dd, minlength=n_models)
+                       - np.bincount(lose, weights=dd, minlength=n_models) + virtual_grad + reg * s)
+    grad[n_models:n_models + n_judges] = -np.bincount(judge, weights=count * (2.0 * q - 1.0) / p, minlength=n_judges)
+    grad[n_models + n_judges:] = np.bincount(judge, weights=t * dd, minlength=n_judges) + gamma_reg * gamma
+    alpha, beta = prior
+    if alpha != 1.0 or beta != 1.0:
+        value -= float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
+        grad[n_models:n_models + n_judges] += -(alpha - 1.0) / eta + (beta - 1.0) / (1.0 - eta)
+    return value, grad
+
+
+def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_first: np.ndarray,
+                    count: np.ndarray, n_models: int, n_judges: int, x0: np.ndarray, virtual_weight: float,
+                    reg: float, gamma_reg: float, eta_prior: tuple[float, float], eta_bounds: tuple[float, float],
+                    position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``, eta in
+    ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT."""
+    gamma_bounds: tuple[float | None, float | None] = (None, None) if position else (0.0, 0.0)
+    bounds = [(None, None)] * n_models + [eta_bounds] * n_judges + [gamma_bounds] * n_judges
+    args = (judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, eta_prior)
+    x, _ = lbfgsb(lambda v: judge_aware_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
+                  ftol=_FTOL, maxcor=20)
+    return x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
+
+
+def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(judge, win, lose, win_first, count)`` of cells built by judge and order: a strict verdict is
+    one judgment, a tie half a judgment each way (``ties="half"``) or none (``"drop"``); judgments
+    with count 0 are left out."""
+    if cells.lo_first is None:
+        raise ValueError("judge_aware needs cells built by presentation order")
+    lo_first = cells.lo_first.astype(bool)
+    strict_lo, strict_hi, tie = cells.outcome == LO_WINS, cells.outcome == HI_WINS, cells.outcome == TIE
+    half = 0.5 if ties == "half" else 0.0
+    judge = np.concatenate([cells.judge[strict_lo], cells.judge[strict_hi], cells.judge[tie], cells.judge[tie]])
+    win = np.concatenate([cells.lo[strict_lo], cells.hi[strict_hi], cells.lo[tie], cells.hi[tie]])
+    lose = np.concatenate([cells.hi[strict_lo], cells.lo[strict_hi], cells.hi[tie], cells.lo[tie]])
+    win_first = np.concatenate([lo_first[strict_lo], ~lo_first[strict_hi], lo_first[tie], ~lo_first[tie]])
+    count = np.concatenate([counts[strict_lo], counts[strict_hi], half * counts[tie], half * counts[tie]])
+    keep = count > 0
+    return judge[keep], win[keep], lose[keep], win_first[keep], count[keep]
+
+
+def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
+    """The verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts, in their
+    canonical order; a prompt or judge column the data lacked is :data:`~manyjudges.io.verdicts.MISSING`."""
+    prompts = data.prompts[data.prompt] if data.has_prompt else np.full(data.n_verdicts, MISSING, dtype=object)
+    judges = data.judges[data.judge] if data.has_judge else np.full(data.n_verdicts, MISSING, dtype=object)
+    return pd.DataFrame({"prompt": prompts, "judge": judges, "model_a": data.models[data.model_a],
+                         "model_b": data.models[data.model_b],
+                         "winner": np.asarray(WINNERS[:3], dtype=object)[data.winner]})
+
+
+class JudgeAware(ArenaRating):
+    """Bradley-Terry strengths fitted with a reliability eta_j and a position effect gamma_j per judge
+    (module docstring); log-strengths. Needs a judge column.
+
+    Parameters
+    ----------
+    ties : {"half", "drop"}
+        A tie is half a verdict each way (default) or left out.
+    position : bool
+        Fit gamma (default); False fixes gamma = 0 (Crowd-BT, as ``crowd_bt``).
+    clusters : None, "auto" or mapping judge -> cluster
+        Judges that share their errors, down-weighted by Kish's n_eff / n
+        (:func:`~manyjudges.crowd.judge_clusters.judge_weights`); ``"auto"`` (default): clusters of
+        judges whose error correlation (against the majority of the other judges) exceeds
+        ``cluster_threshold``; None: every verdict counts 1.
+    cluster_threshold : float
+        The error correlation above which ``clusters="auto"`` joins two judges (default 0.5).
+    rho : float, optional
+        A fixed within-cluster error correlation (None: each cluster's mean, from the data).
+    gamma_reg : float
+        Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
+    reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
+        As :class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT`.
+
+    The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
+    (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
+    for :class:`~manyjudges.crowd.judge_aware_verdicts.JudgeAwareVerdicts`.
+
+    ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order;
+    :attr:`weights_` the judges' clusters and weights (set when a leaderboard fits; give the
+    leaderboard a ``JudgeAware`` object as its method to read them; None without clusters).
+    """
+
+    name = "judge_aware"
+    by_judge = True
+    by_order = True
+
+    def __init__(self, ties: Literal["half", "drop"] = "half", position: bool = True,
+                 clusters: Mapping[str, str] | str | None = "auto", cluster_threshold: float = 0.5,
+                 rho: float | None = None, gamma_reg: float = 0.01, reg: float = 0.0, virtual_weight: float = 1.0,
+                 eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
+                 eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
+        self.ties, self.position, self.clusters, self.cluster_threshold = ties, position, clusters, cluster_threshold
+        self.rho, self.gamma_reg, self.reg, self.virtual_weight = rho, gamma_reg, reg, virtual_weight
+        self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
+        self.max_iter, self.tol = max_iter, tol
+
+    def _check_params(self) -> None:
+        if self.ties not in ("half", "drop"):
+            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
+        if not isinstance(self.position, (bool, np.bool_)):
+            raise ValueError(f"position must be true or false, got {self.position!r}")
+        if self.reg < 0 or self.virtual_weight < 0 or self.gamma_reg < 0:
+            raise ValueError("reg, virtual_weight and gamma_reg must be >= 0, got "
+                             f"{self.reg}, {self.virtual_weight}, {self.gamma_reg}")
+        if min(self.eta_prior) < 1:
+            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
+        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
+            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
+                             f"got {self.eta_bounds}, {self.eta_init}")
+        check_cluster_params(self.clusters, self.cluster_threshold, self.rho)
+
+    def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
+        """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""
+        self._check_params()
+        if self.clusters is None:
+            self.weights_ = None
+            return None
+        table = judge_weights(verdicts_of_codes(data), self.clusters, self.cluster_threshold, self.rho)
+        self.weights_ = table
+        by_name = dict(zip(table["judge"], table["weight"]))
+        return np.array([by_name[str(j)] for j in data.judges], dtype=float)[data.judge]
+
+    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        n, m = cells.n_models, cells.n_judges
+        judge, win, lose, win_first, count = judgments_of_cells(cells, counts, self.ties)
+        if start is None:
+            bt = bt_pair_weights(cells, counts, self.ties)
+            s0 = fit_bt_scores(*bt, n, self.reg, self.virtual_weight, max_iter=self.max_iter,
+                               tol=min(self.tol, 1e-8))
+            x0 = np.concatenate([s0, np.full(m, float(self.eta_init)), np.zeros(m)])
+        else:
+            assert start.extra is not None
+            x0 = np.concatenate([start.scores, start.extra])
+        scores, eta, gamma = fit_judge_aware(judge, win, lose, win_first, count, n, m, x0, self.virtual_weight,
+                                             self.reg, self.gamma_reg, self.eta_prior, self.eta_bounds,
+                                             bool(self.position), self.max_iter, self.tol)
+        return RatingFit(scores, np.concatenate([eta, gamma]))

@@ -1,0 +1,157 @@
+"""Judges that share their errors, grouped into clusters and down-weighted to their effective number.
+
+Several LLM judges are often one model under several prompts, or models trained on the same data:
+their errors are correlated, and counting each as an independent judge over-weights what they
+share. A **cluster** is a set of judges whose errors are taken to be correlated: given by the user
+(a mapping judge -> cluster), or found from the data (``"auto"``: the connected components of the
+graph "error correlation above ``threshold``", single linkage). A judge's two presentation orders
+are one judge already (the verdicts carry the order, not the judge id).
+
+Each verdict of a judge in a cluster of n judges whose mean pairwise error correlation is rho gets
+the weight n_eff / n with Kish's effective size
+
+    n_eff = n / (1 + (n - 1) rho)
+
+(Kish, L. (1965), Survey Sampling, Wiley, section 5.4: the design effect 1 + (m - 1) rho of a
+cluster of m units with intraclass correlation rho; the same formula as the panel's
+``effective_judges`` of :func:`~manyjudges.crowd.judges.judge_measures`), so the cluster's
+verdicts count as n_eff independent judges' verdicts: n copies of one judge (rho = 1) count as
+one judge, n independent judges (rho = 0) as n. rho is the mean of the finite error correlations
+of the cluster's pairs (:func:`~manyjudges.crowd.judges.judge_measures`'s ``pairs``: Pearson's
+correlation of the two judges' errors on their common units, against a reference when there is
+one, else against the majority of the other judges), clipped to [0, 1] (a negative correlation
+does not up-weight), 0 when no pair has a finite correlation; or a fixed ``rho`` for every cluster.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from manyjudges.crowd.judges import judge_measures
+
+__all__ = ["AUTO", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
+
+#: ``clusters="auto"``: clusters from the error correlations above a threshold
+AUTO = "auto"
+WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
+
+
+def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float) -> dict[str, str]:
+    """Judge -> cluster: the connected components of the graph with an edge between two judges whose
+    ``error_correlation`` (a row of ``pairs``: ``judge_a, judge_b, error_correlation``) exceeds
+    ``threshold``; a cluster is named by its first judge in ``judges`` order."""
+    index = {str(j): i for i, j in enumerate(judges)}
+    corr = pairs["error_correlation"].to_numpy(dtype=float)
+    edge = np.isfinite(corr) & (corr > threshold)
+    rows = np.array([index[str(j)] for j in pairs["judge_a"][edge]], dtype=np.int64)
+    cols = np.array([index[str(j)] for j in pairs["judge_b"][edge]], dtype=np.int64)
+    n = len(judges)
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    _, component = connected_components(graph, directed=False)
+    first: dict[int, str] = {}
+    for i, c in enumerate(component):
+        first.setdefault(int(c), str(judges[i]))
+    return {str(j): first[int(component[i])] for i, j in enumerate(judges)}
+
+
+def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.DataFrame,
+                    rho: float | None = None) -> pd.DataFrame:
+    """Kish's weight n_eff / n = 1 / (1 + (n - 1) rho) of every judge (module docstring).
+
+    Parameters
+    ----------
+    judges : array of str
+        The judges, in the order of the output rows.
+    clusters : mapping judge -> cluster name
+        A judge that is not a key is a cluster of its own.
+    pairs : pandas.DataFrame
+        ``judge_a, judge_b, error_correlation`` (:func:`~manyjudges.crowd.judges.judge_measures`).
+    rho : float, optional
+        The error correlation of every cluster; None: each cluster's mean pair correlation, clipped
+        to [0, 1] (0 without a finite one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``judge, cluster, cluster_size, rho, weight`` (rho 0 and weight 1 for a cluster of one).
+    """
+    names = [str(j) for j in judges]
+    cluster = np.array([str(clusters.get(j, f"\0{j}")) for j in names], dtype=object)
+    labels, code = np.unique(cluster, return_inverse=True)
+    size = np.bincount(code, minlength=len(labels))
+    if rho is None:
+        where = {j: i for i, j in enumerate(names)}
+        a = np.array([where.get(str(j), -1) for j in pairs["judge_a"]], dtype=np.int64)
+        b = np.array([where.get(str(j), -1) for j in pairs["judge_b"]], dtype=np.int64)
+        corr = pairs["error_correlation"].to_numpy(dtype=float)
+        same = (a >= 0) & (b >= 0) & np.isfinite(corr)
+        same[same] = code[a[same]] == code[b[same]]
+        total = np.bincount(code[a[same]], weights=corr[same], minlength=len(labels))
+        count = np.bincount(code[a[same]], minlength=len(labels))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cluster_rho = np.clip(np.where(count > 0, total / np.maximum(count, 1), 0.0), 0.0, 1.0)
+    else:
+        cluster_rho = np.full(len(labels), float(rho))
+    cluster_rho = np.where(size > 1, cluster_rho, 0.0)
+    weight = 1.0 / (1.0 + (size - 1) * cluster_rho)
+    shown = np.array([c[1:] if c.startswith("\0") else c for c in cluster], dtype=object)
+    return pd.DataFrame({"judge": np.asarray(names, dtype=object), "cluster": shown,
+                         "cluster_size": size[code].astype(np.int64), "rho": cluster_rho[code],
+                         "weight": weight[code]}, columns=WEIGHT_COLUMNS)
+
+
+def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: float, rho: float | None) -> None:
+    """ValueError for a ``clusters`` that is neither None, ``"auto"`` nor a mapping, a ``threshold``
+    outside [-1, 1] or a ``rho`` outside [0, 1]."""
+    if not (clusters is None or clusters == AUTO or isinstance(clusters, Mapping)):
+        raise ValueError(f"clusters must be None, 'auto' or a mapping judge -> cluster, got {clusters!r}")
+    if not -1.0 <= float(threshold) <= 1.0:
+        raise ValueError(f"cluster_threshold must be in [-1, 1], got {threshold}")
+    if rho is not None and not 0.0 <= float(rho) <= 1.0:
+        raise ValueError(f"rho must be in [0, 1] (or None: estimated), got {rho}")
+
+
+def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = AUTO,
+                  threshold: float = 0.5, rho: float | None = None,
+                  reference: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The clusters and Kish weights of the judges of a verdicts table (module docstring).
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        ``prompt, judge, model_a, model_b, winner``.
+    clusters : None, "auto" or mapping judge -> cluster
+        None: every judge its own cluster (every weight 1); ``"auto"``: :func:`auto_clusters` at
+        ``threshold``; a mapping: those clusters (every key must be a judge of the table).
+    threshold : float
+        The error correlation above which ``"auto"`` joins two judges.
+    rho : float, optional
+        A fixed within-cluster error correlation (None: estimated per cluster).
+    reference : pandas.DataFrame, optional
+        Verdicts of a reference, against which the errors are counted (default: each pair of judges
+        against the majority of the other judges).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`WEIGHT_COLUMNS`, one row per judge in sorted order.
+    """
+    check_cluster_params(clusters, threshold, rho)
+    judges = np.asarray(sorted(set(verdicts["judge"].astype(str))), dtype=object)
+    if isinstance(clusters, Mapping):
+        unknown = sorted(set(map(str, clusters)) - set(judges))
+        if unknown:
+            raise ValueError(f"clusters: {unknown[0]!r} is not a judge of the verdicts (judges: "
+                             f"{', '.join(judges[:5])}{', ...' if len(judges) > 5 else ''})")
+    if clusters is None or len(judges) < 2:
+        return cluster_weights(judges, {}, pd.DataFrame(columns=["judge_a", "judge_b", "error_correlation"]), 0.0)
+    pairs = judge_measures(verdicts, reference).pairs
+    if isinstance(clusters, Mapping):
+        mapping = {str(k): str(v) for k, v in clusters.items()}
+    else:
+        mapping = auto_clusters(judges, pairs, threshold)
+    return cluster_weights(judges, mapping, pairs, rho)
