@@ -15,7 +15,7 @@ on the command line they run as ``manyjudges crowd leaderboard`` and ``manyjudge
 >>> list(board.columns)
 ['method', 'model', 'rank', 'score', 'ci_low', 'ci_high', 'rank_low', 'rank_high']
 """
-from manyjudges.crowd.arena.data import arena_tables, split_panel
+from manyjudges.crowd.arena.data import arena_tables, read_reference, split_panel
 from manyjudges.crowd.arena.experiment import arena_judges, arena_leaderboards, bootstrap_seed
 from manyjudges.crowd.arena.registry import ARENA_METHODS
 from manyjudges.crowd.arena.simulate import SimulatedArena, simulate_arena
@@ -23,4 +23,4 @@ from manyjudges.crowd.arena.simulate import SimulatedArena, simulate_arena
 registry = ARENA_METHODS
 
 __all__ = ["ARENA_METHODS", "SimulatedArena", "arena_judges", "arena_leaderboards", "arena_tables", "bootstrap_seed",
-           "registry", "simulate_arena", "split_panel"]
+           "read_reference", "registry", "simulate_arena", "split_panel"]

@@ -19,9 +19,10 @@ import pandas as pd
 
 from manyjudges.crowd.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
+from manyjudges.io.verdicts import read_verdicts
 from manyjudges.random_streams import rng_for
 
-__all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "split_panel"]
+__all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "read_reference", "split_panel"]
 
 #: the config ``source`` values: the pinned verdict sets and ``simulate``
 SOURCES = ("simulate", *VERDICT_SOURCES)
@@ -86,3 +87,13 @@ def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
     else:
         raise ValueError(f"arena.datasets.{name}: unknown source {source!r}; known: {', '.join(SOURCES)}")
     return split_panel(verdicts, spec.get("judges"), spec.get("reference"), where=f"arena.datasets.{name}")
+
+
+def read_reference(path: str | os.PathLike[str]) -> pd.DataFrame | None:
+    """The reference's verdicts table at ``path`` (:func:`~manyjudges.io.verdicts.read_verdicts`), or None
+    when the file holds its header and no row (a dataset without a reference)."""
+    with open(path, encoding="utf-8") as text:
+        text.readline()
+        if not any(line.strip() for line in text):
+            return None
+    return read_verdicts(path)
