@@ -159,9 +159,11 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
 
 def check_arena_config(config: Mapping[str, Any]) -> None:
     """The arena section's simulated arenas can be drawn and their ``judges`` and ``reference`` patterns match
-    judges of their panel; a dataset named like another section's reads the same pinned files (one download)."""
-    from manyjudges.crowd.arena.data import judges_matching, patterns_of
+    judges of their panel, none in both, leaving a panel; a dataset named like another section's reads the same
+    pinned files (one download)."""
+    from manyjudges.crowd.arena.data import split_panel
     from manyjudges.crowd.arena.simulate import arena_problem
+    from manyjudges.io.verdicts import verdicts_frame
 
     arena = config.get("arena") or {}
     for name, spec in (arena.get("datasets") or {}).items():
@@ -172,12 +174,13 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
                                     float(spec.get("strength_sd", 1.0)), float(spec.get("nu", 0.5)))
             if problem:
                 raise ValueError(f"{where}: {problem}")
-            panel = [str(j) for j in spec["panel"]]
-            for key in ("judges", "reference"):
-                try:
-                    judges_matching(panel, patterns_of(spec.get(key)), key)
-                except ValueError as err:
-                    raise ValueError(f"{where}.{err}") from None
+            # the panel's names are known: split a verdict of each as the job will split the draws
+            names = [str(j) for j in spec["panel"]]
+            try:
+                split_panel(verdicts_frame("p", names, "a", "b", "model_a"), spec.get("judges"), spec.get("reference"),
+                            where=f"arena.datasets.{name}")
+            except ValueError as err:
+                raise ValueError(f"config: {err}") from None
         for section in ("orderings", "consensus", "graded", "crowd", "truth"):
             other = ((config.get(section) or {}).get("datasets") or {}).get(name)
             if other is None:

@@ -56,7 +56,7 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
     order += sorted(set(table["model"].astype(str)) - set(order))
     y = np.arange(len(order))[::-1]  # the best at the top
     fig, axes = plt.subplots(1, len(methods), figsize=(2.8 * len(methods) + 1.2, max(2.2, 0.28 * len(order) + 1.2)),
-                             sharey=True, squeeze=False)
+                             sharey=True, squeeze=False, layout="constrained")  # constrained: room for the title
     for ax, method in zip(axes[0], methods):
         rows = table[table["method"] == method]
         rows = rows.set_index(rows["model"].astype(str)).reindex(order)
@@ -72,8 +72,8 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
         ax.set_xlabel("Elo points" if elo else "score (log-strength)", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     axes[0][0].set_yticks(y, order, fontsize=7 if len(order) > 20 else 8)
+    axes[0][0].set_ylim(-0.7, len(order) - 0.3)
     fig.suptitle(title)
-    fig.tight_layout()
     if paths is not None:
         save_figure(fig, [paths] if isinstance(paths, (str, Path)) else list(paths))
     return fig
