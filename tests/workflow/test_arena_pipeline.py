@@ -1,7 +1,7 @@
 """The arena section end to end on a tiny simulated arena (a config of that section alone): its tables are
 the library's on the processed verdicts (Leaderboard fitted alone with the job's bootstrap seed,
-judge_measures), with and without a reference; its figures and its report section; and its config mistakes
-stop the run before any job."""
+judge_measures), with and without a reference; its figures and its report section; and its config mistakes,
+named by the checks the pipeline runs before any job (two of them through snakemake: nothing is run)."""
 from __future__ import annotations
 
 import copy
@@ -112,18 +112,57 @@ MISTAKES = [
     (lambda a: a["datasets"]["tiny_arena"].update(pairs_per_prompt=11),
      ["config: arena.datasets.tiny_arena: pairs_per_prompt must be in 1..10"]),
     (lambda a: a["methods"].update(elo={"params": {"k": 16}}), ["arena.methods.elo", "'k'"]),
+    (lambda a: a["datasets"]["tiny_arena"].update(judges="*"),
+     ["config: arena.datasets.tiny_arena: judges ['human'] are both in judges and in reference"]),
+    (lambda a: a["datasets"]["tiny_arena"]["panel"].update(human={"reliability": 2}),
+     ["config.arena.datasets.tiny_arena.panel.human.reliability: 2 is greater than the maximum of 1"]),
 ]
+
+
+def _checked(config):
+    """The checks the pipeline runs before any job (common.smk), in the same order."""
+    from manyjudges.config_checks import check_config_methods, check_config_references
+    from manyjudges.workflow_support import check_config_schema
+
+    from .runner import REPO
+
+    check_config_schema(config, REPO / "workflow/schemas/config.schema.yaml")
+    check_config_references(config)
+    check_config_methods(config)
+
+
+@pytest.mark.parametrize("index", range(len(MISTAKES)))
+def test_an_arena_config_mistake_is_named(index):
+    edit, fragments = MISTAKES[index]
+    with pytest.raises(ValueError) as err:
+        _checked(_arena_with(edit))
+    for fragment in fragments:
+        assert fragment in str(err.value)
+
+
+def test_the_shipped_arena_passes_the_checks():
+    _checked({"seed": SEED, "arena": copy.deepcopy(ARENA)})
+
+
+def test_a_dataset_named_like_another_sections_must_read_the_same_files():
+    truth = {"datasets": {"prd": {"source": "prd"}}, "methods": {"majority_vote": {}}}
+    _checked({"seed": SEED, "truth": truth, "arena": {"datasets": {"prd": {"source": "prd"}},
+                                                       "methods": {"bradley_terry": {}}}})
+    with pytest.raises(ValueError, match="arena.datasets.prd: a dataset under truth has this name and other files"):
+        _checked({"seed": SEED, "truth": truth,
+                  "arena": {"datasets": {"prd": {"source": "prd", "files": ["x.jsonl"]}},
+                            "methods": {"bradley_terry": {}}}})
 
 
 @pytest.fixture(scope="module")
 def mistaken_runs(tmp_path_factory):
-    works = [make_workdir(tmp_path_factory.mktemp(f"arena_mistake{i}"), _arena_with(edit))
-             for i, (edit, _) in enumerate(MISTAKES)]
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        return list(zip(works, pool.map(lambda work: run(work, check=False), works)))
+    """``snakemake`` (a real run, not ``-n``) on two of the mistakes: one of the schema, one of the config check."""
+    works = {i: make_workdir(tmp_path_factory.mktemp(f"arena_mistake{i}"), _arena_with(MISTAKES[i][0])) for i in (1, 3)}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(works, pool.map(lambda work: (work, run(work, check=False)), works.values())))
 
 
-@pytest.mark.parametrize("index", range(len(MISTAKES)))
+@pytest.mark.parametrize("index", [1, 3])
 def test_an_arena_config_mistake_stops_the_run_before_any_job(mistaken_runs, index):
     work, proc = mistaken_runs[index]
     out = proc.stdout + proc.stderr
