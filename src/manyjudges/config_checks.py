@@ -188,5 +188,5 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
             same = all(other.get(k) == spec.get(k) for k in ("source", "pinned", "files"))
             if not same:
                 raise ValueError(f"{where}: a dataset under {section} has this name and other files (its source, "
-                                 "pinned or files differ), and both would be downloaded to one folder: use another "
-                                 f"name (with pinned: {name} to read the same pinned set)")
+                                 "pinned or files differ), and a name has one download folder: use another name "
+                                 f"(with pinned: {name} to read the same pinned set)")

@@ -217,3 +217,15 @@ def test_prd_with_the_human_votes_as_reference(mirror):
     panel, ref = arena_tables("prd", {"source": "prd", "reference": "human-*"}, files)
     assert sorted(pd.unique(panel["judge"])) == ["bard", "claude", "gpt35", "gpt4", "vicuna-13b"]
     assert len(panel) == 8000 and len(ref) == 1760 and ref["judge"].str.startswith("human-").all()
+
+
+def test_a_table_of_ones_own_is_read_as_verdicts_or_as_preferences(tmp_path):
+    verdicts = verdicts_of(["h1", "gpt4"])
+    verdicts.to_csv(tmp_path / "v.tsv", sep="\t", index=False)
+    panel, ref = arena_tables("own", {"source": "verdicts_table", "path": "v.tsv", "reference": "h*"},
+                              [tmp_path / "v.tsv"])
+    assert list(panel["judge"]) == ["gpt4"] and list(ref["judge"]) == ["h1"]
+    (tmp_path / "p.tsv").write_text("topic\tworker\tleft\tright\toutcome\nq1\tw1\tx\ty\tright\n")
+    panel, ref = arena_tables("own", {"source": "verdicts_table", "path": "p.tsv"}, [tmp_path / "p.tsv"])
+    assert panel.iloc[0].to_dict() == {"prompt": "q1", "judge": "w1", "model_a": "x", "model_b": "y",
+                                       "winner": "model_b"} and ref.empty

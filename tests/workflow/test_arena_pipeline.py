@@ -31,6 +31,7 @@ ARENA = {
             "source": "simulate", "n_models": 4, "n_prompts": 6, "both_orders": False, "nu": 0.0,
             "panel": {"j1": {}, "j2": {"position_bias": -0.5}, "j3": {}}, "judges": ["j1", "j2"],
         },
+        "own_verdicts": {"source": "verdicts_table", "path": "own.tsv", "reference": "gold"},
     },
     "methods": {"bradley_terry": {}, "dav": {"method": "davidson", "params": {"reg": 0.05}}},
     "bootstrap": 25,
@@ -39,9 +40,18 @@ ARENA = {
 }
 
 
+#: a user's own verdicts: two judges and a gold judge on three models, each pair in both orders
+OWN = "prompt\tjudge\tmodel_a\tmodel_b\twinner\n" + "".join(
+    f"q{q}\t{judge}\t{a}\t{b}\t{winner}\n"
+    for q in range(1, 5) for a, b in (("x", "y"), ("y", "x"), ("x", "z"), ("z", "x"), ("y", "z"), ("z", "y"))
+    for judge, winner in (("first", "model_a"), ("fair", "model_a" if a < b else "model_b"),
+                          ("gold", "model_a" if a < b else "model_b")))
+
+
 @pytest.fixture(scope="module")
 def arena_run(tmp_path_factory) -> Path:
     work = make_workdir(tmp_path_factory.mktemp("arena"), {"seed": SEED, "arena": ARENA})
+    (work / "own.tsv").write_text(OWN)
     run(work, "-q")
     return work
 
@@ -81,6 +91,10 @@ def test_the_judge_tables_are_judge_measures_with_the_reference_when_there_is_on
     pd.testing.assert_frame_equal(judges, judge_measures(noref, level=0.9).judges, check_dtype=False, atol=1e-9)
     summary = pd.read_csv(results / "tiny_noref/judge_summary.tsv", sep="\t")
     assert summary["error_reference"].iloc[0] == "majority of the other judges"
+    # the user's own table: "first" always picks the answer shown first, "fair" always the gold answer
+    own = pd.read_csv(results / "own_verdicts/judges.tsv", sep="\t").set_index("judge")
+    assert own.loc["first", "first_win_rate"] == 1.0 and own.loc["fair", "first_win_rate"] == 0.5
+    assert own.loc["fair", "accuracy"] == 1.0 and own.loc["first", "accuracy"] == 0.5
 
 
 def test_the_figures_and_the_report_section(arena_run):
@@ -91,6 +105,7 @@ def test_the_figures_and_the_report_section(arena_run):
     report = (arena_run / "results/REPRODUCTION.md").read_text()
     assert "## Arena leaderboards and LLM judges" in report
     assert "### Dataset `tiny_arena` (**simulated**)" in report and "### Dataset `tiny_noref`" in report
+    assert "### Dataset `own_verdicts` (your own data)" in report
     assert "90% percentile intervals of 25 bootstrap replicates resampling prompts" in report
 
 
@@ -106,7 +121,10 @@ MISTAKES = [
     (lambda a: a.update(resample="questions"),
      ["config.arena.resample: 'questions' is not one of verdicts, prompts, judges"]),
     (lambda a: a["datasets"].update(chatbot_arena={"source": "chatbot_arena"}),
-     ["config.arena.datasets.chatbot_arena.source: 'chatbot_arena' is not one of simulate, llmfao, prd, pandalm"]),
+     ["config.arena.datasets.chatbot_arena.source: 'chatbot_arena' is not one of simulate, llmfao, prd, pandalm, "
+      "verdicts_table"]),
+    (lambda a: a["datasets"].update(mine={"source": "verdicts_table"}),
+     ["config.arena.datasets.mine: required key 'path' is missing"]),
     (lambda a: a["datasets"]["tiny_arena"].update(reference="humans*"),
      ["config: arena.datasets.tiny_arena.reference: patterns ['humans*'] match no judge"]),
     (lambda a: a["datasets"]["tiny_arena"].update(pairs_per_prompt=11),
@@ -157,12 +175,12 @@ def test_a_dataset_named_like_another_sections_must_read_the_same_files():
 @pytest.fixture(scope="module")
 def mistaken_runs(tmp_path_factory):
     """``snakemake`` (a real run, not ``-n``) on two of the mistakes: one of the schema, one of the config check."""
-    works = {i: make_workdir(tmp_path_factory.mktemp(f"arena_mistake{i}"), _arena_with(MISTAKES[i][0])) for i in (1, 3)}
+    works = {i: make_workdir(tmp_path_factory.mktemp(f"arena_mistake{i}"), _arena_with(MISTAKES[i][0])) for i in (1, 4)}
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(works, pool.map(lambda work: (work, run(work, check=False)), works.values())))
 
 
-@pytest.mark.parametrize("index", [1, 3])
+@pytest.mark.parametrize("index", [1, 4])
 def test_an_arena_config_mistake_stops_the_run_before_any_job(mistaken_runs, index):
     work, proc = mistaken_runs[index]
     out = proc.stdout + proc.stderr

@@ -12,8 +12,11 @@ ARENA_FIGURES = ("leaderboard", "position_bias", "judge_agreement")
 
 
 def arena_raw_input(dataset):
-    if ARENA["datasets"][dataset]["source"] == "simulate":
+    spec = ARENA["datasets"][dataset]
+    if spec["source"] == "simulate":
         return []
+    if spec["source"] == "verdicts_table":
+        return [spec["path"]]
     return expand("data/raw/{d}/{f}", d=dataset, f=sorted(raw_files(config, dataset)))
 
 

@@ -1,8 +1,10 @@
 """One arena dataset as two verdicts tables: the panel's verdicts and the reference's.
 
 A dataset of the ``arena`` config section is a pinned published set (``llmfao``, ``prd``, ``pandalm``:
-:func:`manyjudges.io.sources.verdict_sources.verdicts_of_source` of its files) or a simulated arena
-(``simulate``: :func:`manyjudges.crowd.arena.simulate.simulate_arena`). Its ``reference`` patterns
+:func:`manyjudges.io.sources.verdict_sources.verdicts_of_source` of its files), a simulated arena
+(``simulate``: :func:`manyjudges.crowd.arena.simulate.simulate_arena`) or a table of the user's own
+(``verdicts_table``: a verdicts or preferences table at ``path``,
+:func:`manyjudges.io.verdicts.read_verdicts_or_preferences`). Its ``reference`` patterns
 pick the judges whose votes are the reference (PRD's human votes, PandaLM's annotators); its ``judges``
 patterns pick the panel (default: every judge the reference does not take). Patterns are shell-style
 (``fnmatch``, case-sensitive: ``human-*``, ``gpt4``), one string or a list.
@@ -19,13 +21,13 @@ import pandas as pd
 
 from manyjudges.crowd.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.verdicts import read_verdicts, read_verdicts_or_preferences
 from manyjudges.random_streams import rng_for
 
 __all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "read_reference", "split_panel"]
 
-#: the config ``source`` values: the pinned verdict sets and ``simulate``
-SOURCES = ("simulate", *VERDICT_SOURCES)
+#: the config ``source`` values: ``simulate``, the pinned verdict sets and a table of the user's own
+SOURCES = ("simulate", *VERDICT_SOURCES, "verdicts_table")
 
 
 def patterns_of(value: str | Sequence[str] | None) -> list[str]:
@@ -76,14 +78,16 @@ def split_panel(verdicts: pd.DataFrame, judges: str | Sequence[str] | None = Non
 def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(panel verdicts, reference verdicts) of the arena dataset ``name`` with config entry ``spec`` and
-    input ``files`` (its pinned files; none for ``simulate``, which draws from the stream
-    ``rng_for(seed, "arena", name)``), split by :func:`split_panel`."""
+    input ``files`` (its pinned files; its table for ``verdicts_table``; none for ``simulate``, which draws
+    from the stream ``rng_for(seed, "arena", name)``), split by :func:`split_panel`."""
     source = spec["source"]
     if source == "simulate":
         options = {k: spec[k] for k in SIMULATION_OPTIONS if spec.get(k) is not None}
         verdicts = simulate_arena(rng_for(seed, "arena", name), panel=spec["panel"], **options).verdicts
     elif source in VERDICT_SOURCES:
         verdicts = verdicts_of_source(source, files)
+    elif source == "verdicts_table":
+        verdicts = read_verdicts_or_preferences(files[0])
     else:
         raise ValueError(f"arena.datasets.{name}: unknown source {source!r}; known: {', '.join(SOURCES)}")
     return split_panel(verdicts, spec.get("judges"), spec.get("reference"), where=f"arena.datasets.{name}")
