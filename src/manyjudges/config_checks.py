@@ -17,8 +17,8 @@ from manyjudges.registry import method_spec
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, scenario_options
 from manyjudges.workflow_support import all_datasets
 
-__all__ = ["check_config_methods", "check_config_references", "check_consensus_config", "check_crowd_config",
-           "check_graded_config", "check_orderings_config", "check_truth_config"]
+__all__ = ["check_arena_config", "check_config_methods", "check_config_references", "check_consensus_config",
+           "check_crowd_config", "check_graded_config", "check_orderings_config", "check_truth_config"]
 
 
 def check_config_methods(config: Mapping[str, Any]) -> None:
@@ -155,3 +155,38 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
             raise ValueError(f"config: truth.active.method: {err}") from None
 
 
+
+
+def check_arena_config(config: Mapping[str, Any]) -> None:
+    """The arena section's simulated arenas can be drawn and their ``judges`` and ``reference`` patterns match
+    judges of their panel, none in both, leaving a panel; a dataset named like another section's reads the same
+    pinned files (one download)."""
+    from manyjudges.crowd.arena.data import split_panel
+    from manyjudges.crowd.arena.simulate import arena_problem
+    from manyjudges.io.verdicts import verdicts_frame
+
+    arena = config.get("arena") or {}
+    for name, spec in (arena.get("datasets") or {}).items():
+        where = f"config: arena.datasets.{name}"
+        if spec.get("source") == "simulate":
+            problem = arena_problem(int(spec.get("n_models", 2)), int(spec.get("n_prompts", 1)),
+                                    spec.get("panel") or {}, spec.get("pairs_per_prompt"),
+                                    float(spec.get("strength_sd", 1.0)), float(spec.get("nu", 0.5)))
+            if problem:
+                raise ValueError(f"{where}: {problem}")
+            # the panel's names are known: split a verdict of each as the job will split the draws
+            names = [str(j) for j in spec["panel"]]
+            try:
+                split_panel(verdicts_frame("p", names, "a", "b", "model_a"), spec.get("judges"), spec.get("reference"),
+                            where=f"arena.datasets.{name}")
+            except ValueError as err:
+                raise ValueError(f"config: {err}") from None
+        for section in ("orderings", "consensus", "graded", "crowd", "truth"):
+            other = ((config.get(section) or {}).get("datasets") or {}).get(name)
+            if other is None:
+                continue
+            same = all(other.get(k) == spec.get(k) for k in ("source", "pinned", "files"))
+            if not same:
+                raise ValueError(f"{where}: a dataset under {section} has this name and other files (its source, "
+                                 "pinned or files differ), and a name has one download folder: use another name "
+                                 f"(with pinned: {name} to read the same pinned set)")

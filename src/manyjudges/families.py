@@ -44,8 +44,10 @@ class Family:
     package: str
     #: one line: what the family does (its subcommands' help)
     summary: str
-    #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser
-    commands: str
+    #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser;
+    #: None: the family has no subcommands of its own (its methods run through another family's: the arena's
+    #: leaderboard methods through ``manyjudges crowd leaderboard``)
+    commands: str | None = None
     #: its Snakemake rules file (with the functions it calls); None: the pipeline's own files for a built-in
     #: family, ``workflow/rules/<name>_common.smk`` (its config section and input functions, apart from
     #: its rules as ``snakemake --lint`` wants) and ``workflow/rules/<name>.smk``
@@ -91,7 +93,10 @@ class Family:
             getattr(importlib.import_module(module), function)(config)
 
     def add_commands(self, subparsers: Any) -> None:
-        """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``)."""
+        """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``); nothing
+        without :attr:`commands`."""
+        if self.commands is None:
+            return
         module, function = self.commands.split(":")
         getattr(importlib.import_module(module), function)(subparsers)
 
@@ -113,6 +118,11 @@ BUILT_IN = (
     built_in("crowd", "one ranking per topic from crowd preferences or ratings", ("mirex2005", "trec_rf10")),
     built_in("truth", "one class per item, and a skill per worker, from many workers' labels",
              ("truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm")),
+    # the arena section: the crowd family's leaderboard and judge measures run on pairwise verdicts of
+    # models' answers; its package is inside crowd's (families import no other family), its methods run on
+    # the command line as ``manyjudges crowd leaderboard`` and ``manyjudges crowd judges``
+    Family("arena", "manyjudges.crowd.arena", "arena leaderboards and LLM judges from pairwise verdicts",
+           pinned_sources=("llmfao", "prd", "pandalm"), config_check="manyjudges.config_checks:check_arena_config"),
 )
 
 

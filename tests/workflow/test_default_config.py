@@ -9,6 +9,8 @@ it) changes the last digits of sums, and the fits that stop at a tolerance carry
 Haswell kernel and the default one on the same machine). A deliberate change of a result
 replaces the expected file in the same commit, and says why.
 
+The arena tables (``arena/sim_arena/``) were added with the arena section, from a default run of this code.
+
 The truth tables were last replaced when the ordinal Dawid-Skene model gained its priors and began to stop
 at its fixed point (SQUAREM, the estimated distance of its posteriors below 1e-7) instead of where its
 objective's gain fell below 1e-5 per label, which had left it up to 0.3 from that point, and where it

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from manyjudges import FAMILIES, family_registry
-from manyjudges.families import BUILT_IN
+from manyjudges.families import BUILT_IN, get_family
 from manyjudges.workflow_support import load_schema
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
     schema, registry = load_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
     assert schema["properties"][family] == {"$ref": f"{family}.schema.yaml"}
     assert registry.get_or_retrieve(f"{family}.schema.yaml").value.contents["type"] == "object"
-    assert callable(importlib.import_module(f"manyjudges.{family}.report").report_section)
+    assert callable(importlib.import_module(f"{get_family(family).package}.report").report_section)
     assert list(family_registry(family))
     common = (RULES / f"{family}_common.smk").read_text(encoding="utf-8")
     for function in (f"{family}_outputs", f"{family}_report"):
@@ -33,12 +33,19 @@ def test_a_family_has_its_package_rules_schema_outputs_and_report(family):
 
 @pytest.mark.parametrize("family", BUILT_IN, ids=lambda f: f.name)
 def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
-    assert family.package == f"manyjudges.{family.name}" and family.rules is None and family.schema is None
-    assert family.commands == f"manyjudges.cli.{family.name}:add_commands"
+    """Its package is manyjudges.<name>, or a package inside another family's whose methods it runs (the
+    arena's, inside crowd: families import no other family), with no subcommands of its own then."""
+    assert family.rules is None and family.schema is None
     assert family.rules_files(REPO) == [RULES / f"{family.name}_common.smk", RULES / f"{family.name}.smk"]
     sub = argparse.ArgumentParser().add_subparsers()
     family.add_commands(sub)
-    assert family.name in sub.choices
+    if family.package == f"manyjudges.{family.name}":
+        assert family.commands == f"manyjudges.cli.{family.name}:add_commands"
+        assert family.name in sub.choices
+    else:
+        host = family.package.split(".")
+        assert family.package == f"manyjudges.{host[1]}.{family.name}" and host[1] in FAMILIES
+        assert family.commands is None and not sub.choices
     assert family.config_check == f"manyjudges.config_checks:check_{family.name}_config"
     family.check_config({})  # an absent section is fine
 
@@ -75,6 +82,6 @@ def test_pinned_datasets_come_from_each_familys_pinned_sources():
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_built_in_family_has_the_same_inner_shape(family):
     """Its methods' registry, what the pipeline runs (experiment), its report section and its figures."""
-    package = REPO / "src" / "manyjudges" / family
+    package = REPO / "src" / Path(*get_family(family).package.split("."))
     for module in ("registry", "experiment", "report", "plots"):
         assert (package / f"{module}.py").is_file(), f"manyjudges.{family}.{module}"

@@ -39,8 +39,13 @@ def test_every_family_writes_its_tables_and_figures(offline_run):
         assert (results / f"figures/crowd/{dataset}/table2.png").stat().st_size > 1000
     assert (results / "crowd/sim_crowd_tiny/robustness.tsv").exists()
     assert (results / "consensus/sensitivity/sensitivity.tsv").exists()
+    board = pd.read_csv(results / "arena/sim_arena_tiny/leaderboard.tsv", sep="\t")
+    assert set(board["method"]) == {"bradley_terry"} and len(board) == 4 and board["ci_low"].notna().all()
+    assert set(pd.read_csv(results / "arena/sim_arena_tiny/judges.tsv", sep="\t")["judge"]) == {"biased", "fair"}
+    assert (results / "figures/arena/sim_arena_tiny/leaderboard.png").stat().st_size > 1000
     report = (results / "REPRODUCTION.md").read_text()
-    for dataset in ("sim_tiny", "own_orderings", "sim_small", "own_grades", "sim_crowd_tiny", "own_preferences"):
+    for dataset in ("sim_tiny", "own_orderings", "sim_small", "own_grades", "sim_crowd_tiny", "own_preferences",
+                    "sim_arena_tiny"):
         assert f"`{dataset}`" in report
     # Table 1 under the other reading of the noise experiment, and its row in "Readings"
     other = pd.read_csv(results / "orderings/sim_tiny/readings/judges_only/ed_by_noise.tsv", sep="\t")

@@ -43,7 +43,8 @@ def examples() -> dict[str, str]:
 
     out = dict(EXAMPLES)
     for family in families().values():
-        out.update(getattr(importlib.import_module(family.commands.split(":")[0]), "EXAMPLES", {}))
+        if family.commands is not None:
+            out.update(getattr(importlib.import_module(family.commands.split(":")[0]), "EXAMPLES", {}))
     return out
 
 

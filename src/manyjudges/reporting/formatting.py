@@ -9,7 +9,7 @@ import numpy as np
 __all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data"]
 
 #: config sources whose data the user supplies (a table of their own)
-USER_SOURCES = ("table", "preferences_table", "ratings_table")
+USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
 
 
 def is_missing(x: Any) -> bool:

@@ -1,0 +1,11 @@
+"""One arena dataset as canonical verdicts tables: the panel's and the reference's
+(manyjudges.crowd.arena.data.arena_tables)."""
+from manyjudges.crowd.arena.data import arena_tables
+from manyjudges.io.verdicts import write_verdicts
+from manyjudges.workflow_support import setup_logging
+
+setup_logging(snakemake.log[0])
+panel, reference = arena_tables(snakemake.wildcards.arena_dataset, dict(snakemake.params.spec), list(snakemake.input),
+                                snakemake.params.seed)
+write_verdicts(panel, snakemake.output.verdicts)
+write_verdicts(reference, snakemake.output.reference)

@@ -1,0 +1,13 @@
+"""The judge measures of one arena dataset's panel, against its reference when it has one
+(manyjudges.crowd.arena.experiment.arena_judges)."""
+from manyjudges.crowd.arena.data import read_reference
+from manyjudges.crowd.arena.experiment import arena_judges
+from manyjudges.io.verdicts import read_verdicts
+from manyjudges.workflow_support import setup_logging, write_tsv
+
+setup_logging(snakemake.log[0])
+measures = arena_judges(read_verdicts(snakemake.input.verdicts), read_reference(snakemake.input.reference),
+                        level=snakemake.params.ci)
+write_tsv(measures.judges, snakemake.output.judges)
+write_tsv(measures.pairs, snakemake.output.judge_pairs)
+write_tsv(measures.summary, snakemake.output.judge_summary)

@@ -1,0 +1,11 @@
+"""Every configured leaderboard method on one arena dataset's verdicts, with bootstrap intervals
+(manyjudges.crowd.arena.experiment.arena_leaderboards)."""
+from manyjudges.crowd.arena.experiment import arena_leaderboards
+from manyjudges.io.verdicts import read_verdicts
+from manyjudges.workflow_support import setup_logging, write_tsv
+
+setup_logging(snakemake.log[0])
+p = snakemake.params
+table = arena_leaderboards(read_verdicts(snakemake.input[0]), p.specs, snakemake.wildcards.arena_dataset, p.seed,
+                           n_bootstrap=p.bootstrap, resample=p.resample, ci=p.ci, bothbad=p.bothbad)
+write_tsv(table, snakemake.output[0])

@@ -1,0 +1,98 @@
+"""Figures of the arena section: each method's scores with their bootstrap intervals (one panel per method,
+the models in the order of the first method's ranking); the judges' figures are
+:mod:`manyjudges.crowd.judge_plots`'."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.crowd.judge_plots import plot_judge_heatmap
+from manyjudges.reporting.figures import plt, save_figure
+
+__all__ = ["HEATMAP_JUDGES", "busiest_pairs", "plot_agreement", "plot_leaderboard"]
+
+#: the most judges the agreement heatmap shows (those with the most verdicts)
+HEATMAP_JUDGES = 30
+
+
+def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMAP_JUDGES) -> pd.DataFrame:
+    """The rows of the ``pairs`` table between the ``limit`` judges with the most verdicts (the ``judges``
+    table's ``verdicts``; equal counts by judge name), all of them when there are at most ``limit``."""
+    if len(judges) <= limit:
+        return pairs
+    ranked = judges.assign(judge=judges["judge"].astype(str)).sort_values(["verdicts", "judge"],
+                                                                         ascending=[False, True])
+    kept = set(ranked["judge"].iloc[:limit])
+    return pairs[pairs["judge_a"].astype(str).isin(kept) & pairs["judge_b"].astype(str).isin(kept)]
+
+
+def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
+                     title: str = "Leaderboard", method_of: Mapping[str, str] | None = None) -> plt.Figure:
+    """One panel per method: each model's score as a dot and its percentile interval (``ci_low``,
+    ``ci_high``) as whiskers, the best at the top; the rows follow the first method's ranking in every panel,
+    so that the methods' orders can be compared row by row. Scores are on each method's own scale
+    (log-strengths, Elo points), hence one x axis per panel.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The ``leaderboard`` table: ``method, model, rank, score, ci_low, ci_high``.
+    paths : path or paths, optional
+        Where to save the figure (PNG, or PDF for ``.pdf``); saving closes it.
+    title : str
+    method_of : mapping, optional
+        Entry name -> the built-in method it runs (default: the name), for the axes' units.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    methods = list(pd.unique(table["method"]))
+    first = table[table["method"] == methods[0]].sort_values(["rank", "model"])
+    order = list(first["model"].astype(str))
+    order += sorted(set(table["model"].astype(str)) - set(order))
+    y = np.arange(len(order))[::-1]  # the best at the top
+    fig, axes = plt.subplots(1, len(methods), figsize=(2.8 * len(methods) + 1.2, max(2.2, 0.28 * len(order) + 1.2)),
+                             sharey=True, squeeze=False, layout="constrained")  # constrained: room for the title
+    for ax, method in zip(axes[0], methods):
+        rows = table[table["method"] == method]
+        rows = rows.set_index(rows["model"].astype(str)).reindex(order)
+        score = rows["score"].to_numpy(dtype=float)
+        low, high = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+        has = np.isfinite(low) & np.isfinite(high)
+        ax.errorbar(score[has], y[has], xerr=np.vstack([score[has] - low[has], high[has] - score[has]]), fmt="none",
+                    ecolor="0.45", capsize=2, linewidth=1)
+        ax.plot(score, y, "o", color="C0", markersize=4)
+        elo = (method_of or {}).get(method, method) == "elo"
+        ax.axvline(float(np.nanmean(score)), color="0.7", linewidth=0.8, linestyle=":")
+        ax.set_title(str(method), fontsize=9)
+        ax.set_xlabel("Elo points" if elo else "score (log-strength)", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0][0].set_yticks(y, order, fontsize=7 if len(order) > 20 else 8)
+    axes[0][0].set_ylim(-0.7, len(order) - 0.3)
+    fig.suptitle(title)
+    if paths is not None:
+        save_figure(fig, [paths] if isinstance(paths, (str, Path)) else list(paths))
+    return fig
+
+
+def plot_agreement(pairs: pd.DataFrame, judges: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
+                   title: str = "Agreement between the judges", limit: int = HEATMAP_JUDGES) -> plt.Figure:
+    """The judges' pairwise agreement as a heatmap (:func:`~manyjudges.crowd.judge_plots.plot_judge_heatmap`),
+    between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
+    there are more); a panel of one judge, which has no pair, gets an empty figure that says so."""
+    if len(judges) > limit:
+        title += f"\n(the {limit} of {len(judges)} judges with the most verdicts)"
+    shown = busiest_pairs(pairs, judges, limit)
+    if shown.empty:
+        fig, ax = plt.subplots(figsize=(4.0, 2.0))
+        ax.text(0.5, 0.5, "no two judges judged a common unit", ha="center", va="center")
+        ax.set_axis_off()
+        ax.set_title(title)
+        if paths is not None:
+            save_figure(fig, [paths] if isinstance(paths, (str, Path)) else list(paths))
+        return fig
+    return plot_judge_heatmap(shown, paths, title=title)

@@ -1,0 +1,115 @@
+"""The arena section of REPRODUCTION.md: per dataset, each method's leaderboard (rank, score and its
+bootstrap interval) side by side, the judges' position bias and agreement with the reference, and the
+panel's summary (Krippendorff's alpha, the effective number of independent judges).
+
+No paper's table is regenerated here: the section compares no cells (the fidelity scoreboard has no row
+of it) and has no readings.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from manyjudges.reporting.formatting import data_kind, fmt
+from manyjudges.reporting.scoreboard import CELL_COLUMNS
+from manyjudges.reporting.section import ReportSection
+
+__all__ = ["arena_markdown", "report_section"]
+
+#: the result tables the section reads of each dataset
+REPORT_TABLES = ("leaderboard", "judges", "judge_summary")
+
+
+def _interval(low: Any, high: Any, digits: int) -> str:
+    return "" if pd.isna(low) or pd.isna(high) else f" [{fmt(float(low), digits)}, {fmt(float(high), digits)}]"
+
+
+def _rank_range(low: Any, high: Any) -> str:
+    return "" if pd.isna(low) or pd.isna(high) else f" ({int(low)}-{int(high)})"
+
+
+def leaderboard_markdown(table: pd.DataFrame, methods: Mapping[str, Any]) -> str:
+    """The models in the first method's order, one column per method: ``rank (rank interval): score [score
+    interval]`` (Elo points with 0 decimals, log-strengths with 3)."""
+    names = list(pd.unique(table["method"]))
+    first = table[table["method"] == names[0]].sort_values(["rank", "model"])
+    order = list(first["model"].astype(str))
+    by_method = {m: rows.set_index(rows["model"].astype(str))
+                 for m, rows in ((m, table[table["method"] == m]) for m in names)}
+    lines = ["| model | " + " | ".join(f"{m}" for m in names) + " |", "|---" * (len(names) + 1) + "|"]
+    for model in order:
+        cells = []
+        for m in names:
+            row = by_method[m].loc[model] if model in by_method[m].index else None
+            if row is None:
+                cells.append("")
+                continue
+            digits = 0 if ((methods.get(m) or {}).get("method") or m) == "elo" else 3
+            cells.append(f"{int(row['rank'])}{_rank_range(row['rank_low'], row['rank_high'])}: "
+                         f"{fmt(float(row['score']), digits)}{_interval(row['ci_low'], row['ci_high'], digits)}")
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def judges_markdown(judges: pd.DataFrame) -> str:
+    """One row per judge: verdicts, first-win rate [Wilson interval], flip rate, tie rate and, with a
+    reference, accuracy and kappa against it."""
+    reference = "accuracy" in judges.columns
+    head = "| judge | verdicts | first-win rate | flip rate | tie rate |" + (" accuracy | kappa |" if reference else "")
+    lines = [head, "|---" * (7 if reference else 5) + "|"]
+    for row in judges.itertuples(index=False):
+        text = (f"| {row.judge} | {int(row.verdicts):,} | {fmt(row.first_win_rate)}"
+                f"{_interval(row.first_win_low, row.first_win_high, 3)} | {fmt(row.flip_rate)} | {fmt(row.tie_rate)} |")
+        if reference:
+            text += f" {fmt(row.accuracy)} | {fmt(row.kappa)} |"
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def _summary_line(summary: pd.DataFrame, reference: Any) -> str:
+    s = summary.iloc[0]
+    against = (f"against the reference (the votes of the judges matching {reference})" if reference
+               else "against the majority of the other judges")
+    return (f"{int(s['n_judges'])} judges on {int(s['n_units']):,} units (prompt, model pair); Krippendorff's alpha "
+            f"(nominal, 3 classes) {fmt(float(s['alpha']), 4)}; errors {against}: mean pairwise error correlation "
+            f"{fmt(float(s['mean_error_correlation']), 3)}, effective independent judges "
+            f"{fmt(float(s['effective_judges']), 2)}.")
+
+
+def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any], bootstrap: int, resample: str, ci: float) -> str:
+    """The section: the settings, then per dataset its leaderboards, judges and summary."""
+    intervals = (f"{ci:.0%} percentile intervals of {bootstrap:,} bootstrap replicates resampling {resample}"
+                 if bootstrap else "no bootstrap (no intervals)")
+    parts = ["## Arena leaderboards and LLM judges\n",
+             "Each method pools the panel's verdicts into one score per model, centred to mean 0 (log-strengths; "
+             f"Elo points for `elo`), with {intervals}; a cell reads `rank (rank interval): score [interval]`. "
+             "The judges' first-win rate is the share of their decisive verdicts won by the answer shown first "
+             "(0.5: no position bias), with its Wilson interval (`docs/methods.md`, the arena leaderboard and the "
+             "LLM judges).\n"]
+    for name, files in results.items():
+        spec = datasets.get(name, {})
+        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
+        if spec.get("description"):
+            parts.append(f"{spec['description']}\n")
+        board = pd.read_csv(files["leaderboard"], sep="\t", keep_default_na=False, na_values=[""])
+        parts.append(leaderboard_markdown(board, methods) + "\n")
+        judges = pd.read_csv(files["judges"], sep="\t", keep_default_na=False, na_values=[""])
+        summary = pd.read_csv(files["judge_summary"], sep="\t")
+        parts.append(_summary_line(summary, spec.get("reference")) + "\n")
+        parts.append(judges_markdown(judges) + "\n")
+    return "\n".join(parts)
+
+
+def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+                   methods: Mapping[str, Any] | None, bootstrap: int = 0, resample: str = "verdicts",
+                   ci: float = 0.95) -> ReportSection:
+    """The arena part of the report (:func:`arena_markdown`) of ``results`` ({dataset: {table: path}} of
+    :data:`REPORT_TABLES`); none without results. No compared cells, no readings."""
+    if not results:
+        return ReportSection("arena", "", pd.DataFrame(columns=CELL_COLUMNS))
+    return ReportSection("arena", arena_markdown(results, datasets or {}, methods or {}, bootstrap, resample, ci),
+                         pd.DataFrame(columns=CELL_COLUMNS))

@@ -1,0 +1,146 @@
+"""``simulate`` arena source: verdicts of a panel of judges on models with known strengths.
+
+K models ``m01 .. mK`` get true log-strengths s ~ N(0, ``strength_sd``^2), i.i.d., centred to mean 0.
+Each of ``n_prompts`` prompts gets ``pairs_per_prompt`` distinct unordered model pairs, uniformly at
+random among the K (K - 1) / 2 (default: every pair), and every judge of the panel judges every one of
+them: in both presentation orders (``both_orders``, as PRD's judges do) or in one order drawn at random
+per verdict. A judge j with position bias b_j and reliability eta_j, shown model a first and model b
+second, first draws an outcome from Davidson's (1970) model with the first shown answer's strength
+raised by b_j (log-odds):
+
+    pi_a = exp(s_a + b_j),  pi_b = exp(s_b),  D = pi_a + pi_b + nu sqrt(pi_a pi_b),
+    P(a wins) = pi_a / D,  P(b wins) = pi_b / D,  P(tie) = nu sqrt(pi_a pi_b) / D,
+
+then keeps it with probability eta_j and otherwise reports it reversed (a win for the other answer; a tie
+stays a tie): the judge model of Crowd-BT (Chen, Bennett, Collins-Thompson and Horvitz, WSDM 2013), so
+eta_j = 1 is a faithful judge and eta_j = 0.5 a coin. ``nu = 0`` draws no ties; b_j = 0 is no position
+bias. The draws come from the generator given (the pipeline's: ``random_streams.rng_for(seed, "arena",
+dataset)``), in this order: the strengths, the pairs of each prompt, the presentation orders (one order
+only), the outcomes, the reversals.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from manyjudges.crowd.simulate import distinct_draws
+from manyjudges.io.verdicts import verdicts_frame
+
+__all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
+
+#: the keys of a ``simulate`` dataset entry passed to :func:`simulate_arena` (besides ``panel``)
+SIMULATION_OPTIONS = ("n_models", "n_prompts", "pairs_per_prompt", "both_orders", "strength_sd", "nu")
+#: a panel judge's options and their defaults
+JUDGE_OPTIONS = {"position_bias": 0.0, "reliability": 1.0}
+
+
+@dataclass(frozen=True)
+class SimulatedArena:
+    """A simulated arena: the verdicts table (``prompt, judge, model_a, model_b, winner``) and the true
+    log-strengths (a Series by model, mean 0)."""
+
+    verdicts: pd.DataFrame
+    strengths: pd.Series
+
+
+def _names(prefix: str, n: int) -> np.ndarray:
+    width = max(2, len(str(n)))
+    return np.array([f"{prefix}{i + 1:0{width}d}" for i in range(n)], dtype=object)
+
+
+def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
+                  pairs_per_prompt: int | None = None, strength_sd: float = 1.0, nu: float = 0.5) -> str | None:
+    """What makes these options unusable, in words (None when they are fine): too few models or prompts,
+    more pairs per prompt than there are pairs, an empty panel, a judge option unknown or out of range."""
+    if n_models < 2:
+        return f"n_models must be at least 2, got {n_models}"
+    if n_prompts < 1:
+        return f"n_prompts must be at least 1, got {n_prompts}"
+    n_pairs = n_models * (n_models - 1) // 2
+    if pairs_per_prompt is not None and not 1 <= pairs_per_prompt <= n_pairs:
+        return f"pairs_per_prompt must be in 1..{n_pairs} (the pairs of {n_models} models), got {pairs_per_prompt}"
+    if not strength_sd >= 0:
+        return f"strength_sd must be >= 0, got {strength_sd}"
+    if not nu >= 0:
+        return f"nu must be >= 0, got {nu}"
+    if not panel:
+        return "panel must name at least one judge"
+    for name, options in panel.items():
+        options = options or {}
+        unknown = sorted(set(options) - set(JUDGE_OPTIONS))
+        if unknown:
+            return f"panel.{name}: unknown options {unknown}; known: {', '.join(JUDGE_OPTIONS)}"
+        reliability = float(options.get("reliability", JUDGE_OPTIONS["reliability"]))
+        if not 0 <= reliability <= 1:
+            return f"panel.{name}.reliability must be in [0, 1], got {reliability}"
+        if not np.isfinite(float(options.get("position_bias", 0.0))):
+            return f"panel.{name}.position_bias must be a finite number"
+    return None
+
+
+def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int,
+                   panel: Mapping[str, Mapping[str, Any] | None], pairs_per_prompt: int | None = None,
+                   both_orders: bool = True, strength_sd: float = 1.0, nu: float = 0.5) -> SimulatedArena:
+    """Draw an arena (module docstring).
+
+    Parameters
+    ----------
+    rng : numpy Generator or int
+        The generator, or a seed of ``numpy.random.default_rng``.
+    n_models, n_prompts : int
+    panel : mapping
+        Judge name -> ``{"position_bias": b, "reliability": eta}`` (defaults 0 and 1; None: both).
+    pairs_per_prompt : int, optional
+        Distinct model pairs per prompt (default: all K (K - 1) / 2).
+    both_orders : bool
+        Every judge judges every pair in both presentation orders (default), else in one random order.
+    strength_sd : float
+        Standard deviation of the true log-strengths.
+    nu : float
+        Davidson's tie parameter (0: no ties).
+
+    Returns
+    -------
+    SimulatedArena
+        Verdicts in (prompt, pair, order, judge) order; judges in the panel's order.
+    """
+    problem = arena_problem(n_models, n_prompts, panel, pairs_per_prompt, strength_sd, nu)
+    if problem:
+        raise ValueError(problem)
+    rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    strengths = rng.normal(0.0, strength_sd, n_models)
+    strengths -= strengths.mean()
+    lo, hi = np.triu_indices(n_models, k=1)
+    per_prompt = len(lo) if pairs_per_prompt is None else int(pairs_per_prompt)
+    chosen = np.sort(distinct_draws(rng, n_prompts, len(lo), per_prompt), axis=1).ravel()
+    prompt = np.repeat(np.arange(n_prompts), per_prompt)
+    first, second = lo[chosen], hi[chosen]
+    if both_orders:  # each pair twice: (lo, hi) then (hi, lo)
+        prompt = np.repeat(prompt, 2)
+        first, second = np.column_stack([first, second]).ravel(), np.column_stack([second, first]).ravel()
+    judges = list(panel)
+    n_judges = len(judges)
+    bias = np.array([float((panel[j] or {}).get("position_bias", 0.0)) for j in judges])
+    eta = np.array([float((panel[j] or {}).get("reliability", 1.0)) for j in judges])
+    prompt, first, second = (np.repeat(x, n_judges) for x in (prompt, first, second))
+    judge = np.tile(np.arange(n_judges), len(prompt) // n_judges)
+    if not both_orders:
+        swap = rng.random(len(first)) < 0.5
+        first, second = np.where(swap, second, first), np.where(swap, first, second)
+    pi_a = np.exp(strengths[first] + bias[judge])
+    pi_b = np.exp(strengths[second])
+    pi_tie = nu * np.sqrt(pi_a * pi_b)
+    u = rng.random(len(first)) * (pi_a + pi_b + pi_tie)
+    outcome = np.where(u < pi_a, 0, np.where(u < pi_a + pi_b, 1, 2))  # 0: a wins, 1: b wins, 2: tie
+    reversed_ = (rng.random(len(first)) >= eta[judge]) & (outcome < 2)
+    outcome = np.where(reversed_, 1 - outcome, outcome)
+    winners = np.array(["model_a", "model_b", "tie"], dtype=object)
+    models, prompts = _names("m", n_models), _names("p", n_prompts)
+    verdicts = verdicts_frame(prompts[prompt], np.asarray(judges, dtype=object)[judge], models[first],
+                              models[second], winners[outcome])
+    return SimulatedArena(verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
+                                              name="strength"))
