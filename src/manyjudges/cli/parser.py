@@ -20,19 +20,15 @@ EXAMPLES = {
 
 def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges import family_registry
-    from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS
     from manyjudges.families import families as all_families
 
-    #: a family's other verbs with methods of their own, listed after its registry
-    verbs = {"crowd": [("crowd leaderboard", LEADERBOARD_METHODS)]}
     families = [args.family] if args.family else list(all_families())
     rows = []
     for family in families:
-        for name, registry in [(family, family_registry(family)), *verbs.get(family, [])]:
-            for entry in registry.describe():
-                params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
-                rows.append({"family": name, "method": entry["method"], "summary": entry["summary"],
-                             "parameters": params})
+        for entry in family_registry(family).describe():
+            params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
+            rows.append({"family": family, "method": entry["method"], "summary": entry["summary"],
+                         "parameters": params})
     return pd.DataFrame(rows, columns=["family", "method", "summary", "parameters"])
 
 
