@@ -137,7 +137,7 @@ class ArenaBradleyTerry(ArenaRating):
 
             scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
             if scores is not None:
-                scores = newton_polish(fun, hess, scores)
+                scores = newton_polish(fun, hess, scores, tol=self.tol)
         if scores is None:
             scores = fit_bt_scores(a, b, w_ab, w_ba, n, self.reg, max_iter=self.max_iter, tol=self.tol, x0=x0)
         return RatingFit(scores)

@@ -114,7 +114,7 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
 
     x = damped_newton(fun, hess, np.asarray(x0, dtype=float), max_iter, tol)
     if x is not None:
-        x = newton_polish(fun, hess, x)
+        x = newton_polish(fun, hess, x, tol=tol)
     if x is None:
         x = lbfgsb(fun, np.asarray(x0, dtype=float), None, maxiter=100 * max_iter, gtol=tol, ftol=1e-15,
                    maxcor=20)[0]
