@@ -2,7 +2,7 @@
 its bootstrap.
 
     python benchmarks/leaderboard_speed.py [--sizes 1000000 ...] [--models 100] [--bootstrap 1000 ...]
-                                           [--out benchmarks/runs]
+                                           [--mirror DIR] [--out benchmarks/runs]
 
 Writes ``<out>/leaderboard_speed.tsv`` and ``.md`` and prints the table.
 
@@ -28,6 +28,14 @@ limited to one thread (threadpoolctl), each call timed once, or best of 3 when u
   a Python process that reads the file with ``pandas.read_csv(sep="\t")``, maps the winners to
   evalica's, calls ``evalica.bradley_terry`` as above (its defaults) and writes the scores with
   ``to_csv``.
+
+With ``--mirror DIR`` (default ``$MANYJUDGES_MIRROR``; ``--sizes`` may then be empty), also the
+llmfao crowd's verdicts (``crowd-comparisons.csv`` of the pinned llmfao source, 8,931 verdicts, read
+with ``verdicts_of_source``) written once to a TSV (``prompt, judge, model_a, model_b, winner``),
+and on it, each command three times in a new process with ``OPENBLAS_NUM_THREADS=1`` (every run
+reported): ``manyjudges crowd leaderboard FILE -o OUT`` (its defaults: Bradley-Terry, ties half,
+reg 0.01, 1,000 replicates resampling verdicts, seed 0), the same with ``--resample prompts``, and
+the evalica script above (no intervals).
 """
 from __future__ import annotations
 
@@ -99,6 +107,36 @@ def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
     return rows
 
 
+def llmfao_rows(mirror: Path) -> list[dict]:
+    """The llmfao crowd's leaderboard commands and the evalica script, three new processes each (module docstring)."""
+    from manyjudges.download import mirror_path, pinned_files
+    from manyjudges.io.sources.verdict_sources import verdicts_of_source
+
+    files = [p for p in pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
+    verdicts = verdicts_of_source("llmfao", [mirror_path(p, mirror) for p in files])
+    n, n_models = len(verdicts), len(set(verdicts["model_a"]) | set(verdicts["model_b"]))
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path, out = Path(tmp) / "llmfao.tsv", Path(tmp) / "out.tsv"
+        verdicts.to_csv(path, sep="\t", index=False)
+        command = ["manyjudges", "crowd", "leaderboard", str(path), "-o", str(out)]
+        commands = {"manyjudges command (llmfao)": command,
+                    "manyjudges command --resample prompts (llmfao)": [*command, "--resample", "prompts"],
+                    "evalica script (llmfao)": [sys.executable, "-c", EVALICA_SCRIPT, str(path), str(out)]}
+        for label, argv in commands.items():
+            runs = []
+            for _ in range(3):
+                start = time.perf_counter()
+                subprocess.run(argv, check=True, env=env, capture_output=True)
+                runs.append(time.perf_counter() - start)
+            rows.append({"n_verdicts": n, "n_models": n_models, "implementation": label,
+                         "seconds": round(max(runs), 2), "per_replicate_ms": "", "max_abs_vs_ours": "",
+                         "notes": "new process, 3 runs (the slowest shown): " + ", ".join(f"{r:.2f}" for r in runs)})
+            print(rows[-1], flush=True)
+    return rows
+
+
 def run_size(n: int, n_models: int, n_bootstrap: int) -> list[dict]:
     """The rows of one size (module docstring)."""
     import evalica
@@ -140,10 +178,12 @@ def main() -> None:
     import evalica
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1_000_000])
     parser.add_argument("--models", type=int, default=100)
     parser.add_argument("--bootstrap", type=int, nargs="+", default=[1000],
                         help="replicates per size (one value for all, or one per size; 0: no bootstrap)")
+    parser.add_argument("--mirror", type=Path, default=os.environ.get("MANYJUDGES_MIRROR"),
+                        help="the data mirror root: also time the llmfao crowd's leaderboard (default: $MANYJUDGES_MIRROR)")
     parser.add_argument("--out", default="benchmarks/runs")
     args = parser.parse_args()
     boots = args.bootstrap * len(args.sizes) if len(args.bootstrap) == 1 else args.bootstrap
@@ -151,6 +191,8 @@ def main() -> None:
     with threadpool_limits(1):
         for n, b in zip(args.sizes, boots):
             rows += run_size(n, args.models, b)
+        if args.mirror is not None:
+            rows += llmfao_rows(Path(args.mirror))
     write_tables(rows, COLUMNS, Path(args.out), "leaderboard_speed", "Leaderboard speed",
                  [f"evalica {evalica.__version__}, numpy {np.__version__}, python {platform.python_version()}",
                   "BLAS limited to 1 thread"])

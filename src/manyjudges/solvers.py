@@ -17,6 +17,7 @@ numbers, only slower.
 
 :func:`damped_newton`: Newton's method with a backtracking (Armijo) line search for a strictly convex objective;
 :func:`newton_polish`: full Newton steps after it while they lower the gradient.
+:func:`newton_warm`: full Newton steps from a start near the optimum, None if they stop short.
 """
 from __future__ import annotations
 
@@ -220,6 +221,31 @@ def damped_newton(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: 
                 return x if np.abs(g).max() <= 1e3 * tol else None
         x, f, g = x + t * step, f_new, g_new
     return x
+
+
+def newton_warm(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, tol: float,
+                max_steps: int = 10) -> np.ndarray | None:
+    """Full Newton steps from a start near the optimum (a bootstrap replicate starts from the full-data fit).
+
+    Each step -H^{-1} g is kept only while it lowers max |gradient|; returns ``x`` as soon as
+    max |g| <= ``tol``, None if the steps stop short of it (the caller then runs
+    :func:`damped_newton` from ``x0``). Near the optimum of a strictly convex objective full steps
+    converge quadratically, so this skips the line search's evaluations; far from it a step can
+    overshoot, which the max |g| test catches.
+    """
+    x, grad = x0, fun(x0)[1]
+    for _ in range(max_steps):
+        if np.abs(grad).max() <= tol:
+            return x
+        delta = cholesky_solve(hess(x), grad, check_finite=True)
+        if delta is None:
+            return None
+        new_x = x - delta
+        new_grad = fun(new_x)[1]
+        if not np.abs(new_grad).max() < np.abs(grad).max():
+            return None
+        x, grad = new_x, new_grad
+    return x if np.abs(grad).max() <= tol else None
 
 
 def newton_polish(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x: np.ndarray, max_steps: int = 5,

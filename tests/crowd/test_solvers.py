@@ -8,7 +8,7 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize, rosen, rosen_der
 
 from manyjudges import solvers
-from manyjudges.crowd.bradley_terry import bt_objective, crowd_bt_objective, pair_counts, strict_pairs
+from manyjudges.crowd.bradley_terry import bt_hessian, bt_objective, crowd_bt_objective, pair_counts, strict_pairs
 from manyjudges.solvers import cholesky_solve, lbfgsb
 
 from .test_bradley_terry import crowd
@@ -121,3 +121,38 @@ def test_lbfgsb_fit_says_whether_it_converged_and_scales_its_variables():
     assert scaled.n_iter < plain.n_iter
     capped = lbfgsb_fit(fun, np.zeros(40), bounds, maxiter=2, gtol=1e-8, ftol=0.0)
     assert not capped.converged and capped.n_iter == 2
+
+
+def _bt_problem(seed: int):
+    topic, _ = crowd(n=9, good=5, malicious=2, per_worker=12, good_accuracy=0.8, seed=seed)
+    a, b, w_ab, w_ba = pair_counts(*strict_pairs(topic)[1:], topic.n_items)
+
+    def fun(s):
+        return bt_objective(s, a, b, w_ab, w_ba, 0.01)
+
+    def hess(s):
+        return bt_hessian(s, a, b, w_ab, w_ba, 0.01)
+
+    return fun, hess, topic.n_items
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_newton_warm_reaches_damped_newtons_optimum_from_near_it_and_refuses_from_far(seed):
+    fun, hess, n = _bt_problem(seed)
+    optimum = solvers.damped_newton(fun, hess, np.zeros(n), 100, 1e-12)
+    near = optimum + np.random.default_rng(seed).normal(scale=0.05, size=n)
+    warm = solvers.newton_warm(fun, hess, near, 1e-10)
+    assert warm is not None and np.abs(fun(warm)[1]).max() <= 1e-10
+    assert np.allclose(warm, optimum, atol=1e-9)
+    # a budget of one step cannot reach 1e-10 from 0.05 away: None, the caller's cue for damped Newton
+    assert solvers.newton_warm(fun, hess, near, 1e-10, max_steps=1) is None
+    # a full step from far away overshoots (max |g| grows): None
+    assert solvers.newton_warm(fun, hess, optimum + 40.0 * (np.arange(n) % 2), 1e-10) is None
+
+
+def test_newton_polish_returns_its_start_when_the_gradient_is_within_tol():
+    fun, hess, n = _bt_problem(0)
+    x = solvers.damped_newton(fun, hess, np.zeros(n), 100, 1e-6)
+    assert np.array_equal(solvers.newton_polish(fun, hess, x, tol=1e-6), x)
+    polished = solvers.newton_polish(fun, hess, x)
+    assert np.abs(fun(polished)[1]).max() < np.abs(fun(x)[1]).max()

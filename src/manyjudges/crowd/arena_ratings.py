@@ -24,7 +24,7 @@ from manyjudges.crowd.bradley_terry import (
 )
 from manyjudges.crowd.elo import elo_ratings
 from manyjudges.estimator import Estimator
-from manyjudges.solvers import damped_newton, newton_polish
+from manyjudges.solvers import damped_newton, newton_polish, newton_warm
 
 __all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit", "check_mle_exists"]
 
@@ -135,9 +135,11 @@ class ArenaBradleyTerry(ArenaRating):
             def hess(s: np.ndarray) -> np.ndarray:
                 return bt_hessian(s, a, b, w_ab, w_ba, self.reg) + 1.0
 
-            scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
-            if scores is not None:
-                scores = newton_polish(fun, hess, scores, tol=self.tol)
+            scores = None if start is None else newton_warm(fun, hess, x0, self.tol)
+            if scores is None:
+                scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
+                if scores is not None:
+                    scores = newton_polish(fun, hess, scores, tol=self.tol)
         if scores is None:
             scores = fit_bt_scores(a, b, w_ab, w_ba, n, self.reg, max_iter=self.max_iter, tol=self.tol, x0=x0)
         return RatingFit(scores)

@@ -19,7 +19,7 @@ import numpy as np
 from manyjudges.crowd.arena_data import Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
 from manyjudges.crowd.bradley_terry import fit_bt_scores
-from manyjudges.solvers import damped_newton, lbfgsb, newton_polish
+from manyjudges.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
 
 __all__ = ["Davidson", "davidson_hessian", "davidson_objective", "fit_davidson"]
 
@@ -88,8 +88,9 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
                  reg: float, x0: np.ndarray | None = None, max_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
     """``x = (s, theta)`` minimising :func:`davidson_objective`: damped Newton
     (:func:`~manyjudges.solvers.damped_newton`, then :func:`~manyjudges.solvers.newton_polish`) from
-    ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)), tau = the share of ties, the tie parameter
-    of equal strengths); L-BFGS-B if Newton fails.
+    ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)), tau = the share of ties, the tie
+    parameter of equal strengths); L-BFGS-B if Newton fails. A given ``x0`` with finite theta (a
+    replicate's full-data fit) first tries :func:`~manyjudges.solvers.newton_warm`.
 
     Without a tie the likelihood grows as theta -> -inf (nu -> 0: Bradley-Terry without ties), so
     the result is the Bradley-Terry fit of the wins (same ``reg``) and theta = -inf; with ties only,
@@ -102,7 +103,8 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
                                              x0=None if x0 is None else x0[:-1]), [-np.inf]])
     if ties >= verdicts:
         return np.concatenate([np.zeros(n_models), [np.inf]])
-    if x0 is None or not np.isfinite(x0[-1]):
+    warm = x0 is not None and bool(np.isfinite(x0[-1]))
+    if not warm:
         tau = ties / verdicts
         x0 = np.concatenate([np.zeros(n_models), [np.log(2.0 * tau / (1.0 - tau))]])
 
@@ -112,9 +114,11 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
     def hess(x: np.ndarray) -> np.ndarray:
         return davidson_hessian(x, a, b, w_a, w_b, t, reg)
 
-    x = damped_newton(fun, hess, np.asarray(x0, dtype=float), max_iter, tol)
-    if x is not None:
-        x = newton_polish(fun, hess, x, tol=tol)
+    x = newton_warm(fun, hess, np.asarray(x0, dtype=float), tol) if warm else None
+    if x is None:
+        x = damped_newton(fun, hess, np.asarray(x0, dtype=float), max_iter, tol)
+        if x is not None:
+            x = newton_polish(fun, hess, x, tol=tol)
     if x is None:
         x = lbfgsb(fun, np.asarray(x0, dtype=float), None, maxiter=100 * max_iter, gtol=tol, ftol=1e-15,
                    maxcor=20)[0]
