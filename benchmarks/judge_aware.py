@@ -58,9 +58,9 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from manyjudges.crowd import Leaderboard
-from manyjudges.crowd.arena_data import code_verdicts
 from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
 from manyjudges.crowd.simulate_judges import SimulatedJudge, simulate_judge_panel
+from manyjudges.crowd.verdict_codes import code_verdicts
 from manyjudges.download import mirror_path, pinned_files
 from manyjudges.io.sources.verdict_sources import verdicts_of_source
 

@@ -35,7 +35,7 @@ import pandas as pd
 from timing_harness import write_tables
 
 from manyjudges.crowd import Leaderboard
-from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, cells_from_codes
+from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, cells_from_codes
 from manyjudges.crowd.arena_ratings import ArenaBradleyTerry
 from manyjudges.crowd.rank_intervals import competition_ranks
 

@@ -183,7 +183,8 @@ def main() -> None:
     parser.add_argument("--bootstrap", type=int, nargs="+", default=[1000],
                         help="replicates per size (one value for all, or one per size; 0: no bootstrap)")
     parser.add_argument("--mirror", type=Path, default=os.environ.get("MANYJUDGES_MIRROR"),
-                        help="the data mirror root: also time the llmfao crowd's leaderboard (default: $MANYJUDGES_MIRROR)")
+                        help="the data mirror root: also time the llmfao crowd's leaderboard "
+                             "(default: $MANYJUDGES_MIRROR)")
     parser.add_argument("--out", default="benchmarks/runs")
     args = parser.parse_args()
     boots = args.bootstrap * len(args.sizes) if len(args.bootstrap) == 1 else args.bootstrap

@@ -76,8 +76,9 @@ def test_leaderboard_fit_is_the_scipy_maximum_of_the_written_out_likelihood():
 
 
 def test_objective_and_gradient_against_the_direct_loop():
-    from manyjudges.crowd.arena_data import cell_table, code_verdicts
+    from manyjudges.crowd.arena_cells import cell_table
     from manyjudges.crowd.judge_aware import judge_aware_objective, judgments_of_cells
+    from manyjudges.crowd.verdict_codes import code_verdicts
 
     verdicts = verdict_level_panel(1, [0.85, 0.7, 0.95], [1.0, 0.0, -0.5], n_prompts=3, tie_rate=0.15)
     data = code_verdicts(verdicts)
@@ -238,6 +239,21 @@ def test_two_identical_copies_count_as_one_judge_in_the_unit_verdicts():
     assert np.abs(plain - alone).max() > 0.05
 
 
+def test_digit_judge_ids_keep_their_weights_in_natural_order():
+    """Judges named 9 and 10 are coded 9 < 10 (natural order) by every part, as j09 < j10 are:
+    the same weights land on the same judges."""
+    judges = [SimulatedJudge("j09", 0.85, 0.2), SimulatedJudge("j10", 0.8, -0.2), SimulatedJudge("j8", 0.65, 1.5)]
+    verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=30, seed=10)
+    copied = with_copy(verdicts, "j8", "j11")
+    clusters = {"j8": "x", "j11": "x"}
+    padded = JudgeAwareVerdicts(clusters=clusters).fit(copied)
+    digits = copied.assign(judge=copied["judge"].str.lstrip("j").str.lstrip("0"))
+    plain = JudgeAwareVerdicts(clusters={"8": "x", "11": "x"}).fit(digits)
+    assert plain.judges_.judge.tolist() == ["8", "9", "10", "11"]
+    assert plain.judges_.weight.tolist() == pytest.approx([0.5, 1.0, 1.0, 0.5])
+    np.testing.assert_allclose(plain.units_.p_model_1, padded.units_.p_model_1, atol=1e-9)
+
+
 def test_judge_weights_finds_the_copy():
     judges = [SimulatedJudge("a", 0.85), SimulatedJudge("b", 0.8), SimulatedJudge("c", 0.7, 1.0),
               SimulatedJudge("c2", 0.7, 1.0, copy_of="c", copy_rate=0.9)]
@@ -308,7 +324,7 @@ def test_judge_aware_rating_is_registered():
 
 
 def test_bootstrap_replicates_are_refits_of_the_resampled_prompts():
-    from manyjudges.crowd.arena_data import code_verdicts
+    from manyjudges.crowd.verdict_codes import code_verdicts
 
     verdicts = verdict_level_panel(13, [0.9, 0.75], [0.7, -0.3], n_prompts=12, tie_rate=0.1)
     params = {"clusters": None, "tol": 1e-10}

@@ -244,8 +244,12 @@ def test_elo_is_one_game_per_pair_played_in_the_seeded_schedule():
 
 def test_bad_input_is_named():
     verdicts = simulated_verdicts()
-    with pytest.raises(ValueError, match=r"row 3 .*winner must be one of.*'left'"):
+    with pytest.raises(ValueError, match=r"^verdicts, row 3: winner must be one of .*'left'$"):
         Leaderboard().fit(verdicts.assign(winner=lambda t: t["winner"].where(t.index != 3, "left")))
+    with pytest.raises(ValueError, match=r"^verdicts, row 5: model_a and model_b are the same model: "):
+        Leaderboard().fit(verdicts.assign(model_b=lambda t: t["model_b"].where(t.index != 5, t["model_a"])))
+    with pytest.raises(ValueError, match=r"^verdicts, row 2: empty judge: ' '$"):
+        Leaderboard().fit(verdicts.assign(judge=lambda t: t["judge"].where(t.index != 2, " ")))
     with pytest.raises(ValueError, match="needs a judge column"):
         Leaderboard("crowd_bt").fit(verdicts.drop(columns="judge"))
     with pytest.raises(ValueError, match="needs a prompt column"):

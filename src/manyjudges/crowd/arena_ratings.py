@@ -1,7 +1,7 @@
 """Model ratings of an arena from its cell counts: Bradley-Terry with ties, Elo, Crowd-BT.
 
 Every rating follows one contract: ``Rating(**params).fit_cells(cells, counts, start=None)`` on
-the verdicts' :class:`~manyjudges.crowd.arena_data.Cells` and their (float) counts returns a
+the verdicts' :class:`~manyjudges.crowd.arena_cells.Cells` and their (float) counts returns a
 :class:`RatingFit` whose ``scores`` are one per model, higher = better, on the scale the class
 states (the leaderboard centres them to mean 0). ``start`` is the full-data fit, from which a
 bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.crowd.davidson`.
@@ -14,7 +14,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, ArenaVerdicts, Cells
+from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.crowd.bradley_terry import (
     NEWTON_MAX_ITEMS,
     bt_hessian,
@@ -23,6 +23,7 @@ from manyjudges.crowd.bradley_terry import (
     fit_crowd_bt,
 )
 from manyjudges.crowd.elo import elo_ratings
+from manyjudges.crowd.verdict_codes import ArenaVerdicts
 from manyjudges.estimator import Estimator
 from manyjudges.solvers import damped_newton, newton_polish, newton_warm
 

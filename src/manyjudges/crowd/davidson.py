@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.crowd.arena_data import Cells
+from manyjudges.crowd.arena_cells import Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
 from manyjudges.crowd.bradley_terry import fit_bt_scores
 from manyjudges.solvers import damped_newton, lbfgsb, newton_polish, newton_warm

@@ -44,10 +44,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from manyjudges.crowd.arena_data import HI_WINS, LO_WINS, TIE, ArenaVerdicts, Cells
+from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, bt_pair_weights
 from manyjudges.crowd.bradley_terry import fit_bt_scores, virtual_item_penalty
 from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.crowd.verdict_codes import ArenaVerdicts
 from manyjudges.io.verdicts import MISSING, WINNERS
 from manyjudges.solvers import lbfgsb
 

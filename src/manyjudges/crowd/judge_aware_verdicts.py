@@ -1,6 +1,6 @@
 """One verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted.
 
-A **unit** u is a prompt and an unordered pair of models, model_1 < model_2 in string order
+A **unit** u is a prompt and an unordered pair of models, model_1 before model_2 in natural order
 (:mod:`manyjudges.crowd.verdict_codes`). It has one true winner z_u (model_1 or model_2), with the
 prior P(z_u = model_1) = sigma(s_1 - s_2) from Bradley-Terry log-strengths s of the models
 (``prior="strengths"``, fitted) or 1/2 (``prior="flat"``). Judge j, shown the unit's answers in
@@ -43,7 +43,7 @@ import pandas as pd
 from scipy.special import expit, log_expit, logit
 
 from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
-from manyjudges.crowd.verdict_codes import check_verdicts, code_verdicts
+from manyjudges.crowd.verdict_codes import check_verdicts, code_units
 from manyjudges.estimator import Estimator
 from manyjudges.solvers import lbfgsb
 
@@ -61,8 +61,8 @@ class UnitRows:
 
     Attributes
     ----------
-    units : DataFrame ``prompt, model_1, model_2`` (sorted); ``verdicts`` per unit in ``n_verdicts``
-    judges : sorted judge ids; models : sorted model ids; ``model_1, model_2``: each unit's model codes
+    units : DataFrame ``prompt, model_1, model_2`` (natural order); ``verdicts`` per unit in ``n_verdicts``
+    judges : judge ids, models : model ids, both in natural order; ``model_1, model_2``: each unit's model codes
     judge, unit : (r,) codes; y : (r,) +1 names model_1, -1 model_2; t : (r,) +1 model_1 shown first, -1 not;
     count : (r,) 1, or 1/2 for each half of a tie
     """
@@ -83,11 +83,11 @@ class UnitRows:
 def unit_rows(verdicts: pd.DataFrame) -> UnitRows:
     """:class:`UnitRows` of a verdicts table (checked: a ValueError names the row and the value)."""
     check_verdicts(verdicts, "verdicts")
-    coded = code_verdicts(verdicts)
+    coded = code_units(verdicts)
     table = coded.tables[0]
     units = coded.units
-    models = np.asarray(sorted(set(units["model_1"]) | set(units["model_2"])), dtype=object)
-    index = pd.Index(models)
+    models = coded.models
+    index = pd.Index(models, dtype=object)
     canonical, swapped = table["canonical"], table["swapped"]
     strict = canonical < 2
     tie = ~strict
@@ -228,7 +228,7 @@ class JudgeAwareVerdicts(Estimator):
         rows = unit_rows(verdicts)
         m, n = len(rows.judges), len(rows.models)
         weights = judge_weights(verdicts, self.clusters, self.cluster_threshold, self.rho)
-        weight = weights["weight"].to_numpy(dtype=float)
+        weight = weights.set_index("judge")["weight"].reindex(rows.judges).to_numpy(dtype=float)
         strengths = self.prior == "strengths"
         x0 = np.concatenate([np.zeros(n if strengths else 0), np.full(m, float(logit(self.eta_init))), np.zeros(m)])
         bounds: list[tuple[float | None, float | None]] = [(None, None)] * (len(x0) - m)

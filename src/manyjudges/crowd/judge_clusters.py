@@ -32,6 +32,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from manyjudges.crowd.judges import judge_measures
+from manyjudges.crowd.verdict_codes import judge_ids
 
 __all__ = ["AUTO", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
 
@@ -138,10 +139,11 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
     Returns
     -------
     pandas.DataFrame
-        :data:`WEIGHT_COLUMNS`, one row per judge in sorted order.
+        :data:`WEIGHT_COLUMNS`, one row per judge in natural order
+        (:func:`~manyjudges.crowd.verdict_codes.judge_ids`).
     """
     check_cluster_params(clusters, threshold, rho)
-    judges = np.asarray(sorted(set(verdicts["judge"].astype(str))), dtype=object)
+    judges = judge_ids(verdicts)
     if isinstance(clusters, Mapping):
         unknown = sorted(set(map(str, clusters)) - set(judges))
         if unknown:

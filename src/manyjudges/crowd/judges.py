@@ -3,7 +3,7 @@ agreement among themselves, shared errors and the effective number of independen
 
 The input is a **verdicts** table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the
 answer shown FIRST; :mod:`manyjudges.crowd.verdict_codes`). A **unit** is a prompt and an unordered
-pair of models, oriented canonically (model_1 < model_2 in string order), and a verdict is one of
+pair of models, oriented canonically (model_1 before model_2 in natural order), and a verdict is one of
 three classes there: model_1 wins, model_2 wins, tie (``tie`` and ``tie (bothbad)`` alike).
 Definitions and sources: ``docs/methods.md``, "LLM judges".
 
@@ -31,7 +31,7 @@ from manyjudges.crowd.agreement_measures import (
     pearson,
 )
 from manyjudges.crowd.position_bias import class_shares, position_bias
-from manyjudges.crowd.verdict_codes import check_verdicts, code_verdicts
+from manyjudges.crowd.verdict_codes import check_verdicts, code_units
 
 __all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
            "judge_measures"]
@@ -130,7 +130,7 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     Returns
     -------
     JudgeMeasures
-        ``judges``: per judge (sorted ids) the position bias of
+        ``judges``: per judge (natural order) the position bias of
         :func:`~manyjudges.crowd.position_bias.position_bias` and, with a reference, ``n_matched``
         (the judge's verdicts on units the reference has), ``accuracy`` (the share of them in the
         reference's class, canonical orientation, ties a class of their own) and ``kappa`` (Cohen's
@@ -166,7 +166,7 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     check_verdicts(verdicts, "verdicts")
     if reference is not None:
         check_verdicts(reference, "reference")
-    coded = code_verdicts(verdicts) if reference is None else code_verdicts(verdicts, reference)
+    coded = code_units(verdicts) if reference is None else code_units(verdicts, reference)
     table = coded.tables[0]
     judges: pd.Index = table["judges"]
     judge, unit, canonical = table["judge"], table["unit"], table["canonical"]

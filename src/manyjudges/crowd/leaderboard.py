@@ -1,7 +1,7 @@
 """An arena leaderboard: one score per model from all verdicts pooled, with bootstrap intervals.
 
 The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
-first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_data`) and
+first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_cells`) and
 rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
 the method's scale: natural-log strengths for ``bradley_terry``, ``davidson``, ``crowd_bt`` and
 ``judge_aware`` (exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
@@ -29,18 +29,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd.arena_data import (
-    RESAMPLE_UNITS,
-    ArenaVerdicts,
-    Cells,
-    cell_table,
-    code_verdicts,
-    unit_matrix,
-)
+from manyjudges.crowd.arena_cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
 from manyjudges.crowd.arena_ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.crowd.davidson import Davidson
 from manyjudges.crowd.judge_aware import JudgeAware
 from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.crowd.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.estimator import Estimator
 from manyjudges.registry import Builtin, Registry
 

@@ -1,19 +1,24 @@
-"""A verdicts table as integer codes: judges, units (prompt, unordered model pair) and three classes.
+"""A verdicts table as integer codes: the one coder of the leaderboard, the judge measures and the
+judge-aware verdicts.
 
-A **verdicts** table has the string columns ``prompt, judge, model_a, model_b, winner``: one row per
-verdict of a judge on two answers to a prompt, ``model_a`` the answer shown FIRST to the judge and
-``winner`` one of ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)`` (Chatbot Arena's words; both
-ties are one class here).
+A **verdicts** table has one row per verdict of a judge on two answers to a prompt, the string
+columns ``model_a, model_b, winner`` and, optionally, ``prompt`` and ``judge``
+(:data:`~manyjudges.io.verdicts.VERDICT_COLUMNS`); ``model_a`` is the answer shown FIRST and
+``winner`` one of ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)`` (Chatbot Arena's words).
+A column the file lacked is read as :data:`~manyjudges.io.verdicts.MISSING` (``-``) in every row,
+which counts as no such column.
 
-Each verdict is coded twice:
+Models, prompts and judges are coded in natural order (:func:`~manyjudges.io.tables.natural_sort`:
+numerically when every id is a digit string, else by code point), so the codes, and every number
+computed from them, do not depend on the order of the rows. Two views of the same coding:
 
-- **as shown**: 0 = the answer shown first wins, 1 = the answer shown second wins, 2 = tie;
-- **canonically**: the unit is (prompt, model_1, model_2) with ``model_1 < model_2`` in string order,
-  and 0 = model_1 wins, 1 = model_2 wins, 2 = tie. A verdict is ``swapped`` when ``model_a > model_b``
-  (model_2 was shown first); then its canonical class is its shown class with 0 and 1 exchanged.
-
-Ids are coded in sorted order, so the codes, and every number computed from them, do not depend
-on the order of the rows.
+- :func:`code_verdicts`, one row per verdict (:class:`ArenaVerdicts`, rows in a canonical order),
+  which the leaderboard sums into cells (:mod:`manyjudges.crowd.arena_cells`);
+- :func:`code_units`, several tables (a panel's and a reference's) on one shared coding of their
+  **units** (prompt, unordered model pair), each verdict classed **as shown** (0 = the answer shown
+  first wins, 1 = the one shown second, 2 = tie) and **canonically** (0 = ``model_1`` wins,
+  1 = ``model_2`` wins, 2 = tie, ``model_1`` before ``model_2`` in natural order); a verdict is
+  ``swapped`` when ``model_2`` was shown first.
 """
 from __future__ import annotations
 
@@ -22,21 +27,29 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from manyjudges.io.tables import natural_sort
+from manyjudges.io.verdicts import MISSING
 from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS
 
-__all__ = ["VERDICT_COLUMNS", "WINNERS", "CodedVerdicts", "check_verdicts", "code_verdicts",
-           "verdict_fault"]
+__all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "CodedUnits",
+           "check_verdicts", "code_units", "code_verdicts", "judge_ids", "verdict_fault"]
 
 VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
-#: the winner values and their class as shown (0 first shown wins, 1 second shown wins, 2 tie)
-WINNERS = dict(zip(TABLE_WINNERS, (0, 1, 2, 2)))
+#: the columns every verdicts table has (``prompt`` and ``judge`` are optional)
+REQUIRED_COLUMNS = ("model_a", "model_b", "winner")
+#: the values of ``winner``, in the order of their codes 0..3
+WINNERS = tuple(TABLE_WINNERS)
+#: each winner code's class as shown: 0 the answer shown first wins, 1 the one shown second, 2 tie
+SHOWN_CLASS = np.array([0, 1, 2, 2], dtype=np.int64)
+#: what a ``tie (bothbad)`` verdict is: a tie like any other, or dropped
+BOTHBAD_RULES = ("tie", "drop")
 
 
-def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, distinct values as an object array of str) of a column; a missing value reads as ""."""
+def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """(codes, distinct values as text, first-seen order) of a column; a missing value reads as ""."""
     codes, uniques = pd.factorize(pd.Series(values).to_numpy(dtype=object, na_value=""), sort=False)
-    return codes.astype(np.int64), np.asarray([str(u) for u in uniques], dtype=object)
+    return codes.astype(np.int64), [str(u) for u in uniques]
 
 
 def _first(mask: np.ndarray) -> int | None:
@@ -44,32 +57,39 @@ def _first(mask: np.ndarray) -> int | None:
     return int(hits[0]) if len(hits) else None
 
 
+def _present_columns(frame: pd.DataFrame) -> list[str]:
+    """The verdict columns of ``frame`` that carry values: the required ones (a ValueError if one is
+    missing) and ``prompt`` / ``judge`` unless absent or :data:`MISSING` in every row."""
+    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"a verdicts table needs the columns {', '.join(REQUIRED_COLUMNS)} (prompt and judge "
+                         f"optional); missing {', '.join(missing)}")
+    return [c for c in VERDICT_COLUMNS
+            if c in REQUIRED_COLUMNS or (c in frame.columns and not bool((frame[c] == MISSING).all()))]
+
+
 def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
     """The first faulty row of a verdicts table, as (0-based row position, reason, value), or None.
 
     Faults, in this order within a row: an empty or missing field (in column order), a ``winner``
-    that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing column is a ValueError.
-    The checks run on each column's distinct values, not on every row.
+    that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing required column is a
+    ValueError. The checks run on each column's distinct values, not on every row.
     """
-    missing = [c for c in VERDICT_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ValueError(f"a verdicts table needs the columns {', '.join(VERDICT_COLUMNS)}; missing "
-                         f"{', '.join(missing)}")
-    coded = {c: _factorized(frame[c]) for c in VERDICT_COLUMNS}
+    coded = {c: _factorized(frame[c]) for c in _present_columns(frame)}
     blank = {c: np.asarray([not u.strip() for u in uniques], dtype=bool)[codes]
              for c, (codes, uniques) in coded.items()}
     faults: list[tuple[int, int, str, object]] = []
-    for order, column in enumerate(VERDICT_COLUMNS):
+    for order, column in enumerate(coded):
         row = _first(blank[column])
         if row is not None:
             codes, uniques = coded[column]
             faults.append((row, order, f"empty {column}", uniques[codes[row]]))
     codes, uniques = coded["winner"]
-    row = _first(~np.isin(uniques, list(WINNERS))[codes] & ~blank["winner"])
+    row = _first(~np.isin(np.asarray(uniques, dtype=object), WINNERS)[codes] & ~blank["winner"])
     if row is not None:
         faults.append((row, 10, f"winner must be one of {', '.join(WINNERS)}", uniques[codes[row]]))
     (a, a_ids), (b, b_ids) = coded["model_a"], coded["model_b"]
-    b_as_a = pd.Index(a_ids).get_indexer(b_ids)  # each model_b value's code among the model_a values, -1: none
+    b_as_a = pd.Index(a_ids, dtype=object).get_indexer(b_ids)  # each model_b value's code among model_a's, -1: none
     row = _first((a == b_as_a[b]) & ~blank["model_a"])
     if row is not None:
         faults.append((row, 11, "model_a and model_b are the same model", a_ids[a[row]]))
@@ -90,21 +110,124 @@ def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
         raise ValueError(f"{name}, row {frame.index[row]!r}: {reason}: {value!r}")
 
 
+def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The distinct texts of several columns together in natural order, and each column's codes into
+    them (values that differ but read the same, such as 1 and "1", share a code)."""
+    factored = [_factorized(c) for c in columns]
+    names = np.asarray(natural_sort(set().union(*(set(u) for _, u in factored))), dtype=object)
+    lookup = {name: i for i, name in enumerate(names)}
+    return names, [np.array([lookup[x] for x in u], dtype=np.int64)[c] for c, u in factored]
+
+
+def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, codes) of an optional column; an absent one is one id, :data:`MISSING`, for every row."""
+    if column in present:
+        ids, (codes,) = _natural_codes(frame[column])
+        return ids, codes
+    return np.asarray([MISSING], dtype=object), np.zeros(len(frame), dtype=np.int64)
+
+
+def judge_ids(frame: pd.DataFrame) -> np.ndarray:
+    """The judges of a verdicts table in natural order (the order of every judge table); one judge,
+    :data:`MISSING`, without a judge column."""
+    return _optional_codes(frame, "judge", _present_columns(frame))[0]
+
+
+def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
+    """Each row's winner as its index in :data:`WINNERS` (checked beforehand)."""
+    codes, uniques = _factorized(frame["winner"])
+    return np.asarray([WINNERS.index(w) for w in uniques], dtype=np.int64)[codes]
+
+
+def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
+    """The stable order of rows by ``keys`` (first key first): one argsort of the mixed-radix number
+    of the keys when it fits in int64 (several times faster than ``np.lexsort``), else lexsort."""
+    if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0 ** 62:
+        combined = np.zeros(len(keys[0]), dtype=np.int64)
+        for key, size in zip(keys, sizes):
+            combined *= size
+            combined += key
+        return np.argsort(combined, kind="stable")
+    return np.lexsort(keys[::-1])
+
+
 @dataclass(frozen=True)
-class CodedVerdicts:
-    """The verdicts of several tables (the judges' and a reference) on one shared coding of the units.
+class ArenaVerdicts:
+    """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt,
+    judge codes).
+
+    Attributes
+    ----------
+    models, prompts, judges : str arrays in natural order (a missing prompt or judge column: one
+        prompt or judge named :data:`~manyjudges.io.verdicts.MISSING`, ``-``)
+    model_a, model_b, prompt, judge : (p,) int arrays
+    winner : (p,) int8 array: 0 model_a, 1 model_b, 2 tie (``tie (bothbad)`` is 2 too, or dropped)
+    has_prompt, has_judge : whether the table had the column (not only the reader's fill-in '-')
+    """
+
+    models: np.ndarray
+    prompts: np.ndarray
+    judges: np.ndarray
+    model_a: np.ndarray
+    model_b: np.ndarray
+    winner: np.ndarray
+    prompt: np.ndarray
+    judge: np.ndarray
+    has_prompt: bool
+    has_judge: bool
+
+    @property
+    def n_models(self) -> int:
+        return len(self.models)
+
+    @property
+    def n_verdicts(self) -> int:
+        return len(self.winner)
+
+
+def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:
+    """The verdicts table as :class:`ArenaVerdicts`, checked first (:func:`check_verdicts`).
+
+    ``bothbad``: ``"tie"`` (default) reads ``tie (bothbad)`` as a tie, ``"drop"`` leaves those
+    verdicts out.
+    """
+    if bothbad not in BOTHBAD_RULES:
+        raise ValueError(f"bothbad must be one of {', '.join(BOTHBAD_RULES)}, got {bothbad!r}")
+    check_verdicts(verdicts)
+    present = _present_columns(verdicts)
+    winner = _winner_codes(verdicts)
+    models, (a, b) = _natural_codes(verdicts["model_a"], verdicts["model_b"])
+    prompts, prompt = _optional_codes(verdicts, "prompt", present)
+    judges, judge = _optional_codes(verdicts, "judge", present)
+    keep = np.ones(len(winner), dtype=bool) if bothbad == "tie" else winner != 3
+    a, b, code = a[keep], b[keep], np.minimum(winner[keep], 2).astype(np.int8)
+    prompt, judge = prompt[keep], judge[keep]
+    order = _canonical_order([a, b, code, prompt, judge], [len(models), len(models), 3, len(prompts), len(judges)])
+    return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=a[order], model_b=b[order],
+                         winner=code[order], prompt=prompt[order], judge=judge[order],
+                         has_prompt="prompt" in present, has_judge="judge" in present)
+
+
+@dataclass(frozen=True)
+class CodedUnits:
+    """The verdicts of several tables (a panel's and a reference's) on one shared coding of the units.
 
     Attributes
     ----------
     units : pandas.DataFrame
-        ``prompt, model_1, model_2`` of each unit, sorted; ``model_1 < model_2``.
+        ``prompt, model_1, model_2`` of each unit, in natural order of the codes; ``model_1`` before
+        ``model_2`` in natural order.
+    models : numpy.ndarray
+        The models of all the tables, in natural order.
     tables : list of dict
-        Per table, arrays over its rows: ``judge`` (code into ``judges``), ``unit`` (row of ``units``),
-        ``shown`` (0/1/2 as shown), ``swapped`` (model_2 shown first) and ``canonical`` (0/1/2), and
-        ``judges``, the table's judge ids, sorted (a pandas Index).
+        Per table, arrays over its rows (in the table's order): ``judge`` (code into ``judges``),
+        ``unit`` (row of ``units``), ``shown`` (0/1/2 as shown), ``swapped`` (model_2 shown first)
+        and ``canonical`` (0/1/2), and ``judges``, the table's judge ids in natural order (a pandas
+        Index; one judge, ``-``, for a table without a judge column).
     """
 
     units: pd.DataFrame
+    models: np.ndarray
     tables: list[dict]
 
     @property
@@ -112,16 +235,7 @@ class CodedVerdicts:
         return len(self.units)
 
 
-def _sorted_codes(*columns: pd.Series) -> tuple[list[np.ndarray], np.ndarray]:
-    """The values of several columns coded together, ids in sorted (code point) order: (codes per column,
-    ids). Codes compare as the strings do."""
-    codes, uniques = zip(*(_factorized(c) for c in columns))
-    ids = np.asarray(sorted(set().union(*map(set, uniques))), dtype=object)
-    index = pd.Index(ids)
-    return [index.get_indexer(u)[c] for c, u in zip(codes, uniques)], ids
-
-
-def code_verdicts(*frames: pd.DataFrame) -> CodedVerdicts:
+def code_units(*frames: pd.DataFrame) -> CodedUnits:
     """Code verdicts tables (checked beforehand with :func:`check_verdicts`) on one unit coding.
 
     Parameters
@@ -132,10 +246,15 @@ def code_verdicts(*frames: pd.DataFrame) -> CodedVerdicts:
 
     Returns
     -------
-    CodedVerdicts
+    CodedUnits
     """
-    prompts, prompt_ids = _sorted_codes(*(f["prompt"] for f in frames))
-    models, model_ids = _sorted_codes(*(f[c] for f in frames for c in ("model_a", "model_b")))
+    present = [_present_columns(f) for f in frames]
+    if any("prompt" in p for p in present):
+        prompt_ids, prompts = _natural_codes(*(f["prompt"] if "prompt" in p else pd.Series([MISSING] * len(f))
+                                               for f, p in zip(frames, present)))
+    else:
+        prompt_ids, prompts = np.asarray([MISSING], dtype=object), [np.zeros(len(f), dtype=np.int64) for f in frames]
+    model_ids, models = _natural_codes(*(f[c] for f in frames for c in ("model_a", "model_b")))
     n_models = max(len(model_ids), 1)
     if len(prompt_ids) * n_models * n_models >= np.iinfo(np.int64).max:
         raise ValueError("too many prompts and models to code the units in 64 bits")
@@ -151,13 +270,12 @@ def code_verdicts(*frames: pd.DataFrame) -> CodedVerdicts:
                           "model_2": model_ids[distinct % n_models]})
     tables = []
     start = 0
-    for frame, key, turned in zip(frames, keys, swapped):
-        judges, judge_ids = _sorted_codes(frame["judge"])
-        winner, winner_ids = _factorized(frame["winner"])
-        shown = np.asarray([WINNERS[w] for w in winner_ids], dtype=np.int64)[winner]
+    for frame, columns, key, turned in zip(frames, present, keys, swapped):
+        judge_ids, judge = _optional_codes(frame, "judge", columns)
+        shown = SHOWN_CLASS[_winner_codes(frame)]
         canonical = np.where(turned & (shown < 2), 1 - shown, shown)
-        tables.append({"judge": judges[0], "judges": pd.Index(judge_ids, name="judge", dtype=object),
+        tables.append({"judge": judge, "judges": pd.Index(judge_ids, name="judge", dtype=object),
                        "unit": unit[start:start + len(key)], "shown": shown, "swapped": turned,
                        "canonical": canonical})
         start += len(key)
-    return CodedVerdicts(units=units, tables=tables)
+    return CodedUnits(units=units, models=model_ids, tables=tables)

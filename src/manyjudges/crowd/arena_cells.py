@@ -1,0 +1,131 @@
+"""An arena's coded verdicts summed into cells: the input of every leaderboard rating.
+
+A rating needs only how many verdicts fall in each *cell* (judge when the method models judges,
+unordered pair of models, outcome, and presentation order when the method models it), so the
+verdicts are coded once (:func:`~manyjudges.crowd.verdict_codes.code_verdicts`) and every fit,
+including each bootstrap replicate, works on a vector of cell counts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from manyjudges.crowd.verdict_codes import ArenaVerdicts
+
+__all__ = ["HI_WINS", "LO_WINS", "RESAMPLE_UNITS", "TIE", "Cells", "cell_table", "cells_from_codes", "unit_matrix"]
+
+#: what the bootstrap resamples with replacement
+RESAMPLE_UNITS = ("verdicts", "prompts", "judges")
+
+#: cell outcomes: the pair's lower-coded model wins, the higher-coded one wins, a tie
+LO_WINS, HI_WINS, TIE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Cells:
+    """Distinct (judge, lo, hi, outcome) of the verdicts: ``lo < hi`` model codes, outcome
+    :data:`LO_WINS`, :data:`HI_WINS` or :data:`TIE`; ``judge`` is 0 everywhere unless the cells
+    were built by judge. ``pair`` indexes the unordered pairs ``pair_lo < pair_hi``; ``names`` the
+    models' names (for messages), or None. ``lo_first``: when the cells were built by presentation
+    order, 1 where ``lo`` was shown first and 0 where ``hi`` was (a cell per order), else None."""
+
+    n_models: int
+    n_judges: int
+    judge: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    outcome: np.ndarray
+    pair: np.ndarray
+    pair_lo: np.ndarray
+    pair_hi: np.ndarray
+    names: np.ndarray | None = None
+    lo_first: np.ndarray | None = None
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.outcome)
+
+    def pair_totals(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(lo, hi, lo_wins, hi_wins, ties)`` summed over judges per unordered pair, pairs without a
+        verdict (total count 0) left out."""
+        n_pairs = len(self.pair_lo)
+        sums = [np.bincount(self.pair, weights=counts * (self.outcome == o), minlength=n_pairs)
+                for o in (LO_WINS, HI_WINS, TIE)]
+        keep = (sums[0] + sums[1] + sums[2]) > 0
+        return self.pair_lo[keep], self.pair_hi[keep], sums[0][keep], sums[1][keep], sums[2][keep]
+
+    def model_totals(self, counts: np.ndarray) -> np.ndarray:
+        """Verdicts per model (each verdict counts for both its models)."""
+        return (np.bincount(self.lo, weights=counts, minlength=self.n_models)
+                + np.bincount(self.hi, weights=counts, minlength=self.n_models))
+
+    def subset(self, present: np.ndarray, counts: np.ndarray) -> tuple[Cells, np.ndarray]:
+        """The cells of the models in the boolean mask ``present`` (renumbered in order) with positive
+        ``counts``, and those counts."""
+        keep = (counts > 0) & present[self.lo] & present[self.hi]
+        new = np.cumsum(present) - 1
+        names = None if self.names is None else self.names[present]
+        lo_first = None if self.lo_first is None else self.lo_first[keep]
+        return cells_from_codes(new[self.lo[keep]], new[self.hi[keep]], self.outcome[keep], self.judge[keep],
+                                int(present.sum()), self.n_judges, names, lo_first)[0], counts[keep]
+
+
+def _dense_unique(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` for keys in [0, n_keys): by one bincount when the key
+    range is no larger than a few times the rows (no sort), else np.unique."""
+    if n_keys > max(4 * len(key), 1 << 16):
+        keys, inverse = np.unique(key, return_inverse=True)
+        return keys, inverse.reshape(-1)
+    present = np.bincount(key, minlength=n_keys) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+
+
+def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge: np.ndarray, n_models: int,
+                     n_judges: int, names: np.ndarray | None = None, lo_first: np.ndarray | None = None
+                     ) -> tuple[Cells, np.ndarray]:
+    """:class:`Cells` of rows ``(judge, lo, hi, outcome)`` (and ``lo_first``, 1 where lo was shown
+    first, when given), and each row's cell index."""
+    key = ((judge * n_models + lo) * n_models + hi) * 3 + outcome
+    n_orders = 1 if lo_first is None else 2
+    if lo_first is not None:
+        key = key * 2 + lo_first
+    keys, cell_of_row = _dense_unique(key, n_judges * n_models * n_models * 3 * n_orders)
+    first_c = None if lo_first is None else keys % 2
+    keys = keys // n_orders
+    outcome_c, rest = keys % 3, keys // 3
+    hi_c, rest = rest % n_models, rest // n_models
+    lo_c, judge_c = rest % n_models, rest // n_models
+    pairs, pair = np.unique(lo_c * n_models + hi_c, return_inverse=True)
+    cells = Cells(n_models=n_models, n_judges=n_judges, judge=judge_c, lo=lo_c, hi=hi_c, outcome=outcome_c,
+                  pair=pair, pair_lo=pairs // n_models, pair_hi=pairs % n_models, names=names, lo_first=first_c)
+    return cells, cell_of_row
+
+
+def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
+    """The verdicts' cells (by judge when ``by_judge``, by presentation order when ``by_order``), and
+    each verdict's cell index."""
+    lo, hi = np.minimum(data.model_a, data.model_b), np.maximum(data.model_a, data.model_b)
+    a_is_lo = data.model_a == lo
+    outcome = np.where(data.winner == 2, TIE, np.where((data.winner == 0) == a_is_lo, LO_WINS, HI_WINS))
+    judge = data.judge if by_judge else np.zeros_like(data.judge)
+    return cells_from_codes(lo, hi, outcome, judge, data.n_models, len(data.judges) if by_judge else 1, data.models,
+                            a_is_lo.astype(np.int64) if by_order else None)
+
+
+def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
+                weights: np.ndarray | None = None) -> sparse.csr_matrix:
+    """(cells, units) sparse matrix of verdict counts (each verdict counting ``weights``, default 1): a
+    replicate's cell counts are this matrix times the units' multiplicities. Units: the verdicts
+    (canonical order), the prompts or the judges (natural order)."""
+    if resample not in RESAMPLE_UNITS:
+        raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {resample!r}")
+    if resample == "prompts" and not data.has_prompt:
+        raise ValueError("resample='prompts' needs a prompt column in the verdicts")
+    if resample == "judges" and not data.has_judge:
+        raise ValueError("resample='judges' needs a judge column in the verdicts")
+    unit = {"verdicts": np.arange(data.n_verdicts), "prompts": data.prompt, "judges": data.judge}[resample]
+    n_units = {"verdicts": data.n_verdicts, "prompts": len(data.prompts), "judges": len(data.judges)}[resample]
+    ones = np.ones(data.n_verdicts) if weights is None else np.asarray(weights, dtype=float)
+    return sparse.csr_matrix((ones, (cell_of_verdict, unit)), shape=(n_cells, n_units))
