@@ -29,7 +29,7 @@ min_version("8.0")
 # environment too, for --software-deployment-method conda).
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from manyjudges.families import families  # noqa: E402
-from manyjudges.workflow_support import jobs_import_from  # noqa: E402
+from manyjudges.pipeline.workflow_support import jobs_import_from  # noqa: E402
 
 jobs_import_from(os.path.join(workflow.basedir, "src"))
 

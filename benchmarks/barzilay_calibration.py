@@ -36,13 +36,13 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from manyjudges.correlation import kendall_tau_matrix, spearman_rho_matrix
+from manyjudges.core.correlation import kendall_tau_matrix, spearman_rho_matrix
+from manyjudges.core.random_streams import rng_for
+from manyjudges.core.ranks import ranks_from_orders
 from manyjudges.orderings.evaluation import leave_one_out_differences
 from manyjudges.orderings.experiment import panels_from_table
 from manyjudges.orderings.registry import make_ordering_scorer
 from manyjudges.orderings.simulate import calibrate_dispersion, mallows_orders, simulate_ordering_panel
-from manyjudges.random_streams import rng_for
-from manyjudges.ranks import ranks_from_orders
 from manyjudges.reporting.paper_values import paper_values
 
 REPO = Path(__file__).resolve().parents[1]

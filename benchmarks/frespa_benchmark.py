@@ -189,9 +189,9 @@ def timed_in_child(ctx, method, gold, candidates, timeout, mem_gb):
 
 
 def make_panels(k_values):
-    from manyjudges.correlation import kendall_tau_matrix
+    from manyjudges.core.correlation import kendall_tau_matrix
+    from manyjudges.core.ranks import ranks_from_orders, reverse_ranks
     from manyjudges.orderings.simulate import mallows_orders
-    from manyjudges.ranks import ranks_from_orders, reverse_ranks
 
     rng = np.random.default_rng(SEED)
     panels = []

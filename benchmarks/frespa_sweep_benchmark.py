@@ -58,13 +58,13 @@ def load_panels(dataset: str, mirror: str | None, tables: dict[str, str]) -> dic
     from manyjudges.orderings.experiment import panels_from_table
 
     if dataset in tables:
-        from manyjudges.io.tables import read_orderings
+        from manyjudges.io.orderings import read_orderings
 
         return panels_from_table(read_orderings(tables[dataset]))
     if not mirror:
         raise SystemExit(f"{dataset}: give --mirror DIR (or set MANYJUDGES_MIRROR) or --table {dataset}=PATH")
-    from manyjudges.download import mirror_path, pinned_files
     from manyjudges.io.sources.preflib import SUPPORTED_TYPES, parse_preflib_files
+    from manyjudges.pipeline.download import mirror_path, pinned_files
 
     repo_paths = pinned_files(dataset)["repo_path"]
     paths = [mirror_path(p, mirror) for p in repo_paths if p.rsplit(".", 1)[-1] in SUPPORTED_TYPES]

@@ -108,7 +108,7 @@ def _run(impl, smoothing, data, max_iter, tol, repeats, queue):
         if pd.isna(labels).any():
             raise RuntimeError("crowd-kit returned no label for some tasks")
         return {"seconds": seconds, "n_iter": len(model.loss_history_), "labels": labels.astype(np.int64)}
-    from manyjudges.dawid_skene_em import dawid_skene
+    from manyjudges.core.dawid_skene_em import dawid_skene
 
     queue.put({"ready": True})
     res, seconds = best_of_n(lambda: dawid_skene(

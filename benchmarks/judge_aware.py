@@ -61,8 +61,8 @@ from manyjudges.crowd import Leaderboard
 from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
 from manyjudges.crowd.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.crowd.verdict_codes import code_verdicts
-from manyjudges.download import mirror_path, pinned_files
 from manyjudges.io.sources.verdict_sources import verdicts_of_source
+from manyjudges.pipeline.download import mirror_path, pinned_files
 
 REPO = Path(__file__).resolve().parents[1]
 STRENGTHS = {"m1": 1.0, "m2": 0.6, "m3": 0.2, "m4": -0.2, "m5": -0.6, "m6": -1.0}

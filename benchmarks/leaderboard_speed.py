@@ -109,8 +109,8 @@ def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
 
 def llmfao_rows(mirror: Path) -> list[dict]:
     """The llmfao crowd's leaderboard commands and the evalica script, three new processes each (module docstring)."""
-    from manyjudges.download import mirror_path, pinned_files
     from manyjudges.io.sources.verdict_sources import verdicts_of_source
+    from manyjudges.pipeline.download import mirror_path, pinned_files
 
     files = [p for p in pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
     verdicts = verdicts_of_source("llmfao", [mirror_path(p, mirror) for p in files])

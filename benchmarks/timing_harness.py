@@ -120,7 +120,7 @@ def trec_rf10_file() -> Path:
     paper-config run downloaded to data/raw/trec_rf10/."""
     import os
 
-    from manyjudges.download import mirror_path, pinned_files, raw_filename
+    from manyjudges.pipeline.download import mirror_path, pinned_files, raw_filename
 
     repo_path = pinned_files("trec_rf10")["repo_path"].iloc[0]
     mirror = os.environ.get("MANYJUDGES_MIRROR")

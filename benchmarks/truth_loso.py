@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from truth_pool import pool_sets  # noqa: E402
 
-from manyjudges.coded_labels import as_crowd_labels, canonical_order, id_positions  # noqa: E402
+from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions  # noqa: E402
 from manyjudges.truth.auto import fit_candidate, majority_reference, score_candidate, stack_scored  # noqa: E402
 from manyjudges.truth.calibration import auroc, expected_calibration_error  # noqa: E402
 from manyjudges.truth.heldout import WORKER_MODELS, fold_split, label_folds  # noqa: E402

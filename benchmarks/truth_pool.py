@@ -5,8 +5,8 @@
 
 :func:`pool_sets` reads the config's truth section, keeps the sets with pinned files (not ``simulate``
 nor a user's ``labels_table``), finds each set's pinned files in the mirror as the pipeline's download
-rule does (``manyjudges.workflow_support.raw_files``: the set's ``pinned`` key or its name in
-``resources/datasets.tsv``, restricted to its ``files``; ``manyjudges.download.mirror_path``), and
+rule does (``manyjudges.pipeline.workflow_support.raw_files``: the set's ``pinned`` key or its name in
+``resources/datasets.tsv``, restricted to its ``files``; ``manyjudges.pipeline.download.mirror_path``), and
 builds its tables with the library's own ``manyjudges.truth.data.truth_tables``. The script prints one
 line per set: name, group (the config's ``group``, default the name), classes (K: the label codes seen
 in labels and truth), items, workers, labels, truth items and the majority vote's accuracy on the truth
@@ -27,11 +27,11 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from manyjudges.download import mirror_path  # noqa: E402
+from manyjudges.pipeline.download import mirror_path  # noqa: E402
+from manyjudges.pipeline.workflow_support import raw_files  # noqa: E402
 from manyjudges.truth import MajorityVote  # noqa: E402
 from manyjudges.truth.data import truth_tables  # noqa: E402
 from manyjudges.truth.experiment import accuracy  # noqa: E402
-from manyjudges.workflow_support import raw_files  # noqa: E402
 
 #: the truth sources without pinned files
 NOT_PINNED = ("simulate", "labels_table")

@@ -46,7 +46,7 @@ _STEPS = """
 import json, sys, time
 start = time.perf_counter()
 from manyjudges.io.labels import read_crowd_labels, read_truth
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
 from manyjudges.truth.experiment import fit_method, labels_table
 seconds = {"import_s": time.perf_counter() - start}
 def step(name, fn):

@@ -1,6 +1,6 @@
 """Aggregate each set of rankings with every aggregator; measure consensus with the inputs."""
 from manyjudges.consensus.experiment import aggregator_consensus, load_list_sets
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 list_sets = load_list_sets(snakemake.input[0])

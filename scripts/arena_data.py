@@ -2,7 +2,7 @@
 (manyjudges.crowd.arena.data.arena_tables)."""
 from manyjudges.crowd.arena.data import arena_tables
 from manyjudges.io.verdicts import write_verdicts
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 panel, reference = arena_tables(snakemake.wildcards.arena_dataset, dict(snakemake.params.spec), list(snakemake.input),

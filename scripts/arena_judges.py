@@ -3,7 +3,7 @@
 from manyjudges.crowd.arena.data import read_reference
 from manyjudges.crowd.arena.experiment import arena_judges
 from manyjudges.io.verdicts import read_verdicts
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 measures = arena_judges(read_verdicts(snakemake.input.verdicts), read_reference(snakemake.input.reference),

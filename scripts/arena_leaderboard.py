@@ -2,7 +2,7 @@
 (manyjudges.crowd.arena.experiment.arena_leaderboards)."""
 from manyjudges.crowd.arena.experiment import arena_leaderboards
 from manyjudges.io.verdicts import read_verdicts
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 p = snakemake.params

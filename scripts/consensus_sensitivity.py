@@ -1,6 +1,6 @@
 """kappa as one list of a unanimous set is progressively perturbed."""
 from manyjudges.consensus.experiment import perturbation_sensitivity
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 spec = snakemake.params.spec

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from manyjudges.crowd.data import parse_crowd_source, write_crowd_dataset
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 spec = snakemake.params.spec

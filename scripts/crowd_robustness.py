@@ -1,7 +1,7 @@
 """Robustness curves (mean, sd over replicates) and each method's coefficient of variation across ratios."""
 from manyjudges.crowd.experiment import robustness_cv, robustness_summary
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.reporting.tables import concat_tables
-from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 summary = robustness_summary(concat_tables(snakemake.input))

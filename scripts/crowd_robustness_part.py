@@ -2,7 +2,7 @@
 
 from manyjudges.crowd.data import load_crowd_files
 from manyjudges.crowd.experiment import robustness_parts
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, p = snakemake.wildcards, snakemake.params

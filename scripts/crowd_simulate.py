@@ -1,10 +1,10 @@
 """Simulated crowd with known truth and a known mix of good, random and malicious workers (sim_crowd)."""
 from pathlib import Path
 
+from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.data import write_crowd_dataset
 from manyjudges.crowd.simulate import simulate_crowd
-from manyjudges.random_streams import rng_for
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 spec = dict(snakemake.params.spec)

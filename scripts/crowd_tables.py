@@ -2,8 +2,8 @@
 
 from manyjudges.crowd import experiment as ex
 from manyjudges.crowd.data import load_crowd_files
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.reporting.tables import concat_tables, in_method_order
-from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 p, out = snakemake.params, snakemake.output

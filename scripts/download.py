@@ -1,6 +1,6 @@
 """Fetch a dataset's pinned raw files (or copy them from a mirror), checking each sha256."""
-from manyjudges.download import fetch
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.download import fetch
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 for pinned, dest in zip(snakemake.params.pinned, snakemake.output):

@@ -1,7 +1,7 @@
 """FreSPA's ED as one parameter varies (paper Tables 2-4), at each noise ratio of the sweep."""
-from manyjudges.io.tables import read_orderings
+from manyjudges.io.orderings import read_orderings
 from manyjudges.orderings.experiment import frespa_sweep_by_noise, panels_from_table
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 wc, params = snakemake.wildcards, snakemake.params

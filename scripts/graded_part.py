@@ -2,8 +2,8 @@
 from manyjudges.graded.experiment import predict_job
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.io.grades import read_grades
-from manyjudges.io.tables import write_table
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.io.table_text import write_table
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -4,7 +4,7 @@ import pandas as pd
 
 from manyjudges.crowd.arena.plots import plot_agreement, plot_leaderboard
 from manyjudges.crowd.judge_plots import plot_position_bias
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 dataset, out = snakemake.wildcards.arena_dataset, snakemake.output

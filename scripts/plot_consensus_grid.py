@@ -2,8 +2,8 @@
 import pandas as pd
 
 from manyjudges.consensus.plots import plot_consensus_grid
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.reporting.paper_values import paper_values
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 name = getattr(snakemake.wildcards, "dataset", "sensitivity")

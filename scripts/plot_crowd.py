@@ -4,8 +4,8 @@ import pandas as pd
 
 from manyjudges.crowd import plots
 from manyjudges.crowd.report import figure_paper_values
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.reporting.paper_values import paper_values
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 rule, out, wc = snakemake.rule, snakemake.output, snakemake.wildcards

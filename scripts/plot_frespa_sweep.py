@@ -2,8 +2,8 @@
 import pandas as pd
 
 from manyjudges.orderings.plots import plot_frespa_sweep
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.reporting.paper_values import paper_values
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 plot_frespa_sweep(pd.read_csv(snakemake.input[0], sep="\t"), snakemake.wildcards.dataset,

@@ -2,7 +2,7 @@
 import pandas as pd
 
 from manyjudges.consensus.plots import plot_sensitivity
-from manyjudges.workflow_support import setup_logging
+from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 name = getattr(snakemake.wildcards, "dataset", "sensitivity")

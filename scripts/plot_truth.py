@@ -1,10 +1,10 @@
 """The truth-inference figure of one dataset: accuracy by method, the published accuracies beside."""
 import pandas as pd
 
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.truth import plots
 from manyjudges.truth.report import published_accuracy
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 dataset = snakemake.wildcards.truth_dataset

@@ -1,8 +1,8 @@
 """The replay figure of one truth dataset: accuracy against the share of labels bought, per policy."""
 import pandas as pd
 
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.truth import plots
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 plots.plot_replay(pd.read_csv(snakemake.input.curves, sep="\t"), pd.read_csv(snakemake.input.summary, sep="\t"),

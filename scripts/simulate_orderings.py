@@ -1,6 +1,6 @@
 """Simulated panel of orderings (Mallows, calibrated mean pairwise tau)."""
 from manyjudges.orderings.simulate import simulate_ordering_panel
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 spec = snakemake.params.spec

@@ -1,7 +1,7 @@
 """One truth dataset as canonical tables (manyjudges.truth.data.truth_tables)."""
 from manyjudges.io.labels import write_labels, write_truth
+from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.truth.data import truth_tables
-from manyjudges.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])
 labels, truth = truth_tables(snakemake.wildcards.truth_dataset, dict(snakemake.params.spec), list(snakemake.input),

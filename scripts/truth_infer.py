@@ -3,9 +3,9 @@ the dataset's summary (size, labels per item, Krippendorff's alpha)."""
 import pandas as pd
 
 from manyjudges.io.labels import read_crowd_labels, read_truth
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.truth.agreement import summarise_labels
 from manyjudges.truth.experiment import run_methods
-from manyjudges.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 spec, out = snakemake.params.spec, snakemake.output

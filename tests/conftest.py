@@ -18,6 +18,6 @@ def mirror() -> Path:
 
 
 # the suite fits many models in this one process: keep freed arrays in it, as the command does
-from manyjudges.memory import keep_freed_memory  # noqa: E402
+from manyjudges.core.memory import keep_freed_memory  # noqa: E402
 
 keep_freed_memory()

@@ -17,9 +17,9 @@ One package per family of methods, each with the same shape (its methods, ``regi
   bootstrap intervals and the measures of their judges from pairwise verdicts (the crowd family's
   leaderboard and judge measures, on published or simulated arenas).
 
-Shared pieces: :mod:`manyjudges.registry` (method names and ``package.module:callable``),
-:mod:`manyjudges.counting`, :mod:`manyjudges.ranks`, :mod:`manyjudges.correlation`,
-:mod:`manyjudges.ir_metrics`, :mod:`manyjudges.random_streams`, :mod:`manyjudges.io`
+Shared pieces: :mod:`manyjudges.core.registry` (method names and ``package.module:callable``),
+:mod:`manyjudges.core.counting`, :mod:`manyjudges.core.ranks`, :mod:`manyjudges.core.correlation`,
+:mod:`manyjudges.core.ir_metrics`, :mod:`manyjudges.core.random_streams`, :mod:`manyjudges.io`
 (canonical tables and raw-format parsers), :mod:`manyjudges.reporting`. The command line is
 ``manyjudges`` (:mod:`manyjudges.cli`). Every definition: ``docs/methods.md``; every data set:
 ``docs/data.md``.
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from manyjudges.families import BUILT_IN, get_family
 
 if TYPE_CHECKING:
-    from manyjudges.registry import Registry
+    from manyjudges.core.registry import Registry
 
 __version__ = "0.1.0"
 

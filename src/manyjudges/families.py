@@ -39,7 +39,7 @@ class Family:
 
     #: config section, command word, results folder
     name: str
-    #: the importable package holding ``registry`` (a :class:`manyjudges.registry.Registry` of its
+    #: the importable package holding ``registry`` (a :class:`manyjudges.core.registry.Registry` of its
     #: methods) and ``report.report_section`` (its part of the reproduction report)
     package: str
     #: one line: what the family does (its subcommands' help)
@@ -104,10 +104,10 @@ class Family:
 def built_in(name: str, summary: str, pinned_sources: tuple[str, ...] = ()) -> Family:
     """A family of this library, laid out by the house's conventions: its package ``manyjudges.<name>``, its
     subcommands ``manyjudges.cli.<name>:add_commands``, its config checks
-    ``manyjudges.config_checks:check_<name>_config``, its rules and schema in the pipeline's own
+    ``manyjudges.pipeline.config_checks:check_<name>_config``, its rules and schema in the pipeline's own
     ``workflow/`` (:meth:`Family.rules_files`)."""
     return Family(name, f"manyjudges.{name}", summary, f"manyjudges.cli.{name}:add_commands",
-                  pinned_sources=pinned_sources, config_check=f"manyjudges.config_checks:check_{name}_config")
+                  pinned_sources=pinned_sources, config_check=f"manyjudges.pipeline.config_checks:check_{name}_config")
 
 
 #: the built-in families, in the order of the command's help and of the reproduction report
@@ -122,7 +122,8 @@ BUILT_IN = (
     # models' answers; its package is inside crowd's (families import no other family), its methods run on
     # the command line as ``manyjudges crowd leaderboard`` and ``manyjudges crowd judges``
     Family("arena", "manyjudges.crowd.arena", "arena leaderboards and LLM judges from pairwise verdicts",
-           pinned_sources=("llmfao", "prd", "pandalm"), config_check="manyjudges.config_checks:check_arena_config"),
+           pinned_sources=("llmfao", "prd", "pandalm"),
+           config_check="manyjudges.pipeline.config_checks:check_arena_config"),
 )
 
 

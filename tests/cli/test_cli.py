@@ -9,15 +9,15 @@ import pytest
 
 from manyjudges.cli import main
 from manyjudges.consensus import consensus_measure
+from manyjudges.core.registry import Registry
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.crowd.judgments import topics_from_preferences
 from manyjudges.graded import M1, GradedPanel, make_graded_method
 from manyjudges.graded.experiment import loglik_table, predict_part
-from manyjudges.io.tables import read_orderings
+from manyjudges.io.orderings import read_orderings
 from manyjudges.orderings import FreSPA, evaluation_discriminativeness, make_ordering_scorer
 from manyjudges.orderings.experiment import panels_from_table
-from manyjudges.registry import Registry
 
 
 def run(capsys, *argv):

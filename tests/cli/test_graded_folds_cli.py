@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from manyjudges.cli import main
-from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.graded import GradedPanel
 from manyjudges.graded.experiment import loglik_table, method_for, predict_job, predict_part
+from manyjudges.graded.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.truth.simulate import simulate_labels
 
 K = 3

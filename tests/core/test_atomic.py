@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from manyjudges.atomic import atomic_file
+from manyjudges.core.atomic import atomic_file
 
 
 def test_a_regular_file_is_replaced_and_an_error_leaves_the_old_one(tmp_path):

@@ -3,13 +3,13 @@ import pytest
 from reference import random_panel, reverse_by_loop
 from scipy.stats import kendalltau, spearmanr
 
-from manyjudges.correlation import (
+from manyjudges.core.correlation import (
     correlation_matrix,
     kendall_tau_matrix,
     rowwise_correlation,
     spearman_rho_matrix,
 )
-from manyjudges.ranks import reverse_ranks
+from manyjudges.core.ranks import reverse_ranks
 
 
 @pytest.mark.parametrize("ties", [False, True])

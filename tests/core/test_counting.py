@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from reference import brute_force_common_subsequences, random_panel
 
-from manyjudges.counting import common_precedence, count_paths_by_length, count_paths_total
-from manyjudges.ranks import precedence_matrices
+from manyjudges.core.counting import common_precedence, count_paths_by_length, count_paths_total
+from manyjudges.core.ranks import precedence_matrices
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -1,11 +1,11 @@
-"""SQUAREM and the fixed-point stopping rule of :mod:`manyjudges.em_acceleration` on a one-parameter EM whose
+"""SQUAREM and the fixed-point stopping rule of :mod:`manyjudges.core.em_acceleration` on a one-parameter EM whose
 fixed point is known (the mixing weight of two known normals, its maximum likelihood found by bisection)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from manyjudges.em_acceleration import iterate_em, remaining_distance
+from manyjudges.core.em_acceleration import iterate_em, remaining_distance
 
 
 def toy_em(x):

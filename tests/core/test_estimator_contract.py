@@ -7,7 +7,7 @@ import pytest
 
 import manyjudges
 from manyjudges import FAMILIES, build_method, family_registry
-from manyjudges.estimator import Estimator
+from manyjudges.core.estimator import Estimator
 
 sklearn_base = pytest.importorskip("sklearn.base")
 

@@ -1,7 +1,8 @@
 """The library's layers import downward only, read from the source (every ``import manyjudges...``,
 at module level or inside a function): shared cores at the bottom, then io/, then the reporting
 pieces, then the five families (none imports another), then the assembly of the report and the doors
-(command line, workflow support). A new top-level module or package must be given a layer here."""
+(command line, the pipeline's support). A new top-level module or package must be given a layer here;
+the package's top holds only the subpackages, the family declaration and the entry points."""
 import ast
 from pathlib import Path
 
@@ -13,18 +14,15 @@ SRC = Path(manyjudges.__file__).parent
 
 #: (layer, the top-level modules and packages of manyjudges in it), lowest first
 LAYERS = (
-    ("cores", {"atomic", "coded_labels", "coincidences", "correlation", "counting", "dawid_skene_em",
-               "em_acceleration", "estimator", "folds", "ir_metrics", "memory", "random_streams", "ranks", "registry",
-               "solvers"}),
+    ("core", {"core"}),
     ("io", {"io"}),
     ("reporting", {"reporting"}),
     ("families", set(manyjudges.FAMILIES)),
-    ("doors", {"__init__", "__main__", "cli", "config_checks", "download", "families", "job_plan", "reading_plan",
-               "reproduction", "workflow_support"}),
+    ("doors", {"__init__", "__main__", "cli", "families", "pipeline"}),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}
 #: layers whose units may import one another (the families may not: each stands on the layers below)
-SIDEWAYS = {"cores", "doors"}
+SIDEWAYS = {"doors"}
 
 
 def unit_of(path: Path) -> str:
@@ -72,10 +70,15 @@ def test_imports_run_downward_only():
 @pytest.mark.parametrize("source, expected", [
     ("from manyjudges.graded.protocols import panel_problem", [("graded", 1)]),
     ("import manyjudges.truth.auto as a", [("truth", 1)]),
-    ("def f():\n    from manyjudges import reproduction", [("reproduction", 2)]),
+    ("def f():\n    from manyjudges.pipeline import reproduction", [("pipeline", 2)]),
     ("from . import sibling\nimport numpy", []),
 ])
 def test_the_import_reader(tmp_path, source, expected):
     path = tmp_path / "m.py"
     path.write_text(source)
     assert imported_units(path) == expected
+
+
+def test_the_top_of_the_package_holds_only_subpackages_and_entry_points():
+    top = {p.stem for p in SRC.glob("*.py")}
+    assert top == {"__init__", "__main__", "families"}, "put a new module in the subpackage of its layer"

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from manyjudges.ir_metrics import (
+from manyjudges.core.ir_metrics import (
     average_precision,
     ndcg_at,
     precision_at,

@@ -3,7 +3,7 @@ import platform
 
 import pytest
 
-from manyjudges.memory import keep_freed_memory
+from manyjudges.core.memory import keep_freed_memory
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")

@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 import manyjudges
-from manyjudges.registry import Builtin, Registry
+from manyjudges.core.registry import Builtin, Registry
 
 #: each family and its package (the arena's is inside crowd's: it runs the crowd family's leaderboard)
 PACKAGES = {"orderings": "manyjudges.orderings", "consensus": "manyjudges.consensus", "graded": "manyjudges.graded",
@@ -55,8 +55,8 @@ def test_the_library_never_imports_workflow_glue():
     import sys
 
     code = ("import sys, manyjudges.cli, manyjudges.orderings, manyjudges.consensus, manyjudges.graded, "
-            "manyjudges.crowd, manyjudges.reproduction; "
-            "print('manyjudges.workflow_support' in sys.modules)")
+            "manyjudges.crowd, manyjudges.pipeline.reproduction; "
+            "print('manyjudges.pipeline.workflow_support' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
 

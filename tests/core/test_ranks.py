@@ -1,9 +1,9 @@
-"""manyjudges.ranks.average_ranks against scipy.stats.rankdata (method='average')."""
+"""manyjudges.core.ranks.average_ranks against scipy.stats.rankdata (method='average')."""
 import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from manyjudges.ranks import average_ranks
+from manyjudges.core.ranks import average_ranks
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 5, 17])

@@ -7,10 +7,10 @@ import pandas as pd
 from manyjudges.consensus.report import report_section as consensus_section
 from manyjudges.crowd.report import report_section as crowd_section
 from manyjudges.graded.report import report_section as graded_section
+from manyjudges.pipeline.reproduction import HEADER, write_reproduction
 from manyjudges.reporting.readings import Reading
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
-from manyjudges.reproduction import HEADER, write_reproduction
 from manyjudges.truth.report import report_section as truth_section
 
 

@@ -211,7 +211,7 @@ def test_the_heatmap_keeps_the_busiest_judges():
 
 
 def test_prd_with_the_human_votes_as_reference(mirror):
-    from manyjudges.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import mirror_path, pinned_files
 
     files = [mirror_path(p, mirror) for p in pinned_files("prd")["repo_path"]]
     panel, ref = arena_tables("prd", {"source": "prd", "reference": "human-*"}, files)

@@ -1,4 +1,5 @@
-"""manyjudges.solvers against the scipy calls it stands for, on the crowd objectives: the same numbers bit for bit."""
+"""manyjudges.core.solvers against the scipy calls it stands for, on the crowd objectives: the same numbers
+bit for bit."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,9 +8,9 @@ import scipy
 from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize, rosen, rosen_der
 
-from manyjudges import solvers
+from manyjudges.core import solvers
+from manyjudges.core.solvers import cholesky_solve, lbfgsb
 from manyjudges.crowd.bradley_terry import bt_hessian, bt_objective, crowd_bt_objective, pair_counts, strict_pairs
-from manyjudges.solvers import cholesky_solve, lbfgsb
 
 from .test_bradley_terry import crowd
 
@@ -57,7 +58,7 @@ def test_the_installed_scipy_is_one_the_setulb_adapter_was_written_for():
     release = tuple(int(v) for v in scipy.__version__.split(".")[:2])
     assert solvers.setulb_supported(), (
         f"scipy {scipy.__version__} is outside the releases {solvers.SETULB_SCIPY_VERSIONS} that "
-        "manyjudges.solvers._lbfgsb_setulb (scipy's private L-BFGS-B routine) was written for and tested on")
+        "manyjudges.core.solvers._lbfgsb_setulb (scipy's private L-BFGS-B routine) was written for and tested on")
     assert release in solvers.SETULB_SCIPY_VERSIONS and solvers._DIRECT
 
 
@@ -103,7 +104,7 @@ def test_cholesky_solve_is_cho_solve_bit_for_bit():
 def test_lbfgsb_fit_says_whether_it_converged_and_scales_its_variables():
     """A badly scaled bounded quadratic (curvatures 1 to 1e6): the scaled fit reaches the exact minimum
     (scipy's answer to the same problem) in fewer iterations; a fit stopped on its cap says so."""
-    from manyjudges.solvers import lbfgsb_fit
+    from manyjudges.core.solvers import lbfgsb_fit
 
     curvature = np.logspace(0, 6, 40)
     target = np.linspace(-2.0, 2.0, 40)

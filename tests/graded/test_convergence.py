@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 import yaml
 
+from manyjudges.core.solvers import lbfgsb_fit
 from manyjudges.graded import GradedPanel, make_graded_method
+from manyjudges.graded.m4 import SIGMA_BOUNDS, M4Learned
 from manyjudges.graded.panel import prior_without_own
 from manyjudges.graded.simulate import panel_options, simulate_medline_panel
 from manyjudges.graded.votes import LBFGS_OPTIONS, M1, THETA_BOUND, WeightedVotes, _VotesObjective
-from manyjudges.graded.yu import SIGMA_BOUNDS, M4Learned
-from manyjudges.solvers import lbfgsb_fit
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 

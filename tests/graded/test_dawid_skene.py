@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from reference import drop_judge, ref_ds_votes, ref_prior, reference_em
 
-from manyjudges.dawid_skene_em import DawidSkeneResult, dawid_skene
+from manyjudges.core.dawid_skene_em import DawidSkeneResult, dawid_skene
 
 from .helpers import K3, SPARSE, panel_of, triples
 

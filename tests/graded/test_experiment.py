@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.config_checks import check_config_references
 from manyjudges.graded.base import maximise_scalar
 from manyjudges.graded.data import parse_graded_source
 from manyjudges.graded.experiment import comparison_table, loglik_table, predict_part
@@ -16,7 +15,8 @@ from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.protocols import cross_induction
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.votes import M1
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
+from manyjudges.pipeline.config_checks import check_config_references
 from manyjudges.reporting.tables import concat_tables
 
 from .helpers import K3

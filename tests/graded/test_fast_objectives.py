@@ -8,7 +8,7 @@ import pytest
 from reference import previous_maxent_objective, previous_votes_objective
 from scipy.optimize import minimize
 
-from manyjudges.dawid_skene_em import dawid_skene
+from manyjudges.core.dawid_skene_em import dawid_skene
 from manyjudges.graded.maxent import (
     FINAL_LBFGS_OPTIONS,
     M5,
@@ -85,8 +85,8 @@ def test_votes_gradient_matches_finite_differences(awkward, name):
 def test_votes_fit_follows_the_previous_optimiser(awkward):
     """The same L-BFGS-B (with the same diagonal scaling) on the same objective: the fitted weights
     agree with a fit of the previous objective (rounding apart)."""
+    from manyjudges.core.solvers import lbfgsb_fit
     from manyjudges.graded.votes import LBFGS_OPTIONS, THETA_BOUND
-    from manyjudges.solvers import lbfgsb_fit
 
     method = WeightedVotes(label_votes=True, cooccurrence_votes=True)
     params = method.choose_parameters(awkward)

@@ -161,7 +161,7 @@ def test_spec_problems_are_named(spec, fragment):
     problem = spec_problem({"source": "simulate", **spec})
     assert problem is not None and fragment in problem
     with pytest.raises(ValueError, match="config: graded.datasets.sim: "):
-        from manyjudges.config_checks import check_config_references
+        from manyjudges.pipeline.config_checks import check_config_references
 
         check_config_references({"graded": {"datasets": {"sim": {"source": "simulate", **spec}}, "methods": {}}})
 

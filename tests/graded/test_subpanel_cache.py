@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from manyjudges.graded.dawid_skene import DawidSkenePredictor
+from manyjudges.graded.m4 import M4
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.protocols import cross_induction
 from manyjudges.graded.subpanel_cache import SubpanelCache, panel_digest
-from manyjudges.graded.yu import M4
 
 from .helpers import panel_of, structured_matrix
 

@@ -1,4 +1,4 @@
-"""Yu et al.'s judge weights and the Gaussian predictors M4 and M4-learned (manyjudges.graded.yu)."""
+"""Yu et al.'s judge weights and the Gaussian predictors M4 and M4-learned (manyjudges.graded.m4)."""
 from __future__ import annotations
 
 import math
@@ -20,8 +20,8 @@ from reference import (
 )
 from scipy.stats import norm
 
+from manyjudges.graded.m4 import M4, M4Learned, gaussian_log_predictive, yu_weights
 from manyjudges.graded.panel import GradedPanel
-from manyjudges.graded.yu import M4, M4Learned, gaussian_log_predictive, yu_weights
 
 from .helpers import K3, SPARSE, YU_PANELS, central_gradient, panel_of, structured_matrix, triples
 

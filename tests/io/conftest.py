@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # io_helpers, whatever the impor
 
 from io_helpers import MIRROR  # noqa: E402
 
-from manyjudges.download import fetch, pinned_files, raw_filename  # noqa: E402
+from manyjudges.pipeline.download import fetch, pinned_files, raw_filename  # noqa: E402
 
 
 def fetch_dataset(dataset: str, dest: Path) -> list[Path]:

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from io_helpers import MIRROR, needs_mirror
 
-from manyjudges import download
-from manyjudges.download import (
+from manyjudges.io.errors import DataError
+from manyjudges.pipeline import download
+from manyjudges.pipeline.download import (
     ChecksumError,
     DownloadError,
     fetch,
@@ -21,7 +22,6 @@ from manyjudges.download import (
     raw_filename,
     upstream_url,
 )
-from manyjudges.io.errors import DataError
 
 
 @pytest.fixture(autouse=True)

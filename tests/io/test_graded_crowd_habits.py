@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from io_helpers import assert_located, write
 
+from manyjudges.core.coded_labels import natural_sort
 from manyjudges.io.columnar import ExtraColumnsWarning
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import read_grades_table
 from manyjudges.io.preferences import read_preferences, read_truth
-from manyjudges.io.tables import natural_sort
 
 GRADES = "item\tjudge\tlabel\n10\tb\t1\n2\ta\t0\n2\tb\t2\n10\ta\t0\n"
 PREFS = "topic\tworker\tleft\tright\toutcome\nq1\tw1\ta\tb\tleft\nq1\tw2\tb\tc\ttie\nq2\tw1\tc\ta\tright\n"

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
-from manyjudges.download import pinned_files
 from manyjudges.io.errors import DataError, DataWarning
 from manyjudges.io.labels import (
     LABEL_TRUTH_COLUMNS,
@@ -21,6 +20,7 @@ from manyjudges.io.labels import (
     write_truth,
 )
 from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
+from manyjudges.pipeline.download import pinned_files
 from manyjudges.truth.labels import as_crowd_labels
 
 GOOD = "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"

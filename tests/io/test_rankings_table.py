@@ -11,7 +11,7 @@ from io_helpers import DATA, assert_located, assert_rankings
 from manyjudges.io.errors import DataError
 from manyjudges.io.rankings import rankings_to_lists, read_rankings
 from manyjudges.io.sources.search_results import parse_search_results
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
 
 HEADER = "list_set\tlist_id\titem\trank\n"
 

@@ -11,12 +11,12 @@ from reference import (
     random_panel,
 )
 
-from manyjudges.counting import count_paths_total
+from manyjudges.core.counting import count_paths_total
+from manyjudges.core.ranks import distinct_rows, reverse_ranks
 from manyjudges.orderings.consensus_scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
 from manyjudges.orderings.evaluation import generic_leave_one_out_differences, leave_one_out_differences
 from manyjudges.orderings.noise import random_orderings
 from manyjudges.orderings.registry import make_ordering_scorer
-from manyjudges.ranks import distinct_rows, reverse_ranks
 
 
 def panel_with_duplicates(rng, n, k, ties):

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from reference import brute_force_frespa, random_panel
 
+from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.frespa import (
     FreSPA,
     FreSPAParams,
@@ -9,7 +10,6 @@ from manyjudges.orderings.frespa import (
     leave_one_out_tables,
     loo_differences_for_settings,
 )
-from manyjudges.ranks import reverse_ranks
 
 PARAM_SETS = [
     {},

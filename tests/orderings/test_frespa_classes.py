@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from reference import brute_force_frespa, contains, random_panel
 
+from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.frespa import (
     FreSPA,
     FreSPAParams,
@@ -21,7 +22,6 @@ from manyjudges.orderings.pattern_classes import (
     support_class_tables,
     unique_orderings,
 )
-from manyjudges.ranks import reverse_ranks
 
 
 def brute_tables(columns, weights, threshold, max_len, table_columns):

@@ -7,13 +7,13 @@ import pytest
 from reference import brute_force_frespa, loop_wca, random_panel
 from scipy.stats import kendalltau
 
+from manyjudges.core.random_streams import rng_for
+from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.evaluation import leave_one_out_differences, noisy_set_differences
 from manyjudges.orderings.experiment import ed_by_noise_table, frespa_sweep, noise_for
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.noise import noise_count
 from manyjudges.orderings.registry import make_ordering_scorer
-from manyjudges.random_streams import rng_for
-from manyjudges.ranks import reverse_ranks
 
 
 def test_noise_count_readings_differ_only_where_r_n_is_fractional():

@@ -3,13 +3,13 @@ import pytest
 from reference import loop_ac, loop_rba, loop_wca, random_panel
 from scipy.stats import kendalltau
 
+from manyjudges.core.random_streams import rng_for
+from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
 from manyjudges.orderings.evaluation import evaluation_discriminativeness, leave_one_out_differences
 from manyjudges.orderings.noise import random_orderings
 from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
 from manyjudges.orderings.scorers import rank_sum_consensus
-from manyjudges.random_streams import rng_for
-from manyjudges.ranks import reverse_ranks
 
 LOOPS = {"ac": loop_ac, "wca": loop_wca, "rba": loop_rba}
 

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from manyjudges.correlation import kendall_tau_matrix
+from manyjudges.core.correlation import kendall_tau_matrix
+from manyjudges.core.random_streams import rng_for
 from manyjudges.orderings.experiment import panels_from_table
 from manyjudges.orderings.simulate import mallows_orders, simulate_ordering_panel
-from manyjudges.random_streams import rng_for
 
 
 def test_mallows_extremes():

@@ -72,8 +72,8 @@ def loop_consensus_score(gold, candidates, lam=1.0, gamma=1.0):
 def batched_consensus_loo(humans, noise):
     """The consensus scorer's leave-one-out as first written (lambda = gamma = 1): one DAG per
     (candidate, gold ordering) of all n x N pairs, counted by the DP over lengths."""
-    from manyjudges.counting import common_precedence, count_paths_by_length
-    from manyjudges.ranks import precedence_matrices, reverse_ranks
+    from manyjudges.core.counting import common_precedence, count_paths_by_length
+    from manyjudges.core.ranks import precedence_matrices, reverse_ranks
 
     n = len(humans)
     allg = humans if noise is None or len(noise) == 0 else np.vstack([humans, noise])

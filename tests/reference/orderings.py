@@ -64,7 +64,7 @@ def loop_rba(kind, gold, cand):
 
 def matrix_ac_loo(kind, humans, noise):
     """AC's leave-one-out as first written: the (n, N) correlation matrix, row sums minus the diagonal."""
-    from manyjudges.correlation import correlation_matrix
+    from manyjudges.core.correlation import correlation_matrix
 
     n = len(humans)
     allg = np.vstack([humans, noise]) if len(noise) else humans
@@ -75,7 +75,7 @@ def matrix_ac_loo(kind, humans, noise):
 
 def matrix_wca_loo(kind, humans, noise):
     """WCA's leave-one-out as first written: the (N, N) correlation matrix, one weight vector per judge."""
-    from manyjudges.correlation import correlation_matrix
+    from manyjudges.core.correlation import correlation_matrix
 
     n = len(humans)
     allg = np.vstack([humans, noise]) if len(noise) else humans

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from manyjudges.download import pinned_files
+from manyjudges.pipeline.download import pinned_files
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
 
 

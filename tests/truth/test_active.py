@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
 from manyjudges.truth.active import expected_accuracy, lookahead_rates, next_labels, policy_scores

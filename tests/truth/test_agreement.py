@@ -125,8 +125,8 @@ def test_summary_against_pandas() -> None:
 
 @pytest.mark.parametrize("dataset", ["truth_product", "truth_senti", "truth_rte", "truth_dog", "truth_trec"])
 def test_benchmark_sets_nominal_alpha(mirror, dataset: str) -> None:
-    from manyjudges.download import mirror_path, pinned_files
     from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
+    from manyjudges.pipeline.download import mirror_path, pinned_files
 
     files = {p.rsplit("/", 1)[1]: mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]}
     crowd = as_crowd_labels(parse_truth_benchmark(files["label.csv"], files["truth.csv"]).labels)

@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from manyjudges.random_streams import rng_for
+from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.experiment import accuracy
 from manyjudges.truth.scenarios import SCENARIOS

@@ -59,8 +59,8 @@ def test_an_llm_panel_through_truth_tables_with_workers(tmp_path):
 
 
 def test_a_sets_pinned_key_reads_another_sets_files():
-    from manyjudges.download import pinned_files, raw_filename
-    from manyjudges.workflow_support import raw_files
+    from manyjudges.pipeline.download import pinned_files, raw_filename
+    from manyjudges.pipeline.workflow_support import raw_files
 
     config = {"truth": {"datasets": {"llm_one": {"source": "llmjudge", "pinned": "llmjudge",
                                                  "files": ["Olz-exp.txt", "llmjudge_test_qrel_idx.txt"]},

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.dawid_skene_em import dawid_skene
+from manyjudges.core.dawid_skene_em import dawid_skene
 from manyjudges.truth import DawidSkene
 
 from .mv_panels import for_crowdkit, simulated_table

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.dawid_skene_em import dawid_skene
+from manyjudges.core.dawid_skene_em import dawid_skene
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth import TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
 

@@ -131,7 +131,7 @@ def test_row_argmax_of_one_column():
 
 
 def test_id_positions_against_pandas_get_indexer() -> None:
-    from manyjudges.coded_labels import id_positions
+    from manyjudges.core.coded_labels import id_positions
 
     rng = np.random.default_rng(3)
     ids = pd.Index([f"i{k}" for k in rng.permutation(50)])

@@ -10,8 +10,8 @@ from scipy.integrate import quad
 from scipy.optimize import minimize
 from scipy.stats import norm
 
-from manyjudges.coded_labels import as_crowd_labels
-from manyjudges.random_streams import rng_for
+from manyjudges.core.coded_labels import as_crowd_labels
+from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.ordinal import (
     OrdinalDawidSkene,
     cut_objective,

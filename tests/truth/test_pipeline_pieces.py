@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.random_streams import rng_for
+from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.experiment import accuracy, labels_table, run_methods, workers_table
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.report import published_accuracy, truth_comparisons, truth_markdown

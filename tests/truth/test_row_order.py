@@ -1,5 +1,5 @@
 """Same judgments, same numbers: every truth method, ``auto`` included, gives the same posteriors for any row
-order of the table (the fits run on the labels sorted by code, :func:`manyjudges.coded_labels.canonical_order`),
+order of the table (the fits run on the labels sorted by code, :func:`manyjudges.core.coded_labels.canonical_order`),
 on simulated panels and on the five benchmark sets of the data mirror, each shuffled three ways."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.coded_labels import as_crowd_labels, canonical_order
-from manyjudges.random_streams import rng_for
+from manyjudges.core.coded_labels import as_crowd_labels, canonical_order
+from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import TRUTH_METHODS, make_truth_estimator
 from manyjudges.truth.simulate import simulate_labels
 
@@ -64,8 +64,8 @@ def test_gold_any_row_order() -> None:
 
 @pytest.mark.parametrize("dataset", BENCHMARK_SETS)
 def test_benchmark_sets_any_row_order(mirror, dataset: str) -> None:
-    from manyjudges.download import mirror_path, pinned_files
     from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
+    from manyjudges.pipeline.download import mirror_path, pinned_files
 
     files = {p.rsplit("/", 1)[1]: mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]}
     labels = parse_truth_benchmark(files["label.csv"], files["truth.csv"]).labels

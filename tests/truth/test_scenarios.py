@@ -262,8 +262,8 @@ def _test_config(extra: dict) -> dict:
 
 
 def test_a_scenario_in_the_test_config_passes_the_checks():
-    from manyjudges.config_checks import check_config_methods, check_config_references
-    from manyjudges.workflow_support import check_config_schema
+    from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
+    from manyjudges.pipeline.workflow_support import check_config_schema
 
     config = _test_config({"sim_judges": {"source": "simulate", "scenario": "correlated", "n_items": 60,
                                           "n_classes": 2, "n_models": 2, "n_prompts": 3, "rho": 0.7,
@@ -284,7 +284,7 @@ def test_a_scenario_in_the_test_config_passes_the_checks():
      ["config.truth.datasets.bad: required key 'n_workers' is missing"]),
 ])
 def test_a_bad_scenario_entry_fails_the_schema(entry, fragments):
-    from manyjudges.workflow_support import check_config_schema
+    from manyjudges.pipeline.workflow_support import check_config_schema
 
     with pytest.raises(ValueError) as err:
         check_config_schema(_test_config({"bad": entry}), REPO / "workflow/schemas/config.schema.yaml")
@@ -293,7 +293,7 @@ def test_a_bad_scenario_entry_fails_the_schema(entry, fragments):
 
 
 def test_another_scenarios_option_fails_the_config_check():
-    from manyjudges.config_checks import check_config_references
+    from manyjudges.pipeline.config_checks import check_config_references
 
     config = _test_config({"bad": {"source": "simulate", "scenario": "difficulty", "rho": 0.5}})
     with pytest.raises(ValueError, match="truth.datasets.bad: simulate scenario 'difficulty' takes no option 'rho'"):

@@ -139,8 +139,8 @@ MISTAKES = [
 
 def _checked(config):
     """The checks the pipeline runs before any job (common.smk), in the same order."""
-    from manyjudges.config_checks import check_config_methods, check_config_references
-    from manyjudges.workflow_support import check_config_schema
+    from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
+    from manyjudges.pipeline.workflow_support import check_config_schema
 
     from .runner import REPO
 

@@ -3,7 +3,7 @@
 both run by common.smk)."""
 import pytest
 
-from manyjudges.config_checks import check_config_methods, check_config_references
+from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
 
 
 @pytest.mark.parametrize("config, fragments", [
@@ -34,7 +34,7 @@ def test_a_bad_method_is_reported_before_any_job(config, fragments):
 def test_the_shipped_configs_pass_and_get_the_schema_defaults():
     import yaml
 
-    from manyjudges.workflow_support import check_config_schema
+    from manyjudges.pipeline.workflow_support import check_config_schema
 
     from .runner import REPO
 
@@ -146,7 +146,7 @@ def test_sim_medline_calibration_keys_in_the_schema():
 
     import yaml
 
-    from manyjudges.workflow_support import check_config_schema
+    from manyjudges.pipeline.workflow_support import check_config_schema
 
     from .runner import REPO
 

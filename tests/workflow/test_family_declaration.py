@@ -12,7 +12,7 @@ import pytest
 
 from manyjudges import FAMILIES, family_registry
 from manyjudges.families import BUILT_IN, get_family
-from manyjudges.workflow_support import load_schema
+from manyjudges.pipeline.workflow_support import load_schema
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "workflow" / "rules"
@@ -46,7 +46,7 @@ def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
         host = family.package.split(".")
         assert family.package == f"manyjudges.{host[1]}.{family.name}" and host[1] in FAMILIES
         assert family.commands is None and not sub.choices
-    assert family.config_check == f"manyjudges.config_checks:check_{family.name}_config"
+    assert family.config_check == f"manyjudges.pipeline.config_checks:check_{family.name}_config"
     family.check_config({})  # an absent section is fine
 
 
@@ -71,7 +71,7 @@ def test_the_shared_rule_files_name_no_family():
 
 
 def test_pinned_datasets_come_from_each_familys_pinned_sources():
-    from manyjudges.workflow_support import pinned_dataset_names
+    from manyjudges.pipeline.workflow_support import pinned_dataset_names
 
     config = {"orderings": {"datasets": {"a": {"source": "preflib"}, "b": {"source": "simulate"}}},
               "truth": {"datasets": {"c": {"source": "trec_rf10"}, "d": {"source": "labels_table"}}},

@@ -8,7 +8,7 @@ def test_the_log_holds_progress_warnings_and_the_traceback(tmp_path):
     log = tmp_path / "job.log"
     script = textwrap.dedent(f"""
         import logging
-        from manyjudges.workflow_support import setup_logging
+        from manyjudges.pipeline.workflow_support import setup_logging
         setup_logging({str(log)!r})
         logging.getLogger("manyjudges.graded").info("fold 1/4 done")
         logging.getLogger("manyjudges.graded").warning("lambda at the upper bound")

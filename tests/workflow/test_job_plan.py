@@ -2,8 +2,8 @@
 (ED per method, or several methods in the batch job) and planned_jobs (the same for graded parts)."""
 import pytest
 
-from manyjudges.config_checks import check_config_references
-from manyjudges.workflow_support import (
+from manyjudges.pipeline.config_checks import check_config_references
+from manyjudges.pipeline.workflow_support import (
     BATCH_JOB,
     ed_jobs,
     job_count,

@@ -2,9 +2,9 @@
 # <family>_common.smk).
 import os
 
-from manyjudges.config_checks import check_config_methods, check_config_references
-from manyjudges.registry import method_spec
-from manyjudges.workflow_support import (
+from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
+from manyjudges.core.registry import method_spec
+from manyjudges.pipeline.workflow_support import (
     all_datasets,
     check_config_schema,
     config_section,

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
 from manyjudges.cli.terminal import CommandError, write_output
+from manyjudges.core.memory import keep_freed_memory
 from manyjudges.io.errors import DataWarning
-from manyjudges.memory import keep_freed_memory
 
 __all__ = ["main", "entry_point"]
 

@@ -40,8 +40,8 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.consensus.experiment import search_engine_grid
+    from manyjudges.io.checks import check_duplicate_rule
     from manyjudges.io.rankings import rankings_to_lists, read_rankings
-    from manyjudges.io.tables import check_duplicate_rule
 
     if not (args.lam > 0 and args.gamma > 0):  # before the data is read (the measure checks it too)
         raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")

@@ -18,7 +18,7 @@ from manyjudges.cli.options import (
     set_help,
 )
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
-from manyjudges.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
+from manyjudges.graded.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_graded_evaluate", "cmd_graded_predict"]
@@ -104,12 +104,12 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
 
 def graded_method(args: argparse.Namespace, panel):
     """(the method of ``--method``/``--params``, its outer folds): the folds of ``--outer-folds`` and
-    ``--inner-folds``, each defaulting to :func:`~manyjudges.folds.default_folds` of the
+    ``--inner-folds``, each defaulting to :func:`~manyjudges.graded.folds.default_folds` of the
     panel's judges; a default that groups the judges is said on stderr."""
     import sys
 
-    from manyjudges.folds import FOLDS_ABOVE_JUDGES, default_folds
     from manyjudges.graded.experiment import method_for
+    from manyjudges.graded.folds import FOLDS_ABOVE_JUDGES, default_folds
 
     n_judges = len(panel.judges_present())
     outer, inner = default_folds(n_judges)

@@ -61,7 +61,8 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.io.tables import check_duplicate_rule, read_orderings
+    from manyjudges.io.checks import check_duplicate_rule
+    from manyjudges.io.orderings import read_orderings
     from manyjudges.orderings.evaluation import ed_by_set
     from manyjudges.orderings.experiment import panels_from_table
     from manyjudges.orderings.registry import make_ordering_scorer
@@ -74,7 +75,8 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
-    from manyjudges.io.tables import check_duplicate_rule, orderings_to_rank_matrices, read_orderings
+    from manyjudges.io.checks import check_duplicate_rule
+    from manyjudges.io.orderings import orderings_to_rank_matrices, read_orderings
     from manyjudges.orderings.evaluation import checked_scores
     from manyjudges.orderings.registry import make_ordering_scorer
 

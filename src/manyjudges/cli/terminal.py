@@ -129,7 +129,7 @@ def write_output(table: pd.DataFrame, out: str | None) -> None:
     """The table to ``out`` (a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written
     file is left) or as TSV to stdout, at full precision either way (the same writer as the pipeline's
     tables)."""
-    from manyjudges.io.tables import write_table, write_tsv_to
+    from manyjudges.io.table_text import write_table, write_tsv_to
 
     if out is None or out == "-":
         write_tsv_to(table, sys.stdout)

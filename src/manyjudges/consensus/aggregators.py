@@ -11,7 +11,7 @@ of the items, best first, ties broken by first appearance (deterministic).
 - ``condorcet_fuse``: Condorcet fuse (Montague and Aslam 2002): sort by the pairwise
   majority "a beats b" (more lists put a above b); a merge sort on that comparison, as
   the paper's sort-based algorithm (the majority relation need not be transitive). The same
-  sort serves the crowd family's CondorcetFuse (:func:`manyjudges.ranks.majority_merge_sort`).
+  sort serves the crowd family's CondorcetFuse (:func:`manyjudges.core.ranks.majority_merge_sort`).
 
 :class:`ListAggregator` is the same three as an estimator of the family contract
 (``ListAggregator(rule="borda").fit_predict(rankings)``), the registry's built-ins.
@@ -22,8 +22,8 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-from manyjudges.estimator import Estimator
-from manyjudges.ranks import majority_merge_sort, rank_sum_order
+from manyjudges.core.estimator import Estimator
+from manyjudges.core.ranks import majority_merge_sort, rank_sum_order
 
 __all__ = ["RULES", "ListAggregator", "Ranking", "borda", "condorcet_fuse", "rank_sum"]
 
@@ -66,7 +66,7 @@ def rank_sum(rankings: Sequence[Ranking]) -> list:
 
 
 def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
-    """Sort by pairwise majority (Montague and Aslam 2002) with :func:`~manyjudges.ranks.majority_merge_sort`
+    """Sort by pairwise majority (Montague and Aslam 2002) with :func:`~manyjudges.core.ranks.majority_merge_sort`
     over the items in first-appearance order; ties keep that order."""
     items, ranks, _ = _positions(rankings)
     above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manyjudges.counting import (
+from manyjudges.core.counting import (
     count_paths_by_length,
     count_paths_total,
     longest_path_vertices,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from manyjudges.consensus.aggregators import ListAggregator, Ranking
-from manyjudges.registry import Builtin, Registry, load_callable
+from manyjudges.core.registry import Builtin, Registry, load_callable
 
 __all__ = ["AGGREGATORS", "get_aggregator"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.coincidences import alpha_from_coincidences, coincidence_matrix
+from manyjudges.core.coincidences import alpha_from_coincidences, coincidence_matrix
 
 __all__ = ["TIE", "cohen_kappa", "effective_judges", "majority_class", "nominal_alpha", "pearson"]
 

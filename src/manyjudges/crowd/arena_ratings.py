@@ -14,6 +14,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from manyjudges.core.estimator import Estimator
+from manyjudges.core.solvers import damped_newton, newton_polish, newton_warm
 from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.crowd.bradley_terry import (
     NEWTON_MAX_ITEMS,
@@ -24,8 +26,6 @@ from manyjudges.crowd.bradley_terry import (
 )
 from manyjudges.crowd.elo import elo_ratings
 from manyjudges.crowd.verdict_codes import ArenaVerdicts
-from manyjudges.estimator import Estimator
-from manyjudges.solvers import damped_newton, newton_polish, newton_warm
 
 __all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit", "check_mle_exists"]
 

@@ -18,8 +18,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.estimator import Estimator
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.estimator import Estimator
 
 
 def comparable_scores(scores: np.ndarray, digits: int = 12) -> np.ndarray:

@@ -16,9 +16,9 @@ from typing import Literal
 import numpy as np
 from scipy.special import expit
 
+from manyjudges.core.solvers import damped_newton, lbfgsb
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.solvers import damped_newton, lbfgsb
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
@@ -84,7 +84,7 @@ def bt_hessian(s: np.ndarray, a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_
 
 
 def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
-    """L-BFGS-B (:func:`~manyjudges.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
+    """L-BFGS-B (:func:`~manyjudges.core.solvers.lbfgsb`) stopping at max |gradient| <= tol."""
     return lbfgsb(fun, x0, None, maxiter=max_iter, gtol=tol, ftol=_FTOL, maxcor=20)[0]
 
 
@@ -94,8 +94,8 @@ def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarr
     """Minimise :func:`bt_objective` (+ :func:`virtual_item_penalty` when ``virtual_weight`` > 0) from
     s = ``x0`` (default 0; a bootstrap replicate starts from the full-data scores).
 
-    ``solver``: "newton" (:func:`~manyjudges.solvers.damped_newton`, Hessian :func:`bt_hessian` plus the virtual term's
-    diagonal virtual_weight (1 - tanh^2(s / 2)) / 2), "lbfgs" (L-BFGS-B), or "auto": Newton when
+    ``solver``: "newton" (:func:`~manyjudges.core.solvers.damped_newton`, Hessian :func:`bt_hessian` plus the
+    virtual term's diagonal virtual_weight (1 - tanh^2(s / 2)) / 2), "lbfgs" (L-BFGS-B), or "auto": Newton when
     the objective is strictly convex (reg > 0 or virtual_weight > 0) and n <= NEWTON_MAX_ITEMS.
     L-BFGS-B is also the fallback when Newton fails numerically.
     """

@@ -29,7 +29,7 @@ from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_trut
 from manyjudges.io.sources import source_file
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
 from manyjudges.crowd.arena_cells import Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
 from manyjudges.crowd.bradley_terry import fit_bt_scores
-from manyjudges.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
 
 __all__ = ["Davidson", "davidson_hessian", "davidson_objective", "fit_davidson"]
 
@@ -87,10 +87,10 @@ def davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarra
 def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray, t: np.ndarray, n_models: int,
                  reg: float, x0: np.ndarray | None = None, max_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
     """``x = (s, theta)`` minimising :func:`davidson_objective`: damped Newton
-    (:func:`~manyjudges.solvers.damped_newton`, then :func:`~manyjudges.solvers.newton_polish`) from
+    (:func:`~manyjudges.core.solvers.damped_newton`, then :func:`~manyjudges.core.solvers.newton_polish`) from
     ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)), tau = the share of ties, the tie
     parameter of equal strengths); L-BFGS-B if Newton fails. A given ``x0`` with finite theta (a
-    replicate's full-data fit) first tries :func:`~manyjudges.solvers.newton_warm`.
+    replicate's full-data fit) first tries :func:`~manyjudges.core.solvers.newton_warm`.
 
     Without a tie the likelihood grows as theta -> -inf (nu -> 0: Bradley-Terry without ties), so
     the result is the Bradley-Terry fit of the wins (same ``reg``) and theta = -inf; with ties only,

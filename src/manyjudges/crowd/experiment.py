@@ -14,14 +14,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.ir_metrics import grade_metrics, ideal_dcg, ranking_metrics
+from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.base import ranking_from_scores
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
 from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.spammers import add_spammers
-from manyjudges.ir_metrics import grade_metrics, ideal_dcg, ranking_metrics
-from manyjudges.random_streams import rng_for
 
 log = logging.getLogger(__name__)
 DEFAULT_KS = (3, 5, 7, 9, 10)

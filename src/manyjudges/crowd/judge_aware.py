@@ -27,7 +27,7 @@ and Beta(alpha, beta) = ``eta_prior``), with the analytic gradient
     df/dd       = -c (2 eta_j - 1) q (1 - q) / P      (to s_win, minus it to s_lose, t times it to gamma_j)
     df/deta_j   = -sum c (2 q - 1) / P - (alpha - 1) / eta_j + (beta - 1) / (1 - eta_j),
 
-minimised jointly by L-BFGS-B (:func:`~manyjudges.solvers.lbfgsb`), eta boxed in ``eta_bounds``,
+minimised jointly by L-BFGS-B (:func:`~manyjudges.core.solvers.lbfgsb`), eta boxed in ``eta_bounds``,
 from the Bradley-Terry scores with the virtual item, eta = ``eta_init`` and gamma = 0, as
 :class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT` starts.
 
@@ -44,13 +44,13 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from manyjudges.core.solvers import lbfgsb
 from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, bt_pair_weights
 from manyjudges.crowd.bradley_terry import fit_bt_scores, virtual_item_penalty
 from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
 from manyjudges.crowd.verdict_codes import ArenaVerdicts
 from manyjudges.io.verdicts import MISSING, WINNERS
-from manyjudges.solvers import lbfgsb
 
 __all__ = ["JudgeAware", "fit_judge_aware", "judge_aware_objective", "judgments_of_cells", "verdicts_of_codes"]
 

@@ -42,10 +42,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit, logit
 
+from manyjudges.core.estimator import Estimator
+from manyjudges.core.solvers import lbfgsb
 from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
 from manyjudges.crowd.verdict_codes import check_verdicts, code_units
-from manyjudges.estimator import Estimator
-from manyjudges.solvers import lbfgsb
 
 __all__ = ["UNIT_COLUMNS", "JudgeAwareVerdicts", "UnitRows", "judge_aware_verdicts", "unit_objective",
            "unit_posteriors", "unit_rows"]

@@ -29,14 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.estimator import Estimator
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.crowd.arena_cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
 from manyjudges.crowd.arena_ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.crowd.davidson import Davidson
 from manyjudges.crowd.judge_aware import JudgeAware
 from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.crowd.verdict_codes import ArenaVerdicts, code_verdicts
-from manyjudges.estimator import Estimator
-from manyjudges.registry import Builtin, Registry
 
 __all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
 

@@ -32,11 +32,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+from manyjudges.core.solvers import lbfgsb
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.mpm_likelihood import FTOL, NEWTON_CELLS, NEWTON_DIM, MPMData, mpm_objective
 from manyjudges.crowd.mpm_newton import mpm_hessian, newton
-from manyjudges.solvers import lbfgsb
 
 __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]
 

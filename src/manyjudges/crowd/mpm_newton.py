@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from manyjudges.core.solvers import cholesky_solve
 from manyjudges.crowd.mpm_likelihood import MPMData, centring_mean, mpm_objective, point_terms
-from manyjudges.solvers import cholesky_solve
 
 #: the Hessian uses a dense dx/du (pairs x 2n) up to this many cells, scatter-adds above
 DENSE_CELLS = 100_000
@@ -180,7 +180,7 @@ def newton(data: MPMData, theta: np.ndarray, args: tuple[float, bool, float], ma
            ) -> tuple[np.ndarray, int]:
     """Levenberg-Marquardt damped Newton steps on :func:`mpm_objective` with the exact Hessian.
 
-    Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.solvers.cholesky_solve`;
+    Each step solves (H + E + lam I) p = -g by Cholesky (:func:`~manyjudges.core.solvers.cholesky_solve`;
     E = u u' with u the centred s block's null direction, 1 / sqrt(n) on the s entries, which
     the gradient never has); lam shrinks after a decrease and grows otherwise. Stops at max |g| <= tol.
     """

@@ -14,9 +14,9 @@ from typing import Literal
 
 import numpy as np
 
+from manyjudges.core.ranks import majority_merge_sort
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.ranks import majority_merge_sort
 
 
 def win_tie_matrices(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray]:

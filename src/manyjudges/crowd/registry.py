@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.crowdagg import CrowdAgg
 from manyjudges.crowd.elo import EMEloRating
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
-from manyjudges.registry import Builtin, Registry
 
 __all__ = ["CROWD_METHODS", "make_crowd_aggregator"]
 

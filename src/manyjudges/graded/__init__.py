@@ -18,13 +18,13 @@ judges: cross induction (eqs. 5-7) and one parameter for all (Table 3). Definiti
 """
 from manyjudges.graded.base import GradedMethod
 from manyjudges.graded.dawid_skene import DawidSkenePredictor, dawid_skene
+from manyjudges.graded.m4 import M4, M4Learned
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.panel import GradedPanel, background_prior
 from manyjudges.graded.protocols import PROTOCOLS, cross_induction, loglik_by_judge, single_parameter
 from manyjudges.graded.registry import GRADED_METHODS, make_graded_method
 from manyjudges.graded.significance import pairwise_tests
 from manyjudges.graded.votes import M1, WeightedVotes
-from manyjudges.graded.yu import M4, M4Learned
 
 registry = GRADED_METHODS
 

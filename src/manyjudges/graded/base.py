@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
 
-from manyjudges.coded_labels import natural_order
-from manyjudges.estimator import Estimator
+from manyjudges.core.coded_labels import natural_order
+from manyjudges.core.estimator import Estimator
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.subpanel_cache import SubpanelCache
 

@@ -1,12 +1,12 @@
 """Dawid-Skene as a predictor of an unseen judge (graded family), on the shared EM core
-:func:`manyjudges.dawid_skene_em.dawid_skene` (Dawid and Skene 1979), which this module re-exports
+:func:`manyjudges.core.dawid_skene_em.dawid_skene` (Dawid and Skene 1979), which this module re-exports
 as the family's ``dawid_skene``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.dawid_skene_em import DawidSkeneResult, dawid_skene
+from manyjudges.core.dawid_skene_em import DawidSkeneResult, dawid_skene
 from manyjudges.graded.base import GradedMethod, best_smoothing
 
 __all__ = ["DawidSkenePredictor", "DawidSkeneResult", "dawid_skene"]

@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from manyjudges.core.solvers import LbfgsbResult
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
 from manyjudges.graded.subpanel_cache import panel_digest
-from manyjudges.solvers import LbfgsbResult
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
 #: relative change of 1e-7 is about 0.01 nats summed over 60,000 instances

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.graded.base import GradedMethod
 from manyjudges.graded.dawid_skene import DawidSkenePredictor
+from manyjudges.graded.m4 import M4, M4Learned
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.votes import M1, WeightedVotes
-from manyjudges.graded.yu import M4, M4Learned
-from manyjudges.registry import Builtin, Registry
 
 __all__ = ["GRADED_METHODS", "make_graded_method"]
 

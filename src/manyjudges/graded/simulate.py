@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.random_streams import rng_for
 from manyjudges.graded.panel import GradedPanel
-from manyjudges.random_streams import rng_for
 
 log = logging.getLogger(__name__)
 

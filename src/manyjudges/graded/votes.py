@@ -16,7 +16,7 @@ prior and the votes differ:
 Weights are exp(theta) and theta is fitted by maximising the log-probability of every
 training judge i's labels predicted from the other training judges (the cross-induction
 objective, eq. 5, with i as the held-out training judge), with analytic gradients
-(L-BFGS-B, :func:`manyjudges.solvers.lbfgsb`). tau is M1's, chosen the same way. Neither D nor
+(L-BFGS-B, :func:`manyjudges.core.solvers.lbfgsb`). tau is M1's, chosen the same way. Neither D nor
 pi ever sees the judge being predicted: inside the objective both are recomputed without judge i (by subtracting i's
 own counts). An item no other training judge labelled is predicted by pi alone.
 
@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from manyjudges.core.solvers import LbfgsbTolerances, lbfgsb_fit
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
-from manyjudges.solvers import LbfgsbTolerances, lbfgsb_fit
 
 #: bounds on the log-weights theta (exp(+-15) spans every useful weight ratio, no overflow)
 THETA_BOUND = 15.0

@@ -19,8 +19,8 @@ import pyarrow.compute as pc
 if TYPE_CHECKING:
     from manyjudges.io.columnar import ColumnarTable
 
-__all__ = ["DUPLICATES_HINT", "ONE_VALUE_RULES", "Fault", "check_one_value_rule", "duplicate_judgments",
-           "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
+__all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
+           "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
 
 
 @dataclass(frozen=True)
@@ -129,3 +129,8 @@ def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: st
     mask = np.ones(table.n_rows, dtype=bool)
     mask[repeated] = False
     return None, np.flatnonzero(mask)
+
+
+def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
+    """``duplicates`` must be error, first or last: a repeated ``repeat`` would give ``table`` two ranks."""
+    check_one_value_rule(duplicates, table, f"a repeated {repeat} would give it two ranks")

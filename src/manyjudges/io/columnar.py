@@ -38,22 +38,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from manyjudges.coded_labels import natural_order
-from manyjudges.io.checks import repeated_rows
+from manyjudges.core.coded_labels import natural_order
+from manyjudges.io.checks import Fault, repeated_rows
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
 from manyjudges.io.row_lines import RowLines
 
-__all__ = [
-    "ALIASES",
-    "ColumnarTable",
-    "ExtraColumnsWarning",
-    "RowLines",
-    "TableLayout",
-    "delimiter_of",
-    "natural_order",
-    "read_columns",
-    "read_header",
-]
+__all__ = ["ALIASES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "TableLayout", "delimiter_of",
+           "natural_order", "rank_codes", "read_columns", "read_header", "text_column"]
 
 #: other names a canonical column is read under (the same in every family)
 ALIASES: Mapping[str, tuple[str, ...]] = {"worker": ("judge",), "judge": ("worker",), "item": ("task",),
@@ -318,3 +309,39 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     if n_rows == 0:
         raise DataError.at(path, 1, "no data rows after the header", sep.join(header))
     return ColumnarTable(path=path, layout=layout, columns=columns, lines=lines)
+
+
+#: ranks are int64: at most 18 digits (leading zeros aside)
+_MAX_RANK_DIGITS = 18
+
+
+def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
+               order: int = 10) -> tuple[np.ndarray, Fault | None]:
+    """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
+    None) whose rank is not a positive integer). The distinct values are parsed, not the rows."""
+    dictionary = table.columns[column].dictionary
+    digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
+    digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)
+                         <= _MAX_RANK_DIGITS, dtype=bool)
+    values = np.zeros(len(dictionary), dtype=np.int64)
+    if digits.any():
+        chosen = dictionary.filter(pa.array(digits))
+        values[digits] = pc.cast(chosen, pa.int64()).to_numpy(zero_copy_only=False)
+    bad = values < 1
+    indices = table.indices(column)
+    ranks = values[indices]
+    fault = None
+    if bad.any():
+        hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
+        if len(hits):
+            row = int(hits[0]) if rows is None else int(rows[hits[0]])
+            fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
+    return ranks, fault
+
+
+def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
+    """A column as read, as str (rows in file order, or ``rows``)."""
+    array = table.columns[column]
+    if rows is not None:
+        array = array.take(pa.array(rows))
+    return pa.array(array.dictionary.take(array.indices), type=pa.string()).to_pandas()

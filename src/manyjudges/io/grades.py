@@ -25,12 +25,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.atomic import atomic_file
+from manyjudges.core.atomic import atomic_file
+from manyjudges.core.coded_labels import natural_positions
 from manyjudges.io.checks import Fault, check_one_value_rule, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
 from manyjudges.io.preferences import TRUTH_COLUMNS
-from manyjudges.io.tables import natural_positions, write_table
+from manyjudges.io.table_text import write_table
 
 __all__ = [
     "GRADES_COLUMNS",
@@ -167,7 +168,7 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
     ----------
     data : GradedData
         The panel. ``data.truth`` is not written (write it with
-        :func:`manyjudges.io.tables.write_table` if needed).
+        :func:`manyjudges.io.table_text.write_table` if needed).
     grades_path : path-like
         The TSV, header ``item, judge, label``, rows in the order of
         ``data.grades``.

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import (
+from manyjudges.core.coded_labels import (
     DUPLICATE_RULES,
     CrowdLabels,
     as_crowd_labels,
@@ -36,7 +36,7 @@ from manyjudges.coded_labels import (
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataWarning
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
 
 __all__ = [
     "LABELS_COLUMNS",
@@ -169,7 +169,8 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
 
 
 def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> CrowdLabels:
-    """Read and validate a labels table straight into integer codes (:class:`~manyjudges.coded_labels.CrowdLabels`).
+    """Read and validate a labels table straight into integer codes
+    (:class:`~manyjudges.core.coded_labels.CrowdLabels`).
 
     The same table, checks and errors as :func:`read_labels`, without a DataFrame of the rows: a
     hundred million labels take 12 bytes each (int32 codes), the ids are kept once each, in natural

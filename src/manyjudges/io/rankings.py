@@ -14,7 +14,7 @@ as given. Code that needs a list without repeats takes an item's first
 The raw formats (search-engine result files, CLEF eHealth 2015 runs) are
 parsed by :mod:`manyjudges.io.sources.search_results` and
 :mod:`manyjudges.io.sources.clef_runs` (see ``docs/data.md``). Tables are
-written with :func:`manyjudges.io.tables.write_table` and read back,
+written with :func:`manyjudges.io.table_text.write_table` and read back,
 validated, with :func:`read_rankings` (the columnar reader,
 :func:`~manyjudges.io.columnar.read_columns`, with its column habits: any column order,
 ``task`` for ``item``, other columns ignored with a warning).
@@ -27,15 +27,17 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest, repeated_rows
-from manyjudges.io.columnar import TableLayout, read_columns
-from manyjudges.io.errors import DataError
-from manyjudges.io.tables import (
+from manyjudges.core.coded_labels import natural_sort
+from manyjudges.io.checks import (
+    DUPLICATES_HINT,
+    Fault,
     check_duplicate_rule,
-    natural_sort,
-    rank_codes,
-    text_column,
+    empty_fields,
+    raise_earliest,
+    repeated_rows,
 )
+from manyjudges.io.columnar import TableLayout, rank_codes, read_columns, text_column
+from manyjudges.io.errors import DataError
 
 __all__ = [
     "RANKINGS_COLUMNS",
@@ -73,7 +75,7 @@ def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
     ----------
     path : path-like
         A TSV file (CSV if the name ends in ``.csv``) with the columns ``list_set, list_id,
-        item, rank`` in any order (as written by :func:`manyjudges.io.tables.write_table`);
+        item, rank`` in any order (as written by :func:`manyjudges.io.table_text.write_table`);
         ``task`` is read as ``item``, other columns are ignored with an
         :class:`~manyjudges.io.columnar.ExtraColumnsWarning`. Blank lines are skipped.
     duplicates : {"error", "first", "last"}

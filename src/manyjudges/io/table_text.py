@@ -14,6 +14,7 @@ column, or fewer than :data:`FAST_ROWS` rows is written by ``to_csv`` itself.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["FAST_ROWS", "float_text", "write_delimited"]
+from manyjudges.core.atomic import atomic_file
+from manyjudges.io.columnar import delimiter_of
+
+__all__ = ["FAST_ROWS", "float_text", "write_delimited", "write_table", "write_tsv_to"]
 
 #: tables with fewer rows are written by pandas' ``to_csv`` (the per-value cost matters only for large ones)
 FAST_ROWS = 100_000
@@ -105,3 +109,24 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
         lines = pc.binary_join_element_wise(*parts, sep) if len(parts) > 1 else parts[0]
         block = pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()), lines)
         handle.write(pc.binary_join(block, "\n")[0].as_py() + "\n")
+
+
+def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
+    """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
+    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`)."""
+    write_delimited(df, handle, sep)
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write ``df`` atomically (:func:`~manyjudges.core.atomic.atomic_file`): a TSV, or a CSV when the name ends
+    in ``.csv``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table; rows are written in the order given, without the index.
+    path : path-like
+        Destination; parent directories are created if needed.
+    """
+    with atomic_file(path) as handle:
+        write_tsv_to(df, handle, delimiter_of(path))

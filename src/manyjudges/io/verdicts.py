@@ -37,7 +37,7 @@ from manyjudges.io.checks import Fault, duplicate_judgments, empty_fields, first
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError
 from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
-from manyjudges.io.tables import write_table
+from manyjudges.io.table_text import write_table
 
 __all__ = [
     "MISSING",

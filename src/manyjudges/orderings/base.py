@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.estimator import Estimator
-from manyjudges.ranks import as_rank_matrix
+from manyjudges.core.estimator import Estimator
+from manyjudges.core.ranks import as_rank_matrix
 
 __all__ = ["OrderingScorer"]
 

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from manyjudges.counting import FLOAT_EXACT_MAX_ITEMS
+from manyjudges.core.counting import FLOAT_EXACT_MAX_ITEMS
+from manyjudges.core.ranks import as_rank_matrix, distinct_rows, reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
-from manyjudges.ranks import as_rank_matrix, distinct_rows, reverse_ranks
 
 __all__ = ["ConsensusScorer", "pair_log2_kappa", "own_log2_kappa"]
 
@@ -144,7 +144,7 @@ def _log2_weighted_plus_one(edges: np.ndarray, lp: np.ndarray, rp: np.ndarray, l
 
     kappa = sum_i f(i) + (sum of path weights over paths of >= 2 vertices) = sum f + (total - k),
     total = sum_j z_j from the forward substitution, run in log space as
-    :func:`manyjudges.counting.weighted_paths_total` does.
+    :func:`manyjudges.core.counting.weighted_paths_total` does.
     """
     batch, k, _ = edges.shape
     pos = np.stack([lp, rp])  # (2, B, k) positions of the two rankings

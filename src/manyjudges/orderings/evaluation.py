@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.ranks import as_rank_matrix, reverse_ranks
+from manyjudges.core.ranks import as_rank_matrix, reverse_ranks
 
 
 def leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray | None = None) -> np.ndarray:

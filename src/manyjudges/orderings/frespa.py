@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.core.ranks import as_rank_matrix
 from manyjudges.orderings.base import OrderingScorer
 from manyjudges.orderings.frespa_engines import tables_by_counting, tables_by_mining
 from manyjudges.orderings.frespa_loo import leave_one_out_tables, loo_differences_for_settings
 from manyjudges.orderings.frespa_params import ENGINES, FreSPAParams, check_engine, score_from_tables
 from manyjudges.orderings.pattern_classes import support_class_tables, unique_orderings
-from manyjudges.ranks import as_rank_matrix
 
 __all__ = ["ENGINES", "FreSPA", "FreSPAParams", "frespa_score", "frespa_tables", "leave_one_out_tables",
            "loo_differences_for_settings", "score_from_tables"]

@@ -1,7 +1,7 @@
 """FreSPA's two older exact engines (Kim, Zhai, Han, ECIR 2010; docs/methods.md, "FreSPA").
 
 ``counting``: with C_S(L) = number of common subsequences of length L of the orderings in S
-(a path count in their common-precedence DAG, ``manyjudges.counting``),
+(a path count in their common-precedence DAG, ``manyjudges.core.counting``),
 
     A_j(L) = sum_{|S| = j} C_S(L) = sum_s N(s, L) binom(s, j)
     N(s, L) = sum_{j >= s} (-1)^(j - s) binom(j, s) A_j(L)      (inclusion-exclusion)
@@ -19,8 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from manyjudges.counting import common_precedence, count_paths_by_length
-from manyjudges.ranks import precedence_matrices, reverse_ranks
+from manyjudges.core.counting import common_precedence, count_paths_by_length
+from manyjudges.core.ranks import precedence_matrices, reverse_ranks
 
 MAX_SUBSETS = 400_000
 MAX_FREQUENT_PATTERNS = 3_000_000

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from manyjudges.core.ranks import as_rank_matrix, reverse_ranks
 from manyjudges.orderings.frespa_engines import loo_tables_by_counting, loo_tables_by_mining
 from manyjudges.orderings.frespa_params import FreSPAParams, affine_weights, check_engine, score_from_tables
 from manyjudges.orderings.pattern_classes import (
@@ -22,7 +23,6 @@ from manyjudges.orderings.pattern_classes import (
     support_class_tables,
     unique_orderings,
 )
-from manyjudges.ranks import as_rank_matrix, reverse_ranks
 
 __all__ = ["leave_one_out_tables", "loo_differences_for_settings"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.ranks import ranks_from_orders
+from manyjudges.core.ranks import ranks_from_orders
 
 
 def random_orderings(rng: np.random.Generator, count: int, n_items: int) -> np.ndarray:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.counting import count_paths_by_length
+from manyjudges.core.counting import count_paths_by_length
 
 MAX_CLASSES = 5_000_000
 CHUNK_ELEMENTS = 4_000_000
@@ -292,7 +292,7 @@ def own_pattern_counts(columns: np.ndarray, max_len: int) -> np.ndarray:
 def common_pattern_counts(candidates: np.ndarray, gold: np.ndarray, max_len: int) -> np.ndarray:
     """C_{c,o}(L), the number of patterns of length L contained in both c and o: (C, G, max_len + 1).
 
-    The L-vertex paths of the DAG P_c AND P_o (``manyjudges.counting.count_paths_by_length``).
+    The L-vertex paths of the DAG P_c AND P_o (``manyjudges.core.counting.count_paths_by_length``).
     """
     n_cand, k = candidates.shape
     n_gold = len(gold)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
-from manyjudges.registry import Builtin, Registry
 
 __all__ = ["ORDERING_SCORERS", "make_ordering_scorer"]
 

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.io.orderings import read_orderings
 from manyjudges.io.sources import preflib
-from manyjudges.io.tables import read_orderings
 from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
 from manyjudges.orderings.readings import NOTE as READINGS_NOTE
@@ -66,8 +66,8 @@ def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.Da
     """What a simulated panel is calibrated to and what it misses, computed from the run: the judges'
     mean pairwise Kendall tau and Spearman rho (macro averages over sets) and, at noise 0, each paper
     method's ED minus the paper's (Table 1). Empty without a ``target_mean_tau``."""
-    from manyjudges.correlation import kendall_tau_matrix, spearman_rho_matrix
-    from manyjudges.io.tables import orderings_to_rank_matrices
+    from manyjudges.core.correlation import kendall_tau_matrix, spearman_rho_matrix
+    from manyjudges.io.orderings import orderings_to_rank_matrices
 
     if spec.get("target_mean_tau") is None:
         return ""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.correlation import CORRELATIONS, correlation_matrix, rowwise_correlation
+from manyjudges.core.correlation import CORRELATIONS, correlation_matrix, rowwise_correlation
+from manyjudges.core.ranks import as_rank_matrix, average_ranks, distinct_rows, rank_sum_order
 from manyjudges.orderings.base import OrderingScorer
-from manyjudges.ranks import as_rank_matrix, average_ranks, distinct_rows, rank_sum_order
 
 __all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation", "rank_sum_consensus"]
 

@@ -13,9 +13,9 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from manyjudges.correlation import kendall_tau_matrix
-from manyjudges.random_streams import rng_for
-from manyjudges.ranks import ranks_from_orders
+from manyjudges.core.correlation import kendall_tau_matrix
+from manyjudges.core.random_streams import rng_for
+from manyjudges.core.ranks import ranks_from_orders
 
 #: The data caveat the orderings report prints under a simulated dataset.
 REPORT_NOTE = (

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.atomic import atomic_file
+from manyjudges.core.atomic import atomic_file
 
 __all__ = ["concat_tables", "in_method_order", "write_text_atomic"]
 

@@ -13,7 +13,7 @@ Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/m
 >>> DawidSkene().fit(labels).labels_.tolist()
 [1, 0]
 """
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.auto import Auto
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import DawidSkene

@@ -45,9 +45,9 @@ from math import factorial
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.random_streams import rng_for
 from manyjudges.io.errors import DataWarning
-from manyjudges.random_streams import rng_for
 from manyjudges.truth.heldout import worker_confusions
 
 __all__ = ["POLICIES", "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",

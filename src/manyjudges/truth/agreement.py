@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
-from manyjudges.coincidences import alpha_from_coincidences
-from manyjudges.coincidences import coincidence_matrix as coincidences_of_units
+from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.core.coincidences import alpha_from_coincidences
+from manyjudges.core.coincidences import coincidence_matrix as coincidences_of_units
 
 __all__ = ["ALPHA_LEVELS", "coincidence_matrix", "krippendorff_alpha", "summarise_labels"]
 
@@ -63,7 +63,7 @@ def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal
     Parameters
     ----------
     labels : CrowdLabels or pandas.DataFrame
-        The labels (a long table is encoded with :func:`~manyjudges.coded_labels.as_crowd_labels`).
+        The labels (a long table is encoded with :func:`~manyjudges.core.coded_labels.as_crowd_labels`).
     level : {"nominal", "ordinal", "interval"}
         Level of measurement: the difference function between two classes (module docstring).
 

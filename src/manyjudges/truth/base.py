@@ -2,7 +2,7 @@
 
 An estimator is built with its parameters (the constructor stores them, nothing else), then
 ``fit(labels)`` on a long labels table (``item``, ``worker`` or ``judge``, ``label``) or a
-:class:`~manyjudges.coded_labels.CrowdLabels`, and has
+:class:`~manyjudges.core.coded_labels.CrowdLabels`, and has
 
 - ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
 - ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
@@ -20,7 +20,7 @@ learn) gives them their known class after the fit. Either way the gold items' ``
 one-hot and ``gold_`` holds them. A method with neither says so (a ValueError).
 
 Every fit runs on the labels sorted by (item, worker, label) code
-(:func:`~manyjudges.coded_labels.canonical_order`): the same judgments in any row order give the same
+(:func:`~manyjudges.core.coded_labels.canonical_order`): the same judgments in any row order give the same
 numbers, bit for bit, whatever the method and wherever it stops (but for majority vote and Wawa
 with ``ties="first"``, whose answer is the table's order by definition).
 
@@ -42,9 +42,9 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
-from manyjudges.dawid_skene_em import UNDERFLOW
-from manyjudges.estimator import Estimator
+from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
+from manyjudges.core.dawid_skene_em import UNDERFLOW
+from manyjudges.core.estimator import Estimator
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
 
@@ -184,7 +184,7 @@ class TruthEstimator(Estimator):
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
             duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
-        :func:`~manyjudges.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
+        :func:`~manyjudges.core.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
         classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
         self.check_params()
         data = self._fit_order(as_crowd_labels(labels, classes=classes, duplicates=duplicates))
@@ -239,7 +239,7 @@ class TruthEstimator(Estimator):
         return False
 
     def _fit_order(self, data: CrowdLabels) -> CrowdLabels:
-        """The labels a fit runs on: sorted by code (:func:`~manyjudges.coded_labels.canonical_order`), unless
+        """The labels a fit runs on: sorted by code (:func:`~manyjudges.core.coded_labels.canonical_order`), unless
         :meth:`uses_row_order`."""
         return data if self.uses_row_order() else canonical_order(data)
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from manyjudges.coded_labels import id_positions
+from manyjudges.core.coded_labels import id_positions
 
 __all__ = ["auroc", "calibration_scores", "expected_calibration_error"]
 

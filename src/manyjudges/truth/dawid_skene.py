@@ -62,8 +62,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels
-from manyjudges.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
+from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 
 __all__ = ["DawidSkene", "em_state", "run_em"]

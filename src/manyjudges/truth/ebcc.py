@@ -90,7 +90,7 @@ from typing import Any
 import numpy as np
 from scipy.special import digamma, gammaln
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 from manyjudges.truth.ebcc_dirichlet import dirichlet_terms, expected_log, log_beta
 from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout, ebcc_start, soft_vote

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 
 __all__ = ["EBCCLayout", "ebcc_layout", "ebcc_start", "soft_vote"]
 

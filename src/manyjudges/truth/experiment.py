@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, as_text, id_positions
+from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.calibration import calibration_scores
 from manyjudges.truth.registry import make_truth_estimator

@@ -34,7 +34,7 @@ the log posterior
   dQ/dalpha_w = sum_{e of w} (q_e - sigma(x_e)) beta_i - (alpha_w - alpha_mean) / alpha_sd^2
   dQ/db_i     = sum_{e of i} (q_e - sigma(x_e)) alpha_w beta_i - (b_i - log_beta_mean) / log_beta_sd^2
 
-The M-step runs L-BFGS-B (:func:`manyjudges.solvers.lbfgsb`) from the current values for at
+The M-step runs L-BFGS-B (:func:`manyjudges.core.solvers.lbfgsb`) from the current values for at
 most ``m_step_max_iter`` iterations with gradient tolerance ``m_step_tol`` (crowd-kit runs 25
 conjugate-gradient iterations with gradient tolerance 0.01: the same limits). A partial
 M-step still never decreases Q, so F never decreases (generalised EM). Start: alpha and b at
@@ -57,8 +57,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit
 
-from manyjudges.coded_labels import CrowdLabels
-from manyjudges.solvers import lbfgsb
+from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.solvers import lbfgsb
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
 
 __all__ = ["GLAD"]

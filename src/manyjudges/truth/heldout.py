@@ -40,8 +40,8 @@ from functools import cached_property
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from manyjudges.coded_labels import CrowdLabels
-from manyjudges.random_streams import rng_for
+from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.random_streams import rng_for
 
 __all__ = ["DEFAULT_FOLDS", "WORKER_MODELS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
            "fold_posteriors", "fold_split", "held_out", "held_out_from", "label_folds", "log_score", "predictive",

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import digamma, gammaln
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, posteriors_from_log_joint
 
 __all__ = ["MACE"]

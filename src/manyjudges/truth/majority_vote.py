@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
 
 __all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_classes", "vote_shares"]

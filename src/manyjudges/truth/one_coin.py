@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
 from manyjudges.truth.dawid_skene import em_state, run_em
 

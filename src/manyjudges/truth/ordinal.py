@@ -84,7 +84,7 @@ never lowers the penalised log-likelihood
 
 (tested). The M-step keeps (a_w, d_w) in the box 0.01 <= a_w <= 100, |d_w| <= 100 K (s_w in
 [0.01, 100], |b_w| <= 100 K s_w), holding a coordinate at a bound its derivative points past.
-EM is accelerated by SQUAREM and stops at its fixed point (:mod:`manyjudges.em_acceleration`):
+EM is accelerated by SQUAREM and stops at its fixed point (:mod:`manyjudges.core.em_acceleration`):
 when the posteriors' last step times max(1, r / (1 - r)), r the ratio of successive steps, is below
 ``tol``, an estimate of their distance to the fixed point; or after ``max_iter`` evaluations of the
 EM map. An objective-gain rule stops where the likelihood is flat, which on these panels is far
@@ -108,8 +108,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from manyjudges.coded_labels import CrowdLabels
-from manyjudges.em_acceleration import iterate_em
+from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.em_acceleration import iterate_em
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number, posteriors_from_log_joint
 from manyjudges.truth.ordinal_probit import (
     clip_to_box,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manyjudges.registry import Builtin, Registry
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.truth.auto import Auto
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.dawid_skene import DawidSkene

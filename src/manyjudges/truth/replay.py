@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from manyjudges.coded_labels import CrowdLabels, as_crowd_labels
+from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.active import DEFAULT_STOP, fitted_confusions, next_labels
 from manyjudges.truth.base import TruthEstimator

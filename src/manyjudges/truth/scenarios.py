@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from manyjudges.random_streams import rng_for
+from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.panel_draws import (
     Tables,
     categorical,

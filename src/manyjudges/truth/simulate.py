@@ -94,7 +94,7 @@ def write_simulated_labels(labels_path: str | os.PathLike[str], truth_path: str 
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    from manyjudges.atomic import atomic_file
+    from manyjudges.core.atomic import atomic_file
 
     if not 1 <= labels_per_item <= n_workers or n_classes < 2 or n_items < 1:
         raise ValueError(f"need 1 <= labels_per_item <= n_workers, n_classes >= 2 and n_items >= 1, got "

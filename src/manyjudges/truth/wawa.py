@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.coded_labels import CrowdLabels
+from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.majority_vote import agreement_rates, pick_classes, vote_shares
 

@@ -4,8 +4,8 @@ Its whole declaration is :data:`FAMILY`, named by the entry point ``toy`` of the
 ``manyjudges.families`` in this package's metadata (``pyproject.toml``)."""
 from pathlib import Path
 
+from manyjudges.core.registry import Builtin, Registry
 from manyjudges.families import Family
-from manyjudges.registry import Builtin, Registry
 from manyjudges_toy.methods import ItemMean, ItemMedian
 
 __all__ = ["FAMILY", "check_config", "registry"]

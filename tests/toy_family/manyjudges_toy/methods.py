@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.estimator import Estimator
-from manyjudges.io.tables import natural_sort
+from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.estimator import Estimator
 
 __all__ = ["ItemMean", "ItemMedian", "in_natural_order", "read_scores"]
 

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
 from manyjudges.io.verdicts import read_verdicts, read_verdicts_or_preferences
-from manyjudges.random_streams import rng_for
 
 __all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "read_reference", "split_panel"]
 

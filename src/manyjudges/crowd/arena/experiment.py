@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
+from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.judges import JudgeMeasures, judge_measures
 from manyjudges.crowd.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
-from manyjudges.random_streams import rng_for
 
 __all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_judges", "arena_leaderboards", "bootstrap_seed", "leaderboard_for"]
 

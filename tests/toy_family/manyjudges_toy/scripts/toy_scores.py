@@ -1,5 +1,5 @@
 """Wires the toy_scores rule to the toy family's library: one method's scores of one dataset."""
-from manyjudges.workflow_support import setup_logging, write_tsv
+from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges_toy import registry
 from manyjudges_toy.methods import read_scores
 

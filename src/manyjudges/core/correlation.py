@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.ranks import as_rank_matrix, average_ranks
+from manyjudges.core.ranks import as_rank_matrix, average_ranks
 
 
 def _pair_signs(ranks: np.ndarray) -> np.ndarray:

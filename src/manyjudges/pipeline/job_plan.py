@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from manyjudges.registry import method_spec
+from manyjudges.core.registry import method_spec
 
 #: the job name of the methods listed under a section's ``batch`` (one job per dataset runs them all)
 BATCH_JOB = "batch"

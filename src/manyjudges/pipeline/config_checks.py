@@ -1,4 +1,4 @@
-"""The config's checks after its schema (:func:`manyjudges.workflow_support.check_config_schema`), run by the
+"""The config's checks after its schema (:func:`manyjudges.pipeline.workflow_support.check_config_schema`), run by the
 pipeline before any job: every configured method can be built (:func:`check_config_methods`), and each
 family's section names only what is configured (:func:`check_config_references`, which runs each family's
 :attr:`~manyjudges.families.Family.config_check`: the built-in families' ``check_<family>_config`` here).
@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from manyjudges import family_registry
+from manyjudges.core.registry import method_spec
 from manyjudges.families import families
-from manyjudges.job_plan import BATCH_JOB, entry_jobs
-from manyjudges.reading_plan import check_sweep_readings
-from manyjudges.registry import method_spec
+from manyjudges.pipeline.job_plan import BATCH_JOB, entry_jobs
+from manyjudges.pipeline.reading_plan import check_sweep_readings
+from manyjudges.pipeline.workflow_support import all_datasets
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, scenario_options
-from manyjudges.workflow_support import all_datasets
 
 __all__ = ["check_arena_config", "check_config_methods", "check_config_references", "check_consensus_config",
            "check_crowd_config", "check_graded_config", "check_orderings_config", "check_truth_config"]

@@ -17,7 +17,7 @@ distinct values.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -27,7 +27,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
-           "gold_codes", "id_positions", "natural_ids", "natural_order", "repeated_pairs"]
+           "gold_codes", "id_positions", "natural_ids", "natural_order", "natural_positions", "natural_sort",
+           "repeated_pairs"]
 
 #: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -351,3 +352,25 @@ def gold_codes(data: CrowdLabels, gold: pd.DataFrame | pd.Series) -> tuple[np.nd
                          f"({', '.join(map(str, data.classes))})")
     return items[known].astype(np.int64), classes.astype(np.int64), int((~known).sum())
 
+
+def natural_sort(items: Iterable[str]) -> list[str]:
+    """Sort item ids numerically if all are digit strings, else lexicographically (:func:`natural_order`).
+
+    Parameters
+    ----------
+    items : iterable of str
+        Item identifiers.
+
+    Returns
+    -------
+    list of str
+        The sorted identifiers, e.g. ``["2", "10"]`` rather than ``["10", "2"]``.
+    """
+    items = [str(item) for item in items]
+    return [items[i] for i in natural_order(items)]
+
+
+def natural_positions(values: Iterable[str]) -> dict[str, int]:
+    """Position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``:
+    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth)."""
+    return {value: i for i, value in enumerate(natural_sort(set(values)))}

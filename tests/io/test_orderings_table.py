@@ -9,14 +9,10 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located
 
+from manyjudges.core.coded_labels import natural_sort
 from manyjudges.io.errors import DataError
-from manyjudges.io.tables import (
-    ORDERINGS_COLUMNS,
-    natural_sort,
-    orderings_to_rank_matrices,
-    read_orderings,
-    write_table,
-)
+from manyjudges.io.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
+from manyjudges.io.table_text import write_table
 
 HEADER = "set_id\tjudge\titem\trank\n"
 GOOD_SET = "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t2\ns\tb\t2\t1\n"

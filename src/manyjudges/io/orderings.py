@@ -13,102 +13,26 @@ codes, not row by row.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from manyjudges.atomic import atomic_file
-from manyjudges.coded_labels import natural_order
+from manyjudges.core.coded_labels import natural_sort
 from manyjudges.io.checks import (
     DUPLICATES_HINT,
     Fault,
-    check_one_value_rule,
+    check_duplicate_rule,
     empty_fields,
     raise_earliest,
     repeated_rows,
 )
-from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
+from manyjudges.io.columnar import ColumnarTable, TableLayout, rank_codes, read_columns, text_column
 from manyjudges.io.errors import DataError
-from manyjudges.io.table_text import write_delimited
 
-__all__ = [
-    "ORDERINGS_COLUMNS",
-    "natural_positions",
-    "natural_sort",
-    "orderings_to_rank_matrices",
-    "read_header",
-    "read_orderings",
-    "write_table",
-    "write_tsv_to",
-]
+__all__ = ["ORDERINGS_COLUMNS", "orderings_to_rank_matrices", "read_orderings"]
 
 ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
 ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
-#: ranks are int64: at most 18 digits (leading zeros aside)
-_MAX_RANK_DIGITS = 18
-
-
-
-def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
-    """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
-    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`)."""
-    write_delimited(df, handle, sep)
-
-
-def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write ``df`` atomically (:func:`~manyjudges.atomic.atomic_file`): a TSV, or a CSV when the name ends
-    in ``.csv``.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table; rows are written in the order given, without the index.
-    path : path-like
-        Destination; parent directories are created if needed.
-    """
-    with atomic_file(path) as handle:
-        write_tsv_to(df, handle, delimiter_of(path))
-
-
-def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
-               order: int = 10) -> tuple[np.ndarray, Fault | None]:
-    """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
-    None) whose rank is not a positive integer). The distinct values are parsed, not the rows."""
-    dictionary = table.columns[column].dictionary
-    digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
-    digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)
-                         <= _MAX_RANK_DIGITS, dtype=bool)
-    values = np.zeros(len(dictionary), dtype=np.int64)
-    if digits.any():
-        chosen = dictionary.filter(pa.array(digits))
-        values[digits] = pc.cast(chosen, pa.int64()).to_numpy(zero_copy_only=False)
-    bad = values < 1
-    indices = table.indices(column)
-    ranks = values[indices]
-    fault = None
-    if bad.any():
-        hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
-        if len(hits):
-            row = int(hits[0]) if rows is None else int(rows[hits[0]])
-            fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
-    return ranks, fault
-
-
-def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
-    """``duplicates`` must be error, first or last: a repeated ``repeat`` would give ``table`` two ranks."""
-    check_one_value_rule(duplicates, table, f"a repeated {repeat} would give it two ranks")
-
-
-def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
-    """A column as read, as str (rows in file order, or ``rows``)."""
-    array = table.columns[column]
-    if rows is not None:
-        array = array.take(pa.array(rows))
-    return pa.array(array.dictionary.take(array.indices), type=pa.string()).to_pandas()
 
 
 def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault | None:
@@ -228,29 +152,6 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     frame["rank"] = ranks if kept is None else ranks[kept]
     frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]  # row label i: lines[i]
     return frame
-
-
-def natural_sort(items: Iterable[str]) -> list[str]:
-    """Sort item ids numerically if all are digit strings, else lexicographically (:func:`natural_order`).
-
-    Parameters
-    ----------
-    items : iterable of str
-        Item identifiers.
-
-    Returns
-    -------
-    list of str
-        The sorted identifiers, e.g. ``["2", "10"]`` rather than ``["10", "2"]``.
-    """
-    items = [str(item) for item in items]
-    return [items[i] for i in natural_order(items)]
-
-
-def natural_positions(values: Iterable[str]) -> dict[str, int]:
-    """Position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``:
-    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth)."""
-    return {value: i for i, value in enumerate(natural_sort(set(values)))}
 
 
 def orderings_to_rank_matrices(

@@ -29,10 +29,10 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import ndtr
 
+from manyjudges.core.solvers import lbfgsb_fit
 from manyjudges.graded.base import GradedMethod, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
 from manyjudges.graded.votes import LBFGS_OPTIONS, MAX_ITER, THETA_BOUND, THETA_RIDGE
-from manyjudges.solvers import lbfgsb_fit
 
 SIGMA_BOUNDS = (0.05, 20.0)
 #: iteration cap of Yu's fixed point (it stops when no weight moves by 1e-9; a fit that needs the

@@ -19,9 +19,9 @@ from urllib.request import url2pathname
 import pandas as pd
 import yaml
 
-from manyjudges.download import pinned_files, raw_filename
-from manyjudges.io.tables import write_table
-from manyjudges.job_plan import (  # noqa: E402,F401 (the workflow imports job planning from here)
+from manyjudges.io.table_text import write_table
+from manyjudges.pipeline.download import pinned_files, raw_filename
+from manyjudges.pipeline.job_plan import (  # noqa: E402,F401 (the workflow imports job planning from here)
     BATCH_JOB,
     ed_jobs,
     entry_jobs,
@@ -31,7 +31,7 @@ from manyjudges.job_plan import (  # noqa: E402,F401 (the workflow imports job p
     method_units,
     planned_jobs,
 )
-from manyjudges.reading_plan import (  # noqa: F401 (the workflow imports the readings' plan from here)
+from manyjudges.pipeline.reading_plan import (  # noqa: F401 (the workflow imports the readings' plan from here)
     SWEEP_READING_PARAMETERS,
     check_sweep_readings,
     noise_reading,

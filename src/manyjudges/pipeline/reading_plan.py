@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from manyjudges.registry import method_spec
+from manyjudges.core.registry import method_spec
 
 __all__ = ["SWEEP_READING_PARAMETERS", "check_sweep_readings", "noise_reading", "reading_datasets",
            "sweep_parameters", "sweep_reading_datasets", "sweep_reading_parameters", "sweep_reading_spec"]

@@ -25,7 +25,7 @@ from typing import IO
 
 import pandas as pd
 
-from manyjudges.atomic import atomic_file
+from manyjudges.core.atomic import atomic_file
 from manyjudges.io.errors import ChecksumError, DataError, DownloadError
 
 __all__ = [

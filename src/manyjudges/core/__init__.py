@@ -1,0 +1,1 @@
+"""The shared cores: estimator contract, registry, counting, ranks, solvers, the EM core, coded labels."""

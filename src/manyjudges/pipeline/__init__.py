@@ -1,0 +1,1 @@
+"""What only the Snakemake pipeline uses: config checks, downloads, job plans, the reproduction report's assembly."""
