@@ -1,5 +1,5 @@
 """The library and the command stand without the pipeline's packages: importing every family and the command,
-and listing the methods, loads neither matplotlib nor snakemake (`pip install manyjudges` installs neither;
+and listing the methods, loads neither matplotlib nor snakemake (`pip install -e .` installs neither;
 `.ci/lean_install.sh` checks the installed wheel). Each check runs in a fresh interpreter, whose modules are
 its own."""
 import subprocess
