@@ -1,12 +1,23 @@
 """Figure output shared by every family: matplotlib without a display, PNG and PDF from one figure
 with fixed metadata (no dates or versions), so reruns give identical files; and the style of a paper's
-values drawn beside ours (dashed, hollow markers, ``gid`` 'paper')."""
+values drawn beside ours (dashed, hollow markers, ``gid`` 'paper').
+
+matplotlib is the ``figures`` extra, not a dependency of the library: without it, importing this module (and so
+any family's ``plots``) raises an ImportError that says ``pip install 'manyjudges[figures]'``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+try:
+    import matplotlib
+except ModuleNotFoundError as error:  # the library and the command install without it
+    if error.name != "matplotlib":
+        raise
+    raise ModuleNotFoundError(
+        "the figures need matplotlib, which the library alone does not install: pip install 'manyjudges[figures]'",
+        name="matplotlib",
+    ) from error
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
