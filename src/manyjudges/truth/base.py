@@ -43,46 +43,15 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
-from manyjudges.dawid_skene_em import UNDERFLOW
 from manyjudges.estimator import Estimator
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
 
-__all__ = ["CALIBRATIONS", "UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number",
-           "posteriors_from_log_joint", "row_argmax"]
+__all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "row_argmax"]
 
 
 #: the values of a method's ``calibrate`` parameter besides None
 CALIBRATIONS = ("tempering",)
-
-
-def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
-                              ) -> tuple[np.ndarray, np.ndarray]:
-    """(posteriors, log normalisers) of unnormalised log joint probabilities, one column per item.
-
-    ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
-    (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
-    below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
-    subnormals. ``joint`` is overwritten.
-
-    ``known = (items, classes)``: gold items, whose posteriors are one-hot on their class,
-    post[t, i] = [t = c_i], and whose log normaliser is the joint term log_z[i] = joint[c_i, i] =
-    log P(labels, c_i) (the semi-supervised objective counts them with their known class).
-    """
-    gold_terms = None if known is None else joint[known[1], known[0]]
-    top = joint.max(axis=0)
-    joint -= top
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
-    total = post.sum(axis=0)
-    post /= total
-    if known is None:
-        return post, top + np.log(total)
-    log_z = top + np.log(total)
-    post[:, known[0]] = 0.0
-    post[known[1], known[0]] = 1.0
-    log_z[known[0]] = gold_terms
-    return post, log_z
 
 
 def row_argmax(scores: np.ndarray) -> np.ndarray:

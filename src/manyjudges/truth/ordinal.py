@@ -109,8 +109,9 @@ import pandas as pd
 from scipy import sparse
 
 from manyjudges.coded_labels import CrowdLabels
+from manyjudges.dawid_skene_em import posteriors_from_log_joint
 from manyjudges.em_acceleration import iterate_em
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number, posteriors_from_log_joint
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number
 from manyjudges.truth.ordinal_probit import (
     clip_to_box,
     cut_basis,
