@@ -39,7 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "UNDERFLOW", "DawidSkeneResult", "dawid_skene", "label_matrix"]
+__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "UNDERFLOW", "DawidSkeneResult", "dawid_skene", "label_matrix",
+           "posteriors_from_log_joint"]
 
 INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
@@ -154,65 +155,92 @@ def dawid_skene(
 ) -> DawidSkeneResult:
     """Dawid-Skene EM (Dawid & Skene 1979, Applied Statistics 28(1), 20-28) on long-format labels.
 
-    ``item[e]``, ``judge[e]``, ``label[e]`` (0-based ints, equal lengths) is one observed
-    label: judge ``judge[e]`` said ``label[e]`` (0..n_labels-1) about item ``item[e]``.
+    From the starting posteriors (:func:`_start`), each iteration is one :func:`_m_step` (confusions and
+    priors from the posteriors) then one :func:`_e_step` (posteriors from them), until the stopping rule
+    holds or ``max_iter`` iterations ran (:func:`_iterate`).
 
-    Starting posteriors T: ``init="majority"`` the per-item label proportions (soft vote),
-    ``"hard_majority"`` one-hot on the most frequent label (ties shared equally), ``"gold"`` (with
-    ``known``) one-hot on the gold items and 1e-3 / K in every class elsewhere, so the first M-step
-    learns the judges' confusions and the priors from the gold items (a judge with no gold item gets
-    about 1/K). Then each
-    iteration is
+    Parameters
+    ----------
+    item, judge, label : array of int
+        One observed label per entry (0-based codes, equal lengths): judge ``judge[e]`` said ``label[e]``
+        (0..n_labels-1) about item ``item[e]``. A judge may label an item more than once (each is one entry).
+    n_items, n_judges, n_labels : int
+        The numbers of items, judges and classes K (K >= 2).
+    max_iter : int
+        At most this many iterations (one iteration: M-step then E-step).
+    tol : float
+        The stopping threshold (``stop``).
+    smoothing : float
+        s pseudo-counts on every confusion cell and prior: MAP EM under a symmetric Dirichlet(1 + s) prior;
+        s = 0 is the paper's maximum likelihood.
+    init : {"majority", "hard_majority", "gold"}
+        The starting posteriors: the per-item label shares (soft vote), one-hot on the most frequent labels
+        (ties shared), or (with ``known``) the gold items one-hot and GOLD_START / K in every class elsewhere,
+        so the first M-step learns the confusions and priors from the gold items.
+    model : {"full", "one_coin"}
+        A judge's confusion matrix: K x K free rows, or one accuracy with the errors spread uniformly.
+    stop : {"posteriors", "log_likelihood"}
+        Stop after the first iteration whose E-step moves no posterior by ``tol`` or more, or whose objective
+        (:func:`_objective`) gains less than ``tol`` per label (``tol * len(item)`` in all; crowd-kit's EM
+        stops on a similar rule, on its own loss).
+    known : (array of int, array of int), optional
+        Gold items and their classes: their posteriors are one-hot on the class from the start and after
+        every E-step (semi-supervised EM), and their term of the log-likelihood is log P(labels, class).
 
-        M-step  confusion[j, t, c] = (sum over j's labels equal to c of T[item, t] + s) / row total
-                priors[t]         = (sum over labelled items of T[i, t] + s) / (n_labelled + K s)
-        E-step  log T[i, t] = log priors[t] + sum over i's labels of log confusion[judge, t, label],
-                normalised over t with logsumexp
+    Returns
+    -------
+    DawidSkeneResult
+        The last M-step's confusions and priors, and the posteriors and log-likelihood (sum over labelled
+        items of log sum_t priors[t] prod_labels confusion[judge, t, label]) of its E-step. With s > 0 EM
+        never decreases log_likelihood + s * (sum of log confusion + sum of log priors); with s = 0 it never
+        decreases log_likelihood.
 
-    with s = ``smoothing`` (pseudo-counts: MAP EM under a symmetric Dirichlet(1 + s) prior;
-    s = 0 is plain maximum likelihood). It stops after the first iteration whose E-step
-    changes no posterior by ``tol`` or more (``converged=True``), or after ``max_iter``
-    iterations. The returned posteriors and ``log_likelihood`` (sum over labelled items of
-    log sum_t priors[t] prod_labels confusion[judge, t, label]) are those of the returned
-    priors and confusion. With s > 0 EM never decreases log_likelihood + s * (sum of
-    log confusion + sum of log priors); with s = 0 it never decreases log_likelihood.
-    A posterior term below exp(-700) times its item's largest term is set to exactly 0
-    (it cannot change any sum; computing it as a subnormal would only be slow).
-
-    ``model="one_coin"`` ties each judge's confusion matrix to one accuracy a[j]: pi[j, t, t] = a[j]
-    and pi[j, t, c] = (1 - a[j]) / (K - 1) for c != t (the one-coin model). Its M-step maximises the
-    same objective under that constraint: with R[j] = sum_t cc[j, t, t] (j's posterior mass on its
-    own labels) and W[j] = sum_{t != c} cc[j, t, c] (the rest, summed directly, not as n_j - R[j]),
-
-        a[j] = (R[j] + K s) / (R[j] + W[j] + K^2 s)
-        pi[j, t, c != t] = (W[j] + K (K - 1) s) / ((R[j] + W[j] + K^2 s) (K - 1))
-
-    (the same Dirichlet(1 + s) prior on each confusion row; a judge with no labels gets 1/K).
-
-    ``stop="log_likelihood"`` stops instead after the first iteration whose objective gains less
-    than ``tol`` per label (``tol * len(item)`` in all; the first iteration always runs): the
-    objective EM increases, log_likelihood at s = 0, log_likelihood + s * (sum of log confusion +
-    sum of log priors) at s > 0 (with either model: the one-coin matrix's K x K entries are summed).
-    Crowd-kit's EM stops on a similar rule, on its own loss.
-
-    ``known = (items, classes)``: gold items whose true class is given. Their posteriors are
-    one-hot on it from the start and after every E-step, so the M-step learns the judges'
-    confusions and the priors from them too (semi-supervised EM), and their term of the
-    log-likelihood is the joint log P(labels, class) instead of the marginal.
-
-    Raises ``ValueError`` for empty or mismatched inputs, non-integer or out-of-range
-    indices, n_labels < 2, max_iter < 1, negative tol or smoothing, or an unknown init,
-    model or stop.
+    Raises
+    ------
+    ValueError
+        For empty or mismatched inputs, non-integer or out-of-range indices, n_labels < 2, max_iter < 1,
+        negative tol or smoothing, an unknown init, model or stop, or bad gold items.
+    FloatingPointError
+        When an item's labels have probability 0 under every class (possible only at s = 0).
     """
     item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init,
                                    model, stop)
-    k = int(n_labels)
-    n_items, n_judges = int(n_items), int(n_judges)
-    # The labels as a sparse (judge * K + label) x item count matrix L: the M-step's sums are
-    # L @ T and the E-step's L^T @ log confusion, each O(labels x K) (a repeated label counts twice).
+    k, n_items, n_judges = int(n_labels), int(n_items), int(n_judges)
+    gold = _check_known(known, n_items, k, init)
+    # the labels as a sparse item x (judge * K + label) count matrix L: the M-step's sums are L^T @ T and the
+    # E-step's L @ log confusion, each O(labels x K) (a repeated label counts twice)
     by_item = label_matrix(item, judge, label, n_items, n_judges, k)
-    by_label = by_item.T  # a CSC view: no second copy of the labels
+    post, labelled = _start(item, label, n_items, k, init, gold)
+    # the labelled items (a slice when all are: no masked copy of the per-item vectors)
+    used: slice | np.ndarray = slice(None) if labelled.all() else labelled
+    threshold = tol * len(item) if stop == "log_likelihood" else tol  # the objective's: a gain per label
+    return _iterate(by_item, post, used, gold, max_iter=int(max_iter), tol=threshold, smoothing=float(smoothing),
+                    model=model, stop=stop)
 
+
+def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: int, init: str
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The gold items (item codes, class codes) as int64 arrays, checked: one class per item, each item once,
+    codes in range; ``init="gold"`` needs at least one."""
+    if init == "gold" and (known is None or len(known[0]) == 0):
+        raise ValueError("init='gold' needs gold items (known)")
+    if known is None:
+        return None
+    items, classes = (np.asarray(a, dtype=np.int64) for a in known)
+    if len(items) != len(classes) or len(np.unique(items)) != len(items):
+        raise ValueError("known: one class per gold item, each item once")
+    if len(items) and (items.min() < 0 or items.max() >= n_items or classes.min() < 0 or classes.max() >= k):
+        raise ValueError(f"known: gold items must be in 0..{n_items - 1} and classes in 0..{k - 1}")
+    return items, classes
+
+
+def _start(item: np.ndarray, label: np.ndarray, n_items: int, k: int, init: str,
+           known: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """(starting posteriors T transposed, (K, n_items); which items have labels).
+
+    ``majority``: T[i, t] = n_it / n_i, the share of item i's labels equal to t (soft vote); ``hard_majority``:
+    T[i, t] = [n_it = max_c n_ic] / #{c: n_ic = max_c n_ic}; ``gold``: T[i, t] = GOLD_START / K. An item with no
+    labels starts at 1/K (``gold``: GOLD_START / K); a gold item at [t = its class]."""
     counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
     per_item = counts.sum(axis=0)
     labelled = per_item > 0
@@ -222,69 +250,36 @@ def dawid_skene(
     post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
     post[:, labelled] = counts[:, labelled] / per_item[labelled]
     if init == "gold":  # the first M-step sees the gold items, the others a faint uniform 1/K (GOLD_START)
-        if known is None or len(known[0]) == 0:
-            raise ValueError("init='gold' needs gold items (known)")
         post[:] = GOLD_START / k
     if known is not None:
-        known_items, known_classes = (np.asarray(a, dtype=np.int64) for a in known)
-        if len(known_items) != len(known_classes) or len(np.unique(known_items)) != len(known_items):
-            raise ValueError("known: one class per gold item, each item once")
-        if len(known_items) and (known_items.min() < 0 or known_items.max() >= n_items or known_classes.min() < 0
-                                 or known_classes.max() >= k):
-            raise ValueError(f"known: gold items must be in 0..{n_items - 1} and classes in 0..{k - 1}")
-        post[:, known_items] = 0.0
-        post[known_classes, known_items] = 1.0
-    # the labelled items (a slice when all are: no masked copy of the per-item vectors)
-    used = slice(None) if labelled.all() else labelled
+        _one_hot(post, known)
+    return post, labelled
 
-    s = float(smoothing)
-    n_entries = len(item)
-    previous = -np.inf  # the log-likelihood of the previous iteration (stop="log_likelihood")
-    off_diagonal = ~np.eye(k, dtype=bool)
+
+def _one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
+    """Set the gold items' posteriors (columns of ``post``, (K, n_items)) to T[i, t] = [t = c_i], in place."""
+    items, classes = known
+    post[:, items] = 0.0
+    post[classes, items] = 1.0
+
+
+def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndarray,
+             known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
+             stop: str) -> DawidSkeneResult:
+    """EM from the posteriors ``post`` (K, n_items): up to ``max_iter`` times :func:`_m_step` then
+    :func:`_e_step`, stopping after the first iteration with max_i,t |T'[i, t] - T[i, t]| < tol
+    (``stop="posteriors"``) or with an objective gain (:func:`_objective`) below ``tol``
+    (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration always runs)."""
+    by_label = by_item.T  # a CSC view: no second copy of the labels
+    previous = -np.inf  # the objective after the previous iteration (stop="log_likelihood")
     converged = False
     n_iter = 0
-    for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (the count is read after the loop)
-        # M-step
-        # cc[j, t, c] = sum over j's labels equal to c of T[item, t]
-        if model == "full":
-            cc = (by_label @ post.T).reshape(n_judges, k, k).transpose(0, 2, 1) + s
-            total = cc.sum(axis=2, keepdims=True)
-            confusion = np.full_like(cc, 1.0 / k)
-            np.divide(cc, total, out=confusion, where=total > 0)
-        else:
-            confusion = _one_coin_confusion((by_label @ post.T).reshape(n_judges, k, k), off_diagonal, s)
-        # summed in Fortran order, as a masked copy is laid out (the same sums, bit for bit, as with the mask)
-        priors = np.asfortranarray(post[:, used]).sum(axis=1) + s
-        priors /= priors.sum()
-        # E-step
-        with np.errstate(divide="ignore"):
-            log_conf = np.log(confusion)
-            log_prior = np.log(priors)
-        # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
-        joint = (by_item @ log_conf.transpose(0, 2, 1).reshape(n_judges * k, k)).T
-        joint += log_prior[:, None]
-        # the largest term per item, class by class (exact, as joint.max(axis=0), whose reduction over
-        # the K values of each item, adjacent in memory, numpy runs several hundred times slower)
-        top = joint[0].copy()
-        for t in range(1, k):
-            np.maximum(top, joint[t], out=top)
-        if not np.isfinite(top).all():
-            raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
-        joint -= top
-        # exp(x) for x < UNDERFLOW is below 1e-304 of the row's largest term: set to 0 exactly
-        # instead of computing subnormals (several times slower and irrelevant to the sums)
-        new_post = np.zeros_like(joint)
-        np.exp(joint, out=new_post, where=joint > UNDERFLOW)
-        row_sum = new_post.sum(axis=0)
-        new_post /= row_sum
-        if known is not None:
-            new_post[:, known_items] = 0.0
-            new_post[known_classes, known_items] = 1.0
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
+        confusion, priors = _m_step(by_label, post, used, smoothing, model)
+        new_post, log_z = _e_step(by_item, confusion, priors, known)
         if stop == "log_likelihood":
-            current = float(_item_log_likelihood(top, row_sum, joint, known)[used].sum())
-            if s > 0:  # the MAP objective EM increases (every entry > 0)
-                current += s * (float(log_conf.sum()) + float(log_prior.sum()))
-            done = current - previous < tol * n_entries
+            current = _objective(log_z, used, confusion, priors, smoothing)
+            done = current - previous < tol
             previous = current
         else:
             done = float(np.max(np.abs(new_post - post))) < tol
@@ -292,25 +287,125 @@ def dawid_skene(
         if done:
             converged = True
             break
-    log_likelihood = float(_item_log_likelihood(top, row_sum, joint, known)[used].sum())
+    log_likelihood = float(log_z[used].sum())
     return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)
 
 
-def _item_log_likelihood(top: np.ndarray, row_sum: np.ndarray, joint: np.ndarray,
-                         known: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
-    """Per item, log P(its labels) = top + log row_sum; for a gold item, log P(its labels, its class)
-    = joint[class] + top (``joint`` with ``top`` already subtracted)."""
-    out = top + np.log(row_sum)
+def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndarray, smoothing: float, model: str
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """(confusion (n_judges, K, K), priors (K,)) from the posteriors ``post`` (K, n_items), with s = ``smoothing``.
+
+    With cc[j, t, c] = sum over j's labels equal to c of T[item, t] (one product of the labels' sparse
+    (judge * K + label) x item matrix with T):
+
+        confusion[j, t, c] = (cc[j, t, c] + s) / sum_c' (cc[j, t, c'] + s)        (``model="full"``)
+        priors[t]          = (sum over labelled items i of T[i, t] + s) / (n_labelled + K s)
+
+    A confusion row with no mass at all (a judge without labels at s = 0) is 1/K; ``model="one_coin"``:
+    :func:`_one_coin_confusion`.
+    """
+    k = post.shape[0]
+    n_judges = by_label.shape[0] // k
+    counts = (by_label @ post.T).reshape(n_judges, k, k)  # counts[j, c, t] = cc[j, t, c]
+    if model == "full":
+        cc = counts.transpose(0, 2, 1) + smoothing
+        total = cc.sum(axis=2, keepdims=True)
+        confusion = np.full_like(cc, 1.0 / k)
+        np.divide(cc, total, out=confusion, where=total > 0)
+    else:
+        confusion = _one_coin_confusion(counts, smoothing)
+    # summed in Fortran order, as a masked copy is laid out (the same sums, bit for bit, as with the mask)
+    priors = np.asfortranarray(post[:, used]).sum(axis=1) + smoothing
+    priors /= priors.sum()
+    return confusion, priors
+
+
+def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarray,
+            known: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """(posteriors T transposed, (K, n_items); log_z (n_items,)) under ``confusion`` and ``priors``:
+
+        log T[i, t] = log priors[t] + sum over i's labels of log confusion[judge, t, label] - log_z[i],
+        log_z[i]    = logsumexp_t(log priors[t] + sum over i's labels of log confusion[judge, t, label])
+
+    (:func:`posteriors_from_log_joint`; a gold item is one-hot on its class, log_z its joint term). The sums
+    over the labels are one product of the labels' sparse item x (judge * K + label) matrix.
+    """
+    n_judges, k = confusion.shape[:2]
+    with np.errstate(divide="ignore"):
+        log_conf = np.log(confusion)
+        log_prior = np.log(priors)
+    # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
+    joint = (by_item @ log_conf.transpose(0, 2, 1).reshape(n_judges * k, k)).T
+    joint += log_prior[:, None]
+    return posteriors_from_log_joint(joint, known)
+
+
+def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarray, priors: np.ndarray,
+               smoothing: float) -> float:
+    """What EM increases: the log-likelihood sum over labelled items of log_z[i] at s = 0, and at s > 0 (every
+    entry > 0) log-likelihood + s * (sum_j,t,c log confusion[j, t, c] + sum_t log priors[t])."""
+    value = float(log_z[used].sum())
+    if smoothing > 0:
+        value += smoothing * (float(np.log(confusion).sum()) + float(np.log(priors).sum()))
+    return value
+
+
+def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """(posteriors, log normalisers) of unnormalised log joint probabilities, one column per item.
+
+    ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
+    (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
+    (UNDERFLOW) below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
+    subnormals. ``joint`` is overwritten.
+
+    ``known = (items, classes)``: gold items, whose posteriors are one-hot on their class,
+    post[t, i] = [t = c_i], and whose log normaliser is the joint term log_z[i] = joint[c_i, i] =
+    log P(labels, c_i) (the semi-supervised objective counts them with their known class).
+
+    Raises ``FloatingPointError`` when a column has no finite largest term (an item whose labels have
+    probability 0 under every class).
+    """
+    top = _column_max(joint)
+    if not np.isfinite(top).all():
+        raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
+    gold_terms = None if known is None else joint[known[1], known[0]]
+    joint -= top
+    post = np.zeros_like(joint)
+    np.exp(joint, out=post, where=joint > UNDERFLOW)
+    total = post.sum(axis=0)
+    post /= total
+    log_z = top + np.log(total)
     if known is not None:
-        items, classes = (np.asarray(a, dtype=np.int64) for a in known)
-        out[items] = joint[classes, items] + top[items]
-    return out
+        _one_hot(post, known)
+        log_z[known[0]] = gold_terms
+    return post, log_z
 
 
-def _one_coin_confusion(cc: np.ndarray, off_diagonal: np.ndarray, s: float) -> np.ndarray:
+def _column_max(values: np.ndarray) -> np.ndarray:
+    """(n,) the largest value of each column of ``values`` (K, n): ``values.max(axis=0)`` exactly, computed as
+    K - 1 element-wise passes (when each column's K values are adjacent in memory, numpy's reduction over them
+    runs several hundred times slower)."""
+    top = values[0].copy()
+    for t in range(1, len(values)):
+        np.maximum(top, values[t], out=top)
+    return top
+
+
+def _one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:
     """The one-coin M-step: cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either
-    orientation: only the diagonal and its complement are read) -> (n_judges, K, K) confusions."""
+    orientation: only the diagonal and its complement are read) -> (n_judges, K, K) confusions.
+
+    With R[j] = sum_t cc[j, t, t] (j's posterior mass on its own labels) and W[j] = sum_{t != c} cc[j, t, c]
+    (the rest, summed directly, not as n_j - R[j]), under the same Dirichlet(1 + s) prior on each row:
+
+        confusion[j, t, t] = (R[j] + K s) / (R[j] + W[j] + K^2 s)
+        confusion[j, t, c != t] = (W[j] + K (K - 1) s) / ((R[j] + W[j] + K^2 s) (K - 1))
+
+    (a judge with no mass at all gets 1/K everywhere).
+    """
     k = cc.shape[1]
+    off_diagonal = ~np.eye(k, dtype=bool)
     right = np.trace(cc, axis1=1, axis2=2) + k * s
     wrong = cc[:, off_diagonal].sum(axis=1) + k * (k - 1) * s
     total = right + wrong

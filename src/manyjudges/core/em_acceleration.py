@@ -92,83 +92,96 @@ def iterate_em(em_map: EMMap, x0: np.ndarray, *, tol: float, max_iter: int, acce
 
     ``monitor`` selects the coordinates whose step the rule measures (all by default).
     """
-    watch = monitor if monitor is not None else slice(None)
-    rates: deque[float] = deque(maxlen=RATE_WINDOW)
-    trace: list[float] = []
-    n = 0
-    distance = np.inf
-
-    def evaluate(x: np.ndarray) -> tuple[np.ndarray, float, Any, float]:
-        nonlocal n
-        y, objective, payload = em_map(x)
-        n += 1
-        return y, float(objective), payload, float(np.max(np.abs(y[watch] - x[watch]), initial=0.0))
-
-    def done(step: float) -> bool:
-        nonlocal distance
-        if not rates:
-            return step == 0.0  # no rate yet: only an exact fixed point stops
-        distance = remaining_distance(step, max(rates))
-        return distance < tol
-
-    x = np.asarray(x0, dtype=float)
-    x, objective, payload, step = evaluate(x)
-    trace.append(objective)
+    it = _Iteration(em_map, monitor if monitor is not None else slice(None), tol)
+    x, objective, payload, step = it.evaluate(np.asarray(x0, dtype=float))
+    it.trace.append(objective)
     # the first step: no rate yet
     first = step == 0.0
     if first or max_iter <= 1:
-        return EMRun(x, objective, payload, np.asarray(trace), n, first, step if first else np.inf)
-    previous_step = step
-    step_max = 1.0
-    while n < max_iter:
+        return EMRun(x, objective, payload, np.asarray(it.trace), it.n, first, step if first else np.inf)
+    it.x, it.objective, it.payload, it.previous_step = x, objective, payload, step
+    while it.n < max_iter:
         # one plain step (and, accelerated, a second and the extrapolation)
-        x1, obj1, pay1, s1 = evaluate(x)
-        if previous_step > 0:
-            rates.append(s1 / previous_step)
-        objective = obj1
-        x0_, x, payload = x, x1, pay1
-        trace.append(objective)
-        previous_step = s1
-        if done(s1):
-            return EMRun(x, objective, payload, np.asarray(trace), n, True, distance)
-        if not accelerate or n >= max_iter:
+        x0_ = it.x
+        if it.accept(*it.evaluate(x0_)):
+            return it.result(True)
+        if not accelerate or it.n >= max_iter:
             continue
-        x2, obj2, pay2, s2 = evaluate(x1)
-        if s1 > 0:
-            rates.append(s2 / s1)
-        objective = obj2
-        x, payload = x2, pay2
-        trace.append(objective)
-        previous_step = s2
-        if done(s2):
-            return EMRun(x, objective, payload, np.asarray(trace), n, True, distance)
-        if n >= max_iter:
+        x1 = it.x
+        if it.accept(*it.evaluate(x1)):
+            return it.result(True)
+        if it.n >= max_iter:
             break
-        r = x1 - x0_
-        v = x2 - 2.0 * x1 + x0_
+        if it.extrapolate(x0_, x1, project):
+            return it.result(True)
+    return it.result(False)
+
+
+class _Iteration:
+    """The state of one :func:`iterate_em` run: the last accepted state, the evaluations, the rate estimates."""
+
+    def __init__(self, em_map: EMMap, watch: slice, tol: float):
+        self.em_map, self.watch, self.tol = em_map, watch, tol
+        self.rates: deque[float] = deque(maxlen=RATE_WINDOW)
+        self.trace: list[float] = []
+        self.n = 0
+        self.distance = np.inf
+        self.x = np.empty(0)
+        self.objective = -np.inf
+        self.payload: Any = None
+        #: the last plain step's length s (0 after an extrapolation: the next step gives no rate)
+        self.previous_step = 0.0
+        #: the cap m on the step length |alpha| (module docstring)
+        self.step_max = 1.0
+
+    def evaluate(self, x: np.ndarray) -> tuple[np.ndarray, float, Any, float]:
+        """(F(x), the objective there, the payload, s = max |F(x) - x| over the monitored coordinates)."""
+        y, objective, payload = self.em_map(x)
+        self.n += 1
+        return y, float(objective), payload, float(np.max(np.abs(y[self.watch] - x[self.watch]), initial=0.0))
+
+    def accept(self, y: np.ndarray, objective: float, payload: Any, step: float, plain: bool = True) -> bool:
+        """Make ``y`` the current state; a plain step's ratio s / s_previous is a rate estimate. True when the
+        stopping rule holds: max(s, s r / (1 - r)) < tol with r the largest recent rate (before any rate, s = 0)."""
+        if plain and self.previous_step > 0:
+            self.rates.append(step / self.previous_step)
+        self.x, self.objective, self.payload = y, objective, payload
+        self.trace.append(objective)
+        self.previous_step = step if plain else 0.0
+        if not self.rates:
+            return step == 0.0  # no rate yet: only an exact fixed point stops
+        self.distance = remaining_distance(step, max(self.rates))
+        return self.distance < self.tol
+
+    def extrapolate(self, x0: np.ndarray, x1: np.ndarray, project: Callable[[np.ndarray], np.ndarray | None] | None
+                    ) -> bool:
+        """SQUAREM's step from x0 with x1 = F(x0) and the current state x2 = F(x1): r = x1 - x0, v = x2 - 2 x1 + x0,
+        alpha = -||r|| / ||v|| clamped into [-m, -1], then F(project(x0 - 2 alpha r + alpha^2 v)) replaces x2
+        unless its objective is lower. True when the stopping rule holds at the new state."""
+        x2 = self.x
+        r = x1 - x0
+        v = x2 - 2.0 * x1 + x0
         norm_v = float(np.linalg.norm(v))
         if norm_v == 0.0:
-            continue
+            return False
         length = float(np.linalg.norm(r)) / norm_v
-        alpha = -min(max(length, 1.0), step_max)
-        if length >= step_max:  # the cap binds: let the next cycles go further
-            step_max *= STEP_FACTOR
+        alpha = -min(max(length, 1.0), self.step_max)
+        if length >= self.step_max:  # the cap binds: let the next cycles go further
+            self.step_max *= STEP_FACTOR
         if alpha == -1.0:
-            continue  # x' = x2: the plain step already taken
-        candidate: np.ndarray | None = x0_ - 2.0 * alpha * r + alpha * alpha * v
+            return False  # x' = x2: the plain step already taken
+        candidate: np.ndarray | None = x0 - 2.0 * alpha * r + alpha * alpha * v
         if project is not None and candidate is not None:
             candidate = project(candidate)
         if candidate is None or not np.all(np.isfinite(candidate)):
-            continue
-        x3, obj3, pay3, s3 = evaluate(candidate)
-        if not obj3 >= obj2:  # the objective fell (or is NaN): keep x2, two plain EM steps, and step less far
-            step_max = max(1.0, step_max / STEP_FACTOR)
-            continue
-        objective = obj3
-        x, payload = x3, pay3
-        trace.append(objective)
+            return False
+        x3, obj3, pay3, s3 = self.evaluate(candidate)
+        if not obj3 >= self.objective:  # the objective fell (or is NaN): keep x2, two plain EM steps, and step less far
+            self.step_max = max(1.0, self.step_max / STEP_FACTOR)
+            return False
         # the next plain step's ratio would compare it with a step from the extrapolated point: not a rate
-        previous_step = 0.0
-        if done(s3):
-            return EMRun(x, objective, payload, np.asarray(trace), n, True, distance)
-    return EMRun(x, objective, payload, np.asarray(trace), n, False, distance)
+        return self.accept(x3, obj3, pay3, s3, plain=False)
+
+    def result(self, converged: bool) -> EMRun:
+        """The run as it stands."""
+        return EMRun(self.x, self.objective, self.payload, np.asarray(self.trace), self.n, converged, self.distance)

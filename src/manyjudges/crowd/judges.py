@@ -182,13 +182,20 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     group_judge, group_unit, counts = class_shares(judge, unit, canonical, n_units)
     shares = counts / counts.sum(axis=1, keepdims=True)
     pairs = _pairs(judges, group_judge, group_unit, shares, truth, n_units)
+    summary = _summary(unit, canonical, n_judges, n_units, pairs, reference is not None)
+    return JudgeMeasures(judges=out, pairs=pairs, summary=summary)
+
+
+def _summary(unit: np.ndarray, canonical: np.ndarray, n_judges: int, n_units: int, pairs: pd.DataFrame,
+             against_reference: bool) -> pd.DataFrame:
+    """The one-row ``summary`` of :func:`judge_measures`: the units judged, Krippendorff's alpha over the
+    verdicts' classes, the mean finite error correlation rho and n / (1 + (n - 1) rho)."""
     judged = np.bincount(unit * 3 + canonical, minlength=3 * n_units).reshape(n_units, 3)
     finite = pairs["error_correlation"].to_numpy(dtype=float)
     finite = finite[np.isfinite(finite)]
     rho = float(finite.mean()) if len(finite) else float("nan")
-    summary = pd.DataFrame([{
+    return pd.DataFrame([{
         "n_judges": n_judges, "n_units": int((judged.sum(axis=1) > 0).sum()), "alpha": nominal_alpha(judged),
-        "error_reference": AGAINST_REFERENCE if reference is not None else AGAINST_OTHERS,
+        "error_reference": AGAINST_REFERENCE if against_reference else AGAINST_OTHERS,
         "mean_error_correlation": rho, "effective_judges": effective_judges(n_judges, rho),
     }], columns=SUMMARY_COLUMNS)
-    return JudgeMeasures(judges=out, pairs=pairs, summary=summary)

@@ -6,7 +6,7 @@ The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -95,40 +95,114 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     n2 = 2 * n
     if terms is None:
         terms = point_terms(theta, data, quality, cosh=True)
-    sigma, t, x, gx, alpha_seg = terms["sigma"], terms["t"], terms["x"], terms["gx"], terms["alpha_seg"]
-    ia, ib = data.ia, data.ib
-    n_pairs = len(ia)
-    total = max(data.total, 1.0)
-    n_seg = len(data.seg_starts)
-    alpha = None if not quality else theta[n2:]
-    # J = dx/du: values (4, pairs) at columns index.cols
-    jv = np.empty((4, n_pairs))
+    jv = _jacobian_values(terms, data)
+    segments = _segment_curvature(terms, data) if len(data.seg_starts) else None
+    h = segments.h if segments is not None else np.zeros(len(data.ia))
+    # J dense for small topics, else scattered
+    dense = len(data.ia) * n2 <= DENSE_CELLS
+    index = _hessian_index(data, dense, quality)
+    jac = None
+    if dense:
+        jac = np.zeros((len(data.ia), n2))
+        jac.ravel()[index.jac_flat] = jv.T.ravel()
+    huu = _hessian_uu(terms, data, jv, h, segments, index, jac)
+    huu.ravel()[:: n2 + 1] += reg
+    dim = n2 + (m if quality else 0)
+    hess = np.zeros((dim, dim))
+    hess[:n2, :n2] = huu
+    if quality:
+        hua = _hessian_ua(data, jv, segments, index, jac)
+        hess[:n2, n2:] = hua
+        hess[n2:, :n2] = hua.T
+        hess.ravel()[n2 * (dim + 1):: dim + 1] = _hessian_aa(data, segments, reg_alpha)
+    # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
+    hess[n:n2, :] -= centring_mean(hess[n:n2, :], axis=0)
+    hess[:, n:n2] -= centring_mean(hess[:, n:n2], axis=1, keepdims=True)
+    return hess
+
+
+class _Segments(NamedTuple):
+    """Per normaliser segment s and per cell r of its support (pair rq[r] of segment seg[r])."""
+
+    seg: np.ndarray
+    rq: np.ndarray
+    #: alpha of each cell's segment, x at each cell, D and C at each cell
+    a_r: np.ndarray
+    xr: np.ndarray
+    dz: np.ndarray
+    cz: np.ndarray
+    #: (n_seg,) w_s = n_s / N and w_s alpha_s^2
+    w_seg: np.ndarray
+    curvature: np.ndarray
+    #: (pairs,) h_q = sum over cells of q of w_s alpha_s^2 C_q (the diagonal of Phi_xx)
+    h: np.ndarray
+    #: (n_seg,) m1 = sum_q x_q D_q and m2 = sum_q x_q^2 C_q
+    m1: np.ndarray
+    m2: np.ndarray
+
+
+def _jacobian_values(terms: dict[str, Any], data: MPMData) -> np.ndarray:
+    """(4, pairs) the entries of J = dx/du of each pair q = (a, b), x_q = (mu_a - mu_b) / t_q with
+    t_q = sigma_a + sigma_b: dx/dmu_a = 1 / t, dx/dmu_b = -1 / t, dx/dlog sigma_a = -x sigma_a / t, and
+    dx/dlog sigma_b = -x sigma_b / t."""
+    sigma, t, x = terms["sigma"], terms["t"], terms["x"]
+    jv = np.empty((4, len(data.ia)))
     np.divide(1.0, t, out=jv[0])
     np.divide(-1.0, t, out=jv[1])
-    jv[2] = -x * sigma[ia] / t
-    jv[3] = -x * sigma[ib] / t
-    h: np.ndarray = np.zeros(n_pairs)  # np.bincount's stub types its float sums as intp
-    if n_seg:
-        seg, rq = data.seg_of_r, data.rq
-        a_r = alpha_seg[seg]
-        xr = x[rq]
-        dz, cz = terms["dz"], terms["cz"]
-        w_seg = data.seg_n / total
-        h = np.bincount(rq, weights=(w_seg * alpha_seg ** 2)[seg] * cz, minlength=n_pairs)
-        m1 = terms["m1"] if "m1" in terms else np.add.reduceat(xr * dz, data.seg_starts)
-        m2 = np.add.reduceat(xr * xr * cz, data.seg_starts)
-    # J' diag(h) J + sum_q gx_q d2 x_q / du2; J dense for small topics, else scattered
-    dense = n_pairs * n2 <= DENSE_CELLS
-    index = _hessian_index(data, dense, quality)
-    pairs = index.pairs
+    jv[2] = -x * sigma[data.ia] / t
+    jv[3] = -x * sigma[data.ib] / t
+    return jv
+
+
+def _segment_curvature(terms: dict[str, Any], data: MPMData) -> _Segments:
+    """The normaliser segments' terms: h, m1 (kept by ``terms`` when there), m2, and what the blocks read."""
+    total = max(data.total, 1.0)
+    alpha_seg, x = terms["alpha_seg"], terms["x"]
+    seg, rq = data.seg_of_r, data.rq
+    xr = x[rq]
+    dz, cz = terms["dz"], terms["cz"]
+    w_seg = data.seg_n / total
+    h: np.ndarray = np.bincount(rq, weights=(w_seg * alpha_seg ** 2)[seg] * cz, minlength=len(data.ia))
+    m1 = terms["m1"] if "m1" in terms else np.add.reduceat(xr * dz, data.seg_starts)
+    m2 = np.add.reduceat(xr * xr * cz, data.seg_starts)
+    return _Segments(seg, rq, alpha_seg[seg], xr, dz, cz, w_seg, w_seg * alpha_seg ** 2, h, m1, m2)
+
+
+def _hessian_uu(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndarray, segments: _Segments | None,
+                index: _HessianIndex, jac: np.ndarray | None) -> np.ndarray:
+    """(2n, 2n) H_uu without the ridge: J' diag(h) J + sum_q gx_q d2 x_q / du2 (scatter-adds; J' diag(h) J as a
+    product when J is dense), minus sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'."""
+    n2 = 2 * data.n
+    weights = _uu_weights(terms, data, jv, h, index, dense=jac is not None)
+    huu: np.ndarray = np.bincount(index.uu_flat, weights=weights, minlength=n2 * n2).reshape(n2, n2)
+    if jac is not None:
+        huu += (jac * h[:, None]).T @ jac
+    if segments is not None:
+        n_seg = len(data.seg_starts)
+        if jac is not None:
+            proj: np.ndarray = np.zeros((n_seg, len(data.ia)))
+            proj.ravel()[index.proj_flat] = segments.dz
+            proj = proj @ jac
+        else:
+            proj = np.bincount(index.proj_flat, weights=(jv[:, segments.rq] * segments.dz).ravel(),
+                               minlength=n_seg * n2).reshape(n_seg, n2)
+        huu -= (proj * segments.curvature[:, None]).T @ proj
+    return huu
+
+
+def _uu_weights(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndarray, index: _HessianIndex,
+                dense: bool) -> np.ndarray:
+    """The weights of H_uu's scatter-add, in the order of ``index.uu_flat``: (scattered J only) h_q J_qi J_qj,
+    then gx_q d2 x_q / du_i du_j of each pair's mixed (mu, log sigma) and (log sigma, log sigma) entries. A
+    pair with neither curvature (h) nor gradient (gx) adds only zeros: scattered, only ``index.pairs`` enter."""
+    sigma, t, x, gx = terms["sigma"], terms["t"], terms["x"], terms["gx"]
+    ia, ib = data.ia, data.ib
     if dense:
-        jac = np.zeros((n_pairs, n2))
-        jac.ravel()[index.jac_flat] = jv.T.ravel()
         weights = []
         pa, pb, px, pt, pg = ia, ib, x, t, gx
     else:
-        # a pair with neither curvature (h) nor gradient (gx) adds only zeros: leave it out (same sums;
-        # a large topic's workers judge a small share of its n (n - 1) / 2 pairs)
+        # a large topic's workers judge a small share of its n (n - 1) / 2 pairs
+        pairs = index.pairs
         pa, pb, px, pt, pg = ia[pairs], ib[pairs], x[pairs], t[pairs], gx[pairs]
         jp = jv[:, pairs]
         weights = [((h[pairs] * jp)[:, None, :] * jp[None, :, :]).ravel()]
@@ -137,43 +211,29 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
         weights += [pg * v, pg * v]
     weights += [pg * px * (2 * sa * sa / t2 - sa / pt), pg * px * (2 * sb * sb / t2 - sb / pt),
                 pg * 2 * px * sa * sb / t2, pg * 2 * px * sa * sb / t2]
-    huu: np.ndarray = np.bincount(index.uu_flat, weights=np.concatenate(weights), minlength=n2 * n2).reshape(n2, n2)
-    if dense:
-        huu += (jac * h[:, None]).T @ jac
-    if n_seg:
-        # - sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'
-        if dense:
-            proj: np.ndarray = np.zeros((n_seg, n_pairs))
-            proj.ravel()[index.proj_flat] = dz
-            proj = proj @ jac
-        else:
-            proj = np.bincount(index.proj_flat, weights=(jv[:, rq] * dz).ravel(),
-                               minlength=n_seg * n2).reshape(n_seg, n2)
-        huu -= (proj * (w_seg * alpha_seg ** 2)[:, None]).T @ proj
-    huu.ravel()[:: n2 + 1] += reg
-    dim = n2 + (0 if alpha is None else m)
-    hess = np.zeros((dim, dim))
-    hess[:n2, :n2] = huu
-    if alpha is not None:
-        # H_ua = J' Phi_xa: Phi_xa has -net / N at (q, k) and the normaliser terms at (q in support, k)
-        pv = -data.net / total
-        if n_seg:
-            pv = np.concatenate([pv, w_seg[seg] * (dz + a_r * xr * cz - a_r * dz * m1[seg])])
-        if dense:
-            hua: np.ndarray = jac.T @ np.bincount(index.ua_flat, weights=pv, minlength=n_pairs * m).reshape(n_pairs, m)
-        else:
-            hua = np.bincount(index.ua_flat, weights=(jv[:, index.ua_k] * pv).ravel(),
-                              minlength=n2 * m).reshape(n2, m)
-        hess[:n2, n2:] = hua
-        hess[n2:, :n2] = hua.T
-        haa = np.full(m, reg_alpha / total)
-        if n_seg:
-            haa[data.seg_worker] += w_seg * (m2 - m1 * m1)
-        hess.ravel()[n2 * (dim + 1):: dim + 1] = haa
-    # s = centred theta_s: H_theta = P H P with P = blockdiag(I, I - 11'/n, I)
-    hess[n:n2, :] -= centring_mean(hess[n:n2, :], axis=0)
-    hess[:, n:n2] -= centring_mean(hess[:, n:n2], axis=1, keepdims=True)
-    return hess
+    return np.concatenate(weights)
+
+
+def _hessian_ua(data: MPMData, jv: np.ndarray, segments: _Segments | None, index: _HessianIndex,
+                jac: np.ndarray | None) -> np.ndarray:
+    """(2n, m) H_ua = J' Phi_xa: Phi_xa has -net / N at (q, k) and, at (q in segment s's support, its worker),
+    w_s (D_q + alpha x_q C_q - alpha D_q m1_s)."""
+    m, n2 = data.m, 2 * data.n
+    pv = -data.net / max(data.total, 1.0)
+    if segments is not None:
+        sg = segments
+        pv = np.concatenate([pv, sg.w_seg[sg.seg] * (sg.dz + sg.a_r * sg.xr * sg.cz - sg.a_r * sg.dz * sg.m1[sg.seg])])
+    if jac is not None:
+        return jac.T @ np.bincount(index.ua_flat, weights=pv, minlength=len(data.ia) * m).reshape(len(data.ia), m)
+    return np.bincount(index.ua_flat, weights=(jv[:, index.ua_k] * pv).ravel(), minlength=n2 * m).reshape(n2, m)
+
+
+def _hessian_aa(data: MPMData, segments: _Segments | None, reg_alpha: float) -> np.ndarray:
+    """(m,) the diagonal H_aa: reg_alpha / N, plus w_s (m2_s - m1_s^2) for the worker of each segment."""
+    haa = np.full(data.m, reg_alpha / max(data.total, 1.0))
+    if segments is not None:
+        haa[data.seg_worker] += segments.w_seg * (segments.m2 - segments.m1 * segments.m1)
+    return haa
 
 
 def newton(data: MPMData, theta: np.ndarray, args: tuple[float, bool, float], max_iter: int, tol: float

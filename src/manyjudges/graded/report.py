@@ -257,8 +257,19 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
         "\\* marks the best method in a row (Tables 2, 3) or the side a Wilcoxon test favours at p < 0.05 "
         "(Tables 4, 5).\n",
     ]
+    notes = _method_notes(methods or {})
+    if notes:
+        parts.append("Configured methods (rows beyond the paper's six, and non-default settings):\n\n"
+                     + "\n".join(notes) + "\n")
+    for name, paths in results.items():
+        parts.extend(_dataset_markdown(name, paths, datasets.get(name, {}), lut))
+    return "\n".join(parts)
+
+
+def _method_notes(methods: Mapping[str, Any]) -> list[str]:
+    """One line per configured method with a description or settings: ``- `name`: text (settings: ...)``."""
     notes = []
-    for name, entry in (methods or {}).items():
+    for name, entry in methods.items():
         entry = entry or {}
         text = entry.get("description", "")
         if entry.get("params"):
@@ -266,66 +277,71 @@ def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: M
             text = f"{text} (settings: {settings})" if text else f"settings: {settings}"
         if text:
             notes.append(f"- `{name}`: {text}")
-    if notes:
-        parts.append("Configured methods (rows beyond the paper's six, and non-default settings):\n\n"
-                     + "\n".join(notes) + "\n")
-    for name, paths in results.items():
-        spec = datasets.get(name, {})
-        simulated = spec.get("source") == "simulate"
-        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
-        if spec.get("description"):
-            parts.append(f"{spec['description']}.\n")
-        if spec.get("source") in DATA_NOTES:
-            parts.append(DATA_NOTES[spec["source"]] + "\n")
-        if simulated:
-            shape = (f"{spec.get('n_queries', 100)} queries x {spec.get('docs_per_query', 50)} documents, "
-                     f"{spec.get('n_judges', 13)} judges, labels 0-{spec.get('n_labels', 5) - 1}")
-        loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
-        if simulated:
-            parts.append(f"Simulated: {shape}; {_calibration_text(spec, loglik)}.\n")
-        grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"], dtype=str)
-        held = loglik.drop_duplicates("judge")
-        parts.append(
-            f"Data used: {len(grades)} labels, {grades['item'].nunique()} items, {grades['judge'].nunique()} judges; "
-            f"{len(held)} judges held out and scored (at least {spec.get('min_labels_per_judge', 1)} label(s) each) "
-            f"on {int(held['n_items'].sum())} labels in all"
-            + (f"; test judges held out in {spec['outer_folds']} groups" if spec.get("outer_folds") else "")
-            + (f"; inner folds for refitting methods: {spec['inner_folds']} judge groups"
-               if spec.get("inner_folds") else "")
-            + ".\n")
-        params = pd.read_csv(paths["parameters"], sep="\t")
-        parts.append("#### Table 1: optimal single parameters\n")
-        lines = ["| method | parameter | single-parameter optimum | cross induction: mean (min-max) over judges |",
-                 "|---|---|---|---|"]
-        for m, par in SINGLE.items():
-            rows = params[(params["method"] == m) & (params["parameter"] == par)]
-            sp = rows[rows["protocol"] == "single_parameter"]
-            ci = rows[rows["protocol"] == "cross_induction"]
-            if sp.empty and ci.empty:
-                continue
-            p = lut["1"].get((None, None, m, None, None, par)) if simulated else None
-            ours = f"{sp['mean'].iloc[0]:.3g}{_at_bound(sp)}" if not sp.empty else ""
-            ci_text = (f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g}){_at_bound(ci)}"
-                       if not ci.empty else "")
-            lines.append(f"| {m} | {par} | {ours}" + (f" ({p:g})" if p is not None else "") + f" | {ci_text} |")
-        parts.append("\n".join(lines) + "\n")
-        parts.append("Our penalty is lambda/2 ||W||^2 on the mean log-likelihood per instance; the paper's scaling "
-                     "of lambda is not stated, so lambda values are comparable only in order of magnitude.\n")
-        parts.append("#### Table 2: log probability per held-out judge, rigorous cross induction\n")
-        parts.append(_loglik_markdown(loglik, "cross_induction", lut["2"], simulated))
-        calibrated = spec.get("target_m1_by_judge") is not None
-        if simulated:
-            parts.append(_correlation_markdown(loglik, "cross_induction", lut["2"], calibrated))
-        parts.append("#### Table 3: log probability per held-out judge, one parameter for all judges\n")
-        parts.append(_loglik_markdown(loglik, "single_parameter", lut["3"], simulated))
-        if simulated:
-            parts.append(_correlation_markdown(loglik, "single_parameter", lut["3"], False))
-        pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
-        parts.append("#### Table 4: pairwise comparisons (cross induction)\n")
-        parts.append(_pairwise_markdown(pairwise, "cross_induction", lut["4"], simulated))
-        parts.append("#### Table 5: pairwise comparisons (single parameter)\n")
-        parts.append(_pairwise_markdown(pairwise, "single_parameter", lut["5"], simulated))
-    return "\n".join(parts)
+    return notes
+
+
+def _dataset_markdown(name: str, paths: Mapping[str, str | Path], spec: Mapping[str, Any],
+                      lut: Mapping[str, Any]) -> list[str]:
+    """The parts of one dataset's section: its heading and notes, the data used, Tables 1 to 5."""
+    simulated = spec.get("source") == "simulate"
+    parts = [f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n"]
+    if spec.get("description"):
+        parts.append(f"{spec['description']}.\n")
+    if spec.get("source") in DATA_NOTES:
+        parts.append(DATA_NOTES[spec["source"]] + "\n")
+    loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
+    if simulated:
+        shape = (f"{spec.get('n_queries', 100)} queries x {spec.get('docs_per_query', 50)} documents, "
+                 f"{spec.get('n_judges', 13)} judges, labels 0-{spec.get('n_labels', 5) - 1}")
+        parts.append(f"Simulated: {shape}; {_calibration_text(spec, loglik)}.\n")
+    grades = pd.read_csv(paths["grades"], sep="\t", usecols=["item", "judge"], dtype=str)
+    held = loglik.drop_duplicates("judge")
+    parts.append(
+        f"Data used: {len(grades)} labels, {grades['item'].nunique()} items, {grades['judge'].nunique()} judges; "
+        f"{len(held)} judges held out and scored (at least {spec.get('min_labels_per_judge', 1)} label(s) each) "
+        f"on {int(held['n_items'].sum())} labels in all"
+        + (f"; test judges held out in {spec['outer_folds']} groups" if spec.get("outer_folds") else "")
+        + (f"; inner folds for refitting methods: {spec['inner_folds']} judge groups"
+           if spec.get("inner_folds") else "")
+        + ".\n")
+    parts.append("#### Table 1: optimal single parameters\n")
+    parts.append(_single_parameter_table(pd.read_csv(paths["parameters"], sep="\t"), lut["1"], simulated))
+    parts.append("Our penalty is lambda/2 ||W||^2 on the mean log-likelihood per instance; the paper's scaling "
+                 "of lambda is not stated, so lambda values are comparable only in order of magnitude.\n")
+    parts.append("#### Table 2: log probability per held-out judge, rigorous cross induction\n")
+    parts.append(_loglik_markdown(loglik, "cross_induction", lut["2"], simulated))
+    calibrated = spec.get("target_m1_by_judge") is not None
+    if simulated:
+        parts.append(_correlation_markdown(loglik, "cross_induction", lut["2"], calibrated))
+    parts.append("#### Table 3: log probability per held-out judge, one parameter for all judges\n")
+    parts.append(_loglik_markdown(loglik, "single_parameter", lut["3"], simulated))
+    if simulated:
+        parts.append(_correlation_markdown(loglik, "single_parameter", lut["3"], False))
+    pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
+    parts.append("#### Table 4: pairwise comparisons (cross induction)\n")
+    parts.append(_pairwise_markdown(pairwise, "cross_induction", lut["4"], simulated))
+    parts.append("#### Table 5: pairwise comparisons (single parameter)\n")
+    parts.append(_pairwise_markdown(pairwise, "single_parameter", lut["5"], simulated))
+    return parts
+
+
+def _single_parameter_table(params: pd.DataFrame, lut: Mapping[Any, Any], simulated: bool) -> str:
+    """Table 1: each single-parameter method's optimum and its cross-induction mean (min-max) over judges, the
+    paper's value beside a simulated panel's."""
+    lines = ["| method | parameter | single-parameter optimum | cross induction: mean (min-max) over judges |",
+             "|---|---|---|---|"]
+    for m, par in SINGLE.items():
+        rows = params[(params["method"] == m) & (params["parameter"] == par)]
+        sp = rows[rows["protocol"] == "single_parameter"]
+        ci = rows[rows["protocol"] == "cross_induction"]
+        if sp.empty and ci.empty:
+            continue
+        p = lut.get((None, None, m, None, None, par)) if simulated else None
+        ours = f"{sp['mean'].iloc[0]:.3g}{_at_bound(sp)}" if not sp.empty else ""
+        ci_text = (f"{ci['mean'].iloc[0]:.3g} ({ci['min'].iloc[0]:.3g}-{ci['max'].iloc[0]:.3g}){_at_bound(ci)}"
+                   if not ci.empty else "")
+        lines.append(f"| {m} | {par} | {ours}" + (f" ({p:g})" if p is not None else "") + f" | {ci_text} |")
+    return "\n".join(lines) + "\n"
 
 
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],

@@ -43,46 +43,15 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
-from manyjudges.core.dawid_skene_em import UNDERFLOW
 from manyjudges.core.estimator import Estimator
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
 
-__all__ = ["CALIBRATIONS", "UNDERFLOW", "TruthEstimator", "TruthFit", "check_em_params", "check_number",
-           "posteriors_from_log_joint", "row_argmax"]
+__all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "row_argmax"]
 
 
 #: the values of a method's ``calibrate`` parameter besides None
 CALIBRATIONS = ("tempering",)
-
-
-def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
-                              ) -> tuple[np.ndarray, np.ndarray]:
-    """(posteriors, log normalisers) of unnormalised log joint probabilities, one column per item.
-
-    ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
-    (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
-    below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
-    subnormals. ``joint`` is overwritten.
-
-    ``known = (items, classes)``: gold items, whose posteriors are one-hot on their class,
-    post[t, i] = [t = c_i], and whose log normaliser is the joint term log_z[i] = joint[c_i, i] =
-    log P(labels, c_i) (the semi-supervised objective counts them with their known class).
-    """
-    gold_terms = None if known is None else joint[known[1], known[0]]
-    top = joint.max(axis=0)
-    joint -= top
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
-    total = post.sum(axis=0)
-    post /= total
-    if known is None:
-        return post, top + np.log(total)
-    log_z = top + np.log(total)
-    post[:, known[0]] = 0.0
-    post[known[1], known[0]] = 1.0
-    log_z[known[0]] = gold_terms
-    return post, log_z
 
 
 def row_argmax(scores: np.ndarray) -> np.ndarray:
@@ -170,16 +139,7 @@ class TruthEstimator(Estimator):
         codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
         ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
         self.check_params()
-        data = self._fit_order(data)
-        if known is not None and self.gold_use == "fit":
-            result = cast(_FitWithGold, self._fit)(data, known)
-        else:
-            result = self._fit(data)
-        proba = np.array(result.proba, dtype=float)
-        if known is not None:
-            proba[known[0]] = 0.0
-            proba[known[0], known[1]] = 1.0
-        return proba
+        return self._fit_with_gold(self._fit_order(data), known)[1]
 
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
             duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
@@ -198,26 +158,17 @@ class TruthEstimator(Estimator):
                 warnings.warn(f"gold: {unlabelled} of {unlabelled + len(items)} gold items have no labels and are "
                               "left out", DataWarning, stacklevel=2)
             known = (items, codes)
-        result = (cast(_FitWithGold, self._fit)(data, known) if known is not None and self.gold_use == "fit"
-                  else self._fit(data))
-        proba = np.asarray(result.proba, dtype=float)
-        if proba.shape != (data.n_items, data.n_classes):
-            raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
-                             f"for {data.n_items} items and {data.n_classes} classes")
-        chosen = row_argmax(proba) if result.labels is None else np.asarray(result.labels)
-        self.beta_ = 1.0
-        if self.calibrate == "tempering" and not self.calibrates_in_fit:
-            self.beta_ = self._tempering(data, known)
-            proba = temper(proba, self.beta_)
+        result, proba = self._fit_with_gold(data, known)
+        chosen = row_argmax(proba) if result.labels is None else np.array(result.labels, copy=True)
         self.gold_ = None
         if known is not None:
-            proba = proba.copy()
-            proba[known[0]] = 0.0
-            proba[known[0], known[1]] = 1.0
-            chosen = np.array(chosen, copy=True)
             chosen[known[0]] = known[1]
             self.gold_ = pd.Series(data.classes[known[1]], index=pd.Index(data.items[known[0]], name="item"),
                                    name="label")
+        self.beta_ = 1.0
+        if self.calibrate == "tempering" and not self.calibrates_in_fit:
+            self.beta_ = self._tempering(data, known)
+            proba = temper(proba, self.beta_)  # beta > 0: a gold item's one-hot row stays one-hot, exactly
         items = pd.Index(data.items, name="item")
         classes_index = pd.Index(data.classes, name="label")
         self.proba_ = pd.DataFrame(proba, index=items, columns=classes_index)
@@ -232,6 +183,25 @@ class TruthEstimator(Estimator):
             self.confusions_ = pd.DataFrame(conf.reshape(-1, data.n_classes), index=index, columns=classes_index)
         self.n_iter_ = int(result.n_iter)
         return self
+
+    def _fit_with_gold(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None
+                       ) -> tuple[TruthFit, np.ndarray]:
+        """(the method's fit, a copy of its posteriors (n_items, K) with each gold item one-hot on its class).
+
+        ``known`` (item codes, class codes) goes to ``_fit`` when ``gold_use`` is ``"fit"`` (kept fixed during the
+        fit); either way the gold items' posteriors are then set to P(t) = [t = known class]."""
+        if known is not None and self.gold_use == "fit":
+            result = cast(_FitWithGold, self._fit)(data, known)
+        else:
+            result = self._fit(data)
+        proba = np.array(result.proba, dtype=float)
+        if proba.shape != (data.n_items, data.n_classes):
+            raise ValueError(f"{type(self).__name__} returned posteriors of shape {proba.shape} "
+                             f"for {data.n_items} items and {data.n_classes} classes")
+        if known is not None:
+            proba[known[0]] = 0.0
+            proba[known[0], known[1]] = 1.0
+        return result, proba
 
     def uses_row_order(self) -> bool:
         """True for a method whose answer depends on the order of the labels' rows by definition (majority vote

@@ -18,7 +18,7 @@ def expected_log(a: np.ndarray, axis: int) -> np.ndarray:
     return digamma(a) - digamma(a.sum(axis=axis, keepdims=True))
 
 
-def dirichlet_terms(a: np.ndarray, prior: np.ndarray, mean_log: np.ndarray, log_b0: float, axis: int) -> float:
+def dirichlet_terms(a: np.ndarray, prior: np.ndarray | float, mean_log: np.ndarray, log_b0: float, axis: int) -> float:
     """sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta, with ``mean_log`` = E log theta
     under Dirichlet(a) and ``log_b0`` = sum of log B(prior)."""
     return float(log_beta(a, axis).sum() - log_b0 - np.sum((a - prior) * mean_log))

@@ -104,13 +104,16 @@ accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_`` and ``lapse_`` (b_w, s_w, l
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.core.em_acceleration import iterate_em
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number, posteriors_from_log_joint
+from manyjudges.core.dawid_skene_em import posteriors_from_log_joint
+from manyjudges.core.em_acceleration import EMRun, iterate_em
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number
 from manyjudges.truth.ordinal_probit import (
     clip_to_box,
     cut_basis,
@@ -185,104 +188,164 @@ class OrdinalDawidSkene(TruthEstimator):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        k, n, w = data.n_classes, data.n_items, data.n_workers
-        eps = float(self.smoothing)
-        by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.worker * k + data.label, data.item)),
-                                     shape=(w * k, n))
-        counts = data.class_counts.astype(float)
-        post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
-        if gold is not None:  # gold items: T one-hot on the known class from the start and after every E-step
-            gold_items, gold_classes = gold
-            post[:, gold_items] = 0.0
-            post[gold_classes, gold_items] = 1.0
-        lapse0 = np.full(w, LAPSE_START) if self.lapse else np.zeros(0)
-        ridge, lapse_prior, spacing = float(self.ridge), float(self.lapse_prior), float(self.spacing)
-        # the state: the posteriors, then each worker's lapse (when learned), precision and shift, then the cut table
-        sizes = np.cumsum([k * n, len(lapse0), w, w, k * (k - 1)])
+        em = _OrdinalEM.of(self, data, gold)
+        run = iterate_em(em.em_map, em.start(data), tol=float(self.tol), max_iter=int(self.max_iter),
+                         accelerate=bool(self.accelerate), project=em.project, monitor=slice(0, em.k * em.n))
+        return self._keep(data, em, run)
 
-        def unpack(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
-            post, lapse, precision, shift, cuts = np.split(x, sizes[:-1])
-            return post.reshape(k, n), (lapse if self.lapse else None), precision, shift, cuts.reshape(k, k - 1)
-
-        def em_map(x: np.ndarray) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
-            """One iteration (M-step, then E-step) from the state ``x``: the new state, the penalised
-            log-likelihood at the new parameters, and (the class priors, log P_w(c | t))."""
-            post, lapse, precision, shift, cuts = unpack(x)
-            # M-step: weights[w, t, c] = sum over w's labels equal to c of T[item, t], plus eps
-            weights = (by_label @ post.T).reshape(w, k, k).transpose(0, 2, 1) + eps
-            priors = (post.sum(axis=1) + eps) / (n + k * eps)
-            if lapse is not None:  # each cell's lapse share z at the current parameters, then l_w, the probit's weights
-                log_probit = log_probit_confusion(precision, shift, cuts)
-                with np.errstate(divide="ignore"):
-                    share = np.exp(np.log(lapse / k)[:, None, None] - mix_lapse(log_probit, lapse))
-                np.clip(share, 0.0, 1.0, out=share)
-                lapse = np.minimum((np.sum(weights * share, axis=(1, 2)) + lapse_prior * LAPSE_START)
-                                   / (weights.sum(axis=(1, 2)) + lapse_prior), LAPSE_MAX)
-                weights = weights * (1.0 - share)
-            precision, shift = newton_m_step(precision, shift, weights, cuts=cuts, ridge=ridge)
-            if self.learn_cuts:
-                cuts = newton_cut_step(precision, shift, weights, cuts, spacing=spacing)
-            log_conf = mix_lapse(log_probit_confusion(precision, shift, cuts), lapse)
-            # E-step: score[t, i] = log p_t + sum over i's labels of log P_w(y | t)
-            with np.errstate(divide="ignore"):
-                log_priors = np.log(priors)
-            score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ by_label
-            score += log_priors[:, None]
-            # gold items: one-hot, their term of the objective the joint log P(labels, known class)
-            new_post, log_z = posteriors_from_log_joint(score, gold)
-            objective = float(log_z.sum()) + log_prior(log_conf, log_priors, precision, shift, lapse, cuts)
-            state = np.concatenate([new_post.ravel(), lapse if lapse is not None else [], precision, shift,
-                                    cuts.ravel()])
-            return state, objective, (priors, log_conf)
-
-        def log_prior(log_conf: np.ndarray, log_priors: np.ndarray, precision: np.ndarray, shift: np.ndarray,
-                      lapse: np.ndarray | None, cuts: np.ndarray) -> float:
-            """The penalty: eps pseudo-counts, the ridge on (a_w - 1, d_w), the lapses' Beta prior, the locations'
-            spacing prior (when learned)."""
-            value = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
-            if self.learn_cuts:
-                value += spacing_prior(cuts, spacing)[0]
-            value -= 0.5 * ridge * float(np.sum((precision - 1.0) ** 2 + shift ** 2))
-            if lapse is not None and lapse_prior > 0:
-                value += lapse_prior * float(np.sum(LAPSE_START * np.log(lapse)
-                                                    + (1.0 - LAPSE_START) * np.log1p(-lapse)))
-            return value
-
-        def project(x: np.ndarray) -> np.ndarray | None:
-            """An extrapolated state back into the parameter space: the posteriors onto their simplexes (gold
-            items one-hot), the lapses into [0, LAPSE_MAX], (a_w, d_w) into the M-step's box; None when the cut
-            points or the class locations are no longer increasing."""
-            post, lapse, precision, shift, cuts = unpack(x.copy())
-            if np.any(np.diff(cuts, axis=1) <= 0) or np.any(np.diff(cuts[:, 0]) >= 0):
-                return None
-            np.clip(post, 0.0, None, out=post)
-            post /= post.sum(axis=0)
-            if gold is not None:
-                post[:, gold[0]] = 0.0
-                post[gold[1], gold[0]] = 1.0
-            if lapse is not None:
-                np.clip(lapse, 0.0, LAPSE_MAX, out=lapse)
-            precision, shift = clip_to_box(precision, shift, k)
-            return np.concatenate([post.ravel(), lapse if lapse is not None else [], precision, shift, cuts.ravel()])
-
-        x0 = np.concatenate([post.ravel(), lapse0, np.ones(w), np.zeros(w), default_cuts(k).ravel()])
-        run = iterate_em(em_map, x0, tol=float(self.tol), max_iter=int(self.max_iter),
-                         accelerate=bool(self.accelerate), project=project, monitor=slice(0, k * n))
-        post, lapse, precision, shift, cuts = unpack(run.state)
+    def _keep(self, data: CrowdLabels, em: _OrdinalEM, run: EMRun) -> TruthFit:
+        """Set the fitted attributes from the last state of the run; the posteriors, skills and confusions."""
+        k, w = em.k, em.w
+        post, lapse, precision, shift, cuts = em.unpack(run.state)
         priors, log_conf = run.payload
-        trace, converged, it = run.trace, run.converged, run.n_iter
-        bias, scale = -shift / precision, 1.0 / precision
         conf = np.exp(log_conf)
         skills = conf[:, np.arange(k), np.arange(k)] @ priors
         workers = pd.Index(data.workers, name="worker")
         classes = pd.Index(data.classes, name="label")
-        self.bias_ = pd.Series(bias, index=workers, name="bias")
-        self.scale_ = pd.Series(scale, index=workers, name="scale")
+        self.bias_ = pd.Series(-shift / precision, index=workers, name="bias")
+        self.scale_ = pd.Series(1.0 / precision, index=workers, name="scale")
         self.lapse_ = pd.Series(np.zeros(w) if lapse is None else lapse, index=workers, name="lapse")
         self.priors_ = pd.Series(priors, index=classes, name="prior")
         self.locations_ = pd.Series(cuts[0, 0] - cuts[:, 0], index=classes, name="location")  # mu_0 = 0
         self.cuts_ = pd.Series(cuts[0], index=pd.RangeIndex(1, k, name="cut"), name="cut")
         self.objective_ = run.objective
-        self.objective_trace_ = np.asarray(trace)
-        self.converged_ = converged
-        return TruthFit(proba=np.ascontiguousarray(post.T), skills=skills, confusions=conf, n_iter=it)
+        self.objective_trace_ = np.asarray(run.trace)
+        self.converged_ = run.converged
+        return TruthFit(proba=np.ascontiguousarray(post.T), skills=skills, confusions=conf, n_iter=run.n_iter)
+
+
+#: the parameters of one state of the EM: (posteriors (K, n), lapses or None, precisions, shifts, cut table)
+_Parameters = tuple[np.ndarray, "np.ndarray | None", np.ndarray, np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class _OrdinalEM:
+    """The EM map of one fit on a flat state: the posteriors (K x n), then each worker's lapse (when learned),
+    precision a_w and shift d_w, then the (K, K - 1) cut table (module docstring)."""
+
+    k: int
+    n: int
+    w: int
+    #: (W K, n) CSR: row w K + c counts worker w's labels c of each item
+    by_label: sparse.csr_matrix
+    gold: tuple[np.ndarray, np.ndarray] | None
+    eps: float
+    ridge: float
+    lapse_prior: float
+    spacing: float
+    learn_cuts: bool
+    lapse: bool
+
+    @classmethod
+    def of(cls, est: OrdinalDawidSkene, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None
+           ) -> _OrdinalEM:
+        k, n, w = data.n_classes, data.n_items, data.n_workers
+        by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.worker * k + data.label, data.item)),
+                                     shape=(w * k, n))
+        return cls(k, n, w, by_label, gold, float(est.smoothing), float(est.ridge), float(est.lapse_prior),
+                   float(est.spacing), bool(est.learn_cuts), bool(est.lapse))
+
+    def start(self, data: CrowdLabels) -> np.ndarray:
+        """The first state: T = each item's label shares (gold items one-hot), l_w = LAPSE_START, a_w = 1, d_w = 0,
+        the equally spaced cuts."""
+        counts = data.class_counts.astype(float)
+        post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
+        self._pin_gold(post)
+        lapse0 = np.full(self.w, LAPSE_START) if self.lapse else np.zeros(0)
+        return np.concatenate([post.ravel(), lapse0, np.ones(self.w), np.zeros(self.w), default_cuts(self.k).ravel()])
+
+    def unpack(self, x: np.ndarray) -> _Parameters:
+        """The state's parts (views of ``x``)."""
+        k, w = self.k, self.w
+        sizes = np.cumsum([k * self.n, w if self.lapse else 0, w, w])
+        post, lapse, precision, shift, cuts = np.split(x, sizes)
+        return post.reshape(k, self.n), (lapse if self.lapse else None), precision, shift, cuts.reshape(k, k - 1)
+
+    @staticmethod
+    def pack(post: np.ndarray, lapse: np.ndarray | None, precision: np.ndarray, shift: np.ndarray,
+             cuts: np.ndarray) -> np.ndarray:
+        """The flat state of the parts."""
+        return np.concatenate([post.ravel(), lapse if lapse is not None else [], precision, shift, cuts.ravel()])
+
+    def _pin_gold(self, post: np.ndarray) -> None:
+        """Gold items one-hot on their known class, T[t, i] = [t = c_i], in place."""
+        if self.gold is not None:
+            post[:, self.gold[0]] = 0.0
+            post[self.gold[1], self.gold[0]] = 1.0
+
+    def em_map(self, x: np.ndarray) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
+        """One iteration (M-step, then E-step) from the state ``x``: the new state, the penalised
+        log-likelihood at the new parameters, and (the class priors, log P_w(c | t))."""
+        post, lapse, precision, shift, cuts = self.unpack(x)
+        priors, lapse, precision, shift, cuts = self.m_step(post, lapse, precision, shift, cuts)
+        log_conf = mix_lapse(log_probit_confusion(precision, shift, cuts), lapse)
+        with np.errstate(divide="ignore"):
+            log_priors = np.log(priors)
+        new_post, log_z = self.e_step(log_conf, log_priors)
+        objective = float(log_z.sum()) + self.log_prior(log_conf, log_priors, precision, shift, lapse, cuts)
+        return self.pack(new_post, lapse, precision, shift, cuts), objective, (priors, log_conf)
+
+    def m_step(self, post: np.ndarray, lapse: np.ndarray | None, precision: np.ndarray, shift: np.ndarray,
+               cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
+        """(priors, lapses, precisions, shifts, cuts) from the posteriors, with weights[w, t, c] = sum over w's labels
+        equal to c of T[item, t] + eps and p_t = (sum_i T[i, t] + eps) / (n + K eps): each lapse from its cells'
+        lapse shares (:meth:`lapse_step`), then one Newton step on each worker's (a_w, d_w) and one on the cuts."""
+        k, w = self.k, self.w
+        weights = (self.by_label @ post.T).reshape(w, k, k).transpose(0, 2, 1) + self.eps
+        priors = (post.sum(axis=1) + self.eps) / (self.n + k * self.eps)
+        if lapse is not None:
+            lapse, weights = self.lapse_step(weights, lapse, precision, shift, cuts)
+        precision, shift = newton_m_step(precision, shift, weights, cuts=cuts, ridge=self.ridge)
+        if self.learn_cuts:
+            cuts = newton_cut_step(precision, shift, weights, cuts, spacing=self.spacing)
+        return priors, lapse, precision, shift, cuts
+
+    def lapse_step(self, weights: np.ndarray, lapse: np.ndarray, precision: np.ndarray, shift: np.ndarray,
+                   cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(l_w, the probit part's weights): each cell's lapse share z = (l_w / K) / P_w(c | t) at the current
+        parameters, l_w = (sum weights z + lambda l_0) / (sum weights + lambda) (at most LAPSE_MAX), and the
+        weights times 1 - z."""
+        log_probit = log_probit_confusion(precision, shift, cuts)
+        with np.errstate(divide="ignore"):
+            share = np.exp(np.log(lapse / self.k)[:, None, None] - mix_lapse(log_probit, lapse))
+        np.clip(share, 0.0, 1.0, out=share)
+        lapse = np.minimum((np.sum(weights * share, axis=(1, 2)) + self.lapse_prior * LAPSE_START)
+                           / (weights.sum(axis=(1, 2)) + self.lapse_prior), LAPSE_MAX)
+        return lapse, weights * (1.0 - share)
+
+    def e_step(self, log_conf: np.ndarray, log_priors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(T (K, n), log_z (n,)): score[t, i] = log p_t + sum over i's labels of log P_w(y | t), normalised over t
+        (:func:`posteriors_from_log_joint`: gold items one-hot, their log_z the joint log P(labels, known class))."""
+        k, w = self.k, self.w
+        score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ self.by_label
+        score += log_priors[:, None]
+        return posteriors_from_log_joint(score, self.gold)
+
+    def log_prior(self, log_conf: np.ndarray, log_priors: np.ndarray, precision: np.ndarray, shift: np.ndarray,
+                  lapse: np.ndarray | None, cuts: np.ndarray) -> float:
+        """The penalty: eps pseudo-counts, the ridge on (a_w - 1, d_w), the lapses' Beta prior, the locations'
+        spacing prior (when learned)."""
+        eps = self.eps
+        value = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
+        if self.learn_cuts:
+            value += spacing_prior(cuts, self.spacing)[0]
+        value -= 0.5 * self.ridge * float(np.sum((precision - 1.0) ** 2 + shift ** 2))
+        if lapse is not None and self.lapse_prior > 0:
+            value += self.lapse_prior * float(np.sum(LAPSE_START * np.log(lapse)
+                                                     + (1.0 - LAPSE_START) * np.log1p(-lapse)))
+        return value
+
+    def project(self, x: np.ndarray) -> np.ndarray | None:
+        """An extrapolated state back into the parameter space: the posteriors onto their simplexes (gold
+        items one-hot), the lapses into [0, LAPSE_MAX], (a_w, d_w) into the M-step's box; None when the cut
+        points or the class locations are no longer increasing."""
+        post, lapse, precision, shift, cuts = self.unpack(x.copy())
+        if np.any(np.diff(cuts, axis=1) <= 0) or np.any(np.diff(cuts[:, 0]) >= 0):
+            return None
+        np.clip(post, 0.0, None, out=post)
+        post /= post.sum(axis=0)
+        self._pin_gold(post)
+        if lapse is not None:
+            np.clip(lapse, 0.0, LAPSE_MAX, out=lapse)
+        precision, shift = clip_to_box(precision, shift, self.k)
+        return self.pack(post, lapse, precision, shift, cuts)

@@ -91,7 +91,16 @@ def parse_clef_runs(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
     files = [Path(p) for p in paths]
     if not files:
         raise ValueError("no CLEF run files given")
+    runs = {team: _read_runs(path) for team, path in _teams(files).items()}
+    rows: list[tuple[str, str, str, int]] = []
+    for index, query in enumerate(CLEF_QUERY_IDS):
+        for team, docs in runs.items():
+            rows.extend((query, team, doc, rank) for rank, doc in enumerate(docs[index], start=1))
+    return rankings_frame(rows)
 
+
+def _teams(files: list[Path]) -> dict[str, Path]:
+    """Each team's file, in the order given; DataError on a bad name or a team in two files."""
     teams: dict[str, Path] = {}
     for path in files:
         team = _clef_team(path)
@@ -100,28 +109,24 @@ def parse_clef_runs(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
                 path, None, f"team appears in two files (also in {teams[team]})", team
             )
         teams[team] = path
+    return teams
 
+
+def _read_runs(path: Path) -> list[list[str]]:
+    """One team's runs, the doc ids of each query's line; DataError on an empty line or a count of
+    lines other than ``len(CLEF_QUERY_IDS)``."""
     n_queries = len(CLEF_QUERY_IDS)
-    runs: dict[str, list[list[str]]] = {}
-    for team, path in teams.items():
-        lines = read_lines(path)
-        docs: list[list[str]] = []
-        for number, raw in enumerate(lines, start=1):
-            ids = raw.split()
-            if not ids:
-                raise DataError.at(path, number, "empty line (every query needs a run)", raw)
-            docs.append(ids)
-        if len(docs) != n_queries:
-            raise DataError.at(
-                path,
-                None,
-                f"expected {n_queries} lines (queries 1..67 without 62), got",
-                len(docs),
-            )
-        runs[team] = docs
-
-    rows: list[tuple[str, str, str, int]] = []
-    for index, query in enumerate(CLEF_QUERY_IDS):
-        for team, docs in runs.items():
-            rows.extend((query, team, doc, rank) for rank, doc in enumerate(docs[index], start=1))
-    return rankings_frame(rows)
+    docs: list[list[str]] = []
+    for number, raw in enumerate(read_lines(path), start=1):
+        ids = raw.split()
+        if not ids:
+            raise DataError.at(path, number, "empty line (every query needs a run)", raw)
+        docs.append(ids)
+    if len(docs) != n_queries:
+        raise DataError.at(
+            path,
+            None,
+            f"expected {n_queries} lines (queries 1..67 without 62), got",
+            len(docs),
+        )
+    return docs

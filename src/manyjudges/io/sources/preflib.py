@@ -168,61 +168,15 @@ def parse_preflib(
     set_id = path.stem if set_id is None else set_id
     n_alternatives: int | None = None
     orders: list[tuple[int, list[tuple[str, int]]]] = []
-    text = read_utf8(path)
-    lines = text.splitlines()
+    lines = read_utf8(path).splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if not stripped:
             continue
         if stripped.startswith("#"):
-            header = _HEADER.fullmatch(stripped)
-            if header is None:
-                continue  # a free comment
-            key, value = header.group(1).upper(), header.group(2)
-            if key == "NUMBER ALTERNATIVES":
-                if n_alternatives is not None:
-                    raise DataError.at(
-                        path, number, "NUMBER ALTERNATIVES given twice", stripped
-                    )
-                n_alternatives = _parse_positive_int(
-                    path, number, value, "NUMBER ALTERNATIVES"
-                )
-            elif key == "DATA TYPE":
-                found = value.lower()
-                if found not in SUPPORTED_TYPES:
-                    raise DataError.at(
-                        path,
-                        number,
-                        f"DATA TYPE must be one of {list(SUPPORTED_TYPES)}",
-                        value,
-                    )
-                if expected is not None and found != expected:
-                    raise DataError.at(
-                        path, number, f"DATA TYPE does not match expected {expected!r}", value
-                    )
-                expected = found
-            continue
-        if n_alternatives is None:
-            raise DataError.at(
-                path,
-                number,
-                "missing '# NUMBER ALTERNATIVES: k' header before the first data line",
-                stripped,
-            )
-        if expected is None:
-            raise DataError.at(
-                path,
-                number,
-                "cannot tell soc from toc: no '.soc'/'.toc' extension and no "
-                "'# DATA TYPE' header",
-                stripped,
-            )
-        count_text, colon, order = stripped.partition(":")
-        if not colon:
-            raise DataError.at(path, number, "data line must be 'count: order'", stripped)
-        count = _parse_positive_int(path, number, count_text, "count")
-        orders.append((count, _parse_order(path, number, order, n_alternatives, expected)))
-
+            n_alternatives, expected = _read_header(path, number, stripped, n_alternatives, expected)
+        else:
+            orders.append(_read_data_line(path, number, stripped, n_alternatives, expected))
     if n_alternatives is None:
         raise DataError.at(
             path, max(len(lines), 1), "missing '# NUMBER ALTERNATIVES: k' header", "(none)"
@@ -230,6 +184,60 @@ def parse_preflib(
     if not orders:
         raise DataError.at(path, max(len(lines), 1), "no data lines", "(end of file)")
     return _expand_voters(set_id, orders)
+
+
+def _read_header(
+    path: Path, number: int, stripped: str, n_alternatives: int | None, expected: str | None
+) -> tuple[int | None, str | None]:
+    """(the number of alternatives, the data type) after the ``#`` line ``stripped``: a
+    ``NUMBER ALTERNATIVES`` header (at most once) or a ``DATA TYPE`` one (agreeing with
+    ``expected``); any other comment changes neither."""
+    header = _HEADER.fullmatch(stripped)
+    if header is None:
+        return n_alternatives, expected  # a free comment
+    key, value = header.group(1).upper(), header.group(2)
+    if key == "NUMBER ALTERNATIVES":
+        if n_alternatives is not None:
+            raise DataError.at(path, number, "NUMBER ALTERNATIVES given twice", stripped)
+        return _parse_positive_int(path, number, value, "NUMBER ALTERNATIVES"), expected
+    if key == "DATA TYPE":
+        found = value.lower()
+        if found not in SUPPORTED_TYPES:
+            raise DataError.at(
+                path, number, f"DATA TYPE must be one of {list(SUPPORTED_TYPES)}", value
+            )
+        if expected is not None and found != expected:
+            raise DataError.at(
+                path, number, f"DATA TYPE does not match expected {expected!r}", value
+            )
+        return n_alternatives, found
+    return n_alternatives, expected
+
+
+def _read_data_line(
+    path: Path, number: int, stripped: str, n_alternatives: int | None, expected: str | None
+) -> tuple[int, list[tuple[str, int]]]:
+    """(count, its order's ``(item, rank)`` pairs) of the data line ``count: order``, which needs
+    the number of alternatives and the data type known."""
+    if n_alternatives is None:
+        raise DataError.at(
+            path,
+            number,
+            "missing '# NUMBER ALTERNATIVES: k' header before the first data line",
+            stripped,
+        )
+    if expected is None:
+        raise DataError.at(
+            path,
+            number,
+            "cannot tell soc from toc: no '.soc'/'.toc' extension and no '# DATA TYPE' header",
+            stripped,
+        )
+    count_text, colon, order = stripped.partition(":")
+    if not colon:
+        raise DataError.at(path, number, "data line must be 'count: order'", stripped)
+    count = _parse_positive_int(path, number, count_text, "count")
+    return count, _parse_order(path, number, order, n_alternatives, expected)
 
 
 def _expand_voters(set_id: str, orders: list[tuple[int, list[tuple[str, int]]]]) -> pd.DataFrame:

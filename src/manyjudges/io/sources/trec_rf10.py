@@ -88,10 +88,25 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
     path = Path(path)
     lines = data_lines(path)
     check_header(path, lines, _TREC_HEADER)
+    grades, broken, gold_of = _read_judgments(path, lines[1:])
+    return GradedData(
+        grades=grades.frame(path),
+        n_labels=3,
+        label_names=["0", "1", "2"],
+        truth=_truth_table(gold_of),
+        dropped={"broken_link": broken, **grades.counts()},
+    )
+
+
+def _read_judgments(
+    path: Path, lines: list[tuple[int, str]]
+) -> tuple[GradeCollector, int, dict[tuple[str, str], tuple[str, int]]]:
+    """(the grades, how many broken-link rows, each (topic, doc)'s gold and its first line) of the
+    data lines, each checked (see :func:`parse_trec_rf10`)."""
     grades = GradeCollector()
     broken = 0
     gold_of: dict[tuple[str, str], tuple[str, int]] = {}
-    for number, text in lines[1:]:
+    for number, text in lines:
         topic, worker, doc, gold, label = tab_fields(path, number, text, _TREC_HEADER)
         if gold not in _TREC_GOLD:
             raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
@@ -110,7 +125,12 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
             broken += 1
             continue
         grades.add(f"{topic}:{doc}", worker, _TREC_LABELS[label])
+    return grades, broken, gold_of
 
+
+def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFrame:
+    """``topic, item, grade``: the (topic, doc) pairs whose gold is 0, 1 or 2, in natural order of topic
+    then doc."""
     truth_rows = [
         (topic, doc, grade)
         for (topic, doc), (gold, _) in gold_of.items()
@@ -120,19 +140,12 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
     doc_rank = natural_positions(d for _, d, _ in truth_rows)
     truth_rows.sort(key=lambda row: (topic_rank[row[0]], doc_rank[row[1]]))
     columns = list(zip(*truth_rows)) if truth_rows else [(), (), ()]
-    truth = pd.DataFrame(
+    return pd.DataFrame(
         {
             "topic": pd.Series(columns[0], dtype=str),
             "item": pd.Series(columns[1], dtype=str),
             "grade": np.asarray(columns[2], dtype=np.int64),
         }
-    )
-    return GradedData(
-        grades=grades.frame(path),
-        n_labels=3,
-        label_names=["0", "1", "2"],
-        truth=truth,
-        dropped={"broken_link": broken, **grades.counts()},
     )
 
 
