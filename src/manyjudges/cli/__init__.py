@@ -50,8 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:2] == ["truth", "next"]:  # `truth` takes LABELS first: `truth next` is a command of its own
-        argv = ["truth-next", *argv[2:]]
     args = parser.parse_args(argv)
     keep_freed_memory()
     try:

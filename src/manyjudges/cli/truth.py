@@ -1,5 +1,5 @@
-"""``manyjudges truth`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
-next labels go."""
+"""``manyjudges truth infer`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
+next labels go (``manyjudges truth LABELS ...`` is short for ``manyjudges truth infer LABELS ...``)."""
 from __future__ import annotations
 
 import argparse
@@ -7,14 +7,13 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs
+from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs
 from manyjudges.cli.terminal import CommandError, Stages, build, input_path, parse_params, write_output
-from manyjudges.families import get_family
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_truth", "cmd_truth_next", "truth_method"]
 
 EXAMPLES = {
-    "truth": """\
+    "truth infer": """\
         LABELS has the columns item, worker (or judge), label: one row per label a worker gave an item;
         labels are class codes 0..K-1, or names with --labels giving the classes in order (lowest first).
         TRUTH (optional) has the columns item, truth.
@@ -22,17 +21,18 @@ EXAMPLES = {
         example (three workers label three items; w3 disagrees with the others):
           printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
-          manyjudges truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
+          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
         writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
         worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
 
         manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
-        (manyjudges truth next --help).""",
+        (manyjudges truth next --help). manyjudges truth LABELS ... is short for manyjudges truth infer
+        LABELS ...""",
     "truth next": """\
-        LABELS as for 'manyjudges truth'. CANDIDATES has the column item and optionally available (how many
+        LABELS as for 'manyjudges truth infer'. CANDIDATES has the column item and optionally available (how many
         more labels it can still get); WORKERS has the column worker and optionally available.
 
-        example (the labels of 'manyjudges truth --help'):
+        example (the labels of 'manyjudges truth infer --help'):
           manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
         writes item, score: the labels to buy next, best first (an item appears once per label it
         deserves; items already sure, past --stop, get none).""",
@@ -40,9 +40,10 @@ EXAMPLES = {
 
 
 def add_commands(subparsers: Any) -> None:
-    """``manyjudges truth`` and ``manyjudges truth next`` (``truth-next`` in the parser: ``truth`` takes
-    LABELS first, and :func:`manyjudges.cli.main` routes ``truth next`` here)."""
-    p = subparsers.add_parser("truth", **parser_kwargs(get_family("truth").summary, EXAMPLES["truth"]))
+    """``manyjudges truth infer`` and ``manyjudges truth next``; ``manyjudges truth LABELS ...`` is ``infer``'s."""
+    verbs = family_verbs(subparsers, "truth", default="infer", data="LABELS")
+    p = verbs.add_parser("infer", **parser_kwargs("one class per item (with its posteriors) and a skill per worker, "
+                                                  "from many workers' labels", EXAMPLES["truth infer"]))
     p.add_argument("labels_table", metavar="LABELS")
     add_method(p, "truth")
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
@@ -64,7 +65,7 @@ def add_commands(subparsers: Any) -> None:
                         "with a warning)")
     p.set_defaults(run=cmd_truth)
 
-    p = subparsers.add_parser("truth-next", prog="manyjudges truth next", **parser_kwargs(
+    p = verbs.add_parser("next", **parser_kwargs(
         "where the next labels should go: the items (and workers) whose next label is expected to fix most",
         EXAMPLES["truth next"]))
     p.add_argument("labels_table", metavar="LABELS")
