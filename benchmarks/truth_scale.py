@@ -48,12 +48,13 @@ start = time.perf_counter()
 from manyjudges.io.labels import read_crowd_labels, read_truth
 from manyjudges.io.tables import write_table
 from manyjudges.truth.experiment import fit_method, labels_table
+from manyjudges.truth.registry import make_truth_estimator
 seconds = {"import_s": time.perf_counter() - start}
 def step(name, fn):
     t = time.perf_counter(); out = fn(); seconds[name] = time.perf_counter() - t; return out
 data = step("read_s", lambda: read_crowd_labels(sys.argv[1]))
 truth = step("truth_s", lambda: read_truth(sys.argv[2], labels=data))
-estimator, _ = step("fit_s", lambda: fit_method(data, sys.argv[3]))
+estimator, _ = step("fit_s", lambda: fit_method(make_truth_estimator(sys.argv[3]), data))
 step("write_s", lambda: write_table(labels_table(estimator), sys.argv[4]))
 print(json.dumps(seconds))
 """

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
-from manyjudges.cli.terminal import CommandError, write_output
+from manyjudges.cli.terminal import CommandError, write_outputs
 from manyjudges.io.errors import DataWarning
 from manyjudges.memory import keep_freed_memory
 
@@ -56,9 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            table = args.run(args)
-            if table is not None:  # None: the subcommand wrote its output itself
-                write_output(table, getattr(args, "output", None))
+            write_outputs(args.run(args), getattr(args, "output", None))  # every subcommand's one writer
     except BrokenPipeError:  # the reader went away (e.g. `| head`): end quietly, as other tools do
         _silence_stdout()
         return 0
