@@ -1,8 +1,11 @@
-"""The ``manyjudges`` command: one subcommand per family, thin over the library.
+"""The ``manyjudges`` command: ``manyjudges FAMILY VERB ...``, thin over the library.
 
+Every family takes verbs (``manyjudges truth infer``, ``manyjudges truth next``, ...; a family's default verb
+may be left out: ``manyjudges truth LABELS`` is ``manyjudges truth infer LABELS``, :mod:`manyjudges.cli.grammar`).
 Every subcommand reads a canonical table (TSV, or CSV by the ``.csv`` extension; ``-`` reads
-a TSV from stdin), writes a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
-stdout (a closed pipe, as under ``| head``, ends the command quietly), takes ``--method``
+a TSV from stdin), returns what it made and :func:`main` writes it, one way for all
+(:func:`~manyjudges.cli.terminal.write_outputs`): a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
+stdout (a closed pipe, as under ``| head``, ends the command quietly). Each takes ``--method``
 as a built-in name (``manyjudges methods``) or ``package.module:callable``, and on bad input
 exits with status 1 and one line naming the file, line and value (``--debug``: the traceback).
 The numbers are those of the pipeline for the same data and settings: both call the same
