@@ -10,7 +10,7 @@ import pandas as pd
 from manyjudges.cli.options import add_duplicates, family_verbs, parser_kwargs, refused
 from manyjudges.cli.terminal import CommandError, input_path
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_consensus"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_consensus_measure"]
 
 EXAMPLES = {
     "consensus measure": """\
@@ -38,10 +38,10 @@ def add_commands(subparsers: Any) -> None:
                    help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     add_duplicates(p, "(list_set, list_id, rank) position")
-    p.set_defaults(run=cmd_consensus)
+    p.set_defaults(run=cmd_consensus_measure)
 
 
-def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.rankings import rankings_to_lists, read_rankings
     from manyjudges.io.tables import check_duplicate_rule
