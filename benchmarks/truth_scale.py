@@ -1,4 +1,4 @@
-"""Truth inference at scale: `manyjudges truth` end to end on 1M, 10M and 100M simulated labels.
+"""Truth inference at scale: `manyjudges truth infer` end to end on 1M, 10M and 100M simulated labels.
 
 For each size a simulated labels table of spark-crowd's binary shape (items x 10 labels, 2 classes,
 1,000 workers of one-coin accuracy U(0.55, 0.95); ``manyjudges.truth.simulate.write_simulated_labels``)
@@ -7,7 +7,7 @@ is written once, then, in the same run:
 - ``pandas.read_csv`` of the file (C engine; its default parse, which reads these integer ids as
   int64, and with ``dtype=str``, which keeps ids as text as ours does), seconds and the child's
   peak RSS;
-- ``manyjudges truth FILE --method M --truth TRUTH -o OUT`` for majority vote, Wawa, one-coin and
+- ``manyjudges truth infer FILE --method M --truth TRUTH -o OUT`` for majority vote, Wawa, one-coin and
   full Dawid-Skene, each in a fresh process: wall seconds, peak RSS (the child's ru_maxrss),
   accuracy; then the same steps in another fresh process, timed one by one (import, read the
   labels, read the truth, fit, write the labels table).
@@ -48,12 +48,13 @@ start = time.perf_counter()
 from manyjudges.io.labels import read_crowd_labels, read_truth
 from manyjudges.io.table_text import write_table
 from manyjudges.truth.experiment import fit_method, labels_table
+from manyjudges.truth.registry import make_truth_estimator
 seconds = {"import_s": time.perf_counter() - start}
 def step(name, fn):
     t = time.perf_counter(); out = fn(); seconds[name] = time.perf_counter() - t; return out
 data = step("read_s", lambda: read_crowd_labels(sys.argv[1]))
 truth = step("truth_s", lambda: read_truth(sys.argv[2], labels=data))
-estimator, _ = step("fit_s", lambda: fit_method(data, sys.argv[3]))
+estimator, _ = step("fit_s", lambda: fit_method(make_truth_estimator(sys.argv[3]), data))
 step("write_s", lambda: write_table(labels_table(estimator), sys.argv[4]))
 print(json.dumps(seconds))
 """
@@ -99,8 +100,8 @@ def main() -> None:
             print(rows[-1], file=sys.stderr)
         for method in args.methods:
             out = work / f"out_{method}_{n_labels}.tsv"
-            result, text = measured([sys.executable, "-m", "manyjudges", "truth", str(labels), "--method", method,
-                                     "--truth", str(truth), "-o", str(out)])
+            result, text = measured([sys.executable, "-m", "manyjudges", "truth", "infer", str(labels),
+                                     "--method", method, "--truth", str(truth), "-o", str(out)])
             found = re.search(r"accuracy ([0-9.]+)", text)
             steps, steps_text = measured([sys.executable, "-c", _STEPS, str(labels), str(truth), method, str(out)])
             split = json.loads(steps_text.strip().splitlines()[0]) if steps["rc"] == 0 else {}

@@ -319,9 +319,9 @@ def test_progress_bar_only_on_a_terminal():
     assert hidden.getvalue() == ""
 
 
-@pytest.mark.parametrize("key", ["methods", "orderings ed", "orderings score", "consensus", "graded evaluate",
+@pytest.mark.parametrize("key", ["methods", "orderings ed", "orderings score", "consensus measure", "graded evaluate",
                                  "graded predict", "crowd aggregate", "crowd judges", "crowd leaderboard",
-                                 "crowd verdicts", "truth"])
+                                 "crowd verdicts", "truth infer"])
 def test_every_help_example_runs_as_written(key, tmp_path):
     """The shell lines under 'example' in each --help run in an empty folder and succeed."""
     from manyjudges.cli.parser import examples
@@ -334,3 +334,19 @@ def test_every_help_example_runs_as_written(key, tmp_path):
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_one_writer_for_every_subcommand(capsys, tmp_path):
+    """write_outputs: the named files first, then -o, then the notes (stderr) and the result line (stdout beside a
+    file, stderr beside a table on stdout), then the table on stdout."""
+    from manyjudges.cli.terminal import Output, write_outputs
+
+    output = Output(pd.DataFrame({"a": [1]}), ((str(tmp_path / "side.tsv"), pd.DataFrame({"b": [2]})),),
+                    ("a note",), "a result")
+    write_outputs(output, str(tmp_path / "main.tsv"))
+    assert capsys.readouterr() == ("a result\n", "a note\n")
+    assert (tmp_path / "main.tsv").read_text() == "a\n1\n" and (tmp_path / "side.tsv").read_text() == "b\n2\n"
+    write_outputs(output, None)
+    assert capsys.readouterr() == ("a\n1\n", "a note\na result\n")
+    write_outputs(pd.DataFrame({"c": [3]}), "-")
+    assert capsys.readouterr() == ("c\n3\n", "")

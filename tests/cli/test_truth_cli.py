@@ -92,3 +92,24 @@ def test_truth_item_without_labels(capsys, labels, tmp_path):
 def test_unknown_method_fails_before_reading(capsys, tmp_path):
     status, _, err = run(capsys, "truth", tmp_path / "missing.tsv", "--method", "no_such_method")
     assert status != 0 and "no_such_method" in err
+
+
+@pytest.mark.parametrize("verb, flags", [("infer", ["--truth", "{truth}", "--workers", "{tmp}/workers.tsv"]),
+                                         ("next", ["--budget", "3"])])
+def test_the_method_is_built_once(capsys, labels, tmp_path, monkeypatch, verb, flags):
+    """The command builds the method once, before reading the data, and fits that one."""
+    from manyjudges.truth import DawidSkene
+
+    built = []
+    init = DawidSkene.__init__
+
+    def counted(self, *args, **kwargs):
+        built.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(DawidSkene, "__init__", counted)
+    labels_path, truth_path = labels
+    status, _, err = run(capsys, "truth", verb, labels_path, "--method", "dawid_skene",
+                         *[f.format(truth=truth_path, tmp=tmp_path) for f in flags])
+    assert status == 0, err
+    assert len(built) == 1

@@ -1,8 +1,11 @@
-"""The ``manyjudges`` command: one subcommand per family, thin over the library.
+"""The ``manyjudges`` command: ``manyjudges FAMILY VERB ...``, thin over the library.
 
+Every family takes verbs (``manyjudges truth infer``, ``manyjudges truth next``, ...; a family's default verb
+may be left out: ``manyjudges truth LABELS`` is ``manyjudges truth infer LABELS``, :mod:`manyjudges.cli.grammar`).
 Every subcommand reads a canonical table (TSV, or CSV by the ``.csv`` extension; ``-`` reads
-a TSV from stdin), writes a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
-stdout (a closed pipe, as under ``| head``, ends the command quietly), takes ``--method``
+a TSV from stdin), returns what it made and :func:`main` writes it, one way for all
+(:func:`~manyjudges.cli.terminal.write_outputs`): a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
+stdout (a closed pipe, as under ``| head``, ends the command quietly). Each takes ``--method``
 as a built-in name (``manyjudges methods``) or ``package.module:callable``, and on bad input
 exits with status 1 and one line naming the file, line and value (``--debug``: the traceback).
 The numbers are those of the pipeline for the same data and settings: both call the same
@@ -17,7 +20,7 @@ import warnings
 from collections.abc import Sequence
 
 from manyjudges.cli.parser import build_parser
-from manyjudges.cli.terminal import CommandError, write_output
+from manyjudges.cli.terminal import CommandError, write_outputs
 from manyjudges.core.memory import keep_freed_memory
 from manyjudges.io.errors import DataWarning
 
@@ -50,17 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:2] == ["truth", "next"]:  # `truth` takes LABELS first: `truth next` is a command of its own
-        argv = ["truth-next", *argv[2:]]
     args = parser.parse_args(argv)
     keep_freed_memory()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            table = args.run(args)
-            if table is not None:  # None: the subcommand wrote its output itself
-                write_output(table, getattr(args, "output", None))
+            write_outputs(args.run(args), getattr(args, "output", None))  # every subcommand's one writer
     except BrokenPipeError:  # the reader went away (e.g. `| head`): end quietly, as other tools do
         _silence_stdout()
         return 0

@@ -1,4 +1,5 @@
-"""``manyjudges consensus``: the consensus measure of each set of rankings."""
+"""``manyjudges consensus measure``: the consensus measure of each set of rankings (``manyjudges consensus
+RANKINGS ...`` is short for it)."""
 from __future__ import annotations
 
 import argparse
@@ -6,28 +7,30 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, parser_kwargs, refused
+from manyjudges.cli.options import add_duplicates, family_verbs, parser_kwargs, refused
 from manyjudges.cli.terminal import CommandError, input_path
-from manyjudges.families import get_family
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_consensus"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_consensus_measure"]
 
 EXAMPLES = {
-    "consensus": """\
+    "consensus measure": """\
         RANKINGS has the columns list_set, list_id, item, rank (rank 1 = best; lists may be partial),
         in any order; task is read as item, other columns are ignored with a warning. --duplicates
         first or last keeps one row of a repeated (list_set, list_id, rank) position (keep is refused).
 
         example (two search engines' top lists, as CSV):
           printf 'list_set,list_id,item,rank\\ng,google,a,1\\ng,google,b,2\\ng,google,c,3\\ng,bing,b,1\\ng,bing,a,2\\n' > rankings.csv
-          manyjudges consensus rankings.csv --lambda 0.9 --gamma 0.95
-        prints list_set, lambda, gamma, kappa, kappa_by_length (per length, comma-separated), lcs_length.""",
+          manyjudges consensus measure rankings.csv --lambda 0.9 --gamma 0.95
+        prints list_set, lambda, gamma, kappa, kappa_by_length (per length, comma-separated), lcs_length.
+        manyjudges consensus RANKINGS ... is short for manyjudges consensus measure RANKINGS ...""",
 }
 
 
 def add_commands(subparsers: Any) -> None:
-    """``manyjudges consensus``."""
-    p = subparsers.add_parser("consensus", **parser_kwargs(get_family("consensus").summary, EXAMPLES["consensus"]))
+    """``manyjudges consensus measure``; ``manyjudges consensus RANKINGS ...`` is its shorthand."""
+    verbs = family_verbs(subparsers, "consensus", default="measure", data="RANKINGS")
+    p = verbs.add_parser("measure", **parser_kwargs("consensus measure of each set of rankings",
+                                                    EXAMPLES["consensus measure"]))
     p.add_argument("rankings", metavar="RANKINGS")
     p.add_argument("--lambda", dest="lam", type=float, default=1.0,
                    help="gap weight lambda: an edge i -> j weighs lambda^(mean position gap) (default 1)")
@@ -35,10 +38,10 @@ def add_commands(subparsers: Any) -> None:
                    help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     add_duplicates(p, "(list_set, list_id, rank) position")
-    p.set_defaults(run=cmd_consensus)
+    p.set_defaults(run=cmd_consensus_measure)
 
 
-def cmd_consensus(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.checks import check_duplicate_rule
     from manyjudges.io.rankings import rankings_to_lists, read_rankings

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli import options
-from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params, write_output
+from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "cmd_crowd_leaderboard",
@@ -174,7 +174,7 @@ def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
                                     "judge; task for item)", "\t".join(header))
 
 
-def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
     from manyjudges.crowd.data import CrowdDataset
     from manyjudges.crowd.experiment import aggregate_dataset
     from manyjudges.crowd.registry import make_crowd_aggregator
@@ -187,9 +187,8 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> pd.DataFrame:
     topics = read_topics(args.judgments, args.n_labels, args.duplicates, options.label_names(args.labels))
     rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))
-    if args.workers:
-        write_output(quality.drop(columns="method")[["topic", "worker", "quality"]], args.workers)
-    return rankings.drop(columns="method")[["topic", "item", "rank", "score"]]
+    files = ((args.workers, quality.drop(columns="method")[["topic", "worker", "quality"]]),) if args.workers else ()
+    return Output(rankings.drop(columns="method")[["topic", "item", "rank", "score"]], files)
 
 
 def read_verdicts_table(name: str) -> pd.DataFrame:
@@ -200,7 +199,7 @@ def read_verdicts_table(name: str) -> pd.DataFrame:
         return read_verdicts(path)
 
 
-def cmd_crowd_judges(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_crowd_judges(args: argparse.Namespace) -> Output:
     from manyjudges.crowd.judges import judge_measures
 
     if not 0.0 < args.ci < 1.0:
@@ -215,11 +214,8 @@ def cmd_crowd_judges(args: argparse.Namespace) -> pd.DataFrame:
     verdicts = read_verdicts_table(args.verdicts)
     reference = read_verdicts_table(args.reference) if args.reference else None
     measures = judge_measures(verdicts, reference, level=args.ci)
-    if args.pairs:
-        write_output(measures.pairs, args.pairs)
-    if args.summary:
-        write_output(measures.summary, args.summary)
-    return measures.judges
+    files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
+    return Output(measures.judges, tuple((path, table) for path, table in files if path))
 
 
 def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
@@ -244,7 +240,7 @@ def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
     return board.table_
 
 
-def cmd_crowd_verdicts(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_crowd_verdicts(args: argparse.Namespace) -> Output:
     from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts
 
     model = JudgeAwareVerdicts()
@@ -262,6 +258,4 @@ def cmd_crowd_verdicts(args: argparse.Namespace) -> pd.DataFrame:
             model.fit(verdicts)
         except ValueError as err:
             raise DataError.at(path, None, str(err)) from None
-    if args.judges:
-        write_output(model.judges_, args.judges)
-    return model.units_
+    return Output(model.units_, ((args.judges, model.judges_),) if args.judges else ())

@@ -20,12 +20,32 @@ def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
             "epilog": textwrap.dedent(example)}
 
 
-def family_verbs(subparsers: Any, family: str) -> Any:
+def family_verbs(subparsers: Any, family: str, default: str | None = None, data: str = "FILE") -> Any:
     """The subparsers of ``manyjudges <family> VERB``: a command group whose help is the family's declared
-    summary (:attr:`manyjudges.families.Family.summary`)."""
+    summary (:attr:`manyjudges.families.Family.summary`) and lists its verbs.
+
+    Parameters
+    ----------
+    subparsers
+        The command's subparsers: a :class:`~manyjudges.cli.grammar.CommandParser`'s, as
+        :func:`~manyjudges.cli.parser.build_parser` makes them (their parsers take the default verb).
+    family : str
+        The family's name, its word on the command line.
+    default : str, optional
+        The verb that ``manyjudges <family> DATA ...`` means (the shorthand, said in the group's help);
+        None: the verb is always spelled out.
+    data : str
+        The default verb's first argument as its help names it (``LABELS``).
+    """
+    from manyjudges.cli.grammar import shorthand_note
     from manyjudges.families import get_family
 
-    group = subparsers.add_parser(family, help=get_family(family).summary)
+    summary = get_family(family).summary
+    prog = f"manyjudges {family}"
+    note = {} if default is None else {"epilog": "shorthand: " + shorthand_note(prog, default, data),
+                                       "default_verb": default, "data": data}
+    group = subparsers.add_parser(family, help=summary, description=summary,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter, **note)
     return group.add_subparsers(dest="verb", required=True, metavar="VERB")
 
 

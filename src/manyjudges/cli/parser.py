@@ -7,6 +7,7 @@ import importlib
 
 import pandas as pd
 
+from manyjudges.cli.grammar import CommandParser
 from manyjudges.cli.options import parser_kwargs
 
 __all__ = ["EXAMPLES", "build_parser", "cmd_methods", "examples"]
@@ -48,8 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     from manyjudges import __version__
     from manyjudges.families import families
 
-    parser = argparse.ArgumentParser(prog="manyjudges", description="Aggregate the judgments of many human judges "
-                                     "(definitions: docs/methods.md in the repository).")
+    # a CommandParser, and so its subparsers: a family's verbs, and the default verb of its shorthand
+    parser = CommandParser(prog="manyjudges", description="Aggregate the judgments of many human judges "
+                           "(definitions: docs/methods.md in the repository).")
     parser.add_argument("--version", action="version", version=f"manyjudges {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

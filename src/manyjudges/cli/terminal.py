@@ -1,4 +1,5 @@
-"""Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing a TSV."""
+"""Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing what a subcommand
+made (:class:`Output`, :func:`write_outputs`: the one writer of every subcommand)."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Progress", "Stages", "build", "input_path", "parse_params", "write_output"]
+__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "write_output",
+           "write_outputs"]
 
 
 class CommandError(Exception):
@@ -138,6 +141,52 @@ def write_output(table: pd.DataFrame, out: str | None) -> None:
         write_table(table, out)
     except OSError as err:
         raise CommandError(f"{out}: cannot write the output ({err.strerror or err})") from None
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a subcommand made, for :func:`write_outputs` to write (a subcommand that makes one table may return
+    the table alone).
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        The subcommand's table, for ``-o FILE`` or stdout.
+    files : tuple of (str, pandas.DataFrame)
+        The tables other options name (``--workers FILE``, ...), by their file, in the order they are written.
+    notes : tuple of str
+        Lines for stderr (what a method chose).
+    result : str or None
+        A line of results (an accuracy): on stdout when ``table`` goes to a file, else beside it on stderr.
+    """
+
+    table: pd.DataFrame
+    files: tuple[tuple[str, pd.DataFrame], ...] = ()
+    notes: tuple[str, ...] = ()
+    result: str | None = None
+
+
+def write_outputs(output: Output | pd.DataFrame, out: str | None) -> None:
+    """Write what a subcommand made: the tables of :attr:`Output.files`, then :attr:`Output.table` when ``out``
+    names a file, each a stage of a :class:`Stages` (a long write shows); then the notes and the result line;
+    then the table on stdout when ``out`` is None or ``-`` (last, so that a reader that stops early, as
+    ``| head``, misses no file and no line)."""
+    if isinstance(output, pd.DataFrame):
+        output = Output(output)
+    to_file = out not in (None, "-")
+    stages = Stages(len(output.files) + to_file)
+    for path, table in output.files:
+        with stages(f"writing {path}"):
+            write_output(table, path)
+    if to_file:
+        with stages(f"writing {out}"):
+            write_output(output.table, out)
+    for note in output.notes:
+        print(note, file=sys.stderr)
+    if output.result is not None:
+        print(output.result, file=sys.stdout if to_file else sys.stderr)
+    if not to_file:
+        write_output(output.table, out)
 
 
 def parse_params(text: str | None) -> dict[str, Any]:

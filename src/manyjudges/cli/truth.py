@@ -1,20 +1,22 @@
-"""``manyjudges truth`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
-next labels go."""
+"""``manyjudges truth infer`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
+next labels go (``manyjudges truth LABELS ...`` is short for ``manyjudges truth infer LABELS ...``)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, add_method, parser_kwargs
-from manyjudges.cli.terminal import CommandError, Stages, build, input_path, parse_params, write_output
-from manyjudges.families import get_family
+from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs
+from manyjudges.cli.terminal import CommandError, Output, Stages, build, input_path, parse_params
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_truth", "cmd_truth_next", "truth_method"]
+if TYPE_CHECKING:
+    from manyjudges.truth import TruthEstimator
+
+__all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "truth_method"]
 
 EXAMPLES = {
-    "truth": """\
+    "truth infer": """\
         LABELS has the columns item, worker (or judge), label: one row per label a worker gave an item;
         labels are class codes 0..K-1, or names with --labels giving the classes in order (lowest first).
         TRUTH (optional) has the columns item, truth.
@@ -22,17 +24,18 @@ EXAMPLES = {
         example (three workers label three items; w3 disagrees with the others):
           printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
-          manyjudges truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
+          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
         writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
         worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
 
         manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
-        (manyjudges truth next --help).""",
+        (manyjudges truth next --help). manyjudges truth LABELS ... is short for manyjudges truth infer
+        LABELS ...""",
     "truth next": """\
-        LABELS as for 'manyjudges truth'. CANDIDATES has the column item and optionally available (how many
+        LABELS as for 'manyjudges truth infer'. CANDIDATES has the column item and optionally available (how many
         more labels it can still get); WORKERS has the column worker and optionally available.
 
-        example (the labels of 'manyjudges truth --help'):
+        example (the labels of 'manyjudges truth infer --help'):
           manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
         writes item, score: the labels to buy next, best first (an item appears once per label it
         deserves; items already sure, past --stop, get none).""",
@@ -40,9 +43,10 @@ EXAMPLES = {
 
 
 def add_commands(subparsers: Any) -> None:
-    """``manyjudges truth`` and ``manyjudges truth next`` (``truth-next`` in the parser: ``truth`` takes
-    LABELS first, and :func:`manyjudges.cli.main` routes ``truth next`` here)."""
-    p = subparsers.add_parser("truth", **parser_kwargs(get_family("truth").summary, EXAMPLES["truth"]))
+    """``manyjudges truth infer`` and ``manyjudges truth next``; ``manyjudges truth LABELS ...`` is ``infer``'s."""
+    verbs = family_verbs(subparsers, "truth", default="infer", data="LABELS")
+    p = verbs.add_parser("infer", **parser_kwargs("one class per item (with its posteriors) and a skill per worker, "
+                                                  "from many workers' labels", EXAMPLES["truth infer"]))
     p.add_argument("labels_table", metavar="LABELS")
     add_method(p, "truth")
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
@@ -62,9 +66,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
                         "with a warning)")
-    p.set_defaults(run=cmd_truth)
+    p.set_defaults(run=cmd_truth_infer)
 
-    p = subparsers.add_parser("truth-next", prog="manyjudges truth next", **parser_kwargs(
+    p = verbs.add_parser("next", **parser_kwargs(
         "where the next labels should go: the items (and workers) whose next label is expected to fix most",
         EXAMPLES["truth next"]))
     p.add_argument("labels_table", metavar="LABELS")
@@ -84,25 +88,22 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(run=cmd_truth_next)
 
 
-def truth_method(args: argparse.Namespace) -> tuple[dict, list[str] | None, object]:
-    """(parameters, class names, the built method) of ``--method``, ``--params`` and ``--labels``; a bad name or
-    value fails before any data is read."""
+def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | None]:
+    """(the method of ``--method`` and ``--params``, built once: the one the command fits; the class names of
+    ``--labels``); a bad name or value fails before any data is read."""
     from manyjudges.truth.registry import make_truth_estimator
 
-    params = parse_params(args.params)
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None
-    return params, classes, build(make_truth_estimator, args.method, params)
+    return build(make_truth_estimator, args.method, parse_params(args.params)), classes
 
 
-def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
-    import sys
-
+def cmd_truth_infer(args: argparse.Namespace) -> Output:
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
     from manyjudges.truth.calibration import calibration_scores
     from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
 
-    params, classes, estimator = truth_method(args)
+    estimator, classes = truth_method(args)
     for flag, value in (("--workers", args.workers), ("--report", args.report)):
         if value == "-" or (value and value == args.output):
             raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
@@ -111,8 +112,7 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     for flag, value in (("--truth", args.truth), ("--gold", args.gold)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
-    to_file = args.output not in (None, "-")
-    stages = Stages(2 + bool(args.truth) + bool(args.gold) + bool(args.workers) + bool(args.report) + to_file)
+    stages = Stages(3 + bool(args.truth) + bool(args.gold))
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     truth = None
@@ -126,48 +126,44 @@ def cmd_truth(args: argparse.Namespace) -> pd.DataFrame | None:
     with stages(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
                 f"{data.n_workers:,} workers)" + (f", {len(gold):,} gold items" if gold is not None else "")):
         try:
-            estimator, seconds = fit_method(data, args.method, params, gold)
+            estimator, seconds = fit_method(estimator, data, gold)
         except ValueError as err:
             if gold is not None and "does not use gold items" in str(err):
                 raise CommandError(f"--gold: {err}") from None
             raise
-    truth = without_gold(truth, gold)
-    if args.workers:
-        with stages(f"writing {args.workers}"):
-            write_output(workers_table(estimator), args.workers)
+    with stages("tabulating"):
+        table = labels_table(estimator)
+    files = [(args.workers, workers_table(estimator))] if args.workers else []
     if args.report:
         assert isinstance(estimator, Auto)  # the one method with candidate_names (checked above)
-        with stages(f"writing {args.report}"):
-            write_output(estimator.report_, args.report)
-    if to_file:
-        with stages(f"writing {args.output}"):
-            write_output(labels_table(estimator), args.output)
+        files.append((args.report, estimator.report_))
+    notes = []
     choice = getattr(estimator, "choice_", None)
     if choice is not None:
         assert isinstance(estimator, Auto)  # the one method that sets choice_
         weights = ", ".join(f"{name} {w:.2f}" for name, w in estimator.weights_.items() if w > 0)
-        print(f"{args.method}: weights {weights} (largest: {choice})", file=sys.stderr)
-    if truth is not None:  # after the stages, so that the line does not run into a progress bar
+        notes.append(f"{args.method}: weights {weights} (largest: {choice})")
+    truth = without_gold(truth, gold)
+    result = None
+    if truth is not None:
         acc, n = accuracy(estimator.labels_, truth)
         ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
-        # on stdout when the labels go to a file, else beside them on stderr
         left_out = " that are not gold items" if gold is not None else ""
-        print(f"accuracy {acc:.4f} on {n} items with a truth{left_out}; ECE {ece:.4f}, AUROC {roc:.4f} "
-              f"({args.method}, {seconds:.2f} s)", file=sys.stdout if to_file else sys.stderr)
-    return None if to_file else labels_table(estimator)
+        result = (f"accuracy {acc:.4f} on {n} items with a truth{left_out}; ECE {ece:.4f}, AUROC {roc:.4f} "
+                  f"({args.method}, {seconds:.2f} s)")
+    return Output(table, tuple(files), tuple(notes), result)
 
 
 def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
     from manyjudges.io.id_counts import read_id_counts
     from manyjudges.io.labels import read_crowd_labels
     from manyjudges.truth.active import fitted_confusions, next_labels
-    from manyjudges.truth.registry import make_truth_estimator
 
     if args.budget < 1:
         raise CommandError(f"--budget must be a positive integer, got {args.budget}")
     if not 0 < args.stop <= 1:
         raise CommandError(f"--stop must be in (0, 1], got {args.stop:g}")
-    params, classes, _ = truth_method(args)
+    estimator, classes = truth_method(args)
     for flag, value in (("--candidates", args.candidates), ("--workers-available", args.workers_available)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
@@ -182,7 +178,7 @@ def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
         with stages(f"reading {args.workers_available}"):
             workers = read_id_counts(args.workers_available, "worker")
     with stages(f"fitting {args.method} on {data.n_labels:,} labels"):
-        estimator = make_truth_estimator(args.method, params).fit(data)
+        estimator.fit(data)
         posteriors, confusions = estimator.proba_.to_numpy(), fitted_confusions(estimator, data)
     with stages(f"choosing {args.budget:,} labels ({args.policy})"):
         return next_labels(data, posteriors, args.budget, policy=args.policy, confusions=confusions,

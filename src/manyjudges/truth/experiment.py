@@ -1,6 +1,6 @@
 """Run truth-inference methods on one labelled dataset: the inferred labels, worker skills and accuracy.
 
-The pipeline's ``truth`` jobs and the ``manyjudges truth`` command call these. Accuracy is the share
+The pipeline's ``truth`` jobs and the ``manyjudges truth infer`` command call these. Accuracy is the share
 of the items with a truth whose inferred label equals it (ties inside a method are broken by the
 method's own rule, :mod:`manyjudges.truth.base`).
 """
@@ -50,11 +50,28 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
     return float(np.mean(same)), len(truth)
 
 
-def fit_method(data: CrowdLabels, method: str, params: Mapping[str, Any] | None = None,
+def fit_method(estimator: TruthEstimator, data: CrowdLabels,
                gold: pd.DataFrame | None = None) -> tuple[TruthEstimator, float]:
-    """Build ``method`` with ``params`` and fit it on ``data`` (with known answers ``gold``: ``item,
-    truth``); (the fitted estimator, seconds of the fit)."""
-    estimator = make_truth_estimator(method, dict(params or {}))
+    """Fit a built method (:func:`~manyjudges.truth.registry.make_truth_estimator`) on ``data``, with known
+    answers ``gold`` (``item, truth``) if given.
+
+    Parameters
+    ----------
+    estimator : TruthEstimator
+        The method, built by its caller (once: the command builds it before reading any data, so that a bad
+        name or parameter fails first).
+    data : CrowdLabels
+        The coded labels.
+    gold : pandas.DataFrame, optional
+        Known answers for some items, used in the fit.
+
+    Returns
+    -------
+    estimator : TruthEstimator
+        The same estimator, fitted.
+    seconds : float
+        The seconds of the fit.
+    """
     start = time.perf_counter()
     estimator.fit(data, gold=gold)
     return estimator, time.perf_counter() - start
@@ -102,7 +119,7 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
     for done, (name, spec) in enumerate(methods.items(), 1):
         method = spec.get("method", name)
         params = spec.get("params")
-        estimator, seconds = fit_method(data, method, params)
+        estimator, seconds = fit_method(make_truth_estimator(method, dict(params or {})), data)
         acc, n_truth = accuracy(estimator.labels_, truth)
         ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
         log.info("%s: accuracy %.4f on %d truth items, %.3f s", name, acc, n_truth, seconds)
