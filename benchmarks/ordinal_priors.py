@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from truth_pool import pool_sets  # noqa: E402
 
 from manyjudges.truth import OrdinalDawidSkene  # noqa: E402
-from manyjudges.truth.experiment import accuracy  # noqa: E402
+from manyjudges.truth.results import accuracy  # noqa: E402
 
 SETTINGS = ([{"ridge": r, "lapse_prior": lp, "spacing": 1.0} for r in (0.3, 1.0, 3.0) for lp in (1.0, 2.0, 5.0)]
             + [{"ridge": 1.0, "lapse_prior": 5.0, "spacing": s} for s in (0.3, 3.0)])

@@ -37,7 +37,7 @@ from truth_vs_crowdkit import DATASETS, add_mirror_arguments, load, mirror_root 
 
 from manyjudges.truth import TRUTH_METHODS, as_crowd_labels, make_truth_estimator  # noqa: E402
 from manyjudges.truth.calibration import calibration_scores  # noqa: E402
-from manyjudges.truth.experiment import accuracy  # noqa: E402
+from manyjudges.truth.results import accuracy  # noqa: E402
 
 #: the Snow et al. affect tasks, under the mirror root
 SNOW = "axelabels/CDM_BIAS/68aaa11dd12638f79bb01a2ec49012fb43c2d5ec/snow2008"

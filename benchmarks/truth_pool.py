@@ -31,7 +31,7 @@ from manyjudges.pipeline.download import mirror_path  # noqa: E402
 from manyjudges.pipeline.workflow_support import raw_files  # noqa: E402
 from manyjudges.truth import MajorityVote  # noqa: E402
 from manyjudges.truth.data import truth_tables  # noqa: E402
-from manyjudges.truth.experiment import accuracy  # noqa: E402
+from manyjudges.truth.results import accuracy  # noqa: E402
 
 #: the truth sources without pinned files
 NOT_PINNED = ("simulate", "labels_table")

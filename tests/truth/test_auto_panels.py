@@ -7,7 +7,7 @@ import pytest
 
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import make_truth_estimator
-from manyjudges.truth.experiment import accuracy
+from manyjudges.truth.results import accuracy
 from manyjudges.truth.scenarios import SCENARIOS
 
 

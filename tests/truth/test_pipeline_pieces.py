@@ -4,9 +4,10 @@ import pandas as pd
 import pytest
 
 from manyjudges.core.random_streams import rng_for
-from manyjudges.truth.experiment import accuracy, labels_table, run_methods, workers_table
+from manyjudges.truth.experiment import run_methods
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.report import published_accuracy, truth_comparisons, truth_markdown
+from manyjudges.truth.results import accuracy, labels_table, workers_table
 from manyjudges.truth.simulate import simulate_labels
 
 

@@ -101,7 +101,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
     from manyjudges.truth.calibration import calibration_scores
-    from manyjudges.truth.experiment import accuracy, fit_method, labels_table, without_gold, workers_table
+    from manyjudges.truth.results import accuracy, fit_method, labels_table, without_gold, workers_table
 
     estimator, classes = truth_method(args)
     for flag, value in (("--workers", args.workers), ("--report", args.report)):

@@ -32,8 +32,8 @@ from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.active import DEFAULT_STOP, fitted_confusions, next_labels
 from manyjudges.truth.base import TruthEstimator
-from manyjudges.truth.experiment import accuracy
 from manyjudges.truth.heldout import subset
+from manyjudges.truth.results import accuracy
 
 __all__ = ["CURVE_COLUMNS", "SUMMARY_COLUMNS", "all_labels_accuracy", "file_ranks", "labels_needed", "replay",
            "replay_policies", "summarise"]

@@ -1,0 +1,90 @@
+"""The tables of one truth-inference fit: the inferred labels, the workers' skills, and the accuracy.
+
+The ``manyjudges truth infer`` command and the pipeline's runner (:mod:`manyjudges.truth.experiment`)
+both write these. Accuracy is the share of the items with a truth whose inferred label equals it (ties
+inside a method are broken by the method's own rule, :mod:`manyjudges.truth.base`).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+
+from manyjudges.core.coded_labels import CrowdLabels, as_text, id_positions
+from manyjudges.truth.base import TruthEstimator
+
+__all__ = ["accuracy", "fit_method", "labels_table", "without_gold", "workers_table"]
+
+
+def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]:
+    """(share of truth items whose inferred label equals the truth, number of truth items); NaN, 0 without truth.
+
+    ``labels`` is indexed by item; ``truth`` has columns ``item, truth``; labels and truths are compared
+    as text, so a class code 1 equals a truth "1".
+    """
+    if truth is None or truth.empty:
+        return float("nan"), 0
+    position = id_positions(labels.index, truth["item"])
+    if (position < 0).any():
+        missing = truth["item"].iloc[int(np.flatnonzero(position < 0)[0])]
+        raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
+    predicted = labels.to_numpy()[position]
+    expected = truth["truth"].to_numpy()
+    if predicted.dtype.kind in "iu" and expected.dtype.kind in "iu":
+        same = predicted == expected
+    else:
+        same = pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False)
+    return float(np.mean(same)), len(truth)
+
+
+def fit_method(estimator: TruthEstimator, data: CrowdLabels,
+               gold: pd.DataFrame | None = None) -> tuple[TruthEstimator, float]:
+    """Fit a built method (:func:`~manyjudges.truth.registry.make_truth_estimator`) on ``data``, with known
+    answers ``gold`` (``item, truth``) if given.
+
+    Parameters
+    ----------
+    estimator : TruthEstimator
+        The method, built by its caller (once: the command builds it before reading any data, so that a bad
+        name or parameter fails first).
+    data : CrowdLabels
+        The coded labels.
+    gold : pandas.DataFrame, optional
+        Known answers for some items, used in the fit.
+
+    Returns
+    -------
+    estimator : TruthEstimator
+        The same estimator, fitted.
+    seconds : float
+        The seconds of the fit.
+    """
+    start = time.perf_counter()
+    estimator.fit(data, gold=gold)
+    return estimator, time.perf_counter() - start
+
+
+def without_gold(truth: pd.DataFrame | None, gold: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The truth rows whose item is not a gold item: accuracy is measured on the items the fit did not know."""
+    if truth is None or gold is None:
+        return truth
+    return truth[~truth["item"].astype(str).isin(set(gold["item"].astype(str)))].reset_index(drop=True)
+
+
+def labels_table(estimator: TruthEstimator) -> pd.DataFrame:
+    """``item, label`` and one posterior column per class (``p_<class>``), items in code order."""
+    proba = estimator.proba_
+    table = pd.DataFrame({"item": proba.index.astype(str), "label": estimator.labels_.to_numpy()})
+    for c in proba.columns:
+        table[f"p_{c}"] = proba[c].to_numpy()
+    return table
+
+
+def workers_table(estimator: TruthEstimator) -> pd.DataFrame:
+    """``worker, skill`` (empty when the method has no per-worker quality)."""
+    skills = estimator.skills_
+    if skills is None:
+        return pd.DataFrame(columns=["worker", "skill"])
+    return pd.DataFrame({"worker": skills.index.astype(str), "skill": skills.to_numpy()})
