@@ -131,3 +131,40 @@ def test_graded_fit_predict_proba_names_a_missing_column():
 
     with pytest.raises(ValueError, match="missing column.*label"):
         build_method("graded", "m1").fit_predict_proba(pd.DataFrame({"item": ["a"], "judge": ["j"]}))
+
+
+def _use_unfitted(family: str, method):
+    """What each family reads from a fitted method: a score, a prediction, a ranking, fitted labels."""
+    import numpy as np
+
+    from manyjudges.core.estimator import check_is_fitted
+
+    if family == "orderings":
+        return method.score(np.array([[1, 2, 3]]))
+    if family == "graded":
+        return method.predict_proba()
+    if family == "crowd":
+        return method.ranking_
+    return check_is_fitted(method, ("labels_", "proba_"))  # truth: no method reads a fit; its attributes do
+
+
+@pytest.mark.parametrize("family, name", [("orderings", "ac_tau"), ("graded", "m1"), ("crowd", "crowd_bt"),
+                                          ("truth", "dawid_skene")])
+def test_using_a_method_before_fit_raises_not_fitted(family, name):
+    from manyjudges.core.estimator import NotFittedError
+
+    method = build_method(family, name)
+    with pytest.raises(NotFittedError, match=f"This {type(method).__name__} instance is not fitted yet: call fit"):
+        _use_unfitted(family, method)
+    assert issubclass(NotFittedError, ValueError) and issubclass(NotFittedError, AttributeError)
+    assert not issubclass(NotFittedError, RuntimeError)
+
+
+def test_check_is_fitted_passes_once_fitted():
+    import pandas as pd
+
+    from manyjudges.core.estimator import check_is_fitted
+
+    method = build_method("truth", "dawid_skene").fit(
+        pd.DataFrame({"item": ["i1", "i1", "i2"], "worker": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
+    assert check_is_fitted(method, ["labels_", "proba_"]) is None

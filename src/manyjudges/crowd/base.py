@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.estimator import Estimator
+from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.crowd.judgments import TopicJudgments
 
 
@@ -74,6 +74,7 @@ class CrowdAggregator(Estimator):
         """The former name of :attr:`skills_` (the truth family's name for the same concept); deprecated."""
         warnings.warn("quality_ is now skills_ (one name for a worker's skill in every family)", DeprecationWarning,
                       stacklevel=2)
+        check_is_fitted(self, "skills_")
         return self.skills_
 
     def fit_predict(self, topic: TopicJudgments) -> pd.Series:
@@ -84,6 +85,8 @@ class CrowdAggregator(Estimator):
 
     @property
     def ranking_(self) -> np.ndarray:
+        """(n,) item indices, best first (see the module docstring); NotFittedError before ``fit``."""
+        check_is_fitted(self, "scores_")
         return ranking_from_scores(self.scores_)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:  # pragma: no cover

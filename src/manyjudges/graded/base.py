@@ -20,7 +20,7 @@ import pandas as pd
 from scipy.optimize import minimize_scalar
 
 from manyjudges.core.coded_labels import natural_order
-from manyjudges.core.estimator import Estimator
+from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.subpanel_cache import SubpanelCache
 
@@ -65,8 +65,7 @@ class GradedMethod(Estimator):
 
     def predict_proba(self) -> np.ndarray:
         """(n_items x K) P(label | item) for an unseen judge, from the fitted panel."""
-        if not hasattr(self, "parameters_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
+        check_is_fitted(self, ("parameters_", "state_"))
         return self.predict(self.state_, self.parameters_)
 
     def fit_predict_proba(self, grades: pd.DataFrame, n_labels: int | None = None) -> pd.DataFrame:
