@@ -133,6 +133,7 @@ class DawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.init, self.calibrate = max_iter, tol, smoothing, init, calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_em_params(self.max_iter, self.tol, self.smoothing)
         if self.init not in INITS:
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
