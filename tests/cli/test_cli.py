@@ -165,13 +165,13 @@ def test_crowd_aggregate_equals_the_library(capsys, preferences, tmp_path):
     status, table, _ = run(capsys, "crowd", "aggregate", preferences, "--method", "crowdagg_ndcg", "--workers", workers)
     assert status == 0
     topics = topics_from_preferences(pd.read_csv(preferences, sep="\t", dtype=str))
-    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), "crowdagg_ndcg", {"method": "crowdagg_ndcg"})
+    rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), "crowdagg_ndcg", {"method": "crowdagg_ndcg"})
     assert table.columns.tolist() == ["topic", "item", "rank", "score"]
     assert table["item"].tolist() == rankings["item"].tolist()
     np.testing.assert_allclose(table["score"], rankings["score"], rtol=1e-9)
     got = pd.read_csv(workers, sep="\t", dtype={"topic": str})
-    np.testing.assert_allclose(got["quality"], quality["quality"], rtol=1e-9)
-    assert got.loc[got["worker"] == "w3", "quality"].max() < got.loc[got["worker"] == "w1", "quality"].min()
+    np.testing.assert_allclose(got["skill"], skill["skill"], rtol=1e-9)
+    assert got.loc[got["worker"] == "w3", "skill"].max() < got.loc[got["worker"] == "w1", "skill"].min()
 
 
 def test_crowd_aggregate_reads_ratings(capsys, tmp_path):

@@ -78,8 +78,8 @@ def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
         assert list(scores.index) == list(topic.items) and set(scores.index) == {"d07", "d2", "d10"}
         assert (scores.to_numpy() == method.scores_).all()
     # every fitted attribute exists whatever the parameters
-    for quality in (True, False):
-        assert build_method("crowd", "crowdagg_ndcg", quality=quality).fit(topic).cycle_ in (True, False)
+    for skill in (True, False):
+        assert build_method("crowd", "crowdagg_ndcg", skill=skill).fit(topic).cycle_ in (True, False)
 
 
 def test_a_workers_skill_has_one_name_in_every_family():

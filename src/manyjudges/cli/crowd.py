@@ -26,7 +26,7 @@ EXAMPLES = {
           printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw1\\ta\\tc\\tleft\\nq1\\tw2\\ta\\tb\\tleft\\nq1\\tw2\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\nq1\\tw3\\tb\\tc\\tright\\nq1\\tw3\\ta\\tc\\tright\\n' > prefs.tsv
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
-        quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+        skill to workers.tsv (w1 and w2 1.0, w3 0.0).""",
     "crowd judges": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner: one row per verdict of a judge on
         the answers of two models to a prompt. model_a is the answer shown FIRST to the judge, model_b the
@@ -79,11 +79,11 @@ EXAMPLES = {
 def add_commands(subparsers: Any) -> None:
     """``manyjudges crowd aggregate``."""
     verbs = options.family_verbs(subparsers, "crowd")
-    p = verbs.add_parser("aggregate", **options.parser_kwargs("a ranking per topic, and a quality per worker",
+    p = verbs.add_parser("aggregate", **options.parser_kwargs("a ranking per topic, and a skill per worker",
                                                               EXAMPLES["crowd aggregate"]))
     p.add_argument("judgments", metavar="JUDGMENTS")
     options.add_method(p, "crowd")
-    p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
+    p.add_argument("--workers", metavar="FILE", help="write topic, worker, skill here")
     p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
     p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
                                                      "comma-separated; labels may be these names or integer codes")
@@ -185,9 +185,9 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
     topics = read_topics(args.judgments, args.n_labels, args.duplicates, options.label_names(args.labels))
-    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
+    rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))
-    files = ((args.workers, quality.drop(columns="method")[["topic", "worker", "quality"]]),) if args.workers else ()
+    files = ((args.workers, skill.drop(columns="method")[["topic", "worker", "skill"]]),) if args.workers else ()
     return Output(rankings.drop(columns="method")[["topic", "item", "rank", "score"]], files)
 
 

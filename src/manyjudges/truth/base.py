@@ -7,7 +7,7 @@ An estimator is built with its parameters (the constructor stores them, nothing 
 - ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
 - ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
   rows summing to 1;
-- ``skills_`` : pandas Series, index ``worker``: one quality per worker (its meaning is the
+- ``skills_`` : pandas Series, index ``worker``: one skill per worker (its meaning is the
   method's: an accuracy, an ability, a weight), or None;
 - ``confusions_`` : pandas DataFrame with index (``worker``, ``truth``) and one column per
   class: P(worker says c | true class), for the methods that estimate one, else None;
@@ -79,7 +79,7 @@ class TruthFit:
     proba: np.ndarray
     #: (n_items,) chosen classes; None: the argmax of ``proba``, the lowest class on ties
     labels: np.ndarray | None = None
-    #: (n_workers,) one quality per worker, or None
+    #: (n_workers,) one skill per worker, or None
     skills: np.ndarray | None = None
     #: (n_workers, K, K) confusion[w, t, c] = P(w says c | truth t), or None
     confusions: np.ndarray | None = None
