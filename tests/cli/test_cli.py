@@ -249,8 +249,17 @@ def test_a_panel_of_one_judge(capsys, tmp_path):
 
 
 def test_out_of_range_label(capsys, grades):
-    check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", "--n-labels", "2"], 1,
+    check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", "--n-classes", "2"], 1,
                 "grades.tsv", "line", "label must be an integer in 0..1", "'2'")
+
+
+def test_n_classes_and_its_former_spelling_n_labels(capsys, grades):
+    """--n-classes is the number of classes K; --n-labels, its former spelling, still reads (the same error)."""
+    for spelling in ("--n-classes", "--n-labels"):
+        check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", spelling, "2"], 1,
+                    "label must be an integer in 0..1 (--n-classes or the largest label)")
+        check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", spelling, "1"], 2,
+                    "--n-classes must be at least 2, got 1")
 
 
 def test_empty_table(capsys, tmp_path):

@@ -115,14 +115,14 @@ def test_graded_methods_fit_predict_proba_keyed_by_item(name):
     table = pd.DataFrame([(i, j, int(rng.integers(0, 3))) for i in items for j in judges if rng.random() < 0.85],
                          columns=["task", "worker", "label"])
     method = build_method("graded", name)
-    proba = method.fit_predict_proba(table, n_labels=3)
+    proba = method.fit_predict_proba(table, n_classes=3)
     assert proba.index.name == "item" and list(proba.index) == sorted(items, key=int)
     assert list(proba.columns) == [0, 1, 2] and proba.columns.name == "label"
     panel = GradedPanel.from_table(table.rename(columns={"task": "item", "worker": "judge"}), 3)
     direct = build_method("graded", name).fit(panel).predict_proba()
     expected = pd.DataFrame(direct, index=pd.Index(panel.item_ids, name="item")).loc[proba.index]
     np.testing.assert_allclose(proba.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
-    shuffled = build_method("graded", name).fit_predict_proba(table.sample(frac=1, random_state=1), n_labels=3)
+    shuffled = build_method("graded", name).fit_predict_proba(table.sample(frac=1, random_state=1), n_classes=3)
     np.testing.assert_allclose(shuffled.to_numpy(), proba.to_numpy(), rtol=0, atol=1e-12)
 
 

@@ -81,7 +81,7 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
     and the one that starts from the known answers does not."""
     def run(start: str) -> DawidSkeneResult:
         return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                           n_labels=data.n_classes, max_iter=int(max_iter), tol=float(tol),
+                           n_classes=data.n_classes, max_iter=int(max_iter), tol=float(tol),
                            smoothing=float(smoothing), init=start, model=model, stop="log_likelihood", known=gold)
 
     first = run(init)
