@@ -112,7 +112,7 @@ def _run(impl, smoothing, data, max_iter, tol, repeats, queue):
 
     queue.put({"ready": True})
     res, seconds = best_of_n(lambda: dawid_skene(
-        data["item"], data["judge"], data["label"], n_items=n_items, n_judges=n_judges, n_labels=N_LABELS,
+        data["item"], data["judge"], data["label"], n_items=n_items, n_judges=n_judges, n_classes=N_LABELS,
         max_iter=max_iter, tol=tol, smoothing=smoothing), repeats)
     return {"seconds": seconds, "n_iter": res.n_iter, "labels": res.labels,
             "notes": f"converged={res.converged}, log-likelihood {res.log_likelihood:.2f}"}

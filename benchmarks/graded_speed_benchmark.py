@@ -82,7 +82,7 @@ def _panel(spec: dict):
         spec = config["graded"]["datasets"]["sim_medline"]
         grades, _ = simulate_medline_panel(seed=config["seed"], **panel_options(spec))
         return GradedPanel.from_table(grades, int(spec["n_labels"]))
-    return GradedPanel.from_table(data.grades, data.n_labels)
+    return GradedPanel.from_table(data.grades, data.n_classes)
 
 
 def child(spec: dict) -> dict:

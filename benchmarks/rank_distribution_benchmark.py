@@ -6,7 +6,7 @@ For n = 50, 200, 1000 items: the rank distributions of all n items of one annota
 ``bernoulli_sum_pmf_direct`` (sequential convolution, Algorithm 1; vectorised over the
 rows), best of 3, and the largest absolute difference between the two.
 
-Then, when the mirror is present, CrowdAgg (ndcg, quality=True, margin) fitted on each of
+Then, when the mirror is present, CrowdAgg (ndcg, skill=True, margin) fitted on each of
 the 100 topics of trec_rf10 (ratings -> eq 5 preferences): total fit seconds, best of 3.
 
 Writes ``benchmarks/runs/rank_distribution.tsv`` (and ``.md``) and prints the table.
@@ -65,10 +65,10 @@ def crowdagg_row() -> dict | None:
     n_strict = sum(int((t.outcome != 0).sum()) for t in topics.values())
 
     def fit_all():
-        return [CrowdAgg(measure="ndcg", quality=True).fit(t).n_iter_ for t in topics.values()]
+        return [CrowdAgg(measure="ndcg", skill=True).fit(t).n_iter_ for t in topics.values()]
 
     n_iter, seconds = best_of_n(fit_all, REPEATS)
-    print(f"CrowdAgg ndcg quality=True on trec_rf10: {len(topics)} topics, {n_pairs} rating pairs "
+    print(f"CrowdAgg ndcg skill=True on trec_rf10: {len(topics)} topics, {n_pairs} rating pairs "
           f"({n_strict} strict), {seconds:.3f} s, passes per topic mean {np.mean(n_iter):.2f} max {max(n_iter)}")
     return {"n": f"trec_rf10 ({len(topics)} topics)", "method": "crowdagg_ndcg_quality_fit_all",
             "seconds": f"{seconds:.4f}", "max_abs_diff": ""}

@@ -27,7 +27,7 @@ config's ``crowd.robustness``, 20 replicates, for each ``--robustness-jobs`` kin
 seconds of the whole job and the largest absolute difference between the two tables' values.
 
 Crowd per-method jobs: trec_rf10 (parsed from the mirror), ``aggregate_dataset`` of each
-``--trec-methods`` method (``*_eq``: the method with ``quality: false``) over its 100 topics; the
+``--trec-methods`` method (``*_eq``: the method with ``skill: false``) over its 100 topics; the
 CPU seconds and the largest absolute difference between the old and new scores.
 
 Writes ``<out>/scorer_speed.tsv`` and ``<out>/scorer_speed.md`` (with the settings, versions,
@@ -129,7 +129,7 @@ def _child_crowd_method(task: dict, out: Path) -> dict:
         dataset = load_crowd_dataset(tmp)
     method, params = task["method"], {}
     if method.endswith("_eq") and not method.startswith("crowdagg"):
-        method, params = method[: -len("_eq")], {"quality": False}
+        method, params = method[: -len("_eq")], {"skill": False}
     start = time.process_time()
     rankings, _, _ = aggregate_dataset(dataset, task["method"], {"method": method, "params": params})
     seconds = time.process_time() - start

@@ -1,4 +1,4 @@
-"""Table 2 (mean metrics, per-topic metrics, t-tests), running times and annotator qualities of one crowd dataset."""
+"""Table 2 (mean metrics, per-topic metrics, t-tests), running times and annotator skills of one crowd dataset."""
 
 from manyjudges.crowd import experiment as ex
 from manyjudges.crowd.data import load_crowd_files
@@ -18,7 +18,7 @@ write_tsv(ex.metrics_by_relevance(rankings, dataset, p.methods, p.ks, p.rbp_p), 
 write_tsv(ex.truth_coverage_table(dataset), out.truth_coverage)
 write_tsv(ex.significance_tests(by_topic, p.proposed, p.baselines, p.ks), out.significance)
 write_tsv(in_method_order(concat_tables(snakemake.input.runtime), p.methods), out.runtime)
-quality = ex.quality_table(in_method_order(concat_tables(snakemake.input.quality, dtype=ids), p.methods), dataset)
+skill = ex.skill_table(in_method_order(concat_tables(snakemake.input.quality, dtype=ids), p.methods), dataset)
 # the estimates unrounded, as this table has always had them (write_tsv rounds float columns)
-write_tsv(quality.astype({"quality": object}), out.quality)
-write_tsv(ex.quality_divergence(quality, p.quality_bins), out.quality_kl)
+write_tsv(skill.astype({"skill": object}), out.quality)
+write_tsv(ex.skill_divergence(skill, p.quality_bins), out.quality_kl)

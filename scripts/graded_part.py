@@ -8,7 +8,7 @@ from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 setup_logging(snakemake.log[0])
 p = snakemake.params
 data = read_grades(snakemake.input.grades, snakemake.input.meta)
-panel = GradedPanel.from_table(data.grades, data.n_labels)
+panel = GradedPanel.from_table(data.grades, data.n_classes)
 preds, params = predict_job(panel, p.specs, p.parts, p.n_chunks, p.dataset)
 write_tsv(params, snakemake.output.params)
 write_table(preds, snakemake.output.predictions)  # full precision: log p of tiny p stays right

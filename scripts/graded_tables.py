@@ -12,4 +12,4 @@ predictions = in_method_order(concat_tables(snakemake.input.predictions, dtype=i
 parameters = in_method_order(concat_tables(snakemake.input.params, dtype={"judge": str}), methods)
 write_tsv(parameter_table(parameters), snakemake.output.parameters)
 write_tsv(comparison_table(predictions, snakemake.params.comparisons), snakemake.output.pairwise)
-write_tsv(loglik_table(predictions, meta.n_labels), snakemake.output.loglik)
+write_tsv(loglik_table(predictions, meta.n_classes), snakemake.output.loglik)

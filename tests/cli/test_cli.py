@@ -165,13 +165,13 @@ def test_crowd_aggregate_equals_the_library(capsys, preferences, tmp_path):
     status, table, _ = run(capsys, "crowd", "aggregate", preferences, "--method", "crowdagg_ndcg", "--workers", workers)
     assert status == 0
     topics = topics_from_preferences(pd.read_csv(preferences, sep="\t", dtype=str))
-    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), "crowdagg_ndcg", {"method": "crowdagg_ndcg"})
+    rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), "crowdagg_ndcg", {"method": "crowdagg_ndcg"})
     assert table.columns.tolist() == ["topic", "item", "rank", "score"]
     assert table["item"].tolist() == rankings["item"].tolist()
     np.testing.assert_allclose(table["score"], rankings["score"], rtol=1e-9)
     got = pd.read_csv(workers, sep="\t", dtype={"topic": str})
-    np.testing.assert_allclose(got["quality"], quality["quality"], rtol=1e-9)
-    assert got.loc[got["worker"] == "w3", "quality"].max() < got.loc[got["worker"] == "w1", "quality"].min()
+    np.testing.assert_allclose(got["skill"], skill["skill"], rtol=1e-9)
+    assert got.loc[got["worker"] == "w3", "skill"].max() < got.loc[got["worker"] == "w1", "skill"].min()
 
 
 def test_crowd_aggregate_reads_ratings(capsys, tmp_path):
@@ -249,8 +249,17 @@ def test_a_panel_of_one_judge(capsys, tmp_path):
 
 
 def test_out_of_range_label(capsys, grades):
-    check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", "--n-labels", "2"], 1,
+    check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", "--n-classes", "2"], 1,
                 "grades.tsv", "line", "label must be an integer in 0..1", "'2'")
+
+
+def test_n_classes_and_its_former_spelling_n_labels(capsys, grades):
+    """--n-classes is the number of classes K; --n-labels, its former spelling, still reads (the same error)."""
+    for spelling in ("--n-classes", "--n-labels"):
+        check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", spelling, "2"], 1,
+                    "label must be an integer in 0..1 (--n-classes or the largest label)")
+        check_error(capsys, ["graded", "evaluate", grades, "--method", "m1", spelling, "1"], 2,
+                    "--n-classes must be at least 2, got 1")
 
 
 def test_empty_table(capsys, tmp_path):

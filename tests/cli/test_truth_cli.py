@@ -52,11 +52,11 @@ def test_truth_equals_the_library(capsys, labels, tmp_path, method):
 def test_named_ordinal_classes(capsys, tmp_path):
     path = write(tmp_path / "l.tsv", "item\tjudge\tlabel\na\tx\tR\na\ty\tR\na\tz\tP\nb\tx\tG\nb\ty\tG\nb\tz\tX\n")
     status, out, _ = run(capsys, "truth", path, "--method", "majority_vote", "--labels", "G,P,R,X",
-                         "-o", tmp_path / "gold.tsv")
+                         "-o", tmp_path / "labels_inferred.tsv")
     assert status == 0 and out == ""
-    gold = pd.read_csv(tmp_path / "gold.tsv", sep="\t")
-    assert gold.columns.tolist() == ["item", "label", "p_G", "p_P", "p_R", "p_X"]
-    assert gold["label"].tolist() == ["R", "G"]
+    inferred = pd.read_csv(tmp_path / "labels_inferred.tsv", sep="\t")
+    assert inferred.columns.tolist() == ["item", "label", "p_G", "p_P", "p_R", "p_X"]
+    assert inferred["label"].tolist() == ["R", "G"]
 
 
 @pytest.mark.parametrize("text, flags, message", [

@@ -95,7 +95,7 @@ CASES = [  # (seed, K, smoothing, init, model, with gold)
 def test_the_steps_are_the_loop(seed, k, s, init, model, gold, stop, tol):
     item, judge, label, truth, n_items, n_judges = panel(seed, k=k)
     known = (np.arange(0, 30, 5), truth[::5]) if gold else None
-    res = dawid_skene(item, judge, label, n_items=n_items, n_judges=n_judges, n_labels=k, max_iter=12, tol=tol,
+    res = dawid_skene(item, judge, label, n_items=n_items, n_judges=n_judges, n_classes=k, max_iter=12, tol=tol,
                       smoothing=s, init=init, model=model, stop=stop, known=known)
     post, conf, priors, log_likelihood, n_iter, converged = loop_em(item, judge, label, n_items, n_judges, k, 12, s,
                                                                     init, model, known, stop, tol)

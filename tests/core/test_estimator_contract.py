@@ -78,8 +78,8 @@ def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
         assert list(scores.index) == list(topic.items) and set(scores.index) == {"d07", "d2", "d10"}
         assert (scores.to_numpy() == method.scores_).all()
     # every fitted attribute exists whatever the parameters
-    for quality in (True, False):
-        assert build_method("crowd", "crowdagg_ndcg", quality=quality).fit(topic).cycle_ in (True, False)
+    for skill in (True, False):
+        assert build_method("crowd", "crowdagg_ndcg", skill=skill).fit(topic).cycle_ in (True, False)
 
 
 def test_a_workers_skill_has_one_name_in_every_family():
@@ -115,14 +115,14 @@ def test_graded_methods_fit_predict_proba_keyed_by_item(name):
     table = pd.DataFrame([(i, j, int(rng.integers(0, 3))) for i in items for j in judges if rng.random() < 0.85],
                          columns=["task", "worker", "label"])
     method = build_method("graded", name)
-    proba = method.fit_predict_proba(table, n_labels=3)
+    proba = method.fit_predict_proba(table, n_classes=3)
     assert proba.index.name == "item" and list(proba.index) == sorted(items, key=int)
     assert list(proba.columns) == [0, 1, 2] and proba.columns.name == "label"
     panel = GradedPanel.from_table(table.rename(columns={"task": "item", "worker": "judge"}), 3)
     direct = build_method("graded", name).fit(panel).predict_proba()
     expected = pd.DataFrame(direct, index=pd.Index(panel.item_ids, name="item")).loc[proba.index]
     np.testing.assert_allclose(proba.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
-    shuffled = build_method("graded", name).fit_predict_proba(table.sample(frac=1, random_state=1), n_labels=3)
+    shuffled = build_method("graded", name).fit_predict_proba(table.sample(frac=1, random_state=1), n_classes=3)
     np.testing.assert_allclose(shuffled.to_numpy(), proba.to_numpy(), rtol=0, atol=1e-12)
 
 
@@ -131,3 +131,40 @@ def test_graded_fit_predict_proba_names_a_missing_column():
 
     with pytest.raises(ValueError, match="missing column.*label"):
         build_method("graded", "m1").fit_predict_proba(pd.DataFrame({"item": ["a"], "judge": ["j"]}))
+
+
+def _use_unfitted(family: str, method):
+    """What each family reads from a fitted method: a score, a prediction, a ranking, fitted labels."""
+    import numpy as np
+
+    from manyjudges.core.estimator import check_is_fitted
+
+    if family == "orderings":
+        return method.score(np.array([[1, 2, 3]]))
+    if family == "graded":
+        return method.predict_proba()
+    if family == "crowd":
+        return method.ranking_
+    return check_is_fitted(method, ("labels_", "proba_"))  # truth: no method reads a fit; its attributes do
+
+
+@pytest.mark.parametrize("family, name", [("orderings", "ac_tau"), ("graded", "m1"), ("crowd", "crowd_bt"),
+                                          ("truth", "dawid_skene")])
+def test_using_a_method_before_fit_raises_not_fitted(family, name):
+    from manyjudges.core.estimator import NotFittedError
+
+    method = build_method(family, name)
+    with pytest.raises(NotFittedError, match=f"This {type(method).__name__} instance is not fitted yet: call fit"):
+        _use_unfitted(family, method)
+    assert issubclass(NotFittedError, ValueError) and issubclass(NotFittedError, AttributeError)
+    assert not issubclass(NotFittedError, RuntimeError)
+
+
+def test_check_is_fitted_passes_once_fitted():
+    import pandas as pd
+
+    from manyjudges.core.estimator import check_is_fitted
+
+    method = build_method("truth", "dawid_skene").fit(
+        pd.DataFrame({"item": ["i1", "i1", "i2"], "worker": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
+    assert check_is_fitted(method, ["labels_", "proba_"]) is None

@@ -17,7 +17,7 @@ from manyjudges.crowd.judgments import TopicJudgments, topics_from_ratings
 
 choix = pytest.importorskip("choix")
 
-METHODS = (BradleyTerry, lambda: BradleyTerry(solver="lbfgs"), CrowdBT, lambda: CrowdBT(quality=False))
+METHODS = (BradleyTerry, lambda: BradleyTerry(solver="lbfgs"), CrowdBT, lambda: CrowdBT(skill=False))
 
 
 def make_topic(n: int, worker: np.ndarray, left: np.ndarray, right: np.ndarray, outcome: np.ndarray,
@@ -117,7 +117,7 @@ def test_crowd_bt_eq_is_bradley_terry_with_a_virtual_item():
     topic, _ = random_comparisons(12, 150, seed=8)
     virtual = [(i, 12) for i in range(12)] + [(12, i) for i in range(12)]
     theta = choix.opt_pairwise(13, choix_data(topic) + virtual, alpha=1e-9, tol=1e-12)
-    ours = CrowdBT(quality=False).fit(topic).scores_
+    ours = CrowdBT(skill=False).fit(topic).scores_
     np.testing.assert_allclose(ours, theta[:12] - theta[12], atol=1e-5)
 
 
@@ -193,7 +193,7 @@ def test_no_strict_judgments():
 
 
 # ---------------------------------------------------------------------------
-# Crowd-BT worker quality
+# Crowd-BT worker skill
 
 
 def test_crowd_bt_separates_malicious_workers():
@@ -203,7 +203,7 @@ def test_crowd_bt_separates_malicious_workers():
     assert fit.skills_[:10].min() > 0.9
     assert fit.skills_[10:].max() < 0.1
     assert fit.ranking_.tolist() == order.tolist()
-    assert CrowdBT(quality=False).fit(topic).skills_ is None
+    assert CrowdBT(skill=False).fit(topic).skills_ is None
 
 
 def test_crowd_bt_noisy_good_workers():
@@ -213,16 +213,16 @@ def test_crowd_bt_noisy_good_workers():
     np.testing.assert_allclose(fit.skills_[:10].mean(), 0.85, atol=0.05)
     position = np.empty(20)
     position[order] = np.arange(20)
-    equal = CrowdBT(quality=False).fit(topic)
+    equal = CrowdBT(skill=False).fit(topic)
     rho = [np.corrcoef(-f.scores_, position)[0, 1] for f in (fit, equal)]
     assert rho[0] > 0.95 and rho[0] >= rho[1]
 
 
-def test_crowd_bt_worker_without_preferences_has_nan_quality():
+def test_crowd_bt_worker_without_preferences_has_nan_skill():
     topic, _ = crowd(10, good=3, malicious=0, per_worker=40, good_accuracy=1.0, seed=2)
     topic = make_topic(10, topic.worker, topic.left, topic.right, topic.outcome, n_workers=4)
-    quality = CrowdBT().fit(topic).skills_
-    assert np.isfinite(quality[:3]).all() and np.isnan(quality[3])
+    skill = CrowdBT().fit(topic).skills_
+    assert np.isfinite(skill[:3]).all() and np.isnan(skill[3])
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -1,6 +1,6 @@
 """CrowdAgg (Niu et al. 2015, s.4-5; docs/methods.md section 6.2).
 
-Fast path vs a plain brute force, recovery, quality.
+Fast path vs a plain brute force, recovery, skill.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from manyjudges.crowd.crowdagg import (
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_ratings
 from manyjudges.crowd.rank_distribution import bernoulli_sum_pmf_direct
 
-VARIANTS = [(measure, quality, pairwise) for measure in ("ndcg", "rbp") for quality in (True, False)
+VARIANTS = [(measure, skill, pairwise) for measure in ("ndcg", "rbp") for skill in (True, False)
             for pairwise in ("margin", "paper_literal")]
 
 
@@ -63,15 +63,15 @@ def test_fast_scores_equal_brute_force_for_any_eta(measure, pairwise):
             np.testing.assert_allclose(fast, brute_scores(p, eta, measure), rtol=1e-12, atol=1e-13)
 
 
-@pytest.mark.parametrize("measure, quality, pairwise", VARIANTS)
-def test_fit_equals_brute_force(measure, quality, pairwise):
+@pytest.mark.parametrize("measure, skill, pairwise", VARIANTS)
+def test_fit_equals_brute_force(measure, skill, pairwise):
     for seed in range(10, 16):
         topic = random_topic(seed)
-        est = CrowdAgg(measure=measure, quality=quality, pairwise=pairwise).fit(topic)
-        scores, eta, n_iter = brute_crowdagg(topic, measure, quality, pairwise)
+        est = CrowdAgg(measure=measure, skill=skill, pairwise=pairwise).fit(topic)
+        scores, eta, n_iter = brute_crowdagg(topic, measure, skill, pairwise)
         np.testing.assert_allclose(est.scores_, scores, rtol=1e-12, atol=1e-13)
         assert est.n_iter_ == n_iter
-        if quality:
+        if skill:
             np.testing.assert_allclose(est.skills_, eta, equal_nan=True)
             assert np.isnan(est.skills_[-1])  # the silent worker
         else:
@@ -114,13 +114,13 @@ def complete_crowd(truth: np.ndarray, n_good: int, n_malicious: int, seed: int =
 
 
 @pytest.mark.parametrize("measure", ["ndcg", "rbp"])
-@pytest.mark.parametrize("quality", [True, False])
-def test_noiseless_crowd_recovers_truth(measure, quality):
+@pytest.mark.parametrize("skill", [True, False])
+def test_noiseless_crowd_recovers_truth(measure, skill):
     truth = np.random.default_rng(7).permutation(12)
     assert not np.array_equal(truth, np.arange(12))
-    est = CrowdAgg(measure=measure, quality=quality).fit(complete_crowd(truth, 8, 0))
+    est = CrowdAgg(measure=measure, skill=skill).fit(complete_crowd(truth, 8, 0))
     np.testing.assert_array_equal(est.ranking_, truth)
-    if quality:
+    if skill:
         np.testing.assert_allclose(est.skills_, 1.0)
         assert est.converged_
     else:
@@ -141,7 +141,7 @@ def test_paper_literal_flattens_expected_ranks_on_complete_data():
 
 
 @pytest.mark.parametrize("measure", ["ndcg", "rbp"])
-def test_quality_separates_malicious_workers(measure):
+def test_skill_separates_malicious_workers(measure):
     rng = np.random.default_rng(11)
     n, n_good, n_bad = 15, 8, 3
     truth = rng.permutation(n)
@@ -150,7 +150,7 @@ def test_quality_separates_malicious_workers(measure):
     flip = (topic.worker < n_good) & (rng.random(len(topic.worker)) < 0.1)
     topic = make_topic(topic.worker, topic.left, topic.right, np.where(flip, -topic.outcome, topic.outcome),
                        n, n_good + n_bad)
-    est = CrowdAgg(measure=measure, quality=True).fit(topic)
+    est = CrowdAgg(measure=measure, skill=True).fit(topic)
     eta = est.skills_
     assert eta[:n_good].min() > 0.8
     assert eta[n_good:].max() < 0.2
@@ -202,7 +202,7 @@ def test_alternation_cycle_stops_at_first_repeat_whatever_max_iter():
 
 
 @pytest.mark.parametrize("measure", ["ndcg", "rbp"])
-def test_quality_separates_good_from_malicious_on_sim_crowd(measure):
+def test_skill_separates_good_from_malicious_on_sim_crowd(measure):
     from manyjudges.crowd.judgments import topics_from_preferences
     from manyjudges.crowd.simulate import simulate_crowd
 

@@ -37,7 +37,7 @@ def test_noiseless_crowd_gives_perfect_ndcg_for_every_builtin():
 
     data = noiseless_dataset()
     for name in CROWD_METHODS:
-        rankings, quality, seconds = ex.aggregate_dataset(data, name, {"method": name, "params": {}})
+        rankings, skill, seconds = ex.aggregate_dataset(data, name, {"method": name, "params": {}})
         by_topic = ex.metrics_by_topic(rankings, data)
         ndcg = by_topic[by_topic["metric"] == "NDCG@10"]["value"]
         assert len(ndcg) == 3 and np.allclose(ndcg, 1.0), name
@@ -126,13 +126,13 @@ def write_results(folder, data: CrowdDataset, methods=("borda", "crowd_bt")) -> 
     parts = [ex.aggregate_dataset(data, m, {"method": m, "params": {}}) for m in methods]
     rankings = pd.concat([p[0] for p in parts], ignore_index=True)
     by_topic = ex.metrics_by_topic(rankings, data)
-    quality = ex.quality_table(pd.concat([p[1] for p in parts], ignore_index=True), data)
+    skill = ex.skill_table(pd.concat([p[1] for p in parts], ignore_index=True), data)
     tables = {"metrics_by_topic": by_topic,
               "ranking_metrics": ex.mean_metrics(by_topic, list(methods)),
               "truth_coverage": ex.truth_coverage_table(data),
               "significance": ex.significance_tests(by_topic, [methods[0]], list(methods[1:])),
               "runtime": pd.DataFrame({"method": list(methods), "seconds": [p[2] for p in parts]}),
-              "quality_kl": ex.quality_divergence(quality)}
+              "quality_kl": ex.skill_divergence(skill)}
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.tsv", sep="\t", index=False)
     return {name: folder / f"{name}.tsv" for name in tables}

@@ -22,9 +22,9 @@ from manyjudges.crowd.mpm import MPM, MPMData, mpm_hessian, mpm_objective
 
 METHODS = {
     "mpm": lambda: MPM(),
-    "mpm_eq": lambda: MPM(quality=False),
+    "mpm_eq": lambda: MPM(skill=False),
     "em_elo": lambda: EMEloRating(),
-    "em_elo_eq": lambda: EMEloRating(quality=False),
+    "em_elo_eq": lambda: EMEloRating(skill=False),
 }
 
 
@@ -68,7 +68,7 @@ def test_noiseless_crowd_recovers_hidden_order(method, seed):
 
 @pytest.mark.parametrize("method", ["mpm", "em_elo"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_malicious_workers_get_low_quality_and_order_survives(method, seed):
+def test_malicious_workers_get_low_skill_and_order_survives(method, seed):
     topic, truth = crowd(good=8, malicious=3, noise=0.1, seed=seed)
     model = METHODS[method]().fit(topic)
     bad = np.array([w.startswith("bad") for w in topic.workers])
@@ -99,31 +99,31 @@ def test_left_right_presentation_does_not_matter(method):
         np.testing.assert_allclose(a.skills_, b.skills_, rtol=1e-6, atol=1e-6)
 
 
-def test_variants_without_quality_have_no_quality():
+def test_variants_without_skill_have_no_skill():
     topic, _ = crowd(seed=5, malicious=2)
-    assert MPM(quality=False).fit(topic).skills_ is None
-    assert EMEloRating(quality=False).fit(topic).skills_ is None
+    assert MPM(skill=False).fit(topic).skills_ is None
+    assert EMEloRating(skill=False).fit(topic).skills_ is None
     assert MPM().fit(topic).skills_ is not None
     assert EMEloRating().fit(topic).skills_ is not None
 
 
-def test_worker_with_only_ties_has_nan_mpm_quality():
+def test_worker_with_only_ties_has_nan_mpm_skill():
     topic, _ = crowd(n_items=6, good=4, pairs=10, seed=6)
     extra = topic.with_preferences(worker=[topic.n_workers] * 2, left=[0, 1], right=[2, 3], outcome=[0, 0],
                                    workers=np.append(topic.workers, "ties_only"))
-    quality = MPM().fit(extra).skills_
-    assert np.isnan(quality[-1]) and np.isfinite(quality[:-1]).all()
+    skill = MPM().fit(extra).skills_
+    assert np.isnan(skill[-1]) and np.isfinite(skill[:-1]).all()
     assert np.isfinite(EMEloRating().fit(extra).skills_).all()
 
 
 @pytest.mark.parametrize("support", ["worker", "all"])
-@pytest.mark.parametrize("quality", [True, False])
-def test_mpm_gradient_and_hessian_match_finite_differences(support, quality):
+@pytest.mark.parametrize("skill", [True, False])
+def test_mpm_gradient_and_hessian_match_finite_differences(support, skill):
     topic, _ = crowd(n_items=7, good=4, malicious=1, pairs=8, noise=0.2, ties=0.2, seed=7)
-    data = MPMData(topic, support, quality)
+    data = MPMData(topic, support, skill)
     rng = np.random.default_rng(0)
-    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
-    args = (data, 0.01, quality, 0.7)
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
+    args = (data, 0.01, skill, 0.7)
 
     def value(x):
         return mpm_objective(x, *args)[0]
@@ -139,15 +139,15 @@ def test_mpm_gradient_and_hessian_match_finite_differences(support, quality):
     np.testing.assert_allclose(mpm_hessian(theta, *args), numeric, atol=1e-7)
 
 
-@pytest.mark.parametrize("quality", [True, False])
-def test_mpm_newton_and_lbfgs_reach_the_same_optimum(quality):
+@pytest.mark.parametrize("skill", [True, False])
+def test_mpm_newton_and_lbfgs_reach_the_same_optimum(skill):
     topic, _ = crowd(n_items=10, good=6, malicious=2, pairs=20, noise=0.2, seed=8)
-    data = MPMData(topic, "worker", quality)
+    data = MPMData(topic, "worker", skill)
     values = []
     for solver in ("newton", "lbfgs"):
-        model = MPM(quality=quality, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
-        parts = [model.scores_, np.log(model.sigma_)] + ([model.skills_] if quality else [])
-        values.append(mpm_objective(np.concatenate(parts), data, model.reg, quality, model.reg_alpha)[0])
+        model = MPM(skill=skill, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
+        parts = [model.scores_, np.log(model.sigma_)] + ([model.skills_] if skill else [])
+        values.append(mpm_objective(np.concatenate(parts), data, model.reg, skill, model.reg_alpha)[0])
     assert values[0] == pytest.approx(values[1], abs=1e-9)
 
 
@@ -178,7 +178,7 @@ def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
     assert loop.mean() == pytest.approx(1500.0)  # Elo is zero-sum
 
 
-def test_mpm_quality_is_the_accuracy_its_adherence_implies():
+def test_mpm_skill_is_the_accuracy_its_adherence_implies():
     topic, _ = crowd(good=8, malicious=3, noise=0.1, seed=4)
     model = MPM().fit(topic)
     q, alpha = model.skills_, model.adherence_
@@ -189,17 +189,17 @@ def test_mpm_quality_is_the_accuracy_its_adherence_implies():
     assert (q[ok][alpha[ok] < 0] < 0.5).all() and (q[ok][alpha[ok] > 0] > 0.5).all()
 
 
-@pytest.mark.parametrize("quality", [True, False])
-def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(quality, monkeypatch):
+@pytest.mark.parametrize("skill", [True, False])
+def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(skill, monkeypatch):
     from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=30, good=4, malicious=1, pairs=12, noise=0.2, ties=0.2, seed=3)  # 60 of 435 pairs
-    data = MPMData(topic, "worker", quality)
+    data = MPMData(topic, "worker", skill)
     rng = np.random.default_rng(1)
-    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
-    dense = mpm_hessian(theta, data, 0.01, quality, 0.7)
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
+    dense = mpm_hessian(theta, data, 0.01, skill, 0.7)
     monkeypatch.setattr(mpm_newton, "DENSE_CELLS", 0)
-    np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, quality, 0.7), dense, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, skill, 0.7), dense, rtol=1e-12, atol=1e-14)
 
 
 def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
@@ -210,20 +210,20 @@ def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
         assert np.array_equal(elo._row_max(x), x.max(axis=-1, keepdims=True))
 
 
-@pytest.mark.parametrize("quality", [True, False])
-def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(quality, monkeypatch):
+@pytest.mark.parametrize("skill", [True, False])
+def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(skill, monkeypatch):
     """Newton hands mpm_hessian the terms mpm_objective computed at the same theta: the same
     numbers bit for bit as computing them again, dense and scattered."""
     from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=12, good=4, malicious=1, pairs=20, noise=0.2, ties=0.2, seed=5)
-    data = MPMData(topic, "worker", quality)
-    theta = np.random.default_rng(2).normal(size=2 * topic.n_items + (topic.n_workers if quality else 0))
+    data = MPMData(topic, "worker", skill)
+    theta = np.random.default_rng(2).normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
     terms = {}
-    value, grad = mpm_objective(theta, data, 0.01, quality, 0.7, terms=terms)
-    plain_value, plain_grad = mpm_objective(theta, data, 0.01, quality, 0.7)
+    value, grad = mpm_objective(theta, data, 0.01, skill, 0.7, terms=terms)
+    plain_value, plain_grad = mpm_objective(theta, data, 0.01, skill, 0.7)
     assert value == plain_value and np.array_equal(grad, plain_grad)
     for cells in (mpm_newton.DENSE_CELLS, 0):
         monkeypatch.setattr(mpm_newton, "DENSE_CELLS", cells)
-        assert np.array_equal(mpm_hessian(theta, data, 0.01, quality, 0.7, terms=terms),
-                              mpm_hessian(theta, data, 0.01, quality, 0.7))
+        assert np.array_equal(mpm_hessian(theta, data, 0.01, skill, 0.7, terms=terms),
+                              mpm_hessian(theta, data, 0.01, skill, 0.7))

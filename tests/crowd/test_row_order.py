@@ -1,4 +1,4 @@
-"""The same crowd judgments in any row order give the same rankings, scores and qualities: every
+"""The same crowd judgments in any row order give the same rankings, scores and skills: every
 aggregator, on preferences and on ratings."""
 import numpy as np
 import pandas as pd
@@ -32,9 +32,9 @@ def ratings():
 
 
 def assert_same(runs):
-    for rankings, quality, _ in runs[1:]:
+    for rankings, skill, _ in runs[1:]:
         pd.testing.assert_frame_equal(rankings, runs[0][0], check_exact=False, rtol=0, atol=1e-6)
-        pd.testing.assert_frame_equal(quality, runs[0][1], check_exact=False, rtol=0, atol=1e-6)
+        pd.testing.assert_frame_equal(skill, runs[0][1], check_exact=False, rtol=0, atol=1e-6)
 
 
 @pytest.mark.parametrize("method", sorted(CROWD_METHODS))

@@ -7,8 +7,8 @@ import pytest
 
 from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.judgments import topics_from_preferences
-from manyjudges.crowd.quality import annotator_accuracy
 from manyjudges.crowd.simulate import distinct_draws, kind_counts, simulate_crowd
+from manyjudges.crowd.skill import annotator_accuracy
 from manyjudges.crowd.spammers import add_spammers, judgments_per_spammer, n_spammers
 
 MIX = {"good": 0.6, "random": 0.2, "malicious": 0.2}

@@ -27,7 +27,7 @@ def random_panel(rng, n_items, n_judges, k, density, duplicates=0):
 
 
 def run(item, judge, label, n_items, n_judges, k, **kw):
-    return dawid_skene(item, judge, label, n_items=n_items, n_judges=n_judges, n_labels=k, **kw)
+    return dawid_skene(item, judge, label, n_items=n_items, n_judges=n_judges, n_classes=k, **kw)
 
 
 PANELS = [  # (seed, n_items, n_judges, K, density, duplicates)
@@ -168,7 +168,7 @@ def test_converges_and_stops_early():
 
 
 def test_single_label_item_and_list_input():
-    res = dawid_skene([0], [0], [1], n_items=1, n_judges=1, n_labels=2)
+    res = dawid_skene([0], [0], [1], n_items=1, n_judges=1, n_classes=2)
     assert res.posteriors.shape == (1, 2) and res.labels.tolist() == [1]
 
 
@@ -185,7 +185,7 @@ GOOD = dict(item=np.array([0, 1]), judge=np.array([0, 1]), label=np.array([0, 1]
     (dict(item=np.array([-1, 0])), "item index -1"),
     (dict(judge=np.array([0, 5])), "judge index 5"),
     (dict(label=np.array([0, 2])), r"label index 2 outside 0\.\.1"),
-    (dict(n_labels=1), "n_labels must be an integer >= 2"),
+    (dict(n_classes=1), "n_classes must be an integer >= 2"),
     (dict(n_items=0), "n_items must be"),
     (dict(n_judges=2.0), "n_judges must be"),
     (dict(max_iter=0), "max_iter"),
@@ -196,7 +196,7 @@ GOOD = dict(item=np.array([0, 1]), judge=np.array([0, 1]), label=np.array([0, 1]
     (dict(init="random"), "init must be one of"),
 ])
 def test_bad_input(change, message):
-    kw = dict(GOOD, n_items=2, n_judges=2, n_labels=2)
+    kw = dict(GOOD, n_items=2, n_judges=2, n_classes=2)
     kw.update(change)
     with pytest.raises(ValueError, match=message):
         dawid_skene(kw.pop("item"), kw.pop("judge"), kw.pop("label"), **kw)

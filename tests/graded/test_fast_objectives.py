@@ -42,7 +42,7 @@ def awkward_matrix(seed: int = 4) -> np.ndarray:
 def shuffled(panel: GradedPanel, seed: int) -> GradedPanel:
     order = np.random.default_rng(seed).permutation(panel.n_entries)
     return GradedPanel(panel.item[order], panel.judge[order], panel.label[order], panel.n_items, panel.n_judges,
-                       panel.n_labels)
+                       panel.n_classes)
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +125,7 @@ def test_pair_counts_by_table_and_by_sorting_agree(awkward):
 
 
 def _x(panel: GradedPanel, seed: int, scale: float = 0.8) -> np.ndarray:
-    return np.random.default_rng(seed).normal(0, scale, panel.n_labels + panel.n_judges * panel.n_labels**2)
+    return np.random.default_rng(seed).normal(0, scale, panel.n_classes + panel.n_judges * panel.n_classes**2)
 
 
 def test_maxent_objective_equals_the_sparse_products(awkward):
@@ -190,7 +190,7 @@ def test_dawid_skene_entries_in_any_order(awkward):
     runs = []
     for panel in (awkward, shuffled(awkward, 9)):
         runs.append(dawid_skene(panel.item, panel.judge, panel.label, n_items=panel.n_items,
-                                n_judges=panel.n_judges, n_labels=K5, max_iter=30, tol=0.0))
+                                n_judges=panel.n_judges, n_classes=K5, max_iter=30, tol=0.0))
     np.testing.assert_allclose(runs[0].posteriors, runs[1].posteriors, atol=1e-12)
     np.testing.assert_allclose(runs[0].confusion, runs[1].confusion, atol=1e-12)
 
@@ -199,10 +199,10 @@ def test_select_by_mask_is_the_validated_panel(awkward):
     mask = awkward.judge != 2
     fast = awkward.select(mask)
     slow = GradedPanel(awkward.item[mask], awkward.judge[mask], awkward.label[mask], awkward.n_items,
-                       awkward.n_judges, awkward.n_labels)
+                       awkward.n_judges, awkward.n_classes)
     for name in ("item", "judge", "label"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name))
         assert getattr(fast, name).dtype == np.int64
-    assert (fast.n_items, fast.n_judges, fast.n_labels) == (slow.n_items, slow.n_judges, slow.n_labels)
+    assert (fast.n_items, fast.n_judges, fast.n_classes) == (slow.n_items, slow.n_judges, slow.n_classes)
     with pytest.raises(ValueError, match="twice"):
         awkward.select(np.array([0, 0]))  # an index array is validated

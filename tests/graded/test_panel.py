@@ -108,5 +108,5 @@ def test_empty_table_is_refused():
 
 
 def test_fewer_than_two_labels_is_refused():
-    with pytest.raises(ValueError, match="at least 2 labels"):
+    with pytest.raises(ValueError, match="at least 2 classes"):
         GradedPanel.from_matrix(np.zeros((2, 2), dtype=int), 1)

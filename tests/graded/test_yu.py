@@ -127,7 +127,7 @@ def _m4_learned_inputs(panel):
     """prior_t (pi^(-i) of each entry's label) and n_others per entry, by loops."""
     trip = triples(panel)
     n_on = Counter(d for d, _, _ in trip)
-    prior_t = np.array([ref_prior(drop_judge(trip, j), panel.n_labels)[z] for _, j, z in trip])
+    prior_t = np.array([ref_prior(drop_judge(trip, j), panel.n_classes)[z] for _, j, z in trip])
     n_others = np.array([n_on[d] - 1 for d, _, _ in trip])
     return trip, prior_t, n_others
 

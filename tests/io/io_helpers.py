@@ -50,9 +50,9 @@ def assert_grades(data: GradedData) -> None:
     assert list(g.columns) == GRADES_COLUMNS
     assert g["label"].dtype == np.int64
     assert all(isinstance(v, str) for col in ("item", "judge") for v in g[col])
-    assert g["label"].between(0, data.n_labels - 1).all()
+    assert g["label"].between(0, data.n_classes - 1).all()
     assert not g.duplicated(["item", "judge"]).any()
-    assert len(data.label_names) == data.n_labels
+    assert len(data.label_names) == data.n_classes
 
 
 def pinned(dataset: str, mirror: Path) -> dict[str, Path]:

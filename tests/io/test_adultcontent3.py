@@ -16,7 +16,7 @@ GRADES = DATA / "grades"
 def test_adultcontent3_fixture() -> None:
     data = parse_adultcontent3(GRADES / "tiny_adult_labels.txt", GRADES / "tiny_adult_categories.txt")
     assert_grades(data)
-    assert (data.n_labels, data.label_names) == (4, ["G", "P", "R", "X"])
+    assert (data.n_classes, data.label_names) == (4, ["G", "P", "R", "X"])
     assert data.truth is None
     assert rows(data.grades) == [
         ["http://a.example", "wA", 0],

@@ -163,7 +163,7 @@ def test_preferences_duplicates(tmp_path: Path) -> None:
 def test_label_names_in_the_data(tmp_path: Path) -> None:
     path = write(tmp_path / "g.tsv", "item\tjudge\tlabel\nd1\ta\tR\nd1\tb\tG\nd2\ta\tX\nd2\tb\tP\n")
     data = read_grades_table(path, None, ["G", "P", "R", "X"], names_in_data=True)
-    assert data.grades["label"].tolist() == [2, 0, 3, 1] and data.n_labels == 4
+    assert data.grades["label"].tolist() == [2, 0, 3, 1] and data.n_classes == 4
     assert data.label_names == ["G", "P", "R", "X"]
     codes = write(tmp_path / "codes.tsv", "item\tjudge\tlabel\nd1\ta\t2\nd1\tb\t0\nd2\ta\t3\nd2\tb\t1\n")
     pd.testing.assert_frame_equal(read_grades_table(codes, None, ["G", "P", "R", "X"], names_in_data=True).grades,

@@ -28,7 +28,7 @@ def test_round_trip(tmp_path: Path) -> None:
         write_grades(data, out / "grades.tsv", out / "grades.meta.yaml")
         back = read_grades(out / "grades.tsv", out / "grades.meta.yaml")
         pd.testing.assert_frame_equal(back.grades, data.grades)
-        assert back.n_labels == data.n_labels
+        assert back.n_classes == data.n_classes
         assert back.label_names == data.label_names
         assert back.dropped == data.dropped
         assert back.truth is None

@@ -18,7 +18,7 @@ SNOW_HEADER = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
 def test_snow_wordsim_fixture() -> None:
     data = parse_snow2008(GRADES / "tiny_snow_wordsim.tsv", "wordsim")
     assert_grades(data)
-    assert data.n_labels == 11
+    assert data.n_classes == 11
     assert data.label_names == [str(v) for v in range(11)]
     assert rows(data.grades) == [
         ["car auto", "A1", 0],
@@ -57,15 +57,15 @@ def test_snow_every_task_bins_its_whole_range(tmp_path: Path) -> None:
         data = parse_snow2008(write(tmp_path / f"{task}.tsv", SNOW_HEADER + "".join(lines)), task)
         labels = data.grades.set_index("item")["label"]
         labels = [int(labels[str(v)]) for v in range(low, high + 1)]
-        assert labels == sorted(labels) and labels[0] == 0 and labels[-1] == data.n_labels - 1
+        assert labels == sorted(labels) and labels[0] == 0 and labels[-1] == data.n_classes - 1
         counts = np.bincount(labels)
         if task in ("wordsim", "temp", "wsd"):  # one label per response
-            assert data.n_labels == high - low + 1 and (counts == 1).all()
+            assert data.n_classes == high - low + 1 and (counts == 1).all()
             assert data.label_names == [str(v) for v in range(low, high + 1)]
         else:
             # equal width; the last bin also holds the top of the range
             width = (high - low) // 5
-            assert data.n_labels == 5 and counts.tolist() == [width] * 4 + [width + 1]
+            assert data.n_classes == 5 and counts.tolist() == [width] * 4 + [width + 1]
 
 
 def test_snow_unknown_task_lists_supported() -> None:
@@ -136,16 +136,16 @@ def test_snow2008_real(mirror: Path, task: str) -> None:
     assert data.dropped == {"duplicate": 0, "duplicate_conflict": 0}
     assert (g.groupby("item").size() == 10).all()
     if task == "wordsim":
-        assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == (30, 10, 11)
+        assert (g["item"].nunique(), g["judge"].nunique(), data.n_classes) == (30, 10, 11)
         assert sorted(g["label"].unique()) == list(range(11))  # every response 0..10 occurs
     elif task in ("temp", "wsd"):
         rows = [line.split("\t") for line in files[f"{task}.standardized.tsv"].read_text().splitlines()[1:]]
         direct = (len({r[2] for r in rows}), len({r[1] for r in rows}), len({r[3] for r in rows}))
-        assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == direct
+        assert (g["item"].nunique(), g["judge"].nunique(), data.n_classes) == direct
         assert direct == {"temp": (462, 76, 2), "wsd": (177, 34, 3)}[task]
         assert len(g) == len(rows)
     else:
-        assert (g["item"].nunique(), g["judge"].nunique(), data.n_labels) == (100, 38, 5)
+        assert (g["item"].nunique(), g["judge"].nunique(), data.n_classes) == (100, 38, 5)
         assert sorted(g["label"].unique()) == list(range(5))
 
 

@@ -20,7 +20,7 @@ TREC_HEADER = "topicID\tworkerID\tdocID\tgold\tlabel\n"
 def test_trec_fixture() -> None:
     data = parse_trec_rf10(GRADES / "tiny_trec_rf10.txt")
     assert_grades(data)
-    assert (data.n_labels, data.label_names) == (3, ["0", "1", "2"])
+    assert (data.n_classes, data.label_names) == (3, ["0", "1", "2"])
     # items sorted lexicographically (not all digit strings), judges too;
     # w2 on 7:docA: -2 dropped, then 1 kept, then 2 dropped as a conflict
     assert rows(data.grades) == [

@@ -17,7 +17,7 @@ class PriorOnly(GradedMethod):
 
     def predict(self, state, params):
         train = state
-        counts = np.bincount(train.label, minlength=train.n_labels) + self.smoothing
+        counts = np.bincount(train.label, minlength=train.n_classes) + self.smoothing
         return np.tile(counts / counts.sum(), (train.n_items, 1))
 
 

@@ -6,7 +6,7 @@ folder (tests/conftest.py puts tests/ on sys.path).
 """
 from .consensus import batched_consensus_loo, brute_force_consensus, brute_force_pair_log2_kappa, loop_consensus_score
 from .core import brute_force_common_subsequences, contains, random_panel, reverse_by_loop
-from .crowd import brute_crowdagg, brute_pairwise, brute_quality, brute_scores, enumerate_pmf
+from .crowd import brute_crowdagg, brute_pairwise, brute_scores, brute_skill, enumerate_pmf
 from .graded import (
     by_item,
     drop_judge,
@@ -48,5 +48,5 @@ __all__ = [
     "ref_yu", "ref_gauss_logp", "ref_m4_held_out", "ref_m4_loglik", "ref_m4_learned_objective",
     "ref_maxent_objective", "ref_maxent_log_proba", "ref_ds_votes", "reference_em",
     # crowd
-    "enumerate_pmf", "brute_pairwise", "brute_scores", "brute_quality", "brute_crowdagg",
+    "enumerate_pmf", "brute_pairwise", "brute_scores", "brute_skill", "brute_crowdagg",
 ]

@@ -53,14 +53,14 @@ def brute_scores(p: np.ndarray, eta: np.ndarray, measure: str) -> np.ndarray:
     f = 1 / np.log2(ranks + 2) if measure == "ndcg" else 0.05 * 0.95**ranks
     scores = np.zeros(n)
     for i in range(m):
-        p_quality = eta[i] * p[i] + (1 - eta[i]) * (1 - p[i])
+        p_skill = eta[i] * p[i] + (1 - eta[i]) * (1 - p[i])
         for j in range(n):
-            q = np.array([1 - p_quality[j, other] for other in range(n) if other != j])
+            q = np.array([1 - p_skill[j, other] for other in range(n) if other != j])
             scores[j] += bernoulli_sum_pmf_direct(q) @ f
     return scores
 
 
-def brute_quality(ranking: np.ndarray, net: np.ndarray) -> np.ndarray:
+def brute_skill(ranking: np.ndarray, net: np.ndarray) -> np.ndarray:
     m, n, _ = net.shape
     position = {item: k for k, item in enumerate(ranking)}
     eta = np.full(m, np.nan)
@@ -76,16 +76,16 @@ def brute_quality(ranking: np.ndarray, net: np.ndarray) -> np.ndarray:
     return eta
 
 
-def brute_crowdagg(topic, measure, quality, pairwise, max_iter=20):
+def brute_crowdagg(topic, measure, skill, pairwise, max_iter=20):
     p, net = brute_pairwise(topic, pairwise)
     eta = np.ones(topic.n_workers)
     scores = brute_scores(p, eta, measure)
     ranking = ranking_from_scores(scores)
-    if not quality:
+    if not skill:
         return scores, None, 1
     n_iter, estimate, history = 1, eta, [ranking.tolist()]
     while n_iter < max_iter:
-        estimate = brute_quality(ranking, net)
+        estimate = brute_skill(ranking, net)
         scores = brute_scores(p, np.nan_to_num(estimate, nan=1.0), measure)
         new_ranking = ranking_from_scores(scores)
         n_iter += 1

@@ -253,7 +253,7 @@ def ref_ds_votes(trip, n_items, n_judges, k, em):
     item = np.array([d for d, _, _ in trip])
     judge = np.array([j for _, j, _ in trip])
     label = np.array([c for _, _, c in trip])
-    res = em(item, judge, label, n_items=n_items, n_judges=n_judges, n_labels=k)
+    res = em(item, judge, label, n_items=n_items, n_judges=n_judges, n_classes=k)
     n = Counter(j for _, j, _ in trip)
     labelled = {d for d, _, _ in trip}
     out = {}

@@ -15,14 +15,14 @@ from manyjudges.graded.votes import THETA_RIDGE, item_pairs
 
 def cooccurrence(panel, t, s):
     """C[j, c, c'] counted over the listed pairs (t, s): judge j_s said c, the target judge said c'."""
-    k, J = panel.n_labels, panel.n_judges
+    k, J = panel.n_classes, panel.n_judges
     key = (panel.judge[s] * k + panel.label[s]) * k + panel.label[t]
     return np.bincount(key, minlength=J * k * k).reshape(J, k, k).astype(float)
 
 
 def previous_cooc_values(panel, t, s):
     """D^(-i)_{j_s, z_s}(z_t) for every pair, pair counts by np.unique."""
-    k, J = panel.n_labels, panel.n_judges
+    k, J = panel.n_classes, panel.n_judges
     counts = cooccurrence(panel, t, s)
     rows = counts.sum(2)
     js, jt, zs, zt = panel.judge[s], panel.judge[t], panel.label[s], panel.label[t]
@@ -36,7 +36,7 @@ def previous_cooc_values(panel, t, s):
 def previous_votes_objective(theta, panel, tau, label_votes, cooc_votes):
     """Minus the leave-one-judge-out log-probability plus the ridge, and its gradient, over the pair list."""
     t, s = item_pairs(panel)
-    J, k = panel.n_judges, panel.n_labels
+    J, k = panel.n_judges, panel.n_classes
     n_params = J * (label_votes + cooc_votes * k)
     targets, params, values = [], [], []
     if label_votes:
@@ -64,7 +64,7 @@ def previous_votes_objective(theta, panel, tau, label_votes, cooc_votes):
 
 def previous_maxent_objective(x, panel, lam):
     """M5's penalised mean negative log-likelihood and gradient by sparse incidence products."""
-    J, k, n = panel.n_judges, panel.n_labels, panel.n_entries
+    J, k, n = panel.n_judges, panel.n_classes, panel.n_entries
     b, W = x[:k], x[k:].reshape(J, k, k)
     key = panel.judge * k + panel.label
     ones = np.ones(n)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges import build_method, family_registry
 from manyjudges.truth import Auto, DawidSkene, MajorityVote
 from manyjudges.truth.calibration import expected_calibration_error
 
@@ -65,3 +66,16 @@ def test_auto_and_tempered_posteriors_are_within_the_stated_bounds(panel):
     assert raw > 0.1 and fixed < 0.05  # vote shares understate confidence; the tempering finds it
     assert vote_tempered.beta_ > 1.5
     assert (vote_tempered.labels_ == vote.labels_).all()  # tempering changes confidences, not labels
+
+
+@pytest.mark.parametrize("name", list(family_registry("truth")))
+def test_every_truth_method_checks_calibrate_in_its_check_params(name):
+    """One check per estimator (``_check_params``, as the contract names it): a method's own covers the family's
+    ``calibrate``, at build time and in ``fit``; there is no public ``check_params``."""
+    with pytest.raises(ValueError, match="calibrate must be one of tempering"):
+        build_method("truth", name, calibrate="platt")
+    method = build_method("truth", name)
+    assert not hasattr(method, "check_params")
+    method.calibrate = "platt"
+    with pytest.raises(ValueError, match="calibrate must be one of tempering"):
+        method._check_params()

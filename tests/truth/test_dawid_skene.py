@@ -77,7 +77,7 @@ def test_final_e_step_and_log_likelihood_by_enumeration(smoothing):
 
 def test_stops_on_the_log_likelihood_gain():
     table, _ = simulated_table(5, n_items=80, n_workers=6, k=2, per_item=4)
-    data = dict(n_items=80, n_judges=6, n_labels=2, smoothing=0.0)
+    data = dict(n_items=80, n_judges=6, n_classes=2, smoothing=0.0)
     lls = [dawid_skene(table["item"].to_numpy(), table["worker"].to_numpy(), table["label"].to_numpy(),
                        max_iter=m, tol=0.0, stop="log_likelihood", **data).log_likelihood for m in range(1, 40)]
     gains = np.diff(lls) / len(table)
@@ -93,9 +93,9 @@ def test_stops_on_the_log_likelihood_gain():
 def test_graded_function_rejects_unknown_model_and_stop():
     args = (np.array([0, 1]), np.array([0, 0]), np.array([0, 1]))
     with pytest.raises(ValueError, match="model"):
-        dawid_skene(*args, n_items=2, n_judges=1, n_labels=2, model="two_coin")
+        dawid_skene(*args, n_items=2, n_judges=1, n_classes=2, model="two_coin")
     with pytest.raises(ValueError, match="stop"):
-        dawid_skene(*args, n_items=2, n_judges=1, n_labels=2, stop="never")
+        dawid_skene(*args, n_items=2, n_judges=1, n_classes=2, stop="never")
 
 
 @pytest.mark.parametrize("init", ["majority", "hard_majority"])

@@ -41,7 +41,7 @@ def test_em_with_gold_is_the_direct_loop():
     worker = np.concatenate([rng.choice(n_workers, 3, replace=False) for _ in range(n_items)])
     label = rng.integers(0, k, len(item))
     known = (np.array([1, 5, 7]), np.array([2, 0, 1]))
-    res = dawid_skene(item, worker, label, n_items=n_items, n_judges=n_workers, n_labels=k, max_iter=30, tol=0.0,
+    res = dawid_skene(item, worker, label, n_items=n_items, n_judges=n_workers, n_classes=k, max_iter=30, tol=0.0,
                       smoothing=0.1, known=known)
     post, conf = loop_em(item, worker, label, n_items, n_workers, k, known, res.n_iter, 0.1)
     np.testing.assert_allclose(res.posteriors, post, atol=1e-10)

@@ -249,7 +249,7 @@ def test_objectives_with_gold_never_decrease():
 
 # (d) what gold buys against adversarial workers
 
-def quality_error(name, fitted, accuracy, labels):
+def skill_error(name, fitted, accuracy, labels):
     """Mean |estimated - generating| accuracy per worker: GLAD's mean over a worker's items of
     sigmoid(alpha_w beta_i); MACE's confusion diagonal theta_w + (1 - theta_w) xi_w[t], both classes."""
     workers = fitted.skills_.index
@@ -268,13 +268,13 @@ def quality_error(name, fitted, accuracy, labels):
 def test_gold_helps_learn_adversarial_workers(name, seed):
     """Seed 0: without gold, each method settles on the flipped reading (the adversarial workers as the good
     ones, accuracy below 0.25); 10% gold puts it right. Seed 1: without gold already right; gold still brings
-    the worker qualities closer to the generating ones. Either way the other items lose at most 0.005."""
+    the worker skills closer to the generating ones. Either way the other items lose at most 0.005."""
     labels, truth, accuracy = adversarial_panel(seed)
     gold = truth.iloc[::10]   # 10% of the items
     rest = truth.drop(gold.index)
     plain = ESTIMATORS[name]().fit(labels)
     helped = ESTIMATORS[name]().fit(labels, gold=gold)
-    assert quality_error(name, helped, accuracy, labels) < quality_error(name, plain, accuracy, labels)
+    assert skill_error(name, helped, accuracy, labels) < skill_error(name, plain, accuracy, labels)
     accuracy_plain = (plain.labels_[rest.index] == rest).mean()
     accuracy_helped = (helped.labels_[rest.index] == rest).mean()
     assert accuracy_helped >= accuracy_plain - 0.005
@@ -285,4 +285,4 @@ def test_gold_helps_learn_adversarial_workers(name, seed):
         assert helped.skills_[adversarial].max() < helped.skills_[~adversarial].min()
     if seed == 0:
         assert accuracy_plain < 0.25 < 0.7 < accuracy_helped
-        assert quality_error(name, helped, accuracy, labels) < 0.5 * quality_error(name, plain, accuracy, labels)
+        assert skill_error(name, helped, accuracy, labels) < 0.5 * skill_error(name, plain, accuracy, labels)

@@ -62,7 +62,7 @@ TINY = {
             "mirex2005": {"source": "mirex2005", "relevant_grade": 3},
         },
         "methods": {"crowdagg_ndcg": {}, "crowdagg_ndcg_eq": {}, "borda": {}, "crowd_bt": {},
-                    "crowd_bt_eq": {"method": "crowd_bt", "params": {"quality": False}}},
+                    "crowd_bt_eq": {"method": "crowd_bt", "params": {"skill": False}}},
         "proposed": ["crowdagg_ndcg"],
         "ablation": [["crowdagg_ndcg", "crowdagg_ndcg_eq"], ["crowd_bt", "crowd_bt_eq"]],
         "robustness": {"datasets": ["sim_crowd_tiny"], "methods": ["crowdagg_ndcg", "borda"],
@@ -147,8 +147,8 @@ def test_crowd_tables_follow_results_contract(tiny_run):
         assert list(runtime.columns) == ["method", "seconds"] and set(runtime["method"]) == methods
         by_topic = pd.read_csv(base / "metrics_by_topic.tsv", sep="\t", dtype={"topic": str})
         assert by_topic["topic"].nunique() == n_topics
-        quality = pd.read_csv(base / "quality.tsv", sep="\t")
-        assert set(quality["method"]) == {"crowdagg_ndcg", "crowd_bt"}
+        skill = pd.read_csv(base / "quality.tsv", sep="\t")
+        assert set(skill["method"]) == {"crowdagg_ndcg", "crowd_bt"}
         for name in ("table2", "quality_ablation", "quality_distributions"):
             assert (tiny_run / f"results/figures/crowd/{dataset}/{name}.png").stat().st_size > 1000
     robust = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/robustness.tsv", sep="\t")

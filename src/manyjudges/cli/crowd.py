@@ -26,7 +26,7 @@ EXAMPLES = {
           printf 'topic\\tworker\\tleft\\tright\\toutcome\\nq1\\tw1\\ta\\tb\\tleft\\nq1\\tw1\\tb\\tc\\tleft\\nq1\\tw1\\ta\\tc\\tleft\\nq1\\tw2\\ta\\tb\\tleft\\nq1\\tw2\\tb\\tc\\tleft\\nq1\\tw2\\ta\\tc\\tleft\\nq1\\tw3\\ta\\tb\\tright\\nq1\\tw3\\tb\\tc\\tright\\nq1\\tw3\\ta\\tc\\tright\\n' > prefs.tsv
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --workers workers.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, worker,
-        quality to workers.tsv (w1 and w2 1.0, w3 0.0).""",
+        skill to workers.tsv (w1 and w2 1.0, w3 0.0).""",
     "crowd judges": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner: one row per verdict of a judge on
         the answers of two models to a prompt. model_a is the answer shown FIRST to the judge, model_b the
@@ -79,12 +79,12 @@ EXAMPLES = {
 def add_commands(subparsers: Any) -> None:
     """``manyjudges crowd aggregate``."""
     verbs = options.family_verbs(subparsers, "crowd")
-    p = verbs.add_parser("aggregate", **options.parser_kwargs("a ranking per topic, and a quality per worker",
+    p = verbs.add_parser("aggregate", **options.parser_kwargs("a ranking per topic, and a skill per worker",
                                                               EXAMPLES["crowd aggregate"]))
     p.add_argument("judgments", metavar="JUDGMENTS")
     options.add_method(p, "crowd")
-    p.add_argument("--workers", metavar="FILE", help="write topic, worker, quality here")
-    p.add_argument("--n-labels", type=int, metavar="K", help="ratings: number of grades (default: the largest + 1)")
+    p.add_argument("--workers", metavar="FILE", help="write topic, worker, skill here")
+    options.add_n_classes(p, "ratings: number of grades K (default: the largest + 1)")
     p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
                                                      "comma-separated; labels may be these names or integer codes")
     options.add_duplicates(p, "(topic, worker, left, right) or (item, judge)")
@@ -141,7 +141,7 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(run=cmd_crowd_verdicts)
 
 
-def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
+def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
                 names: list[str] | None = None) -> dict[str, Any]:
     """Topics from a preferences table (topic, worker, left, right, outcome) or a ratings table
     (item, judge, label with item ``topic:doc``), told apart by the columns the header names (in
@@ -166,8 +166,8 @@ def read_topics(name: str, n_labels: int | None, duplicates: str | None = None,
         if names_all(GRADES_LAYOUT):
             if duplicates is not None:
                 options.refused(check_grades_duplicates, duplicates)
-            graded = read_grades_table(path, n_labels, names, duplicates=duplicates or "error", names_in_data=True,
-                                       where="--n-labels / --labels" if names else "--n-labels or the largest grade")
+            graded = read_grades_table(path, n_classes, names, duplicates=duplicates or "error", names_in_data=True,
+                                       where="--n-classes / --labels" if names else "--n-classes or the largest grade")
             return topics_from_ratings(ratings_table(graded, path))
         raise DataError.at(path, 1, "header must be 'topic, worker, left, right, outcome' (preferences) or "
                                     "'item, judge, label' (ratings, item = <topic>:<doc>), in any order (worker or "
@@ -181,13 +181,13 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
 
     params = parse_params(args.params)
     build(make_crowd_aggregator, args.method, params)  # a bad name or value fails before the data is read
-    options.check_n_labels(args.n_labels)
+    options.check_n_classes(args.n_classes)
     if args.workers == "-" or (args.workers and args.workers == args.output):
         raise CommandError("--workers needs a file of its own (the ranking goes to -o or stdout)")
-    topics = read_topics(args.judgments, args.n_labels, args.duplicates, options.label_names(args.labels))
-    rankings, quality, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
+    topics = read_topics(args.judgments, args.n_classes, args.duplicates, options.label_names(args.labels))
+    rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
                                              {"method": args.method, "params": params}, progress=Progress(args.method))
-    files = ((args.workers, quality.drop(columns="method")[["topic", "worker", "quality"]]),) if args.workers else ()
+    files = ((args.workers, skill.drop(columns="method")[["topic", "worker", "skill"]]),) if args.workers else ()
     return Output(rankings.drop(columns="method")[["topic", "item", "rank", "score"]], files)
 
 

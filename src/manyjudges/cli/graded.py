@@ -9,7 +9,8 @@ import pandas as pd
 from manyjudges.cli.options import (
     add_duplicates,
     add_method,
-    check_n_labels,
+    add_n_classes,
+    check_n_classes,
     family_verbs,
     label_names,
     parser_kwargs,
@@ -56,7 +57,7 @@ def add_commands(subparsers: Any) -> None:
         p = verbs.add_parser(verb, **parser_kwargs(summary, EXAMPLES[f"graded {verb}"]))
         p.add_argument("grades", metavar="GRADES")
         add_method(p, "graded")
-        p.add_argument("--n-labels", type=int, metavar="K", help="number of labels K (default: the largest label + 1)")
+        add_n_classes(p, "number of classes K (default: the largest label + 1)")
         p.add_argument("--labels", metavar="NAMES", help="label names in order 0..K-1, comma-separated; labels "
                                                          "in GRADES may be these names or integer codes")
         add_duplicates(p, "(item, judge)")
@@ -79,7 +80,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_folds: str | None = None):
-    """(GradedPanel, label names) from a grades table; K from --labels, --n-labels or the largest label.
+    """(GradedPanel, label names) from a grades table; K from --labels, --n-classes or the largest label.
 
     With ``min_labels`` (evaluate) the panel must allow cross induction (in ``--outer-folds``), else a
     plain fit (predict): too few judges is a data error saying how many it has and needs."""
@@ -88,18 +89,18 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
     from manyjudges.io.grades import check_grades_duplicates, read_grades_table
 
     names = label_names(args.labels)
-    check_n_labels(args.n_labels)
+    check_n_classes(args.n_classes)
     refused(check_grades_duplicates, args.duplicates)
     with input_path(args.grades) as path:
-        data = read_grades_table(path, args.n_labels, names, duplicates=args.duplicates, names_in_data=True,
-                                 where="--n-labels / --labels" if names else "--n-labels or the largest label")
+        data = read_grades_table(path, args.n_classes, names, duplicates=args.duplicates, names_in_data=True,
+                                 where="--n-classes / --labels" if names else "--n-classes or the largest label")
         counts = data.grades["judge"].value_counts().to_numpy()
         folds = None if outer_folds is None else folds_value(outer_folds)
         problem = (too_few_judges(len(counts), 0) if min_labels is None
                    else panel_problem(counts, min_labels, folds))
         if problem:
             raise DataError.at(path, None, problem)
-    return GradedPanel.from_table(data.grades, data.n_labels), data.label_names
+    return GradedPanel.from_table(data.grades, data.n_classes), data.label_names
 
 
 def graded_method(args: argparse.Namespace, panel):
@@ -161,7 +162,7 @@ def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
         raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
     predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, outer,
                                   progress=Progress(f"{args.method} cross-induction folds"))
-    return loglik_table(predictions, panel.n_labels)
+    return loglik_table(predictions, panel.n_classes)
 
 
 def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 """The options and checks every family's subcommands share: ``--method``/``--params``/``-o``,
-``--duplicates``, ``--labels`` names, ``--n-labels``, and the help layout with a worked example."""
+``--duplicates``, ``--labels`` names, ``--n-classes``, and the help layout with a worked example."""
 from __future__ import annotations
 
 import argparse
@@ -9,8 +9,8 @@ from typing import Any
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["add_duplicates", "add_method", "check_n_labels", "family_verbs", "label_names", "parser_kwargs",
-           "printf_table", "refused", "set_help"]
+__all__ = ["add_duplicates", "add_method", "add_n_classes", "check_n_classes", "family_verbs", "label_names",
+           "parser_kwargs", "printf_table", "refused", "set_help"]
 
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
@@ -87,9 +87,16 @@ def refused(check: Callable[..., None], *args: Any) -> None:
         raise CommandError(str(err).replace("duplicates='keep'", "--duplicates keep")) from None
 
 
-def check_n_labels(n_labels: int | None) -> None:
-    if n_labels is not None and n_labels < 2:
-        raise CommandError(f"--n-labels must be at least 2, got {n_labels}")
+def add_n_classes(p: argparse.ArgumentParser, help_text: str) -> None:
+    """``--n-classes K`` (``args.n_classes``); its former spelling ``--n-labels`` is still read."""
+    p.add_argument("--n-classes", "--n-labels", dest="n_classes", type=int, metavar="K",
+                   help=help_text + "; --n-labels is the former spelling")
+
+
+def check_n_classes(n_classes: int | None) -> None:
+    """A CommandError unless ``--n-classes`` is unset or at least 2."""
+    if n_classes is not None and n_classes < 2:
+        raise CommandError(f"--n-classes must be at least 2, got {n_classes}")
 
 
 def label_names(text: str | None) -> list[str] | None:

@@ -24,8 +24,8 @@ EXAMPLES = {
         example (three workers label three items; w3 disagrees with the others):
           printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
-          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv
-        writes item, label and one posterior column per class (p_0, p_1) to gold.tsv (i1 1, i2 0, i3 1),
+          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o labels_inferred.tsv
+        writes item, label and one posterior column per class (p_0, p_1) to labels_inferred.tsv (i1 1, i2 0, i3 1),
         worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
 
         manyjudges truth next LABELS --method NAME --budget B: where the next labels should go

@@ -90,17 +90,17 @@ def _as_index(name: str, x) -> np.ndarray:
     return a if a.dtype in (np.int32, np.int64) else a.astype(np.int64)  # int32 codes stay int32 (no copy)
 
 
-def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init, model, stop):
+def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, smoothing, init, model, stop):
     item, judge, label = _as_index("item", item), _as_index("judge", judge), _as_index("label", label)
     if not (len(item) == len(judge) == len(label)):
         raise ValueError("item, judge and label must have the same length, "
                          f"got {len(item)}, {len(judge)}, {len(label)}")
     if len(item) == 0:
         raise ValueError("no labels: item, judge and label are empty")
-    for name, n, lo in (("n_items", n_items, 1), ("n_judges", n_judges, 1), ("n_labels", n_labels, 2)):
+    for name, n, lo in (("n_items", n_items, 1), ("n_judges", n_judges, 1), ("n_classes", n_classes, 2)):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < lo:
             raise ValueError(f"{name} must be an integer >= {lo}, got {n!r}")
-    for name, a, n in (("item", item, n_items), ("judge", judge, n_judges), ("label", label, n_labels)):
+    for name, a, n in (("item", item, n_items), ("judge", judge, n_judges), ("label", label, n_classes)):
         bad = (a < 0) | (a >= n)
         if bad.any():
             raise ValueError(f"{name} index {int(a[bad][0])} outside 0..{n - 1} "
@@ -124,15 +124,15 @@ def _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, sm
 
 
 def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items: int, n_judges: int,
-                 n_labels: int) -> sparse.csr_matrix:
+                 n_classes: int) -> sparse.csr_matrix:
     """(n_items, n_judges * K) CSR count matrix: entry (i, j K + c) = how many times judge j said c about
     item i. Built by scipy's O(n) COO-to-CSR pass (repeats summed, each row's columns sorted, so the
     matrix, and every sum over it, does not depend on the order of the labels); 12 bytes a label
     (float64 count, int32 column). Its transpose ``.T`` is a CSC view of the same arrays."""
-    columns = judge * n_labels + label
+    columns = judge * n_classes + label
     if columns.dtype != item.dtype:
         columns = columns.astype(np.int64)
-    counts = sparse.coo_matrix((np.ones(len(item)), (item, columns)), shape=(n_items, n_judges * n_labels))
+    counts = sparse.coo_matrix((np.ones(len(item)), (item, columns)), shape=(n_items, n_judges * n_classes))
     del columns
     return counts.tocsr()
 
@@ -144,7 +144,7 @@ def dawid_skene(
     *,
     n_items: int,
     n_judges: int,
-    n_labels: int,
+    n_classes: int,
     max_iter: int = 100,
     tol: float = 1e-6,
     smoothing: float = 0.01,
@@ -163,8 +163,8 @@ def dawid_skene(
     ----------
     item, judge, label : array of int
         One observed label per entry (0-based codes, equal lengths): judge ``judge[e]`` said ``label[e]``
-        (0..n_labels-1) about item ``item[e]``. A judge may label an item more than once (each is one entry).
-    n_items, n_judges, n_labels : int
+        (0..n_classes-1) about item ``item[e]``. A judge may label an item more than once (each is one entry).
+    n_items, n_judges, n_classes : int
         The numbers of items, judges and classes K (K >= 2).
     max_iter : int
         At most this many iterations (one iteration: M-step then E-step).
@@ -198,14 +198,14 @@ def dawid_skene(
     Raises
     ------
     ValueError
-        For empty or mismatched inputs, non-integer or out-of-range indices, n_labels < 2, max_iter < 1,
+        For empty or mismatched inputs, non-integer or out-of-range indices, n_classes < 2, max_iter < 1,
         negative tol or smoothing, an unknown init, model or stop, or bad gold items.
     FloatingPointError
         When an item's labels have probability 0 under every class (possible only at s = 0).
     """
-    item, judge, label = _validate(item, judge, label, n_items, n_judges, n_labels, max_iter, tol, smoothing, init,
+    item, judge, label = _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, smoothing, init,
                                    model, stop)
-    k, n_items, n_judges = int(n_labels), int(n_items), int(n_judges)
+    k, n_items, n_judges = int(n_classes), int(n_items), int(n_judges)
     gold = _check_known(known, n_items, k, init)
     # the labels as a sparse item x (judge * K + label) count matrix L: the M-step's sums are L^T @ T and the
     # E-step's L @ log confusion, each O(labels x K) (a repeated label counts twice)

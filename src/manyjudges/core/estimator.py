@@ -8,7 +8,8 @@
   constructor's signature, so ``sklearn.base.clone(method)`` builds an unfitted copy with the same
   parameters, and ``repr`` shows those that differ from their defaults.
 - ``fit(...)`` returns self; what it learns is stored in attributes ending in ``_``, set by the
-  estimator itself and nowhere else.
+  estimator itself and nowhere else. A method that needs them before ``fit`` raises
+  :class:`NotFittedError` (:func:`check_is_fitted`).
 
 A family's base class (:class:`~manyjudges.orderings.base.OrderingScorer`,
 :class:`~manyjudges.graded.base.GradedMethod`, :class:`~manyjudges.crowd.base.CrowdAggregator`,
@@ -17,9 +18,35 @@ A family's base class (:class:`~manyjudges.orderings.base.OrderingScorer`,
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["Estimator"]
+__all__ = ["Estimator", "NotFittedError", "check_is_fitted"]
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator was used before ``fit`` (both a ValueError and an AttributeError, as scikit-learn's)."""
+
+
+def check_is_fitted(estimator: object, attributes: str | Iterable[str]) -> None:
+    """Raise :class:`NotFittedError` unless ``estimator`` has every fitted attribute named in ``attributes``.
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator whose method is about to read its fitted attributes.
+    attributes : str or iterable of str
+        The fitted attribute(s) the method needs (names ending in ``_``).
+
+    Raises
+    ------
+    NotFittedError
+        Naming the estimator's class and the call to make first.
+    """
+    names = [attributes] if isinstance(attributes, str) else list(attributes)
+    if not all(name in vars(estimator) for name in names):
+        raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet: call fit with "
+                             "its data before using this method")
 
 
 def _same(a: object, b: object) -> bool:

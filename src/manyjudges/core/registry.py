@@ -106,13 +106,27 @@ class Registry:
     """The built-in methods of one family, and users' own through ``package.module:callable``.
 
     ``required``: the methods an object built here must have (the family's contract),
-    checked on every build.
+    checked on every build. ``aliases``: former parameter names still read on input (a config's
+    ``params``, ``--param``), former name -> name; a method whose factory takes the former name
+    itself keeps it.
     """
 
-    def __init__(self, family: str, builtins: Mapping[str, Builtin], required: tuple[str, ...]) -> None:
+    def __init__(self, family: str, builtins: Mapping[str, Builtin], required: tuple[str, ...],
+                 aliases: Mapping[str, str] | None = None) -> None:
         self.family = family
         self.builtins = dict(builtins)
         self.required = required
+        self.aliases = dict(aliases or {})
+
+    def _renamed(self, method: str, factory: Callable[..., Any], params: dict[str, Any]) -> dict[str, Any]:
+        """``params`` with each former parameter name (:attr:`aliases`) read as its name."""
+        taken = _signature(factory).parameters
+        for old, new in self.aliases.items():
+            if old in params and old not in taken and new in taken:
+                if new in params:
+                    raise ValueError(f"method {method!r}: give {new!r} or its former name {old!r}, not both")
+                params[new] = params.pop(old)
+        return params
 
     def __contains__(self, name: object) -> bool:
         return name in self.builtins
@@ -144,16 +158,16 @@ class Registry:
 
     def build(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
         """``factory(**{**preset, **params})``, checked against the family's contract and validated."""
-        params = dict(params or {})
         factory, preset = self.resolve(method)
+        params = self._renamed(method, factory, dict(params or {}))
         _check_parameters(method, factory, params, preset)
         built = factory(**{**preset, **params})
         missing = [attr for attr in self.required if not callable(getattr(built, attr, None))]
         if missing:
             raise ValueError(f"method {method!r} returned {type(built).__name__}, which has no {missing[0]}(); "
                              f"methods of the {self.family} family need {', '.join(a + '()' for a in self.required)}")
-        # a family's whole check (``check_params``: the truth family's shared parameters too), else its own
-        check = getattr(built, "check_params", None) or getattr(built, "_check_params", None)
+        # the estimator contract's check (a truth method's covers the family's shared ``calibrate`` too)
+        check = getattr(built, "_check_params", None)
         if callable(check):
             try:
                 check()

@@ -3,7 +3,7 @@
 One topic's judgments (:class:`TopicJudgments`, from a preferences or a ratings table) go to
 an aggregator with one contract, ``Aggregator(**params).fit(topic)``, which sets ``scores_``
 (higher = better), ``ranking_`` (item indices, best first) and ``skills_`` (one per worker,
-or None): CrowdAgg (NDCG / RBP, with quality or ``quality=False``) and the baselines
+or None): CrowdAgg (NDCG / RBP, with skill or ``skill=False``) and the baselines
 CondorcetFuse, GreedyOrder, Borda, Bradley-Terry, Crowd-BT, MPM and EMeloRating. IR metrics,
 spammers and the simulated crowd serve the experiments. :func:`judge_measures` measures a panel of
 LLM judges from their pairwise verdicts: position bias, agreement with a reference and among
@@ -49,9 +49,9 @@ from manyjudges.crowd.judgments import (
 from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
-from manyjudges.crowd.quality import annotator_accuracy
 from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.simulate import simulate_crowd
+from manyjudges.crowd.skill import annotator_accuracy
 from manyjudges.crowd.spammers import add_spammers
 
 registry = CROWD_METHODS

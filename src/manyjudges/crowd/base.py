@@ -4,8 +4,8 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
 :class:`~manyjudges.crowd.judgments.TopicJudgments`, and then has
 
 - ``scores_`` : (n,) float array, higher = ranked higher (aligned with ``topic.items``);
-- ``skills_`` : (m,) float array of per-worker quality (aligned with ``topic.workers``;
-  NaN for a worker the method could not rate), or None when the method has no quality;
+- ``skills_`` : (m,) float array of per-worker skill (aligned with ``topic.workers``;
+  NaN for a worker the method could not rate), or None when the method has no skill;
 - ``ranking_`` : (n,) item indices, best first: scores descending (at 12 significant digits),
   ties by item index. The experiments break ties by a hash of the item id instead
   (:func:`manyjudges.crowd.experiment.item_tiebreak`), so that id order, which can correlate
@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.estimator import Estimator
+from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.crowd.judgments import TopicJudgments
 
 
@@ -52,7 +52,7 @@ def check_flag(name: str, value: object) -> None:
 
 
 class CrowdAggregator(Estimator):
-    """Base class: subclasses implement ``_fit(topic) -> (scores, quality or None)``."""
+    """Base class: subclasses implement ``_fit(topic) -> (scores, skill or None)``."""
 
     name: str = "aggregator"
     scores_: np.ndarray
@@ -61,12 +61,12 @@ class CrowdAggregator(Estimator):
     def fit(self, topic: TopicJudgments) -> CrowdAggregator:
         """Aggregate one topic: sets ``scores_``, ``skills_`` (and ``ranking_``); returns self."""
         self._check_params()
-        scores, quality = self._fit(topic)
+        scores, skill = self._fit(topic)
         scores = np.asarray(scores, dtype=float)
         if scores.shape != (topic.n_items,):
             raise ValueError(f"{type(self).__name__} returned {scores.shape} scores for {topic.n_items} items")
         self.scores_ = scores
-        self.skills_ = None if quality is None else np.asarray(quality, dtype=float)
+        self.skills_ = None if skill is None else np.asarray(skill, dtype=float)
         return self
 
     @property
@@ -74,6 +74,7 @@ class CrowdAggregator(Estimator):
         """The former name of :attr:`skills_` (the truth family's name for the same concept); deprecated."""
         warnings.warn("quality_ is now skills_ (one name for a worker's skill in every family)", DeprecationWarning,
                       stacklevel=2)
+        check_is_fitted(self, "skills_")
         return self.skills_
 
     def fit_predict(self, topic: TopicJudgments) -> pd.Series:
@@ -84,6 +85,8 @@ class CrowdAggregator(Estimator):
 
     @property
     def ranking_(self) -> np.ndarray:
+        """(n,) item indices, best first (see the module docstring); NotFittedError before ``fit``."""
+        check_is_fitted(self, "scores_")
         return ranking_from_scores(self.scores_)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:  # pragma: no cover

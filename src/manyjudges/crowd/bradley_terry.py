@@ -6,8 +6,8 @@ Duplicate judgments are summed into counts first (per unordered pair for Bradley
 worker and ordered pair for Crowd-BT), so one objective evaluation costs O(distinct pairs),
 vectorised with ``np.bincount``. Bradley-Terry scores (also Crowd-BT-eq, and Crowd-BT's
 starting point) are fitted by damped Newton with the dense Hessian (convex; ~10 steps), or
-by L-BFGS-B with the analytic gradient for large topics; Crowd-BT's scores and qualities
-jointly by L-BFGS-B with box bounds on the qualities.
+by L-BFGS-B with the analytic gradient for large topics; Crowd-BT's scores and skills
+jointly by L-BFGS-B with box bounds on the skills.
 """
 from __future__ import annotations
 
@@ -236,7 +236,7 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
 
 
 class CrowdBT(CrowdAggregator):
-    """Crowd-BT: Bradley-Terry with a per-worker quality, fitted offline by maximum likelihood.
+    """Crowd-BT: Bradley-Terry with a per-worker skill, fitted offline by maximum likelihood.
 
     Chen, X., Bennett, P. N., Collins-Thompson, K. and Horvitz, E. (2013). Pairwise ranking
     aggregation in a crowdsourced setting. WSDM, 193-202 (Niu et al.'s ref. [4]). Worker k reports
@@ -261,7 +261,7 @@ class CrowdBT(CrowdAggregator):
     eta_k = mean over k's judgments of the posterior eta q / P that k answered honestly; one
     joint solve needs fewer objective evaluations than alternating s- and eta-steps.)
 
-    ``quality=False`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
+    ``skill=False`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
     the virtual-item regulariser) and ``skills_`` is None; otherwise ``skills_`` = eta_k,
     NaN for a worker without a strict preference. Maximum likelihood puts workers with a few
     judgments at the bounds; ``eta_prior`` (e.g. (2, 2)) shrinks them.
@@ -269,10 +269,10 @@ class CrowdBT(CrowdAggregator):
 
     name = "crowd_bt"
 
-    def __init__(self, reg: float = 0.0, virtual_weight: float = 1.0, quality: bool = True,
+    def __init__(self, reg: float = 0.0, virtual_weight: float = 1.0, skill: bool = True,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
                  eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
-        self.reg, self.virtual_weight, self.quality = reg, virtual_weight, quality
+        self.reg, self.virtual_weight, self.skill = reg, virtual_weight, skill
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
 
@@ -280,7 +280,7 @@ class CrowdBT(CrowdAggregator):
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
         if self.reg < 0 or self.virtual_weight < 0:
             raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
-        check_flag("quality", self.quality)
+        check_flag("skill", self.skill)
         if min(self.eta_prior) < 1:
             raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
         if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
@@ -292,10 +292,10 @@ class CrowdBT(CrowdAggregator):
         worker, win, lose = strict_pairs(topic)
         judged = np.bincount(worker, minlength=m) > 0
         if len(win) == 0:
-            return np.zeros(n), None if not self.quality else np.full(m, np.nan)
+            return np.zeros(n), None if not self.skill else np.full(m, np.nan)
         s_eq = fit_bt_scores(*pair_counts(win, lose, n), n, self.reg, self.virtual_weight,
                              max_iter=self.max_iter, tol=min(self.tol, 1e-8))
-        if not self.quality:
+        if not self.skill:
             return s_eq, None
         keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
         worker, win, lose = keys // (n * n), keys // n % n, keys % n

@@ -8,7 +8,7 @@ For annotator i (docs/methods.md, crowd section, which wins over the paper):
   ``1/2 + (N_i(s) - N_i(t)) / (2 (n - 1))`` when i compared s and t, else ``1/2``;
   ``paper_literal``: eq (6) as printed, ``(N_s - N_t)/n`` if ``N_s > N_t``,
   ``1 - (N_t - N_s)/n`` if ``N_s < N_t``, ``1/2`` if equal or not compared.
-- quality (eq 9): ``p'_st = eta_i p_st + (1 - eta_i)(1 - p_st)``.
+- skill (eq 9): ``p'_st = eta_i p_st + (1 - eta_i)(1 - p_st)``.
 - rank of j (eq 12, 0-based): ``r = sum_{l != j} Bernoulli(1 - p'_jl)``.
 - ``F(j) = sum_i E f(r_ij)``, ``f(r) = 1/log2(r + 2)`` (NDCG) or ``(1 - p) p^r`` (RBP);
   ranking = F descending (Algorithm 3: rearrangement inequality).
@@ -105,7 +105,7 @@ def win_counts(n_workers: int, n_items: int, worker: np.ndarray, a: np.ndarray, 
     return counts.reshape(n_workers, n_items).astype(float)
 
 
-def agreement_quality(ranking: np.ndarray, n_workers: int, worker: np.ndarray, a: np.ndarray,
+def agreement_skill(ranking: np.ndarray, n_workers: int, worker: np.ndarray, a: np.ndarray,
                       b: np.ndarray, net: np.ndarray) -> np.ndarray:
     """eq (17): per worker, the share of net-directed pairs ordered as in ``ranking``; NaN if none."""
     position = np.empty(len(ranking), dtype=np.int64)
@@ -191,7 +191,7 @@ def _layout(topic: TopicJudgments, worker: np.ndarray, a: np.ndarray, b: np.ndar
 
 
 def _scores(layout: _Layout, eta: np.ndarray, n_items: int, n_workers: int) -> np.ndarray:
-    """``F(j) = sum_i E f(r_ij)`` (Algorithm 3 line 1) for qualities ``eta``."""
+    """``F(j) = sum_i E f(r_ij)`` (Algorithm 3 line 1) for skills ``eta``."""
     q = 0.5 - (2.0 * eta[layout.edge_worker] - 1.0) * layout.edge_dev  # 1 - p'_jl, eq (9)
     scores = np.full(n_items, n_workers * layout.constant)
     for bucket in layout.buckets:
@@ -208,7 +208,7 @@ class CrowdAgg(CrowdAggregator):
     Parameters
     ----------
     measure : "ndcg" (CrowdAgg_NDCG) or "rbp" (CrowdAgg_RBP).
-    quality : estimate annotator quality by alternating (eq 17); False gives the "-eq"
+    skill : estimate annotator skill by alternating (eq 17); False gives the "-eq"
         variants: eta = 1, a single pass, ``skills_ = None``.
     pairwise : "margin" (default) or "paper_literal" (eq 6 as printed).
     rbp_p : RBP persistence p.
@@ -226,9 +226,9 @@ class CrowdAgg(CrowdAggregator):
 
     name = "crowdagg"
 
-    def __init__(self, measure: str = "ndcg", quality: bool = True, pairwise: str = "margin",
+    def __init__(self, measure: str = "ndcg", skill: bool = True, pairwise: str = "margin",
                  rbp_p: float = 0.95, max_iter: int = 20) -> None:
-        self.measure, self.quality, self.pairwise = measure, quality, pairwise
+        self.measure, self.skill, self.pairwise = measure, skill, pairwise
         self.rbp_p, self.max_iter = rbp_p, max_iter
 
     def _check_params(self) -> None:
@@ -241,7 +241,7 @@ class CrowdAgg(CrowdAggregator):
             raise ValueError(f"rbp_p must be in (0, 1), got {self.rbp_p}")
         if not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
             raise ValueError(f"max_iter must be an integer >= 1, got {self.max_iter!r}")
-        check_flag("quality", self.quality)
+        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers
@@ -250,13 +250,13 @@ class CrowdAgg(CrowdAggregator):
         eta = np.ones(m)
         scores = _scores(layout, eta, n, m)
         ranking = ranking_from_scores(scores)
-        self.n_iter_, self.converged_, self.cycle_ = 1, not self.quality, False
-        if not self.quality:
+        self.n_iter_, self.converged_, self.cycle_ = 1, not self.skill, False
+        if not self.skill:
             return scores, None
         estimate = eta
         seen = {ranking.tobytes()}
         while self.n_iter_ < self.max_iter:
-            estimate = agreement_quality(ranking, m, worker, a, b, net)
+            estimate = agreement_skill(ranking, m, worker, a, b, net)
             eta = np.where(np.isnan(estimate), 1.0, estimate)  # no pair: every p is 1/2, eta is moot
             scores = _scores(layout, eta, n, m)
             new_ranking = ranking_from_scores(scores)
@@ -272,5 +272,5 @@ class CrowdAgg(CrowdAggregator):
             seen.add(new_ranking.tobytes())
             ranking = new_ranking
         if self.n_iter_ == 1:  # max_iter == 1: the single pass used eta = 1
-            estimate = np.where(np.isnan(agreement_quality(ranking, m, worker, a, b, net)), np.nan, 1.0)
+            estimate = np.where(np.isnan(agreement_skill(ranking, m, worker, a, b, net)), np.nan, 1.0)
         return scores, estimate

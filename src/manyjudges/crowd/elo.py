@@ -4,8 +4,8 @@ Bashir, M., Anderton, J., Wu, J., Golbus, P. B., Pavlu, V. and Aslam, J. A. (201
 rating system for preference judgements. SIGIR '13, 909-912 (Niu et al.'s ref. [2]); the EM step is
 J. Wu's thesis "Applying EM to compute document relevance from crowdsourced pair preferences"
 (Northeastern University, 2013; Niu et al.'s ref. [27]). Niu et al. (WSDM 2015) describe it as: estimate
-pairwise probabilities and annotator qualities by EM, then rate documents from the preferences
-with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo without the quality step.
+pairwise probabilities and annotator skills by EM, then rate documents from the preferences
+with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo without the skill step.
 
 1. EM (Dawid and Skene 1979, on pair labels). Each judged pair {a, b} (a < b) has a hidden
    label c in {a preferred, b preferred, tie} (tie only when the topic has ties) with prior
@@ -199,7 +199,7 @@ class EMEloRating(CrowdAggregator):
 
     ``scores_`` = Elo ratings. ``skills_`` = per worker, the expected share of its judgments
     that agree with the EM posterior label of the pair (its confusion matrix's accuracy on the
-    pairs it judged); None for EMeloRating-eq (``quality=False``), which skips EM and plays
+    pairs it judged); None for EMeloRating-eq (``skill=False``), which skips EM and plays
     each pair with the raw share of its judgments; ``confusion_`` = the confusion matrices.
     Parameters: ``k_factor``, ``n_passes``, ``initial_rating``, ``scale`` (Elo); ``max_iter``,
     ``tol``, ``smoothing``, ``diagonal`` (EM pseudo-counts); ``random_state`` (seed of the fixed game order).
@@ -208,7 +208,7 @@ class EMEloRating(CrowdAggregator):
     to us (Niu et al.: "the parameter setting in EMeloRating is the same as in [2]"); we use Elo's
     chess conventions, K = 32, initial 1500, logistic base 10 with scale 400. (2) One game per
     judged pair whose score is soft: the EM posterior expected score (EMeloRating) or the raw
-    judgment share (EMeloRating-eq); "filtered/weighted by quality" is read as the EM posterior,
+    judgment share (EMeloRating-eq); "filtered/weighted by skill" is read as the EM posterior,
     which weights each judgment by its worker's confusion matrix (no hard threshold), and ties
     score 1/2. (3) Elo depends on game order; we make it deterministic: the games of a pass are
     grouped into rounds (each item at most once per round, built greedily from a fixed seeded
@@ -217,16 +217,16 @@ class EMEloRating(CrowdAggregator):
     pair's two items (no position bias is modelled), and its M-step adds pseudo-counts 0.01
     per cell plus 1 on the diagonal (without them, a worker whose pairs nobody else judged can
     flip to "always wrong" as easily as "always right"). (5) EMeloRating-eq is read as
-    all judgments entering Elo unweighted (no EM), so it is a true no-quality ablation; Niu et al.
+    all judgments entering Elo unweighted (no EM), so it is a true no-skill ablation; Niu et al.
     remark that their EMeloRating-eq still contained EM, which we cannot reproduce exactly.
     """
 
     name = "em_elo_rating"
 
-    def __init__(self, k_factor: float = 32.0, n_passes: int = 10, quality: bool = True,
+    def __init__(self, k_factor: float = 32.0, n_passes: int = 10, skill: bool = True,
                  initial_rating: float = 1500.0, scale: float = 400.0, max_iter: int = 100,
                  tol: float = 1e-6, smoothing: float = 0.01, diagonal: float = 1.0, random_state: int = 0):
-        self.k_factor, self.n_passes, self.quality = k_factor, n_passes, quality
+        self.k_factor, self.n_passes, self.skill = k_factor, n_passes, skill
         self.initial_rating, self.scale, self.max_iter, self.tol = initial_rating, scale, max_iter, tol
         self.smoothing, self.diagonal, self.random_state = smoothing, diagonal, random_state
 
@@ -234,21 +234,21 @@ class EMEloRating(CrowdAggregator):
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
         if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
             raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
-        check_flag("quality", self.quality)
+        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         data = PairLabels(topic)
         if data.n_pairs == 0:
-            quality = None if not self.quality else np.full(topic.n_workers, np.nan)
-            return np.full(topic.n_items, self.initial_rating), quality
-        if not self.quality:
-            post, quality = data.shares(), None
+            skill = None if not self.skill else np.full(topic.n_workers, np.nan)
+            return np.full(topic.n_items, self.initial_rating), skill
+        if not self.skill:
+            post, skill = data.shares(), None
         else:
             post, confusion, _, self.n_iter_ = dawid_skene_pairs(data, self.max_iter, self.tol, self.smoothing,
                                                                  self.diagonal)
             self.confusion_ = confusion
-            quality = worker_agreement(data, post)
+            skill = worker_agreement(data, post)
         score = post[:, 0] + (0.5 * post[:, 2] if data.n_classes == 3 else 0.0)
         ratings = elo_ratings(data.pair_a, data.pair_b, score, topic.n_items, self.k_factor, self.n_passes,
                               self.initial_rating, self.scale, self.random_state)
-        return ratings, quality
+        return ratings, skill

@@ -1,5 +1,5 @@
 """The crowd experiments of Niu et al. (WSDM 2015) as functions on long tables: aggregate every topic,
-score the rankings against truth (Table 2), compare qualities (Figures 1-2) and sweep
+score the rankings against truth (Table 2), compare skills (Figures 1-2) and sweep
 spammers (Figures 3-4). Scripts call these; nothing here knows about Snakemake.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.base import ranking_from_scores
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.quality import annotator_accuracy, coefficient_of_variation, quality_histogram_kl
 from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
+from manyjudges.crowd.skill import annotator_accuracy, coefficient_of_variation, skill_histogram_kl
 from manyjudges.crowd.spammers import add_spammers
 
 log = logging.getLogger(__name__)
@@ -65,11 +65,11 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
                       progress: Callable[[int, int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     """Run one method on every topic.
 
-    Returns ``rankings`` (topic, method, item, rank (1 = best), score), ``quality``
-    (topic, method, worker, quality; empty for a method without quality) and the total
+    Returns ``rankings`` (topic, method, item, rank (1 = best), score), ``skill``
+    (topic, method, worker, skill; empty for a method without skill) and the total
     fitting time in seconds.
     """
-    rank_parts, quality_parts, total = [], [], 0.0
+    rank_parts, skill_parts, total = [], [], 0.0
     n = len(dataset.topics)
     for i, (topic_id, topic) in enumerate(dataset.topics.items(), start=1):
         aggregator, seconds = fit_topic(spec, topic)
@@ -79,16 +79,16 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
             "topic": topic_id, "method": name, "item": topic.items[order],
             "rank": np.arange(1, topic.n_items + 1), "score": np.asarray(aggregator.scores_, dtype=float)[order]}))
         if aggregator.skills_ is not None:
-            quality_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "worker": topic.workers,
-                                               "quality": np.asarray(aggregator.skills_, dtype=float)}))
+            skill_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "worker": topic.workers,
+                                               "skill": np.asarray(aggregator.skills_, dtype=float)}))
         if i % 10 == 0 or i == n:
             log.info("%s: %d/%d topics, %.2f s fitting so far", name, i, n, total)
         if progress is not None:
             progress(i, n)
     rankings = pd.concat(rank_parts, ignore_index=True)
-    quality = (pd.concat(quality_parts, ignore_index=True) if quality_parts
-               else pd.DataFrame(columns=["topic", "method", "worker", "quality"]))
-    return rankings, quality, total
+    skill = (pd.concat(skill_parts, ignore_index=True) if skill_parts
+               else pd.DataFrame(columns=["topic", "method", "worker", "skill"]))
+    return rankings, skill, total
 
 
 def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Sequence[int],
@@ -246,8 +246,8 @@ def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baseline
                                        "t", "p_value", "n_topics"])
 
 
-def quality_table(quality: pd.DataFrame, dataset: CrowdDataset) -> pd.DataFrame:
-    """topic, worker, method, quality, accuracy: each method's estimate beside eq (18)'s accuracy vs truth."""
+def skill_table(skill: pd.DataFrame, dataset: CrowdDataset) -> pd.DataFrame:
+    """topic, worker, method, skill, accuracy: each method's estimate beside eq (18)'s accuracy vs truth."""
     acc_rows = []
     for topic_id, topic in dataset.topics.items():
         truth = dataset.truth_for(topic_id)
@@ -255,21 +255,21 @@ def quality_table(quality: pd.DataFrame, dataset: CrowdDataset) -> pd.DataFrame:
             continue
         acc = annotator_accuracy(topic, truth)
         acc_rows.append(pd.DataFrame({"topic": topic_id, "worker": topic.workers, "accuracy": acc}))
-    if not acc_rows or quality.empty:
-        return pd.DataFrame(columns=["topic", "worker", "method", "quality", "accuracy"])
+    if not acc_rows or skill.empty:
+        return pd.DataFrame(columns=["topic", "worker", "method", "skill", "accuracy"])
     accuracy = pd.concat(acc_rows, ignore_index=True)
-    out = quality.merge(accuracy, on=["topic", "worker"], how="left")
-    return out[["topic", "worker", "method", "quality", "accuracy"]]
+    out = skill.merge(accuracy, on=["topic", "worker"], how="left")
+    return out[["topic", "worker", "method", "skill", "accuracy"]]
 
 
-def quality_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
-    """topic, method, kl: KL divergence of the accuracy histogram vs each method's quality histogram."""
+def skill_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """topic, method, kl: KL divergence of the accuracy histogram vs each method's skill histogram."""
     rows = []
     for (method, topic), group in table.groupby(["method", "topic"], sort=False):
-        ok = group["accuracy"].notna() & group["quality"].notna()
+        ok = group["accuracy"].notna() & group["skill"].notna()
         if ok.sum() == 0:
             continue
-        kl = quality_histogram_kl(group.loc[ok, "accuracy"].to_numpy(), group.loc[ok, "quality"].to_numpy(),
+        kl = skill_histogram_kl(group.loc[ok, "accuracy"].to_numpy(), group.loc[ok, "skill"].to_numpy(),
                                   bins=bins)
         rows.append((str(topic), method, float(kl)))
     return pd.DataFrame(rows, columns=["topic", "method", "kl"])

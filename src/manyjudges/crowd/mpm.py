@@ -47,7 +47,7 @@ def implied_accuracy(mu: np.ndarray, sigma: np.ndarray, adherence: np.ndarray, d
     Under MPM, worker k states "a over b" rather than "b over a" with probability
     sigma(2 alpha_k f_ab) (the two outcomes' ratio exp(alpha_k f_ab) / exp(-alpha_k f_ab)), so
     the model-implied probability that k agrees with the fitted order on a pair is
-    sigma(2 alpha_k |f_ab|). quality_k = its mean over k's judged pairs (weighted by the number
+    sigma(2 alpha_k |f_ab|). skill_k = its mean over k's judged pairs (weighted by the number
     of strict judgments): 1/2 for alpha = 0, below 1/2 for a worker answering against the
     consensus; NaN for a worker with no strict judgment. (alpha itself is ``adherence_``.)
     """
@@ -77,8 +77,8 @@ class MPM(CrowdAggregator):
     Figure 2 compares like with like; NaN for a worker without a strict judgment; None for
     MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the
-    N(1, 1 / reg_alpha) prior on each alpha_k; ``quality=False`` fixes all alpha_k = 1 ("MPM-eq",
-    Niu et al. set the quality parameters to 1); ``support`` "worker" (default) or "all" (the
+    N(1, 1 / reg_alpha) prior on each alpha_k; ``skill=False`` fixes all alpha_k = 1 ("MPM-eq",
+    Niu et al. set the skill parameters to 1); ``support`` "worker" (default) or "all" (the
     normaliser's pairs); ``solver`` "auto", "newton" or "lbfgs"; ``max_iter``; ``tol`` (max
     |gradient| of J at the stop).
 
@@ -102,9 +102,9 @@ class MPM(CrowdAggregator):
 
     name = "mpm"
 
-    def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, quality: bool = True,
+    def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, skill: bool = True,
                  support: str = "worker", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
-        self.reg, self.reg_alpha, self.quality = reg, reg_alpha, quality
+        self.reg, self.reg_alpha, self.skill = reg, reg_alpha, skill
         self.support, self.solver, self.max_iter, self.tol = support, solver, max_iter, tol
 
     def _check_params(self) -> None:
@@ -115,18 +115,18 @@ class MPM(CrowdAggregator):
             raise ValueError(f"support must be 'worker' or 'all', got {self.support!r}")
         if self.reg <= 0:
             raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
-        check_flag("quality", self.quality)
+        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_workers
-        data = MPMData(topic, self.support, self.quality)
-        quality = np.full(m, np.nan) if self.quality else None
+        data = MPMData(topic, self.support, self.skill)
+        skill = np.full(m, np.nan) if self.skill else None
         if n < 2 or data.total == 0:
-            return np.zeros(n), quality
+            return np.zeros(n), skill
         blocks = [_initial_mu(data), np.zeros(n)]
-        if self.quality:
+        if self.skill:
             blocks.append(np.ones(m))
-        args = (self.reg, self.quality, self.reg_alpha)
+        args = (self.reg, self.skill, self.reg_alpha)
         theta0 = np.concatenate(blocks)
         small = len(theta0) <= NEWTON_DIM and len(data.rq) + data.n_pairs <= NEWTON_CELLS
         if self.solver == "newton" or (self.solver == "auto" and small):
@@ -135,8 +135,8 @@ class MPM(CrowdAggregator):
             theta, self.n_iter_ = lbfgsb(lambda v: mpm_objective(v, data, *args), theta0, maxiter=self.max_iter,
                                          gtol=self.tol, ftol=FTOL, maxcor=20)
         self.sigma_ = np.exp(theta[n:2 * n] - theta[n:2 * n].mean())
-        if self.quality:
+        if self.skill:
             self.adherence_ = theta[2 * n:].copy()
             self.adherence_[data.n_k == 0] = np.nan
-            quality = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)
-        return theta[:n].copy(), quality
+            skill = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)
+        return theta[:n].copy(), skill

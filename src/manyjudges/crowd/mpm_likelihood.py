@@ -63,10 +63,10 @@ class MPMData:
     per worker (also those whose net is 0); ``net_q`` the net count per pair over all workers;
     ``total`` = sum n_k. Normaliser: segments ``seg_worker, seg_n`` (a worker with strict
     judgments and its N_k; one segment of all workers, worker -1, N = total, for ``support="all"``
-    with equal quality), each listing its support pairs ``rq[seg_starts[s]:...]``.
+    with equal skill), each listing its support pairs ``rq[seg_starts[s]:...]``.
     """
 
-    def __init__(self, topic: TopicJudgments, support: str = "worker", quality: bool = True):
+    def __init__(self, topic: TopicJudgments, support: str = "worker", skill: bool = True):
         if support not in ("worker", "all"):
             raise ValueError(f"support must be 'worker' or 'all', got {support!r}")
         n, m = topic.n_items, topic.n_workers
@@ -89,7 +89,7 @@ class MPMData:
         self.total = float(self.n_k.sum())
         self.win, self.lose = win, lose
         active = np.flatnonzero(self.n_k > 0)
-        self.collapsed = support == "all" and not quality  # one shared normaliser: MPM-eq only
+        self.collapsed = support == "all" and not skill  # one shared normaliser: MPM-eq only
         if self.collapsed:
             rk, rq = np.full(n_pairs, -1, dtype=np.int64), np.arange(n_pairs, dtype=np.int64)
         elif support == "all":
@@ -134,7 +134,7 @@ def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool 
     return shift + np.log(zs), ax
 
 
-def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
+def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, skill: bool = True,
                   reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> tuple[float, np.ndarray]:
     """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
     reported as value +inf (the solvers then shorten the step) instead of NaN and warnings.
@@ -143,7 +143,7 @@ def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = 
     :func:`mpm_hessian` at the same ``theta`` then reuses.
     """
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        value, grad = _mpm_objective(theta, data, reg, quality, reg_alpha, terms)
+        value, grad = _mpm_objective(theta, data, reg, skill, reg_alpha, terms)
     if not np.isfinite(value) or not np.isfinite(grad).all():
         return np.inf, np.zeros_like(grad)
     return value, grad
@@ -158,7 +158,7 @@ def centring_mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.nd
     return total / a.shape[axis]
 
 
-def point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> dict[str, Any]:
+def point_terms(theta: np.ndarray, data: MPMData, skill: bool, cosh: bool) -> dict[str, Any]:
     """The terms of theta that the objective and the Hessian (:func:`manyjudges.crowd.mpm_newton.mpm_hessian`)
     share: ``s`` (centred), ``sigma``, per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and
     ``gx = dJ/dx``; per normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and
@@ -170,7 +170,7 @@ def point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> 
     ia, ib = data.ia, data.ib
     t = sigma[ia] + sigma[ib]
     x = (mu[ia] - mu[ib]) / t
-    if not quality:
+    if not skill:
         alpha_seg = np.ones(len(data.seg_starts))
         gx = data.net_q.copy()
     else:
@@ -186,11 +186,11 @@ def point_terms(theta: np.ndarray, data: MPMData, quality: bool, cosh: bool) -> 
             "cz": cz}
 
 
-def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
+def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, skill: bool = True,
                    reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> tuple[float, np.ndarray]:
     """Penalised negative mean log-likelihood of MPM and its gradient.
 
-    ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``quality`` is false: alpha = 1), with
+    ``theta = [mu (n), s (n), alpha (m)]`` (no alpha when ``skill`` is false: alpha = 1), with
     log sigma = s - mean(s) (the centring removes the invariance mu -> c mu, sigma -> c sigma):
 
         J = -L / N + reg / 2 (||mu||^2 + ||log sigma||^2) + reg_alpha / (2 N) ||alpha - 1||^2
@@ -199,15 +199,15 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, quality: bool =
     N(1, 1 / reg_alpha) prior on each adherence (a MAP term on the summed log-likelihood).
     ``terms`` (a dict) receives :func:`point_terms` (with ``cz``) and ``m1`` for the Hessian.
     """
-    if quality and data.collapsed:
-        raise ValueError("this MPMData was prepared for quality=False")
+    if skill and data.collapsed:
+        raise ValueError("this MPMData was prepared for skill=False")
     n, m = data.n, data.m
     mu = theta[:n]
-    point = point_terms(theta, data, quality, cosh=terms is not None)
+    point = point_terms(theta, data, skill, cosh=terms is not None)
     s, sigma, t, x, gx = point["s"], point["sigma"], point["t"], point["x"], point["gx"]
     ia, ib = data.ia, data.ib
     total = max(data.total, 1.0)
-    if not quality:
+    if not skill:
         alpha = None
         loglik = float(data.net_q @ x)
     else:

@@ -37,15 +37,15 @@ class _HessianIndex:
     ua_k: np.ndarray
 
 
-def _hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianIndex:
-    """:class:`_HessianIndex` of ``data``, cached on it per (dense, quality)."""
+def _hessian_index(data: MPMData, dense: bool, skill: bool) -> _HessianIndex:
+    """:class:`_HessianIndex` of ``data``, cached on it per (dense, skill)."""
     cache = data.__dict__.setdefault("_hessian_index", {})
-    if (dense, quality) not in cache:
-        cache[dense, quality] = _build_hessian_index(data, dense, quality)
-    return cache[dense, quality]
+    if (dense, skill) not in cache:
+        cache[dense, skill] = _build_hessian_index(data, dense, skill)
+    return cache[dense, skill]
 
 
-def _build_hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianIndex:
+def _build_hessian_index(data: MPMData, dense: bool, skill: bool) -> _HessianIndex:
     n, m = data.n, data.m
     n2, ia, ib = 2 * n, data.ia, data.ib
     n_pairs = len(ia)
@@ -68,7 +68,7 @@ def _build_hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianI
     pq, pk = data.q, data.k
     if len(data.seg_starts):
         pq, pk = np.concatenate([pq, rq]), np.concatenate([pk, data.seg_worker[seg]])
-    if not quality:
+    if not skill:
         ua_flat = np.zeros(0, dtype=np.int64)
     elif dense:
         ua_flat = pq * m + pk
@@ -78,7 +78,7 @@ def _build_hessian_index(data: MPMData, dense: bool, quality: bool) -> _HessianI
                          ua_flat=ua_flat, ua_k=pq)
 
 
-def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = True,
+def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, skill: bool = True,
                 reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> np.ndarray:
     """Dense Hessian of :func:`mpm_objective`, assembled in O(support cells + pairs) by scatter-adds.
 
@@ -94,23 +94,23 @@ def mpm_hessian(theta: np.ndarray, data: MPMData, reg: float, quality: bool = Tr
     n, m = data.n, data.m
     n2 = 2 * n
     if terms is None:
-        terms = point_terms(theta, data, quality, cosh=True)
+        terms = point_terms(theta, data, skill, cosh=True)
     jv = _jacobian_values(terms, data)
     segments = _segment_curvature(terms, data) if len(data.seg_starts) else None
     h = segments.h if segments is not None else np.zeros(len(data.ia))
     # J dense for small topics, else scattered
     dense = len(data.ia) * n2 <= DENSE_CELLS
-    index = _hessian_index(data, dense, quality)
+    index = _hessian_index(data, dense, skill)
     jac = None
     if dense:
         jac = np.zeros((len(data.ia), n2))
         jac.ravel()[index.jac_flat] = jv.T.ravel()
     huu = _hessian_uu(terms, data, jv, h, segments, index, jac)
     huu.ravel()[:: n2 + 1] += reg
-    dim = n2 + (m if quality else 0)
+    dim = n2 + (m if skill else 0)
     hess = np.zeros((dim, dim))
     hess[:n2, :n2] = huu
-    if quality:
+    if skill:
         hua = _hessian_ua(data, jv, segments, index, jac)
         hess[:n2, n2:] = hua
         hess[n2:, :n2] = hua.T

@@ -1,5 +1,5 @@
-"""Crowd figures (Niu et al., WSDM 2015): Table 2 as bars, Figure 1 (with vs without annotator quality),
-Figure 2 (estimated vs true quality distributions), Figures 3-4 (metrics vs added spammers); Table 2 with
+"""Crowd figures (Niu et al., WSDM 2015): Table 2 as bars, Figure 1 (with vs without annotator skill),
+Figure 2 (estimated vs true skill distributions), Figures 3-4 (metrics vs added spammers); Table 2 with
 the paper's values beside ours when given."""
 from __future__ import annotations
 
@@ -51,29 +51,29 @@ def plot_table2(table: pd.DataFrame, dataset: str, png: str | Path, pdf: str | P
     save_figure(fig, [png, pdf])
 
 
-def plot_quality_ablation(by_topic: pd.DataFrame, pairs: Sequence[Sequence[str]], dataset: str,
+def plot_skill_ablation(by_topic: pd.DataFrame, pairs: Sequence[Sequence[str]], dataset: str,
                           png: str | Path, pdf: str | Path) -> None:
-    """Figure 1: each [with quality, without quality] pair of methods, P@10 / MAP / NDCG@10 / RBP."""
+    """Figure 1: each [with skill, without skill] pair of methods, P@10 / MAP / NDCG@10 / RBP."""
     means = by_topic.groupby(["method", "metric"])["value"].mean()
     pairs = [p for p in pairs if p[0] in by_topic["method"].values and p[1] in by_topic["method"].values]
     fig, axes = plt.subplots(1, len(FIGURE_METRICS), figsize=(3.2 * len(FIGURE_METRICS), 3.6), squeeze=False)
     for ax, metric in zip(axes[0], FIGURE_METRICS):
         x = np.arange(len(pairs))
-        ax.bar(x - 0.2, [means.get((a, metric), np.nan) for a, _ in pairs], 0.4, label="with quality")
-        ax.bar(x + 0.2, [means.get((b, metric), np.nan) for _, b in pairs], 0.4, label="quality fixed (-eq)")
+        ax.bar(x - 0.2, [means.get((a, metric), np.nan) for a, _ in pairs], 0.4, label="with skill")
+        ax.bar(x + 0.2, [means.get((b, metric), np.nan) for _, b in pairs], 0.4, label="skill fixed (-eq)")
         ax.set_xticks(x, [a for a, _ in pairs], rotation=45, ha="right", fontsize=7)
         ax.set_title(metric)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].legend(fontsize=7)
-    fig.suptitle(f"With vs without annotator quality: {dataset}")
+    fig.suptitle(f"With vs without annotator skill: {dataset}")
     fig.tight_layout()
     save_figure(fig, [png, pdf])
 
 
-def plot_quality_distributions(quality: pd.DataFrame, kl: pd.DataFrame, bins: int, dataset: str,
+def plot_skill_distributions(skill: pd.DataFrame, kl: pd.DataFrame, bins: int, dataset: str,
                                png: str | Path, pdf: str | Path, max_topics: int = 9) -> None:
-    """Figure 2: per topic, histogram of eq (18) accuracy vs each method's estimated quality."""
-    topics = list(dict.fromkeys(quality["topic"]))[:max_topics] if not quality.empty else []
+    """Figure 2: per topic, histogram of eq (18) accuracy vs each method's estimated skill."""
+    topics = list(dict.fromkeys(skill["topic"]))[:max_topics] if not skill.empty else []
     n = max(len(topics), 1)
     cols = min(3, n)
     rows_n = int(np.ceil(n / cols))
@@ -82,23 +82,23 @@ def plot_quality_distributions(quality: pd.DataFrame, kl: pd.DataFrame, bins: in
     centres = (edges[:-1] + edges[1:]) / 2
     mean_kl = kl.groupby("method")["kl"].mean() if not kl.empty else pd.Series(dtype=float)
     for ax, topic in zip(axes.ravel(), topics):
-        rows = quality[quality["topic"] == topic]
+        rows = skill[skill["topic"] == topic]
         truth = rows.drop_duplicates("worker")["accuracy"].dropna().clip(0, 1)
         ax.bar(centres, np.histogram(truth, edges)[0] / max(len(truth), 1), width=1 / bins, color="0.2",
                alpha=0.5, label="accuracy vs truth (eq 18)")
         for method, sub in rows.groupby("method", sort=False):
-            est = sub["quality"].dropna().clip(0, 1)
+            est = sub["skill"].dropna().clip(0, 1)
             label = f"{method} (mean KL {mean_kl.get(method, np.nan):.2f})"
             ax.plot(centres, np.histogram(est, edges)[0] / max(len(est), 1), marker=".", label=label)
         ax.set_title(f"topic {topic}", fontsize=8)
-        ax.set_xlabel("quality")
+        ax.set_xlabel("skill")
     for ax in axes.ravel()[len(topics):]:
         ax.axis("off")
     if topics:
         axes.ravel()[0].legend(fontsize=6)
     else:
-        axes[0][0].text(0.5, 0.5, "no method estimates worker quality", ha="center")
-    fig.suptitle(f"Annotator quality distributions: {dataset}")
+        axes[0][0].text(0.5, 0.5, "no method estimates worker skill", ha="center")
+    fig.suptitle(f"Annotator skill distributions: {dataset}")
     fig.tight_layout()
     save_figure(fig, [png, pdf])
 

@@ -19,14 +19,14 @@ from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 __all__ = ["CROWD_METHODS", "make_crowd_aggregator"]
 
 CROWD_METHODS = Registry("crowd", {
-    "crowdagg_ndcg": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected NDCG, weighted by quality",
-                             {"measure": "ndcg", "quality": True}),
-    "crowdagg_rbp": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected RBP, weighted by quality",
-                            {"measure": "rbp", "quality": True}),
-    "crowdagg_ndcg_eq": Builtin(CrowdAgg, "CrowdAgg-NDCG with every worker's quality fixed at 1",
-                                {"measure": "ndcg", "quality": False}),
-    "crowdagg_rbp_eq": Builtin(CrowdAgg, "CrowdAgg-RBP with every worker's quality fixed at 1",
-                               {"measure": "rbp", "quality": False}),
+    "crowdagg_ndcg": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected NDCG, weighted by skill",
+                             {"measure": "ndcg", "skill": True}),
+    "crowdagg_rbp": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each worker's expected RBP, weighted by skill",
+                            {"measure": "rbp", "skill": True}),
+    "crowdagg_ndcg_eq": Builtin(CrowdAgg, "CrowdAgg-NDCG with every worker's skill fixed at 1",
+                                {"measure": "ndcg", "skill": False}),
+    "crowdagg_rbp_eq": Builtin(CrowdAgg, "CrowdAgg-RBP with every worker's skill fixed at 1",
+                               {"measure": "rbp", "skill": False}),
     "condorcet_fuse": Builtin(CondorcetFuse, "CondorcetFuse: items sorted by pairwise majority of the judgments"),
     "greedy_order": Builtin(GreedyOrder,
                             "GreedyOrder: Cohen, Schapire and Singer's greedy ordering by preference potential"),
@@ -35,7 +35,7 @@ CROWD_METHODS = Registry("crowd", {
     "crowd_bt": Builtin(CrowdBT, "Crowd-BT: Bradley-Terry with a per-worker reliability (Chen et al.)"),
     "em_elo_rating": Builtin(EMEloRating, "EMeloRating: Dawid-Skene EM over pair labels, then Elo ratings"),
     "borda": Builtin(Borda, "Borda: mean grade over ratings, else the win share over preferences"),
-}, required=("fit",))
+}, required=("fit",), aliases={"quality": "skill"})
 
 
 def make_crowd_aggregator(method: str, params: dict[str, Any] | None = None) -> CrowdAggregator:

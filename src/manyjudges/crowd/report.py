@@ -44,7 +44,7 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 - **Baselines' settings.** The paper gives only learning rates for BradleyTerry, MPM and Crowd-BT
   (gradient ascent); ours are penalised maximum-likelihood fits to convergence (Newton or L-BFGS-B,
   small ridges; Crowd-BT with its virtual item, fitted offline and jointly over scores and
-  qualities; the original is online). MPM's normaliser runs over the pairs each worker judged,
+  skills; the original is online). MPM's normaliser runs over the pairs each worker judged,
   its adherence alpha has an N(1, 1) prior. EMeloRating: Dawid-Skene EM over pair labels, then
   chess Elo (K = 32, 400) over the EM posteriors in a fixed round schedule (Bashir et al.'s
   settings are not given); its `-eq` feeds raw judgments to Elo without EM (the paper's -eq
@@ -57,8 +57,8 @@ READINGS = """Readings of details the papers leave open (each is also in the met
   coin, a malicious one answers against the truth (coin flip on truth ties). CV = sd / mean of a
   method's curve over the ratios. The paper's CVs are listed "from top to bottom in the legend" of
   Figures 3-4, which the text does not give; we read the legend as Table 2's order without CrowdAgg_RBP.
-- **Figure 2.** Quality = eq (18) pairwise accuracy of each annotator against the truth, vs each
-  method's own quality estimate (CrowdAgg's eta, Crowd-BT's eta, EMeloRating's agreement with its
+- **Figure 2.** Skill = eq (18) pairwise accuracy of each annotator against the truth, vs each
+  method's own skill estimate (CrowdAgg's eta, Crowd-BT's eta, EMeloRating's agreement with its
   EM posteriors, MPM's adherence turned into the pairwise accuracy it implies); KL(true ||
   estimated) between 10-bin histograms on [0, 1], each bin smoothed by 1e-3 so empty bins do not
   give infinity. The paper does not say how it binned or smoothed, so its KL values (1.43-2.86)
@@ -155,7 +155,7 @@ def _significance(table: pd.DataFrame) -> str:
 def _ablation(metrics: pd.DataFrame, pairs: list[list[str]]) -> str:
     values = metrics.set_index(["method", "metric"])["value"]
     show = ("P@10", "MAP", "NDCG@10", "RBP")
-    lines = ["| with quality | without | " + " | ".join(show) + " |", "|---|---|" + "---|" * len(show)]
+    lines = ["| with skill | without | " + " | ".join(show) + " |", "|---|---|" + "---|" * len(show)]
     for a, b in pairs:
         if (a, "MAP") not in values.index or (b, "MAP") not in values.index:
             continue
@@ -192,8 +192,8 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(_table2(metrics, t2, list(dict.fromkeys(metrics["method"])), ks))
         parts.append(_left_out(files))
         if ablation:
-            parts.append("Figure 1, with vs without annotator quality (mean over topics; the paper found "
-                         "quality helps every method on MIREX 2005):\n\n" + _ablation(metrics, ablation))
+            parts.append("Figure 1, with vs without annotator skill (mean over topics; the paper found "
+                         "skill helps every method on MIREX 2005):\n\n" + _ablation(metrics, ablation))
         parts.append("Significance (paper: bold = significantly better, one-tailed paired t-test):\n")
         parts.append(_significance(pd.read_csv(files["significance"], sep="\t")))
         kl = pd.read_csv(files["quality_kl"], sep="\t", dtype={"topic": str})
@@ -202,7 +202,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
             mean_kl = kl.groupby("method", sort=False)["kl"].mean()
             rows = [f"| {m} | {cell(v, paper_kl.get((m,)), 2)} |" for m, v in mean_kl.items()]
             parts.append("Figure 2: mean KL divergence over topics, accuracy (eq 18) histogram vs estimated "
-                         "quality histogram:\n\n| method | mean KL |\n|---|---|\n" + "\n".join(rows) + "\n")
+                         "skill histogram:\n\n| method | mean KL |\n|---|---|\n" + "\n".join(rows) + "\n")
         runtime = pd.read_csv(files["runtime"], sep="\t")
         rows = [f"| {r.method} | {r.seconds:.3f} s |" for r in runtime.itertuples(index=False)]
         parts.append(f"Running time: fitting every topic of `{name}` (with or without truth), one "

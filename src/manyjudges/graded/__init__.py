@@ -10,7 +10,7 @@ judges: cross induction (eqs. 5-7) and one parameter for all (Table 3). Definiti
 >>> import numpy as np
 >>> from manyjudges.graded import GradedPanel, M4, cross_induction, loglik_by_judge
 >>> labels = np.array([[0, 1, 1, -1], [2, 2, 1, 2], [0, 0, -1, 1], [1, 2, 2, 2]])  # items x judges, -1 = missing
->>> panel = GradedPanel.from_matrix(labels, n_labels=3)
+>>> panel = GradedPanel.from_matrix(labels, n_classes=3)
 >>> M4().fit(panel.without([3])).predict_proba().shape                # P(label | item) for judge 3
 (4, 3)
 >>> loglik_by_judge(cross_induction(M4(), panel).predictions).shape  # S(k) per held-out judge

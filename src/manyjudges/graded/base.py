@@ -20,8 +20,8 @@ import pandas as pd
 from scipy.optimize import minimize_scalar
 
 from manyjudges.core.coded_labels import natural_order
-from manyjudges.core.estimator import Estimator
-from manyjudges.graded.panel import GradedPanel
+from manyjudges.core.estimator import Estimator, check_is_fitted
+from manyjudges.graded.panel import GradedPanel, classes_count
 from manyjudges.graded.subpanel_cache import SubpanelCache
 
 #: probabilities are clipped to at least this before taking logs (never exactly 0)
@@ -51,7 +51,7 @@ class GradedMethod(Estimator):
     def fit(self, panel: GradedPanel, parameters: dict[str, Any] | None = None) -> GradedMethod:
         """Choose the parameters on ``panel`` (unless ``parameters`` are given) and prepare to predict.
 
-        Sets ``parameters_`` (Phi) and ``n_items_``, ``n_labels_`` of the panel; ``fits_`` and
+        Sets ``parameters_`` (Phi) and ``n_items_``, ``n_classes_`` of the panel; ``fits_`` and
         ``capped_fits_`` count the iterative fits run since (:meth:`record_fit`).
         """
         self._check_params()
@@ -60,20 +60,20 @@ class GradedMethod(Estimator):
         self.reset_fit_record()
         self.parameters_ = self.choose_parameters(panel) if parameters is None else dict(parameters)
         self.state_ = self.prepare(panel)
-        self.n_items_, self.n_labels_ = panel.n_items, panel.n_labels
+        self.n_items_, self.n_classes_ = panel.n_items, panel.n_classes
         return self
 
     def predict_proba(self) -> np.ndarray:
         """(n_items x K) P(label | item) for an unseen judge, from the fitted panel."""
-        if not hasattr(self, "parameters_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(panel) first")
+        check_is_fitted(self, ("parameters_", "state_"))
         return self.predict(self.state_, self.parameters_)
 
-    def fit_predict_proba(self, grades: pd.DataFrame, n_labels: int | None = None) -> pd.DataFrame:
+    def fit_predict_proba(self, grades: pd.DataFrame, n_classes: int | None = None, *,
+                          n_labels: int | None = None) -> pd.DataFrame:
         """P(label | item) for an unseen judge from a long grades table: ``fit`` on the panel of ``grades``
         (columns ``item``, ``judge``, ``label``; ``worker`` is read as ``judge`` and ``task`` as ``item``;
-        labels 0..K-1, K = ``n_labels`` or the largest label + 1), then :func:`proba_frame` of
-        ``predict_proba()``: items (natural order) x labels."""
+        labels 0..K-1, K = ``n_classes`` (former name ``n_labels``, still read) or the largest label + 1), then
+        :func:`proba_frame` of ``predict_proba()``: items (natural order) x labels."""
         table = grades.rename(columns={k: v for k, v in (("worker", "judge"), ("task", "item"))
                                        if k in grades.columns and v not in grades.columns})
         missing = [c for c in ("item", "judge", "label") if c not in table.columns]
@@ -81,7 +81,9 @@ class GradedMethod(Estimator):
             raise ValueError(f"grades: missing column(s) {', '.join(missing)} (a grades table has item (or task), "
                              "judge (or worker), label)")
         labels = table["label"].to_numpy()
-        k = int(n_labels) if n_labels is not None else int(np.max(labels)) + 1 if len(labels) else 0
+        if n_labels is not None:
+            n_classes = classes_count(n_classes, n_labels)
+        k = int(n_classes) if n_classes is not None else int(np.max(labels)) + 1 if len(labels) else 0
         panel = GradedPanel.from_table(table, k)
         return proba_frame(panel, self.fit(panel).predict_proba())
 
@@ -137,7 +139,7 @@ def proba_frame(panel: GradedPanel, proba: np.ndarray) -> pd.DataFrame:
     order = natural_order([str(i) for i in panel.item_ids])
     return pd.DataFrame(np.asarray(proba)[order], index=pd.Index(np.asarray(panel.item_ids, dtype=object)[order],
                                                                   name="item"),
-                        columns=pd.RangeIndex(panel.n_labels, name="label"))
+                        columns=pd.RangeIndex(panel.n_classes, name="label"))
 
 
 def maximise_scalar(

@@ -34,7 +34,7 @@ class DawidSkenePredictor(GradedMethod):
         from manyjudges.graded.panel import background_prior
 
         res = dawid_skene(train.item, train.judge, train.label, n_items=train.n_items, n_judges=train.n_judges,
-                          n_labels=train.n_labels, max_iter=self.max_iter, tol=self.tol, smoothing=self.smoothing)
+                          n_classes=train.n_classes, max_iter=self.max_iter, tol=self.tol, smoothing=self.smoothing)
         n = train.labels_per_judge().astype(float)
         typical = np.tensordot(n / n.sum(), res.confusion, axes=1)
         has = np.bincount(train.item, minlength=train.n_items) > 0

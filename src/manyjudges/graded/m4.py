@@ -84,19 +84,19 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
     return r, mu, iteration
 
 
-def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_labels: int, predictive: str = "discrete") -> np.ndarray:
+def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_classes: int, predictive: str = "discrete") -> np.ndarray:
     """log P(c | mu) for c in 0..K-1, shape (len(mu), K)."""
     if predictive == "discrete":
         # class-major (K x N): the normalisation over the K labels is element-wise between rows
-        logits = (np.arange(n_labels, dtype=float)[:, None] - np.asarray(mu, dtype=float)[None, :]) ** 2
+        logits = (np.arange(n_classes, dtype=float)[:, None] - np.asarray(mu, dtype=float)[None, :]) ** 2
         logits /= -(2.0 * sigma**2)
         top = np.maximum.reduce(logits, axis=0)
         logits -= np.log(np.add.reduce(np.exp(logits - top), axis=0)) + top   # logsumexp's own steps
         return np.ascontiguousarray(logits.T)
-    c = np.arange(n_labels, dtype=float)[None, :]
+    c = np.arange(n_classes, dtype=float)[None, :]
     mu = np.asarray(mu, dtype=float)[:, None]
     if predictive == "binned":
-        upper = np.where(c == n_labels - 1, np.inf, (c + 0.5 - mu) / sigma)
+        upper = np.where(c == n_classes - 1, np.inf, (c + 0.5 - mu) / sigma)
         lower = np.where(c == 0, -np.inf, (c - 0.5 - mu) / sigma)
         # the bin's Gaussian mass, from whichever tail keeps precision
         p = np.where(lower > 0, ndtr(-lower) - ndtr(-upper), ndtr(upper) - ndtr(lower))
@@ -134,7 +134,7 @@ class M4(GradedMethod):
         rows = np.arange(len(z))
 
         def negative(log_sigma: float) -> float:
-            logp = gaussian_log_predictive(mu_at[has], float(np.exp(log_sigma)), train.n_labels, self.predictive)
+            logp = gaussian_log_predictive(mu_at[has], float(np.exp(log_sigma)), train.n_classes, self.predictive)
             return -(fixed + float(logp[rows, z].sum()))
 
         res = minimize_scalar(negative, bounds=tuple(np.log(SIGMA_BOUNDS)), method="bounded", options={"xatol": 1e-6})
@@ -152,7 +152,7 @@ class M4(GradedMethod):
     def prepare(self, train: GradedPanel) -> Any:
         mu, converged = self._fixed_point(train)
         self.record_fit(converged)
-        return mu, background_prior(train), train.n_labels
+        return mu, background_prior(train), train.n_classes
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
         mu, prior, k = state
@@ -174,7 +174,7 @@ class M4Learned(GradedMethod):
     def objective(x: np.ndarray, train: GradedPanel, prior_t: np.ndarray, n_others: np.ndarray) -> tuple[float,
                                                                                                          np.ndarray]:
         """Minus the leave-one-judge-out log-probability and its gradient in (theta, log sigma)."""
-        J, k = train.n_judges, train.n_labels
+        J, k = train.n_judges, train.n_classes
         theta, log_sigma = x[:J], x[J]
         sigma2 = np.exp(2 * log_sigma)
         z = train.label.astype(float)
@@ -235,5 +235,5 @@ class M4Learned(GradedMethod):
         has = s0 > 0
         prior = background_prior(train)
         out = np.tile(prior, (train.n_items, 1))
-        out[has] = np.exp(gaussian_log_predictive(s1[has] / s0[has], float(params["sigma"]), train.n_labels))
+        out[has] = np.exp(gaussian_log_predictive(s1[has] / s0[has], float(params["sigma"]), train.n_classes))
         return out

@@ -80,8 +80,8 @@ class MaxentData:
     def of(cls, panel: GradedPanel) -> MaxentData:
         order = np.argsort(panel.item, kind="stable")
         panel = GradedPanel(panel.item[order], panel.judge[order], panel.label[order], panel.n_items,
-                            panel.n_judges, panel.n_labels, panel.item_ids, panel.judge_ids)
-        e, k = panel.n_entries, panel.n_labels
+                            panel.n_judges, panel.n_classes, panel.item_ids, panel.judge_ids)
+        e, k = panel.n_entries, panel.n_classes
         key = panel.judge * k + panel.label
         key_index = (np.arange(k)[:, None] * (panel.n_judges * k) + key[None, :]).ravel()
         per_item = np.bincount(panel.item, minlength=panel.n_items)
@@ -90,7 +90,7 @@ class MaxentData:
 
     def item_sums(self, values: np.ndarray) -> np.ndarray:
         """(K x items) sums over each item's instances of a (K x E) array."""
-        out = np.zeros((self.panel.n_labels, self.panel.n_items))
+        out = np.zeros((self.panel.n_classes, self.panel.n_items))
         if len(self.starts):
             out[:, self.per_item > 0] = np.add.reduceat(values, self.starts, axis=1)
         return out
@@ -101,12 +101,12 @@ class MaxentData:
 
     def key_sums(self, values: np.ndarray) -> np.ndarray:
         """(K x J*K) sums over each feature's occurrences of a (K x E) array."""
-        k, size = self.panel.n_labels, self.panel.n_judges * self.panel.n_labels
+        k, size = self.panel.n_classes, self.panel.n_judges * self.panel.n_classes
         return np.bincount(self.key_index, values.ravel(), minlength=k * size).reshape(k, size)
 
     def feature_sums(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(K x items) F[:, dp] = sum over the labels on dp of W[m, z_m, :]; and (K x E) W at each label."""
-        k = self.panel.n_labels
+        k = self.panel.n_classes
         at_entry = np.take(np.ascontiguousarray(W.reshape(-1, k).T), self.key_index).reshape(k, -1)
         return self.item_sums(at_entry), at_entry
 
@@ -120,7 +120,7 @@ def maxent_objective(x: np.ndarray, data: MaxentData, lam: float) -> tuple[float
     other instances on dp, so that sum is (item sums of R)[dp] - R at the label itself.
     """
     panel = data.panel
-    J, k, n = panel.n_judges, panel.n_labels, panel.n_entries
+    J, k, n = panel.n_judges, panel.n_classes, panel.n_entries
     b, W = _unpack(x, J, k)
     F, at_entry = data.feature_sums(W)
     scores = data.at_items(F)
@@ -152,7 +152,7 @@ def maxent_fit(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_i
     panel = data.panel
     if panel.n_entries == 0:
         raise ValueError("empty panel: no instances to fit the maximum-entropy model on")
-    size = panel.n_labels + panel.n_judges * panel.n_labels**2
+    size = panel.n_classes + panel.n_judges * panel.n_classes**2
     x0 = np.zeros(size) if x0 is None else x0
     res = minimize(maxent_objective, x0, args=(data, float(lam)), jac=True, method="L-BFGS-B",
                    options={"maxiter": max_iter, **(options or LBFGS_OPTIONS)})
@@ -162,7 +162,7 @@ def maxent_fit(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_i
 def maxent_log_proba(x: np.ndarray, data: MaxentData) -> np.ndarray:
     """log P(label | item) for an unseen judge, every training label on the item a feature."""
     panel = data.panel
-    b, W = _unpack(x, panel.n_judges, panel.n_labels)
+    b, W = _unpack(x, panel.n_judges, panel.n_classes)
     scores = data.feature_sums(W)[0].T + b[None, :]
     scores -= scores.max(axis=1, keepdims=True)
     return scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))

@@ -6,6 +6,7 @@ method costs O(labels), never O(items x judges).
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -18,7 +19,8 @@ class GradedPanel:
     """Labels ``label[e]`` given by judge ``judge[e]`` to item ``item[e]`` (0-based indices).
 
     A sub-panel (:meth:`without`) keeps the full index spaces (``n_items``, ``n_judges``)
-    and drops entries, so arrays indexed by item or judge line up across folds.
+    and drops entries, so arrays indexed by item or judge line up across folds. ``n_classes``: the
+    number of classes K (labels are 0..K-1); its former name ``n_labels`` still reads, deprecated.
     """
 
     item: np.ndarray
@@ -26,7 +28,7 @@ class GradedPanel:
     label: np.ndarray
     n_items: int
     n_judges: int
-    n_labels: int
+    n_classes: int
     item_ids: tuple[str, ...] = ()
     judge_ids: tuple[str, ...] = ()
 
@@ -36,16 +38,16 @@ class GradedPanel:
         e = len(self.item)
         if len(self.judge) != e or len(self.label) != e:
             raise ValueError("item, judge and label must have the same length")
-        if self.n_labels < 2:
-            raise ValueError(f"a graded panel needs at least 2 labels, got n_labels={self.n_labels}")
+        if self.n_classes < 2:
+            raise ValueError(f"a graded panel needs at least 2 classes, got n_classes={self.n_classes}")
         if e:
             if self.item.min() < 0 or self.item.max() >= self.n_items:
                 raise ValueError(f"item index outside 0..{self.n_items - 1}")
             if self.judge.min() < 0 or self.judge.max() >= self.n_judges:
                 raise ValueError(f"judge index outside 0..{self.n_judges - 1}")
-            bad = (self.label < 0) | (self.label >= self.n_labels)
+            bad = (self.label < 0) | (self.label >= self.n_classes)
             if bad.any():
-                raise ValueError(f"label {int(self.label[bad][0])} outside 0..{self.n_labels - 1}")
+                raise ValueError(f"label {int(self.label[bad][0])} outside 0..{self.n_classes - 1}")
             key = self.item * self.n_judges + self.judge
             if len(np.unique(key)) != e:
                 raise ValueError("a judge labels the same item twice")
@@ -54,32 +56,44 @@ class GradedPanel:
     def n_entries(self) -> int:
         return len(self.item)
 
+    @property
+    def n_labels(self) -> int:
+        """The former name of :attr:`n_classes`; deprecated (``n_labels`` is a number of labels elsewhere)."""
+        warnings.warn("GradedPanel.n_labels is now n_classes (the number of classes)", DeprecationWarning, stacklevel=2)
+        return self.n_classes
+
     @classmethod
-    def from_table(cls, grades: pd.DataFrame, n_labels: int) -> GradedPanel:
+    def from_table(cls, grades: pd.DataFrame, n_classes: int | None = None, *, n_labels: int | None = None
+                   ) -> GradedPanel:
         """Panel from a canonical grades table (``item, judge, label``), in canonical order.
 
         Items and judges are coded in sorted id order and the entries sorted by (item, judge), so
         the same judgments in any row order give the same panel, bit for bit: every sum a fit
-        makes runs in one order, and so does every fit's path to where it stops.
+        makes runs in one order, and so does every fit's path to where it stops. ``n_labels``: the
+        former name of ``n_classes``, still read.
         """
+        n_classes = classes_count(n_classes, n_labels)
         if grades.empty:
             raise ValueError("empty panel: the grades table has no rows")
         items, item = np.unique(grades["item"].astype(str).to_numpy(), return_inverse=True)
         judges, judge = np.unique(grades["judge"].astype(str).to_numpy(), return_inverse=True)
         labels = _integer_labels(grades["label"].to_numpy())
         order = np.lexsort((judge, item))
-        return cls(item[order], judge[order], labels[order], len(items), len(judges), int(n_labels), tuple(items),
+        return cls(item[order], judge[order], labels[order], len(items), len(judges), int(n_classes), tuple(items),
                    tuple(judges))
 
     @classmethod
-    def from_matrix(cls, labels: np.ndarray, n_labels: int) -> GradedPanel:
-        """Panel from an (items x judges) matrix; negative values are missing labels."""
+    def from_matrix(cls, labels: np.ndarray, n_classes: int | None = None, *, n_labels: int | None = None
+                    ) -> GradedPanel:
+        """Panel from an (items x judges) matrix; negative values are missing labels (``n_labels``: the
+        former name of ``n_classes``, still read)."""
+        n_classes = classes_count(n_classes, n_labels)
         labels = np.asarray(labels)
         if labels.ndim != 2:
             raise ValueError("labels must be an (items x judges) matrix")
         labels = _integer_labels(labels)
         item, judge = np.nonzero(labels >= 0)
-        return cls(item, judge, labels[item, judge], labels.shape[0], labels.shape[1], int(n_labels),
+        return cls(item, judge, labels[item, judge], labels.shape[0], labels.shape[1], int(n_classes),
                    tuple(str(i) for i in range(labels.shape[0])), tuple(str(j) for j in range(labels.shape[1])))
 
     def to_matrix(self) -> np.ndarray:
@@ -97,10 +111,10 @@ class GradedPanel:
         mask = np.asarray(mask)
         if mask.dtype != bool or mask.shape != self.item.shape:
             return GradedPanel(self.item[mask], self.judge[mask], self.label[mask], self.n_items, self.n_judges,
-                               self.n_labels, self.item_ids, self.judge_ids)
+                               self.n_classes, self.item_ids, self.judge_ids)
         sub = object.__new__(GradedPanel)
         values = {"item": self.item[mask], "judge": self.judge[mask], "label": self.label[mask],
-                  "n_items": self.n_items, "n_judges": self.n_judges, "n_labels": self.n_labels,
+                  "n_items": self.n_items, "n_judges": self.n_judges, "n_classes": self.n_classes,
                   "item_ids": self.item_ids, "judge_ids": self.judge_ids}
         for name, value in values.items():
             object.__setattr__(sub, name, value)
@@ -145,13 +159,13 @@ def background_prior(panel: GradedPanel) -> np.ndarray:
     pi_c = (N_c + 1/2) / (N + K/2) (docs/methods.md, graded section: the background prior; the half count
     keeps a label no training judge used possible).
     """
-    counts = np.bincount(panel.label, minlength=panel.n_labels).astype(float)
-    return (counts + 0.5) / (counts.sum() + 0.5 * panel.n_labels)
+    counts = np.bincount(panel.label, minlength=panel.n_classes).astype(float)
+    return (counts + 0.5) / (counts.sum() + 0.5 * panel.n_classes)
 
 
 def prior_without_own(panel: GradedPanel) -> np.ndarray:
     """Per entry e: the background prior computed without entry e's judge, pi^(-i) (E x K)."""
-    k = panel.n_labels
+    k = panel.n_classes
     total = np.bincount(panel.label, minlength=k).astype(float)
     own = np.bincount(panel.judge * k + panel.label, minlength=panel.n_judges * k).reshape(panel.n_judges, k)
     rest = total[None, :] - own
@@ -181,4 +195,16 @@ def inner_folds(train: GradedPanel, n_folds: int | None) -> Iterator[tuple[np.nd
 
 def log_uniform(panel: GradedPanel) -> float:
     """The uniform baseline: |labels| log(1/K) (paper eq. 11: 5000 log(1/5) = -8047.19)."""
-    return float(panel.n_entries * np.log(1.0 / panel.n_labels))
+    return float(panel.n_entries * np.log(1.0 / panel.n_classes))
+
+
+def classes_count(n_classes: int | None, n_labels: int | None) -> int:
+    """``n_classes``, or its former name ``n_labels`` where a caller still gives that (not both; one is needed)."""
+    if n_labels is not None:
+        if n_classes is not None:
+            raise TypeError("give n_classes or its former name n_labels, not both")
+        warnings.warn("n_labels (the number of classes) is now n_classes", DeprecationWarning, stacklevel=3)
+        return int(n_labels)
+    if n_classes is None:
+        raise TypeError("n_classes (the number of classes) is required")
+    return int(n_classes)

@@ -153,12 +153,13 @@ def spec_problem(spec: Mapping[str, Any]) -> str | None:
 
 
 def panel_options(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of :func:`simulate_medline_panel` in a dataset spec."""
-    return {k: spec[k] for k in SPEC_KEYS if k in spec}
+    """The keyword arguments of :func:`simulate_medline_panel` in a dataset spec (its key ``n_labels`` is the
+    argument ``n_classes``)."""
+    return {("n_classes" if k == "n_labels" else k): spec[k] for k in SPEC_KEYS if k in spec}
 
 
 def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: int, n_trained: int,
-                      n_labels: int, hard_judges: Sequence[int], hard_noise: float, hard_bias: float
+                      n_classes: int, hard_judges: Sequence[int], hard_noise: float, hard_bias: float
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     rng = rng_for(seed, "sim_medline")
     n_items = n_queries * docs_per_query
@@ -170,13 +171,13 @@ def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: 
     for j, sign in zip(hard_judges, np.resize([1.0, -1.0], len(hard_judges))):
         noise[j] *= hard_noise
         bias[j] += sign * hard_bias
-    thresholds = bias[:, None] + spacing[:, None] * _ladder(n_labels)[None, :]
+    thresholds = bias[:, None] + spacing[:, None] * _ladder(n_classes)[None, :]
     return latent, eps, noise, thresholds
 
 
-def _ladder(n_labels: int) -> np.ndarray:
+def _ladder(n_classes: int) -> np.ndarray:
     """The common thresholds: K - 1 points from -1.5 to 1.5."""
-    return np.linspace(-1.5, 1.5, n_labels - 1)
+    return np.linspace(-1.5, 1.5, n_classes - 1)
 
 
 def _labels(latent: np.ndarray, eps: np.ndarray, noise: np.ndarray, thresholds: np.ndarray, scale: float) -> np.ndarray:
@@ -241,7 +242,7 @@ def _nearest_crossing(s_j, start: float, target: float) -> tuple[float, float]:
 
 
 def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray, start_noise: np.ndarray,
-                     targets: np.ndarray, n_labels: int, tolerance: float = CALIBRATION_TOLERANCE,
+                     targets: np.ndarray, n_classes: int, tolerance: float = CALIBRATION_TOLERANCE,
                      sweeps: int = CALIBRATION_SWEEPS) -> tuple[np.ndarray, JudgeCalibration]:
     """(items x judges labels, :class:`JudgeCalibration`): each judge's M1 cross-induction S(j)
     within ``tolerance`` x |target| of its target (``targets``: for this panel's size).
@@ -252,7 +253,7 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
     from manyjudges.graded.votes import M1
 
     n_items, n_judges = eps.shape
-    ladder = _ladder(n_labels)
+    ladder = _ladder(n_classes)
     rows = np.arange(n_items)
     pos = np.array([_Path.start(v) for v in start_noise])
 
@@ -270,7 +271,7 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
         for j in range(n_judges):
             keep = judge_all != j  # the panel without j, as cross induction fits it
             train = GradedPanel(item_all[keep], judge_all[keep], labels[item_all[keep], judge_all[keep]],
-                                n_items, n_judges, n_labels)
+                                n_items, n_judges, n_classes)
             logp = np.log(np.maximum(M1().fit(train).predict_proba(), 1e-300))
 
             def s_j(p: float, j: int = j, logp: np.ndarray = logp) -> float:
@@ -292,7 +293,7 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
         log.info("per-judge calibration: sweep %d moved %d judge(s)", done, len(moved))
         if not moved:
             break
-    panel = GradedPanel.from_matrix(labels, n_labels)
+    panel = GradedPanel.from_matrix(labels, n_classes)
     reached = loglik_by_judge(cross_induction(M1(), panel, np.arange(n_judges)).predictions)
     reached = reached.set_index("judge")["loglik"].reindex([str(j) for j in range(n_judges)]).to_numpy()
     points = np.array([_Path.point(p) for p in pos])
@@ -320,7 +321,7 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
 
 
 def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int = 50, n_judges: int = 13,
-                           n_trained: int = 7, n_labels: int = 5, hard_judges: Sequence[int] = (0, 12),
+                           n_trained: int = 7, n_classes: int = 5, hard_judges: Sequence[int] = (0, 12),
                            hard_noise: float = 2.5, hard_bias: float = 0.8, target_m1_ave: float | None = -7433.0,
                            noise_scale: float = 1.0, iterations: int = 24,
                            target_m1_by_judge: str | Sequence[float] | None = None,
@@ -339,12 +340,12 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
     problem = spec_problem({"n_judges": n_judges, "hard_judges": hard_judges})
     if problem:
         raise ValueError(problem)
-    parts = _latent_and_noise(seed, n_queries, docs_per_query, n_judges, n_trained, n_labels,
+    parts = _latent_and_noise(seed, n_queries, docs_per_query, n_judges, n_trained, n_classes,
                               hard_judges, hard_noise, hard_bias)
     n_items = n_queries * docs_per_query
 
     def m1_ave(scale: float) -> float:
-        panel = GradedPanel.from_matrix(_labels(*parts, scale), n_labels)
+        panel = GradedPanel.from_matrix(_labels(*parts, scale), n_classes)
         res = cross_induction(M1(), panel, np.arange(n_judges))
         return float(loglik_by_judge(res.predictions)["loglik"].mean())
 
@@ -352,7 +353,7 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
     if target_m1_by_judge is not None:
         latent, eps, noise, thresholds = parts
         targets = m1_targets(target_m1_by_judge, n_judges) * n_items / LABELS_PER_TARGET
-        labels, _ = calibrate_judges(latent, eps, thresholds, noise_scale * noise, targets, n_labels,
+        labels, _ = calibrate_judges(latent, eps, thresholds, noise_scale * noise, targets, n_classes,
                                      calibration_tolerance)
         scale = 1.0
     else:

@@ -26,7 +26,7 @@ __all__ = ["SubpanelCache", "panel_digest"]
 def panel_digest(panel: GradedPanel) -> bytes:
     """A 128-bit digest of the panel's entries (in order) and index spaces."""
     h = hashlib.blake2b(digest_size=16)
-    h.update(np.asarray([panel.n_items, panel.n_judges, panel.n_labels, panel.n_entries], dtype=np.int64).tobytes())
+    h.update(np.asarray([panel.n_items, panel.n_judges, panel.n_classes, panel.n_entries], dtype=np.int64).tobytes())
     for values in (panel.item, panel.judge, panel.label):
         h.update(np.ascontiguousarray(values, dtype=np.int64).tobytes())
     return h.digest()

@@ -73,7 +73,7 @@ def item_pairs(panel: GradedPanel) -> tuple[np.ndarray, np.ndarray]:
 
 def label_counts(panel: GradedPanel) -> np.ndarray:
     """(items x K) number of the panel's labels of each value on each item."""
-    k = panel.n_labels
+    k = panel.n_classes
     return np.bincount(panel.item * k + panel.label, minlength=panel.n_items * k).reshape(panel.n_items, k)
 
 
@@ -131,7 +131,7 @@ class _Votes:
     item: np.ndarray            # (E,) the target's item
     label: np.ndarray           # (E,) the target's label
     n_items: int
-    n_labels: int
+    n_classes: int
     judge_param: np.ndarray | None  # (E,) index of w_{j_t} in theta (label votes), or None
     cooc_param: np.ndarray | None   # (E,) index of v_{j_t, z_t} in theta (co-occurrence votes), or None
     cooc: sparse.csr_matrix | None  # (E x n_params) D^(-j_t)_{j_s, z_s}(z_t) at column v_{j_s, z_s}
@@ -153,7 +153,7 @@ class _Votes:
 
     def item_label_sum(self, x: np.ndarray) -> np.ndarray:
         """(n_items * K,) sum of ``x`` over each item's entries of each label, flat index item * K + label."""
-        return np.bincount(self.item * self.n_labels + self.label, x, minlength=self.n_items * self.n_labels)
+        return np.bincount(self.item * self.n_classes + self.label, x, minlength=self.n_items * self.n_classes)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per target t, with weights ``x`` (n_params, not logs): (sum_s x_s V_s(z_t), sum_s x_s) over
@@ -162,7 +162,7 @@ class _Votes:
         den = np.zeros(len(self.item))
         if self.judge_param is not None:
             u = x[self.judge_param]
-            num += self.item_label_sum(u)[self.item * self.n_labels + self.label] - u
+            num += self.item_label_sum(u)[self.item * self.n_classes + self.label] - u
             den += self.item_sum(u)[self.item] - u
         if self.cooc is not None:
             v = x[self.cooc_param]
@@ -176,7 +176,7 @@ class _Votes:
         others = self.item_sum(y_den)[self.item] - y_den      # sum of y_den over the other targets on the item
         out = np.zeros(self.n_params)
         if self.judge_param is not None:
-            same = self.item_label_sum(y_num)[self.item * self.n_labels + self.label] - y_num
+            same = self.item_label_sum(y_num)[self.item * self.n_classes + self.label] - y_num
             out += np.bincount(self.judge_param, same + others, minlength=self.n_params)
         if self.cooc is not None:
             assert self.cooc_param is not None  # set with cooc (WeightedVotes._votes)
@@ -190,7 +190,7 @@ def cooccurrence(panel: GradedPanel) -> np.ndarray:
     Without listing the pairs: an entry of judge j with label c on item dp adds the item's count
     of each label c', less its own label, to C[j, c, :] (O(labels x K)).
     """
-    k, J = panel.n_labels, panel.n_judges
+    k, J = panel.n_classes, panel.n_judges
     others = label_counts(panel)[panel.item] - (panel.label[:, None] == np.arange(k))
     vote = panel.judge * k + panel.label
     return np.stack([np.bincount(vote, others[:, c], minlength=J * k) for c in range(k)], axis=1).reshape(J, k, k)
@@ -218,7 +218,7 @@ def _count_of_each(key: np.ndarray, size: int) -> np.ndarray:
 
 def _cooc_values_without_target(panel: GradedPanel, t: np.ndarray, s: np.ndarray) -> np.ndarray:
     """D^(-i)_{j_s, z_s}(z_t) for every pair: D recomputed without the target's judge i."""
-    k, J = panel.n_labels, panel.n_judges
+    k, J = panel.n_classes, panel.n_judges
     zt = panel.label[t]
     vote = panel.judge[s] * k + panel.label[s]       # (j_s, z_s), flat
     cell = vote * k + zt                             # C[j_s, z_s, z_t] (:func:`cooccurrence`), flat
@@ -283,10 +283,10 @@ class WeightedVotes(GradedMethod):
 
     # parameter layout: [w_j for each judge] then [v_{j,c} for each judge and label]
     def _n_params(self, panel: GradedPanel) -> int:
-        return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_labels)
+        return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_classes)
 
     def _votes(self, train: GradedPanel) -> _Votes:
-        J, k, E = train.n_judges, train.n_labels, train.n_entries
+        J, k, E = train.n_judges, train.n_classes, train.n_entries
         n_params = self._n_params(train)
         judge_param = train.judge if self.label_votes else None
         cooc_param = cooc = cooc_t = None
@@ -327,7 +327,7 @@ class WeightedVotes(GradedMethod):
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
         train, cond = state
-        J, k = train.n_judges, train.n_labels
+        J, k = train.n_judges, train.n_classes
         theta, tau = np.asarray(params["theta"]), float(params["tau"])
         w = np.exp(theta)
         num = np.zeros((train.n_items, k))

@@ -60,7 +60,7 @@ class GradedData:
         Columns ``item``, ``judge`` (str) and ``label`` (int64, ``0 .. K-1``),
         one row per (item, judge), sorted by item then judge (numerically if
         all ids are digit strings, else lexicographically).
-    n_labels : int
+    n_classes : int
         ``K``, the number of labels.
     label_names : list of str
         ``K`` distinct names, label 0 first, e.g. ``["G", "P", "R", "X"]``.
@@ -75,27 +75,27 @@ class GradedData:
     Raises
     ------
     TypeError
-        If ``n_labels`` is not an integer.
+        If ``n_classes`` is not an integer.
     ValueError
-        If ``n_labels < 1`` or ``label_names`` is not ``n_labels`` distinct
+        If ``n_classes < 1`` or ``label_names`` is not ``n_classes`` distinct
         non-empty strings.
     """
 
     grades: pd.DataFrame
-    n_labels: int
+    n_classes: int
     label_names: list[str]
     truth: pd.DataFrame | None = None
     dropped: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if isinstance(self.n_labels, bool) or not isinstance(self.n_labels, (int, np.integer)):
-            raise TypeError(f"n_labels must be an integer, got {self.n_labels!r}")
-        if self.n_labels < 1:
-            raise ValueError(f"n_labels must be at least 1, got {self.n_labels}")
+        if isinstance(self.n_classes, bool) or not isinstance(self.n_classes, (int, np.integer)):
+            raise TypeError(f"n_classes must be an integer, got {self.n_classes!r}")
+        if self.n_classes < 1:
+            raise ValueError(f"n_classes must be at least 1, got {self.n_classes}")
         names = list(self.label_names)
-        if len(names) != self.n_labels:
+        if len(names) != self.n_classes:
             raise ValueError(
-                f"label_names has {len(names)} names for n_labels={self.n_labels}: {names!r}"
+                f"label_names has {len(names)} names for n_classes={self.n_classes}: {names!r}"
             )
         if not all(isinstance(n, str) and n for n in names) or len(set(names)) != len(names):
             raise ValueError(f"label_names must be distinct non-empty strings, got {names!r}")
@@ -137,7 +137,7 @@ def grades_frame(items: list[str], judges: list[str], labels: list[int],
 
 
 def _check_graded(data: GradedData) -> None:
-    """ValueError unless ``data.grades`` is a valid grades table for ``data.n_labels``."""
+    """ValueError unless ``data.grades`` is a valid grades table for ``data.n_classes``."""
     grades = data.grades
     if list(grades.columns) != GRADES_COLUMNS:
         raise ValueError(f"grades must have columns {GRADES_COLUMNS}, got {list(grades.columns)}")
@@ -146,9 +146,9 @@ def _check_graded(data: GradedData) -> None:
     labels = grades["label"].to_numpy()
     if not np.issubdtype(labels.dtype, np.integer):
         raise ValueError(f"label column must be integer, got dtype {labels.dtype}")
-    bad = (labels < 0) | (labels >= data.n_labels)
+    bad = (labels < 0) | (labels >= data.n_classes)
     if bad.any():
-        raise ValueError(f"label {int(labels[bad][0])} outside 0..{data.n_labels - 1}")
+        raise ValueError(f"label {int(labels[bad][0])} outside 0..{data.n_classes - 1}")
     for name in ("item", "judge"):
         if (grades[name].astype(str).str.strip() == "").any():
             raise ValueError(f"empty {name} in the grades table")
@@ -173,7 +173,7 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
         The TSV, header ``item, judge, label``, rows in the order of
         ``data.grades``.
     meta_path : path-like
-        The YAML file: ``n_labels``, ``label_names`` and ``dropped``, in that
+        The YAML file: ``n_labels`` (the number of classes), ``label_names`` and ``dropped``, in that
         order, and nothing else (nothing time-dependent: the same data gives
         the same bytes).
 
@@ -193,7 +193,7 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
     table new and the metadata old.
     """
     _check_graded(data)
-    text = grades_meta_text(data.n_labels, data.label_names, data.dropped)
+    text = grades_meta_text(data.n_classes, data.label_names, data.dropped)
     with atomic_file(meta_path) as handle:
         handle.write(text)
         handle.flush()
@@ -210,7 +210,7 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
         :func:`write_grades`; CSV when the name ends in ``.csv``). Blank
         lines are skipped.
     meta_path : path-like
-        The YAML metadata: ``n_labels`` (positive integer), ``label_names``
+        The YAML metadata: ``n_labels`` (the number of classes, a positive integer), ``label_names``
         (that many distinct non-empty strings) and optionally ``dropped``
         (reason -> non-negative integer count); no other key.
 
@@ -230,12 +230,12 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
         ``worker`` for ``judge``, ``task`` for ``item``), a row does not have
         as many fields as the header, an
         item or judge is empty, a label is not an integer in
-        ``0 .. n_labels-1``, a judge grades an item twice, or there are no
+        ``0 .. n_classes-1``, a judge grades an item twice, or there are no
         data rows.
     """
     grades_path, meta_path = Path(grades_path), Path(meta_path)
-    n_labels, names, dropped = read_grades_meta(meta_path)
-    return read_grades_table(grades_path, n_labels, names, dropped, f"n_labels = {n_labels} in {meta_path.name}")
+    n_classes, names, dropped = read_grades_meta(meta_path)
+    return read_grades_table(grades_path, n_classes, names, dropped, f"n_labels = {n_classes} in {meta_path.name}")
 
 
 GRADES_LAYOUT = TableLayout("grades table", tuple(GRADES_COLUMNS))
@@ -248,12 +248,12 @@ def check_grades_duplicates(duplicates: str) -> None:
     check_one_value_rule(duplicates, "a grades table", "a graded panel has one label per item and judge")
 
 
-def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, names: list[str] | None,
+def _label_codes(values: np.ndarray, used: np.ndarray, n_classes: int | None, names: list[str] | None,
                  where: str | None) -> tuple[np.ndarray, int, str, str]:
     """(code of each distinct label value (-1: bad), K, the reason a bad one is given, where).
 
     With ``names`` the labels are names when every label used is one of them (or integer codes
-    when every one is); without them integer codes 0..K-1, K = ``n_labels`` or the largest + 1."""
+    when every one is); without them integer codes 0..K-1, K = ``n_classes`` or the largest + 1."""
     is_code = np.asarray([bool(_LABEL.fullmatch(v)) for v in values], dtype=bool)
     huge = np.iinfo(np.int64).max  # a code too long for int64 is out of range anyway
     number = np.asarray([(int(v) if len(v.lstrip("0")) <= 18 else huge) if ok else -1
@@ -261,7 +261,7 @@ def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, nam
     if names is not None:
         position = {name: k for k, name in enumerate(names)}
         by_name = np.asarray([position.get(v, -1) for v in values], dtype=np.int64)
-        k = n_labels if n_labels is not None else len(names)
+        k = n_classes if n_classes is not None else len(names)
         where = where or f"the {k} label names"
         as_code = np.where(is_code & (number < k), number, -1)
         if (by_name[used] >= 0).all():
@@ -271,19 +271,19 @@ def _label_codes(values: np.ndarray, used: np.ndarray, n_labels: int | None, nam
             return as_code, k, f"label must be an integer in 0..{k - 1} or one of the label names " \
                                f"{', '.join(names)} ({where})", where
         return by_name, k, f"label is not one of the label names {', '.join(names)} ({where})", where
-    if n_labels is None:
-        n_labels = 1 + int(number[used & is_code].max(initial=0))
-    where = where or f"n_labels = {n_labels}"
-    codes = np.where(is_code & (number < n_labels), number, -1)
-    return codes, n_labels, f"label must be an integer in 0..{n_labels - 1} ({where})", where
+    if n_classes is None:
+        n_classes = 1 + int(number[used & is_code].max(initial=0))
+    where = where or f"n_labels = {n_classes}"
+    codes = np.where(is_code & (number < n_classes), number, -1)
+    return codes, n_classes, f"label must be an integer in 0..{n_classes - 1} ({where})", where
 
 
-def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: list[str] | None = None,
+def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names: list[str] | None = None,
                       dropped: dict[str, int] | None = None, where: str | None = None, duplicates: str = "error",
                       names_in_data: bool = False) -> GradedData:
-    """Read and validate a grades table (``item, judge, label``) whose labels are 0..n_labels-1.
+    """Read and validate a grades table (``item, judge, label``) whose labels are 0..n_classes-1.
 
-    For a user's own table (``source: table`` in the config), ``n_labels`` comes from the
+    For a user's own table (``source: table`` in the config), ``n_classes`` comes from the
     config; ``None`` takes the number of ``label_names``, else the largest integer label + 1.
     Errors name the file, line and value as in :func:`read_grades`. The table's
     ``attrs["lines"]`` holds each row's line in the file.
@@ -318,9 +318,9 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
     values = table.values("label")
     used = np.zeros(len(values), dtype=bool)
     used[table.indices("label") if kept is None else table.indices("label")[kept]] = True
-    if n_labels is None and names:
-        n_labels = len(names)
-    codes, n_labels, reason, where = _label_codes(values, used, n_labels,
+    if n_classes is None and names:
+        n_classes = len(names)
+    codes, n_classes, reason, where = _label_codes(values, used, n_classes,
                                                   names if names_in_data else None, where)
     bad_label = first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
     raise_earliest(table, [empty, bad_label, repeat])
@@ -335,7 +335,7 @@ def read_grades_table(grades_path: PathLike, n_labels: int | None, label_names: 
     frame.attrs["lines"] = table.lines[order]
     return GradedData(
         grades=frame,
-        n_labels=n_labels,
-        label_names=names if names else [str(c) for c in range(n_labels)],
+        n_classes=n_classes,
+        label_names=names if names else [str(c) for c in range(n_classes)],
         dropped=dict(dropped or {}),
     )

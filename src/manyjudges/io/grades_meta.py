@@ -1,4 +1,7 @@
-"""The YAML sidecar of a grades table: ``n_labels``, ``label_names`` and ``dropped``, nothing else."""
+"""The YAML sidecar of a grades table: ``n_labels``, ``label_names`` and ``dropped``, nothing else.
+
+Its key ``n_labels`` is the number of classes (``n_classes`` in the code): a file format, kept as written.
+"""
 from __future__ import annotations
 
 import os
@@ -14,11 +17,11 @@ __all__ = ["META_KEYS", "grades_meta_text", "read_grades_meta"]
 META_KEYS = ("n_labels", "label_names", "dropped")
 
 
-def grades_meta_text(n_labels: int, label_names: Sequence[str], dropped: Mapping[str, int]) -> str:
+def grades_meta_text(n_classes: int, label_names: Sequence[str], dropped: Mapping[str, int]) -> str:
     """The sidecar's YAML text: the three keys in that order (nothing time-dependent: the same data, the same
     bytes)."""
     meta = {
-        "n_labels": int(n_labels),
+        "n_labels": int(n_classes),
         "label_names": [str(n) for n in label_names],
         "dropped": {str(k): int(v) for k, v in dropped.items()},
     }
@@ -41,8 +44,9 @@ def _key_lines(text: str) -> dict[str, int]:
 
 
 def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict[str, int]]:
-    """``n_labels``, ``label_names`` and ``dropped`` from a grades metadata file; a DataError names the file,
-    the key's line and the value for YAML that does not parse, an unknown or missing key, or a bad value."""
+    """``n_labels`` (the number of classes), ``label_names`` and ``dropped`` from a grades metadata file; a
+    DataError names the file, the key's line and the value for YAML that does not parse, an unknown or missing
+    key, or a bad value."""
     path = Path(path)
     text = read_utf8(path)
     try:
@@ -65,21 +69,21 @@ def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict
         if key not in meta:
             raise DataError.at(path, None, "missing key", key)
 
-    n_labels = meta["n_labels"]
-    if isinstance(n_labels, bool) or not isinstance(n_labels, int) or n_labels < 1:
+    n_classes = meta["n_labels"]
+    if isinstance(n_classes, bool) or not isinstance(n_classes, int) or n_classes < 1:
         raise DataError.at(
-            path, lines.get("n_labels"), "n_labels must be a positive integer", n_labels
+            path, lines.get("n_labels"), "n_labels must be a positive integer", n_classes
         )
     names = meta["label_names"]
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
         raise DataError.at(
             path, lines.get("label_names"), "label_names must be a list of non-empty strings", names
         )
-    if len(names) != n_labels or len(set(names)) != len(names):
+    if len(names) != n_classes or len(set(names)) != len(names):
         raise DataError.at(
             path,
             lines.get("label_names"),
-            f"label_names must be {n_labels} distinct names (n_labels)",
+            f"label_names must be {n_classes} distinct names (n_labels)",
             names,
         )
     dropped = meta.get("dropped") or {}
@@ -93,4 +97,4 @@ def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict
             "dropped must map reasons to non-negative integer counts",
             dropped,
         )
-    return n_labels, names, dict(dropped)
+    return n_classes, names, dict(dropped)

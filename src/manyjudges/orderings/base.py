@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manyjudges.core.estimator import Estimator
+from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.core.ranks import as_rank_matrix
 
 __all__ = ["OrderingScorer"]
@@ -36,7 +36,6 @@ class OrderingScorer(Estimator):
         raise NotImplementedError
 
     def _fitted_gold(self) -> np.ndarray:
-        gold = getattr(self, "gold_", None)
-        if gold is None:
-            raise RuntimeError(f"{type(self).__name__} is not fitted: call fit(gold) before score(candidates)")
-        return gold
+        """``gold_``; a :class:`~manyjudges.core.estimator.NotFittedError` before ``fit(gold)``."""
+        check_is_fitted(self, "gold_")
+        return self.gold_

@@ -1,4 +1,4 @@
-"""Truth inference: one class per item, and a quality per worker, from many workers' labels.
+"""Truth inference: one class per item, and a skill per worker, from many workers' labels.
 
 Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)`` on a long
 table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.

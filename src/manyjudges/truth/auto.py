@@ -311,6 +311,7 @@ class Auto(TruthEstimator):
         return [*DEFAULT_CANDIDATES, *(ORDINAL_CANDIDATES if self.ordered else ())]
 
     def _check_params(self) -> None:
+        super()._check_params()
         from manyjudges.truth.registry import TRUTH_METHODS
 
         check_number("n_folds", self.n_folds, low=2, integer=True)

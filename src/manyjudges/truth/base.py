@@ -7,7 +7,7 @@ An estimator is built with its parameters (the constructor stores them, nothing 
 - ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
 - ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
   rows summing to 1;
-- ``skills_`` : pandas Series, index ``worker``: one quality per worker (its meaning is the
+- ``skills_`` : pandas Series, index ``worker``: one skill per worker (its meaning is the
   method's: an accuracy, an ability, a weight), or None;
 - ``confusions_`` : pandas DataFrame with index (``worker``, ``truth``) and one column per
   class: P(worker says c | true class), for the methods that estimate one, else None;
@@ -79,7 +79,7 @@ class TruthFit:
     proba: np.ndarray
     #: (n_items,) chosen classes; None: the argmax of ``proba``, the lowest class on ties
     labels: np.ndarray | None = None
-    #: (n_workers,) one quality per worker, or None
+    #: (n_workers,) one skill per worker, or None
     skills: np.ndarray | None = None
     #: (n_workers, K, K) confusion[w, t, c] = P(w says c | truth t), or None
     confusions: np.ndarray | None = None
@@ -118,7 +118,8 @@ def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
 
 
 class TruthEstimator(Estimator):
-    """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params``."""
+    """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params`` (calling
+    ``super()._check_params()`` first, which checks ``calibrate``)."""
 
     labels_: pd.Series
     proba_: pd.DataFrame
@@ -138,7 +139,7 @@ class TruthEstimator(Estimator):
         """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
         codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
         ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
-        self.check_params()
+        self._check_params()
         return self._fit_with_gold(self._fit_order(data), known)[1]
 
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
@@ -146,7 +147,7 @@ class TruthEstimator(Estimator):
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
         :func:`~manyjudges.core.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
         classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
-        self.check_params()
+        self._check_params()
         data = self._fit_order(as_crowd_labels(labels, classes=classes, duplicates=duplicates))
         known = None
         if gold is not None:
@@ -228,11 +229,11 @@ class TruthEstimator(Estimator):
         ``fit_predict_proba``)."""
         return self.fit(labels, **kwargs).proba_
 
-    def check_params(self) -> None:
-        """Validate every parameter: ``calibrate`` (shared by the family), then the method's own."""
+    def _check_params(self) -> None:
+        """Validate the family's shared parameter ``calibrate``; a method's own ``_check_params`` calls this
+        first (``super()._check_params()``), then checks its own parameters."""
         if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
             raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
-        self._check_params()
 
     def _fit(self, data: CrowdLabels) -> TruthFit:  # pragma: no cover
         raise NotImplementedError

@@ -81,7 +81,7 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
     and the one that starts from the known answers does not."""
     def run(start: str) -> DawidSkeneResult:
         return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
-                           n_labels=data.n_classes, max_iter=int(max_iter), tol=float(tol),
+                           n_classes=data.n_classes, max_iter=int(max_iter), tol=float(tol),
                            smoothing=float(smoothing), init=start, model=model, stop="log_likelihood", known=gold)
 
     first = run(init)
@@ -133,6 +133,7 @@ class DawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.init, self.calibrate = max_iter, tol, smoothing, init, calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_em_params(self.max_iter, self.tol, self.smoothing)
         if self.init not in INITS:
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")

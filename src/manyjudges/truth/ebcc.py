@@ -452,6 +452,7 @@ class EBCC(TruthEstimator):
         self.calibrate = calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_number("n_subtypes", self.n_subtypes, low=1, integer=True)
         check_number("n_restarts", self.n_restarts, low=1, integer=True)
         check_number("max_iter", self.max_iter, low=1, integer=True)
@@ -489,7 +490,7 @@ class EBCC(TruthEstimator):
                 best_state, best_elbo = state, run.elbo
         # the kept start again, with its ELBO after every iteration (the same arithmetic, so the same run)
         again = np.random.default_rng()
-        assert best_state is not None  # n_restarts >= 1 (check_params)
+        assert best_state is not None  # n_restarts >= 1 (_check_params)
         again.bit_generator.state = best_state
         best = ebcc_mean_field(layout, ebcc_start(data, subtypes, again, gold), alpha, trace=True, **params)
         self.elbo_ = best.elbo

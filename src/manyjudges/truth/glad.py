@@ -146,6 +146,7 @@ class GLAD(TruthEstimator):
         self.m_step_tol, self.calibrate = m_step_tol, calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_number("max_iter", self.max_iter, low=1, integer=True)
         check_number("tol", self.tol, low=0)
         check_number("alpha_mean", self.alpha_mean)

@@ -202,6 +202,7 @@ class MACE(TruthEstimator):
         self.random_state, self.calibrate = random_state, calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_number("n_restarts", self.n_restarts, low=1, integer=True)
         check_number("n_iter", self.n_iter, low=1, integer=True)
         if self.method not in METHODS:

@@ -112,6 +112,7 @@ class MajorityVote(TruthEstimator):
         return self.ties == "first"
 
     def _check_params(self) -> None:
+        super()._check_params()
         if self.ties not in TIES:
             raise ValueError(f"ties must be one of {', '.join(TIES)}, got {self.ties!r}")
         check_number("random_state", self.random_state, low=0, integer=True)

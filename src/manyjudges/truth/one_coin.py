@@ -85,6 +85,7 @@ class OneCoinDawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.calibrate = max_iter, tol, smoothing, calibrate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_em_params(self.max_iter, self.tol, self.smoothing)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:

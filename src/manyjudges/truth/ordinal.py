@@ -179,6 +179,7 @@ class OrdinalDawidSkene(TruthEstimator):
         self.ridge, self.lapse_prior, self.spacing, self.accelerate = ridge, lapse_prior, spacing, accelerate
 
     def _check_params(self) -> None:
+        super()._check_params()
         check_em_params(self.max_iter, self.tol, self.smoothing)
         check_number("ridge", self.ridge, low=0)
         check_number("lapse_prior", self.lapse_prior, low=0)

@@ -83,7 +83,7 @@ def labels_table(estimator: TruthEstimator) -> pd.DataFrame:
 
 
 def workers_table(estimator: TruthEstimator) -> pd.DataFrame:
-    """``worker, skill`` (empty when the method has no per-worker quality)."""
+    """``worker, skill`` (empty when the method has no per-worker skill)."""
     skills = estimator.skills_
     if skills is None:
         return pd.DataFrame(columns=["worker", "skill"])

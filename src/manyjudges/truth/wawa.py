@@ -59,6 +59,7 @@ class Wawa(TruthEstimator):
         return self.ties == "first"
 
     def _check_params(self) -> None:
+        super()._check_params()
         if self.ties not in WAWA_TIES:
             raise ValueError(f"ties must be one of {', '.join(WAWA_TIES)}, got {self.ties!r}")
 

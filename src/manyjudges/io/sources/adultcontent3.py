@@ -116,7 +116,7 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
         grades.add(url, worker, code[category])
     return GradedData(
         grades=grades.frame(labels_path),
-        n_labels=len(ADULTCONTENT3_CATEGORIES),
+        n_classes=len(ADULTCONTENT3_CATEGORIES),
         label_names=list(ADULTCONTENT3_CATEGORIES),
         dropped={**{f"category_{c}": n for c, n in off_scale.items()}, **grades.counts()},
     )

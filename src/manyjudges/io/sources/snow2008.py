@@ -156,7 +156,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     names = _bin_names(spec)
     return GradedData(
         grades=grades.frame(path),
-        n_labels=len(names),
+        n_classes=len(names),
         label_names=names,
         dropped=grades.counts(),
     )

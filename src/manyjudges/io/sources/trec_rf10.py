@@ -91,7 +91,7 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
     grades, broken, gold_of = _read_judgments(path, lines[1:])
     return GradedData(
         grades=grades.frame(path),
-        n_labels=3,
+        n_classes=3,
         label_names=["0", "1", "2"],
         truth=_truth_table(gold_of),
         dropped={"broken_link": broken, **grades.counts()},

@@ -1,4 +1,4 @@
-"""Eq (18) annotator accuracy, the quality-histogram KL divergence and the coefficient of variation."""
+"""Eq (18) annotator accuracy, the skill-histogram KL divergence and the coefficient of variation."""
 from __future__ import annotations
 
 import math
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from manyjudges.crowd.judgments import topics_from_preferences
-from manyjudges.crowd.quality import (
+from manyjudges.crowd.skill import (
     annotator_accuracy,
     coefficient_of_variation,
-    quality_histogram_kl,
+    skill_histogram_kl,
     truth_vector,
 )
 
@@ -71,21 +71,21 @@ def test_annotator_accuracy_matches_a_loop_on_random_data():
 
 def test_kl_is_zero_for_equal_histograms_and_hand_computed_otherwise():
     x = np.array([0.05, 0.15, 0.95, 1.0])
-    assert quality_histogram_kl(x, x + 0.01) == pytest.approx(0.0)
+    assert skill_histogram_kl(x, x + 0.01) == pytest.approx(0.0)
     eps, bins = 1e-3, 10
     p = (np.array([1.0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) + eps) / (1 + bins * eps)
     q = (np.array([0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.5]) + eps) / (1 + bins * eps)
-    got = quality_histogram_kl([0.0, 0.02], [0.01, 1.0], bins=bins, eps=eps)
+    got = skill_histogram_kl([0.0, 0.02], [0.01, 1.0], bins=bins, eps=eps)
     assert got == pytest.approx(float((p * np.log(p / q)).sum()))
     assert got == pytest.approx(math.log(2), rel=0.05)  # ~log 2 up to smoothing
 
 
 def test_kl_clips_drops_nan_and_is_finite_on_disjoint_support():
-    assert quality_histogram_kl([1.2, np.nan], [1.0]) == pytest.approx(0.0)
-    kl = quality_histogram_kl([0.0], [1.0])
+    assert skill_histogram_kl([1.2, np.nan], [1.0]) == pytest.approx(0.0)
+    kl = skill_histogram_kl([0.0], [1.0])
     assert np.isfinite(kl) and kl > 5
-    assert np.isnan(quality_histogram_kl([], [0.5]))
-    assert quality_histogram_kl([0.0], [1.0], bins=1) == pytest.approx(0.0)
+    assert np.isnan(skill_histogram_kl([], [0.5]))
+    assert skill_histogram_kl([0.0], [1.0], bins=1) == pytest.approx(0.0)
 
 
 def test_coefficient_of_variation():

@@ -1,7 +1,7 @@
-"""Annotator quality against the truth and the summary statistics of Niu et al. s.6.3-6.4.
+"""Annotator skill against the truth and the summary statistics of Niu et al. s.6.3-6.4.
 
 - :func:`annotator_accuracy`: eq (18), each worker's pairwise preference accuracy vs truth;
-- :func:`quality_histogram_kl`: KL divergence of the true vs estimated quality histograms
+- :func:`skill_histogram_kl`: KL divergence of the true vs estimated skill histograms
   (s.6.3.2, Figure 2);
 - :func:`coefficient_of_variation`: sd / mean of a robustness curve (s.6.4, footnote 3).
 """
@@ -60,9 +60,9 @@ def annotator_accuracy(topic: TopicJudgments, truth_grades: Truth) -> np.ndarray
         return np.where(total > 0, right / total, np.nan)
 
 
-def quality_histogram_kl(true_quality: np.ndarray, estimated_quality: np.ndarray, bins: int = 10,
+def skill_histogram_kl(true_skill: np.ndarray, estimated_skill: np.ndarray, bins: int = 10,
                          eps: float = 1e-3) -> float:
-    """KL(true || estimated) of the two quality histograms on [0, 1] (s.6.3.2, Figure 2).
+    """KL(true || estimated) of the two skill histograms on [0, 1] (s.6.3.2, Figure 2).
 
     The paper gives no detail; reading: both samples (NaN dropped, values clipped to
     [0, 1]) are binned into ``bins`` equal-width bins on [0, 1] (last bin closed), turned
@@ -76,7 +76,7 @@ def quality_histogram_kl(true_quality: np.ndarray, estimated_quality: np.ndarray
     if eps <= 0:
         raise ValueError(f"eps must be > 0, got {eps}")
     hists = []
-    for values in (true_quality, estimated_quality):
+    for values in (true_skill, estimated_skill):
         v = np.asarray(values, dtype=float).ravel()
         v = np.clip(v[~np.isnan(v)], 0.0, 1.0)
         if v.size == 0:
