@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from manyjudges.core.dawid_skene_em import GOLD_START, dawid_skene, posteriors_from_log_joint
+from manyjudges.core.dawid_skene_em import GOLD_START, dawid_skene
+from manyjudges.core.posteriors import posteriors_from_log_joint
 
 
 def panel(seed, n_items=30, n_judges=6, k=3, density=0.5):

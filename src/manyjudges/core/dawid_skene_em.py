@@ -39,8 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "UNDERFLOW", "DawidSkeneResult", "dawid_skene", "label_matrix",
-           "posteriors_from_log_joint"]
+from manyjudges.core.posteriors import one_hot, posteriors_from_log_joint
+
+__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "DawidSkeneResult", "dawid_skene", "label_matrix"]
 
 INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
@@ -51,8 +52,6 @@ STOPS = ("posteriors", "log_likelihood")
 #: ``init="gold"``: every other item's starting posterior is this times 1/K in every class (no class favoured;
 #: it only keeps every confusion cell a judge has labels for above 0 in the first M-step)
 GOLD_START = 1e-3
-#: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
 
 
 @dataclass(frozen=True)
@@ -252,15 +251,8 @@ def _start(item: np.ndarray, label: np.ndarray, n_items: int, k: int, init: str,
     if init == "gold":  # the first M-step sees the gold items, the others a faint uniform 1/K (GOLD_START)
         post[:] = GOLD_START / k
     if known is not None:
-        _one_hot(post, known)
+        one_hot(post, known)
     return post, labelled
-
-
-def _one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
-    """Set the gold items' posteriors (columns of ``post``, (K, n_items)) to T[i, t] = [t = c_i], in place."""
-    items, classes = known
-    post[:, items] = 0.0
-    post[classes, items] = 1.0
 
 
 def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndarray,
@@ -348,48 +340,6 @@ def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarra
     if smoothing > 0:
         value += smoothing * (float(np.log(confusion).sum()) + float(np.log(priors).sum()))
     return value
-
-
-def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
-                              ) -> tuple[np.ndarray, np.ndarray]:
-    """(posteriors, log normalisers) of unnormalised log joint probabilities, one column per item.
-
-    ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
-    (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
-    (UNDERFLOW) below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
-    subnormals. ``joint`` is overwritten.
-
-    ``known = (items, classes)``: gold items, whose posteriors are one-hot on their class,
-    post[t, i] = [t = c_i], and whose log normaliser is the joint term log_z[i] = joint[c_i, i] =
-    log P(labels, c_i) (the semi-supervised objective counts them with their known class).
-
-    Raises ``FloatingPointError`` when a column has no finite largest term (an item whose labels have
-    probability 0 under every class).
-    """
-    top = _column_max(joint)
-    if not np.isfinite(top).all():
-        raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
-    gold_terms = None if known is None else joint[known[1], known[0]]
-    joint -= top
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
-    total = post.sum(axis=0)
-    post /= total
-    log_z = top + np.log(total)
-    if known is not None:
-        _one_hot(post, known)
-        log_z[known[0]] = gold_terms
-    return post, log_z
-
-
-def _column_max(values: np.ndarray) -> np.ndarray:
-    """(n,) the largest value of each column of ``values`` (K, n): ``values.max(axis=0)`` exactly, computed as
-    K - 1 element-wise passes (when each column's K values are adjacent in memory, numpy's reduction over them
-    runs several hundred times slower)."""
-    top = values[0].copy()
-    for t in range(1, len(values)):
-        np.maximum(top, values[t], out=top)
-    return top
 
 
 def _one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:

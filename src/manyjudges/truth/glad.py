@@ -58,7 +58,7 @@ import pandas as pd
 from scipy.special import expit, log_expit
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.core.dawid_skene_em import posteriors_from_log_joint
+from manyjudges.core.posteriors import posteriors_from_log_joint
 from manyjudges.core.solvers import lbfgsb
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 

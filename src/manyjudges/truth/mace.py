@@ -62,7 +62,7 @@ import pandas as pd
 from scipy.special import digamma, gammaln
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.core.dawid_skene_em import posteriors_from_log_joint
+from manyjudges.core.posteriors import posteriors_from_log_joint
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
 
 __all__ = ["MACE"]

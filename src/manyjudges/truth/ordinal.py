@@ -111,8 +111,8 @@ import pandas as pd
 from scipy import sparse
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.core.dawid_skene_em import posteriors_from_log_joint
 from manyjudges.core.em_acceleration import EMRun, iterate_em
+from manyjudges.core.posteriors import posteriors_from_log_joint
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number
 from manyjudges.truth.ordinal_probit import (
     clip_to_box,
