@@ -71,7 +71,8 @@ class Family:
 
     def rules_files(self, workflow_dir: str | Path) -> list[Path]:
         """The files the Snakefile includes for it, in order: :attr:`rules`, or under ``workflow_dir``
-        ``workflow/rules/<name>_common.smk`` then ``workflow/rules/<name>.smk``."""
+        ``workflow/rules/<name>_common.smk`` then ``workflow/rules/<name>.smk``.
+        """
         if self.rules is not None:
             return [Path(self.rules)]
         folder = Path(workflow_dir) / "workflow" / "rules"
@@ -79,7 +80,8 @@ class Family:
 
     def schema_ref(self) -> str:
         """The ``$ref`` of its config section: ``<name>.schema.yaml`` beside the main schema, or the
-        absolute ``file:`` URI of :attr:`schema`."""
+        absolute ``file:`` URI of :attr:`schema`.
+        """
         return Path(self.schema).resolve().as_uri() if self.schema is not None else f"{self.name}.schema.yaml"
 
     def module(self, name: str = "") -> Any:
@@ -94,7 +96,8 @@ class Family:
 
     def add_commands(self, subparsers: Any) -> None:
         """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``); nothing
-        without :attr:`commands`."""
+        without :attr:`commands`.
+        """
         if self.commands is None:
             return
         module, function = self.commands.split(":")
@@ -105,7 +108,8 @@ def built_in(name: str, summary: str, pinned_sources: tuple[str, ...] = ()) -> F
     """A family of this library, laid out by the house's conventions: its package ``manyjudges.<name>``, its
     subcommands ``manyjudges.cli.<name>:add_commands``, its config checks
     ``manyjudges.pipeline.config_checks:check_<name>_config``, its rules and schema in the pipeline's own
-    ``workflow/`` (:meth:`Family.rules_files`)."""
+    ``workflow/`` (:meth:`Family.rules_files`).
+    """
     return Family(name, f"manyjudges.{name}", summary, f"manyjudges.cli.{name}:add_commands",
                   pinned_sources=pinned_sources, config_check=f"manyjudges.pipeline.config_checks:check_{name}_config")
 
@@ -131,7 +135,8 @@ BUILT_IN = (
 def families() -> Mapping[str, Family]:
     """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's (entry
     points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, whose
-    entry point does not load, or is not a :class:`Family` of that name, is a ValueError naming the entry point."""
+    entry point does not load, or is not a :class:`Family` of that name, is a ValueError naming the entry point.
+    """
     from importlib.metadata import entry_points  # here: 25 ms that `import manyjudges` need not pay
 
     out = {family.name: family for family in BUILT_IN}

@@ -1,5 +1,6 @@
 """``manyjudges consensus measure``: the consensus measure of each set of rankings (``manyjudges consensus
-RANKINGS ...`` is short for it)."""
+RANKINGS ...`` is short for it).
+"""
 from __future__ import annotations
 
 import argparse

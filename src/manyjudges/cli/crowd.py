@@ -1,7 +1,8 @@
 """``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
 judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts; ``manyjudges
 crowd leaderboard``: one score per model of an arena, with bootstrap intervals; ``manyjudges crowd verdicts``: one
-verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted."""
+verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted.
+"""
 from __future__ import annotations
 
 import argparse
@@ -148,7 +149,8 @@ def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
     any order; judge or worker, task for item).
 
     ``duplicates`` None takes each table's own default: a repeated preference is one more
-    judgment (keep), a repeated rating an error. ``names``: the grade names of a ratings table, lowest first."""
+    judgment (keep), a repeated rating an error. ``names``: the grade names of a ratings table, lowest first.
+    """
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
     from manyjudges.io.columnar import read_header

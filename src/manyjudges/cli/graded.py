@@ -83,7 +83,8 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
     """(GradedPanel, label names) from a grades table; K from --labels, --n-classes or the largest label.
 
     With ``min_labels`` (evaluate) the panel must allow cross induction (in ``--outer-folds``), else a
-    plain fit (predict): too few judges is a data error saying how many it has and needs."""
+    plain fit (predict): too few judges is a data error saying how many it has and needs.
+    """
     from manyjudges.graded.panel import GradedPanel
     from manyjudges.graded.protocols import panel_problem, too_few_judges
     from manyjudges.io.grades import check_grades_duplicates, read_grades_table
@@ -106,7 +107,8 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
 def graded_method(args: argparse.Namespace, panel):
     """(the method of ``--method``/``--params``, its outer folds): the folds of ``--outer-folds`` and
     ``--inner-folds``, each defaulting to :func:`~manyjudges.graded.folds.default_folds` of the
-    panel's judges; a default that groups the judges is said on stderr."""
+    panel's judges; a default that groups the judges is said on stderr.
+    """
     import sys
 
     from manyjudges.graded.experiment import method_for

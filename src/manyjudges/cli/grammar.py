@@ -23,7 +23,8 @@ HELP = ("-h", "--help")
 
 def shorthand_note(prog: str, verb: str, data: str) -> str:
     """The one line of a family's help that says its shorthand, e.g. ``manyjudges truth LABELS ... is short for
-    manyjudges truth infer LABELS ...``."""
+    manyjudges truth infer LABELS ...``.
+    """
     return f"{prog} {data} ... is short for {prog} {verb} {data} ..."
 
 
@@ -60,7 +61,8 @@ class CommandParser(argparse.ArgumentParser):
 
     def _is_shorthand(self, first: str) -> bool:
         """Whether ``first`` starts the default verb's words; an error naming both readings when it is neither a
-        verb nor data."""
+        verb nor data.
+        """
         if first in self.verbs or first in HELP:
             return False
         if first.startswith("-") or looks_like_a_path(first) or readable_file(first):

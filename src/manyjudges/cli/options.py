@@ -1,5 +1,6 @@
 """The options and checks every family's subcommands share: ``--method``/``--params``/``-o``,
-``--duplicates``, ``--labels`` names, ``--n-classes``, and the help layout with a worked example."""
+``--duplicates``, ``--labels`` names, ``--n-classes``, and the help layout with a worked example.
+"""
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,8 @@ __all__ = ["add_duplicates", "add_method", "add_n_classes", "check_n_classes", "
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
     """``add_parser`` keywords of a subcommand: its one-line summary as help and description, and
-    ``example`` (indented text with an ``example`` paragraph whose shell lines run as written) as epilog."""
+    ``example`` (indented text with an ``example`` paragraph whose shell lines run as written) as epilog.
+    """
     return {"help": summary, "description": summary, "formatter_class": argparse.RawDescriptionHelpFormatter,
             "epilog": textwrap.dedent(example)}
 
@@ -51,7 +53,8 @@ def family_verbs(subparsers: Any, family: str, default: str | None = None, data:
 
 def printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
     """The shell line of a help example that writes a tiny TSV: ``printf '<rows, tab-separated>' > path``
-    (the first row is the header)."""
+    (the first row is the header).
+    """
     lines = "".join("\\t".join(str(v) for v in row) + "\\n" for row in rows)
     return f"printf '{lines}' > {path}"
 
@@ -66,7 +69,8 @@ def add_method(parser: argparse.ArgumentParser, family: str) -> None:
 
 def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
     """``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
-    ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``."""
+    ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``.
+    """
     parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
                         help=f"a repeated {key} row: an error naming both lines (default), or keep every row, "
                              "the first or the last")

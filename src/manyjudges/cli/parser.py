@@ -1,5 +1,6 @@
 """The argument parser of the command: ``methods``, then each family's subcommands (its
-:attr:`~manyjudges.families.Family.commands`), with a worked example in each subcommand's ``--help``."""
+:attr:`~manyjudges.families.Family.commands`), with a worked example in each subcommand's ``--help``.
+"""
 from __future__ import annotations
 
 import argparse
@@ -35,7 +36,8 @@ def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
 
 def examples() -> dict[str, str]:
     """Every subcommand's ``--help`` example by its words (``"methods"``, ``"truth next"``, ...): this
-    module's and each family's commands module's ``EXAMPLES``."""
+    module's and each family's commands module's ``EXAMPLES``.
+    """
     from manyjudges.families import families
 
     out = dict(EXAMPLES)

@@ -1,5 +1,6 @@
 """Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing what a subcommand
-made (:class:`Output`, :func:`write_outputs`: the one writer of every subcommand)."""
+made (:class:`Output`, :func:`write_outputs`: the one writer of every subcommand).
+"""
 from __future__ import annotations
 
 import json
@@ -33,7 +34,8 @@ class Progress:
     """Progress over the steps of a long loop (folds, topics) on stderr: a one-line bar on a terminal;
     elsewhere (a log file, a pipe) a line ``label: done/total steps, seconds`` whenever
     :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows
-    it is alive and a short one prints nothing."""
+    it is alive and a short one prints nothing.
+    """
 
     def __init__(self, label: str, stream: Any = None) -> None:
         self.label, self.stream = label, stream or sys.stderr
@@ -131,7 +133,8 @@ def input_path(name: str) -> Iterator[Path]:
 def write_output(table: pd.DataFrame, out: str | None) -> None:
     """The table to ``out`` (a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written
     file is left) or as TSV to stdout, at full precision either way (the same writer as the pipeline's
-    tables)."""
+    tables).
+    """
     from manyjudges.io.table_text import write_table, write_tsv_to
 
     if out is None or out == "-":
@@ -170,7 +173,8 @@ def write_outputs(output: Output | pd.DataFrame, out: str | None) -> None:
     """Write what a subcommand made: the tables of :attr:`Output.files`, then :attr:`Output.table` when ``out``
     names a file, each a stage of a :class:`Stages` (a long write shows); then the notes and the result line;
     then the table on stdout when ``out`` is None or ``-`` (last, so that a reader that stops early, as
-    ``| head``, misses no file and no line)."""
+    ``| head``, misses no file and no line).
+    """
     if isinstance(output, pd.DataFrame):
         output = Output(output)
     to_file = out not in (None, "-")
@@ -205,7 +209,8 @@ def parse_params(text: str | None) -> dict[str, Any]:
 
 def build(make: Callable[[str, dict[str, Any]], Any], method: str, params: dict[str, Any]) -> Any:
     """``make(method, params)`` (a family's ``make_*`` function); a bad name, parameter or value is
-    a command-line mistake."""
+    a command-line mistake.
+    """
     try:
         return make(method, params)
     except ValueError as err:

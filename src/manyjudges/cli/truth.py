@@ -1,5 +1,6 @@
 """``manyjudges truth infer`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
-next labels go (``manyjudges truth LABELS ...`` is short for ``manyjudges truth infer LABELS ...``)."""
+next labels go (``manyjudges truth LABELS ...`` is short for ``manyjudges truth infer LABELS ...``).
+"""
 from __future__ import annotations
 
 import argparse
@@ -90,7 +91,8 @@ def add_commands(subparsers: Any) -> None:
 
 def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | None]:
     """(the method of ``--method`` and ``--params``, built once: the one the command fits; the class names of
-    ``--labels``); a bad name or value fails before any data is read."""
+    ``--labels``); a bad name or value fails before any data is read.
+    """
     from manyjudges.truth.registry import make_truth_estimator
 
     classes = [c.strip() for c in args.labels.split(",")] if args.labels else None

@@ -67,7 +67,8 @@ def rank_sum(rankings: Sequence[Ranking]) -> list:
 
 def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
     """Sort by pairwise majority (Montague and Aslam 2002) with :func:`~manyjudges.core.ranks.majority_merge_sort`
-    over the items in first-appearance order; ties keep that order."""
+    over the items in first-appearance order; ties keep that order.
+    """
     items, ranks, _ = _positions(rankings)
     above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
     order = majority_merge_sort(list(range(len(items))), (above > above.T).tolist())
@@ -81,7 +82,8 @@ RULES: dict[str, Callable[[Sequence[Ranking]], list]] = {"borda": borda, "rank_s
 
 class ListAggregator(Estimator):
     """One of :data:`RULES` as an estimator: ``fit(rankings)`` sets ``ranking_`` (the aggregate, best
-    first); ``fit_predict(rankings)`` returns it. Nothing else is fitted."""
+    first); ``fit_predict(rankings)`` returns it. Nothing else is fitted.
+    """
 
     ranking_: list
 

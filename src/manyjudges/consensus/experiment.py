@@ -119,7 +119,7 @@ def _displace(base: list, distance: int) -> list:
 def perturbation_sensitivity(
     n_items: int, n_lists: int, steps: Sequence[int], grid: Sequence[tuple[float, float]], replicates: int, seed: int
 ) -> pd.DataFrame:
-    """kappa of n_lists - 1 identical lists plus one perturbed list, relative to no perturbation.
+    """Kappa of n_lists - 1 identical lists plus one perturbed list, relative to no perturbation.
 
     kinds: ``adjacent_swaps`` (step = number of random adjacent transpositions; mean over
     replicates) and ``displacement`` (the top item moved down step places; deterministic).

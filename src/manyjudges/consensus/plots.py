@@ -1,6 +1,7 @@
 """Figures for the consensus-measure experiments (Lin, Li, Guo): log kappa over the lambda x gamma grid,
 rank aggregators judged by consensus, and sensitivity to perturbing one list; the grid with the reference
-values of the authors' code beside ours when given."""
+values of the authors' code beside ours when given.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ __all__ = ["plot_consensus_grid", "plot_aggregators", "plot_sensitivity"]
 
 def plot_consensus_grid(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path],
                         paper: pd.DataFrame | None = None) -> None:
-    """log kappa against lambda, one line per gamma, one panel per list set.
+    """Log kappa against lambda, one line per gamma, one panel per list set.
 
     ``paper``: the reference values (lin2017 rows of ``paper_values``: the authors' code on their own lists);
     each reference kappa of a panel's list set is drawn as a large hollow marker at its (lambda, gamma), in the
@@ -67,7 +68,7 @@ def plot_aggregators(table: pd.DataFrame, dataset: str, paths: Sequence[str | Pa
 
 
 def plot_sensitivity(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path]) -> None:
-    """log kappa relative to the unperturbed set against perturbation size, per (lambda, gamma)."""
+    """Log kappa relative to the unperturbed set against perturbation size, per (lambda, gamma)."""
     kinds = list(dict.fromkeys(table["kind"]))
     fig, axes = plt.subplots(1, len(kinds), figsize=(5.0 * len(kinds), 3.6), squeeze=False)
     for ax, kind in zip(axes[0], kinds):

@@ -52,7 +52,8 @@ def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame,
 
 def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
     """The search table's kappa cells, one per row of ``table`` (consensus.tsv): list_set, lambda, gamma,
-    ours (kappa) and paper_value (the authors' code's kappa, NaN where it has none)."""
+    ours (kappa) and paper_value (the authors' code's kappa, NaN where it has none).
+    """
     kap = ref[ref["statistic"] == "kappa"]
     keys = ["list_set", "lam", "gam"]
     refs = pd.DataFrame({"list_set": kap["list_set"].astype(str).to_numpy(),
@@ -67,7 +68,8 @@ def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
 
 def consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     """The search tables' kappa cells beside the reference values (long, :data:`CELL_COLUMNS`); the other
-    tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are not counted."""
+    tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are not counted.
+    """
     ref = paper_values("lin2017")
     frames = []
     for path in map(Path, paths):
@@ -106,7 +108,7 @@ def _aggregators_markdown(table: pd.DataFrame, dataset: str, spec: Mapping[str, 
 
 
 def _sensitivity_markdown(table: pd.DataFrame) -> list[str]:
-    """log kappa after perturbing one list, relative to the unperturbed set (sensitivity.tsv)."""
+    """Log kappa after perturbing one list, relative to the unperturbed set (sensitivity.tsv)."""
     parts = [
         "### Sensitivity to perturbing one list (simulated; `results/consensus/sensitivity/sensitivity.tsv`)\n",
         "One of the otherwise identical lists is perturbed; cells are log kappa relative to the unperturbed set "
@@ -159,7 +161,8 @@ def report_section(tables: Sequence[str | Path], datasets: Mapping[str, Mapping[
     """The consensus part of the report: the section (:func:`consensus_markdown`) and its cells
     (:func:`consensus_comparisons`) of ``tables`` (consensus.tsv, aggregators.tsv, sensitivity.tsv under
     results/consensus/<dataset>/, in the order shown), none without tables; ``datasets``: the specs of
-    their datasets. The paper leaves nothing to read: no readings."""
+    their datasets. The paper leaves nothing to read: no readings.
+    """
     if not tables:
         return ReportSection("consensus", "", pd.DataFrame(columns=CELL_COLUMNS))
     return ReportSection("consensus", consensus_markdown(tables, datasets), consensus_comparisons(tables, datasets))

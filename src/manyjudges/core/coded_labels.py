@@ -90,7 +90,8 @@ def code_dtype(*sizes: int) -> type[np.signedinteger]:
 def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
     """The permutation that sorts string ``values`` naturally: by number when every value is a digit
     string (``"2"`` before ``"10"``; equal numbers by their text, ``"07"`` before ``"7"``), else by
-    text (code point order, as Python sorts str)."""
+    text (code point order, as Python sorts str).
+    """
     array = values if isinstance(values, pa.Array) else pa.array(list(values), type=pa.string())
     if len(array) == 0:
         return np.zeros(0, dtype=np.int64)
@@ -140,14 +141,16 @@ def as_text(values: Sequence | pd.Index | pd.Series | np.ndarray | pa.Array) -> 
 def id_positions(ids: Sequence | pd.Index | np.ndarray, wanted: Sequence | pd.Index | pd.Series | np.ndarray
                  ) -> np.ndarray:
     """The position of each of ``wanted`` in ``ids`` (int64, -1 where absent), ids compared as text (``1``
-    finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a Python dictionary of ids."""
+    finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a Python dictionary of ids.
+    """
     found = pc.index_in(as_text(wanted), value_set=as_text(ids))
     return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
     """The permutation that puts distinct ids in natural order: numbers by value; strings as
-    :func:`natural_order` sorts them; other objects by their text."""
+    :func:`natural_order` sorts them; other objects by their text.
+    """
     values = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
     if values.dtype.kind in "iuf" or len(values) == 0:
         return np.argsort(values, kind="stable")
@@ -160,7 +163,8 @@ def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
 def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
     """(int64 codes, distinct values as an Index named ``name``), the values in natural order
     (:func:`natural_ids`). Non-negative integer ids up to a few times their number are coded by a
-    presence table, O(n), instead of hashing and sorting."""
+    presence table, O(n), instead of hashing and sorting.
+    """
     if pd.api.types.is_integer_dtype(values.dtype) and len(values):
         ids = values.to_numpy(np.int64)
         low, high = int(ids.min()), int(ids.max())
@@ -183,7 +187,8 @@ def _plain(value: object) -> object:
 
 def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
     """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
-    its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing."""
+    its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing.
+    """
     dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_workers < np.iinfo(np.int32).max else np.int64
     key: np.ndarray = item.astype(dtype)  # the one copy: the products are made in place
     key *= n_workers
@@ -223,7 +228,8 @@ def _label_codes(values: pd.Series, classes: Sequence | None, source: str, rows:
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(label codes, class names) of the labels ``values``; ``rows[e]`` is label e's row in the table
     (0-based, for messages). Whole float labels are integer codes; labels that are not integers are
-    matched to the class names as text."""
+    matched to the class names as text.
+    """
     if pd.api.types.is_float_dtype(values.dtype):
         numbers = values.to_numpy(float)
         bad = ~np.isfinite(numbers) | (numbers != np.round(numbers)) | (np.abs(numbers) > 2.0 ** 53)
@@ -314,7 +320,8 @@ def canonical_order(data: CrowdLabels) -> CrowdLabels:
     order whatever the order of the table's rows (the same judgments, the same numbers to the last bit).
 
     Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy
-    (a stable sort of one int64 key, (item W + worker) K + label)."""
+    (a stable sort of one int64 key, (item W + worker) K + label).
+    """
     k, w = data.n_classes, data.n_workers
     key = (data.item.astype(np.int64) * w + data.worker) * k + data.label
     if len(key) < 2 or bool(np.all(key[1:] >= key[:-1])):
@@ -372,5 +379,6 @@ def natural_sort(items: Iterable[str]) -> list[str]:
 
 def natural_positions(values: Iterable[str]) -> dict[str, int]:
     """Position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``:
-    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth)."""
+    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth).
+    """
     return {value: i for i, value in enumerate(natural_sort(set(values)))}

@@ -74,7 +74,7 @@ class DawidSkeneResult:
 
     @property
     def labels(self) -> np.ndarray:
-        """argmax of the posteriors per item (the lowest class on ties)."""
+        """Argmax of the posteriors per item (the lowest class on ties)."""
         return np.argmax(self.posteriors, axis=1)
 
 
@@ -127,7 +127,8 @@ def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items
     """(n_items, n_judges * K) CSR count matrix: entry (i, j K + c) = how many times judge j said c about
     item i. Built by scipy's O(n) COO-to-CSR pass (repeats summed, each row's columns sorted, so the
     matrix, and every sum over it, does not depend on the order of the labels); 12 bytes a label
-    (float64 count, int32 column). Its transpose ``.T`` is a CSC view of the same arrays."""
+    (float64 count, int32 column). Its transpose ``.T`` is a CSC view of the same arrays.
+    """
     columns = judge * n_classes + label
     if columns.dtype != item.dtype:
         columns = columns.astype(np.int64)
@@ -220,7 +221,8 @@ def dawid_skene(
 def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: int, init: str
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The gold items (item codes, class codes) as int64 arrays, checked: one class per item, each item once,
-    codes in range; ``init="gold"`` needs at least one."""
+    codes in range; ``init="gold"`` needs at least one.
+    """
     if init == "gold" and (known is None or len(known[0]) == 0):
         raise ValueError("init='gold' needs gold items (known)")
     if known is None:
@@ -239,7 +241,8 @@ def _start(item: np.ndarray, label: np.ndarray, n_items: int, k: int, init: str,
 
     ``majority``: T[i, t] = n_it / n_i, the share of item i's labels equal to t (soft vote); ``hard_majority``:
     T[i, t] = [n_it = max_c n_ic] / #{c: n_ic = max_c n_ic}; ``gold``: T[i, t] = GOLD_START / K. An item with no
-    labels starts at 1/K (``gold``: GOLD_START / K); a gold item at [t = its class]."""
+    labels starts at 1/K (``gold``: GOLD_START / K); a gold item at [t = its class].
+    """
     counts = np.bincount(label * n_items + item, minlength=k * n_items).reshape(k, n_items).astype(float)
     per_item = counts.sum(axis=0)
     labelled = per_item > 0
@@ -261,7 +264,8 @@ def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndar
     """EM from the posteriors ``post`` (K, n_items): up to ``max_iter`` times :func:`_m_step` then
     :func:`_e_step`, stopping after the first iteration with max_i,t |T'[i, t] - T[i, t]| < tol
     (``stop="posteriors"``) or with an objective gain (:func:`_objective`) below ``tol``
-    (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration always runs)."""
+    (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration always runs).
+    """
     by_label = by_item.T  # a CSC view: no second copy of the labels
     previous = -np.inf  # the objective after the previous iteration (stop="log_likelihood")
     converged = False
@@ -335,7 +339,8 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarray, priors: np.ndarray,
                smoothing: float) -> float:
     """What EM increases: the log-likelihood sum over labelled items of log_z[i] at s = 0, and at s > 0 (every
-    entry > 0) log-likelihood + s * (sum_j,t,c log confusion[j, t, c] + sum_t log priors[t])."""
+    entry > 0) log-likelihood + s * (sum_j,t,c log confusion[j, t, c] + sum_t log priors[t]).
+    """
     value = float(log_z[used].sum())
     if smoothing > 0:
         value += smoothing * (float(np.log(confusion).sum()) + float(np.log(priors).sum()))

@@ -79,7 +79,8 @@ class EMRun:
 
 def remaining_distance(step: float, rate: float) -> float:
     """max(s, s r / (1 - r)) with r clipped into [0, RATE_MAX]: a bound on the distance of a linearly converging
-    iteration's last point to its limit, from its last step s and its rate r."""
+    iteration's last point to its limit, from its last step s and its rate r.
+    """
     r = min(max(float(rate), 0.0), RATE_MAX)
     return float(step) * max(1.0, r / (1.0 - r))
 
@@ -142,7 +143,8 @@ class _Iteration:
 
     def accept(self, y: np.ndarray, objective: float, payload: Any, step: float, plain: bool = True) -> bool:
         """Make ``y`` the current state; a plain step's ratio s / s_previous is a rate estimate. True when the
-        stopping rule holds: max(s, s r / (1 - r)) < tol with r the largest recent rate (before any rate, s = 0)."""
+        stopping rule holds: max(s, s r / (1 - r)) < tol with r the largest recent rate (before any rate, s = 0).
+        """
         if plain and self.previous_step > 0:
             self.rates.append(step / self.previous_step)
         self.x, self.objective, self.payload = y, objective, payload
@@ -157,7 +159,8 @@ class _Iteration:
                     ) -> bool:
         """SQUAREM's step from x0 with x1 = F(x0) and the current state x2 = F(x1): r = x1 - x0, v = x2 - 2 x1 + x0,
         alpha = -||r|| / ||v|| clamped into [-m, -1], then F(project(x0 - 2 alpha r + alpha^2 v)) replaces x2
-        unless its objective is lower. True when the stopping rule holds at the new state."""
+        unless its objective is lower. True when the stopping rule holds at the new state.
+        """
         x2 = self.x
         r = x1 - x0
         v = x2 - 2.0 * x1 + x0

@@ -69,7 +69,8 @@ class Estimator:
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """The constructor's parameters and their values (scikit-learn's ``get_params``; no parameter
-        is itself an estimator, so ``deep`` changes nothing)."""
+        is itself an estimator, so ``deep`` changes nothing).
+        """
         return {name: getattr(self, name) for name in self._param_names()}
 
     def set_params(self, **params: Any) -> Estimator:

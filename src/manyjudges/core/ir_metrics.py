@@ -141,7 +141,8 @@ def grade_metrics(ranked: np.ndarray, every: np.ndarray, ks: Sequence[int] = (3,
                   relevant_grade: int = 1, ideal: Mapping[int, float] | None = None) -> dict[str, float]:
     """:func:`ranking_metrics` from int arrays: ``ranked`` the grades of the ranked judged items in
     rank order, ``every`` the grades of all judged items (any order); ``ideal`` optionally
-    {k: :func:`ideal_dcg` (every, k)}, for callers scoring many rankings against one truth."""
+    {k: :func:`ideal_dcg` (every, k)}, for callers scoring many rankings against one truth.
+    """
     out = {f"P@{k}": _precision(ranked, k, relevant_grade) for k in ks}
     out.update({f"NDCG@{k}": _ndcg(ranked, every, k, None if ideal is None else ideal[k]) for k in ks})
     out["MAP"] = _average_precision(ranked, every, relevant_grade)

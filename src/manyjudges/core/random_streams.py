@@ -7,7 +7,7 @@ import numpy as np
 
 
 def rng_for(seed: int, *keys: object) -> np.random.Generator:
-    """numpy Generator from SeedSequence([seed, crc32(key) for each key]).
+    """Numpy Generator from SeedSequence([seed, crc32(key) for each key]).
 
     The same seed and keys give the same stream in any process and on any machine
     (crc32, unlike Python's hash, is not salted per process).

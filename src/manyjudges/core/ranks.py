@@ -68,7 +68,8 @@ def precedence_matrices(ranks: np.ndarray) -> np.ndarray:
 def rank_sum_order(ranks: np.ndarray) -> np.ndarray:
     """Column indices by the sum of their ranks over the rows (ascending), ties by the best
     single rank, then by column index: the rank-sum consensus of RBA (Kim, Zhai, Han 2010) and
-    the rank-sum aggregator of lists (an absent item given rank L + 1 by its caller)."""
+    the rank-sum aggregator of lists (an absent item given rank L + 1 by its caller).
+    """
     ranks = as_rank_matrix(ranks)
     return np.lexsort((np.arange(ranks.shape[1]), ranks.min(axis=0), ranks.sum(axis=0)))
 

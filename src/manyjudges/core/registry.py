@@ -48,7 +48,8 @@ def load_callable(spec: str) -> Callable[..., Any]:
 class Builtin:
     """A built-in method: the class (or factory) that makes it, one line on it, and the
     parameter values it presets (defaults that differ from the factory's, e.g. ``ac_tau`` is
-    :class:`AverageCorrelation` with ``correlation="kendall"``; a config may still override them)."""
+    :class:`AverageCorrelation` with ``correlation="kendall"``; a config may still override them).
+    """
 
     factory: Callable[..., Any]
     summary: str
@@ -56,7 +57,8 @@ class Builtin:
 
     def parameters(self) -> dict[str, Any]:
         """Every parameter a user may set, with its default (presets applied); a parameter without
-        a default (the data of a plain function, e.g. an aggregator's rankings) is not one."""
+        a default (the data of a plain function, e.g. an aggregator's rankings) is not one.
+        """
         out: dict[str, Any] = {}
         for name, p in _signature(self.factory).parameters.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or (p.default is p.empty and name not in self.preset):
@@ -146,14 +148,16 @@ class Registry:
 
     def parameter_default(self, method: str, parameter: str) -> Any:
         """The value ``parameter`` takes when a config entry of ``method`` does not set it: the
-        built-in's preset, else the factory's signature default."""
+        built-in's preset, else the factory's signature default.
+        """
         factory, preset = self.resolve(method)
         return preset.get(parameter, inspect.signature(factory).parameters[parameter].default)
 
     def check(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built: an
         unknown name, a module that does not import, a parameter the factory does not take, or a
-        value its ``_check_params()`` rejects. Constructors only store parameters, so this is cheap."""
+        value its ``_check_params()`` rejects. Constructors only store parameters, so this is cheap.
+        """
         self.build(method, params)
 
     def build(self, method: str, params: Mapping[str, Any] | None = None) -> Any:

@@ -38,7 +38,8 @@ SETULB_SCIPY_VERSIONS = ((1, 15), (1, 16), (1, 17))
 
 def setulb_supported(version: str = scipy.__version__) -> bool:
     """Whether the scipy release ``version`` (e.g. ``"1.17.1"``; the installed one by default) is one
-    of :data:`SETULB_SCIPY_VERSIONS`, whose private L-BFGS-B routine :func:`lbfgsb_fit` may call."""
+    of :data:`SETULB_SCIPY_VERSIONS`, whose private L-BFGS-B routine :func:`lbfgsb_fit` may call.
+    """
     release = tuple(int(v) for v in version.split(".")[:2])
     return release in SETULB_SCIPY_VERSIONS
 
@@ -57,7 +58,8 @@ class LbfgsbTolerances(TypedDict, total=False):
 class LbfgsbResult(NamedTuple):
     """Where L-BFGS-B stopped: ``x``, the iterations run, and whether it stopped on its own test
     (the projected gradient's largest entry at most ``gtol``, or a relative reduction of f at most
-    ``ftol``) rather than on ``maxiter`` / ``maxfun`` or a failed line search."""
+    ``ftol``) rather than on ``maxiter`` / ``maxfun`` or a failed line search.
+    """
 
     x: np.ndarray
     n_iter: int

@@ -1,5 +1,6 @@
 """Agreement measures of a panel of judges on three-class verdicts: the majority class of a unit's votes,
-Cohen's kappa, Krippendorff's alpha (nominal), Pearson correlation, and the effective number of judges."""
+Cohen's kappa, Krippendorff's alpha (nominal), Pearson correlation, and the effective number of judges.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -84,7 +85,8 @@ def nominal_alpha(unit_counts: np.ndarray) -> float:
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
     """Pearson's correlation of two equal-length vectors; NaN with fewer than two values or a
     constant vector. On 0/1 indicators it is the phi coefficient (the correlation of two
-    classifiers' oracle outputs in Kuncheva and Whitaker 2003)."""
+    classifiers' oracle outputs in Kuncheva and Whitaker 2003).
+    """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return float("nan")

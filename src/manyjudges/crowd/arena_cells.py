@@ -29,7 +29,8 @@ class Cells:
     :data:`LO_WINS`, :data:`HI_WINS` or :data:`TIE`; ``judge`` is 0 everywhere unless the cells
     were built by judge. ``pair`` indexes the unordered pairs ``pair_lo < pair_hi``; ``names`` the
     models' names (for messages), or None. ``lo_first``: when the cells were built by presentation
-    order, 1 where ``lo`` was shown first and 0 where ``hi`` was (a cell per order), else None."""
+    order, 1 where ``lo`` was shown first and 0 where ``hi`` was (a cell per order), else None.
+    """
 
     n_models: int
     n_judges: int
@@ -49,7 +50,8 @@ class Cells:
 
     def pair_totals(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(lo, hi, lo_wins, hi_wins, ties)`` summed over judges per unordered pair, pairs without a
-        verdict (total count 0) left out."""
+        verdict (total count 0) left out.
+        """
         n_pairs = len(self.pair_lo)
         sums = [np.bincount(self.pair, weights=counts * (self.outcome == o), minlength=n_pairs)
                 for o in (LO_WINS, HI_WINS, TIE)]
@@ -63,7 +65,8 @@ class Cells:
 
     def subset(self, present: np.ndarray, counts: np.ndarray) -> tuple[Cells, np.ndarray]:
         """The cells of the models in the boolean mask ``present`` (renumbered in order) with positive
-        ``counts``, and those counts."""
+        ``counts``, and those counts.
+        """
         keep = (counts > 0) & present[self.lo] & present[self.hi]
         new = np.cumsum(present) - 1
         names = None if self.names is None else self.names[present]
@@ -74,7 +77,8 @@ class Cells:
 
 def _dense_unique(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(key, return_inverse=True)`` for keys in [0, n_keys): by one bincount when the key
-    range is no larger than a few times the rows (no sort), else np.unique."""
+    range is no larger than a few times the rows (no sort), else np.unique.
+    """
     if n_keys > max(4 * len(key), 1 << 16):
         keys, inverse = np.unique(key, return_inverse=True)
         return keys, inverse.reshape(-1)
@@ -86,7 +90,8 @@ def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge:
                      n_judges: int, names: np.ndarray | None = None, lo_first: np.ndarray | None = None
                      ) -> tuple[Cells, np.ndarray]:
     """:class:`Cells` of rows ``(judge, lo, hi, outcome)`` (and ``lo_first``, 1 where lo was shown
-    first, when given), and each row's cell index."""
+    first, when given), and each row's cell index.
+    """
     key = ((judge * n_models + lo) * n_models + hi) * 3 + outcome
     n_orders = 1 if lo_first is None else 2
     if lo_first is not None:
@@ -105,7 +110,8 @@ def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge:
 
 def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
     """The verdicts' cells (by judge when ``by_judge``, by presentation order when ``by_order``), and
-    each verdict's cell index."""
+    each verdict's cell index.
+    """
     lo, hi = np.minimum(data.model_a, data.model_b), np.maximum(data.model_a, data.model_b)
     a_is_lo = data.model_a == lo
     outcome = np.where(data.winner == 2, TIE, np.where((data.winner == 0) == a_is_lo, LO_WINS, HI_WINS))
@@ -118,7 +124,8 @@ def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, 
                 weights: np.ndarray | None = None) -> sparse.csr_matrix:
     """(cells, units) sparse matrix of verdict counts (each verdict counting ``weights``, default 1): a
     replicate's cell counts are this matrix times the units' multiplicities. Units: the verdicts
-    (canonical order), the prompts or the judges (natural order)."""
+    (canonical order), the prompts or the judges (natural order).
+    """
     if resample not in RESAMPLE_UNITS:
         raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {resample!r}")
     if resample == "prompts" and not data.has_prompt:

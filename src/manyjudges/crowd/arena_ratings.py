@@ -38,7 +38,8 @@ class RatingFit(NamedTuple):
 
 class ArenaRating(Estimator):
     """Base class of the leaderboard's ratings. ``by_judge``: the method needs the cells per judge;
-    ``by_order``: per presentation order (``Cells.lo_first``)."""
+    ``by_order``: per presentation order (``Cells.lo_first``).
+    """
 
     name: str = "rating"
     by_judge: bool = False
@@ -46,7 +47,8 @@ class ArenaRating(Estimator):
 
     def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """A weight per verdict of ``data`` (canonical order) that its cell counts sum, or None: every
-        verdict counts 1 (the default)."""
+        verdict counts 1 (the default).
+        """
         return None
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:

@@ -79,7 +79,8 @@ class CrowdAggregator(Estimator):
 
     def fit_predict(self, topic: TopicJudgments) -> pd.Series:
         """``fit(topic)``, then the scores as a Series indexed by the topic's item ids (name ``score``,
-        higher = better; crowd-kit's ``fit_predict`` of its ranking aggregators)."""
+        higher = better; crowd-kit's ``fit_predict`` of its ranking aggregators).
+        """
         self.fit(topic)
         return pd.Series(self.scores_, index=pd.Index(topic.items, name="item"), name="score")
 

@@ -54,8 +54,8 @@ def bt_objective(s: np.ndarray, a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, 
                  reg: float) -> tuple[float, np.ndarray]:
     """Negative penalised Bradley-Terry log-likelihood and its gradient.
 
-        f(s) = sum_pairs [w_ab log(1 + e^{-(s_a - s_b)}) + w_ba log(1 + e^{s_a - s_b})] + reg ||s||^2 / 2
-        df/ds_a = sum_pairs [w_ba sigma(d) - w_ab sigma(-d)] + reg s_a   (d = s_a - s_b; minus that for s_b)
+    f(s) = sum_pairs [w_ab log(1 + e^{-(s_a - s_b)}) + w_ba log(1 + e^{s_a - s_b})] + reg ||s||^2 / 2
+    df/ds_a = sum_pairs [w_ba sigma(d) - w_ab sigma(-d)] + reg s_a   (d = s_a - s_b; minus that for s_b)
     """
     d = s[a] - s[b]
     value = float(w_ab @ np.logaddexp(0.0, -d) + w_ba @ np.logaddexp(0.0, d)) + 0.5 * reg * float(s @ s)

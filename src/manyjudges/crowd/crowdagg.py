@@ -107,7 +107,7 @@ def win_counts(n_workers: int, n_items: int, worker: np.ndarray, a: np.ndarray, 
 
 def agreement_skill(ranking: np.ndarray, n_workers: int, worker: np.ndarray, a: np.ndarray,
                       b: np.ndarray, net: np.ndarray) -> np.ndarray:
-    """eq (17): per worker, the share of net-directed pairs ordered as in ``ranking``; NaN if none."""
+    """Eq (17): per worker, the share of net-directed pairs ordered as in ``ranking``; NaN if none."""
     position = np.empty(len(ranking), dtype=np.int64)
     position[ranking] = np.arange(len(ranking))
     decided = net != 0

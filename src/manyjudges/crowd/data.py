@@ -88,7 +88,8 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
 def processed_files(source: str) -> dict[str, str]:
     """{role: file name} of a processed crowd dataset of this ``source``: the truth, then the
     preferences (preference sources) or the grades and their metadata (rating sources), and the
-    workers' kinds of a simulated set."""
+    workers' kinds of a simulated set.
+    """
     if source not in CROWD_SOURCES:
         raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
     roles = ["truth", *(("grades", "meta") if source in RATING_SOURCES else ("preferences",)),
@@ -154,7 +155,8 @@ def ratings_table(graded: GradedData, path: PathLike = "grades.tsv", truth_topic
 
 def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
     """Read a processed crowd dataset from its files by role (:func:`processed_files`: ``truth``, and
-    ``preferences`` or ``grades`` and ``meta``, and ``workers`` when given); other keys are ignored."""
+    ``preferences`` or ``grades`` and ``meta``, and ``workers`` when given); other keys are ignored.
+    """
     truth_table = read_truth(files["truth"])
     if "preferences" in files:
         topics = topics_from_preferences(read_preferences(files["preferences"]))

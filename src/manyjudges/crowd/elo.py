@@ -36,7 +36,8 @@ _LOOP_GAMES = 20_000
 class PairLabels:
     """One topic's judgments as pair labels: ``pair_a < pair_b`` the judged pairs; per distinct
     (worker, pair, label) ``k, p, label, count``; label 0 = pair_a preferred, 1 = pair_b, 2 = tie
-    (``n_classes`` = 3 when the topic has a tie, else 2)."""
+    (``n_classes`` = 3 when the topic has a tie, else 2).
+    """
 
     def __init__(self, topic: TopicJudgments):
         n, m = topic.n_items, topic.n_workers
@@ -115,7 +116,8 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
 def _row_sums(x: np.ndarray) -> np.ndarray:
     """``x.sum(axis=-1, keepdims=True)`` for a short last axis (2 or 3 classes), column by column:
     the same additions in the same order (so the same floats), without numpy's slow reduction
-    along a short axis (it dominated the EM on trec_rf10's topics of ~10^4 pairs)."""
+    along a short axis (it dominated the EM on trec_rf10's topics of ~10^4 pairs).
+    """
     out = x[..., 0].copy()
     for j in range(1, x.shape[-1]):
         out += x[..., j]

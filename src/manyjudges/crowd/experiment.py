@@ -107,7 +107,8 @@ def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Se
 class TopicScoring:
     """One topic's truth laid out for scoring many rankings of its items (the robustness sweep):
     per item index ``graded`` (has a truth grade) and ``grade``; ``every`` the grades of the graded
-    items, ``ideal`` {k: ideal DCG@k} and ``tiebreak`` (:func:`item_tiebreak` of the items)."""
+    items, ``ideal`` {k: ideal DCG@k} and ``tiebreak`` (:func:`item_tiebreak` of the items).
+    """
 
     graded: np.ndarray
     grade: np.ndarray
@@ -129,7 +130,8 @@ def topic_scoring(topic: TopicJudgments, truth: Mapping[str, int], ks: Sequence[
 def scored_metrics(scoring: TopicScoring, order: np.ndarray, ks: Sequence[int], rbp_p: float,
                    relevant_grade: int) -> dict[str, float]:
     """:func:`topic_metrics` of the ranking ``order`` (item indices, best first), from ``scoring``:
-    the graded items' grades in rank order against all graded items (the same numbers)."""
+    the graded items' grades in rank order against all graded items (the same numbers).
+    """
     ranked = scoring.grade[order][scoring.graded[order]]
     return grade_metrics(ranked, scoring.every, tuple(ks), rbp_p, relevant_grade, scoring.ideal)
 
@@ -138,7 +140,8 @@ def truth_coverage(dataset: CrowdDataset) -> dict[str, int]:
     """What scoring leaves out, the data being partial: ``judged_items`` (topic, item) pairs the
     crowd judged, of which ``items_without_truth`` have no truth grade (ranked, not scored), and
     ``topics``, of which ``topics_without_truth`` have a grade for none of their judged items
-    (not scored at all)."""
+    (not scored at all).
+    """
     judged = without = topics_without = 0
     for topic_id, topic in dataset.topics.items():
         truth = dataset.truth_for(topic_id)
@@ -197,7 +200,8 @@ def metrics_by_relevance(rankings: pd.DataFrame, dataset: CrowdDataset, methods:
                          ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95) -> pd.DataFrame:
     """ranking_metrics_by_relevance.tsv: relevant_grade, method, metric, value: Table 2's means with
     binary relevance (P@k, MAP, RBP) at every threshold of :func:`relevance_thresholds` (NDCG uses the
-    grades themselves and is the same at every threshold)."""
+    grades themselves and is the same at every threshold).
+    """
     frames = [mean_metrics(metrics_by_topic(rankings, dataset, ks, rbp_p, g), methods, ks).assign(relevant_grade=g)
               for g in relevance_thresholds(dataset)]
     if not frames:
@@ -279,7 +283,8 @@ def robustness_parts(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, A
                      ratios: Sequence[float], replicates: int, seed: int, dataset_name: str,
                      ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
     """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``
-    (the metrics of topics that get no spammer are computed once for all of them)."""
+    (the metrics of topics that get no spammer are computed once for all of them).
+    """
     unchanged: dict[str, dict[tuple[str, str], float]] = {}
     scoring = _scorings(dataset, ks)
     return pd.concat([robustness_part(dataset, methods, spammer, float(r), replicates, seed, dataset_name, ks, rbp_p,

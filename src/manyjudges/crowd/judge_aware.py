@@ -93,7 +93,8 @@ def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_fi
                     reg: float, gamma_reg: float, eta_prior: tuple[float, float], eta_bounds: tuple[float, float],
                     position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``, eta in
-    ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT."""
+    ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT.
+    """
     gamma_bounds: tuple[float | None, float | None] = (None, None) if position else (0.0, 0.0)
     bounds = [(None, None)] * n_models + [eta_bounds] * n_judges + [gamma_bounds] * n_judges
     args = (judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, eta_prior)
@@ -106,7 +107,8 @@ def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(judge, win, lose, win_first, count)`` of cells built by judge and order: a strict verdict is
     one judgment, a tie half a judgment each way (``ties="half"``) or none (``"drop"``); judgments
-    with count 0 are left out."""
+    with count 0 are left out.
+    """
     if cells.lo_first is None:
         raise ValueError("judge_aware needs cells built by presentation order")
     lo_first = cells.lo_first.astype(bool)
@@ -123,7 +125,8 @@ def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
 
 def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
     """The verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts, in their
-    canonical order; a prompt or judge column the data lacked is :data:`~manyjudges.io.verdicts.MISSING`."""
+    canonical order; a prompt or judge column the data lacked is :data:`~manyjudges.io.verdicts.MISSING`.
+    """
     prompts = data.prompts[data.prompt] if data.has_prompt else np.full(data.n_verdicts, MISSING, dtype=object)
     judges = data.judges[data.judge] if data.has_judge else np.full(data.n_verdicts, MISSING, dtype=object)
     return pd.DataFrame({"prompt": prompts, "judge": judges, "model_a": data.models[data.model_a],

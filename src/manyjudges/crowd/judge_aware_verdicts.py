@@ -151,7 +151,8 @@ def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = 
                     scores: np.ndarray | None = None, weight: np.ndarray | None = None) -> np.ndarray:
     """r_u = P(model_1 wins unit u) for given judge parameters (eta per judge, gamma per judge or 0)
     and model log-strengths (``scores`` per model of ``rows.models``, or None: a flat prior);
-    e.g. Crowd-BT's fitted (scores, eta) with gamma = 0."""
+    e.g. Crowd-BT's fitted (scores, eta) with gamma = 0.
+    """
     m = len(rows.judges)
     a = logit(np.asarray(eta, dtype=float))
     g = np.zeros(m) if gamma is None else np.asarray(gamma, dtype=float)
@@ -162,7 +163,8 @@ def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = 
 
 def units_table(rows: UnitRows, posterior: np.ndarray) -> pd.DataFrame:
     """:data:`UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the more probable model
-    (``tie`` at exactly 1/2)."""
+    (``tie`` at exactly 1/2).
+    """
     winner = np.where(posterior > 0.5, rows.units["model_1"].to_numpy(dtype=object),
                       np.where(posterior < 0.5, rows.units["model_2"].to_numpy(dtype=object), "tie"))
     out = rows.units.copy()
@@ -249,5 +251,6 @@ class JudgeAwareVerdicts(Estimator):
 
 def judge_aware_verdicts(verdicts: pd.DataFrame, **params: object) -> pd.DataFrame:
     """``JudgeAwareVerdicts(**params).fit(verdicts).units_``: one row per (prompt, unordered pair) with
-    the posterior P(model_1 wins) and the more probable winner."""
+    the posterior P(model_1 wins) and the more probable winner.
+    """
     return JudgeAwareVerdicts(**params).fit(verdicts).units_  # type: ignore[arg-type]

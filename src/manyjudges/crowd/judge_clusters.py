@@ -44,7 +44,8 @@ WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
 def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float) -> dict[str, str]:
     """Judge -> cluster: the connected components of the graph with an edge between two judges whose
     ``error_correlation`` (a row of ``pairs``: ``judge_a, judge_b, error_correlation``) exceeds
-    ``threshold``; a cluster is named by its first judge in ``judges`` order."""
+    ``threshold``; a cluster is named by its first judge in ``judges`` order.
+    """
     index = {str(j): i for i, j in enumerate(judges)}
     corr = pairs["error_correlation"].to_numpy(dtype=float)
     edge = np.isfinite(corr) & (corr > threshold)
@@ -107,7 +108,8 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
 
 def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: float, rho: float | None) -> None:
     """ValueError for a ``clusters`` that is neither None, ``"auto"`` nor a mapping, a ``threshold``
-    outside [-1, 1] or a ``rho`` outside [0, 1]."""
+    outside [-1, 1] or a ``rho`` outside [0, 1].
+    """
     if not (clusters is None or clusters == AUTO or isinstance(clusters, Mapping)):
         raise ValueError(f"clusters must be None, 'auto' or a mapping judge -> cluster, got {clusters!r}")
     if not -1.0 <= float(threshold) <= 1.0:

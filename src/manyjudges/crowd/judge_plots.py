@@ -1,5 +1,6 @@
 """Figures of a panel of LLM judges (:func:`manyjudges.crowd.judges.judge_measures`): the position bias of
-each judge with its Wilson interval, and a heatmap of the judges' pairwise agreement or error correlation."""
+each judge with its Wilson interval, and a heatmap of the judges' pairwise agreement or error correlation.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -69,7 +69,8 @@ class JudgeMeasures:
 
 def _reference_agreement(judge: np.ndarray, canonical: np.ndarray, truth: np.ndarray, n_judges: int) -> pd.DataFrame:
     """n_matched, accuracy, kappa per judge: its verdicts against ``truth`` (each verdict's reference
-    class, -1 where the unit has none)."""
+    class, -1 where the unit has none).
+    """
     matched = truth >= 0
     cells = judge[matched] * 9 + canonical[matched] * 3 + truth[matched]
     confusion = np.bincount(cells, minlength=9 * n_judges).reshape(n_judges, 3, 3).astype(float)
@@ -85,7 +86,8 @@ def _pairs(judges: pd.Index, group_judge: np.ndarray, group_unit: np.ndarray, sh
 
     ``shares``: each (judge, unit) group's share of verdicts per class (rows sum to 1), groups sorted
     by judge then unit; ``truth``: the reference class per unit (-1: none), or None for the majority
-    of the other judges."""
+    of the other judges.
+    """
     n_judges = len(judges)
     start = np.searchsorted(group_judge, np.arange(n_judges + 1))
     votes = np.stack([np.bincount(group_unit, weights=shares[:, c], minlength=n_units) for c in range(3)], axis=1)
@@ -189,7 +191,8 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
 def _summary(unit: np.ndarray, canonical: np.ndarray, n_judges: int, n_units: int, pairs: pd.DataFrame,
              against_reference: bool) -> pd.DataFrame:
     """The one-row ``summary`` of :func:`judge_measures`: the units judged, Krippendorff's alpha over the
-    verdicts' classes, the mean finite error correlation rho and n / (1 + (n - 1) rho)."""
+    verdicts' classes, the mean finite error correlation rho and n / (1 + (n - 1) rho).
+    """
     judged = np.bincount(unit * 3 + canonical, minlength=3 * n_units).reshape(n_units, 3)
     finite = pairs["error_correlation"].to_numpy(dtype=float)
     finite = finite[np.isfinite(finite)]

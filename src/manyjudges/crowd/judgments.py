@@ -58,7 +58,8 @@ class TopicJudgments:
 
     def strict(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(worker, winner, loser)`` of the non-tie preferences (ties dropped); computed once per
-        topic (several aggregators ask for them) and read-only."""
+        topic (several aggregators ask for them) and read-only.
+        """
         if self._strict is None:
             keep = self.outcome != 0
             win = np.where(self.outcome > 0, self.left, self.right)[keep]
@@ -142,7 +143,8 @@ def topics_from_preferences(table: pd.DataFrame) -> dict[str, TopicJudgments]:
     """Canonical ``preferences`` table -> {topic: TopicJudgments}. Items are the topic's judged items.
 
     Items and workers are coded in natural order and the judgments sorted by (worker, left, right,
-    outcome), so the same judgments in any row order give the same topics, bit for bit."""
+    outcome), so the same judgments in any row order give the same topics, bit for bit.
+    """
     out: dict[str, TopicJudgments] = {}
     for topic, rows in table.groupby(table["topic"].astype(str), sort=False):
         both = pd.concat([rows["left"], rows["right"]], ignore_index=True).astype(str)
@@ -163,7 +165,8 @@ def topics_from_preferences(table: pd.DataFrame) -> dict[str, TopicJudgments]:
 def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
     """Ratings ``topic, worker, item, grade`` -> {topic: TopicJudgments} with eq (5) preferences.
 
-    Ratings are sorted by (worker, item) in natural id order: the same in any row order."""
+    Ratings are sorted by (worker, item) in natural id order: the same in any row order.
+    """
     out: dict[str, TopicJudgments] = {}
     repeated = table.duplicated(["topic", "worker", "item"])
     if repeated.any():

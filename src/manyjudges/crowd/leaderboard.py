@@ -54,7 +54,8 @@ LEADERBOARD_METHODS = Registry("leaderboard", {
 
 def make_rating(method: str | ArenaRating, params: dict[str, Any] | None = None) -> ArenaRating:
     """A leaderboard rating from a built-in name (:data:`LEADERBOARD_METHODS`) or
-    ``package.module:callable``, with parameters; an :class:`ArenaRating` object is taken as it is."""
+    ``package.module:callable``, with parameters; an :class:`ArenaRating` object is taken as it is.
+    """
     if isinstance(method, ArenaRating):
         if params:
             raise ValueError("give the parameters to the rating object itself, not as params")
@@ -65,7 +66,8 @@ def make_rating(method: str | ArenaRating, params: dict[str, Any] | None = None)
 
 def _centred(scores: np.ndarray, present: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
     """Scores of the present models (NaN for the others), shifted to the mean of ``reference`` over
-    the present models (0 when ``reference`` is None)."""
+    the present models (0 when ``reference`` is None).
+    """
     out = np.full(len(present), np.nan)
     target = 0.0 if reference is None else float(reference[present].mean())
     out[present] = scores - scores.mean() + target
@@ -160,7 +162,8 @@ class Leaderboard(Estimator):
 def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
                          n: int, seed: int, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """(n, models) replicate scores (module docstring): replicate r's unit multiplicities are
-    ``bincount(rng.integers(0, n_units, n_units))``, its cell counts ``units @ multiplicities``."""
+    ``bincount(rng.integers(0, n_units, n_units))``, its cell counts ``units @ multiplicities``.
+    """
     rng = np.random.default_rng(seed)
     n_units = units.shape[1]
     out = np.full((n, cells.n_models), np.nan)
@@ -174,7 +177,8 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
     """The table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model);
-    ``rank_low, rank_high`` are nullable integers (missing without replicates)."""
+    ``rank_low, rank_high`` are nullable integers (missing without replicates).
+    """
     n = data.n_models
     if len(replicates):
         ci_low, ci_high, rank_low, rank_high = percentile_intervals(replicates, ci)
@@ -192,6 +196,7 @@ def bootstrap(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry
               resample: str = "verdicts", ci: float = 0.95, seed: int = 0, params: dict[str, Any] | None = None,
               bothbad: str = "tie", progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring);
-    ``n=0``: scores and ranks only, the interval columns empty."""
+    ``n=0``: scores and ranks only, the interval columns empty.
+    """
     return Leaderboard(method, params, n_bootstrap=n, resample=resample, ci=ci, seed=seed,
                        bothbad=bothbad).fit(verdicts, progress).table_

@@ -28,7 +28,8 @@ def _pair_index(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
 
 def _support_pairs(topic: TopicJudgments, workers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(worker, pair)`` of every pair of items that a worker in ``workers`` judged (any
-    judgment, ties included), sorted by worker; vectorised per group of equal item counts."""
+    judgment, ties included), sorted by worker; vectorised per group of equal item counts.
+    """
     n = topic.n_items
     keep = topic.left != topic.right
     w = np.concatenate([topic.worker[keep], topic.worker[keep]])
@@ -153,7 +154,8 @@ def centring_mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.nd
     """``a.mean(axis, keepdims=keepdims)``: numpy's own sum (``np.add.reduce``) over the count, without its wrapper.
 
     The mean that centres the s block (log sigma = s - mean(s)) in the objective and its gradient here and
-    projects the Hessian onto the centred subspace in :mod:`manyjudges.crowd.mpm_newton`."""
+    projects the Hessian onto the centred subspace in :mod:`manyjudges.crowd.mpm_newton`.
+    """
     total = np.add.reduce(a, axis=axis, keepdims=keepdims)  # type: ignore[call-overload]  # stubs: literal keepdims
     return total / a.shape[axis]
 
@@ -162,7 +164,8 @@ def point_terms(theta: np.ndarray, data: MPMData, skill: bool, cosh: bool) -> di
     """The terms of theta that the objective and the Hessian (:func:`manyjudges.crowd.mpm_newton.mpm_hessian`)
     share: ``s`` (centred), ``sigma``, per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and
     ``gx = dJ/dx``; per normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and
-    ``cz`` when ``cosh``) of :func:`_normaliser`."""
+    ``cz`` when ``cosh``) of :func:`_normaliser`.
+    """
     n = data.n
     mu = theta[:n]
     s = theta[n:2 * n] - centring_mean(theta[n:2 * n])

@@ -21,7 +21,7 @@ FFT_MIN_DEGREE = 8  # D&C levels multiplying factors of lower degree convolve di
 
 
 def bernoulli_sum_pmf_direct(q: np.ndarray) -> np.ndarray:
-    """pmf of ``sum_l Bernoulli(q_l)`` by sequential convolution (Algorithm 1, eq 10).
+    """Pmf of ``sum_l Bernoulli(q_l)`` by sequential convolution (Algorithm 1, eq 10).
 
     ``P^(t) = P^(t-1) * [1 - q_t, q_t]``, starting from ``P^(0) = [1]``; each step touches
     only the ``t + 1`` entries that can be non-zero, vectorised over the leading axes.
@@ -47,7 +47,7 @@ def bernoulli_sum_pmf_direct(q: np.ndarray) -> np.ndarray:
 
 
 def bernoulli_sum_pmf(q: np.ndarray, fft_min_degree: int = FFT_MIN_DEGREE) -> np.ndarray:
-    """pmf of ``sum_l Bernoulli(q_l)`` by divide and conquer with FFT (Algorithm 2).
+    """Pmf of ``sum_l Bernoulli(q_l)`` by divide and conquer with FFT (Algorithm 2).
 
     The k factors ``[1 - q_l, q_l]`` are padded to ``K = 2^L`` with degenerate ``[1, 0]``
     factors (they leave the sum unchanged). Level T multiplies neighbouring pairs of

@@ -30,7 +30,8 @@ BATCH_LIMIT = 1 << 22  # largest key matrix (rows x population) drawn at once by
 
 def kind_counts(worker_mix: Mapping[str, float], n_workers: int) -> np.ndarray:
     """Workers per kind (order of :data:`WORKER_KINDS`): the mix's shares of ``n_workers``,
-    rounded by largest remainder so the counts sum to ``n_workers`` (remainder ties: kind order)."""
+    rounded by largest remainder so the counts sum to ``n_workers`` (remainder ties: kind order).
+    """
     unknown = set(worker_mix) - set(WORKER_KINDS)
     if unknown:
         raise ValueError(f"unknown worker kinds {sorted(unknown)}; known: {', '.join(WORKER_KINDS)}")

@@ -28,7 +28,8 @@ __all__ = ["SimulatedJudge", "simulate_judge_panel"]
 @dataclass(frozen=True)
 class SimulatedJudge:
     """One simulated judge: reliability ``eta`` in (0, 1), position effect ``gamma`` (log-odds towards
-    the first answer), and optionally the judge it copies with probability ``copy_rate``."""
+    the first answer), and optionally the judge it copies with probability ``copy_rate``.
+    """
 
     name: str
     eta: float

@@ -20,13 +20,15 @@ SPAMMER_KINDS = ("random", "malicious")
 
 def n_spammers(ratio: float, n_workers: int) -> int:
     """``round(ratio * m)``, half up (the product is first rounded to 9 decimals so that float
-    noise such as ``0.35 * 10 = 3.4999999999999996`` does not move it across the half)."""
+    noise such as ``0.35 * 10 = 3.4999999999999996`` does not move it across the half).
+    """
     return math.floor(round(ratio * n_workers, 9) + 0.5)
 
 
 def judgments_per_spammer(topic: TopicJudgments) -> int:
     """A typical annotator's load: the median number of preferences per worker, over the
-    workers with at least one preference, rounded half up; at least 1."""
+    workers with at least one preference, rounded half up; at least 1.
+    """
     counts = np.bincount(topic.worker, minlength=topic.n_workers)
     counts = counts[counts > 0]
     if counts.size == 0:

@@ -59,7 +59,8 @@ def _first(mask: np.ndarray) -> int | None:
 
 def _present_columns(frame: pd.DataFrame) -> list[str]:
     """The verdict columns of ``frame`` that carry values: the required ones (a ValueError if one is
-    missing) and ``prompt`` / ``judge`` unless absent or :data:`MISSING` in every row."""
+    missing) and ``prompt`` / ``judge`` unless absent or :data:`MISSING` in every row.
+    """
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"a verdicts table needs the columns {', '.join(REQUIRED_COLUMNS)} (prompt and judge "
@@ -101,7 +102,8 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
 
 def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
     """ValueError naming ``name``, the row (its index label) and the value of the first faulty row
-    (:func:`verdict_fault`), or of a table without rows."""
+    (:func:`verdict_fault`), or of a table without rows.
+    """
     if len(frame) == 0:
         raise ValueError(f"{name}: no verdicts")
     fault = verdict_fault(frame)
@@ -112,7 +114,8 @@ def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
 
 def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
     """The distinct texts of several columns together in natural order, and each column's codes into
-    them (values that differ but read the same, such as 1 and "1", share a code)."""
+    them (values that differ but read the same, such as 1 and "1", share a code).
+    """
     factored = [_factorized(c) for c in columns]
     names = np.asarray(natural_sort(set().union(*(set(u) for _, u in factored))), dtype=object)
     lookup = {name: i for i, name in enumerate(names)}
@@ -129,7 +132,8 @@ def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tup
 
 def judge_ids(frame: pd.DataFrame) -> np.ndarray:
     """The judges of a verdicts table in natural order (the order of every judge table); one judge,
-    :data:`MISSING`, without a judge column."""
+    :data:`MISSING`, without a judge column.
+    """
     return _optional_codes(frame, "judge", _present_columns(frame))[0]
 
 
@@ -141,7 +145,8 @@ def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
 
 def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
     """The stable order of rows by ``keys`` (first key first): one argsort of the mixed-radix number
-    of the keys when it fits in int64 (several times faster than ``np.lexsort``), else lexsort."""
+    of the keys when it fits in int64 (several times faster than ``np.lexsort``), else lexsort.
+    """
     if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0 ** 62:
         combined = np.zeros(len(keys[0]), dtype=np.int64)
         for key, size in zip(keys, sizes):

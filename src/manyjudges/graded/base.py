@@ -73,7 +73,8 @@ class GradedMethod(Estimator):
         """P(label | item) for an unseen judge from a long grades table: ``fit`` on the panel of ``grades``
         (columns ``item``, ``judge``, ``label``; ``worker`` is read as ``judge`` and ``task`` as ``item``;
         labels 0..K-1, K = ``n_classes`` (former name ``n_labels``, still read) or the largest label + 1), then
-        :func:`proba_frame` of ``predict_proba()``: items (natural order) x labels."""
+        :func:`proba_frame` of ``predict_proba()``: items (natural order) x labels.
+        """
         table = grades.rename(columns={k: v for k, v in (("worker", "judge"), ("task", "item"))
                                        if k in grades.columns and v not in grades.columns})
         missing = [c for c in ("item", "judge", "label") if c not in table.columns]
@@ -93,7 +94,8 @@ class GradedMethod(Estimator):
 
     def record_fit(self, converged: bool) -> None:
         """Count one iterative fit (an optimiser or EM run) and whether it met its stop rule:
-        ``converged=False`` means it stopped on its iteration cap (or a failed line search)."""
+        ``converged=False`` means it stopped on its iteration cap (or a failed line search).
+        """
         self.fits_ = getattr(self, "fits_", 0) + 1
         self.capped_fits_ = getattr(self, "capped_fits_", 0) + (not converged)
 
@@ -104,7 +106,8 @@ class GradedMethod(Estimator):
 
     def _subpanel_cache(self) -> SubpanelCache:
         """Inner-fold results shared between the cross-induction folds of this instance
-        (:mod:`~manyjudges.graded.subpanel_cache`): created on first use, kept across ``fit`` calls."""
+        (:mod:`~manyjudges.graded.subpanel_cache`): created on first use, kept across ``fit`` calls.
+        """
         cache = self.__dict__.get("_subpanel_fits")
         if cache is None:
             cache = self._subpanel_fits = SubpanelCache()
@@ -120,7 +123,8 @@ class GradedMethod(Estimator):
 
     def parameters_at_bound(self, params: dict[str, Any]) -> dict[str, tuple[str, float]]:
         """The chosen parameters that sit on an edge of their search range: name -> ("lower" or
-        "upper", the bound). The best value may lie beyond it; the protocols warn. None here."""
+        "upper", the bound). The best value may lie beyond it; the protocols warn. None here.
+        """
         return {}
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
@@ -135,7 +139,8 @@ class GradedMethod(Estimator):
 
 def proba_frame(panel: GradedPanel, proba: np.ndarray) -> pd.DataFrame:
     """(items x K) predictions on ``panel`` as a DataFrame indexed by item id (``item``; rows in natural
-    order: by number when every id is a digit string) with one column per label 0..K-1 (``label``)."""
+    order: by number when every id is a digit string) with one column per label 0..K-1 (``label``).
+    """
     order = natural_order([str(i) for i in panel.item_ids])
     return pd.DataFrame(np.asarray(proba)[order], index=pd.Index(np.asarray(panel.item_ids, dtype=object)[order],
                                                                   name="item"),
@@ -149,7 +154,7 @@ def maximise_scalar(
     refine_evaluations: int = 12,
     refine: str = "brent",
 ) -> tuple[float, float]:
-    """argmax of a one-dimensional objective: grid search, then a refinement between the best
+    """Argmax of a one-dimensional objective: grid search, then a refinement between the best
     point's neighbours (in log space for ``scale="log"``). Returns (x*, objective(x*)).
 
     ``refine="brent"``: bounded Brent with ``refine_evaluations`` evaluations (cheap
@@ -198,7 +203,8 @@ def maximise_scalar(
 
 def bound_reached(value: float, bounds: tuple[float, float]) -> tuple[str, float] | None:
     """("lower" or "upper", bound) when ``value`` is that bound of a search range (relative
-    tolerance 1e-6), else None."""
+    tolerance 1e-6), else None.
+    """
     for side, bound in zip(("lower", "upper"), bounds):
         if np.isclose(value, bound, rtol=1e-6, atol=0.0):
             return side, float(bound)
@@ -210,9 +216,10 @@ def log_probability(p: np.ndarray) -> np.ndarray:
 
 
 def best_smoothing(share: np.ndarray, has_votes: np.ndarray, prior: np.ndarray) -> float:
-    """tau maximising sum log((1 - tau) share + tau prior) over entries with votes, plus
+    """Tau maximising sum log((1 - tau) share + tau prior) over entries with votes, plus
     sum log prior over those without (bounded Brent on (0, 1)); the smoothing of M1 and of
-    the Dawid-Skene predictor. ``share``, ``prior``: each target label's probability."""
+    the Dawid-Skene predictor. ``share``, ``prior``: each target label's probability.
+    """
     fixed = float(log_probability(prior[~has_votes]).sum())
     share, prior = share[has_votes], prior[has_votes]
 

@@ -1,5 +1,6 @@
 """The graded-judgment experiments as the pipeline runs them: one part per (method, protocol,
-chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and Kim, Tables 1-5)."""
+chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and Kim, Tables 1-5).
+"""
 from __future__ import annotations
 
 import logging
@@ -85,7 +86,8 @@ def loglik_table(predictions: pd.DataFrame, n_classes: int) -> pd.DataFrame:
 def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
     """Chosen parameters: the single value (single_parameter) or the mean and range over judges;
     ``judges_at_bound``: for how many judges the value sits on an edge of its search range;
-    ``judges_not_converged``: for how many a fit of their fold stopped on its iteration cap."""
+    ``judges_not_converged``: for how many a fit of their fold stopped on its iteration cap.
+    """
     at_bound = parameters["at_bound"] if "at_bound" in parameters else pd.Series(False, index=parameters.index)
     converged = parameters["converged"] if "converged" in parameters else pd.Series(True, index=parameters.index)
     table = parameters.assign(at_bound=at_bound.fillna(False).astype(bool),
@@ -118,7 +120,8 @@ def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFra
 def predict_parts(panel: GradedPanel, method, parts: Sequence[tuple[str, int]], n_chunks: int, min_labels: int = 1,
                   outer_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`predict_part` for each (protocol, chunk) in ``parts``, rows stacked in that order
-    (one pipeline job runs several parts: n_chunks is the cross induction's number of chunks)."""
+    (one pipeline job runs several parts: n_chunks is the cross induction's number of chunks).
+    """
     done = [predict_part(panel, method, protocol, int(chunk), 1 if protocol == "single_parameter" else n_chunks,
                          min_labels, outer_folds) for protocol, chunk in parts]
     return (pd.concat([d[0] for d in done], ignore_index=True), pd.concat([d[1] for d in done], ignore_index=True))
@@ -128,7 +131,8 @@ def predict_job(panel: GradedPanel, specs: Mapping[str, Mapping[str, Any]], part
                 n_chunks: Mapping[str, int], dataset: Mapping[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One pipeline job: the (method, protocol, chunk) parts of one or more configured methods
     (``specs``: name -> entry; ``n_chunks``: name -> chunks of its cross induction), rows stacked in
-    the order of ``parts``. Each method is built once, so its parts share its inner-fold fits."""
+    the order of ``parts``. Each method is built once, so its parts share its inner-fold fits.
+    """
     done = []
     for name in dict.fromkeys(part[0] for part in parts):
         method = method_for(specs[name], name, dataset)

@@ -45,7 +45,8 @@ YU_MAX_ITER = 10_000
 def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_iter: int = YU_MAX_ITER,
                min_error: float = 1e-6) -> tuple[np.ndarray, np.ndarray, int]:
     """Yu et al.'s fixed point: (r per judge, normalised over present judges; mu per item, NaN
-    where unlabelled; iterations used)."""
+    where unlabelled; iterations used).
+    """
     J = panel.n_judges
     present = panel.labels_per_judge() > 0
     if not present.any():
@@ -85,7 +86,7 @@ def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_ite
 
 
 def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_classes: int, predictive: str = "discrete") -> np.ndarray:
-    """log P(c | mu) for c in 0..K-1, shape (len(mu), K)."""
+    """Log P(c | mu) for c in 0..K-1, shape (len(mu), K)."""
     if predictive == "discrete":
         # class-major (K x N): the normalisation over the K labels is element-wise between rows
         logits = (np.arange(n_classes, dtype=float)[:, None] - np.asarray(mu, dtype=float)[None, :]) ** 2
@@ -209,7 +210,8 @@ class M4Learned(GradedMethod):
     @staticmethod
     def scale(train: GradedPanel, n_others: np.ndarray) -> np.ndarray:
         """The fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes._Votes.scale`):
-        1 / sqrt(1 + the predictions judge j's labels enter) for theta_j, 1 / sqrt(1 + labels) for log sigma."""
+        1 / sqrt(1 + the predictions judge j's labels enter) for theta_j, 1 / sqrt(1 + labels) for log sigma.
+        """
         entering = np.bincount(train.judge, n_others, minlength=train.n_judges)
         return 1.0 / np.sqrt(1.0 + np.r_[entering, train.n_entries])
 

@@ -160,7 +160,7 @@ def maxent_fit(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_i
 
 
 def maxent_log_proba(x: np.ndarray, data: MaxentData) -> np.ndarray:
-    """log P(label | item) for an unseen judge, every training label on the item a feature."""
+    """Log P(label | item) for an unseen judge, every training label on the item a feature."""
     panel = data.panel
     b, W = _unpack(x, panel.n_judges, panel.n_classes)
     scores = data.feature_sums(W)[0].T + b[None, :]

@@ -86,7 +86,8 @@ class GradedPanel:
     def from_matrix(cls, labels: np.ndarray, n_classes: int | None = None, *, n_labels: int | None = None
                     ) -> GradedPanel:
         """Panel from an (items x judges) matrix; negative values are missing labels (``n_labels``: the
-        former name of ``n_classes``, still read)."""
+        former name of ``n_classes``, still read).
+        """
         n_classes = classes_count(n_classes, n_labels)
         labels = np.asarray(labels)
         if labels.ndim != 2:
@@ -107,7 +108,8 @@ class GradedPanel:
 
         A subset of a valid panel is valid, so a boolean mask is not validated again (the check that
         no judge labels an item twice sorts every entry, and folds select many times); any other
-        index is."""
+        index is.
+        """
         mask = np.asarray(mask)
         if mask.dtype != bool or mask.shape != self.item.shape:
             return GradedPanel(self.item[mask], self.judge[mask], self.label[mask], self.n_items, self.n_judges,
@@ -185,7 +187,8 @@ def judge_groups(judges: np.ndarray, n_folds: int | None) -> list[np.ndarray]:
 
 def inner_folds(train: GradedPanel, n_folds: int | None) -> Iterator[tuple[np.ndarray, GradedPanel]]:
     """Per fold of training judges (:func:`judge_groups`): (mask of the fold's entries, the
-    panel without them). A fold whose removal leaves no labels is skipped."""
+    panel without them). A fold whose removal leaves no labels is skipped.
+    """
     for group in judge_groups(train.judges_present(), n_folds):
         mask = np.isin(train.judge, group)
         rest = train.select(~mask)

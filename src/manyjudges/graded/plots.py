@@ -1,5 +1,6 @@
 """Figure for the graded-judgment experiments (Wilbur and Kim 2011): per-judge log probability by method,
-with the paper's values beside ours when given."""
+with the paper's values beside ours when given.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,7 +17,8 @@ __all__ = ["plot_loglik_by_judge"]
 
 def _paper_gain(paper: pd.DataFrame, protocol: str) -> pd.DataFrame:
     """The paper's per-judge log probabilities of ``protocol``'s table (2 or 3) minus its uniform prediction
-    (eq. 11): columns judge (the paper's number), method, gain."""
+    (eq. 11): columns judge (the paper's number), method, gain.
+    """
     rows = paper[(paper["table"].astype(str) == PROTOCOL_TABLES[protocol][0]) & (paper["statistic"] == "loglik")]
     rows = rows[rows["judge"].map(lambda j: isinstance(j, (int, float)) and not np.isnan(j))]
     uniform = paper[paper["table"].astype(str) == "eq11"]["paper_value"].astype(float)

@@ -64,7 +64,8 @@ def held_out_judges(panel: GradedPanel, min_labels: int = 1) -> np.ndarray:
 
 def too_few_judges(n_judges: int, held_out: int = 1) -> str | None:
     """Why ``n_judges`` judges with labels are too few when ``held_out`` of them are held out
-    at a time (0: a plain fit), or None. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`)."""
+    at a time (0: a plain fit), or None. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`).
+    """
     needed = held_out + MIN_TRAINING_JUDGES
     if n_judges >= needed:
         return None
@@ -185,7 +186,8 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
 def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                      outer_folds: int | None = None) -> ProtocolResult:
     """One value of the method's single parameter for every test judge (default: every judge
-    with a label), maximising sum_k S(k)."""
+    with a label), maximising sum_k S(k).
+    """
     name = method.single_parameter
     judges = held_out_judges(panel) if judges is None else judges
     if name is None:

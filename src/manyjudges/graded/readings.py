@@ -39,7 +39,8 @@ PROTOCOL_TABLES = {"cross_induction": "2", "single_parameter": "3"}
 
 def reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
     """Tables 2-3's per-judge cells of ``entry`` under both protocols, compared with the paper's values of
-    ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`)."""
+    ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`).
+    """
     rows = loglik[loglik["method"] == entry].assign(method=paper_method)
     return pd.concat([loglik_cells(rows, protocol, paper_lookup(paper, table, PAPER_KEY, key=key_value))
                       for protocol, table in PROTOCOL_TABLES.items()], ignore_index=True)
@@ -93,7 +94,8 @@ def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]]
                           graded_datasets: Mapping[str, Mapping[str, Any]],
                           graded_methods: Mapping[str, Any] | None) -> list[Reading]:
     """The readings above (:func:`graded_readings`, :func:`lambda_scale_reading`) of every simulated graded dataset,
-    ``graded_results`` keyed by dataset ({dataset: {"loglik", "pairwise", "parameters", "grades": path}})."""
+    ``graded_results`` keyed by dataset ({dataset: {"loglik", "pairwise", "parameters", "grades": path}}).
+    """
     paper = paper_values("wilbur2011")
     rows: list[Reading] = []
     for name, files in graded_results.items():

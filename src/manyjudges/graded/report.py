@@ -86,7 +86,8 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
 
 def paper_correlations(loglik: pd.DataFrame, protocol: str, paper: dict) -> pd.DataFrame:
     """Per method with per-judge paper values under ``protocol``: the judges compared and the
-    Pearson r and Kendall tau-b (scipy.stats) between our S(k) and the paper's over those judges."""
+    Pearson r and Kendall tau-b (scipy.stats) between our S(k) and the paper's over those judges.
+    """
     from scipy import stats
 
     rows = loglik[(loglik["protocol"] == protocol) & (loglik["method"] != "uniform")]
@@ -123,7 +124,8 @@ def _correlation_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, cali
 
 def _calibration_text(spec: Mapping[str, Any], loglik: pd.DataFrame) -> str:
     """How the simulated panel was calibrated, with the largest per-judge gap reached (computed
-    from the M1 cross-induction rows) when it was calibrated per judge."""
+    from the M1 cross-induction rows) when it was calibrated per judge.
+    """
     by_judge = spec.get("target_m1_by_judge")
     if by_judge is None:
         target = spec.get("target_m1_ave", -7433.0)
@@ -192,7 +194,8 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
 def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
     """Tables 2/3's per-judge cells of one protocol (loglik_by_judge.tsv rows): judge, method, ours (log
     probability) and paper_value (``paper``: a :func:`paper_lookup` of the table by :data:`PAPER_KEY`; NaN where
-    it has none). The Ave row is derived, so left out."""
+    it has none). The Ave row is derived, so left out.
+    """
     rows = loglik[loglik["protocol"] == protocol]
     values = [paper.get((protocol, paper_judge(j), m, None, None, "loglik"), float("nan"))
               for j, m in zip(rows["judge"], rows["method"])]
@@ -203,7 +206,8 @@ def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, floa
 def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
     """Tables 4/5's per-judge 'A better' counts of one protocol (pairwise_tests.tsv rows): judge, pair
     ('A vs B'), ours and paper_value (NaN where the paper has none). 'B better' and ties are left out: with
-    'A better' they sum to the judge's labels, so their differences would cancel; the Total row is derived."""
+    'A better' they sum to the judge's labels, so their differences would cancel; the Total row is derived.
+    """
     rows = pairwise[pairwise["protocol"] == protocol]
     values = [paper.get((protocol, paper_judge(j), None, a, b, "a_better"), float("nan"))
               for j, a, b in zip(rows["judge"], rows["method_a"], rows["method_b"])]
@@ -215,7 +219,8 @@ def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets
                        paper: pd.DataFrame) -> pd.DataFrame:
     """Every per-judge cell of Tables 2-5 this section shows (long, :data:`CELL_COLUMNS`); paper values only
     beside simulated panels, as in the tables. Table 1 (three different parameters, lambda on another scale)
-    is not counted; Tables 4/5 count their 'A better' cells, with no method column (compared cell by cell)."""
+    is not counted; Tables 4/5 count their 'A better' cells, with no method column (compared cell by cell).
+    """
     frames = []
     for name, paths in results.items():
         source = datasets.get(name, {}).get("source")
@@ -241,7 +246,8 @@ def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets
 
 def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
     """The paper values a dataset's figure shows beside ours: ``paper`` for a simulated panel (which stands
-    in for the paper's), None for any other, as in the report's tables."""
+    in for the paper's), None for any other, as in the report's tables.
+    """
     return paper if spec.get("source") == "simulate" else None
 
 
@@ -327,7 +333,8 @@ def _dataset_markdown(name: str, paths: Mapping[str, str | Path], spec: Mapping[
 
 def _single_parameter_table(params: pd.DataFrame, lut: Mapping[Any, Any], simulated: bool) -> str:
     """Table 1: each single-parameter method's optimum and its cross-induction mean (min-max) over judges, the
-    paper's value beside a simulated panel's."""
+    paper's value beside a simulated panel's.
+    """
     lines = ["| method | parameter | single-parameter optimum | cross induction: mean (min-max) over judges |",
              "|---|---|---|---|"]
     for m, par in SINGLE.items():
@@ -349,7 +356,8 @@ def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
     """The graded part of the report: the section (:func:`graded_markdown`) and its cells
     (:func:`graded_comparisons`) of ``results`` ({dataset: {"loglik", "pairwise", "parameters", "grades":
     path}}), none without results; and the readings of the simulated panels
-    (:func:`manyjudges.graded.readings.graded_paper_readings`)."""
+    (:func:`manyjudges.graded.readings.graded_paper_readings`).
+    """
     # imported here: graded.readings builds on this module's cells
     from manyjudges.graded.readings import NOTE, graded_paper_readings
 

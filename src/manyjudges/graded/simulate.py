@@ -83,7 +83,8 @@ NOISE_FLOOR = 1e-3
 class JudgeCalibration:
     """Per judge: the noise sigma_j, the ``agreement`` (0: its own thresholds, 1: the common
     ladder), the relevance ``weight`` w (y = w x + sigma_j eps), the M1 target and the S(j)
-    reached (both for this panel's size); the sweeps run."""
+    reached (both for this panel's size); the sweeps run.
+    """
 
     noise: np.ndarray
     agreement: np.ndarray
@@ -99,7 +100,8 @@ class JudgeCalibration:
 
 def paper_m1_targets(name: str) -> np.ndarray:
     """The per-judge M1 log probabilities a ``target_m1_by_judge`` name stands for, judge 0, 1, ...
-    (per 5000 labels), read from resources/paper_values.tsv."""
+    (per 5000 labels), read from resources/paper_values.tsv.
+    """
     from manyjudges.reporting.paper_values import paper_values
 
     if name not in PAPER_TARGETS:
@@ -119,7 +121,8 @@ def paper_m1_targets(name: str) -> np.ndarray:
 
 def m1_targets(target_m1_by_judge: str | Sequence[float], n_judges: int) -> np.ndarray:
     """Per-judge M1 targets (per 5000 labels) of a ``target_m1_by_judge`` value, checked against
-    the panel's number of judges."""
+    the panel's number of judges.
+    """
     if isinstance(target_m1_by_judge, str):
         targets = paper_m1_targets(target_m1_by_judge)
         where = f"{target_m1_by_judge!r} has {len(targets)} judges"
@@ -154,7 +157,8 @@ def spec_problem(spec: Mapping[str, Any]) -> str | None:
 
 def panel_options(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of :func:`simulate_medline_panel` in a dataset spec (its key ``n_labels`` is the
-    argument ``n_classes``)."""
+    argument ``n_classes``).
+    """
     return {("n_classes" if k == "n_labels" else k): spec[k] for k in SPEC_KEYS if k in spec}
 
 
@@ -188,7 +192,8 @@ def _labels(latent: np.ndarray, eps: np.ndarray, noise: np.ndarray, thresholds: 
 class _Path:
     """One judge's path, position 0 (least predictable) to :attr:`end` (most), module docstring:
     relevance weight MIN_WEIGHT -> 1 at the noise ceiling, noise ceiling -> pivot, agreement 0 -> 1
-    at the pivot, noise pivot -> floor."""
+    at the pivot, noise pivot -> floor.
+    """
 
     upper = np.log(NOISE_CEILING / NOISE_PIVOT)
     lower = np.log(NOISE_PIVOT / NOISE_FLOOR)
@@ -221,7 +226,8 @@ def _nearest_crossing(s_j, start: float, target: float) -> tuple[float, float]:
     S need not be monotone along the whole path (when every judge is very noisy, labels pile up on
     0 and K - 1 and become predictable again; on small panels S is jagged), hence the nearest
     crossing rather than a bisection of the whole path. Without a crossing: the grid point
-    nearest the target."""
+    nearest the target.
+    """
     grid = np.linspace(0.0, _Path.end, PATH_GRID)
     values = np.array([s_j(p) for p in grid]) - target
     across = np.flatnonzero(values[:-1] * values[1:] <= 0)
@@ -248,7 +254,8 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
     within ``tolerance`` x |target| of its target (``targets``: for this panel's size).
 
     Raises ValueError naming every judge left outside the tolerance (its target, the value
-    reached, its noise and agreement)."""
+    reached, its noise and agreement).
+    """
     from manyjudges.graded.protocols import cross_induction, loglik_by_judge
     from manyjudges.graded.votes import M1
 
@@ -333,7 +340,8 @@ def simulate_medline_panel(seed: int, n_queries: int = 100, docs_per_query: int 
     then not used and the scale returned is 1). Otherwise, with ``target_m1_ave`` the global scale
     is calibrated so M1's cross-induction average log-probability per judge equals it (rescaled to
     the item count if the panel is not 5000 items), and a ValueError says so if the bisection
-    cannot get within 1%; without either, ``noise_scale`` is used as given."""
+    cannot get within 1%; without either, ``noise_scale`` is used as given.
+    """
     from manyjudges.graded.protocols import cross_induction, loglik_by_judge
     from manyjudges.graded.votes import M1
 

@@ -144,7 +144,8 @@ class _Votes:
     def scale(self) -> np.ndarray:
         """The fit's diagonal preconditioner, 1 / sqrt(1 + pairs) per weight: the objective's curvature
         along a log-weight grows with the predictions its votes enter (a judge with 10,000 labels and
-        one with 10 differ a thousandfold), so scaled, L-BFGS-B takes comparable steps in all of them."""
+        one with 10 differ a thousandfold), so scaled, L-BFGS-B takes comparable steps in all of them.
+        """
         return 1.0 / np.sqrt(1.0 + self.vote_counts)
 
     def item_sum(self, x: np.ndarray) -> np.ndarray:
@@ -157,7 +158,8 @@ class _Votes:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per target t, with weights ``x`` (n_params, not logs): (sum_s x_s V_s(z_t), sum_s x_s) over
-        its votes s."""
+        its votes s.
+        """
         num = np.zeros(len(self.item))
         den = np.zeros(len(self.item))
         if self.judge_param is not None:
@@ -172,7 +174,8 @@ class _Votes:
 
     def backward(self, y_num: np.ndarray, y_den: np.ndarray) -> np.ndarray:
         """The transpose of :meth:`forward`: per weight a, sum over its votes s and their targets t of
-        y_num[t] V_s(z_t) + y_den[t] (n_params,)."""
+        y_num[t] V_s(z_t) + y_den[t] (n_params,).
+        """
         others = self.item_sum(y_den)[self.item] - y_den      # sum of y_den over the other targets on the item
         out = np.zeros(self.n_params)
         if self.judge_param is not None:

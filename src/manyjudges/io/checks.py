@@ -26,7 +26,8 @@ __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule"
 @dataclass(frozen=True)
 class Fault:
     """A fault found at a row of a table: of all found, the one at the earliest row (then the lowest
-    ``order``) is raised, so an error names the first faulty row in file order."""
+    ``order``) is raised, so an error names the first faulty row in file order.
+    """
 
     row: int
     order: int
@@ -45,7 +46,8 @@ def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None
 def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
                 rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
     """The fault at the first row (of ``rows``, all when None) whose ``column`` value is flagged by the
-    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None."""
+    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None.
+    """
     bad_values = np.asarray(bad_values, dtype=bool)
     if not bad_values.any():
         return None
@@ -59,7 +61,8 @@ def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reaso
 
 def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
     """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
-    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows."""
+    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows.
+    """
     faults = []
     for order, column in enumerate(columns):
         values = table.columns[column].dictionary if column in table.columns else pa.array(
@@ -73,7 +76,8 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
     """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
     its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
-    the group's last row). Sort-based on integer keys: O(n log n)."""
+    the group's last row). Sort-based on integer keys: O(n log n).
+    """
     order = np.lexsort([np.asarray(k) for k in keys[::-1]])
     same = np.ones(max(len(order) - 1, 0), dtype=bool)
     for k in keys:
@@ -105,7 +109,8 @@ ONE_VALUE_RULES = ("error", "first", "last")
 
 def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
     """ValueError unless ``duplicates`` is error, first or last: ``keep`` would give ``table`` two values
-    where it holds one (``why`` says which)."""
+    where it holds one (``why`` says which).
+    """
     if duplicates == "keep":
         raise ValueError(f"duplicates='keep' makes no sense for {table}: {why}; use error (the default), first or last")
     if duplicates not in ONE_VALUE_RULES:
@@ -116,7 +121,8 @@ def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: st
                         ) -> tuple[Fault | None, np.ndarray | None]:
     """What a judgments table does with a row repeating an earlier row's ``key`` columns, by ``duplicates``:
     ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it repeats; ``"first"``
-    or ``"last"`` the rows kept, only that one of each repeated key (None: every row)."""
+    or ``"last"`` the rows kept, only that one of each repeated key (None: every row).
+    """
     if duplicates == "keep":
         return None, None
     repeated, heads = table.repeated(list(key), "last" if duplicates == "last" else "first")

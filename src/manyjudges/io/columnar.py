@@ -101,8 +101,9 @@ def read_header(path: str | os.PathLike[str]) -> list[str]:
 
 
 def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[str, int]:
-    """canonical column -> its position in ``header``; a missing or doubled column is a DataError,
-    unused columns are an :class:`ExtraColumnsWarning`."""
+    """Canonical column -> its position in ``header``; a missing or doubled column is a DataError,
+    unused columns are an :class:`ExtraColumnsWarning`.
+    """
     sep = delimiter_of(path)
     shown = sep.join(header) if header else "(empty file)"
     position: dict[str, int] = {}
@@ -132,7 +133,8 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
 class ColumnarTable:
     """The columns of a canonical table as read: each a dictionary array (distinct strings and
     int32 indices), keyed by canonical name, and the rows' file lines. An optional column the
-    file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`)."""
+    file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`).
+    """
 
     path: Path
     layout: TableLayout
@@ -162,7 +164,8 @@ class ColumnarTable:
 
     def release(self, column: str) -> None:
         """Drop the parsed column once its :meth:`codes` are made: the codes and ids then serve
-        :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a column in memory, not two)."""
+        :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a column in memory, not two).
+        """
         self.codes(column)
         self.columns.pop(column, None)
 
@@ -194,7 +197,8 @@ class ColumnarTable:
 
     def codes(self, column: str) -> tuple[np.ndarray, pd.Index]:
         """(codes, ids): ``ids`` the distinct values of ``column`` in natural order (:func:`natural_order`;
-        a str Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids)."""
+        a str Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
+        """
         if column not in self._codes:
             dictionary = self.columns[column].dictionary
             order = natural_order(dictionary)
@@ -207,7 +211,8 @@ class ColumnarTable:
 
 def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]) -> dict[str, pa.DictionaryArray]:
     """One DictionaryArray (unified dictionary, int32 indices, one chunk) per column. Each parsed column is
-    let go once converted (its list entry set to None), so at most one column is held twice."""
+    let go once converted (its list entry set to None), so at most one column is held twice.
+    """
     out: dict[str, pa.DictionaryArray] = {}
     for k, name in enumerate(names):
         column = columns[k]
@@ -232,7 +237,8 @@ def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]
 
 def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[list[list[str]], list[int]]:
     """The wanted fields of every data row and their lines, read by Python's csv module: a row with
-    another number of fields than the header is a DataError naming its line."""
+    another number of fields than the header is a DataError naming its line.
+    """
     sep = delimiter_of(path)
     kind = "comma" if sep == "," else "tab"
     rows: list[list[str]] = []
@@ -318,7 +324,8 @@ _MAX_RANK_DIGITS = 18
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
                order: int = 10) -> tuple[np.ndarray, Fault | None]:
     """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
-    None) whose rank is not a positive integer). The distinct values are parsed, not the rows."""
+    None) whose rank is not a positive integer). The distinct values are parsed, not the rows.
+    """
     dictionary = table.columns[column].dictionary
     digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
     digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)

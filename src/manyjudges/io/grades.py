@@ -253,7 +253,8 @@ def _label_codes(values: np.ndarray, used: np.ndarray, n_classes: int | None, na
     """(code of each distinct label value (-1: bad), K, the reason a bad one is given, where).
 
     With ``names`` the labels are names when every label used is one of them (or integer codes
-    when every one is); without them integer codes 0..K-1, K = ``n_classes`` or the largest + 1."""
+    when every one is); without them integer codes 0..K-1, K = ``n_classes`` or the largest + 1.
+    """
     is_code = np.asarray([bool(_LABEL.fullmatch(v)) for v in values], dtype=bool)
     huge = np.iinfo(np.int64).max  # a code too long for int64 is out of range anyway
     number = np.asarray([(int(v) if len(v.lstrip("0")) <= 18 else huge) if ok else -1

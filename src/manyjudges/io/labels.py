@@ -85,7 +85,8 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
 
     Without ``classes`` a value must be an integer code 0..MAX_CLASS_CODE and the classes are 0..max
     (at least 0, 1); with them a value must be one of their names (compared as text). Only the rows
-    ``rows`` (all when None) are checked and count towards the classes."""
+    ``rows`` (all when None) are checked and count towards the classes.
+    """
     values = table.values(column)
     used = np.zeros(len(values), dtype=bool)
     used[table.indices(column) if rows is None else table.indices(column)[rows]] = True
@@ -294,7 +295,8 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
 
 def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
     """Write a labels table (``item``, ``worker`` or ``judge``, ``label``) atomically, header
-    ``item, worker, label``; TSV, or CSV if the name ends in ``.csv``."""
+    ``item, worker, label``; TSV, or CSV if the name ends in ``.csv``.
+    """
     frame = labels.rename(columns={"judge": "worker"}) if "worker" not in labels.columns else labels
     missing = [c for c in LABELS_COLUMNS if c not in frame.columns]
     if missing:

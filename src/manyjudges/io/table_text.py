@@ -38,7 +38,8 @@ _BLOCK_ROWS = 1 << 20
 def float_text(values: np.ndarray) -> pa.Array:
     """Each float64 as ``repr`` writes it (``|x| < FLOAT_LIMIT``; NaN as ``nan``, infinities as ``inf``).
 
-    Only the values whose pyarrow text differs are rewritten: the integral ones and those under 1e-4."""
+    Only the values whose pyarrow text differs are rewritten: the integral ones and those under 1e-4.
+    """
     values = np.asarray(values, dtype=np.float64)
     text = pc.cast(pa.array(values), pa.string())
     whole = np.isfinite(values) & (values == np.trunc(values))
@@ -94,7 +95,8 @@ def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
 
 def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     """``df.to_csv(handle, sep=sep, index=False, lineterminator="\\n")``'s text, written to the open text
-    ``handle``; large tables are formatted by pyarrow (module docstring), the same bytes."""
+    ``handle``; large tables are formatted by pyarrow (module docstring), the same bytes.
+    """
     names = [str(c) for c in df.columns]
     columns = None
     if len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
@@ -113,7 +115,8 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
 
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
-    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`)."""
+    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`).
+    """
     write_delimited(df, handle, sep)
 
 

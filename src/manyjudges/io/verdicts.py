@@ -70,7 +70,8 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
                 outcomes: tuple[str, ...]) -> list[Fault | None]:
     """The faults of a table of pairwise verdicts, each at its first row: an empty or whitespace-only
     field of ``columns`` ("empty <column>"), an ``outcome`` not among ``outcomes``, and a model compared
-    with itself (``first`` == ``second``), in that order among faults of one row."""
+    with itself (``first`` == ``second``), in that order among faults of one row.
+    """
     faults: list[Fault | None] = [empty_fields(table, columns)]
     values = table.values(outcome)
     faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""),
@@ -137,7 +138,8 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
 def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
     """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``; TSV, or
     CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
-    :data:`WINNERS` (the table is checked before anything is written)."""
+    :data:`WINNERS` (the table is checked before anything is written).
+    """
     missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
     if missing:
         raise ValueError(f"a verdicts table needs the columns {', '.join(VERDICT_COLUMNS)}; missing {missing}")

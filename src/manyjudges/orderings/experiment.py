@@ -81,7 +81,8 @@ def ed_by_noise_table(panels: Panels, scorer: Any, ratios: Sequence[float], repl
                       dataset: str, method: str, ed_over: str = DEFAULT_ED_OVER,
                       noise_rounding: str = DEFAULT_NOISE_ROUNDING) -> pd.DataFrame:
     """Results-contract rows (noise_ratio, method, ed_mean, ed_sd, replicates) of one method at
-    several noise ratios, in the order given (one job of the pipeline covers several ratios)."""
+    several noise ratios, in the order given (one job of the pipeline covers several ratios).
+    """
     rows = [ed_by_noise_row(ed_replicates(panels, scorer, float(r), replicates, seed, dataset, ed_over,
                                           noise_rounding), float(r), method)
             for r in ratios]

@@ -93,7 +93,8 @@ def tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int,
 
 def grow_patterns(ranks: np.ndarray, support_rows: np.ndarray, threshold: int, max_len: int):
     """Yield (length, patterns (P, L), containment (P, N)) of every pattern whose support
-    over ``support_rows`` (a 0/1 weight per ordering) is >= threshold, level by level."""
+    over ``support_rows`` (a 0/1 weight per ordering) is >= threshold, level by level.
+    """
     n_ord, k = ranks.shape
     pats = np.arange(k)[:, None]
     cont = np.ones((k, n_ord), dtype=bool)
@@ -156,7 +157,8 @@ def cheaper_engine(gold_size: int, k: int, threshold: int, max_len: int) -> str:
 def loo_tables_by_counting(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Leave-one-out tables (den, num(O_i), num(rev O_i)), each (n, g + 1, k + 1), by counting
-    over the judge subsets of each gold set (the other humans + noise) in turn."""
+    over the judge subsets of each gold set (the other humans + noise) in turn.
+    """
     n, k = humans.shape
     g = n - 1 + len(noise)
     den, num, num_rev = (np.zeros((n, g + 1, k + 1)) for _ in range(3))
@@ -171,7 +173,8 @@ def loo_tables_by_counting(humans: np.ndarray, noise: np.ndarray, threshold: int
 def loo_tables_by_mining(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The same tables from one growth of every pattern frequent among all orderings; a
-    pattern's support without O_i is its support minus [p ⊑ O_i]."""
+    pattern's support without O_i is its support minus [p ⊑ O_i].
+    """
     n, k = humans.shape
     g = n - 1 + len(noise)
     den, num, num_rev = (np.zeros((n, g + 1, k + 1)) for _ in range(3))

@@ -60,7 +60,8 @@ def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[st
                  methods: list[str] | None = None) -> pd.DataFrame:
     """Table 1's cells at r > 0 (``method, noise_ratio, ours, paper``) of ``methods`` (default every
     method of ``ed``) as relative ED, ED(r) / ED(0), each compared with the paper's value of
-    ``paper_method.get(method, method)``; NaN where either lacks r or r = 0."""
+    ``paper_method.get(method, method)``; NaN where either lacks r or r = 0.
+    """
     p1 = paper[paper["table"] == "1"]
 
     def paper_at(method: str, ratio: float) -> float:
@@ -119,7 +120,8 @@ def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_t
 def support_base_readings(dataset: str, kind: str, default_table: str | Path, methods: Mapping[str, Any],
                           paper: pd.DataFrame) -> list[Reading]:
     """FreSPA's support base: two configured FreSPA entries whose parameters differ only in
-    ``support_base``, each compared with the paper's FreSPA column at r > 0 (relative ED)."""
+    ``support_base``, each compared with the paper's FreSPA column at r > 0 (relative ED).
+    """
     default = inspect.signature(FreSPA).parameters["support_base"].default
     rows = parameter_readings(methods, "frespa", "support_base", default, "FreSPA under noise: the n of minSup x n",
                               f"Table 1 FreSPA column, `{dataset}` ({kind})",
@@ -136,7 +138,8 @@ def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequen
     """The noise ratio of the "noisy" columns of Tables 2-4, tested on the paper's own numbers: at
     FreSPA's default parameters a noisy cell is FreSPA's ED under noise, so it should equal Table 1's
     FreSPA value at the ratio used; the distance of each ratio is the mean |noisy cell - Table 1(r)|
-    over those cells. ``noisy_ratio`` is the run's (``orderings.sweep.noise_ratios``)."""
+    over those cells. ``noisy_ratio`` is the run's (``orderings.sweep.noise_ratios``).
+    """
     p1 = paper[(paper["table"] == "1") & (paper["method"] == "frespa")]
     noisy = []
     for table, parameter, value in DEFAULT_SWEEP_CELLS:
@@ -162,7 +165,8 @@ def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     """Table 3's cells (``parameter, value, noise_ratio, ours, paper``) of a sweep table, at every noise
     ratio, as ED relative to ED at the parameter's default (:data:`TABLE3_DEFAULTS`) at the same noise
     ratio, ours and the paper's each relative to its own; the default cells (1 by construction) are
-    left out, and a cell is NaN where the paper or either ED is missing."""
+    left out, and a cell is NaN where the paper or either ED is missing.
+    """
     p3 = paper[(paper["table"] == "3") & (paper["method"] == "frespa")]
 
     def paper_at(parameter: str, value: float, ratio: float) -> float:
@@ -195,7 +199,8 @@ def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
                             default: str, paper: pd.DataFrame, config_key: str = "frespa: length_rounding") -> Reading:
     """FreSPA's length rounding on Table 3: the default sweep table (rounded by ``default``) against,
     for each other rounding, a sweep reading (``variants``: name -> the parameters it changes) that
-    sets ``length_rounding`` to it and changes nothing else (None where none was run)."""
+    sets ``length_rounding`` to it and changes nothing else (None where none was run).
+    """
     base, cells = _table3_distance(default_table, paper)
     distances: dict[str, float | None] = {default: base}
     for option in LENGTH_ROUNDINGS:
@@ -228,7 +233,8 @@ def ordering_readings(
     ``sweep_reading_tables`` ({dataset: {variant: path}}, the sweep under ``sweep_reading_variants``,
     against its ``sweep_tables`` entry; the default rounding is that of the ``sweep_method`` entry);
     and, when the sweep runs under noise (``sweep_noise_ratios``), the noise ratio of Tables 2-4's noisy
-    columns, tested on the paper's own numbers."""
+    columns, tested on the paper's own numbers.
+    """
     paper = paper_values("kim2010")
     methods = dict(methods or {})
     paper_method = {name: (entry or {}).get("method", name) for name, entry in methods.items()}

@@ -144,7 +144,8 @@ def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
 
 class RankBasedAggregation(_CorrelationScorer):
     """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010,
-    s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``."""
+    s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``.
+    """
 
     def fit(self, gold: np.ndarray) -> RankBasedAggregation:
         super().fit(gold)

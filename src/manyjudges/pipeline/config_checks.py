@@ -3,7 +3,8 @@ pipeline before any job: every configured method can be built (:func:`check_conf
 family's section names only what is configured (:func:`check_config_references`, which runs each family's
 :attr:`~manyjudges.families.Family.config_check`: the built-in families' ``check_<family>_config`` here).
 
-Nothing in the library imports this module."""
+Nothing in the library imports this module.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -24,7 +25,8 @@ __all__ = ["check_arena_config", "check_config_methods", "check_config_reference
 def check_config_methods(config: Mapping[str, Any]) -> None:
     """Fail before any job when a configured method cannot be built: an unknown name, a module that
     does not import, a parameter the method does not take or a value it rejects (each family's section
-    lists its methods under ``methods``; other places a family names methods, its own config check)."""
+    lists its methods under ``methods``; other places a family names methods, its own config check).
+    """
     for section in families():
         registry = family_registry(section)
         for name in (config.get(section) or {}).get("methods") or {}:
@@ -37,7 +39,8 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
 
 def _check_batch(config: Mapping[str, Any], section: str) -> None:
     """``<section>.batch`` names configured methods that run in one job each (no ``jobs: N > 1``),
-    and no method is itself named like the batch job."""
+    and no method is itself named like the batch job.
+    """
     entries = config.get(section) or {}
     methods = entries.get("methods") or {}
     batch = list(entries.get("batch") or [])
@@ -55,7 +58,8 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
 
 def check_config_references(config: Mapping[str, Any]) -> None:
     """Fail early, and clearly, when a section names what is not configured (a dataset, a method): each
-    family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order."""
+    family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order.
+    """
     for family in families().values():
         family.check_config(config)
 
@@ -74,7 +78,8 @@ def check_orderings_config(config: Mapping[str, Any]) -> None:
 
 def check_consensus_config(config: Mapping[str, Any]) -> None:
     """The consensus section's datasets are configured (its own or the orderings'), its search runs on
-    rankings and its aggregators exist."""
+    rankings and its aggregators exist.
+    """
     known = all_datasets(config)
     cons = config.get("consensus") or {}
     wanted = list((cons.get("aggregation") or {}).get("datasets", []))
@@ -114,7 +119,8 @@ def check_graded_config(config: Mapping[str, Any]) -> None:
 
 def check_crowd_config(config: Mapping[str, Any]) -> None:
     """The crowd section's batch, proposed, baselines, ablation and robustness name configured methods and
-    datasets, and no crowd dataset shares its name with another section's of another source."""
+    datasets, and no crowd dataset shares its name with another section's of another source.
+    """
     _check_batch(config, "crowd")
     crowd = config.get("crowd") or {}
     crowd_methods = set(crowd.get("methods") or {})
@@ -140,7 +146,8 @@ def check_crowd_config(config: Mapping[str, Any]) -> None:
 
 def check_truth_config(config: Mapping[str, Any]) -> None:
     """The truth section's replay (``active``) names a method that can be built; a simulated dataset
-    gives no option its ``scenario`` does not take."""
+    gives no option its ``scenario`` does not take.
+    """
     for name, spec in ((config.get("truth") or {}).get("datasets") or {}).items():
         if spec.get("source") == "simulate":
             try:
@@ -160,7 +167,8 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
 def check_arena_config(config: Mapping[str, Any]) -> None:
     """The arena section's simulated arenas can be drawn and their ``judges`` and ``reference`` patterns match
     judges of their panel, none in both, leaving a panel; a dataset named like another section's reads the same
-    pinned files (one download)."""
+    pinned files (one download).
+    """
     from manyjudges.crowd.arena.data import split_panel
     from manyjudges.crowd.arena.simulate import arena_problem
     from manyjudges.io.verdicts import verdicts_frame

@@ -1,5 +1,6 @@
 """How the pipeline's work is split into jobs: a method's ``jobs`` key, the ``batch`` lists
-(several methods in one job per dataset), the graded parts and ED under noise."""
+(several methods in one job per dataset), the graded parts and ED under noise.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,7 +29,8 @@ def job_count(values: list[Any], jobs: int) -> int:
 
 def job_share(values: list[Any], jobs: int, chunk: int) -> list[Any]:
     """The values job ``chunk`` of ``job_count(values, jobs)`` works on: consecutive runs of
-    near-equal length, in order (the first ``len(values) % jobs`` runs one longer)."""
+    near-equal length, in order (the first ``len(values) % jobs`` runs one longer).
+    """
     n = job_count(values, jobs)
     if not 0 <= chunk < n:
         raise ValueError(f"job {chunk} of {n}: no such job")
@@ -90,7 +92,8 @@ def ed_jobs(section: Mapping[str, Any]) -> dict[str, list[tuple[list[str], list[
 
 def method_units(section: Mapping[str, Any]) -> dict[str, list[str]]:
     """{job name: its methods}: one job per method, except the methods listed under ``batch``,
-    which share one job named :data:`BATCH_JOB` (at the place of the first of them)."""
+    which share one job named :data:`BATCH_JOB` (at the place of the first of them).
+    """
     batch = set(section.get("batch") or [])
     out: dict[str, list[str]] = {}
     for name in section["methods"]:

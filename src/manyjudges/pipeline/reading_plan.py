@@ -1,5 +1,6 @@
 """Which readings the pipeline recomputes (docs/methods.md): the noise experiment's readings of Table 1
-(``orderings.readings``) and the FreSPA sweep's (``orderings.sweep.readings``), as config lookups."""
+(``orderings.readings``) and the FreSPA sweep's (``orderings.sweep.readings``), as config lookups.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -18,7 +19,8 @@ def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
 
 def noise_reading(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, str]:
     """The noise experiment's reading (``ed_over``, ``noise_rounding``): the section's own, or with one
-    of ``orderings.readings.variants`` laid over it."""
+    of ``orderings.readings.variants`` laid over it.
+    """
     reading = {"ed_over": orderings["ed_over"], "noise_rounding": orderings["noise_rounding"]}
     if variant is not None:
         reading.update(orderings["readings"]["variants"][variant])
@@ -39,7 +41,8 @@ SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio"
 
 def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list[str]:
     """The swept parameters recomputed under ``orderings.sweep.readings[variant]``: those it changes
-    (Table 3's length ratios for ``length_rounding``), in the sweep's order."""
+    (Table 3's length ratios for ``length_rounding``), in the sweep's order.
+    """
     changes = orderings["sweep"]["readings"][variant]
     changed = {parameter for key in changes for parameter in SWEEP_READING_PARAMETERS[key]}
     return [parameter for parameter in sweep_parameters(orderings) if parameter in changed]
@@ -47,7 +50,8 @@ def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list
 
 def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, Any]:
     """{method, params} of the sweep's method entry, with ``orderings.sweep.readings[variant]`` laid over
-    its parameters."""
+    its parameters.
+    """
     sweep = orderings.get("sweep") or {}
     spec = method_spec(orderings, sweep.get("method", "frespa"))
     if variant is not None:
@@ -57,7 +61,8 @@ def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None)
 
 def sweep_reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
     """The ordering datasets on which the sweep is recomputed under ``orderings.sweep.readings``: those
-    of ``orderings.readings.datasets`` (default every one); none without sweep readings."""
+    of ``orderings.readings.datasets`` (default every one); none without sweep readings.
+    """
     if not (orderings.get("sweep") or {}).get("readings"):
         return []
     return list((orderings.get("readings") or {}).get("datasets") or orderings["datasets"])

@@ -2,7 +2,8 @@
 (:mod:`manyjudges.reporting.scoreboard`) of every section's cells, the readings
 (:mod:`manyjudges.reporting.readings`) of every section, then the sections' markdown. Each section is one
 family's :class:`~manyjudges.reporting.section.ReportSection`, built by its ``report.report_section``
-(e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and the workflow support."""
+(e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and the workflow support.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,8 @@ HEADER = [
 
 def family_sections(arguments: Mapping[str, Mapping[str, Any]]) -> list[ReportSection]:
     """Each family's section, in the order given: ``<its package>.report.report_section(**arguments)``
-    for each ``{family: arguments}`` (:func:`manyjudges.families.get_family`)."""
+    for each ``{family: arguments}`` (:func:`manyjudges.families.get_family`).
+    """
     return [get_family(family).module("report").report_section(**dict(kwargs)) for family, kwargs in arguments.items()]
 
 
@@ -36,7 +38,8 @@ def write_reproduction(sections: Sequence[ReportSection], out_path: str | Path) 
     """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard of all ``sections``' cells,
     the "Readings" section of all their readings (each family's ``readings_note`` above the table when it
     has rows), then the sections' markdown in the given order (the pipeline's: orderings, consensus, graded,
-    crowd, truth); a section with no markdown (a family without results) is left out."""
+    crowd, truth); a section with no markdown (a family without results) is left out.
+    """
     cells = [pd.DataFrame(columns=CELL_COLUMNS), *(s.cells for s in sections)]
     board = scoreboard(pd.concat([c for c in cells if not c.empty] or cells, ignore_index=True))
     readings = [r for s in sections for r in s.readings]

@@ -61,7 +61,8 @@ def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
     """Datasets fetched from pinned URLs: those of each family's section whose source is one of its
-    :attr:`~manyjudges.families.Family.pinned_sources`."""
+    :attr:`~manyjudges.families.Family.pinned_sources`.
+    """
     from manyjudges.families import families
 
     names: dict[str, None] = {}
@@ -75,7 +76,8 @@ def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
 def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
     """{local filename: {repo_path, sha256}} of a real dataset: the pinned files of its ``pinned`` key
     (another data set's entry in ``resources/datasets.tsv``, when the section allows it) or of its own
-    name, restricted to ``files`` if given."""
+    name, restricted to ``files`` if given.
+    """
     spec = all_datasets(config)[dataset]
     pinned = pinned_files(spec.get("pinned", dataset))
     table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
@@ -118,7 +120,8 @@ class _Tee:
 
 def setup_logging(log_path: str | Path | None) -> None:
     """The job's log file gets the library's progress messages, its warnings and, if the job fails,
-    its traceback; the console gets the warnings and the traceback (without a log: everything)."""
+    its traceback; the console gets the warnings and the traceback (without a log: everything).
+    """
     form = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     console = logging.StreamHandler(sys.__stderr__)
     console.setFormatter(form)
@@ -146,7 +149,8 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
 def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
     """The config schema at ``path``, with a section for each family of :func:`manyjudges.families.families`
     (``$ref`` to its schema: ``<family>.schema.yaml`` beside ``path`` for a built-in family, the ``file:`` URI
-    of its own for a plug-in), and a registry that resolves those ``$ref``."""
+    of its own for a plug-in), and a registry that resolves those ``$ref``.
+    """
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
@@ -169,7 +173,8 @@ def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
 def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path) -> dict[str, Any]:
     """A validated config section; an absent one is an empty section (no datasets, no methods; each
     required key at its emptiest: {}, [] or its minimum) with the defaults of its schema, so rules
-    can index any key the schema requires or gives a default."""
+    can index any key the schema requires or gives a default.
+    """
     if config.get(name):
         return dict(config[name])
     schema, registry = load_schema(schema_path)
@@ -189,7 +194,8 @@ def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_
     an unknown key (with the nearest known key), a missing required key (naming a typo that stands
     for it), a wrong type or value. ``missing_hint`` is added, in parentheses, to a missing top-level
     key (e.g. how to add to the default config). A valid config gets the schema's defaults filled in,
-    in place."""
+    in place.
+    """
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
@@ -215,7 +221,8 @@ def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_
 
 def _with_defaults(validator_class: Any) -> Any:
     """The validator class that also fills in each missing key's ``default`` (at every depth,
-    through ``$ref`` too), as in the jsonschema FAQ."""
+    through ``$ref`` too), as in the jsonschema FAQ.
+    """
     from jsonschema import validators
 
     check_properties = validator_class.VALIDATORS["properties"]
@@ -247,7 +254,8 @@ def _unknown_keys(errors: list[Any]) -> list[str]:
 
 def _describe_schema_error(err: Any, unknown: list[str]) -> str:
     """One line for one schema error; ``unknown``: the keys at the same path the schema does not know
-    (the candidates for a typo of a missing required key)."""
+    (the candidates for a typo of a missing required key).
+    """
     where, value, short = _key_path(err.absolute_path), err.instance, reprlib.Repr()
     short.maxstring, short.maxother = 60, 60
     if err.validator == "additionalProperties" and isinstance(value, Mapping):

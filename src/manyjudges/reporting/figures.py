@@ -3,7 +3,8 @@ with fixed metadata (no dates or versions), so reruns give identical files; and 
 values drawn beside ours (dashed, hollow markers, ``gid`` 'paper').
 
 matplotlib is the ``figures`` extra, not a dependency of the library: without it, importing this module (and so
-any family's ``plots``) raises an ImportError that says ``pip install 'manyjudges[figures]'``."""
+any family's ``plots``) raises an ImportError that says ``pip install 'manyjudges[figures]'``.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -45,7 +46,8 @@ def save_figure(fig: plt.Figure, paths: Sequence[str | Path]) -> None:
 
 def paper_style(color: str | tuple, line: bool = True) -> dict:
     """Keyword arguments of ``Axes.plot`` for a paper's values beside a series of ``color``: hollow markers of
-    that colour, joined by a dashed line when ``line``; kept out of the legend (see :func:`paper_handle`)."""
+    that colour, joined by a dashed line when ``line``; kept out of the legend (see :func:`paper_handle`).
+    """
     return {"color": color, "linestyle": "--" if line else "none", "linewidth": 1, "marker": "o",
             "markerfacecolor": "none", "markeredgecolor": color, "markersize": 6, "gid": PAPER_GID,
             "label": "_paper"}

@@ -1,5 +1,6 @@
 """Formatting shared by every report section: one value, a signed difference, `ours (paper)` cells, and a
-dataset's kind (simulated, the user's own, public; or, beside paper values, the paper's own, a stand-in)."""
+dataset's kind (simulated, the user's own, public; or, beside paper values, the paper's own, a stand-in).
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -29,7 +30,8 @@ def signed(x: Any, digits: int = 3, missing: str = "n/a") -> str:
 
 def cell(ours: Any, paper: Any, digits: int = 3) -> str:
     """``ours (paper)``: the paper part only when there is a paper value (None: none);
-    ``- (paper)`` when ours is missing, empty when both are."""
+    ``- (paper)`` when ours is missing, empty when both are.
+    """
     if is_missing(ours):
         return "" if paper is None else f"- ({fmt(paper, digits, missing='')})"
     return fmt(ours, digits, missing="") + ("" if paper is None else f" ({fmt(paper, digits, missing='')})")
@@ -51,7 +53,8 @@ def data_kind(source: str | None) -> str:
 def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> str:
     """What a comparison with a paper ran on, by the dataset's config ``source``: the paper's own data (a source
     in ``paper_sources``, declared by the family's report module), simulated, or a real stand-in (public data
-    or the user's own)."""
+    or the user's own).
+    """
     if source in paper_sources:
         return "paper's own data"
     if source == "simulate":

@@ -70,7 +70,8 @@ def parameter_readings(methods: Mapping[str, Any], method: str, parameter: str, 
     """Readings of a method parameter: configured entries of ``method`` (an entry's ``method``, else
     its name) whose parameters differ only in ``parameter``, each measured by ``distance(entry name)``
     -> (distance, cells). One :class:`Reading` per such group of two or more entries, the default
-    option first."""
+    option first.
+    """
     groups: dict[tuple, dict[str, str]] = {}
     for name, entry in methods.items():
         entry = entry or {}
@@ -97,7 +98,8 @@ def _distance(value: float | None) -> str:
 
 def readings_markdown(readings: Sequence[Reading], notes: Mapping[str, str] | None = None) -> str:
     """The section: one row per (choice, table) with the distance under each option, the default and
-    why; ``notes``: by family, a paragraph on how its cells are measured (printed when it has rows)."""
+    why; ``notes``: by family, a paragraph on how its cells are measured (printed when it has rows).
+    """
     families = {r.family for r in readings}
     if not readings:
         return ""

@@ -65,7 +65,8 @@ def scoreboard(cells: pd.DataFrame) -> pd.DataFrame:
     data kind, ``cells`` with both values, ``mean_abs_diff`` = mean |ours - paper| and ``mean_diff`` =
     mean(ours - paper) over them, and
     ``tau`` (Kendall tau-b of paper vs ours over ``tau_items`` methods or cells, ``tau_over``; NaN for
-    fewer than :data:`MIN_TAU_ITEMS` items or no variation)."""
+    fewer than :data:`MIN_TAU_ITEMS` items or no variation).
+    """
     rows = []
     for (paper, table, dataset), group in cells.groupby(["paper", "table", "dataset"], sort=False):
         both = group.dropna(subset=["ours", "paper_value"])
@@ -78,7 +79,8 @@ def scoreboard(cells: pd.DataFrame) -> pd.DataFrame:
 
 def scoreboard_markdown(board: pd.DataFrame) -> str:
     """The scoreboard section: a table of the rows with compared cells, then the tables regenerated on
-    data without paper values, in one sentence."""
+    data without paper values, in one sentence.
+    """
     parts = [
         "## Fidelity scoreboard\n",
         "One line per paper table regenerated on data with paper values: *cells* counts the cells where ours and "

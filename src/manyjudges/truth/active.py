@@ -62,7 +62,8 @@ DEFAULT_STOP = 0.99
 
 def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
     """(n_workers, K, K) a fitted truth method's worker confusions: its ``confusions_``, or for a method
-    without them (majority vote, Wawa, GLAD) one Dawid-Skene M-step on its posteriors."""
+    without them (majority vote, Wawa, GLAD) one Dawid-Skene M-step on its posteriors.
+    """
     k = data.n_classes
     if estimator.confusions_ is not None:
         return estimator.confusions_.to_numpy().reshape(data.n_workers, k, k)
@@ -105,7 +106,8 @@ def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> 
 def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
     """(n_items, M) the expected gain in accuracy of each item's 1st, 2nd, ... M-th next label, as the
     concave envelope of E_0..E_M: from k labels, the next m* labels share the best rate
-    max_m (E_{k+m} - E_k) / m, so a label that only pays with the one after it is valued as the pair."""
+    max_m (E_{k+m} - E_k) / m, so a label that only pays with the one after it is valued as the pair.
+    """
     t = np.asarray(posteriors, dtype=float)
     depth = lookahead_depth(t.shape[1])
     expected = np.stack([expected_accuracy(t, confusion, m) for m in range(depth + 1)], axis=1)
@@ -130,7 +132,8 @@ def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray
 def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | None = None,
                   label_counts: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
     """(n_items, L) the score of each item's 1st, ..., L-th next label under ``policy`` (L = 1 but for
-    the lookahead); higher first, 0 = not worth a label."""
+    the lookahead); higher first, 0 = not worth a label.
+    """
     t = np.asarray(posteriors, dtype=float)
     n = len(t)
     rng = rng_for(seed, "truth", "next labels", policy)
@@ -157,7 +160,8 @@ class _Plan:
 def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: np.ndarray,
               positive_only: bool) -> _Plan:
     """The ``budget`` best (item, level) pairs of ``scores`` (n_items, L) among eligible items, at most
-    ``available`` levels per item; by score, then level, then item code; best first."""
+    ``available`` levels per item; by score, then level, then item code; best first.
+    """
     n, levels = scores.shape
     item = np.repeat(np.arange(n), levels)
     level = np.tile(np.arange(levels), n)
@@ -172,7 +176,8 @@ def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: 
 
 def _explore(counts: np.ndarray, first_scores: np.ndarray, available: np.ndarray, n: int, seed: int) -> np.ndarray:
     """Up to ``n`` item codes, one each, among items with ``available`` > 0: fewest ``counts`` first,
-    then highest ``first_scores``, then a seeded random order."""
+    then highest ``first_scores``, then a seeded random order.
+    """
     tie = rng_for(seed, "truth", "next labels", "explore").random(len(counts))
     order = np.lexsort((tie, -first_scores, counts))
     return order[available[order] > 0][:n]

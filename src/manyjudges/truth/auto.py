@@ -121,7 +121,8 @@ def fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
 
 def majority_agreement(data: CrowdLabels, posteriors: np.ndarray) -> float:
     """The share of items whose class under ``posteriors`` (argmax) is their majority vote, over the items with
-    two or more labels and one most frequent class; 1.0 when there are none."""
+    two or more labels and one most frequent class; 1.0 when there are none.
+    """
     counts = data.class_counts
     top = counts.max(axis=1)
     clear = (counts.sum(axis=1) >= 2) & ((counts == top[:, None]).sum(axis=1) == 1)
@@ -155,7 +156,8 @@ class ScoredCandidate:
 def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, criterion: str = "confusion",
                     calibrate: str | None = "tempering") -> ScoredCandidate:
     """The withheld labels' predictive probabilities under ``fit``'s fold posteriors and the worker model
-    ``criterion``, tempered by the beta fitted on them (``calibrate="tempering"``) or not."""
+    ``criterion``, tempered by the beta fitted on them (``calibrate="tempering"``) or not.
+    """
     held = held_out_from(fit.folds, data, split, criterion)
     beta = fit_tempering(held) if calibrate == "tempering" else 1.0
     pooled = held if criterion == "pooled" else held_out_from(fit.folds, data, split, "pooled")
@@ -173,7 +175,8 @@ def gold_right(split: FoldSplit, fit: CandidateFit) -> np.ndarray:
 def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
     """McNemar's statistic for "right more often than the reference" on the same gold answers:
     (b - c) / sqrt(b + c), b the answers only ``right`` gets right, c those only ``reference`` does; 0 when they
-    never differ."""
+    never differ.
+    """
     b = int(np.sum(right & ~reference))
     c = int(np.sum(~right & reference))
     return (b - c) / np.sqrt(b + c) if b + c else 0.0
@@ -181,7 +184,8 @@ def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
 
 def panel_density(data: CrowdLabels) -> float:
     """The share of the (item, worker) cells that hold a label: labels / (items x workers); 1 when every worker
-    labels every item once (a panel of LLM judges), near 0 for a crowd."""
+    labels every item once (a panel of LLM judges), near 0 for a crowd.
+    """
     return data.n_labels / max(1, data.n_items * data.n_workers)
 
 
@@ -194,7 +198,8 @@ def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None 
     must also get them right as often, less ``GOLD_SLACK``; and one that gets them right significantly more
     often than the majority vote (:func:`gold_evidence` at least ``GOLD_EVIDENCE``) passes whatever the label
     tests said: known answers overrule the majority. When no
-    candidate passes, the one whose pooled log-likelihood is highest is kept."""
+    candidate passes, the one whose pooled log-likelihood is highest is kept.
+    """
     kept = np.ones(len(scored), dtype=bool)
     if anchor is not None:
         kept &= np.array([c.agreement for c in scored]) >= anchor
@@ -214,7 +219,8 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
                  gold_reference: np.ndarray | None = None) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): the scored candidates anchored (:func:`anchored_candidates`; the ``anchor`` test
     only on panels whose :func:`panel_density` is at least ``anchor_density``) and stacked (module docstring,
-    steps 4 and 5)."""
+    steps 4 and 5).
+    """
     if panel_density(data) < anchor_density:
         anchor = None
     anchored = anchored_candidates(scored, anchor, margin, reference, gold_reference)
@@ -241,7 +247,8 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
 def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]
                        ) -> tuple[float, np.ndarray]:
     """The majority vote's pooled log-likelihood of the withheld labels and whether its fold fits get each
-    withheld gold answer right (:func:`gold_right`); its fits among ``fits``, else made."""
+    withheld gold answer right (:func:`gold_right`); its fits among ``fits``, else made.
+    """
     fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
     return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0)), gold_right(split, fit)
 

@@ -119,7 +119,8 @@ def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
 
 class TruthEstimator(Estimator):
     """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params`` (calling
-    ``super()._check_params()`` first, which checks ``calibrate``)."""
+    ``super()._check_params()`` first, which checks ``calibrate``).
+    """
 
     labels_: pd.Series
     proba_: pd.DataFrame
@@ -138,7 +139,8 @@ class TruthEstimator(Estimator):
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
         codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
-        ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``)."""
+        ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``).
+        """
         self._check_params()
         return self._fit_with_gold(self._fit_order(data), known)[1]
 
@@ -146,7 +148,8 @@ class TruthEstimator(Estimator):
             duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
         """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
         :func:`~manyjudges.core.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
-        classes indexed by item): known answers, used as ``gold_use`` says. Returns self."""
+        classes indexed by item): known answers, used as ``gold_use`` says. Returns self.
+        """
         self._check_params()
         data = self._fit_order(as_crowd_labels(labels, classes=classes, duplicates=duplicates))
         known = None
@@ -190,7 +193,8 @@ class TruthEstimator(Estimator):
         """(the method's fit, a copy of its posteriors (n_items, K) with each gold item one-hot on its class).
 
         ``known`` (item codes, class codes) goes to ``_fit`` when ``gold_use`` is ``"fit"`` (kept fixed during the
-        fit); either way the gold items' posteriors are then set to P(t) = [t = known class]."""
+        fit); either way the gold items' posteriors are then set to P(t) = [t = known class].
+        """
         if known is not None and self.gold_use == "fit":
             result = cast(_FitWithGold, self._fit)(data, known)
         else:
@@ -206,12 +210,14 @@ class TruthEstimator(Estimator):
 
     def uses_row_order(self) -> bool:
         """True for a method whose answer depends on the order of the labels' rows by definition (majority vote
-        and Wawa with ``ties="first"``): its fits see the table's order instead of the sorted one."""
+        and Wawa with ``ties="first"``): its fits see the table's order instead of the sorted one.
+        """
         return False
 
     def _fit_order(self, data: CrowdLabels) -> CrowdLabels:
         """The labels a fit runs on: sorted by code (:func:`~manyjudges.core.coded_labels.canonical_order`), unless
-        :meth:`uses_row_order`."""
+        :meth:`uses_row_order`.
+        """
         return data if self.uses_row_order() else canonical_order(data)
 
     def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
@@ -221,17 +227,20 @@ class TruthEstimator(Estimator):
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
         """``fit(labels, **kwargs).labels_``: a Series of classes indexed by item (crowd-kit's
-        ``fit_predict``; a ``task`` column is read as ``item``)."""
+        ``fit_predict``; a ``task`` column is read as ``item``).
+        """
         return self.fit(labels, **kwargs).labels_
 
     def fit_predict_proba(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.DataFrame:
         """``fit(labels, **kwargs).proba_``: the posteriors, items x classes (crowd-kit's
-        ``fit_predict_proba``)."""
+        ``fit_predict_proba``).
+        """
         return self.fit(labels, **kwargs).proba_
 
     def _check_params(self) -> None:
         """Validate the family's shared parameter ``calibrate``; a method's own ``_check_params`` calls this
-        first (``super()._check_params()``), then checks its own parameters."""
+        first (``super()._check_params()``), then checks its own parameters.
+        """
         if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
             raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
 

@@ -1,6 +1,7 @@
 """A truth data set's labels and truth tables, by its config ``source``: simulated, a pinned benchmark
 set, a crowd set with expert gold (the snow2008 tasks, trec_rf10), a panel of LLM judges with a human
-truth (llmjudge, prd, pandalm), or a user's table; then the panel kept to the config's ``workers``."""
+truth (llmjudge, prd, pandalm), or a user's table; then the panel kept to the config's ``workers``.
+"""
 from __future__ import annotations
 
 import logging
@@ -41,7 +42,8 @@ def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
     ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
     with the generator its ``scenario`` names (:mod:`manyjudges.truth.scenarios`; default simulate_labels);
     a user's table without ``truth`` gets an empty truth table. With ``workers`` (name patterns), only
-    the labels of the workers they match are kept (:func:`keep_workers`)."""
+    the labels of the workers they match are kept (:func:`keep_workers`).
+    """
     labels, truth = _source_tables(name, spec, files, seed)
     if spec.get("workers"):
         labels, truth = keep_workers(labels, truth, spec["workers"])
@@ -52,7 +54,8 @@ def keep_workers(labels: pd.DataFrame, truth: pd.DataFrame,
                  patterns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The labels of the workers whose name matches one of the shell-style ``patterns`` (``fnmatch``,
     case-sensitive, e.g. ``"TREMA-*"``, ``"*:ab"``), and the truth of the items they still label.
-    A pattern that matches no worker is a ValueError naming it and the workers there are."""
+    A pattern that matches no worker is a ValueError naming it and the workers there are.
+    """
     workers = labels["worker"].astype(str).unique()
     matched = {p: [w for w in workers if fnmatchcase(w, p)] for p in patterns}
     empty = [p for p, ws in matched.items() if not ws]

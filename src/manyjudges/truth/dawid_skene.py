@@ -78,7 +78,8 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
     M-step learns the workers' confusions from the gold items only), and the fit of the higher objective
     (the log-likelihood with the gold items' joint terms, plus the smoothing's prior terms) is kept: where
     most workers are adversarial, the fit that starts from the majority vote keeps its classes swapped,
-    and the one that starts from the known answers does not."""
+    and the one that starts from the known answers does not.
+    """
     def run(start: str) -> DawidSkeneResult:
         return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
                            n_classes=data.n_classes, max_iter=int(max_iter), tol=float(tol),

@@ -1,5 +1,6 @@
 """The Dirichlet factors of EBCC's mean-field bound (:mod:`manyjudges.truth.ebcc`): log B(a), E log theta
-under Dirichlet(a), and a factor's term of the ELBO."""
+under Dirichlet(a), and a factor's term of the ELBO.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ __all__ = ["dirichlet_terms", "expected_log", "log_beta"]
 
 
 def log_beta(a: np.ndarray, axis: int) -> np.ndarray:
-    """log B(a) = sum_c log Gamma(a_c) - log Gamma(sum_c a_c), the components along ``axis``."""
+    """Log B(a) = sum_c log Gamma(a_c) - log Gamma(sum_c a_c), the components along ``axis``."""
     return gammaln(a).sum(axis=axis) - gammaln(a.sum(axis=axis))
 
 
@@ -19,6 +20,7 @@ def expected_log(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def dirichlet_terms(a: np.ndarray, prior: np.ndarray | float, mean_log: np.ndarray, log_b0: float, axis: int) -> float:
-    """sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta, with ``mean_log`` = E log theta
-    under Dirichlet(a) and ``log_b0`` = sum of log B(prior)."""
+    """Sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta, with ``mean_log`` = E log theta
+    under Dirichlet(a) and ``log_b0`` = sum of log B(prior).
+    """
     return float(log_beta(a, axis).sum() - log_b0 - np.sum((a - prior) * mean_log))

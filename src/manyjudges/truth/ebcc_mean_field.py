@@ -130,7 +130,8 @@ class _Fixed:
 def _fixed_terms(lay: EBCCLayout, k: int, m: int, alpha: np.ndarray, a_pi: float, a_v: float, b_v: float
                  ) -> _Fixed:
     """The run's constants: beta, the priors' log B, and A[p, k] = sum_l counts[p, l] c_kl with
-    c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every worker)."""
+    c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every worker).
+    """
     beta = np.full((k, k), float(b_v))
     np.fill_diagonal(beta, float(a_v))
     eta0 = float(a_pi) / m
@@ -183,7 +184,8 @@ class _Columns:
 
     def every_column(self, step: _GlobalStep, fixed: _Fixed) -> tuple[np.ndarray, np.ndarray]:
         """(r (n_patterns, K M), mu (n_workers, K, M, K)) of every column: the inactive ones' in closed form
-        (mu = beta_k)."""
+        (mu = beta_k).
+        """
         w, k, n_active = step.mu.shape
         km = len(self.col_sum)
         resp = np.empty((len(self.resp), km))
@@ -217,7 +219,8 @@ def _global_step(lay: EBCCLayout, columns: _Columns, fixed: _Fixed, first: bool)
         eta[k, m] = a_pi / M + n_{km},    nu[k] = alpha_k + sum_m n_{km},    mu[j, c, l] = beta[k(c), l] + N_jlc
 
     and E log of each Dirichlet, psi(x) - psi(sum). Columns whose sum falls to tau become inactive (dropped from
-    ``columns``); their expected logs are the closed-form c_kl of the local step."""
+    ``columns``); their expected logs are the closed-form c_kl of the local step.
+    """
     w, wk = lay.n_workers, lay.n_workers * lay.n_classes
     k, m = fixed.beta.shape[0], len(fixed.col_class) // fixed.beta.shape[0]
     # (W K + 1, n_active); the last row is sum_i r[i, c]. The start is per item, later r per pattern
@@ -244,12 +247,13 @@ def _global_step(lay: EBCCLayout, columns: _Columns, fixed: _Fixed, first: bool)
 
 def _local_step(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed: _Fixed
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """r from the global factors: S[p, c] = prior_c + sum over p's labels of E log v, r[p, c] = exp S[p, c] / Z_p
+    """R from the global factors: S[p, c] = prior_c + sum over p's labels of E log v, r[p, c] = exp S[p, c] / Z_p
     with Z_p = sum over every column (the inactive ones' exp(prior_c + A[p, k(c)])). Returns (q(z_p = k)
     (n_patterns, K), Z_p, each pattern's shift or None), and leaves r, 1 / Z and the inactive sums in ``columns``.
 
     Every S <= 0, so exp(S) needs no shift unless a pattern's normaliser falls below NORMALISER_FLOOR
-    (:func:`_shift_low_rows`)."""
+    (:func:`_shift_low_rows`).
+    """
     km, mult, act_class = len(fixed.col_class), lay.multiplicity, step.act_class
     joint = lay.by_pattern @ step.log_v
     if lay.gold_patterns is not None:
@@ -283,7 +287,8 @@ def _shift_low_rows(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed
                     joint: np.ndarray, class_total: np.ndarray, bounds: np.ndarray, inactive: np.ndarray,
                     inactive_weight: np.ndarray) -> np.ndarray:
     """Recompute the ``low`` patterns' exp S (``joint``) and class totals shifted by their largest score, in
-    place, and their exp(A) in ``columns.shifted_exp_a``; returns each pattern's shift (0 for the others)."""
+    place, and their exp(A) in ``columns.shifted_exp_a``; returns each pattern's shift (0 for the others).
+    """
     shift = np.zeros(len(joint))
     score = lay.by_pattern[low] @ step.log_v
     if lay.gold_patterns is not None:
@@ -301,7 +306,8 @@ def _shift_low_rows(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed
 
 def _elbo(lay: EBCCLayout, fixed: _Fixed, step: _GlobalStep, total: np.ndarray, shift: np.ndarray | None) -> float:
     """The ELBO after a local step: sum_p n_p (log Z_p + shift_p), plus the Dirichlet terms of q(tau) and q(pi),
-    plus those of q(v) (log B(mu) - log B(beta) - sum (mu - beta) E log v, the inactive columns adding 0)."""
+    plus those of q(v) (log B(mu) - log B(beta) - sum (mu - beta) E log v, the inactive columns adding 0).
+    """
     mult, w = lay.multiplicity, lay.n_workers
     wk = w * lay.n_classes
     act_class = step.act_class
@@ -325,7 +331,8 @@ def _row_sum(a: np.ndarray) -> np.ndarray:
 def _class_totals(joint: np.ndarray, bounds: np.ndarray, inactive: np.ndarray) -> np.ndarray:
     """(n, K): sum_m of exp(S) over class k's active columns (``joint[:, bounds[k]:bounds[k+1]]``) plus
     ``inactive[:, k]``, the inactive columns' share. Single-threaded on purpose (no BLAS call: a
-    threaded one stalls when the other cores are busy): a few columns added one by one, more by einsum."""
+    threaded one stalls when the other cores are busy): a few columns added one by one, more by einsum.
+    """
     out = inactive.copy()
     for c in range(len(bounds) - 1):
         lo, hi = bounds[c], bounds[c + 1]

@@ -99,7 +99,8 @@ def worker_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float
                       ) -> tuple[np.ndarray, float]:
     """((n_workers,) a_w, A): each worker's expected accuracy under ``posteriors``, shrunk towards the pooled one,
     a_w = (sum_{e of w} T[item_e, label_e] + s A) / (n_w + s), A = sum_e T[item_e, label_e] / n, both held at
-    1/K or above (judges beat chance)."""
+    1/K or above (judges beat chance).
+    """
     k = data.n_classes
     agree = posteriors[data.item, data.label]
     pooled = max(float(agree.mean()) if len(agree) else 1.0 / k, 1.0 / k)
@@ -125,7 +126,8 @@ def worker_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: st
     - ``"pooled"``: one accuracy A for every worker.
 
     In the last two, accuracies are held at 1/K or above, so posteriors whose classes are inverted predict
-    the withheld labels badly."""
+    the withheld labels badly.
+    """
     if model == "confusion":
         return worker_confusions(data, posteriors)
     accuracy, pooled = worker_accuracies(data, posteriors)
@@ -168,14 +170,15 @@ class HeldOut:
 
     @cached_property
     def _gaps(self) -> np.ndarray:
-        """log T[t] - max_t log T[t] of each withheld label's item (-inf for a class of posterior 0)."""
+        """Log T[t] - max_t log T[t] of each withheld label's item (-inf for a class of posterior 0)."""
         with np.errstate(divide="ignore"):
             log_t = np.log(self.posteriors)
         return log_t - log_t.max(axis=1, keepdims=True)
 
     def probabilities(self, beta: float = 1.0) -> np.ndarray:
         """(n,) the predictive probability of each withheld label with the posteriors tempered by ``beta``:
-        sum_t exp(beta g[t]) pi[t] / sum_t exp(beta g[t]), g = the log posterior less its largest term."""
+        sum_t exp(beta g[t]) pi[t] / sum_t exp(beta g[t]), g = the log posterior less its largest term.
+        """
         if beta == 1.0:
             return predictive(self.posteriors, self.said)
         weight = np.exp(beta * self._gaps)
@@ -188,7 +191,8 @@ Known = tuple[np.ndarray, np.ndarray]
 @dataclass(frozen=True, eq=False)
 class FoldSplit:
     """Each fold's withheld labels and gold answers, and what its fit is given, made once and shared by
-    every method fitted on the folds."""
+    every method fitted on the folds.
+    """
 
     #: (n_labels,) the fold of each label (-1: never withheld)
     folds: np.ndarray
@@ -205,7 +209,8 @@ class FoldSplit:
 def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> FoldSplit:
     """The :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``; gold items ``known``
     (item codes, class codes) are dealt round the same folds in a seeded random order of their items, so
-    each fold's fit is given the gold of the other folds."""
+    each fold's fit is given the gold of the other folds.
+    """
     n_folds = int(folds.max()) + 1
     if known is None or len(known[0]) == 0:
         gold_fold = np.zeros(0, dtype=np.int64)
@@ -230,7 +235,8 @@ def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None,
 
 def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], split: FoldSplit) -> tuple[np.ndarray, ...]:
     """Each fold's fit without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each):
-    the labels and gold items the fold leaves in."""
+    the labels and gold items the fold leaves in.
+    """
     return tuple(np.asarray(fit(seen, known), dtype=float) for seen, known in zip(split.seen, split.known))
 
 
@@ -240,7 +246,8 @@ def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: Crowd
     leaves in); the withheld labels' posteriors and worker columns, in label order, then each withheld
     gold item's posterior and the one-hot of its class (a label from a worker who is always right).
     ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
-    methods). ``worker_model``: how a withheld label is predicted from the posteriors (:func:`worker_model`)."""
+    methods). ``worker_model``: how a withheld label is predicted from the posteriors (:func:`worker_model`).
+    """
     split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
     return held_out_from(fold_posteriors(fit, split), data, split, worker_model)
 
@@ -280,7 +287,8 @@ def stacking_weights(probabilities: np.ndarray) -> np.ndarray:
     """(M,) simplex weights maximising mean_e log sum_m w_m P[m, e] over withheld labels e (P: (M, n)).
 
     A concave maximisation over the simplex, solved by SLSQP from equal weights with the exact gradient
-    mean_e P[m, e] / sum_m' w_m' P[m', e]; equal weights without withheld labels."""
+    mean_e P[m, e] / sum_m' w_m' P[m', e]; equal weights without withheld labels.
+    """
     p = np.maximum(np.asarray(probabilities, dtype=float), FLOOR)
     m = p.shape[0]
     start = np.full(m, 1.0 / m)

@@ -139,7 +139,7 @@ def _exp_digamma(params: np.ndarray) -> np.ndarray:
 
 
 def _kl_dirichlet(post: np.ndarray, prior: np.ndarray) -> float:
-    """sum over rows of KL(Dirichlet(post row) || Dirichlet(prior row))."""
+    """Sum over rows of KL(Dirichlet(post row) || Dirichlet(prior row))."""
     post_total, prior_total = post.sum(axis=1), prior.sum(axis=1)
     kl = (gammaln(post_total) - gammaln(post).sum(axis=1) - gammaln(prior_total) + gammaln(prior).sum(axis=1)
           + ((post - prior) * (digamma(post) - digamma(post_total)[:, None])).sum(axis=1))
@@ -150,7 +150,8 @@ def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, metho
          alpha: float, beta: float, strategy_prior: float, known: tuple[np.ndarray, np.ndarray] | None = None
          ) -> _Restart:
     """One restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K), gold items
-    ``known`` (item codes, class codes) fixed."""
+    ``known`` (item codes, class codes) fixed.
+    """
     codes = _Codes.of(data)
     _, counts, strategy, log_z = _e_step(data, spam, xi, codes, known)
     spam_prior = np.broadcast_to(np.array([alpha, beta], dtype=float), counts.shape)

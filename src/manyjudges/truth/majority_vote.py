@@ -56,7 +56,7 @@ def first_seen_order(data: CrowdLabels) -> np.ndarray:
 
 
 def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:
-    """argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`TIES`)."""
+    """Argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`TIES`)."""
     if ties == "lowest":
         return row_argmax(scores)
     if ties == "first":

@@ -222,7 +222,8 @@ _Parameters = tuple[np.ndarray, "np.ndarray | None", np.ndarray, np.ndarray, np.
 @dataclass(frozen=True)
 class _OrdinalEM:
     """The EM map of one fit on a flat state: the posteriors (K x n), then each worker's lapse (when learned),
-    precision a_w and shift d_w, then the (K, K - 1) cut table (module docstring)."""
+    precision a_w and shift d_w, then the (K, K - 1) cut table (module docstring).
+    """
 
     k: int
     n: int
@@ -248,7 +249,8 @@ class _OrdinalEM:
 
     def start(self, data: CrowdLabels) -> np.ndarray:
         """The first state: T = each item's label shares (gold items one-hot), l_w = LAPSE_START, a_w = 1, d_w = 0,
-        the equally spaced cuts."""
+        the equally spaced cuts.
+        """
         counts = data.class_counts.astype(float)
         post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
         self._pin_gold(post)
@@ -276,7 +278,8 @@ class _OrdinalEM:
 
     def em_map(self, x: np.ndarray) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
         """One iteration (M-step, then E-step) from the state ``x``: the new state, the penalised
-        log-likelihood at the new parameters, and (the class priors, log P_w(c | t))."""
+        log-likelihood at the new parameters, and (the class priors, log P_w(c | t)).
+        """
         post, lapse, precision, shift, cuts = self.unpack(x)
         priors, lapse, precision, shift, cuts = self.m_step(post, lapse, precision, shift, cuts)
         log_conf = mix_lapse(log_probit_confusion(precision, shift, cuts), lapse)
@@ -290,7 +293,8 @@ class _OrdinalEM:
                cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
         """(priors, lapses, precisions, shifts, cuts) from the posteriors, with weights[w, t, c] = sum over w's labels
         equal to c of T[item, t] + eps and p_t = (sum_i T[i, t] + eps) / (n + K eps): each lapse from its cells'
-        lapse shares (:meth:`lapse_step`), then one Newton step on each worker's (a_w, d_w) and one on the cuts."""
+        lapse shares (:meth:`lapse_step`), then one Newton step on each worker's (a_w, d_w) and one on the cuts.
+        """
         k, w = self.k, self.w
         weights = (self.by_label @ post.T).reshape(w, k, k).transpose(0, 2, 1) + self.eps
         priors = (post.sum(axis=1) + self.eps) / (self.n + k * self.eps)
@@ -305,7 +309,8 @@ class _OrdinalEM:
                    cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(l_w, the probit part's weights): each cell's lapse share z = (l_w / K) / P_w(c | t) at the current
         parameters, l_w = (sum weights z + lambda l_0) / (sum weights + lambda) (at most LAPSE_MAX), and the
-        weights times 1 - z."""
+        weights times 1 - z.
+        """
         log_probit = log_probit_confusion(precision, shift, cuts)
         with np.errstate(divide="ignore"):
             share = np.exp(np.log(lapse / self.k)[:, None, None] - mix_lapse(log_probit, lapse))
@@ -316,7 +321,8 @@ class _OrdinalEM:
 
     def e_step(self, log_conf: np.ndarray, log_priors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(T (K, n), log_z (n,)): score[t, i] = log p_t + sum over i's labels of log P_w(y | t), normalised over t
-        (:func:`posteriors_from_log_joint`: gold items one-hot, their log_z the joint log P(labels, known class))."""
+        (:func:`posteriors_from_log_joint`: gold items one-hot, their log_z the joint log P(labels, known class)).
+        """
         k, w = self.k, self.w
         score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ self.by_label
         score += log_priors[:, None]
@@ -325,7 +331,8 @@ class _OrdinalEM:
     def log_prior(self, log_conf: np.ndarray, log_priors: np.ndarray, precision: np.ndarray, shift: np.ndarray,
                   lapse: np.ndarray | None, cuts: np.ndarray) -> float:
         """The penalty: eps pseudo-counts, the ridge on (a_w - 1, d_w), the lapses' Beta prior, the locations'
-        spacing prior (when learned)."""
+        spacing prior (when learned).
+        """
         eps = self.eps
         value = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
         if self.learn_cuts:
@@ -339,7 +346,8 @@ class _OrdinalEM:
     def project(self, x: np.ndarray) -> np.ndarray | None:
         """An extrapolated state back into the parameter space: the posteriors onto their simplexes (gold
         items one-hot), the lapses into [0, LAPSE_MAX], (a_w, d_w) into the M-step's box; None when the cut
-        points or the class locations are no longer increasing."""
+        points or the class locations are no longer increasing.
+        """
         post, lapse, precision, shift, cuts = self.unpack(x.copy())
         if np.any(np.diff(cuts, axis=1) <= 0) or np.any(np.diff(cuts[:, 0]) >= 0):
             return None

@@ -39,7 +39,8 @@ _LOG_SQRT_2PI = 0.5 * float(np.log(2.0 * np.pi))
 
 def default_cuts(k: int) -> np.ndarray:
     """(K, K - 1) the equally spaced table x[t, j] = tau_{j+1} - mu_t = j + 1/2 - t (mu_t = t, tau_c = c - 1/2;
-    column j, 0-based, holds the cut point between classes j and j + 1)."""
+    column j, 0-based, holds the cut point between classes j and j + 1).
+    """
     return np.arange(k - 1)[None, :] + 0.5 - np.arange(k)[:, None].astype(float)
 
 
@@ -81,7 +82,8 @@ def _natural(bias: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 def log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int) -> np.ndarray:
     """(W, K, K) log P*_w(c | t), [w, t, c], the probit part (no lapses) at the workers' (a_w, d_w) =
-    (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced one)."""
+    (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced one).
+    """
     lo, hi, _, _ = _edges(precision, shift, cuts)
     return _log_interval(lo, hi)
 
@@ -99,14 +101,16 @@ def mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
 def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                           lapse: np.ndarray | None = None) -> np.ndarray:
     """(W, K, K) log P_w(c | t), [w, t, c] (module docstring); ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t
-    (None: equally spaced), ``lapse`` the workers' l_w (None: no lapses)."""
+    (None: equally spaced), ``lapse`` the workers' l_w (None: no lapses).
+    """
     return mix_lapse(log_probit_confusion(*_natural(bias, scale), k if cuts is None else cuts), lapse)
 
 
 def ordinal_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                       lapse: np.ndarray | None = None) -> np.ndarray:
     """(W, K, K) P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)]
-    + l_w / K, end bins open (tau_0 = -inf, tau_K = +inf); by default tau_c - mu_t = c - 1/2 - t and l_w = 0."""
+    + l_w / K, end bins open (tau_0 = -inf, tau_K = +inf); by default tau_c - mu_t = c - 1/2 - t and l_w = 0.
+    """
     return np.exp(ordinal_log_confusion(bias, scale, k, cuts, lapse))
 
 

@@ -1,5 +1,6 @@
 """The pieces the simulated panels of :mod:`manyjudges.truth.scenarios` share: checks of a scenario's options
-(a ValueError naming the scenario, the option and the value), seeded draws, and the long tables they return."""
+(a ValueError naming the scenario, the option and the value), seeded draws, and the long tables they return.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -81,7 +81,8 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
     most this many labels per item per round (None: as many as the policy says it deserves); ``stop``
     and ``explore``: the policy's stopping advice and exploration share (:func:`next_labels`). Only the
     labels the policy names are bought; the replay ends when it names none or every label is bought, or
-    (``until``) at the first fit whose accuracy is at least ``until``."""
+    (``until``) at the first fit whose accuracy is at least ``until``.
+    """
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
     rank = file_ranks(data)
     bought = np.bincount(data.item[rank == 0], minlength=data.n_items)  # labels bought per item
@@ -119,7 +120,8 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
 
 def labels_needed(curve: pd.DataFrame, target_accuracy: float, slack: float = 0.005) -> float:
     """The first share of labels at which the accuracy is at least ``target_accuracy`` (the all-labels
-    accuracy) less ``slack``; NaN when the curve never reaches it."""
+    accuracy) less ``slack``; NaN when the curve never reaches it.
+    """
     reached = curve[curve["accuracy"] >= target_accuracy - slack - 1e-12]
     return float(reached["share"].iloc[0]) if len(reached) else float("nan")
 
@@ -142,7 +144,8 @@ def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, met
     n_labels, share, accuracy, named``). ``labels_needed`` is NaN and ``reached`` False when a policy
     stops before its accuracy reaches the all-labels accuracy (a separate fit on every label, with the
     policy's method) less 0.005. The lookahead reads the method's posteriors tempered on withheld
-    labels (``calibrate="tempering"``: the same labels) unless ``params`` sets ``calibrate``."""
+    labels (``calibrate="tempering"``: the same labels) unless ``params`` sets ``calibrate``.
+    """
     from manyjudges.truth.registry import make_truth_estimator
 
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")

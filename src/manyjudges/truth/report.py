@@ -79,7 +79,8 @@ def _summary_line(summary: pd.DataFrame) -> str:
 def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], paper: pd.DataFrame) -> str:
     """The section: per dataset its summary and a table method | ours | seconds | published; then, over the
-    datasets EBCC was published on, the best of ours against EBCC's published accuracy."""
+    datasets EBCC was published on, the best of ours against EBCC's published accuracy.
+    """
     parts = ["## Truth inference: one class per item from crowd labels\n",
              "Accuracy = the share of the items with a truth whose inferred class equals it. Published accuracies: "
              + "; ".join(f"`{k}` = {v}" for k, v in PAPERS.items())
@@ -127,7 +128,8 @@ def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                    methods: Mapping[str, Any] | None) -> ReportSection:
     """The truth-inference part of the report: the section (:func:`truth_markdown`) and its cells
     (:func:`truth_comparisons`) of ``results`` ({dataset: {"accuracy": path, "summary": path}}), none
-    without results. No readings."""
+    without results. No readings.
+    """
     if not results:
         return ReportSection("truth", "", pd.DataFrame(columns=CELL_COLUMNS))
     published = paper_values()

@@ -343,7 +343,8 @@ OPTION_KEYS: tuple[str, ...] = tuple(sorted(
 
 def scenario_options(scenario: str, spec: Mapping[str, Any]) -> dict[str, Any]:
     """The options of ``scenario`` in a truth dataset's config entry ``spec``; a key that is another
-    scenario's option only is a ValueError naming it (it would be ignored)."""
+    scenario's option only is a ValueError naming it (it would be ignored).
+    """
     takes = _option_names(_generator(scenario))
     stray = [k for k in spec if k in OPTION_KEYS and k not in takes]
     if stray:
@@ -374,6 +375,7 @@ SUITE: dict[str, tuple[str, dict[str, Any]]] = {
 
 def simulated_suite(seed: int) -> dict[str, Tables]:
     """Every panel of :data:`SUITE` (the module's table): name -> (labels, truth), panel ``name`` drawn
-    from ``rng_for(seed, "truth", name)`` as a config's truth dataset of that name would be."""
+    from ``rng_for(seed, "truth", name)`` as a config's truth dataset of that name would be.
+    """
     return {name: SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
             for name, (scenario, options) in SUITE.items()}

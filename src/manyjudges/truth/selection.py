@@ -22,7 +22,8 @@ def choose_safe_best(scores: pd.DataFrame, metric: str = "accuracy", baseline: s
                      floor: float = -0.02, config: str = "config") -> Hashable:
     """The configuration with the fewest sets of ``scores`` (one row per set and configuration) on which
     ``metric - baseline`` falls below ``floor``, and among those the highest mean ``metric``. Without
-    ``baseline``: the highest mean. Ties: the first configuration in the order of ``scores``."""
+    ``baseline``: the highest mean. Ties: the first configuration in the order of ``scores``.
+    """
     order = list(dict.fromkeys(scores[config]))
     mean = scores.groupby(config, sort=False)[metric].mean().reindex(order).to_numpy()
     if baseline is None:
@@ -39,7 +40,8 @@ def leave_one_group_out(scores: pd.DataFrame, choose: Callable[[pd.DataFrame], H
 
     ``scores``: one row per data set and configuration (columns ``config``, ``group`` and the scores);
     ``choose(training rows) -> configuration``. Returns the held-out rows of the chosen configuration of
-    each group, in the order of ``scores``, with a column ``chosen`` (the same as ``config``)."""
+    each group, in the order of ``scores``, with a column ``chosen`` (the same as ``config``).
+    """
     groups = list(dict.fromkeys(scores[group]))
     if len(groups) < 2:
         raise ValueError(f"leave-one-group-out needs two or more groups, got {groups}")

@@ -39,7 +39,8 @@ def patterns_of(value: str | Sequence[str] | None) -> list[str]:
 
 def judges_matching(judges: Sequence[str], patterns: Sequence[str], key: str) -> list[str]:
     """The judges (in the given order) that match one of ``patterns``; a pattern that matches none is a
-    ValueError naming ``key``, the pattern and (up to 20 of) the judges there are."""
+    ValueError naming ``key``, the pattern and (up to 20 of) the judges there are.
+    """
     matched = {p: {j for j in judges if fnmatchcase(j, p)} for p in patterns}
     empty = [p for p, js in matched.items() if not js]
     if empty:
@@ -79,7 +80,8 @@ def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(panel verdicts, reference verdicts) of the arena dataset ``name`` with config entry ``spec`` and
     input ``files`` (its pinned files; its table for ``verdicts_table``; none for ``simulate``, which draws
-    from the stream ``rng_for(seed, "arena", name)``), split by :func:`split_panel`."""
+    from the stream ``rng_for(seed, "arena", name)``), split by :func:`split_panel`.
+    """
     source = spec["source"]
     if source == "simulate":
         options = {k: spec[k] for k in SIMULATION_OPTIONS if spec.get(k) is not None}
@@ -95,7 +97,8 @@ def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
 
 def read_reference(path: str | os.PathLike[str]) -> pd.DataFrame | None:
     """The reference's verdicts table at ``path`` (:func:`~manyjudges.io.verdicts.read_verdicts`), or None
-    when the file holds its header and no row (a dataset without a reference)."""
+    when the file holds its header and no row (a dataset without a reference).
+    """
     with open(path, encoding="utf-8") as text:
         text.readline()
         if not any(line.strip() for line in text):

@@ -30,14 +30,16 @@ LEADERBOARD_TABLE_COLUMNS = ["method", *LEADERBOARD_COLUMNS]
 
 def bootstrap_seed(seed: int, dataset: str, method: str) -> int:
     """The seed of method ``method``'s bootstrap on ``dataset``: the first draw of the stream
-    ``rng_for(seed, "arena", dataset, method)`` in [0, 2^63)."""
+    ``rng_for(seed, "arena", dataset, method)`` in [0, 2^63).
+    """
     return int(rng_for(seed, "arena", dataset, method).integers(0, 2**63 - 1))
 
 
 def leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int, resample: str, ci: float,
                     seed: int, bothbad: str = "tie") -> Leaderboard:
     """The (unfitted) leaderboard of one ``methods`` entry (``{method, params}``, the method defaulting
-    to the entry's ``name``)."""
+    to the entry's ``name``).
+    """
     entry = entry or {}
     return Leaderboard(entry.get("method") or name, dict(entry.get("params") or {}), n_bootstrap=int(n_bootstrap),
                        resample=resample, ci=float(ci), seed=int(seed), bothbad=bothbad)
@@ -48,7 +50,8 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
                        bothbad: str = "tie") -> pd.DataFrame:
     """Every method's leaderboard of ``verdicts``, stacked: :data:`LEADERBOARD_TABLE_COLUMNS`, methods in the
     order of ``methods``, each best first. Method ``m``'s bootstrap seed is :func:`bootstrap_seed`
-    (``seed``, ``dataset``, ``m``). The warning of a model absent from some replicates goes to the log."""
+    (``seed``, ``dataset``, ``m``). The warning of a model absent from some replicates goes to the log.
+    """
     tables = []
     for name, entry in methods.items():
         board = leaderboard_for(entry, name, n_bootstrap, resample, ci, bootstrap_seed(seed, dataset, name), bothbad)
@@ -66,5 +69,6 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
 
 def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95) -> JudgeMeasures:
     """The judge measures of the panel's ``verdicts`` (:func:`~manyjudges.crowd.judges.judge_measures`),
-    against ``reference`` when it has rows (an empty reference table is no reference)."""
+    against ``reference`` when it has rows (an empty reference table is no reference).
+    """
     return judge_measures(verdicts, reference if reference is not None and len(reference) else None, level)

@@ -1,6 +1,7 @@
 """Figures of the arena section: each method's scores with their bootstrap intervals (one panel per method,
 the models in the order of the first method's ranking); the judges' figures are
-:mod:`manyjudges.crowd.judge_plots`'."""
+:mod:`manyjudges.crowd.judge_plots`'.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,8 @@ HEATMAP_JUDGES = 30
 
 def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMAP_JUDGES) -> pd.DataFrame:
     """The rows of the ``pairs`` table between the ``limit`` judges with the most verdicts (the ``judges``
-    table's ``verdicts``; equal counts by judge name), all of them when there are at most ``limit``."""
+    table's ``verdicts``; equal counts by judge name), all of them when there are at most ``limit``.
+    """
     if len(judges) <= limit:
         return pairs
     ranked = judges.assign(judge=judges["judge"].astype(str)).sort_values(["verdicts", "judge"],
@@ -83,7 +85,8 @@ def plot_agreement(pairs: pd.DataFrame, judges: pd.DataFrame, paths: str | Path 
                    title: str = "Agreement between the judges", limit: int = HEATMAP_JUDGES) -> plt.Figure:
     """The judges' pairwise agreement as a heatmap (:func:`~manyjudges.crowd.judge_plots.plot_judge_heatmap`),
     between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
-    there are more); a panel of one judge, which has no pair, gets an empty figure that says so."""
+    there are more); a panel of one judge, which has no pair, gets an empty figure that says so.
+    """
     if len(judges) > limit:
         title += f"\n(the {limit} of {len(judges)} judges with the most verdicts)"
     shown = busiest_pairs(pairs, judges, limit)

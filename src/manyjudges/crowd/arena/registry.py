@@ -1,6 +1,7 @@
 """The arena section's methods by name (the ``method`` of ``arena.methods``): the leaderboard methods of
 :data:`manyjudges.crowd.leaderboard.LEADERBOARD_METHODS` (``bradley_terry``, ``davidson``, ``elo``,
-``crowd_bt``, or ``package.module:callable``), the same that ``manyjudges crowd leaderboard --method`` takes."""
+``crowd_bt``, or ``package.module:callable``), the same that ``manyjudges crowd leaderboard --method`` takes.
+"""
 from __future__ import annotations
 
 from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS

@@ -33,7 +33,8 @@ def _rank_range(low: Any, high: Any) -> str:
 
 def leaderboard_markdown(table: pd.DataFrame, methods: Mapping[str, Any]) -> str:
     """The models in the first method's order, one column per method: ``rank (rank interval): score [score
-    interval]`` (Elo points with 0 decimals, log-strengths with 3)."""
+    interval]`` (Elo points with 0 decimals, log-strengths with 3).
+    """
     names = list(pd.unique(table["method"]))
     first = table[table["method"] == names[0]].sort_values(["rank", "model"])
     order = list(first["model"].astype(str))
@@ -56,7 +57,8 @@ def leaderboard_markdown(table: pd.DataFrame, methods: Mapping[str, Any]) -> str
 
 def judges_markdown(judges: pd.DataFrame) -> str:
     """One row per judge: verdicts, first-win rate [Wilson interval], flip rate, tie rate and, with a
-    reference, accuracy and kappa against it."""
+    reference, accuracy and kappa against it.
+    """
     reference = "accuracy" in judges.columns
     head = "| judge | verdicts | first-win rate | flip rate | tie rate |" + (" accuracy | kappa |" if reference else "")
     lines = [head, "|---" * (7 if reference else 5) + "|"]
@@ -108,7 +110,8 @@ def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                    methods: Mapping[str, Any] | None, bootstrap: int = 0, resample: str = "verdicts",
                    ci: float = 0.95) -> ReportSection:
     """The arena part of the report (:func:`arena_markdown`) of ``results`` ({dataset: {table: path}} of
-    :data:`REPORT_TABLES`); none without results. No compared cells, no readings."""
+    :data:`REPORT_TABLES`); none without results. No compared cells, no readings.
+    """
     if not results:
         return ReportSection("arena", "", pd.DataFrame(columns=CELL_COLUMNS))
     return ReportSection("arena", arena_markdown(results, datasets or {}, methods or {}, bootstrap, resample, ci),

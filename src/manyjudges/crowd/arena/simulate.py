@@ -41,7 +41,8 @@ JUDGE_OPTIONS = {"position_bias": 0.0, "reliability": 1.0}
 @dataclass(frozen=True)
 class SimulatedArena:
     """A simulated arena: the verdicts table (``prompt, judge, model_a, model_b, winner``) and the true
-    log-strengths (a Series by model, mean 0)."""
+    log-strengths (a Series by model, mean 0).
+    """
 
     verdicts: pd.DataFrame
     strengths: pd.Series
@@ -55,7 +56,8 @@ def _names(prefix: str, n: int) -> np.ndarray:
 def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
                   pairs_per_prompt: int | None = None, strength_sd: float = 1.0, nu: float = 0.5) -> str | None:
     """What makes these options unusable, in words (None when they are fine): too few models or prompts,
-    more pairs per prompt than there are pairs, an empty panel, a judge option unknown or out of range."""
+    more pairs per prompt than there are pairs, an empty panel, a judge option unknown or out of range.
+    """
     if n_models < 2:
         return f"n_models must be at least 2, got {n_models}"
     if n_prompts < 1:

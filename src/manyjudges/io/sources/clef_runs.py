@@ -114,7 +114,8 @@ def _teams(files: list[Path]) -> dict[str, Path]:
 
 def _read_runs(path: Path) -> list[list[str]]:
     """One team's runs, the doc ids of each query's line; DataError on an empty line or a count of
-    lines other than ``len(CLEF_QUERY_IDS)``."""
+    lines other than ``len(CLEF_QUERY_IDS)``.
+    """
     n_queries = len(CLEF_QUERY_IDS)
     docs: list[list[str]] = []
     for number, raw in enumerate(read_lines(path), start=1):

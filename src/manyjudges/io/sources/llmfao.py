@@ -38,7 +38,8 @@ _WINNER = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
     """The verdicts of one comparison file: prompt = ``prompt``, judge = ``worker`` (or ``judge``),
-    model_a = ``left``, model_b = ``right``, winner from ``winner``."""
+    model_a = ``left``, model_b = ``right``, winner from ``winner``.
+    """
     table = read_columns(path, LLMFAO_LAYOUT)
     if judge is None and not table.has("worker"):
         raise DataError.at(path, 1, "the crowd comparisons need a worker column", ",".join(read_header(path)))

@@ -18,7 +18,8 @@ __all__ = ["PanelData", "panel_labels", "truth_frame"]
 @dataclass(frozen=True)
 class PanelData:
     """A panel's labels ``item, worker, label`` (codes ``0..K-1``), its truth ``item, truth``,
-    the ``K`` class names in code order, and the rows each drop rule removed (by rule)."""
+    the ``K`` class names in code order, and the rows each drop rule removed (by rule).
+    """
 
     labels: pd.DataFrame
     truth: pd.DataFrame

@@ -42,7 +42,8 @@ _SCORES = (1, 2, 3)
 def prd_file_name(path: PathLike) -> tuple[str, str, str]:
     """``(X, Y, judge)`` of a file ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``
     (``X`` shown first); a DataError naming the file unless X and Y are two of :data:`PRD_MODELS`
-    and the judge one of them or ``human``."""
+    and the judge one of them or ``human``.
+    """
     path = Path(path)
     stem = _SUFFIX.sub("", path.name)
     first, sep, rest = stem.partition("-vs-answer_")
@@ -61,7 +62,8 @@ def prd_file_name(path: PathLike) -> tuple[str, str, str]:
 def _verdicts(path: Path) -> list[tuple[int, int, int]]:
     """``(line, question_id, score)`` of each line of a verdict file; a DataError naming the file,
     line and value for a line that is not a JSON object with an integer ``question_id`` and a
-    ``score`` of 1, 2 or 3."""
+    ``score`` of 1, 2 or 3.
+    """
     out = []
     for number, text in enumerate(read_utf8(path).splitlines(), start=1):
         if not text.strip():

@@ -191,7 +191,8 @@ def _read_header(
 ) -> tuple[int | None, str | None]:
     """(the number of alternatives, the data type) after the ``#`` line ``stripped``: a
     ``NUMBER ALTERNATIVES`` header (at most once) or a ``DATA TYPE`` one (agreeing with
-    ``expected``); any other comment changes neither."""
+    ``expected``); any other comment changes neither.
+    """
     header = _HEADER.fullmatch(stripped)
     if header is None:
         return n_alternatives, expected  # a free comment
@@ -218,7 +219,8 @@ def _read_data_line(
     path: Path, number: int, stripped: str, n_alternatives: int | None, expected: str | None
 ) -> tuple[int, list[tuple[str, int]]]:
     """(count, its order's ``(item, rank)`` pairs) of the data line ``count: order``, which needs
-    the number of alternatives and the data type known."""
+    the number of alternatives and the data type known.
+    """
     if n_alternatives is None:
         raise DataError.at(
             path,

@@ -35,7 +35,8 @@ _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 class _SnowTask:
     """Response range ``low..high`` (inclusive), the number of bins (None = identity), and the range
     of a ``gold`` on another scale (None: the gold is on the workers' scale), mapped linearly onto
-    ``low..high`` and rounded half up."""
+    ``low..high`` and rounded half up.
+    """
 
     low: int
     high: int

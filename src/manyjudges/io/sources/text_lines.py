@@ -23,7 +23,8 @@ PathLike = str | os.PathLike[str]
 
 def read_lines(path: Path) -> list[str]:
     """The lines of a UTF-8 text file, without line terminators (LF or CRLF); bytes that are
-    not UTF-8 are a DataError naming the file, the line and the bytes."""
+    not UTF-8 are a DataError naming the file, the line and the bytes.
+    """
     return read_utf8(path).splitlines()
 
 

@@ -102,7 +102,8 @@ def _read_judgments(
     path: Path, lines: list[tuple[int, str]]
 ) -> tuple[GradeCollector, int, dict[tuple[str, str], tuple[str, int]]]:
     """(the grades, how many broken-link rows, each (topic, doc)'s gold and its first line) of the
-    data lines, each checked (see :func:`parse_trec_rf10`)."""
+    data lines, each checked (see :func:`parse_trec_rf10`).
+    """
     grades = GradeCollector()
     broken = 0
     gold_of: dict[tuple[str, str], tuple[str, int]] = {}
@@ -130,7 +131,8 @@ def _read_judgments(
 
 def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFrame:
     """``topic, item, grade``: the (topic, doc) pairs whose gold is 0, 1 or 2, in natural order of topic
-    then doc."""
+    then doc.
+    """
     truth_rows = [
         (topic, doc, grade)
         for (topic, doc), (gold, _) in gold_of.items()
@@ -152,7 +154,8 @@ def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFram
 def trec_rf10_labels(path: PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The crowd labels and NIST's labels as truth-inference tables: (labels ``item, worker, label``,
     truth ``item, truth``), item = ``<topic>:<doc>`` as in :func:`parse_trec_rf10`'s grades; NIST labels of
-    documents no worker judged are left out (they cannot be inferred)."""
+    documents no worker judged are left out (they cannot be inferred).
+    """
     graded = parse_trec_rf10(path)
     assert graded.truth is not None  # parse_trec_rf10 always gives NIST's labels
     labels = graded.grades.rename(columns={"judge": "worker"})
