@@ -1,5 +1,7 @@
-"""Agreement measures of a panel of judges on three-class verdicts: the majority class of a unit's votes,
-Cohen's kappa, Krippendorff's alpha (nominal), Pearson correlation, and the effective number of judges.
+"""Agreement measures of a panel of judges on three-class verdicts.
+
+The majority class of a unit's votes, Cohen's kappa, Krippendorff's alpha (nominal), Pearson
+correlation, and the effective number of judges.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ _EQUAL = 1e-9
 
 
 def majority_class(counts: np.ndarray, shared: int = TIE) -> np.ndarray:
-    """The class with the most votes per row of ``counts`` (units x 3: model_1, model_2, tie).
+    """Return the class with the most votes per row of ``counts`` (units x 3: model_1, model_2, tie).
 
     A top shared by two classes or more gives ``shared``: a tie (class 2, the default) or -1 (no
     majority); a row without votes gives -1.
@@ -83,9 +85,10 @@ def nominal_alpha(unit_counts: np.ndarray) -> float:
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson's correlation of two equal-length vectors; NaN with fewer than two values or a
-    constant vector. On 0/1 indicators it is the phi coefficient (the correlation of two
-    classifiers' oracle outputs in Kuncheva and Whitaker 2003).
+    """Return Pearson's correlation of two equal-length vectors.
+
+    NaN with fewer than two values or a constant vector. On 0/1 indicators it is the phi coefficient
+    (the correlation of two classifiers' oracle outputs in Kuncheva and Whitaker 2003).
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
@@ -96,7 +99,7 @@ def pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def effective_judges(n: int, rho: float) -> float:
-    """The effective number of independent judges among ``n`` whose errors correlate ``rho`` on average.
+    """Return the effective number of independent judges among ``n`` whose errors correlate ``rho`` on average.
 
     The mean of n equally variable, equicorrelated errors has variance sigma^2 (1 + (n - 1) rho) / n,
     that of the mean of n / (1 + (n - 1) rho) independent ones: the design effect

@@ -25,11 +25,13 @@ LO_WINS, HI_WINS, TIE = 0, 1, 2
 
 @dataclass(frozen=True)
 class Cells:
-    """Distinct (judge, lo, hi, outcome) of the verdicts: ``lo < hi`` model codes, outcome
-    :data:`LO_WINS`, :data:`HI_WINS` or :data:`TIE`; ``judge`` is 0 everywhere unless the cells
-    were built by judge. ``pair`` indexes the unordered pairs ``pair_lo < pair_hi``; ``names`` the
-    models' names (for messages), or None. ``lo_first``: when the cells were built by presentation
-    order, 1 where ``lo`` was shown first and 0 where ``hi`` was (a cell per order), else None.
+    """Distinct (judge, lo, hi, outcome) of the verdicts.
+
+    ``lo < hi`` are model codes, outcome :data:`LO_WINS`, :data:`HI_WINS` or :data:`TIE`; ``judge`` is 0
+    everywhere unless the cells were built by judge. ``pair`` indexes the unordered pairs ``pair_lo <
+    pair_hi``; ``names`` the models' names (for messages), or None. ``lo_first``: when the cells were
+    built by presentation order, 1 where ``lo`` was shown first and 0 where ``hi`` was (a cell per
+    order), else None.
     """
 
     n_models: int
@@ -46,11 +48,13 @@ class Cells:
 
     @property
     def n_cells(self) -> int:
+        """Number of cells."""
         return len(self.outcome)
 
     def pair_totals(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(lo, hi, lo_wins, hi_wins, ties)`` summed over judges per unordered pair, pairs without a
-        verdict (total count 0) left out.
+        """Return ``(lo, hi, lo_wins, hi_wins, ties)`` summed over judges per unordered pair.
+
+        Pairs without a verdict (total count 0) are left out.
         """
         n_pairs = len(self.pair_lo)
         sums = [np.bincount(self.pair, weights=counts * (self.outcome == o), minlength=n_pairs)
@@ -64,8 +68,9 @@ class Cells:
                 + np.bincount(self.hi, weights=counts, minlength=self.n_models))
 
     def subset(self, present: np.ndarray, counts: np.ndarray) -> tuple[Cells, np.ndarray]:
-        """The cells of the models in the boolean mask ``present`` (renumbered in order) with positive
-        ``counts``, and those counts.
+        """Return the cells with positive ``counts`` of the models in the boolean mask ``present``, and those counts.
+
+        The models are renumbered in order.
         """
         keep = (counts > 0) & present[self.lo] & present[self.hi]
         new = np.cumsum(present) - 1
@@ -76,8 +81,10 @@ class Cells:
 
 
 def _dense_unique(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(key, return_inverse=True)`` for keys in [0, n_keys): by one bincount when the key
-    range is no larger than a few times the rows (no sort), else np.unique.
+    """Compute ``np.unique(key, return_inverse=True)`` for keys in [0, n_keys).
+
+    By one bincount when the key range is no larger than a few times the rows (no sort), else
+    np.unique.
     """
     if n_keys > max(4 * len(key), 1 << 16):
         keys, inverse = np.unique(key, return_inverse=True)
@@ -89,8 +96,9 @@ def _dense_unique(key: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]
 def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge: np.ndarray, n_models: int,
                      n_judges: int, names: np.ndarray | None = None, lo_first: np.ndarray | None = None
                      ) -> tuple[Cells, np.ndarray]:
-    """:class:`Cells` of rows ``(judge, lo, hi, outcome)`` (and ``lo_first``, 1 where lo was shown
-    first, when given), and each row's cell index.
+    """Return the :class:`Cells` of rows ``(judge, lo, hi, outcome)``, and each row's cell index.
+
+    ``lo_first``, 1 where lo was shown first, is used when given.
     """
     key = ((judge * n_models + lo) * n_models + hi) * 3 + outcome
     n_orders = 1 if lo_first is None else 2
@@ -109,8 +117,9 @@ def cells_from_codes(lo: np.ndarray, hi: np.ndarray, outcome: np.ndarray, judge:
 
 
 def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
-    """The verdicts' cells (by judge when ``by_judge``, by presentation order when ``by_order``), and
-    each verdict's cell index.
+    """Return the verdicts' cells, and each verdict's cell index.
+
+    The cells are by judge when ``by_judge``, by presentation order when ``by_order``.
     """
     lo, hi = np.minimum(data.model_a, data.model_b), np.maximum(data.model_a, data.model_b)
     a_is_lo = data.model_a == lo
@@ -122,8 +131,10 @@ def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> t
 
 def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
                 weights: np.ndarray | None = None) -> sparse.csr_matrix:
-    """(cells, units) sparse matrix of verdict counts (each verdict counting ``weights``, default 1): a
-    replicate's cell counts are this matrix times the units' multiplicities. Units: the verdicts
+    """Return the (cells, units) sparse matrix of verdict counts.
+
+    Each verdict counts ``weights``, default 1; a replicate's cell counts are this matrix times the
+    units' multiplicities. Units: the verdicts
     (canonical order), the prompts or the judges (natural order).
     """
     if resample not in RESAMPLE_UNITS:

@@ -37,8 +37,10 @@ class RatingFit(NamedTuple):
 
 
 class ArenaRating(Estimator):
-    """Base class of the leaderboard's ratings. ``by_judge``: the method needs the cells per judge;
-    ``by_order``: per presentation order (``Cells.lo_first``).
+    """Base class of the leaderboard's ratings.
+
+    ``by_judge``: the method needs the cells per judge; ``by_order``: per presentation order
+    (``Cells.lo_first``).
     """
 
     name: str = "rating"
@@ -46,8 +48,9 @@ class ArenaRating(Estimator):
     by_order: bool = False
 
     def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
-        """A weight per verdict of ``data`` (canonical order) that its cell counts sum, or None: every
-        verdict counts 1 (the default).
+        """Return a weight per verdict of ``data`` (canonical order) that its cell counts sum, or None.
+
+        None means every verdict counts 1 (the default).
         """
         return None
 
@@ -58,7 +61,7 @@ class ArenaRating(Estimator):
 
 def check_mle_exists(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_models: int,
                      models: np.ndarray | None = None) -> None:
-    """A ValueError unless the directed graph "i beat j at least partly" (``w_ij > 0``) is strongly connected.
+    """Raise a ValueError unless the directed graph "i beat j at least partly" (``w_ij > 0``) is strongly connected.
 
     Without that, some group of models never loses to the rest and the Bradley-Terry likelihood
     has no finite maximum (Ford 1957; Hunter 2004, Ann. Statist. 32, 384-406, Assumption 1). A tie
@@ -82,7 +85,7 @@ def check_mle_exists(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.nd
 
 def bt_pair_weights(cells: Cells, counts: np.ndarray, ties: str
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(a, b, w_ab, w_ba)`` per judged pair: wins, plus half of each tie both ways when ``ties="half"``."""
+    """Return ``(a, b, w_ab, w_ba)`` per judged pair: wins, plus half of each tie both ways when ``ties="half"``."""
     a, b, lo_wins, hi_wins, tie = cells.pair_totals(counts)
     half = 0.5 * tie if ties == "half" else 0.0
     return a, b, lo_wins + half, hi_wins + half
@@ -121,6 +124,7 @@ class ArenaBradleyTerry(ArenaRating):
             raise ValueError(f"reg must be >= 0, got {self.reg}")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit the ratings to the cell counts and return the fit."""
         a, b, w_ab, w_ba = bt_pair_weights(cells, counts, self.ties)
         n = cells.n_models
         if self.reg == 0:
@@ -170,6 +174,7 @@ class ArenaElo(ArenaRating):
             raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit the ratings to the cell counts and return the fit."""
         a, b, lo_wins, hi_wins, tie = cells.pair_totals(counts)
         share = (lo_wins + 0.5 * tie) / (lo_wins + hi_wins + tie)
         ratings = elo_ratings(a, b, share, cells.n_models, self.k_factor, self.n_passes, 0.0, self.scale,
@@ -210,6 +215,7 @@ class ArenaCrowdBT(ArenaRating):
                              f"got {self.eta_bounds}, {self.eta_init}")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit the ratings to the cell counts and return the fit."""
         n, m = cells.n_models, cells.n_judges
         strict_lo = cells.outcome == LO_WINS
         strict_hi = cells.outcome == HI_WINS

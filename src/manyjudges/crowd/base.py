@@ -46,7 +46,7 @@ def ranking_from_scores(scores: np.ndarray, tiebreak: np.ndarray | None = None) 
 
 
 def check_flag(name: str, value: object) -> None:
-    """A yes/no parameter must be a bool (a YAML ``false`` is; the string ``"false"`` is not)."""
+    """Check that a yes/no parameter is a bool (a YAML ``false`` is; the string ``"false"`` is not)."""
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be true or false, got {value!r}")
 
@@ -78,8 +78,10 @@ class CrowdAggregator(Estimator):
         return self.skills_
 
     def fit_predict(self, topic: TopicJudgments) -> pd.Series:
-        """``fit(topic)``, then the scores as a Series indexed by the topic's item ids (name ``score``,
-        higher = better; crowd-kit's ``fit_predict`` of its ranking aggregators).
+        """Run ``fit(topic)``, then return the scores as a Series indexed by the topic's item ids.
+
+        The Series is named ``score``, higher = better (crowd-kit's ``fit_predict`` of its ranking
+        aggregators).
         """
         self.fit(topic)
         return pd.Series(self.scores_, index=pd.Index(topic.items, name="item"), name="score")

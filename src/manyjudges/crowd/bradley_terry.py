@@ -91,8 +91,9 @@ def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
 def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_items: int, reg: float,
                   virtual_weight: float = 0.0, solver: str = "auto", max_iter: int = 1000, tol: float = 1e-8,
                   x0: np.ndarray | None = None) -> np.ndarray:
-    """Minimise :func:`bt_objective` (+ :func:`virtual_item_penalty` when ``virtual_weight`` > 0) from
-    s = ``x0`` (default 0; a bootstrap replicate starts from the full-data scores).
+    """Minimise :func:`bt_objective` (+ :func:`virtual_item_penalty` when ``virtual_weight`` > 0).
+
+    The start is s = ``x0`` (default 0; a bootstrap replicate starts from the full-data scores).
 
     ``solver``: "newton" (:func:`~manyjudges.core.solvers.damped_newton`, Hessian :func:`bt_hessian` plus the
     virtual term's diagonal virtual_weight (1 - tanh^2(s / 2)) / 2), "lbfgs" (L-BFGS-B), or "auto": Newton when
@@ -308,8 +309,10 @@ class CrowdBT(CrowdAggregator):
 def fit_crowd_bt(worker: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray, n_items: int,
                  n_workers: int, x0: np.ndarray, virtual_weight: float, reg: float, eta_prior: tuple[float, float],
                  eta_bounds: tuple[float, float], max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """Crowd-BT's ``(scores, eta)``: :func:`crowd_bt_objective` minimised by L-BFGS-B from ``x0 = (s, eta)``,
-    eta boxed in ``eta_bounds``, until the projected gradient is below ``tol``.
+    """Return Crowd-BT's ``(scores, eta)``: :func:`crowd_bt_objective` minimised by L-BFGS-B.
+
+    The start is ``x0 = (s, eta)``, eta boxed in ``eta_bounds``, until the projected gradient is
+    below ``tol``.
 
     ``(worker, win, lose)`` are distinct judgments with (float) multiplicities ``count``.
     """

@@ -207,21 +207,33 @@ class CrowdAgg(CrowdAggregator):
 
     Parameters
     ----------
-    measure : "ndcg" (CrowdAgg_NDCG) or "rbp" (CrowdAgg_RBP).
-    skill : estimate annotator skill by alternating (eq 17); False gives the "-eq"
-        variants: eta = 1, a single pass, ``skills_ = None``.
-    pairwise : "margin" (default) or "paper_literal" (eq 6 as printed).
-    rbp_p : RBP persistence p.
-    max_iter : cap on the number of passes (score computations).
+    measure : {"ndcg", "rbp"}
+        ``"ndcg"`` (CrowdAgg_NDCG) or ``"rbp"`` (CrowdAgg_RBP).
+    skill : bool
+        Estimate annotator skill by alternating (eq 17); False gives the "-eq" variants: eta = 1, a
+        single pass, ``skills_ = None``.
+    pairwise : {"margin", "paper_literal"}
+        ``"margin"`` (default) or ``"paper_literal"`` (eq 6 as printed).
+    rbp_p : float
+        RBP persistence p.
+    max_iter : int
+        Cap on the number of passes (score computations).
 
     Attributes
     ----------
-    scores_ : (n,) final F. skills_ : (m,) the eta used for ``scores_`` (= eq 17 of the final
-    ranking when converged; NaN for a worker with no net-directed pair), or None.
-    n_iter_ : number of passes (computations of F). converged_ : the ranking repeated.
-    cycle_ : the alternation returned to an earlier ranking (not the last one): it stops at the
-    first repeat, so the result does not depend on ``max_iter`` (seen on 1 of 11 mirex2005 and
-    6 of 100 trec_rf10 topics: 2-cycles between two rankings).
+    scores_ : numpy.ndarray, shape (n,)
+        Final F.
+    skills_ : numpy.ndarray, shape (m,), or None
+        The eta used for ``scores_`` (= eq 17 of the final ranking when converged; NaN for a worker
+        with no net-directed pair), or None.
+    n_iter_ : int
+        Number of passes (computations of F).
+    converged_ : bool
+        The ranking repeated.
+    cycle_ : bool
+        The alternation returned to an earlier ranking (not the last one): it stops at the first
+        repeat, so the result does not depend on ``max_iter`` (seen on 1 of 11 mirex2005 and 6 of
+        100 trec_rf10 topics: 2-cycles between two rankings).
     """
 
     name = "crowdagg"

@@ -51,6 +51,7 @@ class CrowdDataset:
     worker_kinds: pd.DataFrame | None = None
 
     def truth_for(self, topic: str) -> dict[str, int]:
+        """Return the truth grades {item: grade} of ``topic`` (empty when it has none)."""
         return self.truth.get(topic, {})
 
 
@@ -86,8 +87,9 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
 
 
 def processed_files(source: str) -> dict[str, str]:
-    """{role: file name} of a processed crowd dataset of this ``source``: the truth, then the
-    preferences (preference sources) or the grades and their metadata (rating sources), and the
+    """Return {role: file name} of a processed crowd dataset of this ``source``.
+
+    The truth, then the preferences (preference sources) or the grades and their metadata (rating sources), and the
     workers' kinds of a simulated set.
     """
     if source not in CROWD_SOURCES:
@@ -154,8 +156,10 @@ def ratings_table(graded: GradedData, path: PathLike = "grades.tsv", truth_topic
 
 
 def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
-    """Read a processed crowd dataset from its files by role (:func:`processed_files`: ``truth``, and
-    ``preferences`` or ``grades`` and ``meta``, and ``workers`` when given); other keys are ignored.
+    """Read a processed crowd dataset from its files by role.
+
+    The roles are those of :func:`processed_files`: ``truth``, and ``preferences`` or ``grades`` and
+    ``meta``, and ``workers`` when given; other keys are ignored.
     """
     truth_table = read_truth(files["truth"])
     if "preferences" in files:

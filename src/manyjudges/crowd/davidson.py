@@ -86,11 +86,13 @@ def davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarra
 
 def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray, t: np.ndarray, n_models: int,
                  reg: float, x0: np.ndarray | None = None, max_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
-    """``x = (s, theta)`` minimising :func:`davidson_objective`: damped Newton
-    (:func:`~manyjudges.core.solvers.damped_newton`, then :func:`~manyjudges.core.solvers.newton_polish`) from
-    ``x0`` (default s = 0 and theta = log(2 tau / (1 - tau)), tau = the share of ties, the tie
-    parameter of equal strengths); L-BFGS-B if Newton fails. A given ``x0`` with finite theta (a
-    replicate's full-data fit) first tries :func:`~manyjudges.core.solvers.newton_warm`.
+    """Return ``x = (s, theta)`` minimising :func:`davidson_objective`.
+
+    Damped Newton (:func:`~manyjudges.core.solvers.damped_newton`, then
+    :func:`~manyjudges.core.solvers.newton_polish`) from ``x0`` (default s = 0 and theta = log(2 tau /
+    (1 - tau)), tau = the share of ties, the tie parameter of equal strengths); L-BFGS-B if Newton
+    fails. A given ``x0`` with finite theta (a replicate's full-data fit) first tries
+    :func:`~manyjudges.core.solvers.newton_warm`.
 
     Without a tie the likelihood grows as theta -> -inf (nu -> 0: Bradley-Terry without ties), so
     the result is the Bradley-Terry fit of the wins (same ``reg``) and theta = -inf; with ties only,
@@ -144,6 +146,7 @@ class Davidson(ArenaRating):
             raise ValueError(f"reg must be >= 0, got {self.reg}")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit the strengths and the tie parameter to the cell counts and return the fit."""
         a, b, w_a, w_b, t = cells.pair_totals(counts)
         if self.reg == 0:
             check_mle_exists(a, b, w_a + t, w_b + t, cells.n_models, cells.names)

@@ -34,9 +34,11 @@ _LOOP_GAMES = 20_000
 
 
 class PairLabels:
-    """One topic's judgments as pair labels: ``pair_a < pair_b`` the judged pairs; per distinct
-    (worker, pair, label) ``k, p, label, count``; label 0 = pair_a preferred, 1 = pair_b, 2 = tie
-    (``n_classes`` = 3 when the topic has a tie, else 2).
+    """One topic's judgments as pair labels.
+
+    ``pair_a < pair_b`` the judged pairs; per distinct (worker, pair, label) ``k, p, label, count``;
+    label 0 = pair_a preferred, 1 = pair_b, 2 = tie (``n_classes`` = 3 when the topic has a tie, else
+    2).
     """
 
     def __init__(self, topic: TopicJudgments):
@@ -60,6 +62,7 @@ class PairLabels:
 
     @property
     def n_pairs(self) -> int:
+        """Number of judged pairs."""
         return len(self.pair_a)
 
     def shares(self) -> np.ndarray:
@@ -114,8 +117,9 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
 
 
 def _row_sums(x: np.ndarray) -> np.ndarray:
-    """``x.sum(axis=-1, keepdims=True)`` for a short last axis (2 or 3 classes), column by column:
-    the same additions in the same order (so the same floats), without numpy's slow reduction
+    """Compute ``x.sum(axis=-1, keepdims=True)`` for a short last axis (2 or 3 classes), column by column.
+
+    The same additions in the same order (so the same floats), without numpy's slow reduction
     along a short axis (it dominated the EM on trec_rf10's topics of ~10^4 pairs).
     """
     out = x[..., 0].copy()

@@ -1,6 +1,7 @@
-"""The crowd experiments of Niu et al. (WSDM 2015) as functions on long tables: aggregate every topic,
-score the rankings against truth (Table 2), compare skills (Figures 1-2) and sweep
-spammers (Figures 3-4). Scripts call these; nothing here knows about Snakemake.
+"""The crowd experiments of Niu et al. (WSDM 2015) as functions on long tables.
+
+Aggregate every topic, score the rankings against truth (Table 2), compare skills (Figures 1-2)
+and sweep spammers (Figures 3-4). Scripts call these; nothing here knows about Snakemake.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ COVERAGE_COLUMNS = ["topics", "topics_without_truth", "judged_items", "items_wit
 
 
 def item_tiebreak(items: Sequence[str] | np.ndarray) -> np.ndarray:
-    """A fixed pseudo-random order of item ids (crc32 of the id) for breaking score ties.
+    """Return a fixed pseudo-random order of item ids (crc32 of the id) for breaking score ties.
 
     Deterministic and independent of the id's own order (trec_rf10 doc ids in natural order
     correlate with the NIST grades: Spearman +0.19 per topic), of the method and of the run.
@@ -105,8 +106,9 @@ def topic_metrics(ranking_items: Sequence[str], truth: Mapping[str, int], ks: Se
 
 @dataclass(frozen=True)
 class TopicScoring:
-    """One topic's truth laid out for scoring many rankings of its items (the robustness sweep):
-    per item index ``graded`` (has a truth grade) and ``grade``; ``every`` the grades of the graded
+    """One topic's truth laid out for scoring many rankings of its items (the robustness sweep).
+
+    Per item index ``graded`` (has a truth grade) and ``grade``; ``every`` the grades of the graded
     items, ``ideal`` {k: ideal DCG@k} and ``tiebreak`` (:func:`item_tiebreak` of the items).
     """
 
@@ -129,18 +131,20 @@ def topic_scoring(topic: TopicJudgments, truth: Mapping[str, int], ks: Sequence[
 
 def scored_metrics(scoring: TopicScoring, order: np.ndarray, ks: Sequence[int], rbp_p: float,
                    relevant_grade: int) -> dict[str, float]:
-    """:func:`topic_metrics` of the ranking ``order`` (item indices, best first), from ``scoring``:
-    the graded items' grades in rank order against all graded items (the same numbers).
+    """Compute :func:`topic_metrics` of the ranking ``order`` (item indices, best first), from ``scoring``.
+
+    The graded items' grades in rank order against all graded items (the same numbers).
     """
     ranked = scoring.grade[order][scoring.graded[order]]
     return grade_metrics(ranked, scoring.every, tuple(ks), rbp_p, relevant_grade, scoring.ideal)
 
 
 def truth_coverage(dataset: CrowdDataset) -> dict[str, int]:
-    """What scoring leaves out, the data being partial: ``judged_items`` (topic, item) pairs the
-    crowd judged, of which ``items_without_truth`` have no truth grade (ranked, not scored), and
-    ``topics``, of which ``topics_without_truth`` have a grade for none of their judged items
-    (not scored at all).
+    """Count what scoring leaves out, the data being partial.
+
+    ``judged_items`` (topic, item) pairs the crowd judged, of which ``items_without_truth`` have no
+    truth grade (ranked, not scored), and ``topics``, of which ``topics_without_truth`` have a grade for
+    none of their judged items (not scored at all).
     """
     judged = without = topics_without = 0
     for topic_id, topic in dataset.topics.items():
@@ -198,9 +202,10 @@ def relevance_thresholds(dataset: CrowdDataset) -> list[int]:
 
 def metrics_by_relevance(rankings: pd.DataFrame, dataset: CrowdDataset, methods: Sequence[str],
                          ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95) -> pd.DataFrame:
-    """ranking_metrics_by_relevance.tsv: relevant_grade, method, metric, value: Table 2's means with
-    binary relevance (P@k, MAP, RBP) at every threshold of :func:`relevance_thresholds` (NDCG uses the
-    grades themselves and is the same at every threshold).
+    """Compute ranking_metrics_by_relevance.tsv: relevant_grade, method, metric, value.
+
+    Table 2's means with binary relevance (P@k, MAP, RBP) at every threshold of
+    :func:`relevance_thresholds` (NDCG uses the grades themselves and is the same at every threshold).
     """
     frames = [mean_metrics(metrics_by_topic(rankings, dataset, ks, rbp_p, g), methods, ks).assign(relevant_grade=g)
               for g in relevance_thresholds(dataset)]
@@ -282,8 +287,9 @@ def skill_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
 def robustness_parts(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, Any]], spammer: str,
                      ratios: Sequence[float], replicates: int, seed: int, dataset_name: str,
                      ks: Sequence[int] = DEFAULT_KS, rbp_p: float = 0.95, relevant_grade: int = 1) -> pd.DataFrame:
-    """:func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``
-    (the metrics of topics that get no spammer are computed once for all of them).
+    """Run :func:`robustness_part` at each spammer ratio in turn, rows stacked in the order of ``ratios``.
+
+    The metrics of topics that get no spammer are computed once for all of them.
     """
     unchanged: dict[str, dict[tuple[str, str], float]] = {}
     scoring = _scorings(dataset, ks)
@@ -347,7 +353,7 @@ def _deterministic(methods: Mapping[str, Mapping[str, Any]]) -> bool:
 
 def _topic_method_metrics(methods: Mapping[str, Mapping[str, Any]], topic: TopicJudgments, scoring: TopicScoring,
                           ks: Sequence[int], rbp_p: float, relevant_grade: int) -> dict[tuple[str, str], float]:
-    """{(method, metric): value} of every method on one topic's judgments (its items those of ``scoring``)."""
+    """Return {(method, metric): value} of every method on one topic's judgments (its items those of ``scoring``)."""
     out: dict[tuple[str, str], float] = {}
     for name, spec in methods.items():
         aggregator, _ = fit_topic(spec, topic)

@@ -92,8 +92,9 @@ def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_fi
                     count: np.ndarray, n_models: int, n_judges: int, x0: np.ndarray, virtual_weight: float,
                     reg: float, gamma_reg: float, eta_prior: tuple[float, float], eta_bounds: tuple[float, float],
                     position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``, eta in
-    ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT.
+    """Return ``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``.
+
+    Eta is in ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT.
     """
     gamma_bounds: tuple[float | None, float | None] = (None, None) if position else (0.0, 0.0)
     bounds = [(None, None)] * n_models + [eta_bounds] * n_judges + [gamma_bounds] * n_judges
@@ -105,8 +106,9 @@ def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_fi
 
 def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(judge, win, lose, win_first, count)`` of cells built by judge and order: a strict verdict is
-    one judgment, a tie half a judgment each way (``ties="half"``) or none (``"drop"``); judgments
+    """Return ``(judge, win, lose, win_first, count)`` of cells built by judge and order.
+
+    A strict verdict is one judgment, a tie half a judgment each way (``ties="half"``) or none (``"drop"``); judgments
     with count 0 are left out.
     """
     if cells.lo_first is None:
@@ -124,8 +126,10 @@ def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
 
 
 def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
-    """The verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts, in their
-    canonical order; a prompt or judge column the data lacked is :data:`~manyjudges.io.verdicts.MISSING`.
+    """Return the verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts.
+
+    The rows are in their canonical order; a prompt or judge column the data lacked is
+    :data:`~manyjudges.io.verdicts.MISSING`.
     """
     prompts = data.prompts[data.prompt] if data.has_prompt else np.full(data.n_verdicts, MISSING, dtype=object)
     judges = data.judges[data.judge] if data.has_judge else np.full(data.n_verdicts, MISSING, dtype=object)
@@ -135,8 +139,9 @@ def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
 
 
 class JudgeAware(ArenaRating):
-    """Bradley-Terry strengths fitted with a reliability eta_j and a position effect gamma_j per judge
-    (module docstring); log-strengths. Needs a judge column.
+    """Bradley-Terry strengths fitted with a reliability eta_j and a position effect gamma_j per judge.
+
+    The model is in the module docstring; the scores are log-strengths. Needs a judge column.
 
     Parameters
     ----------
@@ -144,11 +149,11 @@ class JudgeAware(ArenaRating):
         A tie is half a verdict each way (default) or left out.
     position : bool
         Fit gamma (default); False fixes gamma = 0 (Crowd-BT, as ``crowd_bt``).
-    clusters : None, "auto" or mapping judge -> cluster
-        Judges that share their errors, down-weighted by Kish's n_eff / n
-        (:func:`~manyjudges.crowd.judge_clusters.judge_weights`); ``"auto"`` (default): clusters of
-        judges whose error correlation (against the majority of the other judges) exceeds
-        ``cluster_threshold``; None: every verdict counts 1.
+    clusters : None, "auto" or mapping
+        A mapping judge -> cluster, or ``"auto"``, or None. Judges that share their errors,
+        down-weighted by Kish's n_eff / n (:func:`~manyjudges.crowd.judge_clusters.judge_weights`);
+        ``"auto"`` (default): clusters of judges whose error correlation (against the majority of the
+        other judges) exceeds ``cluster_threshold``; None: every verdict counts 1.
     cluster_threshold : float
         The error correlation above which ``clusters="auto"`` joins two judges (default 0.5).
     rho : float, optional
@@ -158,13 +163,19 @@ class JudgeAware(ArenaRating):
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
         As :class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT`.
 
+    Attributes
+    ----------
+    weights_ : pandas.DataFrame or None
+        The judges' clusters and weights (set when a leaderboard fits; give the leaderboard a
+        ``JudgeAware`` object as its method to read them; None without clusters).
+
+    Notes
+    -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
     (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
     for :class:`~manyjudges.crowd.judge_aware_verdicts.JudgeAwareVerdicts`.
 
-    ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order;
-    :attr:`weights_` the judges' clusters and weights (set when a leaderboard fits; give the
-    leaderboard a ``JudgeAware`` object as its method to read them; None without clusters).
+    ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order.
     """
 
     name = "judge_aware"
@@ -208,6 +219,7 @@ class JudgeAware(ArenaRating):
         return np.array([by_name[str(j)] for j in data.judges], dtype=float)[data.judge]
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
+        """Fit the strengths, reliabilities and position effects to the cell counts and return the fit."""
         n, m = cells.n_models, cells.n_judges
         judge, win, lose, win_first, count = judgments_of_cells(cells, counts, self.ties)
         if start is None:

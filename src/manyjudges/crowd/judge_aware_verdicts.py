@@ -61,10 +61,22 @@ class UnitRows:
 
     Attributes
     ----------
-    units : DataFrame ``prompt, model_1, model_2`` (natural order); ``verdicts`` per unit in ``n_verdicts``
-    judges : judge ids, models : model ids, both in natural order; ``model_1, model_2``: each unit's model codes
-    judge, unit : (r,) codes; y : (r,) +1 names model_1, -1 model_2; t : (r,) +1 model_1 shown first, -1 not;
-    count : (r,) 1, or 1/2 for each half of a tie
+    units : pandas.DataFrame
+        ``prompt, model_1, model_2`` (natural order).
+    n_verdicts : numpy.ndarray
+        ``verdicts`` per unit.
+    judges, models : numpy.ndarray
+        Judge ids and model ids, both in natural order.
+    model_1, model_2 : numpy.ndarray
+        Each unit's model codes.
+    judge, unit : numpy.ndarray, shape (r,)
+        Codes.
+    y : numpy.ndarray, shape (r,)
+        +1 names model_1, -1 model_2.
+    t : numpy.ndarray, shape (r,)
+        +1 model_1 shown first, -1 not.
+    count : numpy.ndarray, shape (r,)
+        1, or 1/2 for each half of a tie.
     """
 
     units: pd.DataFrame
@@ -149,9 +161,11 @@ def unit_objective(x: np.ndarray, rows: UnitRows, weight: np.ndarray, strengths:
 
 def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = None,
                     scores: np.ndarray | None = None, weight: np.ndarray | None = None) -> np.ndarray:
-    """r_u = P(model_1 wins unit u) for given judge parameters (eta per judge, gamma per judge or 0)
-    and model log-strengths (``scores`` per model of ``rows.models``, or None: a flat prior);
-    e.g. Crowd-BT's fitted (scores, eta) with gamma = 0.
+    """Return r_u = P(model_1 wins unit u) for given judge parameters and model log-strengths.
+
+    The judge parameters are eta per judge, gamma per judge or 0; the model log-strengths (``scores``
+    per model of ``rows.models``, or None: a flat prior); e.g. Crowd-BT's fitted (scores, eta) with
+    gamma = 0.
     """
     m = len(rows.judges)
     a = logit(np.asarray(eta, dtype=float))
@@ -162,8 +176,9 @@ def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = 
 
 
 def units_table(rows: UnitRows, posterior: np.ndarray) -> pd.DataFrame:
-    """:data:`UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the more probable model
-    (``tie`` at exactly 1/2).
+    """Return the table of :data:`UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the winner.
+
+    The winner is the more probable model (``tie`` at exactly 1/2).
     """
     winner = np.where(posterior > 0.5, rows.units["model_1"].to_numpy(dtype=object),
                       np.where(posterior < 0.5, rows.units["model_2"].to_numpy(dtype=object), "tie"))
@@ -181,9 +196,10 @@ class JudgeAwareVerdicts(Estimator):
     ----------
     position : bool
         Fit a position effect gamma_j per judge (default); False: gamma = 0.
-    clusters : None, "auto" or mapping judge -> cluster
-        Judges sharing errors, weighted by Kish's n_eff / n (:func:`~manyjudges.crowd.judge_clusters.judge_weights`);
-        default ``"auto"``; None: every verdict weight 1.
+    clusters : None, "auto" or mapping
+        A mapping judge -> cluster, or ``"auto"``, or None. Judges sharing errors, weighted by Kish's
+        n_eff / n (:func:`~manyjudges.crowd.judge_clusters.judge_weights`); default ``"auto"``; None:
+        every verdict weight 1.
     cluster_threshold : float
         The error correlation above which ``"auto"`` joins two judges (default 0.5).
     rho : float, optional
@@ -192,18 +208,26 @@ class JudgeAwareVerdicts(Estimator):
         P(z_u = model_1) = sigma(s_1 - s_2) with fitted strengths (default), or 1/2.
     reg : float
         Ridge on (s, a, gamma) (default 0.01).
-
-    The defaults (clusters ``"auto"`` at 0.5, prior ``"strengths"``, reg 0.01) were chosen
-    leave-one-panel-out on five panels (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9).
     eta_init : float
         The starting eta of every judge (in (0.5, 1)).
-    max_iter, tol : L-BFGS-B's iteration cap and projected-gradient tolerance.
+    max_iter : int
+        L-BFGS-B's iteration cap.
+    tol : float
+        L-BFGS-B's projected-gradient tolerance.
 
     Attributes
     ----------
-    units_ : DataFrame :data:`UNIT_COLUMNS`
-    judges_ : DataFrame ``judge, eta, gamma, cluster, weight``
-    scores_ : Series of log-strengths by model (NaN with ``prior="flat"``)
+    units_ : pandas.DataFrame
+        :data:`UNIT_COLUMNS`.
+    judges_ : pandas.DataFrame
+        ``judge, eta, gamma, cluster, weight``.
+    scores_ : pandas.Series
+        Log-strengths by model (NaN with ``prior="flat"``).
+
+    Notes
+    -----
+    The defaults (clusters ``"auto"`` at 0.5, prior ``"strengths"``, reg 0.01) were chosen
+    leave-one-panel-out on five panels (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9).
     """
 
     def __init__(self, position: bool = True, clusters: Mapping[str, str] | str | None = "auto",
@@ -250,7 +274,9 @@ class JudgeAwareVerdicts(Estimator):
 
 
 def judge_aware_verdicts(verdicts: pd.DataFrame, **params: object) -> pd.DataFrame:
-    """``JudgeAwareVerdicts(**params).fit(verdicts).units_``: one row per (prompt, unordered pair) with
-    the posterior P(model_1 wins) and the more probable winner.
+    """Return ``JudgeAwareVerdicts(**params).fit(verdicts).units_``.
+
+    One row per (prompt, unordered pair) with the posterior P(model_1 wins) and the more probable
+    winner.
     """
     return JudgeAwareVerdicts(**params).fit(verdicts).units_  # type: ignore[arg-type]

@@ -42,9 +42,11 @@ WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
 
 
 def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float) -> dict[str, str]:
-    """Judge -> cluster: the connected components of the graph with an edge between two judges whose
-    ``error_correlation`` (a row of ``pairs``: ``judge_a, judge_b, error_correlation``) exceeds
-    ``threshold``; a cluster is named by its first judge in ``judges`` order.
+    """Return judge -> cluster: the connected components of the graph of judges' shared errors.
+
+    An edge joins two judges whose ``error_correlation`` (a row of ``pairs``: ``judge_a, judge_b,
+    error_correlation``) exceeds ``threshold``; a cluster is named by its first judge in ``judges``
+    order.
     """
     index = {str(j): i for i, j in enumerate(judges)}
     corr = pairs["error_correlation"].to_numpy(dtype=float)
@@ -107,8 +109,10 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
 
 
 def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: float, rho: float | None) -> None:
-    """ValueError for a ``clusters`` that is neither None, ``"auto"`` nor a mapping, a ``threshold``
-    outside [-1, 1] or a ``rho`` outside [0, 1].
+    """Raise a ValueError for a ``clusters``, ``threshold`` or ``rho`` out of its domain.
+
+    That is a ``clusters`` that is neither None, ``"auto"`` nor a mapping, a ``threshold`` outside
+    [-1, 1] or a ``rho`` outside [0, 1].
     """
     if not (clusters is None or clusters == AUTO or isinstance(clusters, Mapping)):
         raise ValueError(f"clusters must be None, 'auto' or a mapping judge -> cluster, got {clusters!r}")
@@ -121,15 +125,16 @@ def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: fl
 def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = AUTO,
                   threshold: float = 0.5, rho: float | None = None,
                   reference: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The clusters and Kish weights of the judges of a verdicts table (module docstring).
+    """Return the clusters and Kish weights of the judges of a verdicts table (module docstring).
 
     Parameters
     ----------
     verdicts : pandas.DataFrame
         ``prompt, judge, model_a, model_b, winner``.
-    clusters : None, "auto" or mapping judge -> cluster
-        None: every judge its own cluster (every weight 1); ``"auto"``: :func:`auto_clusters` at
-        ``threshold``; a mapping: those clusters (every key must be a judge of the table).
+    clusters : None, "auto" or mapping
+        A mapping judge -> cluster, or ``"auto"``, or None. None: every judge its own cluster (every
+        weight 1); ``"auto"``: :func:`auto_clusters` at ``threshold``; a mapping: those clusters (every
+        key must be a judge of the table).
     threshold : float
         The error correlation above which ``"auto"`` joins two judges.
     rho : float, optional

@@ -1,5 +1,7 @@
-"""Figures of a panel of LLM judges (:func:`manyjudges.crowd.judges.judge_measures`): the position bias of
-each judge with its Wilson interval, and a heatmap of the judges' pairwise agreement or error correlation.
+"""Figures of a panel of LLM judges (:func:`manyjudges.crowd.judges.judge_measures`).
+
+The position bias of each judge with its Wilson interval, and a heatmap of the judges' pairwise
+agreement or error correlation.
 """
 from __future__ import annotations
 
@@ -25,8 +27,10 @@ def _save(fig: plt.Figure, paths: str | Path | Sequence[str | Path] | None) -> p
 
 def plot_position_bias(judges: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
                        title: str = "Position bias of each judge") -> plt.Figure:
-    """First-win rate per judge (the share of its decisive verdicts won by the answer shown first), a dot
-    with its Wilson interval as whiskers, and a dashed line at 0.5 (no position bias).
+    """Plot the first-win rate per judge, a dot with its Wilson interval as whiskers.
+
+    The first-win rate is the share of its decisive verdicts won by the answer shown first; a dashed
+    line marks 0.5 (no position bias).
 
     Parameters
     ----------
@@ -61,7 +65,7 @@ def plot_position_bias(judges: pd.DataFrame, paths: str | Path | Sequence[str | 
 
 def plot_judge_heatmap(pairs: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
                        value: str = "agreement", title: str | None = None) -> plt.Figure:
-    """A judges x judges heatmap of one column of the ``pairs`` table, mirrored; the diagonal is left empty.
+    """Plot a judges x judges heatmap of one column of the ``pairs`` table, mirrored; the diagonal is left empty.
 
     Parameters
     ----------

@@ -1,5 +1,7 @@
-"""Measuring a panel of LLM judges from their pairwise verdicts: position bias, agreement with a reference,
-agreement among themselves, shared errors and the effective number of independent judges.
+"""Measuring a panel of LLM judges from their pairwise verdicts.
+
+Position bias, agreement with a reference, agreement among themselves, shared errors and the effective
+number of independent judges.
 
 The input is a **verdicts** table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the
 answer shown FIRST; :mod:`manyjudges.crowd.verdict_codes`). A **unit** is a prompt and an unordered
@@ -68,8 +70,9 @@ class JudgeMeasures:
 
 
 def _reference_agreement(judge: np.ndarray, canonical: np.ndarray, truth: np.ndarray, n_judges: int) -> pd.DataFrame:
-    """n_matched, accuracy, kappa per judge: its verdicts against ``truth`` (each verdict's reference
-    class, -1 where the unit has none).
+    """Return n_matched, accuracy, kappa per judge: its verdicts against ``truth``.
+
+    ``truth`` holds each verdict's reference class, -1 where the unit has none.
     """
     matched = truth >= 0
     cells = judge[matched] * 9 + canonical[matched] * 3 + truth[matched]
@@ -190,8 +193,10 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
 
 def _summary(unit: np.ndarray, canonical: np.ndarray, n_judges: int, n_units: int, pairs: pd.DataFrame,
              against_reference: bool) -> pd.DataFrame:
-    """The one-row ``summary`` of :func:`judge_measures`: the units judged, Krippendorff's alpha over the
-    verdicts' classes, the mean finite error correlation rho and n / (1 + (n - 1) rho).
+    """Return the one-row ``summary`` of :func:`judge_measures`.
+
+    The units judged, Krippendorff's alpha over the verdicts' classes, the mean finite error correlation
+    rho and n / (1 + (n - 1) rho).
     """
     judged = np.bincount(unit * 3 + canonical, minlength=3 * n_units).reshape(n_units, 3)
     finite = pairs["error_correlation"].to_numpy(dtype=float)

@@ -25,11 +25,15 @@ class TopicJudgments:
     Attributes
     ----------
     topic : str
-    items : (n,) str array, the topic's items (index i everywhere means ``items[i]``)
-    workers : (m,) str array
-    worker, left, right : (p,) int arrays, one preference each (worker and item indices)
-    outcome : (p,) int8 array: +1 left preferred, -1 right preferred, 0 tie
-    rating_worker, rating_item, rating_grade : (q,) int arrays when the input was ratings, else None
+    items : numpy.ndarray of str, shape (n,)
+        The topic's items (index i everywhere means ``items[i]``).
+    workers : numpy.ndarray of str, shape (m,)
+    worker, left, right : numpy.ndarray of int, shape (p,)
+        One preference each (worker and item indices).
+    outcome : numpy.ndarray of int8, shape (p,)
+        +1 left preferred, -1 right preferred, 0 tie.
+    rating_worker, rating_item, rating_grade : numpy.ndarray of int or None
+        Shape (q,), set when the input was ratings, else None.
     """
 
     topic: str
@@ -46,19 +50,23 @@ class TopicJudgments:
 
     @property
     def n_items(self) -> int:
+        """Number of items."""
         return len(self.items)
 
     @property
     def n_workers(self) -> int:
+        """Number of workers."""
         return len(self.workers)
 
     @property
     def has_ratings(self) -> bool:
+        """Whether the input was ratings (the rating arrays are set)."""
         return self.rating_grade is not None
 
     def strict(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(worker, winner, loser)`` of the non-tie preferences (ties dropped); computed once per
-        topic (several aggregators ask for them) and read-only.
+        """Return ``(worker, winner, loser)`` of the non-tie preferences (ties dropped).
+
+        Computed once per topic (several aggregators ask for them) and read-only.
         """
         if self._strict is None:
             keep = self.outcome != 0
@@ -87,7 +95,7 @@ class TopicJudgments:
 
     def with_preferences(self, worker: np.ndarray, left: np.ndarray, right: np.ndarray,
                          outcome: np.ndarray, workers: np.ndarray) -> TopicJudgments:
-        """A copy with extra preference rows (e.g. spammers) and the enlarged worker list.
+        """Return a copy with extra preference rows (e.g. spammers) and the enlarged worker list.
 
         Ratings are dropped: the copy is preference data only.
         """
@@ -188,5 +196,5 @@ def topics_from_ratings(table: pd.DataFrame) -> dict[str, TopicJudgments]:
 
 
 def sorted_unique(values: pd.Series) -> list[str]:
-    """Unique string values in natural order (``d2`` before ``d10``)."""
+    """Return the unique string values in natural order (``d2`` before ``d10``)."""
     return list(natural_sort(pd.unique(values.astype(str))))

@@ -53,8 +53,9 @@ LEADERBOARD_METHODS = Registry("leaderboard", {
 
 
 def make_rating(method: str | ArenaRating, params: dict[str, Any] | None = None) -> ArenaRating:
-    """A leaderboard rating from a built-in name (:data:`LEADERBOARD_METHODS`) or
-    ``package.module:callable``, with parameters; an :class:`ArenaRating` object is taken as it is.
+    """Return a leaderboard rating from a built-in name (:data:`LEADERBOARD_METHODS`) or ``package.module:callable``.
+
+    It is built with the given parameters; an :class:`ArenaRating` object is taken as it is.
     """
     if isinstance(method, ArenaRating):
         if params:
@@ -65,8 +66,9 @@ def make_rating(method: str | ArenaRating, params: dict[str, Any] | None = None)
 
 
 def _centred(scores: np.ndarray, present: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
-    """Scores of the present models (NaN for the others), shifted to the mean of ``reference`` over
-    the present models (0 when ``reference`` is None).
+    """Return the scores of the present models (NaN for the others), shifted to the mean of ``reference``.
+
+    The mean is over the present models (0 when ``reference`` is None).
     """
     out = np.full(len(present), np.nan)
     target = 0.0 if reference is None else float(reference[present].mean())
@@ -109,13 +111,18 @@ class Leaderboard(Estimator):
 
     Attributes
     ----------
-    table_ : DataFrame ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first
-        (rank 1 = best; equal scores share the best rank of their group).
-    scores_ : Series of scores indexed by model (natural order).
-    fit_ : RatingFit of the full data (``extra``: Davidson's [log nu], Crowd-BT's judge etas,
+    table_ : pandas.DataFrame
+        ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (rank 1 = best;
+        equal scores share the best rank of their group).
+    scores_ : pandas.Series
+        Scores indexed by model (natural order).
+    fit_ : RatingFit
+        The fit of the full data (``extra``: Davidson's [log nu], Crowd-BT's judge etas,
         judge_aware's etas then gammas).
-    replicates_ : (n_bootstrap, models) array of replicate scores (NaN: absent).
-    absent_ : Series, per model, the replicates it was absent from.
+    replicates_ : numpy.ndarray, shape (n_bootstrap, models)
+        Replicate scores (NaN: absent).
+    absent_ : pandas.Series
+        Per model, the replicates it was absent from.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
@@ -161,8 +168,10 @@ class Leaderboard(Estimator):
 
 def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
                          n: int, seed: int, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """(n, models) replicate scores (module docstring): replicate r's unit multiplicities are
-    ``bincount(rng.integers(0, n_units, n_units))``, its cell counts ``units @ multiplicities``.
+    """Return the (n, models) replicate scores (module docstring).
+
+    Replicate r's unit multiplicities are ``bincount(rng.integers(0, n_units, n_units))``, its cell
+    counts ``units @ multiplicities``.
     """
     rng = np.random.default_rng(seed)
     n_units = units.shape[1]
@@ -176,7 +185,8 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
 
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
-    """The table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model);
+    """Return the table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model).
+
     ``rank_low, rank_high`` are nullable integers (missing without replicates).
     """
     n = data.n_models
@@ -195,7 +205,8 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
 def bootstrap(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry", n: int = 1000,
               resample: str = "verdicts", ci: float = 0.95, seed: int = 0, params: dict[str, Any] | None = None,
               bothbad: str = "tie", progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """The leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring);
+    """Return the leaderboard table with ``n`` bootstrap replicates resampling ``resample`` (module docstring).
+
     ``n=0``: scores and ranks only, the interval columns empty.
     """
     return Leaderboard(method, params, n_bootstrap=n, resample=resample, ci=ci, seed=seed,

@@ -1,7 +1,8 @@
-"""The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.): the data of one topic and
-the penalised negative log-likelihood with its gradient (its Hessian and the Newton solver are in
-:mod:`manyjudges.crowd.mpm_newton`, which builds on the terms of a point, :func:`point_terms`, and the
-centring of the s block, :func:`centring_mean`, defined here).
+"""The MPM likelihood (Volkovs and Zemel 2012, as used by Niu et al.).
+
+The data of one topic and the penalised negative log-likelihood with its gradient (its Hessian and the
+Newton solver are in :mod:`manyjudges.crowd.mpm_newton`, which builds on the terms of a point,
+:func:`point_terms`, and the centring of the s block, :func:`centring_mean`, defined here).
 
 The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 """
@@ -27,8 +28,9 @@ def _pair_index(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
 
 
 def _support_pairs(topic: TopicJudgments, workers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(worker, pair)`` of every pair of items that a worker in ``workers`` judged (any
-    judgment, ties included), sorted by worker; vectorised per group of equal item counts.
+    """Return ``(worker, pair)`` of every pair of items that a worker in ``workers`` judged.
+
+    Any judgment, ties included; sorted by worker; vectorised per group of equal item counts.
     """
     n = topic.n_items
     keep = topic.left != topic.right
@@ -107,8 +109,9 @@ class MPMData:
 
 
 def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool = False) -> tuple[np.ndarray, ...]:
-    """Per segment ``log Z_s`` and per support cell ``D_r = 2 sinh(alpha_s x_q) / Z_s`` (and
-    ``C_r = 2 cosh(alpha_s x_q) / Z_s`` when ``cosh``).
+    """Return per segment ``log Z_s`` and per support cell ``D_r = 2 sinh(alpha_s x_q) / Z_s``.
+
+    Also ``C_r = 2 cosh(alpha_s x_q) / Z_s`` when ``cosh``.
 
     ``Z_s = sum_{q in support} 2 cosh(alpha_s x_q)``: the ordered pairs (a, b) and (b, a) have
     f = +-x_q. Each segment is shifted by its max |alpha_s x_q| (log-sum-exp).
@@ -137,8 +140,10 @@ def _normaliser(x: np.ndarray, alpha_seg: np.ndarray, data: MPMData, cosh: bool 
 
 def mpm_objective(theta: np.ndarray, data: MPMData, reg: float, skill: bool = True,
                   reg_alpha: float = 1.0, terms: dict[str, Any] | None = None) -> tuple[float, np.ndarray]:
-    """:func:`_mpm_objective`, with overflow at far-out trial points (a line search's long step)
-    reported as value +inf (the solvers then shorten the step) instead of NaN and warnings.
+    """Compute :func:`_mpm_objective`, reporting overflow as value +inf.
+
+    Overflow at far-out trial points (a line search's long step) is reported as value +inf (the
+    solvers then shorten the step) instead of NaN and warnings.
 
     ``terms``: a dict that receives the point's shared terms (:func:`point_terms`), which
     :func:`mpm_hessian` at the same ``theta`` then reuses.
@@ -161,10 +166,12 @@ def centring_mean(a: np.ndarray, axis: int = 0, keepdims: bool = False) -> np.nd
 
 
 def point_terms(theta: np.ndarray, data: MPMData, skill: bool, cosh: bool) -> dict[str, Any]:
-    """The terms of theta that the objective and the Hessian (:func:`manyjudges.crowd.mpm_newton.mpm_hessian`)
-    share: ``s`` (centred), ``sigma``, per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and
-    ``gx = dJ/dx``; per normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and
-    ``cz`` when ``cosh``) of :func:`_normaliser`.
+    """Return the terms of theta that the objective and the Hessian share.
+
+    The Hessian is :func:`manyjudges.crowd.mpm_newton.mpm_hessian`; the terms: ``s`` (centred),
+    ``sigma``, per pair ``t = sigma_a + sigma_b``, ``x = (mu_a - mu_b) / t`` and ``gx = dJ/dx``; per
+    normaliser segment ``alpha_seg`` and ``log_z``, per support cell ``dz`` (and ``cz`` when ``cosh``)
+    of :func:`_normaliser`.
     """
     n = data.n
     mu = theta[:n]

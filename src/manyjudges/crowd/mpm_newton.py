@@ -1,5 +1,7 @@
-"""The MPM objective's exact Hessian and the Newton solver that uses it (Volkovs and Zemel 2012, as
-used by Niu et al.; the objective is :func:`manyjudges.crowd.mpm_likelihood.mpm_objective`).
+"""The MPM objective's exact Hessian and the Newton solver that uses it.
+
+The model is Volkovs and Zemel's (2012), as used by Niu et al.; the objective is
+:func:`manyjudges.crowd.mpm_likelihood.mpm_objective`.
 
 The model and its readings are described in :mod:`manyjudges.crowd.mpm`.
 """
@@ -142,9 +144,10 @@ class _Segments(NamedTuple):
 
 
 def _jacobian_values(terms: dict[str, Any], data: MPMData) -> np.ndarray:
-    """(4, pairs) the entries of J = dx/du of each pair q = (a, b), x_q = (mu_a - mu_b) / t_q with
-    t_q = sigma_a + sigma_b: dx/dmu_a = 1 / t, dx/dmu_b = -1 / t, dx/dlog sigma_a = -x sigma_a / t, and
-    dx/dlog sigma_b = -x sigma_b / t.
+    """Return the (4, pairs) entries of J = dx/du of each pair q = (a, b).
+
+    With x_q = (mu_a - mu_b) / t_q and t_q = sigma_a + sigma_b: dx/dmu_a = 1 / t, dx/dmu_b = -1 / t,
+    dx/dlog sigma_a = -x sigma_a / t, and dx/dlog sigma_b = -x sigma_b / t.
     """
     sigma, t, x = terms["sigma"], terms["t"], terms["x"]
     jv = np.empty((4, len(data.ia)))
@@ -156,7 +159,7 @@ def _jacobian_values(terms: dict[str, Any], data: MPMData) -> np.ndarray:
 
 
 def _segment_curvature(terms: dict[str, Any], data: MPMData) -> _Segments:
-    """The normaliser segments' terms: h, m1 (kept by ``terms`` when there), m2, and what the blocks read."""
+    """Return the normaliser segments' terms: h, m1 (kept by ``terms`` when there), m2, and what the blocks read."""
     total = max(data.total, 1.0)
     alpha_seg, x = terms["alpha_seg"], terms["x"]
     seg, rq = data.seg_of_r, data.rq
@@ -171,8 +174,10 @@ def _segment_curvature(terms: dict[str, Any], data: MPMData) -> _Segments:
 
 def _hessian_uu(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndarray, segments: _Segments | None,
                 index: _HessianIndex, jac: np.ndarray | None) -> np.ndarray:
-    """(2n, 2n) H_uu without the ridge: J' diag(h) J + sum_q gx_q d2 x_q / du2 (scatter-adds; J' diag(h) J as a
-    product when J is dense), minus sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'.
+    """Return the (2n, 2n) H_uu without the ridge.
+
+    H_uu = J' diag(h) J + sum_q gx_q d2 x_q / du2 (scatter-adds; J' diag(h) J as a product when J is
+    dense), minus sum_s w_s alpha_s^2 (J' D_s)(J' D_s)'.
     """
     n2 = 2 * data.n
     weights = _uu_weights(terms, data, jv, h, index, dense=jac is not None)
@@ -194,9 +199,11 @@ def _hessian_uu(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndar
 
 def _uu_weights(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndarray, index: _HessianIndex,
                 dense: bool) -> np.ndarray:
-    """The weights of H_uu's scatter-add, in the order of ``index.uu_flat``: (scattered J only) h_q J_qi J_qj,
-    then gx_q d2 x_q / du_i du_j of each pair's mixed (mu, log sigma) and (log sigma, log sigma) entries. A
-    pair with neither curvature (h) nor gradient (gx) adds only zeros: scattered, only ``index.pairs`` enter.
+    """Return the weights of H_uu's scatter-add, in the order of ``index.uu_flat``.
+
+    (Scattered J only) h_q J_qi J_qj, then gx_q d2 x_q / du_i du_j of each pair's mixed (mu, log sigma)
+    and (log sigma, log sigma) entries. A pair with neither curvature (h) nor gradient (gx) adds only
+    zeros: scattered, only ``index.pairs`` enter.
     """
     sigma, t, x, gx = terms["sigma"], terms["t"], terms["x"], terms["gx"]
     ia, ib = data.ia, data.ib
@@ -219,7 +226,9 @@ def _uu_weights(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndar
 
 def _hessian_ua(data: MPMData, jv: np.ndarray, segments: _Segments | None, index: _HessianIndex,
                 jac: np.ndarray | None) -> np.ndarray:
-    """(2n, m) H_ua = J' Phi_xa: Phi_xa has -net / N at (q, k) and, at (q in segment s's support, its worker),
+    """Return the (2n, m) H_ua = J' Phi_xa.
+
+    Phi_xa has -net / N at (q, k) and, at (q in segment s's support, its worker),
     w_s (D_q + alpha x_q C_q - alpha D_q m1_s).
     """
     m, n2 = data.m, 2 * data.n

@@ -1,4 +1,6 @@
-"""Crowd figures (Niu et al., WSDM 2015): Table 2 as bars, Figure 1 (with vs without annotator skill),
+"""Crowd figures (Niu et al., WSDM 2015).
+
+Table 2 as bars, Figure 1 (with vs without annotator skill),
 Figure 2 (estimated vs true skill distributions), Figures 3-4 (metrics vs added spammers); Table 2 with
 the paper's values beside ours when given.
 """

@@ -1,5 +1,7 @@
-"""Position bias of each judge: how often the answer shown first wins, and how often a verdict changes
-when the two answers are shown in the other order.
+"""Position bias of each judge.
+
+How often the answer shown first wins, and how often a verdict changes when the two answers are
+shown in the other order.
 """
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ __all__ = ["class_shares", "position_bias"]
 
 def class_shares(judge: np.ndarray, unit: np.ndarray, classes: np.ndarray, n_units: int,
                  weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each judge's verdicts per unit, by class: (judge code, unit code, counts (groups x 3)) of every
-    (judge, unit) group, sorted by judge then unit. ``weights`` (default 1) select or weigh the rows.
+    """Count each judge's verdicts per unit, by class.
+
+    Returns (judge code, unit code, counts (groups x 3)) of every (judge, unit) group, sorted by
+    judge then unit. ``weights`` (default 1) select or weigh the rows.
     """
     key = judge.astype(np.int64) * n_units + unit
     groups, group = np.unique(key, return_inverse=True)

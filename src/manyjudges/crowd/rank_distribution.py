@@ -28,11 +28,13 @@ def bernoulli_sum_pmf_direct(q: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    q : (..., k) array of success probabilities.
+    q : numpy.ndarray, shape (..., k)
+        Success probabilities.
 
     Returns
     -------
-    (..., k + 1) array, ``[P(S = 0), ..., P(S = k)]``.
+    numpy.ndarray, shape (..., k + 1)
+        ``[P(S = 0), ..., P(S = k)]``.
     """
     q = np.asarray(q, dtype=float)
     k = q.shape[-1]
@@ -59,12 +61,15 @@ def bernoulli_sum_pmf(q: np.ndarray, fft_min_degree: int = FFT_MIN_DEGREE) -> np
 
     Parameters
     ----------
-    q : (..., k) array of success probabilities.
-    fft_min_degree : factors of at least this degree are multiplied by FFT.
+    q : numpy.ndarray, shape (..., k)
+        Success probabilities.
+    fft_min_degree : int
+        Factors of at least this degree are multiplied by FFT.
 
     Returns
     -------
-    (..., k + 1) array, ``[P(S = 0), ..., P(S = k)]``.
+    numpy.ndarray, shape (..., k + 1)
+        ``[P(S = 0), ..., P(S = k)]``.
     """
     q = np.asarray(q, dtype=float)
     k = q.shape[-1]

@@ -42,8 +42,9 @@ def metric_cells(metrics: pd.DataFrame, entry: str, paper_method: str, paper: Ma
 
 def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Path, methods: Mapping[str, Any],
                    paper: pd.DataFrame) -> list[Reading]:
-    """The :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries
-    test, on a dataset of a ``source`` the paper has (none otherwise).
+    """Return the :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test.
+
+    Only on a dataset of a ``source`` the paper has (none otherwise).
     """
     paper_dataset = PAPER_DATASET.get(source)
     if paper_dataset is None:
@@ -65,7 +66,8 @@ def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Pat
 
 def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: str | Path, relevant_grade: int,
                        methods: Mapping[str, Any], paper: pd.DataFrame) -> list[Reading]:
-    """The reading of binary relevance (``relevant_grade``) on a dataset of a ``source`` the paper has:
+    """Return the reading of binary relevance (``relevant_grade``) on a dataset of a ``source`` the paper has.
+
     Table 2's binary metrics (P@k, MAP, RBP) of every configured entry at each threshold of
     ``ranking_metrics_by_relevance.tsv``, against the paper's for the entry's method (none when the
     table has fewer than two thresholds).
@@ -95,8 +97,10 @@ def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: 
 def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
                          crowd_datasets: Mapping[str, Mapping[str, Any]],
                          crowd_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """The readings above (:func:`crowd_readings`, :func:`relevance_readings`) of every crowd dataset with ranking
-    metrics, ``crowd_results`` keyed by dataset ({dataset: {table name: path}}).
+    """Return the readings above (:func:`crowd_readings`, :func:`relevance_readings`) of every crowd dataset.
+
+    Every crowd dataset with ranking metrics, ``crowd_results`` keyed by dataset ({dataset: {table
+    name: path}}).
     """
     paper = paper_values("niu2015")
     rows: list[Reading] = []

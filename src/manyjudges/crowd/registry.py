@@ -39,5 +39,8 @@ CROWD_METHODS = Registry("crowd", {
 
 
 def make_crowd_aggregator(method: str, params: dict[str, Any] | None = None) -> CrowdAggregator:
-    """An aggregator from a built-in name or ``package.module:callable``, with parameters (overriding presets)."""
+    """Return an aggregator from a built-in name or ``package.module:callable``.
+
+    It is built with the given parameters (overriding presets).
+    """
     return CROWD_METHODS.build(method, params)

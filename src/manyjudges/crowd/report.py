@@ -69,9 +69,10 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 
 
 def paper_tables(paper: pd.DataFrame, source: str | None) -> dict[str, dict[tuple, float]]:
-    """{table ('2', 'cv', 'kl'): {key: paper value}} for a dataset of config ``source``: the paper dataset
-    it stands for (:data:`PAPER_DATASET`), keyed by the columns of :data:`PAPER_KEY` set in each table;
-    empty dicts for a source with no paper counterpart.
+    """Return {table ('2', 'cv', 'kl'): {key: paper value}} for a dataset of config ``source``.
+
+    The values are those of the paper dataset it stands for (:data:`PAPER_DATASET`), keyed by the
+    columns of :data:`PAPER_KEY` set in each table; empty dicts for a source with no paper counterpart.
     """
     pd_name = PAPER_DATASET.get(source or "")
     return {t: paper_lookup(paper, t, PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
@@ -88,8 +89,9 @@ def _cells(keys: pd.DataFrame, ours: pd.Series, lut: Mapping[tuple, float], meth
 
 def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                       paper: pd.DataFrame, ks: list[int]) -> pd.DataFrame:
-    """Every cell of Table 2, the CV tables (Figures 3-4) and the mean KLs (Figure 2) this section shows
-    (long, :data:`CELL_COLUMNS`); paper values only beside a dataset standing in for one of the paper's.
+    """Return every cell of Table 2, the CV tables (Figures 3-4) and the mean KLs (Figure 2) this section shows.
+
+    Long, :data:`CELL_COLUMNS`; paper values only beside a dataset standing in for one of the paper's.
     """
     frames = []
     for name, files in results.items():
@@ -116,7 +118,8 @@ def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets:
 
 
 def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
-    """The paper's rows for the dataset a crowd dataset of this ``spec`` stands for (:data:`PAPER_DATASET`),
+    """Return the paper's rows for the dataset a crowd dataset of this ``spec`` stands for (:data:`PAPER_DATASET`).
+
     None when it stands for none (as in the report's tables).
     """
     pd_name = PAPER_DATASET.get(spec.get("source", ""))
@@ -134,7 +137,7 @@ def _table2(metrics: pd.DataFrame, paper: dict[tuple, float], methods: list[str]
 
 
 def _left_out(files: Mapping[str, str | Path]) -> str:
-    """What the means leave out, from truth_coverage.tsv (empty without it)."""
+    """Describe what the means leave out, from truth_coverage.tsv (empty without it)."""
     if "truth_coverage" not in files:
         return ""
     c = pd.read_csv(files["truth_coverage"], sep="\t").iloc[0]
@@ -229,9 +232,11 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None, ks: Sequence[int] = (3, 5, 7, 9, 10),
                    ablation: Sequence[Sequence[str]] = ()) -> ReportSection:
-    """The crowd part of the report: the section (:func:`crowd_markdown`, Table 2 at ``ks``, the
-    ``ablation`` pairs) and its cells (:func:`crowd_comparisons`) of ``results`` ({dataset: {table name:
-    path}}, the tables of results/crowd/<dataset>/ by file stem), none without results; and the readings
+    """Return the crowd part of the report.
+
+    The section (:func:`crowd_markdown`, Table 2 at ``ks``, the ``ablation`` pairs) and its cells
+    (:func:`crowd_comparisons`) of ``results`` ({dataset: {table name: path}}, the tables of
+    results/crowd/<dataset>/ by file stem), none without results; and the readings
     (:func:`manyjudges.crowd.readings.crowd_paper_readings`).
     """
     # imported here: crowd.readings builds on this module's paper keys

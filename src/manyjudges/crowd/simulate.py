@@ -29,8 +29,9 @@ BATCH_LIMIT = 1 << 22  # largest key matrix (rows x population) drawn at once by
 
 
 def kind_counts(worker_mix: Mapping[str, float], n_workers: int) -> np.ndarray:
-    """Workers per kind (order of :data:`WORKER_KINDS`): the mix's shares of ``n_workers``,
-    rounded by largest remainder so the counts sum to ``n_workers`` (remainder ties: kind order).
+    """Return the workers per kind (order of :data:`WORKER_KINDS`): the mix's shares of ``n_workers``.
+
+    Rounded by largest remainder so the counts sum to ``n_workers`` (remainder ties: kind order).
     """
     unknown = set(worker_mix) - set(WORKER_KINDS)
     if unknown:
@@ -46,8 +47,9 @@ def kind_counts(worker_mix: Mapping[str, float], n_workers: int) -> np.ndarray:
 
 
 def distinct_draws(rng: np.random.Generator, n_rows: int, population: int, size: int) -> np.ndarray:
-    """(n_rows, size) int array: each row a uniform random subset of ``range(population)``
-    (distinct within the row, in random order), ``size <= population``.
+    """Return an (n_rows, size) int array, each row a uniform random subset of ``range(population)``.
+
+    Distinct within the row, in random order, ``size <= population``.
 
     One batched ``argpartition`` of uniform keys when ``n_rows * population`` is at most
     :data:`BATCH_LIMIT`, else ``rng.choice(..., replace=False)`` row by row (memory).
@@ -65,23 +67,34 @@ def _ids(prefix: str, n: int) -> np.ndarray:
 def simulate_crowd(rng: np.random.Generator | int, n_topics: int, n_items: int, n_workers: int,
                    pairs_per_worker: int, worker_mix: Mapping[str, float], good_accuracy: float,
                    n_grades: int = 5) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Simulated crowd preferences (see the module docstring for the model).
+    """Simulate crowd preferences (see the module docstring for the model).
 
     Parameters
     ----------
-    rng : numpy Generator (or a seed); the output is a deterministic function of its state.
-    n_topics, n_items, n_workers : topics, items per topic, workers per topic.
-    pairs_per_worker : distinct pairs each worker labels (at most n_items (n_items - 1) / 2).
-    worker_mix : weights of ``"good"``, ``"random"``, ``"malicious"`` (normalised; missing = 0).
-    good_accuracy : probability that a good worker prefers the truly better item.
-    n_grades : number of truth grades.
+    rng : numpy.random.Generator or int
+        A numpy Generator (or a seed); the output is a deterministic function of its state.
+    n_topics, n_items, n_workers : int
+        Topics, items per topic, workers per topic.
+    pairs_per_worker : int
+        Distinct pairs each worker labels (at most n_items (n_items - 1) / 2).
+    worker_mix : mapping
+        Weights of ``"good"``, ``"random"``, ``"malicious"`` (normalised; missing = 0).
+    good_accuracy : float
+        Probability that a good worker prefers the truly better item.
+    n_grades : int
+        Number of truth grades.
 
     Returns
     -------
-    preferences : ``topic, worker, left, right, outcome`` (outcome ``"left"`` / ``"right"``)
-    truth : ``topic, item, grade`` (every item)
-    workers : ``topic, worker, kind``
+    preferences : pandas.DataFrame
+        ``topic, worker, left, right, outcome`` (outcome ``"left"`` / ``"right"``).
+    truth : pandas.DataFrame
+        ``topic, item, grade`` (every item).
+    workers : pandas.DataFrame
+        ``topic, worker, kind``.
 
+    Notes
+    -----
     Topic ids are ``t01, ...``, item ids ``i01, ...`` (per topic), worker ids
     ``<topic>_w01, ...``: each topic has its own workers.
     """

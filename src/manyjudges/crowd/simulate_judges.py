@@ -27,8 +27,10 @@ __all__ = ["SimulatedJudge", "simulate_judge_panel"]
 
 @dataclass(frozen=True)
 class SimulatedJudge:
-    """One simulated judge: reliability ``eta`` in (0, 1), position effect ``gamma`` (log-odds towards
-    the first answer), and optionally the judge it copies with probability ``copy_rate``.
+    """One simulated judge: reliability ``eta`` in (0, 1) and position effect ``gamma``.
+
+    ``gamma`` is the log-odds towards the first answer; optionally the judge copies another
+    (``copy_of``) with probability ``copy_rate``.
     """
 
     name: str
@@ -40,8 +42,9 @@ class SimulatedJudge:
 
 def simulate_judge_panel(strengths: Mapping[str, float], judges: Sequence[SimulatedJudge], n_prompts: int,
                          seed: int, tie_rate: float = 0.0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(verdicts, truth)``: the verdicts table of the panel (module docstring) and the truth per unit,
-    ``prompt, model_1, model_2, winner`` (the true winner's name).
+    """Return ``(verdicts, truth)``: the verdicts table of the panel (module docstring) and the truth per unit.
+
+    The truth has ``prompt, model_1, model_2, winner`` (the true winner's name).
 
     Draws from ``numpy.random.default_rng(seed)``: the true winners (units in order), then per judge
     in the given order its verdicts (units x orders), its copy choices and its ties. A copy must

@@ -48,7 +48,8 @@ def annotator_accuracy(topic: TopicJudgments, truth_grades: Truth) -> np.ndarray
 
     Returns
     -------
-    (m,) float array aligned with ``topic.workers``; NaN for a worker with no counted judgment.
+    numpy.ndarray of float, shape (m,)
+        Aligned with ``topic.workers``; NaN for a worker with no counted judgment.
     """
     grades = truth_vector(topic, truth_grades)
     y = truth_preference(grades, topic.left, topic.right)
@@ -88,8 +89,9 @@ def skill_histogram_kl(true_skill: np.ndarray, estimated_skill: np.ndarray, bins
 
 
 def coefficient_of_variation(values: np.ndarray, ddof: int = 0) -> float:
-    """Coefficient of variation ``sd / mean`` (Niu et al. footnote 3: "the ratio of the standard
-    deviation to the mean").
+    """Return the coefficient of variation ``sd / mean``.
+
+    Niu et al., footnote 3: "the ratio of the standard deviation to the mean".
 
     ``sd`` with ``ddof=0`` by default (the population sd of the given values: the points of
     one curve, as ``scipy.stats.variation``). NaN values are dropped; NaN when nothing is

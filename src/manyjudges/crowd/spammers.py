@@ -19,15 +19,18 @@ SPAMMER_KINDS = ("random", "malicious")
 
 
 def n_spammers(ratio: float, n_workers: int) -> int:
-    """``round(ratio * m)``, half up (the product is first rounded to 9 decimals so that float
-    noise such as ``0.35 * 10 = 3.4999999999999996`` does not move it across the half).
+    """Return ``round(ratio * m)``, half up.
+
+    The product is first rounded to 9 decimals so that float noise such as
+    ``0.35 * 10 = 3.4999999999999996`` does not move it across the half.
     """
     return math.floor(round(ratio * n_workers, 9) + 0.5)
 
 
 def judgments_per_spammer(topic: TopicJudgments) -> int:
-    """A typical annotator's load: the median number of preferences per worker, over the
-    workers with at least one preference, rounded half up; at least 1.
+    """Return a typical annotator's load: the median number of preferences per worker.
+
+    The median is over the workers with at least one preference, rounded half up; at least 1.
     """
     counts = np.bincount(topic.worker, minlength=topic.n_workers)
     counts = counts[counts > 0]
@@ -61,7 +64,7 @@ def _next_number(workers: np.ndarray, prefix: str) -> int:
 
 def add_spammers(topic: TopicJudgments, truth_grades: Truth, kind: str, ratio: float,
                  rng: np.random.Generator) -> TopicJudgments:
-    """The topic with ``round(ratio * m)`` added spammers of one kind (m = its number of workers).
+    """Return the topic with ``round(ratio * m)`` added spammers of one kind (m = its number of workers).
 
     Each spammer labels ``judgments_per_spammer(topic)`` pairs (the median load), drawn
     uniformly without replacement from the distinct item pairs the crowd judged in this

@@ -1,5 +1,4 @@
-"""A verdicts table as integer codes: the one coder of the leaderboard, the judge measures and the
-judge-aware verdicts.
+"""A verdicts table as integer codes: the one coder of the leaderboard, the judge measures and the judge-aware verdicts.
 
 A **verdicts** table has one row per verdict of a judge on two answers to a prompt, the string
 columns ``model_a, model_b, winner`` and, optionally, ``prompt`` and ``judge``
@@ -58,8 +57,10 @@ def _first(mask: np.ndarray) -> int | None:
 
 
 def _present_columns(frame: pd.DataFrame) -> list[str]:
-    """The verdict columns of ``frame`` that carry values: the required ones (a ValueError if one is
-    missing) and ``prompt`` / ``judge`` unless absent or :data:`MISSING` in every row.
+    """Return the verdict columns of ``frame`` that carry values.
+
+    These are the required ones (a ValueError if one is missing) and ``prompt`` / ``judge`` unless
+    absent or :data:`MISSING` in every row.
     """
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
@@ -70,7 +71,7 @@ def _present_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
-    """The first faulty row of a verdicts table, as (0-based row position, reason, value), or None.
+    """Return the first faulty row of a verdicts table, as (0-based row position, reason, value), or None.
 
     Faults, in this order within a row: an empty or missing field (in column order), a ``winner``
     that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing required column is a
@@ -101,8 +102,9 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
 
 
 def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
-    """ValueError naming ``name``, the row (its index label) and the value of the first faulty row
-    (:func:`verdict_fault`), or of a table without rows.
+    """Raise a ValueError on the first faulty row (:func:`verdict_fault`) or on a table without rows.
+
+    The error names ``name``, the row (its index label) and the value.
     """
     if len(frame) == 0:
         raise ValueError(f"{name}: no verdicts")
@@ -113,8 +115,10 @@ def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
 
 
 def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The distinct texts of several columns together in natural order, and each column's codes into
-    them (values that differ but read the same, such as 1 and "1", share a code).
+    """Return the distinct texts of several columns together in natural order, and each column's codes.
+
+    Each column is coded into those texts; values that differ but read the same, such as 1 and "1",
+    share a code.
     """
     factored = [_factorized(c) for c in columns]
     names = np.asarray(natural_sort(set().union(*(set(u) for _, u in factored))), dtype=object)
@@ -131,8 +135,9 @@ def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tup
 
 
 def judge_ids(frame: pd.DataFrame) -> np.ndarray:
-    """The judges of a verdicts table in natural order (the order of every judge table); one judge,
-    :data:`MISSING`, without a judge column.
+    """Return the judges of a verdicts table in natural order (the order of every judge table).
+
+    Without a judge column there is one judge, :data:`MISSING`.
     """
     return _optional_codes(frame, "judge", _present_columns(frame))[0]
 
@@ -144,8 +149,10 @@ def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
 
 
 def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
-    """The stable order of rows by ``keys`` (first key first): one argsort of the mixed-radix number
-    of the keys when it fits in int64 (several times faster than ``np.lexsort``), else lexsort.
+    """Return the stable order of rows by ``keys`` (first key first).
+
+    One argsort of the mixed-radix number of the keys when it fits in int64 (several times faster
+    than ``np.lexsort``), else lexsort.
     """
     if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0 ** 62:
         combined = np.zeros(len(keys[0]), dtype=np.int64)
@@ -158,16 +165,19 @@ def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ArenaVerdicts:
-    """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt,
-    judge codes).
+    """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt, judge codes).
 
     Attributes
     ----------
-    models, prompts, judges : str arrays in natural order (a missing prompt or judge column: one
-        prompt or judge named :data:`~manyjudges.io.verdicts.MISSING`, ``-``)
-    model_a, model_b, prompt, judge : (p,) int arrays
-    winner : (p,) int8 array: 0 model_a, 1 model_b, 2 tie (``tie (bothbad)`` is 2 too, or dropped)
-    has_prompt, has_judge : whether the table had the column (not only the reader's fill-in '-')
+    models, prompts, judges : numpy.ndarray of str
+        In natural order (a missing prompt or judge column: one prompt or judge named
+        :data:`~manyjudges.io.verdicts.MISSING`, ``-``).
+    model_a, model_b, prompt, judge : numpy.ndarray of int, shape (p,)
+        The codes of each verdict.
+    winner : numpy.ndarray of int8, shape (p,)
+        0 model_a, 1 model_b, 2 tie (``tie (bothbad)`` is 2 too, or dropped).
+    has_prompt, has_judge : bool
+        Whether the table had the column (not only the reader's fill-in '-').
     """
 
     models: np.ndarray
@@ -183,15 +193,17 @@ class ArenaVerdicts:
 
     @property
     def n_models(self) -> int:
+        """Number of models."""
         return len(self.models)
 
     @property
     def n_verdicts(self) -> int:
+        """Number of verdicts (rows)."""
         return len(self.winner)
 
 
 def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:
-    """The verdicts table as :class:`ArenaVerdicts`, checked first (:func:`check_verdicts`).
+    """Return the verdicts table as :class:`ArenaVerdicts`, checked first (:func:`check_verdicts`).
 
     ``bothbad``: ``"tie"`` (default) reads ``tie (bothbad)`` as a tie, ``"drop"`` leaves those
     verdicts out.
@@ -237,6 +249,7 @@ class CodedUnits:
 
     @property
     def n_units(self) -> int:
+        """Number of units (rows of ``units``)."""
         return len(self.units)
 
 

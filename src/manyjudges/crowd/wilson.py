@@ -29,7 +29,10 @@ def wilson_interval(successes: np.ndarray, trials: np.ndarray, level: float = 0.
 
     Returns
     -------
-    (low, high) : tuple of numpy.ndarray
+    low : numpy.ndarray
+        The lower bounds.
+    high : numpy.ndarray
+        The upper bounds.
     """
     if not 0.0 < float(level) < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level!r}")

@@ -1,5 +1,6 @@
-"""The arena section of the pipeline: leaderboards of models and measures of their judges, from pairwise
-verdicts (``prompt, judge, model_a, model_b, winner``; ``model_a`` shown first).
+"""The arena section of the pipeline: leaderboards of models and measures of their judges.
+
+Both come from pairwise verdicts (``prompt, judge, model_a, model_b, winner``; ``model_a`` shown first).
 
 A dataset is a pinned published set (``llmfao``, ``prd``, ``pandalm``) or a simulated arena
 (:func:`simulate_arena`: models with known strengths, Davidson ties, judges with a position bias and a

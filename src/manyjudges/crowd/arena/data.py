@@ -31,15 +31,17 @@ SOURCES = ("simulate", *VERDICT_SOURCES, "verdicts_table")
 
 
 def patterns_of(value: str | Sequence[str] | None) -> list[str]:
-    """The patterns of a ``judges`` or ``reference`` entry: one string, a list, or none."""
+    """Return the patterns of a ``judges`` or ``reference`` entry: one string, a list, or none."""
     if value is None:
         return []
     return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def judges_matching(judges: Sequence[str], patterns: Sequence[str], key: str) -> list[str]:
-    """The judges (in the given order) that match one of ``patterns``; a pattern that matches none is a
-    ValueError naming ``key``, the pattern and (up to 20 of) the judges there are.
+    """Return the judges (in the given order) that match one of ``patterns``.
+
+    A pattern that matches none is a ValueError naming ``key``, the pattern and (up to 20 of) the
+    judges there are.
     """
     matched = {p: {j for j in judges if fnmatchcase(j, p)} for p in patterns}
     empty = [p for p, js in matched.items() if not js]
@@ -53,7 +55,7 @@ def judges_matching(judges: Sequence[str], patterns: Sequence[str], key: str) ->
 def split_panel(verdicts: pd.DataFrame, judges: str | Sequence[str] | None = None,
                 reference: str | Sequence[str] | None = None,
                 where: str = "dataset") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(the panel's verdicts, the reference's verdicts), rows in their order in ``verdicts``.
+    """Split ``verdicts`` into (the panel's verdicts, the reference's verdicts), rows in their order.
 
     The reference is the verdicts of the judges ``reference`` matches (none without it); the panel those
     of the judges ``judges`` matches, by default every judge the reference does not take. A judge in
@@ -78,9 +80,11 @@ def split_panel(verdicts: pd.DataFrame, judges: str | Sequence[str] | None = Non
 
 def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(panel verdicts, reference verdicts) of the arena dataset ``name`` with config entry ``spec`` and
-    input ``files`` (its pinned files; its table for ``verdicts_table``; none for ``simulate``, which draws
-    from the stream ``rng_for(seed, "arena", name)``), split by :func:`split_panel`.
+    """Return (panel verdicts, reference verdicts) of the arena dataset ``name``.
+
+    The dataset has config entry ``spec`` and input ``files`` (its pinned files; its table for
+    ``verdicts_table``; none for ``simulate``, which draws from the stream ``rng_for(seed, "arena",
+    name)``), split by :func:`split_panel`.
     """
     source = spec["source"]
     if source == "simulate":
@@ -96,8 +100,9 @@ def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
 
 
 def read_reference(path: str | os.PathLike[str]) -> pd.DataFrame | None:
-    """The reference's verdicts table at ``path`` (:func:`~manyjudges.io.verdicts.read_verdicts`), or None
-    when the file holds its header and no row (a dataset without a reference).
+    """Return the reference's verdicts table at ``path`` (:func:`~manyjudges.io.verdicts.read_verdicts`).
+
+    None when the file holds its header and no row (a dataset without a reference).
     """
     with open(path, encoding="utf-8") as text:
         text.readline()

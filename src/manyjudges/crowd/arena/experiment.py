@@ -1,5 +1,7 @@
-"""What the pipeline's arena jobs compute on one dataset: a leaderboard per configured method, and the
-judge measures of the panel (against the reference when there is one).
+"""What the pipeline's arena jobs compute on one dataset.
+
+A leaderboard per configured method, and the judge measures of the panel (against the reference
+when there is one).
 
 The leaderboard of each method is :class:`manyjudges.crowd.leaderboard.Leaderboard` (its scores, ranks
 and bootstrap percentile intervals) on the panel's verdicts; the bootstrap of method ``m`` on dataset
@@ -29,16 +31,18 @@ LEADERBOARD_TABLE_COLUMNS = ["method", *LEADERBOARD_COLUMNS]
 
 
 def bootstrap_seed(seed: int, dataset: str, method: str) -> int:
-    """The seed of method ``method``'s bootstrap on ``dataset``: the first draw of the stream
-    ``rng_for(seed, "arena", dataset, method)`` in [0, 2^63).
+    """Return the seed of method ``method``'s bootstrap on ``dataset``.
+
+    It is the first draw of the stream ``rng_for(seed, "arena", dataset, method)`` in [0, 2^63).
     """
     return int(rng_for(seed, "arena", dataset, method).integers(0, 2**63 - 1))
 
 
 def leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int, resample: str, ci: float,
                     seed: int, bothbad: str = "tie") -> Leaderboard:
-    """The (unfitted) leaderboard of one ``methods`` entry (``{method, params}``, the method defaulting
-    to the entry's ``name``).
+    """Return the (unfitted) leaderboard of one ``methods`` entry (``{method, params}``).
+
+    The method defaults to the entry's ``name``.
     """
     entry = entry or {}
     return Leaderboard(entry.get("method") or name, dict(entry.get("params") or {}), n_bootstrap=int(n_bootstrap),
@@ -48,9 +52,11 @@ def leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int
 def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str, Any] | None], dataset: str,
                        seed: int, n_bootstrap: int = 1000, resample: str = "verdicts", ci: float = 0.95,
                        bothbad: str = "tie") -> pd.DataFrame:
-    """Every method's leaderboard of ``verdicts``, stacked: :data:`LEADERBOARD_TABLE_COLUMNS`, methods in the
-    order of ``methods``, each best first. Method ``m``'s bootstrap seed is :func:`bootstrap_seed`
-    (``seed``, ``dataset``, ``m``). The warning of a model absent from some replicates goes to the log.
+    """Return every method's leaderboard of ``verdicts``, stacked.
+
+    Columns :data:`LEADERBOARD_TABLE_COLUMNS`, methods in the order of ``methods``, each best first.
+    Method ``m``'s bootstrap seed is :func:`bootstrap_seed` (``seed``, ``dataset``, ``m``). The warning
+    of a model absent from some replicates goes to the log.
     """
     tables = []
     for name, entry in methods.items():
@@ -68,7 +74,8 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
 
 
 def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95) -> JudgeMeasures:
-    """The judge measures of the panel's ``verdicts`` (:func:`~manyjudges.crowd.judges.judge_measures`),
-    against ``reference`` when it has rows (an empty reference table is no reference).
+    """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.crowd.judges.judge_measures`).
+
+    They are against ``reference`` when it has rows (an empty reference table is no reference).
     """
     return judge_measures(verdicts, reference if reference is not None and len(reference) else None, level)

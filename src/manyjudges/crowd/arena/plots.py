@@ -1,6 +1,7 @@
-"""Figures of the arena section: each method's scores with their bootstrap intervals (one panel per method,
-the models in the order of the first method's ranking); the judges' figures are
-:mod:`manyjudges.crowd.judge_plots`'.
+"""Figures of the arena section.
+
+Each method's scores with their bootstrap intervals (one panel per method, the models in the order of
+the first method's ranking); the judges' figures are :mod:`manyjudges.crowd.judge_plots`'.
 """
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ HEATMAP_JUDGES = 30
 
 
 def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMAP_JUDGES) -> pd.DataFrame:
-    """The rows of the ``pairs`` table between the ``limit`` judges with the most verdicts (the ``judges``
-    table's ``verdicts``; equal counts by judge name), all of them when there are at most ``limit``.
+    """Return the rows of the ``pairs`` table between the ``limit`` judges with the most verdicts.
+
+    The count is the ``judges`` table's ``verdicts``; equal counts by judge name; all of them when
+    there are at most ``limit``.
     """
     if len(judges) <= limit:
         return pairs
@@ -33,10 +36,11 @@ def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMA
 
 def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
                      title: str = "Leaderboard", method_of: Mapping[str, str] | None = None) -> plt.Figure:
-    """One panel per method: each model's score as a dot and its percentile interval (``ci_low``,
-    ``ci_high``) as whiskers, the best at the top; the rows follow the first method's ranking in every panel,
-    so that the methods' orders can be compared row by row. Scores are on each method's own scale
-    (log-strengths, Elo points), hence one x axis per panel.
+    """Plot one panel per method: each model's score as a dot and its percentile interval as whiskers.
+
+    The interval is (``ci_low``, ``ci_high``), the best at the top; the rows follow the first method's
+    ranking in every panel, so that the methods' orders can be compared row by row. Scores are on each
+    method's own scale (log-strengths, Elo points), hence one x axis per panel.
 
     Parameters
     ----------
@@ -83,8 +87,9 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
 
 def plot_agreement(pairs: pd.DataFrame, judges: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
                    title: str = "Agreement between the judges", limit: int = HEATMAP_JUDGES) -> plt.Figure:
-    """The judges' pairwise agreement as a heatmap (:func:`~manyjudges.crowd.judge_plots.plot_judge_heatmap`),
-    between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
+    """Plot the judges' pairwise agreement as a heatmap (:func:`~manyjudges.crowd.judge_plots.plot_judge_heatmap`).
+
+    Between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
     there are more); a panel of one judge, which has no pair, gets an empty figure that says so.
     """
     if len(judges) > limit:

@@ -1,6 +1,8 @@
-"""The arena section's methods by name (the ``method`` of ``arena.methods``): the leaderboard methods of
-:data:`manyjudges.crowd.leaderboard.LEADERBOARD_METHODS` (``bradley_terry``, ``davidson``, ``elo``,
-``crowd_bt``, or ``package.module:callable``), the same that ``manyjudges crowd leaderboard --method`` takes.
+"""The arena section's methods by name (the ``method`` of ``arena.methods``).
+
+They are the leaderboard methods of :data:`manyjudges.crowd.leaderboard.LEADERBOARD_METHODS`
+(``bradley_terry``, ``davidson``, ``elo``, ``crowd_bt``, or ``package.module:callable``), the same that
+``manyjudges crowd leaderboard --method`` takes.
 """
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The arena section of REPRODUCTION.md: per dataset, each method's leaderboard (rank, score and its
-bootstrap interval) side by side, the judges' position bias and agreement with the reference, and the
-panel's summary (Krippendorff's alpha, the effective number of independent judges).
+"""The arena section of REPRODUCTION.md.
+
+Per dataset, each method's leaderboard (rank, score and its bootstrap interval) side by side, the
+judges' position bias and agreement with the reference, and the panel's summary (Krippendorff's alpha,
+the effective number of independent judges).
 
 No paper's table is regenerated here: the section compares no cells (the fidelity scoreboard has no row
 of it) and has no readings.
@@ -32,8 +34,10 @@ def _rank_range(low: Any, high: Any) -> str:
 
 
 def leaderboard_markdown(table: pd.DataFrame, methods: Mapping[str, Any]) -> str:
-    """The models in the first method's order, one column per method: ``rank (rank interval): score [score
-    interval]`` (Elo points with 0 decimals, log-strengths with 3).
+    """Return the models in the first method's order, one column per method.
+
+    Each cell reads ``rank (rank interval): score [score interval]`` (Elo points with 0 decimals,
+    log-strengths with 3).
     """
     names = list(pd.unique(table["method"]))
     first = table[table["method"] == names[0]].sort_values(["rank", "model"])
@@ -56,8 +60,9 @@ def leaderboard_markdown(table: pd.DataFrame, methods: Mapping[str, Any]) -> str
 
 
 def judges_markdown(judges: pd.DataFrame) -> str:
-    """One row per judge: verdicts, first-win rate [Wilson interval], flip rate, tie rate and, with a
-    reference, accuracy and kappa against it.
+    """Return one row per judge: verdicts, first-win rate [Wilson interval], flip rate, tie rate.
+
+    With a reference, also accuracy and kappa against it.
     """
     reference = "accuracy" in judges.columns
     head = "| judge | verdicts | first-win rate | flip rate | tie rate |" + (" accuracy | kappa |" if reference else "")
@@ -83,7 +88,7 @@ def _summary_line(summary: pd.DataFrame, reference: Any) -> str:
 
 def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], bootstrap: int, resample: str, ci: float) -> str:
-    """The section: the settings, then per dataset its leaderboards, judges and summary."""
+    """Return the section: the settings, then per dataset its leaderboards, judges and summary."""
     intervals = (f"{ci:.0%} percentile intervals of {bootstrap:,} bootstrap replicates resampling {resample}"
                  if bootstrap else "no bootstrap (no intervals)")
     parts = ["## Arena leaderboards and LLM judges\n",
@@ -109,8 +114,10 @@ def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None, bootstrap: int = 0, resample: str = "verdicts",
                    ci: float = 0.95) -> ReportSection:
-    """The arena part of the report (:func:`arena_markdown`) of ``results`` ({dataset: {table: path}} of
-    :data:`REPORT_TABLES`); none without results. No compared cells, no readings.
+    """Return the arena part of the report (:func:`arena_markdown`) of ``results``.
+
+    ``results`` is {dataset: {table: path}} of :data:`REPORT_TABLES`; none without results. No compared
+    cells, no readings.
     """
     if not results:
         return ReportSection("arena", "", pd.DataFrame(columns=CELL_COLUMNS))

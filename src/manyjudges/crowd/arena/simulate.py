@@ -40,8 +40,10 @@ JUDGE_OPTIONS = {"position_bias": 0.0, "reliability": 1.0}
 
 @dataclass(frozen=True)
 class SimulatedArena:
-    """A simulated arena: the verdicts table (``prompt, judge, model_a, model_b, winner``) and the true
-    log-strengths (a Series by model, mean 0).
+    """A simulated arena: the verdicts table and the true log-strengths.
+
+    The verdicts table has ``prompt, judge, model_a, model_b, winner``; the log-strengths are a
+    Series by model, mean 0.
     """
 
     verdicts: pd.DataFrame
@@ -55,8 +57,10 @@ def _names(prefix: str, n: int) -> np.ndarray:
 
 def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
                   pairs_per_prompt: int | None = None, strength_sd: float = 1.0, nu: float = 0.5) -> str | None:
-    """What makes these options unusable, in words (None when they are fine): too few models or prompts,
-    more pairs per prompt than there are pairs, an empty panel, a judge option unknown or out of range.
+    """Say what makes these options unusable, in words (None when they are fine).
+
+    Too few models or prompts, more pairs per prompt than there are pairs, an empty panel, a judge
+    option unknown or out of range.
     """
     if n_models < 2:
         return f"n_models must be at least 2, got {n_models}"
