@@ -1,8 +1,9 @@
-"""The pieces every family builds its report section from: number formatting, the papers' values
-(one data file that cites each number), figures, tables, the fidelity scoreboard, the readings of
-ambiguous choices and the section object each family's report returns (:class:`section.ReportSection`).
-Below the families: it imports none of them. The assembly of results/REPRODUCTION.md from the families'
-sections is :mod:`manyjudges.pipeline.reproduction`.
+"""The pieces every family builds its report section from.
+
+Number formatting, the papers' values (one data file that cites each number), figures, tables, the
+fidelity scoreboard, the readings of ambiguous choices and the section object each family's report
+returns (:class:`section.ReportSection`). Below the families: it imports none of them. The assembly of
+results/REPRODUCTION.md from the families' sections is :mod:`manyjudges.pipeline.reproduction`.
 
 Submodules are not imported here, so a family module can import one helper without pulling in the others.
 """

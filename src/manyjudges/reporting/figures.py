@@ -1,6 +1,8 @@
-"""Figure output shared by every family: matplotlib without a display, PNG and PDF from one figure
-with fixed metadata (no dates or versions), so reruns give identical files; and the style of a paper's
-values drawn beside ours (dashed, hollow markers, ``gid`` 'paper').
+"""Figure output shared by every family.
+
+Matplotlib without a display, PNG and PDF from one figure with fixed metadata (no dates or versions), so
+reruns give identical files; and the style of a paper's values drawn beside ours (dashed, hollow
+markers, ``gid`` 'paper').
 
 matplotlib is the ``figures`` extra, not a dependency of the library: without it, importing this module (and so
 any family's ``plots``) raises an ImportError that says ``pip install 'manyjudges[figures]'``.
@@ -45,8 +47,10 @@ def save_figure(fig: plt.Figure, paths: Sequence[str | Path]) -> None:
 
 
 def paper_style(color: str | tuple, line: bool = True) -> dict:
-    """Keyword arguments of ``Axes.plot`` for a paper's values beside a series of ``color``: hollow markers of
-    that colour, joined by a dashed line when ``line``; kept out of the legend (see :func:`paper_handle`).
+    """Return keyword arguments of ``Axes.plot`` for a paper's values beside a series of ``color``.
+
+    Hollow markers of that colour, joined by a dashed line when ``line``; kept out of the legend (see
+    :func:`paper_handle`).
     """
     return {"color": color, "linestyle": "--" if line else "none", "linewidth": 1, "marker": "o",
             "markerfacecolor": "none", "markeredgecolor": color, "markersize": 6, "gid": PAPER_GID,
@@ -54,5 +58,5 @@ def paper_style(color: str | tuple, line: bool = True) -> dict:
 
 
 def paper_handle(label: str = "dashed, hollow: paper", line: bool = True) -> Line2D:
-    """A legend entry for the paper's values (grey, in :func:`paper_style`)."""
+    """Return a legend entry for the paper's values (grey, in :func:`paper_style`)."""
     return Line2D([], [], **{**paper_style("0.35", line), "label": label, "gid": None})

@@ -1,5 +1,7 @@
-"""Formatting shared by every report section: one value, a signed difference, `ours (paper)` cells, and a
-dataset's kind (simulated, the user's own, public; or, beside paper values, the paper's own, a stand-in).
+"""Formatting shared by every report section.
+
+One value, a signed difference, `ours (paper)` cells, and a dataset's kind (simulated, the user's own,
+public; or, beside paper values, the paper's own, a stand-in).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
 
 
 def is_missing(x: Any) -> bool:
-    """True for None and float NaN (the values a report prints as missing)."""
+    """Return True for None and float NaN (the values a report prints as missing)."""
     return x is None or (isinstance(x, float) and bool(np.isnan(x)))
 
 
@@ -29,7 +31,8 @@ def signed(x: Any, digits: int = 3, missing: str = "n/a") -> str:
 
 
 def cell(ours: Any, paper: Any, digits: int = 3) -> str:
-    """``ours (paper)``: the paper part only when there is a paper value (None: none);
+    """Format a cell as ``ours (paper)``: the paper part only when there is a paper value (None: none).
+
     ``- (paper)`` when ours is missing, empty when both are.
     """
     if is_missing(ours):
@@ -51,9 +54,10 @@ def data_kind(source: str | None) -> str:
 
 
 def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> str:
-    """What a comparison with a paper ran on, by the dataset's config ``source``: the paper's own data (a source
-    in ``paper_sources``, declared by the family's report module), simulated, or a real stand-in (public data
-    or the user's own).
+    """Name what a comparison with a paper ran on, by the dataset's config ``source``.
+
+    The paper's own data (a source in ``paper_sources``, declared by the family's report module),
+    simulated, or a real stand-in (public data or the user's own).
     """
     if source in paper_sources:
         return "paper's own data"

@@ -23,7 +23,7 @@ def _parse_key(key: str) -> dict[str, Any]:
 
 
 def paper_values(paper: str | None = None) -> pd.DataFrame:
-    """The papers' numbers, one row each, key coordinates expanded into columns.
+    """Return the papers' numbers, one row each, key coordinates expanded into columns.
 
     Read from ``resources/paper_values.tsv`` (columns paper, table, key, statistic,
     paper_value, source); ``paper`` selects one paper (e.g. 'kim2010').
@@ -41,7 +41,7 @@ def paper_values(paper: str | None = None) -> pd.DataFrame:
 
 
 def key_value(value: Any) -> Any:
-    """A key coordinate as parsed back into a Python value: None for blank or NaN, int for a whole float."""
+    """Parse a key coordinate back into a Python value: None for blank or NaN, int for a whole float."""
     if value is None or (isinstance(value, str) and value == ""):
         return None
     if isinstance(value, float):

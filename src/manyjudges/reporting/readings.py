@@ -1,5 +1,7 @@
-"""The "Readings" section of results/REPRODUCTION.md: each ambiguous choice of a paper, computed
-under each of its readings and compared with the paper's own numbers.
+"""The "Readings" section of results/REPRODUCTION.md.
+
+Each ambiguous choice of a paper, computed under each of its readings and compared with the paper's
+own numbers.
 
 A reading's distance to the paper is the mean absolute difference between our values and the
 paper's over the cells of the table it was tested on (the cells both have); the families say
@@ -32,7 +34,7 @@ class Reading:
     reasons: Mapping[str, str] = field(default_factory=dict)
 
     def closest(self) -> str | None:
-        """The option with the smallest distance, or None unless every option was computed."""
+        """Return the option with the smallest distance, or None unless every option was computed."""
         values = {k: v for k, v in self.distances.items() if v is not None and not math.isnan(v)}
         if len(values) < len(self.distances) or not values:
             return None
@@ -67,10 +69,11 @@ def mean_absolute_difference(ours: pd.Series, paper: pd.Series) -> tuple[float, 
 
 def parameter_readings(methods: Mapping[str, Any], method: str, parameter: str, default: str, choice: str,
                        tested_on: str, distance: Callable[[str], tuple[float, int]], family: str = "") -> list[Reading]:
-    """Readings of a method parameter: configured entries of ``method`` (an entry's ``method``, else
-    its name) whose parameters differ only in ``parameter``, each measured by ``distance(entry name)``
-    -> (distance, cells). One :class:`Reading` per such group of two or more entries, the default
-    option first.
+    """Return the readings of a method parameter.
+
+    Configured entries of ``method`` (an entry's ``method``, else its name) whose parameters differ only
+    in ``parameter``, each measured by ``distance(entry name)`` -> (distance, cells). One
+    :class:`Reading` per such group of two or more entries, the default option first.
     """
     groups: dict[tuple, dict[str, str]] = {}
     for name, entry in methods.items():
@@ -97,8 +100,9 @@ def _distance(value: float | None) -> str:
 
 
 def readings_markdown(readings: Sequence[Reading], notes: Mapping[str, str] | None = None) -> str:
-    """The section: one row per (choice, table) with the distance under each option, the default and
-    why; ``notes``: by family, a paragraph on how its cells are measured (printed when it has rows).
+    """Return the section: one row per (choice, table) with the distance under each option, the default and why.
+
+    ``notes``: by family, a paragraph on how its cells are measured (printed when it has rows).
     """
     families = {r.family for r in readings}
     if not readings:

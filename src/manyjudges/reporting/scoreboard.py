@@ -1,5 +1,6 @@
-"""The fidelity scoreboard at the top of results/REPRODUCTION.md: one line per paper table that a run
-regenerated on data with paper values, saying how close ours are.
+"""The fidelity scoreboard at the top of results/REPRODUCTION.md.
+
+One line per paper table that a run regenerated on data with paper values, saying how close ours are.
 
 Each family's report module gives its compared cells as one long table (:data:`CELL_COLUMNS`); for each
 (paper, table, dataset) the scoreboard counts the cells where both values exist, takes the mean of
@@ -61,11 +62,12 @@ def _tau(both: pd.DataFrame) -> tuple[float, int, str]:
 
 
 def scoreboard(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per (paper, table, dataset) of ``cells`` (:data:`CELL_COLUMNS`), in their order of appearance:
-    data kind, ``cells`` with both values, ``mean_abs_diff`` = mean |ours - paper| and ``mean_diff`` =
-    mean(ours - paper) over them, and
-    ``tau`` (Kendall tau-b of paper vs ours over ``tau_items`` methods or cells, ``tau_over``; NaN for
-    fewer than :data:`MIN_TAU_ITEMS` items or no variation).
+    """Return one row per (paper, table, dataset) of ``cells`` (:data:`CELL_COLUMNS`), in their order of appearance.
+
+    Each row: data kind, ``cells`` with both values, ``mean_abs_diff`` = mean |ours - paper| and
+    ``mean_diff`` = mean(ours - paper) over them, and ``tau`` (Kendall tau-b of paper vs ours over
+    ``tau_items`` methods or cells, ``tau_over``; NaN for fewer than :data:`MIN_TAU_ITEMS` items or no
+    variation).
     """
     rows = []
     for (paper, table, dataset), group in cells.groupby(["paper", "table", "dataset"], sort=False):
@@ -78,8 +80,10 @@ def scoreboard(cells: pd.DataFrame) -> pd.DataFrame:
 
 
 def scoreboard_markdown(board: pd.DataFrame) -> str:
-    """The scoreboard section: a table of the rows with compared cells, then the tables regenerated on
-    data without paper values, in one sentence.
+    """Return the scoreboard section.
+
+    A table of the rows with compared cells, then the tables regenerated on data without paper
+    values, in one sentence.
     """
     parts = [
         "## Fidelity scoreboard\n",

@@ -1,7 +1,9 @@
-"""One family's part of results/REPRODUCTION.md, as each family's ``report.report_section`` builds it and
-:func:`manyjudges.pipeline.reproduction.write_reproduction` assembles them: its markdown section, its compared cells
-for the fidelity scoreboard (:mod:`manyjudges.reporting.scoreboard`) and its readings of the paper's
-ambiguous choices (:mod:`manyjudges.reporting.readings`).
+"""One family's part of results/REPRODUCTION.md.
+
+Each family's ``report.report_section`` builds it and
+:func:`manyjudges.pipeline.reproduction.write_reproduction` assembles them: its markdown section, its
+compared cells for the fidelity scoreboard (:mod:`manyjudges.reporting.scoreboard`) and its readings of
+the paper's ambiguous choices (:mod:`manyjudges.reporting.readings`).
 """
 from __future__ import annotations
 

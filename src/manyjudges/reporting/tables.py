@@ -22,8 +22,10 @@ def concat_tables(paths: Iterable[str | Path], dtype: Mapping[str, Any] | None =
 
 
 def in_method_order(table: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame:
-    """Rows stably reordered so that the methods come in ``methods`` order (the configured order;
-    a job may hold several methods), each method's rows in the order they came.
+    """Return the rows stably reordered so that the methods come in ``methods`` order.
+
+    ``methods`` is the configured order (a job may hold several methods); each method's rows stay in
+    the order they came.
     """
     rank = {m: n for n, m in enumerate(methods)}
     order = np.argsort(table["method"].map(rank).to_numpy(), kind="stable")
