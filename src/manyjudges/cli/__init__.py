@@ -30,13 +30,13 @@ PROG = "manyjudges"
 
 
 def _one_line(err: BaseException) -> str:
-    """The error's message on one line; a temporary stdin copy is shown as ``<stdin>``."""
+    """Return the error's message on one line; a temporary stdin copy is shown as ``<stdin>``."""
     text = " ".join(str(err).split()) or type(err).__name__
     return re.sub(r"\S*manyjudges-[^/\s]*/stdin\.tsv", "<stdin>", text)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning on one line of stderr (``manyjudges: warning: ...``), without Python's source location."""
+    """Print a warning on one line of stderr (``manyjudges: warning: ...``), without Python's source location."""
     print(f"{PROG}: warning: {_one_line(message)}", file=sys.stderr)
 
 
@@ -75,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:  # pragma: no cover - the console script
+    """Run the command and exit with its status (the ``manyjudges`` console script)."""
     sys.exit(main())
 
 

@@ -1,5 +1,6 @@
-"""``manyjudges consensus measure``: the consensus measure of each set of rankings (``manyjudges consensus
-RANKINGS ...`` is short for it).
+"""``manyjudges consensus measure``: the consensus measure of each set of rankings.
+
+``manyjudges consensus RANKINGS ...`` is short for it.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges consensus measure``: the consensus measure of each set of rankings of ``RANKINGS``."""
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.checks import check_duplicate_rule
     from manyjudges.io.rankings import rankings_to_lists, read_rankings

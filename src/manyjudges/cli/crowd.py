@@ -1,4 +1,6 @@
-"""``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
+"""The crowd family's subcommands: ``aggregate``, ``judges``, ``leaderboard`` and ``verdicts``.
+
+``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
 judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts; ``manyjudges
 crowd leaderboard``: one score per model of an arena, with bootstrap intervals; ``manyjudges crowd verdicts``: one
 verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted.
@@ -144,9 +146,10 @@ def add_commands(subparsers: Any) -> None:
 
 def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
                 names: list[str] | None = None) -> dict[str, Any]:
-    """Topics from a preferences table (topic, worker, left, right, outcome) or a ratings table
-    (item, judge, label with item ``topic:doc``), told apart by the columns the header names (in
-    any order; judge or worker, task for item).
+    """Read the topics of a preferences table or a ratings table, told apart by the columns of the header.
+
+    A preferences table has topic, worker, left, right, outcome; a ratings table item, judge, label with item
+    ``topic:doc`` (in any order; judge or worker, task for item).
 
     ``duplicates`` None takes each table's own default: a repeated preference is one more
     judgment (keep), a repeated rating an error. ``names``: the grade names of a ratings table, lowest first.
@@ -177,6 +180,7 @@ def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
 
 
 def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges crowd aggregate``: one ranking per topic, and the workers' skills for ``--workers``."""
     from manyjudges.crowd.data import CrowdDataset
     from manyjudges.crowd.experiment import aggregate_dataset
     from manyjudges.crowd.registry import make_crowd_aggregator
@@ -194,7 +198,7 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
 
 
 def read_verdicts_table(name: str) -> pd.DataFrame:
-    """A verdicts table (:func:`manyjudges.io.verdicts.read_verdicts`; ``-`` is standard input)."""
+    """Read a verdicts table (:func:`manyjudges.io.verdicts.read_verdicts`; ``-`` is standard input)."""
     from manyjudges.io.verdicts import read_verdicts
 
     with input_path(name) as path:
@@ -202,6 +206,7 @@ def read_verdicts_table(name: str) -> pd.DataFrame:
 
 
 def cmd_crowd_judges(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges crowd judges``: the judges table, and the pairs and summary tables when asked for."""
     from manyjudges.crowd.judges import judge_measures
 
     if not 0.0 < args.ci < 1.0:
@@ -221,6 +226,7 @@ def cmd_crowd_judges(args: argparse.Namespace) -> Output:
 
 
 def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges crowd leaderboard``: one score per model, with bootstrap intervals."""
     from manyjudges.crowd.leaderboard import Leaderboard, make_rating
 
     params = parse_params(args.params)
@@ -243,6 +249,7 @@ def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def cmd_crowd_verdicts(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges crowd verdicts``: the units table, and the judges table for ``--judges``."""
     from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts
 
     model = JudgeAwareVerdicts()

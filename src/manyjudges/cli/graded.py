@@ -105,9 +105,11 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
 
 
 def graded_method(args: argparse.Namespace, panel):
-    """(the method of ``--method``/``--params``, its outer folds): the folds of ``--outer-folds`` and
-    ``--inner-folds``, each defaulting to :func:`~manyjudges.graded.folds.default_folds` of the
-    panel's judges; a default that groups the judges is said on stderr.
+    """Return (the method of ``--method``/``--params``, its outer folds).
+
+    The folds are those of ``--outer-folds`` and ``--inner-folds``, each defaulting to
+    :func:`~manyjudges.graded.folds.default_folds` of the panel's judges; a default that groups the judges
+    is said on stderr.
     """
     import sys
 
@@ -155,6 +157,7 @@ def check_folds(args: argparse.Namespace) -> None:
 
 
 def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges graded evaluate``: the held-out log probability of each judge's labels."""
     from manyjudges.graded.experiment import loglik_table, predict_part, protocols_for
 
     check_folds(args)
@@ -168,6 +171,7 @@ def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges graded predict``: P(label | item) for a judge not in the panel, one column per label."""
     check_folds(args)
     panel, names = read_panel(args)
     method, _ = graded_method(args, panel)

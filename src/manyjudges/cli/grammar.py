@@ -1,5 +1,6 @@
-"""The command's grammar: ``manyjudges FAMILY VERB ...`` in every family, and a family's default verb as a
-shorthand: ``manyjudges truth LABELS ...`` is ``manyjudges truth infer LABELS ...``.
+"""The command's grammar: ``manyjudges FAMILY VERB ...`` in every family, and a family's default verb as a shorthand.
+
+``manyjudges truth LABELS ...`` is ``manyjudges truth infer LABELS ...``.
 
 The shorthand is the parser's, not a rewrite of the command line: the family's :class:`CommandParser`
 reads the words after the family, and when the first is not one of its verbs it hands them all to the
@@ -22,8 +23,9 @@ HELP = ("-h", "--help")
 
 
 def shorthand_note(prog: str, verb: str, data: str) -> str:
-    """The one line of a family's help that says its shorthand, e.g. ``manyjudges truth LABELS ... is short for
-    manyjudges truth infer LABELS ...``.
+    """Return the one line of a family's help that says its shorthand.
+
+    E.g. ``manyjudges truth LABELS ... is short for manyjudges truth infer LABELS ...``.
     """
     return f"{prog} {data} ... is short for {prog} {verb} {data} ..."
 
@@ -60,8 +62,9 @@ class CommandParser(argparse.ArgumentParser):
         return super().parse_known_args(words, namespace)
 
     def _is_shorthand(self, first: str) -> bool:
-        """Whether ``first`` starts the default verb's words; an error naming both readings when it is neither a
-        verb nor data.
+        """Tell whether ``first`` starts the default verb's words.
+
+        An error naming both readings when it is neither a verb nor data.
         """
         if first in self.verbs or first in HELP:
             return False
@@ -72,7 +75,7 @@ class CommandParser(argparse.ArgumentParser):
 
 
 def looks_like_a_path(word: str) -> bool:
-    """A word no verb can be: it has a folder separator or a dot (``labels.tsv``, ``data/x``)."""
+    """Tell whether ``word`` is one no verb can be: it has a folder separator or a dot (``labels.tsv``, ``data/x``)."""
     return "." in word or "/" in word or os.sep in word
 
 

@@ -1,5 +1,7 @@
-"""The options and checks every family's subcommands share: ``--method``/``--params``/``-o``,
-``--duplicates``, ``--labels`` names, ``--n-classes``, and the help layout with a worked example.
+"""The options and checks every family's subcommands share.
+
+``--method``/``--params``/``-o``, ``--duplicates``, ``--labels`` names, ``--n-classes``, and the help layout
+with a worked example.
 """
 from __future__ import annotations
 
@@ -15,16 +17,20 @@ __all__ = ["add_duplicates", "add_method", "add_n_classes", "check_n_classes", "
 
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
-    """``add_parser`` keywords of a subcommand: its one-line summary as help and description, and
-    ``example`` (indented text with an ``example`` paragraph whose shell lines run as written) as epilog.
+    """Return the ``add_parser`` keywords of a subcommand.
+
+    Its one-line summary as help and description, and ``example`` (indented text with an ``example``
+    paragraph whose shell lines run as written) as epilog.
     """
     return {"help": summary, "description": summary, "formatter_class": argparse.RawDescriptionHelpFormatter,
             "epilog": textwrap.dedent(example)}
 
 
 def family_verbs(subparsers: Any, family: str, default: str | None = None, data: str = "FILE") -> Any:
-    """The subparsers of ``manyjudges <family> VERB``: a command group whose help is the family's declared
-    summary (:attr:`manyjudges.families.Family.summary`) and lists its verbs.
+    """Add the subparsers of ``manyjudges <family> VERB`` and return them.
+
+    A command group whose help is the family's declared summary (:attr:`manyjudges.families.Family.summary`)
+    and lists its verbs.
 
     Parameters
     ----------
@@ -52,15 +58,16 @@ def family_verbs(subparsers: Any, family: str, default: str | None = None, data:
 
 
 def printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
-    """The shell line of a help example that writes a tiny TSV: ``printf '<rows, tab-separated>' > path``
-    (the first row is the header).
+    """Return the shell line of a help example that writes a tiny TSV.
+
+    The line is ``printf '<rows, tab-separated>' > path`` (the first row is the header).
     """
     lines = "".join("\\t".join(str(v) for v in row) + "\\n" for row in rows)
     return f"printf '{lines}' > {path}"
 
 
 def add_method(parser: argparse.ArgumentParser, family: str) -> None:
-    """``--method`` (required), ``--params JSON`` and ``-o FILE``."""
+    """Add ``--method`` (required), ``--params JSON`` and ``-o FILE``."""
     parser.add_argument("--method", required=True,
                         help=f"a built-in {family} method (manyjudges methods {family}) or package.module:callable")
     parser.add_argument("--params", metavar="JSON", help="the method's parameters as a JSON object")
@@ -68,7 +75,8 @@ def add_method(parser: argparse.ArgumentParser, family: str) -> None:
 
 
 def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
-    """``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
+    """Add ``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
+
     ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``.
     """
     parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
@@ -84,7 +92,7 @@ def set_help(parser: argparse.ArgumentParser, dest: str, text: str) -> None:
 
 
 def refused(check: Callable[..., None], *args: Any) -> None:
-    """A library check of ``--duplicates`` (a ValueError) as a command-line mistake naming the flag."""
+    """Run a library check of ``--duplicates``; its ValueError is raised as a command-line mistake naming the flag."""
     try:
         check(*args)
     except ValueError as err:
@@ -98,7 +106,7 @@ def add_n_classes(p: argparse.ArgumentParser, help_text: str) -> None:
 
 
 def check_n_classes(n_classes: int | None) -> None:
-    """A CommandError unless ``--n-classes`` is unset or at least 2."""
+    """Raise a CommandError unless ``--n-classes`` is unset or at least 2."""
     if n_classes is not None and n_classes < 2:
         raise CommandError(f"--n-classes must be at least 2, got {n_classes}")
 

@@ -61,6 +61,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges orderings ed``: the evaluation discriminativeness of a method, per set."""
     from manyjudges.io.checks import check_duplicate_rule
     from manyjudges.io.orderings import read_orderings
     from manyjudges.orderings.evaluation import ed_by_set
@@ -75,6 +76,7 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges orderings score``: score candidate orderings against the gold orderings."""
     from manyjudges.io.checks import check_duplicate_rule
     from manyjudges.io.orderings import orderings_to_rank_matrices, read_orderings
     from manyjudges.orderings.evaluation import checked_scores

@@ -1,5 +1,7 @@
-"""The argument parser of the command: ``methods``, then each family's subcommands (its
-:attr:`~manyjudges.families.Family.commands`), with a worked example in each subcommand's ``--help``.
+"""The argument parser of the command: ``methods``, then each family's subcommands.
+
+Each family's are its :attr:`~manyjudges.families.Family.commands`, with a worked example in each subcommand's
+``--help``.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ EXAMPLES = {
 
 
 def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges methods``: every method of each family (or of ``--family``), its summary and parameters."""
     from manyjudges import family_registry
     from manyjudges.families import families as all_families
 
@@ -35,8 +38,9 @@ def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def examples() -> dict[str, str]:
-    """Every subcommand's ``--help`` example by its words (``"methods"``, ``"truth next"``, ...): this
-    module's and each family's commands module's ``EXAMPLES``.
+    """Return every subcommand's ``--help`` example by its words (``"methods"``, ``"truth next"``, ...).
+
+    They are this module's and each family's commands module's ``EXAMPLES``.
     """
     from manyjudges.families import families
 
@@ -48,6 +52,7 @@ def examples() -> dict[str, str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``manyjudges`` command."""
     from manyjudges import __version__
     from manyjudges.families import families
 

@@ -1,5 +1,6 @@
-"""Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing what a subcommand
-made (:class:`Output`, :func:`write_outputs`: the one writer of every subcommand).
+"""Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing what a subcommand made.
+
+The writer is :class:`Output` and :func:`write_outputs`: the one writer of every subcommand.
 """
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ PROGRESS_LINE_SECONDS = 10.0
 
 
 class Progress:
-    """Progress over the steps of a long loop (folds, topics) on stderr: a one-line bar on a terminal;
-    elsewhere (a log file, a pipe) a line ``label: done/total steps, seconds`` whenever
-    :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows
+    """Progress over the steps of a long loop (folds, topics) on stderr.
+
+    A one-line bar on a terminal; elsewhere (a log file, a pipe) a line ``label: done/total steps, seconds``
+    whenever :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows
     it is alive and a short one prints nothing.
     """
 
@@ -43,6 +45,7 @@ class Progress:
         self.start = self.last_line = time.perf_counter()
 
     def __call__(self, done: int, total: int) -> None:
+        """Show that ``done`` of ``total`` steps are done (a bar, or a line when one is due)."""
         if total <= 0:
             return
         if not self.enabled:
@@ -87,6 +90,7 @@ class Stages:
 
     @contextmanager
     def __call__(self, label: str) -> Iterator[None]:
+        """Run the block as the next stage ``label``, shown while it runs (a terminal) or after, when long."""
         start = time.perf_counter()
         stop = threading.Event()
         ticker = None
@@ -115,7 +119,7 @@ class Stages:
 
 @contextmanager
 def input_path(name: str) -> Iterator[Path]:
-    """The path of an input table; ``-`` copies stdin to a temporary ``stdin.tsv``."""
+    """Yield the path of an input table; ``-`` copies stdin to a temporary ``stdin.tsv``."""
     if name != "-":
         path = Path(name)
         if not path.exists():
@@ -131,9 +135,10 @@ def input_path(name: str) -> Iterator[Path]:
 
 
 def write_output(table: pd.DataFrame, out: str | None) -> None:
-    """The table to ``out`` (a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written
-    file is left) or as TSV to stdout, at full precision either way (the same writer as the pipeline's
-    tables).
+    """Write the table to ``out``, or as TSV to stdout, at full precision either way.
+
+    To ``out``: a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written file is left.
+    The same writer as the pipeline's tables.
     """
     from manyjudges.io.table_text import write_table, write_tsv_to
 
@@ -148,8 +153,9 @@ def write_output(table: pd.DataFrame, out: str | None) -> None:
 
 @dataclass(frozen=True)
 class Output:
-    """What a subcommand made, for :func:`write_outputs` to write (a subcommand that makes one table may return
-    the table alone).
+    """What a subcommand made, for :func:`write_outputs` to write.
+
+    A subcommand that makes one table may return the table alone.
 
     Attributes
     ----------
@@ -170,10 +176,12 @@ class Output:
 
 
 def write_outputs(output: Output | pd.DataFrame, out: str | None) -> None:
-    """Write what a subcommand made: the tables of :attr:`Output.files`, then :attr:`Output.table` when ``out``
-    names a file, each a stage of a :class:`Stages` (a long write shows); then the notes and the result line;
-    then the table on stdout when ``out`` is None or ``-`` (last, so that a reader that stops early, as
-    ``| head``, misses no file and no line).
+    """Write what a subcommand made.
+
+    The tables of :attr:`Output.files`, then :attr:`Output.table` when ``out`` names a file, each a stage of
+    a :class:`Stages` (a long write shows); then the notes and the result line; then the table on stdout
+    when ``out`` is None or ``-`` (last, so that a reader that stops early, as ``| head``, misses no file and
+    no line).
     """
     if isinstance(output, pd.DataFrame):
         output = Output(output)
@@ -208,8 +216,9 @@ def parse_params(text: str | None) -> dict[str, Any]:
 
 
 def build(make: Callable[[str, dict[str, Any]], Any], method: str, params: dict[str, Any]) -> Any:
-    """``make(method, params)`` (a family's ``make_*`` function); a bad name, parameter or value is
-    a command-line mistake.
+    """Return ``make(method, params)`` (a family's ``make_*`` function).
+
+    A bad name, parameter or value is a command-line mistake.
     """
     try:
         return make(method, params)

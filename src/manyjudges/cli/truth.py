@@ -1,5 +1,7 @@
-"""``manyjudges truth infer`` and ``manyjudges truth next``: one class per item from crowd labels, and where the
-next labels go (``manyjudges truth LABELS ...`` is short for ``manyjudges truth infer LABELS ...``).
+"""``manyjudges truth infer`` and ``manyjudges truth next``.
+
+One class per item from crowd labels, and where the next labels go (``manyjudges truth LABELS ...`` is
+short for ``manyjudges truth infer LABELS ...``).
 """
 from __future__ import annotations
 
@@ -90,8 +92,9 @@ def add_commands(subparsers: Any) -> None:
 
 
 def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | None]:
-    """(the method of ``--method`` and ``--params``, built once: the one the command fits; the class names of
-    ``--labels``); a bad name or value fails before any data is read.
+    """Return (the method of ``--method`` and ``--params``, built once; the class names of ``--labels``).
+
+    The method is built once: the one the command fits; a bad name or value fails before any data is read.
     """
     from manyjudges.truth.registry import make_truth_estimator
 
@@ -100,6 +103,7 @@ def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | 
 
 
 def cmd_truth_infer(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges truth infer``: one class per item, and the workers and report tables when asked for."""
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
     from manyjudges.truth.calibration import calibration_scores
@@ -157,6 +161,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
 
 
 def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them."""
     from manyjudges.io.id_counts import read_id_counts
     from manyjudges.io.labels import read_crowd_labels
     from manyjudges.truth.active import fitted_confusions, next_labels

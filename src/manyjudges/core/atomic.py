@@ -17,15 +17,17 @@ __all__ = ["atomic_file", "temp_path"]
 
 
 def temp_path(path: str | os.PathLike[str]) -> Path:
-    """A fresh, hidden file name beside ``path`` (same directory, so the final move is atomic)."""
+    """Return a fresh, hidden file name beside ``path`` (same directory, so the final move is atomic)."""
     path = Path(path)
     return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
 
 
 @contextmanager
 def atomic_file(path: str | os.PathLike[str], mode: str = "w", **open_kwargs: Any) -> Iterator[IO[Any]]:
-    """Open a temporary file beside ``path`` for writing; on leaving the block without an error it
-    replaces ``path`` (parent directories are created), on an error it is deleted.
+    """Open a temporary file beside ``path`` for writing, which replaces ``path`` at the end of the block.
+
+    On leaving the block without an error the file replaces ``path`` (parent directories are created),
+    on an error it is deleted.
 
     ``mode`` is ``"w"`` (text: UTF-8, ``newline=""`` unless given) or ``"wb"``; the file is created
     new (mode ``x``), with the usual permissions. A ``path`` that exists and is not a regular file

@@ -50,18 +50,22 @@ class CrowdLabels:
 
     @property
     def n_labels(self) -> int:
+        """The number of labels (rows of the table)."""
         return len(self.label)
 
     @property
     def n_items(self) -> int:
+        """The number of distinct items."""
         return len(self.items)
 
     @property
     def n_workers(self) -> int:
+        """The number of distinct workers."""
         return len(self.workers)
 
     @property
     def n_classes(self) -> int:
+        """The number of classes."""
         return len(self.classes)
 
     @cached_property
@@ -88,9 +92,10 @@ def code_dtype(*sizes: int) -> type[np.signedinteger]:
 
 
 def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
-    """The permutation that sorts string ``values`` naturally: by number when every value is a digit
-    string (``"2"`` before ``"10"``; equal numbers by their text, ``"07"`` before ``"7"``), else by
-    text (code point order, as Python sorts str).
+    """Return the permutation that sorts string ``values`` naturally.
+
+    By number when every value is a digit string (``"2"`` before ``"10"``; equal numbers by their text,
+    ``"07"`` before ``"7"``), else by text (code point order, as Python sorts str).
     """
     array = values if isinstance(values, pa.Array) else pa.array(list(values), type=pa.string())
     if len(array) == 0:
@@ -140,16 +145,19 @@ def as_text(values: Sequence | pd.Index | pd.Series | np.ndarray | pa.Array) -> 
 
 def id_positions(ids: Sequence | pd.Index | np.ndarray, wanted: Sequence | pd.Index | pd.Series | np.ndarray
                  ) -> np.ndarray:
-    """The position of each of ``wanted`` in ``ids`` (int64, -1 where absent), ids compared as text (``1``
-    finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a Python dictionary of ids.
+    """Return the position of each of ``wanted`` in ``ids`` (int64, -1 where absent).
+
+    The ids are compared as text (``1`` finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a
+    Python dictionary of ids.
     """
     found = pc.index_in(as_text(wanted), value_set=as_text(ids))
     return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
-    """The permutation that puts distinct ids in natural order: numbers by value; strings as
-    :func:`natural_order` sorts them; other objects by their text.
+    """Return the permutation that puts distinct ids in natural order.
+
+    Numbers by value; strings as :func:`natural_order` sorts them; other objects by their text.
     """
     values = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
     if values.dtype.kind in "iuf" or len(values) == 0:
@@ -161,9 +169,10 @@ def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
 
 
 def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
-    """(int64 codes, distinct values as an Index named ``name``), the values in natural order
-    (:func:`natural_ids`). Non-negative integer ids up to a few times their number are coded by a
-    presence table, O(n), instead of hashing and sorting.
+    """Return (int64 codes, distinct values as an Index named ``name``), the values in natural order.
+
+    Natural order is that of :func:`natural_ids`. Non-negative integer ids up to a few times their number
+    are coded by a presence table, O(n), instead of hashing and sorting.
     """
     if pd.api.types.is_integer_dtype(values.dtype) and len(values):
         ids = values.to_numpy(np.int64)
@@ -181,13 +190,15 @@ def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
 
 
 def _plain(value: object) -> object:
-    """A numpy scalar as the Python value it holds (for messages: ``1``, not ``np.int64(1)``)."""
+    """Return a numpy scalar as the Python value it holds (for messages: ``1``, not ``np.int64(1)``)."""
     return value.item() if isinstance(value, np.generic) else value
 
 
 def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
-    """Row positions of the rows that repeat an (item, worker) pair, ascending: every row of a pair but
-    its first (``keep="first"``) or but its last (``"last"``). Sort-based: O(n log n), no hashing.
+    """Return the row positions of the rows that repeat an (item, worker) pair, ascending.
+
+    Every row of a pair but its first (``keep="first"``) or but its last (``"last"``). Sort-based:
+    O(n log n), no hashing.
     """
     dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_workers < np.iinfo(np.int32).max else np.int64
     key: np.ndarray = item.astype(dtype)  # the one copy: the products are made in place
@@ -226,9 +237,10 @@ def _class_order(label: pd.Series, classes: Sequence | None, source: str) -> np.
 
 def _label_codes(values: pd.Series, classes: Sequence | None, source: str, rows: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(label codes, class names) of the labels ``values``; ``rows[e]`` is label e's row in the table
-    (0-based, for messages). Whole float labels are integer codes; labels that are not integers are
-    matched to the class names as text.
+    """Return (label codes, class names) of the labels ``values``.
+
+    ``rows[e]`` is label e's row in the table (0-based, for messages). Whole float labels are integer
+    codes; labels that are not integers are matched to the class names as text.
     """
     if pd.api.types.is_float_dtype(values.dtype):
         numbers = values.to_numpy(float)
@@ -262,8 +274,9 @@ def as_crowd_labels(
     duplicates: str = "error",
     source: str = "labels",
 ) -> CrowdLabels:
-    """Encode a long labels table (``item`` or crowd-kit's ``task``, ``worker`` or ``judge``, ``label``)
-    as :class:`CrowdLabels`.
+    """Encode a long labels table as :class:`CrowdLabels`.
+
+    The table's columns are ``item`` or crowd-kit's ``task``, ``worker`` or ``judge``, and ``label``.
 
     ``classes`` fixes the class names and their order (labels are matched as strings when the
     table's labels are strings). ``duplicates`` says what a repeated (item, worker) row means:
@@ -316,8 +329,10 @@ def as_crowd_labels(
 
 
 def canonical_order(data: CrowdLabels) -> CrowdLabels:
-    """``data`` with its labels sorted by (item, worker, label) code, so that every sum a fit makes runs in one
-    order whatever the order of the table's rows (the same judgments, the same numbers to the last bit).
+    """Return ``data`` with its labels sorted by (item, worker, label) code.
+
+    So every sum a fit makes runs in one order whatever the order of the table's rows (the same judgments,
+    the same numbers to the last bit).
 
     Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy
     (a stable sort of one int64 key, (item W + worker) K + label).
@@ -378,7 +393,8 @@ def natural_sort(items: Iterable[str]) -> list[str]:
 
 
 def natural_positions(values: Iterable[str]) -> dict[str, int]:
-    """Position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``:
-    the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth).
+    """Return the position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``.
+
+    These are the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth).
     """
     return {value: i for i, value in enumerate(natural_sort(set(values)))}

@@ -29,7 +29,9 @@ def coincidence_matrix(unit_counts: np.ndarray) -> np.ndarray:
 
 
 def alpha_from_coincidences(coincidences: np.ndarray, d2: np.ndarray | None = None) -> float:
-    """Alpha = 1 - (n - 1) sum o_ck d2_ck / sum n_c n_k d2_ck; ``d2`` None is nominal (``1 - I``). NaN when
+    """Return Krippendorff's alpha of a coincidence matrix; NaN when undefined.
+
+    Alpha = 1 - (n - 1) sum o_ck d2_ck / sum n_c n_k d2_ck; ``d2`` None is nominal (``1 - I``). NaN when
     undefined: fewer than two pairable values, or every pairable value in one class.
     """
     totals = coincidences.sum(axis=1)

@@ -27,12 +27,15 @@ def common_precedence(precedence: np.ndarray, subsets: np.ndarray) -> np.ndarray
 
     Parameters
     ----------
-    precedence : (n, k, k) bool, ``precedence[o, a, b]`` = a strictly before b in o.
-    subsets : (B, n) bool, one row per subset of orderings (non-empty).
+    precedence : ndarray, shape (n, k, k)
+        Boolean; ``precedence[o, a, b]`` = a strictly before b in o.
+    subsets : ndarray, shape (B, n)
+        Boolean, one row per subset of orderings (non-empty).
 
     Returns
     -------
-    (B, k, k) bool: edge a -> b iff a precedes b in every ordering of the subset.
+    ndarray, shape (B, k, k)
+        Boolean: edge a -> b iff a precedes b in every ordering of the subset.
     """
     n, k, _ = precedence.shape
     masks = np.asarray(subsets, dtype=np.float32)
@@ -45,7 +48,7 @@ def common_precedence(precedence: np.ndarray, subsets: np.ndarray) -> np.ndarray
 
 
 def count_paths_by_length(dags: np.ndarray, max_length: int | None = None) -> np.ndarray:
-    """Number of paths with L vertices in each DAG, L = 0..max_length.
+    """Count the paths with L vertices in each DAG, L = 0..max_length.
 
     ``out[b, 0] = 1`` (the empty sequence), ``out[b, 1] = k``, ``out[b, L] = 1' G^(L-1) 1``.
     Exact: returns int64 when every count fits, else an object array of Python ints.
@@ -152,7 +155,7 @@ def weighted_paths_total(upper: np.ndarray) -> tuple[float, float]:
 
 
 def longest_path_vertices(dag: np.ndarray) -> int:
-    """Number of vertices on a longest path of a strictly upper-triangular DAG (0 if empty)."""
+    """Return the number of vertices on a longest path of a strictly upper-triangular DAG (0 if empty)."""
     dag = np.asarray(dag, dtype=bool)
     k = dag.shape[0]
     if k == 0:

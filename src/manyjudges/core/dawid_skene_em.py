@@ -1,6 +1,7 @@
-"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels: the core
-that the graded family's predictor of an unseen judge and the truth family's Dawid-Skene methods
-(full and one-coin) both run on.
+"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels.
+
+It is the core that the graded family's predictor of an unseen judge and the truth family's Dawid-Skene
+methods (full and one-coin) both run on.
 
 Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series C
@@ -124,10 +125,12 @@ def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, s
 
 def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items: int, n_judges: int,
                  n_classes: int) -> sparse.csr_matrix:
-    """(n_items, n_judges * K) CSR count matrix: entry (i, j K + c) = how many times judge j said c about
-    item i. Built by scipy's O(n) COO-to-CSR pass (repeats summed, each row's columns sorted, so the
-    matrix, and every sum over it, does not depend on the order of the labels); 12 bytes a label
-    (float64 count, int32 column). Its transpose ``.T`` is a CSC view of the same arrays.
+    """Build the (n_items, n_judges * K) CSR count matrix of the labels.
+
+    Entry (i, j K + c) = how many times judge j said c about item i. Built by scipy's O(n) COO-to-CSR
+    pass (repeats summed, each row's columns sorted, so the matrix, and every sum over it, does not
+    depend on the order of the labels); 12 bytes a label (float64 count, int32 column). Its transpose
+    ``.T`` is a CSC view of the same arrays.
     """
     columns = judge * n_classes + label
     if columns.dtype != item.dtype:
@@ -183,9 +186,10 @@ def dawid_skene(
         Stop after the first iteration whose E-step moves no posterior by ``tol`` or more, or whose objective
         (:func:`_objective`) gains less than ``tol`` per label (``tol * len(item)`` in all; crowd-kit's EM
         stops on a similar rule, on its own loss).
-    known : (array of int, array of int), optional
-        Gold items and their classes: their posteriors are one-hot on the class from the start and after
-        every E-step (semi-supervised EM), and their term of the log-likelihood is log P(labels, class).
+    known : tuple[ndarray, ndarray], optional
+        Gold items and their classes (item codes, class codes; int arrays): their posteriors are one-hot on
+        the class from the start and after every E-step (semi-supervised EM), and their term of the
+        log-likelihood is log P(labels, class).
 
     Returns
     -------
@@ -220,8 +224,9 @@ def dawid_skene(
 
 def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: int, init: str
                  ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The gold items (item codes, class codes) as int64 arrays, checked: one class per item, each item once,
-    codes in range; ``init="gold"`` needs at least one.
+    """Return the gold items (item codes, class codes) as int64 arrays, checked.
+
+    One class per item, each item once, codes in range; ``init="gold"`` needs at least one.
     """
     if init == "gold" and (known is None or len(known[0]) == 0):
         raise ValueError("init='gold' needs gold items (known)")
@@ -237,7 +242,7 @@ def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: i
 
 def _start(item: np.ndarray, label: np.ndarray, n_items: int, k: int, init: str,
            known: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
-    """(starting posteriors T transposed, (K, n_items); which items have labels).
+    """Return (starting posteriors T transposed, (K, n_items); which items have labels).
 
     ``majority``: T[i, t] = n_it / n_i, the share of item i's labels equal to t (soft vote); ``hard_majority``:
     T[i, t] = [n_it = max_c n_ic] / #{c: n_ic = max_c n_ic}; ``gold``: T[i, t] = GOLD_START / K. An item with no
@@ -261,10 +266,12 @@ def _start(item: np.ndarray, label: np.ndarray, n_items: int, k: int, init: str,
 def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndarray,
              known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
              stop: str) -> DawidSkeneResult:
-    """EM from the posteriors ``post`` (K, n_items): up to ``max_iter`` times :func:`_m_step` then
-    :func:`_e_step`, stopping after the first iteration with max_i,t |T'[i, t] - T[i, t]| < tol
-    (``stop="posteriors"``) or with an objective gain (:func:`_objective`) below ``tol``
-    (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration always runs).
+    """Run EM from the posteriors ``post`` (K, n_items).
+
+    Up to ``max_iter`` times :func:`_m_step` then :func:`_e_step`, stopping after the first iteration with
+    max_i,t |T'[i, t] - T[i, t]| < tol (``stop="posteriors"``) or with an objective gain (:func:`_objective`)
+    below ``tol`` (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration
+    always runs).
     """
     by_label = by_item.T  # a CSC view: no second copy of the labels
     previous = -np.inf  # the objective after the previous iteration (stop="log_likelihood")
@@ -318,7 +325,9 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
 
 def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarray,
             known: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
-    """(posteriors T transposed, (K, n_items); log_z (n_items,)) under ``confusion`` and ``priors``:
+    """Return (posteriors T transposed, (K, n_items); log_z (n_items,)) under ``confusion`` and ``priors``.
+
+    The formulas:
 
         log T[i, t] = log priors[t] + sum over i's labels of log confusion[judge, t, label] - log_z[i],
         log_z[i]    = logsumexp_t(log priors[t] + sum over i's labels of log confusion[judge, t, label])
@@ -338,8 +347,10 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
 def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarray, priors: np.ndarray,
                smoothing: float) -> float:
-    """What EM increases: the log-likelihood sum over labelled items of log_z[i] at s = 0, and at s > 0 (every
-    entry > 0) log-likelihood + s * (sum_j,t,c log confusion[j, t, c] + sum_t log priors[t]).
+    """Return what EM increases.
+
+    That is the log-likelihood sum over labelled items of log_z[i] at s = 0, and at s > 0 (every entry > 0)
+    log-likelihood + s * (sum_j,t,c log confusion[j, t, c] + sum_t log priors[t]).
     """
     value = float(log_z[used].sum())
     if smoothing > 0:
@@ -348,8 +359,10 @@ def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarra
 
 
 def _one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:
-    """The one-coin M-step: cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either
-    orientation: only the diagonal and its complement are read) -> (n_judges, K, K) confusions.
+    """Run the one-coin M-step, returning the (n_judges, K, K) confusions.
+
+    cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either orientation: only the diagonal and
+    its complement are read).
 
     With R[j] = sum_t cc[j, t, t] (j's posterior mass on its own labels) and W[j] = sum_{t != c} cc[j, t, c]
     (the rest, summed directly, not as n_j - R[j]), under the same Dirichlet(1 + s) prior on each row:

@@ -78,8 +78,10 @@ class EMRun:
 
 
 def remaining_distance(step: float, rate: float) -> float:
-    """max(s, s r / (1 - r)) with r clipped into [0, RATE_MAX]: a bound on the distance of a linearly converging
-    iteration's last point to its limit, from its last step s and its rate r.
+    """Return max(s, s r / (1 - r)) with r clipped into [0, RATE_MAX].
+
+    A bound on the distance of a linearly converging iteration's last point to its limit, from its last
+    step s and its rate r.
     """
     r = min(max(float(rate), 0.0), RATE_MAX)
     return float(step) * max(1.0, r / (1.0 - r))
@@ -88,8 +90,9 @@ def remaining_distance(step: float, rate: float) -> float:
 def iterate_em(em_map: EMMap, x0: np.ndarray, *, tol: float, max_iter: int, accelerate: bool = True,
                project: Callable[[np.ndarray], np.ndarray | None] | None = None,
                monitor: slice | None = None) -> EMRun:
-    """Iterate ``em_map`` from ``x0`` until the stopping rule holds at ``tol`` or ``max_iter`` evaluations ran
-    (module docstring).
+    """Iterate ``em_map`` from ``x0`` until the stopping rule holds at ``tol`` or ``max_iter`` evaluations ran.
+
+    The stopping rule is the module docstring's.
 
     ``monitor`` selects the coordinates whose step the rule measures (all by default).
     """
@@ -142,8 +145,10 @@ class _Iteration:
         return y, float(objective), payload, float(np.max(np.abs(y[self.watch] - x[self.watch]), initial=0.0))
 
     def accept(self, y: np.ndarray, objective: float, payload: Any, step: float, plain: bool = True) -> bool:
-        """Make ``y`` the current state; a plain step's ratio s / s_previous is a rate estimate. True when the
-        stopping rule holds: max(s, s r / (1 - r)) < tol with r the largest recent rate (before any rate, s = 0).
+        """Make ``y`` the current state; a plain step's ratio s / s_previous is a rate estimate.
+
+        True when the stopping rule holds: max(s, s r / (1 - r)) < tol with r the largest recent rate
+        (before any rate, s = 0).
         """
         if plain and self.previous_step > 0:
             self.rates.append(step / self.previous_step)
@@ -157,9 +162,11 @@ class _Iteration:
 
     def extrapolate(self, x0: np.ndarray, x1: np.ndarray, project: Callable[[np.ndarray], np.ndarray | None] | None
                     ) -> bool:
-        """SQUAREM's step from x0 with x1 = F(x0) and the current state x2 = F(x1): r = x1 - x0, v = x2 - 2 x1 + x0,
-        alpha = -||r|| / ||v|| clamped into [-m, -1], then F(project(x0 - 2 alpha r + alpha^2 v)) replaces x2
-        unless its objective is lower. True when the stopping rule holds at the new state.
+        """Take SQUAREM's step from x0 with x1 = F(x0) and the current state x2 = F(x1).
+
+        r = x1 - x0, v = x2 - 2 x1 + x0, alpha = -||r|| / ||v|| clamped into [-m, -1], then
+        F(project(x0 - 2 alpha r + alpha^2 v)) replaces x2 unless its objective is lower. True when the
+        stopping rule holds at the new state.
         """
         x2 = self.x
         r = x1 - x0
@@ -186,5 +193,5 @@ class _Iteration:
         return self.accept(x3, obj3, pay3, s3, plain=False)
 
     def result(self, converged: bool) -> EMRun:
-        """The run as it stands."""
+        """Return the run as it stands."""
         return EMRun(self.x, self.objective, self.payload, np.asarray(self.trace), self.n, converged, self.distance)

@@ -50,7 +50,7 @@ def check_is_fitted(estimator: object, attributes: str | Iterable[str]) -> None:
 
 
 def _same(a: object, b: object) -> bool:
-    """``a == b`` as one bool; identity where the comparison is not a bool (arrays, odd types)."""
+    """Return ``a == b`` as one bool; identity where the comparison is not a bool (arrays, odd types)."""
     try:
         return bool(a == b)
     except (TypeError, ValueError):
@@ -62,14 +62,15 @@ class Estimator:
 
     @classmethod
     def _param_names(cls) -> list[str]:
-        """The constructor's parameter names, in order (``*args`` and ``**kwargs`` are not parameters)."""
+        """Return the constructor's parameter names, in order (``*args`` and ``**kwargs`` are not parameters)."""
         signature = inspect.signature(cls.__init__)
         return [name for name, p in signature.parameters.items()
                 if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The constructor's parameters and their values (scikit-learn's ``get_params``; no parameter
-        is itself an estimator, so ``deep`` changes nothing).
+        """Return the constructor's parameters and their values (scikit-learn's ``get_params``).
+
+        No parameter is itself an estimator, so ``deep`` changes nothing.
         """
         return {name: getattr(self, name) for name in self._param_names()}
 

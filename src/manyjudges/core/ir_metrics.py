@@ -59,7 +59,7 @@ def _dcg(gains: np.ndarray) -> float:
 
 
 def ideal_dcg(every: np.ndarray, k: int | None) -> float:
-    """The ideal DCG@k: all judged grades sorted descending, gains ``2^y - 1``."""
+    """Return the ideal DCG@k: all judged grades sorted descending, gains ``2^y - 1``."""
     return _dcg(np.exp2(np.sort(every)[::-1][:k]) - 1.0)
 
 
@@ -97,8 +97,7 @@ def precision_at(ranking: Ranking, grades: Grades, k: int, relevant_grade: int =
 
 
 def ndcg_at(ranking: Ranking, grades: Grades, k: int | None = None) -> float:
-    """Normalised discounted cumulative gain at cut-off k (eq 2; trec_eval ``ndcg_cut_k``
-    with gains ``2^y - 1``).
+    """Normalised discounted cumulative gain at cut-off k (eq 2; trec_eval ``ndcg_cut_k`` with gains ``2^y - 1``).
 
     ``DCG@k = sum_{i<=k} (2^{y_i} - 1) / log2(1 + i)`` (rank i 1-based); the ideal DCG@k
     sorts all judged grades descending. 0 when the ideal DCG is 0. ``k=None``: the whole list.
@@ -139,9 +138,11 @@ def ranking_metrics(ranking: Ranking, grades: Grades, ks: Sequence[int] = (3, 5,
 
 def grade_metrics(ranked: np.ndarray, every: np.ndarray, ks: Sequence[int] = (3, 5, 7, 9, 10), p: float = 0.95,
                   relevant_grade: int = 1, ideal: Mapping[int, float] | None = None) -> dict[str, float]:
-    """:func:`ranking_metrics` from int arrays: ``ranked`` the grades of the ranked judged items in
-    rank order, ``every`` the grades of all judged items (any order); ``ideal`` optionally
-    {k: :func:`ideal_dcg` (every, k)}, for callers scoring many rankings against one truth.
+    """Compute :func:`ranking_metrics` from int arrays.
+
+    ``ranked`` the grades of the ranked judged items in rank order, ``every`` the grades of all judged
+    items (any order); ``ideal`` optionally {k: :func:`ideal_dcg` (every, k)}, for callers scoring many
+    rankings against one truth.
     """
     out = {f"P@{k}": _precision(ranked, k, relevant_grade) for k in ks}
     out.update({f"NDCG@{k}": _ndcg(ranked, every, k, None if ideal is None else ideal[k]) for k in ks})

@@ -54,9 +54,10 @@ def one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
 
 
 def _column_max(values: np.ndarray) -> np.ndarray:
-    """(n,) the largest value of each column of ``values`` (K, n): ``values.max(axis=0)`` exactly, computed as
-    K - 1 element-wise passes (when each column's K values are adjacent in memory, numpy's reduction over them
-    runs several hundred times slower).
+    """Return (n,) the largest value of each column of ``values`` (K, n): ``values.max(axis=0)`` exactly.
+
+    Computed as K - 1 element-wise passes (when each column's K values are adjacent in memory, numpy's
+    reduction over them runs several hundred times slower).
     """
     top = values[0].copy()
     for t in range(1, len(values)):

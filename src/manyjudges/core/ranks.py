@@ -66,9 +66,10 @@ def precedence_matrices(ranks: np.ndarray) -> np.ndarray:
 
 
 def rank_sum_order(ranks: np.ndarray) -> np.ndarray:
-    """Column indices by the sum of their ranks over the rows (ascending), ties by the best
-    single rank, then by column index: the rank-sum consensus of RBA (Kim, Zhai, Han 2010) and
-    the rank-sum aggregator of lists (an absent item given rank L + 1 by its caller).
+    """Return column indices by the sum of their ranks over the rows (ascending).
+
+    Ties by the best single rank, then by column index: the rank-sum consensus of RBA (Kim, Zhai, Han
+    2010) and the rank-sum aggregator of lists (an absent item given rank L + 1 by its caller).
     """
     ranks = as_rank_matrix(ranks)
     return np.lexsort((np.arange(ranks.shape[1]), ranks.min(axis=0), ranks.sum(axis=0)))
@@ -106,7 +107,7 @@ def majority_merge_sort(items: list[int], beats: list[list[bool]]) -> list[int]:
 
 
 def distinct_rows(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct orderings of a rank matrix with their multiplicities.
+    """Return the distinct orderings of a rank matrix with their multiplicities.
 
     Returns ``(unique, inverse, counts)``: ``unique[inverse]`` is ``ranks`` row for row and
     ``counts[u]`` (float) is how often row ``u`` of ``unique`` occurs. A panel of many judges

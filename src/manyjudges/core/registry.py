@@ -46,9 +46,10 @@ def load_callable(spec: str) -> Callable[..., Any]:
 
 @dataclass(frozen=True)
 class Builtin:
-    """A built-in method: the class (or factory) that makes it, one line on it, and the
-    parameter values it presets (defaults that differ from the factory's, e.g. ``ac_tau`` is
-    :class:`AverageCorrelation` with ``correlation="kendall"``; a config may still override them).
+    """A built-in method: the class (or factory) that makes it, one line on it, and its preset parameters.
+
+    The presets are defaults that differ from the factory's, e.g. ``ac_tau`` is
+    :class:`AverageCorrelation` with ``correlation="kendall"``; a config may still override them.
     """
 
     factory: Callable[..., Any]
@@ -56,8 +57,10 @@ class Builtin:
     preset: Mapping[str, Any] = field(default_factory=dict)
 
     def parameters(self) -> dict[str, Any]:
-        """Every parameter a user may set, with its default (presets applied); a parameter without
-        a default (the data of a plain function, e.g. an aggregator's rankings) is not one.
+        """Return every parameter a user may set, with its default (presets applied).
+
+        A parameter without a default (the data of a plain function, e.g. an aggregator's rankings) is not
+        one.
         """
         out: dict[str, Any] = {}
         for name, p in _signature(self.factory).parameters.items():
@@ -68,7 +71,7 @@ class Builtin:
 
 
 def _signature(factory: Callable[..., Any]) -> inspect.Signature:
-    """The factory's signature, cached per factory (the crowd sweep builds each method thousands of times)."""
+    """Return the factory's signature, cached per factory (the crowd sweep builds each method thousands of times)."""
     try:
         return _cached_signature(factory)
     except TypeError:  # an unhashable callable: not cached
@@ -137,7 +140,7 @@ class Registry:
         return iter(self.builtins)
 
     def resolve(self, method: str) -> tuple[Callable[..., Any], dict[str, Any]]:
-        """(factory, preset parameters) of a built-in name or ``package.module:callable``."""
+        """Return (factory, preset parameters) of a built-in name or ``package.module:callable``."""
         if method in self.builtins:
             entry = self.builtins[method]
             return entry.factory, dict(entry.preset)
@@ -147,16 +150,18 @@ class Registry:
                          "or give 'package.module:callable'" + _did_you_mean(method, self.builtins))
 
     def parameter_default(self, method: str, parameter: str) -> Any:
-        """The value ``parameter`` takes when a config entry of ``method`` does not set it: the
-        built-in's preset, else the factory's signature default.
+        """Return the value ``parameter`` takes when a config entry of ``method`` does not set it.
+
+        That is the built-in's preset, else the factory's signature default.
         """
         factory, preset = self.resolve(method)
         return preset.get(parameter, inspect.signature(factory).parameters[parameter].default)
 
     def check(self, method: str, params: Mapping[str, Any] | None = None) -> None:
-        """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built: an
-        unknown name, a module that does not import, a parameter the factory does not take, or a
-        value its ``_check_params()`` rejects. Constructors only store parameters, so this is cheap.
+        """Raise ValueError naming the problem if ``method`` with ``params`` cannot be built.
+
+        The problems: an unknown name, a module that does not import, a parameter the factory does not take,
+        or a value its ``_check_params()`` rejects. Constructors only store parameters, so this is cheap.
         """
         self.build(method, params)
 
@@ -192,7 +197,7 @@ def _did_you_mean(name: str, choices: Mapping[str, Any]) -> str:
 
 
 def method_spec(section: Mapping[str, Any], name: str) -> dict[str, Any]:
-    """{method, params} of a configured method entry (``method`` defaults to the entry's key)."""
+    """Return {method, params} of a configured method entry (``method`` defaults to the entry's key)."""
     methods = section.get("methods") or {}
     if name not in methods:
         raise ValueError(f"method {name!r} is not configured; configured: {sorted(methods)}")

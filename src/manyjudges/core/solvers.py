@@ -37,8 +37,10 @@ SETULB_SCIPY_VERSIONS = ((1, 15), (1, 16), (1, 17))
 
 
 def setulb_supported(version: str = scipy.__version__) -> bool:
-    """Whether the scipy release ``version`` (e.g. ``"1.17.1"``; the installed one by default) is one
-    of :data:`SETULB_SCIPY_VERSIONS`, whose private L-BFGS-B routine :func:`lbfgsb_fit` may call.
+    """Tell whether the scipy release ``version`` is one of :data:`SETULB_SCIPY_VERSIONS`.
+
+    ``version`` is e.g. ``"1.17.1"`` (the installed one by default); :func:`lbfgsb_fit` may call the
+    private L-BFGS-B routine of those releases.
     """
     release = tuple(int(v) for v in version.split(".")[:2])
     return release in SETULB_SCIPY_VERSIONS
@@ -56,9 +58,10 @@ class LbfgsbTolerances(TypedDict, total=False):
 
 
 class LbfgsbResult(NamedTuple):
-    """Where L-BFGS-B stopped: ``x``, the iterations run, and whether it stopped on its own test
-    (the projected gradient's largest entry at most ``gtol``, or a relative reduction of f at most
-    ``ftol``) rather than on ``maxiter`` / ``maxfun`` or a failed line search.
+    """Where L-BFGS-B stopped: ``x``, the iterations run, and whether it stopped on its own test.
+
+    Its own test: the projected gradient's largest entry at most ``gtol``, or a relative reduction of f at
+    most ``ftol``; it stopped on that rather than on ``maxiter`` / ``maxfun`` or a failed line search.
     """
 
     x: np.ndarray
@@ -81,8 +84,9 @@ def lbfgsb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, 
 def lbfgsb_fit(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None = None,
                maxiter: int = 15000, gtol: float = 1e-5, ftol: float = 2.220446049250313e-09, maxcor: int = 10,
                maxls: int = 20, maxfun: int = 15000, scale: np.ndarray | None = None) -> LbfgsbResult:
-    """:func:`lbfgsb` with the reason it stopped (:class:`LbfgsbResult`). ``ftol=0`` leaves the
-    projected-gradient test ``gtol`` as the only stop short of the caps.
+    """Run :func:`lbfgsb` with the reason it stopped (:class:`LbfgsbResult`).
+
+    ``ftol=0`` leaves the projected-gradient test ``gtol`` as the only stop short of the caps.
 
     ``scale`` (positive, one per variable): L-BFGS-B runs on u = x / scale, minimising f(scale * u)
     with gradient scale * grad f (a diagonal preconditioner: variables whose curvature differs by
@@ -127,8 +131,10 @@ def _bound_arrays(bounds: Sequence[tuple[float | None, float | None]] | None, n:
 
 def _lbfgsb_setulb(fun: Objective, x0: np.ndarray, bounds: Sequence[tuple[float | None, float | None]] | None,
                    maxiter: int, gtol: float, ftol: float, maxcor: int, maxls: int, maxfun: int) -> LbfgsbResult:
-    """The adapter to scipy's private L-BFGS-B routine: the loop of ``_minimize_lbfgsb`` of the scipy
-    releases in :data:`SETULB_SCIPY_VERSIONS`, without its wrappers (module docstring).
+    """Minimise ``fun`` by scipy's private L-BFGS-B routine (``setulb``): the adapter to it.
+
+    It runs the loop of ``_minimize_lbfgsb`` of the scipy releases in :data:`SETULB_SCIPY_VERSIONS`, without
+    its wrappers (module docstring).
 
     Everything that depends on the private API is here: the module ``scipy.optimize._lbfgsb``,
     ``setulb``'s arguments and workspace sizes, its encoding of the bounds (nbd 0 free, 1 lower

@@ -1,7 +1,7 @@
-"""The checks every table reader shares: faults located at a row (the earliest raised), empty fields,
-repeated rows, and the words of a repeat's message.
+"""The checks every table reader shares.
 
-A reader collects the faults it finds (:class:`Fault`: a row, an order among faults of one row, a
+Faults located at a row (the earliest raised), empty fields, repeated rows, and the words of a repeat's
+message. A reader collects the faults it finds (:class:`Fault`: a row, an order among faults of one row, a
 reason, a value), each from the distinct values of a column (:func:`first_fault`, :func:`empty_fields`)
 or from its codes (:func:`repeated_rows`), and raises the earliest (:func:`raise_earliest`), so an
 error always names the first faulty row in file order.
@@ -25,8 +25,10 @@ __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule"
 
 @dataclass(frozen=True)
 class Fault:
-    """A fault found at a row of a table: of all found, the one at the earliest row (then the lowest
-    ``order``) is raised, so an error names the first faulty row in file order.
+    """A fault found at a row of a table.
+
+    Of all faults found, the one at the earliest row (then the lowest ``order``) is raised, so an error
+    names the first faulty row in file order.
     """
 
     row: int
@@ -45,8 +47,10 @@ def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None
 
 def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
                 rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
-    """The fault at the first row (of ``rows``, all when None) whose ``column`` value is flagged by the
-    boolean mask ``bad_values`` over the column's distinct values (:meth:`ColumnarTable.values`), or None.
+    """Return the fault at the first row whose ``column`` value is flagged by ``bad_values``, or None.
+
+    The rows searched are ``rows`` (all when None); ``bad_values`` is a boolean mask over the column's
+    distinct values (:meth:`ColumnarTable.values`).
     """
     bad_values = np.asarray(bad_values, dtype=bool)
     if not bad_values.any():
@@ -60,8 +64,10 @@ def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reaso
 
 
 def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
-    """The first row (of ``rows``, all when None) with an empty or whitespace-only field of ``columns``
-    ("empty <column>"; ties: the column listed first); the distinct values are checked, not the rows.
+    """Return the first row with an empty or whitespace-only field of ``columns``, as a fault.
+
+    The rows searched are ``rows`` (all when None); the reason is "empty <column>" (ties: the column
+    listed first); the distinct values are checked, not the rows.
     """
     faults = []
     for order, column in enumerate(columns):
@@ -74,9 +80,10 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
 
 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
-    """(rows whose ``keys`` repeat another row's, the row each repeats), ascending: every row of a group but
-    its first (``keep="first"``; the head is the group's first row) or but its last (``"last"``; the head is
-    the group's last row). Sort-based on integer keys: O(n log n).
+    """Return (rows whose ``keys`` repeat another row's, the row each repeats), ascending.
+
+    Every row of a group but its first (``keep="first"``; the head is the group's first row) or but its
+    last (``"last"``; the head is the group's last row). Sort-based on integer keys: O(n log n).
     """
     order = np.lexsort([np.asarray(k) for k in keys[::-1]])
     same = np.ones(max(len(order) - 1, 0), dtype=bool)
@@ -108,8 +115,9 @@ ONE_VALUE_RULES = ("error", "first", "last")
 
 
 def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
-    """ValueError unless ``duplicates`` is error, first or last: ``keep`` would give ``table`` two values
-    where it holds one (``why`` says which).
+    """Raise a ValueError unless ``duplicates`` is error, first or last.
+
+    ``keep`` would give ``table`` two values where it holds one (``why`` says which).
     """
     if duplicates == "keep":
         raise ValueError(f"duplicates='keep' makes no sense for {table}: {why}; use error (the default), first or last")
@@ -119,9 +127,10 @@ def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
 
 def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: str
                         ) -> tuple[Fault | None, np.ndarray | None]:
-    """What a judgments table does with a row repeating an earlier row's ``key`` columns, by ``duplicates``:
-    ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it repeats; ``"first"``
-    or ``"last"`` the rows kept, only that one of each repeated key (None: every row).
+    """Return what a judgments table does with a row repeating an earlier row's ``key`` columns.
+
+    By ``duplicates``: ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it
+    repeats; ``"first"`` or ``"last"`` the rows kept, only that one of each repeated key (None: every row).
     """
     if duplicates == "keep":
         return None, None

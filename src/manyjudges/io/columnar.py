@@ -55,7 +55,7 @@ class ExtraColumnsWarning(DataWarning):
 
 
 def delimiter_of(path: str | os.PathLike[str]) -> str:
-    """The field separator of a canonical table: a comma for ``.csv`` files, else a tab."""
+    """Return the field separator of a canonical table: a comma for ``.csv`` files, else a tab."""
     return "," if str(path).lower().endswith(".csv") else "\t"
 
 
@@ -73,10 +73,11 @@ class TableLayout:
     optional: tuple[str, ...] = ()
 
     def accepted(self, column: str) -> tuple[str, ...]:
+        """Return the names ``column`` is read under: its own, then its :data:`ALIASES`."""
         return (column, *ALIASES.get(column, ()))
 
     def habits(self) -> str:
-        """What else the header may hold, in words: the other names read and the free order."""
+        """Say what else the header may hold, in words: the other names read and the free order."""
         others = [f"{alias} for {column}" for column in self.columns for alias in ALIASES.get(column, ())]
         optional = f"; {', '.join(self.optional)} optional" if self.optional else ""
         return "in any order" + (f"; {', '.join(others)}" if others else "") + optional
@@ -94,15 +95,16 @@ def _rows_of(path: Path) -> Iterator[tuple[int, list[str]]]:
 
 
 def read_header(path: str | os.PathLike[str]) -> list[str]:
-    """The header fields of a canonical table (empty for an empty file)."""
+    """Return the header fields of a canonical table (empty for an empty file)."""
     for _, fields in _rows_of(Path(path)):
         return fields
     return []
 
 
 def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[str, int]:
-    """Canonical column -> its position in ``header``; a missing or doubled column is a DataError,
-    unused columns are an :class:`ExtraColumnsWarning`.
+    """Map each canonical column to its position in ``header``.
+
+    A missing or doubled column is a DataError, unused columns are an :class:`ExtraColumnsWarning`.
     """
     sep = delimiter_of(path)
     shown = sep.join(header) if header else "(empty file)"
@@ -131,9 +133,10 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
 
 @dataclass
 class ColumnarTable:
-    """The columns of a canonical table as read: each a dictionary array (distinct strings and
-    int32 indices), keyed by canonical name, and the rows' file lines. An optional column the
-    file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`).
+    """The columns of a canonical table as read, and the rows' file lines.
+
+    Each column is a dictionary array (distinct strings and int32 indices), keyed by canonical name. An
+    optional column the file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`).
     """
 
     path: Path
@@ -144,6 +147,7 @@ class ColumnarTable:
 
     @property
     def n_rows(self) -> int:
+        """The number of data rows."""
         return len(self.lines)
 
     def has(self, column: str) -> bool:
@@ -151,7 +155,7 @@ class ColumnarTable:
         return column in self.columns or column in self._codes
 
     def values(self, column: str) -> np.ndarray:
-        """The distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
+        """Return the distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
         if column not in self.columns:  # released: its codes and ids serve
             return self._codes[column][1]
         return np.asarray(self.columns[column].dictionary.to_numpy(zero_copy_only=False), dtype=object)
@@ -163,8 +167,10 @@ class ColumnarTable:
         return self.columns[column].indices.to_numpy(zero_copy_only=False)
 
     def release(self, column: str) -> None:
-        """Drop the parsed column once its :meth:`codes` are made: the codes and ids then serve
-        :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a column in memory, not two).
+        """Drop the parsed column once its :meth:`codes` are made.
+
+        The codes and ids then serve :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a
+        column in memory, not two).
         """
         self.codes(column)
         self.columns.pop(column, None)
@@ -181,14 +187,15 @@ class ColumnarTable:
         return str(self.columns[column][int(row)].as_py())
 
     def line(self, row: int) -> int:
+        """Return the file line of row ``row``."""
         return self.lines[int(row)]
 
     def row_text(self, row: int) -> str:
-        """The row's fields in the layout's column order, joined by the file's separator."""
+        """Return the row's fields in the layout's column order, joined by the file's separator."""
         return delimiter_of(self.path).join(self.field(c, row) for c in self.layout.columns if self.has(c))
 
     def error(self, row: int, reason: str, value: object = None) -> DataError:
-        """A DataError at row ``row``'s line."""
+        """Return a DataError at row ``row``'s line."""
         return DataError.at(self.path, self.line(row), reason, value)
 
     def repeated(self, columns: Sequence[str], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
@@ -196,8 +203,10 @@ class ColumnarTable:
         return repeated_rows([self.codes(c)[0] for c in columns], keep)
 
     def codes(self, column: str) -> tuple[np.ndarray, pd.Index]:
-        """(codes, ids): ``ids`` the distinct values of ``column`` in natural order (:func:`natural_order`;
-        a str Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
+        """Return (codes, ids) of ``column``.
+
+        ``ids`` are the distinct values of ``column`` in natural order (:func:`natural_order`; a str
+        Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
         """
         if column not in self._codes:
             dictionary = self.columns[column].dictionary
@@ -210,8 +219,10 @@ class ColumnarTable:
 
 
 def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]) -> dict[str, pa.DictionaryArray]:
-    """One DictionaryArray (unified dictionary, int32 indices, one chunk) per column. Each parsed column is
-    let go once converted (its list entry set to None), so at most one column is held twice.
+    """Return one DictionaryArray (unified dictionary, int32 indices, one chunk) per column.
+
+    Each parsed column is let go once converted (its list entry set to None), so at most one column is
+    held twice.
     """
     out: dict[str, pa.DictionaryArray] = {}
     for k, name in enumerate(names):
@@ -236,8 +247,9 @@ def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]
 
 
 def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[list[list[str]], list[int]]:
-    """The wanted fields of every data row and their lines, read by Python's csv module: a row with
-    another number of fields than the header is a DataError naming its line.
+    """Return the wanted fields of every data row and their lines, read by Python's csv module.
+
+    A row with another number of fields than the header is a DataError naming its line.
     """
     sep = delimiter_of(path)
     kind = "comma" if sep == "," else "tab"
@@ -323,8 +335,10 @@ _MAX_RANK_DIGITS = 18
 
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
                order: int = 10) -> tuple[np.ndarray, Fault | None]:
-    """(each row's rank (int64; 0 where it is not a positive integer), the first row of ``rows`` (all when
-    None) whose rank is not a positive integer). The distinct values are parsed, not the rows.
+    """Return (each row's rank, the first row of ``rows`` whose rank is not a positive integer).
+
+    The ranks are int64, 0 where a rank is not a positive integer; ``rows`` is all rows when None. The
+    distinct values are parsed, not the rows.
     """
     dictionary = table.columns[column].dictionary
     digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
@@ -347,7 +361,7 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
 
 
 def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
-    """A column as read, as str (rows in file order, or ``rows``)."""
+    """Return a column as read, as str (rows in file order, or ``rows``)."""
     array = table.columns[column]
     if rows is not None:
         array = array.take(pa.array(rows))

@@ -59,8 +59,10 @@ class DataError(ValueError):
 
 
 def not_utf8(path: str | os.PathLike[str]) -> DataError:
-    """The DataError for a file that is not UTF-8 text: its file, the 1-based line of the first
-    bad byte (lines end at LF) and the bytes around it (the line's own, up to 20 on each side).
+    """Return the DataError for a file that is not UTF-8 text.
+
+    It names the file, the 1-based line of the first bad byte (lines end at LF) and the bytes around it
+    (the line's own, up to 20 on each side).
     """
     data = Path(path).read_bytes()
     try:
@@ -76,8 +78,10 @@ def not_utf8(path: str | os.PathLike[str]) -> DataError:
 
 
 def read_utf8(path: str | os.PathLike[str]) -> str:
-    """The text of a UTF-8 file, line ends as they are; bytes that are not UTF-8 raise
-    :func:`not_utf8`'s DataError (file, line, bytes), never a bare UnicodeDecodeError.
+    """Return the text of a UTF-8 file, line ends as they are.
+
+    Bytes that are not UTF-8 raise :func:`not_utf8`'s DataError (file, line, bytes), never a bare
+    UnicodeDecodeError.
     """
     try:
         return Path(path).read_bytes().decode("utf-8")

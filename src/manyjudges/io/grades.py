@@ -107,7 +107,7 @@ class GradedData:
 
 def grades_frame(items: list[str], judges: list[str], labels: list[int],
                  lines: list[int] | None = None) -> pd.DataFrame:
-    """A grades DataFrame from its columns, sorted by item, then judge (natural order).
+    """Build a grades DataFrame from its columns, sorted by item, then judge (natural order).
 
     The raw-format parsers of :mod:`manyjudges.io.sources` build their grades with it, so every
     parsed grades table is built (and ordered) the same way. ``lines`` (each row's line in its

@@ -18,8 +18,9 @@ META_KEYS = ("n_labels", "label_names", "dropped")
 
 
 def grades_meta_text(n_classes: int, label_names: Sequence[str], dropped: Mapping[str, int]) -> str:
-    """The sidecar's YAML text: the three keys in that order (nothing time-dependent: the same data, the same
-    bytes).
+    """Return the sidecar's YAML text: the three keys in that order.
+
+    Nothing is time-dependent: the same data, the same bytes.
     """
     meta = {
         "n_labels": int(n_classes),
@@ -45,9 +46,10 @@ def _key_lines(text: str) -> dict[str, int]:
 
 
 def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict[str, int]]:
-    """``n_labels`` (the number of classes), ``label_names`` and ``dropped`` from a grades metadata file; a
-    DataError names the file, the key's line and the value for YAML that does not parse, an unknown or missing
-    key, or a bad value.
+    """Read ``n_labels`` (the number of classes), ``label_names`` and ``dropped`` from a grades metadata file.
+
+    A DataError names the file, the key's line and the value for YAML that does not parse, an unknown or
+    missing key, or a bad value.
     """
     path = Path(path)
     text = read_utf8(path)

@@ -1,5 +1,7 @@
-"""A short list of ids, each with an optional count: the items that may get more labels (``item``,
-``available``) or the workers who can label now (``worker``, ``available``).
+"""A short list of ids, each with an optional count.
+
+The items that may get more labels (``item``, ``available``) or the workers who can label now (``worker``,
+``available``).
 """
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ __all__ = ["read_id_counts"]
 
 
 def read_id_counts(path: str | os.PathLike[str], id_column: str, count_column: str = "available") -> pd.DataFrame:
-    """``id_column`` (text) and, when the file has it, ``count_column`` (an integer >= 0). A missing id
-    column, an empty id, an id given twice or a count that is not a non-negative integer is a DataError
-    naming the file, the line and the value.
+    """Read ``id_column`` (text) and, when the file has it, ``count_column`` (an integer >= 0).
+
+    A missing id column, an empty id, an id given twice or a count that is not a non-negative integer is
+    a DataError naming the file, the line and the value.
     """
     try:
         table = pd.read_csv(path, sep=delimiter_of(path), dtype=str, keep_default_na=False)

@@ -72,7 +72,7 @@ def _check_class_names(classes: Sequence) -> list[str]:
 
 
 def _class_names(classes: Sequence) -> np.ndarray:
-    """The declared classes as the table's values: int64 when every class is an integer, else str."""
+    """Return the declared classes as the table's values: int64 when every class is an integer, else str."""
     array = np.asarray(list(classes))
     if array.dtype.kind in "iu":
         return array.astype(np.int64)
@@ -170,12 +170,12 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
 
 
 def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> CrowdLabels:
-    """Read and validate a labels table straight into integer codes
-    (:class:`~manyjudges.core.coded_labels.CrowdLabels`).
+    """Read and validate a labels table straight into integer codes.
 
-    The same table, checks and errors as :func:`read_labels`, without a DataFrame of the rows: a
-    hundred million labels take 12 bytes each (int32 codes), the ids are kept once each, in natural
-    order (``items``, ``workers``), and the classes as :func:`read_labels` gives them.
+    The codes are a :class:`~manyjudges.core.coded_labels.CrowdLabels`. The same table, checks and
+    errors as :func:`read_labels`, without a DataFrame of the rows: a hundred million labels take 12
+    bytes each (int32 codes), the ids are kept once each, in natural order (``items``, ``workers``),
+    and the classes as :func:`read_labels` gives them.
     """
     return _read_labels(path, classes, duplicates).data
 
@@ -294,8 +294,9 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
 
 
 def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
-    """Write a labels table (``item``, ``worker`` or ``judge``, ``label``) atomically, header
-    ``item, worker, label``; TSV, or CSV if the name ends in ``.csv``.
+    """Write a labels table (``item``, ``worker`` or ``judge``, ``label``) atomically.
+
+    The header is ``item, worker, label``; TSV, or CSV if the name ends in ``.csv``.
     """
     frame = labels.rename(columns={"judge": "worker"}) if "worker" not in labels.columns else labels
     missing = [c for c in LABELS_COLUMNS if c not in frame.columns]

@@ -36,9 +36,10 @@ ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
 
 
 def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault | None:
-    """The first set (in order of first appearance) whose shape is wrong, checked on the kept ``rows``:
-    fewer than ``min_judges`` judges, fewer than 2 items (its first judge's), a judge that ranks an item
-    its first judge does not rank, or a judge that misses an item its first judge ranks.
+    """Return the first set (in order of first appearance) whose shape is wrong, checked on the kept ``rows``.
+
+    Wrong is: fewer than ``min_judges`` judges, fewer than 2 items (its first judge's), a judge that
+    ranks an item its first judge does not rank, or a judge that misses an item its first judge ranks.
     """
     set_code, set_ids = table.codes("set_id")
     judge_code, judges = table.codes("judge")

@@ -53,7 +53,7 @@ PathLike = str | os.PathLike[str]
 
 
 def rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
-    """A rankings DataFrame (str columns, int64 rank) from ``(list_set, list_id, item, rank)`` row tuples.
+    """Build a rankings DataFrame (str columns, int64 rank) from ``(list_set, list_id, item, rank)`` row tuples.
 
     The raw-format parsers of :mod:`manyjudges.io.sources` build their rankings with it.
     """

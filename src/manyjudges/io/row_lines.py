@@ -26,7 +26,7 @@ class RowLines:
         self._rows: np.ndarray | None = None  # for a subset: the rows of the whole file it keeps
 
     def subset(self, rows: np.ndarray) -> RowLines:
-        """The lines of the rows ``rows`` (positions), as lazy as these: ``subset(rows)[k] == self[rows[k]]``."""
+        """Return the lines of the rows ``rows`` (positions), as lazy as these: ``subset(rows)[k] == self[rows[k]]``."""
         rows = np.asarray(rows, dtype=np.int64)
         kept = RowLines(self.path, len(rows), self._known)
         kept._blank = self._blank

@@ -68,7 +68,7 @@ def _needs_quotes(text: pa.Array, sep: str) -> bool:
 
 
 def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
-    """The column as ``to_csv`` writes it, or None when only ``to_csv`` itself should."""
+    """Return the column as ``to_csv`` writes it, or None when only ``to_csv`` itself should."""
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype):
         return None
@@ -94,8 +94,9 @@ def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
 
 
 def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
-    """``df.to_csv(handle, sep=sep, index=False, lineterminator="\\n")``'s text, written to the open text
-    ``handle``; large tables are formatted by pyarrow (module docstring), the same bytes.
+    r"""Write ``df.to_csv(handle, sep=sep, index=False, lineterminator="\n")``'s text to the open text ``handle``.
+
+    Large tables are formatted by pyarrow (module docstring), the same bytes.
     """
     names = [str(c) for c in df.columns]
     columns = None
@@ -114,15 +115,17 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
 
 
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
-    """``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\\n" line ends) to an
-    open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`).
+    r"""Write ``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\n" line ends).
+
+    To an open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`).
     """
     write_delimited(df, handle, sep)
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write ``df`` atomically (:func:`~manyjudges.core.atomic.atomic_file`): a TSV, or a CSV when the name ends
-    in ``.csv``.
+    """Write ``df`` atomically (:func:`~manyjudges.core.atomic.atomic_file`).
+
+    A TSV, or a CSV when the name ends in ``.csv``.
 
     Parameters
     ----------

@@ -68,9 +68,11 @@ _FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
                 outcomes: tuple[str, ...]) -> list[Fault | None]:
-    """The faults of a table of pairwise verdicts, each at its first row: an empty or whitespace-only
-    field of ``columns`` ("empty <column>"), an ``outcome`` not among ``outcomes``, and a model compared
-    with itself (``first`` == ``second``), in that order among faults of one row.
+    """Return the faults of a table of pairwise verdicts, each at its first row.
+
+    The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
+    among ``outcomes``, and a model compared with itself (``first`` == ``second``), in that order among
+    faults of one row.
     """
     faults: list[Fault | None] = [empty_fields(table, columns)]
     values = table.values(outcome)
@@ -86,7 +88,7 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
 
 
 def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Column, winner: Column) -> pd.DataFrame:
-    """A verdicts table from its five columns (sequences, or one str for every row), every column str."""
+    """Build a verdicts table from its five columns (sequences, or one str for every row), every column str."""
     columns = dict(zip(VERDICT_COLUMNS, (prompt, judge, model_a, model_b, winner)))
     n = max((len(v) for v in columns.values() if not isinstance(v, str)), default=0)
     return pd.DataFrame({c: pd.Series(np.full(n, v, dtype=object) if isinstance(v, str)
@@ -136,8 +138,9 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
 
 
 def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
-    """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``; TSV, or
-    CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
+    """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``.
+
+    A TSV, or CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
     :data:`WINNERS` (the table is checked before anything is written).
     """
     missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
@@ -150,7 +153,7 @@ def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
 
 
 def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts table of a preferences table (``topic, worker, left, right, outcome``).
+    """Return the verdicts table of a preferences table (``topic, worker, left, right, outcome``).
 
     ``topic`` -> ``prompt``, ``worker`` (or ``judge``) -> ``judge``, ``left`` -> ``model_a`` (the item
     shown first), ``right`` -> ``model_b``; outcome ``left`` -> winner ``model_a``, ``right`` ->
@@ -170,7 +173,7 @@ def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
 
 
 def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
-    """A verdicts table read from a verdicts table or a preferences table, told apart by the header.
+    """Read a verdicts table from a verdicts table or a preferences table, told apart by the header.
 
     A header with ``winner`` (or ``model_a`` or ``model_b``) is read by :func:`read_verdicts`; one with
     ``outcome`` (or ``left`` or ``right``) by :func:`~manyjudges.io.preferences.read_preferences`, then

@@ -1,6 +1,8 @@
-"""The config's checks after its schema (:func:`manyjudges.pipeline.workflow_support.check_config_schema`), run by the
-pipeline before any job: every configured method can be built (:func:`check_config_methods`), and each
-family's section names only what is configured (:func:`check_config_references`, which runs each family's
+"""The config's checks after its schema, run by the pipeline before any job.
+
+The schema check is :func:`manyjudges.pipeline.workflow_support.check_config_schema`. These checks: every
+configured method can be built (:func:`check_config_methods`), and each family's section names only what is
+configured (:func:`check_config_references`, which runs each family's
 :attr:`~manyjudges.families.Family.config_check`: the built-in families' ``check_<family>_config`` here).
 
 Nothing in the library imports this module.
@@ -23,9 +25,11 @@ __all__ = ["check_arena_config", "check_config_methods", "check_config_reference
 
 
 def check_config_methods(config: Mapping[str, Any]) -> None:
-    """Fail before any job when a configured method cannot be built: an unknown name, a module that
-    does not import, a parameter the method does not take or a value it rejects (each family's section
-    lists its methods under ``methods``; other places a family names methods, its own config check).
+    """Fail before any job when a configured method cannot be built.
+
+    That is: an unknown name, a module that does not import, a parameter the method does not take or a value
+    it rejects (each family's section lists its methods under ``methods``; other places a family names
+    methods, its own config check).
     """
     for section in families():
         registry = family_registry(section)
@@ -38,8 +42,9 @@ def check_config_methods(config: Mapping[str, Any]) -> None:
 
 
 def _check_batch(config: Mapping[str, Any], section: str) -> None:
-    """``<section>.batch`` names configured methods that run in one job each (no ``jobs: N > 1``),
-    and no method is itself named like the batch job.
+    """Check that ``<section>.batch`` names configured methods that run in one job each (no ``jobs: N > 1``).
+
+    And that no method is itself named like the batch job.
     """
     entries = config.get(section) or {}
     methods = entries.get("methods") or {}
@@ -57,15 +62,16 @@ def _check_batch(config: Mapping[str, Any], section: str) -> None:
 
 
 def check_config_references(config: Mapping[str, Any]) -> None:
-    """Fail early, and clearly, when a section names what is not configured (a dataset, a method): each
-    family's own check (:attr:`~manyjudges.families.Family.config_check`), in the families' order.
+    """Fail early, and clearly, when a section names what is not configured (a dataset, a method).
+
+    Each family's own check runs (:attr:`~manyjudges.families.Family.config_check`), in the families' order.
     """
     for family in families().values():
         family.check_config(config)
 
 
 def check_orderings_config(config: Mapping[str, Any]) -> None:
-    """The orderings section's batch, readings and sweep readings name configured methods and datasets."""
+    """Check that the orderings section's batch, readings and sweep readings name configured methods and datasets."""
     _check_batch(config, "orderings")
     orderings = config.get("orderings") or {}
     wanted = (orderings.get("readings") or {}).get("datasets") or []
@@ -77,8 +83,9 @@ def check_orderings_config(config: Mapping[str, Any]) -> None:
 
 
 def check_consensus_config(config: Mapping[str, Any]) -> None:
-    """The consensus section's datasets are configured (its own or the orderings'), its search runs on
-    rankings and its aggregators exist.
+    """Check that the consensus section's datasets are configured (its own or the orderings').
+
+    And that its search runs on rankings and its aggregators exist.
     """
     known = all_datasets(config)
     cons = config.get("consensus") or {}
@@ -102,7 +109,10 @@ def check_consensus_config(config: Mapping[str, Any]) -> None:
 
 
 def check_graded_config(config: Mapping[str, Any]) -> None:
-    """The graded section's comparisons and batch name configured methods; its simulated panels can be drawn."""
+    """Check that the graded section's comparisons and batch name configured methods.
+
+    And that its simulated panels can be drawn.
+    """
     from manyjudges.graded.simulate import spec_problem
 
     graded = config.get("graded") or {}
@@ -118,8 +128,10 @@ def check_graded_config(config: Mapping[str, Any]) -> None:
 
 
 def check_crowd_config(config: Mapping[str, Any]) -> None:
-    """The crowd section's batch, proposed, baselines, ablation and robustness name configured methods and
-    datasets, and no crowd dataset shares its name with another section's of another source.
+    """Check that the crowd section's batch, proposed, baselines, ablation and robustness name configured entries.
+
+    They name configured methods and datasets, and no crowd dataset shares its name with another section's of
+    another source.
     """
     _check_batch(config, "crowd")
     crowd = config.get("crowd") or {}
@@ -145,8 +157,9 @@ def check_crowd_config(config: Mapping[str, Any]) -> None:
 
 
 def check_truth_config(config: Mapping[str, Any]) -> None:
-    """The truth section's replay (``active``) names a method that can be built; a simulated dataset
-    gives no option its ``scenario`` does not take.
+    """Check that the truth section's replay (``active``) names a method that can be built.
+
+    And that a simulated dataset gives no option its ``scenario`` does not take.
     """
     for name, spec in ((config.get("truth") or {}).get("datasets") or {}).items():
         if spec.get("source") == "simulate":
@@ -165,9 +178,10 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
 
 
 def check_arena_config(config: Mapping[str, Any]) -> None:
-    """The arena section's simulated arenas can be drawn and their ``judges`` and ``reference`` patterns match
-    judges of their panel, none in both, leaving a panel; a dataset named like another section's reads the same
-    pinned files (one download).
+    """Check that the arena section's simulated arenas can be drawn and their judge patterns are sound.
+
+    The ``judges`` and ``reference`` patterns match judges of their panel, none in both, leaving a panel; a
+    dataset named like another section's reads the same pinned files (one download).
     """
     from manyjudges.crowd.arena.data import split_panel
     from manyjudges.crowd.arena.simulate import arena_problem

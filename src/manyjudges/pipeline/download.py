@@ -54,7 +54,7 @@ _MIRROR_HINT = (
 
 @lru_cache(maxsize=1)
 def _read_pinned_table() -> pd.DataFrame:
-    """The pinned list as parsed from the package resource (cached: read once per process).
+    """Return the pinned list as parsed from the package resource (cached: read once per process).
 
     Returns
     -------
@@ -73,7 +73,7 @@ def _read_pinned_table() -> pd.DataFrame:
 
 
 def pinned_table() -> pd.DataFrame:
-    """The whole pinned list: one row per file of every dataset.
+    """Return the whole pinned list: one row per file of every dataset.
 
     Returns
     -------
@@ -84,7 +84,7 @@ def pinned_table() -> pd.DataFrame:
 
 
 def pinned_files(dataset: str) -> pd.DataFrame:
-    """The pinned files of one dataset.
+    """Return the pinned files of one dataset.
 
     Parameters
     ----------
@@ -110,7 +110,7 @@ def pinned_files(dataset: str) -> pd.DataFrame:
 
 
 def raw_filename(repo_path: str) -> str:
-    """The local file name of a pinned file: the basename of ``repo_path``.
+    """Return the local file name of a pinned file: the basename of ``repo_path``.
 
     Examples
     --------
@@ -121,7 +121,7 @@ def raw_filename(repo_path: str) -> str:
 
 
 def upstream_url(repo_path: str) -> str:
-    """The raw.githubusercontent.com URL of a pinned file, each segment quoted.
+    """Return the raw.githubusercontent.com URL of a pinned file, each segment quoted.
 
     Examples
     --------
@@ -139,7 +139,7 @@ def mirror_path(repo_path: str, mirror: str | os.PathLike[str]) -> Path:
 
 
 def _resolve_mirror(mirror: str | os.PathLike[str] | None) -> Path | None:
-    """The argument if given, else ``$MANYJUDGES_MIRROR`` if set and non-empty."""
+    """Return the argument if given, else ``$MANYJUDGES_MIRROR`` if set and non-empty."""
     if mirror is not None and os.fspath(mirror) != "":
         return Path(mirror)
     from_env = os.environ.get(MIRROR_ENV, "")

@@ -1,5 +1,7 @@
-"""How the pipeline's work is split into jobs: a method's ``jobs`` key, the ``batch`` lists
-(several methods in one job per dataset), the graded parts and ED under noise.
+"""How the pipeline's work is split into jobs.
+
+A method's ``jobs`` key, the ``batch`` lists (several methods in one job per dataset), the graded parts and ED
+under noise.
 """
 from __future__ import annotations
 
@@ -28,8 +30,9 @@ def job_count(values: list[Any], jobs: int) -> int:
 
 
 def job_share(values: list[Any], jobs: int, chunk: int) -> list[Any]:
-    """The values job ``chunk`` of ``job_count(values, jobs)`` works on: consecutive runs of
-    near-equal length, in order (the first ``len(values) % jobs`` runs one longer).
+    """Return the values job ``chunk`` of ``job_count(values, jobs)`` works on.
+
+    Consecutive runs of near-equal length, in order (the first ``len(values) % jobs`` runs one longer).
     """
     n = job_count(values, jobs)
     if not 0 <= chunk < n:
@@ -40,7 +43,7 @@ def job_share(values: list[Any], jobs: int, chunk: int) -> list[Any]:
 
 
 def planned_parts(section: Mapping[str, Any], dataset: str) -> list[tuple[str, str, int]]:
-    """(method, protocol, chunk) of every prediction part of one dataset."""
+    """Return (method, protocol, chunk) of every prediction part of one dataset."""
     # imported here: the jobs' scripts import this module for write_tsv / setup_logging only
     from manyjudges.graded.experiment import PROTOCOLS, method_for, protocols_for
 
@@ -91,8 +94,9 @@ def ed_jobs(section: Mapping[str, Any]) -> dict[str, list[tuple[list[str], list[
 
 
 def method_units(section: Mapping[str, Any]) -> dict[str, list[str]]:
-    """{job name: its methods}: one job per method, except the methods listed under ``batch``,
-    which share one job named :data:`BATCH_JOB` (at the place of the first of them).
+    """Return {job name: its methods}: one job per method, except the methods listed under ``batch``.
+
+    Those share one job named :data:`BATCH_JOB` (at the place of the first of them).
     """
     batch = set(section.get("batch") or [])
     out: dict[str, list[str]] = {}

@@ -1,5 +1,7 @@
-"""Which readings the pipeline recomputes (docs/methods.md): the noise experiment's readings of Table 1
-(``orderings.readings``) and the FreSPA sweep's (``orderings.sweep.readings``), as config lookups.
+"""Which readings the pipeline recomputes (docs/methods.md), as config lookups.
+
+The noise experiment's readings of Table 1 (``orderings.readings``) and the FreSPA sweep's
+(``orderings.sweep.readings``).
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
 
 
 def noise_reading(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, str]:
-    """The noise experiment's reading (``ed_over``, ``noise_rounding``): the section's own, or with one
-    of ``orderings.readings.variants`` laid over it.
+    """Return the noise experiment's reading (``ed_over``, ``noise_rounding``).
+
+    The section's own, or with one of ``orderings.readings.variants`` laid over it.
     """
     reading = {"ed_over": orderings["ed_over"], "noise_rounding": orderings["noise_rounding"]}
     if variant is not None:
@@ -28,7 +31,7 @@ def noise_reading(orderings: Mapping[str, Any], variant: str | None = None) -> d
 
 
 def reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
-    """The ordering datasets on which Table 1 is recomputed under ``orderings.readings``."""
+    """Return the ordering datasets on which Table 1 is recomputed under ``orderings.readings``."""
     readings = orderings.get("readings")
     if not readings:
         return []
@@ -40,8 +43,9 @@ SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio"
 
 
 def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list[str]:
-    """The swept parameters recomputed under ``orderings.sweep.readings[variant]``: those it changes
-    (Table 3's length ratios for ``length_rounding``), in the sweep's order.
+    """Return the swept parameters recomputed under ``orderings.sweep.readings[variant]``.
+
+    Those it changes (Table 3's length ratios for ``length_rounding``), in the sweep's order.
     """
     changes = orderings["sweep"]["readings"][variant]
     changed = {parameter for key in changes for parameter in SWEEP_READING_PARAMETERS[key]}
@@ -49,8 +53,9 @@ def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list
 
 
 def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None) -> dict[str, Any]:
-    """{method, params} of the sweep's method entry, with ``orderings.sweep.readings[variant]`` laid over
-    its parameters.
+    """Return {method, params} of the sweep's method entry.
+
+    With ``orderings.sweep.readings[variant]`` laid over its parameters.
     """
     sweep = orderings.get("sweep") or {}
     spec = method_spec(orderings, sweep.get("method", "frespa"))
@@ -60,8 +65,9 @@ def sweep_reading_spec(orderings: Mapping[str, Any], variant: str | None = None)
 
 
 def sweep_reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
-    """The ordering datasets on which the sweep is recomputed under ``orderings.sweep.readings``: those
-    of ``orderings.readings.datasets`` (default every one); none without sweep readings.
+    """Return the ordering datasets on which the sweep is recomputed under ``orderings.sweep.readings``.
+
+    Those of ``orderings.readings.datasets`` (default every one); none without sweep readings.
     """
     if not (orderings.get("sweep") or {}).get("readings"):
         return []

@@ -1,8 +1,10 @@
-"""results/REPRODUCTION.md: every paper's values beside ours. In order: the header, the fidelity scoreboard
-(:mod:`manyjudges.reporting.scoreboard`) of every section's cells, the readings
-(:mod:`manyjudges.reporting.readings`) of every section, then the sections' markdown. Each section is one
-family's :class:`~manyjudges.reporting.section.ReportSection`, built by its ``report.report_section``
-(e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and the workflow support.
+"""results/REPRODUCTION.md: every paper's values beside ours.
+
+In order: the header, the fidelity scoreboard (:mod:`manyjudges.reporting.scoreboard`) of every section's
+cells, the readings (:mod:`manyjudges.reporting.readings`) of every section, then the sections' markdown. Each
+section is one family's :class:`~manyjudges.reporting.section.ReportSection`, built by its
+``report.report_section`` (e.g. :func:`manyjudges.orderings.report.report_section`); beside the command and
+the workflow support.
 """
 from __future__ import annotations
 
@@ -28,17 +30,21 @@ HEADER = [
 
 
 def family_sections(arguments: Mapping[str, Mapping[str, Any]]) -> list[ReportSection]:
-    """Each family's section, in the order given: ``<its package>.report.report_section(**arguments)``
-    for each ``{family: arguments}`` (:func:`manyjudges.families.get_family`).
+    """Return each family's section, in the order given.
+
+    ``<its package>.report.report_section(**arguments)`` for each ``{family: arguments}``
+    (:func:`manyjudges.families.get_family`).
     """
     return [get_family(family).module("report").report_section(**dict(kwargs)) for family, kwargs in arguments.items()]
 
 
 def write_reproduction(sections: Sequence[ReportSection], out_path: str | Path) -> None:
-    """Write REPRODUCTION.md (atomically): the header, the fidelity scoreboard of all ``sections``' cells,
-    the "Readings" section of all their readings (each family's ``readings_note`` above the table when it
-    has rows), then the sections' markdown in the given order (the pipeline's: orderings, consensus, graded,
-    crowd, truth); a section with no markdown (a family without results) is left out.
+    """Write REPRODUCTION.md (atomically).
+
+    The header, the fidelity scoreboard of all ``sections``' cells, the "Readings" section of all their
+    readings (each family's ``readings_note`` above the table when it has rows), then the sections' markdown
+    in the given order (the pipeline's: orderings, consensus, graded, crowd, truth); a section with no
+    markdown (a family without results) is left out.
     """
     cells = [pd.DataFrame(columns=CELL_COLUMNS), *(s.cells for s in sections)]
     board = scoreboard(pd.concat([c for c in cells if not c.empty] or cells, ignore_index=True))

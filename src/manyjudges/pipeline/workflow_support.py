@@ -60,8 +60,9 @@ def all_datasets(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
-    """Datasets fetched from pinned URLs: those of each family's section whose source is one of its
-    :attr:`~manyjudges.families.Family.pinned_sources`.
+    """Return the datasets fetched from pinned URLs.
+
+    Those of each family's section whose source is one of its :attr:`~manyjudges.families.Family.pinned_sources`.
     """
     from manyjudges.families import families
 
@@ -74,9 +75,10 @@ def pinned_dataset_names(config: Mapping[str, Any]) -> list[str]:
 
 
 def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, str]]:
-    """{local filename: {repo_path, sha256}} of a real dataset: the pinned files of its ``pinned`` key
-    (another data set's entry in ``resources/datasets.tsv``, when the section allows it) or of its own
-    name, restricted to ``files`` if given.
+    """Return {local filename: {repo_path, sha256}} of a real dataset.
+
+    The pinned files of its ``pinned`` key (another data set's entry in ``resources/datasets.tsv``, when the
+    section allows it) or of its own name, restricted to ``files`` if given.
     """
     spec = all_datasets(config)[dataset]
     pinned = pinned_files(spec.get("pinned", dataset))
@@ -119,8 +121,10 @@ class _Tee:
 
 
 def setup_logging(log_path: str | Path | None) -> None:
-    """The job's log file gets the library's progress messages, its warnings and, if the job fails,
-    its traceback; the console gets the warnings and the traceback (without a log: everything).
+    """Set up a job's logging.
+
+    The job's log file gets the library's progress messages, its warnings and, if the job fails, its
+    traceback; the console gets the warnings and the traceback (without a log: everything).
     """
     form = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     console = logging.StreamHandler(sys.__stderr__)
@@ -147,9 +151,11 @@ def write_tsv(df: pd.DataFrame, path: str | Path) -> None:
 
 
 def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
-    """The config schema at ``path``, with a section for each family of :func:`manyjudges.families.families`
-    (``$ref`` to its schema: ``<family>.schema.yaml`` beside ``path`` for a built-in family, the ``file:`` URI
-    of its own for a plug-in), and a registry that resolves those ``$ref``.
+    """Return the config schema at ``path``, with a section for each family, and a registry for its ``$ref``.
+
+    The families are those of :func:`manyjudges.families.families`; each section is a ``$ref`` to its schema:
+    ``<family>.schema.yaml`` beside ``path`` for a built-in family, the ``file:`` URI of its own for a
+    plug-in. The registry resolves those ``$ref``.
     """
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
@@ -171,9 +177,10 @@ def load_schema(path: str | Path) -> tuple[dict[str, Any], Any]:
 
 
 def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path) -> dict[str, Any]:
-    """A validated config section; an absent one is an empty section (no datasets, no methods; each
-    required key at its emptiest: {}, [] or its minimum) with the defaults of its schema, so rules
-    can index any key the schema requires or gives a default.
+    """Return a validated config section; an absent one is an empty section.
+
+    Empty: no datasets, no methods; each required key at its emptiest ({}, [] or its minimum), with the
+    defaults of its schema, so rules can index any key the schema requires or gives a default.
     """
     if config.get(name):
         return dict(config[name])
@@ -190,11 +197,12 @@ def config_section(config: Mapping[str, Any], name: str, schema_path: str | Path
 
 def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_errors: int = 3,
                         missing_hint: str | None = None) -> None:
-    """Fail before any job when the config breaks its schema, in a few lines naming each key path:
-    an unknown key (with the nearest known key), a missing required key (naming a typo that stands
-    for it), a wrong type or value. ``missing_hint`` is added, in parentheses, to a missing top-level
-    key (e.g. how to add to the default config). A valid config gets the schema's defaults filled in,
-    in place.
+    """Fail before any job when the config breaks its schema, in a few lines naming each key path.
+
+    The faults: an unknown key (with the nearest known key), a missing required key (naming a typo that
+    stands for it), a wrong type or value. ``missing_hint`` is added, in parentheses, to a missing top-level
+    key (e.g. how to add to the default config). A valid config gets the schema's defaults filled in, in
+    place.
     """
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
@@ -220,8 +228,9 @@ def check_config_schema(config: Mapping[str, Any], schema_path: str | Path, max_
 
 
 def _with_defaults(validator_class: Any) -> Any:
-    """The validator class that also fills in each missing key's ``default`` (at every depth,
-    through ``$ref`` too), as in the jsonschema FAQ.
+    """Return the validator class that also fills in each missing key's ``default``.
+
+    At every depth, through ``$ref`` too, as in the jsonschema FAQ.
     """
     from jsonschema import validators
 
@@ -247,14 +256,16 @@ def _nearest(word: str, choices: Any) -> str:
 
 
 def _unknown_keys(errors: list[Any]) -> list[str]:
-    """The keys the schema does not know, among errors at one key path."""
+    """Return the keys the schema does not know, among errors at one key path."""
     return [k for err in errors if err.validator == "additionalProperties" and isinstance(err.instance, Mapping)
             for k in err.instance if k not in err.schema.get("properties", {})]
 
 
 def _describe_schema_error(err: Any, unknown: list[str]) -> str:
-    """One line for one schema error; ``unknown``: the keys at the same path the schema does not know
-    (the candidates for a typo of a missing required key).
+    """Describe one schema error in one line.
+
+    ``unknown``: the keys at the same path the schema does not know (the candidates for a typo of a missing
+    required key).
     """
     where, value, short = _key_path(err.absolute_path), err.instance, reprlib.Repr()
     short.maxstring, short.maxother = 60, 60

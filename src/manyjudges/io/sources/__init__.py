@@ -83,8 +83,10 @@ __all__ = [
 
 
 def source_file(files: Mapping[str, PathLike], name: str, what: str) -> PathLike:
-    """``files[name]``: the file ``name`` (of a data set's ``{file name: path}``) that ``what`` (e.g.
-    "crowd source 'mirex2005'") needs; a ValueError naming it and the files there are otherwise.
+    """Return ``files[name]``: the file ``name`` (of a data set's ``{file name: path}``) that ``what`` needs.
+
+    ``what`` is e.g. "crowd source 'mirex2005'"; a ValueError naming it and the files there is raised
+    otherwise.
     """
     if name not in files:
         raise ValueError(f"{what} needs the file {name!r}; the dataset has {sorted(files)}")

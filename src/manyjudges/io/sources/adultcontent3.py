@@ -26,7 +26,7 @@ _ADULT_OFF_SCALE: tuple[str, ...] = ("B",)
 
 
 def _adult_categories(path: Path) -> set[str]:
-    """The categories listed in ``categories.txt``, checked against the known scale."""
+    """Return the categories listed in ``categories.txt``, checked against the known scale."""
     listed: dict[str, int] = {}
     known = ADULTCONTENT3_CATEGORIES + _ADULT_OFF_SCALE
     for number, text in data_lines(path):

@@ -35,7 +35,7 @@ _CLEF_NAME = re.compile(r"TOP20_(.+)_EN\.dat")
 
 
 def _clef_team(path: Path) -> str:
-    """The team of a ``TOP20_<team>_EN.dat`` file, or DataError."""
+    """Return the team of a ``TOP20_<team>_EN.dat`` file, or raise a DataError."""
     match = _CLEF_NAME.fullmatch(path.name)
     if match is None:
         raise DataError.at(
@@ -113,8 +113,9 @@ def _teams(files: list[Path]) -> dict[str, Path]:
 
 
 def _read_runs(path: Path) -> list[list[str]]:
-    """One team's runs, the doc ids of each query's line; DataError on an empty line or a count of
-    lines other than ``len(CLEF_QUERY_IDS)``.
+    """Read one team's runs, the doc ids of each query's line.
+
+    A DataError on an empty line or a count of lines other than ``len(CLEF_QUERY_IDS)``.
     """
     n_queries = len(CLEF_QUERY_IDS)
     docs: list[list[str]] = []

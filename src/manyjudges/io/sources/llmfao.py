@@ -37,8 +37,10 @@ _WINNER = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 
 def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
-    """The verdicts of one comparison file: prompt = ``prompt``, judge = ``worker`` (or ``judge``),
-    model_a = ``left``, model_b = ``right``, winner from ``winner``.
+    """Read the verdicts of one comparison file.
+
+    Prompt = ``prompt``, judge = ``worker`` (or ``judge``), model_a = ``left``, model_b = ``right``,
+    winner from ``winner``.
     """
     table = read_columns(path, LLMFAO_LAYOUT)
     if judge is None and not table.has("worker"):
@@ -51,7 +53,7 @@ def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
 
 
 def verdicts_from_llmfao(files: Sequence[PathLike]) -> pd.DataFrame:
-    """The LLMFAO verdicts of the crowd and of the two LLM judges, as one verdicts table.
+    """Read the LLMFAO verdicts of the crowd and of the two LLM judges, as one verdicts table.
 
     Parameters
     ----------

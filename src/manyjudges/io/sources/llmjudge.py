@@ -27,8 +27,9 @@ LLMJUDGE_CLASSES = ["0", "1", "2", "3"]
 
 
 def read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[tuple[int, str]]]:
-    """The ``(line, item, grade)`` of each line ``qid 0 pid grade`` of a qrel file (item
-    ``f"{qid}:{pid}"``), and the ``(line, value)`` of the grades outside 0..3.
+    """Read the ``(line, item, grade)`` of each line ``qid 0 pid grade`` of a qrel file.
+
+    The item is ``f"{qid}:{pid}"``; also returned: the ``(line, value)`` of the grades outside 0..3.
 
     Raises
     ------
@@ -56,7 +57,7 @@ def read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[t
 
 
 def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
-    """The panel of LLMJudge runs with the assessors' grades as truth.
+    """Read the panel of LLMJudge runs with the assessors' grades as truth.
 
     Parameters
     ----------

@@ -42,8 +42,9 @@ _WINNER = ("tie", "model_a", "model_b")
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
-    """The JSON list of records of a file, each with an integer ``idx``; a DataError naming the file
-    (and the record and value) otherwise.
+    """Return the JSON list of records of a file, each with an integer ``idx``.
+
+    A DataError naming the file (and the record and value) otherwise.
     """
     try:
         data = json.loads(read_utf8(path))
@@ -58,8 +59,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
 
 def _class(path: Path, row: dict[str, Any], key: str) -> int | None:
-    """The class code of ``row[key]``, None for an unreadable verdict; a DataError naming the file,
-    the record's idx and the value for anything else.
+    """Return the class code of ``row[key]``, None for an unreadable verdict.
+
+    A DataError naming the file, the record's idx and the value for anything else.
     """
     value = row.get(key)
     if value == _UNREADABLE:
@@ -70,8 +72,9 @@ def _class(path: Path, row: dict[str, Any], key: str) -> int | None:
 
 
 def _files(files: Sequence[PathLike], need_judge: bool) -> tuple[dict[str, Path], list[str]]:
-    """({file name: path}, the judges' file names, sorted) of ``files``; a ValueError without
-    :data:`PANDALM_HUMANS` (or, with ``need_judge``, without a judge's file).
+    """Return ({file name: path}, the judges' file names, sorted) of ``files``.
+
+    A ValueError without :data:`PANDALM_HUMANS` (or, with ``need_judge``, without a judge's file).
     """
     paths = {Path(p).name: Path(p) for p in files}
     judges = sorted(n for n in paths if n != PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
@@ -82,8 +85,10 @@ def _files(files: Sequence[PathLike], need_judge: bool) -> tuple[dict[str, Path]
 
 
 def _annotations(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[int]]]:
-    """(the records, {idx: the three annotators' class codes}) of the human file; a DataError naming
-    the file, the idx and the value for a repeated idx or an annotation that is no class.
+    """Read (the records, {idx: the three annotators' class codes}) of the human file.
+
+    A DataError naming the file, the idx and the value for a repeated idx or an annotation that is no
+    class.
     """
     records = _records(path)
     annotations: dict[int, list[int]] = {}
@@ -98,9 +103,11 @@ def _annotations(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[int]]
 
 
 def _judge_verdicts(path: Path, annotations: dict[int, list[int]]) -> tuple[list[tuple[int, int]], int]:
-    """([(idx, class code)] of a judge's file in record order, the number of unreadable verdicts dropped
-    (logged with their idx)); a DataError naming the file and the idx for a record without one
-    ``*_result``, with an idx the human file lacks or repeated, or with a verdict that is no class.
+    """Read ([(idx, class code)] of a judge's file in record order, the number of unreadable verdicts dropped).
+
+    The unreadable verdicts are logged with their idx. A DataError naming the file and the idx for a
+    record without one ``*_result``, with an idx the human file lacks or repeated, or with a verdict
+    that is no class.
     """
     seen: set[int] = set()
     dropped: list[int] = []
@@ -123,7 +130,7 @@ def _judge_verdicts(path: Path, annotations: dict[int, list[int]]) -> tuple[list
 
 
 def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> PanelData:
-    """The PandaLM panel: the LLM judges (and the annotators ``humans``), the other annotators' majority as truth.
+    """Read the PandaLM panel: the LLM judges (and the annotators ``humans``), the other annotators' majority as truth.
 
     Parameters
     ----------
@@ -183,8 +190,10 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
 
 
 def _pair(path: Path, row: dict[str, Any]) -> tuple[str, str]:
-    """(model of response 1, model of response 2) of a test-set record, from its ``cmp_key``
-    ``"<model1>_<model2>"``; a DataError naming the file, the idx and the value otherwise.
+    """Return (model of response 1, model of response 2) of a test-set record.
+
+    Read from its ``cmp_key`` ``"<model1>_<model2>"``; a DataError naming the file, the idx and the
+    value otherwise.
     """
     key = row.get("cmp_key")
     first, _, second = key.partition("_") if isinstance(key, str) else ("", "", "")
@@ -195,7 +204,7 @@ def _pair(path: Path, row: dict[str, Any]) -> tuple[str, str]:
 
 
 def verdicts_from_pandalm(files: Sequence[PathLike]) -> pd.DataFrame:
-    """The PandaLM verdicts of the three annotators and of the LLM judges, as one verdicts table.
+    """Read the PandaLM verdicts of the three annotators and of the LLM judges, as one verdicts table.
 
     Parameters
     ----------

@@ -17,8 +17,10 @@ __all__ = ["PanelData", "panel_labels", "truth_frame"]
 
 @dataclass(frozen=True)
 class PanelData:
-    """A panel's labels ``item, worker, label`` (codes ``0..K-1``), its truth ``item, truth``,
-    the ``K`` class names in code order, and the rows each drop rule removed (by rule).
+    """A panel's labels, truth, class names and drop counts.
+
+    The labels ``item, worker, label`` (codes ``0..K-1``), its truth ``item, truth``, the ``K`` class
+    names in code order, and the rows each drop rule removed (by rule).
     """
 
     labels: pd.DataFrame
@@ -28,11 +30,11 @@ class PanelData:
 
 
 def panel_labels(items: list[str], workers: list[str], labels: list[int]) -> pd.DataFrame:
-    """A labels table ``item, worker, label`` from its columns, sorted by item, then worker (natural order)."""
+    """Build a labels table ``item, worker, label`` from its columns, sorted by item, then worker (natural order)."""
     return grades_frame(items, workers, labels).rename(columns={"judge": "worker"})
 
 
 def truth_frame(truth: dict[str, int]) -> pd.DataFrame:
-    """A truth table ``item, truth`` from ``{item: code}``, in the mapping's order."""
+    """Build a truth table ``item, truth`` from ``{item: code}``, in the mapping's order."""
     return pd.DataFrame({"item": pd.Series(list(truth), dtype=str),
                          "truth": np.fromiter(truth.values(), dtype=np.int64, count=len(truth))})

@@ -40,8 +40,9 @@ _SCORES = (1, 2, 3)
 
 
 def prd_file_name(path: PathLike) -> tuple[str, str, str]:
-    """``(X, Y, judge)`` of a file ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``
-    (``X`` shown first); a DataError naming the file unless X and Y are two of :data:`PRD_MODELS`
+    """Parse ``(X, Y, judge)`` from a file name ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``.
+
+    ``X`` is shown first; a DataError naming the file unless X and Y are two of :data:`PRD_MODELS`
     and the judge one of them or ``human``.
     """
     path = Path(path)
@@ -60,9 +61,10 @@ def prd_file_name(path: PathLike) -> tuple[str, str, str]:
 
 
 def _verdicts(path: Path) -> list[tuple[int, int, int]]:
-    """``(line, question_id, score)`` of each line of a verdict file; a DataError naming the file,
-    line and value for a line that is not a JSON object with an integer ``question_id`` and a
-    ``score`` of 1, 2 or 3.
+    """Read ``(line, question_id, score)`` of each line of a verdict file.
+
+    A DataError naming the file, line and value for a line that is not a JSON object with an integer
+    ``question_id`` and a ``score`` of 1, 2 or 3.
     """
     out = []
     for number, text in enumerate(read_utf8(path).splitlines(), start=1):
@@ -82,14 +84,14 @@ def _verdicts(path: Path) -> list[tuple[int, int, int]]:
 
 
 def _code(score: int, x: str, a: str) -> int:
-    """The class of a verdict ``score`` on a pair shown as (x, other), the pair's first model ``a``."""
+    """Return the class of a verdict ``score`` on a pair shown as (x, other), the pair's first model ``a``."""
     if score == 3:
         return 2
     return int((score == 1) != (x == a))
 
 
 def parse_prd(files: Sequence[PathLike]) -> PanelData:
-    """The PRD panel of LLM judges, each presentation order its own worker, with the human votes' majority as truth.
+    """Read the PRD panel of LLM judges, each presentation order its own worker, the human votes' majority as truth.
 
     Parameters
     ----------
@@ -147,7 +149,7 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
 
 
 def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
-    """The PRD verdicts of the LLM judges and the human votes, as one verdicts table.
+    """Read the PRD verdicts of the LLM judges and the human votes, as one verdicts table.
 
     Parameters
     ----------

@@ -34,7 +34,7 @@ _POSITIVE_INT = re.compile(r"[0-9]+")
 
 
 def _expected_type(path: Path, data_type: str | None) -> str | None:
-    """The data type the caller or the file extension asks for, if any."""
+    """Return the data type the caller or the file extension asks for, if any."""
     if data_type is not None:
         if data_type not in SUPPORTED_TYPES:
             raise ValueError(f"data_type must be one of {SUPPORTED_TYPES}, got {data_type!r}")
@@ -189,8 +189,9 @@ def parse_preflib(
 def _read_header(
     path: Path, number: int, stripped: str, n_alternatives: int | None, expected: str | None
 ) -> tuple[int | None, str | None]:
-    """(the number of alternatives, the data type) after the ``#`` line ``stripped``: a
-    ``NUMBER ALTERNATIVES`` header (at most once) or a ``DATA TYPE`` one (agreeing with
+    """Return (the number of alternatives, the data type) after the ``#`` line ``stripped``.
+
+    The line is a ``NUMBER ALTERNATIVES`` header (at most once) or a ``DATA TYPE`` one (agreeing with
     ``expected``); any other comment changes neither.
     """
     header = _HEADER.fullmatch(stripped)
@@ -218,8 +219,9 @@ def _read_header(
 def _read_data_line(
     path: Path, number: int, stripped: str, n_alternatives: int | None, expected: str | None
 ) -> tuple[int, list[tuple[str, int]]]:
-    """(count, its order's ``(item, rank)`` pairs) of the data line ``count: order``, which needs
-    the number of alternatives and the data type known.
+    """Return (count, its order's ``(item, rank)`` pairs) of the data line ``count: order``.
+
+    It needs the number of alternatives and the data type known.
     """
     if n_alternatives is None:
         raise DataError.at(

@@ -33,9 +33,10 @@ _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 @dataclass(frozen=True)
 class _SnowTask:
-    """Response range ``low..high`` (inclusive), the number of bins (None = identity), and the range
-    of a ``gold`` on another scale (None: the gold is on the workers' scale), mapped linearly onto
-    ``low..high`` and rounded half up.
+    """Response range ``low..high`` (inclusive), the number of bins, and the range of a ``gold`` on another scale.
+
+    The number of bins is None for the identity. The gold's range is None when the gold is on the workers'
+    scale; otherwise it is mapped linearly onto ``low..high`` and rounded half up.
     """
 
     low: int
@@ -76,7 +77,7 @@ def _bin_names(task: _SnowTask) -> list[str]:
 
 
 def _bin(task: _SnowTask, response: int) -> int:
-    """The label of an in-range response."""
+    """Return the label of an in-range response."""
     if task.bins is None:
         return response - task.low
     width = (task.high - task.low) // task.bins
@@ -164,7 +165,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
 
 
 def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
-    """The ``gold`` of a snow2008 task, labelled as the workers' responses are.
+    """Read the ``gold`` of a snow2008 task, labelled as the workers' responses are.
 
     Returns a truth table ``item, truth`` (item = ``orig_id``, truth = the label of the item's gold
     under :func:`parse_snow2008`'s bins), one row per item in file order. Every row of an item must
@@ -196,7 +197,7 @@ def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
 
 
 def _gold_label(path: Path, number: int, task: str, spec: _SnowTask, value: str) -> int:
-    """The label of one row's ``gold``; a DataError naming the file, line and value if it is out of range."""
+    """Return the label of one row's ``gold``; a DataError naming the file, line and value if it is out of range."""
     if spec.gold_scale is None:
         if not _INTEGER.fullmatch(value) or not spec.low <= int(value) <= spec.high:
             raise DataError.at(path, number, f"{task} gold must be an integer in {spec.low}..{spec.high}", value)

@@ -22,8 +22,9 @@ PathLike = str | os.PathLike[str]
 
 
 def read_lines(path: Path) -> list[str]:
-    """The lines of a UTF-8 text file, without line terminators (LF or CRLF); bytes that are
-    not UTF-8 are a DataError naming the file, the line and the bytes.
+    """Return the lines of a UTF-8 text file, without line terminators (LF or CRLF).
+
+    Bytes that are not UTF-8 are a DataError naming the file, the line and the bytes.
     """
     return read_utf8(path).splitlines()
 
@@ -44,7 +45,7 @@ def data_lines(path: Path) -> list[tuple[int, str]]:
 
 
 def tab_fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
-    """The tab-separated fields of a data line; DataError on a wrong count or an empty field."""
+    """Return the tab-separated fields of a data line; DataError on a wrong count or an empty field."""
     fields = text.split("\t")
     if len(fields) != len(names):
         raise DataError.at(
@@ -78,6 +79,7 @@ class GradeCollector:
         self.conflict = 0
 
     def add(self, item: str, judge: str, label: int) -> None:
+        """Keep ``label`` for (item, judge) unless one is kept; count a repeat as equal or conflicting."""
         key = (item, judge)
         kept = self.labels.get(key)
         if kept is None:
@@ -88,9 +90,11 @@ class GradeCollector:
             self.conflict += 1
 
     def counts(self) -> dict[str, int]:
+        """Return the repeats counted: ``duplicate`` (equal) and ``duplicate_conflict`` (conflicting)."""
         return {"duplicate": self.duplicate, "duplicate_conflict": self.conflict}
 
     def frame(self, path: Path) -> pd.DataFrame:
+        """Return the kept labels as a grades table (:func:`grades_frame`); a DataError naming ``path`` if none."""
         if not self.labels:
             raise DataError.at(path, None, "no grades left after dropping rows", "(no grades)")
         items, judges = zip(*self.labels)

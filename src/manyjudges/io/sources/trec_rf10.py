@@ -101,8 +101,9 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
 def _read_judgments(
     path: Path, lines: list[tuple[int, str]]
 ) -> tuple[GradeCollector, int, dict[tuple[str, str], tuple[str, int]]]:
-    """(the grades, how many broken-link rows, each (topic, doc)'s gold and its first line) of the
-    data lines, each checked (see :func:`parse_trec_rf10`).
+    """Read (the grades, how many broken-link rows, each (topic, doc)'s gold and its first line) of the data lines.
+
+    Each line is checked (see :func:`parse_trec_rf10`).
     """
     grades = GradeCollector()
     broken = 0
@@ -130,8 +131,9 @@ def _read_judgments(
 
 
 def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFrame:
-    """``topic, item, grade``: the (topic, doc) pairs whose gold is 0, 1 or 2, in natural order of topic
-    then doc.
+    """Return ``topic, item, grade``: the (topic, doc) pairs whose gold is 0, 1 or 2.
+
+    In natural order of topic then doc.
     """
     truth_rows = [
         (topic, doc, grade)
@@ -152,9 +154,11 @@ def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFram
 
 
 def trec_rf10_labels(path: PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The crowd labels and NIST's labels as truth-inference tables: (labels ``item, worker, label``,
-    truth ``item, truth``), item = ``<topic>:<doc>`` as in :func:`parse_trec_rf10`'s grades; NIST labels of
-    documents no worker judged are left out (they cannot be inferred).
+    """Read the crowd labels and NIST's labels as truth-inference tables.
+
+    They are (labels ``item, worker, label``, truth ``item, truth``), item = ``<topic>:<doc>`` as in
+    :func:`parse_trec_rf10`'s grades; NIST labels of documents no worker judged are left out (they
+    cannot be inferred).
     """
     graded = parse_trec_rf10(path)
     assert graded.truth is not None  # parse_trec_rf10 always gives NIST's labels

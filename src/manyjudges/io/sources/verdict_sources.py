@@ -35,8 +35,9 @@ VERDICT_SOURCES: Mapping[str, Callable[[Sequence[PathLike]], pd.DataFrame]] = {
 
 
 def verdicts_of_source(source: str, files: Sequence[PathLike]) -> pd.DataFrame:
-    """The verdicts table of a pinned data set's ``files`` by its ``source`` (:data:`VERDICT_SOURCES`);
-    a ValueError naming the known sources for another one.
+    """Read the verdicts table of a pinned data set's ``files`` by its ``source`` (:data:`VERDICT_SOURCES`).
+
+    A ValueError naming the known sources for another one.
     """
     if source not in VERDICT_SOURCES:
         raise ValueError(f"unknown verdicts source {source!r}; known: {', '.join(VERDICT_SOURCES)}")
