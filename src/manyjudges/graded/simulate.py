@@ -259,14 +259,9 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
                      sweeps: int = CALIBRATION_SWEEPS) -> tuple[np.ndarray, JudgeCalibration]:
     """Return (items x judges labels, :class:`JudgeCalibration`) of judges calibrated to their M1 targets.
 
-    Each judge's M1 cross-induction S(j) is within ``tolerance`` x |target| of its target (``targets``:
-    for this panel's size).
-
-    Raises
-    ------
-    ValueError
-        Naming every judge left outside the tolerance (its target, the value reached, its noise and
-        agreement).
+    Each judge's M1 cross-induction S(j) is within ``tolerance`` x |target| of its target (``targets``: for
+    this panel's size). Raises ValueError naming every judge left outside the tolerance (its target, the
+    value reached, its noise and agreement).
     """
     from manyjudges.graded.protocols import cross_induction, loglik_by_judge
     from manyjudges.graded.votes import M1
