@@ -29,9 +29,10 @@ MIN_PROBABILITY = 1e-300
 
 
 class GradedMethod(Estimator):
-    """Base class: ``fit(panel) -> self`` then ``predict_proba()``; subclasses implement the
-    hooks ``choose_parameters`` and ``predict`` (and ``prepare`` when some work does not depend
-    on the parameters).
+    """Base class of the graded predictors: ``fit(panel) -> self`` then ``predict_proba()``.
+
+    Subclasses implement the hooks ``choose_parameters`` and ``predict`` (and ``prepare`` when
+    some work does not depend on the parameters).
 
     Subclasses set ``name``; those with one tunable parameter for the single-parameter
     protocol set ``single_parameter`` (its name), ``single_parameter_bounds`` and
@@ -70,10 +71,12 @@ class GradedMethod(Estimator):
 
     def fit_predict_proba(self, grades: pd.DataFrame, n_classes: int | None = None, *,
                           n_labels: int | None = None) -> pd.DataFrame:
-        """P(label | item) for an unseen judge from a long grades table: ``fit`` on the panel of ``grades``
-        (columns ``item``, ``judge``, ``label``; ``worker`` is read as ``judge`` and ``task`` as ``item``;
-        labels 0..K-1, K = ``n_classes`` (former name ``n_labels``, still read) or the largest label + 1), then
-        :func:`proba_frame` of ``predict_proba()``: items (natural order) x labels.
+        """Return P(label | item) for an unseen judge from a long grades table.
+
+        ``fit`` on the panel of ``grades`` (columns ``item``, ``judge``, ``label``; ``worker`` is read as
+        ``judge`` and ``task`` as ``item``; labels 0..K-1, K = ``n_classes`` (former name ``n_labels``, still
+        read) or the largest label + 1), then :func:`proba_frame` of ``predict_proba()``: items (natural
+        order) x labels.
         """
         table = grades.rename(columns={k: v for k, v in (("worker", "judge"), ("task", "item"))
                                        if k in grades.columns and v not in grades.columns})
@@ -93,7 +96,8 @@ class GradedMethod(Estimator):
         self.fits_, self.capped_fits_ = 0, 0
 
     def record_fit(self, converged: bool) -> None:
-        """Count one iterative fit (an optimiser or EM run) and whether it met its stop rule:
+        """Count one iterative fit (an optimiser or EM run) and whether it met its stop rule.
+
         ``converged=False`` means it stopped on its iteration cap (or a failed line search).
         """
         self.fits_ = getattr(self, "fits_", 0) + 1
@@ -105,8 +109,9 @@ class GradedMethod(Estimator):
         return getattr(self, "capped_fits_", 0) == 0
 
     def _subpanel_cache(self) -> SubpanelCache:
-        """Inner-fold results shared between the cross-induction folds of this instance
-        (:mod:`~manyjudges.graded.subpanel_cache`): created on first use, kept across ``fit`` calls.
+        """Return the inner-fold results shared between the cross-induction folds of this instance.
+
+        The :mod:`~manyjudges.graded.subpanel_cache` is created on first use, kept across ``fit`` calls.
         """
         cache = self.__dict__.get("_subpanel_fits")
         if cache is None:
@@ -122,8 +127,10 @@ class GradedMethod(Estimator):
         return train
 
     def parameters_at_bound(self, params: dict[str, Any]) -> dict[str, tuple[str, float]]:
-        """The chosen parameters that sit on an edge of their search range: name -> ("lower" or
-        "upper", the bound). The best value may lie beyond it; the protocols warn. None here.
+        """Return the chosen parameters that sit on an edge of their search range.
+
+        A dict name -> ("lower" or "upper", the bound). The best value may lie beyond it; the protocols
+        warn. None here.
         """
         return {}
 
@@ -132,14 +139,20 @@ class GradedMethod(Estimator):
         raise NotImplementedError
 
     def single_parameter_grid(self) -> np.ndarray:
+        """Return the grid of the single parameter: ``single_parameter_grid_points`` values between its bounds.
+
+        Evenly spaced, or geometrically when ``single_parameter_scale`` is ``"log"``.
+        """
         lo, hi = self.single_parameter_bounds
         n = self.single_parameter_grid_points
         return np.geomspace(lo, hi, n) if self.single_parameter_scale == "log" else np.linspace(lo, hi, n)
 
 
 def proba_frame(panel: GradedPanel, proba: np.ndarray) -> pd.DataFrame:
-    """(items x K) predictions on ``panel`` as a DataFrame indexed by item id (``item``; rows in natural
-    order: by number when every id is a digit string) with one column per label 0..K-1 (``label``).
+    """Return (items x K) predictions on ``panel`` as a DataFrame indexed by item id.
+
+    The index is named ``item``, rows in natural order (by number when every id is a digit string),
+    with one column per label 0..K-1 (``label``).
     """
     order = natural_order([str(i) for i in panel.item_ids])
     return pd.DataFrame(np.asarray(proba)[order], index=pd.Index(np.asarray(panel.item_ids, dtype=object)[order],
@@ -154,8 +167,10 @@ def maximise_scalar(
     refine_evaluations: int = 12,
     refine: str = "brent",
 ) -> tuple[float, float]:
-    """Argmax of a one-dimensional objective: grid search, then a refinement between the best
-    point's neighbours (in log space for ``scale="log"``). Returns (x*, objective(x*)).
+    """Return the argmax of a one-dimensional objective and its value, (x*, objective(x*)).
+
+    Grid search, then a refinement between the best point's neighbours (in log space for
+    ``scale="log"``).
 
     ``refine="brent"``: bounded Brent with ``refine_evaluations`` evaluations (cheap
     objectives). ``refine="parabola"``: successive parabolic interpolation through the best
@@ -202,8 +217,9 @@ def maximise_scalar(
 
 
 def bound_reached(value: float, bounds: tuple[float, float]) -> tuple[str, float] | None:
-    """("lower" or "upper", bound) when ``value`` is that bound of a search range (relative
-    tolerance 1e-6), else None.
+    """Return ("lower" or "upper", bound) when ``value`` is that bound of a search range, else None.
+
+    The comparison has a relative tolerance of 1e-6.
     """
     for side, bound in zip(("lower", "upper"), bounds):
         if np.isclose(value, bound, rtol=1e-6, atol=0.0):
@@ -212,13 +228,16 @@ def bound_reached(value: float, bounds: tuple[float, float]) -> tuple[str, float
 
 
 def log_probability(p: np.ndarray) -> np.ndarray:
+    """Return log p, with p clipped to at least :data:`MIN_PROBABILITY` (never log 0)."""
     return np.log(np.maximum(p, MIN_PROBABILITY))
 
 
 def best_smoothing(share: np.ndarray, has_votes: np.ndarray, prior: np.ndarray) -> float:
-    """Tau maximising sum log((1 - tau) share + tau prior) over entries with votes, plus
-    sum log prior over those without (bounded Brent on (0, 1)); the smoothing of M1 and of
-    the Dawid-Skene predictor. ``share``, ``prior``: each target label's probability.
+    """Return the tau maximising sum log((1 - tau) share + tau prior) over entries with votes.
+
+    The objective also holds sum log prior over the entries without votes; bounded Brent on (0, 1).
+    This is the smoothing of M1 and of the Dawid-Skene predictor. ``share``, ``prior``: each target
+    label's probability.
     """
     fixed = float(log_probability(prior[~has_votes]).sum())
     share, prior = share[has_votes], prior[has_votes]

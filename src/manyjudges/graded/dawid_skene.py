@@ -1,6 +1,7 @@
-"""Dawid-Skene as a predictor of an unseen judge (graded family), on the shared EM core
-:func:`manyjudges.core.dawid_skene_em.dawid_skene` (Dawid and Skene 1979), which this module re-exports
-as the family's ``dawid_skene``.
+"""Dawid-Skene as a predictor of an unseen judge (graded family), on the shared EM core.
+
+The core is :func:`manyjudges.core.dawid_skene_em.dawid_skene` (Dawid and Skene 1979), which this module
+re-exports as the family's ``dawid_skene``.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class DawidSkenePredictor(GradedMethod):
         self.inner_folds, self.max_iter, self.tol, self.smoothing = inner_folds, max_iter, tol, smoothing
 
     def _typical_votes(self, train):
-        """(the typical judge's votes (items x K), items with labels, background prior, EM converged)."""
+        """Return (the typical judge's votes (items x K), items with labels, background prior, EM converged)."""
         from manyjudges.graded.panel import background_prior
 
         res = dawid_skene(train.item, train.judge, train.label, n_items=train.n_items, n_judges=train.n_judges,
@@ -41,16 +42,19 @@ class DawidSkenePredictor(GradedMethod):
         return res.posteriors @ typical, has, background_prior(train), res.converged
 
     def prepare(self, train):
+        """Fit EM on ``train`` and return the typical judge's votes, items with labels, prior, convergence."""
         state = self._typical_votes(train)
         self.record_fit(state[3])
         return state
 
     def predict(self, state, params):
+        """Return (n_items x K) the typical judge's votes smoothed towards the prior by ``tau``."""
         votes, has, prior, _ = state
         tau = float(params["tau"])
         return np.where(has[:, None], (1 - tau) * votes + tau * prior[None, :], prior[None, :])
 
     def choose_parameters(self, train):
+        """Choose ``tau`` by cross induction: EM refitted without each training judge (or inner fold)."""
         from manyjudges.graded.panel import inner_folds, prior_without_own
 
         share = np.zeros(train.n_entries)

@@ -1,5 +1,7 @@
-"""The graded-judgment experiments as the pipeline runs them: one part per (method, protocol,
-chunk of test judges), then the per-judge tables and pairwise tests (Wilbur and Kim, Tables 1-5).
+"""The graded-judgment experiments as the pipeline runs them.
+
+One part per (method, protocol, chunk of test judges), then the per-judge tables and pairwise tests
+(Wilbur and Kim, Tables 1-5).
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ LOGLIK_COLUMNS = ["judge", "method", "protocol", "loglik", "n_items"]
 
 
 def method_for(spec: Mapping[str, Any], name: str, dataset: Mapping[str, Any]):
-    """The configured predictor, with the dataset's ``inner_folds`` where the method takes it."""
+    """Return the configured predictor, with the dataset's ``inner_folds`` where the method takes it."""
     params = dict(spec.get("params") or {})
     method = make_graded_method(spec["method"], params, name)
     if dataset.get("inner_folds") is not None and hasattr(method, "inner_folds") and "inner_folds" not in params:
@@ -39,7 +41,7 @@ def method_for(spec: Mapping[str, Any], name: str, dataset: Mapping[str, Any]):
 
 
 def protocols_for(method, protocols: Iterable[str]) -> list[str]:
-    """The configured protocols this method supports (single_parameter needs a single parameter)."""
+    """Return the configured protocols this method supports (single_parameter needs a single parameter)."""
     return [p for p in protocols if p == "cross_induction" or getattr(method, "single_parameter", None)]
 
 
@@ -84,7 +86,8 @@ def loglik_table(predictions: pd.DataFrame, n_classes: int) -> pd.DataFrame:
 
 
 def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
-    """Chosen parameters: the single value (single_parameter) or the mean and range over judges;
+    """Summarise the chosen parameters: the single value (single_parameter) or the mean and range over judges.
+
     ``judges_at_bound``: for how many judges the value sits on an edge of its search range;
     ``judges_not_converged``: for how many a fit of their fold stopped on its iteration cap.
     """
@@ -98,6 +101,10 @@ def parameter_table(parameters: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[str]]) -> pd.DataFrame:
+    """Return the pairwise tests (:func:`pairwise_tests`) of each pair of methods in ``comparisons``.
+
+    Rows by protocol, then pairs in the order given, then judges in natural order.
+    """
     # each comparison is a pair of method names (as unpacked below); read once, so any iterable will do
     pairs = cast(list[tuple[str, str]], [tuple(pair) for pair in comparisons])
     tests = pairwise_tests(predictions, pairs)
@@ -119,8 +126,9 @@ def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFra
 
 def predict_parts(panel: GradedPanel, method, parts: Sequence[tuple[str, int]], n_chunks: int, min_labels: int = 1,
                   outer_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`predict_part` for each (protocol, chunk) in ``parts``, rows stacked in that order
-    (one pipeline job runs several parts: n_chunks is the cross induction's number of chunks).
+    """Run :func:`predict_part` for each (protocol, chunk) in ``parts``, rows stacked in that order.
+
+    One pipeline job runs several parts: n_chunks is the cross induction's number of chunks.
     """
     done = [predict_part(panel, method, protocol, int(chunk), 1 if protocol == "single_parameter" else n_chunks,
                          min_labels, outer_folds) for protocol, chunk in parts]
@@ -129,8 +137,9 @@ def predict_parts(panel: GradedPanel, method, parts: Sequence[tuple[str, int]], 
 
 def predict_job(panel: GradedPanel, specs: Mapping[str, Mapping[str, Any]], parts: Sequence[tuple[str, str, int]],
                 n_chunks: Mapping[str, int], dataset: Mapping[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One pipeline job: the (method, protocol, chunk) parts of one or more configured methods
-    (``specs``: name -> entry; ``n_chunks``: name -> chunks of its cross induction), rows stacked in
+    """Run one pipeline job: the (method, protocol, chunk) parts of one or more configured methods.
+
+    ``specs``: name -> entry; ``n_chunks``: name -> chunks of its cross induction. Rows are stacked in
     the order of ``parts``. Each method is built once, so its parts share its inner-fold fits.
     """
     done = []

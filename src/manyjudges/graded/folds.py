@@ -17,8 +17,9 @@ DEFAULT_FOLDS = (10, 5)
 
 
 def default_folds(n_judges: int) -> tuple[int | None, int | None]:
-    """(outer_folds, inner_folds) for a panel of ``n_judges`` judges with labels: (None, None), one
-    judge per fold as in the paper, up to :data:`FOLDS_ABOVE_JUDGES` judges; else :data:`DEFAULT_FOLDS`
-    (10 fits of the method, each choosing its parameters with 5 refits).
+    """Return (outer_folds, inner_folds) for a panel of ``n_judges`` judges with labels.
+
+    (None, None), one judge per fold as in the paper, up to :data:`FOLDS_ABOVE_JUDGES` judges; else
+    :data:`DEFAULT_FOLDS` (10 fits of the method, each choosing its parameters with 5 refits).
     """
     return (None, None) if n_judges <= FOLDS_ABOVE_JUDGES else DEFAULT_FOLDS

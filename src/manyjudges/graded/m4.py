@@ -44,8 +44,9 @@ YU_MAX_ITER = 10_000
 
 def yu_weights(panel: GradedPanel, beta: float = 0.5, tol: float = 1e-9, max_iter: int = YU_MAX_ITER,
                min_error: float = 1e-6) -> tuple[np.ndarray, np.ndarray, int]:
-    """Yu et al.'s fixed point: (r per judge, normalised over present judges; mu per item, NaN
-    where unlabelled; iterations used).
+    """Return Yu et al.'s fixed point: (r per judge, mu per item, iterations used).
+
+    r is normalised over present judges; mu is NaN where unlabelled.
     """
     J = panel.n_judges
     present = panel.labels_per_judge() > 0
@@ -128,6 +129,7 @@ class M4(GradedMethod):
         return mu_at, np.isfinite(mu_at)
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        """Choose ``sigma`` by bounded Brent on the cross-induction log-probability of the held-out means."""
         mu_at, has = self._held_out_means(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         fixed = float(log_probability(prior[~has]).sum())
@@ -151,11 +153,13 @@ class M4(GradedMethod):
         return mu, n_iter < YU_MAX_ITER
 
     def prepare(self, train: GradedPanel) -> Any:
+        """Return Yu's mu on ``train``, the background prior and K (none depends on ``sigma``)."""
         mu, converged = self._fixed_point(train)
         self.record_fit(converged)
         return mu, background_prior(train), train.n_classes
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """Return (n_items x K) the Gaussian predictive around mu; the prior where no judge labelled the item."""
         mu, prior, k = state
         has = np.isfinite(mu)
         out = np.tile(prior, (len(mu), 1))
@@ -209,13 +213,15 @@ class M4Learned(GradedMethod):
 
     @staticmethod
     def scale(train: GradedPanel, n_others: np.ndarray) -> np.ndarray:
-        """The fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes._Votes.scale`):
+        """Return the fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes._Votes.scale`).
+
         1 / sqrt(1 + the predictions judge j's labels enter) for theta_j, 1 / sqrt(1 + labels) for log sigma.
         """
         entering = np.bincount(train.judge, n_others, minlength=train.n_judges)
         return 1.0 / np.sqrt(1.0 + np.r_[entering, train.n_entries])
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        """Learn the judge weights theta and sigma by L-BFGS-B on the cross-induction objective."""
         J = train.n_judges
         prior_t = prior_without_own(train)[np.arange(train.n_entries), train.label]
         n_others = np.bincount(train.item, minlength=train.n_items)[train.item] - 1
@@ -227,9 +233,11 @@ class M4Learned(GradedMethod):
         return {"theta": fit.x[:J], "sigma": float(np.exp(fit.x[J]))}
 
     def prepare(self, train: GradedPanel) -> Any:
+        """Return the panel itself (every step depends on the parameters)."""
         return train
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """Return (n_items x K) the Gaussian predictive at the theta-weighted mean; the prior on unlabelled items."""
         train = state
         r = np.exp(np.asarray(params["theta"]))[train.judge]
         s0 = np.bincount(train.item, r, minlength=train.n_items)

@@ -78,6 +78,7 @@ class MaxentData:
 
     @classmethod
     def of(cls, panel: GradedPanel) -> MaxentData:
+        """Build the index arrays of ``panel``, its entries sorted by item (stable)."""
         order = np.argsort(panel.item, kind="stable")
         panel = GradedPanel(panel.item[order], panel.judge[order], panel.label[order], panel.n_items,
                             panel.n_judges, panel.n_classes, panel.item_ids, panel.judge_ids)
@@ -112,7 +113,7 @@ class MaxentData:
 
 
 def maxent_objective(x: np.ndarray, data: MaxentData, lam: float) -> tuple[float, np.ndarray]:
-    """The penalised mean negative log-likelihood and its gradient (b, then W flattened).
+    """Return the penalised mean negative log-likelihood and its gradient (b, then W flattened).
 
     Instance (dp, j) has scores s = b + F_dp - W[j, z_j] (K of them); with P = softmax(s) and
     R = (P - onehot(z_j)) / N, the gradient is sum R over instances for b and, for feature
@@ -184,14 +185,17 @@ class M5(GradedMethod):
     # the single-parameter protocol's search, from the parameters
     @property
     def single_parameter_bounds(self) -> tuple[float, float]:  # type: ignore[override]
+        """Search range of lambda: ``lambda_bounds``."""
         return float(self.lambda_bounds[0]), float(self.lambda_bounds[1])
 
     @property
     def single_parameter_grid_points(self) -> int:  # type: ignore[override]
+        """Grid points of the lambda search: ``grid_points``."""
         return self.grid_points
 
     @property
     def single_parameter_refinements(self) -> int:  # type: ignore[override]
+        """Refinement evaluations of the lambda search: ``refine_evaluations``."""
         return self.refine_evaluations
 
     def _check_params(self) -> None:
@@ -202,6 +206,7 @@ class M5(GradedMethod):
             raise ValueError(f"grid_points must be >= 2, got {self.grid_points!r}")
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        """Choose lambda by cross induction: grid, then parabolic refinement, of the inner folds' log-probability."""
         folds = [(MaxentData.of(rest), train.select(mask), panel_digest(rest))
                  for mask, rest in inner_folds(train, self.inner_folds)]
         warm: dict[int, np.ndarray] = {}
@@ -240,12 +245,14 @@ class M5(GradedMethod):
         return {"lambda": edge} if edge else {}
 
     def prepare(self, train: GradedPanel) -> Any:
+        """Return the fit's data of ``train`` and its warm start (the inner fits' mean right after choosing)."""
         start = getattr(self, "_start", None)
         if start is not None and start[0] is train:  # fit(train) right after choose_parameters(train)
             return {"data": MaxentData.of(train), "warm": start[2], "options": FINAL_LBFGS_OPTIONS}
         return {"data": MaxentData.of(train), "warm": None, "options": LBFGS_OPTIONS}
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """Fit the maximum-entropy model at ``params["lambda"]`` and return its (n_items x K) probabilities."""
         fit = maxent_fit(state["data"], float(params["lambda"]), state["warm"], self.max_iter, state["options"])
         self.record_fit(fit.converged)
         x = state["warm"] = fit.x

@@ -54,6 +54,7 @@ class GradedPanel:
 
     @property
     def n_entries(self) -> int:
+        """Number of entries (labels) in the panel."""
         return len(self.item)
 
     @property
@@ -85,8 +86,9 @@ class GradedPanel:
     @classmethod
     def from_matrix(cls, labels: np.ndarray, n_classes: int | None = None, *, n_labels: int | None = None
                     ) -> GradedPanel:
-        """Panel from an (items x judges) matrix; negative values are missing labels (``n_labels``: the
-        former name of ``n_classes``, still read).
+        """Panel from an (items x judges) matrix; negative values are missing labels.
+
+        ``n_labels``: the former name of ``n_classes``, still read.
         """
         n_classes = classes_count(n_classes, n_labels)
         labels = np.asarray(labels)
@@ -104,7 +106,7 @@ class GradedPanel:
         return out
 
     def select(self, mask: np.ndarray) -> GradedPanel:
-        """The panel restricted to the entries where ``mask`` is true (same index spaces).
+        """Return the panel restricted to the entries where ``mask`` is true (same index spaces).
 
         A subset of a valid panel is valid, so a boolean mask is not validated again (the check that
         no judge labels an item twice sorts every entry, and folds select many times); any other
@@ -123,7 +125,7 @@ class GradedPanel:
         return sub
 
     def without(self, judges: np.ndarray | list[int] | int) -> GradedPanel:
-        """The panel with every label of ``judges`` removed."""
+        """Return the panel with every label of ``judges`` removed."""
         return self.select(~np.isin(self.judge, np.atleast_1d(judges)))
 
     def of(self, judges: np.ndarray | list[int] | int) -> GradedPanel:
@@ -131,9 +133,11 @@ class GradedPanel:
         return self.select(np.isin(self.judge, np.atleast_1d(judges)))
 
     def labels_per_judge(self) -> np.ndarray:
+        """Count the labels of each judge, shape (n_judges,)."""
         return np.bincount(self.judge, minlength=self.n_judges)
 
     def judges_present(self) -> np.ndarray:
+        """Return the indices of the judges with at least one label."""
         return np.flatnonzero(self.labels_per_judge())
 
 
@@ -186,8 +190,9 @@ def judge_groups(judges: np.ndarray, n_folds: int | None) -> list[np.ndarray]:
 
 
 def inner_folds(train: GradedPanel, n_folds: int | None) -> Iterator[tuple[np.ndarray, GradedPanel]]:
-    """Per fold of training judges (:func:`judge_groups`): (mask of the fold's entries, the
-    panel without them). A fold whose removal leaves no labels is skipped.
+    """Yield (mask of the fold's entries, the panel without them) per fold of training judges.
+
+    The folds are :func:`judge_groups`. A fold whose removal leaves no labels is skipped.
     """
     for group in judge_groups(train.judges_present(), n_folds):
         mask = np.isin(train.judge, group)
@@ -197,7 +202,7 @@ def inner_folds(train: GradedPanel, n_folds: int | None) -> Iterator[tuple[np.nd
 
 
 def log_uniform(panel: GradedPanel) -> float:
-    """The uniform baseline: |labels| log(1/K) (paper eq. 11: 5000 log(1/5) = -8047.19)."""
+    """Return the uniform baseline: |labels| log(1/K) (paper eq. 11: 5000 log(1/5) = -8047.19)."""
     return float(panel.n_entries * np.log(1.0 / panel.n_classes))
 
 

@@ -1,5 +1,6 @@
-"""Figure for the graded-judgment experiments (Wilbur and Kim 2011): per-judge log probability by method,
-with the paper's values beside ours when given.
+"""Figure for the graded-judgment experiments (Wilbur and Kim 2011): per-judge log probability by method.
+
+The paper's values are drawn beside ours when given.
 """
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ __all__ = ["plot_loglik_by_judge"]
 
 
 def _paper_gain(paper: pd.DataFrame, protocol: str) -> pd.DataFrame:
-    """The paper's per-judge log probabilities of ``protocol``'s table (2 or 3) minus its uniform prediction
-    (eq. 11): columns judge (the paper's number), method, gain.
+    """Return the paper's per-judge log probabilities of ``protocol``'s table (2 or 3) minus its uniform prediction.
+
+    The uniform prediction is eq. 11's; columns judge (the paper's number), method, gain.
     """
     rows = paper[(paper["table"].astype(str) == PROTOCOL_TABLES[protocol][0]) & (paper["statistic"] == "loglik")]
     rows = rows[rows["judge"].map(lambda j: isinstance(j, (int, float)) and not np.isnan(j))]
@@ -29,8 +31,9 @@ def _paper_gain(paper: pd.DataFrame, protocol: str) -> pd.DataFrame:
 
 def plot_loglik_by_judge(table: pd.DataFrame, dataset: str, paths: Sequence[str | Path],
                          paper: pd.DataFrame | None = None) -> None:
-    """Per-judge log probability of each method minus the uniform baseline, one panel per protocol
-    (Wilbur and Kim, Tables 2 and 3, as differences from eq. 11's uniform prediction).
+    """Plot the per-judge log probability of each method minus the uniform baseline, one panel per protocol.
+
+    These are Wilbur and Kim's Tables 2 and 3, as differences from eq. 11's uniform prediction.
 
     ``paper``: the paper's values (wilbur2011 rows of ``paper_values``), for a panel standing in for the
     paper's: each method's Table 2/3 value minus eq. 11's, at the judge of the same number (``judge07`` = 7),

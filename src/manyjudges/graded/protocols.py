@@ -63,8 +63,9 @@ def held_out_judges(panel: GradedPanel, min_labels: int = 1) -> np.ndarray:
 
 
 def too_few_judges(n_judges: int, held_out: int = 1) -> str | None:
-    """Why ``n_judges`` judges with labels are too few when ``held_out`` of them are held out
-    at a time (0: a plain fit), or None. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`).
+    """Return why ``n_judges`` judges with labels are too few when ``held_out`` are held out at a time, or None.
+
+    ``held_out`` 0 is a plain fit. Needed: ``held_out + 2`` (:data:`MIN_TRAINING_JUDGES`).
     """
     needed = held_out + MIN_TRAINING_JUDGES
     if n_judges >= needed:
@@ -185,8 +186,9 @@ def cross_induction(method: GradedMethod, panel: GradedPanel, judges: np.ndarray
 
 def single_parameter(method: GradedMethod, panel: GradedPanel, judges: np.ndarray | None = None,
                      outer_folds: int | None = None) -> ProtocolResult:
-    """One value of the method's single parameter for every test judge (default: every judge
-    with a label), maximising sum_k S(k).
+    """Run the single-parameter protocol: one value of the parameter for every test judge, maximising sum_k S(k).
+
+    The test judges are by default every judge with a label.
     """
     name = method.single_parameter
     judges = held_out_judges(panel) if judges is None else judges

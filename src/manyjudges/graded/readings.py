@@ -38,8 +38,9 @@ PROTOCOL_TABLES = {"cross_induction": "2", "single_parameter": "3"}
 
 
 def reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
-    """Tables 2-3's per-judge cells of ``entry`` under both protocols, compared with the paper's values of
-    ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`).
+    """Return Tables 2-3's per-judge cells of ``entry`` under both protocols, compared with the paper's values.
+
+    The paper's values are those of ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`).
     """
     rows = loglik[loglik["method"] == entry].assign(method=paper_method)
     return pd.concat([loglik_cells(rows, protocol, paper_lookup(paper, table, PAPER_KEY, key=key_value))
@@ -48,7 +49,7 @@ def reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd
 
 def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: Mapping[str, Any],
                     paper: pd.DataFrame) -> list[Reading]:
-    """The :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test."""
+    """Return the :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test."""
     loglik = pd.read_csv(loglik_path, sep="\t")
     out = []
     for method, parameter, choice in PARAMETER_CHOICES:
@@ -93,8 +94,10 @@ def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, g
 def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
                           graded_datasets: Mapping[str, Mapping[str, Any]],
                           graded_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """The readings above (:func:`graded_readings`, :func:`lambda_scale_reading`) of every simulated graded dataset,
-    ``graded_results`` keyed by dataset ({dataset: {"loglik", "pairwise", "parameters", "grades": path}}).
+    """Return the readings above (:func:`graded_readings`, :func:`lambda_scale_reading`) of every simulated dataset.
+
+    The datasets are the simulated graded ones; ``graded_results`` is keyed by dataset
+    ({dataset: {"loglik", "pairwise", "parameters", "grades": path}}).
     """
     paper = paper_values("wilbur2011")
     rows: list[Reading] = []

@@ -34,7 +34,7 @@ GRADED_METHODS = Registry("graded", {
 
 
 def make_graded_method(method: str, params: dict[str, Any] | None = None, name: str | None = None) -> GradedMethod:
-    """A predictor from a built-in name or ``package.module:callable``, with parameters."""
+    """Build a predictor from a built-in name or ``package.module:callable``, with parameters."""
     predictor = GRADED_METHODS.build(method, params)
     predictor.name = name or method
     return predictor

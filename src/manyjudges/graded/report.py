@@ -33,7 +33,7 @@ DATA_NOTES = {"simulate": simulate.REPORT_NOTE}
 
 
 def paper_judge(judge: Any) -> Any:
-    """The paper's judge number of one of ours ('judge07' -> 7); other names unchanged."""
+    """Return the paper's judge number of one of ours ('judge07' -> 7); other names unchanged."""
     m = re.fullmatch(r"judge0*(\d+)", str(judge))
     return int(m.group(1)) if m else judge
 
@@ -85,8 +85,10 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
 
 
 def paper_correlations(loglik: pd.DataFrame, protocol: str, paper: dict) -> pd.DataFrame:
-    """Per method with per-judge paper values under ``protocol``: the judges compared and the
-    Pearson r and Kendall tau-b (scipy.stats) between our S(k) and the paper's over those judges.
+    """Correlate our per-judge S(k) with the paper's under ``protocol``, per method with per-judge paper values.
+
+    Each row: the judges compared and the Pearson r and Kendall tau-b (scipy.stats) between our S(k) and
+    the paper's over those judges.
     """
     from scipy import stats
 
@@ -123,8 +125,10 @@ def _correlation_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, cali
 
 
 def _calibration_text(spec: Mapping[str, Any], loglik: pd.DataFrame) -> str:
-    """How the simulated panel was calibrated, with the largest per-judge gap reached (computed
-    from the M1 cross-induction rows) when it was calibrated per judge.
+    """Describe how the simulated panel was calibrated.
+
+    When it was calibrated per judge, the text gives the largest per-judge gap reached (computed from
+    the M1 cross-induction rows).
     """
     by_judge = spec.get("target_m1_by_judge")
     if by_judge is None:
@@ -157,7 +161,7 @@ def _at_bound(row: pd.DataFrame) -> str:
 
 
 def _p(value: float) -> str:
-    """A p-value; 0 means it underflowed double precision."""
+    """Format a p-value; 0 means it underflowed double precision."""
     return "< 1e-300" if value == 0 else f"{value:.3g}"
 
 
@@ -192,9 +196,10 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
 
 
 def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
-    """Tables 2/3's per-judge cells of one protocol (loglik_by_judge.tsv rows): judge, method, ours (log
-    probability) and paper_value (``paper``: a :func:`paper_lookup` of the table by :data:`PAPER_KEY`; NaN where
-    it has none). The Ave row is derived, so left out.
+    """Return Tables 2/3's per-judge cells of one protocol (loglik_by_judge.tsv rows).
+
+    Columns: judge, method, ours (log probability) and paper_value (``paper``: a :func:`paper_lookup` of the
+    table by :data:`PAPER_KEY`; NaN where it has none). The Ave row is derived, so left out.
     """
     rows = loglik[loglik["protocol"] == protocol]
     values = [paper.get((protocol, paper_judge(j), m, None, None, "loglik"), float("nan"))
@@ -204,9 +209,11 @@ def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, floa
 
 
 def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
-    """Tables 4/5's per-judge 'A better' counts of one protocol (pairwise_tests.tsv rows): judge, pair
-    ('A vs B'), ours and paper_value (NaN where the paper has none). 'B better' and ties are left out: with
-    'A better' they sum to the judge's labels, so their differences would cancel; the Total row is derived.
+    """Return Tables 4/5's per-judge 'A better' counts of one protocol (pairwise_tests.tsv rows).
+
+    Columns: judge, pair ('A vs B'), ours and paper_value (NaN where the paper has none). 'B better' and ties
+    are left out: with 'A better' they sum to the judge's labels, so their differences would cancel; the Total
+    row is derived.
     """
     rows = pairwise[pairwise["protocol"] == protocol]
     values = [paper.get((protocol, paper_judge(j), None, a, b, "a_better"), float("nan"))
@@ -217,9 +224,11 @@ def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, 
 
 def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                        paper: pd.DataFrame) -> pd.DataFrame:
-    """Every per-judge cell of Tables 2-5 this section shows (long, :data:`CELL_COLUMNS`); paper values only
-    beside simulated panels, as in the tables. Table 1 (three different parameters, lambda on another scale)
-    is not counted; Tables 4/5 count their 'A better' cells, with no method column (compared cell by cell).
+    """Return every per-judge cell of Tables 2-5 this section shows (long, :data:`CELL_COLUMNS`).
+
+    Paper values only beside simulated panels, as in the tables. Table 1 (three different parameters, lambda on
+    another scale) is not counted; Tables 4/5 count their 'A better' cells, with no method column (compared cell
+    by cell).
     """
     frames = []
     for name, paths in results.items():
@@ -245,8 +254,10 @@ def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets
 
 
 def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
-    """The paper values a dataset's figure shows beside ours: ``paper`` for a simulated panel (which stands
-    in for the paper's), None for any other, as in the report's tables.
+    """Return the paper values a dataset's figure shows beside ours.
+
+    ``paper`` for a simulated panel (which stands in for the paper's), None for any other, as in the
+    report's tables.
     """
     return paper if spec.get("source") == "simulate" else None
 
@@ -288,7 +299,7 @@ def _method_notes(methods: Mapping[str, Any]) -> list[str]:
 
 def _dataset_markdown(name: str, paths: Mapping[str, str | Path], spec: Mapping[str, Any],
                       lut: Mapping[str, Any]) -> list[str]:
-    """The parts of one dataset's section: its heading and notes, the data used, Tables 1 to 5."""
+    """Return the parts of one dataset's section: its heading and notes, the data used, Tables 1 to 5."""
     simulated = spec.get("source") == "simulate"
     parts = [f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n"]
     if spec.get("description"):
@@ -332,8 +343,9 @@ def _dataset_markdown(name: str, paths: Mapping[str, str | Path], spec: Mapping[
 
 
 def _single_parameter_table(params: pd.DataFrame, lut: Mapping[Any, Any], simulated: bool) -> str:
-    """Table 1: each single-parameter method's optimum and its cross-induction mean (min-max) over judges, the
-    paper's value beside a simulated panel's.
+    """Format Table 1: each single-parameter method's optimum and its cross-induction mean (min-max) over judges.
+
+    The paper's value is shown beside a simulated panel's.
     """
     lines = ["| method | parameter | single-parameter optimum | cross induction: mean (min-max) over judges |",
              "|---|---|---|---|"]
@@ -353,9 +365,10 @@ def _single_parameter_table(params: pd.DataFrame, lut: Mapping[Any, Any], simula
 
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None = None) -> ReportSection:
-    """The graded part of the report: the section (:func:`graded_markdown`) and its cells
-    (:func:`graded_comparisons`) of ``results`` ({dataset: {"loglik", "pairwise", "parameters", "grades":
-    path}}), none without results; and the readings of the simulated panels
+    """Return the graded part of the report: the section (:func:`graded_markdown`) and its cells.
+
+    The cells are :func:`graded_comparisons` of ``results`` ({dataset: {"loglik", "pairwise", "parameters",
+    "grades": path}}), none without results; and the readings of the simulated panels
     (:func:`manyjudges.graded.readings.graded_paper_readings`).
     """
     # imported here: graded.readings builds on this module's cells

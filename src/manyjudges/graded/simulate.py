@@ -81,9 +81,11 @@ NOISE_FLOOR = 1e-3
 
 @dataclass(frozen=True)
 class JudgeCalibration:
-    """Per judge: the noise sigma_j, the ``agreement`` (0: its own thresholds, 1: the common
+    """Calibration of a simulated panel's judges, per judge, and the sweeps run.
+
+    Per judge: the noise sigma_j, the ``agreement`` (0: its own thresholds, 1: the common
     ladder), the relevance ``weight`` w (y = w x + sigma_j eps), the M1 target and the S(j)
-    reached (both for this panel's size); the sweeps run.
+    reached (both for this panel's size).
     """
 
     noise: np.ndarray
@@ -95,12 +97,14 @@ class JudgeCalibration:
 
     @property
     def relative_error(self) -> np.ndarray:
+        """Per judge, |reached - target| / |target|."""
         return np.abs(self.reached - self.target) / np.abs(self.target)
 
 
 def paper_m1_targets(name: str) -> np.ndarray:
-    """The per-judge M1 log probabilities a ``target_m1_by_judge`` name stands for, judge 0, 1, ...
-    (per 5000 labels), read from resources/paper_values.tsv.
+    """Return the per-judge M1 log probabilities a ``target_m1_by_judge`` name stands for, judge 0, 1, ...
+
+    They are per 5000 labels, read from resources/paper_values.tsv.
     """
     from manyjudges.reporting.paper_values import paper_values
 
@@ -120,8 +124,9 @@ def paper_m1_targets(name: str) -> np.ndarray:
 
 
 def m1_targets(target_m1_by_judge: str | Sequence[float], n_judges: int) -> np.ndarray:
-    """Per-judge M1 targets (per 5000 labels) of a ``target_m1_by_judge`` value, checked against
-    the panel's number of judges.
+    """Return the per-judge M1 targets (per 5000 labels) of a ``target_m1_by_judge`` value.
+
+    They are checked against the panel's number of judges.
     """
     if isinstance(target_m1_by_judge, str):
         targets = paper_m1_targets(target_m1_by_judge)
@@ -138,7 +143,7 @@ def m1_targets(target_m1_by_judge: str | Sequence[float], n_judges: int) -> np.n
 
 
 def spec_problem(spec: Mapping[str, Any]) -> str | None:
-    """What is wrong with a ``source: simulate`` graded dataset spec (checked before any job), or None."""
+    """Return what is wrong with a ``source: simulate`` graded dataset spec (checked before any job), or None."""
     n_judges = int(spec.get("n_judges", 13))
     bad = [j for j in spec.get("hard_judges", (0, 12)) if not 0 <= j < n_judges]
     if bad:
@@ -156,8 +161,9 @@ def spec_problem(spec: Mapping[str, Any]) -> str | None:
 
 
 def panel_options(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of :func:`simulate_medline_panel` in a dataset spec (its key ``n_labels`` is the
-    argument ``n_classes``).
+    """Return the keyword arguments of :func:`simulate_medline_panel` in a dataset spec.
+
+    The spec's key ``n_labels`` is the argument ``n_classes``.
     """
     return {("n_classes" if k == "n_labels" else k): spec[k] for k in SPEC_KEYS if k in spec}
 
@@ -180,7 +186,7 @@ def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: 
 
 
 def _ladder(n_classes: int) -> np.ndarray:
-    """The common thresholds: K - 1 points from -1.5 to 1.5."""
+    """Return the common thresholds: K - 1 points from -1.5 to 1.5."""
     return np.linspace(-1.5, 1.5, n_classes - 1)
 
 
@@ -190,8 +196,9 @@ def _labels(latent: np.ndarray, eps: np.ndarray, noise: np.ndarray, thresholds: 
 
 
 class _Path:
-    """One judge's path, position 0 (least predictable) to :attr:`end` (most), module docstring:
-    relevance weight MIN_WEIGHT -> 1 at the noise ceiling, noise ceiling -> pivot, agreement 0 -> 1
+    """One judge's path, position 0 (least predictable) to :attr:`end` (most), as in the module docstring.
+
+    Relevance weight MIN_WEIGHT -> 1 at the noise ceiling, noise ceiling -> pivot, agreement 0 -> 1
     at the pivot, noise pivot -> floor.
     """
 
@@ -214,7 +221,7 @@ class _Path:
 
     @classmethod
     def start(cls, noise: float) -> float:
-        """The position of a noise with the judge's own thresholds (clipped to that part of the path)."""
+        """Return the position of a noise with the judge's own thresholds (clipped to that part of the path)."""
         return 1.0 + float(np.clip(np.log(NOISE_CEILING / noise), 0.0, cls.upper))
 
 
@@ -250,11 +257,11 @@ def _nearest_crossing(s_j, start: float, target: float) -> tuple[float, float]:
 def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray, start_noise: np.ndarray,
                      targets: np.ndarray, n_classes: int, tolerance: float = CALIBRATION_TOLERANCE,
                      sweeps: int = CALIBRATION_SWEEPS) -> tuple[np.ndarray, JudgeCalibration]:
-    """(items x judges labels, :class:`JudgeCalibration`): each judge's M1 cross-induction S(j)
-    within ``tolerance`` x |target| of its target (``targets``: for this panel's size).
+    """Return (items x judges labels, :class:`JudgeCalibration`) of judges calibrated to their M1 targets.
 
-    Raises ValueError naming every judge left outside the tolerance (its target, the value
-    reached, its noise and agreement).
+    Each judge's M1 cross-induction S(j) is within ``tolerance`` x |target| of its target (``targets``: for
+    this panel's size). Raises ValueError naming every judge left outside the tolerance (its target, the
+    value reached, its noise and agreement).
     """
     from manyjudges.graded.protocols import cross_induction, loglik_by_judge
     from manyjudges.graded.votes import M1

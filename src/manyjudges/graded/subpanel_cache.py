@@ -24,7 +24,7 @@ __all__ = ["SubpanelCache", "panel_digest"]
 
 
 def panel_digest(panel: GradedPanel) -> bytes:
-    """A 128-bit digest of the panel's entries (in order) and index spaces."""
+    """Return a 128-bit digest of the panel's entries (in order) and index spaces."""
     h = hashlib.blake2b(digest_size=16)
     h.update(np.asarray([panel.n_items, panel.n_judges, panel.n_classes, panel.n_entries], dtype=np.int64).tobytes())
     for values in (panel.item, panel.judge, panel.label):
@@ -58,6 +58,11 @@ class SubpanelCache:
         self.misses = 0
 
     def get(self, panel: GradedPanel | bytes, extra: Hashable, compute: Callable[[], T]) -> T:
+        """Take the stored value of an equal sub-panel and ``extra`` key, else ``compute()`` and store it.
+
+        ``panel`` may be given as its :func:`panel_digest`. A value larger than ``max_bytes`` is not stored;
+        the oldest values are dropped to stay within it.
+        """
         key = (panel if isinstance(panel, bytes) else panel_digest(panel), extra)
         stored = self._values.pop(key, None)
         if stored is not None:
@@ -75,5 +80,6 @@ class SubpanelCache:
         return value
 
     def clear(self) -> None:
+        """Drop every stored value."""
         self._values.clear()
         self._bytes = 0

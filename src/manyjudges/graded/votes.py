@@ -102,15 +102,18 @@ class M1(GradedMethod):
     single_parameter_bounds = (0.01, 0.99)
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        """Choose ``tau`` by cross induction: each training label predicted from the other judges' shares."""
         share, has = share_of_others(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         return {"tau": best_smoothing(share, has, prior)}
 
     def prepare(self, train: GradedPanel) -> Any:
+        """Return the vote shares per item, which items have votes, and the background prior."""
         shares, has = vote_shares(train)
         return shares, has, background_prior(train)
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """Return (n_items x K) the vote shares smoothed towards the prior by ``tau``; the prior without votes."""
         shares, has, prior = state
         tau = float(params["tau"])
         return np.where(has[:, None], (1 - tau) * shares + tau * prior[None, :], prior[None, :])
@@ -142,9 +145,11 @@ class _Votes:
     vote_counts: np.ndarray     # (n_params,) how many (target, vote) pairs each weight's votes are in
 
     def scale(self) -> np.ndarray:
-        """The fit's diagonal preconditioner, 1 / sqrt(1 + pairs) per weight: the objective's curvature
-        along a log-weight grows with the predictions its votes enter (a judge with 10,000 labels and
-        one with 10 differ a thousandfold), so scaled, L-BFGS-B takes comparable steps in all of them.
+        """Return the fit's diagonal preconditioner, 1 / sqrt(1 + pairs) per weight.
+
+        The objective's curvature along a log-weight grows with the predictions its votes enter (a judge
+        with 10,000 labels and one with 10 differ a thousandfold), so scaled, L-BFGS-B takes comparable
+        steps in all of them.
         """
         return 1.0 / np.sqrt(1.0 + self.vote_counts)
 
@@ -157,8 +162,9 @@ class _Votes:
         return np.bincount(self.item * self.n_classes + self.label, x, minlength=self.n_items * self.n_classes)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per target t, with weights ``x`` (n_params, not logs): (sum_s x_s V_s(z_t), sum_s x_s) over
-        its votes s.
+        """Return per target t (sum_s x_s V_s(z_t), sum_s x_s) over its votes s.
+
+        The weights ``x`` are (n_params,), not logs.
         """
         num = np.zeros(len(self.item))
         den = np.zeros(len(self.item))
@@ -173,8 +179,9 @@ class _Votes:
         return num, den
 
     def backward(self, y_num: np.ndarray, y_den: np.ndarray) -> np.ndarray:
-        """The transpose of :meth:`forward`: per weight a, sum over its votes s and their targets t of
-        y_num[t] V_s(z_t) + y_den[t] (n_params,).
+        """Apply the transpose of :meth:`forward`, shape (n_params,).
+
+        Per weight a: the sum over its votes s and their targets t of y_num[t] V_s(z_t) + y_den[t].
         """
         others = self.item_sum(y_den)[self.item] - y_den      # sum of y_den over the other targets on the item
         out = np.zeros(self.n_params)
@@ -316,6 +323,7 @@ class WeightedVotes(GradedMethod):
         return _VotesObjective(votes, tau).value_and_gradient(theta)
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
+        """Choose ``tau`` as M1 does, then the log-weights theta by L-BFGS-B on the leave-one-judge-out objective."""
         tau = M1().choose_parameters(train)["tau"]
         votes = self._votes(train)
         theta0 = np.zeros(votes.n_params)
@@ -326,9 +334,11 @@ class WeightedVotes(GradedMethod):
         return {"tau": tau, "theta": fit.x}
 
     def prepare(self, train: GradedPanel) -> Any:
+        """Return the panel and, with co-occurrence votes, its conditional distributions D."""
         return train, (conditional_distributions(train) if self.cooccurrence_votes else None)
 
     def predict(self, state: Any, params: dict[str, Any]) -> np.ndarray:
+        """Return (n_items x K) the weighted votes' shares smoothed towards the prior by ``tau``."""
         train, cond = state
         J, k = train.n_judges, train.n_classes
         theta, tau = np.asarray(params["theta"]), float(params["tau"])

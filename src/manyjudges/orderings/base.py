@@ -1,5 +1,6 @@
-"""The ordered-list scorer contract (Kim, Zhai, Han 2010, s.3: a score of a candidate ordering
-against several gold orderings).
+"""The ordered-list scorer contract (Kim, Zhai, Han 2010, s.3).
+
+A scorer gives a score of a candidate ordering against several gold orderings.
 
 ``Scorer(**params).fit(gold).score(candidates)``: ``gold`` is an ``(n, k)`` rank matrix of the
 gold orderings (one row per judge, rank 1 = best, tied items share a rank), ``candidates`` a
@@ -33,6 +34,7 @@ class OrderingScorer(Estimator):
         return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return one score per row of the ``(c, k)`` rank matrix ``candidates``, higher = closer to the gold."""
         raise NotImplementedError
 
     def _fitted_gold(self) -> np.ndarray:

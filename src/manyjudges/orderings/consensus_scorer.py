@@ -73,6 +73,7 @@ class ConsensusScorer(OrderingScorer):
         return (scores[:h] - scores[h:])[judge_row.reshape(-1)]
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
+        """Return s(O; gold) of each candidate O: mean_i log2(1 + kappa({O, O_i})) / log2(1 + kappa({O})), in [0, 1]."""
         gold = self._fitted_gold()
         self._check_params()
         candidates = as_rank_matrix(candidates)

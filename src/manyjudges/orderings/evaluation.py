@@ -43,8 +43,10 @@ ED_OVER = ("all", "judges")
 
 def noisy_set_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray | None,
                           ed_over: str = "all") -> np.ndarray:
-    """ED terms over the orderings ``ed_over`` names: the n humans' terms, then (``"all"``) each
-    random ordering's, held out against the humans and the other random orderings.
+    """Return the ED terms over the orderings ``ed_over`` names.
+
+    The n humans' terms, then (``"all"``) each random ordering's, held out against the humans and
+    the other random orderings.
 
     A scorer whose fast path takes ``judges_in_gold`` (FreSPA, whose threshold may count the
     human judges only) is told how many human judges each random ordering's gold set holds (n).
@@ -66,7 +68,7 @@ def noisy_set_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray | N
 
 
 def generic_leave_one_out_differences(scorer: Any, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
-    """The ED terms by refitting the scorer on each gold set (any scorer; the reference for fast paths)."""
+    """Return the ED terms by refitting the scorer on each gold set (any scorer; the reference for fast paths)."""
     n = len(humans)
     reversed_humans = reverse_ranks(humans)
     out = np.empty(n)

@@ -38,7 +38,7 @@ DEFAULT_NOISE_ROUNDING = "floor"
 
 def noise_for(seed: int, dataset: str, ratio: float, replicate: int, set_id: str, n_judges: int,
               n_items: int, noise_rounding: str = DEFAULT_NOISE_ROUNDING) -> np.ndarray:
-    """The random gold orderings added to one set in one replicate."""
+    """Return the random gold orderings added to one set in one replicate."""
     rng = rng_for(seed, dataset, "noise", f"{ratio:g}", replicate, set_id)
     return random_orderings(rng, noise_count(ratio, n_judges, noise_rounding), n_items)
 
@@ -73,15 +73,16 @@ def summarise(eds: pd.Series) -> dict[str, float]:
 
 
 def ed_by_noise_row(per_replicate: pd.DataFrame, ratio: float, method: str) -> pd.DataFrame:
-    """The results-contract row (noise_ratio, method, ed_mean, ed_sd, replicates)."""
+    """Return the results-contract row (noise_ratio, method, ed_mean, ed_sd, replicates)."""
     return pd.DataFrame([{"noise_ratio": ratio, "method": method, **summarise(per_replicate["ed"])}])
 
 
 def ed_by_noise_table(panels: Panels, scorer: Any, ratios: Sequence[float], replicates: int, seed: int,
                       dataset: str, method: str, ed_over: str = DEFAULT_ED_OVER,
                       noise_rounding: str = DEFAULT_NOISE_ROUNDING) -> pd.DataFrame:
-    """Results-contract rows (noise_ratio, method, ed_mean, ed_sd, replicates) of one method at
-    several noise ratios, in the order given (one job of the pipeline covers several ratios).
+    """Return the results-contract rows (noise_ratio, method, ed_mean, ed_sd, replicates) of one method.
+
+    One row per noise ratio of ``ratios``, in the order given (one job of the pipeline covers several ratios).
     """
     rows = [ed_by_noise_row(ed_replicates(panels, scorer, float(r), replicates, seed, dataset, ed_over,
                                           noise_rounding), float(r), method)

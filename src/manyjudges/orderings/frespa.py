@@ -86,17 +86,24 @@ class FreSPA(OrderingScorer):
 
     Parameters
     ----------
-    w_len, w_sup : weights of pattern length and support in w(p) (paper default 1, 1).
-    min_sup : minimum support as a share of the gold orderings, in [0, 1] (default 0.75).
-    min_len, max_len : pattern lengths counted (default 2 .. k).
-    min_len_ratio, max_len_ratio : lengths as a ratio of k; override min_len / max_len.
-    support_base : ``"gold"`` (default) or ``"judges"``: what n is in sup(p) >= minSup n when
-        random orderings are added as noise (docs/methods.md, "FreSPA").
-    length_rounding : how a ratio becomes a length: ``"floor"`` (default), max(2, floor(ratio k)),
-        or ``"half_up"``, max(2, floor(ratio k + 0.5)); k = 7, ratio 0.5 gives 3 or 4
+    w_len, w_sup : float
+        Weights of pattern length and support in w(p) (paper default 1, 1).
+    min_sup : float
+        Minimum support as a share of the gold orderings, in [0, 1] (default 0.75).
+    min_len, max_len : int, optional
+        Pattern lengths counted (default 2 .. k).
+    min_len_ratio, max_len_ratio : float, optional
+        Lengths as a ratio of k; override min_len / max_len.
+    support_base : {"gold", "judges"}
+        ``"gold"`` (default) or ``"judges"``: what n is in sup(p) >= minSup n when random orderings
+        are added as noise (docs/methods.md, "FreSPA").
+    engine : {"classes", "counting", "mining"}, optional
+        ``"classes"`` (the default, also for None), ``"counting"`` or ``"mining"``; all three give
+        the same exact counts (docs/methods.md, "FreSPA").
+    length_rounding : {"floor", "half_up"}
+        How a ratio becomes a length: ``"floor"`` (default), max(2, floor(ratio k)), or
+        ``"half_up"``, max(2, floor(ratio k + 0.5)); k = 7, ratio 0.5 gives 3 or 4
         (docs/methods.md, "Reading (length ratios)").
-    engine : ``"classes"`` (the default, also for None), ``"counting"`` or ``"mining"``; all
-        three give the same exact counts (docs/methods.md, "FreSPA").
     """
 
     def __init__(self, w_len: float = 1.0, w_sup: float = 1.0, min_sup: float = 0.75, min_len: int = 2,
@@ -108,7 +115,7 @@ class FreSPA(OrderingScorer):
         self.support_base, self.engine, self.length_rounding = support_base, engine, length_rounding
 
     def _parameters(self) -> FreSPAParams:
-        """The five parameters (and length ratios and their rounding, support base), validated."""
+        """Return the five parameters (and length ratios and their rounding, support base), validated."""
         return FreSPAParams(w_len=self.w_len, w_sup=self.w_sup, min_sup=self.min_sup, min_len=self.min_len,
                             max_len=self.max_len, min_len_ratio=self.min_len_ratio, max_len_ratio=self.max_len_ratio,
                             support_base=self.support_base, length_rounding=self.length_rounding)
@@ -125,6 +132,7 @@ class FreSPA(OrderingScorer):
         return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
+        """Return the FreSPA score of each candidate ordering against the fitted gold orderings."""
         return frespa_score(self._fitted_gold(), candidates, self.parameters_, self.engine)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray, judges_in_gold: int | None = None

@@ -92,8 +92,9 @@ def tables_by_counting(gold: np.ndarray, candidates: np.ndarray, threshold: int,
 
 
 def grow_patterns(ranks: np.ndarray, support_rows: np.ndarray, threshold: int, max_len: int):
-    """Yield (length, patterns (P, L), containment (P, N)) of every pattern whose support
-    over ``support_rows`` (a 0/1 weight per ordering) is >= threshold, level by level.
+    """Yield (length, patterns (P, L), containment (P, N)) of every pattern with support >= threshold.
+
+    The support is over ``support_rows`` (a 0/1 weight per ordering); the patterns come level by level.
     """
     n_ord, k = ranks.shape
     pats = np.arange(k)[:, None]
@@ -139,7 +140,7 @@ def tables_by_mining(gold: np.ndarray, candidates: np.ndarray, threshold: int, m
 
 
 def cheaper_engine(gold_size: int, k: int, threshold: int, max_len: int) -> str:
-    """'counting' or 'mining', whichever of the two older engines is estimated cheaper (and feasible).
+    """Return 'counting' or 'mining', whichever of the two older engines is estimated cheaper (and feasible).
 
     The default engine is ``classes`` (``manyjudges.orderings.frespa``); this choice, the
     default before it, is kept as the reference the benchmarks compare it with.
@@ -156,8 +157,9 @@ def cheaper_engine(gold_size: int, k: int, threshold: int, max_len: int) -> str:
 
 def loo_tables_by_counting(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Leave-one-out tables (den, num(O_i), num(rev O_i)), each (n, g + 1, k + 1), by counting
-    over the judge subsets of each gold set (the other humans + noise) in turn.
+    """Return the leave-one-out tables (den, num(O_i), num(rev O_i)), each (n, g + 1, k + 1), by counting.
+
+    The counting runs over the judge subsets of each gold set (the other humans + noise) in turn.
     """
     n, k = humans.shape
     g = n - 1 + len(noise)
@@ -172,8 +174,9 @@ def loo_tables_by_counting(humans: np.ndarray, noise: np.ndarray, threshold: int
 
 def loo_tables_by_mining(humans: np.ndarray, noise: np.ndarray, threshold: int, max_len: int
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The same tables from one growth of every pattern frequent among all orderings; a
-    pattern's support without O_i is its support minus [p ⊑ O_i].
+    """Return the same tables from one growth of every pattern frequent among all orderings.
+
+    A pattern's support without O_i is its support minus [p ⊑ O_i].
     """
     n, k = humans.shape
     g = n - 1 + len(noise)

@@ -77,7 +77,7 @@ def _loo_tables_by_classes(panel: _LooColumns, threshold: int, max_len: int) -> 
 
 
 def _loo_support_sums(panel: _LooColumns, max_len: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sums of the support over ALL patterns (threshold 1), by length, per distinct held-out ordering.
+    """Sum the support over ALL patterns (threshold 1), by length, per distinct held-out ordering.
 
     sum_p sup(p) [p ⊑ c] = sum_{o in gold} C_{c,o}(L) (each pattern counted once per gold
     ordering containing it), so without the held-out O_i, with C_o(L) = C_{o,o}(L):

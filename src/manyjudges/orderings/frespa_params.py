@@ -107,7 +107,7 @@ def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, go
 
 
 def check_engine(engine: str | None) -> str:
-    """The engine to use: ``classes`` by default; an unknown name is an error."""
+    """Return the engine to use: ``classes`` by default; an unknown name is an error."""
     engine = engine or "classes"
     if engine not in ENGINES:
         raise ValueError(f"unknown FreSPA engine {engine!r}; use one of {', '.join(ENGINES)}")

@@ -19,7 +19,7 @@ NOISE_ROUNDINGS = ("floor", "half_up")
 
 
 def noise_count(ratio: float, n_judges: int, rounding: str = "floor") -> int:
-    """Number of random orderings added for noise ratio r to a set of n judges' orderings.
+    """Return the number of random orderings added for noise ratio r to a set of n judges' orderings.
 
     Kim, Zhai, Han (2010, s.5.4) add "nr random orders to a data set with n original judgments"
     (10 orderings at r = 0.5: 5). Where r n is fractional: ``floor`` takes its whole part

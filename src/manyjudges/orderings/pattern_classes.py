@@ -67,7 +67,7 @@ def unique_orderings(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _popcount(words: np.ndarray) -> np.ndarray:
-    """Number of set bits of each uint64 (int64 result)."""
+    """Count the set bits of each uint64 (int64 result)."""
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(words).astype(np.int64)
     as_bytes = np.ascontiguousarray(words).view(np.uint8).reshape(words.shape + (8,))
@@ -220,18 +220,25 @@ def support_class_tables(columns: np.ndarray, weights: np.ndarray, threshold: in
 
     Parameters
     ----------
-    columns : (B, k) distinct orderings (ranks; ties allowed).
-    weights : (B,) non-negative integer support weight of each (its multiplicity among the
-        gold orderings; 0 for an ordering that is only a candidate).
-    threshold : t >= 1; only patterns with sup(p) = sum_{o ∋ p} w(o) >= t are counted.
-    max_len : longest pattern length counted (patterns of length 2..max_len).
-    table_columns : (J,) indices of the orderings o whose N_o table is wanted.
+    columns : ndarray, shape (B, k)
+        Distinct orderings (ranks; ties allowed).
+    weights : ndarray, shape (B,)
+        Non-negative integer support weight of each (its multiplicity among the gold orderings;
+        0 for an ordering that is only a candidate).
+    threshold : int
+        t >= 1; only patterns with sup(p) = sum_{o ∋ p} w(o) >= t are counted.
+    max_len : int
+        Longest pattern length counted (patterns of length 2..max_len).
+    table_columns : ndarray, shape (J,)
+        Indices of the orderings o whose N_o table is wanted.
 
     Returns
     -------
-    den (S + 1, k + 1) with den[s, L] = N(s, L), and per (J, S + 1, k + 1) with
-    per[j, s, L] = N_{o_j}(s, L), S = sum of the weights; rows s < t are 0. Float64,
-    exact while the counts stay below 2^53.
+    den : ndarray
+        (S + 1, k + 1) with den[s, L] = N(s, L), S = sum of the weights; rows s < t are 0.
+    per : ndarray
+        (J, S + 1, k + 1) with per[j, s, L] = N_{o_j}(s, L); rows s < t are 0. Both tables are
+        float64, exact while the counts stay below 2^53.
     """
     columns = np.asarray(columns)
     weights = np.asarray(weights, dtype=np.int64)

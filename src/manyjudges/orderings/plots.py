@@ -1,5 +1,7 @@
-"""Figures for the ordered-list experiments (Kim, Zhai, Han 2010): ED by noise (Table 1) and the
-FreSPA parameter sweeps (Tables 2-4), each with the paper's values beside ours when given.
+"""Figures for the ordered-list experiments (Kim, Zhai, Han 2010).
+
+ED by noise (Table 1) and the FreSPA parameter sweeps (Tables 2-4), each with the paper's values
+beside ours when given.
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ INDEXED = ("w_len", "w_sup")
 
 
 def _legend(ax: plt.Axes, with_paper: bool, **kwargs) -> None:
-    """The axes' legend outside it, on the right (a fixed place, clear of the lines), with a 'paper' entry when
-    the paper's values are drawn.
+    """Draw the axes' legend outside it, on the right (a fixed place, clear of the lines).
+
+    The legend has a 'paper' entry when the paper's values are drawn.
     """
     handles, labels = ax.get_legend_handles_labels()
     if with_paper:

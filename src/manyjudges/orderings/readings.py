@@ -1,5 +1,6 @@
-"""The ordered-list readings tested against Kim, Zhai, Han (2010) Tables 1 and 3 (docs/methods.md, "Noise",
-"Reading (length ratios)").
+"""The ordered-list readings tested against Kim, Zhai, Han (2010) Tables 1 and 3.
+
+See docs/methods.md, "Noise", "Reading (length ratios)".
 
 Three choices change Table 1 at noise ratios r > 0 (r = 0 is the same under all of them):
 which orderings ED averages over (``orderings.ed_over``), how r n random orderings are counted
@@ -58,9 +59,10 @@ NOISE_CHOICES = {
 
 def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str],
                  methods: list[str] | None = None) -> pd.DataFrame:
-    """Table 1's cells at r > 0 (``method, noise_ratio, ours, paper``) of ``methods`` (default every
-    method of ``ed``) as relative ED, ED(r) / ED(0), each compared with the paper's value of
-    ``paper_method.get(method, method)``; NaN where either lacks r or r = 0.
+    """Return Table 1's cells at r > 0 (``method, noise_ratio, ours, paper``) of ``methods`` as relative ED.
+
+    ``methods`` defaults to every method of ``ed``. Relative ED is ED(r) / ED(0), each compared with the
+    paper's value of ``paper_method.get(method, method)``; NaN where either lacks r or r = 0.
     """
     p1 = paper[paper["table"] == "1"]
 
@@ -91,8 +93,10 @@ def _distance(path: str | Path, paper: pd.DataFrame, paper_method: Mapping[str, 
 def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_tables: Mapping[str, str | Path],
                    default: Mapping[str, str], variants: Mapping[str, Mapping[str, str]],
                    paper_method: Mapping[str, str], paper: pd.DataFrame) -> list[Reading]:
-    """One :class:`Reading` per noise choice: the default table against, for each other option, a
-    variant that differs from the default in that choice only (None where none was run).
+    """Return one :class:`Reading` per noise choice.
+
+    Each compares the default table with, for each other option, a variant that differs from the
+    default in that choice only (None where none was run).
 
     Compared over the paper's own methods (entries compared with another method's paper value,
     such as a second FreSPA reading, are left out so every option is measured on the same cells).
@@ -119,8 +123,10 @@ def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_t
 
 def support_base_readings(dataset: str, kind: str, default_table: str | Path, methods: Mapping[str, Any],
                           paper: pd.DataFrame) -> list[Reading]:
-    """FreSPA's support base: two configured FreSPA entries whose parameters differ only in
-    ``support_base``, each compared with the paper's FreSPA column at r > 0 (relative ED).
+    """Return the readings of FreSPA's support base.
+
+    Two configured FreSPA entries whose parameters differ only in ``support_base``, each compared
+    with the paper's FreSPA column at r > 0 (relative ED).
     """
     default = inspect.signature(FreSPA).parameters["support_base"].default
     rows = parameter_readings(methods, "frespa", "support_base", default, "FreSPA under noise: the n of minSup x n",
@@ -135,8 +141,9 @@ DEFAULT_SWEEP_CELLS = (("2", "w_len", 1.0), ("2", "w_sup", 1.0), ("3", "max_len_
 
 
 def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequence[float] = (0.5, 1.0)) -> Reading:
-    """The noise ratio of the "noisy" columns of Tables 2-4, tested on the paper's own numbers: at
-    FreSPA's default parameters a noisy cell is FreSPA's ED under noise, so it should equal Table 1's
+    """Return the reading of the noise ratio of the "noisy" columns of Tables 2-4, on the paper's own numbers.
+
+    At FreSPA's default parameters a noisy cell is FreSPA's ED under noise, so it should equal Table 1's
     FreSPA value at the ratio used; the distance of each ratio is the mean |noisy cell - Table 1(r)|
     over those cells. ``noisy_ratio`` is the run's (``orderings.sweep.noise_ratios``).
     """
@@ -162,10 +169,11 @@ TABLE3_DEFAULTS = {"max_len_ratio": 1.0, "min_len_ratio": 0.0}
 
 
 def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
-    """Table 3's cells (``parameter, value, noise_ratio, ours, paper``) of a sweep table, at every noise
-    ratio, as ED relative to ED at the parameter's default (:data:`TABLE3_DEFAULTS`) at the same noise
-    ratio, ours and the paper's each relative to its own; the default cells (1 by construction) are
-    left out, and a cell is NaN where the paper or either ED is missing.
+    """Return Table 3's cells (``parameter, value, noise_ratio, ours, paper``) of a sweep table.
+
+    At every noise ratio, as ED relative to ED at the parameter's default (:data:`TABLE3_DEFAULTS`) at the
+    same noise ratio, ours and the paper's each relative to its own; the default cells (1 by construction)
+    are left out, and a cell is NaN where the paper or either ED is missing.
     """
     p3 = paper[(paper["table"] == "3") & (paper["method"] == "frespa")]
 
@@ -197,9 +205,11 @@ def _table3_distance(path: str | Path, paper: pd.DataFrame) -> tuple[float, int]
 def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
                             variant_tables: Mapping[str, str | Path], variants: Mapping[str, Mapping[str, str]],
                             default: str, paper: pd.DataFrame, config_key: str = "frespa: length_rounding") -> Reading:
-    """FreSPA's length rounding on Table 3: the default sweep table (rounded by ``default``) against,
-    for each other rounding, a sweep reading (``variants``: name -> the parameters it changes) that
-    sets ``length_rounding`` to it and changes nothing else (None where none was run).
+    """Return the reading of FreSPA's length rounding on Table 3.
+
+    The default sweep table (rounded by ``default``) against, for each other rounding, a sweep reading
+    (``variants``: name -> the parameters it changes) that sets ``length_rounding`` to it and changes
+    nothing else (None where none was run).
     """
     base, cells = _table3_distance(default_table, paper)
     distances: dict[str, float | None] = {default: base}
@@ -227,8 +237,9 @@ def ordering_readings(
     sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
     sweep_method: str = "frespa",
 ) -> list[Reading]:
-    """The ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}):
-    the noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
+    """Return the ordered-list readings of every dataset with ``reading_tables`` ({dataset: {variant: path}}).
+
+    The noise experiment's (``noise_reading`` is the run's own, ``reading_variants`` the others) and
     FreSPA's support base; FreSPA's length rounding on Table 3 of every dataset with
     ``sweep_reading_tables`` ({dataset: {variant: path}}, the sweep under ``sweep_reading_variants``,
     against its ``sweep_tables`` entry; the default rounding is that of the ``sweep_method`` entry);

@@ -37,5 +37,5 @@ ORDERING_SCORERS = Registry("orderings", {
 
 
 def make_ordering_scorer(method: str, params: Mapping[str, Any] | None = None) -> Any:
-    """An ordered-list scorer from a built-in name or ``package.module:callable``, with parameters."""
+    """Build an ordered-list scorer from a built-in name or ``package.module:callable``, with parameters."""
     return ORDERING_SCORERS.build(method, params)

@@ -63,9 +63,11 @@ def dataset_summary(orderings: pd.DataFrame) -> str:
 
 def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.DataFrame,
                          spec: Mapping[str, Any]) -> str:
-    """What a simulated panel is calibrated to and what it misses, computed from the run: the judges'
-    mean pairwise Kendall tau and Spearman rho (macro averages over sets) and, at noise 0, each paper
-    method's ED minus the paper's (Table 1). Empty without a ``target_mean_tau``.
+    """Describe what a simulated panel is calibrated to and what it misses, computed from the run.
+
+    The text gives the judges' mean pairwise Kendall tau and Spearman rho (macro averages over sets)
+    and, at noise 0, each paper method's ED minus the paper's (Table 1). Empty without a
+    ``target_mean_tau``.
     """
     from manyjudges.core.correlation import kendall_tau_matrix, spearman_rho_matrix
     from manyjudges.io.orderings import orderings_to_rank_matrices
@@ -185,8 +187,10 @@ def _rounded(values: pd.Series) -> pd.Series:
 
 def table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None
                  ) -> pd.DataFrame:
-    """Table 1's cells, one per row of ``ours`` (ed_by_noise.tsv): method, noise_ratio, ours (ED mean) and
-    paper_value (the paper's ED of the method it maps to by ``paper_method``, NaN where it has none).
+    """Return Table 1's cells, one per row of ``ours`` (ed_by_noise.tsv).
+
+    Columns: method, noise_ratio, ours (ED mean) and paper_value (the paper's ED of the method it maps
+    to by ``paper_method``, NaN where it has none).
     """
     p1 = paper[paper["table"] == "1"]
     ref = pd.DataFrame({"paper_method": p1["method"].to_numpy(), "r": _rounded(p1["noise_ratio"]).to_numpy(),
@@ -200,8 +204,9 @@ def table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[
 
 
 def sweep_cells(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> pd.DataFrame:
-    """Tables 2-4's cells, one per row of ``ours`` (frespa_sweep.tsv) for ``parameters``: parameter, value,
-    noise_ratio, ours (ED mean) and paper_value (NaN where the paper has none).
+    """Return Tables 2-4's cells, one per row of ``ours`` (frespa_sweep.tsv) for ``parameters``.
+
+    Columns: parameter, value, noise_ratio, ours (ED mean) and paper_value (NaN where the paper has none).
     """
     pt = paper[paper["table"] == str(table_no)]
     keys = ["parameter", "v", "r"]
@@ -223,7 +228,8 @@ def orderings_comparisons(
     methods: Mapping[str, Mapping[str, Any]] | None,
     paper: pd.DataFrame,
 ) -> pd.DataFrame:
-    """Every cell of Tables 1-4 this section shows, ours beside the paper's (long, :data:`CELL_COLUMNS`);
+    """Return every cell of Tables 1-4 this section shows, ours beside the paper's (long, :data:`CELL_COLUMNS`).
+
     Table 1's derived rows (Max-Min, % degradation) are left out.
     """
     paper_method = {name: (entry or {}).get("method", name) for name, entry in dict(methods or {}).items()}
@@ -258,9 +264,11 @@ def orderings_markdown(
     paper: pd.DataFrame,
     noise_reading: Mapping[str, str] | None = None,
 ) -> str:
-    """Markdown for every ordered-list dataset: Table 1 from ``ed_tables[name]``, Tables 2-4 from
-    ``sweep_tables[name]`` (when present); ``paper``: the kim2010 paper values; ``noise_reading``:
-    the run's ``ed_over`` and ``noise_rounding`` (default: the library's).
+    """Return the Markdown for every ordered-list dataset.
+
+    Table 1 from ``ed_tables[name]``, Tables 2-4 from ``sweep_tables[name]`` (when present); ``paper``:
+    the kim2010 paper values; ``noise_reading``: the run's ``ed_over`` and ``noise_rounding`` (default:
+    the library's).
     """
     reading = {"ed_over": DEFAULT_ED_OVER, "noise_rounding": DEFAULT_NOISE_ROUNDING, **(noise_reading or {})}
     parts = [
@@ -322,8 +330,9 @@ def report_section(
     sweep_reading_variants: Mapping[str, Mapping[str, str]] | None = None,
     sweep_method: str = "frespa",
 ) -> ReportSection:
-    """The ordered-list part of the report, every table keyed by dataset: the section
-    (:func:`orderings_markdown`) and its cells (:func:`orderings_comparisons`) of Table 1 (``ed_tables``)
+    """Return the ordered-list part of the report, every table keyed by dataset.
+
+    The section (:func:`orderings_markdown`) and its cells (:func:`orderings_comparisons`) of Table 1 (``ed_tables``)
     and Tables 2-4 (``sweep_tables``), none without ``ed_tables``; and the readings
     (:func:`manyjudges.orderings.readings.ordering_readings`: ``reading_tables`` {dataset: {variant: path}}
     under ``noise_reading``, the run's, and ``reading_variants``; ``sweep_reading_tables`` under

@@ -67,10 +67,12 @@ class AverageCorrelation(_CorrelationScorer):
 
     Parameters
     ----------
-    correlation : "kendall" (tau-b) or "spearman"; normalised to [0, 1] by (c + 1) / 2.
+    correlation : {"kendall", "spearman"}
+        "kendall" (tau-b) or "spearman"; normalised to [0, 1] by (c + 1) / 2.
     """
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
+        """Return each candidate's mean correlation with the gold orderings."""
         return correlation_matrix(candidates, self._fitted_gold(), self.correlation).mean(axis=1)
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
@@ -83,8 +85,7 @@ class AverageCorrelation(_CorrelationScorer):
 
 
 class WeightedCorrelationAverage(_CorrelationScorer):
-    """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j)
-    (Kim, Zhai, Han 2010, s.3.1).
+    """WCA: s(O) = sum_i w_i C(O, O_i) / sum_i w_i, w_i = mean_{j != i} C(O_i, O_j) (Kim, Zhai, Han 2010, s.3.1).
 
     Weights are computed among the gold orderings given to ``fit`` (``weights_``). With one
     gold ordering, or if every weight is 0, the weights are uniform (AC).
@@ -99,11 +100,13 @@ class WeightedCorrelationAverage(_CorrelationScorer):
         return w if w.sum() > 0 else np.ones(m)
 
     def fit(self, gold: np.ndarray) -> WeightedCorrelationAverage:
+        """Store the gold orderings (``gold_``) and their weights (``weights_``); return self."""
         super().fit(gold)
         self.weights_ = self._weights(correlation_matrix(self.gold_, None, self.correlation))
         return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
+        """Return each candidate's weighted mean correlation with the gold orderings."""
         gold, w = self._fitted_gold(), self.weights_
         return correlation_matrix(candidates, gold, self.correlation) @ w / w.sum()
 
@@ -143,20 +146,24 @@ def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
 
 
 class RankBasedAggregation(_CorrelationScorer):
-    """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010,
-    s.3.1); the consensus of the gold orderings given to ``fit`` is ``consensus_``.
+    """RBA: s(O) = C(O, consensus), consensus = items sorted by rank sum (Kim, Zhai, Han 2010, s.3.1).
+
+    The consensus of the gold orderings given to ``fit`` is ``consensus_``.
     """
 
     def fit(self, gold: np.ndarray) -> RankBasedAggregation:
+        """Store the gold orderings (``gold_``) and their rank-sum consensus (``consensus_``); return self."""
         super().fit(gold)
         self.consensus_ = rank_sum_consensus(self.gold_)
         return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:
+        """Return each candidate's correlation with the consensus."""
         self._fitted_gold()
         return correlation_matrix(candidates, self.consensus_, self.correlation)[:, 0]
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """Return the ED terms s(O_i; others) - s(reverse(O_i); others), from the rank sums without each judge i."""
         humans = as_rank_matrix(humans)
         allg = _stack(humans, noise)
         n, k = humans.shape
