@@ -49,14 +49,17 @@ __all__ = ["FAMILIES", "__version__", "build_method", "family_registry"]
 
 
 def family_registry(family: str) -> Registry:
-    """The method registry of ``family`` (built-in or plug-in: :func:`manyjudges.families.families`): its
-    package's ``registry``.
+    """Return the method registry of ``family``: its package's ``registry``.
+
+    The family is built-in or a plug-in (:func:`manyjudges.families.families`).
     """
     return get_family(family).module().registry
 
 
 def build_method(family: str, name: str, **params: Any) -> Any:
-    """A method of ``family`` by its built-in name (or ``package.module:callable``) with parameters,
-    checked as a config's are (unknown names and parameters, bad values: ValueError).
+    """Build a method of ``family`` by its built-in name (or ``package.module:callable``) with parameters.
+
+    The name and parameters are checked as a config's are (unknown names and parameters, bad values:
+    ValueError).
     """
     return family_registry(family).build(name, params)

@@ -1,5 +1,7 @@
-"""The families, each declared once by a :class:`Family`: the built-in ones in :data:`BUILT_IN`, others
-(plug-ins) by an entry point in the group ``manyjudges.families`` of their own package's metadata:
+"""The families, each declared once by a :class:`Family`.
+
+The built-in ones are in :data:`BUILT_IN`, others (plug-ins) declared by an entry point in the group
+``manyjudges.families`` of their own package's metadata:
 
 .. code-block:: toml
 
@@ -70,8 +72,10 @@ class Family:
                 raise ValueError(f"family {self.name!r}: {field_name} must be 'module:function', got {value!r}")
 
     def rules_files(self, workflow_dir: str | Path) -> list[Path]:
-        """The files the Snakefile includes for it, in order: :attr:`rules`, or under ``workflow_dir``
-        ``workflow/rules/<name>_common.smk`` then ``workflow/rules/<name>.smk``.
+        """Return the files the Snakefile includes for it, in order.
+
+        These are :attr:`rules`, or under ``workflow_dir`` ``workflow/rules/<name>_common.smk`` then
+        ``workflow/rules/<name>.smk``.
         """
         if self.rules is not None:
             return [Path(self.rules)]
@@ -79,8 +83,9 @@ class Family:
         return [folder / f"{self.name}_common.smk", folder / f"{self.name}.smk"]
 
     def schema_ref(self) -> str:
-        """The ``$ref`` of its config section: ``<name>.schema.yaml`` beside the main schema, or the
-        absolute ``file:`` URI of :attr:`schema`.
+        """Return the ``$ref`` of its config section.
+
+        It is ``<name>.schema.yaml`` beside the main schema, or the absolute ``file:`` URI of :attr:`schema`.
         """
         return Path(self.schema).resolve().as_uri() if self.schema is not None else f"{self.name}.schema.yaml"
 
@@ -95,8 +100,9 @@ class Family:
             getattr(importlib.import_module(module), function)(config)
 
     def add_commands(self, subparsers: Any) -> None:
-        """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``); nothing
-        without :attr:`commands`.
+        """Add its subcommands to the command's ``subparsers`` (``argparse``'s ``add_subparsers()``).
+
+        Nothing is added without :attr:`commands`.
         """
         if self.commands is None:
             return
@@ -105,10 +111,11 @@ class Family:
 
 
 def built_in(name: str, summary: str, pinned_sources: tuple[str, ...] = ()) -> Family:
-    """A family of this library, laid out by the house's conventions: its package ``manyjudges.<name>``, its
-    subcommands ``manyjudges.cli.<name>:add_commands``, its config checks
-    ``manyjudges.pipeline.config_checks:check_<name>_config``, its rules and schema in the pipeline's own
-    ``workflow/`` (:meth:`Family.rules_files`).
+    """Declare a family of this library, laid out by the house's conventions.
+
+    Its package is ``manyjudges.<name>``, its subcommands ``manyjudges.cli.<name>:add_commands``, its config
+    checks ``manyjudges.pipeline.config_checks:check_<name>_config``, its rules and schema in the pipeline's
+    own ``workflow/`` (:meth:`Family.rules_files`).
     """
     return Family(name, f"manyjudges.{name}", summary, f"manyjudges.cli.{name}:add_commands",
                   pinned_sources=pinned_sources, config_check=f"manyjudges.pipeline.config_checks:check_{name}_config")
@@ -133,9 +140,11 @@ BUILT_IN = (
 
 @cache
 def families() -> Mapping[str, Family]:
-    """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's (entry
-    points of the group ``manyjudges.families``, by entry-point name). A plug-in whose name is taken, whose
-    entry point does not load, or is not a :class:`Family` of that name, is a ValueError naming the entry point.
+    """Every family by name: the built-in ones (:data:`BUILT_IN`), then each installed plug-in's.
+
+    Plug-ins are the entry points of the group ``manyjudges.families``, by entry-point name. A plug-in whose
+    name is taken, whose entry point does not load, or is not a :class:`Family` of that name, is a ValueError
+    naming the entry point.
     """
     from importlib.metadata import entry_points  # here: 25 ms that `import manyjudges` need not pay
 
@@ -156,7 +165,7 @@ def families() -> Mapping[str, Family]:
 
 
 def get_family(name: str) -> Family:
-    """The family called ``name`` (built-in or plug-in); ValueError naming the families otherwise."""
+    """Return the family called ``name`` (built-in or plug-in); ValueError naming the families otherwise."""
     known = families()
     if name not in known:
         raise ValueError(f"unknown family {name!r}; families: {', '.join(known)}")

@@ -66,8 +66,10 @@ def rank_sum(rankings: Sequence[Ranking]) -> list:
 
 
 def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
-    """Sort by pairwise majority (Montague and Aslam 2002) with :func:`~manyjudges.core.ranks.majority_merge_sort`
-    over the items in first-appearance order; ties keep that order.
+    """Sort by pairwise majority (Montague and Aslam 2002).
+
+    :func:`~manyjudges.core.ranks.majority_merge_sort` runs over the items in first-appearance order; ties
+    keep that order.
     """
     items, ranks, _ = _positions(rankings)
     above = (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
@@ -81,8 +83,10 @@ RULES: dict[str, Callable[[Sequence[Ranking]], list]] = {"borda": borda, "rank_s
 
 
 class ListAggregator(Estimator):
-    """One of :data:`RULES` as an estimator: ``fit(rankings)`` sets ``ranking_`` (the aggregate, best
-    first); ``fit_predict(rankings)`` returns it. Nothing else is fitted.
+    """One of :data:`RULES` as an estimator.
+
+    ``fit(rankings)`` sets ``ranking_`` (the aggregate, best first); ``fit_predict(rankings)`` returns it.
+    Nothing else is fitted.
     """
 
     ranking_: list

@@ -69,9 +69,9 @@ def pairwise_consensus(a: Sequence[Hashable], b: Sequence[Hashable], lam: float 
 
 def aggregator_consensus(list_sets: ListSets, aggregators: Sequence[str], lam: float = 1.0,
                          gamma: float = 1.0) -> pd.DataFrame:
-    """Per set and aggregator: the consensus of the inputs plus the aggregate, and the mean
-    pairwise consensus of the aggregate with each input.
+    """Per set and aggregator: the consensus of the inputs plus the aggregate, and a pairwise consensus.
 
+    The pairwise consensus is the mean pairwise consensus of the aggregate with each input.
     The aggregate is cut to the longest input's length (a fused top-k run).
     Columns: list_set, aggregator, lambda, gamma, kappa, lcs_length, n_common_items, pairwise_consensus.
     """

@@ -1,6 +1,7 @@
-"""Figures for the consensus-measure experiments (Lin, Li, Guo): log kappa over the lambda x gamma grid,
-rank aggregators judged by consensus, and sensitivity to perturbing one list; the grid with the reference
-values of the authors' code beside ours when given.
+"""Figures for the consensus-measure experiments (Lin, Li, Guo).
+
+Log kappa over the lambda x gamma grid, rank aggregators judged by consensus, and sensitivity to perturbing
+one list; the grid with the reference values of the authors' code beside ours when given.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ AGGREGATORS = Registry("consensus aggregator", {
 
 
 def get_aggregator(name: str) -> Callable[[Sequence[Ranking]], list]:
-    """A built-in aggregator's ``fit_predict``, or ``package.module:callable`` (lists in, one list out)."""
+    """Return a built-in aggregator's ``fit_predict``, or ``package.module:callable`` (lists in, one list out)."""
     if name in AGGREGATORS:
         return AGGREGATORS.build(name).fit_predict
     AGGREGATORS.resolve(name)  # an unknown name: the registry's error, with "did you mean"

@@ -51,8 +51,10 @@ def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame,
 
 
 def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
-    """The search table's kappa cells, one per row of ``table`` (consensus.tsv): list_set, lambda, gamma,
-    ours (kappa) and paper_value (the authors' code's kappa, NaN where it has none).
+    """Return the search table's kappa cells, one per row of ``table`` (consensus.tsv).
+
+    Columns: list_set, lambda, gamma, ours (kappa) and paper_value (the authors' code's kappa, NaN where it
+    has none).
     """
     kap = ref[ref["statistic"] == "kappa"]
     keys = ["list_set", "lam", "gam"]
@@ -67,8 +69,10 @@ def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
 
 
 def consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
-    """The search tables' kappa cells beside the reference values (long, :data:`CELL_COLUMNS`); the other
-    tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are not counted.
+    """Return the search tables' kappa cells beside the reference values (long, :data:`CELL_COLUMNS`).
+
+    The other tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are
+    not counted.
     """
     ref = paper_values("lin2017")
     frames = []
@@ -132,7 +136,7 @@ def _sensitivity_markdown(table: pd.DataFrame) -> list[str]:
 
 
 def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> str:
-    """The consensus-measure section: reference numbers beside ours, aggregators, sensitivity.
+    """Render the consensus-measure section: reference numbers beside ours, aggregators, sensitivity.
 
     ``paths``: consensus.tsv, aggregators.tsv and sensitivity.tsv tables under results/consensus/<dataset>/,
     each rendered by its file name, in the given order.
@@ -158,10 +162,12 @@ def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mappi
 
 
 def report_section(tables: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> ReportSection:
-    """The consensus part of the report: the section (:func:`consensus_markdown`) and its cells
-    (:func:`consensus_comparisons`) of ``tables`` (consensus.tsv, aggregators.tsv, sensitivity.tsv under
-    results/consensus/<dataset>/, in the order shown), none without tables; ``datasets``: the specs of
-    their datasets. The paper leaves nothing to read: no readings.
+    """Return the consensus part of the report: the section and its cells of ``tables``.
+
+    The section is :func:`consensus_markdown`, the cells :func:`consensus_comparisons`, of ``tables``
+    (consensus.tsv, aggregators.tsv, sensitivity.tsv under results/consensus/<dataset>/, in the order
+    shown), none without tables; ``datasets``: the specs of their datasets. The paper leaves nothing to
+    read: no readings.
     """
     if not tables:
         return ReportSection("consensus", "", pd.DataFrame(columns=CELL_COLUMNS))

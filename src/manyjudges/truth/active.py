@@ -61,8 +61,10 @@ DEFAULT_STOP = 0.99
 
 
 def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
-    """(n_workers, K, K) a fitted truth method's worker confusions: its ``confusions_``, or for a method
-    without them (majority vote, Wawa, GLAD) one Dawid-Skene M-step on its posteriors.
+    """(n_workers, K, K) a fitted truth method's worker confusions.
+
+    These are its ``confusions_``, or for a method without them (majority vote, Wawa, GLAD) one Dawid-Skene
+    M-step on its posteriors.
     """
     k = data.n_classes
     if estimator.confusions_ is not None:
@@ -104,8 +106,9 @@ def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> 
 
 
 def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
-    """(n_items, M) the expected gain in accuracy of each item's 1st, 2nd, ... M-th next label, as the
-    concave envelope of E_0..E_M: from k labels, the next m* labels share the best rate
+    """(n_items, M) the expected gain in accuracy of each item's 1st, 2nd, ... M-th next label.
+
+    The gains are the concave envelope of E_0..E_M: from k labels, the next m* labels share the best rate
     max_m (E_{k+m} - E_k) / m, so a label that only pays with the one after it is valued as the pair.
     """
     t = np.asarray(posteriors, dtype=float)
@@ -131,8 +134,9 @@ def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray
 
 def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | None = None,
                   label_counts: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
-    """(n_items, L) the score of each item's 1st, ..., L-th next label under ``policy`` (L = 1 but for
-    the lookahead); higher first, 0 = not worth a label.
+    """(n_items, L) the score of each item's 1st, ..., L-th next label under ``policy``.
+
+    L = 1 but for the lookahead; higher first, 0 = not worth a label.
     """
     t = np.asarray(posteriors, dtype=float)
     n = len(t)
@@ -159,8 +163,9 @@ class _Plan:
 
 def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: np.ndarray,
               positive_only: bool) -> _Plan:
-    """The ``budget`` best (item, level) pairs of ``scores`` (n_items, L) among eligible items, at most
-    ``available`` levels per item; by score, then level, then item code; best first.
+    """Return the ``budget`` best (item, level) pairs of ``scores`` (n_items, L) among eligible items.
+
+    At most ``available`` levels per item; by score, then level, then item code; best first.
     """
     n, levels = scores.shape
     item = np.repeat(np.arange(n), levels)
@@ -175,8 +180,9 @@ def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: 
 
 
 def _explore(counts: np.ndarray, first_scores: np.ndarray, available: np.ndarray, n: int, seed: int) -> np.ndarray:
-    """Up to ``n`` item codes, one each, among items with ``available`` > 0: fewest ``counts`` first,
-    then highest ``first_scores``, then a seeded random order.
+    """Up to ``n`` item codes, one each, among items with ``available`` > 0.
+
+    Fewest ``counts`` first, then highest ``first_scores``, then a seeded random order.
     """
     tie = rng_for(seed, "truth", "next labels", "explore").random(len(counts))
     order = np.lexsort((tie, -first_scores, counts))
@@ -187,7 +193,7 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
                 confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
                 workers_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
                 seed: int = 0, explore: float | None = None) -> pd.DataFrame:
-    """The ``budget`` labels to buy next, best first: ``item, score`` (and ``worker`` with ``workers_available``).
+    """Name the ``budget`` labels to buy next, best first: ``item, score`` (and ``worker`` with ``workers_available``).
 
     ``posteriors`` (n_items, K) and ``confusions`` (n_workers, K, K) come from a method fitted on ``data``.
     ``candidates`` (``item``, optional ``available``): only these items, each at most ``available`` more

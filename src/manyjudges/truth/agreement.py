@@ -34,7 +34,7 @@ def coincidence_matrix(labels: CrowdLabels | pd.DataFrame) -> np.ndarray:
 
 
 def _class_values(classes: np.ndarray) -> np.ndarray:
-    """The classes as numbers for the interval metric, or their ranks if they are not all numbers."""
+    """Return the classes as numbers for the interval metric, or their ranks if they are not all numbers."""
     try:
         values = np.asarray(classes, dtype=float)
     except (TypeError, ValueError):

@@ -109,7 +109,7 @@ class CandidateFit:
 
 def fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
                   gold: tuple[np.ndarray, np.ndarray] | None = None) -> CandidateFit:
-    """The registry method ``name`` fitted without each fold of ``split`` and on every label (with ``gold``)."""
+    """Fit the registry method ``name`` without each fold of ``split`` and on every label (with ``gold``)."""
     from manyjudges.truth.registry import make_truth_estimator
 
     start = perf_counter()
@@ -120,8 +120,9 @@ def fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
 
 
 def majority_agreement(data: CrowdLabels, posteriors: np.ndarray) -> float:
-    """The share of items whose class under ``posteriors`` (argmax) is their majority vote, over the items with
-    two or more labels and one most frequent class; 1.0 when there are none.
+    """Return the share of items whose class under ``posteriors`` (argmax) is their majority vote.
+
+    The share is over the items with two or more labels and one most frequent class; 1.0 when there are none.
     """
     counts = data.class_counts
     top = counts.max(axis=1)
@@ -155,8 +156,10 @@ class ScoredCandidate:
 
 def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, criterion: str = "confusion",
                     calibrate: str | None = "tempering") -> ScoredCandidate:
-    """The withheld labels' predictive probabilities under ``fit``'s fold posteriors and the worker model
-    ``criterion``, tempered by the beta fitted on them (``calibrate="tempering"``) or not.
+    """Score the withheld labels' predictive probabilities under ``fit``'s fold posteriors.
+
+    They are computed with the worker model ``criterion``, tempered by the beta fitted on them
+    (``calibrate="tempering"``) or not.
     """
     held = held_out_from(fit.folds, data, split, criterion)
     beta = fit_tempering(held) if calibrate == "tempering" else 1.0
@@ -173,9 +176,10 @@ def gold_right(split: FoldSplit, fit: CandidateFit) -> np.ndarray:
 
 
 def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
-    """McNemar's statistic for "right more often than the reference" on the same gold answers:
-    (b - c) / sqrt(b + c), b the answers only ``right`` gets right, c those only ``reference`` does; 0 when they
-    never differ.
+    """McNemar's statistic for "right more often than the reference" on the same gold answers.
+
+    It is (b - c) / sqrt(b + c), b the answers only ``right`` gets right, c those only ``reference`` does; 0
+    when they never differ.
     """
     b = int(np.sum(right & ~reference))
     c = int(np.sum(~right & reference))
@@ -183,15 +187,18 @@ def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
 
 
 def panel_density(data: CrowdLabels) -> float:
-    """The share of the (item, worker) cells that hold a label: labels / (items x workers); 1 when every worker
-    labels every item once (a panel of LLM judges), near 0 for a crowd.
+    """Return the share of the (item, worker) cells that hold a label: labels / (items x workers).
+
+    It is 1 when every worker labels every item once (a panel of LLM judges), near 0 for a crowd.
     """
     return data.n_labels / max(1, data.n_items * data.n_workers)
 
 
 def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
                         reference: float | None = None, gold_reference: np.ndarray | None = None) -> np.ndarray:
-    """(M,) which candidates may take weight: those whose classes agree with the majority vote on at least
+    """(M,) which candidates may take weight.
+
+    Those whose classes agree with the majority vote on at least
     ``anchor`` of the items (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld
     labels is at least ``reference`` (the majority vote's) less ``margin``; None switches a test off. With
     ``gold_reference`` (whether the majority vote's fold fits get each withheld gold answer right), a candidate
@@ -217,9 +224,10 @@ def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None 
 def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
                  margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0,
                  gold_reference: np.ndarray | None = None) -> tuple[np.ndarray, pd.DataFrame]:
-    """(posteriors, report): the scored candidates anchored (:func:`anchored_candidates`; the ``anchor`` test
-    only on panels whose :func:`panel_density` is at least ``anchor_density``) and stacked (module docstring,
-    steps 4 and 5).
+    """(posteriors, report): the scored candidates anchored and stacked (module docstring, steps 4 and 5).
+
+    Anchored by :func:`anchored_candidates`, the ``anchor`` test only on panels whose :func:`panel_density`
+    is at least ``anchor_density``.
     """
     if panel_density(data) < anchor_density:
         anchor = None
@@ -246,8 +254,10 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
 
 def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]
                        ) -> tuple[float, np.ndarray]:
-    """The majority vote's pooled log-likelihood of the withheld labels and whether its fold fits get each
-    withheld gold answer right (:func:`gold_right`); its fits among ``fits``, else made.
+    """Return the majority vote's pooled log-likelihood of the withheld labels, and its gold answers right.
+
+    The second is whether its fold fits get each withheld gold answer right (:func:`gold_right`); its fits are
+    taken among ``fits``, else made.
     """
     fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
     return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0)), gold_right(split, fit)
@@ -312,7 +322,7 @@ class Auto(TruthEstimator):
         self.random_state = random_state
 
     def candidate_names(self) -> list[str]:
-        """The registry names ``fit`` combines."""
+        """Return the registry names ``fit`` combines."""
         if self.candidates is not None:
             return list(dict.fromkeys(self.candidates))
         return [*DEFAULT_CANDIDATES, *(ORDINAL_CANDIDATES if self.ordered else ())]

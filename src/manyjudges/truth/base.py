@@ -92,7 +92,7 @@ _FitWithGold = Callable[[CrowdLabels, tuple[np.ndarray, np.ndarray]], TruthFit]
 
 def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
                  integer: bool = False, low_open: bool = False) -> None:
-    """A numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
+    """Check a numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
     ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
     number = cast(float, value)  # read below only where ``ok`` (the isinstance test) holds
     ok = ok and np.isfinite(float(number)) and (not integer or float(number).is_integer())
@@ -111,14 +111,19 @@ def check_number(name: str, value: object, low: float | None = None, high: float
 
 
 def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
-    """The parameters every EM estimator of the family shares: ``max_iter`` >= 1, ``tol`` and ``smoothing`` >= 0."""
+    """Check the parameters every EM estimator of the family shares.
+
+    ``max_iter`` >= 1, ``tol`` and ``smoothing`` >= 0.
+    """
     check_number("max_iter", max_iter, low=1, integer=True)
     check_number("tol", tol, low=0)
     check_number("smoothing", smoothing, low=0)
 
 
 class TruthEstimator(Estimator):
-    """Base class: subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params`` (calling
+    """Base class of the family's methods.
+
+    Subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params`` (calling
     ``super()._check_params()`` first, which checks ``calibrate``).
     """
 
@@ -137,18 +142,21 @@ class TruthEstimator(Estimator):
     calibrate: str | None = None
 
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-        """(n_items, K) the posteriors of a fit on coded labels with gold items ``known`` (item codes, class
-        codes) used as ``gold_use`` says, without calibration. Sets none of ``labels_``, ``proba_``,
-        ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's ``priors_``).
+        """(n_items, K) the posteriors of a fit on coded labels, without calibration.
+
+        Gold items ``known`` (item codes, class codes) are used as ``gold_use`` says. Sets none of ``labels_``,
+        ``proba_``, ``skills_``, ``confusions_`` (a method may keep its own fitted values, e.g. Dawid-Skene's
+        ``priors_``).
         """
         self._check_params()
         return self._fit_with_gold(self._fit_order(data), known)[1]
 
     def fit(self, labels: pd.DataFrame | CrowdLabels, classes: Sequence | None = None,
             duplicates: str = "error", gold: pd.DataFrame | pd.Series | None = None) -> TruthEstimator:
-        """Infer one class per item from ``labels``; ``classes`` and ``duplicates`` as in
-        :func:`~manyjudges.core.coded_labels.as_crowd_labels`; ``gold`` (``item, truth``, or a Series of
-        classes indexed by item): known answers, used as ``gold_use`` says. Returns self.
+        """Infer one class per item from ``labels``; return self.
+
+        ``classes`` and ``duplicates`` as in :func:`~manyjudges.core.coded_labels.as_crowd_labels`; ``gold``
+        (``item, truth``, or a Series of classes indexed by item): known answers, used as ``gold_use`` says.
         """
         self._check_params()
         data = self._fit_order(as_crowd_labels(labels, classes=classes, duplicates=duplicates))
@@ -190,7 +198,7 @@ class TruthEstimator(Estimator):
 
     def _fit_with_gold(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None
                        ) -> tuple[TruthFit, np.ndarray]:
-        """(the method's fit, a copy of its posteriors (n_items, K) with each gold item one-hot on its class).
+        """Return the method's fit and a copy of its posteriors (n_items, K), each gold item one-hot on its class.
 
         ``known`` (item codes, class codes) goes to ``_fit`` when ``gold_use`` is ``"fit"`` (kept fixed during the
         fit); either way the gold items' posteriors are then set to P(t) = [t = known class].
@@ -209,37 +217,48 @@ class TruthEstimator(Estimator):
         return result, proba
 
     def uses_row_order(self) -> bool:
-        """True for a method whose answer depends on the order of the labels' rows by definition (majority vote
-        and Wawa with ``ties="first"``): its fits see the table's order instead of the sorted one.
+        """Tell whether the method's answer depends on the order of the labels' rows by definition.
+
+        True for majority vote and Wawa with ``ties="first"``: their fits see the table's order instead of the
+        sorted one.
         """
         return False
 
     def _fit_order(self, data: CrowdLabels) -> CrowdLabels:
-        """The labels a fit runs on: sorted by code (:func:`~manyjudges.core.coded_labels.canonical_order`), unless
+        """Return the labels a fit runs on.
+
+        They are sorted by code (:func:`~manyjudges.core.coded_labels.canonical_order`), unless
         :meth:`uses_row_order`.
         """
         return data if self.uses_row_order() else canonical_order(data)
 
     def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
-        """The beta of ``calibrate="tempering"``: fits of this method (uncalibrated) without each fold of labels."""
+        """Return the beta of ``calibrate="tempering"``.
+
+        It is fitted on fits of this method (uncalibrated) without each fold of labels.
+        """
         method = type(self)(**{**self.get_params(), "calibrate": None})
         return fit_tempering(held_out(method.posteriors_on, data, fold_split(data, label_folds(data), known)))
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
-        """``fit(labels, **kwargs).labels_``: a Series of classes indexed by item (crowd-kit's
-        ``fit_predict``; a ``task`` column is read as ``item``).
+        """Return ``fit(labels, **kwargs).labels_``: a Series of classes indexed by item.
+
+        This is crowd-kit's ``fit_predict``; a ``task`` column is read as ``item``.
         """
         return self.fit(labels, **kwargs).labels_
 
     def fit_predict_proba(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.DataFrame:
-        """``fit(labels, **kwargs).proba_``: the posteriors, items x classes (crowd-kit's
-        ``fit_predict_proba``).
+        """Return ``fit(labels, **kwargs).proba_``: the posteriors, items x classes.
+
+        This is crowd-kit's ``fit_predict_proba``.
         """
         return self.fit(labels, **kwargs).proba_
 
     def _check_params(self) -> None:
-        """Validate the family's shared parameter ``calibrate``; a method's own ``_check_params`` calls this
-        first (``super()._check_params()``), then checks its own parameters.
+        """Validate the family's shared parameter ``calibrate``.
+
+        A method's own ``_check_params`` calls this first (``super()._check_params()``), then checks its own
+        parameters.
         """
         if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
             raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")

@@ -36,8 +36,10 @@ def expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, n_bi
 
 
 def auroc(score: np.ndarray, positive: np.ndarray) -> float:
-    """P(score of a positive > score of a negative) + P(equal) / 2: (rank sum of the positives -
-    n_p (n_p + 1) / 2) / (n_p n_n) with mid-ranks; NaN without positives or without negatives.
+    """P(score of a positive > score of a negative) + P(equal) / 2.
+
+    Computed as (rank sum of the positives - n_p (n_p + 1) / 2) / (n_p n_n) with mid-ranks; NaN without
+    positives or without negatives.
     """
     score = np.asarray(score, dtype=float)
     positive = np.asarray(positive, dtype=bool)
@@ -49,8 +51,9 @@ def auroc(score: np.ndarray, positive: np.ndarray) -> float:
 
 
 def calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, float]:
-    """(ECE, AUROC) of a fitted method's posteriors (``proba_``, ``labels_``) on the items of ``truth``
-    (``item, truth``; compared as text); (NaN, NaN) without truth.
+    """(ECE, AUROC) of a fitted method's posteriors (``proba_``, ``labels_``) on the items of ``truth``.
+
+    ``truth`` is ``item, truth``, compared as text; (NaN, NaN) without truth.
     """
     if truth is None or truth.empty:
         return float("nan"), float("nan")

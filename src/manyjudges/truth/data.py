@@ -1,6 +1,8 @@
-"""A truth data set's labels and truth tables, by its config ``source``: simulated, a pinned benchmark
-set, a crowd set with expert gold (the snow2008 tasks, trec_rf10), a panel of LLM judges with a human
-truth (llmjudge, prd, pandalm), or a user's table; then the panel kept to the config's ``workers``.
+"""A truth data set's labels and truth tables, by its config ``source``.
+
+The source is simulated, a pinned benchmark set, a crowd set with expert gold (the snow2008 tasks,
+trec_rf10), a panel of LLM judges with a human truth (llmjudge, prd, pandalm), or a user's table; then the
+panel is kept to the config's ``workers``.
 """
 from __future__ import annotations
 
@@ -37,9 +39,10 @@ SIMULATION_OPTIONS = ("n_items", "n_workers", "labels_per_item", "n_classes", "w
 
 def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(labels ``item, worker, label``, truth ``item, truth``) of the data set ``name`` with config entry
-    ``spec`` and input ``files`` (the pinned files of its source; none for ``simulate`` and
-    ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
+    """(labels ``item, worker, label``, truth ``item, truth``) of the data set ``name``.
+
+    Its config entry is ``spec``, its input ``files`` (the pinned files of its source; none for ``simulate``
+    and ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
     with the generator its ``scenario`` names (:mod:`manyjudges.truth.scenarios`; default simulate_labels);
     a user's table without ``truth`` gets an empty truth table. With ``workers`` (name patterns), only
     the labels of the workers they match are kept (:func:`keep_workers`).
@@ -52,9 +55,10 @@ def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
 
 def keep_workers(labels: pd.DataFrame, truth: pd.DataFrame,
                  patterns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The labels of the workers whose name matches one of the shell-style ``patterns`` (``fnmatch``,
-    case-sensitive, e.g. ``"TREMA-*"``, ``"*:ab"``), and the truth of the items they still label.
-    A pattern that matches no worker is a ValueError naming it and the workers there are.
+    """Keep the labels of the workers whose name matches one of the shell-style ``patterns``.
+
+    Patterns are matched by ``fnmatch``, case-sensitive, e.g. ``"TREMA-*"``, ``"*:ab"``; the truth of the items
+    they still label is kept too. A pattern that matches no worker is a ValueError naming it and the workers there are.
     """
     workers = labels["worker"].astype(str).unique()
     matched = {p: [w for w in workers if fnmatchcase(w, p)] for p in patterns}

@@ -71,8 +71,9 @@ __all__ = ["DawidSkene", "em_state", "run_em"]
 
 def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: float, init: str = "majority",
            gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
-    """The shared Dawid-Skene EM core on ``data`` (``model`` "full" or "one_coin"), stopping on the
-    log-likelihood, gold items (item codes, class codes) fixed.
+    """Run the shared Dawid-Skene EM core on ``data`` (``model`` "full" or "one_coin").
+
+    It stops on the log-likelihood; gold items (item codes, class codes) are fixed.
 
     With gold items EM runs twice, from ``init`` and from the gold items alone (``init="gold"``: the first
     M-step learns the workers' confusions from the gold items only), and the fit of the higher objective
@@ -93,7 +94,10 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
 
 
 def _objective(res: DawidSkeneResult, smoothing: float) -> float:
-    """What EM increases: the log-likelihood (gold items' terms joint), plus s (sum log confusion + sum log priors)."""
+    """Return what EM increases.
+
+    The log-likelihood (gold items' terms joint), plus s (sum log confusion + sum log priors).
+    """
     if smoothing <= 0:
         return res.log_likelihood
     with np.errstate(divide="ignore"):

@@ -101,21 +101,49 @@ class EBCC(TruthEstimator):
 
     Parameters
     ----------
-    n_subtypes : M, the subtypes (mixture components) within each class (M = 1: Bayesian
+    n_subtypes : int
+        M, the subtypes (mixture components) within each class (M = 1: Bayesian
         classifier combination).
-    n_restarts : random starts; the one with the largest ELBO is kept.
-    max_iter, tol : per start, at most ``max_iter`` iterations, stopping when no class
-        posterior moved by more than ``tol``.
-    alpha : the class-proportion prior, ``"empirical"`` (alpha_k = the soft-vote total of
+    n_restarts : int
+        Random starts; the one with the largest ELBO is kept.
+    max_iter : int
+        Per start, at most ``max_iter`` iterations.
+    tol : float
+        A start stops when no class posterior moved by more than ``tol``.
+    alpha : "empirical" or float
+        The class-proportion prior, ``"empirical"`` (alpha_k = the soft-vote total of
         class k, the authors' runs) or a number > 0 (a symmetric Dirichlet(alpha)).
-    a_pi : the subtype-proportion prior's total concentration (Dirichlet(a_pi / M each)).
-    a_v, b_v : each confusion row's Dirichlet prior, a_v on the diagonal, b_v off it.
-    random_state : seed of the numpy Generator drawing the starts.
+    a_pi : float
+        The subtype-proportion prior's total concentration (Dirichlet(a_pi / M each)).
+    a_v, b_v : float
+        Each confusion row's Dirichlet prior, a_v on the diagonal, b_v off it.
+    random_state : int or None
+        Seed of the numpy Generator drawing the starts.
 
-    After ``fit``: ``proba_``, ``labels_``, ``confusions_`` (marginalised over subtypes),
-    ``skills_`` (expected accuracy), ``n_iter_`` (of the kept start), ``elbo_`` (its ELBO),
-    ``elbo_trace_`` (its ELBO per iteration), ``restart_elbos_`` (every start's final ELBO),
-    ``converged_``. Gold items (``fit(labels, gold=...)``) keep their known class in every start and
+    Attributes
+    ----------
+    proba_ : pandas.DataFrame
+        The posteriors, items by class.
+    labels_ : pandas.Series
+        The class of each item.
+    confusions_ : pandas.DataFrame
+        The workers' confusions, marginalised over subtypes.
+    skills_ : pandas.Series
+        Expected accuracy by worker.
+    n_iter_ : int
+        Iterations of the kept start.
+    elbo_ : float
+        The kept start's ELBO.
+    elbo_trace_ : ndarray
+        Its ELBO per iteration.
+    restart_elbos_ : ndarray, shape (n_restarts,)
+        Every start's final ELBO.
+    converged_ : bool
+        Whether the kept start converged.
+
+    Notes
+    -----
+    Gold items (``fit(labels, gold=...)``) keep their known class in every start and
     local step, so the workers' confusions are learned from them too.
     """
 

@@ -1,5 +1,6 @@
-"""The Dirichlet factors of EBCC's mean-field bound (:mod:`manyjudges.truth.ebcc`): log B(a), E log theta
-under Dirichlet(a), and a factor's term of the ELBO.
+"""The Dirichlet factors of EBCC's mean-field bound (:mod:`manyjudges.truth.ebcc`).
+
+Log B(a), E log theta under Dirichlet(a), and a factor's term of the ELBO.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def expected_log(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def dirichlet_terms(a: np.ndarray, prior: np.ndarray | float, mean_log: np.ndarray, log_b0: float, axis: int) -> float:
-    """Sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta, with ``mean_log`` = E log theta
-    under Dirichlet(a) and ``log_b0`` = sum of log B(prior).
+    """Sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta.
+
+    ``mean_log`` = E log theta under Dirichlet(a) and ``log_b0`` = sum of log B(prior).
     """
     return float(log_beta(a, axis).sum() - log_b0 - np.sum((a - prior) * mean_log))

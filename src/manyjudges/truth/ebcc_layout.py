@@ -1,6 +1,7 @@
-"""The inputs of EBCC's mean-field runs: what every random start of one fit shares (the labels as a sparse
-item x (worker, label) count matrix, its distinct rows, the gold items' classes), computed once per fit,
-and the starts themselves.
+"""The inputs of EBCC's mean-field runs: what every random start of one fit shares, and the starts.
+
+What they share (the labels as a sparse item x (worker, label) count matrix, its distinct rows, the gold
+items' classes) is computed once per fit.
 
 From the second iteration on, items with identical labels have identical responsibilities, so
 :func:`manyjudges.truth.ebcc.ebcc_mean_field` computes one row per distinct pattern and weights it by
@@ -22,8 +23,10 @@ __all__ = ["EBCCLayout", "ebcc_layout", "ebcc_start", "soft_vote"]
 
 @dataclass(frozen=True)
 class EBCCLayout:
-    """What every start of one fit shares: the labels as sparse counts, with items of identical labels
-    (the same workers saying the same classes) merged into one pattern row after the first iteration.
+    """What every start of one fit shares: the labels as sparse counts.
+
+    Items of identical labels (the same workers saying the same classes) are merged into one pattern row after
+    the first iteration.
     """
 
     #: (n_items, W K + 1) CSR: column j K + l counts item i's labels l from worker j; the last column is 1
@@ -48,8 +51,9 @@ class EBCCLayout:
 
 
 def ebcc_layout(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> EBCCLayout:
-    """The sparse item x (worker, label) count matrix and its distinct rows, built once per fit; ``gold``
-    (item codes, class codes): items of known class, grouped only with gold items of the same class.
+    """Build the sparse item x (worker, label) count matrix and its distinct rows, once per fit.
+
+    ``gold`` (item codes, class codes): items of known class, grouped only with gold items of the same class.
     """
     n, k, w = data.n_items, data.n_classes, data.n_workers
     rows = np.concatenate([data.item, np.arange(n)])
@@ -86,8 +90,9 @@ def soft_vote(data: CrowdLabels) -> np.ndarray:
 
 def ebcc_start(data: CrowdLabels, n_subtypes: int, rng: np.random.Generator,
                gold: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """A random start r[i, k, :] = (share of item i's labels saying k) * Dirichlet(1, ..., 1) draw; a gold
-    item (``gold`` = (item codes, class codes)) has share 1 on its known class and 0 on the others.
+    """Draw a random start r[i, k, :] = (share of item i's labels saying k) * Dirichlet(1, ..., 1) draw.
+
+    A gold item (``gold`` = (item codes, class codes)) has share 1 on its known class and 0 on the others.
     """
     draws = rng.dirichlet(np.ones(n_subtypes), size=(data.n_items, data.n_classes))
     share = soft_vote(data)
@@ -98,7 +103,9 @@ def ebcc_start(data: CrowdLabels, n_subtypes: int, rng: np.random.Generator,
 
 
 def _identical_rows(a: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """(group of each row, first row of each group): rows of ``a`` (sorted indices, no empty row) with the
+    """(group of each row, first row of each group) of the rows of ``a``.
+
+    Rows of ``a`` (sorted indices, no empty row) with the
     same columns and values share a group, numbered in order of first appearance. Rows are grouped by two
     random 64-bit hashes of their entries, then compared entry by entry (a row unlike its group's first
     row gets a group of its own).

@@ -1,6 +1,7 @@
-"""The mean-field iterations of EBCC (:class:`~manyjudges.truth.ebcc.EBCC`; the model, the updates and
-their sources are in that module's docstring): one run from one start, its global and local steps, and
-its ELBO.
+"""The mean-field iterations of EBCC: one run from one start, its global and local steps, and its ELBO.
+
+The estimator is :class:`~manyjudges.truth.ebcc.EBCC`; the model, the updates and their sources are in that
+module's docstring.
 """
 from __future__ import annotations
 
@@ -129,8 +130,9 @@ class _Fixed:
 
 def _fixed_terms(lay: EBCCLayout, k: int, m: int, alpha: np.ndarray, a_pi: float, a_v: float, b_v: float
                  ) -> _Fixed:
-    """The run's constants: beta, the priors' log B, and A[p, k] = sum_l counts[p, l] c_kl with
-    c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every worker).
+    """Compute the run's constants: beta, the priors' log B, and A[p, k] = sum_l counts[p, l] c_kl.
+
+    Here c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every worker).
     """
     beta = np.full((k, k), float(b_v))
     np.fill_diagonal(beta, float(a_v))
@@ -183,8 +185,9 @@ class _Columns:
             self.active, self.resp = cols, full
 
     def every_column(self, step: _GlobalStep, fixed: _Fixed) -> tuple[np.ndarray, np.ndarray]:
-        """(r (n_patterns, K M), mu (n_workers, K, M, K)) of every column: the inactive ones' in closed form
-        (mu = beta_k).
+        """(r (n_patterns, K M), mu (n_workers, K, M, K)) of every column.
+
+        The inactive ones' are in closed form (mu = beta_k).
         """
         w, k, n_active = step.mu.shape
         km = len(self.col_sum)
@@ -214,7 +217,9 @@ class _GlobalStep:
 
 
 def _global_step(lay: EBCCLayout, columns: _Columns, fixed: _Fixed, first: bool) -> _GlobalStep:
-    """The global factors from r: with n_c = sum_i r[i, c] and N_jlc = sum_i r[i, c] [i's label from j is l],
+    """Update the global factors from r.
+
+    With n_c = sum_i r[i, c] and N_jlc = sum_i r[i, c] [i's label from j is l],
 
         eta[k, m] = a_pi / M + n_{km},    nu[k] = alpha_k + sum_m n_{km},    mu[j, c, l] = beta[k(c), l] + N_jlc
 
@@ -247,7 +252,9 @@ def _global_step(lay: EBCCLayout, columns: _Columns, fixed: _Fixed, first: bool)
 
 def _local_step(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed: _Fixed
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """R from the global factors: S[p, c] = prior_c + sum over p's labels of E log v, r[p, c] = exp S[p, c] / Z_p
+    """Compute R from the global factors.
+
+    S[p, c] = prior_c + sum over p's labels of E log v, r[p, c] = exp S[p, c] / Z_p
     with Z_p = sum over every column (the inactive ones' exp(prior_c + A[p, k(c)])). Returns (q(z_p = k)
     (n_patterns, K), Z_p, each pattern's shift or None), and leaves r, 1 / Z and the inactive sums in ``columns``.
 
@@ -286,8 +293,10 @@ def _local_step(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed: _F
 def _shift_low_rows(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed: _Fixed, low: np.ndarray,
                     joint: np.ndarray, class_total: np.ndarray, bounds: np.ndarray, inactive: np.ndarray,
                     inactive_weight: np.ndarray) -> np.ndarray:
-    """Recompute the ``low`` patterns' exp S (``joint``) and class totals shifted by their largest score, in
-    place, and their exp(A) in ``columns.shifted_exp_a``; returns each pattern's shift (0 for the others).
+    """Recompute the ``low`` patterns' exp S (``joint``) and class totals shifted by their largest score.
+
+    This is done in place, and their exp(A) in ``columns.shifted_exp_a``; returns each pattern's shift (0 for
+    the others).
     """
     shift = np.zeros(len(joint))
     score = lay.by_pattern[low] @ step.log_v
@@ -305,8 +314,10 @@ def _shift_low_rows(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed
 
 
 def _elbo(lay: EBCCLayout, fixed: _Fixed, step: _GlobalStep, total: np.ndarray, shift: np.ndarray | None) -> float:
-    """The ELBO after a local step: sum_p n_p (log Z_p + shift_p), plus the Dirichlet terms of q(tau) and q(pi),
-    plus those of q(v) (log B(mu) - log B(beta) - sum (mu - beta) E log v, the inactive columns adding 0).
+    """Compute the ELBO after a local step.
+
+    It is sum_p n_p (log Z_p + shift_p), plus the Dirichlet terms of q(tau) and q(pi), plus those of q(v)
+    (log B(mu) - log B(beta) - sum (mu - beta) E log v, the inactive columns adding 0).
     """
     mult, w = lay.multiplicity, lay.n_workers
     wk = w * lay.n_classes
@@ -329,8 +340,10 @@ def _row_sum(a: np.ndarray) -> np.ndarray:
 
 
 def _class_totals(joint: np.ndarray, bounds: np.ndarray, inactive: np.ndarray) -> np.ndarray:
-    """(n, K): sum_m of exp(S) over class k's active columns (``joint[:, bounds[k]:bounds[k+1]]``) plus
-    ``inactive[:, k]``, the inactive columns' share. Single-threaded on purpose (no BLAS call: a
+    """(n, K): sum_m of exp(S) over class k's active columns, plus the inactive columns' share.
+
+    The active columns are ``joint[:, bounds[k]:bounds[k+1]]``, the inactive share ``inactive[:, k]``.
+    Single-threaded on purpose (no BLAS call: a
     threaded one stalls when the other cores are busy): a few columns added one by one, more by einsum.
     """
     out = inactive.copy()

@@ -1,5 +1,7 @@
-"""The pipeline's runner of truth-inference methods on one labelled dataset: every configured method
-fitted, its tables (:mod:`manyjudges.truth.results`) gathered into long tables with a ``method`` column.
+"""The pipeline's runner of truth-inference methods on one labelled dataset.
+
+Every configured method is fitted, its tables (:mod:`manyjudges.truth.results`) gathered into long tables with
+a ``method`` column.
 """
 from __future__ import annotations
 

@@ -111,7 +111,7 @@ def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[fl
 
 
 def _log_prior(alpha: np.ndarray, log_beta: np.ndarray, prior: tuple[float, float, float, float]) -> float:
-    """The Gaussian log priors up to their constant."""
+    """Return the Gaussian log priors up to their constant."""
     alpha_mean, alpha_sd, beta_mean, beta_sd = prior
     return float(-0.5 * (np.sum((alpha - alpha_mean) ** 2) / alpha_sd**2
                          + np.sum((log_beta - beta_mean) ** 2) / beta_sd**2))
@@ -122,18 +122,40 @@ class GLAD(TruthEstimator):
 
     Parameters
     ----------
-    max_iter : EM iterations at most (>= 1).
-    tol : stop when an iteration changes the log posterior by at most ``tol`` times its size (>= 0).
-    alpha_mean, alpha_sd : Gaussian prior on each worker's ability (sd > 0); the start value is the mean.
-    log_beta_mean, log_beta_sd : Gaussian prior on each item's log inverse difficulty (sd > 0).
-    m_step_max_iter : L-BFGS-B iterations per M-step (>= 1).
-    m_step_tol : L-BFGS-B's gradient tolerance in the M-step (> 0).
+    max_iter : int
+        EM iterations at most (>= 1).
+    tol : float
+        Stop when an iteration changes the log posterior by at most ``tol`` times its size (>= 0).
+    alpha_mean, alpha_sd : float
+        Gaussian prior on each worker's ability (sd > 0); the start value is the mean.
+    log_beta_mean, log_beta_sd : float
+        Gaussian prior on each item's log inverse difficulty (sd > 0).
+    m_step_max_iter : int
+        L-BFGS-B iterations per M-step (>= 1).
+    m_step_tol : float
+        L-BFGS-B's gradient tolerance in the M-step (> 0).
 
-    Fitted: ``skills_`` (alpha by worker), ``betas_`` (beta = exp(b) by item: larger is easier),
-    ``difficulty_`` (1 / beta by item), ``log_posterior_`` (F at the returned parameters, up to
-    its constant), ``objective_history_`` (F at the start and after each iteration),
-    ``converged_``, and the base attributes (``confusions_`` is None: GLAD's
-    errors depend on the item). Gold items keep their known class throughout the EM (module docstring).
+    Attributes
+    ----------
+    skills_ : pandas.Series
+        Alpha by worker.
+    betas_ : pandas.Series
+        Beta = exp(b) by item: larger is easier.
+    difficulty_ : pandas.Series
+        1 / beta by item.
+    log_posterior_ : float
+        F at the returned parameters, up to its constant.
+    objective_history_ : list of float
+        F at the start and after each iteration.
+    converged_ : bool
+        Whether the EM converged.
+    confusions_ : None
+        None: GLAD's errors depend on the item; the other base attributes as in
+        :class:`~manyjudges.truth.base.TruthEstimator`.
+
+    Notes
+    -----
+    Gold items keep their known class throughout the EM (module docstring).
     """
 
     gold_use = "fit"

@@ -78,7 +78,7 @@ def label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) 
 
 
 def subset(data: CrowdLabels, keep: np.ndarray) -> CrowdLabels:
-    """The labels where ``keep`` is True, with every item, worker and class code of ``data`` kept."""
+    """Return the labels where ``keep`` is True, with every item, worker and class code of ``data`` kept."""
     return CrowdLabels(item=data.item[keep], worker=data.worker[keep], label=data.label[keep], items=data.items,
                        workers=data.workers, classes=data.classes)
 
@@ -97,7 +97,8 @@ def worker_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float
 
 def worker_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR
                       ) -> tuple[np.ndarray, float]:
-    """((n_workers,) a_w, A): each worker's expected accuracy under ``posteriors``, shrunk towards the pooled one,
+    """((n_workers,) a_w, A): each worker's expected accuracy under ``posteriors``, shrunk towards the pooled one.
+
     a_w = (sum_{e of w} T[item_e, label_e] + s A) / (n_w + s), A = sum_e T[item_e, label_e] / n, both held at
     1/K or above (judges beat chance).
     """
@@ -117,7 +118,9 @@ def _coins(accuracy: np.ndarray, k: int) -> np.ndarray:
 
 
 def worker_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
-    """(n_workers, K, K) the worker model by which withheld labels are predicted from a fit's posteriors:
+    """(n_workers, K, K) the worker model by which withheld labels are predicted from a fit's posteriors.
+
+    One of:
 
     - ``"confusion"``: each worker's confusion matrix (:func:`worker_confusions`): it explains a worker's
       bias towards a class as well as its skill;
@@ -176,8 +179,9 @@ class HeldOut:
         return log_t - log_t.max(axis=1, keepdims=True)
 
     def probabilities(self, beta: float = 1.0) -> np.ndarray:
-        """(n,) the predictive probability of each withheld label with the posteriors tempered by ``beta``:
-        sum_t exp(beta g[t]) pi[t] / sum_t exp(beta g[t]), g = the log posterior less its largest term.
+        """(n,) the predictive probability of each withheld label with the posteriors tempered by ``beta``.
+
+        It is sum_t exp(beta g[t]) pi[t] / sum_t exp(beta g[t]), g = the log posterior less its largest term.
         """
         if beta == 1.0:
             return predictive(self.posteriors, self.said)
@@ -190,8 +194,9 @@ Known = tuple[np.ndarray, np.ndarray]
 
 @dataclass(frozen=True, eq=False)
 class FoldSplit:
-    """Each fold's withheld labels and gold answers, and what its fit is given, made once and shared by
-    every method fitted on the folds.
+    """Each fold's withheld labels and gold answers, and what its fit is given.
+
+    Made once and shared by every method fitted on the folds.
     """
 
     #: (n_labels,) the fold of each label (-1: never withheld)
@@ -207,9 +212,10 @@ class FoldSplit:
 
 
 def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> FoldSplit:
-    """The :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``; gold items ``known``
-    (item codes, class codes) are dealt round the same folds in a seeded random order of their items, so
-    each fold's fit is given the gold of the other folds.
+    """Return the :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``.
+
+    Gold items ``known`` (item codes, class codes) are dealt round the same folds in a seeded random order of
+    their items, so each fold's fit is given the gold of the other folds.
     """
     n_folds = int(folds.max()) + 1
     if known is None or len(known[0]) == 0:
@@ -234,16 +240,19 @@ def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None,
 
 
 def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], split: FoldSplit) -> tuple[np.ndarray, ...]:
-    """Each fold's fit without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each):
-    the labels and gold items the fold leaves in.
+    """Fit each fold without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each).
+
+    Each fit is given the labels and gold items the fold leaves in.
     """
     return tuple(np.asarray(fit(seen, known), dtype=float) for seen, known in zip(split.seen, split.known))
 
 
 def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
              folds: np.ndarray | FoldSplit, worker_model: str = "confusion") -> HeldOut:
-    """Fit without each fold (``fit(labels, known) -> posteriors``: the labels and gold items the fold
-    leaves in); the withheld labels' posteriors and worker columns, in label order, then each withheld
+    """Fit without each fold; return the withheld labels' posteriors and worker columns, then the gold's.
+
+    Each fit is ``fit(labels, known) -> posteriors`` on the labels and gold items the fold leaves in. Returned:
+    the withheld labels' posteriors and worker columns, in label order, then each withheld
     gold item's posterior and the one-hot of its class (a label from a worker who is always right).
     ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
     methods). ``worker_model``: how a withheld label is predicted from the posteriors (:func:`worker_model`).
@@ -272,7 +281,7 @@ def held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels,
 
 
 def fit_tempering(held: HeldOut) -> float:
-    """The beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
+    """Fit the beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
     if len(held.said) == 0:
         return 1.0
     low, high = np.log(BETA_RANGE[0]), np.log(BETA_RANGE[1])

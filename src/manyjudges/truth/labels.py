@@ -1,5 +1,7 @@
-"""Crowd labels encoded for the truth-inference methods (:class:`CrowdLabels`); defined in the shared core
-:mod:`manyjudges.core.coded_labels`, which the table readers of :mod:`manyjudges.io` build too.
+"""Crowd labels encoded for the truth-inference methods (:class:`CrowdLabels`).
+
+They are defined in the shared core :mod:`manyjudges.core.coded_labels`, which the table readers of
+:mod:`manyjudges.io` build too.
 """
 from __future__ import annotations
 

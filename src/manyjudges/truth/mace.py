@@ -149,8 +149,9 @@ def _kl_dirichlet(post: np.ndarray, prior: np.ndarray) -> float:
 def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, method: str, smoothing: float,
          alpha: float, beta: float, strategy_prior: float, known: tuple[np.ndarray, np.ndarray] | None = None
          ) -> _Restart:
-    """One restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K), gold items
-    ``known`` (item codes, class codes) fixed.
+    """Run one restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K).
+
+    Gold items ``known`` (item codes, class codes) are fixed.
     """
     codes = _Codes.of(data)
     _, counts, strategy, log_z = _e_step(data, spam, xi, codes, known)
@@ -177,20 +178,44 @@ class MACE(TruthEstimator):
 
     Parameters
     ----------
-    n_restarts : random restarts (>= 1); the best by marginal log-likelihood (EM) or ELBO (VB) is kept.
-    n_iter : iterations per restart (>= 1).
-    method : ``"vb"`` (Variational Bayes with the priors below, the authors' default) or ``"em"``.
-    alpha, beta : Beta prior pseudo-counts of spamming and of knowing (VB only; > 0).
-    strategy_prior : symmetric Dirichlet prior on each worker's spamming strategy (VB only; > 0).
-    smoothing : pseudo-count added to every expected count before normalising (EM only; >= 0);
+    n_restarts : int
+        Random restarts (>= 1); the best by marginal log-likelihood (EM) or ELBO (VB) is kept.
+    n_iter : int
+        Iterations per restart (>= 1).
+    method : {"vb", "em"}
+        ``"vb"`` (Variational Bayes with the priors below, the authors' default) or ``"em"``.
+    alpha, beta : float
+        Beta prior pseudo-counts of spamming and of knowing (VB only; > 0).
+    strategy_prior : float
+        Symmetric Dirichlet prior on each worker's spamming strategy (VB only; > 0).
+    smoothing : float or None
+        Pseudo-count added to every expected count before normalising (EM only; >= 0);
         None: 0.01 / K (the authors' default).
-    init_noise : restarts start at 1 + init_noise * uniform[0, 1) per entry, rows normalised (>= 0).
-    random_state : the integer (>= 0) the restarts' numpy Generator is made from.
+    init_noise : float
+        Restarts start at 1 + init_noise * uniform[0, 1) per entry, rows normalised (>= 0).
+    random_state : int
+        The integer (>= 0) the restarts' numpy Generator is made from.
 
-    Fitted: ``skills_`` (theta by worker), ``strategies_`` (xi: DataFrame, workers by class),
-    ``confusions_``, ``objective_`` (of the kept restart), ``objectives_`` (every restart's),
-    ``best_restart_`` (0-based) and the base attributes (``n_iter_``: iterations per restart). Gold items keep
-    their known class in every restart (module docstring).
+    Attributes
+    ----------
+    skills_ : pandas.Series
+        theta by worker.
+    strategies_ : pandas.DataFrame
+        xi, workers by class.
+    confusions_ : pandas.DataFrame
+        The workers' confusions.
+    objective_ : float
+        The objective of the kept restart.
+    objectives_ : ndarray, shape (n_restarts,)
+        Every restart's objective.
+    best_restart_ : int
+        The kept restart (0-based).
+    n_iter_ : int
+        Iterations per restart; the other base attributes as in :class:`~manyjudges.truth.base.TruthEstimator`.
+
+    Notes
+    -----
+    Gold items keep their known class in every restart (module docstring).
     """
 
     gold_use = "fit"

@@ -41,7 +41,7 @@ FIRST_SEEN_PASSES = 32
 
 
 def first_seen_order(data: CrowdLabels) -> np.ndarray:
-    """The class codes in the order their first label appears in ``data`` (unused classes last)."""
+    """Return the class codes in the order their first label appears in ``data`` (unused classes last)."""
     first = np.full(data.n_classes, data.n_labels)
     if data.n_classes > FIRST_SEEN_PASSES:
         used, positions = np.unique(data.label, return_index=True)

@@ -143,29 +143,62 @@ LAPSE_MAX = 1.0 - 1e-9
 class OrdinalDawidSkene(TruthEstimator):
     """Dawid-Skene EM with ordered-probit confusions: a bias, a noise scale and a lapse rate per worker.
 
+    For ordered classes (lowest first: pass ``classes`` to ``fit`` when the labels are not
+    integers 0..K-1).
+
     Parameters
     ----------
-    max_iter : evaluations of the EM map at most (three per SQUAREM cycle).
-    tol : stop when the posteriors' estimated distance to EM's fixed point is below ``tol``
+    max_iter : int
+        Evaluations of the EM map at most (three per SQUAREM cycle).
+    tol : float
+        Stop when the posteriors' estimated distance to EM's fixed point is below ``tol``
         (module docstring).
-    smoothing : eps, the pseudo-count in every confusion cell and class prior (MAP EM; 0 is
+    smoothing : float
+        eps, the pseudo-count in every confusion cell and class prior (MAP EM; 0 is
         maximum likelihood).
-    learn_cuts : learn the class locations mu_1..mu_{K-2} and the cut points tau_1..tau_{K-1},
+    learn_cuts : bool
+        Learn the class locations mu_1..mu_{K-2} and the cut points tau_1..tau_{K-1},
         shared by all workers (False: mu_t = t, tau_c = c - 1/2, equally spaced).
-    lapse : give each worker a lapse rate l_w, the share of its labels drawn uniformly from the
+    lapse : bool
+        Give each worker a lapse rate l_w, the share of its labels drawn uniformly from the
         K classes whatever the truth (False: l_w = 0).
-    ridge : rho, the precision of the Gaussian prior on each worker's (a_w, d_w) = (1 / s_w,
+    ridge : float
+        rho, the precision of the Gaussian prior on each worker's (a_w, d_w) = (1 / s_w,
         -b_w / s_w) around (1, 0) (0: none).
-    lapse_prior : lambda, the Beta prior's pseudo-labels on each lapse rate, at the mean l_0 = 0.1
+    lapse_prior : float
+        lambda, the Beta prior's pseudo-labels on each lapse rate, at the mean l_0 = 0.1
         (0: none).
-    accelerate : SQUAREM (False: plain EM, the same fixed point, more iterations).
+    accelerate : bool
+        SQUAREM (False: plain EM, the same fixed point, more iterations).
 
-    For ordered classes (lowest first: pass ``classes`` to ``fit`` when the labels are not
-    integers 0..K-1). After ``fit``: ``proba_``, ``labels_``, ``confusions_``; ``skills_`` the
-    expected accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_``, ``lapse_`` (per worker),
-    ``priors_`` and ``locations_`` (mu_t, per class), ``cuts_`` (tau_c, c = 1..K-1),
-    ``objective_`` (the penalised log-likelihood) and ``objective_trace_`` (after each
-    iteration), ``converged_``. Gold items (``fit(labels, gold=...)``) keep their known class in every
+    Attributes
+    ----------
+    proba_ : pandas.DataFrame
+        The posteriors, items by class.
+    labels_ : pandas.Series
+        The class of each item.
+    confusions_ : pandas.DataFrame
+        The workers' confusions.
+    skills_ : pandas.Series
+        The expected accuracy sum_t p_t P_w(t | t) by worker.
+    bias_, scale_, lapse_ : pandas.Series
+        Per worker.
+    priors_ : pandas.Series
+        Per class.
+    locations_ : pandas.Series
+        mu_t, per class.
+    cuts_ : pandas.Series
+        tau_c, c = 1..K-1.
+    objective_ : float
+        The penalised log-likelihood.
+    objective_trace_ : ndarray
+        The penalised log-likelihood after each iteration.
+    converged_ : bool
+        Whether the EM converged.
+
+    Notes
+    -----
+    Gold items (``fit(labels, gold=...)``) keep their known class in every
     E-step, so the workers' parameters are learned from them too.
     """
 
@@ -221,8 +254,10 @@ _Parameters = tuple[np.ndarray, "np.ndarray | None", np.ndarray, np.ndarray, np.
 
 @dataclass(frozen=True)
 class _OrdinalEM:
-    """The EM map of one fit on a flat state: the posteriors (K x n), then each worker's lapse (when learned),
-    precision a_w and shift d_w, then the (K, K - 1) cut table (module docstring).
+    """The EM map of one fit on a flat state.
+
+    The state holds the posteriors (K x n), then each worker's lapse (when learned), precision a_w and shift
+    d_w, then the (K, K - 1) cut table (module docstring).
     """
 
     k: int
@@ -248,8 +283,10 @@ class _OrdinalEM:
                    float(est.spacing), bool(est.learn_cuts), bool(est.lapse))
 
     def start(self, data: CrowdLabels) -> np.ndarray:
-        """The first state: T = each item's label shares (gold items one-hot), l_w = LAPSE_START, a_w = 1, d_w = 0,
-        the equally spaced cuts.
+        """Return the first state.
+
+        T = each item's label shares (gold items one-hot), l_w = LAPSE_START, a_w = 1, d_w = 0, the equally
+        spaced cuts.
         """
         counts = data.class_counts.astype(float)
         post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
@@ -258,7 +295,7 @@ class _OrdinalEM:
         return np.concatenate([post.ravel(), lapse0, np.ones(self.w), np.zeros(self.w), default_cuts(self.k).ravel()])
 
     def unpack(self, x: np.ndarray) -> _Parameters:
-        """The state's parts (views of ``x``)."""
+        """Split the state into its parts (views of ``x``)."""
         k, w = self.k, self.w
         sizes = np.cumsum([k * self.n, w if self.lapse else 0, w, w])
         post, lapse, precision, shift, cuts = np.split(x, sizes)
@@ -267,7 +304,7 @@ class _OrdinalEM:
     @staticmethod
     def pack(post: np.ndarray, lapse: np.ndarray | None, precision: np.ndarray, shift: np.ndarray,
              cuts: np.ndarray) -> np.ndarray:
-        """The flat state of the parts."""
+        """Return the flat state of the parts."""
         return np.concatenate([post.ravel(), lapse if lapse is not None else [], precision, shift, cuts.ravel()])
 
     def _pin_gold(self, post: np.ndarray) -> None:
@@ -277,8 +314,10 @@ class _OrdinalEM:
             post[self.gold[1], self.gold[0]] = 1.0
 
     def em_map(self, x: np.ndarray) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
-        """One iteration (M-step, then E-step) from the state ``x``: the new state, the penalised
-        log-likelihood at the new parameters, and (the class priors, log P_w(c | t)).
+        """Run one iteration (M-step, then E-step) from the state ``x``.
+
+        Returns the new state, the penalised log-likelihood at the new parameters, and (the class priors,
+        log P_w(c | t)).
         """
         post, lapse, precision, shift, cuts = self.unpack(x)
         priors, lapse, precision, shift, cuts = self.m_step(post, lapse, precision, shift, cuts)
@@ -291,7 +330,9 @@ class _OrdinalEM:
 
     def m_step(self, post: np.ndarray, lapse: np.ndarray | None, precision: np.ndarray, shift: np.ndarray,
                cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
-        """(priors, lapses, precisions, shifts, cuts) from the posteriors, with weights[w, t, c] = sum over w's labels
+        """(priors, lapses, precisions, shifts, cuts) from the posteriors.
+
+        With weights[w, t, c] = sum over w's labels
         equal to c of T[item, t] + eps and p_t = (sum_i T[i, t] + eps) / (n + K eps): each lapse from its cells'
         lapse shares (:meth:`lapse_step`), then one Newton step on each worker's (a_w, d_w) and one on the cuts.
         """
@@ -307,7 +348,9 @@ class _OrdinalEM:
 
     def lapse_step(self, weights: np.ndarray, lapse: np.ndarray, precision: np.ndarray, shift: np.ndarray,
                    cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(l_w, the probit part's weights): each cell's lapse share z = (l_w / K) / P_w(c | t) at the current
+        """(l_w, the probit part's weights) from each cell's lapse share.
+
+        Each cell's lapse share is z = (l_w / K) / P_w(c | t) at the current
         parameters, l_w = (sum weights z + lambda l_0) / (sum weights + lambda) (at most LAPSE_MAX), and the
         weights times 1 - z.
         """
@@ -320,8 +363,10 @@ class _OrdinalEM:
         return lapse, weights * (1.0 - share)
 
     def e_step(self, log_conf: np.ndarray, log_priors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(T (K, n), log_z (n,)): score[t, i] = log p_t + sum over i's labels of log P_w(y | t), normalised over t
-        (:func:`posteriors_from_log_joint`: gold items one-hot, their log_z the joint log P(labels, known class)).
+        """(T (K, n), log_z (n,)): score[t, i] = log p_t + sum over i's labels of log P_w(y | t), normalised over t.
+
+        Normalised by :func:`posteriors_from_log_joint`: gold items one-hot, their log_z the joint
+        log P(labels, known class).
         """
         k, w = self.k, self.w
         score = log_conf.transpose(1, 0, 2).reshape(k, w * k) @ self.by_label
@@ -330,7 +375,9 @@ class _OrdinalEM:
 
     def log_prior(self, log_conf: np.ndarray, log_priors: np.ndarray, precision: np.ndarray, shift: np.ndarray,
                   lapse: np.ndarray | None, cuts: np.ndarray) -> float:
-        """The penalty: eps pseudo-counts, the ridge on (a_w - 1, d_w), the lapses' Beta prior, the locations'
+        """Return the penalty.
+
+        It holds the eps pseudo-counts, the ridge on (a_w - 1, d_w), the lapses' Beta prior, the locations'
         spacing prior (when learned).
         """
         eps = self.eps
@@ -344,9 +391,10 @@ class _OrdinalEM:
         return value
 
     def project(self, x: np.ndarray) -> np.ndarray | None:
-        """An extrapolated state back into the parameter space: the posteriors onto their simplexes (gold
-        items one-hot), the lapses into [0, LAPSE_MAX], (a_w, d_w) into the M-step's box; None when the cut
-        points or the class locations are no longer increasing.
+        """Project an extrapolated state back into the parameter space.
+
+        The posteriors go onto their simplexes (gold items one-hot), the lapses into [0, LAPSE_MAX], (a_w, d_w)
+        into the M-step's box; None when the cut points or the class locations are no longer increasing.
         """
         post, lapse, precision, shift, cuts = self.unpack(x.copy())
         if np.any(np.diff(cuts, axis=1) <= 0) or np.any(np.diff(cuts[:, 0]) >= 0):

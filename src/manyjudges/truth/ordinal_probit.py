@@ -38,8 +38,9 @@ _LOG_SQRT_2PI = 0.5 * float(np.log(2.0 * np.pi))
 
 
 def default_cuts(k: int) -> np.ndarray:
-    """(K, K - 1) the equally spaced table x[t, j] = tau_{j+1} - mu_t = j + 1/2 - t (mu_t = t, tau_c = c - 1/2;
-    column j, 0-based, holds the cut point between classes j and j + 1).
+    """(K, K - 1) the equally spaced table x[t, j] = tau_{j+1} - mu_t = j + 1/2 - t.
+
+    Here mu_t = t, tau_c = c - 1/2; column j, 0-based, holds the cut point between classes j and j + 1.
     """
     return np.arange(k - 1)[None, :] + 0.5 - np.arange(k)[:, None].astype(float)
 
@@ -75,14 +76,16 @@ def _log_interval(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _natural(bias: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(a, d) = (1 / s, -b / s)."""
+    """Return (a, d) = (1 / s, -b / s)."""
     scale = np.asarray(scale, dtype=float)
     return 1.0 / scale, -np.asarray(bias, dtype=float) / scale
 
 
 def log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int) -> np.ndarray:
-    """(W, K, K) log P*_w(c | t), [w, t, c], the probit part (no lapses) at the workers' (a_w, d_w) =
-    (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced one).
+    """(W, K, K) log P*_w(c | t), [w, t, c], the probit part (no lapses).
+
+    At the workers' (a_w, d_w) = (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced
+    one).
     """
     lo, hi, _, _ = _edges(precision, shift, cuts)
     return _log_interval(lo, hi)
@@ -100,15 +103,19 @@ def mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
 
 def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                           lapse: np.ndarray | None = None) -> np.ndarray:
-    """(W, K, K) log P_w(c | t), [w, t, c] (module docstring); ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t
-    (None: equally spaced), ``lapse`` the workers' l_w (None: no lapses).
+    """(W, K, K) log P_w(c | t), [w, t, c] (module docstring).
+
+    ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t (None: equally spaced), ``lapse`` the workers' l_w (None: no
+    lapses).
     """
     return mix_lapse(log_probit_confusion(*_natural(bias, scale), k if cuts is None else cuts), lapse)
 
 
 def ordinal_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                       lapse: np.ndarray | None = None) -> np.ndarray:
-    """(W, K, K) P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)]
+    """(W, K, K) P_w(c | t), the ordered-probit confusions with lapses.
+
+    P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)]
     + l_w / K, end bins open (tau_0 = -inf, tau_K = +inf); by default tau_c - mu_t = c - 1/2 - t and l_w = 0.
     """
     return np.exp(ordinal_log_confusion(bias, scale, k, cuts, lapse))
@@ -125,8 +132,9 @@ def _ratios(u: np.ndarray, log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def worker_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, derivatives: bool = True,
                      cuts: np.ndarray | None = None, ridge: float = 0.0
                      ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Each worker's f_w = sum_{t, c} weights[w, t, c] log P_w(c | t) - rho/2 ((a_w - 1)^2 + d_w^2) at (a_w, d_w),
-    with its gradient and Hessian.
+    """Each worker's f_w at (a_w, d_w), with its gradient and Hessian.
+
+    f_w = sum_{t, c} weights[w, t, c] log P_w(c | t) - rho/2 ((a_w - 1)^2 + d_w^2).
 
     P_w is the probit part (no lapses) on the cut table ``cuts`` (None: equally spaced); rho = ``ridge``,
     the Gaussian prior's precision (0: the likelihood alone; f_w stays concave either way). Returns
@@ -157,7 +165,7 @@ def worker_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarr
 
 
 def clip_to_box(precision: np.ndarray, shift: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(a, d) clipped into the box PRECISION_BOUNDS x [-SHIFT_LIMIT K, SHIFT_LIMIT K]."""
+    """Clip (a, d) into the box PRECISION_BOUNDS x [-SHIFT_LIMIT K, SHIFT_LIMIT K]."""
     return np.clip(precision, *PRECISION_BOUNDS), np.clip(shift, -SHIFT_LIMIT * k, SHIFT_LIMIT * k)
 
 
@@ -237,7 +245,7 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
 
 
 def cut_basis(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The learned cut table's parametrisation: x = x0 + J z, flattened [t, j], z = (mu_1..mu_{K-2}, v).
+    """Return the learned cut table's parametrisation: x = x0 + J z, flattened [t, j], z = (mu_1..mu_{K-2}, v).
 
     mu_0 = 0 and mu_{K-1} = K - 1 stay (they fix the scale), the inner mu_t are free, and
     tau = (j + 1/2)_j + N v with N an orthonormal basis of the sum-zero vectors (the cut points'
@@ -283,8 +291,10 @@ def cut_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
 
 
 def spacing_prior(cuts: np.ndarray, spacing: float) -> tuple[float, np.ndarray, np.ndarray]:
-    """The class locations' log-prior kappa sum_t log(mu_{t+1} - mu_t), with its gradient (K,) and Hessian (K, K)
-    in mu = (mu_0..mu_{K-1}), mu_t = x[0, 0] - x[t, 0] of the cut table ``cuts``; kappa = ``spacing``.
+    """Return the class locations' log-prior kappa sum_t log(mu_{t+1} - mu_t), its gradient and Hessian.
+
+    The gradient (K,) and Hessian (K, K) are in mu = (mu_0..mu_{K-1}), mu_t = x[0, 0] - x[t, 0] of the cut
+    table ``cuts``; kappa = ``spacing``.
 
     The gaps sum to K - 1, so this is a symmetric Dirichlet(kappa + 1) on the gaps over K - 1: concave, and -inf
     where two classes meet. Without it two classes can share one location, their confusion rows become

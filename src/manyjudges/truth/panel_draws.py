@@ -1,5 +1,7 @@
-"""The pieces the simulated panels of :mod:`manyjudges.truth.scenarios` share: checks of a scenario's options
-(a ValueError naming the scenario, the option and the value), seeded draws, and the long tables they return.
+"""The pieces the simulated panels of :mod:`manyjudges.truth.scenarios` share.
+
+Checks of a scenario's options (a ValueError naming the scenario, the option and the value), seeded draws, and
+the long tables they return.
 """
 from __future__ import annotations
 
@@ -17,10 +19,15 @@ Tables = tuple[pd.DataFrame, pd.DataFrame]
 
 
 def fail(scenario: str, option: str, value: Any, must: str) -> None:
+    """Raise a ValueError naming the scenario, the option, what it must be and the value it got."""
     raise ValueError(f"{scenario}: {option} must be {must}, got {value!r}")
 
 
 def check_int(scenario: str, option: str, value: Any, low: int, high: int | None = None) -> int:
+    """Return the option ``value`` as an int: an integer (not a bool) >= ``low`` and <= ``high`` (if given).
+
+    Anything else is a ValueError (:func:`fail`).
+    """
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= low \
         and (high is None or value <= high)
     if not ok:
@@ -30,6 +37,11 @@ def check_int(scenario: str, option: str, value: Any, low: int, high: int | None
 
 def check_number(scenario: str, option: str, value: Any, low: float, high: float | None = None,
                   open_low: bool = False, open_high: bool = False) -> float:
+    """Return the option ``value`` as a float: a finite number (not a bool) within ``low`` .. ``high``.
+
+    The bounds are closed unless ``open_low`` / ``open_high``; no ``high``: unbounded above. Anything else is
+    a ValueError (:func:`fail`).
+    """
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
         and np.isfinite(value)
     ok = ok and (value > low if open_low else value >= low) \
@@ -41,7 +53,7 @@ def check_number(scenario: str, option: str, value: Any, low: float, high: float
 
 
 def check_range(scenario: str, option: str, value: Any, open_ends: bool = False) -> tuple[float, float]:
-    """A (low, high) pair of probabilities, low <= high (strictly inside (0, 1) with ``open_ends``)."""
+    """Check a (low, high) pair of probabilities, low <= high (strictly inside (0, 1) with ``open_ends``)."""
     pair = list(value) if isinstance(value, (list, tuple, np.ndarray)) else None
     ok = pair is not None and len(pair) == 2 and all(
         isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, bool)
@@ -54,7 +66,7 @@ def check_range(scenario: str, option: str, value: Any, open_ends: bool = False)
 
 
 def priors_of(scenario: str, value: Sequence[float] | None, n_classes: int, default: np.ndarray) -> np.ndarray:
-    """The class priors, normalised: ``value`` (K non-negative numbers, positive sum) or ``default``."""
+    """Return the class priors, normalised: ``value`` (K non-negative numbers, positive sum) or ``default``."""
     if value is None:
         return default / default.sum()
     p = np.asarray(value, dtype=float) if isinstance(value, (list, tuple, np.ndarray)) else None
@@ -77,7 +89,7 @@ def distinct_workers(rng: np.random.Generator, n_items: int, n_workers: int, per
 
 
 def label_tables(item: np.ndarray, worker: np.ndarray, label: np.ndarray, truth: np.ndarray, n_workers: int) -> Tables:
-    """The long labels table (rows in item order, then worker) and the truth table, with string ids."""
+    """Make the long labels table (rows in item order, then worker) and the truth table, with string ids."""
     order = np.lexsort((worker, item))
     item_ids = np.array([f"i{i + 1:04d}" for i in range(len(truth))])
     worker_ids = np.array([f"w{j + 1:03d}" for j in range(n_workers)])
@@ -87,7 +99,7 @@ def label_tables(item: np.ndarray, worker: np.ndarray, label: np.ndarray, truth:
 
 
 def other_uniform(rng: np.random.Generator, y: np.ndarray, n_classes: int) -> np.ndarray:
-    """A class drawn uniformly among the K - 1 others than ``y``."""
+    """Draw a class uniformly among the K - 1 others than ``y``."""
     return (y + rng.integers(1, n_classes, len(y))) % n_classes
 
 

@@ -14,10 +14,11 @@ __all__ = ["plot_accuracy"]
 
 def plot_accuracy(accuracy: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path,
                   published: pd.DataFrame | None = None, method_of: Mapping[str, str] | None = None) -> None:
-    """Horizontal bars of ``accuracy.tsv`` (method, accuracy), one per configured entry; ``published``
-    (method, accuracy): every published accuracy on this dataset, a hollow black-edged marker on the bar of
-    the entry whose method it is (``method_of``: entry -> registry method, default the entry's name), or on
-    a row of its own below ours for a method we do not run (e.g. IBCC, BWA).
+    """Horizontal bars of ``accuracy.tsv`` (method, accuracy), one per configured entry.
+
+    ``published`` (method, accuracy): every published accuracy on this dataset, a hollow black-edged marker on
+    the bar of the entry whose method it is (``method_of``: entry -> registry method, default the entry's
+    name), or on a row of its own below ours for a method we do not run (e.g. IBCC, BWA).
     """
     entries = list(accuracy["method"])
     method_of = dict(method_of or {})
@@ -49,9 +50,10 @@ def plot_accuracy(accuracy: pd.DataFrame, dataset: str, png: str | Path, pdf: st
 
 
 def plot_replay(curves: pd.DataFrame, summary: pd.DataFrame, dataset: str, png: str | Path, pdf: str | Path) -> None:
-    """Accuracy against the share of labels bought, one line per policy (``curves``: policy, share,
-    accuracy), the all-labels accuracy less 0.005 dotted, each policy's labels needed (or "never", and
-    the share it stopped at) in the legend.
+    """Accuracy against the share of labels bought, one line per policy.
+
+    ``curves``: policy, share, accuracy; the all-labels accuracy less 0.005 dotted, each policy's labels needed
+    (or "never", and the share it stopped at) in the legend.
     """
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     needed = summary.set_index("policy")["labels_needed"]

@@ -48,5 +48,5 @@ TRUTH_METHODS = Registry("truth", {
 
 
 def make_truth_estimator(method: str, params: dict[str, Any] | None = None) -> TruthEstimator:
-    """An estimator from a built-in name or ``package.module:callable``, with parameters (overriding presets)."""
+    """Build an estimator from a built-in name or ``package.module:callable``, with parameters (overriding presets)."""
     return TRUTH_METHODS.build(method, params)

@@ -64,7 +64,10 @@ def _fit(make_method: Callable[[], TruthEstimator], data: CrowdLabels) -> TruthE
 
 def all_labels_accuracy(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame,
                         make_method: Callable[[], TruthEstimator]) -> float:
-    """The accuracy on the items with a truth of ``make_method()`` fitted on every label (the replay's target)."""
+    """Return the accuracy on the items with a truth of ``make_method()`` fitted on every label.
+
+    This is the replay's target.
+    """
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
     return float(accuracy(_fit(make_method, data).labels_, truth)[0])
 
@@ -74,7 +77,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
            stop: float | None = DEFAULT_STOP, explore: float | None = None,
            progress: Callable[[int, int], None] | None = None, until: float | None = None,
            on_fit: Callable[[int, CrowdLabels, TruthEstimator], None] | None = None) -> pd.DataFrame:
-    """The accuracy-vs-labels curve of ``policy`` (columns ``round, n_labels, share, accuracy, named``).
+    """Replay ``policy``: its accuracy-vs-labels curve (columns ``round, n_labels, share, accuracy, named``).
 
     ``labels`` in file order (a CrowdLabels keeps its rows' order); ``make_method()`` builds the fitted
     method afresh each round (its posteriors and confusions are what the policy reads); ``item_cap``: at
@@ -119,8 +122,9 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
 
 
 def labels_needed(curve: pd.DataFrame, target_accuracy: float, slack: float = 0.005) -> float:
-    """The first share of labels at which the accuracy is at least ``target_accuracy`` (the all-labels
-    accuracy) less ``slack``; NaN when the curve never reaches it.
+    """Return the first share of labels at which the accuracy is at least ``target_accuracy`` less ``slack``.
+
+    ``target_accuracy`` is the all-labels accuracy; NaN when the curve never reaches it.
     """
     reached = curve[curve["accuracy"] >= target_accuracy - slack - 1e-12]
     return float(reached["share"].iloc[0]) if len(reached) else float("nan")
@@ -139,9 +143,11 @@ def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, met
                                                                              "random"),
                     round_share: float = 0.05, seed: int = 0,
                     stop: float | None = DEFAULT_STOP) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every policy's replay with the registry ``method``: (summary ``policy, labels_needed, reached,
-    final_share, final_accuracy, all_labels_accuracy, n_labels, rounds``; curves ``policy, round,
-    n_labels, share, accuracy, named``). ``labels_needed`` is NaN and ``reached`` False when a policy
+    """Every policy's replay with the registry ``method``: (summary, curves).
+
+    The summary has columns ``policy, labels_needed, reached, final_share, final_accuracy,
+    all_labels_accuracy, n_labels, rounds``; the curves ``policy, round, n_labels, share, accuracy,
+    named``. ``labels_needed`` is NaN and ``reached`` False when a policy
     stops before its accuracy reaches the all-labels accuracy (a separate fit on every label, with the
     policy's method) less 0.005. The lookahead reads the method's posteriors tempered on withheld
     labels (``calibrate="tempering"``: the same labels) unless ``params`` sets ``calibrate``.

@@ -1,5 +1,7 @@
-"""The truth-inference section of REPRODUCTION.md: each dataset's summary, every method's accuracy beside
-the published accuracies on the same benchmark set, and the best of ours against EBCC's.
+"""The truth-inference section of REPRODUCTION.md.
+
+Each dataset's summary, every method's accuracy beside the published accuracies on the same benchmark set, and
+the best of ours against EBCC's.
 
 Published values (``resources/paper_values.tsv``): EBCC, IBCC and BWA from Li, Rubinstein and Cohn's
 released notebooks (paper ``li2019``), and crowd-kit's JOSS table (``ustalov2024``); keyed by our dataset
@@ -78,8 +80,9 @@ def _summary_line(summary: pd.DataFrame) -> str:
 
 def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], paper: pd.DataFrame) -> str:
-    """The section: per dataset its summary and a table method | ours | seconds | published; then, over the
-    datasets EBCC was published on, the best of ours against EBCC's published accuracy.
+    """Render the section: per dataset its summary and a table method | ours | seconds | published.
+
+    Then, over the datasets EBCC was published on, the best of ours against EBCC's published accuracy.
     """
     parts = ["## Truth inference: one class per item from crowd labels\n",
              "Accuracy = the share of the items with a truth whose inferred class equals it. Published accuracies: "
@@ -126,9 +129,10 @@ def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
 
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None) -> ReportSection:
-    """The truth-inference part of the report: the section (:func:`truth_markdown`) and its cells
-    (:func:`truth_comparisons`) of ``results`` ({dataset: {"accuracy": path, "summary": path}}), none
-    without results. No readings.
+    """Return the truth-inference part of the report: the section and its cells of ``results``.
+
+    The section is :func:`truth_markdown`, the cells :func:`truth_comparisons`, of ``results``
+    ({dataset: {"accuracy": path, "summary": path}}), none without results. No readings.
     """
     if not results:
         return ReportSection("truth", "", pd.DataFrame(columns=CELL_COLUMNS))

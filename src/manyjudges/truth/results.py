@@ -41,8 +41,9 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
 
 def fit_method(estimator: TruthEstimator, data: CrowdLabels,
                gold: pd.DataFrame | None = None) -> tuple[TruthEstimator, float]:
-    """Fit a built method (:func:`~manyjudges.truth.registry.make_truth_estimator`) on ``data``, with known
-    answers ``gold`` (``item, truth``) if given.
+    """Fit a built method on ``data``, with known answers ``gold`` (``item, truth``) if given.
+
+    The method is built by :func:`~manyjudges.truth.registry.make_truth_estimator`.
 
     Parameters
     ----------
@@ -67,7 +68,10 @@ def fit_method(estimator: TruthEstimator, data: CrowdLabels,
 
 
 def without_gold(truth: pd.DataFrame | None, gold: pd.DataFrame | None) -> pd.DataFrame | None:
-    """The truth rows whose item is not a gold item: accuracy is measured on the items the fit did not know."""
+    """Return the truth rows whose item is not a gold item.
+
+    Accuracy is measured on the items the fit did not know.
+    """
     if truth is None or gold is None:
         return truth
     return truth[~truth["item"].astype(str).isin(set(gold["item"].astype(str)))].reset_index(drop=True)

@@ -214,7 +214,7 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
 
 
 def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
-    """A uniformly drawn permutation of 0..K-1 with no fixed point (by rejection)."""
+    """Draw a uniform permutation of 0..K-1 with no fixed point (by rejection)."""
     while True:
         perm = rng.permutation(n_classes)
         if (perm != np.arange(n_classes)).all():
@@ -225,7 +225,7 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
                          labels_per_item: int = 7, adversarial_share: float = 0.65,
                          adversary_fidelity: float = 0.85, accuracy: Sequence[float] = (0.7, 0.9),
                          class_priors: Sequence[float] | None = None) -> Tables:
-    r"""A majority of systematically wrong workers and a reliable minority.
+    r"""Draw a majority of systematically wrong workers and a reliable minority.
 
     Generative model:
 
@@ -342,8 +342,9 @@ OPTION_KEYS: tuple[str, ...] = tuple(sorted(
 
 
 def scenario_options(scenario: str, spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of ``scenario`` in a truth dataset's config entry ``spec``; a key that is another
-    scenario's option only is a ValueError naming it (it would be ignored).
+    """Return the options of ``scenario`` in a truth dataset's config entry ``spec``.
+
+    A key that is another scenario's option only is a ValueError naming it (it would be ignored).
     """
     takes = _option_names(_generator(scenario))
     stray = [k for k in spec if k in OPTION_KEYS and k not in takes]
@@ -374,8 +375,10 @@ SUITE: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def simulated_suite(seed: int) -> dict[str, Tables]:
-    """Every panel of :data:`SUITE` (the module's table): name -> (labels, truth), panel ``name`` drawn
-    from ``rng_for(seed, "truth", name)`` as a config's truth dataset of that name would be.
+    """Every panel of :data:`SUITE` (the module's table): name -> (labels, truth).
+
+    Panel ``name`` is drawn from ``rng_for(seed, "truth", name)`` as a config's truth dataset of that name
+    would be.
     """
     return {name: SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
             for name, (scenario, options) in SUITE.items()}

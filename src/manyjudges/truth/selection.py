@@ -20,7 +20,9 @@ __all__ = ["choose_safe_best", "leave_one_group_out"]
 
 def choose_safe_best(scores: pd.DataFrame, metric: str = "accuracy", baseline: str | None = "baseline",
                      floor: float = -0.02, config: str = "config") -> Hashable:
-    """The configuration with the fewest sets of ``scores`` (one row per set and configuration) on which
+    """Choose the configuration that falls below ``floor`` on the fewest sets, then of highest mean ``metric``.
+
+    The configuration with the fewest sets of ``scores`` (one row per set and configuration) on which
     ``metric - baseline`` falls below ``floor``, and among those the highest mean ``metric``. Without
     ``baseline``: the highest mean. Ties: the first configuration in the order of ``scores``.
     """

@@ -82,8 +82,10 @@ def write_simulated_labels(labels_path: str | os.PathLike[str], truth_path: str 
                            n_items: int = 10_000_000, labels_per_item: int = 10, n_workers: int = 1000,
                            n_classes: int = 2, accuracy: tuple[float, float] = (0.55, 0.95), seed: int = 0,
                            chunk_items: int = 1_000_000) -> None:
-    """Write a large simulated labels table (``item, worker, label``, integer ids and codes) straight to
-    ``labels_path`` (and ``item, truth`` to ``truth_path``), a block of ``chunk_items`` items at a time.
+    """Write a large simulated labels table (``item, worker, label``, integer ids and codes) straight to disk.
+
+    The labels go to ``labels_path`` (and ``item, truth`` to ``truth_path``), a block of ``chunk_items`` items
+    at a time.
 
     The default is the shape of spark-crowd's binary4 set: 10M items x 10 labels, 2 classes, 100M
     labels. Item i's true class is uniform; its labels come from the workers ``(s_i + j) mod
