@@ -115,8 +115,10 @@ class EBCC(TruthEstimator):
         class k, the authors' runs) or a number > 0 (a symmetric Dirichlet(alpha)).
     a_pi : float
         The subtype-proportion prior's total concentration (Dirichlet(a_pi / M each)).
-    a_v, b_v : float
-        Each confusion row's Dirichlet prior, a_v on the diagonal, b_v off it.
+    a_v : float
+        Each confusion row's Dirichlet prior on the diagonal.
+    b_v : float
+        Each confusion row's Dirichlet prior off the diagonal.
     random_state : int or None
         Seed of the numpy Generator drawing the starts.
 
