@@ -93,7 +93,8 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
         rows = []
         progress = Progress("scoring sets")
         sets = candidates.groupby("set_id", sort=False)  # one pass; rows keep their file order
-        for done, (set_id, table) in enumerate(sets, 1):
+        for done, (key, table) in enumerate(sets, 1):
+            set_id = str(key)  # read_orderings gives str set ids
             if set_id not in gold:
                 raise DataError.at(cand_path, candidates.attrs["lines"][table.index[0]],
                                    f"set has no gold orderings in {args.orderings}", set_id)

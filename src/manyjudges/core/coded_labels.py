@@ -255,11 +255,11 @@ def _label_codes(values: pd.Series, classes: Sequence | None, source: str, rows:
     if integer and classes is None:
         return values.to_numpy(np.int64), order  # the codes themselves (0 .. max, checked above)
     if integer and all(isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in order):
-        label = pd.Index(np.asarray(order, dtype=np.int64)).get_indexer(values)
+        label = pd.Index(np.asarray(order, dtype=np.int64)).get_indexer(pd.Index(values))
     else:
         if classes is not None and not integer:
             order = np.asarray([str(c) for c in order], dtype=object)
-        label = pd.Index([str(c) for c in order]).get_indexer(values.astype(str))
+        label = pd.Index([str(c) for c in order]).get_indexer(pd.Index(values.astype(str)))
     label = np.asarray(label, dtype=np.int64)
     if (label < 0).any():
         e = int(np.flatnonzero(label < 0)[0])

@@ -68,6 +68,7 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
 
     if source == "mirex2005":
         data = parse_mirex2005(need("judgments.csv"), need("MTurk.qrel"), n_grades=int(spec.get("n_grades", 5)))
+        assert data.truth is not None  # parse_mirex2005 always gives the qrel's grades
         return data.preferences, data.truth
     if source == "trec_rf10":
         graded = parse_trec_rf10(need("trec-rf10-data.txt"))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from manyjudges.crowd.experiment import metric_names
 from manyjudges.io.sources import mirex2005, trec_rf10
-from manyjudges.reporting.formatting import cell, comparison_data, data_kind, fmt
+from manyjudges.reporting.formatting import as_float, cell, comparison_data, data_kind, fmt
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -152,7 +152,8 @@ def _significance(table: pd.DataFrame) -> str:
     lines = ["| metric | method | best other method | mean | its mean | t | one-tailed p |",
              "|---|---|---|---|---|---|---|"]
     for r in table.itertuples(index=False):
-        p = "" if np.isnan(r.p_value) else (f"{r.p_value:.3g}" + (" *" if r.p_value < 0.05 else ""))
+        p_value = as_float(r.p_value)
+        p = "" if np.isnan(p_value) else (f"{p_value:.3g}" + (" *" if p_value < 0.05 else ""))
         lines.append(f"| {r.metric} | {r.method} | {r.baseline} | {fmt(r.method_mean, missing='')} | "
                      f"{fmt(r.baseline_mean, missing='')} | {fmt(r.t, 2, missing='')} | {p} |")
     return "\n".join(lines) + "\n\n`*`: p < 0.05 (paired over topics, as the paper's bold marks).\n"

@@ -91,7 +91,8 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
     if row is not None:
         faults.append((row, 10, f"winner must be one of {', '.join(WINNERS)}", uniques[codes[row]]))
     (a, a_ids), (b, b_ids) = coded["model_a"], coded["model_b"]
-    b_as_a = pd.Index(a_ids, dtype=object).get_indexer(b_ids)  # each model_b value's code among model_a's, -1: none
+    # each model_b value's code among model_a's, -1: none
+    b_as_a = pd.Index(a_ids, dtype=object).get_indexer(pd.Index(b_ids, dtype=object))
     row = _first((a == b_as_a[b]) & ~blank["model_a"])
     if row is not None:
         faults.append((row, 11, "model_a and model_b are the same model", a_ids[a[row]]))

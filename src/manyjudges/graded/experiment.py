@@ -78,7 +78,7 @@ def loglik_table(predictions: pd.DataFrame, n_classes: int) -> pd.DataFrame:
     """Rows of LOGLIK_COLUMNS per (judge, method, protocol), plus ``uniform`` rows n log(1/K)."""
     parts = []
     for (method, protocol), g in predictions.groupby(["method", "protocol"], sort=False):
-        parts.append(loglik_by_judge(g).assign(method=method, protocol=protocol))
+        parts.append(loglik_by_judge(g).assign(method=str(method), protocol=str(protocol)))
     out = _by_judge(pd.concat(parts, ignore_index=True))
     uniform = (out.drop_duplicates(["judge", "protocol"])
                .assign(method="uniform", loglik=lambda d: d["n_items"] * np.log(1.0 / n_classes)))

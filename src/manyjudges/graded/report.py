@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.graded import simulate
-from manyjudges.reporting.formatting import comparison_data, data_kind, fmt
+from manyjudges.reporting.formatting import as_int, comparison_data, data_kind, fmt
 from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -56,12 +56,12 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
         for judge, r in wide.iterrows():
             cells = []
             for m in ordered:
-                cell = fmt(r[m], 0, missing="") + ("\\*" if m == best[judge] else "")
+                cell = fmt(r[m], 0, missing="") + ("\\*" if m == best.at[judge] else "")
                 p = paper.get((protocol, paper_judge(judge), m, None, None, "loglik")) if simulated else None
                 if p is not None:
                     cell += f" ({fmt(p, 0, missing='')})"
                 cells.append(cell)
-            lines.append(f"| {judge} | {int(n_items[judge])} | " + " | ".join(cells) + " |")
+            lines.append(f"| {judge} | {as_int(n_items.at[judge])} | " + " | ".join(cells) + " |")
     ave = wide.mean()
     cells = []
     for m in ordered:
@@ -172,7 +172,7 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
     lines = ["| judge | A vs B | A better | B better | ties | Wilcoxon p |", "|---|---|---|---|---|---|"]
     listed = rows["judge"].nunique() <= MAX_LISTED_JUDGES
     for (a, b), g in rows.groupby(["method_a", "method_b"], sort=False):
-        def cell(value: int, stat: str, judge: Any, star: bool, a: str = a, b: str = b) -> str:
+        def cell(value: int, stat: str, judge: Any, star: bool, a: Hashable = a, b: Hashable = b) -> str:
             text = f"{int(value)}" + ("\\*" if star else "")
             p = paper.get((protocol, judge, None, a, b, stat)) if simulated else None
             return text + (f" ({int(p)})" if p is not None else "")

@@ -7,12 +7,14 @@ p-value of the differences (scipy.stats.wilcoxon, zero differences dropped, "wil
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 PAIRWISE_COLUMNS = ["judge", "method_a", "method_b", "protocol", "a_better", "b_better", "ties", "p_value"]
 
 
-def compare_predictions(p_a: np.ndarray, p_b: np.ndarray, tie_tolerance: float = 1e-12) -> tuple[int, int, int, float]:
+def compare_predictions(p_a: npt.ArrayLike, p_b: npt.ArrayLike, tie_tolerance: float = 1e-12
+                        ) -> tuple[int, int, int, float]:
     """(a_better, b_better, ties, Wilcoxon p-value) for paired probabilities of the true labels."""
     d = np.asarray(p_a, dtype=float) - np.asarray(p_b, dtype=float)
     if d.size == 0:

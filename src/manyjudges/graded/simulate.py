@@ -308,8 +308,8 @@ def calibrate_judges(latent: np.ndarray, eps: np.ndarray, thresholds: np.ndarray
         if not moved:
             break
     panel = GradedPanel.from_matrix(labels, n_classes)
-    reached = loglik_by_judge(cross_induction(M1(), panel, np.arange(n_judges)).predictions)
-    reached = reached.set_index("judge")["loglik"].reindex([str(j) for j in range(n_judges)]).to_numpy()
+    reached = (loglik_by_judge(cross_induction(M1(), panel, np.arange(n_judges)).predictions)
+               .set_index("judge")["loglik"].reindex([str(j) for j in range(n_judges)]).to_numpy())
     points = np.array([_Path.point(p) for p in pos])
     result = JudgeCalibration(points[:, 0], points[:, 1], points[:, 2], np.asarray(targets, dtype=float),
                               reached, done)

@@ -143,7 +143,7 @@ class ColumnarTable:
     layout: TableLayout
     columns: dict[str, pa.DictionaryArray]
     lines: RowLines
-    _codes: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _codes: dict[str, tuple[np.ndarray, pd.Index]] = field(default_factory=dict, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -157,7 +157,7 @@ class ColumnarTable:
     def values(self, column: str) -> np.ndarray:
         """Return the distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
         if column not in self.columns:  # released: its codes and ids serve
-            return self._codes[column][1]
+            return np.asarray(self._codes[column][1], dtype=object)
         return np.asarray(self.columns[column].dictionary.to_numpy(zero_copy_only=False), dtype=object)
 
     def indices(self, column: str) -> np.ndarray:

@@ -187,8 +187,8 @@ def orderings_to_rank_matrices(
         raise DataError(f"orderings table lacks columns {missing_columns}")
     result: dict[str, tuple[list[str], list[str], np.ndarray]] = {}
     set_ids = df["set_id"].astype(str).to_numpy()
-    for set_id, block in df.groupby(set_ids, sort=True):  # one pass (rows keep their order within a set)
-        set_id = str(set_id)
+    for key, block in df.groupby(set_ids, sort=True):  # one pass (rows keep their order within a set)
+        set_id = str(key)
         judge_col = block["judge"].astype(str).to_numpy()
         item_col = block["item"].astype(str).to_numpy()
         judges = natural_sort(set(judge_col))

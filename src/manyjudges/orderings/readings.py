@@ -31,7 +31,7 @@ from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.frespa_params import LENGTH_ROUNDINGS
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
 from manyjudges.orderings.registry import ORDERING_SCORERS
-from manyjudges.reporting.formatting import data_kind
+from manyjudges.reporting.formatting import as_float, data_kind
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
@@ -71,16 +71,16 @@ def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[st
         values = p1.loc[at, "paper_value"].astype(float)
         return float(values.iloc[0]) if len(values) else np.nan
 
-    at_zero = {row.method: float(row.ed_mean) for row in ed[ed["noise_ratio"] == 0].itertuples(index=False)}
+    at_zero = {row.method: as_float(row.ed_mean) for row in ed[ed["noise_ratio"] == 0].itertuples(index=False)}
     rows = ed[ed["noise_ratio"] > 0]
     if methods is not None:
         rows = rows[rows["method"].isin(methods)]
     out = []
     for row in rows.itertuples(index=False):
-        r = float(row.noise_ratio)
-        ours0, paper0 = at_zero.get(row.method, np.nan), paper_at(row.method, 0.0)
-        out.append((row.method, r, float(row.ed_mean) / ours0 if ours0 else np.nan,
-                    paper_at(row.method, r) / paper0 if paper0 else np.nan))
+        r = as_float(row.noise_ratio)
+        ours0, paper0 = at_zero.get(row.method, np.nan), paper_at(str(row.method), 0.0)
+        out.append((row.method, r, as_float(row.ed_mean) / ours0 if ours0 else np.nan,
+                    paper_at(str(row.method), r) / paper0 if paper0 else np.nan))
     return pd.DataFrame(out, columns=["method", "noise_ratio", "ours", "paper"])
 
 
@@ -185,15 +185,15 @@ def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     rows = sweep[sweep["parameter"].isin(list(TABLE3_DEFAULTS))]
     out = []
     for row in rows.itertuples(index=False):
-        default, r = TABLE3_DEFAULTS[row.parameter], float(row.noise_ratio)
-        if np.isclose(row.value, default):
+        default, r = TABLE3_DEFAULTS[str(row.parameter)], as_float(row.noise_ratio)
+        if np.isclose(as_float(row.value), default):
             continue
         at_default = rows[(rows["parameter"] == row.parameter) & np.isclose(rows["value"], default)
                           & np.isclose(rows["noise_ratio"], r)]["ed_mean"]
         ours0 = float(at_default.iloc[0]) if len(at_default) else np.nan
-        paper0 = paper_at(row.parameter, default, r)
-        out.append((row.parameter, float(row.value), r, float(row.ed_mean) / ours0 if ours0 else np.nan,
-                    paper_at(row.parameter, float(row.value), r) / paper0 if paper0 else np.nan))
+        paper0 = paper_at(str(row.parameter), default, r)
+        out.append((row.parameter, as_float(row.value), r, as_float(row.ed_mean) / ours0 if ours0 else np.nan,
+                    paper_at(str(row.parameter), as_float(row.value), r) / paper0 if paper0 else np.nan))
     return pd.DataFrame(out, columns=["parameter", "value", "noise_ratio", "ours", "paper"])
 
 

@@ -83,8 +83,8 @@ def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.Da
         taus.append(float(np.nanmean(kendall_tau_matrix(ranks)[off])))
         rhos.append(float(np.nanmean(spearman_rho_matrix(ranks)[off])))
     tau, rho = float(np.mean(taus)), float(np.mean(rhos))
-    p0 = paper[(paper["table"] == "1") & np.isclose(paper["noise_ratio"].astype(float), 0)]
-    p0 = p0.set_index("method")["paper_value"].astype(float)
+    p0 = (paper[(paper["table"] == "1") & np.isclose(paper["noise_ratio"].astype(float), 0)]
+          .set_index("method")["paper_value"].astype(float))
     text = (f"Calibration, measured on this run: one Mallows dispersion, set so the judges' mean pairwise Kendall "
             f"tau is {spec['target_mean_tau']:g}; this panel's is {tau:.3f} (it is AC-tau's ED at noise 0, "
             "docs/methods.md section 3.7")

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data"]
+__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data",
+           "as_float", "as_int"]
 
 #: config sources whose data the user supplies (a table of their own)
 USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
@@ -64,3 +65,35 @@ def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> 
     if source == "simulate":
         return "simulated"
     return "real stand-in (your own data)" if source in USER_SOURCES else "real stand-in"
+
+
+def as_float(value: Any) -> float:
+    """One cell of a table row as a Python float.
+
+    Parameters
+    ----------
+    value
+        The cell (``row.column`` of ``itertuples``, ``row["column"]``), which pandas types as any scalar.
+
+    Returns
+    -------
+    float
+        ``float(value)``.
+    """
+    return float(value)
+
+
+def as_int(value: Any) -> int:
+    """One cell of a table row as a Python int.
+
+    Parameters
+    ----------
+    value
+        The cell (``row.column`` of ``itertuples``, ``row["column"]``), which pandas types as any scalar.
+
+    Returns
+    -------
+    int
+        ``int(value)``.
+    """
+    return int(value)

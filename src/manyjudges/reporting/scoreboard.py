@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from manyjudges.reporting.formatting import fmt, signed
+from manyjudges.reporting.formatting import as_float, fmt, signed
 
 __all__ = ["CELL_COLUMNS", "MIN_TAU_ITEMS", "PAPER_LABELS", "scoreboard", "scoreboard_markdown", "table_label"]
 
@@ -103,14 +103,15 @@ def scoreboard_markdown(board: pd.DataFrame) -> str:
         lines = ["| paper, table | dataset | data | cells | mean abs diff | mean diff (ours - paper) "
                  "| tau (paper vs ours) |", "|---|---|---|---|---|---|---|"]
         for r in shown.itertuples(index=False):
-            label = f"{PAPER_LABELS.get(r.paper, r.paper)}, {table_label(r.paper, r.table)}"
-            tau = "n/a" if np.isnan(r.tau) else f"{fmt(r.tau, 2)} ({r.tau_items} {r.tau_over})"
+            label = f"{PAPER_LABELS.get(str(r.paper), str(r.paper))}, {table_label(str(r.paper), str(r.table))}"
+            tau = "n/a" if np.isnan(as_float(r.tau)) else f"{fmt(r.tau, 2)} ({r.tau_items} {r.tau_over})"
             lines.append(f"| {label} | `{r.dataset}` | {r.data} | {r.cells} | {fmt(r.mean_abs_diff)} "
                          f"| {signed(r.mean_diff)} | {tau} |")
         parts.append("\n".join(lines) + "\n")
     missing = board[board["cells"] == 0]
     if not missing.empty:
-        items = [f"{PAPER_LABELS.get(r.paper, r.paper)} {table_label(r.paper, r.table)} on `{r.dataset}` ({r.data})"
+        items = [f"{PAPER_LABELS.get(str(r.paper), str(r.paper))} {table_label(str(r.paper), str(r.table))} "
+                 f"on `{r.dataset}` ({r.data})"
                  for r in missing.itertuples(index=False)]
         parts.append("Regenerated with no paper values to compare: " + "; ".join(items) + ".\n")
     return "\n".join(parts)

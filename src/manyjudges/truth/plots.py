@@ -30,7 +30,7 @@ def plot_accuracy(accuracy: pd.DataFrame, dataset: str, png: str | Path, pdf: st
     fig, ax = plt.subplots(figsize=(6.4, 0.35 * len(rows) + 1.6))
     values = accuracy["accuracy"].astype(float).to_numpy()
     ax.barh(y[: len(entries)], values, color="tab:blue", height=0.6)
-    shown = list(values)
+    shown: list[float] = values.tolist()
     if published is not None:
         ref = published.drop_duplicates("method").set_index("method")["accuracy"].astype(float)
         marks = [ref.get(method_of.get(r, r), np.nan) for r in rows]

@@ -112,7 +112,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
                 named = next_labels(seen, method.proba_.to_numpy(), min(budget, int(left.sum())), policy=policy,
                                     confusions=fitted_confusions(method, seen), candidates=candidates, stop=stop,
                                     explore=explore, seed=seed + round_no)
-            extra = np.bincount(data.items.get_indexer(named["item"]), minlength=data.n_items)
+            extra = np.bincount(data.items.get_indexer(pd.Index(named["item"])), minlength=data.n_items)
         rows.append((round_no, n_used, n_used / data.n_labels, acc, int(extra.sum())))
         if extra.sum() == 0:
             break

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.reporting.formatting import comparison_data, data_kind, fmt, signed
+from manyjudges.reporting.formatting import as_float, comparison_data, data_kind, fmt, signed
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -54,8 +54,8 @@ def truth_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets:
         published = published_accuracy(paper, name)
         for source_paper in PAPERS:
             ref = published[published["paper"] == source_paper].set_index("method")["accuracy"]
-            rows = [(row.method, float(row.accuracy), float(ref[_method(methods, row.method)]))
-                    for row in acc.itertuples(index=False) if _method(methods, row.method) in ref.index]
+            rows = [(row.method, as_float(row.accuracy), float(ref[_method(methods, str(row.method))]))
+                    for row in acc.itertuples(index=False) if _method(methods, str(row.method)) in ref.index]
             if rows:
                 frame = pd.DataFrame(rows, columns=["method", "ours", "paper_value"])
                 frames.append(frame.assign(paper=source_paper, table="accuracy", dataset=name,
@@ -100,18 +100,18 @@ def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(_summary_line(summary) + "\n")
         lines = ["| method | accuracy | published (same method) | ours - published | time |", "|---|---|---|---|---|"]
         for row in acc.itertuples(index=False):
-            same = published[published["method"] == _method(methods, row.method)]
+            same = published[published["method"] == _method(methods, str(row.method))]
             pub = "; ".join(f"{fmt(v, 4)} (`{p}`)" for p, v in zip(same["paper"], same["accuracy"]))
-            diff = "; ".join(signed(float(row.accuracy) - v, 4) for v in same["accuracy"])
-            seconds = f"{float(row.seconds):.3f} s"
-            lines.append(f"| {row.method} | {fmt(float(row.accuracy), 4)} | {pub} | {diff} | {seconds} |")
+            diff = "; ".join(signed(as_float(row.accuracy) - v, 4) for v in same["accuracy"])
+            seconds = f"{as_float(row.seconds):.3f} s"
+            lines.append(f"| {row.method} | {fmt(as_float(row.accuracy), 4)} | {pub} | {diff} | {seconds} |")
         ours = set(_method(methods, m) for m in acc["method"])
         for row in published[~published["method"].isin(ours)].itertuples(index=False):
             lines.append(f"| {row.method} (published only) |  | {fmt(row.accuracy, 4)} (`{row.paper}`) |  |  |")
         parts.append("\n".join(lines) + "\n")
         ref = published[(published["paper"] == REFERENCE[0]) & (published["method"] == REFERENCE[1])]
         if not ref.empty and acc["accuracy"].notna().any():
-            top = acc.loc[acc["accuracy"].astype(float).idxmax()]
+            top = acc.iloc[acc["accuracy"].astype(float).argmax()]  # acc's index is its rows' positions
             best_rows.append((name, str(top["method"]), float(top["accuracy"]), float(ref["accuracy"].iloc[0])))
     if best_rows:
         lines = ["| dataset | our best method | its accuracy | EBCC published | ours - EBCC |", "|---|---|---|---|---|"]

@@ -30,8 +30,8 @@ def choose_safe_best(scores: pd.DataFrame, metric: str = "accuracy", baseline: s
     mean = scores.groupby(config, sort=False)[metric].mean().reindex(order).to_numpy()
     if baseline is None:
         return order[int(np.argmax(mean))]
-    below = ((scores[metric] - scores[baseline]) < floor - 1e-12).groupby(scores[config], sort=False).sum()
-    below = below.reindex(order).to_numpy()
+    below = (((scores[metric] - scores[baseline]) < floor - 1e-12).groupby(scores[config], sort=False).sum()
+             .reindex(order).to_numpy())
     best = below == below.min()
     return order[int(np.argmax(np.where(best, mean, -np.inf)))]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.reporting.formatting import data_kind, fmt
+from manyjudges.reporting.formatting import as_int, data_kind, fmt
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
@@ -68,7 +68,7 @@ def judges_markdown(judges: pd.DataFrame) -> str:
     head = "| judge | verdicts | first-win rate | flip rate | tie rate |" + (" accuracy | kappa |" if reference else "")
     lines = [head, "|---" * (7 if reference else 5) + "|"]
     for row in judges.itertuples(index=False):
-        text = (f"| {row.judge} | {int(row.verdicts):,} | {fmt(row.first_win_rate)}"
+        text = (f"| {row.judge} | {as_int(row.verdicts):,} | {fmt(row.first_win_rate)}"
                 f"{_interval(row.first_win_low, row.first_win_high, 3)} | {fmt(row.flip_rate)} | {fmt(row.tie_rate)} |")
         if reference:
             text += f" {fmt(row.accuracy)} | {fmt(row.kappa)} |"
