@@ -56,16 +56,16 @@ EOF
 
 mj="$work/venv/bin/manyjudges"
 "$mj" methods >methods.txt
-# truth: the example of `manyjudges truth --help` (three workers, three items; w3 disagrees)
-printf 'item\tworker\tlabel\ni1\tw1\t1\ni1\tw2\t1\ni1\tw3\t0\ni2\tw1\t0\ni2\tw2\t0\ni2\tw3\t1\ni3\tw1\t1\ni3\tw2\t1\ni3\tw3\t1\n' >labels.tsv
+# truth: the example of `manyjudges truth --help` (three judges, three items; w3 disagrees)
+printf 'item\tjudge\tlabel\ni1\tw1\t1\ni1\tw2\t1\ni1\tw3\t0\ni2\tw1\t0\ni2\tw2\t0\ni2\tw3\t1\ni3\tw1\t1\ni3\tw2\t1\ni3\tw3\t1\n' >labels.tsv
 printf 'item\ttruth\ni1\t1\ni2\t0\n' >truth.tsv
-"$mj" truth labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o gold.tsv >truth.out
-got=$(cut -f1,2 gold.tsv | tr '\t\n' ' ,')
-[ "$got" = "item label,i1 1,i2 0,i3 1," ] || { cat gold.tsv; exit 1; }
+"$mj" truth labels.tsv --method dawid_skene --truth truth.tsv --judges judges.tsv -o labels_inferred.tsv >truth.out
+got=$(cut -f1,2 labels_inferred.tsv | tr '\t\n' ' ,')
+[ "$got" = "item label,i1 1,i2 0,i3 1," ] || { cat labels_inferred.tsv; exit 1; }
 grep 'accuracy 1.0000 on 2 items' truth.out >/dev/null || { cat truth.out; exit 1; }
 echo "manyjudges truth: $got $(cat truth.out)"
-# crowd: two workers order three documents of one topic by pairwise preference
-printf 'topic\tworker\tleft\tright\toutcome\nt1\tw1\td1\td2\tleft\nt1\tw1\td2\td3\tleft\nt1\tw1\td1\td3\tleft\nt1\tw2\td1\td2\tleft\nt1\tw2\td2\td3\tleft\nt1\tw2\td1\td3\tleft\n' >preferences.tsv
+# crowd: two judges order three documents of one topic by pairwise preference
+printf 'topic\tjudge\tleft\tright\toutcome\nt1\tw1\td1\td2\tleft\nt1\tw1\td2\td3\tleft\nt1\tw1\td1\td3\tleft\nt1\tw2\td1\td2\tleft\nt1\tw2\td2\td3\tleft\nt1\tw2\td1\td3\tleft\n' >preferences.tsv
 "$mj" crowd aggregate preferences.tsv --method borda -o ranking.tsv
 got=$(cut -f2,3 ranking.tsv | tr '\t\n' ' ,')
 [ "$got" = "item rank,d1 1,d2 2,d3 3," ] || { cat ranking.tsv; exit 1; }

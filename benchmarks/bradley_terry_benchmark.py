@@ -6,7 +6,7 @@ Writes ``<out>/bradley_terry.tsv`` and ``<out>/bradley_terry.md`` and prints the
 
 Data sets (each one topic's strict preferences; ties and pairs of an item with itself dropped):
 
-* ``simulated``: 200 items with Bradley-Terry scores N(0, 1.5^2), 40 workers x 500 random
+* ``simulated``: 200 items with Bradley-Terry scores N(0, 1.5^2), 40 judges x 500 random
   pairs = 20,000 comparisons, outcomes drawn from the model (``default_rng(0)``);
 * ``trec_rf10:<topic>``: the TREC 2010 Relevance Feedback crowd topic with the most labels
   (trec-rf10-data.txt from the data mirror, labels 0/1/2, broken-link answers -2 dropped),
@@ -23,7 +23,7 @@ except ours, whose ``fit`` includes it):
 * ``choix_ilsr``   ``choix.ilsr_pairwise(n, data, alpha=reg / 2)`` (the same alpha, but here it
                    is a pseudo-count rate of the Markov chain: a different regulariser);
 * ``crowdkit``     ``crowdkit.aggregation.BradleyTerry(n_iter, tol).fit(df)`` on a DataFrame
-                   ``worker, left, right, label`` (label = the winner): Hunter's MM, no
+                   ``judge, left, right, label`` (label = the winner): Hunter's MM, no
                    regulariser; its scores are probabilities (rank-compared only). crowd-kit
                    1.4.2 stops after its second MM iteration whatever n_iter and tol (its
                    ``p_old = p_new`` aliases the array it then updates in place, so the change
@@ -54,19 +54,19 @@ COLUMNS = ("dataset", "implementation", "n_items", "n_comparisons", "n_pairs", "
            "spearman_vs_ours", "kendall_vs_ours", "kendall_vs_truth", "status", "notes")
 
 
-def simulated_topic(n_items: int = 200, n_workers: int = 40, per_worker: int = 500, seed: int = 0):
-    """(topic, true scores): random pairs per worker, outcomes from the Bradley-Terry model."""
+def simulated_topic(n_items: int = 200, n_judges: int = 40, per_judge: int = 500, seed: int = 0):
+    """(topic, true scores): random pairs per judge, outcomes from the Bradley-Terry model."""
     from manyjudges.crowd.judgments import TopicJudgments
 
     rng = np.random.default_rng(seed)
     truth = rng.normal(0.0, 1.5, n_items)
-    worker = np.repeat(np.arange(n_workers), per_worker)
-    left = rng.integers(0, n_items, len(worker))
-    right = (left + rng.integers(1, n_items, len(worker))) % n_items
-    outcome = np.where(rng.random(len(worker)) < 1.0 / (1.0 + np.exp(truth[right] - truth[left])), 1, -1)
+    judge = np.repeat(np.arange(n_judges), per_judge)
+    left = rng.integers(0, n_items, len(judge))
+    right = (left + rng.integers(1, n_items, len(judge))) % n_items
+    outcome = np.where(rng.random(len(judge)) < 1.0 / (1.0 + np.exp(truth[right] - truth[left])), 1, -1)
     topic = TopicJudgments("simulated", np.array([f"d{i}" for i in range(n_items)], dtype=object),
-                           np.array([f"w{k}" for k in range(n_workers)], dtype=object),
-                           worker, left, right, outcome.astype(np.int8))
+                           np.array([f"w{k}" for k in range(n_judges)], dtype=object),
+                           judge, left, right, outcome.astype(np.int8))
     return topic, truth
 
 
@@ -78,9 +78,9 @@ def trec_rf10_topic(path: Path):
     df = df[df["label"] != BROKEN_LINK]
     topic_id = df["topicID"].value_counts().sort_index().idxmax()  # most labels; ties: smallest id
     rows = df[df["topicID"] == topic_id]
-    # a worker's repeated rating of a doc: keep the first, as the library's parse_trec_rf10 does
+    # a judge's repeated rating of a doc: keep the first, as the library's parse_trec_rf10 does
     rows = rows.drop_duplicates(["topicID", "workerID", "docID"], keep="first")
-    table = pd.DataFrame({"topic": rows["topicID"], "worker": rows["workerID"], "item": rows["docID"],
+    table = pd.DataFrame({"topic": rows["topicID"], "judge": rows["workerID"], "item": rows["docID"],
                           "grade": rows["label"].astype(int)})
     return topics_from_ratings(table)[topic_id], len(rows)
 
@@ -99,9 +99,9 @@ def bench_dataset(name: str, topic, truth: np.ndarray | None, reg: float, repeat
     from manyjudges.crowd.bradley_terry import BradleyTerry, pair_counts, strict_pairs
 
     n = topic.n_items
-    worker, win, lose = strict_pairs(topic)
+    judge, win, lose = strict_pairs(topic)
     data = list(zip(win.tolist(), lose.tolist()))
-    frame = pd.DataFrame({"worker": worker, "left": win, "right": lose, "label": win})
+    frame = pd.DataFrame({"judge": judge, "left": win, "right": lose, "label": win})
     n_pairs = len(pair_counts(win, lose, n)[0])
     base = {"dataset": name, "n_items": n, "n_comparisons": len(win), "n_pairs": n_pairs}
 
@@ -192,13 +192,13 @@ def run(args: argparse.Namespace) -> None:
     t_start = time.perf_counter()
     topic, truth = simulated_topic()
     rows = bench_dataset("simulated", topic, truth, args.reg, args.repeats, args.crowdkit_iter, args.crowdkit_tol)
-    meta = ["simulated: 200 items, scores N(0, 1.5^2), 40 workers x 500 random pairs, outcomes from the model, seed 0"]
+    meta = ["simulated: 200 items, scores N(0, 1.5^2), 40 judges x 500 random pairs, outcomes from the model, seed 0"]
     if data_path.is_file():
         topic, n_labels = trec_rf10_topic(data_path)
         rows += bench_dataset(f"trec_rf10:{topic.topic}", topic, None, args.reg, args.repeats,
                               args.crowdkit_iter, args.crowdkit_tol)
         meta.append(f"trec_rf10: {data_path}, topic {topic.topic} (the most labels: {n_labels} after dropping "
-                    f"{BROKEN_LINK}; {topic.n_workers} workers), eq (5) preferences, ties and self-pairs dropped")
+                    f"{BROKEN_LINK}; {topic.n_judges} judges), eq (5) preferences, ties and self-pairs dropped")
     else:
         print(f"trec_rf10 data not found ({data_path}): simulated only", file=sys.stderr)
     meta += [

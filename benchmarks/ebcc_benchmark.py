@@ -4,7 +4,7 @@
     python benchmarks/ebcc_benchmark.py [--datasets jn-product,sentiment,rte,dog,trec] [--restarts 40]
                                         [--author-restarts 40] [--scale] [--mirror DIR] [--out DIR]
 
-For each data set (``label.csv``: item, worker, label; ``truth.csv``: item, truth; read from the data
+For each data set (``label.csv``: item, judge, label; ``truth.csv``: item, truth; read from the data
 mirror, nothing copied), in this process, one after the other on the same rows:
 
 - ours: ``EBCC(n_restarts=R).fit(labels, duplicates="keep")`` from the table (the defaults: M = 10,
@@ -22,7 +22,7 @@ table into codes, theirs on integer tuples built before the clock), one run (a f
 repeated, the best of 3 counts; :func:`timing_harness.best_of`). Accuracy: the share of the items
 with a truth whose inferred label equals it; agreement: the share of items given the same label.
 ``--scale`` adds ours on the simulated set of 1,000,000 labels of ``truth_vs_crowdkit.simulate_scale``
-(100,000 items, 2,000 workers, K = 2, 10 distinct workers per item, worker accuracies from
+(100,000 items, 2,000 judges, K = 2, 10 distinct judges per item, judge accuracies from
 Beta(5, 2), seed 0), same restarts.
 
 Writes ``<out>/ebcc_benchmark.tsv`` and prints the table as markdown (see benchmarks/README.md).
@@ -93,7 +93,7 @@ def run_set(name: str, labels: pd.DataFrame, truth: pd.Series, restarts: int, au
              "accuracy": accuracy(mine, truth), "n_truth": len(truth), "seconds": seconds,
              "seconds_per_start": seconds / restarts, "n_iter": n_iter, "agreement": ""}]
     if module is not None and author_restarts > 0:
-        tuples = np.stack([codes.item, codes.worker, codes.label], axis=1).astype(np.int64)
+        tuples = np.stack([codes.item, codes.judge, codes.label], axis=1).astype(np.int64)
         other, their_seconds = best_of(lambda: theirs(module, tuples, codes.items, codes.classes, author_restarts))
         agree = float((other.reindex(mine.index).to_numpy() == mine.to_numpy()).mean())
         rows[0]["agreement"] = agree

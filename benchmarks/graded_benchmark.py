@@ -64,7 +64,7 @@ def load_trec_rf10(path: Path) -> dict:
     """Long-format panel from the TSV (header ``topicID workerID docID gold label``).
 
     Rows with label -2 (broken link) are dropped; item = ``topic:doc`` and judge = worker
-    in order of first appearance. A worker who judged the same document twice keeps both
+    in order of first appearance. A judge who judged the same document twice keeps both
     labels (Dawid-Skene allows repeated responses). ``gold`` per item: the NIST label
     0/1/2, or -1 (none, or the gold is itself -2).
     """

@@ -41,7 +41,7 @@ def write_panel(path: Path, judges: int, items: int, labels_per_item: int, seed:
     code = ("import sys, numpy as np; sys.path.insert(0, sys.argv[1]); "
             "from manyjudges.truth.simulate import simulate_labels; "
             "labels, _, _ = simulate_labels(np.random.default_rng(int(sys.argv[6])), n_items=int(sys.argv[4]), "
-            "n_workers=int(sys.argv[3]), labels_per_item=int(sys.argv[5]), n_classes=4, ordinal=True, "
+            "n_judges=int(sys.argv[3]), labels_per_item=int(sys.argv[5]), n_classes=4, ordinal=True, "
             "workload_skew=1.0); "
             "labels.rename(columns={'worker': 'judge'}).to_csv(sys.argv[2], sep='\\t', index=False); "
             "print(len(labels))")

@@ -18,7 +18,7 @@ reading the data. Cases (``--cases``, default all but the slow ``paper`` ones):
   a processed table; every method under cross induction (the default config's parameters:
   M5 with ``inner_folds: 4``) and M1, M4, M5 under the single-parameter protocol;
 * ``sim_medline_paper``: M5 cross induction with the paper config's one-judge inner loop;
-* ``adultcontent3``: the real AdultContent3 panel (338 workers) from the data mirror
+* ``adultcontent3``: the real AdultContent3 panel (338 judges) from the data mirror
   (``--mirror``, default ``$MANYJUDGES_MIRROR``), the paper config's ``min_labels_per_judge``
   20, ``outer_folds`` 10, ``inner_folds`` 5: M2, M3, M23 (and M5 with ``adultcontent3_m5``).
 
@@ -81,7 +81,7 @@ def _panel(spec: dict):
         config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
         spec = config["graded"]["datasets"]["sim_medline"]
         grades, _ = simulate_medline_panel(seed=config["seed"], **panel_options(spec))
-        return GradedPanel.from_table(grades, int(spec["n_labels"]))
+        return GradedPanel.from_table(grades, int(spec["n_classes"]))
     return GradedPanel.from_table(data.grades, data.n_classes)
 
 

@@ -12,7 +12,7 @@ with ``--pool`` the development pool (every real truth set of ``config/paper.yam
 (``manyjudges.truth.scenarios.simulated_suite(0)``, each panel its own group); ``--datasets`` then keeps
 the named ones.
 
-The protocol of :mod:`manyjudges.truth.replay` (the set's real labels, no simulated workers): start
+The protocol of :mod:`manyjudges.truth.replay` (the set's real labels, no simulated judges): start
 from each item's first label in file order; each round the method (``--method``, a registry name,
 default ``dawid_skene``, built with its registry defaults, as ``manyjudges truth next --method NAME``
 builds it: every policy reads its posteriors as that command does) is fitted on the labels bought so

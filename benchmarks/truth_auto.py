@@ -6,7 +6,7 @@
                                     [--mirror DIR] [--out benchmarks/results]
 
 Data sets: the five benchmark sets and ``trec_rf10`` of ``truth_vs_crowdkit.py``, and the six Snow et
-al. (2008) affect tasks (``snow2008_<task>``: 100 headlines, 10 workers each, ratings in five bins of
+al. (2008) affect tasks (``snow2008_<task>``: 100 headlines, 10 judges each, ratings in five bins of
 20, the expert's gold binned alike). ``trec_rf10`` and the Snow tasks have ordered classes: auto runs
 with ``ordered=True`` there (the ordinal model among its candidates), as ``manyjudges truth --labels``
 and the pipeline's ``ordinal: true`` run it. Every method is built by registry name and fitted on the
@@ -49,13 +49,13 @@ SINGLE = [name for name in TRUTH_METHODS if name not in ("auto", "majority_vote_
 
 
 def load_any(mirror: Path, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(labels ``item, worker, label``, truth ``item, truth``)."""
+    """(labels ``item, judge, label``, truth ``item, truth``)."""
     if name.startswith("snow2008_"):
         from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
 
         task = name.removeprefix("snow2008_")
         path = mirror / SNOW / f"{task}.standardized.tsv"
-        labels = parse_snow2008(path, task).grades.rename(columns={"judge": "worker"})
+        labels = parse_snow2008(path, task).grades
         return labels, snow2008_gold(path, task)
     labels, truth = load(mirror, name)
     return labels, truth.rename("truth").rename_axis("item").reset_index()
@@ -74,7 +74,7 @@ def timed_fit(make, data, repeat: int):
 def crowdkit_rows(dataset: str, labels: pd.DataFrame, truth: pd.DataFrame, repeat: int) -> list[dict]:
     import crowdkit.aggregation as ck
 
-    frame = labels.rename(columns={"item": "task"})[["task", "worker", "label"]]
+    frame = labels.rename(columns={"item": "task", "judge": "worker"})[["task", "worker", "label"]]
     rows = []
     for name, make in (("majority_vote", ck.MajorityVote), ("dawid_skene", lambda: ck.DawidSkene(n_iter=100))):
         best = float("inf")
@@ -112,7 +112,7 @@ def one_set(dataset: str, mirror: Path, methods: list[str], repeat: int, crowdki
 
 
 def data_frame(data) -> pd.DataFrame:
-    return pd.DataFrame({"item": data.items[data.item], "worker": data.workers[data.worker],
+    return pd.DataFrame({"item": data.items[data.item], "judge": data.judges[data.judge],
                          "label": data.classes[data.label]})
 
 

@@ -13,12 +13,12 @@ The protocol, per set: the labels coded and sorted (``canonical_order``), the fo
 smoothed Dawid-Skene; the ordinal model on ordered sets; ``--extra`` methods) fitted without each fold
 and on every label (``manyjudges.truth.auto.fit_candidate``, cached in ``--cache``). Each configuration
 of ``Auto`` is then computed by the same library functions ``Auto.fit`` calls
-(``score_candidate``, ``stack_scored``): a candidate list x the criterion (the worker model of the
+(``score_candidate``, ``stack_scored``): a candidate list x the criterion (the judge model of the
 withheld-label likelihood: confusion, one_coin, pooled) x calibration (tempering or none) x the anchor
 (none, 0.8, 0.9: a candidate agreeing with the majority vote on fewer items gets no weight; on every panel,
-or only on panels where at least half the (item, worker) cells hold a label) x the margin
+or only on panels where at least half the (item, judge) cells hold a label) x the margin
 (none, 0, 0.02, 0.05: a candidate predicting the withheld labels worse than the majority vote by more, in
-nats a label, under one accuracy for every worker, gets no weight). Each is
+nats a label, under one accuracy for every judge, gets no weight). Each is
 scored on the set's truth items: accuracy, ECE and AUROC of the top-class posterior
 (``manyjudges.truth.calibration``), and the majority vote's accuracy (the baseline).
 
@@ -54,7 +54,7 @@ from truth_pool import pool_sets  # noqa: E402
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions  # noqa: E402
 from manyjudges.truth.auto import fit_candidate, majority_reference, score_candidate, stack_scored  # noqa: E402
 from manyjudges.truth.calibration import auroc, expected_calibration_error  # noqa: E402
-from manyjudges.truth.heldout import WORKER_MODELS, fold_split, label_folds  # noqa: E402
+from manyjudges.truth.heldout import JUDGE_MODELS, fold_split, label_folds  # noqa: E402
 from manyjudges.truth.scenarios import simulated_suite  # noqa: E402
 from manyjudges.truth.selection import choose_safe_best, leave_one_group_out  # noqa: E402
 
@@ -129,12 +129,12 @@ def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: 
     baseline = singles["majority_vote"]
     rows = []
     scored = {}
-    for criterion, calibrate in itertools.product(WORKER_MODELS, CALIBRATIONS):
+    for criterion, calibrate in itertools.product(JUDGE_MODELS, CALIBRATIONS):
         for m in universe:
             scored[m, criterion, calibrate] = score_candidate(data, split, fits[m], criterion, calibrate)
     reference, _ = majority_reference(data, split, [fits["majority_vote"]])
     for (list_name, names), criterion, calibrate, anchor, density, margin in itertools.product(
-            lists.items(), WORKER_MODELS, CALIBRATIONS, ANCHORS, ANCHOR_DENSITIES, MARGINS):
+            lists.items(), JUDGE_MODELS, CALIBRATIONS, ANCHORS, ANCHOR_DENSITIES, MARGINS):
         if anchor is None and density > 0:
             continue  # the same configuration as density 0
         proba, report = stack_scored(data, [scored[m, criterion, calibrate] for m in names], anchor, margin, reference,

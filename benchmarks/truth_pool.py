@@ -9,7 +9,7 @@ rule does (``manyjudges.pipeline.workflow_support.raw_files``: the set's ``pinne
 ``resources/datasets.tsv``, restricted to its ``files``; ``manyjudges.pipeline.download.mirror_path``), and
 builds its tables with the library's own ``manyjudges.truth.data.truth_tables``. The script prints one
 line per set: name, group (the config's ``group``, default the name), classes (K: the label codes seen
-in labels and truth), items, workers, labels, truth items and the majority vote's accuracy on the truth
+in labels and truth), items, judges, labels, truth items and the majority vote's accuracy on the truth
 items (``manyjudges.truth.MajorityVote``, ties to the lowest class).
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ NOT_PINNED = ("simulate", "labels_table")
 @dataclass(frozen=True)
 class PoolSet:
     """One real truth set: its config name and group, whether its classes are ordered, its labels
-    (``item, worker, label``) and truth (``item, truth``) tables."""
+    (``item, judge, label``) and truth (``item, truth``) tables."""
 
     name: str
     group: str
@@ -70,7 +70,7 @@ def summary(pool: PoolSet) -> dict[str, object]:
     classes = len(np.union1d(labels["label"].to_numpy(), truth["truth"].to_numpy()))
     acc, _ = accuracy(MajorityVote().fit(labels).labels_, truth)
     return {"name": pool.name, "group": pool.group, "ordered": pool.ordered, "classes": classes,
-            "items": labels["item"].nunique(), "workers": labels["worker"].nunique(), "labels": len(labels),
+            "items": labels["item"].nunique(), "judges": labels["judge"].nunique(), "labels": len(labels),
             "truth_items": len(truth), "mv_accuracy": round(acc, 4)}
 
 

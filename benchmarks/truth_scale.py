@@ -1,7 +1,7 @@
 """Truth inference at scale: `manyjudges truth infer` end to end on 1M, 10M and 100M simulated labels.
 
 For each size a simulated labels table of spark-crowd's binary shape (items x 10 labels, 2 classes,
-1,000 workers of one-coin accuracy U(0.55, 0.95); ``manyjudges.truth.simulate.write_simulated_labels``)
+1,000 judges of one-coin accuracy U(0.55, 0.95); ``manyjudges.truth.simulate.write_simulated_labels``)
 is written once, then, in the same run:
 
 - ``pandas.read_csv`` of the file (C engine; its default parse, which reads these integer ids as

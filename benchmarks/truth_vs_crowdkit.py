@@ -4,7 +4,7 @@
     python benchmarks/truth_vs_crowdkit.py [--datasets rte,dog] [--methods dawid_skene,wawa]
                                            [--scale] [--mirror DIR] [--out benchmarks/results]
 
-For each data set (the five benchmark sets' ``label.csv``: item, worker, label, and ``truth.csv``:
+For each data set (the five benchmark sets' ``label.csv``: item, judge, label, and ``truth.csv``:
 item, truth; and ``trec_rf10``, TREC 2010 RF's 0/1/2 crowd labels with NIST's as truth; read from the
 data mirror, nothing copied) and each pair in :data:`PAIRS`, runs our estimator (built by name from
 ``manyjudges.truth.registry``, ``fit(labels, duplicates="keep")``) and crowd-kit's same method on the
@@ -15,8 +15,8 @@ runs, then until the runs take 1 s in all, at most 100) and the best run counts,
 same work: its stopping rule differs, docs of ``manyjudges.truth.dawid_skene``). Accuracy: the share
 of the items with a truth whose inferred label equals it.
 
-``--scale`` adds a simulated set of 1,000,000 labels (100,000 items, 2,000 workers, K = 2, each
-item labelled by 10 distinct workers, worker accuracies drawn from Beta(5, 2), truth P(1) = 0.4,
+``--scale`` adds a simulated set of 1,000,000 labels (100,000 items, 2,000 judges, K = 2, each
+item labelled by 10 distinct judges, judge accuracies drawn from Beta(5, 2), truth P(1) = 0.4,
 seed 0), run through our methods only.
 
 Writes ``<out>/truth_vs_crowdkit.tsv`` and prints the table as markdown (see benchmarks/README.md).
@@ -139,20 +139,20 @@ def load(mirror: Path, name: str) -> tuple[pd.DataFrame, pd.Series]:
     return labels, truth
 
 
-def simulate_scale(seed: int = 0, n_items: int = 100_000, n_workers: int = 2_000, per_item: int = 10
+def simulate_scale(seed: int = 0, n_items: int = 100_000, n_judges: int = 2_000, per_item: int = 10
                    ) -> tuple[pd.DataFrame, pd.Series]:
-    """1,000,000 binary labels: worker w right with probability acc[w] ~ Beta(5, 2); distinct workers per item."""
+    """1,000,000 binary labels: judge w right with probability acc[w] ~ Beta(5, 2); distinct judges per item."""
     rng = np.random.default_rng(seed)
     truth = (rng.random(n_items) < 0.4).astype(np.int64)
-    accuracy = rng.beta(5, 2, n_workers)
-    shuffle = rng.permutation(n_workers)
-    start = rng.integers(0, n_workers, n_items)
-    # per_item workers spaced n_workers / per_item apart on a shuffled circle: distinct within an item
-    worker = shuffle[(start[:, None] + np.arange(per_item) * (n_workers // per_item)) % n_workers].ravel()
+    accuracy = rng.beta(5, 2, n_judges)
+    shuffle = rng.permutation(n_judges)
+    start = rng.integers(0, n_judges, n_items)
+    # per_item judges spaced n_judges / per_item apart on a shuffled circle: distinct within an item
+    judge = shuffle[(start[:, None] + np.arange(per_item) * (n_judges // per_item)) % n_judges].ravel()
     item = np.repeat(np.arange(n_items), per_item)
-    right = rng.random(item.size) < accuracy[worker]
+    right = rng.random(item.size) < accuracy[judge]
     label = np.where(right, truth[item], 1 - truth[item])
-    return pd.DataFrame({"item": item, "worker": worker, "label": label}), pd.Series(truth, name="truth")
+    return pd.DataFrame({"item": item, "judge": judge, "label": label}), pd.Series(truth, name="truth")
 
 
 #: a run under this many seconds is repeated (the best run counts) until the runs take this long in all
@@ -183,7 +183,7 @@ def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pai
             ) -> list[dict]:
     theirs = None
     if with_crowdkit and pair.crowdkit is not None:
-        data = labels.rename(columns={"item": "task"})[["task", "worker", "label"]]
+        data = labels.rename(columns={"item": "task", "judge": "worker"})[["task", "worker", "label"]]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             (theirs, their_iter), their_seconds = timed(lambda: pair.crowdkit(data))

@@ -1,5 +1,5 @@
 """One job's crowd aggregators (one, or the batch) on every topic of one dataset: rankings,
-worker skills, fitting time per method."""
+judge skills, fitting time per method."""
 
 import pandas as pd
 

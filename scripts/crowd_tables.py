@@ -8,7 +8,7 @@ from manyjudges.reporting.tables import concat_tables, in_method_order
 setup_logging(snakemake.log[0])
 p, out = snakemake.params, snakemake.output
 dataset = load_crowd_files(dict(snakemake.input.items()))
-ids = {"topic": str, "item": str, "worker": str}
+ids = {"topic": str, "item": str, "judge": str}
 rankings = in_method_order(concat_tables(snakemake.input.rankings, dtype=ids), p.methods)  # a job may hold several
 by_topic = ex.metrics_by_topic(rankings, dataset, p.ks, p.rbp_p, p.dataset["relevant_grade"])
 write_tsv(by_topic, out.metrics_by_topic)
@@ -21,4 +21,4 @@ write_tsv(in_method_order(concat_tables(snakemake.input.runtime), p.methods), ou
 skill = ex.skill_table(in_method_order(concat_tables(snakemake.input.quality, dtype=ids), p.methods), dataset)
 # the estimates unrounded, as this table has always had them (write_tsv rounds float columns)
 write_tsv(skill.astype({"skill": object}), out.quality)
-write_tsv(ex.skill_divergence(skill, p.quality_bins), out.quality_kl)
+write_tsv(ex.skill_divergence(skill, p.skill_bins), out.quality_kl)

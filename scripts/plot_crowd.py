@@ -9,7 +9,7 @@ from manyjudges.reporting.paper_values import paper_values
 
 setup_logging(snakemake.log[0])
 rule, out, wc = snakemake.rule, snakemake.output, snakemake.wildcards
-read = lambda path: pd.read_csv(path, sep="\t", dtype={"topic": str, "worker": str})  # noqa: E731
+read = lambda path: pd.read_csv(path, sep="\t", dtype={"topic": str, "judge": str})  # noqa: E731
 if rule == "crowd_figure_table2":
     plots.plot_table2(read(snakemake.input[0]), wc.crowd_dataset, out.png, out.pdf,
                       paper=figure_paper_values(snakemake.params.spec, paper_values("niu2015")))

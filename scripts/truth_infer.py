@@ -1,4 +1,4 @@
-"""Every configured truth-inference method on one dataset: accuracy, inferred labels, worker skills, and
+"""Every configured truth-inference method on one dataset: accuracy, inferred labels, judge skills, and
 the dataset's summary (size, labels per item, Krippendorff's alpha)."""
 import pandas as pd
 
@@ -17,7 +17,7 @@ truth = None if no_truth else read_truth(snakemake.input.truth, labels=data, cla
 run = run_methods(data, truth, snakemake.params.specs)
 write_tsv(run.accuracy.round({"seconds": 3}), out.accuracy)
 write_tsv(run.labels, out.labels)
-write_tsv(run.workers, out.workers)
+write_tsv(run.judges, out.judges)
 summary = summarise_labels(data, ordinal=bool(spec.get("ordinal", False)))
 summary["items_with_truth"] = 0 if truth is None else len(truth)
 write_tsv(pd.DataFrame({"statistic": list(summary), "value": list(summary.values())}), out.summary)

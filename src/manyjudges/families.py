@@ -127,7 +127,7 @@ BUILT_IN = (
     built_in("consensus", "consensus measure of each set of rankings", ("search_results", "clef_runs")),
     built_in("graded", "predict an unseen judge's graded labels", ("trec_rf10", "adultcontent3", "snow2008")),
     built_in("crowd", "one ranking per topic from crowd preferences or ratings", ("mirex2005", "trec_rf10")),
-    built_in("truth", "one class per item, and a skill per worker, from many workers' labels",
+    built_in("truth", "one class per item, and a skill per judge, from many judges' labels",
              ("truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm")),
     # the arena section: the crowd family's leaderboard and judge measures run on pairwise verdicts of
     # models' answers; its package is inside crowd's (families import no other family), its methods run on

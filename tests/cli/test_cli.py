@@ -26,7 +26,7 @@ def run(capsys, *argv):
     out, err = capsys.readouterr()
     try:
         table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"set_id": str, "judge": str, "item": str,
-                                                               "topic": str, "worker": str, "list_set": str})
+                                                               "topic": str, "list_set": str})
     except pd.errors.EmptyDataError:
         table = out
     return status, table, err
@@ -53,7 +53,7 @@ def orderings(tmp_path):
 
 @pytest.fixture
 def preferences(tmp_path):
-    rows = ["topic\tworker\tleft\tright\toutcome"]
+    rows = ["topic\tjudge\tleft\tright\toutcome"]
     for t in ("q1", "q2"):
         for w, flip in (("w1", False), ("w2", False), ("w3", True)):
             for a, b in (("a", "b"), ("b", "c"), ("a", "c"), ("c", "d"), ("b", "d")):
@@ -161,17 +161,17 @@ def test_graded_single_parameter_protocol(capsys, grades):
 
 
 def test_crowd_aggregate_equals_the_library(capsys, preferences, tmp_path):
-    workers = tmp_path / "workers.tsv"
-    status, table, _ = run(capsys, "crowd", "aggregate", preferences, "--method", "crowdagg_ndcg", "--workers", workers)
+    judges = tmp_path / "judges.tsv"
+    status, table, _ = run(capsys, "crowd", "aggregate", preferences, "--method", "crowdagg_ndcg", "--judges", judges)
     assert status == 0
     topics = topics_from_preferences(pd.read_csv(preferences, sep="\t", dtype=str))
     rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), "crowdagg_ndcg", {"method": "crowdagg_ndcg"})
     assert table.columns.tolist() == ["topic", "item", "rank", "score"]
     assert table["item"].tolist() == rankings["item"].tolist()
     np.testing.assert_allclose(table["score"], rankings["score"], rtol=1e-9)
-    got = pd.read_csv(workers, sep="\t", dtype={"topic": str})
+    got = pd.read_csv(judges, sep="\t", dtype={"topic": str})
     np.testing.assert_allclose(got["skill"], skill["skill"], rtol=1e-9)
-    assert got.loc[got["worker"] == "w3", "skill"].max() < got.loc[got["worker"] == "w1", "skill"].min()
+    assert got.loc[got["judge"] == "w3", "skill"].max() < got.loc[got["judge"] == "w1", "skill"].min()
 
 
 def test_crowd_aggregate_reads_ratings(capsys, tmp_path):
@@ -234,8 +234,8 @@ def test_duplicate(capsys, tmp_path):
 
 
 def test_repeated_preferences_are_judgments_not_duplicates(capsys, tmp_path):
-    """A worker may compare the same pair twice (MIREX workers did): both judgments count."""
-    path = write(tmp_path / "again.tsv", "topic\tworker\tleft\tright\toutcome\nq\tw\ta\tb\tleft\n"
+    """A judge may compare the same pair twice (MIREX judges did): both judgments count."""
+    path = write(tmp_path / "again.tsv", "topic\tjudge\tleft\tright\toutcome\nq\tw\ta\tb\tleft\n"
                  "q\tw\ta\tb\tright\n")
     status, table, _ = run(capsys, "crowd", "aggregate", path, "--method", "borda")
     assert status == 0
@@ -263,7 +263,7 @@ def test_n_classes_and_its_former_spelling_n_labels(capsys, grades):
 
 
 def test_empty_table(capsys, tmp_path):
-    path = write(tmp_path / "empty.tsv", "topic\tworker\tleft\tright\toutcome\n")
+    path = write(tmp_path / "empty.tsv", "topic\tjudge\tleft\tright\toutcome\n")
     check_error(capsys, ["crowd", "aggregate", path, "--method", "borda"], 1, "empty.tsv", "line 1", "no data rows")
     path = write(tmp_path / "nothing.tsv", "")
     check_error(capsys, ["consensus", path], 1, "nothing.tsv", "line 1")

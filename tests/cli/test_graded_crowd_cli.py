@@ -16,8 +16,7 @@ def run(capsys, *argv):
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     try:
-        table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str, "judge": str, "topic": str,
-                                                               "worker": str})
+        table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str, "judge": str, "topic": str})
     except pd.errors.EmptyDataError:
         table = out
     return status, table, err
@@ -102,10 +101,10 @@ PREFS = [(t, w, a, b, "right" if w == "w3" else "left") for t in ("q1", "q2") fo
 
 
 def test_crowd_preferences_habits(capsys, tmp_path):
-    plain = table(tmp_path / "prefs.tsv", ["topic", "worker", "left", "right", "outcome"], PREFS)
+    plain = table(tmp_path / "prefs.tsv", ["topic", "judge", "left", "right", "outcome"], PREFS)
     status, expected, _ = run(capsys, "crowd", "aggregate", plain, "--method", "crowdagg_ndcg")
     assert status == 0
-    shuffled = table(tmp_path / "shuffled.csv", ["outcome", "judge", "right", "left", "topic", "note"],
+    shuffled = table(tmp_path / "shuffled.csv", ["outcome", "worker", "right", "left", "topic", "note"],
                      [(o, w, b, a, t, "x") for t, w, a, b, o in PREFS], ",")
     status, got, err = run(capsys, "crowd", "aggregate", shuffled, "--method", "crowdagg_ndcg")
     assert status == 0 and "manyjudges: warning:" in err and "'note'" in err
@@ -113,9 +112,9 @@ def test_crowd_preferences_habits(capsys, tmp_path):
 
 
 def test_crowd_preferences_duplicates(capsys, tmp_path):
-    plain = table(tmp_path / "prefs.tsv", ["topic", "worker", "left", "right", "outcome"], PREFS)
+    plain = table(tmp_path / "prefs.tsv", ["topic", "judge", "left", "right", "outcome"], PREFS)
     _, expected, _ = run(capsys, "crowd", "aggregate", plain, "--method", "borda")
-    again = table(tmp_path / "again.tsv", ["topic", "worker", "left", "right", "outcome"],
+    again = table(tmp_path / "again.tsv", ["topic", "judge", "left", "right", "outcome"],
                   PREFS + [("q1", "w1", "a", "b", "right")])
     status, kept, _ = run(capsys, "crowd", "aggregate", again, "--method", "borda")  # default: one more judgment
     assert status == 0 and not kept.equals(expected)

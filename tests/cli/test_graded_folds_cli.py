@@ -23,10 +23,10 @@ def run(capsys, *argv):
 
 
 def panel_file(tmp_path, n_judges, name="grades.tsv"):
-    labels, _, _ = simulate_labels(np.random.default_rng(n_judges), n_items=120, n_workers=n_judges,
+    labels, _, _ = simulate_labels(np.random.default_rng(n_judges), n_items=120, n_judges=n_judges,
                                    labels_per_item=4, n_classes=K, ordinal=True)
     path = tmp_path / name
-    labels.rename(columns={"worker": "judge"}).to_csv(path, sep="\t", index=False)
+    labels.to_csv(path, sep="\t", index=False)
     return path, GradedPanel.from_table(pd.read_csv(path, sep="\t", dtype=str), K)
 
 

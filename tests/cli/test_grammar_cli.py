@@ -10,7 +10,7 @@ from manyjudges.cli import main
 
 run = run_command
 
-LABELS = "item\tworker\tlabel\n" + "".join(f"i{i}\tw{w}\t{(i + (w == 2 and i % 3 == 0)) % 2}\n"
+LABELS = "item\tjudge\tlabel\n" + "".join(f"i{i}\tw{w}\t{(i + (w == 2 and i % 3 == 0)) % 2}\n"
                                            for i in range(12) for w in range(4))
 TRUTH = "item\ttruth\n" + "".join(f"i{i}\t{i % 2}\n" for i in range(12))
 RANKINGS = ("list_set\tlist_id\titem\trank\n" + "".join(f"g\t{e}\t{item}\t{r}\n" for e, order in
@@ -32,9 +32,9 @@ SAME = [
     (["truth", "infer", "{f}/labels.tsv", "--method", "majority_vote"],
      ["truth", "{f}/labels.tsv", "--method", "majority_vote"]),
     (["truth", "infer", "{f}/labels.tsv", "--method", "dawid_skene", "--truth", "{f}/truth.tsv",
-      "--workers", "{o}.workers.tsv", "-o", "{o}.tsv"],
+      "--judges", "{o}.judges.tsv", "-o", "{o}.tsv"],
      ["truth", "{f}/labels.tsv", "--method", "dawid_skene", "--truth", "{f}/truth.tsv",
-      "--workers", "{o}.workers.tsv", "-o", "{o}.tsv"]),
+      "--judges", "{o}.judges.tsv", "-o", "{o}.tsv"]),
     (["truth", "infer", "--method", "wawa", "{f}/labels.tsv"],
      ["truth", "--method", "wawa", "{f}/labels.tsv"]),  # options before the data, as before
     (["truth", "next", "{f}/labels.tsv", "--method", "dawid_skene", "--budget", "4"], None),

@@ -12,10 +12,10 @@ run = run_command
 
 @pytest.fixture
 def labels(tmp_path):
-    """60 items, 3 classes, 6 workers of falling accuracy; its truth."""
+    """60 items, 3 classes, 6 judges of falling accuracy; its truth."""
     rng = np.random.default_rng(5)
     truth = rng.integers(0, 3, 60)
-    rows = ["item\tworker\tlabel"]
+    rows = ["item\tjudge\tlabel"]
     for i, t in enumerate(truth):
         for w in range(6):
             rows.append(f"i{i}\tw{w}\t{t if rng.random() < 0.85 - 0.08 * w else rng.integers(0, 3)}")

@@ -20,7 +20,7 @@ def write(path, text):
 def labels(tmp_path):
     rng = np.random.default_rng(11)
     truth = rng.integers(0, 3, 30)
-    rows = ["item\tworker\tlabel"]
+    rows = ["item\tjudge\tlabel"]
     for i, t in enumerate(truth):
         for w in range(5):
             label = t if rng.random() < 0.75 - 0.1 * w else rng.integers(0, 3)
@@ -34,7 +34,7 @@ def labels(tmp_path):
 def test_truth_equals_the_library(capsys, labels, tmp_path, method):
     labels_path, truth_path = labels
     status, out, err = run(capsys, "truth", labels_path, "--method", method, "--truth", truth_path,
-                           "--workers", tmp_path / "workers.tsv")
+                           "--judges", tmp_path / "judges.tsv")
     assert status == 0
     table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str})
     frame = pd.read_csv(labels_path, sep="\t", dtype=str).astype({"label": int})
@@ -45,8 +45,8 @@ def test_truth_equals_the_library(capsys, labels, tmp_path, method):
     truth = pd.read_csv(truth_path, sep="\t", dtype={"item": str}).set_index("item")["truth"]
     expected = float(np.mean(estimator.labels_.reindex(truth.index).to_numpy() == truth.to_numpy()))
     assert f"accuracy {expected:.4f} on 30 items" in err
-    workers = pd.read_csv(tmp_path / "workers.tsv", sep="\t")
-    assert workers.columns.tolist() == ["worker", "skill"] and len(workers) == 5
+    judges = pd.read_csv(tmp_path / "judges.tsv", sep="\t")
+    assert judges.columns.tolist() == ["judge", "skill"] and len(judges) == 5
 
 
 def test_named_ordinal_classes(capsys, tmp_path):
@@ -60,11 +60,11 @@ def test_named_ordinal_classes(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("text, flags, message", [
-    ("item\tworker\tlabel\na\tx\t1.5\na\ty\t1\n", [], "line 2"),
-    ("item\tworker\tlabel\na\tx\tG\na\ty\tQ\n", ["--labels", "G,P"], "line 3"),
-    ("item\tworker\tlabel\n", [], "no"),
-    ("item\tworker\tlabel\na\tx\t1\nb\tx\t0\n", [], "two workers"),
-    ("item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", [], "line 4"),
+    ("item\tjudge\tlabel\na\tx\t1.5\na\ty\t1\n", [], "line 2"),
+    ("item\tjudge\tlabel\na\tx\tG\na\ty\tQ\n", ["--labels", "G,P"], "line 3"),
+    ("item\tjudge\tlabel\n", [], "no"),
+    ("item\tjudge\tlabel\na\tx\t1\nb\tx\t0\n", [], "two judges"),
+    ("item\tjudge\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", [], "line 4"),
 ])
 def test_bad_labels_name_the_file_and_line(capsys, tmp_path, text, flags, message):
     path = write(tmp_path / "bad.tsv", text)
@@ -75,7 +75,7 @@ def test_bad_labels_name_the_file_and_line(capsys, tmp_path, text, flags, messag
 
 
 def test_duplicates_can_be_kept(capsys, tmp_path):
-    path = write(tmp_path / "dup.tsv", "item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t1\n")
+    path = write(tmp_path / "dup.tsv", "item\tjudge\tlabel\na\tx\t1\na\ty\t0\na\tx\t1\n")
     status, out, _ = run(capsys, "truth", path, "--method", "majority_vote", "--duplicates", "keep")
     assert status == 0 and "a\t1\t" in out
 
@@ -94,7 +94,7 @@ def test_unknown_method_fails_before_reading(capsys, tmp_path):
     assert status != 0 and "no_such_method" in err
 
 
-@pytest.mark.parametrize("verb, flags", [("infer", ["--truth", "{truth}", "--workers", "{tmp}/workers.tsv"]),
+@pytest.mark.parametrize("verb, flags", [("infer", ["--truth", "{truth}", "--judges", "{tmp}/judges.tsv"]),
                                          ("next", ["--budget", "3"])])
 def test_the_method_is_built_once(capsys, labels, tmp_path, monkeypatch, verb, flags):
     """The command builds the method once, before reading the data, and fits that one."""

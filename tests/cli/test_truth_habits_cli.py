@@ -24,7 +24,7 @@ def table(path, header, rows, sep="\t"):
 
 @pytest.fixture
 def plain(tmp_path):
-    return table(tmp_path / "plain.tsv", ["item", "worker", "label"], ROWS)
+    return table(tmp_path / "plain.tsv", ["item", "judge", "label"], ROWS)
 
 
 def labels_out(capsys, path, *flags):
@@ -35,7 +35,7 @@ def labels_out(capsys, path, *flags):
 
 @pytest.mark.parametrize(("header", "order"), [
     (["item", "judge", "label"], (0, 1, 2)),
-    (["task", "worker", "label"], (0, 1, 2)),      # crowd-kit's column names
+    (["task", "worker", "label"], (0, 1, 2)),     # crowd-kit's column names
     (["label", "task", "judge"], (2, 0, 1)),      # another order
 ])
 def test_names_and_order_give_the_same_answer(capsys, plain, tmp_path, header, order):
@@ -48,7 +48,7 @@ def test_names_and_order_give_the_same_answer(capsys, plain, tmp_path, header, o
 
 def test_extra_column_warns_on_one_line(capsys, plain, tmp_path):
     expected, _ = labels_out(capsys, plain)
-    path = table(tmp_path / "extra.tsv", ["item", "worker", "seconds", "label"],
+    path = table(tmp_path / "extra.tsv", ["item", "judge", "seconds", "label"],
                  [(i, w, 3.5, lab) for i, w, lab in ROWS])
     out, err = labels_out(capsys, path)
     assert out == expected
@@ -58,14 +58,14 @@ def test_extra_column_warns_on_one_line(capsys, plain, tmp_path):
 def test_items_in_natural_order_and_csv_output(capsys, plain, tmp_path):
     out, _ = labels_out(capsys, plain)
     assert pd.read_csv(io.StringIO(out), sep="\t", dtype=str)["item"].tolist() == ["1", "2", "10", "11"]
-    labels_out(capsys, plain, "-o", tmp_path / "gold.csv", "--workers", tmp_path / "workers.csv")
+    labels_out(capsys, plain, "-o", tmp_path / "gold.csv", "--judges", tmp_path / "judges.csv")
     assert (tmp_path / "gold.csv").read_text().splitlines()[0] == "item,label,p_0,p_1"
-    assert (tmp_path / "workers.csv").read_text().splitlines()[0] == "worker,skill"
+    assert (tmp_path / "judges.csv").read_text().splitlines()[0] == "judge,skill"
     assert pd.read_csv(tmp_path / "gold.csv", dtype=str).equals(pd.read_csv(io.StringIO(out), sep="\t", dtype=str))
 
 
 def test_duplicates_message_names_the_flag(capsys, tmp_path):
-    path = table(tmp_path / "rep.tsv", ["item", "worker", "label"], ROWS + [ROWS[0]])
+    path = table(tmp_path / "rep.tsv", ["item", "judge", "label"], ROWS + [ROWS[0]])
     status, _, err = run(capsys, "truth", path, "--method", "majority_vote")
     assert status == 1 and f"line {len(ROWS) + 2}" in err and "--duplicates keep, first or last" in err
     for rule in ("keep", "first", "last"):
@@ -77,7 +77,7 @@ def test_closed_pipe_ends_quietly(plain):
     script = ("import sys; from manyjudges.cli import main; sys.exit(main(['truth', sys.argv[1], '--method', "
               "'majority_vote']))")
     many = plain.with_name("many.tsv")
-    table(many, ["item", "worker", "label"], [(f"i{i}", f"w{w}", (i * w) % 2) for i in range(20000) for w in range(3)])
+    table(many, ["item", "judge", "label"], [(f"i{i}", f"w{w}", (i * w) % 2) for i in range(20000) for w in range(3)])
     proc = subprocess.run(f"{sys.executable} -c \"{script}\" {many} | head -1", shell=True, capture_output=True,
                           text=True)
     assert proc.stdout == "item\tlabel\tp_0\tp_1\n"
@@ -115,8 +115,8 @@ def test_stages_draw_a_bar_on_a_terminal_and_lines_elsewhere(monkeypatch):
 
 @pytest.mark.parametrize("method", sorted(TRUTH_METHODS))
 def test_row_order_does_not_change_the_answer(capsys, tmp_path, method):
-    """Ids are coded in natural order and random restarts drawn per coded item and worker, so the same
-    labels in three row orders give the same items, labels and workers, and the same posteriors and
+    """Ids are coded in natural order and random restarts drawn per coded item and judge, so the same
+    labels in three row orders give the same items, labels and judges, and the same posteriors and
     skills to 1e-6 (the floating-point sums run in another order): every method of the family."""
     import numpy as np
 
@@ -126,30 +126,30 @@ def test_row_order_does_not_change_the_answer(capsys, tmp_path, method):
     orders = {"a": rows, "b": rows[::-1], "c": [rows[k] for k in rng.permutation(len(rows))]}
     tables = []
     for name, ordered in orders.items():
-        path = table(tmp_path / f"{name}.tsv", ["item", "worker", "label"], ordered)
-        status, out, err = run(capsys, "truth", path, "--method", method, "--workers", path.with_suffix(".w.tsv"))
+        path = table(tmp_path / f"{name}.tsv", ["item", "judge", "label"], ordered)
+        status, out, err = run(capsys, "truth", path, "--method", method, "--judges", path.with_suffix(".w.tsv"))
         assert status == 0, err
         tables.append((pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}),
-                       pd.read_csv(path.with_suffix(".w.tsv"), sep="\t", dtype={"worker": str})))
-    labels_a, workers_a = tables[0]
-    for labels_b, workers_b in tables[1:]:
+                       pd.read_csv(path.with_suffix(".w.tsv"), sep="\t", dtype={"judge": str})))
+    labels_a, judges_a = tables[0]
+    for labels_b, judges_b in tables[1:]:
         assert labels_a[["item", "label"]].equals(labels_b[["item", "label"]])
         assert np.allclose(labels_a.filter(like="p_").to_numpy(), labels_b.filter(like="p_").to_numpy(), atol=1e-6)
-        assert workers_a["worker"].equals(workers_b["worker"])
-        skill_a, skill_b = workers_a["skill"].to_numpy(dtype=float), workers_b["skill"].to_numpy(dtype=float)
+        assert judges_a["judge"].equals(judges_b["judge"])
+        skill_a, skill_b = judges_a["skill"].to_numpy(dtype=float), judges_b["skill"].to_numpy(dtype=float)
         assert np.allclose(skill_a, skill_b, atol=1e-6, equal_nan=True)
 
 
 def test_gold_is_used_in_the_fit_and_left_out_of_the_accuracy(capsys, tmp_path):
     rows = [(f"i{i}", f"w{w}", (i + (w == 3)) % 2) for i in range(30) for w in range(4)]
-    labels = table(tmp_path / "labels.tsv", ["item", "worker", "label"], rows)
+    labels = table(tmp_path / "labels.tsv", ["item", "judge", "label"], rows)
     truth = table(tmp_path / "truth.tsv", ["item", "truth"], [(f"i{i}", i % 2) for i in range(30)])
     gold = table(tmp_path / "gold.tsv", ["item", "truth"], [(f"i{i}", 1 - i % 2) for i in range(3)])
     status, out, err = run(capsys, "truth", labels, "--method", "dawid_skene", "--truth", truth, "--gold", gold)
     assert status == 0, err
-    # the gold answers side with worker 3 against the other three on every gold item, so Dawid-Skene's fit from
-    # the gold items (of higher likelihood than the fit from the majority) takes workers 0-2 as swapping the
-    # classes: every other item gets worker 3's label, the opposite of the truth
+    # the gold answers side with judge 3 against the other three on every gold item, so Dawid-Skene's fit from
+    # the gold items (of higher likelihood than the fit from the majority) takes judges 0-2 as swapping the
+    # classes: every other item gets judge 3's label, the opposite of the truth
     assert "accuracy 0.0000 on 27 items with a truth that are not gold items" in err
     answers = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}).set_index("item")["label"]
     assert answers[["i0", "i1", "i2"]].tolist() == [1, 0, 1]   # the gold answers, even where the labels disagree

@@ -1,4 +1,4 @@
-"""`manyjudges truth next`: the command against the library call, candidates and workers files, bad input."""
+"""`manyjudges truth next`: the command against the library call, candidates and judges files, bad input."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,9 +12,9 @@ run = run_command
 
 @pytest.fixture
 def labels(tmp_path):
-    """40 items with 1 to 4 labels from 8 workers of falling accuracy (each worker on an item once)."""
+    """40 items with 1 to 4 labels from 8 judges of falling accuracy (each judge on an item once)."""
     rng = np.random.default_rng(2)
-    rows = ["item\tworker\tlabel"]
+    rows = ["item\tjudge\tlabel"]
     for i in range(40):
         t = int(rng.integers(0, 2))
         for w in rng.choice(8, int(rng.integers(1, 5)), replace=False):
@@ -32,24 +32,24 @@ def test_next_equals_the_library(capsys, labels, tmp_path):
     data = as_crowd_labels(pd.read_csv(labels, sep="\t"))
     fitted = DawidSkene().fit(data)
     expected = next_labels(data, fitted.proba_.to_numpy(), 6,
-                           confusions=fitted.confusions_.to_numpy().reshape(data.n_workers, 2, 2))
+                           confusions=fitted.confusions_.to_numpy().reshape(data.n_judges, 2, 2))
     assert got["item"].tolist() == expected["item"].astype(str).tolist()
     np.testing.assert_allclose(got["score"], expected["score"])
     assert list(got.columns) == ["item", "score"] and len(got) <= 6
 
 
-def test_candidates_and_workers_files(capsys, labels, tmp_path):
+def test_candidates_and_judges_files(capsys, labels, tmp_path):
     (tmp_path / "cand.tsv").write_text("item\tavailable\ni3\t1\ni5\t0\ni7\t2\n")
-    (tmp_path / "workers.tsv").write_text("worker\tavailable\nw0\t1\nw6\t10\n")
+    (tmp_path / "judges.tsv").write_text("judge\tavailable\nw0\t1\nw6\t10\n")
     status, out, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3, "--stop", 1,
-                           "--candidates", tmp_path / "cand.tsv", "--workers-available", tmp_path / "workers.tsv",
+                           "--candidates", tmp_path / "cand.tsv", "--judges-available", tmp_path / "judges.tsv",
                            "--policy", "uniform")
     assert status == 0, err
     table = pd.read_csv(pd.io.common.StringIO(out), sep="\t")
     assert set(table["item"]) <= {"i3", "i7"} and (table["item"] == "i3").sum() <= 1
-    assert set(table["worker"]) <= {"w0", "w6"} and (table["worker"] == "w0").sum() <= 1
+    assert set(table["judge"]) <= {"w0", "w6"} and (table["judge"] == "w0").sum() <= 1
     given = pd.read_csv(labels, sep="\t")
-    assert not set(zip(table["item"], table["worker"])) & set(zip(given["item"], given["worker"]))
+    assert not set(zip(table["item"], table["judge"])) & set(zip(given["item"], given["judge"]))
 
 
 def test_a_budget_past_what_can_be_given_warns(capsys, labels, tmp_path):
@@ -65,9 +65,9 @@ def test_bad_input_names_file_line_and_value(capsys, labels, tmp_path):
     status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3,
                          "--candidates", tmp_path / "cand.tsv")
     assert status == 1 and "cand.tsv" in err and "line 3" in err and "many" in err
-    (tmp_path / "workers.tsv").write_text("worker\nw0\nw0\n")
+    (tmp_path / "judges.tsv").write_text("judge\nw0\nw0\n")
     status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 3,
-                         "--workers-available", tmp_path / "workers.tsv")
+                         "--judges-available", tmp_path / "judges.tsv")
     assert status == 1 and "line 3" in err and "twice" in err
     status, _, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 0)
     assert status == 2 and "--budget" in err

@@ -67,7 +67,7 @@ def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
 
     from manyjudges.crowd.judgments import topics_from_preferences
 
-    prefs = pd.DataFrame({"topic": "t", "worker": ["w1", "w2", "w3", "w1", "w2"],
+    prefs = pd.DataFrame({"topic": "t", "judge": ["w1", "w2", "w3", "w1", "w2"],
                           "left": ["d07", "d07", "d2", "d2", "d10"], "right": ["d2", "d10", "d10", "d10", "d07"],
                           "outcome": ["left", "left", "left", "left", "right"]})
     topic = topics_from_preferences(prefs)["t"]
@@ -82,18 +82,18 @@ def test_crowd_aggregators_fit_predict_scores_keyed_by_item():
         assert build_method("crowd", "crowdagg_ndcg", skill=skill).fit(topic).cycle_ in (True, False)
 
 
-def test_a_workers_skill_has_one_name_in_every_family():
+def test_a_judges_skill_has_one_name_in_every_family():
     import warnings
 
     import pandas as pd
 
     from manyjudges.crowd.judgments import topics_from_preferences
 
-    prefs = pd.DataFrame({"topic": "t", "worker": ["w1", "w2"], "left": ["a", "b"], "right": ["b", "c"],
+    prefs = pd.DataFrame({"topic": "t", "judge": ["w1", "w2"], "left": ["a", "b"], "right": ["b", "c"],
                           "outcome": ["left", "left"]})
     crowd = build_method("crowd", "crowd_bt").fit(topics_from_preferences(prefs)["t"])
     truth = build_method("truth", "dawid_skene").fit(
-        pd.DataFrame({"item": ["i1", "i1", "i2"], "worker": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
+        pd.DataFrame({"item": ["i1", "i1", "i2"], "judge": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
     assert crowd.skills_ is not None and truth.skills_ is not None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -166,5 +166,5 @@ def test_check_is_fitted_passes_once_fitted():
     from manyjudges.core.estimator import check_is_fitted
 
     method = build_method("truth", "dawid_skene").fit(
-        pd.DataFrame({"item": ["i1", "i1", "i2"], "worker": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
+        pd.DataFrame({"item": ["i1", "i1", "i2"], "judge": ["w1", "w2", "w1"], "label": [0, 0, 1]}))
     assert check_is_fitted(method, ["labels_", "proba_"]) is None

@@ -1,7 +1,8 @@
 """One word per concept (docs/glossary.md): the retired words are not in the public API nor in the headers of the
 tables the default pipeline writes.
 
-Retired: ``quality`` for a worker's estimated skill (now ``skill``), and ``n_labels`` for the number of classes of
+Retired: ``worker`` for who gives a judgment (now ``judge`` in every family), ``quality`` for a judge's estimated
+skill (now ``skill``), and ``n_labels`` for the number of classes of
 the graded family (now ``n_classes``; ``n_labels`` stays the number of labels, as ``CrowdLabels.n_labels`` and the
 truth family's active-learning tables count them). The former names still read on input are listed in
 :data:`STILL_READ`, each checked to be a deprecated or documented alias, not an output.
@@ -31,7 +32,7 @@ STILL_READ = {
 
 def retired(family: str, name: str) -> bool:
     """Whether ``name`` is a retired word in ``family``'s public names."""
-    if "quality" in name.lower():
+    if "quality" in name.lower() or "worker" in name.lower():
         return True
     return family == "graded" and name.rstrip("_") == "n_labels"
 
@@ -71,7 +72,7 @@ def test_no_retired_word_in_what_a_fit_sets():
     """Fitted attributes of the crowd aggregators and graded predictors (a tiny topic, a tiny panel)."""
     from manyjudges.crowd.judgments import topics_from_preferences
 
-    prefs = pd.DataFrame({"topic": "t", "worker": ["w1", "w2", "w3", "w1"], "left": ["a", "b", "a", "c"],
+    prefs = pd.DataFrame({"topic": "t", "judge": ["w1", "w2", "w3", "w1"], "left": ["a", "b", "a", "c"],
                           "right": ["b", "c", "c", "a"], "outcome": ["left", "left", "right", "right"]})
     topic = topics_from_preferences(prefs)["t"]
     for name in family_registry("crowd"):
@@ -108,3 +109,41 @@ def test_no_retired_word_in_the_default_pipelines_table_headers():
         family = path.relative_to(EXPECTED).parts[1]  # default/<family>/...
         bad += [f"{path.relative_to(EXPECTED)}: {column}" for column in header if retired(family, column)]
     assert bad == []
+
+
+def test_no_retired_word_in_the_commands_help():
+    """Every subcommand's --help says judge; worker appears only as a former spelling still read."""
+    from manyjudges.cli.parser import build_parser
+
+    parser = build_parser()
+    seen = 0
+    for family_action in [a for a in parser._actions if a.choices]:
+        for family, family_parser in family_action.choices.items():
+            for verb_action in [a for a in family_parser._actions if a.choices and isinstance(a.choices, dict)]:
+                for verb, verb_parser in verb_action.choices.items():
+                    seen += 1
+                    for line in verb_parser.format_help().splitlines():
+                        line = line.replace("--workers-available", "").replace("--workers", "")  # former spellings
+                        if "worker" in line.lower():
+                            assert "former spelling" in line or "read as" in line or "worker for" in line \
+                                or "(or worker)" in line, (family, verb, line)
+    assert seen >= 8
+
+
+def test_former_config_keys_are_renamed_and_both_names_refused():
+    from manyjudges.pipeline.config_aliases import rename_config_aliases
+
+    config = {"truth": {"datasets": {"s": {"source": "simulate", "n_workers": 5, "worker_mix": {"good": 1.0},
+                                           "workers": ["w*"]}}},
+              "crowd": {"quality_bins": 7, "datasets": {"c": {"n_workers": 3, "pairs_per_worker": 2, "n_labels": 3}}},
+              "graded": {"datasets": {"g": {"n_labels": 4}}}}
+    notes = rename_config_aliases(config)
+    assert config["truth"]["datasets"]["s"] == {"source": "simulate", "n_judges": 5, "judge_mix": {"good": 1.0},
+                                                "judges": ["w*"]}
+    assert config["crowd"]["skill_bins"] == 7 and "quality_bins" not in config["crowd"]
+    assert config["crowd"]["datasets"]["c"] == {"n_judges": 3, "pairs_per_judge": 2, "n_classes": 3}
+    assert config["graded"]["datasets"]["g"] == {"n_classes": 4}
+    assert "config.crowd.quality_bins -> skill_bins" in notes and len(notes) == 8
+    with pytest.raises(ValueError, match=r"config.truth.datasets.s: both 'n_workers' and 'n_judges'"):
+        rename_config_aliases({"truth": {"datasets": {"s": {"n_workers": 5, "n_judges": 5}}}})
+    assert rename_config_aliases({"truth": None, "crowd": {"datasets": None}}) == []

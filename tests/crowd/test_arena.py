@@ -225,7 +225,7 @@ def test_a_table_of_ones_own_is_read_as_verdicts_or_as_preferences(tmp_path):
     panel, ref = arena_tables("own", {"source": "verdicts_table", "path": "v.tsv", "reference": "h*"},
                               [tmp_path / "v.tsv"])
     assert list(panel["judge"]) == ["gpt4"] and list(ref["judge"]) == ["h1"]
-    (tmp_path / "p.tsv").write_text("topic\tworker\tleft\tright\toutcome\nq1\tw1\tx\ty\tright\n")
+    (tmp_path / "p.tsv").write_text("topic\tjudge\tleft\tright\toutcome\nq1\tw1\tx\ty\tright\n")
     panel, ref = arena_tables("own", {"source": "verdicts_table", "path": "p.tsv"}, [tmp_path / "p.tsv"])
     assert panel.iloc[0].to_dict() == {"prompt": "q1", "judge": "w1", "model_a": "x", "model_b": "y",
                                        "winner": "model_b"} and ref.empty

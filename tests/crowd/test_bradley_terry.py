@@ -1,4 +1,4 @@
-"""BradleyTerry and CrowdBT (crowd/bradley_terry.py): choix agreement, gradients, noiseless recovery, bad workers."""
+"""BradleyTerry and CrowdBT (crowd/bradley_terry.py): choix agreement, gradients, noiseless recovery, bad judges."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,18 +20,18 @@ choix = pytest.importorskip("choix")
 METHODS = (BradleyTerry, lambda: BradleyTerry(solver="lbfgs"), CrowdBT, lambda: CrowdBT(skill=False))
 
 
-def make_topic(n: int, worker: np.ndarray, left: np.ndarray, right: np.ndarray, outcome: np.ndarray,
-               n_workers: int | None = None) -> TopicJudgments:
-    n_workers = int(worker.max()) + 1 if n_workers is None else n_workers
+def make_topic(n: int, judge: np.ndarray, left: np.ndarray, right: np.ndarray, outcome: np.ndarray,
+               n_judges: int | None = None) -> TopicJudgments:
+    n_judges = int(judge.max()) + 1 if n_judges is None else n_judges
     return TopicJudgments("t", np.array([f"d{i}" for i in range(n)], dtype=object),
-                          np.array([f"w{k}" for k in range(n_workers)], dtype=object),
-                          np.asarray(worker, dtype=np.int64), np.asarray(left, dtype=np.int64),
+                          np.array([f"w{k}" for k in range(n_judges)], dtype=object),
+                          np.asarray(judge, dtype=np.int64), np.asarray(left, dtype=np.int64),
                           np.asarray(right, dtype=np.int64), np.asarray(outcome, dtype=np.int8))
 
 
 def random_comparisons(n: int, n_judgments: int, seed: int, spread: float = 1.5
                        ) -> tuple[TopicJudgments, np.ndarray]:
-    """Judgments drawn from a Bradley-Terry model with N(0, spread^2) scores, one worker."""
+    """Judgments drawn from a Bradley-Terry model with N(0, spread^2) scores, one judge."""
     rng = np.random.default_rng(seed)
     truth = rng.normal(0.0, spread, n)
     left = rng.integers(0, n, n_judgments)
@@ -46,19 +46,19 @@ def choix_data(topic: TopicJudgments) -> list[tuple[int, int]]:
     return list(zip(win.tolist(), lose.tolist()))
 
 
-def crowd(n: int, good: int, malicious: int, per_worker: int, good_accuracy: float, seed: int
+def crowd(n: int, good: int, malicious: int, per_judge: int, good_accuracy: float, seed: int
           ) -> tuple[TopicJudgments, np.ndarray]:
-    """Workers judging random pairs: good ones agree with a hidden order with ``good_accuracy``,
+    """Judges judging random pairs: good ones agree with a hidden order with ``good_accuracy``,
     malicious ones always answer against it. Returns the topic and the hidden order (best first)."""
     rng = np.random.default_rng(seed)
     position = rng.permutation(n)
     m = good + malicious
-    worker = np.repeat(np.arange(m), per_worker)
-    left = rng.integers(0, n, len(worker))
-    right = (left + rng.integers(1, n, len(worker))) % n
+    judge = np.repeat(np.arange(m), per_judge)
+    left = rng.integers(0, n, len(judge))
+    right = (left + rng.integers(1, n, len(judge))) % n
     truthful = np.where(position[left] < position[right], 1, -1)
-    correct = np.where(worker < good, rng.random(len(worker)) < good_accuracy, False)
-    return make_topic(n, worker, left, right, np.where(correct, truthful, -truthful)), np.argsort(position)
+    correct = np.where(judge < good, rng.random(len(judge)) < good_accuracy, False)
+    return make_topic(n, judge, left, right, np.where(correct, truthful, -truthful)), np.argsort(position)
 
 
 # ---------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_bradley_terry_undefeated_item_is_finite_and_matches_choix():
     topic, _ = random_comparisons(10, 200, seed=7)
     # item 0 wins all its contests: no finite maximum-likelihood score, the ridge fixes it
     outcome = np.where(topic.left == 0, 1, np.where(topic.right == 0, -1, topic.outcome))
-    topic = make_topic(10, topic.worker, topic.left, topic.right, outcome)
+    topic = make_topic(10, topic.judge, topic.left, topic.right, outcome)
     theirs = choix.opt_pairwise(10, choix_data(topic), alpha=0.05, tol=1e-12)
     for solver in ("newton", "lbfgs"):
         ours = BradleyTerry(reg=0.1, solver=solver).fit(topic)
@@ -94,7 +94,7 @@ def test_bradley_terry_ties_half_matches_choix_on_doubled_data():
     topic, _ = random_comparisons(12, 300, seed=3)
     rng = np.random.default_rng(3)
     outcome = np.where(rng.random(300) < 0.2, 0, topic.outcome)
-    topic = make_topic(12, topic.worker, topic.left, topic.right, outcome)
+    topic = make_topic(12, topic.judge, topic.left, topic.right, outcome)
     tie = outcome == 0
     data = 2 * choix_data(topic) + list(zip(topic.left[tie].tolist(), topic.right[tie].tolist())) \
         + list(zip(topic.right[tie].tolist(), topic.left[tie].tolist()))
@@ -128,7 +128,7 @@ def test_pair_counts_and_gradients():
     assert w_ab.tolist() == [2, 0, 1] and w_ba.tolist() == [0, 2, 0]
     rng = np.random.default_rng(0)
     n, m, p = 8, 4, 60
-    worker, win = rng.integers(0, m, p), rng.integers(0, n, p)
+    judge, win = rng.integers(0, m, p), rng.integers(0, n, p)
     lose = (win + rng.integers(1, n, p)) % n
     count = rng.integers(1, 3, p).astype(float)
     a, b, w_ab, w_ba = pair_counts(win, lose, n, count)
@@ -139,7 +139,7 @@ def test_pair_counts_and_gradients():
             / (2 * h) for e in np.eye(n)]
     np.testing.assert_allclose(bt_hessian(x[:n], a, b, w_ab, w_ba, 0.3), np.array(grad), atol=1e-6)
     for f, x0 in ((lambda v: bt_objective(v, a, b, w_ab, w_ba, 0.3), x[:n]),
-                  (lambda v: crowd_bt_objective(v, worker, win, lose, count, n, 0.7, 0.3, (2.0, 1.5)), x)):
+                  (lambda v: crowd_bt_objective(v, judge, win, lose, count, n, 0.7, 0.3, (2.0, 1.5)), x)):
         numeric = [(f(x0 + h * e)[0] - f(x0 - h * e)[0]) / (2 * h) for e in np.eye(len(x0))]
         np.testing.assert_allclose(f(x0)[1], numeric, atol=1e-6)
 
@@ -150,15 +150,15 @@ def test_pair_counts_and_gradients():
 
 @pytest.mark.parametrize("method", METHODS)
 def test_noiseless_crowd_recovers_hidden_order(method):
-    # every pair judged by 3 of 8 workers, all agreeing with a hidden order
+    # every pair judged by 3 of 8 judges, all agreeing with a hidden order
     rng = np.random.default_rng(0)
     n, per_pair = 25, 3
     position = rng.permutation(n)
     a, b = (np.repeat(x, per_pair) for x in np.triu_indices(n, k=1))
-    worker = np.concatenate([rng.choice(8, per_pair, replace=False) for _ in range(n * (n - 1) // 2)])
+    judge = np.concatenate([rng.choice(8, per_pair, replace=False) for _ in range(n * (n - 1) // 2)])
     swap = rng.random(len(a)) < 0.5
     left, right = np.where(swap, b, a), np.where(swap, a, b)
-    topic = make_topic(n, worker, left, right, np.where(position[left] < position[right], 1, -1))
+    topic = make_topic(n, judge, left, right, np.where(position[left] < position[right], 1, -1))
     order = np.argsort(position)
     assert not np.array_equal(order, np.arange(n))
     assert method().fit(topic).ranking_.tolist() == order.tolist()
@@ -167,7 +167,7 @@ def test_noiseless_crowd_recovers_hidden_order(method):
 def test_sparse_noiseless_crowd_bradley_terry():
     # random pairs (some never judged): plain Bradley-Terry still recovers the order here;
     # Crowd-BT's virtual item (weight 1, as strong as one judgment per item each way) may not
-    topic, order = crowd(25, good=8, malicious=0, per_worker=120, good_accuracy=1.0, seed=0)
+    topic, order = crowd(25, good=8, malicious=0, per_judge=120, good_accuracy=1.0, seed=0)
     assert BradleyTerry().fit(topic).ranking_.tolist() == order.tolist()
     assert CrowdBT(virtual_weight=0.01).fit(topic).ranking_.tolist() == order.tolist()
 
@@ -179,25 +179,25 @@ def test_noiseless_ratings_recover_hidden_order(method):
     names = [f"doc{k}" for k in rng.permutation(n)]
     grade = rng.permutation(n)
     rows = [(f"w{k}", names[i], grade[i]) for k in range(40) for i in rng.permutation(n)[:12]]
-    topic = topics_from_ratings(pd.DataFrame(rows, columns=["worker", "item", "grade"]).assign(topic="t"))["t"]
+    topic = topics_from_ratings(pd.DataFrame(rows, columns=["judge", "item", "grade"]).assign(topic="t"))["t"]
     true_grade = dict(zip(names, grade))
     order = np.argsort([-true_grade[item] for item in topic.items])
     assert method().fit(topic).ranking_.tolist() == order.tolist()
 
 
 def test_no_strict_judgments():
-    topic = make_topic(3, np.array([0]), np.array([0]), np.array([1]), np.array([0]), n_workers=2)
+    topic = make_topic(3, np.array([0]), np.array([0]), np.array([1]), np.array([0]), n_judges=2)
     assert BradleyTerry().fit(topic).scores_.tolist() == [0.0, 0.0, 0.0]
     fit = CrowdBT().fit(topic)
     assert fit.scores_.tolist() == [0.0, 0.0, 0.0] and np.isnan(fit.skills_).all()
 
 
 # ---------------------------------------------------------------------------
-# Crowd-BT worker skill
+# Crowd-BT judge skill
 
 
-def test_crowd_bt_separates_malicious_workers():
-    topic, order = crowd(20, good=10, malicious=3, per_worker=150, good_accuracy=1.0, seed=4)
+def test_crowd_bt_separates_malicious_judges():
+    topic, order = crowd(20, good=10, malicious=3, per_judge=150, good_accuracy=1.0, seed=4)
     fit = CrowdBT().fit(topic)
     assert fit.skills_.shape == (13,)
     assert fit.skills_[:10].min() > 0.9
@@ -206,8 +206,8 @@ def test_crowd_bt_separates_malicious_workers():
     assert CrowdBT(skill=False).fit(topic).skills_ is None
 
 
-def test_crowd_bt_noisy_good_workers():
-    topic, order = crowd(20, good=10, malicious=4, per_worker=150, good_accuracy=0.85, seed=6)
+def test_crowd_bt_noisy_good_judges():
+    topic, order = crowd(20, good=10, malicious=4, per_judge=150, good_accuracy=0.85, seed=6)
     fit = CrowdBT().fit(topic)
     assert fit.skills_[:10].min() > fit.skills_[10:].max()
     np.testing.assert_allclose(fit.skills_[:10].mean(), 0.85, atol=0.05)
@@ -218,16 +218,16 @@ def test_crowd_bt_noisy_good_workers():
     assert rho[0] > 0.95 and rho[0] >= rho[1]
 
 
-def test_crowd_bt_worker_without_preferences_has_nan_skill():
-    topic, _ = crowd(10, good=3, malicious=0, per_worker=40, good_accuracy=1.0, seed=2)
-    topic = make_topic(10, topic.worker, topic.left, topic.right, topic.outcome, n_workers=4)
+def test_crowd_bt_judge_without_preferences_has_nan_skill():
+    topic, _ = crowd(10, good=3, malicious=0, per_judge=40, good_accuracy=1.0, seed=2)
+    topic = make_topic(10, topic.judge, topic.left, topic.right, topic.outcome, n_judges=4)
     skill = CrowdBT().fit(topic).skills_
     assert np.isfinite(skill[:3]).all() and np.isnan(skill[3])
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_deterministic(method):
-    topic, _ = crowd(20, good=6, malicious=2, per_worker=100, good_accuracy=0.8, seed=9)
+    topic, _ = crowd(20, good=6, malicious=2, per_judge=100, good_accuracy=0.8, seed=9)
     first, second = method().fit(topic), method().fit(topic)
     assert np.array_equal(first.scores_, second.scores_)
     if first.skills_ is not None:

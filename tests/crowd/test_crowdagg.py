@@ -22,22 +22,22 @@ VARIANTS = [(measure, skill, pairwise) for measure in ("ndcg", "rbp") for skill 
             for pairwise in ("margin", "paper_literal")]
 
 
-def make_topic(worker, left, right, outcome, n_items, n_workers) -> TopicJudgments:
+def make_topic(judge, left, right, outcome, n_items, n_judges) -> TopicJudgments:
     return TopicJudgments(
         topic="t", items=np.array([f"d{i}" for i in range(n_items)], dtype=object),
-        workers=np.array([f"w{i}" for i in range(n_workers)], dtype=object),
-        worker=np.asarray(worker, dtype=np.int64), left=np.asarray(left, dtype=np.int64),
+        judges=np.array([f"w{i}" for i in range(n_judges)], dtype=object),
+        judge=np.asarray(judge, dtype=np.int64), left=np.asarray(left, dtype=np.int64),
         right=np.asarray(right, dtype=np.int64), outcome=np.asarray(outcome, dtype=np.int8),
     )
 
 
 def random_topic(seed: int) -> TopicJudgments:
-    """Sparse noisy preferences with ties, repeated and contradicting pairs, idle workers and items."""
+    """Sparse noisy preferences with ties, repeated and contradicting pairs, idle judges and items."""
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(5, 13)), int(rng.integers(3, 7))
     truth_score = rng.normal(size=n)
     rows = []
-    for i in range(m - 1):  # the last worker says nothing
+    for i in range(m - 1):  # the last judge says nothing
         n_pairs = int(rng.integers(0, 3 * n))
         for _ in range(n_pairs):
             a, b = rng.choice(n - 1, size=2, replace=False)  # item n - 1 never compared
@@ -58,8 +58,8 @@ def test_fast_scores_equal_brute_force_for_any_eta(measure, pairwise):
         p, _ = brute_pairwise(topic, pairwise)
         layout = _layout(topic, *net_pairs(topic), measure, pairwise, 0.95)
         rng = np.random.default_rng(seed)
-        for eta in (np.ones(topic.n_workers), rng.random(topic.n_workers), np.full(topic.n_workers, 0.5)):
-            fast = _scores(layout, eta, topic.n_items, topic.n_workers)
+        for eta in (np.ones(topic.n_judges), rng.random(topic.n_judges), np.full(topic.n_judges, 0.5)):
+            fast = _scores(layout, eta, topic.n_items, topic.n_judges)
             np.testing.assert_allclose(fast, brute_scores(p, eta, measure), rtol=1e-12, atol=1e-13)
 
 
@@ -73,13 +73,13 @@ def test_fit_equals_brute_force(measure, skill, pairwise):
         assert est.n_iter_ == n_iter
         if skill:
             np.testing.assert_allclose(est.skills_, eta, equal_nan=True)
-            assert np.isnan(est.skills_[-1])  # the silent worker
+            assert np.isnan(est.skills_[-1])  # the silent judge
         else:
             assert est.skills_ is None
 
 
 def test_fast_path_with_larger_degree_rows_equals_brute_force():
-    """Workers comparing many items: rows of > 8 informative opponents use the FFT levels."""
+    """Judges comparing many items: rows of > 8 informative opponents use the FFT levels."""
     rng = np.random.default_rng(3)
     n, m = 24, 3
     truth = rng.normal(size=n)
@@ -99,7 +99,7 @@ def test_fast_path_with_larger_degree_rows_equals_brute_force():
 
 
 def complete_crowd(truth: np.ndarray, n_good: int, n_malicious: int, seed: int = 0) -> TopicJudgments:
-    """Every worker judges every pair: good ones as ``truth`` (item at each rank), malicious reversed."""
+    """Every judge judges every pair: good ones as ``truth`` (item at each rank), malicious reversed."""
     rng = np.random.default_rng(seed)
     n = len(truth)
     hi, lo = np.triu_indices(n, 1)
@@ -141,14 +141,14 @@ def test_paper_literal_flattens_expected_ranks_on_complete_data():
 
 
 @pytest.mark.parametrize("measure", ["ndcg", "rbp"])
-def test_skill_separates_malicious_workers(measure):
+def test_skill_separates_malicious_judges(measure):
     rng = np.random.default_rng(11)
     n, n_good, n_bad = 15, 8, 3
     truth = rng.permutation(n)
     topic = complete_crowd(truth, n_good, n_bad, seed=1)
-    # good workers also err on 10% of their judgments
-    flip = (topic.worker < n_good) & (rng.random(len(topic.worker)) < 0.1)
-    topic = make_topic(topic.worker, topic.left, topic.right, np.where(flip, -topic.outcome, topic.outcome),
+    # good judges also err on 10% of their judgments
+    flip = (topic.judge < n_good) & (rng.random(len(topic.judge)) < 0.1)
+    topic = make_topic(topic.judge, topic.left, topic.right, np.where(flip, -topic.outcome, topic.outcome),
                        n, n_good + n_bad)
     est = CrowdAgg(measure=measure, skill=True).fit(topic)
     eta = est.skills_
@@ -161,13 +161,13 @@ def test_ratings_input_and_parameters():
     import pandas as pd
 
     table = pd.DataFrame({
-        "topic": ["1"] * 7, "worker": ["a", "a", "a", "b", "b", "b", "c"],
+        "topic": ["1"] * 7, "judge": ["a", "a", "a", "b", "b", "b", "c"],
         "item": ["x", "y", "z", "x", "y", "z", "x"], "grade": [2, 1, 0, 2, 0, 0, 1],
     })
     topic = topics_from_ratings(table)["1"]
     est = CrowdAgg().fit(topic)
     assert list(topic.items[est.ranking_]) == ["x", "y", "z"]
-    assert np.isnan(est.skills_[2])  # worker c rated one item: no preference
+    assert np.isnan(est.skills_[2])  # judge c rated one item: no preference
     np.testing.assert_allclose(est.skills_[:2], 1.0)
     for bad in ({"measure": "map"}, {"pairwise": "x"}, {"rbp_p": 1.0}, {"max_iter": 0}):
         with pytest.raises(ValueError):  # the constructor only stores; fit validates
@@ -206,12 +206,12 @@ def test_skill_separates_good_from_malicious_on_sim_crowd(measure):
     from manyjudges.crowd.judgments import topics_from_preferences
     from manyjudges.crowd.simulate import simulate_crowd
 
-    prefs, _, workers = simulate_crowd(np.random.default_rng(5), n_topics=4, n_items=20, n_workers=20,
-                                       pairs_per_worker=30, worker_mix={"good": 0.7, "random": 0.2, "malicious": 0.1},
+    prefs, _, judges = simulate_crowd(np.random.default_rng(5), n_topics=4, n_items=20, n_judges=20,
+                                       pairs_per_judge=30, judge_mix={"good": 0.7, "random": 0.2, "malicious": 0.1},
                                        good_accuracy=0.8)
-    kinds = dict(zip(zip(workers["topic"], workers["worker"]), workers["kind"]))
+    kinds = dict(zip(zip(judges["topic"], judges["judge"]), judges["kind"]))
     for topic_id, topic in topics_from_preferences(prefs).items():
         eta = CrowdAgg(measure=measure).fit(topic).skills_
-        kind = np.array([kinds[topic_id, w] for w in topic.workers])
+        kind = np.array([kinds[topic_id, w] for w in topic.judges])
         assert eta[kind == "good"].mean() > 0.65 > 0.35 > eta[kind == "malicious"].max()
         assert eta[kind == "good"].min() > eta[kind == "malicious"].max()

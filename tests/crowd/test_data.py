@@ -12,15 +12,15 @@ from manyjudges.io.preferences import read_truth
 
 def test_ratings_to_preferences_matches_a_loop():
     rng = np.random.default_rng(3)
-    worker = rng.integers(0, 6, 60)
+    judge = rng.integers(0, 6, 60)
     item = rng.integers(0, 15, 60)
-    keep = ~pd.DataFrame({"w": worker, "i": item}).duplicated().to_numpy()
-    worker, item = worker[keep], item[keep]
-    grade = rng.integers(0, 3, len(worker))
-    got = set(zip(*(a.tolist() for a in ratings_to_preferences(worker, item, grade))))
+    keep = ~pd.DataFrame({"w": judge, "i": item}).duplicated().to_numpy()
+    judge, item = judge[keep], item[keep]
+    grade = rng.integers(0, 3, len(judge))
+    got = set(zip(*(a.tolist() for a in ratings_to_preferences(judge, item, grade))))
     expected = set()
-    for w in np.unique(worker):
-        rated = sorted((i, g) for ww, i, g in zip(worker, item, grade) if ww == w)
+    for w in np.unique(judge):
+        rated = sorted((i, g) for ww, i, g in zip(judge, item, grade) if ww == w)
         for a in range(len(rated)):
             for b in range(a + 1, len(rated)):
                 expected.add((w, rated[a][0], rated[b][0], int(np.sign(rated[a][1] - rated[b][1]))))
@@ -37,7 +37,7 @@ def test_trec_ratings_round_trip_to_topics(tmp_path):
     assert list(data.topics) == ["20", "30"]
     t20 = data.topics["20"]
     assert t20.items.tolist() == ["d1", "d2", "d3"] and t20.has_ratings
-    assert sorted(zip(t20.worker.tolist(), t20.left.tolist(), t20.right.tolist(), t20.outcome.tolist())) == [
+    assert sorted(zip(t20.judge.tolist(), t20.left.tolist(), t20.right.tolist(), t20.outcome.tolist())) == [
         (0, 0, 1, 1), (1, 0, 2, 0)]
     assert data.truth == {"20": {"d1": 2, "d2": 0}, "30": {"d9": 1}}
 
@@ -52,7 +52,7 @@ def test_unknown_source_and_missing_file():
 def test_repeated_rating_is_an_error():
     from manyjudges.crowd.judgments import topics_from_ratings
 
-    table = pd.DataFrame({"topic": ["t", "t"], "worker": ["w", "w"], "item": ["a", "a"], "grade": [1, 2]})
+    table = pd.DataFrame({"topic": ["t", "t"], "judge": ["w", "w"], "item": ["a", "a"], "grade": [1, 2]})
     with pytest.raises(ValueError, match="more than once"):
         topics_from_ratings(table)
 
@@ -62,7 +62,7 @@ def test_a_rating_item_is_split_at_its_first_colon_and_its_topic_must_have_truth
 
     truth = tmp_path / "truth.tsv"
     truth.write_text("topic\titem\tgrade\nq1\thttp://0-101.net\t1\nq1\tb\t0\n")
-    spec = {"n_labels": 2, "truth": str(truth)}
+    spec = {"n_classes": 2, "truth": str(truth)}
 
     def ratings(*items):
         path = tmp_path / "ratings.tsv"
@@ -106,14 +106,14 @@ def test_the_processed_files_are_declared_once_by_source(tmp_path):
     from manyjudges.crowd.data import PROCESSED_FILES, load_crowd_files, processed_files
 
     assert processed_files("simulate") == {"truth": "truth.tsv", "preferences": "preferences.tsv",
-                                           "workers": "workers.tsv"}
+                                           "judges": "judges.tsv"}
     assert processed_files("trec_rf10") == {"truth": "truth.tsv", "grades": "grades.tsv", "meta": "grades.yaml"}
     assert set(processed_files("mirex2005")) == {"truth", "preferences"}
     with pytest.raises(ValueError, match="unknown crowd source 'csv'"):
         processed_files("csv")
     # what write_crowd_dataset writes is what the roles name, and load_crowd_files reads by role
     truth = pd.DataFrame({"topic": ["q1", "q1"], "item": ["a", "b"], "grade": [1, 0]})
-    prefs = pd.DataFrame({"topic": ["q1"], "worker": ["w1"], "left": ["a"], "right": ["b"], "outcome": ["left"]})
+    prefs = pd.DataFrame({"topic": ["q1"], "judge": ["w1"], "left": ["a"], "right": ["b"], "outcome": ["left"]})
     write_crowd_dataset(prefs, truth, tmp_path)
     files = {role: tmp_path / name for role, name in processed_files("mirex2005").items()}
     assert all(path.exists() for path in files.values()) and set(PROCESSED_FILES.values()) >= set(

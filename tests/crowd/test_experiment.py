@@ -24,7 +24,7 @@ def noiseless_dataset(n_topics: int = 3, n_items: int = 8, seed: int = 0) -> Cro
                     if grades[a] != grades[b]:
                         outcome = "left" if grades[a] > grades[b] else "right"
                         rows.append((f"t{t}", f"w{w}", items[a], items[b], outcome))
-    prefs = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    prefs = pd.DataFrame(rows, columns=["topic", "judge", "left", "right", "outcome"])
     return CrowdDataset(topics_from_preferences(prefs), truth)
 
 

@@ -85,7 +85,7 @@ def test_bothbad_can_be_dropped():
 
 def llmfao_verdicts(mirror):
     """llmfao's crowd comparisons as verdicts: ``left``/``right`` name the models shown left and right
-    (model_x and model_y of the pair), ``winner`` is left, right or tie, ``worker`` the annotator."""
+    (model_x and model_y of the pair), ``winner`` is left, right or tie, ``judge`` the annotator."""
     path, = (mirror / "dustalov" / "llmfao").glob("*/crowd-comparisons.csv")
     table = pd.read_csv(path)
     return pd.DataFrame({"prompt": table["prompt"].astype(str), "judge": table["worker"].astype(str),
@@ -211,7 +211,7 @@ def test_crowd_bt_without_ties_equals_the_crowd_family_crowd_bt():
     from manyjudges.crowd import CrowdBT, topics_from_preferences
 
     verdicts = simulated_verdicts(seed=8, n=200)
-    prefs = pd.DataFrame({"topic": "arena", "worker": verdicts["judge"], "left": verdicts["model_a"],
+    prefs = pd.DataFrame({"topic": "arena", "judge": verdicts["judge"], "left": verdicts["model_a"],
                           "right": verdicts["model_b"],
                           "outcome": verdicts["winner"].map({"model_a": "left", "model_b": "right", "tie": "tie",
                                                              "tie (bothbad)": "tie"})})

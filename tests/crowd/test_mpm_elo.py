@@ -29,8 +29,8 @@ METHODS = {
 
 
 def crowd(n_items=10, good=8, malicious=0, pairs=30, noise=0.0, ties=0.0, seed=0, swap=False):
-    """A hidden random order (item index order is not the truth); each worker labels ``pairs``
-    distinct random pairs, presented in random left/right order. Good workers answer the truth
+    """A hidden random order (item index order is not the truth); each judge labels ``pairs``
+    distinct random pairs, presented in random left/right order. Good judges answer the truth
     (flipped with prob. ``noise``, "tie" with prob. ``ties``); malicious ones always reverse it.
     ``swap`` presents every judgment the other way round (same information)."""
     rng = np.random.default_rng(seed)
@@ -50,7 +50,7 @@ def crowd(n_items=10, good=8, malicious=0, pairs=30, noise=0.0, ties=0.0, seed=0
                 a, b = b, a
                 outcome = {"left": "right", "right": "left", "tie": "tie"}[outcome]
             rows.append(("t", f"{'bad' if k >= good else 'good'}{k}", f"d{a}", f"d{b}", outcome))
-    table = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    table = pd.DataFrame(rows, columns=["topic", "judge", "left", "right", "outcome"])
     topic = topics_from_preferences(table)["t"]
     truth = np.array([strength[int(item[1:])] for item in topic.items], dtype=float)
     return topic, truth
@@ -68,12 +68,12 @@ def test_noiseless_crowd_recovers_hidden_order(method, seed):
 
 @pytest.mark.parametrize("method", ["mpm", "em_elo"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_malicious_workers_get_low_skill_and_order_survives(method, seed):
+def test_malicious_judges_get_low_skill_and_order_survives(method, seed):
     topic, truth = crowd(good=8, malicious=3, noise=0.1, seed=seed)
     model = METHODS[method]().fit(topic)
-    bad = np.array([w.startswith("bad") for w in topic.workers])
+    bad = np.array([w.startswith("bad") for w in topic.judges])
     assert bad.sum() == 3
-    assert model.skills_.shape == (topic.n_workers,)
+    assert model.skills_.shape == (topic.n_judges,)
     assert model.skills_[~bad].min() > model.skills_[bad].max()
     assert kendalltau(model.scores_, truth)[0] >= 0.9
 
@@ -107,22 +107,22 @@ def test_variants_without_skill_have_no_skill():
     assert EMEloRating().fit(topic).skills_ is not None
 
 
-def test_worker_with_only_ties_has_nan_mpm_skill():
+def test_judge_with_only_ties_has_nan_mpm_skill():
     topic, _ = crowd(n_items=6, good=4, pairs=10, seed=6)
-    extra = topic.with_preferences(worker=[topic.n_workers] * 2, left=[0, 1], right=[2, 3], outcome=[0, 0],
-                                   workers=np.append(topic.workers, "ties_only"))
+    extra = topic.with_preferences(judge=[topic.n_judges] * 2, left=[0, 1], right=[2, 3], outcome=[0, 0],
+                                   judges=np.append(topic.judges, "ties_only"))
     skill = MPM().fit(extra).skills_
     assert np.isnan(skill[-1]) and np.isfinite(skill[:-1]).all()
     assert np.isfinite(EMEloRating().fit(extra).skills_).all()
 
 
-@pytest.mark.parametrize("support", ["worker", "all"])
+@pytest.mark.parametrize("support", ["judge", "all"])
 @pytest.mark.parametrize("skill", [True, False])
 def test_mpm_gradient_and_hessian_match_finite_differences(support, skill):
     topic, _ = crowd(n_items=7, good=4, malicious=1, pairs=8, noise=0.2, ties=0.2, seed=7)
     data = MPMData(topic, support, skill)
     rng = np.random.default_rng(0)
-    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_judges if skill else 0))
     args = (data, 0.01, skill, 0.7)
 
     def value(x):
@@ -142,7 +142,7 @@ def test_mpm_gradient_and_hessian_match_finite_differences(support, skill):
 @pytest.mark.parametrize("skill", [True, False])
 def test_mpm_newton_and_lbfgs_reach_the_same_optimum(skill):
     topic, _ = crowd(n_items=10, good=6, malicious=2, pairs=20, noise=0.2, seed=8)
-    data = MPMData(topic, "worker", skill)
+    data = MPMData(topic, "judge", skill)
     values = []
     for solver in ("newton", "lbfgs"):
         model = MPM(skill=skill, solver=solver, tol=1e-9, max_iter=5000).fit(topic)
@@ -151,12 +151,12 @@ def test_mpm_newton_and_lbfgs_reach_the_same_optimum(skill):
     assert values[0] == pytest.approx(values[1], abs=1e-9)
 
 
-def test_em_confusion_of_malicious_worker_is_reversed():
+def test_em_confusion_of_malicious_judge_is_reversed():
     topic, _ = crowd(good=6, malicious=1, pairs=30, seed=9)
     data = PairLabels(topic)
     posterior, confusion, prior, _ = dawid_skene_pairs(data)
     assert data.n_classes == 2 and prior == pytest.approx([0.5, 0.5])
-    bad = next(i for i, w in enumerate(topic.workers) if w.startswith("bad"))
+    bad = next(i for i, w in enumerate(topic.judges) if w.startswith("bad"))
     assert confusion[bad, 0, 1] > 0.9 and confusion[bad, 1, 0] > 0.9
     np.testing.assert_allclose(posterior.sum(axis=1), 1.0)
 
@@ -194,9 +194,9 @@ def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(ski
     from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=30, good=4, malicious=1, pairs=12, noise=0.2, ties=0.2, seed=3)  # 60 of 435 pairs
-    data = MPMData(topic, "worker", skill)
+    data = MPMData(topic, "judge", skill)
     rng = np.random.default_rng(1)
-    theta = rng.normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
+    theta = rng.normal(size=2 * topic.n_items + (topic.n_judges if skill else 0))
     dense = mpm_hessian(theta, data, 0.01, skill, 0.7)
     monkeypatch.setattr(mpm_newton, "DENSE_CELLS", 0)
     np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, skill, 0.7), dense, rtol=1e-12, atol=1e-14)
@@ -217,8 +217,8 @@ def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(skill, monkey
     from manyjudges.crowd import mpm_newton
 
     topic, _ = crowd(n_items=12, good=4, malicious=1, pairs=20, noise=0.2, ties=0.2, seed=5)
-    data = MPMData(topic, "worker", skill)
-    theta = np.random.default_rng(2).normal(size=2 * topic.n_items + (topic.n_workers if skill else 0))
+    data = MPMData(topic, "judge", skill)
+    theta = np.random.default_rng(2).normal(size=2 * topic.n_items + (topic.n_judges if skill else 0))
     terms = {}
     value, grad = mpm_objective(theta, data, 0.01, skill, 0.7, terms=terms)
     plain_value, plain_grad = mpm_objective(theta, data, 0.01, skill, 0.7)

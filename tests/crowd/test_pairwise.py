@@ -19,22 +19,22 @@ METHODS = (CondorcetFuse, GreedyOrder, lambda: GreedyOrder(weights="share"), Bor
 
 
 def topic_from(n: int, prefs: list[tuple[int, int, int]]) -> TopicJudgments:
-    """A topic from (worker, left, right, outcome) rows; items d0..d{n-1}."""
+    """A topic from (judge, left, right, outcome) rows; items d0..d{n-1}."""
     w, left, right, out = np.array(prefs, dtype=np.int64).reshape(-1, 4).T
-    n_workers = int(w.max()) + 1 if len(w) else 1
+    n_judges = int(w.max()) + 1 if len(w) else 1
     return TopicJudgments("t", np.array([f"d{i}" for i in range(n)], dtype=object),
-                          np.array([f"w{k}" for k in range(n_workers)], dtype=object),
+                          np.array([f"w{k}" for k in range(n_judges)], dtype=object),
                           w, left, right, out.astype(np.int8))
 
 
 def wins(*pairs: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-    """(winner, loser) pairs as preference rows (worker 0, left = winner, outcome +1)."""
+    """(winner, loser) pairs as preference rows (judge 0, left = winner, outcome +1)."""
     return [(0, a, b, 1) for a, b in pairs]
 
 
-def noiseless_topic(n: int = 25, n_workers: int = 8, per_pair: int = 3, seed: int = 0
+def noiseless_topic(n: int = 25, n_judges: int = 8, per_pair: int = 3, seed: int = 0
                     ) -> tuple[TopicJudgments, np.ndarray]:
-    """Every pair judged by ``per_pair`` random workers, all agreeing with a hidden order.
+    """Every pair judged by ``per_pair`` random judges, all agreeing with a hidden order.
 
     Returns the topic and the hidden order (item indices, best first), which is a random
     permutation, so item index order is not the truth. Left/right sides are random.
@@ -43,27 +43,27 @@ def noiseless_topic(n: int = 25, n_workers: int = 8, per_pair: int = 3, seed: in
     position = rng.permutation(n)  # position[i] = true rank of item i (0 = best)
     a, b = np.triu_indices(n, k=1)
     a, b = np.repeat(a, per_pair), np.repeat(b, per_pair)
-    worker = np.concatenate([rng.choice(n_workers, per_pair, replace=False) for _ in range(n * (n - 1) // 2)])
+    judge = np.concatenate([rng.choice(n_judges, per_pair, replace=False) for _ in range(n * (n - 1) // 2)])
     swap = rng.random(len(a)) < 0.5
     left, right = np.where(swap, b, a), np.where(swap, a, b)
     outcome = np.where(position[left] < position[right], 1, -1).astype(np.int8)
     topic = TopicJudgments("t", np.array([f"d{i}" for i in range(n)], dtype=object),
-                           np.array([f"w{k}" for k in range(n_workers)], dtype=object), worker, left, right, outcome)
+                           np.array([f"w{k}" for k in range(n_judges)], dtype=object), judge, left, right, outcome)
     return topic, np.argsort(position)
 
 
-def noiseless_ratings_topic(n: int = 25, n_workers: int = 40, per_worker: int = 12, seed: int = 1
+def noiseless_ratings_topic(n: int = 25, n_judges: int = 40, per_judge: int = 12, seed: int = 1
                             ) -> tuple[TopicJudgments, np.ndarray]:
-    """Each worker rates ``per_worker`` random items with grade = n - true rank (distinct, no noise).
+    """Each judge rates ``per_judge`` random items with grade = n - true rank (distinct, no noise).
 
-    With ``per_worker = n`` every pair is judged by every worker (a balanced design).
+    With ``per_judge = n`` every pair is judged by every judge (a balanced design).
     """
     rng = np.random.default_rng(seed)
     names = [f"doc{k}" for k in rng.permutation(n)]  # natural order of the names is not the truth
     grade = rng.permutation(n) + 1
-    rows = [(f"w{k}", names[i], grade[i]) for k in range(n_workers)
-            for i in rng.permutation(n)[:per_worker]]
-    table = pd.DataFrame(rows, columns=["worker", "item", "grade"]).assign(topic="t")
+    rows = [(f"w{k}", names[i], grade[i]) for k in range(n_judges)
+            for i in rng.permutation(n)[:per_judge]]
+    table = pd.DataFrame(rows, columns=["judge", "item", "grade"]).assign(topic="t")
     topic = topics_from_ratings(table)["t"]
     truth = {name: g for name, g in zip(names, grade)}
     true_grade = np.array([truth[name] for name in topic.items])
@@ -143,7 +143,7 @@ def test_borda_win_share_by_hand():
 
 
 def test_borda_mean_grade():
-    table = pd.DataFrame({"topic": "t", "worker": ["a", "a", "b", "b", "c"],
+    table = pd.DataFrame({"topic": "t", "judge": ["a", "a", "b", "b", "c"],
                           "item": ["x", "y", "x", "z", "z"], "grade": [2, 0, 1, 1, 2]})
     topic = topics_from_ratings(table)["t"]
     assert topic.items.tolist() == ["x", "y", "z"]
@@ -151,7 +151,7 @@ def test_borda_mean_grade():
     # an item without ratings (hand-built topic) goes below every rated item
     unrated = TopicJudgments("t", np.array(["x", "y", "z"], dtype=object), np.array(["a"], dtype=object),
                              *(np.zeros(0, np.int64),) * 3, np.zeros(0, np.int8),
-                             rating_worker=np.array([0, 0]), rating_item=np.array([0, 2]),
+                             rating_judge=np.array([0, 0]), rating_item=np.array([0, 2]),
                              rating_grade=np.array([3, 1]))
     np.testing.assert_allclose(Borda().fit(unrated).scores_, [3.0, 0.0, 1.0])
 
@@ -169,14 +169,14 @@ def test_noiseless_preferences_recover_hidden_order(method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_noiseless_ratings_recover_hidden_order(method):
-    topic, order = noiseless_ratings_topic(n_workers=6, per_worker=25)  # balanced: all rate all
+    topic, order = noiseless_ratings_topic(n_judges=6, per_judge=25)  # balanced: all rate all
     assert topic.has_ratings
     assert method().fit(topic).ranking_.tolist() == order.tolist()
 
 
 @pytest.mark.parametrize("method", (CondorcetFuse, lambda: GreedyOrder(weights="share"), Borda))
 def test_noiseless_unbalanced_ratings_recover_hidden_order(method):
-    # each worker rates 12 of 25 items (every pair co-rated, by different numbers of workers)
+    # each judge rates 12 of 25 items (every pair co-rated, by different numbers of judges)
     topic, order = noiseless_ratings_topic()
     assert method().fit(topic).ranking_.tolist() == order.tolist()
 
@@ -193,7 +193,7 @@ def test_deterministic_on_noisy_data(method):
     topic, _ = noiseless_topic(n=20, seed=5)
     rng = np.random.default_rng(5)
     flip = rng.random(len(topic.outcome)) < 0.3
-    noisy = TopicJudgments(topic.topic, topic.items, topic.workers, topic.worker, topic.left, topic.right,
+    noisy = TopicJudgments(topic.topic, topic.items, topic.judges, topic.judge, topic.left, topic.right,
                            np.where(flip, -topic.outcome, topic.outcome).astype(np.int8))
     first, second = method().fit(noisy), method().fit(noisy)
     assert np.array_equal(first.scores_, second.scores_)
@@ -203,7 +203,7 @@ def test_deterministic_on_noisy_data(method):
 def test_strict_preferences_are_computed_once_and_read_only():
     topic = topics_from_preferences(pd.DataFrame(
         [("t", "w1", "a", "b", "left"), ("t", "w1", "b", "c", "tie"), ("t", "w2", "c", "a", "right")],
-        columns=["topic", "worker", "left", "right", "outcome"]))["t"]
-    worker, win, lose = topic.strict()
+        columns=["topic", "judge", "left", "right", "outcome"]))["t"]
+    judge, win, lose = topic.strict()
     assert topic.strict()[1] is win and not win.flags.writeable
-    assert worker.tolist() == [0, 1] and win.tolist() == [0, 0] and lose.tolist() == [1, 2]
+    assert judge.tolist() == [0, 1] and win.tolist() == [0, 0] and lose.tolist() == [1, 2]

@@ -18,8 +18,8 @@ def orders(table: pd.DataFrame) -> list[pd.DataFrame]:
 
 @pytest.fixture(scope="module")
 def preferences():
-    prefs, _, _ = simulate_crowd(3, n_topics=2, n_items=8, n_workers=6, pairs_per_worker=10,
-                                 worker_mix={"good": 0.7, "random": 0.2, "malicious": 0.1}, good_accuracy=0.8)
+    prefs, _, _ = simulate_crowd(3, n_topics=2, n_items=8, n_judges=6, pairs_per_judge=10,
+                                 judge_mix={"good": 0.7, "random": 0.2, "malicious": 0.1}, good_accuracy=0.8)
     return prefs
 
 
@@ -28,7 +28,7 @@ def ratings():
     rng = np.random.default_rng(8)
     rows = [(f"t{t}", f"w{w}", f"d{d}", int(rng.integers(0, 4))) for t in range(2) for w in range(5)
             for d in rng.choice(9, 6, replace=False)]
-    return pd.DataFrame(rows, columns=["topic", "worker", "item", "grade"])
+    return pd.DataFrame(rows, columns=["topic", "judge", "item", "grade"])
 
 
 def assert_same(runs):
@@ -51,6 +51,6 @@ def test_topics_are_the_same_arrays_in_any_row_order(preferences, ratings):
         for topics in runs[1:]:
             for name, topic in topics.items():
                 first = runs[0][name]
-                for field in ("worker", "left", "right", "outcome", "rating_worker", "rating_item", "rating_grade"):
+                for field in ("judge", "left", "right", "outcome", "rating_judge", "rating_item", "rating_grade"):
                     a, b = getattr(topic, field), getattr(first, field)
                     assert (a is None and b is None) or np.array_equal(a, b), field

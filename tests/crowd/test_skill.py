@@ -21,21 +21,21 @@ def small_topic():
         ("t", "w1", "a", "b", "left"),   # truth a > b: right
         ("t", "w1", "b", "c", "left"),   # truth b > c: right
         ("t", "w1", "c", "a", "left"),   # truth a > c: wrong
-        ("t", "w1", "a", "b", "tie"),    # worker tie: excluded
+        ("t", "w1", "a", "b", "tie"),    # judge tie: excluded
         ("t", "w1", "c", "d", "left"),   # truth tie c = d: excluded
         ("t", "w1", "a", "x", "left"),   # x ungraded: excluded
         ("t", "w2", "a", "b", "right"),  # wrong
         ("t", "w3", "c", "d", "right"),  # only a truth-tied pair: NaN
         ("t", "w4", "a", "c", "tie"),    # only a tie: NaN
     ]
-    prefs = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    prefs = pd.DataFrame(rows, columns=["topic", "judge", "left", "right", "outcome"])
     return topics_from_preferences(prefs)["t"], {"a": 3, "b": 2, "c": 1, "d": 1}
 
 
 def test_annotator_accuracy_counts_only_strict_answers_on_untied_graded_pairs():
     topic, truth = small_topic()
     acc = annotator_accuracy(topic, truth)
-    assert list(topic.workers) == ["w1", "w2", "w3", "w4"]
+    assert list(topic.judges) == ["w1", "w2", "w3", "w4"]
     assert acc[0] == pytest.approx(2 / 3)
     assert acc[1] == 0.0
     assert np.isnan(acc[2]) and np.isnan(acc[3])
@@ -58,11 +58,11 @@ def test_annotator_accuracy_matches_a_loop_on_random_data():
     for _ in range(400):
         a, b = rng.choice(12, 2, replace=False)
         rows.append(("t", f"w{rng.integers(0, 7)}", items[a], items[b], rng.choice(["left", "right", "tie"])))
-    prefs = pd.DataFrame(rows, columns=["topic", "worker", "left", "right", "outcome"])
+    prefs = pd.DataFrame(rows, columns=["topic", "judge", "left", "right", "outcome"])
     topic = topics_from_preferences(prefs)["t"]
     acc = annotator_accuracy(topic, truth)
-    for w, name in enumerate(topic.workers):
-        mine = prefs[(prefs.worker == name) & (prefs.outcome != "tie")]
+    for w, name in enumerate(topic.judges):
+        mine = prefs[(prefs.judge == name) & (prefs.outcome != "tie")]
         ok = [(truth[left] > truth[right]) == (o == "left")
               for left, right, o in zip(mine.left, mine.right, mine.outcome)
               if truth[left] != truth[right]]

@@ -16,10 +16,10 @@ from .test_bradley_terry import crowd
 
 
 def _crowd_bt_problem(seed: int):
-    topic, _ = crowd(n=9, good=5, malicious=2, per_worker=12, good_accuracy=0.8, seed=seed)
-    n, m = topic.n_items, topic.n_workers
-    worker, win, lose = strict_pairs(topic)
-    keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
+    topic, _ = crowd(n=9, good=5, malicious=2, per_judge=12, good_accuracy=0.8, seed=seed)
+    n, m = topic.n_items, topic.n_judges
+    judge, win, lose = strict_pairs(topic)
+    keys, count = np.unique((judge * n + win) * n + lose, return_counts=True)
     args = (keys // (n * n), keys // n % n, keys % n, count.astype(float), n, 1.0, 0.0, (1.0, 1.0))
     x0 = np.concatenate([np.random.default_rng(seed).normal(size=n), np.full(m, 0.9)])
     return (lambda x: crowd_bt_objective(x, *args)), x0, [(None, None)] * n + [(0.01, 0.99)] * m, topic
@@ -125,7 +125,7 @@ def test_lbfgsb_fit_says_whether_it_converged_and_scales_its_variables():
 
 
 def _bt_problem(seed: int):
-    topic, _ = crowd(n=9, good=5, malicious=2, per_worker=12, good_accuracy=0.8, seed=seed)
+    topic, _ = crowd(n=9, good=5, malicious=2, per_judge=12, good_accuracy=0.8, seed=seed)
     a, b, w_ab, w_ba = pair_counts(*strict_pairs(topic)[1:], topic.n_items)
 
     def fun(s):

@@ -23,7 +23,7 @@ def train():
     config = yaml.safe_load(CONFIG.read_text())
     spec = config["graded"]["datasets"]["sim_medline"]
     grades, _ = simulate_medline_panel(seed=config["seed"], **panel_options(spec))
-    return GradedPanel.from_table(grades, int(spec["n_labels"])).without([0])
+    return GradedPanel.from_table(grades, int(spec["n_classes"])).without([0])
 
 
 def assert_stationary(fun, x, lower, upper, scale):

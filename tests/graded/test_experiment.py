@@ -43,19 +43,19 @@ def test_a_panel_too_small_for_cross_induction_fails_when_parsed(tmp_path):
 
     one = table("one.tsv", ["alice"])
     with pytest.raises(DataError) as err:
-        parse_graded_source("table", {one.name: one}, {"n_labels": 2})
+        parse_graded_source("table", {one.name: one}, {"n_classes": 2})
     assert err.value.path == str(one) and err.value.line is None
     assert str(err.value) == (
         f"{one}: a graded panel needs at least 3 judges with labels (cross induction holds out 1 at a time and "
         "every method chooses its parameters by predicting each remaining judge from the others, so at least 2 "
         "must remain); this one has 1")
     three = table("three.tsv", ["a", "b", "c"])
-    assert parse_graded_source("table", {three.name: three}, {"n_labels": 2}).grades["judge"].nunique() == 3
+    assert parse_graded_source("table", {three.name: three}, {"n_classes": 2}).grades["judge"].nunique() == 3
     with pytest.raises(DataError, match=r"three.tsv: .*needs at least 4 judges .*holds out 2 at a time.*has 3$"):
-        parse_graded_source("table", {three.name: three}, {"n_labels": 2, "outer_folds": 2})
+        parse_graded_source("table", {three.name: three}, {"n_classes": 2, "outer_folds": 2})
     with pytest.raises(DataError, match=r"three.tsv: no judge has at least 20 labels \(min_labels_per_judge\).*"
                                         r"the most any of its 3 judges has is 2$"):
-        parse_graded_source("table", {three.name: three}, {"n_labels": 2, "min_labels_per_judge": 20})
+        parse_graded_source("table", {three.name: three}, {"n_classes": 2, "min_labels_per_judge": 20})
     # the library says the same before any method runs (a simulated panel is never parsed)
     with pytest.raises(ValueError, match="needs at least 3 judges .* has 2$"):
         predict_part(GradedPanel.from_matrix(np.array([[0, 1], [1, 1]]), 2), M1(), "cross_induction", 0, 1)

@@ -12,9 +12,9 @@ K = 3
 
 @pytest.fixture(scope="module")
 def grades():
-    labels, _, _ = simulate_labels(np.random.default_rng(11), n_items=40, n_workers=8, labels_per_item=4, n_classes=K,
+    labels, _, _ = simulate_labels(np.random.default_rng(11), n_items=40, n_judges=8, labels_per_item=4, n_classes=K,
                                    ordinal=True)
-    return labels.rename(columns={"worker": "judge"})
+    return labels
 
 
 def orders(table: pd.DataFrame) -> list[pd.DataFrame]:

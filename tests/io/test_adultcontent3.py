@@ -93,7 +93,7 @@ def test_adultcontent3_real(mirror: Path) -> None:
     data = parse_adultcontent3(files["labels.txt"], files["categories.txt"])
     assert_grades(data)
     g = data.grades
-    # 44,373 raw labels = 34,768 grades + 737 'B' + 8,868 repeated (worker, url) rows
+    # 44,373 raw labels = 34,768 grades + 737 'B' + 8,868 repeated (judge, url) rows
     assert data.dropped == {"category_B": 737, "duplicate": 6_084, "duplicate_conflict": 2_784}
     assert len(g) + sum(data.dropped.values()) == 44_373
     assert len(g) == 34_768

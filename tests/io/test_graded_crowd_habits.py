@@ -17,7 +17,7 @@ from manyjudges.io.grades import read_grades_table
 from manyjudges.io.preferences import read_preferences, read_truth
 
 GRADES = "item\tjudge\tlabel\n10\tb\t1\n2\ta\t0\n2\tb\t2\n10\ta\t0\n"
-PREFS = "topic\tworker\tleft\tright\toutcome\nq1\tw1\ta\tb\tleft\nq1\tw2\tb\tc\ttie\nq2\tw1\tc\ta\tright\n"
+PREFS = "topic\tjudge\tleft\tright\toutcome\nq1\tw1\ta\tb\tleft\nq1\tw2\tb\tc\ttie\nq2\tw1\tc\ta\tright\n"
 TRUTH = "topic\titem\tgrade\nq1\ta\t2\nq1\tb\t0\nq2\tc\t1\n"
 
 
@@ -74,12 +74,12 @@ def test_preferences_and_truth_against_pandas(tmp_path: Path) -> None:
                 a, b = rng.choice(["a", "b", "c", "d"], 2, replace=False)
                 rows.append((t, w, a, b, rng.choice(["left", "right", "tie"])))
     for name, sep in (("p.tsv", "\t"), ("p.csv", ",")):
-        path = write(tmp_path / name, sep.join(["outcome", "judge", "topic", "right", "left"]) + "\n"
+        path = write(tmp_path / name, sep.join(["outcome", "worker", "topic", "right", "left"]) + "\n"
                      + "".join(sep.join([o, w, t, b, a]) + "\n" for t, w, a, b, o in rows))
         ours = read_preferences(path)
-        theirs = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False).rename(columns={"judge": "worker"})
-        pd.testing.assert_frame_equal(ours, theirs[["topic", "worker", "left", "right", "outcome"]])
-        assert ours["worker"].tolist()[:3] == ["w1"] * 3 and "007" in set(ours["worker"])  # ids verbatim
+        theirs = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False).rename(columns={"worker": "judge"})
+        pd.testing.assert_frame_equal(ours, theirs[["topic", "judge", "left", "right", "outcome"]])
+        assert ours["judge"].tolist()[:3] == ["w1"] * 3 and "007" in set(ours["judge"])  # ids verbatim
     for name, sep in (("t.tsv", "\t"), ("t.csv", ",")):
         path = write(tmp_path / name, sep.join(["grade", "task", "topic"]) + "\n"
                      + "".join(f"{g}{sep}{i}{sep}{t}\n"
@@ -113,15 +113,15 @@ def test_extra_columns_are_ignored_with_a_warning(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(got, expected)
 
 
-def test_preferences_judge_for_worker(tmp_path: Path) -> None:
+def test_preferences_worker_for_judge(tmp_path: Path) -> None:
     expected = read_preferences(write(tmp_path / "plain.tsv", PREFS))
-    path = write(tmp_path / "p.tsv", reorder(PREFS, [4, 3, 2, 1, 0], rename={"worker": "judge"}))
+    path = write(tmp_path / "p.tsv", reorder(PREFS, [4, 3, 2, 1, 0], rename={"judge": "worker"}))
     pd.testing.assert_frame_equal(read_preferences(path), expected)
 
 
 def test_a_missing_column_names_what_is_accepted(tmp_path: Path) -> None:
     path = write(tmp_path / "p.tsv", "topic\twho\tleft\tright\toutcome\nq\tw\ta\tb\tleft\n")
-    with pytest.raises(DataError, match="judge for worker.*missing column\\(s\\) worker") as err:
+    with pytest.raises(DataError, match="worker for judge.*missing column\\(s\\) judge") as err:
         read_preferences(path)
     assert err.value.line == 1
 

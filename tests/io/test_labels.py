@@ -23,7 +23,7 @@ from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse
 from manyjudges.pipeline.download import pinned_files
 from manyjudges.truth.labels import as_crowd_labels
 
-GOOD = "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
+GOOD = "item,judge,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
 
 
 def csv(tmp_path: Path, text: str, name: str = "labels.csv") -> Path:
@@ -43,14 +43,14 @@ def test_read_labels_csv_and_tsv(tmp_path: Path) -> None:
         assert list(table.attrs["lines"]) == [2, 3, 4, 5]
 
 
-def test_judge_is_accepted_for_worker(tmp_path: Path) -> None:
-    table = read_labels(csv(tmp_path, GOOD.replace("worker", "judge")))
+def test_worker_is_accepted_for_judge(tmp_path: Path) -> None:
+    table = read_labels(csv(tmp_path, GOOD.replace("judge", "worker")))
     assert list(table.columns) == LABELS_COLUMNS
-    assert table["worker"].tolist() == ["w1", "w2", "w1", "w3"]
+    assert table["judge"].tolist() == ["w1", "w2", "w1", "w3"]
 
 
 def test_declared_classes_give_class_names(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,G\ni1,w2,X\ni2,w1,P\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,G\ni1,w2,X\ni2,w1,P\n")
     table = read_labels(path, classes=["G", "P", "R", "X"])
     assert table["label"].tolist() == ["G", "X", "P"]
     codes = as_crowd_labels(table, classes=["G", "P", "R", "X"])
@@ -62,7 +62,7 @@ def test_declared_classes_give_class_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("header", "value"),
     [
-        ("item,worker", "item,worker"),  # missing column
+        ("item,judge", "item,judge"),  # missing column
         ("item,who,label", "item,who,label"),  # misnamed
         ("item,worker,judge,label", "item,worker,judge,label"),  # two names of one column
     ],
@@ -73,12 +73,12 @@ def test_bad_header(tmp_path: Path, header: str, value: str) -> None:
     with pytest.raises(DataError) as err:
         read_labels(path)
     assert_located(err, path, 1, value)
-    assert "item,worker,label" in str(err.value)
+    assert "item,judge,label" in str(err.value)
 
 
 def test_columns_in_any_order_aliases_and_extra_columns(tmp_path: Path) -> None:
     expected = read_labels(csv(tmp_path, GOOD)).values.tolist()
-    moved = csv(tmp_path, "label,item,worker\n0,i1,w1\n1,i1,w2\n1,i2,w1\n1,i2,w3\n", "moved.csv")
+    moved = csv(tmp_path, "label,item,judge\n0,i1,w1\n1,i1,w2\n1,i2,w1\n1,i2,w3\n", "moved.csv")
     assert read_labels(moved).values.tolist() == expected
     crowdkit = csv(tmp_path, "worker,task,label\nw1,i1,0\nw2,i1,1\nw1,i2,1\nw3,i2,1\n", "crowdkit.csv")
     assert read_labels(crowdkit).values.tolist() == expected
@@ -88,16 +88,16 @@ def test_columns_in_any_order_aliases_and_extra_columns(tmp_path: Path) -> None:
 
 
 def test_header_message_names_missing_and_extra(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,lab\ni,w,0\n")
+    path = csv(tmp_path, "item,judge,lab\ni,w,0\n")
     with pytest.raises(DataError, match="missing column\\(s\\) label; unexpected column\\(s\\) lab"):
         read_labels(path)
 
 
 def test_empty_table_and_empty_file(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\n")
+    path = csv(tmp_path, "item,judge,label\n")
     with pytest.raises(DataError, match="no data rows") as err:
         read_labels(path)
-    assert_located(err, path, 1, "item,worker,label")
+    assert_located(err, path, 1, "item,judge,label")
     empty = csv(tmp_path, "", "empty.csv")
     with pytest.raises(DataError) as err:
         read_labels(empty)
@@ -106,29 +106,29 @@ def test_empty_table_and_empty_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", ["2.5", "x", "1e3", " 1", "+1"])
 def test_non_integer_label(tmp_path: Path, value: str) -> None:
-    path = csv(tmp_path, f"item,worker,label\ni1,w1,0\ni1,w2,{value}\n")
+    path = csv(tmp_path, f"item,judge,label\ni1,w1,0\ni1,w2,{value}\n")
     with pytest.raises(DataError, match="integer class code") as err:
         read_labels(path)
     assert_located(err, path, 3, value)
 
 
 def test_negative_label(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,-1\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2,1\ni2,w1,-1\n")
     with pytest.raises(DataError, match="0 or more") as err:
         read_labels(path)
     assert_located(err, path, 4, "-1")
 
 
 def test_huge_label_code(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1000\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2,1000\n")
     with pytest.raises(DataError, match="above 999") as err:
         read_labels(path)
     assert_located(err, path, 3, "1000")
-    assert read_labels(csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,0999\n", "z.csv"))["label"].tolist() == [0, 999]
+    assert read_labels(csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2,0999\n", "z.csv"))["label"].tolist() == [0, 999]
 
 
 def test_label_outside_classes(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,a\ni1,w2,b\ni2,w1,c\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,a\ni1,w2,b\ni2,w1,c\n")
     with pytest.raises(DataError, match="not one of the classes a, b") as err:
         read_labels(path, classes=["a", "b"])
     assert_located(err, path, 4, "c")
@@ -145,28 +145,28 @@ def test_bad_classes_argument(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("row", "column", "value"),
-    [(",w2,1", "item", ""), ("i1, ,1", "worker", " "), ("i1,w2,", "label", "")],
+    [(",w2,1", "item", ""), ("i1, ,1", "judge", " "), ("i1,w2,", "label", "")],
 )
 def test_empty_fields(tmp_path: Path, row: str, column: str, value: str) -> None:
-    path = csv(tmp_path, f"item,worker,label\ni1,w1,0\n{row}\ni2,w1,1\n")
+    path = csv(tmp_path, f"item,judge,label\ni1,w1,0\n{row}\ni2,w1,1\n")
     with pytest.raises(DataError, match=f"empty {column}") as err:
         read_labels(path)
     assert_located(err, path, 3, value)
 
 
 def test_first_fault_in_file_order_wins(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,x\n,w3,1\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2,x\n,w3,1\n")
     with pytest.raises(DataError) as err:
         read_labels(path)
     assert err.value.line == 3  # the bad label comes before the empty item of line 4
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\n,w2,1\ni2,w3,x\n", "b.csv")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\n,w2,1\ni2,w3,x\n", "b.csv")
     with pytest.raises(DataError, match="empty item") as err:
         read_labels(path)
     assert err.value.line == 3
 
 
 def test_repeated_pair_names_both_lines(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni1,w2,0\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni1,w2,0\n")
     with pytest.raises(DataError) as err:
         read_labels(path)
     assert_located(err, path, 5, "i1,w2,0")
@@ -174,27 +174,27 @@ def test_repeated_pair_names_both_lines(tmp_path: Path) -> None:
 
 
 def test_duplicate_rules_match_pandas(tmp_path: Path) -> None:
-    text = "item,worker,label\ni1,w1,0\ni1,w2,1\ni1,w1,1\ni2,w1,1\ni1,w1,0\ni2,w2,0\n"
+    text = "item,judge,label\ni1,w1,0\ni1,w2,1\ni1,w1,1\ni2,w1,1\ni1,w1,0\ni2,w2,0\n"
     path = csv(tmp_path, text)
-    raw = pd.read_csv(path, dtype={"item": str, "worker": str})
+    raw = pd.read_csv(path, dtype={"item": str, "judge": str})
     keep = read_labels(path, duplicates="keep")
     assert keep.values.tolist() == raw.values.tolist()
     for rule in ("first", "last"):
         table = read_labels(path, duplicates=rule)
-        expected = raw.drop_duplicates(["item", "worker"], keep=rule)
+        expected = raw.drop_duplicates(["item", "judge"], keep=rule)
         assert table.values.tolist() == expected.values.tolist()
         assert list(table.attrs["lines"]) == (expected.index + 2).tolist()
 
 
-def test_fewer_than_two_workers(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni2,w1,1\n")
-    with pytest.raises(DataError, match="at least two workers") as err:
+def test_fewer_than_two_judges(tmp_path: Path) -> None:
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni2,w1,1\n")
+    with pytest.raises(DataError, match="at least two judges") as err:
         read_labels(path)
     assert_located(err, path, 2, "w1")
 
 
 def test_wrong_field_count(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\ni1,w1,0\ni1,w2\n")
+    path = csv(tmp_path, "item,judge,label\ni1,w1,0\ni1,w2\n")
     with pytest.raises(DataError, match="expected 3") as err:
         read_labels(path)
     assert_located(err, path, 3, "i1,w2")
@@ -306,26 +306,26 @@ def test_failed_write_keeps_old_file(tmp_path: Path) -> None:
 
 
 def test_benchmark_repeats_follow_the_authors_rule(tmp_path: Path) -> None:
-    text = "item,worker,label\n0,0,1\n0,1,0\n0,0,1\n1,0,0\n0,0,0\n1,1,1\n"
+    text = "item,judge,label\n0,0,1\n0,1,0\n0,0,1\n1,0,0\n0,0,0\n1,1,1\n"
     label_path = csv(tmp_path, text, "label.csv")
     truth_path = csv(tmp_path, "item,truth\n0,1\n1,0\n", "truth.csv")
     data = parse_truth_benchmark(label_path, truth_path)
     raw = pd.read_csv(label_path).drop_duplicates(keep="first")  # the notebooks' rule
-    assert data.labels.values.tolist() == raw.astype({"item": str, "worker": str}).values.tolist()
+    assert data.labels.values.tolist() == raw.astype({"item": str, "judge": str}).values.tolist()
     assert data.repeats == {"duplicate": 1, "duplicate_conflict": 1}
     assert list(data.labels.attrs["lines"]) == (raw.index + 2).tolist()
     assert data.truth.values.tolist() == [["0", 1], ["1", 0]]
 
 
 def test_benchmark_errors_name_the_file(tmp_path: Path) -> None:
-    label_path = csv(tmp_path, "item,worker,label\n0,0,1\n0,1,0\n", "label.csv")
+    label_path = csv(tmp_path, "item,judge,label\n0,0,1\n0,1,0\n", "label.csv")
     truth_path = csv(tmp_path, "item,truth\n0,1\n1,7\n", "truth.csv")
     with pytest.raises(DataError) as err:
         parse_truth_benchmark(label_path, truth_path)
     assert_located(err, truth_path, 3, "7")
 
 
-#: (labels, items, workers, classes, items with truth) of each pinned set
+#: (labels, items, judges, classes, items with truth) of each pinned set
 BENCHMARK_COUNTS = {
     "truth_product": (24945, 8315, 176, 2, 8315),
     "truth_senti": (20000, 1000, 85, 2, 1000),
@@ -349,10 +349,10 @@ def test_pinned_benchmark_files() -> None:
 def test_benchmark_sets_from_mirror(dataset: str) -> None:
     files = pinned(dataset, MIRROR)  # size and sha256 checked
     data = parse_truth_benchmark(files["label.csv"], files["truth.csv"])
-    n_labels, n_items, n_workers, n_classes, n_truth = BENCHMARK_COUNTS[dataset]
+    n_labels, n_items, n_judges, n_classes, n_truth = BENCHMARK_COUNTS[dataset]
     codes = as_crowd_labels(data.labels)  # no repeated pair left: the default "error" rule passes
-    assert (codes.n_labels, codes.n_items, codes.n_workers, codes.n_classes) == (
-        n_labels, n_items, n_workers, n_classes)
+    assert (codes.n_labels, codes.n_items, codes.n_judges, codes.n_classes) == (
+        n_labels, n_items, n_judges, n_classes)
     assert len(data.truth) == n_truth
     assert data.repeats == {"duplicate": 0, "duplicate_conflict": 0}
     raw = pd.read_csv(files["label.csv"])
@@ -367,19 +367,19 @@ def test_reader_matches_pandas_parse(tmp_path: Path, name: str) -> None:
     rng = np.random.default_rng(5)
     items = [f"doc {k}" for k in range(40)] + ["007", "7", "ü-é", "a,b"]
     rows = {(items[rng.integers(len(items))], f"w{rng.integers(12)}") for _ in range(300)}
-    frame = pd.DataFrame(sorted(rows), columns=["item", "worker"]).sample(frac=1.0, random_state=1)
+    frame = pd.DataFrame(sorted(rows), columns=["item", "judge"]).sample(frac=1.0, random_state=1)
     frame["label"] = rng.integers(0, 4, len(frame))
     path = tmp_path / name
     frame.to_csv(path, sep="," if name.endswith(".csv") else "\t", index=False)
     parsed = pd.read_csv(path, sep="," if name.endswith(".csv") else "\t", dtype=str, keep_default_na=False)
     table = read_labels(path)
     assert table["item"].tolist() == parsed["item"].tolist()
-    assert table["worker"].tolist() == parsed["worker"].tolist()
+    assert table["judge"].tolist() == parsed["judge"].tolist()
     assert table["label"].dtype == np.int64 and table["label"].tolist() == parsed["label"].astype(int).tolist()
     codes = read_crowd_labels(path)
     assert codes.item.dtype == np.int32 and codes.label.dtype == np.int32
     assert [str(i) for i in codes.items[codes.item]] == parsed["item"].tolist()
-    assert [str(w) for w in codes.workers[codes.worker]] == parsed["worker"].tolist()
+    assert [str(w) for w in codes.judges[codes.judge]] == parsed["judge"].tolist()
     assert list(codes.items) == sorted(set(parsed["item"]))  # not all digit strings: text order
     truth = pd.DataFrame({"item": list(dict.fromkeys(parsed["item"])), "truth": 1})
     truth_path = tmp_path / ("truth" + path.suffix)
@@ -388,14 +388,14 @@ def test_reader_matches_pandas_parse(tmp_path: Path, name: str) -> None:
 
 
 def test_digit_ids_in_natural_order(tmp_path: Path) -> None:
-    path = csv(tmp_path, "item,worker,label\n10,2,0\n2,10,1\n007,2,1\n7,10,0\n")
+    path = csv(tmp_path, "item,judge,label\n10,2,0\n2,10,1\n007,2,1\n7,10,0\n")
     codes = read_crowd_labels(path)
-    assert list(codes.items) == ["2", "007", "7", "10"] and list(codes.workers) == ["2", "10"]
+    assert list(codes.items) == ["2", "007", "7", "10"] and list(codes.judges) == ["2", "10"]
 
 
 def test_memory_per_label(tmp_path: Path) -> None:
     """The labels held as codes take 12 bytes each; reading peaks under 32 bytes a label and a Dawid-Skene
-    fit under 44 more: 32 for the fit, and 12 for the copy of the codes sorted by (item, worker, label) that
+    fit under 44 more: 32 for the fit, and 12 for the copy of the codes sorted by (item, judge, label) that
     every fit runs on when the rows are not in that order, as here (numpy's allocations, traced; pyarrow's
     parse buffers are not traced and are freed when the read ends)."""
     import tracemalloc
@@ -405,7 +405,7 @@ def test_memory_per_label(tmp_path: Path) -> None:
 
     n_items, per_item = 20_000, 10
     path = tmp_path / "big.tsv"
-    write_simulated_labels(path, None, n_items=n_items, labels_per_item=per_item, n_workers=100, seed=2)
+    write_simulated_labels(path, None, n_items=n_items, labels_per_item=per_item, n_judges=100, seed=2)
     n = n_items * per_item
     tracemalloc.start()
     try:

@@ -21,7 +21,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def table(labels) -> dict[tuple[str, str], int]:
-    return {(i, w): int(v) for i, w, v in labels[["item", "worker", "label"]].itertuples(index=False)}
+    return {(i, w): int(v) for i, w, v in labels[["item", "judge", "label"]].itertuples(index=False)}
 
 
 # ---------------------------------------------------------------- llmjudge
@@ -81,7 +81,7 @@ def test_llmjudge_mirror(mirror: Path) -> None:
             kept, outside = (kept + 1, outside) if g in "0123" else (kept, outside + 1)
     gold = [line.split() for line in files[LLMJUDGE_GOLD].read_text().splitlines()]
     assert (len(runs), kept, outside, len(items)) == (33, 145956, 3, 4423)
-    assert len(data.labels) == kept and data.labels["worker"].nunique() == len(runs)
+    assert len(data.labels) == kept and data.labels["judge"].nunique() == len(runs)
     assert data.labels["item"].nunique() == len(items) and data.dropped["grade_out_of_range"] == outside
     assert len(data.truth) == len(gold) == 4423
     assert dict(zip(data.truth["item"], data.truth["truth"])) == {f"{q}:{p}": int(g) for q, _, p, g in gold}
@@ -157,7 +157,7 @@ def test_prd_mirror(mirror: Path) -> None:
             majority[f"{key[0]}:{key[1]}:{key[2]}"] = top[0][0]
     assert (len(files), len(judged), len({k[:3] for k in judged}), len({k[3:] for k in judged})) == (116, 8000, 800, 10)
     assert len(data.labels) == len(judged) and data.labels["item"].nunique() == 800
-    assert data.labels["worker"].nunique() == 10
+    assert data.labels["judge"].nunique() == 10
     assert (len(votes), len(majority), data.dropped["human_tie"]) == (800, 744, 56)
     assert dict(zip(data.truth["item"], data.truth["truth"])) == majority
     assert sorted(data.labels["label"].unique()) == [0, 1, 2]
@@ -186,7 +186,7 @@ def test_pandalm_tiny(tmp_path: Path) -> None:
     assert data.dropped == {"unreadable_verdict": 1, "no_human_majority": 1}
     # annotator 1 in the panel: the truth from annotators 2 and 3 when they agree
     data = parse_pandalm(files, humans=[1])
-    assert table(data.labels)[("1", "annotator1")] == 0 and data.labels["worker"].nunique() == 3
+    assert table(data.labels)[("1", "annotator1")] == 0 and data.labels["judge"].nunique() == 3
     assert data.truth.to_dict("list") == {"item": [], "truth": []}
     data = parse_pandalm(files, humans=[3])
     assert data.truth.to_dict("list") == {"item": ["0", "2"], "truth": [1, 2]}
@@ -228,6 +228,6 @@ def test_pandalm_mirror(mirror: Path, humans: list[int]) -> None:
             truth[str(r["idx"])] = value
     assert (len(test), sum(r["gpt_result"] == "garbage" for r in gpt)) == (999, 25)
     assert table(data.labels) == direct and len(data.labels) == 1973 + 999 * len(humans)
-    assert data.labels["item"].nunique() == 999 and data.labels["worker"].nunique() == 2 + len(humans)
+    assert data.labels["item"].nunique() == 999 and data.labels["judge"].nunique() == 2 + len(humans)
     assert dict(zip(data.truth["item"], data.truth["truth"])) == truth
     assert len(truth) == {(): 999, (1,): 917, (2,): 928, (3,): 912}[tuple(humans)]

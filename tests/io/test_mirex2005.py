@@ -28,7 +28,7 @@ def test_mirror_file_parses(mirror):
     data = parse_mirex2005(mirror / MIREX / "judgments.csv", mirror / MIREX / "MTurk.qrel")
     prefs, truth = data.preferences, data.truth
     assert len(prefs) == 2805 and data.dropped == {"empty_answer": 5}
-    assert prefs["topic"].nunique() == 11 and prefs["worker"].nunique() == 79
+    assert prefs["topic"].nunique() == 11 and prefs["judge"].nunique() == 79
     assert prefs["outcome"].value_counts().to_dict() == {"tie": 1405, "right": 823, "left": 577}
     assert len(truth) == 118 and truth["grade"].between(0, 4).all()
     # every query's best group gets grade 4, and each query's grades follow its groups (group 1 = best)

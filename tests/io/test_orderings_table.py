@@ -91,7 +91,7 @@ BAD_TABLES = [
     ("rank_empty.tsv", HEADER + GOOD_SET.replace("a\t2\t2", "a\t2\t"), 3, "", "positive integer"),
     ("empty_item.tsv", HEADER + GOOD_SET.replace("a\t2\t2", "a\t\t2"), 3, "", "empty item"),
     ("dup_item.tsv", HEADER + GOOD_SET + "s\tb\t1\t2\n", 6, "1", "twice"),
-    ("missing_column.tsv", "set_id\tworker\trank\ns\ta\t1\n", 1, "set_id\tworker\trank", "missing column(s) item"),
+    ("missing_column.tsv", "set_id\tjudge\trank\ns\ta\t1\n", 1, "set_id\tjudge\trank", "missing column(s) item"),
     ("extra_item.tsv", HEADER + GOOD_SET + "s\tb\t3\t3\n", 6, "3", "does not rank"),
     ("missing_item.tsv", HEADER + "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t1\n", 4, "b", "does not rank"),
     ("one_judge.tsv", HEADER + GOOD_SET + "t\ta\t1\t1\nt\ta\t2\t2\n", 6, "t", "at least 2 judges"),

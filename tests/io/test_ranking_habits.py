@@ -28,7 +28,7 @@ def table(header: list[str], rows, sep: str = "\t", order: list[int] | None = No
     return "\n".join(lines) + "\n"
 
 
-def test_orderings_worker_task_order_extra_and_csv(tmp_path: Path) -> None:
+def test_orderings_judge_task_order_extra_and_csv(tmp_path: Path) -> None:
     canonical = read_orderings(write(tmp_path / "c.tsv", table(ORDERINGS_COLUMNS, PANEL)))
     variants = {
         "worker.tsv": table(["set_id", "worker", "item", "rank"], PANEL),

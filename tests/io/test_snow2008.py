@@ -106,10 +106,10 @@ def test_snow_bad_response(tmp_path: Path, task: str, response: str, reason: str
 
 
 def test_snow_bad_header_and_columns(tmp_path: Path) -> None:
-    path = write(tmp_path / "anger.tsv", "worker\titem\tresponse\nA1\t1\t5\n")
+    path = write(tmp_path / "anger.tsv", "judge\titem\tresponse\nA1\t1\t5\n")
     with pytest.raises(DataError, match="header must be") as err:
         parse_snow2008(path, "anger")
-    assert_located(err, path, 1, "worker\titem\tresponse")
+    assert_located(err, path, 1, "judge\titem\tresponse")
 
     path = write(tmp_path / "anger.tsv", SNOW_HEADER + "h\tA1\t1\t5\t0\th\n")
     with pytest.raises(DataError, match="expected 5 tab-separated fields, got 6") as err:

@@ -71,10 +71,10 @@ def test_trec_bad_rows(tmp_path: Path, body: str, line: int, value: str, reason:
 
 
 def test_trec_bad_header_and_empty(tmp_path: Path) -> None:
-    path = write(tmp_path / "trec.txt", "topic\tworker\tdoc\tgold\tlabel\n7\tw1\td\t-1\t1\n")
+    path = write(tmp_path / "trec.txt", "topic\tjudge\tdoc\tgold\tlabel\n7\tw1\td\t-1\t1\n")
     with pytest.raises(DataError, match="header must be") as err:
         parse_trec_rf10(path)
-    assert_located(err, path, 1, "topic\tworker\tdoc\tgold\tlabel")
+    assert_located(err, path, 1, "topic\tjudge\tdoc\tgold\tlabel")
 
     empty = write(tmp_path / "empty.txt", "")
     with pytest.raises(DataError, match="header must be") as err:
@@ -114,7 +114,7 @@ def test_trec_rf10_real(mirror: Path) -> None:
     assert len(g) + sum(data.dropped.values()) == 98_453
     assert len(g) == 90_438
     assert g["label"].value_counts().sort_index().tolist() == [30_465, 35_341, 24_632]
-    # 206 (topic, doc) pairs and 4 workers have only broken-link labels
+    # 206 (topic, doc) pairs and 4 judges have only broken-link labels
     assert g["item"].nunique() == 20_232 - 206
     assert g["judge"].nunique() == 766 - 4
     assert g["item"].str.split(":").str[0].nunique() == 100

@@ -54,13 +54,13 @@ CASES = {
     "grades.yaml": ([b"n_labels: 2", b"label_names:", b"- " + BAD, b"- b"],
                     lambda p: read_grades(ok_grades(p.parent), p)),
     "table.tsv": ([b"item\tjudge\tlabel", b"a\tj1\t0", b"a\t" + BAD + b"\t1"],
-                  lambda p: parse_graded_source("table", {p.name: p}, {"n_labels": 2})),
+                  lambda p: parse_graded_source("table", {p.name: p}, {"n_classes": 2})),
     "ratings.tsv": ([b"item\tjudge\tlabel", b"t:a\tj1\t0", b"t:a\t" + BAD + b"\t1"],
                     lambda p: read_grades_table(p, 2)),
     "truth.tsv": ([b"topic\titem\tgrade", b"t\ta\t1", b"t\t" + BAD + b"\t0"], read_truth),
-    "preferences.tsv": ([b"topic\tworker\tleft\tright\toutcome", b"t\tw\ta\tb\tleft", b"t\tw\ta\t" + BAD + b"\tleft"],
+    "preferences.tsv": ([b"topic\tjudge\tleft\tright\toutcome", b"t\tw\ta\tb\tleft", b"t\tw\ta\t" + BAD + b"\tleft"],
                         read_preferences),
-    "labels.csv": ([b"item,worker,label", b"a,w1,0", b"a," + BAD + b",1"], read_labels),
+    "labels.csv": ([b"item,judge,label", b"a,w1,0", b"a," + BAD + b",1"], read_labels),
     "label_truth.tsv": ([b"item\ttruth", b"a\t0", BAD + b"\t1"], read_label_truth),
 }
 

@@ -45,7 +45,7 @@ def direct_counts(verdicts: list[tuple[str, ...]]) -> dict[str, int]:
 
 # ---------------------------------------------------------------- llmfao
 
-CROWD = "id,prompt,model_x,model_y,worker,winner,left,right\n"
+CROWD = "id,prompt,model_x,model_y,judge,winner,left,right\n"
 JUDGE = "id,prompt,model_x,model_y,winner,left,right\n"
 
 
@@ -71,8 +71,8 @@ def test_llmfao_tiny(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "text", "line", "reason", "value"), [
     ("crowd-comparisons.csv", CROWD + "0,8,97,98,58,tie,a,b\n0,8,97,98,14,draw,a,b\n", 3, "winner must be", "draw"),
-    ("crowd-comparisons.csv", CROWD + "0,8,97,98,58,tie,a,b\n0,8,97,98,,tie,a,b\n", 3, "empty worker", ""),
-    ("crowd-comparisons.csv", JUDGE + "0,8,97,98,tie,a,b\n", 1, "need a worker column",
+    ("crowd-comparisons.csv", CROWD + "0,8,97,98,58,tie,a,b\n0,8,97,98,,tie,a,b\n", 3, "empty judge", ""),
+    ("crowd-comparisons.csv", JUDGE + "0,8,97,98,tie,a,b\n", 1, "need a judge column",
      "id,prompt,model_x,model_y,winner,left,right"),
     ("gpt4-crowd-comparisons.csv", JUDGE + "0,8,97,98,tie,a,b\n1,8,97,97,left,a,a\n", 3, "a model against itself", "a"),
     ("gpt3-crowd-comparisons.csv", "id,prompt,model_x,model_y,left,right\n0,8,97,98,a,b\n", 1, "missing column",

@@ -183,7 +183,7 @@ def test_duplicates(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- preferences as verdicts
 
-PREFERENCES = "topic\tworker\tleft\tright\toutcome\nt1\tw1\ta\tb\tleft\nt1\tw2\tb\ta\tright\nt2\tw1\ta\tc\ttie\n"
+PREFERENCES = "topic\tjudge\tleft\tright\toutcome\nt1\tw1\ta\tb\tleft\nt1\tw2\tb\ta\tright\nt2\tw1\ta\tc\ttie\n"
 #: the same judgments as a verdicts table, written by hand: left -> model_a, right -> model_b
 AS_VERDICTS = [("t1", "w1", "a", "b", "model_a"), ("t1", "w2", "b", "a", "model_b"), ("t2", "w1", "a", "c", "tie")]
 
@@ -191,8 +191,8 @@ AS_VERDICTS = [("t1", "w1", "a", "b", "model_a"), ("t1", "w2", "b", "a", "model_
 def test_verdicts_from_preferences(tmp_path: Path) -> None:
     preferences = read_preferences(write(tmp_path / "p.tsv", PREFERENCES))
     assert as_rows(verdicts_from_preferences(preferences)) == AS_VERDICTS
-    # the converter keeps rows, not the frame's index; judge is read as worker
-    shuffled = preferences.iloc[[2, 0, 1]].rename(columns={"worker": "judge"})
+    # the converter keeps rows, not the frame's index; worker is read as judge
+    shuffled = preferences.iloc[[2, 0, 1]].rename(columns={"judge": "worker"})
     assert as_rows(verdicts_from_preferences(shuffled)) == [AS_VERDICTS[2], AS_VERDICTS[0], AS_VERDICTS[1]]
     with pytest.raises(ValueError, match="outcome must be"):
         verdicts_from_preferences(preferences.assign(outcome=["left", "x", "tie"]))
@@ -213,7 +213,7 @@ def test_read_verdicts_or_preferences(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="outcome must be") as err:
         read_verdicts_or_preferences(path)
     assert_located(err, path, 5, "wins")
-    for text in ("item\tworker\tlabel\ni\tw\t1\n", "left\tright\twinner\na\tb\ttie\n"):
+    for text in ("item\tjudge\tlabel\ni\tw\t1\n", "left\tright\twinner\na\tb\ttie\n"):
         path = write(tmp_path / "neither.tsv", text)
         with pytest.raises(DataError, match="header must be a verdicts table's") as err:
             read_verdicts_or_preferences(path)

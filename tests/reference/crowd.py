@@ -1,5 +1,5 @@
 """Crowd references: the pmf of a Bernoulli sum by enumerating all 2^k outcomes, and CrowdAgg
-by brute force (dense per-worker matrices, Algorithm 1 for every (worker, item))."""
+by brute force (dense per-judge matrices, Algorithm 1 for every (judge, item))."""
 from __future__ import annotations
 
 import itertools
@@ -22,10 +22,10 @@ def enumerate_pmf(q: np.ndarray) -> np.ndarray:
 
 
 def brute_pairwise(topic: TopicJudgments, pairwise: str) -> np.ndarray:
-    n, m = topic.n_items, topic.n_workers
+    n, m = topic.n_items, topic.n_judges
     net = np.zeros((m, n, n))
     compared = np.zeros((m, n, n), dtype=bool)
-    for i, s, t, o in zip(topic.worker, topic.left, topic.right, topic.outcome):
+    for i, s, t, o in zip(topic.judge, topic.left, topic.right, topic.outcome):
         if o != 0:
             net[i, s, t] += o
             net[i, t, s] -= o
@@ -78,7 +78,7 @@ def brute_skill(ranking: np.ndarray, net: np.ndarray) -> np.ndarray:
 
 def brute_crowdagg(topic, measure, skill, pairwise, max_iter=20):
     p, net = brute_pairwise(topic, pairwise)
-    eta = np.ones(topic.n_workers)
+    eta = np.ones(topic.n_judges)
     scores = brute_scores(p, eta, measure)
     ranking = ranking_from_scores(scores)
     if not skill:

@@ -1,5 +1,5 @@
 """Where the next labels go: the lookahead gain against enumeration, the choice on a panel whose
-posteriors are known, candidates, workers and budgets; the replay harness against a hand replay."""
+posteriors are known, candidates, judges and budgets; the replay harness against a hand replay."""
 from __future__ import annotations
 
 import itertools
@@ -32,21 +32,21 @@ def test_expected_accuracy_equals_enumerating_every_label_sequence():
 def test_one_label_that_cannot_flip_a_decision_is_valued_with_the_next():
     confusion = np.array([[0.7, 0.3], [0.3, 0.7]])
     rates = lookahead_rates(np.array([[0.5, 0.5], [0.8, 0.2], [0.999, 0.001]]), confusion)
-    assert rates[0, 0] == pytest.approx(0.2)  # a tie: one label of a 0.7 worker decides it
+    assert rates[0, 0] == pytest.approx(0.2)  # a tie: one label of a 0.7 judge decides it
     assert expected_accuracy(np.array([[0.8, 0.2]]), confusion, 1)[0] == pytest.approx(0.8)  # one label: no gain
     assert rates[1, 0] > 0  # but three do, and the first of them is worth their mean gain
     assert (rates[2] == 0).all()  # three labels cannot overturn 0.999
 
 
 def _tiny_panel():
-    """Six binary items, workers of known accuracy 0.9 / 0.8 / 0.7: labels from two or three of them."""
+    """Six binary items, judges of known accuracy 0.9 / 0.8 / 0.7: labels from two or three of them."""
     rows = [("a", "w1", 1), ("a", "w2", 1), ("a", "w3", 1),  # three agree: certain
             ("b", "w1", 1), ("b", "w2", 0),                  # the best two disagree
             ("c", "w2", 1), ("c", "w3", 0),                  # 0.8 against 0.7
             ("d", "w1", 0), ("d", "w3", 0),                  # two agree
             ("e", "w3", 1),                                  # one weak label
             ("f", "w1", 1), ("f", "w2", 1)]                  # two strong agree
-    return pd.DataFrame(rows, columns=["item", "worker", "label"])
+    return pd.DataFrame(rows, columns=["item", "judge", "label"])
 
 
 def _enumerated_posteriors(labels: pd.DataFrame, accuracy: dict[str, float]) -> pd.Series:
@@ -54,9 +54,9 @@ def _enumerated_posteriors(labels: pd.DataFrame, accuracy: dict[str, float]) -> 
     out = {}
     for item, rows in labels.groupby("item"):
         like = [1.0, 1.0]
-        for worker, label in zip(rows["worker"], rows["label"]):
+        for judge, label in zip(rows["judge"], rows["label"]):
             for t in (0, 1):
-                like[t] *= accuracy[worker] if label == t else 1 - accuracy[worker]
+                like[t] *= accuracy[judge] if label == t else 1 - accuracy[judge]
         out[item] = like[1] / sum(like)
     return pd.Series(out)
 
@@ -67,7 +67,7 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     p1 = _enumerated_posteriors(labels, accuracy)
     data = as_crowd_labels(labels)
     posteriors = np.column_stack([1 - p1[data.items].to_numpy(), p1[data.items].to_numpy()])
-    confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (accuracy[w] for w in data.workers)])
+    confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (accuracy[w] for w in data.judges)])
     plan = next_labels(data, posteriors, budget=3, confusions=confusions, stop=0.99, explore=0)  # the scores alone
     certainty = pd.Series(np.abs(p1 - 0.5), index=p1.index)
     least_certain = certainty.sort_values(kind="stable").index[:3].tolist()
@@ -79,7 +79,7 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
         warnings.simplefilter("ignore", DataWarning)
         everything = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98, explore=0)
     assert p1["a"] == pytest.approx(0.504 / 0.510) and "a" not in set(everything["item"])
-    # nor without stopping advice: three labels of the typical worker (accuracy 0.8) cannot overturn odds of 84
+    # nor without stopping advice: three labels of the typical judge (accuracy 0.8) cannot overturn odds of 84
     assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None,
                                       explore=0)["item"])
     # the lookahead's own exploration (0.1 of 100: up to 10 labels, one each to the items with the fewest
@@ -93,7 +93,7 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
 def test_candidates_cap_and_exclude_and_a_large_budget_warns():
     data = as_crowd_labels(_tiny_panel())
     fitted = DawidSkene(smoothing=1.0).fit(data)
-    confusions = fitted.confusions_.to_numpy().reshape(data.n_workers, 2, 2)
+    confusions = fitted.confusions_.to_numpy().reshape(data.n_judges, 2, 2)
     posteriors = np.full((data.n_items, 2), 0.5)  # every item a tie: each deserves labels
     candidates = pd.DataFrame({"item": ["b", "c", "e", "zz"], "available": [2, 1, 0, 4]})
     with pytest.warns(DataWarning, match="3 of the 10"), pytest.warns(DataWarning, match="'zz'"):
@@ -102,18 +102,18 @@ def test_candidates_cap_and_exclude_and_a_large_budget_warns():
     assert set(counts.index) == {"b", "c"} and counts["b"] == 2 and counts["c"] == 1
 
 
-def test_workers_available_names_only_listed_workers_not_yet_on_the_item():
+def test_judges_available_names_only_listed_judges_not_yet_on_the_item():
     data = as_crowd_labels(_tiny_panel())
     confusions = np.array([[[a, 1 - a], [1 - a, a]] for a in (0.9, 0.8, 0.7)])
     posteriors = np.full((data.n_items, 2), 0.5)
-    workers = pd.DataFrame({"worker": ["w1", "w3"], "available": [1, 5]})
-    plan = next_labels(data, posteriors, budget=4, confusions=confusions, workers_available=workers, stop=None)
-    assert set(plan["worker"]) <= {"w1", "w3"}
-    assert (plan["worker"] == "w1").sum() <= 1
-    done = set(zip(_tiny_panel()["item"], _tiny_panel()["worker"]))
-    assert not any((i, w) in done for i, w in zip(plan["item"], plan["worker"]))
+    judges = pd.DataFrame({"judge": ["w1", "w3"], "available": [1, 5]})
+    plan = next_labels(data, posteriors, budget=4, confusions=confusions, judges_available=judges, stop=None)
+    assert set(plan["judge"]) <= {"w1", "w3"}
+    assert (plan["judge"] == "w1").sum() <= 1
+    done = set(zip(_tiny_panel()["item"], _tiny_panel()["judge"]))
+    assert not any((i, w) in done for i, w in zip(plan["item"], plan["judge"]))
     with pytest.raises(ValueError, match="has no labels"):
-        next_labels(data, posteriors, 2, confusions=confusions, workers_available=pd.DataFrame({"worker": ["zz"]}))
+        next_labels(data, posteriors, 2, confusions=confusions, judges_available=pd.DataFrame({"judge": ["zz"]}))
 
 
 def test_baseline_policies():
@@ -129,7 +129,7 @@ def test_replay_against_a_hand_replay():
     """Four items, 2 / 3 / 1 / 2 labels in file order; majority vote; rounds of 2 labels (share 0.25 of 8),
     uniform policy: fewest labels first, ties in the seeded order checked by hand below."""
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
-                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
     curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None)
@@ -148,7 +148,7 @@ def test_replay_against_a_hand_replay():
 
 
 def test_replay_buys_each_items_labels_in_file_order():
-    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "worker": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
+    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "judge": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
     # one label per round (share 0.25 of 4); q has none left, so p's next labels come in file order:
     # round 0: p {1} -> 1 (wrong); round 1: p {1, 0} tie -> 0 (right); round 2: p {1, 0, 0} -> 0
@@ -158,7 +158,7 @@ def test_replay_buys_each_items_labels_in_file_order():
 
 
 def test_replay_until_ends_at_the_first_fit_that_reaches_it():
-    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "worker": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
+    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "judge": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
     # the full curve is 0.5, 1.0, 1.0 on 2, 3, 4 labels (test above); until 1.0 ends at the fit on 3
     curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None, until=1.0)
@@ -174,7 +174,7 @@ def test_replay_until_ends_at_the_first_fit_that_reaches_it():
 
 def test_replay_policies_gives_every_policy_a_row_and_a_curve():
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
-                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
     summary, curves = replay_policies(labels, truth, "majority_vote", policies=("uniform", "random"),
@@ -190,7 +190,7 @@ def test_replay_policies_gives_every_policy_a_row_and_a_curve():
 
 def test_replay_of_a_method_without_confusions_uses_the_m_step_on_its_posteriors():
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
-                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
     curve = replay(labels, truth, MajorityVote, policy="lookahead", round_share=0.25, stop=None)
@@ -199,10 +199,10 @@ def test_replay_of_a_method_without_confusions_uses_the_m_step_on_its_posteriors
 
 class WeightedVote(MajorityVote):
     """A fake method for hand replays: P(c) proportional to 1 + the summed weights of the item's labels
-    of class c (workers ``a`` and ``h`` weigh 8, any other 1); the lowest class on ties."""
+    of class c (judges ``a`` and ``h`` weigh 8, any other 1); the lowest class on ties."""
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
-        weight = np.where(np.isin(data.workers[data.worker], ["a", "h"]), 8.0, 1.0)
+        weight = np.where(np.isin(data.judges[data.judge], ["a", "h"]), 8.0, 1.0)
         score = np.ones((data.n_items, data.n_classes))
         np.add.at(score, (data.item, data.label), weight)
         return TruthFit(proba=score / score.sum(axis=1, keepdims=True))
@@ -210,7 +210,7 @@ class WeightedVote(MajorityVote):
 
 def _weighted_panel() -> tuple[pd.DataFrame, pd.DataFrame]:
     labels = pd.DataFrame({"item": ["p", "q", "r", "s", "p", "q", "r", "s", "p", "s"],
-                           "worker": ["b", "a", "b", "a", "c", "b", "h", "h", "a", "g"],
+                           "judge": ["b", "a", "b", "a", "c", "b", "h", "h", "a", "g"],
                            "label": [1, 0, 0, 1, 1, 1, 0, 0, 1, 0]})
     return labels, pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 0, 0, 0]})
 
@@ -258,7 +258,7 @@ def test_exploration_gives_the_items_with_fewest_labels_their_share_past_the_sto
 
 def test_replay_policies_reports_a_stall():
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
-                           "worker": ["x", "x", "y", "y", "x", "x", "z", "y"],
+                           "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [0, 1, 0, 1]})
     # majority vote is sure (1.0) of every item on one label: the stopping advice stops at once, on 4 of 8

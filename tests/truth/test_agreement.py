@@ -22,21 +22,21 @@ EXAMPLE = np.array([
 
 
 def long_table(matrix: np.ndarray, names: list | None = None) -> pd.DataFrame:
-    """The worker x item matrix (NaN = no label) as a long table; ``names`` maps codes to labels."""
-    worker, item = np.nonzero(~np.isnan(matrix))
-    codes = matrix[worker, item].astype(int)
+    """The judge x item matrix (NaN = no label) as a long table; ``names`` maps codes to labels."""
+    judge, item = np.nonzero(~np.isnan(matrix))
+    codes = matrix[judge, item].astype(int)
     label = codes if names is None else np.asarray(names, dtype=object)[codes]
-    return pd.DataFrame({"item": [f"u{i:02d}" for i in item], "worker": [f"w{w}" for w in worker], "label": label})
+    return pd.DataFrame({"item": [f"u{i:02d}" for i in item], "judge": [f"w{w}" for w in judge], "label": label})
 
 
 def random_panel(seed: int) -> np.ndarray:
-    """Workers x items class codes, NaN where missing: noisy copies of a hidden class per item."""
+    """Judges x items class codes, NaN where missing: noisy copies of a hidden class per item."""
     rng = np.random.default_rng(seed)
-    n_workers, n_items, k = rng.integers(3, 9), rng.integers(5, 31), rng.integers(2, 6)
+    n_judges, n_items, k = rng.integers(3, 9), rng.integers(5, 31), rng.integers(2, 6)
     truth = rng.integers(0, k, n_items)
-    noisy = rng.random((n_workers, n_items)) < rng.uniform(0.2, 0.7)
-    codes = np.where(noisy, rng.integers(0, k, (n_workers, n_items)), truth[None, :]).astype(float)
-    codes[rng.random((n_workers, n_items)) < rng.uniform(0.1, 0.6)] = NAN
+    noisy = rng.random((n_judges, n_items)) < rng.uniform(0.2, 0.7)
+    codes = np.where(noisy, rng.integers(0, k, (n_judges, n_items)), truth[None, :]).astype(float)
+    codes[rng.random((n_judges, n_items)) < rng.uniform(0.1, 0.6)] = NAN
     return codes
 
 
@@ -99,17 +99,17 @@ def test_edge_cases() -> None:
 def test_summary_against_pandas() -> None:
     table = pd.DataFrame({
         "item": ["a", "a", "a", "b", "b", "c", "d", "d"],
-        "worker": ["w1", "w2", "w1", "w1", "w3", "w2", "w2", "w3"],
+        "judge": ["w1", "w2", "w1", "w1", "w3", "w2", "w2", "w3"],
         "label": [0, 1, 0, 2, 2, 1, 0, 0],
     })
     crowd = as_crowd_labels(table, duplicates="keep")
     summary = summarise_labels(crowd, ordinal=True)
     per_item = table.groupby("item").size()
-    workers_per_item = table.groupby("item")["worker"].nunique()
-    per_worker = table.groupby("worker").size()
-    expected = {"items": 4, "workers": 3, "labels": 8, "classes": 3, "pairable_items": int((per_item >= 2).sum())}
-    for name, series in (("labels_per_item", per_item), ("workers_per_item", workers_per_item),
-                         ("labels_per_worker", per_worker)):
+    judges_per_item = table.groupby("item")["judge"].nunique()
+    per_judge = table.groupby("judge").size()
+    expected = {"items": 4, "judges": 3, "labels": 8, "classes": 3, "pairable_items": int((per_item >= 2).sum())}
+    for name, series in (("labels_per_item", per_item), ("judges_per_item", judges_per_item),
+                         ("labels_per_judge", per_judge)):
         expected.update({f"{name}_mean": series.mean(), f"{name}_median": series.median(),
                          f"{name}_min": series.min(), f"{name}_max": series.max()})
     for key, value in expected.items():
@@ -130,7 +130,7 @@ def test_benchmark_sets_nominal_alpha(mirror, dataset: str) -> None:
 
     files = {p.rsplit("/", 1)[1]: mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]}
     crowd = as_crowd_labels(parse_truth_benchmark(files["label.csv"], files["truth.csv"]).labels)
-    matrix = np.full((crowd.n_workers, crowd.n_items), NAN)
-    matrix[crowd.worker, crowd.item] = crowd.label
+    matrix = np.full((crowd.n_judges, crowd.n_items), NAN)
+    matrix[crowd.judge, crowd.item] = crowd.label
     expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal")
     assert krippendorff_alpha(crowd, "nominal") == pytest.approx(expected, abs=1e-10)

@@ -13,60 +13,60 @@ from manyjudges.truth.heldout import (
     fit_tempering,
     fold_split,
     held_out,
+    judge_confusions,
     label_folds,
     predictive,
     stacking_weights,
     subset,
     temper,
-    worker_confusions,
 )
 
 
-def _table(items, workers, labels) -> pd.DataFrame:
-    return pd.DataFrame({"item": [f"i{i:04d}" for i in items], "worker": [f"w{w:03d}" for w in workers],
+def _table(items, judges, labels) -> pd.DataFrame:
+    return pd.DataFrame({"item": [f"i{i:04d}" for i in items], "judge": [f"w{w:03d}" for w in judges],
                          "label": np.asarray(labels)})
 
 
-def one_coin_panel(seed: int = 0, n_items: int = 1000, n_workers: int = 40, per_item: int = 5, k: int = 4):
-    """Each worker right with its own accuracy, errors uniform over the other classes."""
+def one_coin_panel(seed: int = 0, n_items: int = 1000, n_judges: int = 40, per_item: int = 5, k: int = 4):
+    """Each judge right with its own accuracy, errors uniform over the other classes."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
-    accuracy = rng.uniform(0.3, 0.98, n_workers)
+    accuracy = rng.uniform(0.3, 0.98, n_judges)
     items = np.repeat(np.arange(n_items), per_item)
-    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
-    right = rng.random(len(items)) < accuracy[workers]
+    judges = np.concatenate([rng.choice(n_judges, per_item, replace=False) for _ in range(n_items)])
+    right = rng.random(len(items)) < accuracy[judges]
     wrong = (truth[items] + rng.integers(1, k, len(items))) % k
-    return _table(items, workers, np.where(right, truth[items], wrong)), truth
+    return _table(items, judges, np.where(right, truth[items], wrong)), truth
 
 
-def full_confusion_panel(seed: int = 0, n_items: int = 1500, n_workers: int = 12, per_item: int = 6, k: int = 3):
-    """Each worker with its own asymmetric confusion matrix: it mistakes one class for another most of the time."""
+def full_confusion_panel(seed: int = 0, n_items: int = 1500, n_judges: int = 12, per_item: int = 6, k: int = 3):
+    """Each judge with its own asymmetric confusion matrix: it mistakes one class for another most of the time."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
-    confusion = np.zeros((n_workers, k, k))
-    for w in range(n_workers):
+    confusion = np.zeros((n_judges, k, k))
+    for w in range(n_judges):
         confusion[w] = np.eye(k) * 0.9 + 0.1 / k
-        t = w % k  # the class this worker mistakes, for the next one
+        t = w % k  # the class this judge mistakes, for the next one
         confusion[w, t] = 0.05
         confusion[w, t, (t + 1) % k] = 0.9
         confusion[w, t, t] = 0.05
     items = np.repeat(np.arange(n_items), per_item)
-    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
-    cum = confusion[workers, truth[items]].cumsum(axis=1)
+    judges = np.concatenate([rng.choice(n_judges, per_item, replace=False) for _ in range(n_items)])
+    cum = confusion[judges, truth[items]].cumsum(axis=1)
     labels = (rng.random(len(items))[:, None] > cum).sum(axis=1)
-    return _table(items, workers, np.minimum(labels, k - 1)), truth
+    return _table(items, judges, np.minimum(labels, k - 1)), truth
 
 
-def ordinal_panel(seed: int = 0, n_items: int = 500, n_workers: int = 15, per_item: int = 6, k: int = 5):
-    """Graders of an ordered scale: a worker's grade is the truth plus its bias plus Gaussian noise, rounded."""
+def ordinal_panel(seed: int = 0, n_items: int = 500, n_judges: int = 15, per_item: int = 6, k: int = 5):
+    """Graders of an ordered scale: a judge's grade is the truth plus its bias plus Gaussian noise, rounded."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
-    bias = rng.normal(0, 0.4, n_workers)
-    noise = rng.uniform(0.5, 1.0, n_workers)
+    bias = rng.normal(0, 0.4, n_judges)
+    noise = rng.uniform(0.5, 1.0, n_judges)
     items = np.repeat(np.arange(n_items), per_item)
-    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
-    grade = np.rint(truth[items] + bias[workers] + noise[workers] * rng.standard_normal(len(items)))
-    return _table(items, workers, np.clip(grade, 0, k - 1).astype(int)), truth
+    judges = np.concatenate([rng.choice(n_judges, per_item, replace=False) for _ in range(n_items)])
+    grade = np.rint(truth[items] + bias[judges] + noise[judges] * rng.standard_normal(len(items)))
+    return _table(items, judges, np.clip(grade, 0, k - 1).astype(int)), truth
 
 
 # --- the withheld-label machinery --------------------------------------------------------------------------------
@@ -87,29 +87,29 @@ def test_folds_keep_a_label_of_every_item_in_every_fit_and_ignore_row_order():
     assert (per_item == 5).all()
     shuffled = as_crowd_labels(labels.sample(frac=1, random_state=1))
     moved = label_folds(shuffled, 5, seed=3)
-    key = lambda d, f: sorted(zip(d.item, d.worker, d.label, f))  # noqa: E731
+    key = lambda d, f: sorted(zip(d.item, d.judge, d.label, f))  # noqa: E731
     assert key(data, folds) == key(shuffled, moved)
 
 
-def test_worker_confusions_against_a_direct_loop():
-    labels, _ = one_coin_panel(n_items=40, n_workers=6, per_item=3, k=3)
+def test_judge_confusions_against_a_direct_loop():
+    labels, _ = one_coin_panel(n_items=40, n_judges=6, per_item=3, k=3)
     data = as_crowd_labels(labels)
     post = np.random.default_rng(0).dirichlet(np.ones(3), data.n_items)
-    got = worker_confusions(data, post, strength=2.0)
-    counts = np.zeros((data.n_workers, 3, 3))
-    for i, w, c in zip(data.item, data.worker, data.label):
+    got = judge_confusions(data, post, strength=2.0)
+    counts = np.zeros((data.n_judges, 3, 3))
+    for i, w, c in zip(data.item, data.judge, data.label):
         for t in range(3):
             counts[w, t, c] += post[i, t]
     pooled = counts.sum(axis=0)
     pooled = pooled / pooled.sum(axis=1, keepdims=True)
-    for w in range(data.n_workers):
+    for w in range(data.n_judges):
         for t in range(3):
             expected = (counts[w, t] + 2.0 * pooled[t]) / (counts[w, t].sum() + 2.0)
             np.testing.assert_allclose(got[w, t], expected, rtol=1e-7)
 
 
 def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_optimum():
-    labels, _ = one_coin_panel(n_items=150, n_workers=10, per_item=4, k=3)
+    labels, _ = one_coin_panel(n_items=150, n_judges=10, per_item=4, k=3)
     data = as_crowd_labels(labels)
     folds = label_folds(data, 4)
     held = held_out(DawidSkene().posteriors_on, data, folds)
@@ -125,7 +125,7 @@ def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_opti
 
 
 def test_held_out_fits_never_see_the_withheld_labels():
-    labels, _ = one_coin_panel(n_items=60, n_workers=8, per_item=3, k=3)
+    labels, _ = one_coin_panel(n_items=60, n_judges=8, per_item=3, k=3)
     data = as_crowd_labels(labels)
     folds = label_folds(data, 3)
     seen_sizes = []
@@ -137,11 +137,11 @@ def test_held_out_fits_never_see_the_withheld_labels():
     held_out(fit, data, folds)
     assert seen_sizes == [int((folds != f).sum()) for f in range(3)]
     sub = subset(data, folds != 0)
-    assert sub.n_items == data.n_items and sub.n_workers == data.n_workers
+    assert sub.n_items == data.n_items and sub.n_judges == data.n_judges
 
 
 def test_a_shared_fold_split_gives_what_the_folds_give():
-    labels, _ = one_coin_panel(n_items=80, n_workers=8, per_item=3, k=3)
+    labels, _ = one_coin_panel(n_items=80, n_judges=8, per_item=3, k=3)
     data = as_crowd_labels(labels)
     folds = label_folds(data, 4)
     split = fold_split(data, folds)
@@ -154,7 +154,7 @@ def test_a_shared_fold_split_gives_what_the_folds_give():
 
 
 def test_withheld_gold_answers_are_scored_by_fits_that_were_not_given_them():
-    labels, truth = one_coin_panel(n_items=90, n_workers=8, per_item=3, k=3)
+    labels, truth = one_coin_panel(n_items=90, n_judges=8, per_item=3, k=3)
     data = as_crowd_labels(labels)
     gold_items = np.arange(0, 90, 3)
     gold = (gold_items, truth[gold_items])
@@ -212,7 +212,7 @@ def test_auto_picks_the_generating_model(panel, ordered, family):
 
 
 def test_the_default_anchor_refuses_a_model_that_overturns_the_majority():
-    """On a panel where every worker mistakes one class for another 90% of the time, full Dawid-Skene corrects
+    """On a panel where every judge mistakes one class for another 90% of the time, full Dawid-Skene corrects
     the majority vote on a few items (it agrees with it on 0.915 of them, measured) and finds the classes; the
     one-coin model, which cannot express those confusions, overturns the majority on a third of the items and
     is wrong there. The default anchor (0.9) gives the one-coin model no weight and keeps Dawid-Skene."""
@@ -245,14 +245,14 @@ def test_auto_never_reads_a_truth_column():
     pd.testing.assert_frame_equal(plain.report_.drop(columns="seconds"), with_truth.report_.drop(columns="seconds"))
 
 
-def test_auto_keeps_gold_items_and_reports_a_worker_model():
+def test_auto_keeps_gold_items_and_reports_a_judge_model():
     labels, truth = one_coin_panel(n_items=200)
     items = sorted(labels["item"].unique())[:20]
     gold = pd.DataFrame({"item": items, "truth": (truth[:20] + 1) % 4})  # known answers the crowd disagrees with
     auto = Auto().fit(labels, gold=gold)
     assert (auto.labels_[items].to_numpy() == gold["truth"].to_numpy()).all()
     assert (auto.proba_.loc[items].max(axis=1) == 1.0).all()
-    assert auto.confusions_.shape == (labels["worker"].nunique() * 4, 4)
+    assert auto.confusions_.shape == (labels["judge"].nunique() * 4, 4)
     assert auto.skills_.between(0, 1).all()
 
 

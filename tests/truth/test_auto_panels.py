@@ -18,9 +18,9 @@ def accuracies(labels, truth, methods=("majority_vote", "dawid_skene", "auto")) 
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_sparse_biased_workers_auto_near_the_better_of_majority_vote_and_dawid_skene(seed):
-    """Most workers give a few binary labels each, with a strong personal yes/no bias: full Dawid-Skene explains
-    each worker's bias and loses the class (0.88-0.93 here, measured, where majority vote gets 0.89-0.93)."""
+def test_sparse_biased_judges_auto_near_the_better_of_majority_vote_and_dawid_skene(seed):
+    """Most judges give a few binary labels each, with a strong personal yes/no bias: full Dawid-Skene explains
+    each judge's bias and loses the class (0.88-0.93 here, measured, where majority vote gets 0.89-0.93)."""
     labels, truth = SCENARIOS["sparse_biased"](rng_for(seed, "test", "sparse"), n_items=1000, n_classes=2)
     acc = accuracies(labels, truth)
     assert acc["auto"] >= max(acc["majority_vote"], acc["dawid_skene"]) - 0.01, acc
@@ -40,12 +40,12 @@ def test_correlated_judges_auto_not_below_majority_vote(seed, options):
 
 @pytest.mark.parametrize("n_classes", [2, 3])
 def test_adversarial_majority_gold_recovers_the_minority(n_classes):
-    """Most workers swap the classes; without gold every unsupervised answer follows them (majority vote is right
+    """Most judges swap the classes; without gold every unsupervised answer follows them (majority vote is right
     on 0.13-0.16 of the items, measured, by the noise alone). 10% of the truth as gold: Dawid-Skene started from
     the gold items finds the swap, the gold answers its fold fits get right let it past the anchor, and auto is
     right on the other items (1.0 and 0.994 measured)."""
     labels, truth = SCENARIOS["adversarial_majority"](rng_for(0, "test", "adversarial"), n_items=1000,
-                                                      n_classes=n_classes, n_workers=20)
+                                                      n_classes=n_classes, n_judges=20)
     gold = truth.iloc[::10]
     rest = truth.drop(gold.index)
     with warnings.catch_warnings():

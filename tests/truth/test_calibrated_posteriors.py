@@ -1,6 +1,6 @@
 """Calibrated posteriors on simulated panels whose exact posteriors are known.
 
-A Dawid-Skene panel (3 classes with priors 0.5/0.3/0.2, 60 workers with their own full confusion
+A Dawid-Skene panel (3 classes with priors 0.5/0.3/0.2, 60 judges with their own full confusion
 matrices, accuracy U(0.5, 0.9), 4 labels per item, 3000 items): the posteriors computed with the
 generating parameters have an expected calibration error near 0 (only sampling noise: 0.007-0.009
 on three seeds); the stated bounds for the fitted ones are what three seeds measured (auto
@@ -15,25 +15,25 @@ from manyjudges.truth import Auto, DawidSkene, MajorityVote
 from manyjudges.truth.calibration import expected_calibration_error
 
 
-def dawid_skene_panel(seed: int, n_items: int = 3000, n_workers: int = 60, per_item: int = 4):
+def dawid_skene_panel(seed: int, n_items: int = 3000, n_judges: int = 60, per_item: int = 4):
     """(labels, truth codes, exact posteriors under the generating parameters)."""
     rng = np.random.default_rng(seed)
     k, prior = 3, np.array([0.5, 0.3, 0.2])
     truth = rng.choice(k, n_items, p=prior)
-    confusion = np.zeros((n_workers, k, k))
-    for w in range(n_workers):
+    confusion = np.zeros((n_judges, k, k))
+    for w in range(n_judges):
         accuracy = rng.uniform(0.5, 0.9)
         for t in range(k):
             confusion[w, t] = np.insert(rng.dirichlet(np.ones(k - 1)) * (1 - accuracy), t, accuracy)
     items = np.repeat(np.arange(n_items), per_item)
-    workers = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
-    cumulative = confusion[workers, truth[items]].cumsum(axis=1)
+    judges = np.concatenate([rng.choice(n_judges, per_item, replace=False) for _ in range(n_items)])
+    cumulative = confusion[judges, truth[items]].cumsum(axis=1)
     labels = np.minimum((rng.random(len(items))[:, None] > cumulative).sum(axis=1), k - 1)
     log_joint = np.tile(np.log(prior), (n_items, 1))
-    np.add.at(log_joint, items, np.log(confusion[workers, :, labels]))
+    np.add.at(log_joint, items, np.log(confusion[judges, :, labels]))
     exact = np.exp(log_joint - log_joint.max(axis=1, keepdims=True))
     exact /= exact.sum(axis=1, keepdims=True)
-    table = pd.DataFrame({"item": [f"i{i:05d}" for i in items], "worker": [f"w{w:03d}" for w in workers],
+    table = pd.DataFrame({"item": [f"i{i:05d}" for i in items], "judge": [f"w{w:03d}" for w in judges],
                           "label": labels})
     return table, truth, exact
 

@@ -54,7 +54,7 @@ def test_true_posteriors_are_calibrated():
 
 
 def test_calibration_scores_of_a_fitted_method():
-    labels, truth, _ = simulate_labels(np.random.default_rng(4), n_items=300, n_workers=15, labels_per_item=3,
+    labels, truth, _ = simulate_labels(np.random.default_rng(4), n_items=300, n_judges=15, labels_per_item=3,
                                        n_classes=3, good_accuracy=0.6)
     fitted = DawidSkene().fit(labels)
     ece, roc = calibration_scores(fitted.proba_, fitted.labels_, truth)

@@ -27,9 +27,9 @@ def their_labels(name: str, df: pd.DataFrame) -> pd.Series:
 @pytest.fixture(scope="module")
 def tasks():
     """crowd-kit's columns: task, worker, label (binary, 5 labels an item: majority votes never tie)."""
-    labels, truth, _ = simulate_labels(np.random.default_rng(21), n_items=80, n_workers=12, labels_per_item=5,
-                                       n_classes=2, worker_mix={"good": 1.0}, good_accuracy=0.95)
-    return labels.rename(columns={"item": "task"}), truth.set_index("item")["truth"]
+    labels, truth, _ = simulate_labels(np.random.default_rng(21), n_items=80, n_judges=12, labels_per_item=5,
+                                       n_classes=2, judge_mix={"good": 1.0}, good_accuracy=0.95)
+    return labels.rename(columns={"item": "task", "judge": "worker"}), truth.set_index("item")["truth"]
 
 
 @pytest.mark.parametrize("ours, theirs", sorted(PAIRS.items()))

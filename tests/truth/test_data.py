@@ -16,7 +16,7 @@ def test_the_sources_are_the_schemas():
 
 
 def test_simulated_tables_are_seeded_by_name():
-    spec = {"source": "simulate", "n_items": 30, "n_workers": 6, "labels_per_item": 3}
+    spec = {"source": "simulate", "n_items": 30, "n_judges": 6, "labels_per_item": 3}
     a_labels, a_truth = truth_tables("sim", spec, [], seed=1)
     b_labels, _ = truth_tables("sim", spec, [], seed=1)
     c_labels, _ = truth_tables("other", spec, [], seed=1)
@@ -26,35 +26,35 @@ def test_simulated_tables_are_seeded_by_name():
 
 def test_a_users_table_without_truth_and_an_unknown_source(tmp_path):
     path = tmp_path / "labels.tsv"
-    path.write_text("item\tworker\tlabel\ni1\tw1\t0\ni1\tw2\t1\n")
+    path.write_text("item\tjudge\tlabel\ni1\tw1\t0\ni1\tw2\t1\n")
     labels, truth = truth_tables("mine", {"source": "labels_table", "path": str(path)}, [])
     assert len(labels) == 2 and truth.empty and list(truth.columns) == ["item", "truth"]
     with pytest.raises(ValueError, match="unknown truth source 'csv'"):
         truth_tables("mine", {"source": "csv"}, [])
 
 
-def test_keep_workers_by_pattern():
+def test_keep_judges_by_pattern():
     import pandas as pd
 
-    from manyjudges.truth.data import keep_workers
+    from manyjudges.truth.data import keep_judges
 
-    labels = pd.DataFrame({"item": ["a", "a", "b", "c"], "worker": ["gpt4:ab", "gpt4:ba", "bard:ab", "gpt4:ba"],
+    labels = pd.DataFrame({"item": ["a", "a", "b", "c"], "judge": ["gpt4:ab", "gpt4:ba", "bard:ab", "gpt4:ba"],
                            "label": [0, 1, 1, 2]})
     truth = pd.DataFrame({"item": ["a", "b", "c"], "truth": [0, 1, 2]})
-    kept, kept_truth = keep_workers(labels, truth, ["*:ab"])
-    assert kept.to_dict("list") == {"item": ["a", "b"], "worker": ["gpt4:ab", "bard:ab"], "label": [0, 1]}
+    kept, kept_truth = keep_judges(labels, truth, ["*:ab"])
+    assert kept.to_dict("list") == {"item": ["a", "b"], "judge": ["gpt4:ab", "bard:ab"], "label": [0, 1]}
     assert kept_truth["item"].tolist() == ["a", "b"]  # c has no label left
-    with pytest.raises(ValueError, match=r"\['claude\*'\] match no worker"):
-        keep_workers(labels, truth, ["gpt4:*", "claude*"])
+    with pytest.raises(ValueError, match=r"\['claude\*'\] match no judge"):
+        keep_judges(labels, truth, ["gpt4:*", "claude*"])
 
 
-def test_an_llm_panel_through_truth_tables_with_workers(tmp_path):
+def test_an_llm_panel_through_truth_tables_with_judges(tmp_path):
     (tmp_path / "llmjudge_test_qrel_idx.txt").write_text("q1 0 p1 3\nq1 0 p2 0\n")
     (tmp_path / "A-x.txt").write_text("q1 0 p1 2\nq1 0 p2 0\n")
     (tmp_path / "B-y.txt").write_text("q1 0 p1 3\n")
     files = sorted(tmp_path.iterdir())
-    labels, truth = truth_tables("llm", {"source": "llmjudge", "workers": ["B-*"]}, files)
-    assert labels.to_dict("list") == {"item": ["q1:p1"], "worker": ["B-y"], "label": [3]}
+    labels, truth = truth_tables("llm", {"source": "llmjudge", "judges": ["B-*"]}, files)
+    assert labels.to_dict("list") == {"item": ["q1:p1"], "judge": ["B-y"], "label": [3]}
     assert truth.to_dict("list") == {"item": ["q1:p1"], "truth": [3]}
 
 
@@ -99,7 +99,7 @@ def test_the_pool_loader_reads_every_real_set(mirror):
     assert len(pool) == 30
     for p in pool.values():  # every truth item is labelled, and the labels are class codes
         assert set(p.truth["item"]) <= set(p.labels["item"]) and (p.labels["label"] >= 0).all()
-    shape = {n: (p.labels["item"].nunique(), p.labels["worker"].nunique(), len(p.labels), len(p.truth))
+    shape = {n: (p.labels["item"].nunique(), p.labels["judge"].nunique(), len(p.labels), len(p.truth))
              for n, p in pool.items()}
     assert shape["llmjudge"] == (4423, 33, 145956, 4423) and shape["llmjudge_trema"] == (4423, 10, 44230, 4423)
     assert shape["prd"] == (800, 10, 8000, 744) and shape["prd_ab"] == (800, 5, 4000, 744)

@@ -29,7 +29,7 @@ def tables(name: str, threads: int, shuffle: int | None = None) -> dict[str, pd.
     with threadpoolctl.threadpool_limits(threads), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = run_methods(labels, truth, METHODS)
-    return {"accuracy": run.accuracy.drop(columns="seconds"), "labels": run.labels, "workers": run.workers}
+    return {"accuracy": run.accuracy.drop(columns="seconds"), "labels": run.labels, "judges": run.judges}
 
 
 def assert_same(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -> None:

@@ -14,7 +14,7 @@ from manyjudges.truth.labels import as_crowd_labels
 
 
 def simulate(n_items: int, accuracies: np.ndarray, k: int, per_item: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
-    """Each item labelled by ``per_item`` random workers; worker w right with probability accuracies[w],
+    """Each item labelled by ``per_item`` random judges; judge w right with probability accuracies[w],
     otherwise a uniformly drawn wrong class."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
@@ -24,7 +24,7 @@ def simulate(n_items: int, accuracies: np.ndarray, k: int, per_item: int, seed: 
             right = rng.random() < accuracies[w]
             label = truth[i] if right else (truth[i] + rng.integers(1, k)) % k
             rows.append((i, w, label))
-    return pd.DataFrame(rows, columns=["item", "worker", "label"]), truth
+    return pd.DataFrame(rows, columns=["item", "judge", "label"]), truth
 
 
 def explicit_elbo(data, run, alpha, a_pi, a_v, b_v) -> float:
@@ -35,7 +35,7 @@ def explicit_elbo(data, run, alpha, a_pi, a_v, b_v) -> float:
     elog_v = digamma(run.mu) - digamma(run.mu.sum(axis=3, keepdims=True))
     r = run.resp
     value = float(np.sum(r * (elog_tau[None, :, None] + elog_pi[None])))
-    for i, j, y in zip(data.item, data.worker, data.label):
+    for i, j, y in zip(data.item, data.judge, data.label):
         value += float(np.sum(r[i] * elog_v[j, :, :, y]))
     value -= float(np.sum(r[r > 0] * np.log(r[r > 0])))
 
@@ -46,7 +46,7 @@ def explicit_elbo(data, run, alpha, a_pi, a_v, b_v) -> float:
     prior_pi = np.full(m, a_pi / m)
     for kk in range(k):
         value += -log_b(prior_pi) + float(np.sum((prior_pi - 1) * elog_pi[kk])) + dirichlet.entropy(run.eta[kk])
-    for j in range(data.n_workers):
+    for j in range(data.n_judges):
         for kk in range(k):
             beta = np.full(k, b_v)
             beta[kk] = a_v
@@ -81,7 +81,7 @@ def test_elbo_never_decreases():
     assert run.elbo_trace[-1] > run.elbo_trace[0]
 
 
-def test_recovers_a_planted_truth_and_ranks_the_workers():
+def test_recovers_a_planted_truth_and_ranks_the_judges():
     acc = np.array([0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.34, 0.34])  # the last two: spammers (K = 3)
     labels, truth = simulate(300, acc, k=3, per_item=5, seed=4)
     est = EBCC(n_subtypes=2, n_restarts=3).fit(labels)
@@ -92,7 +92,7 @@ def test_recovers_a_planted_truth_and_ranks_the_workers():
     # the Bayes rule under the simulation's own confusions: the best any method can do on average
     log_conf = np.log(np.where(np.eye(3)[None] > 0, acc[:, None, None], (1 - acc[:, None, None]) / 2))
     oracle_score = np.zeros((300, 3))
-    np.add.at(oracle_score, labels["item"].to_numpy(), log_conf[labels["worker"], :, labels["label"]])
+    np.add.at(oracle_score, labels["item"].to_numpy(), log_conf[labels["judge"], :, labels["label"]])
     oracle = float(np.mean(np.argmax(oracle_score, axis=1) == truth))
     assert accuracy >= oracle - 0.02
     assert accuracy >= majority + 0.03
@@ -138,7 +138,7 @@ def test_more_restarts_never_lower_the_kept_elbo():
 
 
 def test_a_class_nobody_used_keeps_finite_posteriors():
-    labels = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2], "worker": [0, 1, 0, 1, 0, 1],
+    labels = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2], "judge": [0, 1, 0, 1, 0, 1],
                            "label": ["a", "a", "b", "a", "b", "b"]})
     est = EBCC(n_subtypes=2, n_restarts=2).fit(labels, classes=["a", "b", "c"])
     assert np.isfinite(est.proba_.to_numpy()).all() and np.isfinite(est.elbo_)
@@ -150,7 +150,7 @@ def test_a_class_nobody_used_keeps_finite_posteriors():
                                          ("alpha", "flat"), ("alpha", 0.0), ("a_pi", 0), ("a_v", -1), ("b_v", 0.0),
                                          ("random_state", -2)])
 def test_bad_parameters_are_named(name, value):
-    labels = pd.DataFrame({"item": [0, 1], "worker": [0, 0], "label": [0, 1]})
+    labels = pd.DataFrame({"item": [0, 1], "judge": [0, 0], "label": [0, 1]})
     with pytest.raises(ValueError, match=name):
         EBCC(**{name: value}).fit(labels)
 
@@ -163,14 +163,14 @@ def direct_loop(data, start, alpha, a_pi=0.1, a_v=4.0, b_v=1.0, max_iter=500, to
     np.fill_diagonal(beta, a_v)
     r, proba = start.copy(), start.sum(axis=2)
     for it in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
-        mu = np.broadcast_to(beta[None, :, None, :], (data.n_workers, k, m, k)).copy()
-        for i, j, y in zip(data.item, data.worker, data.label):
+        mu = np.broadcast_to(beta[None, :, None, :], (data.n_judges, k, m, k)).copy()
+        for i, j, y in zip(data.item, data.judge, data.label):
             mu[j, :, :, y] += r[i]
         eta, nu = a_pi / m + r.sum(axis=0), alpha + r.sum(axis=(0, 2))
         elog_v = digamma(mu) - digamma(mu.sum(axis=3, keepdims=True))
         score = np.broadcast_to(digamma(nu)[:, None] - digamma(nu.sum()) + digamma(eta)
                                 - digamma(eta.sum(axis=1, keepdims=True)), (n, k, m)).copy()
-        for i, j, y in zip(data.item, data.worker, data.label):
+        for i, j, y in zip(data.item, data.judge, data.label):
             score[i] += elog_v[j, :, :, y]
         score -= score.max(axis=(1, 2), keepdims=True)
         r = np.exp(score) / np.exp(score).sum(axis=(1, 2), keepdims=True)
@@ -197,7 +197,7 @@ def test_the_fast_path_is_the_direct_loop_on_repeated_items_and_emptied_subtypes
     assert run.elbo == pytest.approx(elbo, rel=1e-10)
     assert (run.eta - 0.1 / 4).min() < 1e-20  # some subtype was emptied (inactive)
     # items with the same labels share a pattern, others do not
-    keys = labels.sort_values(["worker", "label"]).groupby("item")[["worker", "label"]].apply(
+    keys = labels.sort_values(["judge", "label"]).groupby("item")[["judge", "label"]].apply(
         lambda g: tuple(map(tuple, g.to_numpy())))
     same = keys.to_numpy()[:, None] == keys.to_numpy()[None, :]
     pattern = lay.pattern[data.items.get_indexer(keys.index)]
@@ -206,7 +206,7 @@ def test_the_fast_path_is_the_direct_loop_on_repeated_items_and_emptied_subtypes
 
 def test_an_item_with_thousands_of_labels_is_shifted_by_its_largest_score():
     rng = np.random.default_rng(10)
-    many = pd.DataFrame({"item": 0, "worker": np.arange(1500), "label": rng.integers(0, 3, 1500)})
+    many = pd.DataFrame({"item": 0, "judge": np.arange(1500), "label": rng.integers(0, 3, 1500)})
     few, _ = simulate(30, np.full(6, 0.8), k=3, per_item=3, seed=11)
     labels = pd.concat([many, few.assign(item=few["item"] + 1)], ignore_index=True)
     data = as_crowd_labels(labels)

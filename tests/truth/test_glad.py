@@ -16,27 +16,27 @@ def simulate(n_items=40, alphas=(2.0, 1.5, 1.0, 1.0, 0.5, -1.0), k=2, per_item=N
     beta = np.exp(rng.normal(0.5, 0.5, n_items))
     rows = []
     for i in range(n_items):
-        workers = range(len(alphas)) if per_item is None else rng.choice(len(alphas), per_item, replace=False)
-        for w in workers:
+        judges = range(len(alphas)) if per_item is None else rng.choice(len(alphas), per_item, replace=False)
+        for w in judges:
             if rng.random() < 1.0 / (1.0 + np.exp(-alphas[w] * beta[i])):
                 label = truth[i]
             else:
                 label = (truth[i] + rng.integers(1, k)) % k
             rows.append((i, w, int(label)))
-    return pd.DataFrame(rows, columns=["item", "worker", "label"]), truth
+    return pd.DataFrame(rows, columns=["item", "judge", "label"]), truth
 
 
 def test_e_step_matches_brute_force_product():
     labels, _ = simulate(n_items=7, k=3, per_item=3, seed=1)
     data = as_crowd_labels(labels)
     rng = np.random.default_rng(2)
-    alpha, log_beta = rng.normal(0.5, 1.0, data.n_workers), rng.normal(0.0, 0.7, data.n_items)
+    alpha, log_beta = rng.normal(0.5, 1.0, data.n_judges), rng.normal(0.0, 0.7, data.n_items)
     post, loglik = _e_step(data, alpha, log_beta)
     expected_loglik = 0.0
     for i in range(data.n_items):
         like = np.full(3, 1.0 / 3)
         for e in np.flatnonzero(data.item == i):
-            right = 1.0 / (1.0 + np.exp(-alpha[data.worker[e]] * np.exp(log_beta[i])))
+            right = 1.0 / (1.0 + np.exp(-alpha[data.judge[e]] * np.exp(log_beta[i])))
             for z in range(3):
                 like[z] *= right if data.label[e] == z else (1.0 - right) / 2
         np.testing.assert_allclose(post[i], like / like.sum(), rtol=1e-12)
@@ -49,7 +49,7 @@ def test_m_step_gradient_matches_finite_differences():
     data = as_crowd_labels(labels)
     rng = np.random.default_rng(4)
     q = rng.random(data.n_labels)
-    params = np.concatenate([rng.normal(0.5, 1.0, data.n_workers), rng.normal(0.0, 0.5, data.n_items)])
+    params = np.concatenate([rng.normal(0.5, 1.0, data.n_judges), rng.normal(0.0, 0.5, data.n_items)])
     prior = (1.0, 1.5, 0.5, 0.8)
     _, grad = _neg_q(params, data, q, prior)
     step = 1e-6
@@ -58,8 +58,8 @@ def test_m_step_gradient_matches_finite_differences():
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-7)
 
 
-def test_recovers_truth_and_spots_the_adversarial_worker():
-    # four reliable workers, each wrong on a different item, and one who is always wrong: majority vote
+def test_recovers_truth_and_spots_the_adversarial_judge():
+    # four reliable judges, each wrong on a different item, and one who is always wrong: majority vote
     # ties or errs nowhere, but only a model that learns a negative ability can turn the adversary around
     rng = np.random.default_rng(5)
     truth = rng.integers(0, 2, 30)
@@ -68,7 +68,7 @@ def test_recovers_truth_and_spots_the_adversarial_worker():
         for w in range(4):
             rows.append((i, w, int(t) if i % 4 != w else 1 - int(t)))
         rows.append((i, 4, 1 - int(t)))
-    fit = GLAD().fit(pd.DataFrame(rows, columns=["item", "worker", "label"]))
+    fit = GLAD().fit(pd.DataFrame(rows, columns=["item", "judge", "label"]))
     assert (fit.labels_.to_numpy() == truth).all()
     assert fit.skills_.iloc[4] < 0 < fit.skills_.iloc[:4].min()
     assert fit.converged_
@@ -98,7 +98,7 @@ def test_matches_crowdkit_glad():
     crowdkit = pytest.importorskip("crowdkit.aggregation")
     labels, _ = simulate(n_items=10, k=3, per_item=4, seed=13)
     ours = GLAD().fit(labels)
-    theirs = crowdkit.GLAD().fit(labels.rename(columns={"item": "task"}))
+    theirs = crowdkit.GLAD().fit(labels.rename(columns={"item": "task", "judge": "worker"}))
     assert (theirs.labels_.reindex(ours.labels_.index) == ours.labels_).all()
     np.testing.assert_allclose(theirs.probas_.reindex(index=ours.proba_.index, columns=ours.proba_.columns),
                                ours.proba_, atol=0.01)

@@ -1,5 +1,5 @@
 """Gold items (known answers) in the fit: Dawid-Skene's EM with their posteriors fixed, against a
-direct loop; what gold buys on a panel with adversarial workers; the rules of gold tables."""
+direct loop; what gold buys on a panel with adversarial judges; the rules of gold tables."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +9,7 @@ from manyjudges.io.errors import DataWarning
 from manyjudges.truth import TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
 
 
-def loop_em(item, worker, label, n_items, n_workers, k, known, n_iter, s):
+def loop_em(item, judge, label, n_items, n_judges, k, known, n_iter, s):
     """Semi-supervised Dawid-Skene EM item by item, label by label: the reference."""
     post = np.full((n_items, k), 1.0 / k)
     for i in range(n_items):
@@ -18,15 +18,15 @@ def loop_em(item, worker, label, n_items, n_workers, k, known, n_iter, s):
     for i, c in zip(*known):
         post[i] = np.eye(k)[c]
     for _ in range(n_iter):
-        conf = np.full((n_workers, k, k), s)
+        conf = np.full((n_judges, k, k), s)
         for e in range(len(item)):
-            conf[worker[e], :, label[e]] += post[item[e]]
+            conf[judge[e], :, label[e]] += post[item[e]]
         conf /= conf.sum(axis=2, keepdims=True)
         prior = post.sum(axis=0) + s
         prior /= prior.sum()
         new = np.tile(np.log(prior), (n_items, 1))
         for e in range(len(item)):
-            new[item[e]] += np.log(conf[worker[e], :, label[e]])
+            new[item[e]] += np.log(conf[judge[e], :, label[e]])
         new = np.exp(new - new.max(axis=1, keepdims=True))
         post = new / new.sum(axis=1, keepdims=True)
         for i, c in zip(*known):
@@ -36,40 +36,40 @@ def loop_em(item, worker, label, n_items, n_workers, k, known, n_iter, s):
 
 def test_em_with_gold_is_the_direct_loop():
     rng = np.random.default_rng(2)
-    n_items, n_workers, k = 12, 4, 3
+    n_items, n_judges, k = 12, 4, 3
     item = np.repeat(np.arange(n_items), 3)
-    worker = np.concatenate([rng.choice(n_workers, 3, replace=False) for _ in range(n_items)])
+    judge = np.concatenate([rng.choice(n_judges, 3, replace=False) for _ in range(n_items)])
     label = rng.integers(0, k, len(item))
     known = (np.array([1, 5, 7]), np.array([2, 0, 1]))
-    res = dawid_skene(item, worker, label, n_items=n_items, n_judges=n_workers, n_classes=k, max_iter=30, tol=0.0,
+    res = dawid_skene(item, judge, label, n_items=n_items, n_judges=n_judges, n_classes=k, max_iter=30, tol=0.0,
                       smoothing=0.1, known=known)
-    post, conf = loop_em(item, worker, label, n_items, n_workers, k, known, res.n_iter, 0.1)
+    post, conf = loop_em(item, judge, label, n_items, n_judges, k, known, res.n_iter, 0.1)
     np.testing.assert_allclose(res.posteriors, post, atol=1e-10)
     np.testing.assert_allclose(res.confusion, conf, atol=1e-10)
     assert (res.labels[known[0]] == known[1]).all()
 
 
-def adversarial_panel(seed=0, n_items=400, n_workers=20, per_item=5):
-    """Binary labels; 8 of 20 workers answer against the truth 80% of the time, the rest right 70%."""
+def adversarial_panel(seed=0, n_items=400, n_judges=20, per_item=5):
+    """Binary labels; 8 of 20 judges answer against the truth 80% of the time, the rest right 70%."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, 2, n_items)
-    accuracy = np.where(np.arange(n_workers) < 8, 0.2, 0.7)
+    accuracy = np.where(np.arange(n_judges) < 8, 0.2, 0.7)
     rows = []
     for i in range(n_items):
-        for w in rng.choice(n_workers, per_item, replace=False):
+        for w in rng.choice(n_judges, per_item, replace=False):
             rows.append((f"i{i}", f"w{w}", int(truth[i] if rng.random() < accuracy[w] else 1 - truth[i])))
-    labels = pd.DataFrame(rows, columns=["item", "worker", "label"])
+    labels = pd.DataFrame(rows, columns=["item", "judge", "label"])
     return labels, pd.Series(truth, index=[f"i{i}" for i in range(n_items)]), accuracy
 
 
-def test_gold_helps_dawid_skene_learn_adversarial_workers():
+def test_gold_helps_dawid_skene_learn_adversarial_judges():
     labels, truth, accuracy = adversarial_panel()
     gold = truth.iloc[::10]   # 10% of the items
     rest = truth.drop(gold.index)
     plain = DawidSkene().fit(labels)
     helped = DawidSkene().fit(labels, gold=gold)
-    workers = plain.confusions_.index.get_level_values("worker").unique()
-    true_acc = pd.Series(accuracy, index=[f"w{w}" for w in range(len(accuracy))])[workers]
+    judges = plain.confusions_.index.get_level_values("judge").unique()
+    true_acc = pd.Series(accuracy, index=[f"w{w}" for w in range(len(accuracy))])[judges]
 
     def confusion_error(est):
         conf = est.confusions_.to_numpy().reshape(-1, 2, 2)

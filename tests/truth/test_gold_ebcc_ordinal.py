@@ -1,6 +1,6 @@
 """Gold items in the fits of EBCC and the ordinal Dawid-Skene model: unchanged without gold, gold items one-hot,
 the clamped updates against direct loops (and the ordinal model's objective against enumeration), and what
-gold buys on panels with adversarial workers."""
+gold buys on panels with adversarial judges."""
 from __future__ import annotations
 
 import itertools
@@ -28,13 +28,13 @@ from .test_gold import adversarial_panel
 ESTIMATORS = [lambda: EBCC(n_subtypes=3, n_restarts=4), lambda: OrdinalDawidSkene()]
 
 
-def twin_panel(k: int = 3, n_workers: int = 4, seed: int = 5) -> pd.DataFrame:
-    """Items 0..7 labelled by every worker at random, items 8..11 the twins (the same labels) of items 0..3."""
+def twin_panel(k: int = 3, n_judges: int = 4, seed: int = 5) -> pd.DataFrame:
+    """Items 0..7 labelled by every judge at random, items 8..11 the twins (the same labels) of items 0..3."""
     rng = np.random.default_rng(seed)
-    base = rng.integers(0, k, (8, n_workers))
+    base = rng.integers(0, k, (8, n_judges))
     rows = np.vstack([base, base[:4]])
-    item, worker = np.divmod(np.arange(rows.size), n_workers)
-    return pd.DataFrame({"item": item, "worker": worker, "label": rows.ravel()})
+    item, judge = np.divmod(np.arange(rows.size), n_judges)
+    return pd.DataFrame({"item": item, "judge": judge, "label": rows.ravel()})
 
 
 #: gold on the twin panel: item 0 (its twin 8 is not gold), twins 1 and 9 with different classes, twins 2 and 10
@@ -42,31 +42,31 @@ def twin_panel(k: int = 3, n_workers: int = 4, seed: int = 5) -> pd.DataFrame:
 TWIN_GOLD = (np.array([0, 1, 2, 5, 9, 10]), np.array([2, 0, 1, 0, 1, 1]))
 
 
-def ordinal_panel(seed: int = 0, n_items: int = 400, n_workers: int = 20, per_item: int = 5, k: int = 4,
+def ordinal_panel(seed: int = 0, n_items: int = 400, n_judges: int = 20, per_item: int = 5, k: int = 4,
                   n_adversarial: int = 10, right: float = 0.15) -> tuple[pd.DataFrame, pd.Series, dict]:
-    """Ordered classes (simulate_labels' good workers, right 75%, else a neighbouring class); the first
-    ``n_adversarial`` workers say the truth with probability ``right``, else its mirror K - 1 - t.
-    Returns labels, truth by item and each worker's generating confusion (K x K, [truth, label])."""
+    """Ordered classes (simulate_labels' good judges, right 75%, else a neighbouring class); the first
+    ``n_adversarial`` judges say the truth with probability ``right``, else its mirror K - 1 - t.
+    Returns labels, truth by item and each judge's generating confusion (K x K, [truth, label])."""
     rng = np.random.default_rng(seed)
-    labels, truth, _ = simulate_labels(rng, n_items=n_items, n_workers=n_workers, labels_per_item=per_item,
-                                       n_classes=k, worker_mix={"good": 1.0}, good_accuracy=0.75, ordinal=True)
+    labels, truth, _ = simulate_labels(rng, n_items=n_items, n_judges=n_judges, labels_per_item=per_item,
+                                       n_classes=k, judge_mix={"good": 1.0}, good_accuracy=0.75, ordinal=True)
     truth = truth.set_index("item")["truth"]
-    workers = [f"w{j + 1:03d}" for j in range(n_workers)]
-    bad = labels["worker"].isin(workers[:n_adversarial]).to_numpy()
+    judges = [f"w{j + 1:03d}" for j in range(n_judges)]
+    bad = labels["judge"].isin(judges[:n_adversarial]).to_numpy()
     t = truth[labels["item"][bad]].to_numpy()
     labels.loc[bad, "label"] = np.where(rng.random(bad.sum()) < right, t, k - 1 - t)
     good = np.diag(np.full(k, 0.75))
     good[0, 1] = good[k - 1, k - 2] = 0.25
     good[np.arange(1, k - 1), np.arange(0, k - 2)] = good[np.arange(1, k - 1), np.arange(2, k)] = 0.125
     mirror = right * np.eye(k) + (1 - right) * np.eye(k)[::-1]
-    return labels, truth, {name: mirror if j < n_adversarial else good for j, name in enumerate(workers)}
+    return labels, truth, {name: mirror if j < n_adversarial else good for j, name in enumerate(judges)}
 
 
 def confusion_error(est, generating: dict) -> float:
     """Mean absolute difference between the fitted and the generating confusions, cell by cell."""
-    workers = est.confusions_.index.get_level_values("worker").unique()
-    fitted = est.confusions_.to_numpy().reshape(len(workers), *generating[workers[0]].shape)
-    return float(np.mean(np.abs(fitted - np.stack([generating[w] for w in workers]))))
+    judges = est.confusions_.index.get_level_values("judge").unique()
+    fitted = est.confusions_.to_numpy().reshape(len(judges), *generating[judges[0]].shape)
+    return float(np.mean(np.abs(fitted - np.stack([generating[w] for w in judges]))))
 
 
 @pytest.mark.parametrize("make", ESTIMATORS, ids=["ebcc", "ordinal"])
@@ -108,13 +108,13 @@ def loop_mean_field(data, start, alpha, a_pi, a_v, b_v, n_iter, gold):
     for _ in range(n_iter):
         nu = alpha + r.sum(axis=(0, 2))
         eta = a_pi / m + r.sum(axis=0)
-        mu = np.tile(beta[None, :, None, :], (data.n_workers, 1, m, 1))
-        for i, j, y in zip(data.item, data.worker, data.label):
+        mu = np.tile(beta[None, :, None, :], (data.n_judges, 1, m, 1))
+        for i, j, y in zip(data.item, data.judge, data.label):
             mu[j, :, :, y] += r[i]
         elog_v = digamma(mu) - digamma(mu.sum(axis=3, keepdims=True))
         score = np.tile((digamma(nu) - digamma(nu.sum()))[:, None] + digamma(eta)
                         - digamma(eta.sum(axis=1, keepdims=True)), (n, 1, 1))
-        for i, j, y in zip(data.item, data.worker, data.label):
+        for i, j, y in zip(data.item, data.judge, data.label):
             score[i] += elog_v[j, :, :, y]
         score += closed[:, :, None]
         score = np.exp(score - score.max(axis=(1, 2), keepdims=True))
@@ -122,10 +122,10 @@ def loop_mean_field(data, start, alpha, a_pi, a_v, b_v, n_iter, gold):
     return r, nu, eta, mu
 
 
-# 600 workers: some patterns' normalisers fall below e^-600 (their scores are shifted by the largest)
-@pytest.mark.parametrize("n_workers", [4, 600])
-def test_ebcc_clamped_mean_field_is_the_direct_loop(n_workers):
-    data = as_crowd_labels(twin_panel(n_workers=n_workers))
+# 600 judges: some patterns' normalisers fall below e^-600 (their scores are shifted by the largest)
+@pytest.mark.parametrize("n_judges", [4, 600])
+def test_ebcc_clamped_mean_field_is_the_direct_loop(n_judges):
+    data = as_crowd_labels(twin_panel(n_judges=n_judges))
     items, classes = TWIN_GOLD
     lay = ebcc_layout(data, TWIN_GOLD)
     # 8 patterns without gold; with it item 0 leaves its twin 8, twins 1 and 9 (two classes) split, 2 and 10 stay
@@ -162,7 +162,7 @@ def test_ebcc_restarts_are_seeded_as_without_gold_and_compared_on_the_gold_elbo(
 
 
 def log_prior(est, precision, shift, lapse, locations):
-    """The ordinal model's log-priors: -rho/2 ((a - 1)^2 + d^2) per worker, the lapses' Beta at mean 0.1, and
+    """The ordinal model's log-priors: -rho/2 ((a - 1)^2 + d^2) per judge, the lapses' Beta at mean 0.1, and
     kappa sum_t log(mu_{t+1} - mu_t) over the class locations."""
     return (-0.5 * est.ridge * np.sum((precision - 1) ** 2 + shift ** 2)
             + est.lapse_prior * np.sum(LAPSE_START * np.log(lapse) + (1 - LAPSE_START) * np.log1p(-lapse))
@@ -171,9 +171,9 @@ def log_prior(est, precision, shift, lapse, locations):
 
 def loop_ordinal_em(labels, k, n_iter, eps, gold, est):
     """The ordinal model's plain EM with a loop over the labels for the M-step's weights and the E-step (the
-    worker and cut steps are the module's solvers), the gold posteriors one-hot throughout: the reference."""
-    item, worker, label = (labels[c].to_numpy() for c in ("item", "worker", "label"))
-    n, w = item.max() + 1, worker.max() + 1
+    judge and cut steps are the module's solvers), the gold posteriors one-hot throughout: the reference."""
+    item, judge, label = (labels[c].to_numpy() for c in ("item", "judge", "label"))
+    n, w = item.max() + 1, judge.max() + 1
     post = np.zeros((n, k))
     for i, y in zip(item, label):
         post[i, y] += 1
@@ -183,7 +183,7 @@ def loop_ordinal_em(labels, k, n_iter, eps, gold, est):
     trace = []
     for _ in range(n_iter):
         weights = np.full((w, k, k), eps)
-        for i, j, y in zip(item, worker, label):
+        for i, j, y in zip(item, judge, label):
             weights[j, :, y] += post[i]
         priors = (post.sum(axis=0) + eps) / (n + k * eps)
         probit = np.exp(ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts))
@@ -195,7 +195,7 @@ def loop_ordinal_em(labels, k, n_iter, eps, gold, est):
         cuts = newton_cut_step(precision, shift, weights, cuts, spacing=est.spacing)
         log_conf = ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts, lapse=lapse)
         score = np.tile(np.log(priors), (n, 1))
-        for i, j, y in zip(item, worker, label):
+        for i, j, y in zip(item, judge, label):
             score[i] += log_conf[j, :, y]
         term = logsumexp(score, axis=1)
         term[gold[0]] = score[gold[0], gold[1]]  # log P(labels, known class)
@@ -219,7 +219,7 @@ def test_ordinal_clamped_em_is_the_direct_loop():
 
 
 def test_ordinal_gold_objective_and_posteriors_against_enumeration():
-    labels = pd.DataFrame({"item": [0, 0, 0, 1, 1, 2, 2, 2, 3, 3], "worker": [0, 1, 2, 0, 2, 0, 1, 2, 1, 2],
+    labels = pd.DataFrame({"item": [0, 0, 0, 1, 1, 2, 2, 2, 3, 3], "judge": [0, 1, 2, 0, 2, 0, 1, 2, 1, 2],
                            "label": [0, 1, 0, 2, 2, 1, 2, 1, 0, 1]})
     gold, eps, k = (np.array([1, 3]), np.array([1, 0])), 0.05, 3
     est = OrdinalDawidSkene(smoothing=eps, max_iter=7, tol=0.0).fit(labels, gold=pd.Series(gold[1], index=gold[0]))
@@ -242,7 +242,7 @@ def test_ordinal_gold_objective_and_posteriors_against_enumeration():
 
 
 def binary_adversarial_panel():
-    """tests/truth/test_gold.py's panel (8 of 20 workers right 20% of the time, binary) with each worker's
+    """tests/truth/test_gold.py's panel (8 of 20 judges right 20% of the time, binary) with each judge's
     generating confusion."""
     labels, truth, accuracy = adversarial_panel()
     return labels, truth, {f"w{w}": np.array([[a, 1 - a], [1 - a, a]]) for w, a in enumerate(accuracy)}
@@ -250,9 +250,9 @@ def binary_adversarial_panel():
 
 @pytest.mark.parametrize("make, panel, error_drop, floor", [
     (EBCC, binary_adversarial_panel, 0.2, 0.8),        # measured: error 0.4385 -> 0.0716, accuracy 0.1361 -> 0.8583
-    (OrdinalDawidSkene, ordinal_panel, 0.1, 0.75),     # 10 of 20 workers mirror the 4 ordered classes 85% of the
+    (OrdinalDawidSkene, ordinal_panel, 0.1, 0.75),     # 10 of 20 judges mirror the 4 ordered classes 85% of the
 ], ids=["ebcc", "ordinal"])                            # time; measured 0.3031 -> 0.1685, accuracy 0.1556 -> 0.8306
-def test_gold_helps_learn_adversarial_workers(make, panel, error_drop, floor):
+def test_gold_helps_learn_adversarial_judges(make, panel, error_drop, floor):
     labels, truth, generating = panel()
     gold = truth.iloc[::10]   # 10% of the items
     rest = truth.drop(gold.index)
@@ -268,7 +268,7 @@ def test_gold_helps_learn_adversarial_workers(make, panel, error_drop, floor):
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("n_adversarial, right", [(10, 0.15), (12, 0.05)])
 def test_ordinal_fit_finite_on_adversarial_panels(seed, n_adversarial, right):
-    """A worker whose every label looks random drives its lapse to 1; the fit stays finite (the lapse is held
+    """A judge whose every label looks random drives its lapse to 1; the fit stays finite (the lapse is held
     below 1 and a share rounding past 1 is clipped), with and without gold, over twelve draws of two panels
     (before the guard, 3 of these 48 fits had NaN confusions on an AMD EPYC: seeds 0 and 7 with gold, 4 without)."""
     labels, truth, _ = ordinal_panel(seed=seed, n_adversarial=n_adversarial, right=right)

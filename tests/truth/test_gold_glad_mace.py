@@ -1,6 +1,6 @@
 """Gold items (known answers) in GLAD's and MACE's fits: nothing moves without gold; the gold posteriors are
 one-hot inside the fit; one E-step with gold against a direct loop; whole fits against small loop-based
-references that clamp the gold items themselves; what gold buys on a panel with adversarial workers."""
+references that clamp the gold items themselves; what gold buys on a panel with adversarial judges."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,12 +21,12 @@ from .test_gold import adversarial_panel
 ESTIMATORS = {"glad": GLAD, "mace": MACE, "mace_em": lambda **kw: MACE(method="em", **kw)}
 
 
-def small_panel(seed=0, n_items=14, n_workers=5, k=3, per_item=3):
+def small_panel(seed=0, n_items=14, n_judges=5, k=3, per_item=3):
     """A tiny random K-class panel and gold on three items, two of them against their labels' majority."""
     rng = np.random.default_rng(seed)
     rows = [(i, int(w), int(rng.integers(0, k))) for i in range(n_items)
-            for w in rng.choice(n_workers, per_item, replace=False)]
-    labels = pd.DataFrame(rows, columns=["item", "worker", "label"])
+            for w in rng.choice(n_judges, per_item, replace=False)]
+    labels = pd.DataFrame(rows, columns=["item", "judge", "label"])
     votes = labels.groupby("item")["label"].agg(lambda s: s.value_counts().idxmax())
     gold = pd.Series([(votes[1] + 1) % k, (votes[4] + 2) % k, votes[9]], index=[1, 4, 9])
     return labels, gold
@@ -96,7 +96,7 @@ def loop_glad_e_step(data, alpha, log_beta, gold):
     for i in range(data.n_items):
         joint = np.full(k, 1.0 / k)
         for e in np.flatnonzero(data.item == i):
-            right = 1.0 / (1.0 + np.exp(-alpha[data.worker[e]] * np.exp(log_beta[i])))
+            right = 1.0 / (1.0 + np.exp(-alpha[data.judge[e]] * np.exp(log_beta[i])))
             for z in range(k):
                 joint[z] *= right if data.label[e] == z else (1.0 - right) / (k - 1)
         if i in gold:
@@ -113,12 +113,12 @@ def loop_mace_e_step(data, spam, xi, gold):
     sum_i log Z_i (a gold item's: the joint at its class)."""
     k = data.n_classes
     post, total = np.zeros((data.n_items, k)), 0.0
-    counts, strategy = np.zeros((data.n_workers, 2)), np.zeros((data.n_workers, k))
+    counts, strategy = np.zeros((data.n_judges, 2)), np.zeros((data.n_judges, k))
     for i in range(data.n_items):
         rows = np.flatnonzero(data.item == i)
         joint = np.full(k, 1.0 / k)
         for e in rows:
-            w, a = data.worker[e], data.label[e]
+            w, a = data.judge[e], data.label[e]
             for t in range(k):
                 joint[t] *= spam[w, 0] * xi[w, a] + spam[w, 1] * (a == t)
         if i in gold:
@@ -128,7 +128,7 @@ def loop_mace_e_step(data, spam, xi, gold):
             post[i] = joint / joint.sum()
             total += np.log(joint.sum())
         for e in rows:
-            w, a = data.worker[e], data.label[e]
+            w, a = data.judge[e], data.label[e]
             p_know = post[i, a] * spam[w, 1] / (spam[w, 0] * xi[w, a] + spam[w, 1])
             counts[w] += (1.0 - p_know, p_know)
             strategy[w, a] += 1.0 - p_know
@@ -141,12 +141,12 @@ def test_one_e_step_with_gold_is_the_direct_loop():
     known = gold_codes(data, gold)[:2]
     by_item = dict(zip(*known))
     rng = np.random.default_rng(3)
-    alpha, log_beta = rng.normal(0.5, 1.0, data.n_workers), rng.normal(0.0, 0.7, data.n_items)
+    alpha, log_beta = rng.normal(0.5, 1.0, data.n_judges), rng.normal(0.0, 0.7, data.n_items)
     post, loglik = glad_e_step(data, alpha, log_beta, known)
     expected_post, expected_loglik = loop_glad_e_step(data, alpha, log_beta, by_item)
     np.testing.assert_allclose(post, expected_post, rtol=1e-12, atol=1e-15)
     assert loglik == pytest.approx(expected_loglik, rel=1e-12)
-    spam, xi = _normalise(rng.random((data.n_workers, 2)) + 0.1), _normalise(rng.random((data.n_workers, 3)) + 0.1)
+    spam, xi = _normalise(rng.random((data.n_judges, 2)) + 0.1), _normalise(rng.random((data.n_judges, 3)) + 0.1)
     post_t, counts, strategy, log_z = mace_e_step(data, spam, xi, known=known)
     expected = loop_mace_e_step(data, spam, xi, by_item)
     np.testing.assert_allclose(post_t.T, expected[0], rtol=1e-12, atol=1e-15)
@@ -157,14 +157,14 @@ def test_one_e_step_with_gold_is_the_direct_loop():
 
 def reference_glad(data, gold, n_iter, prior=(1.0, 1.0, 1.0, 1.0)):
     """GLAD's EM with the loop E-step above (gold clamped there); the M-step is the module's -Q by L-BFGS-B."""
-    alpha, log_beta = np.full(data.n_workers, prior[0]), np.full(data.n_items, prior[2])
+    alpha, log_beta = np.full(data.n_judges, prior[0]), np.full(data.n_items, prior[2])
     post, loglik = loop_glad_e_step(data, alpha, log_beta, gold)
     history = [loglik - 0.5 * (np.sum((alpha - prior[0]) ** 2) + np.sum((log_beta - prior[2]) ** 2))]
     for _ in range(n_iter):
         q = post[data.item, data.label]
         params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior), np.concatenate([alpha, log_beta]),
                            maxiter=25, gtol=1e-2)
-        alpha, log_beta = params[:data.n_workers], params[data.n_workers:]
+        alpha, log_beta = params[:data.n_judges], params[data.n_judges:]
         post, loglik = loop_glad_e_step(data, alpha, log_beta, gold)
         history.append(loglik - 0.5 * (np.sum((alpha - prior[0]) ** 2) + np.sum((log_beta - prior[2]) ** 2)))
     return post, alpha, log_beta, history
@@ -193,8 +193,8 @@ def reference_mace(data, gold, method, n_restarts, n_iter, seed=0, noise=0.5):
     rng = np.random.default_rng(seed)
     best, objectives = None, []
     for _ in range(n_restarts):
-        spam = _normalise(1.0 + noise * rng.random((data.n_workers, 2)))
-        xi = _normalise(1.0 + noise * rng.random((data.n_workers, k)))
+        spam = _normalise(1.0 + noise * rng.random((data.n_judges, 2)))
+        xi = _normalise(1.0 + noise * rng.random((data.n_judges, k)))
         _, counts, strategy, _ = loop_mace_e_step(data, spam, xi, gold)
         for _ in range(n_iter):
             if method == "em":
@@ -242,22 +242,22 @@ def test_objectives_with_gold_never_decrease():
     known = gold_codes(data, gold)[:2]
     rng = np.random.default_rng(4)
     for method in ("em", "vb"):
-        spam, xi = _normalise(1 + rng.random((data.n_workers, 2))), _normalise(1 + rng.random((data.n_workers, 2)))
+        spam, xi = _normalise(1 + rng.random((data.n_judges, 2))), _normalise(1 + rng.random((data.n_judges, 2)))
         history = _run(data, spam, xi, 40, method, 0.0, 0.5, 0.5, 10.0, known).history
         assert np.all(np.diff(history) >= -1e-9 * np.abs(history[1:]))
 
 
-# (d) what gold buys against adversarial workers
+# (d) what gold buys against adversarial judges
 
 def skill_error(name, fitted, accuracy, labels):
-    """Mean |estimated - generating| accuracy per worker: GLAD's mean over a worker's items of
+    """Mean |estimated - generating| accuracy per judge: GLAD's mean over a judge's items of
     sigmoid(alpha_w beta_i); MACE's confusion diagonal theta_w + (1 - theta_w) xi_w[t], both classes."""
-    workers = fitted.skills_.index
-    true_acc = pd.Series(accuracy, index=[f"w{w}" for w in range(len(accuracy))])[workers].to_numpy()
+    judges = fitted.skills_.index
+    true_acc = pd.Series(accuracy, index=[f"w{w}" for w in range(len(accuracy))])[judges].to_numpy()
     if name == "glad":
         data = as_crowd_labels(labels)
-        right = expit(fitted.skills_.to_numpy()[data.worker] * fitted.betas_.to_numpy()[data.item])
-        estimated = np.bincount(data.worker, weights=right) / np.bincount(data.worker)
+        right = expit(fitted.skills_.to_numpy()[data.judge] * fitted.betas_.to_numpy()[data.item])
+        estimated = np.bincount(data.judge, weights=right) / np.bincount(data.judge)
         return float(np.mean(np.abs(estimated - true_acc)))
     conf = fitted.confusions_.to_numpy().reshape(-1, 2, 2)
     return float(np.mean(np.abs(conf[:, [0, 1], [0, 1]] - true_acc[:, None])))
@@ -265,10 +265,10 @@ def skill_error(name, fitted, accuracy, labels):
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
 @pytest.mark.parametrize("seed", [0, 1])
-def test_gold_helps_learn_adversarial_workers(name, seed):
-    """Seed 0: without gold, each method settles on the flipped reading (the adversarial workers as the good
+def test_gold_helps_learn_adversarial_judges(name, seed):
+    """Seed 0: without gold, each method settles on the flipped reading (the adversarial judges as the good
     ones, accuracy below 0.25); 10% gold puts it right. Seed 1: without gold already right; gold still brings
-    the worker skills closer to the generating ones. Either way the other items lose at most 0.005."""
+    the judge skills closer to the generating ones. Either way the other items lose at most 0.005."""
     labels, truth, accuracy = adversarial_panel(seed)
     gold = truth.iloc[::10]   # 10% of the items
     rest = truth.drop(gold.index)
@@ -279,9 +279,9 @@ def test_gold_helps_learn_adversarial_workers(name, seed):
     accuracy_helped = (helped.labels_[rest.index] == rest).mean()
     assert accuracy_helped >= accuracy_plain - 0.005
     adversarial = helped.skills_.index.isin([f"w{w}" for w in range(8)])
-    if name == "glad":   # ability: negative for the adversarial workers, positive for the others
+    if name == "glad":   # ability: negative for the adversarial judges, positive for the others
         assert (np.sign(helped.skills_.to_numpy()) == np.where(adversarial, -1, 1)).all()
-    else:   # competence: the adversarial workers (whom MACE can only read as spammers) below every other
+    else:   # competence: the adversarial judges (whom MACE can only read as spammers) below every other
         assert helped.skills_[adversarial].max() < helped.skills_[~adversarial].min()
     if seed == 0:
         assert accuracy_plain < 0.25 < 0.7 < accuracy_helped

@@ -1,4 +1,4 @@
-"""Coding a labels table: ids, repeated (item, worker) rows, and the row-wise argmax, against pandas / numpy."""
+"""Coding a labels table: ids, repeated (item, judge) rows, and the row-wise argmax, against pandas / numpy."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,16 +12,16 @@ from manyjudges.truth.majority_vote import first_seen_order
 
 def _table(seed: int, n: int = 400, string_ids: bool = False) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    item, worker = rng.integers(0, 60, n), rng.integers(0, 12, n)
-    table = pd.DataFrame({"item": item, "worker": worker, "label": rng.integers(0, 3, n)})
+    item, judge = rng.integers(0, 60, n), rng.integers(0, 12, n)
+    table = pd.DataFrame({"item": item, "judge": judge, "label": rng.integers(0, 3, n)})
     if string_ids:
         table["item"] = [f"doc-{i:03d}" for i in item]
-        table["worker"] = [f"w{w}" for w in worker]
+        table["judge"] = [f"w{w}" for w in judge]
     return table
 
 
 def _decoded(data) -> pd.DataFrame:
-    return pd.DataFrame({"item": np.asarray(data.items)[data.item], "worker": np.asarray(data.workers)[data.worker],
+    return pd.DataFrame({"item": np.asarray(data.items)[data.item], "judge": np.asarray(data.judges)[data.judge],
                          "label": np.asarray(data.classes)[data.label]})
 
 
@@ -31,19 +31,19 @@ def _decoded(data) -> pd.DataFrame:
 def test_kept_rows_are_pandas_drop_duplicates(seed, keep, string_ids):
     table = _table(seed, string_ids=string_ids)
     data = as_crowd_labels(table, duplicates=keep)
-    expected = table.drop_duplicates(["item", "worker"], keep=keep).reset_index(drop=True)
+    expected = table.drop_duplicates(["item", "judge"], keep=keep).reset_index(drop=True)
     pd.testing.assert_frame_equal(_decoded(data), expected, check_dtype=False)
     assert list(data.items) == sorted(table["item"].unique())
-    assert list(data.workers) == sorted(table["worker"].unique())
+    assert list(data.judges) == sorted(table["judge"].unique())
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_repeat_error_names_the_first_repeated_row(seed):
     table = _table(seed, string_ids=True)
-    row = int(np.flatnonzero(table.duplicated(["item", "worker"]).to_numpy())[0])
+    row = int(np.flatnonzero(table.duplicated(["item", "judge"]).to_numpy())[0])
     first = table.iloc[row]
-    with pytest.raises(ValueError, match=rf"row {row + 1} repeats \(item, worker\) = \('{first['item']}', "
-                                         rf"'{first['worker']}'\)"):
+    with pytest.raises(ValueError, match=rf"row {row + 1} repeats \(item, judge\) = \('{first['item']}', "
+                                         rf"'{first['judge']}'\)"):
         as_crowd_labels(table)
     kept = as_crowd_labels(table, duplicates="keep")
     pd.testing.assert_frame_equal(_decoded(kept), table, check_dtype=False)
@@ -51,12 +51,12 @@ def test_repeat_error_names_the_first_repeated_row(seed):
 
 def test_integer_ids_coded_as_factorize_sorts_them():
     for ids in (np.array([7, 3, 3, 0, 7, 12]), np.array([10**9, 5, 10**9, -2])):  # presence table; hashing
-        table = pd.DataFrame({"item": ids, "worker": np.arange(len(ids)), "label": 0})
+        table = pd.DataFrame({"item": ids, "judge": np.arange(len(ids)), "label": 0})
         data = as_crowd_labels(table)
         codes, uniques = pd.factorize(pd.Series(ids), sort=True)
         np.testing.assert_array_equal(data.item, codes)
         np.testing.assert_array_equal(np.asarray(data.items), uniques)
-        assert data.items.name == "item" and data.workers.name == "worker"
+        assert data.items.name == "item" and data.judges.name == "judge"
 
 
 @pytest.mark.parametrize("k", [2, 3, 7])
@@ -70,7 +70,7 @@ def test_first_seen_order_is_pandas_unique(k):
     rng = np.random.default_rng(k)
     label = rng.integers(0, k, 300)
     label[label == 1] = 2  # class 1 unused: it goes last
-    data = as_crowd_labels(pd.DataFrame({"item": rng.integers(0, 50, 300), "worker": np.arange(300),
+    data = as_crowd_labels(pd.DataFrame({"item": rng.integers(0, 50, 300), "judge": np.arange(300),
                                          "label": label}))
     seen = pd.unique(data.label)
     expected = np.concatenate([seen, np.setdiff1d(np.arange(data.n_classes), seen)])
@@ -78,7 +78,7 @@ def test_first_seen_order_is_pandas_unique(k):
 
 
 def test_float_labels_are_codes_when_whole_else_an_error_naming_the_row():
-    whole = pd.DataFrame({"item": [1, 2, 2], "worker": [3, 3, 4], "label": [0.0, 2.0, 2.0]})
+    whole = pd.DataFrame({"item": [1, 2, 2], "judge": [3, 3, 4], "label": [0.0, 2.0, 2.0]})
     data = as_crowd_labels(whole)
     assert list(data.classes) == [0, 1, 2] and list(data.label) == [0, 2, 2]
     for bad, shown in ((0.5, "0.5"), (np.inf, "inf")):
@@ -88,12 +88,12 @@ def test_float_labels_are_codes_when_whole_else_an_error_naming_the_row():
 
 
 def test_messages_show_plain_values():
-    with pytest.raises(ValueError, match=r"\(item, worker\) = \(1, 3\)"):
-        as_crowd_labels(pd.DataFrame({"item": [1, 1], "worker": [3, 3], "label": [0, 1]}))
+    with pytest.raises(ValueError, match=r"\(item, judge\) = \(1, 3\)"):
+        as_crowd_labels(pd.DataFrame({"item": [1, 1], "judge": [3, 3], "label": [0, 1]}))
 
 
 def test_classes_are_read_after_dropping_repeats():
-    table = pd.DataFrame({"item": [1, 1, 2], "worker": [1, 1, 1], "label": ["a", "c", "b"]})
+    table = pd.DataFrame({"item": [1, 1, 2], "judge": [1, 1, 1], "label": ["a", "c", "b"]})
     data = as_crowd_labels(table, duplicates="first")
     assert list(data.classes) == ["a", "b"] and list(data.label) == [0, 1]
     assert list(as_crowd_labels(table, duplicates="last").classes) == ["b", "c"]
@@ -103,16 +103,16 @@ def test_classes_are_read_after_dropping_repeats():
         as_crowd_labels(table.assign(label=["a", "z", "b"]), duplicates="last", classes=["a", "b"])
 
 
-@pytest.mark.parametrize("column", ["item", "worker", "label"])
+@pytest.mark.parametrize("column", ["item", "judge", "label"])
 def test_missing_values_in_nullable_integer_columns_name_the_row(column):
-    table = pd.DataFrame({"item": [1, 2, 3], "worker": [1, 1, 2], "label": [0, 1, 1]})
+    table = pd.DataFrame({"item": [1, 2, 3], "judge": [1, 1, 2], "label": [0, 1, 1]})
     table[column] = pd.array([table[column].iloc[0], None, table[column].iloc[2]], dtype="Int64")
     with pytest.raises(ValueError, match=rf"row 2 has no {column}"):
         as_crowd_labels(table)
 
 
 def test_label_kinds_match_their_class_names():
-    one = pd.DataFrame({"item": [1, 2], "worker": [1, 1], "label": ["yes", "yes"]})
+    one = pd.DataFrame({"item": [1, 2], "judge": [1, 1], "label": ["yes", "yes"]})
     with pytest.raises(ValueError, match="every label is 'yes'; declare the classes"):
         as_crowd_labels(one)
     assert list(as_crowd_labels(one, classes=["no", "yes"]).label) == [1, 1]

@@ -14,7 +14,7 @@ from .mv_panels import for_crowdkit, simulated_table
 
 HAND = pd.DataFrame({  # a: 0 0 1 -> 0; b: 1 0 (tie); c: 2 2 1 0 -> 2; d: 1 -> 1
     "item":   ["a", "a", "a", "b", "b", "c", "c", "c", "c", "d"],
-    "worker": ["u", "v", "w", "u", "v", "u", "v", "w", "x", "w"],
+    "judge": ["u", "v", "w", "u", "v", "u", "v", "w", "x", "w"],
     "label":  [0, 0, 1, 1, 0, 2, 2, 1, 0, 1],
 })
 
@@ -40,7 +40,7 @@ def test_first_rule_follows_the_table_order():
 
 
 def test_repeated_labels_each_count():
-    table = pd.DataFrame({"item": [1, 1, 1], "worker": ["u", "u", "v"], "label": [1, 1, 0]})
+    table = pd.DataFrame({"item": [1, 1, 1], "judge": ["u", "u", "v"], "label": [1, 1, 0]})
     with pytest.raises(ValueError, match="repeats"):
         MajorityVote().fit(table)
     mv = MajorityVote().fit(table, duplicates="keep")
@@ -49,7 +49,7 @@ def test_repeated_labels_each_count():
 
 
 def test_class_names_and_unused_classes():
-    table = pd.DataFrame({"item": [1, 1, 2], "worker": ["u", "v", "u"], "label": ["R", "P", "R"]})
+    table = pd.DataFrame({"item": [1, 1, 2], "judge": ["u", "v", "u"], "label": ["R", "P", "R"]})
     mv = MajorityVote().fit(table, classes=["G", "P", "R", "X"])
     assert list(mv.proba_.columns) == ["G", "P", "R", "X"]
     assert mv.labels_.to_dict() == {1: "P", 2: "R"}  # item 1 ties P and R: the lower class, P
@@ -72,7 +72,7 @@ def test_random_ties_uniform_among_tied_and_reproducible():
     clear = np.arange(n, n + 300)
     item = np.r_[item, np.repeat(clear, 2)]
     label = np.r_[label, np.repeat(rng.integers(0, 3, 300), 2)]
-    table = pd.DataFrame({"item": item, "worker": np.arange(item.size), "label": label})
+    table = pd.DataFrame({"item": item, "judge": np.arange(item.size), "label": label})
     a = MajorityVote(ties="random", random_state=7).fit(table).labels_
     b = MajorityVote(ties="random", random_state=7).fit(table).labels_
     c = MajorityVote(ties="random", random_state=8).fit(table).labels_
@@ -94,7 +94,7 @@ def test_bad_parameters(ties, random_state):
 @pytest.mark.filterwarnings("ignore:The inplace keyword")
 def test_matches_crowdkit_item_for_item(seed, k):
     crowdkit = pytest.importorskip("crowdkit.aggregation")
-    table, _ = simulated_table(seed, n_items=150, n_workers=8, k=k, per_item=4, accuracy=(0.4, 0.8))
+    table, _ = simulated_table(seed, n_items=150, n_judges=8, k=k, per_item=4, accuracy=(0.4, 0.8))
     ck = crowdkit.MajorityVote()
     ck_labels = ck.fit_predict(for_crowdkit(table))
     ours = MajorityVote(ties="first").fit(table)

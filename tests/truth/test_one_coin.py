@@ -16,10 +16,10 @@ from .mv_panels import for_crowdkit, simulated_table
 
 def loop_one_coin(table: pd.DataFrame, k: int, n_iter: int, s: float):
     """One-coin EM with dicts and loops: soft-vote start, then n_iter x (M-step, E-step)."""
-    by_item, by_worker = defaultdict(list), defaultdict(list)
-    for i, w, c in table[["item", "worker", "label"]].itertuples(index=False):
+    by_item, by_judge = defaultdict(list), defaultdict(list)
+    for i, w, c in table[["item", "judge", "label"]].itertuples(index=False):
         by_item[i].append((w, c))
-        by_worker[w].append((i, c))
+        by_judge[w].append((i, c))
     post = {}
     for i, labs in by_item.items():
         post[i] = [sum(c == t for _, c in labs) / len(labs) for t in range(k)]
@@ -27,7 +27,7 @@ def loop_one_coin(table: pd.DataFrame, k: int, n_iter: int, s: float):
         prior = [sum(p[t] for p in post.values()) + s for t in range(k)]
         prior = [x / sum(prior) for x in prior]
         acc, err = {}, {}
-        for w, labs in by_worker.items():
+        for w, labs in by_judge.items():
             right = sum(post[i][c] for i, c in labs)
             wrong = sum(post[i][t] for i, c in labs for t in range(k) if t != c)
             acc[w] = (right + k * s) / (right + wrong + k * k * s)
@@ -45,7 +45,7 @@ def loop_one_coin(table: pd.DataFrame, k: int, n_iter: int, s: float):
 
 @pytest.mark.parametrize("seed,k,s", [(0, 2, 0.0), (1, 3, 0.0), (2, 4, 0.5)])
 def test_matches_loop_reference(seed, k, s):
-    table, _ = simulated_table(seed, n_items=40, n_workers=6, k=k, per_item=3)
+    table, _ = simulated_table(seed, n_items=40, n_judges=6, k=k, per_item=3)
     post, acc = loop_one_coin(table, k, 6, s)
     ours = OneCoinDawidSkene(max_iter=6, tol=0.0, smoothing=s).fit(table)
     assert ours.n_iter_ == 6
@@ -64,22 +64,22 @@ def test_recovers_simulated_accuracies():
     accuracy = np.array([0.45, 0.55, 0.65, 0.75, 0.85, 0.95])
     truth = rng.integers(0, k, n_items)
     item = np.repeat(np.arange(n_items), len(accuracy))
-    worker = np.tile(np.arange(len(accuracy)), n_items)
+    judge = np.tile(np.arange(len(accuracy)), n_items)
     wrong = (truth[item] + rng.integers(1, k, item.size)) % k
-    label = np.where(rng.random(item.size) < accuracy[worker], truth[item], wrong)
-    ours = OneCoinDawidSkene().fit(pd.DataFrame({"item": item, "worker": worker, "label": label}))
+    label = np.where(rng.random(item.size) < accuracy[judge], truth[item], wrong)
+    ours = OneCoinDawidSkene().fit(pd.DataFrame({"item": item, "judge": judge, "label": label}))
     assert ours.converged_ and (ours.labels_.to_numpy() == truth).mean() > 0.95
     np.testing.assert_allclose(ours.skills_.to_numpy(), accuracy, atol=0.04)
 
 
 def test_accuracies_of_one_at_zero_smoothing():
-    """Two workers who always agree with the outcome get accuracy 1 (error share exactly 0): disagreeing
+    """Two judges who always agree with the outcome get accuracy 1 (error share exactly 0): disagreeing
     labels then have probability 0, and no item may become impossible under every class."""
     rows = []
     for i in range(30):
         rows += [(i, "a", i % 2), (i, "b", i % 2), (i, "c", (i // 3) % 2)]
     rows += [(30, "c", 1), (31, "a", 1), (31, "c", 0)]
-    table = pd.DataFrame(rows, columns=["item", "worker", "label"])
+    table = pd.DataFrame(rows, columns=["item", "judge", "label"])
     ours = OneCoinDawidSkene(smoothing=0.0, max_iter=200, tol=0.0).fit(table)
     assert ours.skills_["a"] == 1.0 and ours.skills_["b"] == 1.0
     assert (ours.confusions_.to_numpy() == 0).any()
@@ -91,14 +91,14 @@ def test_accuracies_of_one_at_zero_smoothing():
 @pytest.mark.parametrize("value,name", [(0, "max_iter"), (-1.0, "tol"), (-0.5, "smoothing"), (None, "smoothing")])
 def test_bad_parameters(value, name):
     with pytest.raises(ValueError, match=name):
-        OneCoinDawidSkene(**{name: value}).fit(pd.DataFrame({"item": [1], "worker": [1], "label": [0]}))
+        OneCoinDawidSkene(**{name: value}).fit(pd.DataFrame({"item": [1], "judge": [1], "label": [0]}))
 
 
 @pytest.mark.filterwarnings("ignore::FutureWarning")
 @pytest.mark.parametrize("seed,k", [(0, 2), (1, 3)])
 def test_matches_crowdkit(seed, k):
     crowdkit = pytest.importorskip("crowdkit.aggregation")
-    table, truth = simulated_table(seed, n_items=60, n_workers=6, k=k, per_item=4, accuracy=(0.55, 0.85))
+    table, truth = simulated_table(seed, n_items=60, n_judges=6, k=k, per_item=4, accuracy=(0.55, 0.85))
     for n_iter in (1, 5):
         ck = crowdkit.OneCoinDawidSkene(n_iter=n_iter, tol=-np.inf)
         ck.fit(for_crowdkit(table))

@@ -16,27 +16,27 @@ from manyjudges.truth.ordinal import (
     OrdinalDawidSkene,
     cut_objective,
     default_cuts,
+    judge_objective,
     newton_cut_step,
     newton_m_step,
     ordinal_confusion,
     ordinal_log_confusion,
     spacing_prior,
-    worker_objective,
 )
 from manyjudges.truth.simulate import simulate_labels
 
 
-def simulate(n_items: int, n_workers: int, per_item: int, k: int, seed: int
+def simulate(n_items: int, n_judges: int, per_item: int, k: int, seed: int
              ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
-    """Worker w reports the bin (c - 1/2, c + 1/2) holding t + b_w + s_w N(0, 1), end bins open."""
+    """Judge w reports the bin (c - 1/2, c + 1/2) holding t + b_w + s_w N(0, 1), end bins open."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
-    bias, scale = rng.normal(0.0, 0.5, n_workers), rng.uniform(0.3, 1.5, n_workers)
+    bias, scale = rng.normal(0.0, 0.5, n_judges), rng.uniform(0.3, 1.5, n_judges)
     item = np.repeat(np.arange(n_items), per_item)
-    worker = np.concatenate([rng.choice(n_workers, per_item, replace=False) for _ in range(n_items)])
-    latent = truth[item] + bias[worker] + scale[worker] * rng.normal(size=len(item))
+    judge = np.concatenate([rng.choice(n_judges, per_item, replace=False) for _ in range(n_items)])
+    latent = truth[item] + bias[judge] + scale[judge] * rng.normal(size=len(item))
     label = np.clip(np.floor(latent + 0.5), 0, k - 1).astype(int)
-    return pd.DataFrame({"item": item, "worker": worker, "label": label}), truth, bias, scale
+    return pd.DataFrame({"item": item, "judge": judge, "label": label}), truth, bias, scale
 
 
 def test_confusion_is_the_discretised_gaussian():
@@ -73,24 +73,24 @@ def test_gradient_and_hessian_match_finite_differences(point):
     weights = rng.uniform(0.0, 3.0, (3, 4, 4))
     a = np.array([point[0], point[0] * 0.7, point[0] * 1.5])
     d = np.array([point[1], -point[1], 2 * point[1]])
-    _, grad, hess = worker_objective(a, d, weights)
+    _, grad, hess = judge_objective(a, d, weights)
     h = 1e-6 * max(1.0, point[0])
     for i, (da, dd) in enumerate(((h, 0.0), (0.0, h))):
-        up, g_up, _ = worker_objective(a + da, d + dd, weights)
-        down, g_down, _ = worker_objective(a - da, d - dd, weights)
+        up, g_up, _ = judge_objective(a + da, d + dd, weights)
+        down, g_down, _ = judge_objective(a - da, d - dd, weights)
         assert np.allclose(grad[:, i], (up - down) / (2 * h), rtol=1e-5, atol=1e-5)
         assert np.allclose(hess[:, :, i], (g_up - g_down) / (2 * h), rtol=1e-5, atol=1e-5)
     # concave in (a, d): -H positive definite
     assert np.all(hess[:, 0, 0] < 0) and np.all(np.linalg.det(hess) > 0)
 
 
-def test_m_step_reaches_each_workers_optimum():
+def test_m_step_reaches_each_judges_optimum():
     rng = np.random.default_rng(2)
     weights = rng.uniform(0.0, 1.0, (5, 4, 4)) * 0.05
     weights[:, np.arange(4), np.arange(4)] += rng.uniform(2.0, 10.0, (5, 4))  # mostly right
     weights[:, np.arange(3), np.arange(1, 4)] += rng.uniform(0.0, 3.0, (5, 3))  # some one class too high
     a, d = newton_m_step(np.ones(5), np.zeros(5), weights)
-    ours, _, _ = worker_objective(a, d, weights, derivatives=False)
+    ours, _, _ = judge_objective(a, d, weights, derivatives=False)
     for w in range(5):  # the reference: Nelder-Mead on (b, log s), the natural parameters
         def negative(x, w=w):
             conf = ordinal_log_confusion(np.array([x[0]]), np.exp(np.array([x[1]])), 4)[0]
@@ -103,7 +103,7 @@ def test_m_step_reaches_each_workers_optimum():
 
 
 def test_tiny_panel_against_enumeration_of_every_truth():
-    labels = pd.DataFrame({"item": [0, 0, 0, 1, 1, 2, 2, 2], "worker": [0, 1, 2, 0, 2, 0, 1, 2],
+    labels = pd.DataFrame({"item": [0, 0, 0, 1, 1, 2, 2, 2], "judge": [0, 1, 2, 0, 2, 0, 1, 2],
                            "label": [0, 1, 0, 2, 2, 1, 2, 1]})
     eps = 0.05
     est = OrdinalDawidSkene(smoothing=eps, max_iter=7, tol=0.0).fit(labels)
@@ -146,8 +146,8 @@ def test_em_never_lowers_the_penalised_likelihood(accelerate):
     assert est.objective_trace_[-1] > est.objective_trace_[0] + 1.0
 
 
-def test_beats_majority_vote_with_few_labels_per_worker():
-    labels, truth, bias, _ = simulate(400, 80, 3, 5, seed=0)  # 15 labels per worker, 3 per item
+def test_beats_majority_vote_with_few_labels_per_judge():
+    labels, truth, bias, _ = simulate(400, 80, 3, 5, seed=0)  # 15 labels per judge, 3 per item
     # the model that drew the panel: equally spaced classes, no lapses (the default's extra freedom costs
     # accuracy on these panels: 0.64 at seed 0)
     est = OrdinalDawidSkene(learn_cuts=False, lapse=False).fit(labels, classes=range(5))
@@ -158,7 +158,7 @@ def test_beats_majority_vote_with_few_labels_per_worker():
 
 
 def test_recovers_bias_and_scale_with_many_labels():
-    labels, truth, bias, scale = simulate(300, 10, 10, 5, seed=2)  # every worker labels all 300 items
+    labels, truth, bias, scale = simulate(300, 10, 10, 5, seed=2)  # every judge labels all 300 items
     est = OrdinalDawidSkene().fit(labels, classes=range(5))
     assert np.max(np.abs(est.bias_.to_numpy() - bias)) < 0.2
     assert np.max(np.abs(est.scale_.to_numpy() / scale - 1)) < 0.2
@@ -167,7 +167,7 @@ def test_recovers_bias_and_scale_with_many_labels():
 
 
 def test_two_classes_and_named_ordered_classes():
-    labels = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "worker": [0, 1, 0, 1, 0, 1, 0, 1],
+    labels = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "judge": [0, 1, 0, 1, 0, 1, 0, 1],
                            "label": ["low", "low", "high", "high", "low", "high", "high", "high"]})
     est = OrdinalDawidSkene().fit(labels, classes=["low", "high"])
     assert np.isfinite(est.proba_.to_numpy()).all()
@@ -178,7 +178,7 @@ def test_two_classes_and_named_ordered_classes():
                                          ("learn_cuts", 1), ("lapse", "yes"), ("ridge", -1.0),
                                          ("lapse_prior", "x"), ("spacing", -2), ("accelerate", 0)])
 def test_bad_parameters_are_named(name, value):
-    labels = pd.DataFrame({"item": [0, 1], "worker": [0, 0], "label": [0, 1]})
+    labels = pd.DataFrame({"item": [0, 1], "judge": [0, 0], "label": [0, 1]})
     with pytest.raises(ValueError, match=name):
         OrdinalDawidSkene(**{name: value}).fit(labels)
 
@@ -240,7 +240,7 @@ def test_stops_at_the_fixed_point(seed):
 def test_lapse_rates_find_the_random_labellers():
     labels, truth, _, _ = simulate(400, 20, 6, 5, seed=2)
     rng = np.random.default_rng(3)
-    spammers = labels["worker"] < 4  # workers 0-3 answer uniformly at random
+    spammers = labels["judge"] < 4  # judges 0-3 answer uniformly at random
     labels.loc[spammers, "label"] = rng.integers(0, 5, int(spammers.sum()))
     lapse = OrdinalDawidSkene().fit(labels, classes=range(5)).lapse_.to_numpy()
     assert lapse[:4].min() > 0.5 > lapse[4:].max()
@@ -273,8 +273,8 @@ def test_spacing_prior_gradient_and_hessian_match_finite_differences():
 def test_two_classes_never_share_a_location():
     # the default config's simulated ordinal panel: with ridge 1 and no spacing prior, classes 1 and 2 met (mu_1 =
     # mu_2 = 1.872) and EM crawled along the split of their items (0.498 or 0.64 accuracy, by where it stopped)
-    labels, truth, _ = simulate_labels(rng_for(0, "truth", "sim_labels_ordinal"), n_items=500, n_workers=60,
-                                       labels_per_item=3, n_classes=5, worker_mix={"good": 0.9, "random": 0.1},
+    labels, truth, _ = simulate_labels(rng_for(0, "truth", "sim_labels_ordinal"), n_items=500, n_judges=60,
+                                       labels_per_item=3, n_classes=5, judge_mix={"good": 0.9, "random": 0.1},
                                        good_accuracy=0.6, ordinal=True)
     est = OrdinalDawidSkene().fit(labels)
     assert est.converged_ and np.diff(est.locations_.to_numpy()).min() > 0.3

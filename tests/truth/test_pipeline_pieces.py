@@ -7,25 +7,25 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.experiment import run_methods
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.report import published_accuracy, truth_comparisons, truth_markdown
-from manyjudges.truth.results import accuracy, labels_table, workers_table
+from manyjudges.truth.results import accuracy, judges_table, labels_table
 from manyjudges.truth.simulate import simulate_labels
 
 
 def test_simulated_labels_are_seeded_and_shaped():
-    a = simulate_labels(rng_for(3, "x"), n_items=50, n_workers=10, labels_per_item=4, n_classes=3)
-    b = simulate_labels(rng_for(3, "x"), n_items=50, n_workers=10, labels_per_item=4, n_classes=3)
+    a = simulate_labels(rng_for(3, "x"), n_items=50, n_judges=10, labels_per_item=4, n_classes=3)
+    b = simulate_labels(rng_for(3, "x"), n_items=50, n_judges=10, labels_per_item=4, n_classes=3)
     for x, y in zip(a, b):
         pd.testing.assert_frame_equal(x, y)
-    labels, truth, workers = a
-    assert len(labels) == 200 and len(truth) == 50 and len(workers) == 10
-    assert not labels.duplicated(["item", "worker"]).any()  # distinct workers per item
+    labels, truth, judges = a
+    assert len(labels) == 200 and len(truth) == 50 and len(judges) == 10
+    assert not labels.duplicated(["item", "judge"]).any()  # distinct judges per item
     assert labels["label"].between(0, 2).all()
-    assert workers["kind"].value_counts().to_dict() == {"good": 8, "random": 1, "biased": 1}
+    assert judges["kind"].value_counts().to_dict() == {"good": 8, "random": 1, "biased": 1}
 
 
-def test_good_workers_say_the_truth_at_their_accuracy_and_err_to_neighbours_when_ordinal():
-    labels, truth, workers = simulate_labels(rng_for(1, "y"), n_items=4000, n_workers=5, labels_per_item=5,
-                                             n_classes=5, worker_mix={"good": 1.0}, good_accuracy=0.7, ordinal=True)
+def test_good_judges_say_the_truth_at_their_accuracy_and_err_to_neighbours_when_ordinal():
+    labels, truth, judges = simulate_labels(rng_for(1, "y"), n_items=4000, n_judges=5, labels_per_item=5,
+                                             n_classes=5, judge_mix={"good": 1.0}, good_accuracy=0.7, ordinal=True)
     joined = labels.merge(truth, on="item")
     assert np.mean(joined["label"] == joined["truth"]) == pytest.approx(0.7, abs=0.01)
     assert (np.abs(joined["label"] - joined["truth"]) <= 1).all()
@@ -41,7 +41,7 @@ def test_accuracy_counts_truth_items_and_rejects_unlabelled_ones():
 
 
 def test_run_methods_tables():
-    frame = pd.DataFrame({"item": ["p", "p", "p", "q", "q", "q"], "worker": ["x", "y", "z"] * 2,
+    frame = pd.DataFrame({"item": ["p", "p", "p", "q", "q", "q"], "judge": ["x", "y", "z"] * 2,
                           "label": [1, 1, 0, 0, 2, 2]})
     truth = pd.DataFrame({"item": ["p", "q"], "truth": [1, 0]})
     run = run_methods(frame, truth, {"mv": {"method": "majority_vote"}, "ds": {"method": "dawid_skene"}})
@@ -51,11 +51,11 @@ def test_run_methods_tables():
     assert mv.columns.tolist() == ["method", "item", "label", "p_0", "p_1", "p_2"]
     assert mv["label"].tolist() == [1, 2]
     assert mv[["p_0", "p_1", "p_2"]].to_numpy() == pytest.approx(np.array([[1, 2, 0], [1, 0, 2]]) / 3)
-    skills = run.workers[run.workers["method"] == "mv"].set_index("worker")["skill"]
+    skills = run.judges[run.judges["method"] == "mv"].set_index("judge")["skill"]
     assert skills.to_dict() == {"x": 0.5, "y": 1.0, "z": 0.5}
     estimator = MajorityVote().fit(frame)
     assert labels_table(estimator)["item"].tolist() == ["p", "q"]
-    assert workers_table(estimator).columns.tolist() == ["worker", "skill"]
+    assert judges_table(estimator).columns.tolist() == ["judge", "skill"]
 
 
 def _write(tmp_path, name, rows, columns):
@@ -70,7 +70,7 @@ def test_report_section_and_comparisons_against_published_values(tmp_path):
                           "paper_value": ["0.93", "0.92", "0.927"]})
     acc = _write(tmp_path, "accuracy.tsv", [("mv", 0.9, 800, 0.01), ("dawid_skene", 0.925, 800, 0.02)],
                  ["method", "accuracy", "n_truth", "seconds"])
-    stats = {"items": 800, "workers": 164, "labels": 8000, "classes": 2, "labels_per_item_mean": 10.0,
+    stats = {"items": 800, "judges": 164, "labels": 8000, "classes": 2, "labels_per_item_mean": 10.0,
              "labels_per_item_min": 10, "labels_per_item_max": 10, "items_with_truth": 800, "alpha_nominal": 0.24}
     summary = _write(tmp_path, "summary.tsv", list(stats.items()), ["statistic", "value"])
     results = {"truth_rte": {"accuracy": acc, "summary": summary}}

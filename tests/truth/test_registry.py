@@ -13,7 +13,7 @@ from manyjudges.truth import (
     make_truth_estimator,
 )
 
-TABLE = pd.DataFrame({"item": [1, 1, 2, 2, 3], "worker": ["u", "v", "u", "v", "u"], "label": [0, 1, 1, 1, 0]})
+TABLE = pd.DataFrame({"item": [1, 1, 2, 2, 3], "judge": ["u", "v", "u", "v", "u"], "label": [0, 1, 1, 1, 0]})
 
 
 @pytest.mark.parametrize("name,cls", [("majority_vote", MajorityVote), ("majority_vote_random", MajorityVote),

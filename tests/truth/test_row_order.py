@@ -39,24 +39,24 @@ def assert_same_fit(name: str, labels: pd.DataFrame, n_shuffles: int = 3, **fit_
                 np.testing.assert_allclose(other.skills_.to_numpy(), first.skills_.to_numpy(), rtol=0, atol=1e-6)
 
 
-def test_canonical_order_sorts_by_item_worker_label_and_keeps_a_sorted_table():
-    labels = pd.DataFrame({"item": ["b", "a", "b", "a", "a"], "worker": ["x", "y", "x", "x", "x"],
+def test_canonical_order_sorts_by_item_judge_label_and_keeps_a_sorted_table():
+    labels = pd.DataFrame({"item": ["b", "a", "b", "a", "a"], "judge": ["x", "y", "x", "x", "x"],
                            "label": [1, 0, 0, 1, 0]})
     data = canonical_order(as_crowd_labels(labels, duplicates="keep"))
-    rows = list(zip(data.items[data.item], data.workers[data.worker], data.classes[data.label]))
-    assert rows == sorted(zip(labels["item"], labels["worker"], labels["label"]))
+    rows = list(zip(data.items[data.item], data.judges[data.judge], data.classes[data.label]))
+    assert rows == sorted(zip(labels["item"], labels["judge"], labels["label"]))
     assert canonical_order(data) is data  # already sorted: no copy
 
 
 @pytest.mark.parametrize("name", METHODS)
 def test_every_method_any_row_order_simulated(name: str) -> None:
-    labels, _, _ = simulate_labels(rng_for(0, "test", "row order"), n_items=150, n_workers=12, labels_per_item=4,
-                                   n_classes=3, worker_mix={"good": 0.7, "random": 0.15, "biased": 0.15})
+    labels, _, _ = simulate_labels(rng_for(0, "test", "row order"), n_items=150, n_judges=12, labels_per_item=4,
+                                   n_classes=3, judge_mix={"good": 0.7, "random": 0.15, "biased": 0.15})
     assert_same_fit(name, labels)
 
 
 def test_gold_any_row_order() -> None:
-    labels, truth, _ = simulate_labels(rng_for(0, "test", "row order gold"), n_items=150, n_workers=12,
+    labels, truth, _ = simulate_labels(rng_for(0, "test", "row order gold"), n_items=150, n_judges=12,
                                        labels_per_item=4, n_classes=3)
     assert_same_fit("auto", labels, gold=truth.iloc[::10])
     assert_same_fit("dawid_skene", labels, gold=truth.iloc[::10])
@@ -72,7 +72,7 @@ def test_benchmark_sets_any_row_order(mirror, dataset: str) -> None:
     reference = canonical_order(as_crowd_labels(labels, duplicates="first"))
     for shuffled in shuffles(labels):  # the sorted codes are the same arrays, whatever the row order
         data = canonical_order(as_crowd_labels(shuffled, duplicates="first"))
-        for field in ("item", "worker", "label"):
+        for field in ("item", "judge", "label"):
             np.testing.assert_array_equal(getattr(data, field), getattr(reference, field))
     for name in METHODS:
         if name in SLOW and dataset not in SMALL_SETS:

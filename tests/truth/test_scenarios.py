@@ -31,11 +31,11 @@ def _with_truth(labels: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
 
 
 def _table_shape(labels: pd.DataFrame, truth: pd.DataFrame, n_classes: int) -> None:
-    assert list(labels.columns) == ["item", "worker", "label"] and list(truth.columns) == ["item", "truth"]
-    assert not labels.duplicated(["item", "worker"]).any()
+    assert list(labels.columns) == ["item", "judge", "label"] and list(truth.columns) == ["item", "truth"]
+    assert not labels.duplicated(["item", "judge"]).any()
     assert set(labels["item"]) <= set(truth["item"]) and truth["item"].is_unique
     assert labels["label"].between(0, n_classes - 1).all() and truth["truth"].between(0, n_classes - 1).all()
-    assert labels["item"].str.match(r"^i\d{4,}$").all() and labels["worker"].str.match(r"^w\d{3,}$").all()
+    assert labels["item"].str.match(r"^i\d{4,}$").all() and labels["judge"].str.match(r"^w\d{3,}$").all()
 
 
 # --- sparse_biased -------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ def test_sparse_workloads_follow_the_truncated_power_law():
                                   max_workload=top, workload_exponent=alpha)
     _table_shape(labels, truth, 2)
     assert labels.groupby("item").size().eq(per_item).all() and len(truth) == n_items
-    loads = labels.groupby("worker").size()
+    loads = labels.groupby("judge").size()
     assert loads.max() <= top and loads.sum() == n_items * per_item
     # P(n_w = k) = k^-2 / sum_{j<=200} j^-2, by hand: sum_{j<=200} j^-2 = 1.639946...
     norm = sum(j ** -2.0 for j in range(1, top + 1))
@@ -58,7 +58,7 @@ def test_sparse_workloads_follow_the_truncated_power_law():
     assert abs((loads == 1).mean() - 1 / norm) < 0.01 and 1 / norm > 0.6
 
 
-def test_sparse_workers_bias_and_accuracy_are_the_models():
+def test_sparse_judges_bias_and_accuracy_are_the_models():
     lo, hi, beta = 0.3, 0.8, 0.3
     labels, truth = sparse_biased(np.random.default_rng(2), n_items=50000, max_workload=50, n_classes=2,
                                   accuracy=(lo, hi), bias_concentration=beta)
@@ -69,10 +69,10 @@ def test_sparse_workers_bias_and_accuracy_are_the_models():
     for y in (0, 1):
         rows = data[data["y"] == y]
         assert abs((rows["label"] == y).mean() - 0.775) < 0.01, y
-    # two labels of one worker on class-0 items both say 1: E[(1 - a)^2] E[theta_1^2]
+    # two labels of one judge on class-0 items both say 1: E[(1 - a)^2] E[theta_1^2]
     # = (0.7^3 - 0.2^3) / (3 x 0.5) x (beta + 1) / (K (K beta + 1)) = 0.22333 x 0.40625 = 0.09073
     # (no personal bias, theta = 1/2: 0.22333 x 0.25 = 0.0558)
-    counts = data[data["y"] == 0].groupby("worker")["label"].agg(["size", "sum"]).to_numpy(float)
+    counts = data[data["y"] == 0].groupby("judge")["label"].agg(["size", "sum"]).to_numpy(float)
     n, c = counts[:, 0], counts[:, 1]
     pairs = (c * (c - 1)).sum() / (n * (n - 1)).sum()
     assert abs(pairs - 0.22333 * 0.40625) < 0.008
@@ -90,8 +90,8 @@ def test_sparse_k_classes_and_given_priors():
 
 def _error_matrix(labels: pd.DataFrame, truth: pd.DataFrame) -> np.ndarray:
     data = _with_truth(labels, truth)
-    wide = (data["label"] != data["y"]).astype(float).to_frame("e").assign(item=data["item"], worker=data["worker"])
-    return wide.pivot(index="item", columns="worker", values="e").to_numpy()
+    wide = (data["label"] != data["y"]).astype(float).to_frame("e").assign(item=data["item"], judge=data["judge"])
+    return wide.pivot(index="item", columns="judge", values="e").to_numpy()
 
 
 def test_correlated_runs_share_errors_by_rho_squared():
@@ -99,7 +99,7 @@ def test_correlated_runs_share_errors_by_rho_squared():
     labels, truth = correlated(np.random.default_rng(4), n_items=20000, n_classes=3, n_models=models,
                                n_prompts=prompts, rho=rho, accuracy=(0.7, 0.7), difficulty_sd=0.0)
     _table_shape(labels, truth, 3)
-    errors = _error_matrix(labels, truth)  # items x workers, workers model after model
+    errors = _error_matrix(labels, truth)  # items x judges, judges model after model
     assert errors.shape == (20000, models * prompts)
     assert np.abs(1 - errors.mean(axis=0) - 0.7).max() < 0.015  # every run right with probability 0.7
     corr = np.corrcoef(errors.T)
@@ -136,21 +136,21 @@ def test_correlated_difficulty_and_the_big_cluster():
 
 @pytest.mark.parametrize("n_classes", [2, 3])
 def test_adversaries_follow_one_permutation(n_classes):
-    f, share, n_workers = 0.85, 0.65, 20
+    f, share, n_judges = 0.85, 0.65, 20
     labels, truth = adversarial_majority(np.random.default_rng(7), n_items=20000, n_classes=n_classes,
-                                         n_workers=n_workers, labels_per_item=10, adversarial_share=share,
+                                         n_judges=n_judges, labels_per_item=10, adversarial_share=share,
                                          adversary_fidelity=f, accuracy=(0.7, 0.9))
     _table_shape(labels, truth, n_classes)
     data = _with_truth(labels, truth)
-    accuracy = (data["label"] == data["y"]).groupby(data["worker"]).mean()
+    accuracy = (data["label"] == data["y"]).groupby(data["judge"]).mean()
     adversaries = accuracy.index[accuracy < 1 / n_classes]
-    assert len(adversaries) == round(share * n_workers) == 13
-    rows = data[data["worker"].isin(adversaries)]
+    assert len(adversaries) == round(share * n_judges) == 13
+    rows = data[data["judge"].isin(adversaries)]
     assert abs((rows["label"] == rows["y"]).mean() - (1 - f) / n_classes) < 0.01  # 0.075, 0.05
     honest = accuracy.drop(adversaries)
     assert honest.min() > 0.67 and honest.max() < 0.93
     # the same fixed-point-free permutation for all: each adversary's modal label per class
-    modal = rows.groupby(["worker", "y"])["label"].agg(lambda s: s.value_counts().idxmax()).unstack()
+    modal = rows.groupby(["judge", "y"])["label"].agg(lambda s: s.value_counts().idxmax()).unstack()
     assert (modal.nunique() == 1).all()
     tau = modal.iloc[0].to_numpy()
     assert sorted(tau) == list(range(n_classes)) and (tau != np.arange(n_classes)).all()
@@ -163,7 +163,7 @@ def test_adversaries_follow_one_permutation(n_classes):
 @pytest.mark.parametrize("attraction", [0.0, 0.5])
 def test_hard_items_are_at_chance_or_drawn_to_an_attractor(attraction):
     K, share = 3, 0.3
-    labels, truth = difficulty(np.random.default_rng(8), n_items=4000, n_classes=K, n_workers=40,
+    labels, truth = difficulty(np.random.default_rng(8), n_items=4000, n_classes=K, n_judges=40,
                                labels_per_item=40, hard_share=share, attraction=attraction, accuracy=(0.8, 0.95))
     _table_shape(labels, truth, K)
     data = _with_truth(labels, truth)
@@ -181,8 +181,8 @@ def test_hard_items_are_at_chance_or_drawn_to_an_attractor(attraction):
     else:
         assert 1 / 3 < top.mean() < 0.45
     easy = data[~data["item"].isin(hard)]
-    skill = (easy["label"] == easy["y"]).groupby(easy["worker"]).mean()
-    assert 0.78 < skill.min() < 0.84 and 0.91 < skill.max() < 0.96  # a_w ~ U(0.8, 0.95), 40 workers
+    skill = (easy["label"] == easy["y"]).groupby(easy["judge"]).mean()
+    assert 0.78 < skill.min() < 0.84 and 0.91 < skill.max() < 0.96  # a_w ~ U(0.8, 0.95), 40 judges
 
 
 # --- seeding, the suite, options -----------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_the_suite():
     (correlated, {"n_models": 0, "cluster_size": 1}, ["n_models", ">= 2 judges"]),
     (correlated, {"cluster_accuracy": 1.0}, ["cluster_accuracy", "1.0"]),
     (adversarial_majority, {"adversarial_share": -0.1}, ["adversarial_share", "-0.1"]),
-    (adversarial_majority, {"n_workers": 5, "labels_per_item": 6}, ["labels_per_item", "1..5", "6"]),
+    (adversarial_majority, {"n_judges": 5, "labels_per_item": 6}, ["labels_per_item", "1..5", "6"]),
     (difficulty, {"class_priors": [1, 1]}, ["class_priors", "3 non-negative", "[1, 1]"]),
     (difficulty, {"attraction": "high"}, ["attraction", "'high'"]),
 ])
@@ -281,7 +281,7 @@ def test_a_scenario_in_the_test_config_passes_the_checks():
     ({"source": "simulate", "scenario": "correlated", "rho": "high"},
      ["config.truth.datasets.bad.rho", "'high'"]),
     ({"source": "simulate", "n_items": 60, "n_classes": 2},
-     ["config.truth.datasets.bad: required key 'n_workers' is missing"]),
+     ["config.truth.datasets.bad: required key 'n_judges' is missing"]),
 ])
 def test_a_bad_scenario_entry_fails_the_schema(entry, fragments):
     from manyjudges.pipeline.workflow_support import check_config_schema

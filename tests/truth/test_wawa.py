@@ -13,7 +13,7 @@ from .mv_panels import crowdkit_wawa, simulated_table
 
 HAND = pd.DataFrame({
     "item":   [1, 1, 1, 2, 2, 3, 3, 3],
-    "worker": ["u", "v", "w", "u", "w", "u", "v", "w"],
+    "judge": ["u", "v", "w", "u", "w", "u", "v", "w"],
     "label":  [0, 0, 1, 1, 0, 1, 1, 0],
 })
 
@@ -35,20 +35,20 @@ def loop_reference(table: pd.DataFrame):
         votes[item][label] += 1
     majority = {i: min(c for c in v if v[c] == max(v.values())) for i, v in votes.items()}
     agree, total = defaultdict(int), defaultdict(int)
-    for item, worker, label in table[["item", "worker", "label"]].itertuples(index=False):
-        agree[worker] += label == majority[item]
-        total[worker] += 1
+    for item, judge, label in table[["item", "judge", "label"]].itertuples(index=False):
+        agree[judge] += label == majority[item]
+        total[judge] += 1
     skill = {w: agree[w] / total[w] for w in total}
     weights = defaultdict(lambda: defaultdict(float))
-    for item, worker, label in table[["item", "worker", "label"]].itertuples(index=False):
-        weights[item][label] += skill[worker]
+    for item, judge, label in table[["item", "judge", "label"]].itertuples(index=False):
+        weights[item][label] += skill[judge]
     labels = {i: max(sorted(w), key=lambda c: w[c]) for i, w in weights.items()}  # first max = lowest
     return labels, skill
 
 
 @pytest.mark.parametrize("seed,k", [(0, 2), (1, 3)])
 def test_matches_loop_reference(seed, k):
-    table, _ = simulated_table(seed, n_items=120, n_workers=9, k=k, per_item=4, accuracy=(0.3, 0.9))
+    table, _ = simulated_table(seed, n_items=120, n_judges=9, k=k, per_item=4, accuracy=(0.3, 0.9))
     labels, skill = loop_reference(table)
     wawa = Wawa().fit(table)
     assert wawa.labels_.to_dict() == labels
@@ -64,7 +64,7 @@ def test_bad_ties():
 @pytest.mark.parametrize("seed,k", [(0, 2), (1, 3), (2, 4)])
 def test_matches_crowdkit_item_for_item(seed, k):
     pytest.importorskip("crowdkit")
-    table, _ = simulated_table(seed, n_items=150, n_workers=8, k=k, per_item=4, accuracy=(0.3, 0.9))
+    table, _ = simulated_table(seed, n_items=150, n_judges=8, k=k, per_item=4, accuracy=(0.3, 0.9))
     ck_labels, ck_probas, ck_skills = crowdkit_wawa(table)
     ours = Wawa(ties="first").fit(table)
     assert (ours.labels_ == ck_labels.reindex(ours.labels_.index)).all()

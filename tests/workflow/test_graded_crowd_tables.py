@@ -30,8 +30,8 @@ def test_own_tables_habits_in_the_pipeline(tmp_path):
     table(d / "grades.tsv", ["item", "judge", "label"], GRADES)
     table(d / "grades_habits.csv", ["label", "note", "worker", "task"],
           [(NAMES[1], "x", GRADES[0][1], GRADES[0][0])] + [(NAMES[lab], "x", j, i) for i, j, lab in GRADES], ",")
-    table(d / "prefs.tsv", ["topic", "worker", "left", "right", "outcome"], PREFS)
-    table(d / "prefs_habits.tsv", ["outcome", "judge", "right", "left", "topic"],
+    table(d / "prefs.tsv", ["topic", "judge", "left", "right", "outcome"], PREFS)
+    table(d / "prefs_habits.tsv", ["outcome", "worker", "right", "left", "topic"],
           [(o, w, b, a, t) for t, w, a, b, o in PREFS] + [("tie", "w1", "b", "a", "q1")])
     table(d / "truth.tsv", ["topic", "item", "grade"], TRUTH)
     table(d / "truth_habits.tsv", ["grade", "task", "topic"], [(g, i, t) for t, i, g in TRUTH])
@@ -42,7 +42,8 @@ def test_own_tables_habits_in_the_pipeline(tmp_path):
         "seed": 1,
         "graded": {
             "datasets": {
-                "own": {"source": "table", "path": "data/grades.tsv", "n_labels": 3},
+                "own": {"source": "table", "path": "data/grades.tsv", "n_classes": 3},
+                # the habits: n_labels, the former name of n_classes, still reads (here and in ratings_habits)
                 "own_habits": {"source": "table", "path": "data/grades_habits.csv", "n_labels": 3,
                                "label_names": NAMES, "duplicates": "last"},
             },
@@ -54,7 +55,7 @@ def test_own_tables_habits_in_the_pipeline(tmp_path):
                 "prefs_habits": {"source": "preferences_table", "path": "data/prefs_habits.tsv",
                                  "truth": "data/truth_habits.tsv", "duplicates": "first"},
                 "ratings": {"source": "ratings_table", "path": "data/ratings.tsv", "truth": "data/truth.tsv",
-                            "n_labels": 3},
+                            "n_classes": 3},
                 "ratings_habits": {"source": "ratings_table", "path": "data/ratings_habits.tsv",
                                    "truth": "data/truth_habits.tsv", "n_labels": 3, "label_names": NAMES,
                                    "duplicates": "last"},

@@ -45,7 +45,7 @@ TINY = {
     "graded": {
         "datasets": {
             "sim_small": {"source": "simulate", "n_queries": 4, "docs_per_query": 10, "n_judges": 5, "n_trained": 3,
-                          "n_labels": 5, "hard_judges": [0, 4], "target_m1_ave": None, "noise_scale": 1.0},
+                          "n_classes": 5, "hard_judges": [0, 4], "target_m1_ave": None, "noise_scale": 1.0},
             "snow2008_wordsim": {"source": "snow2008", "task": "wordsim", "min_labels_per_judge": 20},
         },
         "methods": {"m1": {}, "m4": {"jobs": 2}, "m5": {"params": {"grid_points": 2, "refine_evaluations": 0}},
@@ -55,9 +55,9 @@ TINY = {
     },
     "crowd": {
         "datasets": {
-            "sim_crowd_tiny": {"source": "simulate", "n_topics": 3, "n_items": 8, "n_workers": 6,
-                               "pairs_per_worker": 10,
-                               "worker_mix": {"good": 0.5, "random": 0.25, "malicious": 0.25}, "good_accuracy": 0.9,
+            "sim_crowd_tiny": {"source": "simulate", "n_topics": 3, "n_items": 8, "n_judges": 6,
+                               "pairs_per_judge": 10,
+                               "judge_mix": {"good": 0.5, "random": 0.25, "malicious": 0.25}, "good_accuracy": 0.9,
                                "relevant_grade": 3},
             "mirex2005": {"source": "mirex2005", "relevant_grade": 3},
         },
@@ -70,7 +70,7 @@ TINY = {
     },
     "truth": {
         "datasets": {
-            "sim_labels_tiny": {"source": "simulate", "n_items": 60, "n_workers": 10, "labels_per_item": 3,
+            "sim_labels_tiny": {"source": "simulate", "n_items": 60, "n_judges": 10, "labels_per_item": 3,
                                 "n_classes": 3},
             "truth_rte": {"source": "truth_benchmark"},
             "snow2008_anger": {"source": "snow2008", "task": "anger", "ordinal": True},
@@ -300,8 +300,8 @@ def test_truth_tables_follow_results_contract(tiny_run):
         assert list(labels.columns[:3]) == ["method", "item", "label"]
         proba = labels.filter(like="p_")
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-        workers = pd.read_csv(base / "workers.tsv", sep="\t")
-        assert list(workers.columns) == ["method", "worker", "skill"]
+        judges = pd.read_csv(base / "judges.tsv", sep="\t")
+        assert list(judges.columns) == ["method", "judge", "skill"]
         summary = pd.read_csv(base / "summary.tsv", sep="\t").set_index("statistic")["value"]
         assert summary["items_with_truth"] == n_truth
         assert (tiny_run / f"results/figures/truth/{dataset}/accuracy.png").stat().st_size > 1000
@@ -324,13 +324,13 @@ def test_the_truth_command_gives_the_pipelines_labels(tiny_run):
 
 
 BAD_LABELS = {  # dataset: (labels table, truth table or None, extra spec, what the log must name)
-    "non_integer": ("item\tworker\tlabel\na\tx\t1\na\ty\tone\n", None, {}, ["labels.tsv, line 3", "'one'"]),
-    "undeclared": ("item\tworker\tlabel\na\tx\tG\na\ty\tQ\n", None, {"classes": ["G", "P"]},
+    "non_integer": ("item\tjudge\tlabel\na\tx\t1\na\ty\tone\n", None, {}, ["labels.tsv, line 3", "'one'"]),
+    "undeclared": ("item\tjudge\tlabel\na\tx\tG\na\ty\tQ\n", None, {"classes": ["G", "P"]},
                    ["labels.tsv, line 3", "'Q'"]),
-    "empty": ("item\tworker\tlabel\n", None, {}, ["labels.tsv", "no"]),
-    "one_worker": ("item\tworker\tlabel\na\tx\t1\nb\tx\t0\n", None, {}, ["labels.tsv", "two workers"]),
-    "duplicate": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", None, {}, ["labels.tsv, line 4"]),
-    "unlabelled_truth": ("item\tworker\tlabel\na\tx\t1\na\ty\t0\n", "item\ttruth\na\t1\nzz\t0\n",
+    "empty": ("item\tjudge\tlabel\n", None, {}, ["labels.tsv", "no"]),
+    "one_judge": ("item\tjudge\tlabel\na\tx\t1\nb\tx\t0\n", None, {}, ["labels.tsv", "two judges"]),
+    "duplicate": ("item\tjudge\tlabel\na\tx\t1\na\ty\t0\na\tx\t0\n", None, {}, ["labels.tsv, line 4"]),
+    "unlabelled_truth": ("item\tjudge\tlabel\na\tx\t1\na\ty\t0\n", "item\ttruth\na\t1\nzz\t0\n",
                          {"strict": True}, ["truth.tsv, line 3", "zz"]),
 }
 

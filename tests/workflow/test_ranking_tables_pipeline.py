@@ -14,7 +14,7 @@ CANONICAL = "set_id\tjudge\titem\trank\n" + "".join("\t".join(r) + "\n" for r in
 REPEAT = ("s1", "a", "x", "2")  # judge a ranks x again
 TABLES = {
     # name: (file text, dataset keys besides source and path)
-    "habits": ("rank\ttask\tnote\tworker\tset_id\n" + "".join(f"{r}\t{i}\tn\t{j}\t{s}\n" for s, j, i, r in PANEL), {}),
+    "habits": ("rank\ttask\tnote\tjudge\tset_id\n" + "".join(f"{r}\t{i}\tn\t{j}\t{s}\n" for s, j, i, r in PANEL), {}),
     "dup_first": (CANONICAL + "\t".join(REPEAT) + "\n", {"duplicates": "first"}),
     "dup_error": (CANONICAL + "\t".join(REPEAT) + "\n", {}),
 }

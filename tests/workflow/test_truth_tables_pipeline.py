@@ -20,7 +20,7 @@ def test_own_labels_habits_in_the_pipeline(tmp_path):
     work = tmp_path / "work"
     d = work / "data"
     d.mkdir(parents=True)
-    table(d / "labels.tsv", ["item", "worker", "label"], ROWS)
+    table(d / "labels.tsv", ["item", "judge", "label"], ROWS)
     table(d / "habits.csv", ["label", "judge", "note", "task"], [(lab, w, "x", i) for i, w, lab in ROWS], ",")
     table(d / "truth.tsv", ["item", "truth"], [("i1", 1), ("i2", 0), ("nobody", 1)])
     datasets = {

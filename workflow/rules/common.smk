@@ -1,7 +1,9 @@
 # Config validation and the input functions every family's rules share (each family's own:
 # <family>_common.smk).
 import os
+import sys
 
+from manyjudges.pipeline.config_aliases import rename_config_aliases
 from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
 from manyjudges.core.registry import method_spec
 from manyjudges.pipeline.workflow_support import (
@@ -31,6 +33,9 @@ from manyjudges.pipeline.workflow_support import (
 # (built-in or module:callable, with its parameters). A --configfile replaces the default config
 # (Snakefile): when it lacks a top-level key, the message says how to add to the default instead.
 SCHEMA = workflow.current_basedir.join("../schemas/config.schema.yaml").get_path_or_uri(secret_free=True)
+# a key's former name (config_aliases.CONFIG_ALIASES) is renamed first, said once on stderr
+for _renamed in rename_config_aliases(config):
+    print(f"config: {_renamed} (a former name, still read)", file=sys.stderr)
 GIVEN = [
     os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in workflow.overwrite_configfiles
 ]

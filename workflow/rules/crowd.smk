@@ -5,7 +5,7 @@ rule crowd_simulate:
     output:
         preferences="data/processed/crowd/{crowd_sim}/preferences.tsv",
         truth="data/processed/crowd/{crowd_sim}/truth.tsv",
-        workers="data/processed/crowd/{crowd_sim}/workers.tsv",
+        judges="data/processed/crowd/{crowd_sim}/judges.tsv",
     log:
         "logs/simulate/crowd_{crowd_sim}.log",
     conda:
@@ -108,7 +108,7 @@ rule crowd_tables:
         baselines=crowd_baselines(),
         ks=CROWD["ks"],
         rbp_p=CROWD["rbp_p"],
-        quality_bins=CROWD["quality_bins"],
+        skill_bins=CROWD["skill_bins"],
     script:
         "../../scripts/crowd_tables.py"
 
@@ -236,7 +236,7 @@ rule crowd_figure_quality_distributions:
         mem_mb=1000,
         runtime=10,
     params:
-        bins=CROWD["quality_bins"],
+        bins=CROWD["skill_bins"],
     script:
         "../../scripts/plot_crowd.py"
 

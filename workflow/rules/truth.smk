@@ -1,4 +1,4 @@
-# Truth inference: one class per item and a skill per worker from crowd labels.
+# Truth inference: one class per item and a skill per judge from crowd labels.
 
 
 rule truth_data:

@@ -7,7 +7,7 @@ wildcard_constraints:
     truth_dataset=_alternatives(list(TRUTH["datasets"])),
 
 
-TRUTH_TABLES = ("accuracy", "labels", "workers", "summary")
+TRUTH_TABLES = ("accuracy", "labels", "judges", "summary")
 
 
 def truth_report_files():

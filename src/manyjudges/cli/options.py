@@ -12,8 +12,8 @@ from typing import Any
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["add_duplicates", "add_method", "add_n_classes", "check_n_classes", "family_verbs", "label_names",
-           "parser_kwargs", "printf_table", "refused", "set_help"]
+__all__ = ["add_duplicates", "add_judges_file", "add_method", "add_n_classes", "check_n_classes", "family_verbs",
+           "label_names", "parser_kwargs", "printf_table", "refused", "set_help"]
 
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def add_method(parser: argparse.ArgumentParser, family: str) -> None:
 def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
     """Add ``--duplicates error|keep|first|last``: what a repeated row means, the same flag in every family.
 
-    ``key`` names what a repeat repeats, e.g. ``"(item, worker)"``.
+    ``key`` names what a repeat repeats, e.g. ``"(item, judge)"``.
     """
     parser.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="error",
                         help=f"a repeated {key} row: an error naming both lines (default), or keep every row, "
@@ -103,6 +103,15 @@ def add_n_classes(p: argparse.ArgumentParser, help_text: str) -> None:
     """``--n-classes K`` (``args.n_classes``); its former spelling ``--n-labels`` is still read."""
     p.add_argument("--n-classes", "--n-labels", dest="n_classes", type=int, metavar="K",
                    help=help_text + "; --n-labels is the former spelling")
+
+
+def add_judges_file(p: argparse.ArgumentParser, help_text: str) -> None:
+    """Add ``--judges FILE`` (``args.judges``), where a judge's estimates go.
+
+    Its former spelling ``--workers`` is still read.
+    """
+    p.add_argument("--judges", "--workers", dest="judges", metavar="FILE",
+                   help=help_text + "; --workers is the former spelling")
 
 
 def check_n_classes(n_classes: int | None) -> None:

@@ -162,7 +162,7 @@ class Output:
     table : pandas.DataFrame
         The subcommand's table, for ``-o FILE`` or stdout.
     files : tuple of (str, pandas.DataFrame)
-        The tables other options name (``--workers FILE``, ...), by their file, in the order they are written.
+        The tables other options name (``--judges FILE``, ...), by their file, in the order they are written.
     notes : tuple of str
         Lines for stderr (what a method chose).
     result : str or None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs
+from manyjudges.cli.options import add_duplicates, add_judges_file, add_method, family_verbs, parser_kwargs
 from manyjudges.cli.terminal import CommandError, Output, Stages, build, input_path, parse_params
 
 if TYPE_CHECKING:
@@ -20,23 +20,23 @@ __all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "tru
 
 EXAMPLES = {
     "truth infer": """\
-        LABELS has the columns item, worker (or judge), label: one row per label a worker gave an item;
+        LABELS has the columns item, judge (or worker), label: one row per label a judge gave an item;
         labels are class codes 0..K-1, or names with --labels giving the classes in order (lowest first).
         TRUTH (optional) has the columns item, truth.
 
-        example (three workers label three items; w3 disagrees with the others):
-          printf 'item\\tworker\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
+        example (three judges label three items; w3 disagrees with the others):
+          printf 'item\\tjudge\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
-          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --workers workers.tsv -o labels_inferred.tsv
+          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --judges judges.tsv -o labels_inferred.tsv
         writes item, label and one posterior column per class (p_0, p_1) to labels_inferred.tsv (i1 1, i2 0, i3 1),
-        worker, skill to workers.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
+        judge, skill to judges.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
 
         manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
         (manyjudges truth next --help). manyjudges truth LABELS ... is short for manyjudges truth infer
         LABELS ...""",
     "truth next": """\
         LABELS as for 'manyjudges truth infer'. CANDIDATES has the column item and optionally available (how many
-        more labels it can still get); WORKERS has the column worker and optionally available.
+        more labels it can still get); JUDGES has the column judge and optionally available.
 
         example (the labels of 'manyjudges truth infer --help'):
           manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
@@ -48,31 +48,31 @@ EXAMPLES = {
 def add_commands(subparsers: Any) -> None:
     """``manyjudges truth infer`` and ``manyjudges truth next``; ``manyjudges truth LABELS ...`` is ``infer``'s."""
     verbs = family_verbs(subparsers, "truth", default="infer", data="LABELS")
-    p = verbs.add_parser("infer", **parser_kwargs("one class per item (with its posteriors) and a skill per worker, "
-                                                  "from many workers' labels", EXAMPLES["truth infer"]))
+    p = verbs.add_parser("infer", **parser_kwargs("one class per item (with its posteriors) and a skill per judge, "
+                                                  "from many judges' labels", EXAMPLES["truth infer"]))
     p.add_argument("labels_table", metavar="LABELS")
     add_method(p, "truth")
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
                                                      "posteriors can be trusted there (ECE, AUROC: docs/methods.md)")
     p.add_argument("--gold", metavar="GOLD", help=(
         "item, truth: known answers for some items, used in the fit (the EM methods keep their posteriors "
-        "fixed and learn the workers from them too; majority_vote and wawa set their labels); the accuracy on "
+        "fixed and learn the judges from them too; majority_vote and wawa set their labels); the accuracy on "
         "TRUTH leaves them out"))
-    p.add_argument("--workers", metavar="FILE", help="write worker, skill here")
+    add_judges_file(p, "write judge, skill here")
     p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
                                                     "majority_agreement, pooled_log_likelihood, gold_accuracy, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
                                                     "seconds)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
                                                      "(default: integer class codes 0..K-1)")
-    add_duplicates(p, "(item, worker)")
+    add_duplicates(p, "(item, judge)")
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
                         "with a warning)")
     p.set_defaults(run=cmd_truth_infer)
 
     p = verbs.add_parser("next", **parser_kwargs(
-        "where the next labels should go: the items (and workers) whose next label is expected to fix most",
+        "where the next labels should go: the items (and judges) whose next label is expected to fix most",
         EXAMPLES["truth next"]))
     p.add_argument("labels_table", metavar="LABELS")
     add_method(p, "truth")
@@ -82,12 +82,13 @@ def add_commands(subparsers: Any) -> None:
                         "uncertainty: lowest top posterior first; uniform: fewest labels first; random")
     p.add_argument("--candidates", metavar="CANDIDATES", help="item[, available]: only these items, each at most "
                                                                "available more labels")
-    p.add_argument("--workers-available", metavar="WORKERS", help="worker[, available]: who can label now; the "
-                                                                 "table gains a worker column")
+    p.add_argument("--judges-available", "--workers-available", dest="judges_available", metavar="JUDGES",
+                   help="judge[, available]: who can label now; the table gains a judge column; "
+                        "--workers-available is the former spelling")
     p.add_argument("--stop", type=float, default=0.99, metavar="P",
                    help="items whose top posterior is at least P get no label (default 0.99; 1 to turn it off)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
-    add_duplicates(p, "(item, worker)")
+    add_duplicates(p, "(item, judge)")
     p.set_defaults(run=cmd_truth_next)
 
 
@@ -103,14 +104,14 @@ def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | 
 
 
 def cmd_truth_infer(args: argparse.Namespace) -> Output:
-    """Run ``manyjudges truth infer``: one class per item, and the workers and report tables when asked for."""
+    """Run ``manyjudges truth infer``: one class per item, and the judges and report tables when asked for."""
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
     from manyjudges.truth.calibration import calibration_scores
-    from manyjudges.truth.results import accuracy, fit_method, labels_table, without_gold, workers_table
+    from manyjudges.truth.results import accuracy, fit_method, judges_table, labels_table, without_gold
 
     estimator, classes = truth_method(args)
-    for flag, value in (("--workers", args.workers), ("--report", args.report)):
+    for flag, value in (("--judges", args.judges), ("--report", args.report)):
         if value == "-" or (value and value == args.output):
             raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
     if args.report and not hasattr(estimator, "candidate_names"):
@@ -130,7 +131,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
         with input_path(args.gold) as path, stages(f"reading {args.gold}"):
             gold = read_truth(path, labels=data, classes=classes, strict=args.strict)
     with stages(f"fitting {args.method} on {data.n_labels:,} labels ({data.n_items:,} items, "
-                f"{data.n_workers:,} workers)" + (f", {len(gold):,} gold items" if gold is not None else "")):
+                f"{data.n_judges:,} judges)" + (f", {len(gold):,} gold items" if gold is not None else "")):
         try:
             estimator, seconds = fit_method(estimator, data, gold)
         except ValueError as err:
@@ -139,7 +140,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
             raise
     with stages("tabulating"):
         table = labels_table(estimator)
-    files = [(args.workers, workers_table(estimator))] if args.workers else []
+    files = [(args.judges, judges_table(estimator))] if args.judges else []
     if args.report:
         assert isinstance(estimator, Auto)  # the one method with candidate_names (checked above)
         files.append((args.report, estimator.report_))
@@ -171,23 +172,23 @@ def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
     if not 0 < args.stop <= 1:
         raise CommandError(f"--stop must be in (0, 1], got {args.stop:g}")
     estimator, classes = truth_method(args)
-    for flag, value in (("--candidates", args.candidates), ("--workers-available", args.workers_available)):
+    for flag, value in (("--candidates", args.candidates), ("--judges-available", args.judges_available)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
-    stages = Stages(3 + bool(args.candidates) + bool(args.workers_available))
+    stages = Stages(3 + bool(args.candidates) + bool(args.judges_available))
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
-    candidates = workers = None
+    candidates = judges = None
     if args.candidates:
         with stages(f"reading {args.candidates}"):
             candidates = read_id_counts(args.candidates, "item")
-    if args.workers_available:
-        with stages(f"reading {args.workers_available}"):
-            workers = read_id_counts(args.workers_available, "worker")
+    if args.judges_available:
+        with stages(f"reading {args.judges_available}"):
+            judges = read_id_counts(args.judges_available, "judge")
     with stages(f"fitting {args.method} on {data.n_labels:,} labels"):
         estimator.fit(data)
         posteriors, confusions = estimator.proba_.to_numpy(), fitted_confusions(estimator, data)
     with stages(f"choosing {args.budget:,} labels ({args.policy})"):
         return next_labels(data, posteriors, args.budget, policy=args.policy, confusions=confusions,
-                           candidates=candidates, workers_available=workers,
+                           candidates=candidates, judges_available=judges,
                            stop=None if args.stop >= 1 else args.stop)

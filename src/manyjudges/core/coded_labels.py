@@ -1,11 +1,11 @@
 """Crowd labels as integer codes: the labels table that the truth-inference methods fit, coded once.
 
-A labels table is long: one row per (item, worker, label). In memory it becomes a
-:class:`CrowdLabels`: three aligned integer arrays (``item``, ``worker``, ``label``) indexing
-``items``, ``workers`` and ``classes``, int32 while the products the methods form
-(``item * K + label``, ``worker * K + label``) fit in it (12 bytes a label), else int64. Every
+A labels table is long: one row per (item, judge, label). In memory it becomes a
+:class:`CrowdLabels`: three aligned integer arrays (``item``, ``judge``, ``label``) indexing
+``items``, ``judges`` and ``classes``, int32 while the products the methods form
+(``item * K + label``, ``judge * K + label``) fit in it (12 bytes a label), else int64. Every
 method of :mod:`manyjudges.truth` works on these codes; the ids and class names only come back
-in the fitted pandas attributes. Items and workers are coded in natural id order (numbers by
+in the fitted pandas attributes. Items and judges are coded in natural id order (numbers by
 value, ``2`` before ``10``; other ids as text), so the codes, and every result, do not depend on
 the order of the table's rows. The file reader :func:`manyjudges.io.labels.read_crowd_labels`
 builds the same codes straight from a file.
@@ -30,21 +30,21 @@ __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "cano
            "gold_codes", "id_positions", "natural_ids", "natural_order", "natural_positions", "natural_sort",
            "repeated_pairs"]
 
-#: what to do with repeated (item, worker) rows: an error, keep them all (each is one label), first, last
+#: what to do with repeated (item, judge) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
 
 
 @dataclass(frozen=True, eq=False)
 class CrowdLabels:
-    """Labels as codes: ``label[e]`` (0..K-1) is what ``worker[e]`` said about ``item[e]``."""
+    """Labels as codes: ``label[e]`` (0..K-1) is what ``judge[e]`` said about ``item[e]``."""
 
     item: np.ndarray
-    worker: np.ndarray
+    judge: np.ndarray
     label: np.ndarray
     #: the item ids, in code order (codes index this Index, named ``item``)
     items: pd.Index
-    #: the worker ids, in code order (named ``worker``)
-    workers: pd.Index
+    #: the judge ids, in code order (named ``judge``)
+    judges: pd.Index
     #: the class names, in code order (lowest first for ordinal labels)
     classes: np.ndarray
 
@@ -59,9 +59,9 @@ class CrowdLabels:
         return len(self.items)
 
     @property
-    def n_workers(self) -> int:
-        """The number of distinct workers."""
-        return len(self.workers)
+    def n_judges(self) -> int:
+        """The number of distinct judges."""
+        return len(self.judges)
 
     @property
     def n_classes(self) -> int:
@@ -75,9 +75,9 @@ class CrowdLabels:
         return np.bincount(self.item * k + self.label, minlength=self.n_items * k).reshape(self.n_items, k)
 
     @cached_property
-    def worker_counts(self) -> np.ndarray:
-        """(n_workers,) how many labels each worker gave."""
-        return np.bincount(self.worker, minlength=self.n_workers)
+    def judge_counts(self) -> np.ndarray:
+        """(n_judges,) how many labels each judge gave."""
+        return np.bincount(self.judge, minlength=self.n_judges)
 
     def one_hot(self) -> np.ndarray:
         """(n_labels, K) float one-hot of each label."""
@@ -194,21 +194,21 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def repeated_pairs(item: np.ndarray, worker: np.ndarray, n_workers: int, keep: str) -> np.ndarray:
-    """Return the row positions of the rows that repeat an (item, worker) pair, ascending.
+def repeated_pairs(item: np.ndarray, judge: np.ndarray, n_judges: int, keep: str) -> np.ndarray:
+    """Return the row positions of the rows that repeat an (item, judge) pair, ascending.
 
     Every row of a pair but its first (``keep="first"``) or but its last (``"last"``). Sort-based:
     O(n log n), no hashing.
     """
-    dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_workers < np.iinfo(np.int32).max else np.int64
+    dtype = np.int32 if (int(item.max(initial=0)) + 1) * n_judges < np.iinfo(np.int32).max else np.int64
     key: np.ndarray = item.astype(dtype)  # the one copy: the products are made in place
-    key *= n_workers
-    key += worker
+    key *= n_judges
+    key += judge
     key.sort()  # in place: one array of the pairs (4 or 8 bytes a label) at the peak
     repeats = bool((key[1:] == key[:-1]).any())
     if not repeats:
         return np.zeros(0, dtype=np.int64)
-    key = item.astype(np.int64) * n_workers + worker  # in table order again, to find the rows
+    key = item.astype(np.int64) * n_judges + judge  # in table order again, to find the rows
     order = np.argsort(key, kind="stable")  # within a pair, rows in table order
     same = key[order[1:]] == key[order[:-1]]
     return np.sort(order[1:][same] if keep == "first" else order[:-1][same])
@@ -276,74 +276,74 @@ def as_crowd_labels(
 ) -> CrowdLabels:
     """Encode a long labels table as :class:`CrowdLabels`.
 
-    The table's columns are ``item`` or crowd-kit's ``task``, ``worker`` or ``judge``, and ``label``.
+    The table's columns are ``item`` or crowd-kit's ``task``, ``judge`` or ``worker``, and ``label``.
 
     ``classes`` fixes the class names and their order (labels are matched as strings when the
-    table's labels are strings). ``duplicates`` says what a repeated (item, worker) row means:
+    table's labels are strings). ``duplicates`` says what a repeated (item, judge) row means:
     ``"error"`` (the default: a ValueError naming the first repeat), ``"keep"`` (each row is one
     label, as in Dawid and Skene's repeated responses), ``"first"`` or ``"last"`` (keep one).
-    ``source`` names the table in error messages. Items and workers are coded in sorted id order.
+    ``source`` names the table in error messages. Items and judges are coded in sorted id order.
     """
     if isinstance(labels, CrowdLabels):
         return labels
     if not isinstance(labels, pd.DataFrame):
-        raise TypeError(f"{source}: expected a pandas DataFrame with columns item, worker, label; "
+        raise TypeError(f"{source}: expected a pandas DataFrame with columns item, judge, label; "
                         f"got {type(labels).__name__}")
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     frame = labels
-    if "worker" not in frame.columns and "judge" in frame.columns:
-        frame = frame.rename(columns={"judge": "worker"})
+    if "judge" not in frame.columns and "worker" in frame.columns:  # the judge's other name
+        frame = frame.rename(columns={"worker": "judge"})
     if "item" not in frame.columns and "task" in frame.columns:  # crowd-kit's name for an item
         frame = frame.rename(columns={"task": "item"})
-    missing = [c for c in ("item", "worker", "label") if c not in frame.columns]
+    missing = [c for c in ("item", "judge", "label") if c not in frame.columns]
     if missing:
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
-                         f"(a labels table has item (or task), worker (or judge), label)")
+                         f"(a labels table has item (or task), judge (or worker), label)")
     if frame.empty:
         raise ValueError(f"{source}: the table has no labels")
-    for column in ("item", "worker", "label"):
+    for column in ("item", "judge", "label"):
         missing_value = frame[column].isna().to_numpy()
         if missing_value.any():
             row = int(np.flatnonzero(missing_value)[0])
             raise ValueError(f"{source}: row {row + 1} has no {column}")
     item, items = _codes(frame["item"], "item")
-    worker, workers = _codes(frame["worker"], "worker")
+    judge, judges = _codes(frame["judge"], "judge")
     rows = np.arange(len(frame))
     label_values = frame["label"]
     if duplicates != "keep":
-        repeated = repeated_pairs(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        repeated = repeated_pairs(item, judge, len(judges), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
-            raise ValueError(f"{source}: row {row + 1} repeats (item, worker) = ({_plain(items[item[row]])!r}, "
-                             f"{_plain(workers[worker[row]])!r}); pass duplicates='keep', 'first' or 'last'")
+            raise ValueError(f"{source}: row {row + 1} repeats (item, judge) = ({_plain(items[item[row]])!r}, "
+                             f"{_plain(judges[judge[row]])!r}); pass duplicates='keep', 'first' or 'last'")
         if len(repeated):  # "first" or "last": the other rows of a pair are dropped before the classes are read
             kept = np.ones(len(item), dtype=bool)
             kept[repeated] = False
             rows = np.flatnonzero(kept)
-            item, worker, label_values = item[kept], worker[kept], label_values.iloc[rows]
+            item, judge, label_values = item[kept], judge[kept], label_values.iloc[rows]
     label, order = _label_codes(label_values, classes, source, rows)
-    dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
-    return CrowdLabels(item=item.astype(dtype), worker=worker.astype(dtype), label=label.astype(dtype), items=items,
-                       workers=workers, classes=order)
+    dtype = code_dtype(len(items) * len(order), len(judges) * len(order))
+    return CrowdLabels(item=item.astype(dtype), judge=judge.astype(dtype), label=label.astype(dtype), items=items,
+                       judges=judges, classes=order)
 
 
 def canonical_order(data: CrowdLabels) -> CrowdLabels:
-    """Return ``data`` with its labels sorted by (item, worker, label) code.
+    """Return ``data`` with its labels sorted by (item, judge, label) code.
 
     So every sum a fit makes runs in one order whatever the order of the table's rows (the same judgments,
     the same numbers to the last bit).
 
     Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy
-    (a stable sort of one int64 key, (item W + worker) K + label).
+    (a stable sort of one int64 key, (item W + judge) K + label).
     """
-    k, w = data.n_classes, data.n_workers
-    key = (data.item.astype(np.int64) * w + data.worker) * k + data.label
+    k, w = data.n_classes, data.n_judges
+    key = (data.item.astype(np.int64) * w + data.judge) * k + data.label
     if len(key) < 2 or bool(np.all(key[1:] >= key[:-1])):
         return data
     order = np.argsort(key, kind="stable")
-    return CrowdLabels(item=data.item[order], worker=data.worker[order], label=data.label[order], items=data.items,
-                       workers=data.workers, classes=data.classes)
+    return CrowdLabels(item=data.item[order], judge=data.judge[order], label=data.label[order], items=data.items,
+                       judges=data.judges, classes=data.classes)
 
 
 def gold_codes(data: CrowdLabels, gold: pd.DataFrame | pd.Series) -> tuple[np.ndarray, np.ndarray, int]:

@@ -2,7 +2,7 @@
 
 One topic's judgments (:class:`TopicJudgments`, from a preferences or a ratings table) go to
 an aggregator with one contract, ``Aggregator(**params).fit(topic)``, which sets ``scores_``
-(higher = better), ``ranking_`` (item indices, best first) and ``skills_`` (one per worker,
+(higher = better), ``ranking_`` (item indices, best first) and ``skills_`` (one per judge,
 or None): CrowdAgg (NDCG / RBP, with skill or ``skill=False``) and the baselines
 CondorcetFuse, GreedyOrder, Borda, Bradley-Terry, Crowd-BT, MPM and EMeloRating. IR metrics,
 spammers and the simulated crowd serve the experiments. :func:`judge_measures` measures a panel of
@@ -20,7 +20,7 @@ judges, each judge's reliability and position effect fitted and judges that shar
 
 >>> import pandas as pd
 >>> from manyjudges.crowd import CrowdAgg, topics_from_preferences
->>> prefs = pd.DataFrame({"topic": "q1", "worker": ["w1", "w1", "w2", "w3"],
+>>> prefs = pd.DataFrame({"topic": "q1", "judge": ["w1", "w1", "w2", "w3"],
 ...                       "left": ["a", "b", "a", "c"], "right": ["b", "c", "c", "a"],
 ...                       "outcome": ["left", "left", "left", "right"]})
 >>> topic = topics_from_preferences(prefs)["q1"]

@@ -183,7 +183,7 @@ class ArenaElo(ArenaRating):
 
 
 class ArenaCrowdBT(ArenaRating):
-    """Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013) over all verdicts, the judges as workers.
+    """Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013) over all verdicts, one judge each.
 
     Judge k reports "i over j" with probability eta_k sigma(s_i - s_j) + (1 - eta_k) sigma(s_j - s_i);
     fitted as :class:`~manyjudges.crowd.bradley_terry.CrowdBT` (joint L-BFGS-B over s and eta,

@@ -4,8 +4,8 @@ An aggregator is built with its parameters, ``fit(topic)`` on one topic's
 :class:`~manyjudges.crowd.judgments.TopicJudgments`, and then has
 
 - ``scores_`` : (n,) float array, higher = ranked higher (aligned with ``topic.items``);
-- ``skills_`` : (m,) float array of per-worker skill (aligned with ``topic.workers``;
-  NaN for a worker the method could not rate), or None when the method has no skill;
+- ``skills_`` : (m,) float array of per-judge skill (aligned with ``topic.judges``;
+  NaN for a judge the method could not rate), or None when the method has no skill;
 - ``ranking_`` : (n,) item indices, best first: scores descending (at 12 significant digits),
   ties by item index. The experiments break ties by a hash of the item id instead
   (:func:`manyjudges.crowd.experiment.item_tiebreak`), so that id order, which can correlate
@@ -72,7 +72,7 @@ class CrowdAggregator(Estimator):
     @property
     def quality_(self) -> np.ndarray | None:
         """The former name of :attr:`skills_` (the truth family's name for the same concept); deprecated."""
-        warnings.warn("quality_ is now skills_ (one name for a worker's skill in every family)", DeprecationWarning,
+        warnings.warn("quality_ is now skills_ (one name for a judge's skill in every family)", DeprecationWarning,
                       stacklevel=2)
         check_is_fitted(self, "skills_")
         return self.skills_

@@ -1,9 +1,9 @@
 """Bradley-Terry and Crowd-BT by penalised maximum likelihood (Niu et al.'s Table 2 baselines).
 
 Both model a strict preference "a over b" as ``sigma(s_a - s_b)`` (logistic ``sigma``) of
-item scores s; Crowd-BT mixes in a per-worker probability of answering the other way.
+item scores s; Crowd-BT mixes in a per-judge probability of answering the other way.
 Duplicate judgments are summed into counts first (per unordered pair for Bradley-Terry, per
-worker and ordered pair for Crowd-BT), so one objective evaluation costs O(distinct pairs),
+judge and ordered pair for Crowd-BT), so one objective evaluation costs O(distinct pairs),
 vectorised with ``np.bincount``. Bradley-Terry scores (also Crowd-BT-eq, and Crowd-BT's
 starting point) are fitted by damped Newton with the dense Hessian (convex; ~10 steps), or
 by L-BFGS-B with the analytic gradient for large topics; Crowd-BT's scores and skills
@@ -27,10 +27,10 @@ NEWTON_MAX_ITEMS = 2000
 
 
 def strict_pairs(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(worker, winner, loser)`` of the strict preferences, pairs of an item with itself dropped."""
-    worker, win, lose = topic.strict()
+    """``(judge, winner, loser)`` of the strict preferences, pairs of an item with itself dropped."""
+    judge, win, lose = topic.strict()
     keep = win != lose
-    return worker[keep], win[keep], lose[keep]
+    return judge[keep], win[keep], lose[keep]
 
 
 def pair_counts(winner: np.ndarray, loser: np.ndarray, n_items: int, weight: np.ndarray | None = None
@@ -190,12 +190,12 @@ def virtual_item_penalty(s: np.ndarray, virtual_weight: float) -> tuple[float, n
     return value, virtual_weight * np.tanh(0.5 * s)
 
 
-def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose: np.ndarray,
+def crowd_bt_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
                        count: np.ndarray, n_items: int, virtual_weight: float, reg: float,
                        prior: tuple[float, float]) -> tuple[float, np.ndarray]:
     """Negative penalised Crowd-BT log-likelihood of ``x = (s, eta)`` and its gradient.
 
-    Per distinct judgment (worker k, winner i, loser j) with multiplicity c, q = sigma(s_i - s_j)
+    Per distinct judgment (judge k, winner i, loser j) with multiplicity c, q = sigma(s_i - s_j)
     and P = eta_k q + (1 - eta_k)(1 - q) (eq 3 of Chen et al. 2013):
 
         f = -sum c log P + R(s) + reg ||s||^2 / 2 - sum_k [(alpha - 1) log eta_k + (beta - 1) log(1 - eta_k)]
@@ -209,7 +209,7 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
     q = s[win]
     q -= s[lose]
     expit(q, out=q)
-    e = eta[worker]
+    e = eta[judge]
     e2 = 2.0 * e - 1.0
     p = e2 * q  # P = (1 - e) + (2 e - 1) q (the sum taken in the other order: the same float)
     p += 1.0 - e
@@ -226,7 +226,7 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
     w -= 1.0
     w *= count
     w /= p
-    fit_eta = np.bincount(worker, weights=w, minlength=len(eta))
+    fit_eta = np.bincount(judge, weights=w, minlength=len(eta))
     alpha, beta = prior
     if alpha == 1.0 and beta == 1.0:  # flat prior: its terms are zeros (0.0 - g is -g - 0 / eta + 0 / (1 - eta))
         np.subtract(0.0, fit_eta, out=grad[n_items:])
@@ -237,10 +237,10 @@ def crowd_bt_objective(x: np.ndarray, worker: np.ndarray, win: np.ndarray, lose:
 
 
 class CrowdBT(CrowdAggregator):
-    """Crowd-BT: Bradley-Terry with a per-worker skill, fitted offline by maximum likelihood.
+    """Crowd-BT: Bradley-Terry with a per-judge skill, fitted offline by maximum likelihood.
 
     Chen, X., Bennett, P. N., Collins-Thompson, K. and Horvitz, E. (2013). Pairwise ranking
-    aggregation in a crowdsourced setting. WSDM, 193-202 (Niu et al.'s ref. [4]). Worker k reports
+    aggregation in a crowdsourced setting. WSDM, 193-202 (Niu et al.'s ref. [4]). Judge k reports
     "i over j" with probability (their eq 3)
 
         P(i >_k j) = eta_k sigma(s_i - s_j) + (1 - eta_k) sigma(s_j - s_i),
@@ -255,16 +255,16 @@ class CrowdBT(CrowdAggregator):
     moment-matching version, not used here) is solved jointly: L-BFGS-B over (s, eta) with
     the analytic gradient (:func:`crowd_bt_objective`), eta boxed in ``eta_bounds``, until the
     projected gradient is below ``tol``. The likelihood is unchanged by (s, eta) -> (-s, 1 - eta),
-    also on any group of items judged by one worker only, so the start matters: s = the
+    also on any group of items judged by one judge only, so the start matters: s = the
     Crowd-BT-eq scores (convex, solved first, Newton as in :class:`BradleyTerry`) and eta_k =
-    ``eta_init`` (0.9: most workers good). On trec_rf10 topic 20202 this start reaches a higher
+    ``eta_init`` (0.9: most judges good). On trec_rf10 topic 20202 this start reaches a higher
     likelihood than s = 0. (At the optimum each eta_k is the fixed point of the EM update
     eta_k = mean over k's judgments of the posterior eta q / P that k answered honestly; one
     joint solve needs fewer objective evaluations than alternating s- and eta-steps.)
 
     ``skill=False`` fixes eta_k = 1 (the paper's "Crowd-BT-eq": Bradley-Terry with
     the virtual-item regulariser) and ``skills_`` is None; otherwise ``skills_`` = eta_k,
-    NaN for a worker without a strict preference. Maximum likelihood puts workers with a few
+    NaN for a judge without a strict preference. Maximum likelihood puts judges with a few
     judgments at the bounds; ``eta_prior`` (e.g. (2, 2)) shrinks them.
     """
 
@@ -289,35 +289,35 @@ class CrowdBT(CrowdAggregator):
                              f"got {self.eta_bounds}, {self.eta_init}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
-        n, m = topic.n_items, topic.n_workers
-        worker, win, lose = strict_pairs(topic)
-        judged = np.bincount(worker, minlength=m) > 0
+        n, m = topic.n_items, topic.n_judges
+        judge, win, lose = strict_pairs(topic)
+        judged = np.bincount(judge, minlength=m) > 0
         if len(win) == 0:
             return np.zeros(n), None if not self.skill else np.full(m, np.nan)
         s_eq = fit_bt_scores(*pair_counts(win, lose, n), n, self.reg, self.virtual_weight,
                              max_iter=self.max_iter, tol=min(self.tol, 1e-8))
         if not self.skill:
             return s_eq, None
-        keys, count = np.unique((worker * n + win) * n + lose, return_counts=True)
-        worker, win, lose = keys // (n * n), keys // n % n, keys % n
+        keys, count = np.unique((judge * n + win) * n + lose, return_counts=True)
+        judge, win, lose = keys // (n * n), keys // n % n, keys % n
         x0 = np.concatenate([s_eq, np.full(m, float(self.eta_init))])
-        scores, eta = fit_crowd_bt(worker, win, lose, count.astype(float), n, m, x0, self.virtual_weight, self.reg,
+        scores, eta = fit_crowd_bt(judge, win, lose, count.astype(float), n, m, x0, self.virtual_weight, self.reg,
                                    self.eta_prior, self.eta_bounds, self.max_iter, self.tol)
         return scores, np.where(judged, eta, np.nan)
 
 
-def fit_crowd_bt(worker: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray, n_items: int,
-                 n_workers: int, x0: np.ndarray, virtual_weight: float, reg: float, eta_prior: tuple[float, float],
+def fit_crowd_bt(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray, n_items: int,
+                 n_judges: int, x0: np.ndarray, virtual_weight: float, reg: float, eta_prior: tuple[float, float],
                  eta_bounds: tuple[float, float], max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """Return Crowd-BT's ``(scores, eta)``: :func:`crowd_bt_objective` minimised by L-BFGS-B.
 
     The start is ``x0 = (s, eta)``, eta boxed in ``eta_bounds``, until the projected gradient is
     below ``tol``.
 
-    ``(worker, win, lose)`` are distinct judgments with (float) multiplicities ``count``.
+    ``(judge, win, lose)`` are distinct judgments with (float) multiplicities ``count``.
     """
-    bounds = [(None, None)] * n_items + [eta_bounds] * n_workers
-    args = (worker, win, lose, count, n_items, virtual_weight, reg, eta_prior)
+    bounds = [(None, None)] * n_items + [eta_bounds] * n_judges
+    args = (judge, win, lose, count, n_items, virtual_weight, reg, eta_prior)
     x, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
                   ftol=_FTOL, maxcor=20)
     return x[:n_items], x[n_items:]

@@ -15,15 +15,15 @@ For annotator i (docs/methods.md, crowd section, which wins over the paper):
 - alternate (s.5.4): ``eta = 1`` -> ranking -> ``eta_i`` = share of i's preferences that
   agree with it (eq 17) -> ... until the ranking stops changing or ``max_iter``.
 
-Repeated statements of one pair by one worker (**reading**): the pair is *compared* when
-the worker gave at least one strict preference on it, and it counts once, in its net
+Repeated statements of one pair by one judge (**reading**): the pair is *compared* when
+the judge gave at least one strict preference on it, and it counts once, in its net
 direction (sign of wins minus losses): eq (7) and eq (17) sum over item pairs, so each pair
 is one term. ``N_i(x)`` counts the opponents x beats on net (so ``N_i <= n - 1`` and the
 margin ``p`` stays in [0, 1]); eq (17) counts the pairs with a net direction. A pair with as
 many wins as losses is compared (its ``p_st`` comes from the ``N`` formula, not the 1/2 of an
 uncompared pair) but wins for neither side and is left out of eq (17).
 
-Fast path (exact, no per-worker n x n matrices):
+Fast path (exact, no per-judge n x n matrices):
 
 1. ``p'_jl - 1/2 = (2 eta_i - 1)(p_jl - 1/2)``, so every l that i did not compare with j,
    or compared with ``p_jl = 1/2``, gives a fair coin. With ``c`` the number of other l,
@@ -31,12 +31,12 @@ Fast path (exact, no per-worker n x n matrices):
    ``B ~ Binomial(n - 1 - c, 1/2)`` independent of it.
 2. ``E f(R_c + B) = sum_r P(R_c = r) g_c(r)`` with ``g_c(r) = E f(r + B)``: one table
    per topic, by a Pascal recursion on the fair coins (:func:`_g_table`).
-3. The pmfs of ``R_c`` for all (worker, item) rows with ``c >= 1`` come from
+3. The pmfs of ``R_c`` for all (judge, item) rows with ``c >= 1`` come from
    :func:`~manyjudges.crowd.rank_distribution.bernoulli_sum_pmf` (Algorithm 2, FFT divide
    and conquer), one batched call per bucket of rows with the same padded length (``c``
    rounded up to a power of two; padding factors are ``[1, 0]``).
-4. A row with ``c = 0`` (e.g. an item the worker never compared) contributes the constant
-   ``g_0(0) = E f(Binomial(n - 1, 1/2))``, added for every (worker, item).
+4. A row with ``c = 0`` (e.g. an item the judge never compared) contributes the constant
+   ``g_0(0) = E f(Binomial(n - 1, 1/2))``, added for every (judge, item).
 
 The bucket layout and the ``g`` weights depend only on the data; each iteration refills the
 ``q`` values from the new ``eta`` and reruns step 3.
@@ -83,7 +83,7 @@ def pairwise_probability(n_s: np.ndarray, n_t: np.ndarray, n: int, pairwise: str
 
 
 def net_pairs(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each worker's strictly judged pairs, once: ``(worker, a, b, net)`` with ``a < b``.
+    """Each judge's strictly judged pairs, once: ``(judge, a, b, net)`` with ``a < b``.
 
     ``net`` = (judgments preferring a) - (judgments preferring b); ties are ignored.
     """
@@ -96,26 +96,26 @@ def net_pairs(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return keys // (n * n), (keys // n) % n, keys % n, net
 
 
-def win_counts(n_workers: int, n_items: int, worker: np.ndarray, a: np.ndarray, b: np.ndarray,
+def win_counts(n_judges: int, n_items: int, judge: np.ndarray, a: np.ndarray, b: np.ndarray,
                net: np.ndarray) -> np.ndarray:
-    """(m, n) ``N_i(x)`` (eq 7): the number of pairs worker i judged with x the net winner."""
+    """(m, n) ``N_i(x)`` (eq 7): the number of pairs judge i judged with x the net winner."""
     decided = net != 0
     winner = np.where(net > 0, a, b)[decided]
-    counts = np.bincount(worker[decided] * n_items + winner, minlength=n_workers * n_items)
-    return counts.reshape(n_workers, n_items).astype(float)
+    counts = np.bincount(judge[decided] * n_items + winner, minlength=n_judges * n_items)
+    return counts.reshape(n_judges, n_items).astype(float)
 
 
-def agreement_skill(ranking: np.ndarray, n_workers: int, worker: np.ndarray, a: np.ndarray,
+def agreement_skill(ranking: np.ndarray, n_judges: int, judge: np.ndarray, a: np.ndarray,
                       b: np.ndarray, net: np.ndarray) -> np.ndarray:
-    """Eq (17): per worker, the share of net-directed pairs ordered as in ``ranking``; NaN if none."""
+    """Eq (17): per judge, the share of net-directed pairs ordered as in ``ranking``; NaN if none."""
     position = np.empty(len(ranking), dtype=np.int64)
     position[ranking] = np.arange(len(ranking))
     decided = net != 0
     winner = np.where(net > 0, a, b)[decided]
     loser = np.where(net > 0, b, a)[decided]
     agree = (position[winner] < position[loser]).astype(float)
-    total = np.bincount(worker[decided], minlength=n_workers).astype(float)
-    hits = np.bincount(worker[decided], weights=agree, minlength=n_workers)
+    total = np.bincount(judge[decided], minlength=n_judges).astype(float)
+    hits = np.bincount(judge[decided], weights=agree, minlength=n_judges)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, hits / np.maximum(total, 1.0), np.nan)
 
@@ -137,7 +137,7 @@ def _g_table(n: int, width: int, measure: str, rbp_p: float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Bucket:
-    """Rows (worker, item) whose number ``c`` of informative opponents pads to ``width``."""
+    """Rows (judge, item) whose number ``c`` of informative opponents pads to ``width``."""
 
     item: np.ndarray  # (rows,) item of each row
     slot: np.ndarray  # (edges,) flat index row * width + position into the (rows, width) q array
@@ -150,24 +150,24 @@ class _Bucket:
 class _Layout:
     """The eta-independent structure of one topic for the fast path."""
 
-    edge_worker: np.ndarray  # (E,) worker of each directed edge (j, l)
+    edge_judge: np.ndarray  # (E,) judge of each directed edge (j, l)
     edge_dev: np.ndarray  # (E,) p_jl - 1/2 (never 0)
     buckets: list[_Bucket]
     constant: float  # E f(Binomial(n - 1, 1/2)): the value of a row with c = 0
 
 
-def _layout(topic: TopicJudgments, worker: np.ndarray, a: np.ndarray, b: np.ndarray, net: np.ndarray,
+def _layout(topic: TopicJudgments, judge: np.ndarray, a: np.ndarray, b: np.ndarray, net: np.ndarray,
             measure: str, pairwise: str, rbp_p: float) -> _Layout:
-    n, m = topic.n_items, topic.n_workers
-    wins = win_counts(m, n, worker, a, b, net)
-    dev_ab = pairwise_probability(wins[worker, a], wins[worker, b], n, pairwise) - 0.5
+    n, m = topic.n_items, topic.n_judges
+    wins = win_counts(m, n, judge, a, b, net)
+    dev_ab = pairwise_probability(wins[judge, a], wins[judge, b], n, pairwise) - 0.5
     keep = dev_ab != 0
-    w, a, b, dev_ab = worker[keep], a[keep], b[keep], dev_ab[keep]
+    w, a, b, dev_ab = judge[keep], a[keep], b[keep], dev_ab[keep]
     # directed edges: row (w, j) holds the Bernoulli of opponent l; p_ba - 1/2 = -(p_ab - 1/2)
-    edge_worker = np.concatenate([w, w])
+    edge_judge = np.concatenate([w, w])
     edge_item = np.concatenate([a, b])
     edge_dev = np.concatenate([dev_ab, -dev_ab])
-    row_key = edge_worker * n + edge_item
+    row_key = edge_judge * n + edge_item
     order = np.argsort(row_key, kind="stable")
     rows, starts, counts = np.unique(row_key[order], return_index=True, return_counts=True)
     position = np.arange(len(order)) - np.repeat(starts, counts)
@@ -187,13 +187,13 @@ def _layout(topic: TopicJudgments, worker: np.ndarray, a: np.ndarray, b: np.ndar
             edge=order[edge_sel], width=int(width),
             weights=g[n - 1 - counts[sel], : int(width) + 1],
         ))
-    return _Layout(edge_worker=edge_worker, edge_dev=edge_dev, buckets=buckets, constant=constant)
+    return _Layout(edge_judge=edge_judge, edge_dev=edge_dev, buckets=buckets, constant=constant)
 
 
-def _scores(layout: _Layout, eta: np.ndarray, n_items: int, n_workers: int) -> np.ndarray:
+def _scores(layout: _Layout, eta: np.ndarray, n_items: int, n_judges: int) -> np.ndarray:
     """``F(j) = sum_i E f(r_ij)`` (Algorithm 3 line 1) for skills ``eta``."""
-    q = 0.5 - (2.0 * eta[layout.edge_worker] - 1.0) * layout.edge_dev  # 1 - p'_jl, eq (9)
-    scores = np.full(n_items, n_workers * layout.constant)
+    q = 0.5 - (2.0 * eta[layout.edge_judge] - 1.0) * layout.edge_dev  # 1 - p'_jl, eq (9)
+    scores = np.full(n_items, n_judges * layout.constant)
     for bucket in layout.buckets:
         qb = np.zeros((len(bucket.item), bucket.width))
         qb.ravel()[bucket.slot] = q[bucket.edge]
@@ -224,7 +224,7 @@ class CrowdAgg(CrowdAggregator):
     scores_ : numpy.ndarray, shape (n,)
         Final F.
     skills_ : numpy.ndarray, shape (m,), or None
-        The eta used for ``scores_`` (= eq 17 of the final ranking when converged; NaN for a worker
+        The eta used for ``scores_`` (= eq 17 of the final ranking when converged; NaN for a judge
         with no net-directed pair), or None.
     n_iter_ : int
         Number of passes (computations of F).
@@ -256,9 +256,9 @@ class CrowdAgg(CrowdAggregator):
         check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
-        n, m = topic.n_items, topic.n_workers
-        worker, a, b, net = net_pairs(topic)
-        layout = _layout(topic, worker, a, b, net, self.measure, self.pairwise, self.rbp_p)
+        n, m = topic.n_items, topic.n_judges
+        judge, a, b, net = net_pairs(topic)
+        layout = _layout(topic, judge, a, b, net, self.measure, self.pairwise, self.rbp_p)
         eta = np.ones(m)
         scores = _scores(layout, eta, n, m)
         ranking = ranking_from_scores(scores)
@@ -268,7 +268,7 @@ class CrowdAgg(CrowdAggregator):
         estimate = eta
         seen = {ranking.tobytes()}
         while self.n_iter_ < self.max_iter:
-            estimate = agreement_skill(ranking, m, worker, a, b, net)
+            estimate = agreement_skill(ranking, m, judge, a, b, net)
             eta = np.where(np.isnan(estimate), 1.0, estimate)  # no pair: every p is 1/2, eta is moot
             scores = _scores(layout, eta, n, m)
             new_ranking = ranking_from_scores(scores)
@@ -284,5 +284,5 @@ class CrowdAgg(CrowdAggregator):
             seen.add(new_ranking.tobytes())
             ranking = new_ranking
         if self.n_iter_ == 1:  # max_iter == 1: the single pass used eta = 1
-            estimate = np.where(np.isnan(agreement_skill(ranking, m, worker, a, b, net)), np.nan, 1.0)
+            estimate = np.where(np.isnan(agreement_skill(ranking, m, judge, a, b, net)), np.nan, 1.0)
         return scores, estimate

@@ -2,8 +2,8 @@
 
 A processed crowd dataset (``data/processed/crowd/<name>/``) holds ``truth.tsv`` and either
 ``preferences.tsv`` (preference sources) or ``grades.tsv`` + ``grades.yaml`` (rating
-sources; the item id is ``<topic>:<doc>``). A simulated crowd also has ``workers.tsv``
-(``topic, worker, kind``): the true kind of each worker.
+sources; the item id is ``<topic>:<doc>``). A simulated crowd also has ``judges.tsv``
+(``topic, judge, kind``): the true kind of each judge.
 
 A rating's item ``<topic>:<doc>`` is split at its first ':' (a topic id cannot hold one, a
 doc id can: a URL); topic and doc must not be empty, and where there is a truth table the
@@ -37,18 +37,18 @@ RATING_SOURCES = ("trec_rf10", "ratings_table")
 CROWD_SOURCES = PREFERENCE_SOURCES + RATING_SOURCES
 #: the files of a processed crowd dataset, by role (the pipeline's inputs carry these names)
 PROCESSED_FILES = {"truth": "truth.tsv", "preferences": "preferences.tsv", "grades": "grades.tsv",
-                   "meta": "grades.yaml", "workers": "workers.tsv"}
-WORKER_COLUMNS = ["topic", "worker", "kind"]
-WORKERS_LAYOUT = TableLayout("workers table", tuple(WORKER_COLUMNS))
+                   "meta": "grades.yaml", "judges": "judges.tsv"}
+JUDGE_COLUMNS = ["topic", "judge", "kind"]
+JUDGES_LAYOUT = TableLayout("judges table", tuple(JUDGE_COLUMNS))
 
 
 @dataclass
 class CrowdDataset:
-    """Topics with their judgments, the truth grades per topic, and (simulated data) worker kinds."""
+    """Topics with their judgments, the truth grades per topic, and (simulated data) judge kinds."""
 
     topics: dict[str, TopicJudgments]
     truth: dict[str, dict[str, int]]
-    worker_kinds: pd.DataFrame | None = None
+    judge_kinds: pd.DataFrame | None = None
 
     def truth_for(self, topic: str) -> dict[str, int]:
         """Return the truth grades {item: grade} of ``topic`` (empty when it has none)."""
@@ -78,9 +78,9 @@ def parse_crowd_source(source: str, files: Mapping[str, PathLike], spec: Mapping
         return read_preferences(spec["path"], duplicates=spec.get("duplicates", "keep")), read_truth(spec["truth"])
     if source == "ratings_table":
         names = spec.get("label_names")
-        graded = read_grades_table(spec["path"], int(spec["n_labels"]), names,
+        graded = read_grades_table(spec["path"], int(spec["n_classes"]), names,
                                    duplicates=spec.get("duplicates", "error"), names_in_data=True,
-                                   where="n_labels / label_names in the config" if names else None)
+                                   where="n_classes / label_names in the config" if names else None)
         truth = read_truth(spec["truth"])
         _split_items(graded.grades, spec["path"], set(truth["topic"]), Path(spec["truth"]).name)
         return graded, truth
@@ -91,17 +91,17 @@ def processed_files(source: str) -> dict[str, str]:
     """Return {role: file name} of a processed crowd dataset of this ``source``.
 
     The truth, then the preferences (preference sources) or the grades and their metadata (rating sources), and the
-    workers' kinds of a simulated set.
+    judges' kinds of a simulated set.
     """
     if source not in CROWD_SOURCES:
         raise ValueError(f"unknown crowd source {source!r}; known: {', '.join(CROWD_SOURCES)}")
     roles = ["truth", *(("grades", "meta") if source in RATING_SOURCES else ("preferences",)),
-             *(("workers",) if source == "simulate" else ())]
+             *(("judges",) if source == "simulate" else ())]
     return {role: PROCESSED_FILES[role] for role in roles}
 
 
 def write_crowd_dataset(judgments: pd.DataFrame | GradedData, truth: pd.DataFrame, out_dir: PathLike,
-                        workers: pd.DataFrame | None = None) -> None:
+                        judges: pd.DataFrame | None = None) -> None:
     """Write a processed crowd dataset (each file atomically)."""
     out = {role: Path(out_dir) / name for role, name in PROCESSED_FILES.items()}
     if isinstance(judgments, GradedData):
@@ -109,8 +109,8 @@ def write_crowd_dataset(judgments: pd.DataFrame | GradedData, truth: pd.DataFram
     else:
         write_table(judgments, out["preferences"])
     write_table(truth[TRUTH_COLUMNS], out["truth"])
-    if workers is not None:
-        write_table(workers, out["workers"])
+    if judges is not None:
+        write_table(judges, out["judges"])
 
 
 def _split_items(grades: pd.DataFrame, path: PathLike, truth_topics: Collection[str] | None = None,
@@ -146,13 +146,13 @@ def _split_items(grades: pd.DataFrame, path: PathLike, truth_topics: Collection[
 
 def ratings_table(graded: GradedData, path: PathLike = "grades.tsv", truth_topics: Collection[str] | None = None,
                   truth_name: str = "the truth table") -> pd.DataFrame:
-    """GradedData with items ``<topic>:<doc>`` -> ratings ``topic, worker, item, grade``.
+    """GradedData with items ``<topic>:<doc>`` -> ratings ``topic, judge, item, grade``.
 
     The item is split at its first ':'; with ``truth_topics`` its topic must be one of them
     (see the module's rule; errors name ``path`` and the line).
     """
     topic, doc = _split_items(graded.grades, path, truth_topics, truth_name)
-    return pd.DataFrame({"topic": topic, "worker": graded.grades["judge"].astype(str), "item": doc,
+    return pd.DataFrame({"topic": topic, "judge": graded.grades["judge"].astype(str), "item": doc,
                          "grade": graded.grades["label"].astype(int)})
 
 
@@ -160,7 +160,7 @@ def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
     """Read a processed crowd dataset from its files by role.
 
     The roles are those of :func:`processed_files`: ``truth``, and ``preferences`` or ``grades`` and
-    ``meta``, and ``workers`` when given; other keys are ignored.
+    ``meta``, and ``judges`` when given; other keys are ignored.
     """
     truth_table = read_truth(files["truth"])
     if "preferences" in files:
@@ -174,9 +174,9 @@ def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
     truth = {str(t): dict(zip(rows["item"].astype(str), rows["grade"].astype(int)))
              for t, rows in truth_table.groupby("topic", sort=False)}
     kinds = None
-    if "workers" in files:
-        table = read_columns(files["workers"], WORKERS_LAYOUT)
-        kinds = pd.DataFrame({column: table.text(column) for column in WORKER_COLUMNS})
+    if "judges" in files:
+        table = read_columns(files["judges"], JUDGES_LAYOUT)
+        kinds = pd.DataFrame({column: table.text(column) for column in JUDGE_COLUMNS})
     return CrowdDataset(topics, truth, kinds)
 
 

@@ -9,7 +9,7 @@ with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo withou
 
 1. EM (Dawid and Skene 1979, on pair labels). Each judged pair {a, b} (a < b) has a hidden
    label c in {a preferred, b preferred, tie} (tie only when the topic has ties) with prior
-   rho_c; worker k reports label l with probability pi_k[c, l] (a confusion matrix). E-step:
+   rho_c; judge k reports label l with probability pi_k[c, l] (a confusion matrix). E-step:
    T_p(c) proportional to rho_c prod_{judgments j of p} pi_{k_j}[c, l_j]. M-step:
    pi_k[c, l] proportional to 0.01 + [c = l] + sum_j T_{p_j}(c) [l_j = l] and rho_c to
    sum_p T_p(c), both made symmetric in the pair's two items. Started from the per-pair label
@@ -36,23 +36,23 @@ _LOOP_GAMES = 20_000
 class PairLabels:
     """One topic's judgments as pair labels.
 
-    ``pair_a < pair_b`` the judged pairs; per distinct (worker, pair, label) ``k, p, label, count``;
+    ``pair_a < pair_b`` the judged pairs; per distinct (judge, pair, label) ``k, p, label, count``;
     label 0 = pair_a preferred, 1 = pair_b, 2 = tie (``n_classes`` = 3 when the topic has a tie, else
     2).
     """
 
     def __init__(self, topic: TopicJudgments):
-        n, m = topic.n_items, topic.n_workers
+        n, m = topic.n_items, topic.n_judges
         left, right, outcome = topic.left, topic.right, topic.outcome.astype(np.int64)
         keep = left != right
-        worker, left, right, outcome = topic.worker[keep], left[keep], right[keep], outcome[keep]
+        judge, left, right, outcome = topic.judge[keep], left[keep], right[keep], outcome[keep]
         a, b = np.minimum(left, right), np.maximum(left, right)
         oriented = np.where(left == a, outcome, -outcome)  # +1: a preferred, -1: b preferred, 0 tie
         label = np.where(oriented > 0, 0, np.where(oriented < 0, 1, 2))
         pair_key, p = np.unique(a * n + b, return_inverse=True)
         self.n_classes = 3 if (label == 2).any() else 2
         c = self.n_classes
-        key, count = np.unique((worker * len(pair_key) + p) * c + label, return_counts=True)
+        key, count = np.unique((judge * len(pair_key) + p) * c + label, return_counts=True)
         self.n, self.m = n, m
         self.pair_a, self.pair_b = pair_key // n, pair_key % n
         self.label = key % c
@@ -78,12 +78,12 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
     """EM over pair labels: ``(posterior (pairs, C), confusion (m, C, C), prior (C,), iterations)``.
 
     The M-step adds pseudo-counts ``smoothing`` to every cell of a confusion matrix and
-    ``diagonal`` more to its diagonal (a Dirichlet prior leaning to "the worker answers what is
-    true", which breaks the label-swap symmetry of a worker whose pairs nobody else judged).
+    ``diagonal`` more to its diagonal (a Dirichlet prior leaning to "the judge answers what is
+    true", which breaks the label-swap symmetry of a judge whose pairs nobody else judged).
     Confusion matrices and prior are kept symmetric under swapping the two items (the M-step
     counts are added to their mirror image), so the result does not depend on which item of a
     pair has the lower index. Stops when the mean log-likelihood per judgment changes by less
-    than ``tol``. Both steps are one sparse product with the (worker, label) x pair count matrix.
+    than ``tol``. Both steps are one sparse product with the (judge, label) x pair count matrix.
     """
     c, m, g = data.n_classes, data.m, data.n_pairs
     swap = np.array([1, 0, 2][:c])
@@ -136,8 +136,8 @@ def _row_max(x: np.ndarray) -> np.ndarray:
     return out[..., None]
 
 
-def worker_agreement(data: PairLabels, posterior: np.ndarray) -> np.ndarray:
-    """Per worker: expected share of its judgments that equal the pair's hidden label (NaN: none)."""
+def judge_agreement(data: PairLabels, posterior: np.ndarray) -> np.ndarray:
+    """Per judge: expected share of its judgments that equal the pair's hidden label (NaN: none)."""
     agree = np.bincount(data.k, weights=data.count * posterior[data.p, data.label], minlength=data.m)
     total = np.bincount(data.k, weights=data.count, minlength=data.m)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -203,7 +203,7 @@ def elo_ratings(a: np.ndarray, b: np.ndarray, score: np.ndarray, n_items: int, k
 class EMEloRating(CrowdAggregator):
     """EMeloRating: Dawid-Skene EM on pair labels, then Elo ratings of the items (module docstring).
 
-    ``scores_`` = Elo ratings. ``skills_`` = per worker, the expected share of its judgments
+    ``scores_`` = Elo ratings. ``skills_`` = per judge, the expected share of its judgments
     that agree with the EM posterior label of the pair (its confusion matrix's accuracy on the
     pairs it judged); None for EMeloRating-eq (``skill=False``), which skips EM and plays
     each pair with the raw share of its judgments; ``confusion_`` = the confusion matrices.
@@ -215,13 +215,13 @@ class EMEloRating(CrowdAggregator):
     chess conventions, K = 32, initial 1500, logistic base 10 with scale 400. (2) One game per
     judged pair whose score is soft: the EM posterior expected score (EMeloRating) or the raw
     judgment share (EMeloRating-eq); "filtered/weighted by skill" is read as the EM posterior,
-    which weights each judgment by its worker's confusion matrix (no hard threshold), and ties
+    which weights each judgment by its judge's confusion matrix (no hard threshold), and ties
     score 1/2. (3) Elo depends on game order; we make it deterministic: the games of a pass are
     grouped into rounds (each item at most once per round, built greedily from a fixed seeded
     order) and the same schedule is replayed ``n_passes`` = 10 times with a constant K.
     (4) The EM's labels are left / right / tie, its confusion matrices are symmetric in the
     pair's two items (no position bias is modelled), and its M-step adds pseudo-counts 0.01
-    per cell plus 1 on the diagonal (without them, a worker whose pairs nobody else judged can
+    per cell plus 1 on the diagonal (without them, a judge whose pairs nobody else judged can
     flip to "always wrong" as easily as "always right"). (5) EMeloRating-eq is read as
     all judgments entering Elo unweighted (no EM), so it is a true no-skill ablation; Niu et al.
     remark that their EMeloRating-eq still contained EM, which we cannot reproduce exactly.
@@ -245,7 +245,7 @@ class EMEloRating(CrowdAggregator):
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         data = PairLabels(topic)
         if data.n_pairs == 0:
-            skill = None if not self.skill else np.full(topic.n_workers, np.nan)
+            skill = None if not self.skill else np.full(topic.n_judges, np.nan)
             return np.full(topic.n_items, self.initial_rating), skill
         if not self.skill:
             post, skill = data.shares(), None
@@ -253,7 +253,7 @@ class EMEloRating(CrowdAggregator):
             post, confusion, _, self.n_iter_ = dawid_skene_pairs(data, self.max_iter, self.tol, self.smoothing,
                                                                  self.diagonal)
             self.confusion_ = confusion
-            skill = worker_agreement(data, post)
+            skill = judge_agreement(data, post)
         score = post[:, 0] + (0.5 * post[:, 2] if data.n_classes == 3 else 0.0)
         ratings = elo_ratings(data.pair_a, data.pair_b, score, topic.n_items, self.k_factor, self.n_passes,
                               self.initial_rating, self.scale, self.random_state)

@@ -67,7 +67,7 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
     """Run one method on every topic.
 
     Returns ``rankings`` (topic, method, item, rank (1 = best), score), ``skill``
-    (topic, method, worker, skill; empty for a method without skill) and the total
+    (topic, method, judge, skill; empty for a method without skill) and the total
     fitting time in seconds.
     """
     rank_parts, skill_parts, total = [], [], 0.0
@@ -80,7 +80,7 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
             "topic": topic_id, "method": name, "item": topic.items[order],
             "rank": np.arange(1, topic.n_items + 1), "score": np.asarray(aggregator.scores_, dtype=float)[order]}))
         if aggregator.skills_ is not None:
-            skill_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "worker": topic.workers,
+            skill_parts.append(pd.DataFrame({"topic": topic_id, "method": name, "judge": topic.judges,
                                                "skill": np.asarray(aggregator.skills_, dtype=float)}))
         if i % 10 == 0 or i == n:
             log.info("%s: %d/%d topics, %.2f s fitting so far", name, i, n, total)
@@ -88,7 +88,7 @@ def aggregate_dataset(dataset: CrowdDataset, name: str, spec: Mapping[str, Any],
             progress(i, n)
     rankings = pd.concat(rank_parts, ignore_index=True)
     skill = (pd.concat(skill_parts, ignore_index=True) if skill_parts
-               else pd.DataFrame(columns=["topic", "method", "worker", "skill"]))
+               else pd.DataFrame(columns=["topic", "method", "judge", "skill"]))
     return rankings, skill, total
 
 
@@ -256,19 +256,19 @@ def significance_tests(by_topic: pd.DataFrame, proposed: Sequence[str], baseline
 
 
 def skill_table(skill: pd.DataFrame, dataset: CrowdDataset) -> pd.DataFrame:
-    """topic, worker, method, skill, accuracy: each method's estimate beside eq (18)'s accuracy vs truth."""
+    """topic, judge, method, skill, accuracy: each method's estimate beside eq (18)'s accuracy vs truth."""
     acc_rows = []
     for topic_id, topic in dataset.topics.items():
         truth = dataset.truth_for(topic_id)
         if not truth:
             continue
         acc = annotator_accuracy(topic, truth)
-        acc_rows.append(pd.DataFrame({"topic": topic_id, "worker": topic.workers, "accuracy": acc}))
+        acc_rows.append(pd.DataFrame({"topic": topic_id, "judge": topic.judges, "accuracy": acc}))
     if not acc_rows or skill.empty:
-        return pd.DataFrame(columns=["topic", "worker", "method", "skill", "accuracy"])
+        return pd.DataFrame(columns=["topic", "judge", "method", "skill", "accuracy"])
     accuracy = pd.concat(acc_rows, ignore_index=True)
-    out = skill.merge(accuracy, on=["topic", "worker"], how="left")
-    return out[["topic", "worker", "method", "skill", "accuracy"]]
+    out = skill.merge(accuracy, on=["topic", "judge"], how="left")
+    return out[["topic", "judge", "method", "skill", "accuracy"]]
 
 
 def skill_divergence(table: pd.DataFrame, bins: int = 10) -> pd.DataFrame:

@@ -4,9 +4,9 @@ Volkovs, M. N. and Zemel, R. S. (2012). A flexible generative model for preferen
 aggregation. WWW '12, 479-488 (Niu et al.'s ref. [26]; the model is also in their JMLR 15 (2014)
 1135-1176 paper, "New learning methods for supervised and unsupervised preference aggregation").
 
-Item i has a score mu_i and an uncertainty sigma_i > 0; worker k has an adherence alpha_k (how
+Item i has a score mu_i and an uncertainty sigma_i > 0; judge k has an adherence alpha_k (how
 closely k follows the consensus; alpha_k < 0 = answers against it). Every strict judgment
-"a over b" of worker k is one draw of an ordered pair from a multinomial over the ordered pairs
+"a over b" of judge k is one draw of an ordered pair from a multinomial over the ordered pairs
 of the items k judged (V_k; ``support="all"``: all n items):
 
     P((a, b) | k) = exp(alpha_k f_ab) / Z_k,   f_ab = (mu_a - mu_b) / (sigma_a + sigma_b),
@@ -21,8 +21,8 @@ The log-likelihood is
     J = -L / N + reg / 2 (||mu||^2 + ||log sigma||^2) + reg_alpha / (2 N) ||alpha - 1||^2
 
 (N = all strict judgments; log sigma centred to mean 0). Items are ranked by mu. Duplicate
-(worker, pair) judgments are summed first; one evaluation costs O(support cells + pairs),
-vectorised with ``np.bincount`` / ``reduceat`` and a per-worker log-sum-exp shift. The solver
+(judge, pair) judgments are summed first; one evaluation costs O(support cells + pairs),
+vectorised with ``np.bincount`` / ``reduceat`` and a per-judge log-sum-exp shift. The solver
 is a damped Newton method with the exact Hessian for small problems (<= 1,500 parameters and
 <= 150,000 normaliser cells + pairs: all MIREX topics, most TREC ones), else L-BFGS-B with the
 analytic gradient; both reach the same optimum (tested).
@@ -42,14 +42,14 @@ __all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]
 
 
 def implied_accuracy(mu: np.ndarray, sigma: np.ndarray, adherence: np.ndarray, data: MPMData) -> np.ndarray:
-    """Each worker's adherence on the pairwise-accuracy scale of eq (18), for Figure 2.
+    """Each judge's adherence on the pairwise-accuracy scale of eq (18), for Figure 2.
 
-    Under MPM, worker k states "a over b" rather than "b over a" with probability
+    Under MPM, judge k states "a over b" rather than "b over a" with probability
     sigma(2 alpha_k f_ab) (the two outcomes' ratio exp(alpha_k f_ab) / exp(-alpha_k f_ab)), so
     the model-implied probability that k agrees with the fitted order on a pair is
     sigma(2 alpha_k |f_ab|). skill_k = its mean over k's judged pairs (weighted by the number
-    of strict judgments): 1/2 for alpha = 0, below 1/2 for a worker answering against the
-    consensus; NaN for a worker with no strict judgment. (alpha itself is ``adherence_``.)
+    of strict judgments): 1/2 for alpha = 0, below 1/2 for a judge answering against the
+    consensus; NaN for a judge with no strict judgment. (alpha itself is ``adherence_``.)
     """
     f = (mu[data.ia] - mu[data.ib]) / (sigma[data.ia] + sigma[data.ib])
     weight = np.abs(data.net)
@@ -70,32 +70,32 @@ def _initial_mu(data: MPMData) -> np.ndarray:
 
 
 class MPM(CrowdAggregator):
-    """Multinomial Preference Model with per-worker adherence, by penalised maximum likelihood.
+    """Multinomial Preference Model with per-judge adherence, by penalised maximum likelihood.
 
     Model and objective: module docstring. ``scores_`` = mu; ``adherence_`` = alpha_k and
     ``skills_`` = the accuracy it implies (:func:`implied_accuracy`, on eq 18's [0, 1] scale so
-    Figure 2 compares like with like; NaN for a worker without a strict judgment; None for
+    Figure 2 compares like with like; NaN for a judge without a strict judgment; None for
     MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the
     N(1, 1 / reg_alpha) prior on each alpha_k; ``skill=False`` fixes all alpha_k = 1 ("MPM-eq",
-    Niu et al. set the skill parameters to 1); ``support`` "worker" (default) or "all" (the
+    Niu et al. set the skill parameters to 1); ``support`` "judge" (default) or "all" (the
     normaliser's pairs); ``solver`` "auto", "newton" or "lbfgs"; ``max_iter``; ``tol`` (max
     |gradient| of J at the stop).
 
     Reading: (1) Preferences are binary, so each strict judgment is one draw (y = 1; the paper's
     y may carry a strength such as a rank difference). (2) Ties carry no preference and are
-    dropped, like eq 5 of Niu et al. for equal grades. (3) Worker k's multinomial runs over the
+    dropped, like eq 5 of Niu et al. for equal grades. (3) Judge k's multinomial runs over the
     ordered pairs of the items k judged (in any judgment, ties included): Z_k sums over those
-    pairs, so a worker who judged one pair has P = 1 / (1 + exp(-2 alpha_k f_ab)), a
-    Bradley-Terry-like term. ``support="all"`` instead normalises every worker over all
+    pairs, so a judge who judged one pair has P = 1 / (1 + exp(-2 alpha_k f_ab)), a
+    Bradley-Terry-like term. ``support="all"`` instead normalises every judge over all
     n (n - 1) ordered pairs of the topic (the reading of the agRank R package's sgdMPM); it costs
     O(m n^2) per evaluation, seconds to tens of seconds on a 300-item topic. (4) alpha_k is
-    unconstrained (a reversing worker gets alpha_k < 0). (5) The paper fits by gradient ascent
+    unconstrained (a reversing judge gets alpha_k < 0). (5) The paper fits by gradient ascent
     with a hand-set learning rate (Niu et al.: 0.1 MIREX, 0.0001 TREC), i.e. early stopping; we
     optimise to convergence instead and regularise: reg = 1e-3 per judgment on mu and centred
     log sigma (without it the likelihood keeps growing as the inner items' sigma -> 0, and
     log sigma's mean is not identified since f is invariant to mu -> c mu, sigma -> c sigma), and
-    a N(1, 1) prior (reg_alpha = 1) on each alpha_k, which keeps workers with one or two
+    a N(1, 1) prior (reg_alpha = 1) on each alpha_k, which keeps judges with one or two
     judgments from getting extreme adherences. Start: mu = net win share (wins - losses) /
     games, sigma = 1, alpha = 1.
     """
@@ -103,7 +103,7 @@ class MPM(CrowdAggregator):
     name = "mpm"
 
     def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, skill: bool = True,
-                 support: str = "worker", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
+                 support: str = "judge", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
         self.reg, self.reg_alpha, self.skill = reg, reg_alpha, skill
         self.support, self.solver, self.max_iter, self.tol = support, solver, max_iter, tol
 
@@ -111,14 +111,14 @@ class MPM(CrowdAggregator):
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
         if self.solver not in ("auto", "newton", "lbfgs"):
             raise ValueError(f"solver must be 'auto', 'newton' or 'lbfgs', got {self.solver!r}")
-        if self.support not in ("worker", "all"):
-            raise ValueError(f"support must be 'worker' or 'all', got {self.support!r}")
+        if self.support not in ("judge", "all"):
+            raise ValueError(f"support must be 'judge' or 'all', got {self.support!r}")
         if self.reg <= 0:
             raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
         check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
-        n, m = topic.n_items, topic.n_workers
+        n, m = topic.n_items, topic.n_judges
         data = MPMData(topic, self.support, self.skill)
         skill = np.full(m, np.nan) if self.skill else None
         if n < 2 or data.total == 0:

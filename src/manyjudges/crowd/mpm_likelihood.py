@@ -27,18 +27,18 @@ def _pair_index(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     return a * n - a * (a + 1) // 2 + (b - a - 1)
 
 
-def _support_pairs(topic: TopicJudgments, workers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(worker, pair)`` of every pair of items that a worker in ``workers`` judged.
+def _support_pairs(topic: TopicJudgments, judges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(judge, pair)`` of every pair of items that a judge in ``judges`` judged.
 
-    Any judgment, ties included; sorted by worker; vectorised per group of equal item counts.
+    Any judgment, ties included; sorted by judge; vectorised per group of equal item counts.
     """
     n = topic.n_items
     keep = topic.left != topic.right
-    w = np.concatenate([topic.worker[keep], topic.worker[keep]])
+    w = np.concatenate([topic.judge[keep], topic.judge[keep]])
     items = np.concatenate([topic.left[keep], topic.right[keep]])
     key = np.unique(w * n + items)
     w, items = key // n, key % n
-    sel = np.isin(w, workers)
+    sel = np.isin(w, judges)
     w, items = w[sel], items[sel]
     starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]]) if len(w) else np.zeros(0, dtype=np.int64)
     counts = np.diff(np.r_[starts, len(w)])
@@ -61,25 +61,25 @@ def _support_pairs(topic: TopicJudgments, workers: np.ndarray) -> tuple[np.ndarr
 class MPMData:
     """One topic's judgments prepared for :func:`mpm_objective`.
 
-    Data term: ``k, q, net`` per (worker, pair) the net count #a over b - #b over a (pair
+    Data term: ``k, q, net`` per (judge, pair) the net count #a over b - #b over a (pair
     q = (a, b), a < b, in ``np.triu_indices`` order ``ia, ib``); ``n_k`` (m,) strict judgments
-    per worker (also those whose net is 0); ``net_q`` the net count per pair over all workers;
-    ``total`` = sum n_k. Normaliser: segments ``seg_worker, seg_n`` (a worker with strict
-    judgments and its N_k; one segment of all workers, worker -1, N = total, for ``support="all"``
+    per judge (also those whose net is 0); ``net_q`` the net count per pair over all judges;
+    ``total`` = sum n_k. Normaliser: segments ``seg_judge, seg_n`` (a judge with strict
+    judgments and its N_k; one segment of all judges, judge -1, N = total, for ``support="all"``
     with equal skill), each listing its support pairs ``rq[seg_starts[s]:...]``.
     """
 
-    def __init__(self, topic: TopicJudgments, support: str = "worker", skill: bool = True):
-        if support not in ("worker", "all"):
-            raise ValueError(f"support must be 'worker' or 'all', got {support!r}")
-        n, m = topic.n_items, topic.n_workers
-        worker, win, lose = topic.strict()
+    def __init__(self, topic: TopicJudgments, support: str = "judge", skill: bool = True):
+        if support not in ("judge", "all"):
+            raise ValueError(f"support must be 'judge' or 'all', got {support!r}")
+        n, m = topic.n_items, topic.n_judges
+        judge, win, lose = topic.strict()
         keep = win != lose
-        worker, win, lose = worker[keep], win[keep], lose[keep]
+        judge, win, lose = judge[keep], win[keep], lose[keep]
         a, b = np.minimum(win, lose), np.maximum(win, lose)
         sign = np.where(win == a, 1.0, -1.0)
         n_pairs = n * (n - 1) // 2
-        key, inverse = np.unique(worker * n_pairs + _pair_index(a, b, n), return_inverse=True)
+        key, inverse = np.unique(judge * n_pairs + _pair_index(a, b, n), return_inverse=True)
         net = np.bincount(inverse, weights=sign, minlength=len(key))
         nz = net != 0
         self.n, self.m, self.n_pairs = n, m, n_pairs
@@ -87,7 +87,7 @@ class MPMData:
         self.k = (key // n_pairs)[nz].astype(np.int64)
         self.q = (key % n_pairs)[nz].astype(np.int64)
         self.net = net[nz]
-        self.n_k = np.bincount(worker, minlength=m).astype(float)
+        self.n_k = np.bincount(judge, minlength=m).astype(float)
         self.net_q: np.ndarray = np.bincount(self.q, weights=self.net, minlength=n_pairs)  # float sums
         self.total = float(self.n_k.sum())
         self.win, self.lose = win, lose
@@ -103,8 +103,8 @@ class MPMData:
         starts = np.flatnonzero(np.r_[True, rk[1:] != rk[:-1]]) if len(rk) else np.zeros(0, dtype=np.int64)
         self.seg_starts = starts
         self.seg_len = np.diff(np.r_[starts, len(rk)])
-        self.seg_worker = rk[starts]
-        self.seg_n = np.where(self.seg_worker < 0, self.total, self.n_k[np.maximum(self.seg_worker, 0)])
+        self.seg_judge = rk[starts]
+        self.seg_n = np.where(self.seg_judge < 0, self.total, self.n_k[np.maximum(self.seg_judge, 0)])
         self.seg_of_r = np.repeat(np.arange(len(starts)), self.seg_len)
 
 
@@ -184,7 +184,7 @@ def point_terms(theta: np.ndarray, data: MPMData, skill: bool, cosh: bool) -> di
         alpha_seg = np.ones(len(data.seg_starts))
         gx = data.net_q.copy()
     else:
-        alpha_seg = theta[2 * n:][data.seg_worker]
+        alpha_seg = theta[2 * n:][data.seg_judge]
         gx = np.bincount(data.q, weights=theta[2 * n:][data.k] * data.net, minlength=len(x))
     log_z = dz = cz = None
     if len(data.seg_starts):
@@ -243,7 +243,7 @@ def _mpm_objective(theta: np.ndarray, data: MPMData, reg: float, skill: bool = T
     g_alpha = np.bincount(data.k, weights=data.net * xq, minlength=m)
     if len(data.seg_starts):
         m1 = np.add.reduceat(x[data.rq] * point["dz"], data.seg_starts)
-        g_alpha[data.seg_worker] -= data.seg_n * m1
+        g_alpha[data.seg_judge] -= data.seg_n * m1
         if terms is not None:
             terms["m1"] = m1
     d_alpha = alpha - 1.0

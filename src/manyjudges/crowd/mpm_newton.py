@@ -23,7 +23,7 @@ class _HessianIndex:
     """The theta-independent index arrays of :func:`mpm_hessian` for one MPMData (built once).
 
     ``pairs`` the pairs whose terms enter the scattered sums (all pairs when dense; else those
-    a worker judged or has in its normaliser: elsewhere h and gx are 0, so the terms are zeros);
+    a judge judged or has in its normaliser: elsewhere h and gx are 0, so the terms are zeros);
     ``cols`` (4, pairs) the columns of J = dx/du; ``jac_flat`` their flat places in the dense
     (pairs x 2n) J; ``uu_flat`` the flat (2n x 2n) places of every scattered H_uu term, in the
     order of their weights; ``proj_flat`` of the per-segment J' D_s terms; ``ua_flat`` / ``ua_k``
@@ -69,7 +69,7 @@ def _build_hessian_index(data: MPMData, dense: bool, skill: bool) -> _HessianInd
     uu += [(n + pa) * (n2 + 1), (n + pb) * (n2 + 1), (n + pa) * n2 + n + pb, (n + pb) * n2 + n + pa]
     pq, pk = data.q, data.k
     if len(data.seg_starts):
-        pq, pk = np.concatenate([pq, rq]), np.concatenate([pk, data.seg_worker[seg]])
+        pq, pk = np.concatenate([pq, rq]), np.concatenate([pk, data.seg_judge[seg]])
     if not skill:
         ua_flat = np.zeros(0, dtype=np.int64)
     elif dense:
@@ -211,7 +211,7 @@ def _uu_weights(terms: dict[str, Any], data: MPMData, jv: np.ndarray, h: np.ndar
         weights = []
         pa, pb, px, pt, pg = ia, ib, x, t, gx
     else:
-        # a large topic's workers judge a small share of its n (n - 1) / 2 pairs
+        # a large topic's judges judge a small share of its n (n - 1) / 2 pairs
         pairs = index.pairs
         pa, pb, px, pt, pg = ia[pairs], ib[pairs], x[pairs], t[pairs], gx[pairs]
         jp = jv[:, pairs]
@@ -228,7 +228,7 @@ def _hessian_ua(data: MPMData, jv: np.ndarray, segments: _Segments | None, index
                 jac: np.ndarray | None) -> np.ndarray:
     """Return the (2n, m) H_ua = J' Phi_xa.
 
-    Phi_xa has -net / N at (q, k) and, at (q in segment s's support, its worker),
+    Phi_xa has -net / N at (q, k) and, at (q in segment s's support, its judge),
     w_s (D_q + alpha x_q C_q - alpha D_q m1_s).
     """
     m, n2 = data.m, 2 * data.n
@@ -242,10 +242,10 @@ def _hessian_ua(data: MPMData, jv: np.ndarray, segments: _Segments | None, index
 
 
 def _hessian_aa(data: MPMData, segments: _Segments | None, reg_alpha: float) -> np.ndarray:
-    """(m,) the diagonal H_aa: reg_alpha / N, plus w_s (m2_s - m1_s^2) for the worker of each segment."""
+    """(m,) the diagonal H_aa: reg_alpha / N, plus w_s (m2_s - m1_s^2) for the judge of each segment."""
     haa = np.full(data.m, reg_alpha / max(data.total, 1.0))
     if segments is not None:
-        haa[data.seg_worker] += segments.w_seg * (segments.m2 - segments.m1 * segments.m1)
+        haa[data.seg_judge] += segments.w_seg * (segments.m2 - segments.m1 * segments.m1)
     return haa
 
 

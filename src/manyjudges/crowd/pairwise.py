@@ -1,7 +1,7 @@
 """Count-based baselines of Niu et al.'s Table 2: CondorcetFuse, GreedyOrder, Borda / mean grade.
 
 All three read the topic's win matrix ``W[a, b]`` = number of judgments preferring a over
-b (ties and a worker's pairs of an item with itself ignored; :meth:`TopicJudgments.win_matrix`).
+b (ties and a judge's pairs of an item with itself ignored; :meth:`TopicJudgments.win_matrix`).
 
 - :class:`CondorcetFuse` sorts by pairwise majority (Montague and Aslam 2002);
 - :class:`GreedyOrder` takes the item of largest out-weight minus in-weight, repeatedly
@@ -22,8 +22,8 @@ from manyjudges.crowd.judgments import TopicJudgments
 def win_tie_matrices(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray]:
     """(W, T): wins ``W[a, b]`` and symmetric ties ``T[a, b]``, diagonal (item vs itself) zeroed.
 
-    A worker who rated one item twice gives a pair of the item with itself (eq 5 of Niu et al.
-    pairs all of a worker's ratings); such a pair says nothing about the order and is dropped.
+    A judge who rated one item twice gives a pair of the item with itself (eq 5 of Niu et al.
+    pairs all of a judge's ratings); such a pair says nothing about the order and is dropped.
     """
     w = topic.win_matrix()
     t = topic.tie_matrix()
@@ -74,12 +74,12 @@ class GreedyOrder(CrowdAggregator):
     repeatedly the remaining item of largest potential is placed next (ties: smallest item
     index) and removed, which changes every other potential by ``-(w(v, t) - w(t, v))``.
     ``weights="count"``: ``w(u, v) = W[u, v]``, the number of judgments preferring u over v
-    (the paper's PREF averaged over the workers, up to a constant factor: a tie or an
+    (the paper's PREF averaged over the judges, up to a constant factor: a tie or an
     unjudged pair is 1/2 each way there and cancels in pi). ``weights="share"``:
     ``w(u, v) = (W[u, v] + T[u, v] / 2) / (W[u, v] + W[v, u] + T[u, v])``, the share of the
     pair's judgments preferring u (ties half each way; 0 for a never judged pair), so
     every judged pair weighs the same. With counts an item judged more often gets a larger
-    potential, so on an unbalanced design (e.g. workers rating different numbers of items)
+    potential, so on an unbalanced design (e.g. judges rating different numbers of items)
     even noiseless judgments can come out misordered; shares avoid that when every pair is
     judged. ``scores_ = -pick position``. O(n^2).
     """
@@ -115,7 +115,7 @@ class Borda(CrowdAggregator):
     """Borda count: mean grade from ratings, else the win share of the preferences.
 
     Ratings (``topic.has_ratings``): the mean of the item's grades over all its ratings
-    (a worker who rated the item twice counts twice), the pointwise Borda of Niu et al.'s
+    (a judge who rated the item twice counts twice), the pointwise Borda of Niu et al.'s
     Section 2 (their ref. [1]). Items without a rating (only possible for a hand-built topic) score
     the lowest mean minus 1, below every rated item (scores must be finite).
 

@@ -86,7 +86,7 @@ def plot_skill_distributions(skill: pd.DataFrame, kl: pd.DataFrame, bins: int, d
     mean_kl = kl.groupby("method")["kl"].mean() if not kl.empty else pd.Series(dtype=float)
     for ax, topic in zip(axes.ravel(), topics):
         rows = skill[skill["topic"] == topic]
-        truth = rows.drop_duplicates("worker")["accuracy"].dropna().clip(0, 1)
+        truth = rows.drop_duplicates("judge")["accuracy"].dropna().clip(0, 1)
         ax.bar(centres, np.histogram(truth, edges)[0] / max(len(truth), 1), width=1 / bins, color="0.2",
                alpha=0.5, label="accuracy vs truth (eq 18)")
         for method, sub in rows.groupby("method", sort=False):
@@ -100,7 +100,7 @@ def plot_skill_distributions(skill: pd.DataFrame, kl: pd.DataFrame, bins: int, d
     if topics:
         axes.ravel()[0].legend(fontsize=6)
     else:
-        axes[0][0].text(0.5, 0.5, "no method estimates worker skill", ha="center")
+        axes[0][0].text(0.5, 0.5, "no method estimates judge skill", ha="center")
     fig.suptitle(f"Annotator skill distributions: {dataset}")
     fig.tight_layout()
     save_figure(fig, [png, pdf])

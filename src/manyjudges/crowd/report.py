@@ -44,7 +44,7 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 - **Baselines' settings.** The paper gives only learning rates for BradleyTerry, MPM and Crowd-BT
   (gradient ascent); ours are penalised maximum-likelihood fits to convergence (Newton or L-BFGS-B,
   small ridges; Crowd-BT with its virtual item, fitted offline and jointly over scores and
-  skills; the original is online). MPM's normaliser runs over the pairs each worker judged,
+  skills; the original is online). MPM's normaliser runs over the pairs each judge judged,
   its adherence alpha has an N(1, 1) prior. EMeloRating: Dawid-Skene EM over pair labels, then
   chess Elo (K = 32, 400) over the EM posteriors in a fixed round schedule (Bashir et al.'s
   settings are not given); its `-eq` feeds raw judgments to Elo without EM (the paper's -eq

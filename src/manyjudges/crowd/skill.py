@@ -1,6 +1,6 @@
 """Annotator skill against the truth and the summary statistics of Niu et al. s.6.3-6.4.
 
-- :func:`annotator_accuracy`: eq (18), each worker's pairwise preference accuracy vs truth;
+- :func:`annotator_accuracy`: eq (18), each judge's pairwise preference accuracy vs truth;
 - :func:`skill_histogram_kl`: KL divergence of the true vs estimated skill histograms
   (s.6.3.2, Figure 2);
 - :func:`coefficient_of_variation`: sd / mean of a robustness curve (s.6.4, footnote 3).
@@ -38,25 +38,25 @@ def truth_preference(grades: np.ndarray, left: np.ndarray, right: np.ndarray) ->
 
 
 def annotator_accuracy(topic: TopicJudgments, truth_grades: Truth) -> np.ndarray:
-    """Pairwise preference accuracy of each worker against the truth (eq 18).
+    """Pairwise preference accuracy of each judge against the truth (eq 18).
 
     ``ACC_i = sum_{(s,t)} I(y_s > y_t) I(i prefers s to t) / sum_{(s,t)} I(y_s > y_t)`` over
-    worker i's judgments. Reading: only the worker's strict preferences (outcome +-1) on
+    judge i's judgments. Reading: only the judge's strict preferences (outcome +-1) on
     pairs whose two items both have truth grades and whose grades differ are counted; the
-    worker's ties ("same") and pairs tied or ungraded in the truth are excluded from both
+    judge's ties ("same") and pairs tied or ungraded in the truth are excluded from both
     numerator and denominator. A pair judged twice counts twice.
 
     Returns
     -------
     numpy.ndarray of float, shape (m,)
-        Aligned with ``topic.workers``; NaN for a worker with no counted judgment.
+        Aligned with ``topic.judges``; NaN for a judge with no counted judgment.
     """
     grades = truth_vector(topic, truth_grades)
     y = truth_preference(grades, topic.left, topic.right)
     counted = (topic.outcome != 0) & (y != 0)
     agree = counted & (topic.outcome == y)
-    total = np.bincount(topic.worker[counted], minlength=topic.n_workers).astype(float)
-    right = np.bincount(topic.worker[agree], minlength=topic.n_workers).astype(float)
+    total = np.bincount(topic.judge[counted], minlength=topic.n_judges).astype(float)
+    right = np.bincount(topic.judge[agree], minlength=topic.n_judges).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, right / total, np.nan)
 

@@ -18,21 +18,21 @@ from manyjudges.crowd.skill import Truth, truth_preference, truth_vector
 SPAMMER_KINDS = ("random", "malicious")
 
 
-def n_spammers(ratio: float, n_workers: int) -> int:
+def n_spammers(ratio: float, n_judges: int) -> int:
     """Return ``round(ratio * m)``, half up.
 
     The product is first rounded to 9 decimals so that float noise such as
     ``0.35 * 10 = 3.4999999999999996`` does not move it across the half.
     """
-    return math.floor(round(ratio * n_workers, 9) + 0.5)
+    return math.floor(round(ratio * n_judges, 9) + 0.5)
 
 
 def judgments_per_spammer(topic: TopicJudgments) -> int:
-    """Return a typical annotator's load: the median number of preferences per worker.
+    """Return a typical annotator's load: the median number of preferences per judge.
 
-    The median is over the workers with at least one preference, rounded half up; at least 1.
+    The median is over the judges with at least one preference, rounded half up; at least 1.
     """
-    counts = np.bincount(topic.worker, minlength=topic.n_workers)
+    counts = np.bincount(topic.judge, minlength=topic.n_judges)
     counts = counts[counts > 0]
     if counts.size == 0:
         return 1
@@ -56,15 +56,15 @@ def judged_pairs(topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _next_number(workers: np.ndarray, prefix: str) -> int:
+def _next_number(judges: np.ndarray, prefix: str) -> int:
     pattern = re.compile(re.escape(prefix) + r"(\d+)$")
-    found = [int(m.group(1)) for w in workers if (m := pattern.match(str(w)))]
+    found = [int(m.group(1)) for w in judges if (m := pattern.match(str(w)))]
     return max(found, default=0) + 1
 
 
 def add_spammers(topic: TopicJudgments, truth_grades: Truth, kind: str, ratio: float,
                  rng: np.random.Generator) -> TopicJudgments:
-    """Return the topic with ``round(ratio * m)`` added spammers of one kind (m = its number of workers).
+    """Return the topic with ``round(ratio * m)`` added spammers of one kind (m = its number of judges).
 
     Each spammer labels ``judgments_per_spammer(topic)`` pairs (the median load), drawn
     uniformly without replacement from the distinct item pairs the crowd judged in this
@@ -85,7 +85,7 @@ def add_spammers(topic: TopicJudgments, truth_grades: Truth, kind: str, ratio: f
         raise ValueError(f"unknown spammer kind {kind!r}; known: {', '.join(SPAMMER_KINDS)}")
     if not ratio >= 0:
         raise ValueError(f"spammer ratio must be >= 0, got {ratio}")
-    n_spam = n_spammers(ratio, topic.n_workers)
+    n_spam = n_spammers(ratio, topic.n_judges)
     if n_spam == 0:
         return topic
     per = judgments_per_spammer(topic)
@@ -106,8 +106,8 @@ def add_spammers(topic: TopicJudgments, truth_grades: Truth, kind: str, ratio: f
         y = truth_preference(truth_vector(topic, truth_grades), left, right)
         outcome = np.where(y != 0, -y, coin).astype(np.int8)
     prefix = f"spammer_{kind}_"
-    first = _next_number(topic.workers, prefix)
+    first = _next_number(topic.judges, prefix)
     names = np.array([f"{prefix}{first + i}" for i in range(n_spam)], dtype=object)
-    worker = topic.n_workers + np.repeat(np.arange(n_spam), per)
-    workers = np.concatenate([np.asarray(topic.workers, dtype=object), names])
-    return topic.with_preferences(worker, left, right, outcome, workers)
+    judge = topic.n_judges + np.repeat(np.arange(n_spam), per)
+    judges = np.concatenate([np.asarray(topic.judges, dtype=object), names])
+    return topic.with_preferences(judge, left, right, outcome, judges)

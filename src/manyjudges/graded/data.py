@@ -17,7 +17,7 @@ PathLike = str | os.PathLike[str]
 def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | None = None) -> GradedData:
     """Parse a pinned or user dataset's files (``{file name: path}``) by its config ``source``.
 
-    ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_labels``, ``label_names``
+    ``spec`` is the dataset's config entry (``task`` for snow2008; ``n_classes``, ``label_names``
     (labels may be these names or integer codes) and ``duplicates`` (error, first, last) for a
     user ``table``; ``min_labels_per_judge`` and ``outer_folds``). A
     missing file, or a snow2008 ``task`` whose file is not among the dataset's files, is a
@@ -34,8 +34,8 @@ def parse_graded_source(source: str, files: dict[str, PathLike], spec: dict | No
     if source == "table":
         (path,) = files.values()
         names = spec.get("label_names")
-        data = read_grades_table(path, spec["n_labels"], names, duplicates=spec.get("duplicates", "error"),
-                                 names_in_data=True, where="n_labels / label_names in the config" if names else None)
+        data = read_grades_table(path, spec["n_classes"], names, duplicates=spec.get("duplicates", "error"),
+                                 names_in_data=True, where="n_classes / label_names in the config" if names else None)
     elif source == "trec_rf10":
         path = need("trec-rf10-data.txt")
         data = parse_trec_rf10(path)

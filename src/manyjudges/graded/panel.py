@@ -1,7 +1,7 @@
 """A panel of graded judgments in long (COO) form: one entry per (item, judge) label.
 
 Dense panels (every judge labels every item, as in Wilbur and Kim's MEDLINE data) and
-sparse crowd panels (each worker labels a few items) share one representation, so every
+sparse crowd panels (each judge labels a few items) share one representation, so every
 method costs O(labels), never O(items x judges).
 """
 from __future__ import annotations

@@ -49,7 +49,7 @@ REPORT_NOTE = (
     "reproduction of one of their judges."
 )
 #: the spec keys :func:`simulate_medline_panel` takes (besides the seed)
-SPEC_KEYS = ("n_queries", "docs_per_query", "n_judges", "n_trained", "n_labels", "hard_judges", "hard_noise",
+SPEC_KEYS = ("n_queries", "docs_per_query", "n_judges", "n_trained", "n_classes", "hard_judges", "hard_noise",
              "hard_bias", "target_m1_ave", "noise_scale", "target_m1_by_judge", "calibration_tolerance")
 #: the targets are per this many labels of a judge (the paper's 5000 pairs), rescaled to the panel's items
 LABELS_PER_TARGET = 5000
@@ -165,7 +165,7 @@ def panel_options(spec: Mapping[str, Any]) -> dict[str, Any]:
 
     The spec's key ``n_labels`` is the argument ``n_classes``.
     """
-    return {("n_classes" if k == "n_labels" else k): spec[k] for k in SPEC_KEYS if k in spec}
+    return {k: spec[k] for k in SPEC_KEYS if k in spec}
 
 
 def _latent_and_noise(seed: int, n_queries: int, docs_per_query: int, n_judges: int, n_trained: int,

@@ -9,7 +9,7 @@ not of every row.
 
 Column habits, the same for every table and every door (the command, the pipeline, Python):
 
-- ``worker`` and ``judge`` name the same column wherever a table has a person column,
+- ``worker`` is read as ``judge`` wherever a table has a person column,
   crowd-kit's ``task`` reads as ``item``, and Chatbot Arena's ``question_id`` (or ``topic``)
   as ``prompt`` (:data:`ALIASES`);
 - columns may come in any order; a column the table does not use is ignored with a
@@ -47,7 +47,7 @@ __all__ = ["ALIASES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "Table
            "natural_order", "rank_codes", "read_columns", "read_header", "text_column"]
 
 #: other names a canonical column is read under (the same in every family)
-ALIASES: Mapping[str, tuple[str, ...]] = {"worker": ("judge",), "judge": ("worker",), "item": ("task",),
+ALIASES: Mapping[str, tuple[str, ...]] = {"judge": ("worker",), "item": ("task",),
                                           "prompt": ("topic", "question_id")}
 
 class ExtraColumnsWarning(DataWarning):

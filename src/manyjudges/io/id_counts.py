@@ -1,6 +1,6 @@
 """A short list of ids, each with an optional count.
 
-The items that may get more labels (``item``, ``available``) or the workers who can label now (``worker``,
+The items that may get more labels (``item``, ``available``) or the judges who can label now (``judge``,
 ``available``).
 """
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """The canonical ``labels`` and label ``truth`` tables of the truth-inference family.
 
-A labels table has the columns ``item, worker, label``: one row per label a worker gave an
+A labels table has the columns ``item, judge, label``: one row per label a judge gave an
 item. Without declared classes a label is a class code, an integer ``0 .. K-1`` (the classes
 are ``0 .. max(label)``); with declared ``classes`` it is one of their names. A label truth
 table has the columns ``item, truth``: the true class of some or all labelled items, used only
 to score inferred classes.
 
 Both are read by the columnar reader (:mod:`manyjudges.io.columnar`: TSV, or CSV when the name
-ends in ``.csv``; the columns in any order, ``judge`` for ``worker`` and ``task`` for ``item``,
+ends in ``.csv``; the columns in any order, ``worker`` for ``judge`` and ``task`` for ``item``,
 other columns ignored with a warning). Bad input is a :class:`~manyjudges.io.errors.DataError`
 naming the file, the 1-based line (header = line 1) and the value, at the first faulty row in
-file order. Writes are atomic. Item and worker ids are read as strings, verbatim, and coded in
+file order. Writes are atomic. Item and judge ids are read as strings, verbatim, and coded in
 natural order (:func:`read_crowd_labels`).
 """
 
@@ -49,7 +49,7 @@ __all__ = [
     "write_truth",
 ]
 
-LABELS_COLUMNS = ["item", "worker", "label"]
+LABELS_COLUMNS = ["item", "judge", "label"]
 LABEL_TRUTH_COLUMNS = ["item", "truth"]
 LABELS_LAYOUT = TableLayout("labels table", tuple(LABELS_COLUMNS))
 TRUTH_LAYOUT = TableLayout("truth table", tuple(LABEL_TRUTH_COLUMNS))
@@ -140,16 +140,16 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
     empty = empty_fields(table, table.layout.columns)
     item, items = table.codes("item")
     table.release("item")
-    worker, workers = table.codes("worker")
-    table.release("worker")
+    judge, judges = table.codes("judge")
+    table.release("judge")
     kept = None
     repeat = None
     if duplicates != "keep":
-        repeated = repeated_pairs(item, worker, len(workers), "last" if duplicates == "last" else "first")
+        repeated = repeated_pairs(item, judge, len(judges), "last" if duplicates == "last" else "first")
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
-            pair = np.flatnonzero((item == item[row]) & (worker == worker[row]))
-            repeat = Fault(row, 20, f"(item, worker) = ({table.field('item', row)!r}, {table.field('worker', row)!r}) "
+            pair = np.flatnonzero((item == item[row]) & (judge == judge[row]))
+            repeat = Fault(row, 20, f"(item, judge) = ({table.field('item', row)!r}, {table.field('judge', row)!r}) "
                             f"was already labelled on line {table.line(int(pair[0]))}; {DUPLICATES_HINT}",
                             table.row_text(row))
         elif len(repeated):
@@ -158,14 +158,14 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
             kept = np.flatnonzero(mask)
     value_code, order, bad_label = _value_codes(table, "label", classes, kept)
     raise_earliest(table, [empty, repeat, bad_label])
-    if len(workers) < 2:
-        raise table.error(0, "truth inference needs at least two workers; the table has one", str(workers[0]))
-    dtype = code_dtype(len(items) * len(order), len(workers) * len(order))
+    if len(judges) < 2:
+        raise table.error(0, "truth inference needs at least two judges; the table has one", str(judges[0]))
+    dtype = code_dtype(len(items) * len(order), len(judges) * len(order))
     label = value_code.astype(dtype)[table.indices("label")]
     if kept is not None:
-        item, worker, label = item[kept], worker[kept], label[kept]
-    data = CrowdLabels(item=item.astype(dtype, copy=False), worker=worker.astype(dtype, copy=False), label=label,
-                       items=pd.Index(items, name="item"), workers=pd.Index(workers, name="worker"), classes=order)
+        item, judge, label = item[kept], judge[kept], label[kept]
+    data = CrowdLabels(item=item.astype(dtype, copy=False), judge=judge.astype(dtype, copy=False), label=label,
+                       items=pd.Index(items, name="item"), judges=pd.Index(judges, name="judge"), classes=order)
     return _LabelsRead(data, kept, table)
 
 
@@ -174,31 +174,31 @@ def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicate
 
     The codes are a :class:`~manyjudges.core.coded_labels.CrowdLabels`. The same table, checks and
     errors as :func:`read_labels`, without a DataFrame of the rows: a hundred million labels take 12
-    bytes each (int32 codes), the ids are kept once each, in natural order (``items``, ``workers``),
+    bytes each (int32 codes), the ids are kept once each, in natural order (``items``, ``judges``),
     and the classes as :func:`read_labels` gives them.
     """
     return _read_labels(path, classes, duplicates).data
 
 
 def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> pd.DataFrame:
-    """Read and validate a labels table (``item, worker, label``).
+    """Read and validate a labels table (``item, judge, label``).
 
     Parameters
     ----------
     path : path-like
         TSV file (CSV if the name ends in ``.csv``); the columns in any order, ``judge`` for
-        ``worker`` and ``task`` for ``item`` accepted, other columns ignored with a warning.
+        ``judge`` and ``task`` for ``item`` accepted, other columns ignored with a warning.
     classes : sequence, optional
         The class names, lowest first for ordinal labels; every label must be one of them
         (compared as text). Without them a label must be an integer class code 0..999.
     duplicates : {"error", "keep", "first", "last"}
-        A repeated (item, worker) pair is an error naming both lines (the default), or every
+        A repeated (item, judge) pair is an error naming both lines (the default), or every
         row is kept as one label, or only the first or the last row of the pair is kept.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``item``, ``worker`` (str, verbatim) and ``label`` (int64 codes without
+        Columns ``item``, ``judge`` (str, verbatim) and ``label`` (int64 codes without
         ``classes``; with them, the declared classes: int64 if they are all integers, else
         str), rows in file order; ``attrs["lines"]`` holds each row's line in the file.
 
@@ -208,8 +208,8 @@ def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str
         Naming the file, the line and the value, at the first faulty row in file order: a header
         without one of the columns, a row with another number of fields, no data rows, an empty
         field, a label that is not a non-negative integer (no ``classes``) or not one of
-        ``classes``, a repeated (item, worker) pair (with ``duplicates="error"``; both lines are
-        named), or fewer than two workers in the whole table (truth inference needs at least two).
+        ``classes``, a repeated (item, judge) pair (with ``duplicates="error"``; both lines are
+        named), or fewer than two judges in the whole table (truth inference needs at least two).
     ValueError
         For a ``duplicates`` rule that does not exist, or fewer than two or repeated classes.
     """
@@ -217,7 +217,7 @@ def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str
     data = read.data
     table = pd.DataFrame({
         "item": np.asarray(data.items, dtype=object)[data.item].astype(str),
-        "worker": np.asarray(data.workers, dtype=object)[data.worker].astype(str),
+        "judge": np.asarray(data.judges, dtype=object)[data.judge].astype(str),
         "label": data.classes[data.label],
     })
     if table["label"].dtype == object and classes is not None and _class_names(classes).dtype.kind == "i":
@@ -294,14 +294,14 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
 
 
 def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
-    """Write a labels table (``item``, ``worker`` or ``judge``, ``label``) atomically.
+    """Write a labels table (``item``, ``judge`` or ``worker``, ``label``) atomically.
 
-    The header is ``item, worker, label``; TSV, or CSV if the name ends in ``.csv``.
+    The header is ``item, judge, label``; TSV, or CSV if the name ends in ``.csv``.
     """
-    frame = labels.rename(columns={"judge": "worker"}) if "worker" not in labels.columns else labels
+    frame = labels.rename(columns={"worker": "judge"}) if "judge" not in labels.columns else labels
     missing = [c for c in LABELS_COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"a labels table needs the columns item, worker (or judge), label; missing {missing}")
+        raise ValueError(f"a labels table needs the columns item, judge (or worker), label; missing {missing}")
     write_table(frame[LABELS_COLUMNS], path)
 
 

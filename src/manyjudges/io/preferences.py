@@ -1,13 +1,13 @@
 """The canonical ``preferences`` and ``truth`` tables: read and validate them.
 
-``preferences`` = ``topic, worker, left, right, outcome`` (one row per
+``preferences`` = ``topic, judge, left, right, outcome`` (one row per
 pairwise judgment; outcome ``left``, ``right`` or ``tie``) and ``truth`` =
 ``topic, item, grade`` (grade a non-negative integer, higher = better); see
 ``docs/data.md``. The raw MIREX 2005 crowd preferences are parsed by
 :mod:`manyjudges.io.sources.mirex2005`.
 
 Both are read by :func:`~manyjudges.io.columnar.read_columns`: a TSV, or a CSV when the name
-ends in ``.csv``; the columns in any order, ``judge`` for ``worker`` and ``task`` for ``item``;
+ends in ``.csv``; the columns in any order, ``worker`` for ``judge`` and ``task`` for ``item``;
 other columns are ignored with an :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
 Errors name the file, the line and the value, at the first faulty row in file order.
 """
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
-PREFERENCE_COLUMNS = ["topic", "worker", "left", "right", "outcome"]
+PREFERENCE_COLUMNS = ["topic", "judge", "left", "right", "outcome"]
 TRUTH_COLUMNS = ["topic", "item", "grade"]
 OUTCOMES = ("left", "right", "tie")
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -56,9 +56,9 @@ class PreferenceData:
 def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     """Read and validate a canonical preferences table (all columns str, rows in file order).
 
-    ``duplicates``: a row repeating an earlier row's (topic, worker, left, right) is one more
-    judgment, every row kept (``"keep"``, the default: a worker may compare a pair twice, as
-    MIREX 2005 workers did), or an ``"error"`` naming both lines, or only the ``"first"`` or
+    ``duplicates``: a row repeating an earlier row's (topic, judge, left, right) is one more
+    judgment, every row kept (``"keep"``, the default: a judge may compare a pair twice, as
+    MIREX 2005 judges did), or an ``"error"`` naming both lines, or only the ``"first"`` or
     the ``"last"`` of them counts.
 
     DataError names the file, line and value for a header without one of the columns, a wrong
@@ -78,7 +78,7 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     same = np.flatnonzero((left == right) & (left != ""))
     if len(same):
         faults.append(Fault(int(same[0]), 11, "left and right are the same item", left[same[0]]))
-    repeat, kept = duplicate_judgments(table, ["topic", "worker", "left", "right"], duplicates)
+    repeat, kept = duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)
     faults.append(repeat)
     raise_earliest(table, faults)
     frame = pd.DataFrame({c: table.text(c) for c in PREFERENCE_COLUMNS})

@@ -18,7 +18,7 @@ other columns (Arena's ``turn``, ``tstamp``, ``conversation_a`` ...) are ignored
 without one is read as one judge, or one prompt, named :data:`MISSING` (``-``). Errors name the
 file, the line and the value, at the first faulty row in file order.
 
-A crowd's ``preferences`` table (``topic, worker, left, right, outcome``;
+A crowd's ``preferences`` table (``topic, judge, left, right, outcome``;
 :mod:`manyjudges.io.preferences`) is a verdicts table under other names
 (:func:`verdicts_from_preferences`): the left item was shown first. :func:`read_verdicts_or_preferences`
 reads either, by its header. The published LLM-judge sets are parsed into verdicts by
@@ -153,14 +153,14 @@ def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
 
 
 def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
-    """Return the verdicts table of a preferences table (``topic, worker, left, right, outcome``).
+    """Return the verdicts table of a preferences table (``topic, judge, left, right, outcome``).
 
-    ``topic`` -> ``prompt``, ``worker`` (or ``judge``) -> ``judge``, ``left`` -> ``model_a`` (the item
+    ``topic`` -> ``prompt``, ``judge`` (or ``worker``) -> ``judge``, ``left`` -> ``model_a`` (the item
     shown first), ``right`` -> ``model_b``; outcome ``left`` -> winner ``model_a``, ``right`` ->
     ``model_b``, ``tie`` -> ``tie``. Rows in the same order. A ValueError names a missing column or an
     outcome other than left, right or tie.
     """
-    frame = preferences.rename(columns={"judge": "worker"}) if "worker" not in preferences.columns else preferences
+    frame = preferences.rename(columns={"worker": "judge"}) if "judge" not in preferences.columns else preferences
     missing = [c for c in PREFERENCE_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"a preferences table needs the columns {', '.join(PREFERENCE_COLUMNS)}; missing {missing}")
@@ -168,7 +168,7 @@ def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
     bad = sorted(set(outcome) - set(OUTCOMES))
     if bad:
         raise ValueError(f"outcome must be left, right or tie; got {bad}")
-    return verdicts_frame(frame["topic"].astype(str), frame["worker"].astype(str), frame["left"].astype(str),
+    return verdicts_frame(frame["topic"].astype(str), frame["judge"].astype(str), frame["left"].astype(str),
                           frame["right"].astype(str), outcome.map(_FROM_OUTCOME))
 
 
@@ -189,5 +189,5 @@ def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
         return verdicts_from_preferences(read_preferences(path))
     sep = delimiter_of(path)
     raise DataError.at(path, 1, "header must be a verdicts table's (prompt, judge, model_a, model_b, winner) or a "
-                       "preferences table's (topic, worker, left, right, outcome)",
+                       "preferences table's (topic, judge, left, right, outcome)",
                        sep.join(read_header(path)) or "(empty file)")

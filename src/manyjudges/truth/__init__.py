@@ -1,14 +1,14 @@
-"""Truth inference: one class per item, and a skill per worker, from many workers' labels.
+"""Truth inference: one class per item, and a skill per judge, from many judges' labels.
 
 Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)`` on a long
-table ``item, worker, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
+table ``item, judge, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
 Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC, an ordinal model, and
 ``Auto``, which stacks them by how well each predicts labels withheld from its fit;
 Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/methods.md``.
 
 >>> import pandas as pd
 >>> from manyjudges.truth import DawidSkene
->>> labels = pd.DataFrame({"item": ["a", "a", "a", "b", "b", "b"], "worker": ["x", "y", "z"] * 2,
+>>> labels = pd.DataFrame({"item": ["a", "a", "a", "b", "b", "b"], "judge": ["x", "y", "z"] * 2,
 ...                        "label": [1, 1, 0, 0, 0, 1]})
 >>> DawidSkene().fit(labels).labels_.tolist()
 [1, 0]

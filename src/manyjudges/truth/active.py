@@ -1,10 +1,10 @@
-"""Where the next labels should go: the items (and workers) whose next label is expected to fix most.
+"""Where the next labels should go: the items (and judges) whose next label is expected to fix most.
 
 Policies, each a score per item from a fitted truth method's posteriors T (n_items, K):
 
 - ``"lookahead"`` (ours, the default): the expected gain in accuracy per label that m more labels
-  bring, m = 1..M, under the panel's typical worker. With pi the workers' confusion matrices
-  averaged with weights their label counts (the worker a next label comes from, on average), the
+  bring, m = 1..M, under the panel's typical judge. With pi the judges' confusion matrices
+  averaged with weights their label counts (the judge a next label comes from, on average), the
   expected accuracy of item i after m more labels is
 
       E_m(i) = sum_n multinomial(m; n) max_t T[i, t] prod_c pi[t, c]^n_c
@@ -48,7 +48,7 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
 from manyjudges.io.errors import DataWarning
-from manyjudges.truth.heldout import worker_confusions
+from manyjudges.truth.heldout import judge_confusions
 
 __all__ = ["POLICIES", "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",
            "policy_scores", "typical_confusion"]
@@ -61,15 +61,15 @@ DEFAULT_STOP = 0.99
 
 
 def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
-    """(n_workers, K, K) a fitted truth method's worker confusions.
+    """(n_judges, K, K) a fitted truth method's judge confusions.
 
     These are its ``confusions_``, or for a method without them (majority vote, Wawa, GLAD) one Dawid-Skene
     M-step on its posteriors.
     """
     k = data.n_classes
     if estimator.confusions_ is not None:
-        return estimator.confusions_.to_numpy().reshape(data.n_workers, k, k)
-    return worker_confusions(data, estimator.proba_.to_numpy())
+        return estimator.confusions_.to_numpy().reshape(data.n_judges, k, k)
+    return judge_confusions(data, estimator.proba_.to_numpy())
 
 
 def lookahead_depth(n_classes: int) -> int:
@@ -78,7 +78,7 @@ def lookahead_depth(n_classes: int) -> int:
 
 
 def typical_confusion(confusions: np.ndarray, label_counts: np.ndarray) -> np.ndarray:
-    """(K, K) the workers' confusions (n_workers, K, K) averaged with weights their label counts."""
+    """(K, K) the judges' confusions (n_judges, K, K) averaged with weights their label counts."""
     weights = np.asarray(label_counts, dtype=float)
     if weights.sum() <= 0:
         weights = np.ones(len(confusions))
@@ -91,7 +91,7 @@ def _count_vectors(m: int, k: int) -> list[np.ndarray]:
 
 
 def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> np.ndarray:
-    """(n_items,) E_m: the expected top posterior after m more labels from a worker with ``confusion`` (K, K)."""
+    """(n_items,) E_m: the expected top posterior after m more labels from a judge with ``confusion`` (K, K)."""
     t = np.asarray(posteriors, dtype=float)
     if m == 0:
         return t.max(axis=1)
@@ -143,7 +143,7 @@ def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | N
     rng = rng_for(seed, "truth", "next labels", policy)
     if policy == "lookahead":
         if confusion is None:
-            raise ValueError("the lookahead policy needs the workers' typical confusion")
+            raise ValueError("the lookahead policy needs the judges' typical confusion")
         return lookahead_rates(t, confusion)
     if policy == "uncertainty":
         return (1.0 - t.max(axis=1))[:, None]
@@ -191,16 +191,16 @@ def _explore(counts: np.ndarray, first_scores: np.ndarray, available: np.ndarray
 
 def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
                 confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
-                workers_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
+                judges_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
                 seed: int = 0, explore: float | None = None) -> pd.DataFrame:
-    """Name the ``budget`` labels to buy next, best first: ``item, score`` (and ``worker`` with ``workers_available``).
+    """Name the ``budget`` labels to buy next, best first: ``item, score`` (and ``judge`` with ``judges_available``).
 
-    ``posteriors`` (n_items, K) and ``confusions`` (n_workers, K, K) come from a method fitted on ``data``.
+    ``posteriors`` (n_items, K) and ``confusions`` (n_judges, K, K) come from a method fitted on ``data``.
     ``candidates`` (``item``, optional ``available``): only these items, each at most ``available`` more
-    labels (default: as many as it deserves). ``workers_available`` (``worker``, optional ``available``):
+    labels (default: as many as it deserves). ``judges_available`` (``judge``, optional ``available``):
     who can label now, each at most ``available`` labels (default: no limit); each label goes to the
-    listed worker, not yet on that item, whose label tells most about its class (mutual information
-    under the item's posterior and the worker's confusion). A budget larger than what can be given
+    listed judge, not yet on that item, whose label tells most about its class (mutual information
+    under the item's posterior and the judge's confusion). A budget larger than what can be given
     returns what can, with a DataWarning. Items whose top posterior is at least ``stop`` get none (None:
     no stopping advice). ``explore``: the share of the budget (rounded up) given one label each to the
     candidate items with the fewest labels, stopping advice or not (module docstring); listed last;
@@ -214,7 +214,7 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
         raise ValueError(f"explore must be a share in [0, 1], got {explore!r}")
     t = np.asarray(posteriors, dtype=float)
     counts = np.bincount(data.item, minlength=data.n_items)
-    typical = None if confusions is None else typical_confusion(confusions, data.worker_counts)
+    typical = None if confusions is None else typical_confusion(confusions, data.judge_counts)
     scores = policy_scores(policy, t, typical, counts, seed)
     eligible = np.ones(data.n_items, dtype=bool) if stop is None else t.max(axis=1) < stop
     available = np.full(data.n_items, np.iinfo(np.int64).max // 4, dtype=np.int64)
@@ -245,40 +245,40 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
     if len(explored):
         plan = _Plan(np.concatenate([plan.items, explored]), np.concatenate([plan.scores, scores[explored, 0]]))
     table = pd.DataFrame({"item": data.items[plan.items], "score": plan.scores})
-    if workers_available is not None:
-        table = _assign_workers(data, t, confusions, plan, workers_available, table)
+    if judges_available is not None:
+        table = _assign_judges(data, t, confusions, plan, judges_available, table)
     if len(table) < budget:
         warnings.warn(f"next labels: {len(table)} of the {int(budget)} asked for can be given (the other items are "
-                      f"past stop={stop}, have nothing to gain or no labels left, or no listed worker can take them)",
+                      f"past stop={stop}, have nothing to gain or no labels left, or no listed judge can take them)",
                       DataWarning, stacklevel=2)
     return table.reset_index(drop=True)
 
 
-def _assign_workers(data: CrowdLabels, posteriors: np.ndarray, confusions: np.ndarray | None, plan: _Plan,
-                    workers: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+def _assign_judges(data: CrowdLabels, posteriors: np.ndarray, confusions: np.ndarray | None, plan: _Plan,
+                    judges: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     if confusions is None:
-        raise ValueError("workers_available needs the workers' confusions")
-    position = pd.Index(data.workers.astype(str)).get_indexer(workers["worker"].astype(str))
+        raise ValueError("judges_available needs the judges' confusions")
+    position = pd.Index(data.judges.astype(str)).get_indexer(judges["judge"].astype(str))
     if (position < 0).any():
-        unknown = workers["worker"].iloc[int(np.flatnonzero(position < 0)[0])]
-        raise ValueError(f"workers_available: worker {unknown!r} has no labels, so nothing is known of it")
-    capacity = (workers["available"].to_numpy().astype(np.int64) if "available" in workers.columns
+        unknown = judges["judge"].iloc[int(np.flatnonzero(position < 0)[0])]
+        raise ValueError(f"judges_available: judge {unknown!r} has no labels, so nothing is known of it")
+    capacity = (judges["available"].to_numpy().astype(np.int64) if "available" in judges.columns
                 else np.full(len(position), np.iinfo(np.int64).max // 4))
-    done = set(zip(data.item.tolist(), data.worker.tolist()))
-    chosen_workers, keep = [], []
+    done = set(zip(data.item.tolist(), data.judge.tolist()))
+    chosen_judges, keep = [], []
     for row, item in enumerate(plan.items):
         t = posteriors[item]
         pi = confusions[position]  # (n_listed, K, K)
-        said = np.einsum("t,wtc->wc", t, pi)  # P(label c) per worker
+        said = np.einsum("t,wtc->wc", t, pi)  # P(label c) per judge
         with np.errstate(divide="ignore", invalid="ignore"):
             info = np.nansum(t[None, :, None] * pi * np.log(pi / said[:, None, :]), axis=(1, 2))
         for j in np.argsort(-info, kind="stable"):
             if capacity[j] > 0 and (int(item), int(position[j])) not in done:
                 capacity[j] -= 1
                 done.add((int(item), int(position[j])))
-                chosen_workers.append(data.workers[position[j]])
+                chosen_judges.append(data.judges[position[j]])
                 keep.append(row)
                 break
     out = table.iloc[keep].copy()
-    out["worker"] = chosen_workers
+    out["judge"] = chosen_judges
     return out

@@ -1,4 +1,4 @@
-"""Agreement among the workers of a labels table: Krippendorff's alpha and a summary of the panel.
+"""Agreement among the judges of a labels table: Krippendorff's alpha and a summary of the panel.
 
 Krippendorff's alpha (Krippendorff, *Content Analysis*, 2004/2011; "Computing Krippendorff's
 alpha-reliability", 2011) in its coincidence-matrix form. With ``n_uc`` the number of labels
@@ -11,7 +11,7 @@ and alpha = 1 - (n - 1) sum_ck o_ck d2_ck / sum_ck n_c n_k d2_ck, with the diffe
 function d2 of the level of measurement: nominal ``[c != k]``; ordinal, on the class ranks,
 ``(sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``; interval ``(v_c - v_k)^2`` on the class values
 (the classes themselves when they are numbers, else their ranks 0..K-1). Every label is one
-value: a worker who labelled an item twice (``duplicates="keep"``) contributes two values.
+value: a judge who labelled an item twice (``duplicates="keep"``) contributes two values.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def _squared_differences(level: str, totals: np.ndarray, classes: np.ndarray) ->
 
 
 def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal") -> float:
-    """Krippendorff's alpha of the workers' labels.
+    """Krippendorff's alpha of the judges' labels.
 
     Parameters
     ----------
@@ -98,26 +98,26 @@ def summarise_labels(labels: CrowdLabels | pd.DataFrame, ordinal: bool = False) 
     Returns
     -------
     dict
-        ``items``, ``workers``, ``labels``, ``classes`` (K, counting a class nobody used when
+        ``items``, ``judges``, ``labels``, ``classes`` (K, counting a class nobody used when
         the classes say so), ``pairable_items`` (items with two labels or more);
-        ``labels_per_item_{mean,median,min,max}``, ``workers_per_item_{mean,median,min,max}``
-        (distinct workers), ``labels_per_worker_{mean,median,min,max}``; ``alpha_nominal``
+        ``labels_per_item_{mean,median,min,max}``, ``judges_per_item_{mean,median,min,max}``
+        (distinct judges), ``labels_per_judge_{mean,median,min,max}``; ``alpha_nominal``
         and, if ``ordinal``, ``alpha_ordinal`` (:func:`krippendorff_alpha`).
     """
     data = as_crowd_labels(labels)
     per_item = np.bincount(data.item, minlength=data.n_items)
-    pairs = np.unique(data.item.astype(np.int64) * data.n_workers + data.worker)
-    workers_per_item = np.bincount(pairs // data.n_workers, minlength=data.n_items)
-    per_worker = np.bincount(data.worker, minlength=data.n_workers)
+    pairs = np.unique(data.item.astype(np.int64) * data.n_judges + data.judge)
+    judges_per_item = np.bincount(pairs // data.n_judges, minlength=data.n_items)
+    per_judge = np.bincount(data.judge, minlength=data.n_judges)
     summary: dict[str, float] = {
         "items": data.n_items,
-        "workers": data.n_workers,
+        "judges": data.n_judges,
         "labels": data.n_labels,
         "classes": data.n_classes,
         "pairable_items": int((per_item >= 2).sum()),
         **_spread(per_item, "labels_per_item"),
-        **_spread(workers_per_item, "workers_per_item"),
-        **_spread(per_worker, "labels_per_worker"),
+        **_spread(judges_per_item, "judges_per_item"),
+        **_spread(per_judge, "labels_per_judge"),
         "alpha_nominal": krippendorff_alpha(data, "nominal"),
     }
     if ordinal:

@@ -1,22 +1,22 @@
 """Auto: the family's methods combined by how well each predicts labels it did not see, anchored to the majority.
 
-No method is best on every panel: Dawid-Skene's full confusions win where workers have many labels
+No method is best on every panel: Dawid-Skene's full confusions win where judges have many labels
 and overfit where they have few; majority vote and the one-coin model are the safe choices on
 sparse panels; and where judges share their errors (LLM judges, runs of one model) a model that
 explains each judge's bias can settle on the wrong classes with confidence. ``Auto`` decides on the
 labels alone (:mod:`manyjudges.truth.heldout`):
 
 1. The labels are dealt into ``n_folds`` folds over labels (each item keeps a label in every fit).
-2. Each candidate method is fitted without each fold in turn; its posteriors, with a worker model
-   fitted on them (``criterion``: each worker's confusion matrix, its accuracy alone, or one accuracy
+2. Each candidate method is fitted without each fold in turn; its posteriors, with a judge model
+   fitted on them (``criterion``: each judge's confusion matrix, its accuracy alone, or one accuracy
    for all), give each withheld label a predictive probability.
 3. Each candidate's posteriors may be tempered, T^beta, with the beta that best predicts the
    withheld labels (``calibrate="tempering"``; ``None``, the default, keeps beta = 1).
 4. Anchoring: a candidate whose classes agree with the majority vote on fewer than ``anchor`` of the
    items with a clear majority, or whose posteriors predict the withheld labels worse than majority
-   vote's by more than ``margin`` nats a label under one accuracy for every worker, gets no weight.
+   vote's by more than ``margin`` nats a label under one accuracy for every judge, gets no weight.
    Such a candidate explains the labels by something other than the class the judges agree on
-   (each worker's bias, errors shared by a cluster of judges, or classes swapped outright).
+   (each judge's bias, errors shared by a cluster of judges, or classes swapped outright).
 5. Stacking (Yao, Vehtari, Simpson and Gelman 2018): weights w on the simplex that maximise the
    withheld labels' log probability under the mixture sum_m w_m P_m, over the candidates left.
 6. Each candidate is fitted on every label, and the posteriors are the mixture
@@ -31,11 +31,11 @@ the highest mean accuracy, chosen on the rest.
 ``choice_`` is the candidate of largest weight and ``report_`` has, per candidate, its agreement with
 the majority vote, its pooled log-likelihood of the withheld labels, whether it passed the anchor,
 the mean log predictive probability of the withheld labels as fitted (``heldout_log_likelihood``)
-and tempered, beta and the weight. ``confusions_`` and ``skills_`` (each worker's expected accuracy,
+and tempered, beta and the weight. ``confusions_`` and ``skills_`` (each judge's expected accuracy,
 sum_t p[t] pi[w, t, t]) come from one M-step on the final posteriors. The truth never enters: a
 truth column in the labels table is ignored like any other extra column. Gold items (``gold=``) are
 dealt round the same folds: each fold's fits are given the other folds' gold, and each withheld gold
-answer is scored in steps 3 and 5 as a label from a worker who is always right (probability
+answer is scored in steps 3 and 5 as a label from a judge who is always right (probability
 T[i, class]); the final fits are given all of them.
 
 Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene. ``ordered=True`` adds the
@@ -56,17 +56,17 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
-    WORKER_MODELS,
+    JUDGE_MODELS,
     FoldSplit,
     fit_tempering,
     fold_posteriors,
     fold_split,
     held_out_from,
+    judge_confusions,
     label_folds,
     log_score,
     stacking_weights,
     temper,
-    worker_confusions,
 )
 
 __all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto", "CandidateFit", "ScoredCandidate",
@@ -143,7 +143,7 @@ class ScoredCandidate:
     probabilities: np.ndarray
     beta: float
     heldout_log_likelihood: float
-    #: the mean log probability of the withheld labels under one accuracy for every worker, beta = 1
+    #: the mean log probability of the withheld labels under one accuracy for every judge, beta = 1
     pooled_log_likelihood: float
     #: whether its fold fits get each withheld gold answer right (in the folds' order; empty without gold)
     gold_right: np.ndarray
@@ -158,7 +158,7 @@ def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, crit
                     calibrate: str | None = "tempering") -> ScoredCandidate:
     """Score the withheld labels' predictive probabilities under ``fit``'s fold posteriors.
 
-    They are computed with the worker model ``criterion``, tempered by the beta fitted on them
+    They are computed with the judge model ``criterion``, tempered by the beta fitted on them
     (``calibrate="tempering"``) or not.
     """
     held = held_out_from(fit.folds, data, split, criterion)
@@ -187,11 +187,11 @@ def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
 
 
 def panel_density(data: CrowdLabels) -> float:
-    """Return the share of the (item, worker) cells that hold a label: labels / (items x workers).
+    """Return the share of the (item, judge) cells that hold a label: labels / (items x judges).
 
-    It is 1 when every worker labels every item once (a panel of LLM judges), near 0 for a crowd.
+    It is 1 when every judge labels every item once (a panel of LLM judges), near 0 for a crowd.
     """
-    return data.n_labels / max(1, data.n_items * data.n_workers)
+    return data.n_labels / max(1, data.n_items * data.n_judges)
 
 
 def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
@@ -287,18 +287,18 @@ class Auto(TruthEstimator):
     calibrate : {"tempering", None}
         Temper each candidate's posteriors by the beta fitted on the withheld labels, or not (default).
     criterion : {"confusion", "one_coin", "pooled"}
-        The worker model by which a withheld label is predicted from a candidate's posteriors
-        (:func:`~manyjudges.truth.heldout.worker_model_confusions`): each worker's confusion matrix, its
+        The judge model by which a withheld label is predicted from a candidate's posteriors
+        (:func:`~manyjudges.truth.heldout.judge_model_confusions`): each judge's confusion matrix, its
         accuracy alone, or one accuracy for all (default: confusion).
     anchor : float or None
         A candidate whose classes agree with the majority vote on fewer than this share of the items with
         a clear majority gets no weight (default 0.9; None: no such test).
     anchor_density : float
-        The ``anchor`` test applies only to panels whose density (labels / (items x workers)) is at least this
+        The ``anchor`` test applies only to panels whose density (labels / (items x judges)) is at least this
         (0: every panel).
     margin : float or None
         A candidate whose posteriors predict the withheld labels worse than the majority vote's, by more than
-        this many nats a label, under one accuracy for every worker (the ``pooled`` worker model), gets no
+        this many nats a label, under one accuracy for every judge (the ``pooled`` judge model), gets no
         weight (default 0.05; None: no such test).
     random_state : int
         Seed of the folds.
@@ -333,8 +333,8 @@ class Auto(TruthEstimator):
 
         check_number("n_folds", self.n_folds, low=2, integer=True)
         check_number("random_state", self.random_state, integer=True)
-        if self.criterion not in WORKER_MODELS:
-            raise ValueError(f"criterion must be one of {', '.join(WORKER_MODELS)}, got {self.criterion!r}")
+        if self.criterion not in JUDGE_MODELS:
+            raise ValueError(f"criterion must be one of {', '.join(JUDGE_MODELS)}, got {self.criterion!r}")
         if self.anchor is not None:
             check_number("anchor", self.anchor, low=0, high=1)
         check_number("anchor_density", self.anchor_density, low=0, high=1)
@@ -362,7 +362,7 @@ class Auto(TruthEstimator):
         self.report_ = report
         self.weights_ = pd.Series(weights, index=pd.Index(names, name="candidate"), name="weight")
         self.choice_ = names[int(np.argmax(weights))]
-        confusions = worker_confusions(data, proba)
+        confusions = judge_confusions(data, proba)
         priors = proba.mean(axis=0)
         skills = np.einsum("t,wtt->w", priors, confusions)
         return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0)

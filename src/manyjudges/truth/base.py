@@ -1,25 +1,25 @@
 """The truth-inference estimator interface (scikit-learn / crowd-kit style).
 
 An estimator is built with its parameters (the constructor stores them, nothing else), then
-``fit(labels)`` on a long labels table (``item``, ``worker`` or ``judge``, ``label``) or a
+``fit(labels)`` on a long labels table (``item``, ``judge`` or ``worker``, ``label``) or a
 :class:`~manyjudges.core.coded_labels.CrowdLabels`, and has
 
 - ``labels_`` : pandas Series, index ``item``: the inferred class of each item;
 - ``proba_`` : pandas DataFrame, index ``item``, one column per class: P(true class | labels),
   rows summing to 1;
-- ``skills_`` : pandas Series, index ``worker``: one skill per worker (its meaning is the
+- ``skills_`` : pandas Series, index ``judge``: one skill per judge (its meaning is the
   method's: an accuracy, an ability, a weight), or None;
-- ``confusions_`` : pandas DataFrame with index (``worker``, ``truth``) and one column per
-  class: P(worker says c | true class), for the methods that estimate one, else None;
+- ``confusions_`` : pandas DataFrame with index (``judge``, ``truth``) and one column per
+  class: P(judge says c | true class), for the methods that estimate one, else None;
 - ``n_iter_`` : iterations run (0 for the methods that do not iterate).
 
 ``fit(labels, gold=GOLD)`` takes known answers for some items (``item, truth``): a method whose
 ``gold_use`` is ``"fit"`` keeps their posteriors fixed on the known class throughout its fit, so
-the workers' confusions are learned from them too; one with ``"labels"`` (no worker model to
+the judges' confusions are learned from them too; one with ``"labels"`` (no judge model to
 learn) gives them their known class after the fit. Either way the gold items' ``proba_`` is
 one-hot and ``gold_`` holds them. A method with neither says so (a ValueError).
 
-Every fit runs on the labels sorted by (item, worker, label) code
+Every fit runs on the labels sorted by (item, judge, label) code
 (:func:`~manyjudges.core.coded_labels.canonical_order`): the same judgments in any row order give the same
 numbers, bit for bit, whatever the method and wherever it stops (but for majority vote and Wawa
 with ``ties="first"``, whose answer is the table's order by definition).
@@ -73,15 +73,15 @@ def row_argmax(scores: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TruthFit:
-    """What a method's ``_fit`` returns, on codes (``CrowdLabels``'s item, worker and class order)."""
+    """What a method's ``_fit`` returns, on codes (``CrowdLabels``'s item, judge and class order)."""
 
     #: (n_items, K) posteriors, rows summing to 1
     proba: np.ndarray
     #: (n_items,) chosen classes; None: the argmax of ``proba``, the lowest class on ties
     labels: np.ndarray | None = None
-    #: (n_workers,) one skill per worker, or None
+    #: (n_judges,) one skill per judge, or None
     skills: np.ndarray | None = None
-    #: (n_workers, K, K) confusion[w, t, c] = P(w says c | truth t), or None
+    #: (n_judges, K, K) confusion[w, t, c] = P(w says c | truth t), or None
     confusions: np.ndarray | None = None
     n_iter: int = 0
 
@@ -185,13 +185,13 @@ class TruthEstimator(Estimator):
         classes_index = pd.Index(data.classes, name="label")
         self.proba_ = pd.DataFrame(proba, index=items, columns=classes_index)
         self.labels_ = pd.Series(data.classes[chosen], index=items, name="label")
-        workers = pd.Index(data.workers, name="worker")
+        judges = pd.Index(data.judges, name="judge")
         self.skills_ = None if result.skills is None else pd.Series(
-            np.asarray(result.skills, dtype=float), index=workers, name="skill")
+            np.asarray(result.skills, dtype=float), index=judges, name="skill")
         self.confusions_ = None
         if result.confusions is not None:
             conf = np.asarray(result.confusions, dtype=float)
-            index = pd.MultiIndex.from_product([data.workers, data.classes], names=["worker", "truth"])
+            index = pd.MultiIndex.from_product([data.judges, data.classes], names=["judge", "truth"])
             self.confusions_ = pd.DataFrame(conf.reshape(-1, data.n_classes), index=index, columns=classes_index)
         self.n_iter_ = int(result.n_iter)
         return self

@@ -2,7 +2,7 @@
 
 The source is simulated, a pinned benchmark set, a crowd set with expert gold (the snow2008 tasks,
 trec_rf10), a panel of LLM judges with a human truth (llmjudge, prd, pandalm), or a user's table; then the
-panel is kept to the config's ``workers``.
+panel is kept to the config's ``judges``.
 """
 from __future__ import annotations
 
@@ -28,50 +28,50 @@ from manyjudges.truth.simulate import simulate_labels
 
 _log = logging.getLogger(__name__)
 
-__all__ = ["SIMULATION_OPTIONS", "SOURCES", "keep_workers", "truth_tables"]
+__all__ = ["SIMULATION_OPTIONS", "SOURCES", "keep_judges", "truth_tables"]
 
 #: the config ``source`` values
 SOURCES = ("simulate", "truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm", "labels_table")
 #: the keys of a ``simulate`` entry passed to :func:`~manyjudges.truth.simulate.simulate_labels`
-SIMULATION_OPTIONS = ("n_items", "n_workers", "labels_per_item", "n_classes", "worker_mix", "good_accuracy", "bias",
+SIMULATION_OPTIONS = ("n_items", "n_judges", "labels_per_item", "n_classes", "judge_mix", "good_accuracy", "bias",
                       "ordinal")
 
 
 def truth_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(labels ``item, worker, label``, truth ``item, truth``) of the data set ``name``.
+    """(labels ``item, judge, label``, truth ``item, truth``) of the data set ``name``.
 
     Its config entry is ``spec``, its input ``files`` (the pinned files of its source; none for ``simulate``
     and ``labels_table``, which name their own). ``simulate`` draws from the stream (seed, "truth", name),
     with the generator its ``scenario`` names (:mod:`manyjudges.truth.scenarios`; default simulate_labels);
-    a user's table without ``truth`` gets an empty truth table. With ``workers`` (name patterns), only
-    the labels of the workers they match are kept (:func:`keep_workers`).
+    a user's table without ``truth`` gets an empty truth table. With ``judges`` (name patterns), only
+    the labels of the judges they match are kept (:func:`keep_judges`).
     """
     labels, truth = _source_tables(name, spec, files, seed)
-    if spec.get("workers"):
-        labels, truth = keep_workers(labels, truth, spec["workers"])
+    if spec.get("judges"):
+        labels, truth = keep_judges(labels, truth, spec["judges"])
     return labels, truth
 
 
-def keep_workers(labels: pd.DataFrame, truth: pd.DataFrame,
+def keep_judges(labels: pd.DataFrame, truth: pd.DataFrame,
                  patterns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Keep the labels of the workers whose name matches one of the shell-style ``patterns``.
+    """Keep the labels of the judges whose name matches one of the shell-style ``patterns``.
 
     Patterns are matched by ``fnmatch``, case-sensitive, e.g. ``"TREMA-*"``, ``"*:ab"``; the truth of the items
-    they still label is kept too. A pattern that matches no worker is a ValueError naming it and the workers there are.
+    they still label is kept too. A pattern that matches no judge is a ValueError naming it and the judges there are.
     """
-    workers = labels["worker"].astype(str).unique()
-    matched = {p: [w for w in workers if fnmatchcase(w, p)] for p in patterns}
+    judges = labels["judge"].astype(str).unique()
+    matched = {p: [w for w in judges if fnmatchcase(w, p)] for p in patterns}
     empty = [p for p, ws in matched.items() if not ws]
     if empty:
-        raise ValueError(f"workers patterns {empty} match no worker; workers: {sorted(workers)}")
-    kept = labels[labels["worker"].isin({w for ws in matched.values() for w in ws})].reset_index(drop=True)
+        raise ValueError(f"judges patterns {empty} match no judge; judges: {sorted(judges)}")
+    kept = labels[labels["judge"].isin({w for ws in matched.values() for w in ws})].reset_index(drop=True)
     return kept, truth[truth["item"].isin(set(kept["item"]))].reset_index(drop=True)
 
 
 def _source_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.PathLike[str]],
                    seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`truth_tables` before the ``workers`` filter."""
+    """:func:`truth_tables` before the ``judges`` filter."""
     source = spec["source"]
     if source == "simulate":  # ``scenario``: a generator of manyjudges.truth.scenarios, else simulate_labels
         scenario = spec.get("scenario", DEFAULT_SCENARIO)
@@ -85,9 +85,9 @@ def _source_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.
         named = {Path(p).name: p for p in files}
         data = parse_truth_benchmark(named["label.csv"], named["truth.csv"])
         return data.labels, data.truth
-    if source == "snow2008":  # the workers' binned ratings, the expert gold binned alike
+    if source == "snow2008":  # the judges' binned ratings, the expert gold binned alike
         path = files[0]
-        labels = parse_snow2008(path, spec["task"]).grades.rename(columns={"judge": "worker"})
+        labels = parse_snow2008(path, spec["task"]).grades
         return labels, snow2008_gold(path, spec["task"])
     if source == "trec_rf10":  # the crowd's 0/1/2 relevance labels, NIST's as truth
         return trec_rf10_labels(files[0])

@@ -1,32 +1,32 @@
-"""Dawid-Skene: a full confusion matrix per worker and class priors, fitted by EM.
+"""Dawid-Skene: a full confusion matrix per judge and class priors, fitted by EM.
 
 Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates
 using the EM algorithm. Journal of the Royal Statistical Society, Series C (Applied
 Statistics) 28(1), 20-28. doi:10.2307/2346806.
 
-Item i has an unobserved true class t drawn from the priors p[t]; worker w, shown an item of
+Item i has an unobserved true class t drawn from the priors p[t]; judge w, shown an item of
 class t, says c with probability pi[w, t, c]. With T[i, t] = P(truth of i is t | labels), the
-EM of the paper alternates (one label e = (item_e, worker_e, label_e); s = ``smoothing``):
+EM of the paper alternates (one label e = (item_e, judge_e, label_e); s = ``smoothing``):
 
 - M-step, the paper's (2.3) and (2.4) (s = 0; s > 0 adds s pseudo-counts to every cell):
 
-      pi[w, t, c] = (sum_{e: worker_e = w, label_e = c} T[item_e, t] + s)
-                    / (sum_{e: worker_e = w} T[item_e, t] + K s)
+      pi[w, t, c] = (sum_{e: judge_e = w, label_e = c} T[item_e, t] + s)
+                    / (sum_{e: judge_e = w} T[item_e, t] + K s)
       p[t]        = (sum_i T[i, t] + s) / (n_items + K s)
 
 - E-step, the paper's (2.5), in log space:
 
-      T[i, t] ∝ p[t] * prod_{e: item_e = i} pi[worker_e, t, label_e]
+      T[i, t] ∝ p[t] * prod_{e: item_e = i} pi[judge_e, t, label_e]
 
 starting from T = each item's label shares (the soft majority vote). The EM is
 :func:`manyjudges.graded.dawid_skene.dawid_skene` (vectorised over the labels with scipy.sparse),
 run here with ``stop="log_likelihood"``: EM stops after the first iteration whose objective gains
 less than ``tol`` per label, or after ``max_iter`` iterations. The objective is what EM increases:
-the log-likelihood sum_i log sum_t p[t] prod_e pi[worker_e, t, label_e] at s = 0, plus
-s (sum log pi + sum log p) at s > 0. A worker's confusion row with no posterior mass (every item
+the log-likelihood sum_i log sum_t p[t] prod_e pi[judge_e, t, label_e] at s = 0, plus
+s (sum log pi + sum log p) at s > 0. A judge's confusion row with no posterior mass (every item
 it labelled has T[item, t] = 0) is set to 1/K.
 
-``skills_`` is each worker's expected accuracy under the fitted model,
+``skills_`` is each judge's expected accuracy under the fitted model,
 skill[w] = sum_t p[t] pi[w, t, t]; ``confusions_`` holds pi, ``priors_`` p (a Series by class),
 ``log_likelihood_`` the final log-likelihood and ``converged_`` whether the stopping rule held.
 
@@ -43,13 +43,13 @@ E-steps (its posteriors after n iterations equal ours to 1e-10 where none of the
 
 - it raises every confusion count below 1e-10 to 1e-10 before normalising,
   and every prior below 1e-10 to 1e-10 (ours may be exactly 0, see above);
-- a confusion row with no posterior mass becomes uniform over the labels the worker used (its
+- a confusion row with no posterior mass becomes uniform over the labels the judge used (its
   table of counts only has those), ours uniform over all K classes; the likelihood does not
-  depend on that row at that step, but the next E-step does (on the trec set, 3 worker rows
+  depend on that row at that step, but the next E-step does (on the trec set, 3 judge rows
   have no mass at the start: the posteriors differ by up to 0.12 after one iteration, by 1e-10
   with this rule and the floors above emulated, and the labels by 1 item of 19,033 after ten);
 - it stops when its loss gains less than ``tol`` per label, a fall included; the loss is
-  sum_e sum_t T[item_e, t] (log pi[worker_e, t, label_e] + log p[t]) + entropy(T), which counts
+  sum_e sum_t T[item_e, t] (log pi[judge_e, t, label_e] + log p[t]) + entropy(T), which counts
   log p once per label instead of once per item, so it is not EM's objective and can fall while
   EM still improves the likelihood (on trec it falls at the third iteration, where crowd-kit
   stops; this class runs 16). Run for crowd-kit's iteration counts, this class had crowd-kit's
@@ -76,13 +76,13 @@ def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: 
     It stops on the log-likelihood; gold items (item codes, class codes) are fixed.
 
     With gold items EM runs twice, from ``init`` and from the gold items alone (``init="gold"``: the first
-    M-step learns the workers' confusions from the gold items only), and the fit of the higher objective
+    M-step learns the judges' confusions from the gold items only), and the fit of the higher objective
     (the log-likelihood with the gold items' joint terms, plus the smoothing's prior terms) is kept: where
-    most workers are adversarial, the fit that starts from the majority vote keeps its classes swapped,
+    most judges are adversarial, the fit that starts from the majority vote keeps its classes swapped,
     and the one that starts from the known answers does not.
     """
     def run(start: str) -> DawidSkeneResult:
-        return dawid_skene(data.item, data.worker, data.label, n_items=data.n_items, n_judges=data.n_workers,
+        return dawid_skene(data.item, data.judge, data.label, n_items=data.n_items, n_judges=data.n_judges,
                            n_classes=data.n_classes, max_iter=int(max_iter), tol=float(tol),
                            smoothing=float(smoothing), init=start, model=model, stop="log_likelihood", known=gold)
 
@@ -111,7 +111,7 @@ def em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float
 
 
 class DawidSkene(TruthEstimator):
-    """Dawid-Skene EM: a K x K confusion matrix per worker and class priors (maximum likelihood at s = 0).
+    """Dawid-Skene EM: a K x K confusion matrix per judge and class priors (maximum likelihood at s = 0).
 
     Parameters
     ----------

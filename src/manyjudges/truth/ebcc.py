@@ -1,4 +1,4 @@
-"""EBCC: enhanced Bayesian classifier combination, a mixture of worker confusions within each class.
+"""EBCC: enhanced Bayesian classifier combination, a mixture of judge confusions within each class.
 
 Li, Y., Rubinstein, B. I. P. and Cohn, T. (2019). Exploiting worker correlation for label
 aggregation in crowdsourcing. Proceedings of the 36th International Conference on Machine
@@ -6,18 +6,18 @@ Learning (ICML), PMLR 97, 3886-3895.
 
 The model (the paper's generative process; with M = 1 it is the Bayesian classifier
 combination of Kim, H.-C. and Ghahramani, Z. (2012), AISTATS, PMLR 22, 619-627). Item i has
-a true class z_i in 0..K-1 and, within it, a subtype g_i in 0..M-1; worker j's label y_ij
+a true class z_i in 0..K-1 and, within it, a subtype g_i in 0..M-1; judge j's label y_ij
 depends on both:
 
     tau        ~ Dirichlet(alpha)                      class proportions
     pi_k       ~ Dirichlet(a_pi / M, ..., a_pi / M)    subtype proportions within class k
     v_jkm      ~ Dirichlet(beta_k),  beta_kl = a_v if l = k else b_v
-                                                        worker j's confusion row for (class k, subtype m)
+                                                        judge j's confusion row for (class k, subtype m)
     z_i ~ Cat(tau),  g_i | z_i = k ~ Cat(pi_k),  y_ij | z_i = k, g_i = m ~ Cat(v_jkm)
 
-Workers who share a subtype's confusion pattern on the same items are correlated given the
-class, which a single confusion per worker cannot express; ``a_v > b_v`` puts the prior mass
-on the diagonal (a worker more likely right than wrong).
+Judges who share a subtype's confusion pattern on the same items are correlated given the
+class, which a single confusion per judge cannot express; ``a_v > b_v`` puts the prior mass
+on the diagonal (a judge more likely right than wrong).
 
 Mean-field variational inference, q = q(tau) q(pi) q(v) prod_i q(z_i, g_i), by coordinate
 ascent; with r[i, k, m] = q(z_i = k, g_i = m):
@@ -52,26 +52,26 @@ expected confusion marginalised over subtypes,
 
     C[j, k, l] = sum_m E[pi_km] E[v_jkml] = sum_m (eta_km / sum_m' eta_km') (mu_jkml / sum_l' mu_jkml');
 
-``skills_`` is each worker's expected accuracy under it, sum_k E[tau_k] C[j, k, k] with
-E[tau_k] = nu_k / sum_k' nu_k'. A repeated (item, worker) label (``duplicates="keep"``) counts
+``skills_`` is each judge's expected accuracy under it, sum_k E[tau_k] C[j, k, k] with
+E[tau_k] = nu_k / sum_k' nu_k'. A repeated (item, judge) label (``duplicates="keep"``) counts
 once per row.
 
 Gold items (``fit(labels, gold=...)``, item i of known class z*_i): q(z_i = k) is 0 for k != z*_i in
 every start and after every local step, r[i, z*_i, m] = exp S[i, z*_i, m] / sum_m' exp S[i, z*_i, m']
-(the subtype is still inferred), so the global step learns the workers' confusions from them too.
+(the subtype is still inferred), so the global step learns the judges' confusions from them too.
 Their term of the ELBO is log sum_m exp S[i, z*_i, m] instead of log Z_i (the bound of the constrained
 q, which every step still never decreases; the restarts are compared on it). A gold item shares a
 pattern (below) only with gold items of its class. The empirical class prior stays the soft-vote total.
 
-Cost. Both steps are products of the sparse item x (worker, label) count matrix (built once per
+Cost. Both steps are products of the sparse item x (judge, label) count matrix (built once per
 fit) with an array of one column per active subtype column (k, m): O(labels x active columns)
 per iteration, no loop over items or labels. Two savings that change nothing beyond rounding:
-(1) items with identical labels (the same workers saying the same classes) have the same r after
+(1) items with identical labels (the same judges saying the same classes) have the same r after
 the first local step, so from the second iteration on one row per distinct pattern is computed
 and weighted by its item count in the sums over items; (2) a column (k, m) whose total sum_i
 r[i, k, m] is at most tau = 1e-20 min(1, a_v, b_v)^2 is inactive: its counts are each below half
 a unit in the last place of mu_jkml >= min(a_v, b_v), so its mu is beta_k exactly in float64,
-its E log v_jkml is c_kl = psi(beta_kl) - psi(sum_l beta_kl) for every worker, and its score is
+its E log v_jkml is c_kl = psi(beta_kl) - psi(sum_l beta_kl) for every judge, and its score is
 E log tau_k + E log pi_km + A[i, k] with A[i, k] = sum_l (item i's labels l) c_kl: computed in
 full every iteration from the (items x K) table A, not from the labels, and active again if its
 total passes tau. The sparse prior (a_pi / M = 0.01) empties most subtypes: in the runs measured
@@ -129,9 +129,9 @@ class EBCC(TruthEstimator):
     labels_ : pandas.Series
         The class of each item.
     confusions_ : pandas.DataFrame
-        The workers' confusions, marginalised over subtypes.
+        The judges' confusions, marginalised over subtypes.
     skills_ : pandas.Series
-        Expected accuracy by worker.
+        Expected accuracy by judge.
     n_iter_ : int
         Iterations of the kept start.
     elbo_ : float
@@ -146,7 +146,7 @@ class EBCC(TruthEstimator):
     Notes
     -----
     Gold items (``fit(labels, gold=...)``) keep their known class in every start and
-    local step, so the workers' confusions are learned from them too.
+    local step, so the judges' confusions are learned from them too.
     """
 
     gold_use = "fit"

@@ -1,6 +1,6 @@
 """The inputs of EBCC's mean-field runs: what every random start of one fit shares, and the starts.
 
-What they share (the labels as a sparse item x (worker, label) count matrix, its distinct rows, the gold
+What they share (the labels as a sparse item x (judge, label) count matrix, its distinct rows, the gold
 items' classes) is computed once per fit.
 
 From the second iteration on, items with identical labels have identical responsibilities, so
@@ -25,11 +25,11 @@ __all__ = ["EBCCLayout", "ebcc_layout", "ebcc_start", "soft_vote"]
 class EBCCLayout:
     """What every start of one fit shares: the labels as sparse counts.
 
-    Items of identical labels (the same workers saying the same classes) are merged into one pattern row after
+    Items of identical labels (the same judges saying the same classes) are merged into one pattern row after
     the first iteration.
     """
 
-    #: (n_items, W K + 1) CSR: column j K + l counts item i's labels l from worker j; the last column is 1
+    #: (n_items, W K + 1) CSR: column j K + l counts item i's labels l from judge j; the last column is 1
     #: for every item (it adds the prior row of the score table, and sums r over the items in the counts)
     by_item: sparse.csr_matrix
     #: (n_patterns, W K + 1) the distinct rows of ``by_item``, in order of first appearance
@@ -41,7 +41,7 @@ class EBCCLayout:
     multiplicity: np.ndarray
     #: (n_patterns, K) how many labels of each class a pattern has (repeated rows counted)
     class_counts: np.ndarray
-    n_workers: int
+    n_judges: int
     n_classes: int
     #: (n_patterns, K) log of 1 where a pattern's class is open, log 0 = -inf where it is closed (a gold
     #: pattern's classes but its known one); None without gold items
@@ -51,13 +51,13 @@ class EBCCLayout:
 
 
 def ebcc_layout(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> EBCCLayout:
-    """Build the sparse item x (worker, label) count matrix and its distinct rows, once per fit.
+    """Build the sparse item x (judge, label) count matrix and its distinct rows, once per fit.
 
     ``gold`` (item codes, class codes): items of known class, grouped only with gold items of the same class.
     """
-    n, k, w = data.n_items, data.n_classes, data.n_workers
+    n, k, w = data.n_items, data.n_classes, data.n_judges
     rows = np.concatenate([data.item, np.arange(n)])
-    cols = np.concatenate([data.worker * k + data.label, np.full(n, w * k)])
+    cols = np.concatenate([data.judge * k + data.label, np.full(n, w * k)])
     by_item = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, w * k + 1))
     by_item.sum_duplicates()  # sorted column indices, repeated labels summed
     if gold is None:

@@ -27,7 +27,7 @@ class EBCCRun:
     nu: np.ndarray
     #: (K, M) q(pi_k) = Dirichlet(eta[k])
     eta: np.ndarray
-    #: (n_workers, K, M, K) q(v_jkm) = Dirichlet(mu[j, k, m])
+    #: (n_judges, K, M, K) q(v_jkm) = Dirichlet(mu[j, k, m])
     mu: np.ndarray
     #: the ELBO after the last iteration (the global factors above, then ``resp`` from them)
     elbo: float
@@ -42,13 +42,13 @@ class EBCCRun:
         return self.resp.sum(axis=2)
 
     def confusions(self) -> np.ndarray:
-        """(n_workers, K, K) sum_m E[pi_km] E[v_jkml] (module docstring)."""
+        """(n_judges, K, K) sum_m E[pi_km] E[v_jkml] (module docstring)."""
         weight = self.eta / self.eta.sum(axis=1, keepdims=True)
         expected_v = self.mu / self.mu.sum(axis=3, keepdims=True)
         return np.einsum("km,jkml->jkl", weight, expected_v)
 
     def skills(self) -> np.ndarray:
-        """(n_workers,) sum_k E[tau_k] C[j, k, k]: the expected accuracy under the confusions."""
+        """(n_judges,) sum_k E[tau_k] C[j, k, k]: the expected accuracy under the confusions."""
         conf = self.confusions()
         k = conf.shape[1]
         return conf[:, np.arange(k), np.arange(k)] @ (self.nu / self.nu.sum())
@@ -75,7 +75,7 @@ def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np
     Inactive subtype columns (module docstring, "Cost"): a column (k, m) with sum_i r[i, k, m] <=
     tau = INACTIVE min(1, a_v, b_v)^2 adds less than half a unit in the last place to each of its
     counts mu_jkml >= min(a_v, b_v), so its mu is beta_k and its E log v_jkml = psi(beta_kl) -
-    psi(sum_l beta_kl) = c_kl for every worker: its score is E log tau_k + E log pi_km + A[i, k],
+    psi(sum_l beta_kl) = c_kl for every judge: its score is E log tau_k + E log pi_km + A[i, k],
     A[i, k] = sum_l (item i's labels l) c_kl, with no product over the labels. It is computed so,
     in full, every iteration (and becomes active again if its sum passes tau).
     """
@@ -132,7 +132,7 @@ def _fixed_terms(lay: EBCCLayout, k: int, m: int, alpha: np.ndarray, a_pi: float
                  ) -> _Fixed:
     """Compute the run's constants: beta, the priors' log B, and A[p, k] = sum_l counts[p, l] c_kl.
 
-    Here c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every worker).
+    Here c_kl = psi(beta_kl) - psi(sum_l beta_kl) (E log v of an inactive column, the same for every judge).
     """
     beta = np.full((k, k), float(b_v))
     np.fill_diagonal(beta, float(a_v))
@@ -185,7 +185,7 @@ class _Columns:
             self.active, self.resp = cols, full
 
     def every_column(self, step: _GlobalStep, fixed: _Fixed) -> tuple[np.ndarray, np.ndarray]:
-        """(r (n_patterns, K M), mu (n_workers, K, M, K)) of every column.
+        """(r (n_patterns, K M), mu (n_judges, K, M, K)) of every column.
 
         The inactive ones' are in closed form (mu = beta_k).
         """
@@ -226,7 +226,7 @@ def _global_step(lay: EBCCLayout, columns: _Columns, fixed: _Fixed, first: bool)
     and E log of each Dirichlet, psi(x) - psi(sum). Columns whose sum falls to tau become inactive (dropped from
     ``columns``); their expected logs are the closed-form c_kl of the local step.
     """
-    w, wk = lay.n_workers, lay.n_workers * lay.n_classes
+    w, wk = lay.n_judges, lay.n_judges * lay.n_classes
     k, m = fixed.beta.shape[0], len(fixed.col_class) // fixed.beta.shape[0]
     # (W K + 1, n_active); the last row is sum_i r[i, c]. The start is per item, later r per pattern
     counts = (lay.by_item.T if first else lay.by_pattern_weighted) @ columns.resp
@@ -319,7 +319,7 @@ def _elbo(lay: EBCCLayout, fixed: _Fixed, step: _GlobalStep, total: np.ndarray, 
     It is sum_p n_p (log Z_p + shift_p), plus the Dirichlet terms of q(tau) and q(pi), plus those of q(v)
     (log B(mu) - log B(beta) - sum (mu - beta) E log v, the inactive columns adding 0).
     """
-    mult, w = lay.multiplicity, lay.n_workers
+    mult, w = lay.multiplicity, lay.n_judges
     wk = w * lay.n_classes
     act_class = step.act_class
     log_z = float(np.sum(mult * np.log(total))) + (float(np.sum(mult * shift)) if shift is not None else 0.0)

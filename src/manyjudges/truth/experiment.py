@@ -15,7 +15,7 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.calibration import calibration_scores
 from manyjudges.truth.registry import make_truth_estimator
-from manyjudges.truth.results import accuracy, fit_method, labels_table, workers_table
+from manyjudges.truth.results import accuracy, fit_method, judges_table, labels_table
 
 __all__ = ["ACCURACY_COLUMNS", "TruthRun", "run_methods"]
 
@@ -30,7 +30,7 @@ class TruthRun:
 
     accuracy: pd.DataFrame
     labels: pd.DataFrame
-    workers: pd.DataFrame
+    judges: pd.DataFrame
 
 
 def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
@@ -38,7 +38,7 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
                 progress: Callable[[int, int], None] | None = None) -> TruthRun:
     """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``."""
     data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
-    rows, label_tables, worker_tables = [], [], []
+    rows, label_tables, judge_tables = [], [], []
     for done, (name, spec) in enumerate(methods.items(), 1):
         method = spec.get("method", name)
         params = spec.get("params")
@@ -48,7 +48,7 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
         log.info("%s: accuracy %.4f on %d truth items, %.3f s", name, acc, n_truth, seconds)
         rows.append((name, acc, n_truth, ece, roc, seconds))
         label_tables.append(labels_table(estimator).assign(method=name))
-        worker_tables.append(workers_table(estimator).assign(method=name))
+        judge_tables.append(judges_table(estimator).assign(method=name))
         if progress is not None:
             progress(done, len(methods))
 
@@ -57,4 +57,4 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
 
     return TruthRun(pd.DataFrame(rows, columns=ACCURACY_COLUMNS),
                     first(pd.concat(label_tables, ignore_index=True)),
-                    first(pd.concat(worker_tables, ignore_index=True)))
+                    first(pd.concat(judge_tables, ignore_index=True)))

@@ -1,4 +1,4 @@
-"""GLAD: worker ability and item difficulty, one EM over all labels (Whitehill et al. 2009).
+"""GLAD: judge ability and item difficulty, one EM over all labels (Whitehill et al. 2009).
 
 Whitehill, J., Ruvolo, P., Wu, T., Bergsma, J. and Movellan, J. (2009). Whose vote should
 count more: optimal integration of labels from labelers of unknown expertise. Advances in
@@ -6,11 +6,11 @@ Neural Information Processing Systems 22 (NIPS 2009), 2035-2043.
 
 Model (the paper's eq. 1 for the probability of a correct label; with K classes a wrong
 label is uniform over the K - 1 others, the multi-class form crowd-kit's GLAD also uses). Item
-i has a true class Z_i with the prior p (fixed, uniform 1/K); worker w has an ability alpha_w
+i has a true class Z_i with the prior p (fixed, uniform 1/K); judge w has an ability alpha_w
 in (-inf, inf) (0: guessing, negative: adversarial); item i has an inverse difficulty
 beta_i = exp(b_i) > 0 (1 / beta_i is its difficulty; beta is optimised in log space b_i so
 that it stays positive, as in the authors' code). With x_e = alpha_w beta_i for label
-e = (item i, worker w, label l_e):
+e = (item i, judge w, label l_e):
 
     P(l_e = Z_i | alpha_w, beta_i) = sigma(x_e) = 1 / (1 + exp(-x_e))
     P(l_e = c | Z_i = k)           = (1 - sigma(x_e)) / (K - 1)     for c != k
@@ -77,7 +77,7 @@ def _e_step(data: CrowdLabels, alpha: np.ndarray, log_beta: np.ndarray,
     ``known = (items, classes)``: gold items, one-hot on their class, their term log P(labels, class).
     """
     k, n = data.n_classes, data.n_items
-    x = alpha[data.worker] * np.exp(log_beta[data.item])
+    x = alpha[data.judge] * np.exp(log_beta[data.item])
     log_right, log_wrong = _log_sigmoids(x)
     log_wrong -= np.log(k - 1)
     # every label contributes log_wrong to each class, and log_right - log_wrong more to its own class;
@@ -94,18 +94,18 @@ def _neg_q(params: np.ndarray, data: CrowdLabels, q: np.ndarray, prior: tuple[fl
 
     Q drops the terms that do not depend on the parameters (the class prior and (1 - q) log(K - 1)).
     """
-    n_workers = data.n_workers
-    alpha, log_beta = params[:n_workers], params[n_workers:]
+    n_judges = data.n_judges
+    alpha, log_beta = params[:n_judges], params[n_judges:]
     alpha_mean, alpha_sd, beta_mean, beta_sd = prior
     beta = np.exp(log_beta)
     beta_e = beta[data.item]
-    alpha_e = alpha[data.worker]
+    alpha_e = alpha[data.judge]
     x = alpha_e * beta_e
     da, db = alpha - alpha_mean, log_beta - beta_mean
     # q log sigma(x) + (1 - q) log(1 - sigma(x)) = log sigma(x) - (1 - q) x
     value = float(log_expit(x).sum() - (1.0 - q) @ x) - 0.5 * (da @ da / alpha_sd**2 + db @ db / beta_sd**2)
     resid = q - expit(x)
-    grad_alpha = np.bincount(data.worker, weights=resid * beta_e, minlength=n_workers) - da / alpha_sd**2
+    grad_alpha = np.bincount(data.judge, weights=resid * beta_e, minlength=n_judges) - da / alpha_sd**2
     grad_log_beta = np.bincount(data.item, weights=resid * x, minlength=data.n_items) - db / beta_sd**2
     return -value, -np.concatenate([grad_alpha, grad_log_beta])  # type: ignore[return-value]  # stubs: 1-D @ scalar
 
@@ -118,7 +118,7 @@ def _log_prior(alpha: np.ndarray, log_beta: np.ndarray, prior: tuple[float, floa
 
 
 class GLAD(TruthEstimator):
-    """GLAD (Whitehill et al. 2009): P(correct) = sigmoid(alpha_worker * beta_item), EM with Gaussian priors.
+    """GLAD (Whitehill et al. 2009): P(correct) = sigmoid(alpha_judge * beta_item), EM with Gaussian priors.
 
     Parameters
     ----------
@@ -127,7 +127,7 @@ class GLAD(TruthEstimator):
     tol : float
         Stop when an iteration changes the log posterior by at most ``tol`` times its size (>= 0).
     alpha_mean, alpha_sd : float
-        Gaussian prior on each worker's ability (sd > 0); the start value is the mean.
+        Gaussian prior on each judge's ability (sd > 0); the start value is the mean.
     log_beta_mean, log_beta_sd : float
         Gaussian prior on each item's log inverse difficulty (sd > 0).
     m_step_max_iter : int
@@ -138,7 +138,7 @@ class GLAD(TruthEstimator):
     Attributes
     ----------
     skills_ : pandas.Series
-        Alpha by worker.
+        Alpha by judge.
     betas_ : pandas.Series
         Beta = exp(b) by item: larger is easier.
     difficulty_ : pandas.Series
@@ -180,8 +180,8 @@ class GLAD(TruthEstimator):
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         prior = (float(self.alpha_mean), float(self.alpha_sd), float(self.log_beta_mean), float(self.log_beta_sd))
-        n_workers = data.n_workers
-        alpha = np.full(n_workers, prior[0])
+        n_judges = data.n_judges
+        alpha = np.full(n_judges, prior[0])
         log_beta = np.full(data.n_items, prior[2])
         post, loglik = _e_step(data, alpha, log_beta, gold)
         objective = loglik + _log_prior(alpha, log_beta, prior)
@@ -193,7 +193,7 @@ class GLAD(TruthEstimator):
             params, _ = lbfgsb(lambda p, q=q: _neg_q(p, data, q, prior),  # type: ignore[misc]  # mypy#15459
                                np.concatenate([alpha, log_beta]),
                                maxiter=int(self.m_step_max_iter), gtol=float(self.m_step_tol))
-            alpha, log_beta = params[:n_workers], params[n_workers:]
+            alpha, log_beta = params[:n_judges], params[n_judges:]
             post, loglik = _e_step(data, alpha, log_beta, gold)
             new_objective = loglik + _log_prior(alpha, log_beta, prior)
             self.objective_history_.append(new_objective)

@@ -6,21 +6,21 @@ labels alone (never a truth):
 - **Folds over labels** (:func:`label_folds`). Each item's labels are put in a seeded random order
   and dealt round the ``n_folds`` folds from a seeded random start, so an item's labels fall in
   different folds and every fit keeps at least one label of every item with two or more; items
-  with a single label are never withheld (fold -1). The order comes from the coded item and worker
+  with a single label are never withheld (fold -1). The order comes from the coded item and judge
   (ids in natural order), so the folds do not depend on the table's row order.
-- **The worker model of a fit** (:func:`worker_confusions`): one Dawid-Skene M-step on the fit's
-  posteriors T over the labels it saw, each worker's counts shrunk towards the pooled confusion
+- **The judge model of a fit** (:func:`judge_confusions`): one Dawid-Skene M-step on the fit's
+  posteriors T over the labels it saw, each judge's counts shrunk towards the pooled confusion
   (a Dirichlet prior of total weight ``strength`` per row, centred on the panel's):
 
       pi[w, t, c] = (n[w, t, c] + a P[t, c]) / (sum_c n[w, t, c] + a),
-      n[w, t, c] = sum_{e: worker_e = w, label_e = c} T[item_e, t],   P[t, c] ∝ sum_w n[w, t, c].
+      n[w, t, c] = sum_{e: judge_e = w, label_e = c} T[item_e, t],   P[t, c] ∝ sum_w n[w, t, c].
 
   The same model judges every method, so methods are compared by their posteriors alone. Two
-  coarser worker models (:func:`worker_model_confusions`) cannot explain a worker's bias towards a
-  class: ``one_coin``, each worker's expected accuracy a_w = (sum_{e of w} T[i_e, y_e] + A) /
+  coarser judge models (:func:`judge_model_confusions`) cannot explain a judge's bias towards a
+  class: ``one_coin``, each judge's expected accuracy a_w = (sum_{e of w} T[i_e, y_e] + A) /
   (n_w + 1) with errors spread evenly, and ``pooled``, one accuracy A = mean_e T[i_e, y_e] for all,
   both held at 1/K or above.
-- **Predictive probability** of a withheld label (item i, worker w, class c):
+- **Predictive probability** of a withheld label (item i, judge w, class c):
   P(c) = sum_t T_beta[i, t] pi[w, t, c] (:func:`predictive`), where T_beta[i, t] ∝ T[i, t]^beta
   is the posterior tempered by beta (:func:`temper`; beta < 1 softens it, beta = 1 leaves it).
 - **Tempering** (:func:`fit_tempering`): the beta that maximises the mean log predictive
@@ -43,17 +43,17 @@ from scipy.optimize import minimize, minimize_scalar
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
 
-__all__ = ["DEFAULT_FOLDS", "WORKER_MODELS", "WORKER_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
+__all__ = ["DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
            "fold_posteriors", "fold_split", "held_out", "held_out_from", "label_folds", "log_score", "predictive",
-           "stacking_weights", "subset", "temper", "worker_accuracies", "worker_confusions",
-           "worker_model_confusions"]
+           "stacking_weights", "subset", "temper", "judge_accuracies", "judge_confusions",
+           "judge_model_confusions"]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
 DEFAULT_FOLDS = 5
-#: the pooled confusion's weight in each worker's confusion row (pseudo-labels)
-WORKER_PRIOR = 1.0
-#: how a withheld label is predicted from a fit's posteriors (:func:`worker_model_confusions`)
-WORKER_MODELS = ("confusion", "one_coin", "pooled")
+#: the pooled confusion's weight in each judge's confusion row (pseudo-labels)
+JUDGE_PRIOR = 1.0
+#: how a withheld label is predicted from a fit's posteriors (:func:`judge_model_confusions`)
+JUDGE_MODELS = ("confusion", "one_coin", "pooled")
 #: the tempering search's range of beta
 BETA_RANGE = (0.02, 5.0)
 #: a predictive probability below this counts as this (log 1e-300 ~ -690)
@@ -64,9 +64,9 @@ def label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) 
     """(n_labels,) fold 0..n_folds-1 of each label, -1 for the labels of items with a single label."""
     rng = rng_for(seed, "truth", "label folds")
     item_key = rng.random(data.n_items)
-    worker_key = rng.random(data.n_workers)
+    judge_key = rng.random(data.n_judges)
     offset = rng.integers(0, n_folds, data.n_items)
-    key = (item_key[data.item] + worker_key[data.worker]) % 1.0
+    key = (item_key[data.item] + judge_key[data.judge]) % 1.0
     order = np.lexsort((data.label, key, data.item))
     counts = np.bincount(data.item, minlength=data.n_items)
     first = np.concatenate([[0], np.cumsum(counts)[:-1]])
@@ -78,26 +78,26 @@ def label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) 
 
 
 def subset(data: CrowdLabels, keep: np.ndarray) -> CrowdLabels:
-    """Return the labels where ``keep`` is True, with every item, worker and class code of ``data`` kept."""
-    return CrowdLabels(item=data.item[keep], worker=data.worker[keep], label=data.label[keep], items=data.items,
-                       workers=data.workers, classes=data.classes)
+    """Return the labels where ``keep`` is True, with every item, judge and class code of ``data`` kept."""
+    return CrowdLabels(item=data.item[keep], judge=data.judge[keep], label=data.label[keep], items=data.items,
+                       judges=data.judges, classes=data.classes)
 
 
-def worker_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR) -> np.ndarray:
-    """(n_workers, K, K) pi[w, t, c]: the M-step on ``posteriors`` (n_items, K), shrunk towards the pooled confusion."""
-    k, n_workers = data.n_classes, data.n_workers
+def judge_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
+    """(n_judges, K, K) pi[w, t, c]: the M-step on ``posteriors`` (n_items, K), shrunk towards the pooled confusion."""
+    k, n_judges = data.n_classes, data.n_judges
     # cell (w, t, c) of label e: posterior T[item_e, t] at ((w_e K + t) K + c_e), summed by one bincount
-    cells = (data.worker[:, None].astype(np.int64) * k + np.arange(k)) * k + data.label[:, None]
-    counts = np.bincount(cells.ravel(), weights=posteriors[data.item].ravel(), minlength=n_workers * k * k)
-    counts = counts.reshape(n_workers, k, k)
+    cells = (data.judge[:, None].astype(np.int64) * k + np.arange(k)) * k + data.label[:, None]
+    counts = np.bincount(cells.ravel(), weights=posteriors[data.item].ravel(), minlength=n_judges * k * k)
+    counts = counts.reshape(n_judges, k, k)
     pooled = counts.sum(axis=0) + 1e-9
     pooled /= pooled.sum(axis=1, keepdims=True)
     return (counts + strength * pooled) / (counts.sum(axis=2, keepdims=True) + strength)
 
 
-def worker_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = WORKER_PRIOR
+def judge_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR
                       ) -> tuple[np.ndarray, float]:
-    """((n_workers,) a_w, A): each worker's expected accuracy under ``posteriors``, shrunk towards the pooled one.
+    """((n_judges,) a_w, A): each judge's expected accuracy under ``posteriors``, shrunk towards the pooled one.
 
     a_w = (sum_{e of w} T[item_e, label_e] + s A) / (n_w + s), A = sum_e T[item_e, label_e] / n, both held at
     1/K or above (judges beat chance).
@@ -105,8 +105,8 @@ def worker_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float
     k = data.n_classes
     agree = posteriors[data.item, data.label]
     pooled = max(float(agree.mean()) if len(agree) else 1.0 / k, 1.0 / k)
-    sums = np.bincount(data.worker, weights=agree, minlength=data.n_workers)
-    counts = np.bincount(data.worker, minlength=data.n_workers)
+    sums = np.bincount(data.judge, weights=agree, minlength=data.n_judges)
+    counts = np.bincount(data.judge, minlength=data.n_judges)
     return np.maximum((sums + strength * pooled) / (counts + strength), 1.0 / k), pooled
 
 
@@ -117,28 +117,28 @@ def _coins(accuracy: np.ndarray, k: int) -> np.ndarray:
     return a * eye + (1.0 - a) / (k - 1) * (1.0 - eye)
 
 
-def worker_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
-    """(n_workers, K, K) the worker model by which withheld labels are predicted from a fit's posteriors.
+def judge_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
+    """(n_judges, K, K) the judge model by which withheld labels are predicted from a fit's posteriors.
 
     One of:
 
-    - ``"confusion"``: each worker's confusion matrix (:func:`worker_confusions`): it explains a worker's
+    - ``"confusion"``: each judge's confusion matrix (:func:`judge_confusions`): it explains a judge's
       bias towards a class as well as its skill;
-    - ``"one_coin"``: each worker's accuracy a_w (:func:`worker_accuracies`), errors spread evenly: no
-      worker's bias can be explained, only how often it agrees with the posteriors' class;
-    - ``"pooled"``: one accuracy A for every worker.
+    - ``"one_coin"``: each judge's accuracy a_w (:func:`judge_accuracies`), errors spread evenly: no
+      judge's bias can be explained, only how often it agrees with the posteriors' class;
+    - ``"pooled"``: one accuracy A for every judge.
 
     In the last two, accuracies are held at 1/K or above, so posteriors whose classes are inverted predict
     the withheld labels badly.
     """
     if model == "confusion":
-        return worker_confusions(data, posteriors)
-    accuracy, pooled = worker_accuracies(data, posteriors)
+        return judge_confusions(data, posteriors)
+    accuracy, pooled = judge_accuracies(data, posteriors)
     if model == "one_coin":
         return _coins(accuracy, data.n_classes)
     if model == "pooled":
-        return _coins(np.full(data.n_workers, pooled), data.n_classes)
-    raise ValueError(f"worker model must be one of {', '.join(WORKER_MODELS)}, got {model!r}")
+        return _coins(np.full(data.n_judges, pooled), data.n_classes)
+    raise ValueError(f"judge model must be one of {', '.join(JUDGE_MODELS)}, got {model!r}")
 
 
 def temper(posteriors: np.ndarray, beta: float) -> np.ndarray:
@@ -168,7 +168,7 @@ class HeldOut:
 
     #: (n, K) the fit's posterior of each withheld label's item
     posteriors: np.ndarray
-    #: (n, K) pi[worker, t, label] of each withheld label, t = 0..K-1
+    #: (n, K) pi[judge, t, label] of each withheld label, t = 0..K-1
     said: np.ndarray
 
     @cached_property
@@ -207,7 +207,7 @@ class FoldSplit:
     seen: tuple[CrowdLabels, ...]
     #: the gold items (item codes, class codes) each fold's fit is given (None without gold)
     known: tuple[Known | None, ...]
-    #: the gold items each fold withholds (item codes, class codes), scored as a perfect worker's labels
+    #: the gold items each fold withholds (item codes, class codes), scored as a perfect judge's labels
     gold_withheld: tuple[Known, ...]
 
 
@@ -248,21 +248,21 @@ def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], spli
 
 
 def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
-             folds: np.ndarray | FoldSplit, worker_model: str = "confusion") -> HeldOut:
-    """Fit without each fold; return the withheld labels' posteriors and worker columns, then the gold's.
+             folds: np.ndarray | FoldSplit, judge_model: str = "confusion") -> HeldOut:
+    """Fit without each fold; return the withheld labels' posteriors and judge columns, then the gold's.
 
     Each fit is ``fit(labels, known) -> posteriors`` on the labels and gold items the fold leaves in. Returned:
-    the withheld labels' posteriors and worker columns, in label order, then each withheld
-    gold item's posterior and the one-hot of its class (a label from a worker who is always right).
+    the withheld labels' posteriors and judge columns, in label order, then each withheld
+    gold item's posterior and the one-hot of its class (a label from a judge who is always right).
     ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
-    methods). ``worker_model``: how a withheld label is predicted from the posteriors (:func:`worker_model`).
+    methods). ``judge_model``: how a withheld label is predicted from the posteriors (:func:`judge_model`).
     """
     split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
-    return held_out_from(fold_posteriors(fit, split), data, split, worker_model)
+    return held_out_from(fold_posteriors(fit, split), data, split, judge_model)
 
 
 def held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: FoldSplit,
-                  worker_model: str = "confusion") -> HeldOut:
+                  judge_model: str = "confusion") -> HeldOut:
     """:func:`held_out` from the folds' fitted posteriors (:func:`fold_posteriors`), already computed."""
     k = data.n_classes
     posteriors = np.zeros((data.n_labels, k))
@@ -270,9 +270,9 @@ def held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels,
     gold_posteriors, gold_said = [np.zeros((0, k))], [np.zeros((0, k))]
     for fitted, out, seen, (gold_items, gold_classes) in zip(posteriors_by_fold, split.withheld, split.seen,
                                                              split.gold_withheld):
-        confusion = worker_model_confusions(seen, fitted, worker_model)
+        confusion = judge_model_confusions(seen, fitted, judge_model)
         posteriors[out] = fitted[data.item[out]]
-        said[out] = confusion[data.worker[out], :, data.label[out]]
+        said[out] = confusion[data.judge[out], :, data.label[out]]
         gold_posteriors.append(fitted[gold_items])
         gold_said.append(np.eye(k)[gold_classes])
     withheld = split.folds >= 0

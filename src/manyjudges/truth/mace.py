@@ -1,10 +1,10 @@
-"""MACE: each worker either knows the answer or spams from its own label distribution (Hovy et al. 2013).
+"""MACE: each judge either knows the answer or spams from its own label distribution (Hovy et al. 2013).
 
 Hovy, D., Berg-Kirkpatrick, T., Vaswani, A. and Hovy, E. (2013). Learning whom to trust with
 MACE. Proceedings of NAACL-HLT 2013, 1120-1130.
 
 Model (the paper's section 2; its eq. 1 is the marginal likelihood below). Item i has a true class T_i, uniform over
-the K classes. For each label e = (item i, worker w, label a_e) the worker is spamming,
+the K classes. For each label e = (item i, judge w, label a_e) the judge is spamming,
 S_e = 1, with probability 1 - theta_w; spamming, it draws a_e from its own strategy xi_w (a
 distribution over the classes); otherwise (S_e = 0) a_e = T_i. So
 
@@ -78,7 +78,7 @@ class _Restart:
 
     #: (n_items, K) P(T_i = t | labels)
     posteriors: np.ndarray
-    #: (n_workers, 2) the (spam, know) counts and (n_workers, K) the strategy counts behind the last M-step
+    #: (n_judges, 2) the (spam, know) counts and (n_judges, K) the strategy counts behind the last M-step
     #: (the Dirichlet parameters under VB, prior included; the smoothed counts under EM)
     knowing: np.ndarray
     strategy: np.ndarray
@@ -92,38 +92,38 @@ class _Restart:
 
 @dataclass(frozen=True)
 class _Codes:
-    """Flat indexes of the labels, computed once per fit: ``worker * K + label`` and ``label * n_items + item``."""
+    """Flat indexes of the labels, computed once per fit: ``judge * K + label`` and ``label * n_items + item``."""
 
-    worker_label: np.ndarray
+    judge_label: np.ndarray
     label_item: np.ndarray
 
     @classmethod
     def of(cls, data: CrowdLabels) -> _Codes:
-        return cls(data.worker * data.n_classes + data.label, data.label * data.n_items + data.item)
+        return cls(data.judge * data.n_classes + data.label, data.label * data.n_items + data.item)
 
 
 def _e_step(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, codes: _Codes | None = None,
             known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """(posteriors, (n_workers, 2) expected (spam, know) counts, (n_workers, K) strategy counts, sum_i log Z_i).
+    """(posteriors, (n_judges, 2) expected (spam, know) counts, (n_judges, K) strategy counts, sum_i log Z_i).
 
     ``spam[w] = (P(spamming), P(knowing))`` and ``xi[w]`` the strategy (VB: the exp-digamma weights).
     The posteriors come transposed, (K, n_items): the sums over the classes are then K-term
     element-wise operations rather than reductions along short rows. ``known = (items, classes)``:
     gold items, one-hot on their class, log Z_i their joint term at it.
     """
-    k, n, n_workers = data.n_classes, data.n_items, data.n_workers
+    k, n, n_judges = data.n_classes, data.n_items, data.n_judges
     codes = _Codes.of(data) if codes is None else codes
-    m = spam[:, 0][data.worker] * xi.ravel()[codes.worker_label]
-    know = spam[:, 1][data.worker]
+    m = spam[:, 0][data.judge] * xi.ravel()[codes.judge_label]
+    know = spam[:, 1][data.judge]
     log_m = np.log(np.maximum(m, _TINY))
     # every label contributes log m_e to each class, and log(m_e + know) - log m_e more to its own class
     joint = np.bincount(codes.label_item, weights=np.log(m + know) - log_m, minlength=k * n).reshape(k, n)
     joint += np.bincount(data.item, weights=log_m, minlength=n) - np.log(k)
     post, log_z = posteriors_from_log_joint(joint, known)
     p_know = post.ravel()[codes.label_item] * know / (m + know)
-    strategy = np.bincount(codes.worker_label, weights=1.0 - p_know, minlength=n_workers * k).reshape(n_workers, k)
-    # a worker's expected spamming count is the sum of its strategy counts
-    counts = np.column_stack([strategy.sum(axis=1), np.bincount(data.worker, weights=p_know, minlength=n_workers)])
+    strategy = np.bincount(codes.judge_label, weights=1.0 - p_know, minlength=n_judges * k).reshape(n_judges, k)
+    # a judge's expected spamming count is the sum of its strategy counts
+    counts = np.column_stack([strategy.sum(axis=1), np.bincount(data.judge, weights=p_know, minlength=n_judges)])
     return post, counts, strategy, float(log_z.sum())
 
 
@@ -149,7 +149,7 @@ def _kl_dirichlet(post: np.ndarray, prior: np.ndarray) -> float:
 def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, method: str, smoothing: float,
          alpha: float, beta: float, strategy_prior: float, known: tuple[np.ndarray, np.ndarray] | None = None
          ) -> _Restart:
-    """Run one restart from ``spam`` (n_workers, 2: P(spamming), P(knowing)) and ``xi`` (n_workers, K).
+    """Run one restart from ``spam`` (n_judges, 2: P(spamming), P(knowing)) and ``xi`` (n_judges, K).
 
     Gold items ``known`` (item codes, class codes) are fixed.
     """
@@ -174,7 +174,7 @@ def _run(data: CrowdLabels, spam: np.ndarray, xi: np.ndarray, n_iter: int, metho
 
 
 class MACE(TruthEstimator):
-    """MACE (Hovy et al. 2013): workers know the answer with probability theta, else spam; EM or VB, restarts.
+    """MACE (Hovy et al. 2013): judges know the answer with probability theta, else spam; EM or VB, restarts.
 
     Parameters
     ----------
@@ -187,7 +187,7 @@ class MACE(TruthEstimator):
     alpha, beta : float
         Beta prior pseudo-counts of spamming and of knowing (VB only; > 0).
     strategy_prior : float
-        Symmetric Dirichlet prior on each worker's spamming strategy (VB only; > 0).
+        Symmetric Dirichlet prior on each judge's spamming strategy (VB only; > 0).
     smoothing : float or None
         Pseudo-count added to every expected count before normalising (EM only; >= 0);
         None: 0.01 / K (the authors' default).
@@ -199,11 +199,11 @@ class MACE(TruthEstimator):
     Attributes
     ----------
     skills_ : pandas.Series
-        theta by worker.
+        theta by judge.
     strategies_ : pandas.DataFrame
-        xi, workers by class.
+        xi, judges by class.
     confusions_ : pandas.DataFrame
-        The workers' confusions.
+        The judges' confusions.
     objective_ : float
         The objective of the kept restart.
     objectives_ : ndarray, shape (n_restarts,)
@@ -242,15 +242,15 @@ class MACE(TruthEstimator):
         check_number("random_state", self.random_state, low=0, integer=True)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        k, n_workers = data.n_classes, data.n_workers
+        k, n_judges = data.n_classes, data.n_judges
         smoothing = 0.01 / k if self.smoothing is None else float(self.smoothing)
         rng = np.random.default_rng(int(self.random_state))
         noise = float(self.init_noise)
         best: _Restart | None = None
         objectives = []
         for restart in range(int(self.n_restarts)):
-            spam = _normalise(1.0 + noise * rng.random((n_workers, 2)))
-            xi = _normalise(1.0 + noise * rng.random((n_workers, k)))
+            spam = _normalise(1.0 + noise * rng.random((n_judges, 2)))
+            xi = _normalise(1.0 + noise * rng.random((n_judges, k)))
             result = _run(data, spam, xi, int(self.n_iter), self.method, smoothing, float(self.alpha),
                           float(self.beta), float(self.strategy_prior), gold)
             objectives.append(result.objective)
@@ -261,7 +261,7 @@ class MACE(TruthEstimator):
         theta = _normalise(best.knowing)[:, 1]
         xi = _normalise(best.strategy)
         confusions = (1.0 - theta)[:, None, None] * xi[:, None, :] + theta[:, None, None] * np.eye(k)[None]
-        self.strategies_ = pd.DataFrame(xi, index=pd.Index(data.workers, name="worker"),
+        self.strategies_ = pd.DataFrame(xi, index=pd.Index(data.judges, name="judge"),
                                         columns=pd.Index(data.classes, name="label"))
         self.objective_ = best.objective
         self.objectives_ = np.asarray(objectives)

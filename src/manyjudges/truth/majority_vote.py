@@ -20,10 +20,10 @@ When several classes share the largest count, ``ties`` chooses:
   under pandas 2, whose ``value_counts`` grouped sorted, the same code broke ties to the lowest
   class.
 
-``skills_`` is each worker's agreement rate with the chosen labels:
+``skills_`` is each judge's agreement rate with the chosen labels:
 skill[w] = #{w's labels equal to the chosen label of their item} / #{w's labels}, every label
 counted, a repeated (item, worker) label included (crowd-kit's ``get_accuracy`` counts a repeated
-identical (item, worker, label) row once).
+identical (item, judge, label) row once).
 """
 from __future__ import annotations
 
@@ -70,10 +70,10 @@ def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state:
 
 
 def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
-    """(n_workers,) each worker's share of labels equal to the chosen class of their item (NaN: no labels)."""
-    agree = np.bincount(data.worker, weights=data.label == chosen[data.item], minlength=data.n_workers)
-    total = data.worker_counts
-    out = np.full(data.n_workers, np.nan)
+    """(n_judges,) each judge's share of labels equal to the chosen class of their item (NaN: no labels)."""
+    agree = np.bincount(data.judge, weights=data.label == chosen[data.item], minlength=data.n_judges)
+    total = data.judge_counts
+    out = np.full(data.n_judges, np.nan)
     np.divide(agree, total, out=out, where=total > 0)
     return out
 
@@ -100,7 +100,7 @@ class MajorityVote(TruthEstimator):
         Seed of the ``numpy.random.Generator`` used by ``ties="random"`` (ignored otherwise).
     """
 
-    gold_use = "labels"  # no worker model to learn from gold items: they get their known class
+    gold_use = "labels"  # no judge model to learn from gold items: they get their known class
 
     def __init__(self, ties: str = "lowest", random_state: int = 0, calibrate: str | None = None) -> None:
         self.calibrate = calibrate

@@ -1,23 +1,23 @@
-"""One-coin Dawid-Skene: one accuracy per worker, errors spread evenly over the other classes, fitted by EM.
+"""One-coin Dawid-Skene: one accuracy per judge, errors spread evenly over the other classes, fitted by EM.
 
 Zhang, Y., Chen, X., Zhou, D. and Jordan, M. I. (2016). Spectral methods meet EM: a provably
 optimal algorithm for crowdsourcing. Journal of Machine Learning Research 17(102), 1-44 (the
 one-coin model); the EM is Dawid and Skene's (1979, Applied Statistics 28(1), 20-28, equations
-(2.3)-(2.5)) with the confusion matrix of worker w tied to one accuracy a[w]:
+(2.3)-(2.5)) with the confusion matrix of judge w tied to one accuracy a[w]:
 
     pi[w, t, t] = a[w]          pi[w, t, c] = (1 - a[w]) / (K - 1)   for c != t
 
-EM on the labels e = (item_e, worker_e, label_e), T[i, t] = P(truth of i is t | labels):
+EM on the labels e = (item_e, judge_e, label_e), T[i, t] = P(truth of i is t | labels):
 
 - M-step (s = ``smoothing``: the Dirichlet(1 + s) prior on each confusion row of the full model,
   restricted to the tied matrix; s = 0 is maximum likelihood):
 
-      R[w] = sum_{e: worker_e = w} T[item_e, label_e]                 (posterior mass on w's own labels)
-      W[w] = sum_{e: worker_e = w} sum_{t != label_e} T[item_e, t]    (the rest, summed as such)
+      R[w] = sum_{e: judge_e = w} T[item_e, label_e]                 (posterior mass on w's own labels)
+      W[w] = sum_{e: judge_e = w} sum_{t != label_e} T[item_e, t]    (the rest, summed as such)
       a[w] = (R[w] + K s) / (R[w] + W[w] + K^2 s)
       p[t] = (sum_i T[i, t] + s) / (n_items + K s)
 
-- E-step: T[i, t] ∝ p[t] * prod_{e: item_e = i} pi[worker_e, t, label_e] (in log space).
+- E-step: T[i, t] ∝ p[t] * prod_{e: item_e = i} pi[judge_e, t, label_e] (in log space).
 
 Start: T = each item's label shares (the soft majority vote). Stop: after the first iteration
 whose objective gains less than ``tol`` per label (the log-likelihood at s = 0; plus
@@ -38,7 +38,7 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
 
 - it clips every confusion entry to [1e-10, 1 - 1e-10] and the priors at 1e-10, and computes
   1 - a[w] by subtraction; where EM drives accuracies to 0 or 1 (on the trec set about a hundred
-  workers after ten iterations, as the priors head to (0.001, 0.999)) the two then part;
+  judges after ten iterations, as the priors head to (0.001, 0.999)) the two then part;
 - it stops when its loss gains less than ``tol`` per label, a fall included, and its loss counts
   log p once per label instead of once per item (see :mod:`manyjudges.truth.dawid_skene`), so it
   is not EM's objective;
@@ -63,7 +63,7 @@ __all__ = ["OneCoinDawidSkene"]
 
 
 class OneCoinDawidSkene(TruthEstimator):
-    """One-coin Dawid-Skene EM: one accuracy per worker, errors uniform over the other K - 1 classes.
+    """One-coin Dawid-Skene EM: one accuracy per judge, errors uniform over the other K - 1 classes.
 
     Parameters
     ----------

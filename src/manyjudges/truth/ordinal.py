@@ -1,4 +1,4 @@
-"""Ordinal Dawid-Skene: Dawid-Skene EM with each worker's confusion an ordered-probit row family.
+"""Ordinal Dawid-Skene: Dawid-Skene EM with each judge's confusion an ordered-probit row family.
 
 Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates
 using the EM algorithm. Journal of the Royal Statistical Society, Series C 28(1), 20-28
@@ -9,31 +9,31 @@ of a latent Gaussian between cut points). The combination is ours; no single pap
 defines this estimator.
 
 Model. The classes 0..K-1 are ordered. Item i has a true class t_i drawn from the class
-priors p; worker w, shown an item of class t, perceives mu_t + b_w + s_w e with e ~ N(0, 1)
+priors p; judge w, shown an item of class t, perceives mu_t + b_w + s_w e with e ~ N(0, 1)
 (a bias b_w and a noise scale s_w > 0) and reports the class c whose bin (tau_c, tau_{c+1})
 holds it (tau_0 = -inf, tau_K = +inf), except that with probability l_w (its lapse rate) it
 labels at random, uniformly over the K classes:
 
     P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)] + l_w / K.
 
-The class locations mu_t and the cut points tau_1 < ... < tau_{K-1} are shared by all workers
+The class locations mu_t and the cut points tau_1 < ... < tau_{K-1} are shared by all judges
 and learned (``learn_cuts``), with mu_0 = 0, mu_{K-1} = K - 1 (the scale) and the cut points'
 mean (K - 1) / 2 (the location; a common shift of the cut points and the biases is not
 identified); ``learn_cuts=False`` keeps mu_t = t, tau_c = c - 1/2 (equally spaced classes,
 each true class in the middle of its bin). The lapse is the uniform guessing of a spammer (as
 MACE's spamming, Hovy et al. 2013, NAACL, with a uniform spam distribution); ``lapse=False``
-keeps l_w = 0. Three parameters per worker instead of Dawid and Skene's K(K - 1), so a worker
+keeps l_w = 0. Three parameters per judge instead of Dawid and Skene's K(K - 1), so a judge
 with few labels is still estimated; its errors land on the neighbouring classes, the farther the
 rarer, plus a floor l_w / K.
 
-The learned locations let classes sit closer than one bin when workers confuse them; the lapse
+The learned locations let classes sit closer than one bin when judges confuse them; the lapse
 takes random labels, which a Gaussian's tails explain only with a large s_w (why both, measured:
 docs/methods.md, the ordinal Dawid-Skene).
 
 Estimation: EM for the maximum a posteriori fit, with ``smoothing`` = eps pseudo-counts in
-every cell (t, c) of every worker's confusion and every class prior (as
-:mod:`manyjudges.graded.dawid_skene`'s smoothing; it keeps a worker who agrees with every
-posterior from reaching s_w = 0), two weak priors that keep every worker's parameters set by the
+every cell (t, c) of every judge's confusion and every class prior (as
+:mod:`manyjudges.graded.dawid_skene`'s smoothing; it keeps a judge who agrees with every
+posterior from reaching s_w = 0), two weak priors that keep every judge's parameters set by the
 data (below), and the lapses a second latent variable, one per label:
 
     E-step   log T[i, t] = log p_t + sum_{labels e of i} log P_{w_e}(y_e | t) - logsumexp_t(...)
@@ -42,7 +42,7 @@ data (below), and the lapses a second latent variable, one per label:
              l_w = (sum_{t, c} N[w, t, c] z[w, t, c] + lambda l_0) / (sum_{t, c} N[w, t, c] + lambda)
              (b_w, s_w) = argmax f_w = sum_{t, c} N[w, t, c] (1 - z[w, t, c]) log P*_w(c | t)
                                        - rho / 2 ((a_w - 1)^2 + d_w^2)
-             (mu, tau) raised on sum_w f_w with the workers held,
+             (mu, tau) raised on sum_w f_w with the judges held,
              N[w, t, c] = eps + sum_{labels e of w saying c} T[item_e, t]
 
 (P*_w the probit part, in brackets above), starting from T = each item's label shares (the soft
@@ -51,14 +51,14 @@ Beta with ``lapse_prior`` = lambda pseudo-labels at the mean l_0 (log-prior lamb
 (1 - l_0) log(1 - l_w))), and (a_w, d_w) Gaussian around (1, 0), the noise scale 1 and no bias,
 with precision ``ridge`` = rho (log-prior -rho/2 ((a_w - 1)^2 + d_w^2)). Without them the
 likelihood has ridges EM crawls along for thousands of iterations without reaching a point: a
-worker whose labels are all lapses leaves (a_w, d_w) free, a lapse rate creeps towards 0
+judge whose labels are all lapses leaves (a_w, d_w) free, a lapse rate creeps towards 0
 (1.5e-323 after 1,600 iterations on a Snow et al. task, measured), a lapse and a wide s_w explain the same scatter.
-The worker step has no closed form. In a_w = 1 / s_w and d_w = -b_w / s_w the bin edges are
+The judge step has no closed form. In a_w = 1 / s_w and d_w = -b_w / s_w the bin edges are
 affine, u_hi = a_w x_hi + d_w and u_lo = a_w x_lo + d_w with x = tau - mu_t (x_hi = c + 1/2 - t,
 x_lo = c - 1/2 - t when equally spaced), and log(Phi(u_hi) - Phi(u_lo)) is jointly concave in
 (u_hi, u_lo) (the log-concavity of the normal law; Pratt 1981, JASA 76, 103-106), so f_w is
 concave in (a_w, d_w) (the ridge adds a concave quadratic): the M-step is Newton's method on
-each worker's 2 x 2 problem, all workers at once, warm-started at the previous parameters, each
+each judge's 2 x 2 problem, all judges at once, warm-started at the previous parameters, each
 step halved until f_w rises (Armijo) and refused if it never does, so f_w never falls. With
 r(u) = phi(u) / P, q(u) = u r(u) (both 0 at an infinite edge), x the edges' derivatives in a
 and g = grad log P:
@@ -68,7 +68,7 @@ and g = grad log P:
     d2 log P / d a dd = -q(u_hi) x_hi + q(u_lo) x_lo - g_a g_d
     d2 log P / d d2  = -q(u_hi) + q(u_lo) - g_d^2
 
-(phi' (u) = -u phi(u)). The shared step: with the workers held, u is affine in the table x[t,
+(phi' (u) = -u phi(u)). The shared step: with the judges held, u is affine in the table x[t,
 j] = tau_{j+1} - mu_t too (j = 0..K-2), so sum_w f_w is concave in x, and in the free coordinates
 (mu_1..mu_{K-2}, tau on its sum-zero plane; :func:`cut_basis`): Newton's method with the same
 Armijo halving, a step also refused unless tau and mu stay increasing. With d log P / d u_hi =
@@ -93,12 +93,12 @@ then depends on the last digits of the arithmetic: another processor's BLAS move
 by 2e-5. At the fixed point the data set the answer.
 
 Gold items (``fit(labels, gold=...)``, known classes t*_i): T[i, .] is one-hot on t*_i from the
-start and after every E-step, so the priors, the lapses, every worker's (b_w, s_w) and the shared
+start and after every E-step, so the priors, the lapses, every judge's (b_w, s_w) and the shared
 (mu, tau) are learned from them as from the other items (semi-supervised EM, as
 :mod:`manyjudges.graded.dawid_skene`'s ``known``); their term of the objective is the joint
 log p_{t*} + sum_e log P_{w_e}(y_e | t*) instead of the logsumexp over t, the quantity EM then increases.
 
-Fitted: ``proba_`` = T; ``confusions_`` = P_w(c | t); ``skills_`` = each worker's expected
+Fitted: ``proba_`` = T; ``confusions_`` = P_w(c | t); ``skills_`` = each judge's expected
 accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_`` and ``lapse_`` (b_w, s_w, l_w); ``priors_``,
 ``locations_`` (mu_t), ``cuts_`` (tau_1..tau_{K-1}).
 """
@@ -119,6 +119,7 @@ from manyjudges.truth.ordinal_probit import (
     cut_basis,
     cut_objective,
     default_cuts,
+    judge_objective,
     log_probit_confusion,
     mix_lapse,
     newton_cut_step,
@@ -126,22 +127,21 @@ from manyjudges.truth.ordinal_probit import (
     ordinal_confusion,
     ordinal_log_confusion,
     spacing_prior,
-    worker_objective,
 )
 
 __all__ = ["OrdinalDawidSkene", "cut_basis", "cut_objective", "default_cuts", "newton_cut_step", "newton_m_step",
-           "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "worker_objective"]
+           "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "judge_objective"]
 
-#: every worker's lapse rate l_w before the first M-step
+#: every judge's lapse rate l_w before the first M-step
 LAPSE_START = 0.1
-#: the largest lapse rate: l_w = 1 (a worker all of whose labels are random) leaves log(1 - l_w) = -inf, and a
-#: rounding past 1 NaN, in every confusion cell; held just below, the worker's probit part keeps a finite weight
+#: the largest lapse rate: l_w = 1 (a judge all of whose labels are random) leaves log(1 - l_w) = -inf, and a
+#: rounding past 1 NaN, in every confusion cell; held just below, the judge's probit part keeps a finite weight
 LAPSE_MAX = 1.0 - 1e-9
 
 
 
 class OrdinalDawidSkene(TruthEstimator):
-    """Dawid-Skene EM with ordered-probit confusions: a bias, a noise scale and a lapse rate per worker.
+    """Dawid-Skene EM with ordered-probit confusions: a bias, a noise scale and a lapse rate per judge.
 
     For ordered classes (lowest first: pass ``classes`` to ``fit`` when the labels are not
     integers 0..K-1).
@@ -158,12 +158,12 @@ class OrdinalDawidSkene(TruthEstimator):
         maximum likelihood).
     learn_cuts : bool
         Learn the class locations mu_1..mu_{K-2} and the cut points tau_1..tau_{K-1},
-        shared by all workers (False: mu_t = t, tau_c = c - 1/2, equally spaced).
+        shared by all judges (False: mu_t = t, tau_c = c - 1/2, equally spaced).
     lapse : bool
-        Give each worker a lapse rate l_w, the share of its labels drawn uniformly from the
+        Give each judge a lapse rate l_w, the share of its labels drawn uniformly from the
         K classes whatever the truth (False: l_w = 0).
     ridge : float
-        rho, the precision of the Gaussian prior on each worker's (a_w, d_w) = (1 / s_w,
+        rho, the precision of the Gaussian prior on each judge's (a_w, d_w) = (1 / s_w,
         -b_w / s_w) around (1, 0) (0: none).
     lapse_prior : float
         lambda, the Beta prior's pseudo-labels on each lapse rate, at the mean l_0 = 0.1
@@ -178,11 +178,11 @@ class OrdinalDawidSkene(TruthEstimator):
     labels_ : pandas.Series
         The class of each item.
     confusions_ : pandas.DataFrame
-        The workers' confusions.
+        The judges' confusions.
     skills_ : pandas.Series
-        The expected accuracy sum_t p_t P_w(t | t) by worker.
+        The expected accuracy sum_t p_t P_w(t | t) by judge.
     bias_, scale_, lapse_ : pandas.Series
-        Per worker.
+        Per judge.
     priors_ : pandas.Series
         Per class.
     locations_ : pandas.Series
@@ -199,7 +199,7 @@ class OrdinalDawidSkene(TruthEstimator):
     Notes
     -----
     Gold items (``fit(labels, gold=...)``) keep their known class in every
-    E-step, so the workers' parameters are learned from them too.
+    E-step, so the judges' parameters are learned from them too.
     """
 
     gold_use = "fit"
@@ -234,11 +234,11 @@ class OrdinalDawidSkene(TruthEstimator):
         priors, log_conf = run.payload
         conf = np.exp(log_conf)
         skills = conf[:, np.arange(k), np.arange(k)] @ priors
-        workers = pd.Index(data.workers, name="worker")
+        judges = pd.Index(data.judges, name="judge")
         classes = pd.Index(data.classes, name="label")
-        self.bias_ = pd.Series(-shift / precision, index=workers, name="bias")
-        self.scale_ = pd.Series(1.0 / precision, index=workers, name="scale")
-        self.lapse_ = pd.Series(np.zeros(w) if lapse is None else lapse, index=workers, name="lapse")
+        self.bias_ = pd.Series(-shift / precision, index=judges, name="bias")
+        self.scale_ = pd.Series(1.0 / precision, index=judges, name="scale")
+        self.lapse_ = pd.Series(np.zeros(w) if lapse is None else lapse, index=judges, name="lapse")
         self.priors_ = pd.Series(priors, index=classes, name="prior")
         self.locations_ = pd.Series(cuts[0, 0] - cuts[:, 0], index=classes, name="location")  # mu_0 = 0
         self.cuts_ = pd.Series(cuts[0], index=pd.RangeIndex(1, k, name="cut"), name="cut")
@@ -256,14 +256,14 @@ _Parameters = tuple[np.ndarray, "np.ndarray | None", np.ndarray, np.ndarray, np.
 class _OrdinalEM:
     """The EM map of one fit on a flat state.
 
-    The state holds the posteriors (K x n), then each worker's lapse (when learned), precision a_w and shift
+    The state holds the posteriors (K x n), then each judge's lapse (when learned), precision a_w and shift
     d_w, then the (K, K - 1) cut table (module docstring).
     """
 
     k: int
     n: int
     w: int
-    #: (W K, n) CSR: row w K + c counts worker w's labels c of each item
+    #: (W K, n) CSR: row w K + c counts judge w's labels c of each item
     by_label: sparse.csr_matrix
     gold: tuple[np.ndarray, np.ndarray] | None
     eps: float
@@ -276,8 +276,8 @@ class _OrdinalEM:
     @classmethod
     def of(cls, est: OrdinalDawidSkene, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None
            ) -> _OrdinalEM:
-        k, n, w = data.n_classes, data.n_items, data.n_workers
-        by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.worker * k + data.label, data.item)),
+        k, n, w = data.n_classes, data.n_items, data.n_judges
+        by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.judge * k + data.label, data.item)),
                                      shape=(w * k, n))
         return cls(k, n, w, by_label, gold, float(est.smoothing), float(est.ridge), float(est.lapse_prior),
                    float(est.spacing), bool(est.learn_cuts), bool(est.lapse))
@@ -334,7 +334,7 @@ class _OrdinalEM:
 
         With weights[w, t, c] = sum over w's labels
         equal to c of T[item, t] + eps and p_t = (sum_i T[i, t] + eps) / (n + K eps): each lapse from its cells'
-        lapse shares (:meth:`lapse_step`), then one Newton step on each worker's (a_w, d_w) and one on the cuts.
+        lapse shares (:meth:`lapse_step`), then one Newton step on each judge's (a_w, d_w) and one on the cuts.
         """
         k, w = self.k, self.w
         weights = (self.by_label @ post.T).reshape(w, k, k).transpose(0, 2, 1) + self.eps

@@ -3,8 +3,8 @@
 P_w(c | t) = (1 - l_w) [Phi(a_w x_hi + d_w) - Phi(a_w x_lo + d_w)] + l_w / K, with a_w = 1 / s_w,
 d_w = -b_w / s_w and x the cut table tau - mu_t (the formulas, their derivatives and the Newton
 steps: :mod:`manyjudges.truth.ordinal`). Both steps raise the same probit log-likelihood, built on
-the same bin edges and log-intervals: the worker step each worker's concave f_w over (a_w, d_w)
-(:func:`newton_m_step`); the shared step, with the workers held, sum_w f_w over the class locations
+the same bin edges and log-intervals: the judge step each judge's concave f_w over (a_w, d_w)
+(:func:`newton_m_step`); the shared step, with the judges held, sum_w f_w over the class locations
 and cut points, on the free coordinates of the cut table (mu_1..mu_{K-2}, tau on its sum-zero plane),
 keeping tau and mu increasing (:func:`newton_cut_step`).
 """
@@ -18,7 +18,7 @@ from scipy.special import log_ndtr
 
 __all__ = ["HALVINGS", "NEWTON_STEPS", "PRECISION_BOUNDS", "SHIFT_LIMIT", "STOP_GAIN", "TRUSTED_GAIN", "clip_to_box",
            "cut_basis", "cut_objective", "default_cuts", "log_probit_confusion", "mix_lapse", "newton_cut_step",
-           "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "worker_objective"]
+           "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "judge_objective"]
 
 
 #: the box of the M-step: a = 1 / s in PRECISION_BOUNDS (s in [0.01, 100]), |d| = |b| / s <= SHIFT_LIMIT * K
@@ -84,7 +84,7 @@ def _natural(bias: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int) -> np.ndarray:
     """(W, K, K) log P*_w(c | t), [w, t, c], the probit part (no lapses).
 
-    At the workers' (a_w, d_w) = (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced
+    At the judges' (a_w, d_w) = (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced
     one).
     """
     lo, hi, _, _ = _edges(precision, shift, cuts)
@@ -105,7 +105,7 @@ def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.
                           lapse: np.ndarray | None = None) -> np.ndarray:
     """(W, K, K) log P_w(c | t), [w, t, c] (module docstring).
 
-    ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t (None: equally spaced), ``lapse`` the workers' l_w (None: no
+    ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t (None: equally spaced), ``lapse`` the judges' l_w (None: no
     lapses).
     """
     return mix_lapse(log_probit_confusion(*_natural(bias, scale), k if cuts is None else cuts), lapse)
@@ -129,10 +129,10 @@ def _ratios(u: np.ndarray, log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r, uf * r
 
 
-def worker_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, derivatives: bool = True,
+def judge_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, derivatives: bool = True,
                      cuts: np.ndarray | None = None, ridge: float = 0.0
                      ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Each worker's f_w at (a_w, d_w), with its gradient and Hessian.
+    """Each judge's f_w at (a_w, d_w), with its gradient and Hessian.
 
     f_w = sum_{t, c} weights[w, t, c] log P_w(c | t) - rho/2 ((a_w - 1)^2 + d_w^2).
 
@@ -171,28 +171,28 @@ def clip_to_box(precision: np.ndarray, shift: np.ndarray, k: int) -> tuple[np.nd
 
 def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, rtol: float = STOP_GAIN,
                   cuts: np.ndarray | None = None, ridge: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Maximise every worker's concave f_w over (a_w, d_w) in the box by projected Newton steps (module docstring).
+    """Maximise every judge's concave f_w over (a_w, d_w) in the box by projected Newton steps (module docstring).
 
     A coordinate at a bound whose derivative points out of the box is held there; the step is
-    Newton's on the free coordinates (the gradient over the worker's total weight where the
+    Newton's on the free coordinates (the gradient over the judge's total weight where the
     Hessian is not negative definite), clipped into the box and halved until f_w rises by the
     Armijo share 1e-4 of the predicted gain g . step, except a Newton step predicting less than
-    TRUSTED_GAIN (1 + |f_w|), taken whole. A worker stops when that gain is below ``rtol`` (1 +
+    TRUSTED_GAIN (1 + |f_w|), taken whole. A judge stops when that gain is below ``rtol`` (1 +
     |f_w|) or no halving raises f_w (it then keeps its point), so no f_w falls by more than rounding.
     At most NEWTON_STEPS steps. ``cuts``: the cut table (None: equally spaced); ``ridge``: the prior's
-    precision rho in f_w (:func:`worker_objective`).
+    precision rho in f_w (:func:`judge_objective`).
     """
     k = weights.shape[1]
     a, d = clip_to_box(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)  # new arrays
     total = 1.0 + weights.sum(axis=(1, 2))
     limit = SHIFT_LIMIT * k
     low, high = PRECISION_BOUNDS
-    # the workers still moving: a worker that stops (no gain, or no halving helps) never moves again,
-    # so each step evaluates only these (per worker the same arithmetic as on all of them)
+    # the judges still moving: a judge that stops (no gain, or no halving helps) never moves again,
+    # so each step evaluates only these (per judge the same arithmetic as on all of them)
     active = np.arange(len(a))
     for _ in range(NEWTON_STEPS):
         a_w, d_w, total_w = a[active], d[active], total[active]
-        value, grad, hess = worker_objective(a_w, d_w, weights[active], cuts=cuts, ridge=ridge)
+        value, grad, hess = judge_objective(a_w, d_w, weights[active], cuts=cuts, ridge=ridge)
         assert grad is not None and hess is not None  # derivatives=True (the default) returns both
         free_a = ~(((a_w <= low) & (grad[:, 0] < 0)) | ((a_w >= high) & (grad[:, 0] > 0)))
         free_d = ~(((d_w <= -limit) & (grad[:, 1] < 0)) | ((d_w >= limit) & (grad[:, 1] > 0)))
@@ -226,7 +226,7 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
         for _ in range(HALVINGS):
             who = active[pending]
             cand_a, cand_d = clip_to_box(a[who] + t * step_a[pending], d[who] + t * step_d[pending], k)
-            cand_value, _, _ = worker_objective(cand_a, cand_d, weights[who], derivatives=False, cuts=cuts,
+            cand_value, _, _ = judge_objective(cand_a, cand_d, weights[who], derivatives=False, cuts=cuts,
                                                  ridge=ridge)
             accept = np.isfinite(cand_value) & (((cand_value >= value[pending] + 1e-4 * t * gain[pending])
                                                  & (cand_value > value[pending])) | trusted[pending])
@@ -236,7 +236,7 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
             if not pending.any():
                 break
             t *= 0.5
-        active = active[~pending]  # a worker no halving helped keeps its point and stops
+        active = active[~pending]  # a judge no halving helped keeps its point and stops
     return a, d
 
 
@@ -314,7 +314,7 @@ def spacing_prior(cuts: np.ndarray, spacing: float) -> tuple[float, np.ndarray, 
 
 def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
                     rtol: float = STOP_GAIN, spacing: float = 0.0) -> np.ndarray:
-    """Raise F over the free coordinates z of the cut table (:func:`cut_basis`) with the workers held.
+    """Raise F over the free coordinates z of the cut table (:func:`cut_basis`) with the judges held.
 
     F is concave in x (u is affine in x), so in z: Newton steps on z (the gradient over the total
     weight when the Newton system is singular or its step does not point uphill), halved until F

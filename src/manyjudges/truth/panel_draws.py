@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Tables", "categorical", "check_int", "check_number", "check_range", "distinct_workers",
+__all__ = ["Tables", "categorical", "check_int", "check_number", "check_range", "distinct_judges",
            "fail", "label_tables", "other_uniform", "panel_shape", "priors_of"]
 
-#: (labels ``item, worker, label``; truth ``item, truth``)
+#: (labels ``item, judge, label``; truth ``item, truth``)
 Tables = tuple[pd.DataFrame, pd.DataFrame]
 
 
@@ -83,17 +83,17 @@ def categorical(rng: np.random.Generator, weights: np.ndarray) -> np.ndarray:
     return np.minimum((u[:, None] >= cum).sum(axis=1), weights.shape[1] - 1)
 
 
-def distinct_workers(rng: np.random.Generator, n_items: int, n_workers: int, per_item: int) -> np.ndarray:
-    """(n_items, per_item) worker codes: each item's workers drawn uniformly without replacement."""
-    return np.argsort(rng.random((n_items, n_workers)), axis=1)[:, :per_item]
+def distinct_judges(rng: np.random.Generator, n_items: int, n_judges: int, per_item: int) -> np.ndarray:
+    """(n_items, per_item) judge codes: each item's judges drawn uniformly without replacement."""
+    return np.argsort(rng.random((n_items, n_judges)), axis=1)[:, :per_item]
 
 
-def label_tables(item: np.ndarray, worker: np.ndarray, label: np.ndarray, truth: np.ndarray, n_workers: int) -> Tables:
-    """Make the long labels table (rows in item order, then worker) and the truth table, with string ids."""
-    order = np.lexsort((worker, item))
+def label_tables(item: np.ndarray, judge: np.ndarray, label: np.ndarray, truth: np.ndarray, n_judges: int) -> Tables:
+    """Make the long labels table (rows in item order, then judge) and the truth table, with string ids."""
+    order = np.lexsort((judge, item))
     item_ids = np.array([f"i{i + 1:04d}" for i in range(len(truth))])
-    worker_ids = np.array([f"w{j + 1:03d}" for j in range(n_workers)])
-    labels = pd.DataFrame({"item": item_ids[item[order]], "worker": worker_ids[worker[order]],
+    judge_ids = np.array([f"w{j + 1:03d}" for j in range(n_judges)])
+    labels = pd.DataFrame({"item": item_ids[item[order]], "judge": judge_ids[judge[order]],
                            "label": label[order].astype(np.int64)})
     return labels, pd.DataFrame({"item": item_ids, "truth": truth.astype(np.int64)})
 
@@ -103,10 +103,10 @@ def other_uniform(rng: np.random.Generator, y: np.ndarray, n_classes: int) -> np
     return (y + rng.integers(1, n_classes, len(y))) % n_classes
 
 
-def panel_shape(scenario: str, n_items: Any, n_classes: Any, n_workers: Any, labels_per_item: Any
+def panel_shape(scenario: str, n_items: Any, n_classes: Any, n_judges: Any, labels_per_item: Any
                 ) -> tuple[int, int, int, int]:
-    """(n_items >= 1, n_classes >= 2, n_workers >= 2, labels_per_item in 1..n_workers), checked."""
+    """(n_items >= 1, n_classes >= 2, n_judges >= 2, labels_per_item in 1..n_judges), checked."""
     n_items = check_int(scenario, "n_items", n_items, 1)
     n_classes = check_int(scenario, "n_classes", n_classes, 2)
-    n_workers = check_int(scenario, "n_workers", n_workers, 2)
-    return n_items, n_classes, n_workers, check_int(scenario, "labels_per_item", labels_per_item, 1, n_workers)
+    n_judges = check_int(scenario, "n_judges", n_judges, 2)
+    return n_items, n_classes, n_judges, check_int(scenario, "labels_per_item", labels_per_item, 1, n_judges)

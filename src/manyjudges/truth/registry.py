@@ -25,22 +25,22 @@ TRUTH_METHODS = Registry("truth", {
     "majority_vote": Builtin(MajorityVote, "Majority vote: each item's most frequent label, ties to the lowest class"),
     "majority_vote_random": Builtin(MajorityVote, "Majority vote with ties broken uniformly at random (seeded)",
                                     {"ties": "random"}),
-    "wawa": Builtin(Wawa, "Wawa: majority vote weighted by each worker's agreement with the majority vote"),
-    "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per worker and class priors"),
+    "wawa": Builtin(Wawa, "Wawa: majority vote weighted by each judge's agreement with the majority vote"),
+    "dawid_skene": Builtin(DawidSkene, "Dawid-Skene EM: a confusion matrix per judge and class priors"),
     "dawid_skene_map": Builtin(DawidSkene, "Dawid-Skene with add-one smoothing of every confusion count and prior "
-                                           "(MAP under Dirichlet(2) priors), steadier for workers with few labels",
+                                           "(MAP under Dirichlet(2) priors), steadier for judges with few labels",
                                {"smoothing": 1.0}),
     "one_coin_dawid_skene": Builtin(OneCoinDawidSkene,
-                                    "One-coin Dawid-Skene EM: one accuracy per worker, errors uniform"),
-    "glad": Builtin(GLAD, "GLAD: P(correct) = sigmoid(worker ability x item inverse difficulty), EM with Gaussian "
+                                    "One-coin Dawid-Skene EM: one accuracy per judge, errors uniform"),
+    "glad": Builtin(GLAD, "GLAD: P(correct) = sigmoid(judge ability x item inverse difficulty), EM with Gaussian "
                           "priors (Whitehill et al.)"),
-    "mace": Builtin(MACE, "MACE: each worker knows the answer or spams from its own label distribution; variational "
+    "mace": Builtin(MACE, "MACE: each judge knows the answer or spams from its own label distribution; variational "
                           "Bayes, random restarts (Hovy et al.)"),
     "mace_em": Builtin(MACE, "MACE fitted by plain EM", {"method": "em"}),
     "ebcc": Builtin(EBCC, "EBCC: Bayesian classifier combination with class subtypes, mean-field VI "
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
-                                                      "and a noise scale per worker"),
+                                                      "and a noise scale per judge"),
     "auto": Builtin(Auto, "Auto: majority vote, Wawa, one-coin and full Dawid-Skene, anchored to the majority vote "
                           "and stacked by how well each predicts labels withheld from its fit (ordered=true adds the "
                           "ordinal model)"),

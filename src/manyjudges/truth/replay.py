@@ -1,6 +1,6 @@
 """Replaying a labelled set as if its labels had been bought by a policy: how many labels a policy needs.
 
-The protocol (the set's real labels, so no simulated workers), word for word as :func:`replay` does it:
+The protocol (the set's real labels, so no simulated judges), word for word as :func:`replay` does it:
 
 1. Start from each item's first label in file order.
 2. Each round, fit the method on the labels bought so far and record its accuracy on the items with a

@@ -68,7 +68,7 @@ def truth_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets:
 
 def _summary_line(summary: pd.DataFrame) -> str:
     s = dict(zip(summary["statistic"], summary["value"]))
-    text = (f"{int(s['labels']):,} labels of {int(s['items']):,} items by {int(s['workers']):,} workers, "
+    text = (f"{int(s['labels']):,} labels of {int(s['items']):,} items by {int(s['judges']):,} judges, "
             f"{int(s['classes'])} classes; labels per item {float(s['labels_per_item_mean']):.2f} on average "
             f"({int(s['labels_per_item_min'])}-{int(s['labels_per_item_max'])}); "
             f"truth for {int(s['items_with_truth']):,} items; Krippendorff's alpha (nominal) "

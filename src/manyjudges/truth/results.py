@@ -1,4 +1,4 @@
-"""The tables of one truth-inference fit: the inferred labels, the workers' skills, and the accuracy.
+"""The tables of one truth-inference fit: the inferred labels, the judges' skills, and the accuracy.
 
 The ``manyjudges truth infer`` command and the pipeline's runner (:mod:`manyjudges.truth.experiment`)
 both write these. Accuracy is the share of the items with a truth whose inferred label equals it (ties
@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from manyjudges.core.coded_labels import CrowdLabels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
 
-__all__ = ["accuracy", "fit_method", "labels_table", "without_gold", "workers_table"]
+__all__ = ["accuracy", "fit_method", "labels_table", "without_gold", "judges_table"]
 
 
 def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]:
@@ -86,9 +86,9 @@ def labels_table(estimator: TruthEstimator) -> pd.DataFrame:
     return table
 
 
-def workers_table(estimator: TruthEstimator) -> pd.DataFrame:
-    """``worker, skill`` (empty when the method has no per-worker skill)."""
+def judges_table(estimator: TruthEstimator) -> pd.DataFrame:
+    """``judge, skill`` (empty when the method has no per-judge skill)."""
     skills = estimator.skills_
     if skills is None:
-        return pd.DataFrame(columns=["worker", "skill"])
-    return pd.DataFrame({"worker": skills.index.astype(str), "skill": skills.to_numpy()})
+        return pd.DataFrame(columns=["judge", "skill"])
+    return pd.DataFrame({"judge": skills.index.astype(str), "skill": skills.to_numpy()})

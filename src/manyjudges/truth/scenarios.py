@@ -1,23 +1,23 @@
 """Simulated crowd-label panels that break what the truth methods assume.
 
 Majority vote, Wawa and the Dawid-Skene family (one-coin, full, smoothed, ordinal) all take the
-workers to be independent given an item's true class, and the items to be alike apart from
+judges to be independent given an item's true class, and the items to be alike apart from
 their class. :mod:`manyjudges.truth.simulate` draws from that model (``dawid_skene`` below); the
 four scenarios here do not, so that defaults can be chosen on panels none of the candidates
 fits:
 
-- :func:`sparse_biased`: a heavy-tailed workload (most workers give 1-5 labels, a few give
-  hundreds), each worker with a strong personal class prior, unbalanced classes;
+- :func:`sparse_biased`: a heavy-tailed workload (most judges give 1-5 labels, a few give
+  hundreds), each judge with a strong personal class prior, unbalanced classes;
 - :func:`correlated`: clusters of judges that share their errors (G base models x P prompts,
   as LLM judges), item difficulty shared by every model;
-- :func:`adversarial_majority`: a majority of workers systematically wrong (a fixed class
+- :func:`adversarial_majority`: a majority of judges systematically wrong (a fixed class
   permutation), a reliable minority;
-- :func:`difficulty`: hard items, on which every worker is near chance or drawn to one common
+- :func:`difficulty`: hard items, on which every judge is near chance or drawn to one common
   wrong class, beside easy items.
 
-Each function is ``f(rng, **options) -> (labels, truth)``: labels ``item, worker, label``
+Each function is ``f(rng, **options) -> (labels, truth)``: labels ``item, judge, label``
 (class codes 0..K-1, one row per label, items in order), truth ``item, truth``; item ids
-``i0001``..., worker ids ``w001``... as :func:`~manyjudges.truth.simulate.simulate_labels`'s;
+``i0001``..., judge ids ``w001``... as :func:`~manyjudges.truth.simulate.simulate_labels`'s;
 every draw comes from the numpy Generator ``rng``. A bad option is a ValueError naming it and
 its value. In the pipeline, a truth dataset with ``source: simulate`` takes ``scenario: <name>``
 and that scenario's options as keys of its entry (``config/README.md``).
@@ -38,8 +38,8 @@ panel                           scenario              options (the others at the
 ``sim_correlated_big_cluster``  correlated            1,000 items, K = 2, 3 good models (accuracy
                                                       0.75-0.85) x 1 prompt, a cluster of 9 runs of
                                                       a model of accuracy 0.62, rho = 0.9
-``sim_adversarial_binary``      adversarial_majority  1,000 items, K = 2, 20 workers, 65% adversarial
-``sim_adversarial_k3``          adversarial_majority  1,000 items, K = 3, 20 workers, 65% adversarial
+``sim_adversarial_binary``      adversarial_majority  1,000 items, K = 2, 20 judges, 65% adversarial
+``sim_adversarial_k3``          adversarial_majority  1,000 items, K = 3, 20 judges, 65% adversarial
 ``sim_difficulty_chance``       difficulty            1,000 items, K = 3, 30% hard, at chance
 ``sim_difficulty_attractor``    difficulty            1,000 items, K = 3, 30% hard, attraction 0.6
 =============================== ===================== ===============================================
@@ -59,7 +59,7 @@ from manyjudges.truth.panel_draws import (
     check_int,
     check_number,
     check_range,
-    distinct_workers,
+    distinct_judges,
     fail,
     label_tables,
     other_uniform,
@@ -78,7 +78,7 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
                   class_priors: Sequence[float] | None = None, workload_exponent: float = 2.0,
                   max_workload: int | None = None, accuracy: Sequence[float] = (0.3, 0.8),
                   bias_concentration: float = 0.3) -> Tables:
-    r"""Many workers with few labels each, each with a strong personal class prior.
+    r"""Many judges with few labels each, each with a strong personal class prior.
 
     Generative model (K = ``n_classes``, n = ``n_items``, L = n ``labels_per_item`` labels):
 
@@ -87,25 +87,25 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     - workloads :math:`n_w` i.i.d. from the truncated power law
       :math:`P(n_w = k) = k^{-\alpha} / \sum_{j=1}^{M} j^{-\alpha}`, k = 1..M
       (:math:`\alpha` = ``workload_exponent``, M = ``max_workload`` <= n, by default min(500, n)),
-      drawn until they sum to at least L; the last worker's is cut so that they sum to L. With
-      the defaults (:math:`\alpha = 2`, M = 500) 89% of the workers give 1-5 labels and about
+      drawn until they sum to at least L; the last judge's is cut so that they sum to L. With
+      the defaults (:math:`\alpha = 2`, M = 500) 89% of the judges give 1-5 labels and about
       0.5% 100 or more;
-    - assignment: the label slots, worker after worker in draw order, fill position j = 0..L-1,
+    - assignment: the label slots, judge after judge in draw order, fill position j = 0..L-1,
       and slot j labels item :math:`\sigma(j \bmod n)` for a uniform permutation :math:`\sigma`;
-      so every item gets ``labels_per_item`` labels and a worker (n_w <= n) never labels an item
+      so every item gets ``labels_per_item`` labels and a judge (n_w <= n) never labels an item
       twice;
-    - worker w: accuracy :math:`a_w \sim U(a_{lo}, a_{hi})` (``accuracy``) and personal class
+    - judge w: accuracy :math:`a_w \sim U(a_{lo}, a_{hi})` (``accuracy``) and personal class
       prior :math:`\theta_w \sim \mathrm{Dirichlet}(\beta \mathbf{1}_K)`
       (:math:`\beta` = ``bias_concentration``; small :math:`\beta`, strong bias); it knows the
       answer with probability :math:`a_w`, else guesses from its prior:
 
       .. math:: P(\ell = k \mid y, w) = a_w [k = y] + (1 - a_w)\, \theta_{w,k}.
 
-    So pooled over workers :math:`P(\ell = k \mid y) = \bar a [k = y] + (1 - \bar a)/K`, and two
-    labels of one worker on two items of class y both say k != y with probability
+    So pooled over judges :math:`P(\ell = k \mid y) = \bar a [k = y] + (1 - \bar a)/K`, and two
+    labels of one judge on two items of class y both say k != y with probability
     :math:`E[(1-a)^2]\, E[\theta_k^2]`, :math:`E[\theta_k^2] = (\beta + 1) / (K (K\beta + 1))`:
-    a worker's errors pile up on its own classes. A per-worker confusion matrix then explains
-    most of a worker's labels by its bias, from a handful of labels.
+    a judge's errors pile up on its own classes. A per-judge confusion matrix then explains
+    most of a judge's labels by its bias, from a handful of labels.
     """
     name = "sparse_biased"
     n_items = check_int(name, "n_items", n_items, 1)
@@ -126,18 +126,18 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     while loads.sum() < total:  # draw in batches until the workloads cover the L slots
         batch = int(np.ceil((total - loads.sum()) / mean * 1.1)) + 10
         loads = np.concatenate([loads, rng.choice(np.arange(1, top + 1), batch, p=pmf)])
-    n_workers = int(np.searchsorted(np.cumsum(loads), total) + 1)
-    loads = loads[:n_workers]
+    n_judges = int(np.searchsorted(np.cumsum(loads), total) + 1)
+    loads = loads[:n_judges]
     loads[-1] -= loads.sum() - total
-    worker = np.repeat(np.arange(n_workers), loads)
+    judge = np.repeat(np.arange(n_judges), loads)
     item = rng.permutation(n_items)[np.arange(total) % n_items]
 
-    skill = rng.uniform(lo, hi, n_workers)
-    prior = rng.dirichlet(np.full(n_classes, beta), n_workers)
+    skill = rng.uniform(lo, hi, n_judges)
+    prior = rng.dirichlet(np.full(n_classes, beta), n_judges)
     y = truth[item]
-    guess = categorical(rng, prior[worker])
-    label = np.where(rng.random(total) < skill[worker], y, guess)
-    return label_tables(item, worker, label, truth, n_workers)
+    guess = categorical(rng, prior[judge])
+    label = np.where(rng.random(total) < skill[judge], y, guess)
+    return label_tables(item, judge, label, truth, n_judges)
 
 
 def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_models: int = 4,
@@ -154,7 +154,7 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     - models g = 1..G (``n_models``) with accuracy :math:`p_g \sim U(p_{lo}, p_{hi})`
       (``accuracy``, on an item of difficulty 0), each with ``n_prompts`` runs; with
       ``cluster_size`` C > 0 one more model, of accuracy ``cluster_accuracy``, with C runs (a big
-      cluster of one mediocre model outnumbering the independent ones). Workers are numbered
+      cluster of one mediocre model outnumbering the independent ones). Judges are numbered
       model after model, the cluster last;
     - model g's error distribution :math:`e_g \sim \mathrm{Dirichlet}(\gamma \mathbf{1}_K)`
       (:math:`\gamma` = ``error_concentration``); a wrong answer to an item of class y is class
@@ -208,9 +208,9 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     run_model = np.repeat(np.arange(n_total), runs)
     item = np.repeat(np.arange(n_items), len(run_model))
     model = np.tile(run_model, n_items)
-    worker = np.tile(np.arange(len(run_model)), n_items)
+    judge = np.tile(np.arange(len(run_model)), n_items)
     label = np.where(rng.random(len(item)) < rho, latent[item, model], answers(model, item))
-    return label_tables(item, worker, label, truth, len(run_model))
+    return label_tables(item, judge, label, truth, len(run_model))
 
 
 def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
@@ -221,17 +221,17 @@ def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
             return perm
 
 
-def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_workers: int = 20,
+def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_judges: int = 20,
                          labels_per_item: int = 7, adversarial_share: float = 0.65,
                          adversary_fidelity: float = 0.85, accuracy: Sequence[float] = (0.7, 0.9),
                          class_priors: Sequence[float] | None = None) -> Tables:
-    r"""Draw a majority of systematically wrong workers and a reliable minority.
+    r"""Draw a majority of systematically wrong judges and a reliable minority.
 
     Generative model:
 
     - truth :math:`y_i \sim \mathrm{Cat}(\pi)` (``class_priors``, uniform by default); each item
-      gets ``labels_per_item`` workers drawn uniformly without replacement;
-    - round(``adversarial_share`` x ``n_workers``) workers, chosen uniformly, are adversaries
+      gets ``labels_per_item`` judges drawn uniformly without replacement;
+    - round(``adversarial_share`` x ``n_judges``) judges, chosen uniformly, are adversaries
       sharing one permutation :math:`\tau` of the classes with no fixed point, drawn uniformly
       (binary: the swap, "always the opposite"): with probability f (``adversary_fidelity``)
       an adversary says :math:`\tau(y)`, else a uniformly drawn class:
@@ -245,7 +245,7 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     tell the two apart.
     """
     name = "adversarial_majority"
-    n_items, n_classes, n_workers, labels_per_item = panel_shape(name, n_items, n_classes, n_workers,
+    n_items, n_classes, n_judges, labels_per_item = panel_shape(name, n_items, n_classes, n_judges,
                                                                  labels_per_item)
     share = check_number(name, "adversarial_share", adversarial_share, 0.0, 1.0)
     fidelity = check_number(name, "adversary_fidelity", adversary_fidelity, 0.0, 1.0)
@@ -253,34 +253,34 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
-    adversary = np.zeros(n_workers, dtype=bool)
-    adversary[rng.permutation(n_workers)[:int(round(share * n_workers))]] = True
+    adversary = np.zeros(n_judges, dtype=bool)
+    adversary[rng.permutation(n_judges)[:int(round(share * n_judges))]] = True
     tau = _derangement(rng, n_classes)
-    skill = rng.uniform(lo, hi, n_workers)
-    worker = distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
+    skill = rng.uniform(lo, hi, n_judges)
+    judge = distinct_judges(rng, n_items, n_judges, labels_per_item).ravel()
     item = np.repeat(np.arange(n_items), labels_per_item)
     y = truth[item]
     u = rng.random(len(y))
-    honest = np.where(u < skill[worker], y, other_uniform(rng, y, n_classes))
+    honest = np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
     hostile = np.where(u < fidelity, tau[y], rng.integers(0, n_classes, len(y)))
-    label = np.where(adversary[worker], hostile, honest)
-    return label_tables(item, worker, label, truth, n_workers)
+    label = np.where(adversary[judge], hostile, honest)
+    return label_tables(item, judge, label, truth, n_judges)
 
 
-def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3, n_workers: int = 30,
+def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3, n_judges: int = 30,
                labels_per_item: int = 5, hard_share: float = 0.3, attraction: float = 0.0,
                accuracy: Sequence[float] = (0.6, 0.95), class_priors: Sequence[float] | None = None) -> Tables:
-    r"""Easy items on which workers differ in skill, hard items on which nobody knows.
+    r"""Easy items on which judges differ in skill, hard items on which nobody knows.
 
     Generative model:
 
     - truth :math:`y_i \sim \mathrm{Cat}(\pi)` (``class_priors``, uniform by default); item i is
       hard with probability h (``hard_share``), :math:`H_i \sim \mathrm{Bernoulli}(h)`, and has an
       attractor :math:`t_i`, a class drawn uniformly among the K - 1 others than :math:`y_i`;
-      each item gets ``labels_per_item`` workers drawn uniformly without replacement;
-    - worker w has accuracy :math:`a_w \sim U(a_{lo}, a_{hi})` (``accuracy``); on an easy item
+      each item gets ``labels_per_item`` judges drawn uniformly without replacement;
+    - judge w has accuracy :math:`a_w \sim U(a_{lo}, a_{hi})` (``accuracy``); on an easy item
       :math:`P(\ell = k \mid y) = a_w [k = y] + (1 - a_w)[k \ne y]/(K - 1)`;
-    - on a hard item every worker, whatever its skill, says the attractor with probability
+    - on a hard item every judge, whatever its skill, says the attractor with probability
       :math:`\lambda` (``attraction``), else a uniformly drawn class:
       :math:`P(\ell = k \mid y, t) = \lambda [k = t] + (1 - \lambda)/K`.
 
@@ -288,7 +288,7 @@ def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3
     :math:`\lambda = 0`), and its attractor wins its vote when :math:`\lambda` is large.
     """
     name = "difficulty"
-    n_items, n_classes, n_workers, labels_per_item = panel_shape(name, n_items, n_classes, n_workers,
+    n_items, n_classes, n_judges, labels_per_item = panel_shape(name, n_items, n_classes, n_judges,
                                                                  labels_per_item)
     hard_share = check_number(name, "hard_share", hard_share, 0.0, 1.0)
     attraction = check_number(name, "attraction", attraction, 0.0, 1.0)
@@ -298,15 +298,15 @@ def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3
     truth = rng.choice(n_classes, n_items, p=pi)
     hard = rng.random(n_items) < hard_share
     attractor = other_uniform(rng, truth, n_classes)
-    skill = rng.uniform(lo, hi, n_workers)
-    worker = distinct_workers(rng, n_items, n_workers, labels_per_item).ravel()
+    skill = rng.uniform(lo, hi, n_judges)
+    judge = distinct_judges(rng, n_items, n_judges, labels_per_item).ravel()
     item = np.repeat(np.arange(n_items), labels_per_item)
     y = truth[item]
     u = rng.random(len(y))
-    easy_label = np.where(u < skill[worker], y, other_uniform(rng, y, n_classes))
+    easy_label = np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
     hard_label = np.where(u < attraction, attractor[item], rng.integers(0, n_classes, len(y)))
     label = np.where(hard[item], hard_label, easy_label)
-    return label_tables(item, worker, label, truth, n_workers)
+    return label_tables(item, judge, label, truth, n_judges)
 
 
 # --- names, options and the suite ------------------------------------------------------------------
@@ -365,8 +365,8 @@ SUITE: dict[str, tuple[str, dict[str, Any]]] = {
     "sim_correlated_big_cluster": ("correlated", {"n_items": 1000, "n_classes": 2, "n_models": 3, "n_prompts": 1,
                                                   "accuracy": [0.75, 0.85], "cluster_size": 9,
                                                   "cluster_accuracy": 0.62, "rho": 0.9}),
-    "sim_adversarial_binary": ("adversarial_majority", {"n_items": 1000, "n_classes": 2, "n_workers": 20}),
-    "sim_adversarial_k3": ("adversarial_majority", {"n_items": 1000, "n_classes": 3, "n_workers": 20}),
+    "sim_adversarial_binary": ("adversarial_majority", {"n_items": 1000, "n_classes": 2, "n_judges": 20}),
+    "sim_adversarial_k3": ("adversarial_majority", {"n_items": 1000, "n_classes": 3, "n_judges": 20}),
     "sim_difficulty_chance": ("difficulty", {"n_items": 1000, "n_classes": 3, "hard_share": 0.3,
                                              "attraction": 0.0}),
     "sim_difficulty_attractor": ("difficulty", {"n_items": 1000, "n_classes": 3, "hard_share": 0.3,

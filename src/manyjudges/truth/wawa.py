@@ -1,21 +1,21 @@
-"""Wawa (worker agreement with aggregate): a majority vote weighted by agreement with the majority vote.
+"""Wawa (judge agreement with aggregate): a majority vote weighted by agreement with the majority vote.
 
-Worker agreement with aggregate is Appen's (formerly CrowdFlower's) worker-quality metric: the
-share of a worker's responses equal to the aggregated answer of their unit ("Calculating Worker
+Judge agreement with aggregate is Appen's (formerly CrowdFlower's) judge-quality metric: the
+share of a judge's responses equal to the aggregated answer of their unit ("Calculating Judge
 Agreement with Aggregate (Wawa)", Appen Success Center). Crowd-kit (Ustalov, Pavlichenko and
 Tseitlin, "Learning from Crowds with Crowd-Kit", JOSS 9(96), 2024; class ``Wawa``) turns it into an
 aggregation method in three steps, which this class follows:
 
 1. the majority vote m[i] = argmax_c n[i, c] (n[i, c]: item i's labels of class c), ties broken
    by ``ties`` as in :class:`~manyjudges.truth.majority_vote.MajorityVote`;
-2. each worker's agreement with it, skill[w] = #{w's labels e with label_e = m[item_e]} / #{w's labels};
+2. each judge's agreement with it, skill[w] = #{w's labels e with label_e = m[item_e]} / #{w's labels};
 3. the vote weighted by those skills:
 
-       score[i, c] = sum over i's labels e with label_e = c of skill[worker_e]
+       score[i, c] = sum over i's labels e with label_e = c of skill[judge_e]
        proba[i, c] = score[i, c] / sum_c score[i, c]        label[i] = argmax_c proba[i, c]
 
    exact ties of step 3 go to the lowest class (crowd-kit's weighted vote groups with
-   ``groupby``, which sorts the classes). Some worker of every item agrees with its majority
+   ``groupby``, which sorts the classes). Some judge of every item agrees with its majority
    vote (the vote is one of the item's labels), so every item's scores sum to more than 0.
 
 ``ties="first"`` makes step 1 break ties as crowd-kit 1.4 does under pandas 3 (the class first
@@ -39,7 +39,7 @@ WAWA_TIES = ("lowest", "first")
 
 
 class Wawa(TruthEstimator):
-    """Wawa: majority vote, each worker's agreement with it, then the vote weighted by that agreement.
+    """Wawa: majority vote, each judge's agreement with it, then the vote weighted by that agreement.
 
     Parameters
     ----------
@@ -48,7 +48,7 @@ class Wawa(TruthEstimator):
         label comes earliest in the table (crowd-kit's rule under pandas 3).
     """
 
-    gold_use = "labels"  # no worker model to learn from gold items: they get their known class
+    gold_use = "labels"  # no judge model to learn from gold items: they get their known class
 
     def __init__(self, ties: str = "lowest", calibrate: str | None = None) -> None:
         self.calibrate = calibrate
@@ -67,6 +67,6 @@ class Wawa(TruthEstimator):
         k = data.n_classes
         majority = pick_classes(data.class_counts, self.ties, data)
         skills = agreement_rates(data, majority)
-        scores = np.bincount(data.item * k + data.label, weights=skills[data.worker],
+        scores = np.bincount(data.item * k + data.label, weights=skills[data.judge],
                              minlength=data.n_items * k).reshape(data.n_items, k)
         return TruthFit(proba=vote_shares(scores), skills=skills)

@@ -1,6 +1,6 @@
 """Parse the AdultContent3-HCOMP2010 data of Get-Another-Label.
 
-``labels.txt`` (``worker<TAB>url<TAB>category``, no header) and
+``labels.txt`` (``judge<TAB>url<TAB>category``, no header) and
 ``categories.txt`` (one category a line) of the AdultContent3-HCOMP2010 data
 (Ipeirotis, Provost, Wang, HCOMP 2010). Categories G < P < R < X are the
 ordinal scale; the published ``categories.txt`` also lists a fifth category
@@ -50,7 +50,7 @@ def _adult_categories(path: Path) -> set[str]:
 def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> GradedData:
     """Parse the AdultContent3-HCOMP2010 ``labels.txt`` with its ``categories.txt``.
 
-    ``labels.txt`` has no header; each line is ``worker<TAB>url<TAB>category``.
+    ``labels.txt`` has no header; each line is ``judge<TAB>url<TAB>category``.
     ``categories.txt`` lists one category a line.
 
     Parameters
@@ -75,10 +75,10 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
           on the G < P < R < X scale, and not described by the source
           repository, whose README speaks of 4 categories): counted in
           ``dropped["category_B"]``.
-        - a repeated (worker, url): the first remaining row in file order is
+        - a repeated (judge, url): the first remaining row in file order is
           kept, later ones counted in ``dropped["duplicate"]`` (same
           category) or ``dropped["duplicate_conflict"]`` (another one). In
-          the published file a fifth of the rows repeat a (worker, url):
+          the published file a fifth of the rows repeat a (judge, url):
           6,084 repeat the kept category, 2,784 differ from it.
 
     Raises
@@ -100,8 +100,8 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
     grades = GradeCollector()
     off_scale = dict.fromkeys(_ADULT_OFF_SCALE, 0)
     for number, text in lines:
-        worker, url, category = tab_fields(
-            labels_path, number, text, ["worker", "url", "category"]
+        judge, url, category = tab_fields(
+            labels_path, number, text, ["judge", "url", "category"]
         )
         if category not in listed:
             raise DataError.at(
@@ -113,7 +113,7 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
         if category in off_scale:
             off_scale[category] += 1
             continue
-        grades.add(url, worker, code[category])
+        grades.add(url, judge, code[category])
     return GradedData(
         grades=grades.frame(labels_path),
         n_classes=len(ADULTCONTENT3_CATEGORIES),

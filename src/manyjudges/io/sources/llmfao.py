@@ -5,7 +5,7 @@ the test data of evalica) compares the answers of 59 models to 13 prompts, two a
 ``crowd-comparisons.csv`` crowd workers (up to five a pair), in ``gpt4-crowd-comparisons.csv`` and
 ``gpt3-crowd-comparisons.csv`` GPT-4 and GPT-3.5 (one verdict a pair). Each file is a CSV with
 columns ``id`` (the pair), ``prompt`` (the prompt's id), ``model_x``, ``model_y`` (the models' ids),
-``worker`` (the crowd file only), ``winner`` (``left``, ``right`` or ``tie``), ``left`` and ``right``
+``judge`` (the crowd file only), ``winner`` (``left``, ``right`` or ``tie``), ``left`` and ``right``
 (the models' names). ``left`` is always the name of ``model_x``: the answer shown first, as
 "System A" on the left (the annotators' training pairs of the same repository call the ``model_x``
 answer "System A" and a ``left`` golden answer "System A followed the prompt better"). See
@@ -29,9 +29,9 @@ __all__ = ["LLMFAO_FILES", "LLMFAO_LAYOUT", "verdicts_from_llmfao"]
 #: the comparison files, in the order they are read -> the judge of every verdict (None: the ``worker`` column)
 LLMFAO_FILES: dict[str, str | None] = {"crowd-comparisons.csv": None, "gpt4-crowd-comparisons.csv": "gpt4",
                                        "gpt3-crowd-comparisons.csv": "gpt3"}
-#: the columns of a comparison file (``worker`` in the crowd file only)
-LLMFAO_LAYOUT = TableLayout("LLMFAO comparisons file", ("id", "prompt", "model_x", "model_y", "worker", "winner",
-                                                        "left", "right"), optional=("worker",))
+#: the columns of a comparison file (``judge`` in the crowd file only)
+LLMFAO_LAYOUT = TableLayout("LLMFAO comparisons file", ("id", "prompt", "model_x", "model_y", "judge", "winner",
+                                                        "left", "right"), optional=("judge",))
 _OUTCOMES = ("left", "right", "tie")
 _WINNER = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
@@ -43,12 +43,12 @@ def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
     winner from ``winner``.
     """
     table = read_columns(path, LLMFAO_LAYOUT)
-    if judge is None and not table.has("worker"):
-        raise DataError.at(path, 1, "the crowd comparisons need a worker column", ",".join(read_header(path)))
-    judged = ["prompt", "worker", "left", "right"] if judge is None else ["prompt", "left", "right"]
+    if judge is None and not table.has("judge"):
+        raise DataError.at(path, 1, "the crowd comparisons need a judge column", ",".join(read_header(path)))
+    judged = ["prompt", "judge", "left", "right"] if judge is None else ["prompt", "left", "right"]
     raise_earliest(table, pair_faults(table, judged, "left", "right", "winner", _OUTCOMES))
     winner = pd.Series(table.text("winner")).map(_WINNER)
-    return verdicts_frame(table.text("prompt"), table.text("worker") if judge is None else judge,
+    return verdicts_frame(table.text("prompt"), table.text("judge") if judge is None else judge,
                           table.text("left"), table.text("right"), winner)
 
 

@@ -62,13 +62,13 @@ def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
     Parameters
     ----------
     files : sequence of path-like
-        The run files (worker = the file's stem, e.g. ``TREMA-CoT``) and the gold, named
+        The run files (judge = the file's stem, e.g. ``TREMA-CoT``) and the gold, named
         :data:`LLMJUDGE_GOLD`.
 
     Returns
     -------
     PanelData
-        ``labels``: item ``f"{qid}:{pid}"``, worker = run, label = grade 0..3 (ordinal, K = 4).
+        ``labels``: item ``f"{qid}:{pid}"``, judge = run, label = grade 0..3 (ordinal, K = 4).
         A run's grade outside 0..3 is dropped, counted in ``dropped["grade_out_of_range"]`` and
         logged as a warning naming the file, line and value; a repeated (item, run) keeps its first
         grade (``dropped["duplicate"]``, ``dropped["duplicate_conflict"]``). ``truth``: the gold
@@ -105,7 +105,7 @@ def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
         dropped += len(outside)
         for _, item, grade in rows:
             collector.add(item, run.stem, grade)
-    items, workers = zip(*collector.labels) if collector.labels else ((), ())
-    labels = panel_labels(list(items), list(workers), list(collector.labels.values()))
+    items, judges = zip(*collector.labels) if collector.labels else ((), ())
+    labels = panel_labels(list(items), list(judges), list(collector.labels.values()))
     return PanelData(labels, truth_frame(truth), list(LLMJUDGE_CLASSES),
                      {"grade_out_of_range": dropped, **collector.counts()})

@@ -24,7 +24,7 @@ REPORT_NOTE = (
     "the `MTurk.qrel` groups that Urbano et al. derived **from these same crowd judgments**: the truth is not "
     "independent of the judgments, so every method is partly scored on agreement with the crowd itself. "
     "Each query's groups are binned into `n_grades` grades (best group = the top grade; config/paper.yaml: 5 "
-    "grades, relevant = grade >= 3). The query's own document is an item of its topic (workers compared it too) "
+    "grades, relevant = grade >= 3). The query's own document is an item of its topic (judges compared it too) "
     "and has the top grade. Only trends and "
     "the ranking of methods compare with the paper's values."
 )
@@ -36,7 +36,7 @@ MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
 def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> PreferenceData:
     """Parse the Urbano et al. (SIGIR CSE 2010) MIREX 2005 crowd preferences and their qrel.
 
-    ``judgments.csv`` is a Latin-1 MTurk results file; each row is one worker's answer to
+    ``judgments.csv`` is a Latin-1 MTurk results file; each row is one judge's answer to
     "which of A and B is more similar to the query": ``a`` -> outcome ``left`` (docA),
     ``b`` -> ``right``, ``s`` (same) -> ``tie``. The 5 rows with an empty answer are
     dropped (counted in ``dropped["empty_answer"]``). Topic = ``Input.query``.
@@ -74,8 +74,8 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
             if len(fields) != len(header):
                 raise DataError.at(judgments_path, line, f"expected {len(header)} fields, got {len(fields)}",
                                    ",".join(fields))
-            worker, query, doc_a, doc_b, answer = (fields[i].strip() for i in col)
-            for name, value in (("WorkerId", worker), ("Input.query", query), ("Input.docA", doc_a),
+            judge, query, doc_a, doc_b, answer = (fields[i].strip() for i in col)
+            for name, value in (("WorkerId", judge), ("Input.query", query), ("Input.docA", doc_a),
                                 ("Input.docB", doc_b)):
                 if not value:
                     raise DataError.at(judgments_path, line, f"empty {name}")
@@ -90,7 +90,7 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
                 if (query, doc) not in known:
                     raise DataError.at(judgments_path, line, f"document has no entry in {qrel_path.name} "
                                        f"for query {query!r}", doc)
-            rows.append((query, worker, doc_a, doc_b, MIREX_ANSWERS[answer]))
+            rows.append((query, judge, doc_a, doc_b, MIREX_ANSWERS[answer]))
     if not rows:
         raise DataError.at(judgments_path, None, "no judgments with an answer")
     prefs = pd.DataFrame(rows, columns=PREFERENCE_COLUMNS)

@@ -135,9 +135,9 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
     Parameters
     ----------
     files : sequence of path-like
-        :data:`PANDALM_HUMANS` and each judge's ``<judge>-testset-v1.json`` (worker ``<judge>``).
+        :data:`PANDALM_HUMANS` and each judge's ``<judge>-testset-v1.json`` (judge ``<judge>``).
     humans : sequence of int
-        The annotators (1, 2, 3) put in the panel as workers ``annotator<k>``; the truth is taken from
+        The annotators (1, 2, 3) put in the panel as judges ``annotator<k>``; the truth is taken from
         the others only, so it is never computed from a label in the panel.
 
     Returns
@@ -162,19 +162,19 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
     paths, judges = _files(files, need_judge=True)
     _, annotations = _annotations(paths[PANDALM_HUMANS])
     items: list[str] = []
-    workers: list[str] = []
+    who: list[str] = []
     labels: list[int] = []
     unreadable = 0
     for name in judges:
         verdicts, dropped = _judge_verdicts(paths[name], annotations)
         items.extend(str(idx) for idx, _ in verdicts)
-        workers.extend([name.removesuffix(_JUDGE_SUFFIX)] * len(verdicts))
+        who.extend([name.removesuffix(_JUDGE_SUFFIX)] * len(verdicts))
         labels.extend(code for _, code in verdicts)
         unreadable += dropped
     for k in panel:
         for idx, votes in annotations.items():
             items.append(str(idx))
-            workers.append(f"annotator{k}")
+            who.append(f"annotator{k}")
             labels.append(votes[k - 1])
     truth: dict[str, int] = {}
     without = 0
@@ -185,7 +185,7 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
             truth[str(idx)] = code
         else:
             without += 1
-    return PanelData(panel_labels(items, workers, labels), truth_frame(truth), list(PANDALM_CLASSES),
+    return PanelData(panel_labels(items, who, labels), truth_frame(truth), list(PANDALM_CLASSES),
                      {"unreadable_verdict": unreadable, "no_human_majority": without})
 
 

@@ -19,7 +19,7 @@ __all__ = ["PanelData", "panel_labels", "truth_frame"]
 class PanelData:
     """A panel's labels, truth, class names and drop counts.
 
-    The labels ``item, worker, label`` (codes ``0..K-1``), its truth ``item, truth``, the ``K`` class
+    The labels ``item, judge, label`` (codes ``0..K-1``), its truth ``item, truth``, the ``K`` class
     names in code order, and the rows each drop rule removed (by rule).
     """
 
@@ -29,9 +29,9 @@ class PanelData:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-def panel_labels(items: list[str], workers: list[str], labels: list[int]) -> pd.DataFrame:
-    """Build a labels table ``item, worker, label`` from its columns, sorted by item, then worker (natural order)."""
-    return grades_frame(items, workers, labels).rename(columns={"judge": "worker"})
+def panel_labels(items: list[str], judges: list[str], labels: list[int]) -> pd.DataFrame:
+    """Build a labels table ``item, judge, label`` from its columns, sorted by item, then judge (natural order)."""
+    return grades_frame(items, judges, labels)
 
 
 def truth_frame(truth: dict[str, int]) -> pd.DataFrame:

@@ -91,7 +91,7 @@ def _code(score: int, x: str, a: str) -> int:
 
 
 def parse_prd(files: Sequence[PathLike]) -> PanelData:
-    """Read the PRD panel of LLM judges, each presentation order its own worker, the human votes' majority as truth.
+    """Read the PRD panel of LLM judges, each presentation order its own judge, the human votes' majority as truth.
 
     Parameters
     ----------
@@ -103,8 +103,8 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
     PanelData
         An item is a question and an unordered model pair (a, b), a before b alphabetically:
         ``f"{question_id}:{a}:{b}"``. Classes ``a_wins`` (0), ``b_wins`` (1), ``tie`` (2), whatever
-        order the answers were shown in. Worker ``f"{judge}:ab"`` saw a's answer first, ``f"{judge}:ba"``
-        b's: the two orders of one judge are two workers. A repeated (item, worker) keeps its first
+        order the answers were shown in. Judge ``f"{judge}:ab"`` saw a's answer first, ``f"{judge}:ba"``
+        b's: the two orders of one judge are two judges. A repeated (item, judge) keeps its first
         verdict (``dropped["duplicate"]``, ``dropped["duplicate_conflict"]``). Truth: the class most
         human votes on the item name (one vote is its own majority); an item whose top classes tie is
         left out of the truth (``dropped["human_tie"]``), and so is a voted item no judge labelled
@@ -130,7 +130,7 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
                 collector.add(item, f"{judge}:{'ab' if x == a else 'ba'}", code)
     if not collector.labels or not votes:
         raise ValueError(f"prd needs judges' files and human files; got {[Path(p).name for p in files]}")
-    items, workers = zip(*collector.labels)
+    items, judges = zip(*collector.labels)
     labelled = set(items)
     truth: dict[str, int] = {}
     ties = unlabelled = 0
@@ -142,7 +142,7 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
             unlabelled += 1
         else:
             truth[item] = top[0][0]
-    labels = panel_labels(list(items), list(workers), list(collector.labels.values()))
+    labels = panel_labels(list(items), list(judges), list(collector.labels.values()))
     order = sorted(truth, key=lambda i: (int(i.split(":")[0]), i))
     return PanelData(labels, truth_frame({i: truth[i] for i in order}), list(PRD_CLASSES),
                      {"human_tie": ties, "truth_without_labels": unlabelled, **collector.counts()})

@@ -35,7 +35,7 @@ _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 class _SnowTask:
     """Response range ``low..high`` (inclusive), the number of bins, and the range of a ``gold`` on another scale.
 
-    The number of bins is None for the identity. The gold's range is None when the gold is on the workers'
+    The number of bins is None for the identity. The gold's range is None when the gold is on the judges'
     scale; otherwise it is mapped linearly onto ``low..high`` and rounded half up.
     """
 
@@ -88,7 +88,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     """Parse a graded snow2008 task file ``<task>.standardized.tsv``.
 
     The file is a TSV with the header ``!amt_annotation_ids,
-    !amt_worker_ids, orig_id, response, gold``, one worker response a line
+    !amt_worker_ids, orig_id, response, gold``, one judge response a line
     (10 per item in the published files).
 
     Parameters
@@ -121,7 +121,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
           ``"1", "2"``; ``wsd``: responses 1..3, ``K = 3``, names
           ``"1", "2", "3"`` (categorical: the codes of the published file).
 
-        A repeated (orig_id, worker) keeps its first row (later ones counted
+        A repeated (orig_id, judge) keeps its first row (later ones counted
         in ``dropped["duplicate"]`` or ``dropped["duplicate_conflict"]``;
         the published files have none). The ``gold`` and
         ``!amt_annotation_ids`` columns are not used; ``truth`` is None.
@@ -146,7 +146,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     check_header(path, lines, _SNOW_HEADER)
     grades = GradeCollector()
     for number, text in lines[1:]:
-        _, worker, item, response, _ = tab_fields(path, number, text, _SNOW_HEADER)
+        _, judge, item, response, _ = tab_fields(path, number, text, _SNOW_HEADER)
         if not _INTEGER.fullmatch(response):
             raise DataError.at(path, number, f"{task} response must be an integer", response)
         value = int(response)
@@ -154,7 +154,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
             raise DataError.at(
                 path, number, f"{task} response must be in {spec.low}..{spec.high}", response
             )
-        grades.add(item, worker, _bin(spec, value))
+        grades.add(item, judge, _bin(spec, value))
     names = _bin_names(spec)
     return GradedData(
         grades=grades.frame(path),
@@ -165,12 +165,12 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
 
 
 def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
-    """Read the ``gold`` of a snow2008 task, labelled as the workers' responses are.
+    """Read the ``gold`` of a snow2008 task, labelled as the judges' responses are.
 
     Returns a truth table ``item, truth`` (item = ``orig_id``, truth = the label of the item's gold
     under :func:`parse_snow2008`'s bins), one row per item in file order. Every row of an item must
-    carry the same gold. The affect tasks, ``temp`` and ``wsd`` have an integer gold on the workers'
-    scale; ``wordsim``'s gold is Miller and Charles' mean rating on 0-4, mapped onto the workers'
+    carry the same gold. The affect tasks, ``temp`` and ``wsd`` have an integer gold on the judges'
+    scale; ``wordsim``'s gold is Miller and Charles' mean rating on 0-4, mapped onto the judges'
     0..10 as ``floor(2.5 * gold + 0.5)`` (rounded half up).
 
     Raises
@@ -179,7 +179,7 @@ def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
         For a task :data:`SNOW2008_TASKS` does not hold.
     DataError
         Naming the file, the line and the value, for a gold that is not a number in the task's gold
-        range (an integer on the workers' scale) or that differs between two rows of one item.
+        range (an integer on the judges' scale) or that differs between two rows of one item.
     """
     if task not in _SNOW_TASKS:
         raise ValueError(f"unknown snow2008 task {task!r}; supported: {', '.join(SNOW2008_TASKS)}")

@@ -1,7 +1,7 @@
 """Parse ``trec-rf10-data.txt``, the TREC 2010 Relevance Feedback track crowd judgments.
 
 The file (Buckley, Lease, Smucker, TREC 2010) is a TSV with the header
-``topicID, workerID, docID, gold, label``; ``label`` is the worker's judgment
+``topicID, workerID, docID, gold, label``; ``label`` is the judge's judgment
 (2 highly relevant, 1 relevant, 0 non-relevant, -2 broken link), ``gold`` the
 NIST judgment of the (topic, doc) pair (2, 1, 0; -1 = no NIST judgment; -2 =
 a deliberately planted broken link). See ``docs/data.md``; the rules shared
@@ -54,21 +54,21 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
         highly relevant).
 
         ``grades``: item ``f"{topicID}:{docID}"`` (a document is a different
-        item under each topic), judge = ``workerID``, label = the worker's
+        item under each topic), judge = ``workerID``, label = the judge's
         0/1/2. Rows are dropped, in this order of precedence:
 
-        - ``label == -2`` (the worker reported a broken link): not a grade;
+        - ``label == -2`` (the judge reported a broken link): not a grade;
           counted in ``dropped["broken_link"]``.
-        - a repeated (topic, worker, doc): the first remaining row in file
+        - a repeated (topic, judge, doc): the first remaining row in file
           order is kept, later ones counted in ``dropped["duplicate"]``
           (same label) or ``dropped["duplicate_conflict"]`` (another label).
-          The published file has 1,570 repeated rows (a worker judged the
+          The published file has 1,570 repeated rows (a judge judged the
           same pair two or three times); 1,345 remain after the broken-link
           rows are gone: 1,097 repeat the kept label, 248 differ from it.
 
         Crowd labels on pairs whose gold is -2 (URLs planted as broken links
-        for quality control, which a worker nonetheless graded 0/1/2) are
-        kept: they are what the worker said.
+        for quality control, which a judge nonetheless graded 0/1/2) are
+        kept: they are what the judge said.
 
         ``truth``: one row per (topic, doc) whose gold is 0, 1 or 2: columns
         ``topic`` (topicID), ``item`` (the docID, *not* prefixed with the
@@ -109,7 +109,7 @@ def _read_judgments(
     broken = 0
     gold_of: dict[tuple[str, str], tuple[str, int]] = {}
     for number, text in lines:
-        topic, worker, doc, gold, label = tab_fields(path, number, text, _TREC_HEADER)
+        topic, judge, doc, gold, label = tab_fields(path, number, text, _TREC_HEADER)
         if gold not in _TREC_GOLD:
             raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
         if label != _TREC_BROKEN and label not in _TREC_LABELS:
@@ -126,7 +126,7 @@ def _read_judgments(
         if label == _TREC_BROKEN:
             broken += 1
             continue
-        grades.add(f"{topic}:{doc}", worker, _TREC_LABELS[label])
+        grades.add(f"{topic}:{doc}", judge, _TREC_LABELS[label])
     return grades, broken, gold_of
 
 
@@ -156,13 +156,13 @@ def _truth_table(gold_of: dict[tuple[str, str], tuple[str, int]]) -> pd.DataFram
 def trec_rf10_labels(path: PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read the crowd labels and NIST's labels as truth-inference tables.
 
-    They are (labels ``item, worker, label``, truth ``item, truth``), item = ``<topic>:<doc>`` as in
-    :func:`parse_trec_rf10`'s grades; NIST labels of documents no worker judged are left out (they
+    They are (labels ``item, judge, label``, truth ``item, truth``), item = ``<topic>:<doc>`` as in
+    :func:`parse_trec_rf10`'s grades; NIST labels of documents no judge judged are left out (they
     cannot be inferred).
     """
     graded = parse_trec_rf10(path)
     assert graded.truth is not None  # parse_trec_rf10 always gives NIST's labels
-    labels = graded.grades.rename(columns={"judge": "worker"})
+    labels = graded.grades
     truth = pd.DataFrame({"item": graded.truth["topic"].astype(str) + ":" + graded.truth["item"].astype(str),
                           "truth": graded.truth["grade"].to_numpy()})
     return labels, truth[truth["item"].isin(set(labels["item"]))].reset_index(drop=True)

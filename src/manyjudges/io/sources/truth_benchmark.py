@@ -3,14 +3,14 @@
 The copies in ``yuan-li/truth-inference-at-scale`` (Li, Rubinstein, Cohn, ICML 2019) of the
 product and sentiment sets of Zheng et al. (VLDB 2017) and of the rte, dog and trec sets of
 Zhang et al. (NIPS 2014) are already canonical CSV: ``label.csv`` with the header
-``item,worker,label`` (integer ids, labels 0..K-1) and ``truth.csv`` with ``item,truth``.
+``item,judge,label`` (integer ids, labels 0..K-1) and ``truth.csv`` with ``item,truth``.
 Both are read with the canonical readers of :mod:`manyjudges.io.labels`, so every check
 there applies (file, line and value in each error).
 
-Repeated (item, worker) rows follow the rule of the authors' notebooks, which run
+Repeated (item, judge) rows follow the rule of the authors' notebooks, which run
 ``drop_duplicates(keep='first')`` on whole rows before every method: a row that repeats an
-earlier row exactly (same item, worker and label) is dropped and counted as ``duplicate``;
-a row that gives an earlier (item, worker) pair another label is kept, as one more label,
+earlier row exactly (same item, judge and label) is dropped and counted as ``duplicate``;
+a row that gives an earlier (item, judge) pair another label is kept, as one more label,
 and counted as ``duplicate_conflict`` (a table with such rows must be encoded with
 ``duplicates="keep"``). The five pinned sets have no repeated pair (both counts are 0).
 """
@@ -44,7 +44,7 @@ TRUTH_BENCHMARK_FOLDERS = {
 class TruthBenchmark:
     """A benchmark set as canonical tables, and its repeated rows by kind."""
 
-    #: columns item, worker (str) and label (int64 codes), file order, exact repeats dropped
+    #: columns item, judge (str) and label (int64 codes), file order, exact repeats dropped
     labels: pd.DataFrame
     #: columns item (str) and truth (int64 codes), file order
     truth: pd.DataFrame
@@ -73,8 +73,8 @@ def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> TruthBe
         naming the file, the line and the value.
     """
     labels = read_labels(Path(label_path), duplicates="keep")
-    exact = labels.duplicated(["item", "worker", "label"], keep="first").to_numpy()
-    pair = labels.duplicated(["item", "worker"], keep="first").to_numpy()
+    exact = labels.duplicated(["item", "judge", "label"], keep="first").to_numpy()
+    pair = labels.duplicated(["item", "judge"], keep="first").to_numpy()
     lines = np.asarray(labels.attrs["lines"])
     kept = labels[~exact].reset_index(drop=True)
     kept.attrs["lines"] = lines[~exact]
