@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from io_helpers import assert_located, write
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.columnar import ExtraColumnsWarning
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import read_grades_table

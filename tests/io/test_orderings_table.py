@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.errors import DataError
 from manyjudges.io.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
 from manyjudges.io.table_text import write_table

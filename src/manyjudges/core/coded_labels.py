@@ -17,7 +17,7 @@ distinct values.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -26,9 +26,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from manyjudges.core.natural_order import natural_ids
+
 __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
-           "gold_codes", "id_positions", "natural_ids", "natural_order", "natural_positions", "natural_sort",
-           "repeated_pairs"]
+           "gold_codes", "id_positions", "repeated_pairs"]
 
 #: what to do with repeated (item, judge) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -91,32 +92,6 @@ def code_dtype(*sizes: int) -> type[np.signedinteger]:
     return np.int32 if max(sizes, default=0) < np.iinfo(np.int32).max else np.int64
 
 
-def natural_order(values: pa.Array | Sequence[str]) -> np.ndarray:
-    """Return the permutation that sorts string ``values`` naturally.
-
-    By number when every value is a digit string (``"2"`` before ``"10"``; equal numbers by their text,
-    ``"07"`` before ``"7"``), else by text (code point order, as Python sorts str).
-    """
-    array = values if isinstance(values, pa.Array) else pa.array(list(values), type=pa.string())
-    if len(array) == 0:
-        return np.zeros(0, dtype=np.int64)
-    digits = pc.all(pc.utf8_is_digit(array)).as_py() and pc.all(pc.match_substring_regex(array, r"^[0-9]+$")).as_py()
-    if digits and pc.max(pc.utf8_length(array)).as_py() <= 18:  # fits int64: sort the numbers
-        numbers = pc.cast(array, pa.int64()).to_numpy(zero_copy_only=False)
-        order = np.argsort(numbers, kind="stable")  # O(n) when the ids came in order, as they often do
-        ordered = numbers[order]
-        if not (ordered[1:] == ordered[:-1]).any():  # no "07" beside "7": the text order needs no say
-            return order.astype(np.int64, copy=False)
-    if digits:
-        stripped = pc.utf8_ltrim(array, characters="0")
-        keys = pa.table({"length": pc.utf8_length(stripped), "number": stripped, "text": array})
-        order = pc.sort_indices(keys, sort_keys=[("length", "ascending"), ("number", "ascending"),
-                                                 ("text", "ascending")])
-    else:
-        order = pc.sort_indices(array)
-    return order.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-
-
 def as_text(values: Sequence | pd.Index | pd.Series | np.ndarray | pa.Array) -> pa.Array:
     """``values`` as a pyarrow string array: strings as they are, numbers as their text (``1`` -> ``"1"``)."""
     if isinstance(values, pa.ChunkedArray):
@@ -152,20 +127,6 @@ def id_positions(ids: Sequence | pd.Index | np.ndarray, wanted: Sequence | pd.In
     """
     found = pc.index_in(as_text(wanted), value_set=as_text(ids))
     return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-
-
-def natural_ids(uniques: pd.Index | np.ndarray) -> np.ndarray:
-    """Return the permutation that puts distinct ids in natural order.
-
-    Numbers by value; strings as :func:`natural_order` sorts them; other objects by their text.
-    """
-    values = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
-    if values.dtype.kind in "iuf" or len(values) == 0:
-        return np.argsort(values, kind="stable")
-    if all(isinstance(v, str) for v in values):
-        return natural_order(pa.array(values, type=pa.string()))
-    text = [str(v) for v in values]
-    return np.asarray(sorted(range(len(text)), key=lambda i: text[i]), dtype=np.int64)
 
 
 def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:
@@ -334,16 +295,26 @@ def canonical_order(data: CrowdLabels) -> CrowdLabels:
     So every sum a fit makes runs in one order whatever the order of the table's rows (the same judgments,
     the same numbers to the last bit).
 
-    Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy
-    (a stable sort of one int64 key, (item W + judge) K + label).
+    Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy:
+    one int64 key a label, (item W + judge) K + label, sorted, and the codes read back from it (a key holds
+    all three codes, so equal keys are equal rows and the sort need not be stable nor give a permutation).
     """
     k, w = data.n_classes, data.n_judges
-    key = (data.item.astype(np.int64) * w + data.judge) * k + data.label
+    key = data.item.astype(np.int64)
+    key *= w
+    key += data.judge
+    key *= k
+    key += data.label
     if len(key) < 2 or bool(np.all(key[1:] >= key[:-1])):
         return data
-    order = np.argsort(key, kind="stable")
-    return CrowdLabels(item=data.item[order], judge=data.judge[order], label=data.label[order], items=data.items,
-                       judges=data.judges, classes=data.classes)
+    key.sort()
+    dtype = data.item.dtype
+    label = (key % k).astype(dtype)
+    key //= k
+    judge = (key % w).astype(dtype)
+    key //= w
+    return CrowdLabels(item=key.astype(dtype), judge=judge, label=label, items=data.items, judges=data.judges,
+                       classes=data.classes)
 
 
 def gold_codes(data: CrowdLabels, gold: pd.DataFrame | pd.Series) -> tuple[np.ndarray, np.ndarray, int]:
@@ -373,28 +344,3 @@ def gold_codes(data: CrowdLabels, gold: pd.DataFrame | pd.Series) -> tuple[np.nd
         raise ValueError(f"gold: class {_plain(bad)!r} is not among the labels' classes "
                          f"({', '.join(map(str, data.classes))})")
     return items[known].astype(np.int64), classes.astype(np.int64), int((~known).sum())
-
-
-def natural_sort(items: Iterable[str]) -> list[str]:
-    """Sort item ids numerically if all are digit strings, else lexicographically (:func:`natural_order`).
-
-    Parameters
-    ----------
-    items : iterable of str
-        Item identifiers.
-
-    Returns
-    -------
-    list of str
-        The sorted identifiers, e.g. ``["2", "10"]`` rather than ``["10", "2"]``.
-    """
-    items = [str(item) for item in items]
-    return [items[i] for i in natural_order(items)]
-
-
-def natural_positions(values: Iterable[str]) -> dict[str, int]:
-    """Return the position of each distinct value in natural order (:func:`natural_sort`), e.g. ``{"2": 0, "10": 1}``.
-
-    These are the sort keys that put rows of ids in canonical order (the grades table, TREC RF10's truth).
-    """
-    return {value: i for i, value in enumerate(natural_sort(set(values)))}

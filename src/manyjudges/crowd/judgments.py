@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 
 OUTCOME_CODES = {"left": 1, "right": -1, "tie": 0}
 

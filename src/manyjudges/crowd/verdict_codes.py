@@ -7,7 +7,7 @@ columns ``model_a, model_b, winner`` and, optionally, ``prompt`` and ``judge``
 A column the file lacked is read as :data:`~manyjudges.io.verdicts.MISSING` (``-``) in every row,
 which counts as no such column.
 
-Models, prompts and judges are coded in natural order (:func:`~manyjudges.core.coded_labels.natural_sort`:
+Models, prompts and judges are coded in natural order (:func:`~manyjudges.core.natural_order.natural_sort`:
 numerically when every id is a digit string, else by code point), so the codes, and every number
 computed from them, do not depend on the order of the rows. Two views of the same coding:
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.verdicts import MISSING
 from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS

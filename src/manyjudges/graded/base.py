@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
 
-from manyjudges.core.coded_labels import natural_order
 from manyjudges.core.estimator import Estimator, check_is_fitted
+from manyjudges.core.natural_order import natural_order
 from manyjudges.graded.panel import GradedPanel, classes_count
 from manyjudges.graded.subpanel_cache import SubpanelCache
 

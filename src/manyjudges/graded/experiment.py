@@ -116,7 +116,7 @@ def comparison_table(predictions: pd.DataFrame, comparisons: Iterable[Iterable[s
 
 def _by_judge(table: pd.DataFrame, first: list[str] | None = None) -> pd.DataFrame:
     """Rows in a stable order: ``first`` columns as they come, then judges in natural order."""
-    from manyjudges.core.coded_labels import natural_sort
+    from manyjudges.core.natural_order import natural_sort
 
     rank = {j: n for n, j in enumerate(natural_sort(table["judge"].astype(str).unique()))}
     keys = (first or []) + ["_judge"]

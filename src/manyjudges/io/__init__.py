@@ -13,7 +13,7 @@ value. The parsers of the raw published formats are in
 :mod:`manyjudges.io.sources`.
 """
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
 from manyjudges.io.labels import read_labels, write_labels

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 if TYPE_CHECKING:
@@ -71,8 +70,7 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
     """
     faults = []
     for order, column in enumerate(columns):
-        values = table.columns[column].dictionary if column in table.columns else pa.array(
-            table.values(column), type=pa.string())
+        values = table.distinct(column)
         blank = pc.equal(pc.utf8_trim_whitespace(values), "").to_numpy(zero_copy_only=False)
         faults.append(first_fault(table, column, blank, f"empty {column}", rows, order))
     found = [f for f in faults if f is not None]

@@ -2,10 +2,12 @@
 
 Every canonical table (orderings, rankings, grades, preferences, truth, labels) is read here:
 :func:`read_columns` parses the file with pyarrow's multithreaded CSV reader
-(``pyarrow.csv.read_csv``), each column as a dictionary of distinct strings and int32 indices,
-so a column of ten million ids costs 4 bytes a row plus its distinct values, and a check of
-the values (is a label an integer? is a field empty?) is a check of the few distinct values,
-not of every row.
+(``pyarrow.csv.read_csv``), the ``item`` column as Arrow strings and every other column (judges,
+labels, ... : few distinct values) as a dictionary of them. A column is coded once, when first
+asked (:meth:`ColumnarTable.codes`, :func:`~manyjudges.core.id_codes.code_ids`): each row's position
+among the distinct values in natural order, int32, after which the strings can be let go
+(:meth:`ColumnarTable.release`); a check of the values (is a label an integer? is a field empty?)
+is a check of the few distinct values, not of every row.
 
 Column habits, the same for every table and every door (the command, the pipeline, Python):
 
@@ -38,7 +40,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from manyjudges.core.coded_labels import natural_order
+from manyjudges.core.id_codes import code_ids
+from manyjudges.core.natural_order import natural_order
 from manyjudges.io.checks import Fault, repeated_rows
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
 from manyjudges.io.row_lines import RowLines
@@ -49,6 +52,12 @@ __all__ = ["ALIASES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "Table
 #: other names a canonical column is read under (the same in every family)
 ALIASES: Mapping[str, tuple[str, ...]] = {"judge": ("worker",), "item": ("task",),
                                           "prompt": ("topic", "question_id")}
+
+#: the columns parsed as text (they hold about as many distinct values as rows); every other column is
+#: parsed as a dictionary of its few distinct values, which costs the parser nothing more
+MANY_VALUES = frozenset({"item"})
+_DICTIONARY = pa.dictionary(pa.int32(), pa.string())
+
 
 class ExtraColumnsWarning(DataWarning):
     """A table has columns that its reader does not use; they are ignored."""
@@ -135,15 +144,17 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
 class ColumnarTable:
     """The columns of a canonical table as read, and the rows' file lines.
 
-    Each column is a dictionary array (distinct strings and int32 indices), keyed by canonical name. An
-    optional column the file lacks (:attr:`TableLayout.optional`) is not among them (:meth:`has`).
+    Each column is an Arrow column of strings (or a dictionary of them), keyed by canonical name, until it
+    is coded and released
+    (:meth:`codes`, :meth:`release`). An optional column the file lacks (:attr:`TableLayout.optional`)
+    is not among them (:meth:`has`).
     """
 
     path: Path
     layout: TableLayout
-    columns: dict[str, pa.DictionaryArray]
+    columns: dict[str, pa.ChunkedArray]
     lines: RowLines
-    _codes: dict[str, tuple[np.ndarray, pd.Index]] = field(default_factory=dict, repr=False)
+    _codes: dict[str, tuple[np.ndarray, pa.Array]] = field(default_factory=dict, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -154,36 +165,38 @@ class ColumnarTable:
         """Whether the file holds ``column`` (always, unless it is an optional one)."""
         return column in self.columns or column in self._codes
 
+    def distinct(self, column: str) -> pa.Array:
+        """Return the distinct strings of ``column`` in natural order, indexed by :meth:`indices`."""
+        return self._coded(column)[1]
+
     def values(self, column: str) -> np.ndarray:
-        """Return the distinct strings of ``column`` (object array), indexed by :meth:`indices`."""
-        if column not in self.columns:  # released: its codes and ids serve
-            return np.asarray(self._codes[column][1], dtype=object)
-        return np.asarray(self.columns[column].dictionary.to_numpy(zero_copy_only=False), dtype=object)
+        """Return the distinct strings of ``column`` (object array, natural order), indexed by :meth:`indices`."""
+        return np.asarray(self.distinct(column).to_numpy(zero_copy_only=False), dtype=object)
 
     def indices(self, column: str) -> np.ndarray:
-        """Each row's index into :meth:`values` (int32)."""
-        if column not in self.columns:
-            return self._codes[column][0]
-        return self.columns[column].indices.to_numpy(zero_copy_only=False)
+        """Each row's index into :meth:`values` (int32; int64 past 2**31 - 1 distinct values)."""
+        return self._coded(column)[0]
 
     def release(self, column: str) -> None:
-        """Drop the parsed column once its :meth:`codes` are made.
+        """Drop the parsed column once its codes are made.
 
-        The codes and ids then serve :meth:`values`, :meth:`indices` and :meth:`field` (one copy of a
-        column in memory, not two).
+        The codes and distinct values then serve :meth:`values`, :meth:`indices` and :meth:`field` (one
+        copy of a column in memory, not two).
         """
-        self.codes(column)
+        self._coded(column)
         self.columns.pop(column, None)
 
     def text(self, column: str) -> np.ndarray:
         """Each row's field of ``column`` as a str (object array; for small tables)."""
+        if column in self.columns:
+            return np.asarray(self.columns[column].cast(pa.string()).to_numpy(), dtype=object)
         return self.values(column)[self.indices(column)]
 
     def field(self, column: str, row: int) -> str:
         """Row ``row``'s field of ``column``."""
         if column not in self.columns:
             codes, ids = self._codes[column]
-            return str(ids[codes[int(row)]])
+            return str(ids[int(codes[int(row)])].as_py())
         return str(self.columns[column][int(row)].as_py())
 
     def line(self, row: int) -> int:
@@ -208,42 +221,14 @@ class ColumnarTable:
         ``ids`` are the distinct values of ``column`` in natural order (:func:`natural_order`; a str
         Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
         """
+        codes, ids = self._coded(column)
+        return codes, pd.Index(ids.to_pandas(), name=column)  # Arrow-backed under pandas 3
+
+    def _coded(self, column: str) -> tuple[np.ndarray, pa.Array]:
+        """Return (codes, distinct values as Arrow strings) of ``column``, made once."""
         if column not in self._codes:
-            dictionary = self.columns[column].dictionary
-            order = natural_order(dictionary)
-            rank = np.empty(len(order), dtype=np.int64 if len(order) > np.iinfo(np.int32).max else np.int32)
-            rank[order] = np.arange(len(order), dtype=rank.dtype)
-            ids = pd.Index(dictionary.take(pa.array(order)).to_pandas(), name=column)  # Arrow-backed under pandas 3
-            self._codes[column] = rank[self.indices(column)], ids
+            self._codes[column] = code_ids(self.columns[column])
         return self._codes[column]
-
-
-def _as_dictionaries(columns: list[pa.ChunkedArray | None], names: Sequence[str]) -> dict[str, pa.DictionaryArray]:
-    """Return one DictionaryArray (unified dictionary, int32 indices, one chunk) per column.
-
-    Each parsed column is let go once converted (its list entry set to None), so at most one column is
-    held twice.
-    """
-    out: dict[str, pa.DictionaryArray] = {}
-    for k, name in enumerate(names):
-        column = columns[k]
-        columns[k] = None
-        assert column is not None  # each entry is let go only here, after it is read
-        if not pa.types.is_dictionary(column.type):
-            column = pc.dictionary_encode(column)
-        column = column.unify_dictionaries()
-        if column.num_chunks == 0:
-            out[name] = pa.DictionaryArray.from_arrays(pa.array([], type=pa.int32()), pa.array([], type=pa.string()))
-            continue
-        dictionary = column.chunk(0).dictionary
-        indices = np.empty(len(column), dtype=np.int32)
-        start = 0
-        for chunk in column.chunks:
-            indices[start:start + len(chunk)] = chunk.indices.to_numpy(zero_copy_only=False)
-            start += len(chunk)
-        del column
-        out[name] = pa.DictionaryArray.from_arrays(pa.array(indices), dictionary)
-    return out
 
 
 def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[list[list[str]], list[int]]:
@@ -286,7 +271,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     Returns
     -------
     ColumnarTable
-        Every layout column as a dictionary array, in file order.
+        Every layout column as Arrow strings, in file order.
 
     Raises
     ------
@@ -307,21 +292,18 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
             parse_options=pacsv.ParseOptions(delimiter=sep),
             convert_options=pacsv.ConvertOptions(
                 include_columns=[header[position[c]] for c in names],
-                column_types={header[position[c]]: pa.dictionary(pa.int32(), pa.string()) for c in names},
+                column_types={header[position[c]]: pa.string() if c in MANY_VALUES else _DICTIONARY for c in names},
                 strings_can_be_null=False, quoted_strings_can_be_null=False),
         )
-        parsed = list(table.columns)
+        columns = {name: table.column(k) for k, name in enumerate(names)}
         del table
-        columns = _as_dictionaries(parsed, names)
         n_rows = len(columns[names[0]])
         lines = RowLines(path, n_rows)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
         rows, known = _exact_rows(path, len(header), [position[c] for c in names])
         values = list(zip(*rows)) if rows else [() for _ in names]
-        columns = {name: pc.dictionary_encode(pa.array(list(column), type=pa.string()))
+        columns = {name: pa.chunked_array([pa.array(list(column), type=pa.string())])
                    for name, column in zip(names, values)}
-        columns = {name: pa.DictionaryArray.from_arrays(array.indices.cast(pa.int32()), array.dictionary)
-                   for name, array in columns.items()}
         n_rows = len(rows)
         lines = RowLines(path, n_rows, known=np.asarray(known, dtype=np.int64))
     if n_rows == 0:
@@ -340,7 +322,7 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
     The ranks are int64, 0 where a rank is not a positive integer; ``rows`` is all rows when None. The
     distinct values are parsed, not the rows.
     """
-    dictionary = table.columns[column].dictionary
+    dictionary = table.distinct(column)
     digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
     digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)
                          <= _MAX_RANK_DIGITS, dtype=bool)
@@ -362,7 +344,9 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
 
 def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
     """Return a column as read, as str (rows in file order, or ``rows``)."""
-    array = table.columns[column]
-    if rows is not None:
-        array = array.take(pa.array(rows))
-    return pa.array(array.dictionary.take(array.indices), type=pa.string()).to_pandas()
+    if column in table.columns:
+        array = table.columns[column]
+        array = array.take(pa.array(rows)) if rows is not None else array
+        return array.cast(pa.string()).to_pandas()
+    codes = table.indices(column)
+    return table.distinct(column).take(pa.array(codes if rows is None else codes[rows])).to_pandas()

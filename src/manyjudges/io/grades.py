@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.atomic import atomic_file
-from manyjudges.core.coded_labels import natural_positions
+from manyjudges.core.natural_order import natural_positions
 from manyjudges.io.checks import Fault, check_one_value_rule, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta

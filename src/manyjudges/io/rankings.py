@@ -27,7 +27,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.coded_labels import natural_sort
+from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.checks import (
     DUPLICATES_HINT,
     Fault,

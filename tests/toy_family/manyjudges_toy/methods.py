@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.coded_labels import natural_sort
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.natural_order import natural_sort
 
 __all__ = ["ItemMean", "ItemMedian", "in_natural_order", "read_scores"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.coded_labels import natural_positions
+from manyjudges.core.natural_order import natural_positions
 from manyjudges.io.errors import DataError
 from manyjudges.io.grades import GradedData
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
