@@ -85,52 +85,85 @@ def _hashed_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     return codes, dictionary.take(pa.array(order))
 
 
-def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] | None:
-    """Code ids that are one prefix and a number (module docstring), or None for any other ids."""
-    column = pa.chunked_array(chunks, type=pa.string())
-    if column.null_count:
+def _chunk_numbers(chunk: pa.Array, prefix: str) -> np.ndarray | None:
+    """Return the numbers of a chunk's ids (int64), or None when an id is not ``prefix`` and a plain number."""
+    if chunk.null_count or (prefix and not pc.all(pc.starts_with(chunk, prefix)).as_py()):
         return None
-    first = chunks[0][0].as_py()
-    prefix = first.rstrip("0123456789")
-    if prefix == first or any(c.isdigit() for c in prefix):
-        return None
-    if prefix and not pc.all(pc.starts_with(column, prefix)).as_py():
-        return None
-    digits = pc.utf8_slice_codeunits(column, start=len(prefix)) if prefix else column
+    digits = pc.utf8_slice_codeunits(chunk, start=len(prefix)) if prefix else chunk
     try:
-        values = pc.cast(digits, pa.int64()).to_numpy()
+        values = pc.cast(digits, pa.int64()).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     # only plain digits: the cast takes a sign and 0x, and drops leading zeros; none of these may pass
     if int(values.min()) < 0 or pc.any(pc.and_(pc.starts_with(digits, "0"),
                                                pc.greater(pc.binary_length(digits), 1))).as_py():
         return None
+    return values
+
+
+def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] | None:
+    """Code ids that are one prefix and a number (module docstring), or None for any other ids.
+
+    Chunk by chunk (Arrow's temporaries stay a chunk's size): the numbers, then one table from number to
+    code, read once per row.
+    """
+    first = chunks[0][0].as_py()
+    prefix = first.rstrip("0123456789") if first is not None else first
+    if prefix is None or prefix == first or any(c.isdigit() for c in prefix):
+        return None
+    values = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
+    start = 0
+    for chunk in chunks:
+        numbers = _chunk_numbers(chunk, prefix)
+        if numbers is None:
+            return None
+        values[start:start + len(numbers)] = numbers
+        start += len(numbers)
     low, high = int(values.min()), int(values.max())
-    if high - low < 4 * len(values) + 1024:
-        present = np.zeros(high - low + 1, dtype=bool)
-        present[values - low] = True
-        distinct = np.flatnonzero(present) + low
-        rank = np.cumsum(present, dtype=np.int64) - 1
-        codes = rank[values - low]
-    else:
+    if high - low >= 4 * len(values) + 1024:  # sparse numbers: sort them
         distinct, codes = np.unique(values, return_inverse=True)
-    if prefix:  # text order (not every id is a digit string): "doc-10" before "doc-9"
-        distinct, codes = _text_ranked(distinct, codes)
+        if prefix:
+            rank = _text_rank(distinct)
+            distinct, codes = distinct[np.argsort(rank)], rank[codes]
+        return _coded(codes, distinct, prefix)
+    values -= low
+    present = np.zeros(high - low + 1, dtype=bool)
+    present[values] = True
+    distinct = np.flatnonzero(present)
+    del present
+    rank = _text_rank(distinct + low) if prefix else np.arange(len(distinct), dtype=np.int64)
+    dtype = np.int64 if len(distinct) > np.iinfo(np.int32).max else np.int32
+    table = np.empty(high - low + 1, dtype=dtype)
+    table[distinct] = rank
+    codes = table[values]
+    del table, values
+    ordered = np.empty_like(distinct)
+    ordered[rank] = distinct + low
+    return _coded(codes, ordered, prefix)
+
+
+def _coded(codes: np.ndarray, distinct: np.ndarray, prefix: str) -> tuple[np.ndarray, pa.Array]:
+    """Return (codes as int32 when they fit, the ids ``prefix`` + each of ``distinct`` as text)."""
     dtype = np.int64 if len(distinct) > np.iinfo(np.int32).max else np.int32
     text = pc.cast(pa.array(distinct), pa.string())
     ids = pc.binary_join_element_wise(pa.scalar(prefix), text, "") if prefix else text
     return codes.astype(dtype, copy=False), ids
 
 
-def _text_ranked(distinct: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Reorder distinct numbers (ascending) and the codes into them as their decimal texts sort.
+def _text_rank(distinct: np.ndarray) -> np.ndarray:
+    """Return each of ``distinct`` (ascending numbers)'s rank when their decimal texts are sorted.
 
-    Texts without leading zeros compare as the numbers left-aligned to 18 digits, a shorter text first
-    among equals (``"1"`` < ``"10"`` < ``"9"``).
+    Texts without leading zeros compare as the numbers left-aligned to the longest width, a shorter text
+    first among equals (``"1"`` < ``"10"`` < ``"9"``). The ascending numbers are one sorted run per width,
+    so a stable sort (timsort: it merges runs) of one key does it.
     """
     width = np.searchsorted(_POWERS, distinct, side="right") + 1
-    aligned = distinct * _POWERS_OF_TEN[18 - width]
-    order = np.lexsort((width, aligned))
+    widest = int(width.max(initial=1))
+    if widest <= 17:
+        key = distinct * _POWERS_OF_TEN[widest - width] * (widest + 1) + width
+        order = np.argsort(key, kind="stable")
+    else:
+        order = np.lexsort((width, distinct * _POWERS_OF_TEN[18 - width]))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return distinct[order], rank[codes]
+    return rank
