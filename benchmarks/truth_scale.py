@@ -14,7 +14,7 @@ Then, in the same run, for each table:
 
 - ``pandas.read_csv`` of the file (C engine; its default parse, which reads integer ids as int64 and
   text as pyarrow strings under pandas 3, and with ``dtype=str``, which keeps ids as text as ours
-  does), and ``pyarrow.csv.read_csv`` (default options), each in a fresh process: the call's seconds,
+  does), and ``pyarrow.csv.read_csv`` (tab-separated, else its defaults), each in a fresh process: the call's seconds,
   the process's wall seconds (importing included) and its peak RSS;
 - ``manyjudges truth infer FILE --method M --truth TRUTH -o OUT`` for majority vote, Wawa, one-coin and
   full Dawid-Skene, each in a fresh process: wall seconds, peak RSS (the child's ru_maxrss),

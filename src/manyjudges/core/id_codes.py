@@ -33,13 +33,13 @@ def code_ids(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
 
     Parameters
     ----------
-    column : pyarrow.ChunkedArray or pyarrow.Array of str (or a dictionary of str)
-        One id a row (no nulls).
+    column : pyarrow.ChunkedArray or pyarrow.Array
+        One id a row (no nulls): strings, or a dictionary of strings.
 
     Returns
     -------
-    codes : numpy.ndarray of int32 (int64 past 2**31 - 1 distinct ids)
-        ``ids[codes[r]]`` is row r's id.
+    codes : numpy.ndarray
+        ``ids[codes[r]]`` is row r's id; int32 (int64 past 2**31 - 1 distinct ids).
     ids : pyarrow.StringArray
         The distinct ids, in natural order.
     """
