@@ -121,11 +121,11 @@ def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] 
         start += len(numbers)
     low, high = int(values.min()), int(values.max())
     if high - low >= 4 * len(values) + 1024:  # sparse numbers: sort them
-        distinct, codes = np.unique(values, return_inverse=True)
+        distinct, inverse = np.unique(values, return_inverse=True)
         if prefix:
             rank = _text_rank(distinct)
-            distinct, codes = distinct[np.argsort(rank)], rank[codes]
-        return _coded(codes, distinct, prefix)
+            distinct, inverse = distinct[np.argsort(rank)], rank[inverse]
+        return _coded(inverse, distinct, prefix)
     values -= low
     present = np.zeros(high - low + 1, dtype=bool)
     present[values] = True

@@ -192,6 +192,10 @@ class ColumnarTable:
             return np.asarray(self.columns[column].cast(pa.string()).to_numpy(), dtype=object)
         return self.values(column)[self.indices(column)]
 
+    def series(self, column: str) -> pd.Series:
+        """Return each row's field of ``column`` as a pandas str Series, built by Arrow (no Python str a row)."""
+        return text_column(self, column)
+
     def field(self, column: str, row: int) -> str:
         """Row ``row``'s field of ``column``."""
         if column not in self.columns:

@@ -32,6 +32,8 @@ from typing import Any, TypeAlias
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from manyjudges.io.checks import Fault, duplicate_judgments, empty_fields, first_fault, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
@@ -79,11 +81,16 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
     faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""),
                               f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}",
                               order=len(columns)))
-    a, b = table.text(first), table.text(second)
-    same = np.flatnonzero((a == b) & (a != ""))
+    # the same model on both sides: codes compared through one shared list of names (no str a row)
+    a_ids, b_ids = table.distinct(first), table.distinct(second)
+    in_a = pc.index_in(b_ids, value_set=a_ids).fill_null(-1).to_numpy(zero_copy_only=False)
+    nonempty = np.asarray(pc.not_equal(a_ids, "").to_numpy(zero_copy_only=False), dtype=bool)
+    a_code = table.indices(first)
+    b_as_a = in_a[table.indices(second)]
+    same = np.flatnonzero((a_code == b_as_a) & nonempty[a_code])
     if len(same):
         faults.append(Fault(int(same[0]), len(columns) + 1, f"{first} and {second} are the same model "
-                            "(a model against itself)", a[same[0]]))
+                            "(a model against itself)", table.field(first, int(same[0]))))
     return faults
 
 
@@ -91,9 +98,16 @@ def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Colu
     """Build a verdicts table from its five columns (sequences, or one str for every row), every column str."""
     columns = dict(zip(VERDICT_COLUMNS, (prompt, judge, model_a, model_b, winner)))
     n = max((len(v) for v in columns.values() if not isinstance(v, str)), default=0)
-    return pd.DataFrame({c: pd.Series(np.full(n, v, dtype=object) if isinstance(v, str)
-                                      else np.asarray(v, dtype=object), dtype=str)
-                         for c, v in columns.items()})
+    return pd.DataFrame({c: _text_series(v, n) for c, v in columns.items()})
+
+
+def _text_series(values: Column | pd.Series, n: int) -> pd.Series:
+    """Return one column of a verdicts table as a str Series: a Series as it is, one str repeated ``n`` times."""
+    if isinstance(values, pd.Series):
+        return values.astype(str).reset_index(drop=True)
+    if isinstance(values, str):
+        return pa.repeat(pa.scalar(values), n).to_pandas() if n else pd.Series([], dtype=str)
+    return pd.Series(np.asarray(values, dtype=object), dtype=str)
 
 
 def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
@@ -131,7 +145,7 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
     faults.append(repeat)
     raise_earliest(table, faults)
-    frame = verdicts_frame(*(table.text(c) if table.has(c) else MISSING for c in VERDICT_COLUMNS))
+    frame = verdicts_frame(*(table.series(c) if table.has(c) else MISSING for c in VERDICT_COLUMNS))
     if kept is not None:
         frame = frame.iloc[kept].reset_index(drop=True)
     return frame
