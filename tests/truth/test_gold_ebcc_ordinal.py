@@ -14,12 +14,12 @@ from manyjudges.truth import EBCC, OrdinalDawidSkene
 from manyjudges.truth.ebcc import ebcc_layout, ebcc_mean_field, ebcc_start
 from manyjudges.truth.labels import as_crowd_labels
 from manyjudges.truth.ordinal import (
-    LAPSE_START,
     default_cuts,
     newton_cut_step,
     newton_m_step,
     ordinal_log_confusion,
 )
+from manyjudges.truth.ordinal_em import LAPSE_START
 from manyjudges.truth.simulate import simulate_labels
 
 from .test_ebcc import explicit_elbo

@@ -118,8 +118,7 @@ def paper_m1_targets(name: str) -> np.ndarray:
     by_judge = {int(j): float(v) for j, v in zip(rows["judge"], rows["paper_value"])
                 if isinstance(j, float) and not np.isnan(j)}
     if sorted(by_judge) != list(range(len(by_judge))) or not by_judge:
-        raise ValueError(f"paper_values.tsv: {paper} table {table} {method} has judges {sorted(by_judge)}, "
-                         "not 0..n-1")
+        raise ValueError(f"paper_values.tsv: {paper} table {table} {method} has judges {sorted(by_judge)}, not 0..n-1")
     return np.array([by_judge[j] for j in range(len(by_judge))])
 
 
