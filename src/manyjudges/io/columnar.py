@@ -155,6 +155,7 @@ class ColumnarTable:
     columns: dict[str, pa.ChunkedArray]
     lines: RowLines
     _codes: dict[str, tuple[np.ndarray, pa.Array]] = field(default_factory=dict, repr=False)
+    _indexes: dict[str, pd.Index] = field(default_factory=dict, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -226,7 +227,9 @@ class ColumnarTable:
         Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
         """
         codes, ids = self._coded(column)
-        return codes, pd.Index(ids.to_pandas(), name=column)  # Arrow-backed under pandas 3
+        if column not in self._indexes:
+            self._indexes[column] = pd.Index(ids.to_pandas(), name=column)  # Arrow-backed under pandas 3
+        return codes, self._indexes[column]
 
     def _coded(self, column: str) -> tuple[np.ndarray, pa.Array]:
         """Return (codes, distinct values as Arrow strings) of ``column``, made once."""
