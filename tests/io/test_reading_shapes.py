@@ -79,19 +79,48 @@ def test_sorted_and_shuffled_rows_give_the_same_bytes(tmp_path, shape):
     assert outputs[0] == outputs[1]
 
 
-def test_memory_per_label_on_a_million_shuffled_text_ids(tmp_path):
+@pytest.mark.parametrize("sort", [False, True])
+def test_memory_per_label_on_a_million_shuffled_text_ids(tmp_path, sort):
     """A million labels with text ids in random order: 12 bytes a label held, under 32 at the peak of the read
-    (numpy's allocations, traced) and Arrow's parse buffers given back."""
+    (numpy's allocations, traced) and Arrow's parse buffers given back; read in file order or sorted."""
     labels, truth = tmp_path / "labels.tsv", tmp_path / "truth.tsv"
     write_text_labels(labels, truth, 1_000_000)
     n = 1_000_000
     before = pa.total_allocated_bytes()
     tracemalloc.start()
     try:
-        data = read_crowd_labels(labels)
+        data = read_crowd_labels(labels, sort=sort)
         held, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert data.n_labels == n and data.n_items == 100_000 and data.n_judges == 10_000
     assert held / n < 13 and peak / n < 32
     assert pa.total_allocated_bytes() - before < 16 * 2**20
+
+
+@pytest.mark.parametrize("duplicates", ["keep", "first", "last"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
+    """``sort=True`` gives the labels in the order a fit sorts them (canonical_order), with the same ids and
+    classes, whether or not pairs repeat; with ``duplicates="error"`` a repeat is the same error either way."""
+    from manyjudges.core.coded_labels import canonical_order, is_canonical
+    from manyjudges.io.errors import DataError
+
+    frame = table(shape, seed=2).sample(frac=1.0, random_state=4)
+    repeats = frame.sample(40, random_state=5).assign(label=lambda f: (f["label"] + 1) % 3)
+    for name, rows in (("unique", frame), ("repeats", pd.concat([frame, repeats]).sample(frac=1.0, random_state=6))):
+        path = tmp_path / f"{name}.tsv"
+        rows.to_csv(path, sep="\t", index=False)
+        expected = canonical_order(read_crowd_labels(path, duplicates=duplicates))
+        got = read_crowd_labels(path, duplicates=duplicates, sort=True)
+        assert is_canonical(got)
+        for part in ("item", "judge", "label"):
+            assert np.array_equal(getattr(got, part), getattr(expected, part)) and getattr(got, part).dtype == np.int32
+        assert list(got.items) == list(expected.items) and list(got.judges) == list(expected.judges)
+        assert list(got.classes) == list(expected.classes)
+        if name == "repeats":
+            with pytest.raises(DataError) as unsorted:
+                read_crowd_labels(path)
+            with pytest.raises(DataError) as by_sort:
+                read_crowd_labels(path, sort=True)
+            assert str(unsorted.value) == str(by_sort.value)

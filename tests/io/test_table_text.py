@@ -58,6 +58,22 @@ def test_large_tables_as_pandas_writes_them(monkeypatch, sep: str) -> None:
         assert ours(df, sep) == expected
 
 
+def test_files_get_the_bytes_pandas_writes(monkeypatch, tmp_path) -> None:
+    """Into a file the blocks go as UTF-8 bytes, past the text layer: still pandas' bytes, non-ASCII ids too."""
+    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    monkeypatch.setattr(table_text, "_BLOCK_ROWS", 333)
+    rng = np.random.default_rng(9)
+    floats = awkward_floats(rng, 500)
+    n = len(floats)
+    df = pd.DataFrame({"item": pd.Series([f"é{k}" for k in rng.permutation(n)], dtype="str"), "p": floats,
+                       "label": rng.integers(0, 3, n)})
+    for sep, name in (("\t", "out.tsv"), (",", "out.csv")):
+        expected = tmp_path / f"pandas_{name}"
+        df.to_csv(expected, sep=sep, index=False, lineterminator="\n")
+        table_text.write_table(df, tmp_path / name)
+        assert (tmp_path / name).read_bytes() == expected.read_bytes()
+
+
 def test_columns_put_together_from_several(monkeypatch) -> None:
     """A str column made by pd.concat is Arrow-backed in several chunks (pandas 3): one array here."""
     monkeypatch.setattr(table_text, "FAST_ROWS", 0)

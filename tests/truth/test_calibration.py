@@ -64,3 +64,13 @@ def test_calibration_scores_of_a_fitted_method():
     assert ece == pytest.approx(loop_ece(confidence, right), abs=1e-12)
     assert roc == pytest.approx(loop_auroc(confidence, right), abs=1e-12)
     assert np.isnan(calibration_scores(fitted.proba_, fitted.labels_, None)).all()
+
+
+def test_mid_ranks_are_scipys_average_ranks():
+    from scipy.stats import rankdata
+
+    from manyjudges.truth.calibration import mid_ranks
+
+    rng = np.random.default_rng(3)
+    for values in (rng.random(500), rng.integers(0, 7, 500).astype(float), np.array([2.0]), np.zeros(4)):
+        assert np.array_equal(mid_ranks(values), rankdata(values))

@@ -107,8 +107,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth infer``: one class per item, and the judges and report tables when asked for."""
     from manyjudges.io.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
-    from manyjudges.truth.calibration import calibration_scores
-    from manyjudges.truth.results import accuracy, fit_method, judges_table, labels_table, without_gold
+    from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores, without_gold
 
     estimator, classes = truth_method(args)
     for flag, value in (("--judges", args.judges), ("--report", args.report)):
@@ -121,7 +120,10 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
     stages = Stages(3 + bool(args.truth) + bool(args.gold))
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
-        data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
+        # sorted as the fit will sort them, in the sort that looks for repeated pairs (unless the method reads
+        # the rows in file order)
+        data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates,
+                                 sort=not estimator.uses_row_order())
     truth = None
     if args.truth:
         with input_path(args.truth) as path, stages(f"reading {args.truth}"):
@@ -153,8 +155,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     truth = without_gold(truth, gold)
     result = None
     if truth is not None:
-        acc, n = accuracy(estimator.labels_, truth)
-        ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
+        acc, n, ece, roc = truth_scores(estimator, truth)
         left_out = " that are not gold items" if gold is not None else ""
         result = (f"accuracy {acc:.4f} on {n} items with a truth{left_out}; ECE {ece:.4f}, AUROC {roc:.4f} "
                   f"({args.method}, {seconds:.2f} s)")

@@ -26,10 +26,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys, sort_keys
 from manyjudges.core.natural_order import natural_ids
 
 __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
-           "gold_codes", "id_positions", "repeated_pairs"]
+           "gold_codes", "id_positions", "is_canonical", "repeated_pairs"]
 
 #: what to do with repeated (item, judge) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -289,33 +290,33 @@ def as_crowd_labels(
                        judges=judges, classes=order)
 
 
+def is_canonical(data: CrowdLabels) -> bool:
+    """Tell whether the labels are sorted by (item, judge, label) code (checked in chunks, no copy of the codes)."""
+    for start in range(0, max(data.n_labels - 1, 0), CHUNK):
+        rows = slice(start, start + CHUNK + 1)
+        key = label_keys(data.item[rows], data.judge[rows], data.label[rows], data.n_judges, data.n_classes)
+        if (key[1:] < key[:-1]).any():
+            return False
+    return True
+
+
 def canonical_order(data: CrowdLabels) -> CrowdLabels:
     """Return ``data`` with its labels sorted by (item, judge, label) code.
 
     So every sum a fit makes runs in one order whatever the order of the table's rows (the same judgments,
     the same numbers to the last bit).
 
-    Returns ``data`` itself when its rows are in that order already (checked in one pass), else a sorted copy:
-    one int64 key a label, (item W + judge) K + label, sorted, and the codes read back from it (a key holds
-    all three codes, so equal keys are equal rows and the sort need not be stable nor give a permutation).
+    Returns ``data`` itself when its rows are in that order already (:func:`is_canonical`), else a sorted
+    copy: one int64 key a label (:func:`label_keys`), sorted (:func:`sort_keys`), and the codes read back
+    from it (a key holds all three codes, so equal keys are equal rows and the sort need not be stable nor
+    give a permutation).
     """
-    k, w = data.n_classes, data.n_judges
-    key = data.item.astype(np.int64)
-    key *= w
-    key += data.judge
-    key *= k
-    key += data.label
-    descents = np.count_nonzero(key[1:] < key[:-1]) if len(key) > 1 else 0
-    if descents == 0:
+    if is_canonical(data):
         return data
-    # a few descents: long sorted runs, which timsort merges in about one pass; else numpy's quicksort
-    key.sort(kind="stable" if descents < len(key) // 16 else "quicksort")
-    dtype = data.item.dtype
-    label = (key % k).astype(dtype)
-    key //= k
-    judge = (key % w).astype(dtype)
-    key //= w
-    return CrowdLabels(item=key.astype(dtype), judge=judge, label=label, items=data.items, judges=data.judges,
+    key = label_keys(data.item, data.judge, data.label, data.n_judges, data.n_classes)
+    sort_keys(key)
+    item, judge, label = keys_to_codes(key, data.n_judges, data.n_classes, data.item.dtype.type)
+    return CrowdLabels(item=item, judge=judge, label=label, items=data.items, judges=data.judges,
                        classes=data.classes)
 
 

@@ -187,6 +187,11 @@ class ColumnarTable:
         self._coded(column)
         self.columns.pop(column, None)
 
+    def discard(self, column: str) -> None:
+        """Drop everything held of ``column``: its parsed strings, codes and ids (the caller keeps what it needs)."""
+        for held in (self.columns, self._codes, self._indexes):
+            held.pop(column, None)
+
     def text(self, column: str) -> np.ndarray:
         """Each row's field of ``column`` as a str (object array; for small tables)."""
         if column in self.columns:

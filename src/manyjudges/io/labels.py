@@ -29,10 +29,12 @@ from manyjudges.core.coded_labels import (
     DUPLICATE_RULES,
     CrowdLabels,
     as_crowd_labels,
+    canonical_order,
     code_dtype,
     id_positions,
     repeated_pairs,
 )
+from manyjudges.core.label_keys import keys_to_codes, label_keys, sort_keys, sorted_keys_repeat_a_pair
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataWarning
@@ -131,17 +133,47 @@ class _LabelsRead:
     table: ColumnarTable
 
 
-def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _LabelsRead:
+def _sorted_read(table: ColumnarTable, classes: Sequence | None, duplicates: str) -> CrowdLabels | None:
+    """Return the labels sorted by (item, judge, label) code, with one sort that also finds repeated pairs.
+
+    None when a label is bad, a pair repeats (unless ``duplicates="keep"``) or the table has one judge: the
+    reader in file order then names the first fault or drops the repeats. Else the table's codes are let go
+    (:meth:`ColumnarTable.discard`): the sorted codes are the one copy of the labels.
+    """
+    value_code, order, bad_label = _value_codes(table, "label", classes)
+    items, judges = table.codes("item")[1], table.codes("judge")[1]
+    n_judges, n_classes = len(judges), len(order)
+    if bad_label is not None or n_judges < 2:
+        return None
+    label = value_code.astype(np.int32)[table.indices("label")]  # at most MAX_CLASS_CODE + 1 or len(classes)
+    key = label_keys(table.indices("item"), table.indices("judge"), label, n_judges, n_classes)
+    del label
+    sort_keys(key)
+    if duplicates != "keep" and sorted_keys_repeat_a_pair(key, n_classes):
+        return None
+    for column in table.layout.columns:
+        table.discard(column)
+    dtype = code_dtype(len(items) * n_classes, n_judges * n_classes)
+    item, judge, label = keys_to_codes(key, n_judges, n_classes, dtype)
+    return CrowdLabels(item=item, judge=judge, label=label, items=pd.Index(items, name="item"),
+                       judges=pd.Index(judges, name="judge"), classes=order)
+
+
+def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort: bool = False) -> _LabelsRead:
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     if classes is not None:
         _check_class_names(classes)
     table = read_columns(path, LABELS_LAYOUT)
     empty = empty_fields(table, table.layout.columns)
-    item, items = table.codes("item")
     table.release("item")
-    judge, judges = table.codes("judge")
     table.release("judge")
+    if sort and empty is None:
+        data = _sorted_read(table, classes, duplicates)
+        if data is not None:
+            return _LabelsRead(data, None, table)
+    item, items = table.codes("item")
+    judge, judges = table.codes("judge")
     kept = None
     repeat = None
     if duplicates != "keep":
@@ -166,18 +198,23 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str) -> _
         item, judge, label = item[kept], judge[kept], label[kept]
     data = CrowdLabels(item=item.astype(dtype, copy=False), judge=judge.astype(dtype, copy=False), label=label,
                        items=pd.Index(items, name="item"), judges=pd.Index(judges, name="judge"), classes=order)
-    return _LabelsRead(data, kept, table)
+    return _LabelsRead(canonical_order(data) if sort else data, kept, table)
 
 
-def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> CrowdLabels:
+def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error",
+                      sort: bool = False) -> CrowdLabels:
     """Read and validate a labels table straight into integer codes.
 
     The codes are a :class:`~manyjudges.core.coded_labels.CrowdLabels`. The same table, checks and
     errors as :func:`read_labels`, without a DataFrame of the rows: a hundred million labels take 12
     bytes each (int32 codes), the ids are kept once each, in natural order (``items``, ``judges``),
     and the classes as :func:`read_labels` gives them.
+
+    The labels are in file order, or with ``sort`` sorted by (item, judge, label) code, the order every
+    fit runs on (:func:`~manyjudges.core.coded_labels.canonical_order`): the one sort that looks for
+    repeated (item, judge) pairs also orders the labels, and a fit need not sort them again.
     """
-    return _read_labels(path, classes, duplicates).data
+    return _read_labels(path, classes, duplicates, sort).data
 
 
 def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> pd.DataFrame:

@@ -14,7 +14,9 @@ column, or fewer than :data:`FAST_ROWS` rows is written by ``to_csv`` itself.
 """
 from __future__ import annotations
 
+import codecs
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,8 @@ _BLOCK_ROWS = 1 << 20
 def float_text(values: np.ndarray) -> pa.Array:
     """Each float64 as ``repr`` writes it (``|x| < FLOAT_LIMIT``; NaN as ``nan``, infinities as ``inf``).
 
-    Only the values whose pyarrow text differs are rewritten: the integral ones and those under 1e-4.
+    Only the values whose pyarrow text differs are rewritten, by slicing and joining text (no regular
+    expression): the integral ones and those under 1e-4.
     """
     values = np.asarray(values, dtype=np.float64)
     text = pc.cast(pa.array(values), pa.string())
@@ -50,16 +53,36 @@ def float_text(values: np.ndarray) -> pa.Array:
     tiny = (size < 1e-6) & (values != 0)  # pyarrow writes these with an exponent: pad it to two digits
     if tiny.any():
         mask = pa.array(tiny)
-        text = pc.replace_with_mask(text, mask, pc.replace_substring_regex(text.filter(mask), r"e([+-])(\d)$",
-                                                                           r"e\10\2"))
+        text = pc.replace_with_mask(text, mask, _two_digit_exponent(text.filter(mask)))
     small = (size < 1e-4) & (size >= 1e-6)  # pyarrow writes these fixed, repr with an exponent
     if small.any():
-        mask = pa.array(small)
-        part = text.filter(mask)
-        for zeros, exponent in (("00000", "06"), ("0000", "05")):
-            part = pc.replace_substring_regex(part, rf"^(-?)0\.{zeros}([1-9])(\d*)$", rf"\1\2.\3e-{exponent}")
-        text = pc.replace_with_mask(text, mask, pc.replace_substring(part, ".e", "e"))
+        text = pc.replace_with_mask(text, pa.array(small), _exponent_form(values[small]))
     return text
+
+
+def _two_digit_exponent(text: pa.Array) -> pa.Array:
+    """``"2.5e-8"`` as ``"2.5e-08"``: a one-digit exponent (its sign second to last) gains a leading zero."""
+    one_digit = pc.equal(pc.utf8_slice_codeunits(text, -2, -1), "-")
+    padded = pc.binary_join_element_wise(pc.utf8_slice_codeunits(text, 0, -1), pc.utf8_slice_codeunits(text, -1),
+                                         "0")
+    return pc.if_else(one_digit, padded, text)
+
+
+def _exponent_form(values: np.ndarray) -> pa.Array:
+    """``repr``'s text of floats with 1e-6 <= |x| < 1e-4, which pyarrow writes fixed (``0.0000123``).
+
+    The digits after the zeros of ``|x|``'s fixed text (four zeros below 1e-4, five below 1e-5) become
+    ``d.ddd`` (or ``d``) and the exponent ``e-05`` (``e-06``); a negative value gains its ``-``.
+    """
+    size = np.abs(values)
+    below = size < 1e-5  # exact on the double: its shortest text is below 1e-5 too
+    fixed = pc.cast(pa.array(size), pa.string())
+    digits = pc.if_else(pa.array(below), pc.utf8_slice_codeunits(fixed, 7), pc.utf8_slice_codeunits(fixed, 6))
+    first, rest = pc.utf8_slice_codeunits(digits, 0, 1), pc.utf8_slice_codeunits(digits, 1)
+    mantissa = pc.if_else(pc.equal(rest, ""), first, pc.binary_join_element_wise(first, rest, "."))
+    exponent = pa.array(np.where(below, "e-06", "e-05"), type=pa.string())
+    sign = pa.array(np.where(values < 0, "-", ""), type=pa.string())
+    return pc.binary_join_element_wise(sign, mantissa, exponent, "")
 
 
 def _needs_quotes(text: pa.Array, sep: str) -> bool:
@@ -96,22 +119,42 @@ def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
 def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df.to_csv(handle, sep=sep, index=False, lineterminator="\n")``'s text to the open text ``handle``.
 
-    Large tables are formatted by pyarrow (module docstring), the same bytes.
+    Large tables are formatted by pyarrow (module docstring), the same bytes: the columns side by side on
+    the machine's cores (pyarrow's kernels let go of Python's lock), each block of rows joined into one
+    text and written as UTF-8 bytes straight to the file under a UTF-8 ``handle``.
     """
     names = [str(c) for c in df.columns]
     columns = None
     if len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
             and not _needs_quotes(pa.array(names, type=pa.string()), sep):
-        columns = [_column_text(df.iloc[:, k], sep) for k in range(len(names))]
+        with ThreadPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+            columns = list(pool.map(lambda k: _column_text(df.iloc[:, k], sep), range(len(names))))
     if columns is None or any(c is None for c in columns):
         df.to_csv(handle, sep=sep, index=False, lineterminator="\n")
         return
     handle.write(sep.join(names) + "\n")
+    raw = _utf8_buffer(handle)
     for start in range(0, len(df), _BLOCK_ROWS):
         parts = [c.slice(start, _BLOCK_ROWS) for c in columns if c is not None]  # none is (checked above)
-        lines = pc.binary_join_element_wise(*parts, sep) if len(parts) > 1 else parts[0]
-        block = pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()), lines)
-        handle.write(pc.binary_join(block, "\n")[0].as_py() + "\n")
+        lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*parts, sep), "", "\n")  # "a<sep>b\n"
+        if raw is None:
+            handle.write(pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()), lines),
+                                        "")[0].as_py())
+        else:
+            offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1, offset=4 * lines.offset)
+            raw.write(memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]])
+    if raw is not None:
+        raw.flush()
+
+
+def _utf8_buffer(handle: Any) -> Any:
+    """Return the byte stream under the text ``handle`` (flushed) when it writes UTF-8, else None."""
+    buffer = getattr(handle, "buffer", None)
+    encoding = getattr(handle, "encoding", None)
+    if buffer is None or encoding is None or codecs.lookup(encoding).name != "utf-8" or os.linesep != "\n":
+        return None  # (where a text file turns "\n" into the system's line end, the text is written as text)
+    handle.flush()
+    return buffer
 
 
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:

@@ -13,9 +13,8 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
-from manyjudges.truth.calibration import calibration_scores
 from manyjudges.truth.registry import make_truth_estimator
-from manyjudges.truth.results import accuracy, fit_method, judges_table, labels_table
+from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores
 
 __all__ = ["ACCURACY_COLUMNS", "TruthRun", "run_methods"]
 
@@ -43,8 +42,7 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
         method = spec.get("method", name)
         params = spec.get("params")
         estimator, seconds = fit_method(make_truth_estimator(method, dict(params or {})), data)
-        acc, n_truth = accuracy(estimator.labels_, truth)
-        ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
+        acc, n_truth, ece, roc = truth_scores(estimator, truth)
         log.info("%s: accuracy %.4f on %d truth items, %.3f s", name, acc, n_truth, seconds)
         rows.append((name, acc, n_truth, ece, roc, seconds))
         label_tables.append(labels_table(estimator).assign(method=name))

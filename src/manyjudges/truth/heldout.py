@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
@@ -284,6 +283,8 @@ def fit_tempering(held: HeldOut) -> float:
     """Fit the beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
     if len(held.said) == 0:
         return 1.0
+    from scipy.optimize import minimize_scalar  # imported when a fit tempers (scipy's optimisers load slowly)
+
     low, high = np.log(BETA_RANGE[0]), np.log(BETA_RANGE[1])
     res = minimize_scalar(lambda x: -log_score(held.probabilities(float(np.exp(x)))), bounds=(low, high),
                           method="bounded", options={"xatol": 1e-2})
@@ -298,6 +299,8 @@ def stacking_weights(probabilities: np.ndarray) -> np.ndarray:
     A concave maximisation over the simplex, solved by SLSQP from equal weights with the exact gradient
     mean_e P[m, e] / sum_m' w_m' P[m', e]; equal weights without withheld labels.
     """
+    from scipy.optimize import minimize  # imported when a stack is fitted (scipy's optimisers load slowly)
+
     p = np.maximum(np.asarray(probabilities, dtype=float), FLOOR)
     m = p.shape[0]
     start = np.full(m, 1.0 / m)

@@ -14,19 +14,23 @@ import pyarrow.compute as pc
 
 from manyjudges.core.coded_labels import CrowdLabels, as_text, id_positions
 from manyjudges.truth.base import TruthEstimator
+from manyjudges.truth.calibration import calibration_scores
 
-__all__ = ["accuracy", "fit_method", "labels_table", "without_gold", "judges_table"]
+__all__ = ["accuracy", "fit_method", "judges_table", "labels_table", "truth_scores", "without_gold"]
 
 
-def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]:
+def accuracy(labels: pd.Series, truth: pd.DataFrame | None, position: np.ndarray | None = None
+             ) -> tuple[float, int]:
     """(share of truth items whose inferred label equals the truth, number of truth items); NaN, 0 without truth.
 
     ``labels`` is indexed by item; ``truth`` has columns ``item, truth``; labels and truths are compared
-    as text, so a class code 1 equals a truth "1".
+    as text, so a class code 1 equals a truth "1". ``position`` is each truth item's position in
+    ``labels.index`` (-1: none), when the caller has found it already.
     """
     if truth is None or truth.empty:
         return float("nan"), 0
-    position = id_positions(labels.index, truth["item"])
+    if position is None:
+        position = id_positions(labels.index, truth["item"])
     if (position < 0).any():
         missing = truth["item"].iloc[int(np.flatnonzero(position < 0)[0])]
         raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
@@ -37,6 +41,20 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None) -> tuple[float, int]
     else:
         same = pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False)
     return float(np.mean(same)), len(truth)
+
+
+def truth_scores(estimator: TruthEstimator, truth: pd.DataFrame | None) -> tuple[float, int, float, float]:
+    """Return (accuracy, truth items, ECE, AUROC) of a fitted method on ``truth``.
+
+    As :func:`accuracy` and :func:`~manyjudges.truth.calibration.calibration_scores` give them, the truth
+    items looked up once.
+    """
+    if truth is None or truth.empty:
+        return float("nan"), 0, float("nan"), float("nan")
+    position = id_positions(estimator.labels_.index, truth["item"])
+    acc, n = accuracy(estimator.labels_, truth, position)
+    ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth, position)
+    return acc, n, ece, roc
 
 
 def fit_method(estimator: TruthEstimator, data: CrowdLabels,
