@@ -237,10 +237,10 @@ def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad)
-    from manyjudges.io.verdicts import read_verdicts
+    from manyjudges.crowd.arena_reader import read_arena_verdicts
 
     with input_path(args.verdicts) as path:
-        verdicts = read_verdicts(path)
+        verdicts = read_arena_verdicts(path, bothbad=args.bothbad)
         try:
             board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
         except ValueError as err:

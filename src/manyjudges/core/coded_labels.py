@@ -26,8 +26,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys, sort_keys
+from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys
 from manyjudges.core.natural_order import natural_ids
+from manyjudges.core.packed_keys import fits
+from manyjudges.core.sorting import sort_in_place
 
 __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
            "gold_codes", "id_positions", "is_canonical", "repeated_pairs"]
@@ -294,8 +296,10 @@ def is_canonical(data: CrowdLabels) -> bool:
     """Tell whether the labels are sorted by (item, judge, label) code (checked in chunks, no copy of the codes)."""
     for start in range(0, max(data.n_labels - 1, 0), CHUNK):
         rows = slice(start, start + CHUNK + 1)
-        key = label_keys(data.item[rows], data.judge[rows], data.label[rows], data.n_judges, data.n_classes)
-        if (key[1:] < key[:-1]).any():
+        item, judge, label = data.item[rows], data.judge[rows], data.label[rows]
+        later = (item[1:] > item[:-1]) | ((item[1:] == item[:-1]) & (
+            (judge[1:] > judge[:-1]) | ((judge[1:] == judge[:-1]) & (label[1:] >= label[:-1]))))
+        if not later.all():
             return False
     return True
 
@@ -307,15 +311,20 @@ def canonical_order(data: CrowdLabels) -> CrowdLabels:
     the same numbers to the last bit).
 
     Returns ``data`` itself when its rows are in that order already (:func:`is_canonical`), else a sorted
-    copy: one int64 key a label (:func:`label_keys`), sorted (:func:`sort_keys`), and the codes read back
-    from it (a key holds all three codes, so equal keys are equal rows and the sort need not be stable nor
-    give a permutation).
+    copy: one int64 key a label (:func:`~manyjudges.core.label_keys.label_keys`), sorted
+    (:func:`~manyjudges.core.sorting.sort_in_place`), and the codes read back from it (a key holds all three
+    codes, so equal keys are equal rows and the sort need not be stable nor give a permutation).
     """
     if is_canonical(data):
         return data
-    key = label_keys(data.item, data.judge, data.label, data.n_judges, data.n_classes)
-    sort_keys(key)
-    item, judge, label = keys_to_codes(key, data.n_judges, data.n_classes, data.item.dtype.type)
+    sizes = (data.n_items, data.n_judges, data.n_classes)
+    if not fits(sizes):  # codes too many for one 64-bit key: a sort of the rows
+        order = np.lexsort((data.label, data.judge, data.item))
+        return CrowdLabels(item=data.item[order], judge=data.judge[order], label=data.label[order], items=data.items,
+                           judges=data.judges, classes=data.classes)
+    key = label_keys(data.item, data.judge, data.label, sizes)
+    sort_in_place(key)
+    item, judge, label = keys_to_codes(key, sizes, data.item.dtype.type)
     return CrowdLabels(item=item, judge=judge, label=label, items=data.items, judges=data.judges,
                        classes=data.classes)
 

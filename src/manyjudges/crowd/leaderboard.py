@@ -140,11 +140,16 @@ class Leaderboard(Estimator):
         if not 0 < self.ci < 1:
             raise ValueError(f"ci must be in (0, 1), got {self.ci}")
 
-    def fit(self, verdicts: pd.DataFrame, progress: Callable[[int, int], None] | None = None) -> Leaderboard:
-        """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate."""
+    def fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None
+            ) -> Leaderboard:
+        """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate.
+
+        ``verdicts`` is a verdicts table, or one coded already
+        (:func:`~manyjudges.crowd.arena_reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
+        """
         self._check_params()
         rating = make_rating(self.method, self.params)
-        data = code_verdicts(verdicts, self.bothbad)
+        data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
         cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)

@@ -27,12 +27,14 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
+from manyjudges.core.packed_keys import fits, pack, unpack
+from manyjudges.core.sorting import sort_in_place
 from manyjudges.io.verdicts import MISSING
 from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS
 
 __all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "CodedUnits",
-           "check_verdicts", "code_units", "code_verdicts", "judge_ids", "verdict_fault"]
+           "arena_verdicts", "check_verdicts", "code_units", "code_verdicts", "judge_ids", "verdict_fault"]
 
 VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
 #: the columns every verdicts table has (``prompt`` and ``judge`` are optional)
@@ -46,8 +48,16 @@ BOTHBAD_RULES = ("tie", "drop")
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """(codes, distinct values as text, first-seen order) of a column; a missing value reads as ""."""
-    codes, uniques = pd.factorize(pd.Series(values).to_numpy(dtype=object, na_value=""), sort=False)
+    """(codes, distinct values as text, first-seen order) of a column; a missing value reads as "".
+
+    A str column is hashed as it is stored (Arrow's dictionary encoding under pandas 3: no Python str a row);
+    other columns as Python objects, so that values that read the same (1 and "1") can be joined later.
+    """
+    series = pd.Series(values)
+    if isinstance(series.dtype, pd.StringDtype):
+        codes, uniques = pd.factorize(series.fillna(""), sort=False)
+    else:
+        codes, uniques = pd.factorize(series.to_numpy(dtype=object, na_value=""), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
 
 
@@ -149,21 +159,6 @@ def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
     return np.asarray([WINNERS.index(w) for w in uniques], dtype=np.int64)[codes]
 
 
-def _canonical_order(keys: list[np.ndarray], sizes: list[int]) -> np.ndarray:
-    """Return the stable order of rows by ``keys`` (first key first).
-
-    One argsort of the mixed-radix number of the keys when it fits in int64 (several times faster
-    than ``np.lexsort``), else lexsort.
-    """
-    if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0 ** 62:
-        combined = np.zeros(len(keys[0]), dtype=np.int64)
-        for key, size in zip(keys, sizes):
-            combined *= size
-            combined += key
-        return np.argsort(combined, kind="stable")
-    return np.lexsort(keys[::-1])
-
-
 @dataclass(frozen=True)
 class ArenaVerdicts:
     """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt, judge codes).
@@ -217,13 +212,39 @@ def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts
     models, (a, b) = _natural_codes(verdicts["model_a"], verdicts["model_b"])
     prompts, prompt = _optional_codes(verdicts, "prompt", present)
     judges, judge = _optional_codes(verdicts, "judge", present)
-    keep = np.ones(len(winner), dtype=bool) if bothbad == "tie" else winner != 3
-    a, b, code = a[keep], b[keep], np.minimum(winner[keep], 2).astype(np.int8)
-    prompt, judge = prompt[keep], judge[keep]
-    order = _canonical_order([a, b, code, prompt, judge], [len(models), len(models), 3, len(prompts), len(judges)])
-    return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=a[order], model_b=b[order],
-                         winner=code[order], prompt=prompt[order], judge=judge[order],
-                         has_prompt="prompt" in present, has_judge="judge" in present)
+    return arena_verdicts(models, a, b, winner, (prompts, prompt), (judges, judge), bothbad,
+                          has_prompt="prompt" in present, has_judge="judge" in present)
+
+
+def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.ndarray,
+                   prompts: tuple[np.ndarray, np.ndarray], judges: tuple[np.ndarray, np.ndarray], bothbad: str,
+                   has_prompt: bool, has_judge: bool) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of coded verdicts, rows in canonical order.
+
+    ``a``, ``b`` index ``models``, ``winner`` :data:`WINNERS` (0..3), and ``prompts`` and ``judges`` are
+    (ids, each row's code). ``bothbad`` says what ``tie (bothbad)`` is (:data:`BOTHBAD_RULES`). The canonical
+    order is by (model_a, model_b, winner, prompt, judge) code: one int64 key a verdict holding the five
+    codes (:func:`~manyjudges.core.packed_keys.pack`), sorted and read back (equal keys are equal rows), or
+    ``np.lexsort`` when the key would not fit.
+    """
+    (prompt_ids, prompt), (judge_ids, judge) = prompts, judges
+    keep = None if bothbad == "tie" else winner != 3
+    if keep is not None:
+        a, b, winner, prompt, judge = a[keep], b[keep], winner[keep], prompt[keep], judge[keep]
+    code = np.minimum(winner, 2).astype(np.int8)
+    columns = [a, b, code, prompt, judge]
+    sizes = [len(models), len(models), 3, len(prompt_ids), len(judge_ids)]
+    if fits(sizes):
+        key = pack(columns, sizes)
+        sort_in_place(key)
+        columns = unpack(key, sizes)
+    else:
+        order = np.lexsort(columns[::-1])
+        columns = [column[order] for column in columns]
+    a, b, prompt, judge = (np.asarray(c, dtype=np.int64) for c in (columns[0], columns[1], columns[3], columns[4]))
+    code = columns[2].astype(np.int8)
+    return ArenaVerdicts(models=models, prompts=prompt_ids, judges=judge_ids, model_a=a, model_b=b, winner=code,
+                         prompt=prompt, judge=judge, has_prompt=has_prompt, has_judge=has_judge)
 
 
 @dataclass(frozen=True)

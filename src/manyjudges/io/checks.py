@@ -8,18 +8,19 @@ error always names the first faulty row in file order.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 if TYPE_CHECKING:
     from manyjudges.io.columnar import ColumnarTable
 
 __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
-           "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
+           "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
 
 
 @dataclass(frozen=True)
@@ -62,19 +63,36 @@ def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reaso
     return Fault(row, order, reason, table.field(column, row))
 
 
-def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None) -> Fault | None:
+def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None,
+                 uncoded: Collection[str] = ()) -> Fault | None:
     """Return the first row with an empty or whitespace-only field of ``columns``, as a fault.
 
     The rows searched are ``rows`` (all when None); the reason is "empty <column>" (ties: the column
-    listed first); the distinct values are checked, not the rows.
+    listed first). A column's distinct values are checked, not its rows, except for the columns of
+    ``uncoded``: those the caller never codes (a column of many values whose codes nothing needs), checked
+    row by row as parsed, so that they are not coded for this check alone.
     """
     faults = []
     for order, column in enumerate(columns):
-        values = table.distinct(column)
-        blank = pc.equal(pc.utf8_trim_whitespace(values), "").to_numpy(zero_copy_only=False)
-        faults.append(first_fault(table, column, blank, f"empty {column}", rows, order))
+        if column in uncoded and column in table.columns:
+            blank = blank_strings(table.columns[column])
+            hits = np.flatnonzero(blank if rows is None else blank[rows])
+            if len(hits):
+                row = int(hits[0]) if rows is None else int(rows[hits[0]])
+                faults.append(Fault(row, order, f"empty {column}", table.field(column, row)))
+            continue
+        faults.append(first_fault(table, column, blank_strings(table.distinct(column)), f"empty {column}", rows,
+                                  order))
     found = [f for f in faults if f is not None]
     return min(found, key=lambda f: (f.row, f.order)) if found else None
+
+
+def blank_strings(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Return whether each string is empty or whitespace only (Unicode whitespace, as ``str.isspace``)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(pa.string())
+    blank = pc.or_(pc.equal(pc.utf8_length(values), 0), pc.utf8_is_space(values))
+    return np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
 
 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:

@@ -53,9 +53,9 @@ __all__ = ["ALIASES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "Table
 ALIASES: Mapping[str, tuple[str, ...]] = {"judge": ("worker",), "item": ("task",),
                                           "prompt": ("topic", "question_id")}
 
-#: the columns parsed as text (they hold about as many distinct values as rows); every other column is
+#: the columns parsed as text (they hold many distinct values: items, prompts); every other column is
 #: parsed as a dictionary of its few distinct values, which costs the parser nothing more
-MANY_VALUES = frozenset({"item"})
+MANY_VALUES = frozenset({"item", "prompt"})
 _DICTIONARY = pa.dictionary(pa.int32(), pa.string())
 
 

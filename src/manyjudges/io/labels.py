@@ -34,7 +34,9 @@ from manyjudges.core.coded_labels import (
     id_positions,
     repeated_pairs,
 )
-from manyjudges.core.label_keys import keys_to_codes, label_keys, sort_keys, sorted_keys_repeat_a_pair
+from manyjudges.core.label_keys import keys_to_codes, label_keys, sorted_keys_repeat_a_pair
+from manyjudges.core.packed_keys import fits
+from manyjudges.core.sorting import sort_in_place
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataWarning
@@ -142,19 +144,18 @@ def _sorted_read(table: ColumnarTable, classes: Sequence | None, duplicates: str
     """
     value_code, order, bad_label = _value_codes(table, "label", classes)
     items, judges = table.codes("item")[1], table.codes("judge")[1]
-    n_judges, n_classes = len(judges), len(order)
-    if bad_label is not None or n_judges < 2:
+    sizes = (len(items), len(judges), len(order))
+    if bad_label is not None or len(judges) < 2 or not fits(sizes):
         return None
     label = value_code.astype(np.int32)[table.indices("label")]  # at most MAX_CLASS_CODE + 1 or len(classes)
-    key = label_keys(table.indices("item"), table.indices("judge"), label, n_judges, n_classes)
+    key = label_keys(table.indices("item"), table.indices("judge"), label, sizes)
     del label
-    sort_keys(key)
-    if duplicates != "keep" and sorted_keys_repeat_a_pair(key, n_classes):
+    sort_in_place(key)
+    if duplicates != "keep" and sorted_keys_repeat_a_pair(key, sizes):
         return None
     for column in table.layout.columns:
         table.discard(column)
-    dtype = code_dtype(len(items) * n_classes, n_judges * n_classes)
-    item, judge, label = keys_to_codes(key, n_judges, n_classes, dtype)
+    item, judge, label = keys_to_codes(key, sizes, code_dtype(sizes[0] * sizes[2], sizes[1] * sizes[2]))
     return CrowdLabels(item=item, judge=judge, label=label, items=pd.Index(items, name="item"),
                        judges=pd.Index(judges, name="judge"), classes=order)
 

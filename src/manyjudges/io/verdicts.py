@@ -27,7 +27,8 @@ reads either, by its header. The published LLM-judge sets are parsed into verdic
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -46,6 +47,7 @@ __all__ = [
     "VERDICT_COLUMNS",
     "VERDICTS_LAYOUT",
     "WINNERS",
+    "checked_verdicts",
     "pair_faults",
     "read_verdicts",
     "read_verdicts_or_preferences",
@@ -69,14 +71,14 @@ _FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 
 def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
-                outcomes: tuple[str, ...]) -> list[Fault | None]:
+                outcomes: tuple[str, ...], uncoded: Collection[str] = ()) -> list[Fault | None]:
     """Return the faults of a table of pairwise verdicts, each at its first row.
 
     The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
     among ``outcomes``, and a model compared with itself (``first`` == ``second``), in that order among
-    faults of one row.
+    faults of one row. The columns of ``uncoded`` are checked row by row (:func:`empty_fields`).
     """
-    faults: list[Fault | None] = [empty_fields(table, columns)]
+    faults: list[Fault | None] = [empty_fields(table, columns, uncoded=uncoded)]
     values = table.values(outcome)
     faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""),
                               f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}",
@@ -104,6 +106,9 @@ def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Colu
 def _text_series(values: Column | pd.Series, n: int) -> pd.Series:
     """Return one column of a verdicts table as a str Series: a Series as it is, one str repeated ``n`` times."""
     if isinstance(values, pd.Series):
+        if values.dtype == pd.StringDtype(na_value=np.nan) and isinstance(values.index, pd.RangeIndex) \
+                and values.index.start == 0 and values.index.step == 1:
+            return values  # str already, indexed 0 .. n-1
         return values.astype(str).reset_index(drop=True)
     if isinstance(values, str):
         return pa.repeat(pa.scalar(values), n).to_pandas() if n else pd.Series([], dtype=str)
@@ -137,18 +142,33 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         (or winner), a winner not among :data:`WINNERS`, a model against itself (``model_a ==
         model_b``), or a repeated row (with ``duplicates="error"``).
     """
+    table, kept = checked_verdicts(path, duplicates)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # Arrow's casts let go of Python's lock
+        columns = list(pool.map(lambda c: table.series(c) if table.has(c) else MISSING, VERDICT_COLUMNS))
+    frame = verdicts_frame(*columns)
+    if kept is not None:
+        frame = frame.iloc[kept].reset_index(drop=True)
+    return frame
+
+
+def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collection[str] = ("prompt",)
+                     ) -> tuple[ColumnarTable, np.ndarray | None]:
+    """Read a verdicts table's columns and check them, as :func:`read_verdicts` does, without a frame of str.
+
+    Returns the table as parsed (:class:`~manyjudges.io.columnar.ColumnarTable`) and the rows ``duplicates``
+    keeps (None: every row). The columns of ``uncoded`` are checked row by row and not coded, unless repeats
+    are looked for (``duplicates`` other than ``"keep"``).
+    """
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     table = read_columns(path, VERDICTS_LAYOUT)
     present = [c for c in VERDICT_COLUMNS if table.has(c)]
-    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS)
+    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS,
+                         uncoded=uncoded if duplicates == "keep" else ())
     repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
     faults.append(repeat)
     raise_earliest(table, faults)
-    frame = verdicts_frame(*(table.series(c) if table.has(c) else MISSING for c in VERDICT_COLUMNS))
-    if kept is not None:
-        frame = frame.iloc[kept].reset_index(drop=True)
-    return frame
+    return table, kept
 
 
 def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:

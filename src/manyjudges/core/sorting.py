@@ -1,0 +1,42 @@
+"""Sorting one large array of integer keys in place, on every core.
+
+numpy's sort runs on one core and lets go of Python's lock while it sorts. :func:`sort_in_place`
+sorts equal parts of the array side by side in threads, one a core, then merges the sorted parts
+with one stable sort (timsort finds the sorted runs and merges them in about one pass). Keys that
+come nearly sorted (few descents) are sorted by timsort alone.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+__all__ = ["PARALLEL_SIZE", "sort_in_place"]
+
+#: arrays shorter than this are sorted on one core (threads cost more than they give)
+PARALLEL_SIZE = 1 << 20
+
+
+def sort_in_place(values: np.ndarray, cores: int | None = None) -> None:
+    """Sort ``values`` (one dimension) in place, ascending.
+
+    The same result as ``values.sort()``: with few descents (under one in 16 neighbours) one stable sort;
+    else, for :data:`PARALLEL_SIZE` values or more and several ``cores`` (default: the machine's), each of
+    ``cores`` equal parts sorted in a thread, then the parts merged by a stable sort; else numpy's quicksort.
+    """
+    n = len(values)
+    descents = np.count_nonzero(values[1:] < values[:-1]) if n > 1 else 0
+    if descents == 0:
+        return
+    if descents < n // 16:
+        values.sort(kind="stable")
+        return
+    cores = cores or os.cpu_count() or 1
+    if cores < 2 or n < PARALLEL_SIZE:
+        values.sort()
+        return
+    bounds = np.linspace(0, n, cores + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=cores) as pool:
+        list(pool.map(lambda k: values[bounds[k]:bounds[k + 1]].sort(), range(cores)))
+    values.sort(kind="stable")  # a few sorted runs: merged
