@@ -26,6 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from manyjudges.core.id_codes import number_positions
 from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys
 from manyjudges.core.natural_order import natural_ids
 from manyjudges.core.packed_keys import fits
@@ -125,11 +126,17 @@ def id_positions(ids: Sequence | pd.Index | np.ndarray, wanted: Sequence | pd.In
                  ) -> np.ndarray:
     """Return the position of each of ``wanted`` in ``ids`` (int64, -1 where absent).
 
-    The ids are compared as text (``1`` finds ``"1"``): one hash pass (pyarrow's ``index_in``), not a
-    Python dictionary of ids.
+    The ids are compared as text (``1`` finds ``"1"``): the same ids in the same order are found at once;
+    ids of one prefix and a number by their numbers (:func:`~manyjudges.core.id_codes.number_positions`);
+    others by one hash pass (pyarrow's ``index_in``), never a Python dictionary of ids.
     """
-    found = pc.index_in(as_text(wanted), value_set=as_text(ids))
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    have, want = as_text(ids), as_text(wanted)
+    if have.equals(want):
+        return np.arange(len(want), dtype=np.int64)
+    found = number_positions(have, want)
+    if found is not None:
+        return found
+    return pc.index_in(want, value_set=have).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _codes(values: pd.Series, name: str) -> tuple[np.ndarray, pd.Index]:

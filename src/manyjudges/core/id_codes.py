@@ -14,17 +14,22 @@ result:
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from manyjudges.core.natural_order import natural_order
 
-__all__ = ["code_ids"]
+__all__ = ["code_ids", "number_positions"]
 
 #: 10, 100, ..., 10**18: a number has 1 + (how many of these it reaches) decimal digits
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
 _POWERS_OF_TEN = 10 ** np.arange(0, 19, dtype=np.int64)
+#: rows of a block when a pass over the numbers runs in blocks
+_BLOCK = 1 << 20
 
 
 
@@ -86,60 +91,121 @@ def _hashed_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
 
 
 def _chunk_numbers(chunk: pa.Array, prefix: str) -> np.ndarray | None:
-    """Return the numbers of a chunk's ids (int64), or None when an id is not ``prefix`` and a plain number."""
+    """Return the numbers of a chunk's ids (int64), or None when an id is not ``prefix`` and a plain number.
+
+    Arrow trims the prefix's characters from the left (the prefix has no digit, so this cuts the prefix, or
+    more, which the check below refuses) and casts the rest; a plain number (no sign, no leading zero, at
+    most 18 digits) is one whose digit count is the id's length less the prefix's, read from the offsets.
+    """
     if chunk.null_count or (prefix and not pc.all(pc.starts_with(chunk, prefix)).as_py()):
         return None
-    digits = pc.utf8_slice_codeunits(chunk, start=len(prefix)) if prefix else chunk
+    digits = pc.utf8_ltrim(chunk, characters=prefix) if prefix else chunk
     try:
         values = pc.cast(digits, pa.int64()).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    # only plain digits: the cast takes a sign and 0x, and drops leading zeros; none of these may pass
-    if int(values.min()) < 0 or pc.any(pc.and_(pc.starts_with(digits, "0"),
-                                               pc.greater(pc.binary_length(digits), 1))).as_py():
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+    width = np.diff(offsets) - len(prefix.encode())
+    if int(width.min()) < 1 or int(width.max()) > 18:
         return None
+    smallest = np.where(width > 1, _POWERS_OF_TEN[width - 1], 0)  # 0 .. 9, 10 .. 99, 100 .. 999, ...
+    if not ((values >= smallest) & (values < _POWERS_OF_TEN[width])).all():
+        return None
+    return values
+
+
+def _all_numbers(chunks: list[pa.Array], prefix: str) -> np.ndarray | None:
+    """Return every row's number (int32 while they fit, else int64), or None when an id is of another shape.
+
+    The chunks are cut and cast side by side, one thread a core (Arrow's kernels let go of Python's lock).
+    """
+    values = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
+    start = 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for numbers in pool.map(lambda chunk: _chunk_numbers(chunk, prefix), chunks):
+            if numbers is None:
+                return None
+            if values.dtype == np.int32 and len(numbers) and int(numbers.max()) > np.iinfo(np.int32).max:
+                values = values.astype(np.int64)
+            values[start:start + len(numbers)] = numbers
+            start += len(numbers)
     return values
 
 
 def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] | None:
     """Code ids that are one prefix and a number (module docstring), or None for any other ids.
 
-    Chunk by chunk (Arrow's temporaries stay a chunk's size): the numbers, then one table from number to
-    code, read once per row.
+    The numbers chunk by chunk (:func:`_all_numbers`), then one table from number to code, read once per
+    row, the codes written over the numbers.
     """
     first = chunks[0][0].as_py()
     prefix = first.rstrip("0123456789") if first is not None else first
     if prefix is None or prefix == first or any(c.isdigit() for c in prefix):
         return None
-    values = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
-    start = 0
-    for chunk in chunks:
-        numbers = _chunk_numbers(chunk, prefix)
-        if numbers is None:
-            return None
-        values[start:start + len(numbers)] = numbers
-        start += len(numbers)
+    values = _all_numbers(chunks, prefix)
+    if values is None:
+        return None
     low, high = int(values.min()), int(values.max())
     if high - low >= 4 * len(values) + 1024:  # sparse numbers: sort them
         distinct, inverse = np.unique(values, return_inverse=True)
         if prefix:
-            rank = _text_rank(distinct)
+            rank = _text_rank(distinct.astype(np.int64))
             distinct, inverse = distinct[np.argsort(rank)], rank[inverse]
-        return _coded(inverse, distinct, prefix)
-    values -= low
+        return _coded(inverse, distinct.astype(np.int64), prefix)
     present = np.zeros(high - low + 1, dtype=bool)
-    present[values] = True
+    for block in _blocks(len(values)):
+        present[values[block] - low] = True
     distinct = np.flatnonzero(present)
     del present
     rank = _text_rank(distinct + low) if prefix else np.arange(len(distinct), dtype=np.int64)
-    dtype = np.int64 if len(distinct) > np.iinfo(np.int32).max else np.int32
-    table = np.empty(high - low + 1, dtype=dtype)
+    table = np.empty(high - low + 1, dtype=values.dtype)
     table[distinct] = rank
-    codes = table[values]
-    del table, values
+    for block in _blocks(len(values)):
+        values[block] = table[values[block] - low]  # the codes, over the numbers
+    del table
     ordered = np.empty_like(distinct)
     ordered[rank] = distinct + low
-    return _coded(codes, ordered, prefix)
+    return _coded(values, ordered, prefix)
+
+
+def _blocks(n: int) -> list[slice]:
+    """Return slices of ``n`` rows, a few MB of temporaries each."""
+    return [slice(start, start + _BLOCK) for start in range(0, n, _BLOCK)]
+
+
+def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
+    """Return the position of each of ``wanted`` in the distinct ``ids`` (int64, -1 where absent), by number.
+
+    Only for ids of one prefix and a number (module docstring), ``wanted`` with the same prefix: the numbers
+    are cut from both, and a table from number to position (or a sorted search, for sparse numbers) is read
+    once per wanted id. None for any other ids (the caller hashes them).
+    """
+    if not len(ids) or not len(wanted) or ids.null_count or wanted.null_count:
+        return None
+    first = ids[0].as_py()
+    prefix = first.rstrip("0123456789")
+    if prefix == first or any(c.isdigit() for c in prefix):
+        return None
+    numbers = [_all_numbers(_slices(array), prefix) for array in (ids, wanted)]
+    if numbers[0] is None or numbers[1] is None:
+        return None
+    have, want = (n.astype(np.int64, copy=False) for n in numbers)
+    low, high = int(have.min()), int(have.max())
+    inside = (want >= low) & (want <= high)
+    if high - low >= 4 * len(have) + 1024:  # sparse numbers: a sorted search
+        order = np.argsort(have, kind="stable")
+        found = np.searchsorted(have[order], want)
+        found = np.minimum(found, len(have) - 1)
+        hit = inside & (have[order][found] == want)
+        return np.where(hit, order[found], -1).astype(np.int64)
+    table = np.full(high - low + 1, -1, dtype=np.int64)
+    table[have[::-1] - low] = np.arange(len(have) - 1, -1, -1)  # a repeated id: its first position
+    return np.where(inside, table[np.clip(want - low, 0, high - low)], -1)
+
+
+def _slices(array: pa.Array) -> list[pa.Array]:
+    """Return ``array`` in slices of :data:`_BLOCK` rows (pieces for the threads of :func:`_all_numbers`)."""
+    return [array.slice(start, _BLOCK) for start in range(0, len(array), _BLOCK)]
 
 
 def _coded(codes: np.ndarray, distinct: np.ndarray, prefix: str) -> tuple[np.ndarray, pa.Array]:

@@ -182,10 +182,11 @@ class ColumnarTable:
         """Drop the parsed column once its codes are made.
 
         The codes and distinct values then serve :meth:`values`, :meth:`indices` and :meth:`field` (one
-        copy of a column in memory, not two).
+        copy of a column in memory, not two). Arrow's memory pool gives the freed buffers back to the system.
         """
         self._coded(column)
-        self.columns.pop(column, None)
+        if self.columns.pop(column, None) is not None:
+            pa.default_memory_pool().release_unused()
 
     def discard(self, column: str) -> None:
         """Drop everything held of ``column``: its parsed strings, codes and ids (the caller keeps what it needs)."""

@@ -166,9 +166,9 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
     if classes is not None:
         _check_class_names(classes)
     table = read_columns(path, LABELS_LAYOUT)
+    for column in table.layout.columns:  # coded one by one, each column's text let go once coded
+        table.release(column)
     empty = empty_fields(table, table.layout.columns)
-    table.release("item")
-    table.release("judge")
     if sort and empty is None:
         data = _sorted_read(table, classes, duplicates)
         if data is not None:
