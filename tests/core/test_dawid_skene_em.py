@@ -124,3 +124,24 @@ def test_posteriors_from_log_joint_is_a_softmax_with_gold_terms():
     impossible[:, 3] = -np.inf
     with pytest.raises(FloatingPointError, match="probability 0 under every class"):
         posteriors_from_log_joint(impossible)
+
+
+@pytest.mark.parametrize("shape", ["sorted", "shuffled", "repeats"])
+def test_label_matrix_is_scipys_coo_to_csr(shape):
+    """Sorted labels without a repeat go in as CSR arrays: the same matrix as scipy's COO-to-CSR pass makes."""
+    from scipy import sparse
+
+    from manyjudges.core.dawid_skene_em import label_matrix
+
+    rng = np.random.default_rng(4)
+    item, judge, label = rng.integers(0, 50, 2000), rng.integers(0, 30, 2000), rng.integers(0, 3, 2000)
+    key = np.unique((item * 30 + judge) * 3 + label) if shape != "repeats" else np.sort((item * 30 + judge) * 3 + label)
+    if shape == "shuffled":
+        key = rng.permutation(key)
+    item, judge, label = (key // 90).astype(np.int32), (key // 3 % 30).astype(np.int32), (key % 3).astype(np.int32)
+    got = label_matrix(item, judge, label, 50, 30, 3)
+    expected = sparse.coo_matrix((np.ones(len(item)), (item, judge * 3 + label)), shape=(50, 90)).tocsr()
+    expected.sum_duplicates()
+    got.sum_duplicates()
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(got, name), getattr(expected, name)), name

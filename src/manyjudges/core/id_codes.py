@@ -15,6 +15,7 @@ result:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -152,25 +153,45 @@ def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] 
             rank = _text_rank(distinct.astype(np.int64))
             distinct, inverse = distinct[np.argsort(rank)], rank[inverse]
         return _coded(inverse, distinct.astype(np.int64), prefix)
-    present = np.zeros(high - low + 1, dtype=bool)
-    for block in _blocks(len(values)):
-        present[values[block] - low] = True
-    distinct = np.flatnonzero(present)
-    del present
+    distinct = _distinct_numbers(values, low, high)
     rank = _text_rank(distinct + low) if prefix else np.arange(len(distinct), dtype=np.int64)
     table = np.empty(high - low + 1, dtype=values.dtype)
     table[distinct] = rank
-    for block in _blocks(len(values)):
-        values[block] = table[values[block] - low]  # the codes, over the numbers
+    _recode(values, table, low)
     del table
     ordered = np.empty_like(distinct)
     ordered[rank] = distinct + low
     return _coded(values, ordered, prefix)
 
 
-def _blocks(n: int) -> list[slice]:
-    """Return slices of ``n`` rows, a few MB of temporaries each."""
-    return [slice(start, start + _BLOCK) for start in range(0, n, _BLOCK)]
+def _distinct_numbers(values: np.ndarray, low: int, high: int) -> np.ndarray:
+    """Return the distinct ``values`` less ``low``, ascending, from a presence table over ``low .. high``."""
+    present = np.zeros(high - low + 1, dtype=bool)
+
+    def mark(block: slice) -> None:
+        present[values[block] - low] = True
+
+    _on_cores(mark, len(values))
+    return np.flatnonzero(present)
+
+
+def _recode(values: np.ndarray, table: np.ndarray, low: int) -> None:
+    """Write ``table[value - low]`` over each of ``values``."""
+    def recode(block: slice) -> None:
+        values[block] = table[values[block] - low]
+
+    _on_cores(recode, len(values))
+
+
+def _on_cores(work: Callable[[slice], None], n: int) -> None:
+    """Run ``work`` on blocks of ``n`` rows, a few MB of temporaries each, one thread a core.
+
+    numpy lets go of Python's lock in its gathers and scatters, whose time is spent waiting on memory (a
+    table of ten million codes is larger than the caches): two cores wait half as long.
+    """
+    blocks = [slice(start, start + _BLOCK) for start in range(0, n, _BLOCK)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(work, blocks))
 
 
 def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
@@ -186,10 +207,11 @@ def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
     prefix = first.rstrip("0123456789")
     if prefix == first or any(c.isdigit() for c in prefix):
         return None
-    numbers = [_all_numbers(_slices(array), prefix) for array in (ids, wanted)]
-    if numbers[0] is None or numbers[1] is None:
+    have = _all_numbers(_slices(ids), prefix)
+    want = _all_numbers(_slices(wanted), prefix) if have is not None else None
+    if have is None or want is None:
         return None
-    have, want = (n.astype(np.int64, copy=False) for n in numbers)
+    have, want = have.astype(np.int64, copy=False), want.astype(np.int64, copy=False)
     low, high = int(have.min()), int(have.max())
     inside = (want >= low) & (want <= high)
     if high - low >= 4 * len(have) + 1024:  # sparse numbers: a sorted search

@@ -55,9 +55,9 @@ def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
     """
     series = pd.Series(values)
     if isinstance(series.dtype, pd.StringDtype):
-        codes, uniques = pd.factorize(series.fillna(""), sort=False)
-    else:
-        codes, uniques = pd.factorize(series.to_numpy(dtype=object, na_value=""), sort=False)
+        codes, distinct = pd.factorize(series.fillna(""), sort=False)
+        return codes.astype(np.int64), [str(u) for u in distinct]
+    codes, uniques = pd.factorize(series.to_numpy(dtype=object, na_value=""), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
 
 

@@ -72,7 +72,7 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
     ``uncoded``: those the caller never codes (a column of many values whose codes nothing needs), checked
     row by row as parsed, so that they are not coded for this check alone.
     """
-    faults = []
+    faults: list[Fault | None] = []
     for order, column in enumerate(columns):
         if column in uncoded and column in table.columns:
             blank = blank_strings(table.columns[column])

@@ -310,6 +310,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
         )
         columns = {name: table.column(k) for k, name in enumerate(names)}
         del table
+        pa.default_memory_pool().release_unused()  # the parser's block buffers, given back
         n_rows = len(columns[names[0]])
         lines = RowLines(path, n_rows)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
