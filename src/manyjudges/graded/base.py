@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize_scalar
 
 from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.core.natural_order import natural_order
@@ -177,6 +176,8 @@ def maximise_scalar(
     evaluated point and its two neighbours, one evaluation per step, reusing the grid's
     values (costly objectives: every step is an evaluation that moves).
     """
+    from scipy.optimize import minimize_scalar  # imported when used (scipy's optimisers load slowly)
+
     grid = np.asarray(grid, dtype=float)
     values = np.array([objective(float(x)) for x in grid])
     values = np.where(np.isfinite(values), values, -np.inf)
@@ -239,6 +240,8 @@ def best_smoothing(share: np.ndarray, has_votes: np.ndarray, prior: np.ndarray) 
     This is the smoothing of M1 and of the Dawid-Skene predictor. ``share``, ``prior``: each target
     label's probability.
     """
+    from scipy.optimize import minimize_scalar  # imported when used (scipy's optimisers load slowly)
+
     fixed = float(log_probability(prior[~has_votes]).sum())
     share, prior = share[has_votes], prior[has_votes]
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 from scipy.special import ndtr
 
 from manyjudges.core.solvers import lbfgsb_fit
@@ -130,6 +129,8 @@ class M4(GradedMethod):
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Choose ``sigma`` by bounded Brent on the cross-induction log-probability of the held-out means."""
+        from scipy.optimize import minimize_scalar  # imported when used (scipy's optimisers load slowly)
+
         mu_at, has = self._held_out_means(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         fixed = float(log_probability(prior[~has]).sum())

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from manyjudges.core.solvers import LbfgsbResult
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
@@ -150,6 +149,8 @@ def fit_maxent(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_i
 def maxent_fit(data: MaxentData, lam: float, x0: np.ndarray | None = None, max_iter: int = 1000,
                options: dict[str, float] | None = None) -> LbfgsbResult:
     """:func:`fit_maxent` with whether L-BFGS-B stopped on its tolerances (not its cap)."""
+    from scipy.optimize import minimize  # imported when used (scipy's optimisers load slowly)
+
     panel = data.panel
     if panel.n_entries == 0:
         raise ValueError("empty panel: no instances to fit the maximum-entropy model on")

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
-from manyjudges.core.coded_labels import id_positions
+from manyjudges.core.coded_labels import as_text, id_positions
 
-__all__ = ["auroc", "calibration_scores", "expected_calibration_error", "mid_ranks"]
+__all__ = ["auroc", "calibration_scores", "expected_calibration_error", "mid_ranks", "same_class"]
 
 #: equal-width bins of the top-class probability for the expected calibration error
 ECE_BINS = 10
@@ -73,7 +74,18 @@ def calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFra
         position = id_positions(labels.index, truth["item"])
     chosen = position[position >= 0]
     values = proba.to_numpy()
-    columns = id_positions(proba.columns, labels.to_numpy()[chosen])
+    chosen_class, classes = pd.factorize(labels.to_numpy()[chosen], sort=False)
+    columns = id_positions(proba.columns, classes)[chosen_class]
     confidence = values[chosen, columns]
-    right = (labels.astype(str).to_numpy()[chosen] == truth["truth"].astype(str).to_numpy()[position >= 0])
+    right = same_class(labels.to_numpy()[chosen], truth["truth"].to_numpy()[position >= 0])
     return expected_calibration_error(confidence, right), auroc(confidence, right)
+
+
+def same_class(predicted: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Return whether each predicted class is the expected one, compared as text (a code 1 equals "1").
+
+    Integers are compared as they are (the same answer as their text, without making it).
+    """
+    if predicted.dtype.kind in "iu" and expected.dtype.kind in "iu":
+        return np.asarray(predicted == expected)
+    return np.asarray(pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False), dtype=bool)

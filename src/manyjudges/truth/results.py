@@ -10,11 +10,10 @@ import time
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
-from manyjudges.core.coded_labels import CrowdLabels, as_text, id_positions
+from manyjudges.core.coded_labels import CrowdLabels, id_positions
 from manyjudges.truth.base import TruthEstimator
-from manyjudges.truth.calibration import calibration_scores
+from manyjudges.truth.calibration import calibration_scores, same_class
 
 __all__ = ["accuracy", "fit_method", "judges_table", "labels_table", "truth_scores", "without_gold"]
 
@@ -34,12 +33,7 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None, position: np.ndarray
     if (position < 0).any():
         missing = truth["item"].iloc[int(np.flatnonzero(position < 0)[0])]
         raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
-    predicted = labels.to_numpy()[position]
-    expected = truth["truth"].to_numpy()
-    if predicted.dtype.kind in "iu" and expected.dtype.kind in "iu":
-        same = predicted == expected
-    else:
-        same = pc.equal(as_text(predicted), as_text(expected)).to_numpy(zero_copy_only=False)
+    same = same_class(labels.to_numpy()[position], truth["truth"].to_numpy())
     return float(np.mean(same)), len(truth)
 
 
