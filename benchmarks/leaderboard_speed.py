@@ -27,7 +27,12 @@ limited to one thread (threadpoolctl), each call timed once, or best of 3 when u
   FILE --method bradley_terry --params '{"reg": 0}' --bootstrap 0 -o OUT``; ``evalica script`` is
   a Python process that reads the file with ``pandas.read_csv(sep="\t")``, maps the winners to
   evalica's, calls ``evalica.bradley_terry`` as above (its defaults) and writes the scores with
-  ``to_csv``.
+  ``to_csv``;
+* reading, on the same TSV, each in a new process, the call timed inside the process: ``pandas
+  read_csv`` is ``pandas.read_csv(FILE, sep="\t")``; ``manyjudges read_verdicts`` is
+  ``manyjudges.io.verdicts.read_verdicts(FILE)`` (the checked table, every column str);
+  ``manyjudges read_arena_verdicts`` is ``manyjudges.crowd.arena_reader.read_arena_verdicts(FILE)``
+  (checked and coded: what the command reads and the leaderboard fits).
 
 With ``--mirror DIR`` (default ``$MANYJUDGES_MIRROR``; ``--sizes`` may then be empty), also the
 llmfao crowd's verdicts (``crowd-comparisons.csv`` of the pinned llmfao source, 8,931 verdicts, read
@@ -86,8 +91,34 @@ result.scores.to_csv(sys.argv[2], sep="\\t")
 """
 
 
+#: the reading calls timed, each in a new process (module docstring)
+READS = {
+    "pandas read_csv": "import pandas as pd\nread = lambda path: pd.read_csv(path, sep='\\t')",
+    "manyjudges read_verdicts": "from manyjudges.io.verdicts import read_verdicts as read",
+    "manyjudges read_arena_verdicts": "from manyjudges.crowd.arena_reader import read_arena_verdicts as read",
+}
+_READ_SCRIPT = """
+import sys, time
+{setup}
+start = time.perf_counter(); read(sys.argv[1]); print(time.perf_counter() - start)
+"""
+
+
+def reads(path: Path, n: int, n_models: int, env: dict) -> list[dict]:
+    """Each reading call of :data:`READS` on ``path``, in a new process, timed inside it."""
+    rows = []
+    for label, setup in READS.items():
+        done = subprocess.run([sys.executable, "-c", _READ_SCRIPT.format(setup=setup), str(path)], check=True,
+                              env=env, capture_output=True, text=True)
+        rows.append({"n_verdicts": n, "n_models": n_models, "implementation": label,
+                     "seconds": round(float(done.stdout.split()[-1]), 2), "per_replicate_ms": "",
+                     "max_abs_vs_ours": "", "notes": "new process: the reading call alone"})
+        print(rows[-1], flush=True)
+    return rows
+
+
 def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
-    """The command and an evalica script, each a new process on the same TSV (module docstring)."""
+    """The command and an evalica script, each a new process on the same TSV, and the reads (module docstring)."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,6 +135,7 @@ def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
                          "seconds": round(time.perf_counter() - start, 2), "per_replicate_ms": "",
                          "max_abs_vs_ours": "", "notes": "new process: start, read, fit, write"})
             print(rows[-1], flush=True)
+        rows += reads(path, n, n_models, env)
     return rows
 
 

@@ -19,7 +19,8 @@ Then, in the same run, for each table:
 - ``manyjudges truth infer FILE --method M --truth TRUTH -o OUT`` for majority vote, Wawa, one-coin and
   full Dawid-Skene, each in a fresh process: wall seconds, peak RSS (the child's ru_maxrss),
   accuracy; then the same steps in another fresh process, timed one by one (import, read the
-  labels, read the truth, fit, write the labels table).
+  labels as the command reads them, sorted for the fit unless the method reads rows in file order,
+  read the truth, fit, write the labels table).
 
     python benchmarks/truth_scale.py --sizes 1e6 1e7 1e8 --shapes integer text --work /tmp/scale \
         -o benchmarks/runs/truth_scale.tsv
@@ -63,9 +64,10 @@ from manyjudges.truth.registry import make_truth_estimator
 seconds = {"import_s": time.perf_counter() - start}
 def step(name, fn):
     t = time.perf_counter(); out = fn(); seconds[name] = time.perf_counter() - t; return out
-data = step("read_s", lambda: read_crowd_labels(sys.argv[1]))
+estimator = make_truth_estimator(sys.argv[3])
+data = step("read_s", lambda: read_crowd_labels(sys.argv[1], sort=not estimator.uses_row_order()))
 truth = step("truth_s", lambda: read_truth(sys.argv[2], labels=data))
-estimator, _ = step("fit_s", lambda: fit_method(make_truth_estimator(sys.argv[3]), data))
+estimator, _ = step("fit_s", lambda: fit_method(estimator, data))
 step("write_s", lambda: write_table(labels_table(estimator), sys.argv[4]))
 print(json.dumps(seconds))
 """

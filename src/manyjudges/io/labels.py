@@ -303,6 +303,8 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         if classes is None:
             classes = list(crowd.classes)
     table = read_columns(path, TRUTH_LAYOUT)
+    for column in table.layout.columns:  # coded one by one, each column's text let go once coded
+        table.release(column)
     empty = empty_fields(table, table.layout.columns)
     value_code, order, bad = _value_codes(table, "truth", classes)
     item, items = table.codes("item")
