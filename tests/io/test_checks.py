@@ -1,0 +1,37 @@
+"""The shared checks of every reader: repeated rows against a plain loop, blank strings against str.isspace."""
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from manyjudges.io.checks import blank_strings, repeated_rows
+
+
+def loop_repeats(keys, keep):
+    rows = list(zip(*[k.tolist() for k in keys]))
+    order = range(len(rows)) if keep == "first" else range(len(rows) - 1, -1, -1)
+    head, repeated = {}, {}
+    for r in order:
+        if rows[r] in head:
+            repeated[r] = head[rows[r]]
+        else:
+            head[rows[r]] = r
+    found = sorted(repeated)
+    return found, [repeated[r] for r in found]
+
+
+@pytest.mark.parametrize("keep", ["first", "last"])
+@pytest.mark.parametrize("shape", ["one key, no repeat", "one key, repeats", "two keys", "sparse codes"])
+def test_repeated_rows_is_the_loop(shape, keep):
+    rng = np.random.default_rng(len(shape))
+    keys = {"one key, no repeat": [rng.permutation(500)], "one key, repeats": [rng.integers(0, 400, 500)],
+            "two keys": [rng.integers(0, 30, 500), rng.integers(0, 30, 500)],
+            "sparse codes": [rng.permutation(500) * 10**9]}[shape]
+    rows, heads = repeated_rows(keys, keep)
+    expected_rows, expected_heads = loop_repeats(keys, keep)
+    assert rows.tolist() == expected_rows and heads.tolist() == expected_heads
+
+
+def test_blank_strings_are_pythons_isspace():
+    values = ["", " ", "\t\u3000", "a", " a ", "\u200b", "\u00a0", "-"]
+    assert blank_strings(pa.array(values)).tolist() == [not v.strip() for v in values]
+    assert blank_strings(pa.array(values).dictionary_encode()).tolist() == [not v.strip() for v in values]
