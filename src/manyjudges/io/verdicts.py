@@ -111,8 +111,17 @@ def _text_series(values: Column | pd.Series, n: int) -> pd.Series:
             return values  # str already, indexed 0 .. n-1
         return values.astype(str).reset_index(drop=True)
     if isinstance(values, str):
-        return pa.repeat(pa.scalar(values), n).to_pandas() if n else pd.Series([], dtype=str)
+        return _repeated_text(values, n).to_pandas() if n else pd.Series([], dtype=str)
     return pd.Series(np.asarray(values, dtype=object), dtype=str)
+
+
+def _repeated_text(value: str, n: int) -> pa.Array:
+    """Return ``value`` ``n`` times as an Arrow string array, its buffers made by numpy (offsets 0, w, 2w, ...)."""
+    data = value.encode()
+    if n * len(data) >= np.iinfo(np.int32).max:
+        return pa.repeat(pa.scalar(value), n)
+    offsets = np.arange(n + 1, dtype=np.int32) * np.int32(len(data))
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
 
 
 def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
