@@ -131,7 +131,7 @@ def test_label_matrix_is_scipys_coo_to_csr(shape):
     """Sorted labels without a repeat go in as CSR arrays: the same matrix as scipy's COO-to-CSR pass makes."""
     from scipy import sparse
 
-    from manyjudges.core.dawid_skene_em import label_matrix
+    from manyjudges.core.label_matrix import label_matrix
 
     rng = np.random.default_rng(4)
     item, judge, label = rng.integers(0, 50, 2000), rng.integers(0, 30, 2000), rng.integers(0, 3, 2000)
