@@ -124,3 +124,41 @@ def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
             with pytest.raises(DataError) as by_sort:
                 read_crowd_labels(path, sort=True)
             assert str(unsorted.value) == str(by_sort.value)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_files_read_batch_by_batch_give_the_same_codes(tmp_path, monkeypatch, shape):
+    """A file read batch by batch (as files past STREAM_BYTES are), its ids coded as they come, gives the
+    codes, truth and errors of the whole-file read; ids of another shape in a later batch fall back to it."""
+    from manyjudges.io import columnar
+    from manyjudges.io.errors import DataError
+
+    frame = table(shape, seed=4).sample(frac=1.0, random_state=5)
+    path, truth = tmp_path / "labels.tsv", tmp_path / "truth.tsv"
+    frame.to_csv(path, sep="\t", index=False)
+    frame.drop_duplicates("item")[["item", "label"]].rename(columns={"label": "truth"}).to_csv(truth, sep="\t",
+                                                                                              index=False)
+    late = tmp_path / "late.tsv"  # a later batch holds an id of another shape
+    pd.concat([frame, pd.DataFrame({"item": ["other-id x"], "judge": [frame["judge"].iloc[0]], "label": [1]})]
+              ).to_csv(late, sep="\t", index=False)
+    bad = tmp_path / "bad.tsv"  # a row with a field too many, far down the file
+    bad.write_text(path.read_text() + "doc-1\tw1\t1\textra\n")
+    whole = [read_crowd_labels(p, sort=True) for p in (path, late)]
+    whole_truth = read_truth(truth, labels=whole[0])
+    with pytest.raises(DataError) as whole_error:
+        read_crowd_labels(bad)
+    monkeypatch.setattr(columnar, "STREAM_BYTES", 0)
+    monkeypatch.setattr(columnar, "BLOCK_BYTES", 4096)  # many batches
+    streamed, stream = [], columnar._streamed
+    monkeypatch.setattr(columnar, "_streamed", lambda *a: streamed.append(stream(*a)) or streamed[-1])
+    for expected, p in zip(whole, (path, late)):
+        got = read_crowd_labels(p, sort=True)
+        for part in ("item", "judge", "label"):
+            assert np.array_equal(getattr(got, part), getattr(expected, part))
+        assert list(got.items) == list(expected.items) and list(got.judges) == list(expected.judges)
+    # the ids of one prefix and a number were coded batch by batch; the file with another shape fell back
+    assert (streamed[0] is not None) == (shape != "mixed") and streamed[1] is None
+    assert read_truth(truth, labels=whole[0]).equals(whole_truth)
+    with pytest.raises(DataError) as streamed_error:
+        read_crowd_labels(bad)
+    assert str(streamed_error.value) == str(whole_error.value)

@@ -40,10 +40,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from manyjudges.core.label_matrix import item_class_counts, label_matrix
+from manyjudges.core.label_matrix import item_class_counts, label_matrix, row_block
 from manyjudges.core.posteriors import one_hot, posteriors_from_log_joint
 
-__all__ = ["GOLD_START", "INITS", "MODELS", "STOPS", "DawidSkeneResult", "dawid_skene"]
+__all__ = ["E_STEP_ITEMS", "GOLD_START", "INITS", "MODELS", "STOPS", "DawidSkeneResult", "dawid_skene"]
 
 INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
@@ -54,6 +54,8 @@ STOPS = ("posteriors", "log_likelihood")
 #: ``init="gold"``: every other item's starting posterior is this times 1/K in every class (no class favoured;
 #: it only keeps every confusion cell a judge has labels for above 0 in the first M-step)
 GOLD_START = 1e-3
+#: items whose posteriors the E-step computes at a time (a few MB of temporaries, whatever the number of items)
+E_STEP_ITEMS = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -198,11 +200,11 @@ def dawid_skene(
     # the labels as a sparse item x (judge * K + label) count matrix L: the M-step's sums are L^T @ T and the
     # E-step's L @ log confusion, each O(labels x K) (a repeated label counts twice)
     by_item = label_matrix(item, judge, label, n_items, n_judges, k)
-    post, labelled = _start(by_item, n_items, k, init, gold)
+    *start, labelled = _start(by_item, n_items, k, init, gold)  # [posteriors]: _iterate takes them out
     # the labelled items (a slice when all are: no masked copy of the per-item vectors)
     used: slice | np.ndarray = slice(None) if labelled.all() else labelled
     threshold = tol * len(item) if stop == "log_likelihood" else tol  # the objective's: a gain per label
-    return _iterate(by_item, post, used, gold, max_iter=int(max_iter), tol=threshold, smoothing=float(smoothing),
+    return _iterate(by_item, start, used, gold, max_iter=int(max_iter), tol=threshold, smoothing=float(smoothing),
                     model=model, stop=stop)
 
 
@@ -238,8 +240,12 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
     if init == "hard_majority":
         counts = (counts == counts.max(axis=0)).astype(float)
         per_item = counts.sum(axis=0)
-    post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
-    post[:, labelled] = counts[:, labelled] / per_item[labelled]
+    if labelled.all():  # every item labelled: the shares in the counts' own memory
+        post = counts
+        post /= per_item
+    else:
+        post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
+        post[:, labelled] = counts[:, labelled] / per_item[labelled]
     if init == "gold":  # the first M-step sees the gold items, the others a faint uniform 1/K (GOLD_START)
         post[:] = GOLD_START / k
     if known is not None:
@@ -247,10 +253,10 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
     return post, labelled
 
 
-def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndarray,
+def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | np.ndarray,
              known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
              stop: str) -> DawidSkeneResult:
-    """Run EM from the posteriors ``post`` (K, n_items).
+    """Run EM from the posteriors ``start[0]`` (K, n_items), taken out of the list (so that they can go).
 
     Up to ``max_iter`` times :func:`_m_step` then :func:`_e_step`, stopping after the first iteration with
     max_i,t |T'[i, t] - T[i, t]| < tol (``stop="posteriors"``) or with an objective gain (:func:`_objective`)
@@ -258,19 +264,22 @@ def _iterate(by_item: sparse.csr_matrix, post: np.ndarray, used: slice | np.ndar
     always runs).
     """
     by_label = by_item.T  # a CSC view: no second copy of the labels
+    post = start.pop()
     previous = -np.inf  # the objective after the previous iteration (stop="log_likelihood")
     converged = False
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         confusion, priors = _m_step(by_label, post, used, smoothing, model)
-        new_post, log_z = _e_step(by_item, confusion, priors, known)
         if stop == "log_likelihood":
+            del post  # not needed past the M-step: one (K, n_items) array less at the E-step's peak
+            post, log_z = _e_step(by_item, confusion, priors, known)
             current = _objective(log_z, used, confusion, priors, smoothing)
             done = current - previous < tol
             previous = current
         else:
+            new_post, log_z = _e_step(by_item, confusion, priors, known)
             done = float(np.max(np.abs(new_post - post))) < tol
-        post = new_post
+            post = new_post
         if done:
             converged = True
             break
@@ -317,16 +326,34 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
         log_z[i]    = logsumexp_t(log priors[t] + sum over i's labels of log confusion[judge, t, label])
 
     (:func:`posteriors_from_log_joint`; a gold item is one-hot on its class, log_z its joint term). The sums
-    over the labels are one product of the labels' sparse item x (judge * K + label) matrix.
+    over the labels are one product of the labels' sparse item x (judge * K + label) matrix, made for
+    :data:`E_STEP_ITEMS` items at a time (each item's sums and normalisation are its own: the same numbers,
+    bit for bit, as in one product, with a block's temporaries in place of the whole table's).
     """
     n_judges, k = confusion.shape[:2]
     with np.errstate(divide="ignore"):
         log_conf = np.log(confusion)
         log_prior = np.log(priors)
-    # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
-    joint = (by_item @ log_conf.transpose(0, 2, 1).reshape(n_judges * k, k)).T
-    joint += log_prior[:, None]
-    return posteriors_from_log_joint(joint, known)
+    table = log_conf.transpose(0, 2, 1).reshape(n_judges * k, k)
+    n_items = by_item.shape[0]
+    post = np.empty((n_items, k)).T  # (K, n_items), laid out as the transpose of one product's (n_items, K)
+    log_z = np.empty(n_items)
+    for start in range(0, n_items, E_STEP_ITEMS):
+        stop = min(start + E_STEP_ITEMS, n_items)
+        # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
+        joint = (row_block(by_item, start, stop) @ table).T
+        joint += log_prior[:, None]
+        post[:, start:stop], log_z[start:stop] = posteriors_from_log_joint(joint, _known_in(known, start, stop))
+    return post, log_z
+
+
+def _known_in(known: tuple[np.ndarray, np.ndarray] | None, start: int, stop: int
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the gold items among items ``start .. stop - 1``, counted from ``start``, and their classes."""
+    if known is None:
+        return None
+    inside = (known[0] >= start) & (known[0] < stop)
+    return known[0][inside] - start, known[1][inside]
 
 
 def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarray, priors: np.ndarray,

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 from manyjudges.core.natural_order import natural_order
 
-__all__ = ["code_ids", "number_positions"]
+__all__ = ["NumberedIds", "code_ids", "number_positions"]
 
 #: 10, 100, ..., 10**18: a number has 1 + (how many of these it reaches) decimal digits
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
@@ -133,19 +133,78 @@ def _all_numbers(chunks: list[pa.Array], prefix: str) -> np.ndarray | None:
     return values
 
 
+def _prefix_of(first: str | None) -> str | None:
+    """Return the prefix of ids shaped as ``first``: its text before its last digits (None: not that shape)."""
+    prefix = first.rstrip("0123456789") if first is not None else None
+    if prefix is None or prefix == first or any(c.isdigit() for c in prefix):
+        return None
+    return prefix
+
+
 def _prefix_number_codes(chunks: list[pa.Array]) -> tuple[np.ndarray, pa.Array] | None:
     """Code ids that are one prefix and a number (module docstring), or None for any other ids.
 
-    The numbers chunk by chunk (:func:`_all_numbers`), then one table from number to code, read once per
-    row, the codes written over the numbers.
+    The numbers chunk by chunk (:func:`_all_numbers`), then :func:`_number_codes`.
     """
-    first = chunks[0][0].as_py()
-    prefix = first.rstrip("0123456789") if first is not None else first
-    if prefix is None or prefix == first or any(c.isdigit() for c in prefix):
+    prefix = _prefix_of(chunks[0][0].as_py())
+    if prefix is None:
         return None
     values = _all_numbers(chunks, prefix)
-    if values is None:
-        return None
+    return None if values is None else _number_codes(values, prefix)
+
+
+class NumberedIds:
+    """A column of ids of one prefix and a number, coded as its chunks come (a file read batch by batch).
+
+    :meth:`add` keeps each chunk's numbers (int32 while they fit), not its text; :meth:`codes` codes them
+    all at the end, as :func:`code_ids` would have coded the whole column.
+    """
+
+    def __init__(self) -> None:
+        self.prefix: str | None = None
+        self.numbers: list[np.ndarray] = []
+
+    def add(self, chunk: pa.Array) -> bool:
+        """Keep the numbers of ``chunk``'s ids; False (nothing kept) when an id is not of the column's shape."""
+        numbers = self.numbers_of(chunk) if self.shaped(chunk) else None
+        return numbers is not None and self.keep(numbers)
+
+    def shaped(self, chunk: pa.Array) -> bool:
+        """Take the column's prefix from the first id of the first chunk with ids; False when it has none."""
+        if self.prefix is None and len(chunk):
+            self.prefix = _prefix_of(chunk[0].as_py())
+            return self.prefix is not None
+        return self.prefix is not None or not len(chunk)
+
+    def numbers_of(self, chunk: pa.Array) -> np.ndarray | None:
+        """Return the numbers of ``chunk``'s ids (int64), or None when an id is not of the column's shape.
+
+        Needs the prefix (:meth:`shaped`); changes nothing, so chunks may be cut on several threads at once.
+        """
+        if not len(chunk):
+            return np.zeros(0, dtype=np.int64)
+        return None if self.prefix is None else _chunk_numbers(chunk, self.prefix)
+
+    def keep(self, numbers: np.ndarray) -> bool:
+        """Keep one chunk's numbers (int32 while they fit), after those of the chunks before it; True."""
+        small = not len(numbers) or int(numbers.max()) <= np.iinfo(np.int32).max
+        self.numbers.append(numbers.astype(np.int32) if small else numbers)
+        return True
+
+    def codes(self) -> tuple[np.ndarray, pa.Array]:
+        """Return (each row's code, the distinct ids in natural order), as :func:`code_ids` does; the numbers go."""
+        if not self.numbers:
+            return np.zeros(0, dtype=np.int32), pa.array([], type=pa.string())
+        values = np.concatenate(self.numbers)
+        self.numbers = []
+        return _number_codes(values, self.prefix or "")
+
+
+def _number_codes(values: np.ndarray, prefix: str) -> tuple[np.ndarray, pa.Array]:
+    """Code the rows' numbers ``values`` of ids ``prefix`` + number: one table from number to code.
+
+    The table is read once per row, the codes written over the numbers (sparse numbers are sorted instead).
+    """
     low, high = int(values.min()), int(values.max())
     if high - low >= 4 * len(values) + 1024:  # sparse numbers: sort them
         distinct, inverse = np.unique(values, return_inverse=True)
@@ -203,9 +262,8 @@ def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
     """
     if not len(ids) or not len(wanted) or ids.null_count or wanted.null_count:
         return None
-    first = ids[0].as_py()
-    prefix = first.rstrip("0123456789")
-    if prefix == first or any(c.isdigit() for c in prefix):
+    prefix = _prefix_of(ids[0].as_py())
+    if prefix is None:
         return None
     have = _all_numbers(_slices(ids), prefix)
     want = _all_numbers(_slices(wanted), prefix) if have is not None else None

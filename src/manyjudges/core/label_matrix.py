@@ -1,14 +1,14 @@
 """The labels as one sparse count matrix: items x (judge * K + label), the form Dawid-Skene's EM sums over.
 
 :func:`label_matrix` builds it (12 bytes a label); :func:`item_class_counts` reads each item's count of each
-class from it with one product.
+class from it with one product; :func:`row_block` gives a block of its rows without copying them.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["item_class_counts", "label_matrix"]
+__all__ = ["item_class_counts", "label_matrix", "row_block"]
 
 
 def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items: int, n_judges: int,
@@ -53,8 +53,15 @@ def item_class_counts(by_item: sparse.csr_matrix, k: int) -> np.ndarray:
     """Return n[t, i], how many of item i's labels are t ((K, n_items) float), from the labels' matrix.
 
     One product with the (judge * K + label) x K indicator of the label: counts of 1.0, exact in float64,
-    and no array a label long.
+    and no array a label long. The result is the product's transpose, a view (Fortran order).
     """
     n_judges = by_item.shape[1] // k
     indicator = np.tile(np.eye(k), (n_judges, 1))  # row j K + c is one-hot on c
-    return np.ascontiguousarray((by_item @ indicator).T)
+    return (by_item @ indicator).T
+
+
+def row_block(matrix: sparse.csr_matrix, start: int, stop: int) -> sparse.csr_matrix:
+    """Return rows ``start .. stop - 1`` of a CSR matrix as a CSR matrix on views of its arrays (no copy)."""
+    low, high = int(matrix.indptr[start]), int(matrix.indptr[stop])
+    return sparse.csr_matrix((matrix.data[low:high], matrix.indices[low:high], matrix.indptr[start:stop + 1] - low),
+                             shape=(stop - start, matrix.shape[1]), copy=False)

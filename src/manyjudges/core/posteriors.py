@@ -21,7 +21,7 @@ def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.nda
     ``joint[t, i]`` = log P(item i's labels, class t); returns ``post[t, i]`` = the same normalised over t
     (softmax down each column) and ``log_z[i]`` = log sum_t exp(joint[t, i]). Terms more than 700 nats
     (UNDERFLOW) below their column's largest are set to exactly 0 instead of computed as (slow, irrelevant)
-    subnormals. ``joint`` is overwritten.
+    subnormals. ``joint`` is overwritten: ``post`` is made in its memory.
 
     ``known = (items, classes)``: gold items, whose posteriors are one-hot on their class,
     post[t, i] = [t = c_i], and whose log normaliser is the joint term log_z[i] = joint[c_i, i] =
@@ -35,8 +35,10 @@ def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.nda
         raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
     gold_terms = None if known is None else joint[known[1], known[0]]
     joint -= top
-    post = np.zeros_like(joint)
-    np.exp(joint, out=post, where=joint > UNDERFLOW)
+    keep = joint > UNDERFLOW
+    np.exp(joint, out=joint, where=keep)  # the posteriors are made in the joint's own memory
+    np.copyto(joint, 0.0, where=~keep)
+    post = joint
     total = post.sum(axis=0)
     post /= total
     log_z = top + np.log(total)

@@ -165,7 +165,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     if classes is not None:
         _check_class_names(classes)
-    table = read_columns(path, LABELS_LAYOUT)
+    table = read_columns(path, LABELS_LAYOUT, code=("item",))
     for column in table.layout.columns:  # coded one by one, each column's text let go once coded
         table.release(column)
     empty = empty_fields(table, table.layout.columns)
@@ -302,7 +302,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         crowd = as_crowd_labels(labels, classes=classes, duplicates="keep")
         if classes is None:
             classes = list(crowd.classes)
-    table = read_columns(path, TRUTH_LAYOUT)
+    table = read_columns(path, TRUTH_LAYOUT, code=("item",))
     for column in table.layout.columns:  # coded one by one, each column's text let go once coded
         table.release(column)
     empty = empty_fields(table, table.layout.columns)
