@@ -43,6 +43,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from manyjudges.core.id_codes import NumberedIds, code_ids
+from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.natural_order import natural_order
 from manyjudges.io.checks import Fault, repeated_rows
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
@@ -190,11 +191,12 @@ class ColumnarTable:
         """Drop the parsed column once its codes are made.
 
         The codes and distinct values then serve :meth:`values`, :meth:`indices` and :meth:`field` (one
-        copy of a column in memory, not two). Arrow's memory pool gives the freed buffers back to the system.
+        copy of a column in memory, not two). Arrow's memory pool and the C library give the freed memory back
+        to the system.
         """
         self._coded(column)
         if self.columns.pop(column, None) is not None:
-            pa.default_memory_pool().release_unused()
+            give_back_freed_memory()
 
     def discard(self, column: str) -> None:
         """Drop everything held of ``column``: its parsed strings, codes and ids (the caller keeps what it needs)."""
@@ -330,7 +332,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
             columns = {name: table.column(k) for k, name in enumerate(names)}
             del table
             n_rows = len(columns[names[0]])
-        pa.default_memory_pool().release_unused()  # the parser's block buffers, given back
+        give_back_freed_memory()  # the parser's block buffers
         lines = RowLines(path, n_rows)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
         rows, known = _exact_rows(path, len(header), [position[c] for c in names])

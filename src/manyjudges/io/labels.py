@@ -35,6 +35,7 @@ from manyjudges.core.coded_labels import (
     repeated_pairs,
 )
 from manyjudges.core.label_keys import keys_to_codes, label_keys, sorted_keys_repeat_a_pair
+from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
@@ -215,7 +216,9 @@ def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicate
     fit runs on (:func:`~manyjudges.core.coded_labels.canonical_order`): the one sort that looks for
     repeated (item, judge) pairs also orders the labels, and a fit need not sort them again.
     """
-    return _read_labels(path, classes, duplicates, sort).data
+    data = _read_labels(path, classes, duplicates, sort).data
+    give_back_freed_memory()  # the parse's and the sort's temporaries
+    return data
 
 
 def read_labels(path: PathLike, classes: Sequence | None = None, duplicates: str = "error") -> pd.DataFrame:
@@ -330,6 +333,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
             rows = np.flatnonzero(~unlabelled)
             frame = frame.iloc[rows].reset_index(drop=True)
     frame.attrs["lines"] = table.lines if len(rows) == table.n_rows else table.lines.subset(rows)
+    give_back_freed_memory()  # the parse's and the matching's temporaries
     return frame
 
 

@@ -90,20 +90,26 @@ def _needs_quotes(text: pa.Array, sep: str) -> bool:
     return bool(pc.any(pc.match_substring_regex(text, special)).as_py())
 
 
-def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
-    """Return the column as ``to_csv`` writes it, or None when only ``to_csv`` itself should."""
+def _formattable(column: pd.Series, sep: str) -> bool:
+    """Tell whether pyarrow can write every value of ``column`` as ``to_csv`` does (else ``to_csv`` writes the table).
+
+    Float64 below :data:`FLOAT_LIMIT`, plain integers, and text that needs no quotes.
+    """
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype):
-        return None
+        return False
     if dtype == np.float64:
         values = column.to_numpy(np.float64)
         finite = values[np.isfinite(values)]
-        if len(finite) and float(np.abs(finite).max()) >= FLOAT_LIMIT:
-            return None
-        text = float_text(values)
-        return pc.if_else(pc.is_nan(pa.array(values)), "", text)  # to_csv writes NaN as an empty field
+        return not (len(finite) and float(np.abs(finite).max()) >= FLOAT_LIMIT)
     if pd.api.types.is_integer_dtype(dtype) and not isinstance(dtype, pd.api.extensions.ExtensionDtype):
-        return pc.cast(pa.array(column.to_numpy()), pa.string())
+        return True
+    text = _text_array(column)
+    return text is not None and not _needs_quotes(text, sep)
+
+
+def _text_array(column: pd.Series) -> pa.Array | None:
+    """Return a text column as one Arrow string array (missing values empty), or None when it is not text."""
     try:
         array = pa.array(column, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -112,37 +118,50 @@ def _column_text(column: pd.Series, sep: str) -> pa.Array | None:
         array = array.combine_chunks()
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
         return None
-    array = array.cast(pa.string()).fill_null("")
-    return None if _needs_quotes(array, sep) else array
+    return array.cast(pa.string()).fill_null("")
+
+
+def _column_text(column: pd.Series) -> pa.Array:
+    """Return a column :func:`_formattable` found writable as ``to_csv`` writes it, one string a value."""
+    if column.dtype == np.float64:
+        values = column.to_numpy(np.float64)
+        return pc.if_else(pc.is_nan(pa.array(values)), "", float_text(values))  # to_csv writes NaN as ""
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return pc.cast(pa.array(column.to_numpy()), pa.string())
+    text = _text_array(column)
+    assert text is not None  # checked by _formattable
+    return text
 
 
 def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df.to_csv(handle, sep=sep, index=False, lineterminator="\n")``'s text to the open text ``handle``.
 
-    Large tables are formatted by pyarrow (module docstring), the same bytes: the columns side by side on
-    the machine's cores (pyarrow's kernels let go of Python's lock), each block of rows joined into one
-    text and written as UTF-8 bytes straight to the file under a UTF-8 ``handle``.
+    Large tables are formatted by pyarrow (module docstring), the same bytes, a block of
+    :data:`_BLOCK_ROWS` rows at a time (the text of one block held, not the table's): the block's columns
+    side by side on the machine's cores (pyarrow's kernels let go of Python's lock), joined into one text
+    and written as UTF-8 bytes straight to the file under a UTF-8 ``handle``.
     """
     names = [str(c) for c in df.columns]
-    columns = None
-    if len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
-            and not _needs_quotes(pa.array(names, type=pa.string()), sep):
-        with ThreadPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
-            columns = list(pool.map(lambda k: _column_text(df.iloc[:, k], sep), range(len(names))))
-    if columns is None or any(c is None for c in columns):
+    fast = len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
+        and not _needs_quotes(pa.array(names, type=pa.string()), sep) \
+        and all(_formattable(df.iloc[:, k], sep) for k in range(len(names)))
+    if not fast:
         df.to_csv(handle, sep=sep, index=False, lineterminator="\n")
         return
     handle.write(sep.join(names) + "\n")
     raw = _utf8_buffer(handle)
-    for start in range(0, len(df), _BLOCK_ROWS):
-        parts = [c.slice(start, _BLOCK_ROWS) for c in columns if c is not None]  # none is (checked above)
-        lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*parts, sep), "", "\n")  # "a<sep>b\n"
-        if raw is None:
-            handle.write(pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()), lines),
-                                        "")[0].as_py())
-        else:
-            offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1, offset=4 * lines.offset)
-            raw.write(memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]])
+    with ThreadPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+        for start in range(0, len(df), _BLOCK_ROWS):
+            block = df.iloc[start:start + _BLOCK_ROWS]
+            parts = list(pool.map(_column_text, [block.iloc[:, k] for k in range(len(names))]))
+            lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*parts, sep), "", "\n")  # "a<sep>b\n"
+            if raw is None:
+                handle.write(pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(lines)], type=pa.int32()),
+                                                                     lines), "")[0].as_py())
+            else:
+                offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1,
+                                        offset=4 * lines.offset)
+                raw.write(memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]])
     if raw is not None:
         raw.flush()
 
