@@ -1,7 +1,7 @@
 """The labels as one sparse count matrix: items x (judge * K + label), the form Dawid-Skene's EM sums over.
 
 :func:`label_matrix` builds it (12 bytes a label); :func:`item_class_counts` reads each item's count of each
-class from it with one product; :func:`row_block` gives a block of its rows without copying them.
+class from it with one product; :func:`row_block` gives a block of its rows.
 """
 from __future__ import annotations
 
@@ -61,7 +61,10 @@ def item_class_counts(by_item: sparse.csr_matrix, k: int) -> np.ndarray:
 
 
 def row_block(matrix: sparse.csr_matrix, start: int, stop: int) -> sparse.csr_matrix:
-    """Return rows ``start .. stop - 1`` of a CSR matrix as a CSR matrix on views of its arrays (no copy)."""
+    """Return rows ``start .. stop - 1`` of a CSR matrix as a CSR matrix.
+
+    Made from slices of its arrays (scipy's constructor copies them: the block's labels, not the matrix's).
+    """
     low, high = int(matrix.indptr[start]), int(matrix.indptr[stop])
     return sparse.csr_matrix((matrix.data[low:high], matrix.indices[low:high], matrix.indptr[start:stop + 1] - low),
                              shape=(stop - start, matrix.shape[1]), copy=False)
