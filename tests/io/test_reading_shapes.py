@@ -149,8 +149,8 @@ def test_files_read_batch_by_batch_give_the_same_codes(tmp_path, monkeypatch, sh
         read_crowd_labels(bad)
     monkeypatch.setattr(columnar, "STREAM_BYTES", 0)
     monkeypatch.setattr(columnar, "BLOCK_BYTES", 4096)  # many batches
-    streamed, stream = [], columnar._streamed
-    monkeypatch.setattr(columnar, "_streamed", lambda *a: streamed.append(stream(*a)) or streamed[-1])
+    streamed, stream = [], columnar.read_batches
+    monkeypatch.setattr(columnar, "read_batches", lambda *a: streamed.append(stream(*a)) or streamed[-1])
     for expected, p in zip(whole, (path, late)):
         got = read_crowd_labels(p, sort=True)
         for part in ("item", "judge", "label"):

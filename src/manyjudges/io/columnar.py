@@ -30,9 +30,7 @@ from __future__ import annotations
 import csv
 import os
 import warnings
-from collections import deque
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,9 +40,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from manyjudges.core.id_codes import NumberedIds, code_ids
+from manyjudges.core.id_codes import code_ids
 from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.natural_order import natural_order
+from manyjudges.io.batches import read_batches
 from manyjudges.io.checks import Fault, repeated_rows
 from manyjudges.io.errors import DataError, DataWarning, not_utf8
 from manyjudges.io.row_lines import RowLines
@@ -293,8 +292,8 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
         Let pyarrow parse blocks of the file on every core.
     code : collection of str
         Columns to code while a file of :data:`STREAM_BYTES` or more is read, batch by batch
-        (:func:`_streamed`), when their ids are one prefix and a number: their text is never held whole.
-        Other ids, and smaller files, are read whole (faster).
+        (:func:`~manyjudges.io.batches.read_batches`), when their ids are one prefix and a number:
+        their text is never held whole. Other ids, and smaller files, are read whole (faster).
 
     Returns
     -------
@@ -324,7 +323,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     coded: dict[str, tuple[np.ndarray, pa.Array]] = {}
     try:
         stream = code and path.stat().st_size >= STREAM_BYTES
-        streamed = _streamed(path, options, {c: header[position[c]] for c in names}, code) if stream else None
+        streamed = read_batches(path, options, {c: header[position[c]] for c in names}, code) if stream else None
         if streamed is not None:
             columns, coded, n_rows = streamed
         else:
@@ -345,45 +344,6 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     if n_rows == 0:
         raise DataError.at(path, 1, "no data rows after the header", sep.join(header))
     return ColumnarTable(path=path, layout=layout, columns=columns, lines=lines, _codes=coded)
-
-
-def _streamed(path: Path, options: dict, fields: dict[str, str], code: Collection[str]
-              ) -> tuple[dict[str, pa.ChunkedArray], dict[str, tuple[np.ndarray, pa.Array]], int] | None:
-    """Parse ``path`` batch by batch (``pyarrow.csv.open_csv``), coding the columns of ``code`` as they come.
-
-    ``fields`` maps each canonical column to its header name. The columns of ``code`` keep only their ids'
-    numbers (:class:`~manyjudges.core.id_codes.NumberedIds`), coded at the end; the others are kept as
-    parsed. Each batch's numbers are cut on a pool of threads while the reader parses the next. Returns (the other
-    columns, the coded columns' (codes, ids), the number of rows), or None when an id is not one prefix
-    and a number (the caller then parses the whole file).
-    """
-    coders = {c: NumberedIds() for c in code if c in fields}
-    parts: dict[str, list[pa.Array]] = {c: [] for c in fields if c not in coders}
-    n_rows = 0
-    pending: deque[tuple[NumberedIds, Future[np.ndarray | None]]] = deque()
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool, pacsv.open_csv(path, **options) as reader:
-        for batch in reader:
-            for column, coder in coders.items():  # cut on the pool while the reader parses on
-                if not coder.shaped(batch.column(fields[column])):
-                    return None
-                pending.append((coder, pool.submit(coder.numbers_of, batch.column(fields[column]))))
-            for column, chunks in parts.items():
-                chunks.append(batch.column(fields[column]))
-            n_rows += batch.num_rows
-            while len(pending) > 2 * (os.cpu_count() or 1) or (pending and pending[0][1].done()):
-                if not _kept(*pending.popleft()):
-                    return None
-        while pending:
-            if not _kept(*pending.popleft()):
-                return None
-    columns = {c: pa.chunked_array(chunks, type=reader.schema.field(fields[c]).type) for c, chunks in parts.items()}
-    return columns, {c: coder.codes() for c, coder in coders.items()}, n_rows
-
-
-def _kept(coder: NumberedIds, numbers: Future[np.ndarray | None]) -> bool:
-    """Keep a batch's numbers in its coder, in batch order; False when its ids were of another shape."""
-    found = numbers.result()
-    return found is not None and coder.keep(found)
 
 
 #: ranks are int64: at most 18 digits (leading zeros aside)
