@@ -118,19 +118,16 @@ def _chunk_numbers(chunk: pa.Array, prefix: str) -> np.ndarray | None:
 def _all_numbers(chunks: list[pa.Array], prefix: str) -> np.ndarray | None:
     """Return every row's number (int32 while they fit, else int64), or None when an id is of another shape.
 
-    The chunks are cut and cast side by side, one thread a core (Arrow's kernels let go of Python's lock).
+    The chunks are cut and cast side by side, one thread a core (Arrow's kernels let go of Python's lock),
+    and kept in order by a :class:`NumberedIds`.
     """
-    values = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
-    start = 0
+    coder = NumberedIds(prefix)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for numbers in pool.map(lambda chunk: _chunk_numbers(chunk, prefix), chunks):
+        for numbers in pool.map(coder.numbers_of, chunks):
             if numbers is None:
                 return None
-            if values.dtype == np.int32 and len(numbers) and int(numbers.max()) > np.iinfo(np.int32).max:
-                values = values.astype(np.int64)
-            values[start:start + len(numbers)] = numbers
-            start += len(numbers)
-    return values
+            coder.keep(numbers)
+    return coder.all_numbers()
 
 
 def _prefix_of(first: str | None) -> str | None:
@@ -160,8 +157,8 @@ class NumberedIds:
     all at the end, as :func:`code_ids` would have coded the whole column.
     """
 
-    def __init__(self) -> None:
-        self.prefix: str | None = None
+    def __init__(self, prefix: str | None = None) -> None:
+        self.prefix = prefix  # None until the first chunk with ids shows it (:meth:`shaped`)
         self.numbers: list[np.ndarray] = []
 
     def add(self, chunk: pa.Array) -> bool:
@@ -191,12 +188,17 @@ class NumberedIds:
         self.numbers.append(numbers.astype(np.int32) if small else numbers)
         return True
 
+    def all_numbers(self) -> np.ndarray:
+        """Return the numbers kept, every row's in order (int32 while they all fit), and let the chunks' go."""
+        values = np.concatenate(self.numbers) if self.numbers else np.zeros(0, dtype=np.int32)
+        self.numbers = []
+        return values
+
     def codes(self) -> tuple[np.ndarray, pa.Array]:
         """Return (each row's code, the distinct ids in natural order), as :func:`code_ids` does; the numbers go."""
-        if not self.numbers:
-            return np.zeros(0, dtype=np.int32), pa.array([], type=pa.string())
-        values = np.concatenate(self.numbers)
-        self.numbers = []
+        values = self.all_numbers()
+        if not len(values):
+            return values, pa.array([], type=pa.string())
         return _number_codes(values, self.prefix or "")
 
 
