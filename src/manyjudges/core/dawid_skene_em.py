@@ -35,6 +35,8 @@ no posterior mass at all is also set to 1/K.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -327,8 +329,9 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
     (:func:`posteriors_from_log_joint`; a gold item is one-hot on its class, log_z its joint term). The sums
     over the labels are one product of the labels' sparse item x (judge * K + label) matrix, made for
-    :data:`E_STEP_ITEMS` items at a time (each item's sums and normalisation are its own: the same numbers,
-    bit for bit, as in one product, with a block's temporaries in place of the whole table's).
+    :data:`E_STEP_ITEMS` items at a time, the blocks on every core (each item's sums and normalisation are
+    its own: the same numbers, bit for bit, as in one product, with a block's temporaries in place of the
+    whole table's).
     """
     n_judges, k = confusion.shape[:2]
     with np.errstate(divide="ignore"):
@@ -338,12 +341,20 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
     n_items = by_item.shape[0]
     post = np.empty((n_items, k)).T  # (K, n_items), laid out as the transpose of one product's (n_items, K)
     log_z = np.empty(n_items)
-    for start in range(0, n_items, E_STEP_ITEMS):
+
+    def block(start: int) -> None:
         stop = min(start + E_STEP_ITEMS, n_items)
         # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
         joint = (row_block(by_item, start, stop) @ table).T
         joint += log_prior[:, None]
         post[:, start:stop], log_z[start:stop] = posteriors_from_log_joint(joint, _known_in(known, start, stop))
+
+    starts = range(0, n_items, E_STEP_ITEMS)
+    if len(starts) == 1:
+        block(0)
+    else:  # blocks side by side, one thread a core (scipy's sparse products and numpy let go of Python's lock)
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(block, starts))
     return post, log_z
 
 
