@@ -35,13 +35,12 @@ no posterior mass at all is also set to 1/K.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
+from manyjudges.core.blocks import on_blocks
 from manyjudges.core.label_matrix import item_class_counts, label_matrix, row_block
 from manyjudges.core.posteriors import one_hot, posteriors_from_log_joint
 
@@ -342,19 +341,13 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
     post = np.empty((n_items, k)).T  # (K, n_items), laid out as the transpose of one product's (n_items, K)
     log_z = np.empty(n_items)
 
-    def block(start: int) -> None:
-        stop = min(start + E_STEP_ITEMS, n_items)
+    def block(items: slice) -> None:
         # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
-        joint = (row_block(by_item, start, stop) @ table).T
+        joint = (row_block(by_item, items.start, items.stop) @ table).T
         joint += log_prior[:, None]
-        post[:, start:stop], log_z[start:stop] = posteriors_from_log_joint(joint, _known_in(known, start, stop))
+        post[:, items], log_z[items] = posteriors_from_log_joint(joint, _known_in(known, items.start, items.stop))
 
-    starts = range(0, n_items, E_STEP_ITEMS)
-    if len(starts) == 1:
-        block(0)
-    else:  # blocks side by side, one thread a core (scipy's sparse products and numpy let go of Python's lock)
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            list(pool.map(block, starts))
+    on_blocks(block, n_items, E_STEP_ITEMS)
     return post, log_z
 
 

@@ -15,13 +15,13 @@ result:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from manyjudges.core.blocks import BLOCK, on_blocks
 from manyjudges.core.natural_order import natural_order
 
 __all__ = ["NumberedIds", "code_ids", "number_positions"]
@@ -29,9 +29,6 @@ __all__ = ["NumberedIds", "code_ids", "number_positions"]
 #: 10, 100, ..., 10**18: a number has 1 + (how many of these it reaches) decimal digits
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
 _POWERS_OF_TEN = 10 ** np.arange(0, 19, dtype=np.int64)
-#: rows of a block when a pass over the numbers runs in blocks
-_BLOCK = 1 << 20
-
 
 
 def code_ids(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
@@ -60,18 +57,26 @@ def code_ids(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
 
 
 def _dictionary_codes(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Code a dictionary-encoded column: its (distinct) dictionary coded, the rows' indices mapped through it."""
-    chunked = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
-    chunked = chunked.unify_dictionaries()
-    if chunked.num_chunks == 0 or len(chunked) == 0:
+    """Code a dictionary-encoded column: the distinct values of its chunks' dictionaries coded, the rows mapped.
+
+    Each chunk's dictionary is matched against the distinct values (a few per chunk), and its rows' indices
+    read through that match, the chunks on every core: no chunk is re-encoded.
+    """
+    chunks = [c for c in (column.chunks if isinstance(column, pa.ChunkedArray) else [column]) if len(c)]
+    if not chunks:
         return np.zeros(0, dtype=np.int32), pa.array([], type=pa.string())
-    dictionary = chunked.chunk(0).dictionary.cast(pa.string())
-    entry, ids = code_ids(dictionary)
-    codes = np.empty(len(chunked), dtype=entry.dtype)
-    start = 0
-    for chunk in chunked.chunks:
-        codes[start:start + len(chunk)] = entry[chunk.indices.to_numpy(zero_copy_only=False)]
-        start += len(chunk)
+    dictionaries = [c.dictionary.cast(pa.string()) for c in chunks]
+    distinct = pc.unique(pa.chunked_array(dictionaries, type=pa.string()))
+    entry, ids = code_ids(distinct)
+    codes = np.empty(sum(len(c) for c in chunks), dtype=entry.dtype)
+    starts = np.cumsum([0] + [len(c) for c in chunks])
+
+    def fill(k: int) -> None:
+        match = entry[pc.index_in(dictionaries[k], value_set=distinct).to_numpy(zero_copy_only=False)]
+        codes[starts[k]:starts[k + 1]] = match[chunks[k].indices.to_numpy(zero_copy_only=False)]
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(fill, range(len(chunks))))
     return codes, ids
 
 
@@ -232,7 +237,7 @@ def _distinct_numbers(values: np.ndarray, low: int, high: int) -> np.ndarray:
     def mark(block: slice) -> None:
         present[values[block] - low] = True
 
-    _on_cores(mark, len(values))
+    on_blocks(mark, len(values))
     return np.flatnonzero(present)
 
 
@@ -241,18 +246,7 @@ def _recode(values: np.ndarray, table: np.ndarray, low: int) -> None:
     def recode(block: slice) -> None:
         values[block] = table[values[block] - low]
 
-    _on_cores(recode, len(values))
-
-
-def _on_cores(work: Callable[[slice], None], n: int) -> None:
-    """Run ``work`` on blocks of ``n`` rows, a few MB of temporaries each, one thread a core.
-
-    numpy lets go of Python's lock in its gathers and scatters, whose time is spent waiting on memory (a
-    table of ten million codes is larger than the caches): two cores wait half as long.
-    """
-    blocks = [slice(start, start + _BLOCK) for start in range(0, n, _BLOCK)]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        list(pool.map(work, blocks))
+    on_blocks(recode, len(values))
 
 
 def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
@@ -286,8 +280,8 @@ def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
 
 
 def _slices(array: pa.Array) -> list[pa.Array]:
-    """Return ``array`` in slices of :data:`_BLOCK` rows (pieces for the threads of :func:`_all_numbers`)."""
-    return [array.slice(start, _BLOCK) for start in range(0, len(array), _BLOCK)]
+    """Return ``array`` in slices of ``BLOCK`` rows (:mod:`~manyjudges.core.blocks`): the threads' pieces of :func:`_all_numbers`."""
+    return [array.slice(start, BLOCK) for start in range(0, len(array), BLOCK)]
 
 
 def _coded(codes: np.ndarray, distinct: np.ndarray, prefix: str) -> tuple[np.ndarray, pa.Array]:

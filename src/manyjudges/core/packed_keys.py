@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from manyjudges.core.blocks import on_blocks
+
 __all__ = ["fits", "pack", "prefix", "unpack"]
 
 _LIMIT = 2**63 - 1
@@ -37,38 +39,50 @@ def fits(sizes: Sequence[int]) -> bool:
 def pack(columns: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray:
     """Return one int64 key a row, ordered as the rows' ``columns`` (codes below ``sizes``) lexicographically.
 
-    Raises a ValueError when the codes do not fit (:func:`fits`).
+    Made in blocks of rows on every core (:func:`~manyjudges.core.blocks.on_blocks`). Raises a ValueError
+    when the codes do not fit (:func:`fits`).
     """
     if not fits(sizes):
         raise ValueError(f"codes below {list(sizes)} do not fit in one 64-bit key")
     shifts = _shifts(sizes)
-    key = np.asarray(columns[0]).astype(np.int64)
-    for column, size in zip(columns[1:], sizes[1:]):
-        if shifts:
-            key <<= _bits(size)
-            key |= column
-        else:
-            key *= size
-            key += column
+    key = np.empty(len(columns[0]), dtype=np.int64)
+
+    def fill(rows: slice) -> None:
+        part = key[rows]
+        part[:] = columns[0][rows]
+        for column, size in zip(columns[1:], sizes[1:]):
+            if shifts:
+                part <<= _bits(size)
+                part |= column[rows]
+            else:
+                part *= size
+                part += column[rows]
+
+    on_blocks(fill, len(key))
     return key
 
 
 def unpack(key: np.ndarray, sizes: Sequence[int], dtype: type[np.signedinteger] = np.int64) -> list[np.ndarray]:
     """Return the code columns of :func:`pack` ``key`` (codes below ``sizes``) as ``dtype``; ``key`` is consumed.
 
-    Each column is cast as it is read, so that at most one int64 temporary is alive beside ``key``.
+    Read in blocks of rows on every core, a block's temporaries beside ``key`` and the columns.
     """
-    columns: list[np.ndarray] = []
+    columns = [np.empty(len(key), dtype=dtype) for _ in sizes]
     shifts = _shifts(sizes)
-    for size in sizes[:0:-1]:
-        if shifts:
-            columns.append((key & ((1 << _bits(size)) - 1)).astype(dtype, copy=False))
-            key >>= _bits(size)
-        else:
-            columns.append((key % size).astype(dtype, copy=False))
-            key //= size
-    columns.append(key.astype(dtype, copy=False))
-    return columns[::-1]
+
+    def read(rows: slice) -> None:
+        part = key[rows]
+        for column, size in zip(columns[:0:-1], sizes[:0:-1]):
+            if shifts:
+                column[rows] = part & ((1 << _bits(size)) - 1)
+                part >>= _bits(size)
+            else:
+                column[rows] = part % size
+                part //= size
+        columns[0][rows] = part
+
+    on_blocks(read, len(key))
+    return columns
 
 
 def prefix(key: np.ndarray, sizes: Sequence[int], dropped: int) -> np.ndarray:
