@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import codecs
 import os
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ FAST_ROWS = 100_000
 #: floats are formatted by pyarrow only while every finite one is smaller than this in magnitude
 FLOAT_LIMIT = 1e9
 #: rows formatted and written at a time
-_BLOCK_ROWS = 1 << 20
+_BLOCK_ROWS = 1 << 17
 
 
 def float_text(values: np.ndarray) -> pa.Array:
@@ -140,11 +141,11 @@ def _column_text(column: pd.Series) -> pa.Array:
 def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df.to_csv(handle, sep=sep, index=False, lineterminator="\n")``'s text to the open text ``handle``.
 
-    Large tables are formatted by pyarrow (module docstring), the same bytes, a block of
-    :data:`_BLOCK_ROWS` rows at a time (the text of one block held, not the table's): the block's columns
-    side by side on the machine's cores (pyarrow's kernels let go of Python's lock), made lines by
-    pyarrow's CSV writer (no quoting: the texts need none) and written as UTF-8 bytes straight to the file
-    under a UTF-8 ``handle``.
+    Large tables are formatted by pyarrow (module docstring), the same bytes, in blocks of
+    :data:`_BLOCK_ROWS` rows (the text of a few blocks held, not the table's): blocks side by side on the
+    machine's cores (pyarrow's kernels let go of Python's lock), each made lines by pyarrow's CSV writer (no
+    quoting: the texts need none) and written, in order, as UTF-8 bytes straight to the file under a UTF-8
+    ``handle`` while the next blocks are formatted.
     """
     names = [str(c) for c in df.columns]
     fast = len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
@@ -156,17 +157,29 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     handle.write(sep.join(names) + "\n")
     raw = _utf8_buffer(handle)
     options = pacsv.WriteOptions(include_header=False, delimiter=sep, quoting_style="none", batch_size=1 << 16)
-    with ThreadPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+
+    def block_text(start: int) -> pa.Table:
+        block = df.iloc[start:start + _BLOCK_ROWS]
+        return pa.table([_column_text(block.iloc[:, k]) for k in range(len(names))],
+                        names=[str(k) for k in range(len(names))])
+
+    def write(lines: pa.Table) -> None:
+        if raw is not None:  # straight to the file (a growing buffer would cost more than the formatting)
+            pacsv.write_csv(lines, raw, options)
+            return
+        sink = pa.BufferOutputStream()
+        pacsv.write_csv(lines, sink, options)
+        handle.write(sink.getvalue().to_pybytes().decode("utf-8"))
+
+    cores = os.cpu_count() or 1
+    pending: deque[Future[pa.Table]] = deque()
+    with ThreadPoolExecutor(max_workers=cores) as pool:
         for start in range(0, len(df), _BLOCK_ROWS):
-            block = df.iloc[start:start + _BLOCK_ROWS]
-            parts = list(pool.map(_column_text, [block.iloc[:, k] for k in range(len(names))]))
-            lines = pa.table(parts, names=[str(k) for k in range(len(names))])
-            if raw is not None:  # straight to the file (a growing buffer would cost more than the formatting)
-                pacsv.write_csv(lines, raw, options)
-                continue
-            sink = pa.BufferOutputStream()
-            pacsv.write_csv(lines, sink, options)
-            handle.write(sink.getvalue().to_pybytes().decode("utf-8"))
+            pending.append(pool.submit(block_text, start))
+            if len(pending) > cores:  # the oldest block written while the next ones are formatted
+                write(pending.popleft().result())
+        while pending:
+            write(pending.popleft().result())
     if raw is not None:
         raw.flush()
 
