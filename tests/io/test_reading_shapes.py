@@ -150,7 +150,7 @@ def test_files_read_batch_by_batch_give_the_same_codes(tmp_path, monkeypatch, sh
     monkeypatch.setattr(columnar, "STREAM_BYTES", 0)
     monkeypatch.setattr(columnar, "BLOCK_BYTES", 4096)  # many batches
     streamed, stream = [], columnar.read_batches
-    monkeypatch.setattr(columnar, "read_batches", lambda *a: streamed.append(stream(*a)) or streamed[-1])
+    monkeypatch.setattr(columnar, "read_batches", lambda *a, **k: streamed.append(stream(*a, **k)) or streamed[-1])
     for expected, p in zip(whole, (path, late)):
         got = read_crowd_labels(p, sort=True)
         for part in ("item", "judge", "label"):

@@ -15,28 +15,33 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from manyjudges.core.id_codes import NumberedIds
 
 __all__ = ["read_batches"]
 
+_DICTIONARY = pa.dictionary(pa.int32(), pa.string())
 
-def read_batches(path: Path, options: dict, fields: dict[str, str], code: Collection[str]
+
+def read_batches(path: Path, options: dict, fields: dict[str, str], code: Collection[str],
+                 encode: Collection[str] = ()
                  ) -> tuple[dict[str, pa.ChunkedArray], dict[str, tuple[np.ndarray, pa.Array]], int] | None:
     """Parse ``path`` batch by batch (``pyarrow.csv.open_csv``), coding the columns of ``code`` as they come.
 
     ``options`` are ``pyarrow.csv``'s (read, parse, convert) and ``fields`` maps each canonical column to its
     header name. The columns of ``code`` keep only their ids' numbers
-    (:class:`~manyjudges.core.id_codes.NumberedIds`), coded at the end; the others are kept as parsed. Each
-    batch's numbers are cut on a pool of threads while the reader parses the next. Returns (the other
-    columns, the coded columns' (codes, ids), the number of rows), or None when an id is not one prefix
-    and a number (the caller then parses the whole file).
+    (:class:`~manyjudges.core.id_codes.NumberedIds`), coded at the end; those of ``encode`` (parsed as text)
+    are dictionary-encoded batch by batch; the others are kept as parsed. Each batch's numbers are cut, and
+    its columns encoded, on a pool of threads while the reader parses the next. Returns (the other columns,
+    the coded columns' (codes, ids), the number of rows), or None when an id is not one prefix and a number
+    (the caller then parses the whole file).
     """
     coders = {c: NumberedIds() for c in code if c in fields}
-    parts: dict[str, list[pa.Array]] = {c: [] for c in fields if c not in coders}
+    parts: dict[str, list[Future[pa.Array]]] = {c: [] for c in fields if c not in coders}
     n_rows = 0
-    pending: deque[tuple[NumberedIds, Future[np.ndarray | None]]] = deque()
+    pending: deque[tuple[NumberedIds | None, Future]] = deque()
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool, pacsv.open_csv(path, **options) as reader:
         for batch in reader:
             for column, coder in coders.items():  # cut on the pool while the reader parses on
@@ -44,19 +49,35 @@ def read_batches(path: Path, options: dict, fields: dict[str, str], code: Collec
                     return None
                 pending.append((coder, pool.submit(coder.numbers_of, batch.column(fields[column]))))
             for column, chunks in parts.items():
-                chunks.append(batch.column(fields[column]))
+                chunks.append(pool.submit(pc.dictionary_encode, batch.column(fields[column])) if column in encode
+                              else _done(batch.column(fields[column])))
+                pending.append((None, chunks[-1]))
             n_rows += batch.num_rows
-            while len(pending) > 2 * (os.cpu_count() or 1) or (pending and pending[0][1].done()):
+            while len(pending) > 4 * (os.cpu_count() or 1) or (pending and pending[0][1].done()):
                 if not _kept(*pending.popleft()):
                     return None
         while pending:
             if not _kept(*pending.popleft()):
                 return None
-    columns = {c: pa.chunked_array(chunks, type=reader.schema.field(fields[c]).type) for c, chunks in parts.items()}
+    columns = {c: pa.chunked_array([chunk.result() for chunk in chunks],
+                                   type=_DICTIONARY if c in encode else reader.schema.field(fields[c]).type)
+               for c, chunks in parts.items()}
     return columns, {c: coder.codes() for c, coder in coders.items()}, n_rows
 
 
-def _kept(coder: NumberedIds, numbers: Future[np.ndarray | None]) -> bool:
-    """Keep a batch's numbers in its coder, in batch order; False when its ids were of another shape."""
-    found = numbers.result()
+def _done(value: pa.Array) -> Future[pa.Array]:
+    """Return ``value`` as a finished future (a column kept as parsed, beside those being encoded)."""
+    future: Future[pa.Array] = Future()
+    future.set_result(value)
+    return future
+
+
+def _kept(coder: NumberedIds | None, work: Future) -> bool:
+    """Keep a batch's numbers in its coder, in batch order; False when its ids were of another shape.
+
+    Without a coder, wait for the batch's encoding (True).
+    """
+    found = work.result()
+    if coder is None:
+        return True
     return found is not None and coder.keep(found)

@@ -277,6 +277,19 @@ def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[li
     return rows, lines
 
 
+def _csv_options(path: Path, header: list[str], position: dict[str, int], names: list[str],
+                 dictionaries: Collection[str], use_threads: bool) -> dict:
+    """Return pyarrow.csv's options for a table's columns ``names``: text, those of ``dictionaries`` dictionary-encoded."""
+    return {
+        "read_options": pacsv.ReadOptions(use_threads=use_threads, block_size=BLOCK_BYTES),
+        "parse_options": pacsv.ParseOptions(delimiter=delimiter_of(path)),
+        "convert_options": pacsv.ConvertOptions(
+            include_columns=[header[position[c]] for c in names],
+            column_types={header[position[c]]: _DICTIONARY if c in dictionaries else pa.string() for c in names},
+            strings_can_be_null=False, quoted_strings_can_be_null=False),
+    }
+
+
 def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads: bool = True,
                  code: Collection[str] = ()) -> ColumnarTable:
     """Read a canonical table's columns (see the module docstring for the habits it accepts).
@@ -312,22 +325,17 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     position = _resolve_header(path, header, layout)
     names = [c for c in layout.columns if c in position]
     sep = delimiter_of(path)
-    options = {
-        "read_options": pacsv.ReadOptions(use_threads=use_threads, block_size=BLOCK_BYTES),
-        "parse_options": pacsv.ParseOptions(delimiter=sep),
-        "convert_options": pacsv.ConvertOptions(
-            include_columns=[header[position[c]] for c in names],
-            column_types={header[position[c]]: pa.string() if c in MANY_VALUES else _DICTIONARY for c in names},
-            strings_can_be_null=False, quoted_strings_can_be_null=False),
-    }
+    stream = bool(code) and path.stat().st_size >= STREAM_BYTES
+    few = [c for c in names if c not in MANY_VALUES]  # dictionary-encoded: by the parser, or batch by batch
     coded: dict[str, tuple[np.ndarray, pa.Array]] = {}
     try:
-        stream = code and path.stat().st_size >= STREAM_BYTES
-        streamed = read_batches(path, options, {c: header[position[c]] for c in names}, code) if stream else None
+        streamed = read_batches(path, _csv_options(path, header, position, names, (), use_threads),
+                                {c: header[position[c]] for c in names}, code,
+                                encode=[c for c in few if c not in code]) if stream else None
         if streamed is not None:
             columns, coded, n_rows = streamed
         else:
-            table = pacsv.read_csv(path, **options)
+            table = pacsv.read_csv(path, **_csv_options(path, header, position, names, few, use_threads))
             columns = {name: table.column(k) for k, name in enumerate(names)}
             del table
             n_rows = len(columns[names[0]])
