@@ -280,7 +280,7 @@ def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
 
 
 def _slices(array: pa.Array) -> list[pa.Array]:
-    """Return ``array`` in slices of ``BLOCK`` rows (:mod:`~manyjudges.core.blocks`): the threads' pieces of :func:`_all_numbers`."""
+    """Return ``array`` in slices of ``BLOCK`` rows (:mod:`~manyjudges.core.blocks`), for :func:`_all_numbers`."""
     return [array.slice(start, BLOCK) for start in range(0, len(array), BLOCK)]
 
 

@@ -45,6 +45,7 @@ def pack(columns: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray:
     if not fits(sizes):
         raise ValueError(f"codes below {list(sizes)} do not fit in one 64-bit key")
     shifts = _shifts(sizes)
+    columns = [np.asarray(column) for column in columns]
     key = np.empty(len(columns[0]), dtype=np.int64)
 
     def fill(rows: slice) -> None:

@@ -279,7 +279,7 @@ def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[li
 
 def _csv_options(path: Path, header: list[str], position: dict[str, int], names: list[str],
                  dictionaries: Collection[str], use_threads: bool) -> dict:
-    """Return pyarrow.csv's options for a table's columns ``names``: text, those of ``dictionaries`` dictionary-encoded."""
+    """Return pyarrow.csv's options for the columns ``names``: text, those of ``dictionaries`` dictionary-encoded."""
     return {
         "read_options": pacsv.ReadOptions(use_threads=use_threads, block_size=BLOCK_BYTES),
         "parse_options": pacsv.ParseOptions(delimiter=delimiter_of(path)),

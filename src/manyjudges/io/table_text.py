@@ -8,9 +8,10 @@ tables: pyarrow casts each column to text in C++ (floats to their shortest round
 ``.0`` (``1`` -> ``1.0``), an exponent gets two digits (``e-7`` -> ``e-07``), and the fixed text
 pyarrow keeps for 1e-6 <= |x| < 1e-4 becomes ``repr``'s exponent form (``0.00001`` -> ``1e-05``).
 That holds for |x| < 1e9 (checked value by value against ``repr`` in the tests, on some 300,000
-floats of every kind: subnormal to 1e9, integral, near each switch); a table with a float beyond, a field that would need quoting (the
-separator, a quote, a line break), a column that is not float64, integer or text, a single
-column, or fewer than :data:`FAST_ROWS` rows is written by ``to_csv`` itself.
+floats of every kind: subnormal to 1e9, integral, near each switch); a table with a float beyond,
+a field that would need quoting (the separator, a quote, a line break), a column that is not
+float64, integer or text, a single column, or fewer than :data:`FAST_ROWS` rows is written by
+``to_csv`` itself.
 """
 from __future__ import annotations
 
