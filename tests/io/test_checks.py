@@ -1,4 +1,6 @@
 """The shared checks of every reader: repeated rows against a plain loop, blank strings against str.isspace."""
+import sys
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -35,3 +37,18 @@ def test_blank_strings_are_pythons_isspace():
     values = ["", " ", "\t\u3000", "a", " a ", "\u200b", "\u00a0", "-"]
     assert blank_strings(pa.array(values)).tolist() == [not v.strip() for v in values]
     assert blank_strings(pa.array(values).dictionary_encode()).tolist() == [not v.strip() for v in values]
+
+
+
+def test_blank_strings_of_many_kinds_are_pythons_isspace():
+    """Every whitespace character at the start, middle and end, in chunks and slices, against str.strip."""
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    rng = np.random.default_rng(3)
+    values = ["", "a", "é", "\u200b", "\u3001", "x y"] + spaces + [s + t for s in spaces for t in ("", "a", " ")]
+    values += ["".join(rng.choice(spaces + ["a", "é", "\u4e00"], rng.integers(1, 5))) for _ in range(2000)]
+    expected = [not v.strip() for v in values]
+    array = pa.array(values, type=pa.string())
+    assert blank_strings(array).tolist() == expected
+    assert blank_strings(array.slice(7)).tolist() == expected[7:]
+    chunked = pa.chunked_array([array.slice(0, 100), array.slice(100)])
+    assert blank_strings(chunked).tolist() == expected

@@ -87,12 +87,40 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
     return min(found, key=lambda f: (f.row, f.order)) if found else None
 
 
+#: the first bytes, in UTF-8, of the characters ``str.isspace`` calls whitespace (all of them below U+3001)
+_SPACE_FIRST_BYTE = np.zeros(256, dtype=bool)
+_SPACE_FIRST_BYTE[[chr(c).encode()[0] for c in range(0x3001) if chr(c).isspace()]] = True
+
+
 def blank_strings(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """Return whether each string is empty or whitespace only (Unicode whitespace, as ``str.isspace``)."""
+    """Return whether each string is empty or whitespace only (Unicode whitespace, as ``str.isspace``).
+
+    Only the strings whose first byte can begin a whitespace character are looked at whole.
+    """
     if pa.types.is_dictionary(values.type):
         values = values.cast(pa.string())
-    blank = pc.or_(pc.equal(pc.utf8_length(values), 0), pc.utf8_is_space(values))
-    return np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    if not chunks:
+        return np.zeros(0, dtype=bool)
+    return np.concatenate([_blank_chunk(chunk) for chunk in chunks])
+
+
+def _blank_chunk(chunk: pa.Array) -> np.ndarray:
+    """:func:`blank_strings` of one Arrow string array: its first bytes read from its buffers."""
+    if chunk.null_count or not pa.types.is_string(chunk.type) or not len(chunk):
+        blank = pc.or_(pc.equal(pc.utf8_length(chunk), 0), pc.utf8_is_space(chunk))
+        return np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+    blank = offsets[1:] == offsets[:-1]
+    data = chunk.buffers()[2]
+    if data is None or not data.size:
+        return blank
+    first = np.frombuffer(data, dtype=np.uint8)[np.minimum(offsets[:-1], data.size - 1)]
+    maybe = np.flatnonzero(~blank & _SPACE_FIRST_BYTE[first])
+    if len(maybe):
+        spaces = pc.utf8_is_space(chunk.take(pa.array(maybe)))
+        blank[maybe] = np.asarray(spaces.to_numpy(zero_copy_only=False), dtype=bool)
+    return blank
 
 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:

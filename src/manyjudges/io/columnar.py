@@ -291,7 +291,7 @@ def _csv_options(path: Path, header: list[str], position: dict[str, int], names:
 
 
 def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads: bool = True,
-                 code: Collection[str] = ()) -> ColumnarTable:
+                 code: Collection[str] = (), text: Collection[str] = ()) -> ColumnarTable:
     """Read a canonical table's columns (see the module docstring for the habits it accepts).
 
     Parameters
@@ -307,6 +307,9 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
         Columns to code while a file of :data:`STREAM_BYTES` or more is read, batch by batch
         (:func:`~manyjudges.io.batches.read_batches`), when their ids are one prefix and a number:
         their text is never held whole. Other ids, and smaller files, are read whole (faster).
+    text : collection of str
+        Columns parsed as text even if they hold few values (the others but ``item`` and ``prompt`` are
+        dictionary-encoded): for a caller that wants their strings, not their codes.
 
     Returns
     -------
@@ -326,7 +329,8 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     names = [c for c in layout.columns if c in position]
     sep = delimiter_of(path)
     stream = bool(code) and path.stat().st_size >= STREAM_BYTES
-    few = [c for c in names if c not in MANY_VALUES]  # dictionary-encoded: by the parser, or batch by batch
+    # dictionary-encoded, by the parser or batch by batch: the columns of few values
+    few = [c for c in names if c not in MANY_VALUES and c not in text]
     coded: dict[str, tuple[np.ndarray, pa.Array]] = {}
     try:
         streamed = read_batches(path, _csv_options(path, header, position, names, (), use_threads),

@@ -76,12 +76,22 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
 
     The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
     among ``outcomes``, and a model compared with itself (``first`` == ``second``), in that order among
-    faults of one row. The columns of ``uncoded`` are checked row by row (:func:`empty_fields`).
+    faults of one row. The columns of ``uncoded`` are checked row by row as parsed, text (when the reader
+    parsed them as text), not through their codes (:func:`empty_fields`).
     """
     faults: list[Fault | None] = [empty_fields(table, columns, uncoded=uncoded)]
+    reason = f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}"
+    text = _parsed_text(table, [outcome, first, second], uncoded)
+    if text is not None:  # row by row, on the text as parsed
+        known = pa.array([*outcomes, ""], type=pa.string())
+        faults.append(_first_row(table, outcome, pc.invert(pc.is_in(text[0], value_set=known)), reason,
+                                 len(columns)))
+        same_rows = pc.and_(pc.equal(text[1], text[2]), pc.not_equal(text[1], ""))
+        faults.append(_first_row(table, first, same_rows, _SAME_MODEL.format(first=first, second=second),
+                                 len(columns) + 1))
+        return faults
     values = table.values(outcome)
-    faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""),
-                              f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}",
+    faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""), reason,
                               order=len(columns)))
     # the same model on both sides: codes compared through one shared list of names (no str a row)
     a_ids, b_ids = table.distinct(first), table.distinct(second)
@@ -91,9 +101,27 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
     b_as_a = in_a[table.indices(second)]
     same = np.flatnonzero((a_code == b_as_a) & nonempty[a_code])
     if len(same):
-        faults.append(Fault(int(same[0]), len(columns) + 1, f"{first} and {second} are the same model "
-                            "(a model against itself)", table.field(first, int(same[0]))))
+        faults.append(Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
+                            table.field(first, int(same[0]))))
     return faults
+
+
+#: the reason of a verdict whose two sides are one model
+_SAME_MODEL = "{first} and {second} are the same model (a model against itself)"
+
+
+def _parsed_text(table: ColumnarTable, columns: list[str], uncoded: Collection[str]) -> list[pa.ChunkedArray] | None:
+    """Return ``columns`` as parsed when every one of them is in ``uncoded`` and was parsed as text, else None."""
+    parsed = [table.columns.get(c) for c in columns]
+    if all(c in uncoded for c in columns) and all(p is not None and pa.types.is_string(p.type) for p in parsed):
+        return parsed  # type: ignore[return-value]
+    return None
+
+
+def _first_row(table: ColumnarTable, column: str, flagged: pa.ChunkedArray, reason: str, order: int) -> Fault | None:
+    """Return the fault at the first row ``flagged`` (a boolean column), naming its ``column`` field, or None."""
+    hits = np.flatnonzero(np.asarray(flagged.to_numpy(zero_copy_only=False), dtype=bool))
+    return Fault(int(hits[0]), order, reason, table.field(column, int(hits[0]))) if len(hits) else None
 
 
 def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Column, winner: Column) -> pd.DataFrame:
@@ -151,7 +179,7 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         (or winner), a winner not among :data:`WINNERS`, a model against itself (``model_a ==
         model_b``), or a repeated row (with ``duplicates="error"``).
     """
-    table, kept = checked_verdicts(path, duplicates)
+    table, kept = checked_verdicts(path, duplicates, uncoded=VERDICT_COLUMNS)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # Arrow's casts let go of Python's lock
         columns = list(pool.map(lambda c: table.series(c) if table.has(c) else MISSING, VERDICT_COLUMNS))
     frame = verdicts_frame(*columns)
@@ -165,15 +193,15 @@ def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collecti
     """Read a verdicts table's columns and check them, as :func:`read_verdicts` does, without a frame of str.
 
     Returns the table as parsed (:class:`~manyjudges.io.columnar.ColumnarTable`) and the rows ``duplicates``
-    keeps (None: every row). The columns of ``uncoded`` are checked row by row and not coded, unless repeats
-    are looked for (``duplicates`` other than ``"keep"``).
+    keeps (None: every row). The columns of ``uncoded`` are parsed as text, checked row by row and not
+    coded, unless repeats are looked for (``duplicates`` other than ``"keep"``).
     """
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
-    table = read_columns(path, VERDICTS_LAYOUT)
+    uncoded = uncoded if duplicates == "keep" else ()
+    table = read_columns(path, VERDICTS_LAYOUT, text=uncoded)
     present = [c for c in VERDICT_COLUMNS if table.has(c)]
-    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS,
-                         uncoded=uncoded if duplicates == "keep" else ())
+    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS, uncoded=uncoded)
     repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
     faults.append(repeat)
     raise_earliest(table, faults)
