@@ -1,7 +1,5 @@
-"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels.
-
-It is the core that the graded family's predictor of an unseen judge and the truth family's Dawid-Skene
-methods (full and one-coin) both run on.
+"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels: the core that the graded
+family's predictor of an unseen judge and the truth family's Dawid-Skene methods (full and one-coin) run on.
 
 Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series C

@@ -76,8 +76,9 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
 
     The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
     among ``outcomes``, and a model compared with itself (``first`` == ``second``), in that order among
-    faults of one row. The columns of ``uncoded`` are checked row by row as parsed, text (when the reader
-    parsed them as text), not through their codes (:func:`empty_fields`).
+    faults of one row. The columns of ``uncoded`` are checked row by row on their parsed text, not through
+    codes (:func:`empty_fields`); so are the outcome and the two models when all three are among them and
+    were parsed as text.
     """
     faults: list[Fault | None] = [empty_fields(table, columns, uncoded=uncoded)]
     reason = f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}"
