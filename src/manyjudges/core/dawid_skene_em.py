@@ -1,5 +1,7 @@
-"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels: the core that the graded
-family's predictor of an unseen judge and the truth family's Dawid-Skene methods (full and one-coin) run on.
+"""Dawid-Skene EM for categorical labels, vectorised over a long (COO) table of labels.
+
+It is the core that the graded family's predictor of an unseen judge and the truth family's Dawid-Skene
+methods (full and one-coin) both run on.
 
 Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series C
@@ -326,9 +328,8 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
     (:func:`posteriors_from_log_joint`; a gold item is one-hot on its class, log_z its joint term). The sums
     over the labels are one product of the labels' sparse item x (judge * K + label) matrix, made for
-    :data:`E_STEP_ITEMS` items at a time, the blocks on every core (each item's sums and normalisation are
-    its own: the same numbers, bit for bit, as in one product, with a block's temporaries in place of the
-    whole table's).
+    :data:`E_STEP_ITEMS` items at a time on every core (each item's sums and normalisation are its own: the
+    same numbers, bit for bit, as one product's, a block's temporaries in place of the whole table's).
     """
     n_judges, k = confusion.shape[:2]
     with np.errstate(divide="ignore"):
@@ -343,19 +344,18 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
         # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
         joint = (row_block(by_item, items.start, items.stop) @ table).T
         joint += log_prior[:, None]
-        post[:, items], log_z[items] = posteriors_from_log_joint(joint, _known_in(known, items.start, items.stop))
+        post[:, items], log_z[items] = posteriors_from_log_joint(joint, _known_in(known, items))
 
     on_blocks(block, n_items, E_STEP_ITEMS)
     return post, log_z
 
 
-def _known_in(known: tuple[np.ndarray, np.ndarray] | None, start: int, stop: int
-              ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Return the gold items among items ``start .. stop - 1``, counted from ``start``, and their classes."""
+def _known_in(known: tuple[np.ndarray, np.ndarray] | None, items: slice) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the gold items among the positions ``items``, counted from its start, and their classes."""
     if known is None:
         return None
-    inside = (known[0] >= start) & (known[0] < stop)
-    return known[0][inside] - start, known[1][inside]
+    inside = (known[0] >= items.start) & (known[0] < items.stop)
+    return known[0][inside] - items.start, known[1][inside]
 
 
 def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarray, priors: np.ndarray,
