@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from manyjudges.core.packed_keys import fits, pack, prefix, unpack
+from manyjudges.core.packed_keys import fits, last, pack, prefix, unpack
 
 
 @pytest.mark.parametrize("sizes", [(5, 3, 2), (1, 1, 1), (10**6, 10**4, 3), (2**20, 2**21, 2**22),
@@ -16,6 +16,7 @@ def test_keys_order_as_the_codes_and_unpack_to_them(sizes):
     order = np.lexsort(columns[::-1])
     assert np.array_equal(np.argsort(key, kind="stable"), order)
     assert all(np.array_equal(a, b) for a, b in zip(unpack(key.copy(), sizes), columns))
+    assert np.array_equal(last(key, sizes), columns[-1])
     head = prefix(key, sizes, 1)
     rows = np.lexsort(columns[-2::-1])
     assert np.array_equal(np.argsort(head, kind="stable"), rows)

@@ -5,7 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from manyjudges.io.checks import blank_strings, repeated_rows
+from manyjudges.io.checks import blank_strings, repeated_rows, sorted_rows
 
 
 def loop_repeats(keys, keep):
@@ -22,15 +22,21 @@ def loop_repeats(keys, keep):
 
 
 @pytest.mark.parametrize("keep", ["first", "last"])
-@pytest.mark.parametrize("shape", ["one key, no repeat", "one key, repeats", "two keys", "sparse codes"])
+@pytest.mark.parametrize("shape", ["one key, no repeat", "one key, repeats", "two keys", "sparse codes",
+                                   "negative codes", "codes too wide to pack"])
 def test_repeated_rows_is_the_loop(shape, keep):
     rng = np.random.default_rng(len(shape))
     keys = {"one key, no repeat": [rng.permutation(500)], "one key, repeats": [rng.integers(0, 400, 500)],
             "two keys": [rng.integers(0, 30, 500), rng.integers(0, 30, 500)],
-            "sparse codes": [rng.permutation(500) * 10**9]}[shape]
+            "sparse codes": [rng.permutation(500) * 10**9],
+            "negative codes": [rng.integers(-20, 20, 500), rng.integers(0, 30, 500)],  # np.lexsort's way
+            "codes too wide to pack": [rng.integers(0, 3, 500) * 2**40, rng.integers(0, 3, 500) * 2**30]}[shape]
     rows, heads = repeated_rows(keys, keep)
     expected_rows, expected_heads = loop_repeats(keys, keep)
     assert rows.tolist() == expected_rows and heads.tolist() == expected_heads
+    order, same = sorted_rows(keys)  # packed keys where they fit, else np.lexsort: the same order
+    assert np.array_equal(order, np.lexsort(keys[::-1]))
+    assert same.tolist() == [all(k[a] == k[b] for k in keys) for a, b in zip(order[1:], order[:-1])]
 
 
 def test_blank_strings_are_pythons_isspace():

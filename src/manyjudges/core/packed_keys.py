@@ -16,7 +16,7 @@ import numpy as np
 
 from manyjudges.core.blocks import on_blocks
 
-__all__ = ["fits", "pack", "prefix", "unpack"]
+__all__ = ["fits", "last", "pack", "prefix", "unpack"]
 
 _LIMIT = 2**63 - 1
 
@@ -95,3 +95,10 @@ def prefix(key: np.ndarray, sizes: Sequence[int], dropped: int) -> np.ndarray:
     if _shifts(sizes):
         return key >> sum(_bits(n) for n in last)
     return key // int(np.prod(last, dtype=np.int64))
+
+
+def last(key: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+    """Return the last code of each :func:`pack` ``key`` (codes below ``sizes``; a new int64 array)."""
+    if _shifts(sizes):
+        return key & ((1 << _bits(sizes[-1])) - 1)
+    return key % int(sizes[-1])

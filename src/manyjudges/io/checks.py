@@ -16,11 +16,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from manyjudges.core.packed_keys import last, prefix
+from manyjudges.core.sorting import row_keys
+
 if TYPE_CHECKING:
     from manyjudges.io.columnar import ColumnarTable
 
 __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
-           "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows"]
+           "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows",
+           "repeats_of", "sorted_rows"]
 
 
 @dataclass(frozen=True)
@@ -127,8 +131,8 @@ def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.n
     """Return (rows whose ``keys`` repeat another row's, the row each repeats), ascending.
 
     Every row of a group but its first (``keep="first"``; the head is the group's first row) or but its
-    last (``"last"``; the head is the group's last row). Sort-based on integer keys: O(n log n); one key
-    of codes without a repeat is seen by counting, O(n).
+    last (``"last"``; the head is the group's last row). Sort-based on integer keys (:func:`sorted_rows`),
+    O(n log n); one key of codes without a repeat is seen by counting, O(n).
     """
     key = np.asarray(keys[0])
     if len(keys) == 1 and len(key) and key.dtype.kind in "iu" and 0 <= int(key.min()) \
@@ -136,11 +140,31 @@ def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.n
         if int(np.bincount(key).max()) <= 1:  # one key of codes, none counted twice: no repeat, in O(n)
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
+    return repeats_of(*sorted_rows(keys), keep)
+
+
+def sorted_rows(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the rows sorted by ``keys``, then by row number; whether each sorted row's keys are the previous one's).
+
+    The codes and row numbers are packed in one int64 key a row and sorted on every core when they fit
+    (:func:`~manyjudges.core.sorting.row_keys`: equal prefixes are equal keys), else ``np.lexsort``.
+    """
+    packed = row_keys(keys)
+    if packed is not None:
+        group = prefix(packed[0], packed[1], 1)
+        same = group[1:] == group[:-1]
+        del group
+        return last(*packed), same
     order = np.lexsort([np.asarray(k) for k in keys[::-1]])
     same = np.ones(max(len(order) - 1, 0), dtype=bool)
     for k in keys:
         ordered = np.asarray(k)[order]
         same &= ordered[1:] == ordered[:-1]
+    return order, same
+
+
+def repeats_of(order: np.ndarray, same: np.ndarray, keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`repeated_rows` from :func:`sorted_rows`' (sorted rows, whether each repeats the previous one's keys)."""
     if not same.any():
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty

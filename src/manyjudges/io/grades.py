@@ -24,10 +24,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from manyjudges.core.atomic import atomic_file
 from manyjudges.core.natural_order import natural_positions
-from manyjudges.io.checks import Fault, check_one_value_rule, empty_fields, first_fault, raise_earliest
+from manyjudges.io.checks import (
+    Fault,
+    check_one_value_rule,
+    empty_fields,
+    first_fault,
+    raise_earliest,
+    repeats_of,
+    sorted_rows,
+)
 from manyjudges.io.columnar import TableLayout, read_columns
 from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
 from manyjudges.io.preferences import TRUTH_COLUMNS
@@ -303,19 +312,21 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
     table = read_columns(grades_path, GRADES_LAYOUT)
     names = list(label_names) if label_names else None
     empty = empty_fields(table, ["item", "judge"])
-    item, items = table.codes("item")
-    judge, judges = table.codes("judge")
+    item = table.indices("item")
+    judge = table.indices("judge")
     kept: np.ndarray | None = None
     repeat = None
-    repeated, heads = table.repeated(["item", "judge"], "last" if duplicates == "last" else "first")
+    order, same = sorted_rows([item, judge])  # one sort: the repeats, and the frame's order
+    repeated, heads = repeats_of(order, same, "last" if duplicates == "last" else "first")
     if len(repeated) and duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
         repeat = Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
                         f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
     elif len(repeated):
-        mask = np.ones(table.n_rows, dtype=bool)
-        mask[repeated] = False
-        kept = np.flatnonzero(mask)
+        chosen = np.ones(table.n_rows, dtype=bool)
+        chosen[repeated] = False
+        kept = np.flatnonzero(chosen)
+        order = order[chosen[order]]  # the kept rows, in the same order (their (item, judge) pairs are distinct)
     values = table.values("label")
     used = np.zeros(len(values), dtype=bool)
     used[table.indices("label") if kept is None else table.indices("label")[kept]] = True
@@ -326,11 +337,9 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
     bad_label = first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
     raise_earliest(table, [empty, bad_label, repeat])
     label = codes[table.indices("label")]
-    rows = np.arange(table.n_rows) if kept is None else kept
-    order = rows[np.lexsort((judge[rows], item[rows]))]
-    frame = pd.DataFrame({
-        "item": pd.Series(np.asarray(items, dtype=object)[item[order]], dtype=str),
-        "judge": pd.Series(np.asarray(judges, dtype=object)[judge[order]], dtype=str),
+    frame = pd.DataFrame({  # the ids' text taken by Arrow, not a str a row
+        "item": table.distinct("item").take(pa.array(item[order])).to_pandas(),
+        "judge": table.distinct("judge").take(pa.array(judge[order])).to_pandas(),
         "label": label[order].astype(np.int64),
     })
     frame.attrs["lines"] = table.lines[order]
