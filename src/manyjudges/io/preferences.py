@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from manyjudges.io.checks import Fault, duplicate_judgments, first_fault, raise_earliest
-from manyjudges.io.columnar import TableLayout, read_columns
+from manyjudges.io.columnar import TableLayout, read_columns, text_column
 
 __all__ = [
     "DUPLICATE_RULES",
@@ -74,17 +75,18 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     outcome = table.values("outcome")
     faults.append(first_fault(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""),
                               "outcome must be left, right or tie", order=10))
-    left, right = table.text("left"), table.text("right")
-    same = np.flatnonzero((left == right) & (left != ""))
+    # left == right: the codes compared through one shared list of items (no str a row)
+    in_left = pc.index_in(table.distinct("right"), value_set=table.distinct("left")).fill_null(-1)
+    left = table.indices("left")
+    same = np.flatnonzero((left == in_left.to_numpy(zero_copy_only=False)[table.indices("right")])
+                          & (table.values("left") != "")[left])
     if len(same):
-        faults.append(Fault(int(same[0]), 11, "left and right are the same item", left[same[0]]))
+        faults.append(Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
     repeat, kept = duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)
     faults.append(repeat)
     raise_earliest(table, faults)
-    frame = pd.DataFrame({c: table.text(c) for c in PREFERENCE_COLUMNS})
-    if kept is not None:
-        frame = frame.iloc[kept].reset_index(drop=True)
-    return frame
+    # each column's text taken by Arrow from its distinct values (no str a row)
+    return pd.DataFrame({c: text_column(table, c, kept) for c in PREFERENCE_COLUMNS})
 
 
 def read_truth(path: PathLike) -> pd.DataFrame:
@@ -112,6 +114,6 @@ def read_truth(path: PathLike) -> pd.DataFrame:
                             f"{table.line(first)})", table.field("item", row)))
     raise_earliest(table, faults)
     value = np.asarray([int(g) if ok else -1 for g, ok in zip(grades, is_grade)], dtype=np.int64)
-    frame = pd.DataFrame({"topic": table.text("topic"), "item": table.text("item")})
+    frame = pd.DataFrame({"topic": text_column(table, "topic"), "item": text_column(table, "item")})
     frame["grade"] = value[table.indices("grade")]
     return frame
