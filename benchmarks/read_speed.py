@@ -27,8 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
-from truth_scale import measured, write_text_labels
+from truth_scale import measured, write_rows, write_text_labels
 
 _PANDAS = """
 import sys, time, pandas as pd
@@ -111,11 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    rows = [row for kind in args.tables for size in args.sizes for row in run(work, kind, int(size))]
-    table = pd.DataFrame(rows)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.output, sep="\t", index=False)
-    print(table.to_string(index=False))
+    write_rows([row for kind in args.tables for size in args.sizes for row in run(work, kind, int(size))], args.output)
 
 
 if __name__ == "__main__":

@@ -184,9 +184,14 @@ def main() -> None:
     for shape in args.shapes:
         for size in args.sizes:
             rows += run_size(work, shape, int(size), args.methods)
+    write_rows(rows, args.output)
+
+
+def write_rows(rows: list[dict], output: str) -> None:
+    """Write ``rows`` as a TSV at ``output`` (its folder made if needed) and print them as a table."""
     table = pd.DataFrame(rows)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.output, sep="\t", index=False)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(output, sep="\t", index=False)
     print(table.to_string(index=False))
 
 
