@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from manyjudges.core.coded_labels import (
     DUPLICATE_RULES,
@@ -306,6 +307,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         if classes is None:
             classes = list(crowd.classes)
     table = read_columns(path, TRUTH_LAYOUT, code=("item",))
+    parsed_items = table.columns.get("item")  # the items' text as parsed (None: coded batch by batch)
     for column in table.layout.columns:  # coded one by one, each column's text let go once coded
         table.release(column)
     empty = empty_fields(table, table.layout.columns)
@@ -319,7 +321,9 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
                        table.field("item", row))
     raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.indices("truth")]]
-    frame = pd.DataFrame({"item": pd.Series(items.take(item), dtype=items.dtype), "truth": truth})
+    # the items as parsed, in file order, are the frame's column as they are; else taken from the distinct ids
+    item_text = parsed_items.cast(pa.string()).to_pandas() if parsed_items is not None else items.take(item)
+    frame = pd.DataFrame({"item": pd.Series(item_text, dtype=items.dtype), "truth": truth})
     rows = np.arange(len(frame))
     if crowd is not None:
         unlabelled = (id_positions(crowd.items, items) < 0)[item]
