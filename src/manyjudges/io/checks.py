@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
            "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows",
-           "repeats_of", "sorted_rows"]
+           "repeats_of", "same_on_both_sides", "sorted_rows"]
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,19 @@ def _blank_chunk(chunk: pa.Array) -> np.ndarray:
         spaces = pc.utf8_is_space(chunk.take(pa.array(maybe)))
         blank[maybe] = np.asarray(spaces.to_numpy(zero_copy_only=False), dtype=bool)
     return blank
+
+
+def same_on_both_sides(table: ColumnarTable, first: str, second: str) -> np.ndarray:
+    """Return the rows whose ``first`` and ``second`` fields are one non-empty value, ascending.
+
+    The codes are compared through one shared list of values (the second column's distinct values matched
+    once against the first's): no str a row.
+    """
+    in_first = pc.index_in(table.distinct(second), value_set=table.distinct(first)).fill_null(-1)
+    code = table.indices(first)
+    nonempty = np.asarray(pc.not_equal(table.distinct(first), "").to_numpy(zero_copy_only=False), dtype=bool)
+    return np.flatnonzero((code == in_first.to_numpy(zero_copy_only=False)[table.indices(second)])
+                          & nonempty[code])
 
 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:

@@ -307,8 +307,9 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         if classes is None:
             classes = list(crowd.classes)
     table = read_columns(path, TRUTH_LAYOUT, code=("item",))
-    parsed_items = table.columns.get("item")  # the items' text as parsed (None: coded batch by batch)
-    for column in table.layout.columns:  # coded one by one, each column's text let go once coded
+    # the items' text as parsed, kept for the frame (None: coded batch by batch); the rest let go once coded
+    parsed_items = table.columns.get("item")
+    for column in table.layout.columns:
         table.release(column)
     empty = empty_fields(table, table.layout.columns)
     value_code, order, bad = _value_codes(table, "truth", classes)

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
-from manyjudges.io.checks import Fault, duplicate_judgments, first_fault, raise_earliest
+from manyjudges.io.checks import Fault, duplicate_judgments, first_fault, raise_earliest, same_on_both_sides
 from manyjudges.io.columnar import TableLayout, read_columns, text_column
 
 __all__ = [
@@ -75,11 +74,7 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     outcome = table.values("outcome")
     faults.append(first_fault(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""),
                               "outcome must be left, right or tie", order=10))
-    # left == right: the codes compared through one shared list of items (no str a row)
-    in_left = pc.index_in(table.distinct("right"), value_set=table.distinct("left")).fill_null(-1)
-    left = table.indices("left")
-    same = np.flatnonzero((left == in_left.to_numpy(zero_copy_only=False)[table.indices("right")])
-                          & (table.values("left") != "")[left])
+    same = same_on_both_sides(table, "left", "right")
     if len(same):
         faults.append(Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
     repeat, kept = duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)

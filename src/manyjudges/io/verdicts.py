@@ -36,7 +36,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from manyjudges.io.checks import Fault, duplicate_judgments, empty_fields, first_fault, raise_earliest
+from manyjudges.io.checks import (
+    Fault,
+    duplicate_judgments,
+    empty_fields,
+    first_fault,
+    raise_earliest,
+    same_on_both_sides,
+)
 from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
 from manyjudges.io.errors import DataError
 from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
@@ -94,13 +101,7 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
     values = table.values(outcome)
     faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""), reason,
                               order=len(columns)))
-    # the same model on both sides: codes compared through one shared list of names (no str a row)
-    a_ids, b_ids = table.distinct(first), table.distinct(second)
-    in_a = pc.index_in(b_ids, value_set=a_ids).fill_null(-1).to_numpy(zero_copy_only=False)
-    nonempty = np.asarray(pc.not_equal(a_ids, "").to_numpy(zero_copy_only=False), dtype=bool)
-    a_code = table.indices(first)
-    b_as_a = in_a[table.indices(second)]
-    same = np.flatnonzero((a_code == b_as_a) & nonempty[a_code])
+    same = same_on_both_sides(table, first, second)
     if len(same):
         faults.append(Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
                             table.field(first, int(same[0]))))
