@@ -57,10 +57,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from manyjudges.crowd import Leaderboard
-from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
-from manyjudges.crowd.simulate_judges import SimulatedJudge, simulate_judge_panel
-from manyjudges.crowd.verdict_codes import code_verdicts
+from manyjudges.arena import Leaderboard
+from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
+from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
+from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.sources.verdict_sources import verdicts_of_source
 from manyjudges.pipeline.download import mirror_path, pinned_files
 

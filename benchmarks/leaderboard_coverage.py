@@ -34,10 +34,10 @@ import numpy as np
 import pandas as pd
 from timing_harness import write_tables
 
-from manyjudges.crowd import Leaderboard
-from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, cells_from_codes
-from manyjudges.crowd.arena_ratings import ArenaBradleyTerry
-from manyjudges.crowd.rank_intervals import competition_ranks
+from manyjudges.arena import Leaderboard
+from manyjudges.arena.cells import HI_WINS, LO_WINS, TIE, cells_from_codes
+from manyjudges.arena.rank_intervals import competition_ranks
+from manyjudges.arena.ratings import ArenaBradleyTerry
 
 N_MODELS, SD, NU, N_VERDICTS, N_PROMPTS = 12, 0.6, 0.6, 2000, 40
 

@@ -31,7 +31,7 @@ limited to one thread (threadpoolctl), each call timed once, or best of 3 when u
 * reading, on the same TSV, each in a new process, the call timed inside the process: ``pandas
   read_csv`` is ``pandas.read_csv(FILE, sep="\t")``; ``manyjudges read_verdicts`` is
   ``manyjudges.io.verdicts.read_verdicts(FILE)`` (the checked table, every column str);
-  ``manyjudges read_arena_verdicts`` is ``manyjudges.crowd.arena_reader.read_arena_verdicts(FILE)``
+  ``manyjudges read_arena_verdicts`` is ``manyjudges.arena.reader.read_arena_verdicts(FILE)``
   (checked and coded: what the command reads and the leaderboard fits).
 
 With ``--mirror DIR`` (default ``$MANYJUDGES_MIRROR``; ``--sizes`` may then be empty), also the
@@ -58,7 +58,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 from timing_harness import best_of, write_tables
 
-from manyjudges.crowd import Leaderboard
+from manyjudges.arena import Leaderboard
 
 COLUMNS = ("n_verdicts", "n_models", "implementation", "seconds", "per_replicate_ms", "max_abs_vs_ours", "notes")
 
@@ -95,7 +95,7 @@ result.scores.to_csv(sys.argv[2], sep="\\t")
 READS = {
     "pandas read_csv": "import pandas as pd\nread = lambda path: pd.read_csv(path, sep='\\t')",
     "manyjudges read_verdicts": "from manyjudges.io.verdicts import read_verdicts as read",
-    "manyjudges read_arena_verdicts": "from manyjudges.crowd.arena_reader import read_arena_verdicts as read",
+    "manyjudges read_arena_verdicts": "from manyjudges.arena.reader import read_arena_verdicts as read",
 }
 _READ_SCRIPT = """
 import sys, time

@@ -1,6 +1,6 @@
 """One arena dataset as canonical verdicts tables: the panel's and the reference's
-(manyjudges.crowd.arena.data.arena_tables)."""
-from manyjudges.crowd.arena.data import arena_tables
+(manyjudges.arena.data.arena_tables)."""
+from manyjudges.arena.data import arena_tables
 from manyjudges.io.verdicts import write_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging
 

@@ -1,7 +1,7 @@
 """The judge measures of one arena dataset's panel, against its reference when it has one
-(manyjudges.crowd.arena.experiment.arena_judges)."""
-from manyjudges.crowd.arena.data import read_reference
-from manyjudges.crowd.arena.experiment import arena_judges
+(manyjudges.arena.experiment.arena_judges)."""
+from manyjudges.arena.data import read_reference
+from manyjudges.arena.experiment import arena_judges
 from manyjudges.io.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 

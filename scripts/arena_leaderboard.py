@@ -1,6 +1,6 @@
 """Every configured leaderboard method on one arena dataset's verdicts, with bootstrap intervals
-(manyjudges.crowd.arena.experiment.arena_leaderboards)."""
-from manyjudges.crowd.arena.experiment import arena_leaderboards
+(manyjudges.arena.experiment.arena_leaderboards)."""
+from manyjudges.arena.experiment import arena_leaderboards
 from manyjudges.io.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 

@@ -2,8 +2,8 @@
 and their pairwise agreement."""
 import pandas as pd
 
-from manyjudges.crowd.arena.plots import plot_agreement, plot_leaderboard
-from manyjudges.crowd.judge_plots import plot_position_bias
+from manyjudges.arena.judge_plots import plot_position_bias
+from manyjudges.arena.plots import plot_agreement, plot_leaderboard
 from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

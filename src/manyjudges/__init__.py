@@ -13,7 +13,7 @@ One package per family of methods, each with the same shape (its methods, ``regi
   and seven baselines), Niu et al. (WSDM 2015);
 - :mod:`manyjudges.truth`: one class per item and a skill per judge from crowd labels
   (majority vote, Wawa, Dawid-Skene, GLAD, MACE, EBCC, an ordinal model).
-- :mod:`manyjudges.crowd.arena`: the pipeline's arena section, a leaderboard of models with
+- :mod:`manyjudges.arena`: the pipeline's arena section, a leaderboard of models with
   bootstrap intervals and the measures of their judges from pairwise verdicts (the crowd family's
   leaderboard and judge measures, on published or simulated arenas).
 

@@ -47,8 +47,7 @@ class Family:
     #: one line: what the family does (its subcommands' help)
     summary: str
     #: ``"module:function"``: ``function(subparsers)`` adds the family's subcommands to the command's parser;
-    #: None: the family has no subcommands of its own (its methods run through another family's: the arena's
-    #: leaderboard methods through ``manyjudges crowd leaderboard``)
+    #: None: the family has no subcommands of its own
     commands: str | None = None
     #: its Snakemake rules file (with the functions it calls); None: the pipeline's own files for a built-in
     #: family, ``workflow/rules/<name>_common.smk`` (its config section and input functions, apart from
@@ -126,15 +125,12 @@ BUILT_IN = (
     built_in("orderings", "score ordered lists against several gold orderings", ("preflib",)),
     built_in("consensus", "consensus measure of each set of rankings", ("search_results", "clef_runs")),
     built_in("graded", "predict an unseen judge's graded labels", ("trec_rf10", "adultcontent3", "snow2008")),
-    built_in("crowd", "one ranking per topic from crowd preferences or ratings", ("mirex2005", "trec_rf10")),
+    built_in("crowd", "one ranking per topic from crowd preferences or ratings (Niu et al.'s rank aggregation)",
+             ("mirex2005", "trec_rf10")),
     built_in("truth", "one class per item, and a skill per judge, from many judges' labels",
              ("truth_benchmark", "snow2008", "trec_rf10", "llmjudge", "prd", "pandalm")),
-    # the arena section: the crowd family's leaderboard and judge measures run on pairwise verdicts of
-    # models' answers; its package is inside crowd's (families import no other family), its methods run on
-    # the command line as ``manyjudges crowd leaderboard`` and ``manyjudges crowd judges``
-    Family("arena", "manyjudges.crowd.arena", "arena leaderboards and LLM judges from pairwise verdicts",
-           pinned_sources=("llmfao", "prd", "pandalm"),
-           config_check="manyjudges.pipeline.config_checks:check_arena_config"),
+    built_in("arena", "which model is best, from judges' pairwise verdicts (people or LLMs); how good the judges are",
+             ("llmfao", "prd", "pandalm")),
 )
 
 

@@ -86,8 +86,8 @@ def test_methods_lists_every_builtin_of_every_family(capsys):
     assert "min_sup=0.75" in frespa["parameters"] and frespa["summary"]
     status, table, _ = run(capsys, "methods", "crowd")
     assert set(table["family"]) == {"crowd"}
-    # the leaderboard's methods (crowd leaderboard --method) are the arena section's
-    from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS
+    # the leaderboard's methods (arena leaderboard --method) are the arena section's
+    from manyjudges.arena.leaderboard import LEADERBOARD_METHODS
     status, table, _ = run(capsys, "methods", "arena")
     assert set(table["method"]) == set(LEADERBOARD_METHODS)
 
@@ -329,8 +329,8 @@ def test_progress_bar_only_on_a_terminal():
 
 
 @pytest.mark.parametrize("key", ["methods", "orderings ed", "orderings score", "consensus measure", "graded evaluate",
-                                 "graded predict", "crowd aggregate", "crowd judges", "crowd leaderboard",
-                                 "crowd verdicts", "truth infer"])
+                                 "graded predict", "crowd aggregate", "arena judges", "arena leaderboard",
+                                 "arena verdicts", "truth infer"])
 def test_every_help_example_runs_as_written(key, tmp_path):
     """The shell lines under 'example' in each --help run in an empty folder and succeed."""
     from manyjudges.cli.parser import examples

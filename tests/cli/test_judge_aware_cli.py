@@ -1,12 +1,12 @@
-"""`manyjudges crowd verdicts`: the library's tables, bad parameters (status 2) and bad data named by file and
-line, no output file on an error; `crowd leaderboard --method judge_aware`."""
+"""`manyjudges arena verdicts`: the library's tables, bad parameters (status 2) and bad data named by file and
+line, no output file on an error; `arena leaderboard --method judge_aware`."""
 import io
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd import JudgeAwareVerdicts, Leaderboard
-from manyjudges.crowd.simulate_judges import SimulatedJudge, simulate_judge_panel
+from manyjudges.arena import JudgeAwareVerdicts, Leaderboard
+from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.io.verdicts import write_verdicts
 from tests.command import run_command
 
@@ -23,7 +23,7 @@ def panel(tmp_path):
 def test_the_command_writes_the_library_tables(capsys, tmp_path):
     verdicts, path = panel(tmp_path)
     judges = tmp_path / "judges.tsv"
-    status, out, err = run_command(capsys, "crowd", "verdicts", path, "--params", '{"prior": "flat"}',
+    status, out, err = run_command(capsys, "arena", "verdicts", path, "--params", '{"prior": "flat"}',
                                    "--judges", judges)
     assert status == 0, err
     units = pd.read_csv(io.StringIO(out), sep="\t", dtype={"prompt": str})
@@ -38,21 +38,21 @@ def test_the_command_writes_the_library_tables(capsys, tmp_path):
 def test_bad_parameters_and_data_are_named_and_write_nothing(capsys, tmp_path):
     _, path = panel(tmp_path)
     out = tmp_path / "units.tsv"
-    status, _, err = run_command(capsys, "crowd", "verdicts", path, "--params", '{"prior": "uniform"}', "-o", out)
+    status, _, err = run_command(capsys, "arena", "verdicts", path, "--params", '{"prior": "uniform"}', "-o", out)
     assert status == 2 and "prior must be one of strengths, flat, got 'uniform'" in err
-    status, _, err = run_command(capsys, "crowd", "verdicts", path, "--params", '{"clusters": {"d": "g"}}',
+    status, _, err = run_command(capsys, "arena", "verdicts", path, "--params", '{"clusters": {"d": "g"}}',
                                  "-o", out)
     assert status == 1 and "verdicts.tsv: clusters: 'd' is not a judge" in err
     bad = tmp_path / "bad.tsv"
     bad.write_text("prompt\tjudge\tmodel_a\tmodel_b\twinner\np\ta\tx\ty\tmodel_a\np\ta\ty\tx\tleft\n")
-    status, _, err = run_command(capsys, "crowd", "verdicts", bad, "-o", out)
+    status, _, err = run_command(capsys, "arena", "verdicts", bad, "-o", out)
     assert status == 1 and "bad.tsv, line 3: winner must be" in err and "'left'" in err
     assert not out.exists()
 
 
 def test_leaderboard_command_with_judge_aware(capsys, tmp_path):
     verdicts, path = panel(tmp_path)
-    status, out, err = run_command(capsys, "crowd", "leaderboard", path, "--method", "judge_aware", "--bootstrap", "0")
+    status, out, err = run_command(capsys, "arena", "leaderboard", path, "--method", "judge_aware", "--bootstrap", "0")
     assert status == 0, err
     table = pd.read_csv(io.StringIO(out), sep="\t")
     expected = Leaderboard("judge_aware").fit(verdicts).table_

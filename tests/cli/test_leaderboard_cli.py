@@ -1,11 +1,11 @@
-"""`manyjudges crowd leaderboard`: the same table as the library, bad input named by file and line, no
+"""`manyjudges arena leaderboard`: the same table as the library, bad input named by file and line, no
 output file on an error."""
 import io
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd import bootstrap
+from manyjudges.arena import bootstrap
 from tests.command import run_command
 
 ROWS = [("p1", "x", "y", "model_a"), ("p1", "y", "z", "model_a"), ("p1", "z", "x", "model_b"),
@@ -21,7 +21,7 @@ def write(path, rows, header=("prompt", "model_a", "model_b", "winner"), sep="\t
 
 def test_the_command_prints_the_library_table(capsys, tmp_path):
     path = write(tmp_path / "verdicts.csv", ROWS, sep=",")
-    status, out, err = run_command(capsys, "crowd", "leaderboard", path, "--method", "davidson", "--bootstrap", "40",
+    status, out, err = run_command(capsys, "arena", "leaderboard", path, "--method", "davidson", "--bootstrap", "40",
                                    "--resample", "prompts", "--ci", "0.9", "--seed", "3")
     assert status == 0, err
     table = pd.read_csv(io.StringIO(out), sep="\t")
@@ -37,12 +37,35 @@ def test_the_command_prints_the_library_table(capsys, tmp_path):
 def test_bad_verdicts_are_named_and_write_nothing(capsys, tmp_path):
     path = write(tmp_path / "verdicts.tsv", [*ROWS[:4], ("p2", "y", "z", "left"), *ROWS[5:]])
     out = tmp_path / "board.tsv"
-    status, _, err = run_command(capsys, "crowd", "leaderboard", path, "--bootstrap", "0", "-o", out)
+    status, _, err = run_command(capsys, "arena", "leaderboard", path, "--bootstrap", "0", "-o", out)
     assert status == 1 and "'left'" in err
     assert "verdicts.tsv, line 6: winner must be model_a, model_b, tie or tie (bothbad)" in err
     assert not out.exists()
     no_judge = write(tmp_path / "nojudge.tsv", ROWS)
-    status, _, err = run_command(capsys, "crowd", "leaderboard", no_judge, "--method", "crowd_bt", "-o", out)
+    status, _, err = run_command(capsys, "arena", "leaderboard", no_judge, "--method", "crowd_bt", "-o", out)
     assert status == 1 and "needs a judge column" in err and not out.exists()
-    status, _, err = run_command(capsys, "crowd", "leaderboard", no_judge, "--method", "bradley_trery")
+    status, _, err = run_command(capsys, "arena", "leaderboard", no_judge, "--method", "bradley_trery")
     assert status == 2 and "did you mean 'bradley_terry'" in err
+
+
+def test_the_crowd_spellings_are_the_arena_verbs(capsys, tmp_path):
+    """`manyjudges crowd leaderboard|judges|verdicts` still run, give the arena verbs' tables, and say in --help
+    that they are former spellings."""
+    import contextlib
+
+    import pytest
+
+    from manyjudges.cli.parser import build_parser
+
+    path = write(tmp_path / "verdicts.tsv", ROWS)
+    outputs = []
+    for family in ("arena", "crowd"):
+        out = tmp_path / f"{family}.tsv"
+        status, _, err = run_command(capsys, family, "leaderboard", path, "--bootstrap", "30", "-o", out)
+        assert status == 0, err
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    for verb in ("leaderboard", "judges", "verdicts"):
+        with pytest.raises(SystemExit), contextlib.redirect_stdout(io.StringIO()) as text:
+            build_parser().parse_args(["crowd", verb, "--help"])
+        assert f"former spelling of `manyjudges arena {verb}`" in " ".join(text.getvalue().split())

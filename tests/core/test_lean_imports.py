@@ -11,7 +11,7 @@ import pytest
 #: what the pipeline and the figures need, and the library must not import on its own
 PIPELINE_ONLY = ("matplotlib", "snakemake")
 
-LIBRARY = ("manyjudges.truth", "manyjudges.crowd", "manyjudges.crowd.arena", "manyjudges.graded",
+LIBRARY = ("manyjudges.truth", "manyjudges.crowd", "manyjudges.arena", "manyjudges.graded",
            "manyjudges.orderings", "manyjudges.consensus", "manyjudges.cli")
 
 #: a finder that makes the pipeline's packages unimportable, as in an environment without them
@@ -44,7 +44,7 @@ def test_the_families_and_the_command_import_neither_matplotlib_nor_snakemake():
     assert done.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("module", ["manyjudges.truth.plots", "manyjudges.crowd.arena.plots"])
+@pytest.mark.parametrize("module", ["manyjudges.truth.plots", "manyjudges.arena.plots"])
 def test_a_plot_module_without_matplotlib_names_the_extra(module):
     done = python(BLOCK + f"import {module}")
     assert done.returncode == 1

@@ -9,7 +9,7 @@ from manyjudges.core.registry import Builtin, Registry
 
 #: each family and its package (the arena's is inside crowd's: it runs the crowd family's leaderboard)
 PACKAGES = {"orderings": "manyjudges.orderings", "consensus": "manyjudges.consensus", "graded": "manyjudges.graded",
-            "crowd": "manyjudges.crowd", "truth": "manyjudges.truth", "arena": "manyjudges.crowd.arena"}
+            "crowd": "manyjudges.crowd", "truth": "manyjudges.truth", "arena": "manyjudges.arena"}
 FAMILIES = list(PACKAGES)
 
 

@@ -5,14 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.crowd.bradley_terry import (
-    BradleyTerry,
-    CrowdBT,
-    bt_hessian,
-    bt_objective,
-    crowd_bt_objective,
-    pair_counts,
-)
+from manyjudges.core.pairwise.bradley_terry import bt_hessian, bt_objective, pair_counts
+from manyjudges.core.pairwise.crowd_bt import crowd_bt_objective
+from manyjudges.crowd.bradley_terry import BradleyTerry, CrowdBT
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_ratings
 
 choix = pytest.importorskip("choix")

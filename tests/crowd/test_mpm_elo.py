@@ -9,14 +9,10 @@ import pytest
 from scipy.optimize import check_grad
 from scipy.stats import kendalltau
 
+from manyjudges.core.pairwise import elo as elo_kernel
+from manyjudges.core.pairwise.elo import elo_ratings, elo_schedule
 from manyjudges.crowd import elo
-from manyjudges.crowd.elo import (
-    EMEloRating,
-    PairLabels,
-    dawid_skene_pairs,
-    elo_ratings,
-    elo_schedule,
-)
+from manyjudges.crowd.elo import EMEloRating, PairLabels, dawid_skene_pairs
 from manyjudges.crowd.judgments import topics_from_preferences
 from manyjudges.crowd.mpm import MPM, MPMData, mpm_hessian, mpm_objective
 
@@ -172,7 +168,7 @@ def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
         assert len(np.unique(played)) == len(played)  # an item plays at most once per round
     assert sorted(order) == list(range(len(a)))
     loop = elo_ratings(a, b, score, n, n_passes=3)
-    monkeypatch.setattr(elo, "_LOOP_GAMES", 0)
+    monkeypatch.setattr(elo_kernel, "_LOOP_GAMES", 0)
     vectorised = elo_ratings(a, b, score, n, n_passes=3)
     np.testing.assert_allclose(loop, vectorised, rtol=0, atol=1e-9)
     assert loop.mean() == pytest.approx(1500.0)  # Elo is zero-sum

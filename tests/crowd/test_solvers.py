@@ -9,8 +9,10 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize, rosen, rosen_der
 
 from manyjudges.core import solvers
+from manyjudges.core.pairwise.bradley_terry import bt_hessian, bt_objective, pair_counts
+from manyjudges.core.pairwise.crowd_bt import crowd_bt_objective
 from manyjudges.core.solvers import cholesky_solve, lbfgsb
-from manyjudges.crowd.bradley_terry import bt_hessian, bt_objective, crowd_bt_objective, pair_counts, strict_pairs
+from manyjudges.crowd.bradley_terry import strict_pairs
 
 from .test_bradley_terry import crowd
 

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.core.random_streams import rng_for
+from manyjudges.core.random_streams import distinct_draws, rng_for
 from manyjudges.crowd.judgments import topics_from_preferences
-from manyjudges.crowd.simulate import distinct_draws, kind_counts, simulate_crowd
+from manyjudges.crowd.simulate import kind_counts, simulate_crowd
 from manyjudges.crowd.skill import annotator_accuracy
 from manyjudges.crowd.spammers import add_spammers, judgments_per_spammer, n_spammers
 

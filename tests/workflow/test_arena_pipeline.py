@@ -11,8 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from manyjudges.crowd import Leaderboard, judge_measures
-from manyjudges.crowd.arena import bootstrap_seed
+from manyjudges.arena import Leaderboard, bootstrap_seed, judge_measures
 from manyjudges.io.verdicts import read_verdicts
 
 from .runner import make_workdir, run

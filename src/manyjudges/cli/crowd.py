@@ -1,23 +1,18 @@
-"""The crowd family's subcommands: ``aggregate``, ``judges``, ``leaderboard`` and ``verdicts``.
+"""The crowd family's subcommand ``aggregate``: one ranking per topic from crowd preferences or ratings.
 
-``manyjudges crowd aggregate``: one ranking per topic from crowd preferences or ratings; ``manyjudges crowd
-judges``: position bias, agreement and shared errors of LLM judges from their pairwise verdicts; ``manyjudges
-crowd leaderboard``: one score per model of an arena, with bootstrap intervals; ``manyjudges crowd verdicts``: one
-verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted.
+``manyjudges crowd leaderboard|judges|verdicts`` are kept as former spellings of the arena family's verbs
+(:mod:`manyjudges.cli.arena`).
 """
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-import pandas as pd
-
 from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "cmd_crowd_judges", "cmd_crowd_leaderboard",
-           "cmd_crowd_verdicts", "read_verdicts_table"]
+__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "read_topics"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -30,52 +25,6 @@ EXAMPLES = {
           manyjudges crowd aggregate prefs.tsv --method crowdagg_ndcg --judges judges.tsv -o ranking.tsv
         writes topic, item, rank, score (rank 1 = best: a, b, c) to ranking.tsv, and topic, judge,
         skill to judges.tsv (w1 and w2 1.0, w3 0.0).""",
-    "crowd judges": """\
-        VERDICTS has the columns prompt, judge, model_a, model_b, winner: one row per verdict of a judge on
-        the answers of two models to a prompt. model_a is the answer shown FIRST to the judge, model_b the
-        one shown second; winner is model_a, model_b, tie or tie (bothbad). --reference FILE has the same
-        columns (human votes or gold; its judge column is not used: each row is one vote on its prompt and
-        unordered model pair, and the majority of a pair's votes is its reference, a shared top a tie).
-
-        example (j1 always picks the answer shown first; j2 prefers x in either order):
-          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np2\\tj2\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\n' > verdicts.tsv
-          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\th1\\tx\\ty\\tmodel_a\\np2\\th1\\ty\\tx\\tmodel_b\\n' > human.tsv
-          manyjudges crowd judges verdicts.tsv --reference human.tsv --pairs pairs.tsv --summary summary.tsv -o judges.tsv
-        writes one row per judge to judges.tsv: verdicts, decisive (not ties), first_win_rate (the share of
-        decisive verdicts won by the answer shown first: j1 1.0, j2 0.5) with its Wilson interval
-        (first_win_low, first_win_high; --ci sets the level), flip_pairs (pairs seen in both orders),
-        flip_rate (j1 1.0, j2 0.0), tie_rate and, with --reference, n_matched, accuracy (j1 0.5, j2 1.0)
-        and kappa; one row per pair of judges to pairs.tsv (n_common, agreement, n_error_units,
-        error_correlation) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
-        mean_error_correlation, effective_judges).""",
-    "crowd leaderboard": """\
-        VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
-        verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
-        tie or tie (bothbad) (a tie, or left out with --bothbad drop). All models are rated in one pool.
-        Scores are centred to mean 0: natural-log strengths (bradley_terry, davidson, crowd_bt; a tie is
-        half a win each way for bradley_terry and crowd_bt) or Elo points (elo). ci_low, ci_high and
-        rank_low, rank_high are bootstrap percentile intervals (rank 1 = best, ranked within each
-        replicate), resampling verdicts, whole prompts or whole judges; empty with --bootstrap 0.
-
-        example (three models, x the strongest):
-          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
-          manyjudges crowd leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
-        writes model, rank, score, ci_low, ci_high, rank_low, rank_high to board.tsv, best first (x, y, z).""",
-    "crowd verdicts": """\
-        VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
-        model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
-        unordered model pair) has one true winner; every judge has a reliability eta (the probability
-        of naming the true winner, order aside) and a position effect gamma (log-odds towards the answer
-        shown first), fitted with the models' strengths; judges whose errors correlate above 0.5 are
-        grouped and down-weighted to their effective number (Kish). --params as JudgeAwareVerdicts's
-        (e.g. '{"clusters": null}', '{"clusters": {"gpt4-a": "gpt4", "gpt4-b": "gpt4"}}').
-
-        example (j1 always picks the answer shown first; j2 and j3 prefer x in either order):
-          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np1\\tj3\\tx\\ty\\tmodel_a\\np1\\tj3\\ty\\tx\\tmodel_b\\np2\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\np2\\tj3\\tx\\ty\\tmodel_a\\n' > verdicts.tsv
-          manyjudges crowd verdicts verdicts.tsv --judges judges.tsv -o units.tsv
-        writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
-        (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
-        to judges.tsv.""",
 }
 
 
@@ -97,51 +46,9 @@ def add_commands(subparsers: Any) -> None:
                                       "repeated (item, judge) rating: an error (default), the first or the last")
     p.set_defaults(run=cmd_crowd_aggregate)
 
-    p = verbs.add_parser("judges", **options.parser_kwargs(
-        "position bias, agreement and shared errors of LLM judges from their pairwise verdicts (model_a is the "
-        "answer shown first)", EXAMPLES["crowd judges"]))
-    p.add_argument("verdicts", metavar="VERDICTS")
-    p.add_argument("--reference", metavar="FILE", help="a verdicts table of human votes or gold: adds n_matched, "
-                                                        "accuracy and kappa per judge, and the judges' errors are "
-                                                        "errors against it (default: against the majority of the "
-                                                        "other judges)")
-    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL",
-                   help="level of the Wilson interval of the first-win rates (default 0.95)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the judges table here (default: stdout)")
-    p.add_argument("--pairs", metavar="FILE", help="write judge_a, judge_b, n_common, agreement, n_error_units, "
-                                                    "error_correlation here")
-    p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
-                                                      "mean_error_correlation, effective_judges here")
-    p.set_defaults(run=cmd_crowd_judges)
+    from manyjudges.cli.arena import add_verbs
 
-    p = verbs.add_parser("leaderboard", **options.parser_kwargs(
-        "one score per model from pairwise verdicts (model_a shown first), with bootstrap intervals",
-        EXAMPLES["crowd leaderboard"]))
-    p.add_argument("verdicts", metavar="VERDICTS")
-    p.add_argument("--method", default="bradley_terry",
-                   help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt or "
-                        "judge_aware (both need a judge column), or package.module:callable")
-    p.add_argument("--params", metavar="JSON", help='the method\'s parameters as a JSON object, e.g. \'{"reg": 0}\'')
-    p.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
-                   help="bootstrap replicates (default 1000; 0: no intervals)")
-    p.add_argument("--resample", choices=["verdicts", "prompts", "judges"], default="verdicts",
-                   help="what the bootstrap resamples: verdicts (default), whole prompts or whole judges")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap draws (default 0)")
-    p.add_argument("--bothbad", choices=["tie", "drop"], default="tie",
-                   help="a 'tie (bothbad)' verdict: a tie (default) or left out")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
-    p.set_defaults(run=cmd_crowd_leaderboard)
-
-    p = verbs.add_parser("verdicts", **options.parser_kwargs(
-        "one verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position "
-        "effect fitted and judges that share errors down-weighted", EXAMPLES["crowd verdicts"]))
-    p.add_argument("verdicts", metavar="VERDICTS")
-    p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
-                                                     "'{\"clusters\": null, \"prior\": \"flat\"}'")
-    p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
-    p.set_defaults(run=cmd_crowd_verdicts)
+    add_verbs(verbs, former="crowd")
 
 
 def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
@@ -197,74 +104,3 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
     return Output(rankings.drop(columns="method")[["topic", "item", "rank", "score"]], files)
 
 
-def read_verdicts_table(name: str) -> pd.DataFrame:
-    """Read a verdicts table (:func:`manyjudges.io.verdicts.read_verdicts`; ``-`` is standard input)."""
-    from manyjudges.io.verdicts import read_verdicts
-
-    with input_path(name) as path:
-        return read_verdicts(path)
-
-
-def cmd_crowd_judges(args: argparse.Namespace) -> Output:
-    """Run ``manyjudges crowd judges``: the judges table, and the pairs and summary tables when asked for."""
-    from manyjudges.crowd.judges import judge_measures
-
-    if not 0.0 < args.ci < 1.0:
-        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
-    if args.reference == "-":
-        raise CommandError("--reference must name a file (standard input can only be VERDICTS)")
-    for flag, value in (("--pairs", args.pairs), ("--summary", args.summary)):
-        if value == "-" or (value and value == args.output):
-            raise CommandError(f"{flag} needs a file of its own (the judges table goes to -o or stdout)")
-    if args.pairs and args.pairs == args.summary:
-        raise CommandError("--pairs and --summary need a file each")
-    verdicts = read_verdicts_table(args.verdicts)
-    reference = read_verdicts_table(args.reference) if args.reference else None
-    measures = judge_measures(verdicts, reference, level=args.ci)
-    files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
-    return Output(measures.judges, tuple((path, table) for path, table in files if path))
-
-
-def cmd_crowd_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
-    """Run ``manyjudges crowd leaderboard``: one score per model, with bootstrap intervals."""
-    from manyjudges.crowd.leaderboard import Leaderboard, make_rating
-
-    params = parse_params(args.params)
-    build(make_rating, args.method, params)  # a bad name or value fails before the data is read
-    if args.bootstrap < 0:
-        raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
-    if not 0 < args.ci < 1:
-        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
-    board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
-                        seed=args.seed, bothbad=args.bothbad)
-    from manyjudges.crowd.arena_reader import read_arena_verdicts
-
-    with input_path(args.verdicts) as path:
-        verdicts = read_arena_verdicts(path, bothbad=args.bothbad)
-        try:
-            board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
-        except ValueError as err:
-            raise DataError.at(path, None, str(err)) from None
-    return board.table_
-
-
-def cmd_crowd_verdicts(args: argparse.Namespace) -> Output:
-    """Run ``manyjudges crowd verdicts``: the units table, and the judges table for ``--judges``."""
-    from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts
-
-    model = JudgeAwareVerdicts()
-    try:  # a bad parameter name or value fails before the data is read
-        model.set_params(**parse_params(args.params))._check_params()
-    except ValueError as err:
-        raise CommandError(str(err)) from None
-    if args.judges == "-" or (args.judges and args.judges == args.output):
-        raise CommandError("--judges needs a file of its own (the units table goes to -o or stdout)")
-    from manyjudges.io.verdicts import read_verdicts
-
-    with input_path(args.verdicts) as path:
-        verdicts = read_verdicts(path)
-        try:
-            model.fit(verdicts)
-        except ValueError as err:
-            raise DataError.at(path, None, str(err)) from None
-    return Output(model.units_, ((args.judges, model.judges_),) if args.judges else ())

@@ -24,8 +24,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.random_streams import distinct_draws
+
 JUDGE_KINDS = ("good", "random", "malicious")
-BATCH_LIMIT = 1 << 22  # largest key matrix (rows x population) drawn at once by distinct_draws
 
 
 def kind_counts(judge_mix: Mapping[str, float], n_judges: int) -> np.ndarray:
@@ -44,19 +45,6 @@ def kind_counts(judge_mix: Mapping[str, float], n_judges: int) -> np.ndarray:
     extra = np.argsort(-(exact - counts), kind="stable")[: n_judges - counts.sum()]
     counts[extra] += 1
     return counts
-
-
-def distinct_draws(rng: np.random.Generator, n_rows: int, population: int, size: int) -> np.ndarray:
-    """Return an (n_rows, size) int array, each row a uniform random subset of ``range(population)``.
-
-    Distinct within the row, in random order, ``size <= population``.
-
-    One batched ``argpartition`` of uniform keys when ``n_rows * population`` is at most
-    :data:`BATCH_LIMIT`, else ``rng.choice(..., replace=False)`` row by row (memory).
-    """
-    if n_rows * population <= BATCH_LIMIT:
-        return np.argpartition(rng.random((n_rows, population)), size - 1, axis=1)[:, :size]
-    return np.stack([rng.choice(population, size=size, replace=False) for _ in range(n_rows)])
 
 
 def _ids(prefix: str, n: int) -> np.ndarray:

@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
+from manyjudges.core.random_streams import distinct_draws
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.simulate import distinct_draws
 from manyjudges.crowd.skill import Truth, truth_preference, truth_vector
 
 SPAMMER_KINDS = ("random", "malicious")

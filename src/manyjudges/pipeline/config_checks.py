@@ -183,8 +183,8 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
     The ``judges`` and ``reference`` patterns match judges of their panel, none in both, leaving a panel; a
     dataset named like another section's reads the same pinned files (one download).
     """
-    from manyjudges.crowd.arena.data import split_panel
-    from manyjudges.crowd.arena.simulate import arena_problem
+    from manyjudges.arena.data import split_panel
+    from manyjudges.arena.simulate import arena_problem
     from manyjudges.io.verdicts import verdicts_frame
 
     arena = config.get("arena") or {}

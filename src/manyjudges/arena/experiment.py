@@ -3,10 +3,10 @@
 A leaderboard per configured method, and the judge measures of the panel (against the reference
 when there is one).
 
-The leaderboard of each method is :class:`manyjudges.crowd.leaderboard.Leaderboard` (its scores, ranks
+The leaderboard of each method is :class:`manyjudges.arena.leaderboard.Leaderboard` (its scores, ranks
 and bootstrap percentile intervals) on the panel's verdicts; the bootstrap of method ``m`` on dataset
 ``d`` draws from ``numpy.random.default_rng(bootstrap_seed(seed, d, m))``, so each table can be
-recomputed alone. The judge measures are :func:`manyjudges.crowd.judges.judge_measures`.
+recomputed alone. The judge measures are :func:`manyjudges.arena.judges.judge_measures`.
 """
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
+from manyjudges.arena.judges import JudgeMeasures, judge_measures
+from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
 from manyjudges.core.random_streams import rng_for
-from manyjudges.crowd.judges import JudgeMeasures, judge_measures
-from manyjudges.crowd.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
 
 __all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_judges", "arena_leaderboards", "bootstrap_seed", "leaderboard_for"]
 
@@ -74,7 +74,7 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
 
 
 def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95) -> JudgeMeasures:
-    """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.crowd.judges.judge_measures`).
+    """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.arena.judges.judge_measures`).
 
     They are against ``reference`` when it has rows (an empty reference table is no reference).
     """

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.crowd.arena_reader import read_arena_verdicts
-from manyjudges.crowd.verdict_codes import code_verdicts
+from manyjudges.arena.reader import read_arena_verdicts
+from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.errors import DataError
 from manyjudges.io.verdicts import WINNERS, read_verdicts
 

@@ -6,8 +6,8 @@ import pytest
 from scipy.optimize import minimize
 from scipy.stats import rankdata, spearmanr
 
-from manyjudges.crowd import Leaderboard, bootstrap
-from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena import Leaderboard, bootstrap
+from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 
 WINNER_CODE = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
 
@@ -223,7 +223,7 @@ def test_crowd_bt_without_ties_equals_the_crowd_family_crowd_bt():
 
 
 def test_elo_is_one_game_per_pair_played_in_the_seeded_schedule():
-    from manyjudges.crowd.elo import elo_schedule
+    from manyjudges.core.pairwise.elo import elo_schedule
 
     verdicts = simulated_verdicts(seed=9, n=200)
     models, a, b, w = coded(verdicts)

@@ -14,10 +14,10 @@ the weight n_eff / n with Kish's effective size
 
 (Kish, L. (1965), Survey Sampling, Wiley, section 5.4: the design effect 1 + (m - 1) rho of a
 cluster of m units with intraclass correlation rho; the same formula as the panel's
-``effective_judges`` of :func:`~manyjudges.crowd.judges.judge_measures`), so the cluster's
+``effective_judges`` of :func:`~manyjudges.arena.judges.judge_measures`), so the cluster's
 verdicts count as n_eff independent judges' verdicts: n copies of one judge (rho = 1) count as
 one judge, n independent judges (rho = 0) as n. rho is the mean of the finite error correlations
-of the cluster's pairs (:func:`~manyjudges.crowd.judges.judge_measures`'s ``pairs``: Pearson's
+of the cluster's pairs (:func:`~manyjudges.arena.judges.judge_measures`'s ``pairs``: Pearson's
 correlation of the two judges' errors on their common units, against a reference when there is
 one, else against the majority of the other judges), clipped to [0, 1] (a negative correlation
 does not up-weight), 0 when no pair has a finite correlation; or a fixed ``rho`` for every cluster.
@@ -31,8 +31,8 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.crowd.judges import judge_measures
-from manyjudges.crowd.verdict_codes import judge_ids
+from manyjudges.arena.judges import judge_measures
+from manyjudges.arena.verdict_codes import judge_ids
 
 __all__ = ["AUTO", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
 
@@ -73,7 +73,7 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
     clusters : mapping judge -> cluster name
         A judge that is not a key is a cluster of its own.
     pairs : pandas.DataFrame
-        ``judge_a, judge_b, error_correlation`` (:func:`~manyjudges.crowd.judges.judge_measures`).
+        ``judge_a, judge_b, error_correlation`` (:func:`~manyjudges.arena.judges.judge_measures`).
     rho : float, optional
         The error correlation of every cluster; None: each cluster's mean pair correlation, clipped
         to [0, 1] (0 without a finite one).
@@ -147,7 +147,7 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
     -------
     pandas.DataFrame
         :data:`WEIGHT_COLUMNS`, one row per judge in natural order
-        (:func:`~manyjudges.crowd.verdict_codes.judge_ids`).
+        (:func:`~manyjudges.arena.verdict_codes.judge_ids`).
     """
     check_cluster_params(clusters, threshold, rho)
     judges = judge_ids(verdicts)

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.crowd import judge_measures
-from manyjudges.crowd.judge_plots import plot_judge_heatmap, plot_position_bias
+from manyjudges.arena import judge_measures
+from manyjudges.arena.judge_plots import plot_judge_heatmap, plot_position_bias
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -4,7 +4,7 @@
 the same errors, naming the file, the line and the value, as :func:`~manyjudges.io.verdicts.read_verdicts`)
 and codes it from the parsed columns' distinct values: the models of both sides in natural order, the
 winners, and the prompts and judges in natural order. The result is the :class:`ArenaVerdicts` that
-:func:`~manyjudges.crowd.verdict_codes.code_verdicts` makes of the table ``read_verdicts`` returns.
+:func:`~manyjudges.arena.verdict_codes.code_verdicts` makes of the table ``read_verdicts`` returns.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import os
 
 import numpy as np
 
+from manyjudges.arena.verdict_codes import BOTHBAD_RULES, WINNERS, ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.crowd.verdict_codes import BOTHBAD_RULES, WINNERS, ArenaVerdicts, arena_verdicts
 from manyjudges.io.columnar import ColumnarTable
 from manyjudges.io.verdicts import MISSING, checked_verdicts
 

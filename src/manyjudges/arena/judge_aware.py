@@ -29,9 +29,9 @@ and Beta(alpha, beta) = ``eta_prior``), with the analytic gradient
 
 minimised jointly by L-BFGS-B (:func:`~manyjudges.core.solvers.lbfgsb`), eta boxed in ``eta_bounds``,
 from the Bradley-Terry scores with the virtual item, eta = ``eta_init`` and gamma = 0, as
-:class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT` starts.
+:class:`~manyjudges.arena.ratings.ArenaCrowdBT` starts.
 
-Judges that share their errors are down-weighted (``clusters``; :mod:`manyjudges.crowd.judge_clusters`):
+Judges that share their errors are down-weighted (``clusters``; :mod:`manyjudges.arena.judge_clusters`):
 each verdict of a cluster of n judges with mean error correlation rho counts n_eff / n =
 1 / (1 + (n - 1) rho) (Kish 1965), a weighted (composite) likelihood.
 """
@@ -42,66 +42,16 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
-from manyjudges.core.solvers import lbfgsb
-from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, bt_pair_weights
-from manyjudges.crowd.bradley_terry import fit_bt_scores, virtual_item_penalty
-from manyjudges.crowd.judge_clusters import check_cluster_params, judge_weights
-from manyjudges.crowd.verdict_codes import ArenaVerdicts
+from manyjudges.arena.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.arena.ratings import ArenaRating, RatingFit
+from manyjudges.arena.verdict_codes import ArenaVerdicts
+from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
+from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
+from manyjudges.core.pairwise.crowd_bt import fit_judge_aware
 from manyjudges.io.verdicts import MISSING, WINNERS
 
-__all__ = ["JudgeAware", "fit_judge_aware", "judge_aware_objective", "judgments_of_cells", "verdicts_of_codes"]
-
-#: L-BFGS-B's relative objective-change stop, tiny so that the gradient test decides
-_FTOL = 1e-15
-
-
-def judge_aware_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
-                          win_first: np.ndarray, count: np.ndarray, n_models: int, n_judges: int,
-                          virtual_weight: float, reg: float, gamma_reg: float,
-                          prior: tuple[float, float]) -> tuple[float, np.ndarray]:
-    """Penalised negative log-likelihood of ``x = (s, eta, gamma)`` and its gradient (module docstring).
-
-    ``(judge, win, lose, win_first)``: distinct judgments, ``win_first`` True where the winner was
-    shown first, with (float) multiplicities ``count``.
-    """
-    s, eta, gamma = x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
-    t = np.where(win_first, 1.0, -1.0)
-    q = expit(s[win] - s[lose] + t * gamma[judge])
-    e = eta[judge]
-    e2 = 2.0 * e - 1.0
-    p = (1.0 - e) + e2 * q
-    virtual, virtual_grad = virtual_item_penalty(s, virtual_weight)
-    value = -float(count @ np.log(p)) + virtual + 0.5 * reg * float(s @ s) + 0.5 * gamma_reg * float(gamma @ gamma)
-    dd = -count * e2 * q * (1.0 - q) / p
-    grad = np.empty(len(x))
-    grad[:n_models] = (np.bincount(win, weights=dd, minlength=n_models)
-                       - np.bincount(lose, weights=dd, minlength=n_models) + virtual_grad + reg * s)
-    grad[n_models:n_models + n_judges] = -np.bincount(judge, weights=count * (2.0 * q - 1.0) / p, minlength=n_judges)
-    grad[n_models + n_judges:] = np.bincount(judge, weights=t * dd, minlength=n_judges) + gamma_reg * gamma
-    alpha, beta = prior
-    if alpha != 1.0 or beta != 1.0:
-        value -= float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
-        grad[n_models:n_models + n_judges] += -(alpha - 1.0) / eta + (beta - 1.0) / (1.0 - eta)
-    return value, grad
-
-
-def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_first: np.ndarray,
-                    count: np.ndarray, n_models: int, n_judges: int, x0: np.ndarray, virtual_weight: float,
-                    reg: float, gamma_reg: float, eta_prior: tuple[float, float], eta_bounds: tuple[float, float],
-                    position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return ``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``.
-
-    Eta is in ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT.
-    """
-    gamma_bounds: tuple[float | None, float | None] = (None, None) if position else (0.0, 0.0)
-    bounds = [(None, None)] * n_models + [eta_bounds] * n_judges + [gamma_bounds] * n_judges
-    args = (judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, eta_prior)
-    x, _ = lbfgsb(lambda v: judge_aware_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
-                  ftol=_FTOL, maxcor=20)
-    return x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
+__all__ = ["JudgeAware", "judgments_of_cells", "verdicts_of_codes"]
 
 
 def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
@@ -151,7 +101,7 @@ class JudgeAware(ArenaRating):
         Fit gamma (default); False fixes gamma = 0 (Crowd-BT, as ``crowd_bt``).
     clusters : None, "auto" or mapping
         A mapping judge -> cluster, or ``"auto"``, or None. Judges that share their errors,
-        down-weighted by Kish's n_eff / n (:func:`~manyjudges.crowd.judge_clusters.judge_weights`);
+        down-weighted by Kish's n_eff / n (:func:`~manyjudges.arena.judge_clusters.judge_weights`);
         ``"auto"`` (default): clusters of judges whose error correlation (against the majority of the
         other judges) exceeds ``cluster_threshold``; None: every verdict counts 1.
     cluster_threshold : float
@@ -161,7 +111,7 @@ class JudgeAware(ArenaRating):
     gamma_reg : float
         Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
-        As :class:`~manyjudges.crowd.arena_ratings.ArenaCrowdBT`.
+        As :class:`~manyjudges.arena.ratings.ArenaCrowdBT`.
 
     Attributes
     ----------
@@ -173,7 +123,7 @@ class JudgeAware(ArenaRating):
     -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
     (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
-    for :class:`~manyjudges.crowd.judge_aware_verdicts.JudgeAwareVerdicts`.
+    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`.
 
     ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order.
     """

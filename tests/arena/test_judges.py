@@ -18,10 +18,10 @@ from command import run_command
 from scipy.stats import binomtest
 from sklearn.metrics import cohen_kappa_score
 
-import manyjudges.crowd.judges as judges_module
-from manyjudges.crowd import judge_measures
-from manyjudges.crowd.agreement_measures import effective_judges, majority_class, nominal_alpha
-from manyjudges.crowd.wilson import wilson_interval
+import manyjudges.arena.judges as judges_module
+from manyjudges.arena import judge_measures
+from manyjudges.arena.agreement_measures import effective_judges, majority_class, nominal_alpha
+from manyjudges.arena.wilson import wilson_interval
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 PRD_JUDGES = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
@@ -350,13 +350,13 @@ def test_bad_reference_file_is_named_by_file_line_and_value(tmp_path, capsys):
     bad = write_tsv(tmp_path / "ref.tsv", pd.DataFrame([("p1", "h", "x", "y", "tie"), ("p1", "h", "x", "y", "first"),
                                                         ("p1", "h", "x", "y", "worse")], columns=COLUMNS))
     out = tmp_path / "judges.tsv"
-    status, _, err = run_command(capsys, "crowd", "judges", verdicts, "--reference", bad, "-o", out)
+    status, _, err = run_command(capsys, "arena", "judges", verdicts, "--reference", bad, "-o", out)
     assert status == 1
     assert f"{bad}, line 3: winner must be model_a, model_b, tie or tie (bothbad): 'first'" in err
     assert not out.exists()
     missing = tmp_path / "short.tsv"
     missing.write_text("prompt\tjudge\tmodel_a\twinner\np1\th\tx\ttie\n")
-    status, _, err = run_command(capsys, "crowd", "judges", verdicts, "--reference", missing)
+    status, _, err = run_command(capsys, "arena", "judges", verdicts, "--reference", missing)
     assert status == 1 and f"{missing}, line 1" in err and "model_b" in err
 
 
@@ -364,7 +364,7 @@ def test_the_command_writes_the_librarys_tables(tmp_path, capsys):
     verdicts = random_panel(8)
     reference = random_panel(9, n_judges=1).assign(judge="human")
     paths = {name: tmp_path / f"{name}.tsv" for name in ("judges", "pairs", "summary")}
-    status, _, err = run_command(capsys, "crowd", "judges", write_tsv(tmp_path / "v.tsv", verdicts), "--reference",
+    status, _, err = run_command(capsys, "arena", "judges", write_tsv(tmp_path / "v.tsv", verdicts), "--reference",
                                  write_tsv(tmp_path / "r.tsv", reference), "--ci", "0.9", "-o", paths["judges"],
                                  "--pairs", paths["pairs"], "--summary", paths["summary"])
     assert status == 0, err
@@ -372,9 +372,9 @@ def test_the_command_writes_the_librarys_tables(tmp_path, capsys):
     for name, path in paths.items():
         got = pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""], dtype={"judge": str})
         pd.testing.assert_frame_equal(got, getattr(want, name), check_dtype=False, atol=1e-12)
-    status, _, err = run_command(capsys, "crowd", "judges", tmp_path / "v.tsv", "--ci", "95")
+    status, _, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--ci", "95")
     assert status == 2 and "--ci" in err
-    status, _, err = run_command(capsys, "crowd", "judges", tmp_path / "v.tsv", "--pairs", "-")
+    status, _, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--pairs", "-")
     assert status == 2 and "--pairs" in err
 
 

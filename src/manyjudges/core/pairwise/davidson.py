@@ -1,4 +1,4 @@
-"""The Davidson (1970) model of paired comparisons with ties, by penalised maximum likelihood.
+"""The Davidson (1970) model of paired comparisons with ties, on counted pairs: objective, Hessian, fit.
 
 Davidson, R. R. (1970). On extending the Bradley-Terry model to accommodate ties in paired
 comparison experiments. JASA 65, 317-328. With strengths pi_i = e^{s_i} and tie parameter
@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.core.pairwise.bradley_terry import fit_bt_scores
 from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
-from manyjudges.crowd.arena_cells import Cells
-from manyjudges.crowd.arena_ratings import ArenaRating, RatingFit, check_mle_exists
-from manyjudges.crowd.bradley_terry import fit_bt_scores
 
-__all__ = ["Davidson", "davidson_hessian", "davidson_objective", "fit_davidson"]
-
+__all__ = ["davidson_hessian", "davidson_objective", "fit_davidson"]
 
 def _terms(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(d, log D, u, v)``: d = s_a - s_b, u = e^{d/2} / D, v = e^{-d/2} / D (and q = e^theta / D = 1 - u - v)."""
@@ -126,30 +123,3 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
                    maxcor=20)[0]
     return x
 
-
-class Davidson(ArenaRating):
-    """The Davidson model (module docstring) over all verdicts; ``tie (bothbad)`` is a tie.
-
-    ``scores`` = the log-strengths s (sum 0), ``extra`` = [theta] (nu = e^theta). Minimises the
-    negative log-likelihood plus ``reg`` ||s||^2 / 2 (default 0.01: N(0, 100) priors that keep a
-    model that never loses finite; ``reg=0``: plain maximum likelihood, refused when the graph
-    "i beat or tied j" is not strongly connected, :func:`~manyjudges.crowd.arena_ratings.check_mle_exists`).
-    """
-
-    name = "davidson"
-
-    def __init__(self, reg: float = 0.01, max_iter: int = 200, tol: float = 1e-10) -> None:
-        self.reg, self.max_iter, self.tol = reg, max_iter, tol
-
-    def _check_params(self) -> None:
-        if self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg}")
-
-    def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
-        """Fit the strengths and the tie parameter to the cell counts and return the fit."""
-        a, b, w_a, w_b, t = cells.pair_totals(counts)
-        if self.reg == 0:
-            check_mle_exists(a, b, w_a + t, w_b + t, cells.n_models, cells.names)
-        x0 = None if start is None or start.extra is None else np.concatenate([start.scores, start.extra])
-        x = fit_davidson(a, b, w_a, w_b, t, cells.n_models, self.reg, x0, self.max_iter, self.tol)
-        return RatingFit(x[:-1], x[-1:])

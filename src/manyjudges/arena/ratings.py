@@ -1,33 +1,26 @@
 """Model ratings of an arena from its cell counts: Bradley-Terry with ties, Elo, Crowd-BT.
 
 Every rating follows one contract: ``Rating(**params).fit_cells(cells, counts, start=None)`` on
-the verdicts' :class:`~manyjudges.crowd.arena_cells.Cells` and their (float) counts returns a
+the verdicts' :class:`~manyjudges.arena.cells.Cells` and their (float) counts returns a
 :class:`RatingFit` whose ``scores`` are one per model, higher = better, on the scale the class
 states (the leaderboard centres them to mean 0). ``start`` is the full-data fit, from which a
-bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.crowd.davidson`.
+bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.arena.davidson`.
 """
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.estimator import Estimator
-from manyjudges.core.solvers import damped_newton, newton_polish, newton_warm
-from manyjudges.crowd.arena_cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.crowd.bradley_terry import (
-    NEWTON_MAX_ITEMS,
-    bt_hessian,
-    bt_objective,
-    fit_bt_scores,
-    fit_crowd_bt,
-)
-from manyjudges.crowd.elo import elo_ratings
-from manyjudges.crowd.verdict_codes import ArenaVerdicts
+from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists, fit_bt_centred, fit_bt_scores
+from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
+from manyjudges.core.pairwise.crowd_bt import fit_crowd_bt
+from manyjudges.core.pairwise.elo import elo_ratings
 
-__all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit", "check_mle_exists"]
+__all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit"]
+
 
 class RatingFit(NamedTuple):
     """One fit: ``scores`` (one per model) and the method's other parameters (``extra``; None if none)."""
@@ -59,38 +52,6 @@ class ArenaRating(Estimator):
         raise NotImplementedError  # pragma: no cover
 
 
-def check_mle_exists(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarray, n_models: int,
-                     models: np.ndarray | None = None) -> None:
-    """Raise a ValueError unless the directed graph "i beat j at least partly" (``w_ij > 0``) is strongly connected.
-
-    Without that, some group of models never loses to the rest and the Bradley-Terry likelihood
-    has no finite maximum (Ford 1957; Hunter 2004, Ann. Statist. 32, 384-406, Assumption 1). A tie
-    counted half each way gives an edge in both directions.
-    """
-    rows = np.concatenate([a[w_ab > 0], b[w_ba > 0]])
-    cols = np.concatenate([b[w_ab > 0], a[w_ba > 0]])
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_models, n_models))
-    n_groups, group = connected_components(graph, directed=True, connection="strong")
-    if n_groups <= 1:
-        return
-    # a group with no edge from outside: nobody outside it ever beat it
-    beaten = np.zeros(n_groups, dtype=bool)
-    beaten[group[cols][group[rows] != group[cols]]] = True
-    top = int(np.flatnonzero(~beaten)[0])
-    names = np.flatnonzero(group == top) if models is None else models[group == top]
-    shown = ", ".join(str(m) for m in names[:5]) + (", ..." if len(names) > 5 else "")
-    raise ValueError(f"no finite maximum-likelihood scores: models {shown} never lose to the others (the "
-                     "comparison graph is not strongly connected); use reg > 0")
-
-
-def bt_pair_weights(cells: Cells, counts: np.ndarray, ties: str
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return ``(a, b, w_ab, w_ba)`` per judged pair: wins, plus half of each tie both ways when ``ties="half"``."""
-    a, b, lo_wins, hi_wins, tie = cells.pair_totals(counts)
-    half = 0.5 * tie if ties == "half" else 0.0
-    return a, b, lo_wins + half, hi_wins + half
-
-
 class ArenaBradleyTerry(ArenaRating):
     """Bradley-Terry over all verdicts, ties counted half a win each way.
 
@@ -108,7 +69,7 @@ class ArenaBradleyTerry(ArenaRating):
     Newton fails). ``reg`` = 0.01 by default (the MAP under N(0, 100) priors on the
     log-strengths, which keeps a model that never loses finite); ``reg=0`` is plain maximum
     likelihood and is refused when the comparison graph is not strongly connected
-    (:func:`check_mle_exists`). At the optimum sum(s) = 0.
+    (:func:`~manyjudges.core.pairwise.bradley_terry.check_mle_exists`). At the optimum sum(s) = 0.
     """
 
     name = "bradley_terry"
@@ -129,27 +90,8 @@ class ArenaBradleyTerry(ArenaRating):
         n = cells.n_models
         if self.reg == 0:
             check_mle_exists(a, b, w_ab, w_ba, n, cells.names)
-        x0 = np.zeros(n) if start is None else start.scores
-        scores = None
-        if n <= NEWTON_MAX_ITEMS:
-            # + (sum s)^2 / 2 fixes the common shift (the likelihood's gradient sums to 0, so the optimum
-            # has sum s = 0 and the term is 0 there): Newton also for reg = 0
-            def fun(s: np.ndarray) -> tuple[float, np.ndarray]:
-                value, grad = bt_objective(s, a, b, w_ab, w_ba, self.reg)
-                total = float(s.sum())
-                return value + 0.5 * total * total, grad + total
-
-            def hess(s: np.ndarray) -> np.ndarray:
-                return bt_hessian(s, a, b, w_ab, w_ba, self.reg) + 1.0
-
-            scores = None if start is None else newton_warm(fun, hess, x0, self.tol)
-            if scores is None:
-                scores = damped_newton(fun, hess, x0, self.max_iter, self.tol)
-                if scores is not None:
-                    scores = newton_polish(fun, hess, scores, tol=self.tol)
-        if scores is None:
-            scores = fit_bt_scores(a, b, w_ab, w_ba, n, self.reg, max_iter=self.max_iter, tol=self.tol, x0=x0)
-        return RatingFit(scores)
+        x0 = None if start is None else start.scores
+        return RatingFit(fit_bt_centred(a, b, w_ab, w_ba, n, self.reg, x0, self.max_iter, self.tol))
 
 
 class ArenaElo(ArenaRating):

@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 from scipy.optimize import approx_fprime, minimize
 
-from manyjudges.crowd import Leaderboard
-from manyjudges.crowd.judge_aware import JudgeAware
-from manyjudges.crowd.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
-from manyjudges.crowd.judge_clusters import auto_clusters, cluster_weights, judge_weights
-from manyjudges.crowd.simulate_judges import SimulatedJudge, simulate_judge_panel
+from manyjudges.arena import Leaderboard
+from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
+from manyjudges.arena.judge_clusters import auto_clusters, cluster_weights, judge_weights
+from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 
 STRENGTHS = {"m1": 1.0, "m2": 0.4, "m3": 0.0, "m4": -0.5, "m5": -0.9}
 
@@ -76,9 +76,10 @@ def test_leaderboard_fit_is_the_scipy_maximum_of_the_written_out_likelihood():
 
 
 def test_objective_and_gradient_against_the_direct_loop():
-    from manyjudges.crowd.arena_cells import cell_table
-    from manyjudges.crowd.judge_aware import judge_aware_objective, judgments_of_cells
-    from manyjudges.crowd.verdict_codes import code_verdicts
+    from manyjudges.arena.cells import cell_table
+    from manyjudges.arena.judge_aware import judgments_of_cells
+    from manyjudges.arena.verdict_codes import code_verdicts
+    from manyjudges.core.pairwise.crowd_bt import judge_aware_objective
 
     verdicts = verdict_level_panel(1, [0.85, 0.7, 0.95], [1.0, 0.0, -0.5], n_prompts=3, tie_rate=0.15)
     data = code_verdicts(verdicts)
@@ -317,14 +318,14 @@ def test_bad_verdict_row_is_named():
 
 
 def test_judge_aware_rating_is_registered():
-    from manyjudges.crowd.leaderboard import LEADERBOARD_METHODS, make_rating
+    from manyjudges.arena.leaderboard import LEADERBOARD_METHODS, make_rating
 
     assert "judge_aware" in LEADERBOARD_METHODS
     assert isinstance(make_rating("judge_aware", {"clusters": "auto"}), JudgeAware)
 
 
 def test_bootstrap_replicates_are_refits_of_the_resampled_prompts():
-    from manyjudges.crowd.verdict_codes import code_verdicts
+    from manyjudges.arena.verdict_codes import code_verdicts
 
     verdicts = verdict_level_panel(13, [0.9, 0.75], [0.7, -0.3], n_prompts=12, tie_rate=0.1)
     params = {"clusters": None, "tol": 1e-10}

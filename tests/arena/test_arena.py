@@ -7,19 +7,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.crowd import Leaderboard, judge_measures
-from manyjudges.crowd.arena import (
+from manyjudges.arena import (
+    Leaderboard,
     arena_judges,
     arena_leaderboards,
     arena_tables,
     bootstrap_seed,
+    judge_measures,
     read_reference,
     simulate_arena,
     split_panel,
 )
-from manyjudges.crowd.arena.plots import busiest_pairs, plot_agreement, plot_leaderboard
-from manyjudges.crowd.arena.report import report_section
-from manyjudges.crowd.arena.simulate import arena_problem
+from manyjudges.arena.plots import busiest_pairs, plot_agreement, plot_leaderboard
+from manyjudges.arena.report import report_section
+from manyjudges.arena.simulate import arena_problem
 
 PANEL = {"fair": {}, "first": {"position_bias": 0.8, "reliability": 0.8},
          "second": {"position_bias": -0.5, "reliability": 0.6}}

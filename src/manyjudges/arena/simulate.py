@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd.simulate import distinct_draws
+from manyjudges.core.random_streams import distinct_draws
 from manyjudges.io.verdicts import verdicts_frame
 
 __all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]

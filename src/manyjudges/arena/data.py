@@ -2,7 +2,7 @@
 
 A dataset of the ``arena`` config section is a pinned published set (``llmfao``, ``prd``, ``pandalm``:
 :func:`manyjudges.io.sources.verdict_sources.verdicts_of_source` of its files), a simulated arena
-(``simulate``: :func:`manyjudges.crowd.arena.simulate.simulate_arena`) or a table of the user's own
+(``simulate``: :func:`manyjudges.arena.simulate.simulate_arena`) or a table of the user's own
 (``verdicts_table``: a verdicts or preferences table at ``path``,
 :func:`manyjudges.io.verdicts.read_verdicts_or_preferences`). Its ``reference`` patterns
 pick the judges whose votes are the reference (PRD's human votes, PandaLM's annotators); its ``judges``
@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.core.random_streams import rng_for
-from manyjudges.crowd.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
 from manyjudges.io.verdicts import read_verdicts, read_verdicts_or_preferences
 

@@ -4,13 +4,13 @@ Position bias, agreement with a reference, agreement among themselves, shared er
 number of independent judges.
 
 The input is a **verdicts** table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the
-answer shown FIRST; :mod:`manyjudges.crowd.verdict_codes`). A **unit** is a prompt and an unordered
+answer shown FIRST; :mod:`manyjudges.arena.verdict_codes`). A **unit** is a prompt and an unordered
 pair of models, oriented canonically (model_1 before model_2 in natural order), and a verdict is one of
 three classes there: model_1 wins, model_2 wins, tie (``tie`` and ``tie (bothbad)`` alike).
 Definitions and sources: ``docs/methods.md``, "LLM judges".
 
 >>> import pandas as pd
->>> from manyjudges.crowd import judge_measures
+>>> from manyjudges.arena import judge_measures
 >>> verdicts = pd.DataFrame({"prompt": ["p1", "p1", "p2", "p2"], "judge": "j1",
 ...                          "model_a": ["x", "y", "x", "y"], "model_b": ["y", "x", "y", "x"],
 ...                          "winner": ["model_a", "model_a", "model_a", "model_b"]})
@@ -25,15 +25,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd.agreement_measures import (
+from manyjudges.arena.agreement_measures import (
     cohen_kappa,
     effective_judges,
     majority_class,
     nominal_alpha,
     pearson,
 )
-from manyjudges.crowd.position_bias import class_shares, position_bias
-from manyjudges.crowd.verdict_codes import check_verdicts, code_units
+from manyjudges.arena.position_bias import class_shares, position_bias
+from manyjudges.arena.verdict_codes import check_verdicts, code_units
 
 __all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
            "judge_measures"]
@@ -136,10 +136,10 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     -------
     JudgeMeasures
         ``judges``: per judge (natural order) the position bias of
-        :func:`~manyjudges.crowd.position_bias.position_bias` and, with a reference, ``n_matched``
+        :func:`~manyjudges.arena.position_bias.position_bias` and, with a reference, ``n_matched``
         (the judge's verdicts on units the reference has), ``accuracy`` (the share of them in the
         reference's class, canonical orientation, ties a class of their own) and ``kappa`` (Cohen's
-        kappa of the same verdicts, three classes; :func:`~manyjudges.crowd.agreement_measures.cohen_kappa`).
+        kappa of the same verdicts, three classes; :func:`~manyjudges.arena.agreement_measures.cohen_kappa`).
 
         ``pairs``: per pair of judges, ``n_common`` (the units both judged), ``agreement`` (the mean
         over those units of sum_c s_ac s_bc, s_jc the share of judge j's verdicts on the unit in class c:
@@ -157,10 +157,10 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
 
         ``summary``: ``n_judges``, ``n_units`` (the units the judges judged), ``alpha``
         (Krippendorff's alpha, nominal, three classes, over the units, each verdict one value;
-        :func:`~manyjudges.crowd.agreement_measures.nominal_alpha`), ``error_reference``
+        :func:`~manyjudges.arena.agreement_measures.nominal_alpha`), ``error_reference``
         (``reference`` or ``majority of the other judges``), ``mean_error_correlation`` (the mean of
         the pairs' finite error correlations, rho) and ``effective_judges`` = n / (1 + (n - 1) rho)
-        (Kish's design effect; :func:`~manyjudges.crowd.agreement_measures.effective_judges`).
+        (Kish's design effect; :func:`~manyjudges.arena.agreement_measures.effective_judges`).
 
     Raises
     ------

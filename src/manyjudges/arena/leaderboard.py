@@ -1,7 +1,7 @@
 """An arena leaderboard: one score per model from all verdicts pooled, with bootstrap intervals.
 
 The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
-first; prompt and judge optional) is summed into cells (:mod:`manyjudges.crowd.arena_cells`) and
+first; prompt and judge optional) is summed into cells (:mod:`manyjudges.arena.cells`) and
 rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
 the method's scale: natural-log strengths for ``bradley_terry``, ``davidson``, ``crowd_bt`` and
 ``judge_aware`` (exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
@@ -18,7 +18,7 @@ replicate is absent from it: its score and rank there are NaN, the others are fi
 among themselves, and the replicate's scores are shifted so that the present models' mean equals
 their mean in the full-data fit (with every model present that is mean 0, the usual
 normalisation). Intervals are percentile intervals over the replicates where the model is present
-(:func:`~manyjudges.crowd.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
+(:func:`~manyjudges.arena.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
 """
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from manyjudges.arena.cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
+from manyjudges.arena.davidson import Davidson
+from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
+from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
-from manyjudges.crowd.arena_cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
-from manyjudges.crowd.arena_ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
-from manyjudges.crowd.davidson import Davidson
-from manyjudges.crowd.judge_aware import JudgeAware
-from manyjudges.crowd.rank_intervals import competition_ranks, percentile_intervals
-from manyjudges.crowd.verdict_codes import ArenaVerdicts, code_verdicts
 
 __all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
 
@@ -145,7 +145,7 @@ class Leaderboard(Estimator):
         """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate.
 
         ``verdicts`` is a verdicts table, or one coded already
-        (:func:`~manyjudges.crowd.arena_reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
+        (:func:`~manyjudges.arena.reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
         """
         self._check_params()
         rating = make_rating(self.method, self.params)

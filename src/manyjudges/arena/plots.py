@@ -1,7 +1,7 @@
 """Figures of the arena section.
 
 Each method's scores with their bootstrap intervals (one panel per method, the models in the order of
-the first method's ranking); the judges' figures are :mod:`manyjudges.crowd.judge_plots`'.
+the first method's ranking); the judges' figures are :mod:`manyjudges.arena.judge_plots`'.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.crowd.judge_plots import plot_judge_heatmap
+from manyjudges.arena.judge_plots import plot_judge_heatmap
 from manyjudges.reporting.figures import plt, save_figure
 
 __all__ = ["HEATMAP_JUDGES", "busiest_pairs", "plot_agreement", "plot_leaderboard"]
@@ -87,7 +87,7 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
 
 def plot_agreement(pairs: pd.DataFrame, judges: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
                    title: str = "Agreement between the judges", limit: int = HEATMAP_JUDGES) -> plt.Figure:
-    """Plot the judges' pairwise agreement as a heatmap (:func:`~manyjudges.crowd.judge_plots.plot_judge_heatmap`).
+    """Plot the judges' pairwise agreement as a heatmap (:func:`~manyjudges.arena.judge_plots.plot_judge_heatmap`).
 
     Between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
     there are more); a panel of one judge, which has no pair, gets an empty figure that says so.

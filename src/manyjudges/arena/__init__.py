@@ -1,0 +1,75 @@
+"""The arena: which model is best, from judges' pairwise verdicts on two models' answers, and how good the judges are.
+
+Verdicts are ``prompt, judge, model_a, model_b, winner`` (Chatbot Arena's columns; ``model_a`` is the
+answer shown first; winner ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)``), from people or LLM
+judges.
+
+- A leaderboard pools every verdict into one score per model with bootstrap intervals:
+  ``Leaderboard(method, n_bootstrap=1000, resample="prompts").fit(verdicts).table_`` or
+  ``bootstrap(verdicts, method, n=1000, resample="verdicts")`` (methods ``bradley_terry`` with a tie
+  half a win each way, ``davidson``, ``elo``, ``crowd_bt``, ``judge_aware``: :data:`LEADERBOARD_METHODS`),
+  each fitted by the one pairwise kernel (:mod:`manyjudges.core.pairwise`).
+- :func:`judge_measures` measures the judges: position bias, agreement with a reference and among
+  themselves, shared errors and the effective number of independent judges.
+- ``JudgeAwareVerdicts().fit(verdicts).units_`` gives one verdict per (prompt, model pair) from a panel
+  of judges, each judge's skill and position bias fitted and judges that share errors down-weighted
+  (:func:`judge_weights`).
+- The pipeline's section: a dataset is a pinned published set (``llmfao``, ``prd``, ``pandalm``) or a
+  simulated arena (:func:`simulate_arena`); :func:`arena_tables` splits its verdicts into the panel's and
+  the reference's, :func:`arena_leaderboards` rates the models with every configured method and
+  :func:`arena_judges` measures the judges. ``registry`` holds the leaderboard's methods.
+
+On the command line: ``manyjudges arena leaderboard|judges|verdicts``. Definitions: ``docs/methods.md``.
+
+>>> import pandas as pd
+>>> from manyjudges.arena import Leaderboard
+>>> verdicts = pd.DataFrame({"model_a": ["x", "y", "x", "z"], "model_b": ["y", "z", "z", "y"],
+...                          "winner": ["model_a", "model_a", "tie", "model_b"]})
+>>> list(Leaderboard("bradley_terry").fit(verdicts).table_["model"])
+['x', 'y', 'z']
+>>> from manyjudges.arena import arena_leaderboards, simulate_arena
+>>> arena = simulate_arena(0, n_models=4, n_prompts=10, panel={"fair": {}, "biased": {"position_bias": 1.0}})
+>>> board = arena_leaderboards(arena.verdicts, {"bradley_terry": {}}, "toy", seed=1, n_bootstrap=0)
+>>> list(board.columns)
+['method', 'model', 'rank', 'score', 'ci_low', 'ci_high', 'rank_low', 'rank_high']
+"""
+from manyjudges.arena.data import arena_tables, read_reference, split_panel
+from manyjudges.arena.davidson import Davidson
+from manyjudges.arena.experiment import arena_judges, arena_leaderboards, bootstrap_seed
+from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, judge_aware_verdicts
+from manyjudges.arena.judge_clusters import judge_weights
+from manyjudges.arena.judges import JudgeMeasures, judge_measures
+from manyjudges.arena.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
+from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating
+from manyjudges.arena.registry import ARENA_METHODS
+from manyjudges.arena.simulate import SimulatedArena, simulate_arena
+
+registry = ARENA_METHODS
+
+__all__ = [
+    "ARENA_METHODS",
+    "ArenaBradleyTerry",
+    "ArenaCrowdBT",
+    "ArenaElo",
+    "ArenaRating",
+    "Davidson",
+    "JudgeAware",
+    "JudgeAwareVerdicts",
+    "JudgeMeasures",
+    "LEADERBOARD_METHODS",
+    "Leaderboard",
+    "SimulatedArena",
+    "arena_judges",
+    "arena_leaderboards",
+    "arena_tables",
+    "bootstrap",
+    "bootstrap_seed",
+    "judge_aware_verdicts",
+    "judge_measures",
+    "judge_weights",
+    "read_reference",
+    "registry",
+    "simulate_arena",
+    "split_panel",
+]
