@@ -7,8 +7,9 @@ Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``scor
 ``-reviewer-threeclass``, vicuna-13b's ``-reviewer``, two of ``ratings-gpt35/`` ``answer-<X>-vs-answer-<Y>``
 (a second run on the same pairs as their ``answer_`` namesakes, read as more verdicts). The files of
 ``ratings-human/`` (judge ``human``) hold several anonymous votes per question in the same form, some on
-the guanaco models (``guanaco-7b`` ... ``guanaco-65b``), which no LLM judge rated. :func:`parse_prd` makes of them a panel with
-a truth (the truth family), :func:`verdicts_from_prd` a verdicts table (:mod:`manyjudges.io.verdicts`).
+the guanaco models (``guanaco-7b`` ... ``guanaco-65b``), which no LLM judge rated. :func:`parse_prd` makes of
+them a panel with a truth (the truth family), :func:`verdicts_from_prd` a verdicts table
+(:mod:`manyjudges.io.verdicts`).
 See ``docs/data.md``.
 """
 from __future__ import annotations
