@@ -114,8 +114,12 @@ def test_prd_file_names(tmp_path: Path) -> None:
                                                                                            "vicuna-13b")
     assert prd_file_name("answer_vicuna-13b-vs-answer_bard-human-reviewer_threeclass.jsonl") == (
         "vicuna-13b", "bard", "human")
-    for name in ("answer-gpt35-vs-answer-gpt4-gpt35-reviewer-threeclass.jsonl",
-                 "answer_gpt4-vs-answer_guanaco-7b-human-reviewer_threeclass.jsonl", "notes.jsonl"):
+    # the published names that once were refused: hyphens after "answer", a model beyond the five (human votes)
+    assert prd_file_name("answer-gpt35-vs-answer-gpt4-gpt35-reviewer-threeclass.jsonl") == ("gpt35", "gpt4", "gpt35")
+    assert prd_file_name("answer_gpt4-vs-answer_guanaco-7b-human-reviewer_threeclass.jsonl") == (
+        "gpt4", "guanaco-7b", "human")
+    for name in ("answer_gpt4-vs-answer_bard-llama-reviewer_threeclass.jsonl",
+                 "answer_gpt4-vs-answer_gpt4-gpt35-reviewer_threeclass.jsonl", "notes.jsonl", "annotate.py"):
         with pytest.raises(DataError, match=name.replace(".", r"\.")):
             prd_file_name(tmp_path / name)
 

@@ -22,6 +22,10 @@ Each parser turns a data set's files, as published, into a canonical table of
   :mod:`~manyjudges.io.sources.pandalm`: pairwise verdicts of LLM judges and people -> verdicts
   table (:mod:`manyjudges.io.verdicts`), picked by a data set's ``source`` in
   :mod:`~manyjudges.io.sources.verdict_sources`.
+- :mod:`~manyjudges.io.sources.mt_bench`, :mod:`~manyjudges.io.sources.arena_hard`,
+  :mod:`~manyjudges.io.sources.alpaca_eval`: LLM judges' pairwise judgments as FastChat, Arena-Hard-Auto and
+  AlpacaEval write them -> verdicts table; :func:`~manyjudges.io.sources.published.read_published` reads
+  every published verdicts format (these, llmfao, prd, pandalm, Chatbot Arena's) behind one name.
 - :mod:`~manyjudges.io.sources.truth_benchmark`: the truth-inference benchmark
   sets' ``label.csv`` and ``truth.csv`` -> labels and label truth tables
   (:mod:`manyjudges.io.labels`); its rule for repeated rows is in that module.

@@ -4,9 +4,12 @@
 bcdnlp/PRD (Li, Patel, Du, "PRD: Peer Rank and Discussion Improve Large Language Model based
 Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``score``: 1 = the answer of
 ``X`` (shown first) is better, 2 = the answer of ``Y`` (shown second), 3 = a tie; some files write
-``-reviewer-threeclass``, vicuna-13b's ``-reviewer``. The files of ``ratings-human/`` (judge ``human``)
-hold several anonymous votes per question in the same form. :func:`parse_prd` makes of them a panel with
-a truth (the truth family), :func:`verdicts_from_prd` a verdicts table (:mod:`manyjudges.io.verdicts`).
+``-reviewer-threeclass``, vicuna-13b's ``-reviewer``, two of ``ratings-gpt35/`` ``answer-<X>-vs-answer-<Y>``
+(a second run on the same pairs as their ``answer_`` namesakes, read as more verdicts). The files of
+``ratings-human/`` (judge ``human``) hold several anonymous votes per question in the same form, some on
+the guanaco models (``guanaco-7b`` ... ``guanaco-65b``), which no LLM judge rated. :func:`parse_prd` makes of
+them a panel with a truth (the truth family), :func:`verdicts_from_prd` a verdicts table
+(:mod:`manyjudges.io.verdicts`).
 See ``docs/data.md``.
 """
 from __future__ import annotations
@@ -24,7 +27,8 @@ from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike
 from manyjudges.io.verdicts import verdicts_frame
 
-__all__ = ["PRD_CLASSES", "PRD_HUMAN_JUDGE", "PRD_MODELS", "parse_prd", "prd_file_name", "verdicts_from_prd"]
+__all__ = ["PRD_CLASSES", "PRD_HUMAN_JUDGE", "PRD_MODELS", "parse_prd", "prd_file_name", "prd_verdicts_located",
+           "verdicts_from_prd"]
 
 #: the five answering models (and LLM judges) of the pinned files, in alphabetical order
 PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
@@ -36,28 +40,33 @@ PRD_HUMAN_JUDGE = "human-{n}"
 #: a verdict's score -> its winner: the first shown answer (X) wins, the second (Y), a tie
 _WINNER = {1: "model_a", 2: "model_b", 3: "tie"}
 _SUFFIX = re.compile(r"-reviewer([_-]threeclass)?\.jsonl$")
+#: a file name's stem: answer_<X>-vs-answer_<Y>-<judge> (``_`` or ``-`` after ``answer``), judge one of the
+#: five models or human
+_NAME = re.compile(r"answer[_-](?P<x>[^/]+?)-vs-answer[_-](?P<y>[^/]+)-(?P<judge>"
+                   + "|".join(map(re.escape, (*PRD_MODELS, "human"))) + ")")
 _SCORES = (1, 2, 3)
 
 
 def prd_file_name(path: PathLike) -> tuple[str, str, str]:
     """Parse ``(X, Y, judge)`` from a file name ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``.
 
-    ``X`` is shown first; a DataError naming the file unless X and Y are two of :data:`PRD_MODELS`
-    and the judge one of them or ``human``.
+    ``X`` is shown first. The published names vary, and each is read: ``answer-<X>-vs-answer-<Y>`` with
+    hyphens (two gpt35 files), ``-reviewer-threeclass`` or ``-reviewer``, and answering models beyond
+    :data:`PRD_MODELS` (the human votes on the guanaco models). The judge is the last of :data:`PRD_MODELS`
+    or ``human`` before the suffix, Y what stands between it and ``-vs-answer``. A DataError naming the
+    file unless the judge is one of them and X and Y two different non-empty names.
     """
     path = Path(path)
     stem = _SUFFIX.sub("", path.name)
-    first, sep, rest = stem.partition("-vs-answer_")
-    if stem == path.name or not sep or not first.startswith("answer_"):
+    match = _NAME.fullmatch(stem) if stem != path.name else None
+    if match is None:
         raise DataError.at(path, None, "file name must be answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl",
                            path.name)
-    x = first.removeprefix("answer_")
-    for y in PRD_MODELS:
-        judge = rest.removeprefix(f"{y}-")
-        if rest.startswith(f"{y}-") and judge in (*PRD_MODELS, _HUMAN) and x in PRD_MODELS and x != y:
-            return x, y, judge
-    raise DataError.at(path, None, f"models and judge must be among {', '.join(PRD_MODELS)} (judge also "
-                       f"{_HUMAN!r}), two different models", path.name)
+    x, y, judge = match.group("x", "y", "judge")
+    if x == y:
+        raise DataError.at(path, None, f"models must be two different models and the judge among "
+                           f"{', '.join(PRD_MODELS)} or {_HUMAN!r}", path.name)
+    return x, y, judge
 
 
 def _verdicts(path: Path) -> list[tuple[int, int, int]]:
@@ -174,16 +183,23 @@ def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
     DataError
         Naming the file (and line and value): a file name :func:`prd_file_name` does not read, a bad line.
     """
+    return prd_verdicts_located(files)[0]
+
+
+def prd_verdicts_located(files: Sequence[PathLike]) -> tuple[pd.DataFrame, list[tuple[Path, int]]]:
+    """Return :func:`verdicts_from_prd`'s table and the (file, line) each of its rows was read from."""
     if not files:
         raise ValueError("prd needs verdict files; got none")
     named = sorted(((*prd_file_name(p), Path(p)) for p in files), key=lambda f: (f[2] == _HUMAN, f[2], f[0], f[1]))
     columns: list[list[str]] = [[], [], [], [], []]
+    origins: list[tuple[Path, int]] = []
     votes = 0
     for x, y, judge, path in named:
-        for _, question, score in _verdicts(path):
+        for line, question, score in _verdicts(path):
             if judge == _HUMAN:
                 votes += 1
             row = (str(question), PRD_HUMAN_JUDGE.format(n=votes) if judge == _HUMAN else judge, x, y, _WINNER[score])
             for column, value in zip(columns, row):
                 column.append(value)
-    return verdicts_frame(*columns)
+            origins.append((path, line))
+    return verdicts_frame(*columns), origins

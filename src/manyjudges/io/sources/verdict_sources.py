@@ -10,6 +10,9 @@ A pinned data set of ``resources/datasets.tsv`` whose config ``source`` is a key
 - ``pandalm``: :func:`~manyjudges.io.sources.pandalm.verdicts_from_pandalm`, three annotators and
   two LLM judges on 999 pairs.
 
+Files as their projects publish them, in these and other formats (Chatbot Arena, MT-Bench, Arena-Hard-Auto,
+AlpacaEval), are read behind one name by :func:`~manyjudges.io.sources.published.read_published`.
+
 A user's own verdicts (or preferences) table is read by
 :func:`~manyjudges.io.verdicts.read_verdicts_or_preferences` instead.
 """
