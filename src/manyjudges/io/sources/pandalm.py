@@ -9,7 +9,6 @@ or 0, 1, 2). :func:`parse_pandalm` makes of them a panel with a truth (the truth
 """
 from __future__ import annotations
 
-import json
 import logging
 from collections import Counter
 from collections.abc import Sequence
@@ -18,7 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.errors import DataError
+from manyjudges.io.sources.json_judgments import json_records
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.verdicts import verdicts_frame
@@ -46,14 +46,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
     A DataError naming the file (and the record and value) otherwise.
     """
-    try:
-        data = json.loads(read_utf8(path))
-    except json.JSONDecodeError as exc:
-        raise DataError.at(path, exc.lineno, "not valid JSON", exc.msg) from None
-    if not isinstance(data, list):
-        raise DataError.at(path, None, "must be a JSON list of records", type(data).__name__)
+    data = json_records(path)
     for number, row in enumerate(data):
-        if not isinstance(row, dict) or not isinstance(row.get("idx"), int):
+        if not isinstance(row.get("idx"), int):
             raise DataError.at(path, None, f"record {number} needs an integer idx", str(row)[:80])
     return data
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.errors import DataError
+from manyjudges.io.sources.json_judgments import json_lines
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike
 from manyjudges.io.verdicts import verdicts_frame
@@ -76,15 +77,9 @@ def _verdicts(path: Path) -> list[tuple[int, int, int]]:
     ``question_id`` and a ``score`` of 1, 2 or 3.
     """
     out = []
-    for number, text in enumerate(read_utf8(path).splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError:
-            raise DataError.at(path, number, "not a JSON object", text[:80]) from None
-        if not isinstance(row, dict) or not isinstance(row.get("question_id"), int):
-            raise DataError.at(path, number, "question_id must be an integer", text[:80])
+    for number, row in json_lines(path):
+        if not isinstance(row.get("question_id"), int):
+            raise DataError.at(path, number, "question_id must be an integer", json.dumps(row)[:80])
         score = row.get("score")
         if not isinstance(score, int) or score not in _SCORES:
             raise DataError.at(path, number, "score must be 1, 2 or 3", score)
