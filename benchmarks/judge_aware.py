@@ -53,7 +53,7 @@ prompts x 66 pairs; each unit keeps the verdicts (both orders) of 5 of the 120 j
 unit, so that two judges share about one unit. ``cliques_<seed>``: four independent judges
 (0.8, 0.3), (0.8, -0.3), (0.75, 0.0), (0.75, 0.5) and two cliques, each a weak judge (0.62, gamma
 1.0 or -1.0) with three copies of it at copy rate 0.9, every judge on every unit of 4 prompts;
-``smallcliques_<seed>`` the same on 1 prompt. Seeds 21, 22, 23, 24. On each panel: the
+``smallcliques_<seed>`` the same on 1 prompt. Panel numbers (the seed of each) 21, 22, 23, 24. On each panel: the
 ``bradley_terry`` leaderboard and the ``judge_aware`` leaderboard (defaults) at every prior_units m0
 in (0, 5, 20, 50, 100); scored by Spearman's correlation of the scores with the true strengths and
 by the share of the judges in the largest cluster (0 without a cluster of two or more). m0 is chosen
@@ -366,10 +366,10 @@ def llmfao_report(mirror: Path) -> list[str]:
             "- top 5 bradley_terry: " + ", ".join(bt.table_["model"].head(5))]
 
 
-def sparse_main(mirror: Path | None, out: Path, seeds: tuple[int, ...] = (21, 22, 23, 24)) -> str:
+def sparse_main(mirror: Path | None, out: Path, numbers: tuple[int, ...] = (21, 22, 23, 24)) -> str:
     """The sparse and clique panels, m0 chosen leave-one-panel-out, and llmfao (with a mirror)."""
     rows: list[dict] = []
-    for seed in seeds:
+    for seed in numbers:
         rows += sparse_rows(f"sparse_{seed}", *sparse_panel(seed))
         rows += sparse_rows(f"cliques_{seed}", *clique_panel(seed))
         rows += sparse_rows(f"smallcliques_{seed}", *clique_panel(seed, n_prompts=1))

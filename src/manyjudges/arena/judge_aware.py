@@ -124,13 +124,18 @@ class JudgeAware(ArenaRating):
     ----------
     weights_ : pandas.DataFrame or None
         The judges' clusters and weights (set when a leaderboard fits; give the leaderboard a
-        ``JudgeAware`` object as its method to read them; None without clusters).
+        ``JudgeAware`` object as its method to read them, or read ``Leaderboard.judges_``; None without
+        clusters).
 
     Notes
     -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
     (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
-    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`.
+    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`; ``prior_units`` (20) was chosen
+    leave-one-panel-out over twelve simulated sparse and clique panels (``--part sparse``).
+
+    A bootstrap replicate is refitted from the full-data fit by projected Newton steps
+    (:func:`~manyjudges.core.pairwise.crowd_bt.refit_judge_aware`); the full-data fit is L-BFGS-B.
 
     ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order.
     """

@@ -9,6 +9,8 @@ e.g. from counted cells (:mod:`~manyjudges.core.pairwise.cells`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
@@ -154,53 +156,92 @@ def judge_aware_curvature(x: np.ndarray, judge: np.ndarray, win: np.ndarray, los
     likelihood of a mixture is not convex in eta); ``"mixed"``: the Hessian, but the outer-product
     block and columns for a judge whose own 2 x 2 Hessian block is not positive definite.
     """
-    s, eta, gamma = x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
-    t = np.where(win_first, 1.0, -1.0)
-    q = expit(s[win] - s[lose] + t * gamma[judge])
-    e = eta[judge]
-    p = (1.0 - e) + (2.0 * e - 1.0) * q
-    pd_, pe = (2.0 * e - 1.0) * q * (1.0 - q), 2.0 * q - 1.0
-    h_ee = count * pe * pe / (p * p)
-    outer_dd, outer_de = count * pd_ * pd_ / (p * p), count * pd_ * pe / (p * p)
-    h_dd = outer_dd - count * pd_ * (1.0 - 2.0 * q) / p
-    h_de = outer_de - count * 2.0 * q * (1.0 - q) / p
-    sig = expit(s)
-    ridge = np.diag(virtual_weight * 2.0 * sig * (1.0 - sig) + reg)
-    if kind == "outer":
-        cross, own = _judge_blocks(judge, win, lose, t, outer_dd, outer_de, h_ee, n_models, n_judges, eta,
-                                   gamma_reg, prior)
-        return _outer_strengths(win, lose, outer_dd, n_models) + ridge, cross, own
-    cross, own = _judge_blocks(judge, win, lose, t, h_dd, h_de, h_ee, n_models, n_judges, eta, gamma_reg, prior)
-    bad = (own[:, 0] <= 0) | (own[:, 2] <= 0) | (own[:, 0] * own[:, 2] - own[:, 1] ** 2 <= 0)
-    if kind == "mixed" and bad.any():  # a judge whose own 2 x 2 block is not positive definite: outer product
-        outer_cross, outer_own = _judge_blocks(judge, win, lose, t, outer_dd, outer_de, h_ee, n_models, n_judges,
-                                               eta, gamma_reg, prior)
-        own[bad] = outer_own[bad]
-        cross[:, np.concatenate([bad, bad])] = outer_cross[:, np.concatenate([bad, bad])]
-    return _outer_strengths(win, lose, h_dd, n_models) + ridge, cross, own
+    data = _Judgments.of((judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg,
+                          prior))
+    return data.curvature(x, kind)
 
 
-def _outer_strengths(win: np.ndarray, lose: np.ndarray, h: np.ndarray, n: int) -> np.ndarray:
-    """Return the strengths' block sum h (e_win - e_lose)(e_win - e_lose)^T (models x models)."""
-    return np.bincount(np.concatenate([win * n + win, lose * n + lose, win * n + lose, lose * n + win]),
-                       weights=np.concatenate([h, h, -h, -h]), minlength=n * n).reshape(n, n)
+@dataclass(frozen=True)
+class _Judgments:
+    """The judgments of :func:`judge_aware_objective` with the index arrays its Hessian blocks sum into."""
 
+    judge: np.ndarray
+    win: np.ndarray
+    lose: np.ndarray
+    count: np.ndarray
+    t: np.ndarray
+    n_models: int
+    n_judges: int
+    virtual_weight: float
+    reg: float
+    gamma_reg: float
+    prior: tuple[float, float]
+    square: np.ndarray
+    cross: np.ndarray
 
-def _judge_blocks(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, t: np.ndarray, h_dd: np.ndarray,
-                  h_de: np.ndarray, h_ee: np.ndarray, n: int, n_judges: int, eta: np.ndarray, gamma_reg: float,
-                  prior: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """``(C, D)`` of :func:`judge_aware_curvature` from the per-judgment second derivatives."""
-    m2 = 2 * n_judges
-    cross = np.bincount(np.concatenate([win * m2 + judge, lose * m2 + judge, win * m2 + n_judges + judge,
-                                        lose * m2 + n_judges + judge]),
-                        weights=np.concatenate([h_de, -h_de, t * h_dd, -t * h_dd]), minlength=n * m2)
-    alpha, beta = prior
-    own = np.column_stack([
-        np.bincount(judge, weights=h_ee, minlength=n_judges)
-        + (alpha - 1.0) / eta ** 2 + (beta - 1.0) / (1.0 - eta) ** 2,
-        np.bincount(judge, weights=t * h_de, minlength=n_judges),
-        np.bincount(judge, weights=h_dd, minlength=n_judges) + gamma_reg])
-    return cross.reshape(n, m2), own
+    @classmethod
+    def of(cls, args: tuple) -> _Judgments:
+        """From the arguments of :func:`judge_aware_objective` after ``x``."""
+        judge, win, lose, win_first, count, n, m, virtual_weight, reg, gamma_reg, prior = args
+        m2 = 2 * m
+        return cls(judge, win, lose, count, np.where(win_first, 1.0, -1.0), n, m, virtual_weight, reg, gamma_reg,
+                   prior, np.concatenate([win * n + win, lose * n + lose, win * n + lose, lose * n + win]),
+                   np.concatenate([win * m2 + judge, lose * m2 + judge, win * m2 + m + judge,
+                                   lose * m2 + m + judge]))
+
+    def value(self, x: np.ndarray) -> float:
+        """:func:`judge_aware_objective`'s value alone."""
+        n, m = self.n_models, self.n_judges
+        s, eta, gamma = x[:n], x[n:n + m], x[n + m:]
+        q = expit(s[self.win] - s[self.lose] + self.t * gamma[self.judge])
+        e = eta[self.judge]
+        p = (1.0 - e) + (2.0 * e - 1.0) * q
+        value = -float(np.sum(self.count * np.log(p))) + virtual_item_penalty(s, self.virtual_weight)[0]
+        value += 0.5 * self.reg * float(s @ s) + 0.5 * self.gamma_reg * float(gamma @ gamma)
+        alpha, beta = self.prior
+        return value - float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
+
+    def curvature(self, x: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`judge_aware_curvature` at ``x``."""
+        n, m = self.n_models, self.n_judges
+        s, eta, gamma = x[:n], x[n:n + m], x[n + m:]
+        q = expit(s[self.win] - s[self.lose] + self.t * gamma[self.judge])
+        e = eta[self.judge]
+        inv_p = 1.0 / ((1.0 - e) + (2.0 * e - 1.0) * q)
+        pd_, pe = (2.0 * e - 1.0) * q * (1.0 - q) * inv_p, (2.0 * q - 1.0) * inv_p  # P_d / P, P_e / P
+        h_ee, outer_dd, outer_de = self.count * pe * pe, self.count * pd_ * pd_, self.count * pd_ * pe
+        sig = expit(s)
+        ridge = np.diag(self.virtual_weight * 2.0 * sig * (1.0 - sig) + self.reg)
+        if kind == "outer":
+            return (self._square(outer_dd) + ridge, *self._blocks(outer_dd, outer_de, h_ee, eta))
+        h_dd = outer_dd - self.count * pd_ * (1.0 - 2.0 * q)
+        h_de = outer_de - self.count * 2.0 * q * (1.0 - q) * inv_p
+        cross, own = self._blocks(h_dd, h_de, h_ee, eta)
+        bad = (own[:, 0] <= 0) | (own[:, 2] <= 0) | (own[:, 0] * own[:, 2] - own[:, 1] ** 2 <= 0)
+        if kind == "mixed" and bad.any():  # a judge whose own 2 x 2 block is not positive definite: outer product
+            outer_cross, outer_own = self._blocks(outer_dd, outer_de, h_ee, eta)
+            own[bad] = outer_own[bad]
+            cross[:, np.concatenate([bad, bad])] = outer_cross[:, np.concatenate([bad, bad])]
+        return self._square(h_dd) + ridge, cross, own
+
+    def _square(self, h: np.ndarray) -> np.ndarray:
+        """Return the strengths' block sum h (e_win - e_lose)(e_win - e_lose)^T (models x models)."""
+        n = self.n_models
+        return np.bincount(self.square, weights=np.concatenate([h, h, -h, -h]), minlength=n * n).reshape(n, n)
+
+    def _blocks(self, h_dd: np.ndarray, h_de: np.ndarray, h_ee: np.ndarray, eta: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """``(C, D)`` of :func:`judge_aware_curvature` from the per-judgment second derivatives."""
+        n, m = self.n_models, self.n_judges
+        td = self.t * h_dd
+        cross = np.bincount(self.cross, weights=np.concatenate([h_de, -h_de, td, -td]), minlength=n * 2 * m)
+        alpha, beta = self.prior
+        own = np.column_stack([
+            np.bincount(self.judge, weights=h_ee, minlength=m) + (alpha - 1.0) / eta ** 2
+            + (beta - 1.0) / (1.0 - eta) ** 2,
+            np.bincount(self.judge, weights=self.t * h_de, minlength=m),
+            np.bincount(self.judge, weights=h_dd, minlength=m) + self.gamma_reg])
+        return cross.reshape(n, 2 * m), own
 
 
 def _newton_step(strengths: np.ndarray, cross: np.ndarray, own: np.ndarray, grad: np.ndarray, free: np.ndarray,
@@ -241,24 +282,17 @@ def _projected_gradient(x: np.ndarray, grad: np.ndarray, lo: np.ndarray, hi: np.
     return float(np.max(np.abs(np.clip(x - grad, lo, hi) - x))) if len(x) else 0.0
 
 
-def _curvature(x: np.ndarray, args: tuple, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`judge_aware_curvature` at ``x`` of the objective's ``args`` (as :func:`judge_aware_objective`)."""
-    judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, prior = args
-    return judge_aware_curvature(x, judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg,
-                                 gamma_reg, prior, kind)
-
-
-def _armijo(x: np.ndarray, value: float, grad: np.ndarray, step: np.ndarray, args: tuple, lo: np.ndarray,
-            hi: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, bool]:
+def _armijo(x: np.ndarray, value: float, grad: np.ndarray, step: np.ndarray, data: _Judgments, lo: np.ndarray,
+            hi: np.ndarray) -> tuple[np.ndarray, float, bool]:
     """Backtrack x + size step (clipped into [lo, hi]; size 1, 1/2, ..., 1/2^13) until f falls (Armijo, 1e-4)."""
     size = 1.0
     while size > 1e-4:
         trial = np.clip(x + size * step, lo, hi)
-        trial_value, trial_grad = judge_aware_objective(trial, *args)
+        trial_value = data.value(trial)
         if trial_value <= value + 1e-4 * float(grad @ (trial - x)):
-            return trial, trial_value, trial_grad, True
+            return trial, trial_value, True
         size *= 0.5
-    return x, value, grad, False
+    return x, value, False
 
 
 def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarray, tol: float,
@@ -269,24 +303,25 @@ def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarr
     out of the box stays there: the projected Newton method of Bertsekas 1982), with H the Hessian
     (:func:`judge_aware_curvature`, ``"mixed"``: Gauss-Newton blocks for the judges whose own block is
     not positive definite), or the Gauss-Newton matrix where that is not positive definite or its step
-    does not lower f; the new point is clipped into [lo, hi] and halved back
-    until the objective decreases (Armijo). Converged when the projected gradient (the measure of
-    L-BFGS-B's ``gtol``) is at most ``tol``; not converged after ``max_iter`` steps or when neither
-    step lowers f.
+    does not lower f; the new point is clipped into [lo, hi] and halved back until the objective
+    decreases (Armijo). Converged when the projected gradient (the measure of L-BFGS-B's ``gtol``) is
+    at most ``tol``; not converged after ``max_iter`` steps or when neither step lowers f.
     """
+    data = _Judgments.of(args)
     x = np.clip(np.asarray(x0, dtype=float), lo, hi)
     value, grad = judge_aware_objective(x, *args)
     for _ in range(max_iter):
-        if _projected_gradient(x, grad, lo, hi) <= tol:
+        gap = _projected_gradient(x, grad, lo, hi)
+        if gap <= tol:
             return x, True
         free = ~(((x <= lo) & (grad > 0)) | ((x >= hi) & (grad < 0))) & (lo < hi)
         moved = False
         for kind in ("mixed", "outer"):
-            curvature = _curvature(x, args, kind)
-            step = _newton_step(*curvature, grad, free, 1e-8)
+            step = _newton_step(*data.curvature(x, kind), grad, free, 1e-8)
             if step is not None:
-                x, value, grad, moved = _armijo(x, value, grad, step, args, lo, hi)
+                x, value, moved = _armijo(x, value, grad, step, data, lo, hi)
             if moved:
+                value, grad = judge_aware_objective(x, *args)
                 break
         if not moved:
             break
