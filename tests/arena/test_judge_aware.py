@@ -460,3 +460,13 @@ def test_cliques_that_share_errors_rank_worse_under_bradley_terry():
         theirs.append(spearmanr(Leaderboard("bradley_terry").fit(verdicts).scores_.reindex(truth.index),
                                 truth).statistic)
     assert np.mean(ours) > np.mean(theirs)
+
+
+def test_row_order_does_not_change_the_bootstrap():
+    judges = [SimulatedJudge("a", 0.85, 0.6), SimulatedJudge("b", 0.75, -0.4), SimulatedJudge("c", 0.7, 1.0)]
+    verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=10, seed=13, tie_rate=0.1)
+    shuffled = verdicts.sample(frac=1.0, random_state=4).reset_index(drop=True)
+    one = Leaderboard("judge_aware", n_bootstrap=5, seed=2).fit(verdicts)
+    two = Leaderboard("judge_aware", n_bootstrap=5, seed=2).fit(shuffled)
+    np.testing.assert_allclose(one.replicates_, two.replicates_, atol=1e-6)
+    pd.testing.assert_frame_equal(one.judges_, two.judges_, atol=1e-6)
