@@ -384,6 +384,11 @@ def test_the_curvature_is_the_hessian_of_the_objective():
     off = full[n:, n:] - np.diag(np.diag(full[n:, n:]))
     off[np.arange(m), n - n + m + np.arange(m)] = off[m + np.arange(m), np.arange(m)] = 0.0
     assert np.abs(off).max() < 1e-5  # a judge's parameters meet no other judge's
+    from manyjudges.core.pairwise.crowd_bt import _Judgments  # Newton's own value and gradient: the objective's
+
+    value, grad = _Judgments.of(args).value(x)
+    assert value == pytest.approx(judge_aware_objective(x, *args)[0], rel=1e-12)
+    np.testing.assert_allclose(grad, judge_aware_objective(x, *args)[1], rtol=1e-10, atol=1e-10)
     outer_s, _, outer_own = judge_aware_curvature(x, *args, kind="outer")
     assert np.linalg.eigvalsh(outer_s).min() > -1e-9
     assert (outer_own[:, 0] * outer_own[:, 2] >= outer_own[:, 1] ** 2).all()

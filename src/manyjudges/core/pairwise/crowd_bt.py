@@ -189,17 +189,26 @@ class _Judgments:
                    np.concatenate([win * m2 + judge, lose * m2 + judge, win * m2 + m + judge,
                                    lose * m2 + m + judge]))
 
-    def value(self, x: np.ndarray) -> float:
-        """:func:`judge_aware_objective`'s value alone."""
+    def value(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """:func:`judge_aware_objective`'s value and gradient (the same formulas, without its in-place steps)."""
         n, m = self.n_models, self.n_judges
         s, eta, gamma = x[:n], x[n:n + m], x[n + m:]
         q = expit(s[self.win] - s[self.lose] + self.t * gamma[self.judge])
         e = eta[self.judge]
         p = (1.0 - e) + (2.0 * e - 1.0) * q
-        value = -float(np.sum(self.count * np.log(p))) + virtual_item_penalty(s, self.virtual_weight)[0]
+        virtual, virtual_grad = virtual_item_penalty(s, self.virtual_weight)
+        value = -float(np.sum(self.count * np.log(p))) + virtual
         value += 0.5 * self.reg * float(s @ s) + 0.5 * self.gamma_reg * float(gamma @ gamma)
+        dd = -self.count * (2.0 * e - 1.0) * q * (1.0 - q) / p
+        grad = np.empty(len(x))
+        grad[:n] = (np.bincount(self.win, weights=dd, minlength=n) - np.bincount(self.lose, weights=dd, minlength=n)
+                    + virtual_grad + self.reg * s)
+        grad[n:n + m] = -np.bincount(self.judge, weights=self.count * (2.0 * q - 1.0) / p, minlength=m)
+        grad[n + m:] = np.bincount(self.judge, weights=self.t * dd, minlength=m) + self.gamma_reg * gamma
         alpha, beta = self.prior
-        return value - float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
+        value -= float(np.sum((alpha - 1.0) * np.log(eta) + (beta - 1.0) * np.log1p(-eta)))
+        grad[n:n + m] += -(alpha - 1.0) / eta + (beta - 1.0) / (1.0 - eta)
+        return value, grad
 
     def curvature(self, x: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`judge_aware_curvature` at ``x``."""
@@ -283,16 +292,16 @@ def _projected_gradient(x: np.ndarray, grad: np.ndarray, lo: np.ndarray, hi: np.
 
 
 def _armijo(x: np.ndarray, value: float, grad: np.ndarray, step: np.ndarray, data: _Judgments, lo: np.ndarray,
-            hi: np.ndarray) -> tuple[np.ndarray, float, bool]:
+            hi: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, bool]:
     """Backtrack x + size step (clipped into [lo, hi]; size 1, 1/2, ..., 1/2^13) until f falls (Armijo, 1e-4)."""
     size = 1.0
     while size > 1e-4:
         trial = np.clip(x + size * step, lo, hi)
-        trial_value = data.value(trial)
+        trial_value, trial_grad = data.value(trial)
         if trial_value <= value + 1e-4 * float(grad @ (trial - x)):
-            return trial, trial_value, True
+            return trial, trial_value, trial_grad, True
         size *= 0.5
-    return x, value, False
+    return x, value, grad, False
 
 
 def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarray, tol: float,
@@ -309,7 +318,7 @@ def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarr
     """
     data = _Judgments.of(args)
     x = np.clip(np.asarray(x0, dtype=float), lo, hi)
-    value, grad = judge_aware_objective(x, *args)
+    value, grad = data.value(x)
     for _ in range(max_iter):
         gap = _projected_gradient(x, grad, lo, hi)
         if gap <= tol:
@@ -319,9 +328,8 @@ def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarr
         for kind in ("mixed", "outer"):
             step = _newton_step(*data.curvature(x, kind), grad, free, 1e-8)
             if step is not None:
-                x, value, moved = _armijo(x, value, grad, step, data, lo, hi)
+                x, value, grad, moved = _armijo(x, value, grad, step, data, lo, hi)
             if moved:
-                value, grad = judge_aware_objective(x, *args)
                 break
         if not moved:
             break
