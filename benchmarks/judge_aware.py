@@ -43,24 +43,56 @@ with probability 1 - eta_j; the five judges of ``sim_position``; each pair shown
 fixed by a coin per pair, on every prompt; 60 prompts, 5% ties; seed 4); ``crowd_bt`` (default
 parameters) and ``judge_aware`` with clusters in (none, auto at 0.5) x gamma_reg in (0.01, 0.1,
 1.0), the latter chosen leave-one-panel-out by RMSE over the six panels, the same way. Also
-printed: the judges' fitted eta, gamma, cluster and weight under the default parameters.
+printed: the judges' fitted skill (eta), position_bias (gamma), cluster and weight under the default
+parameters.
+
+Sparse panels (``--part sparse``, run first by default). 12 models with log-strengths evenly spaced
+from 1.1 to -1.1; every panel drawn by ``simulate_judge_panel`` (5% ties). ``sparse_<seed>``: 120
+independent judges (eta uniform in (0.6, 0.9), gamma normal with sd 0.5, from the seed) on 10
+prompts x 66 pairs; each unit keeps the verdicts (both orders) of 5 of the 120 judges, drawn per
+unit, so that two judges share about one unit. ``cliques_<seed>``: four independent judges
+(0.8, 0.3), (0.8, -0.3), (0.75, 0.0), (0.75, 0.5) and two cliques, each a weak judge (0.62, gamma
+1.0 or -1.0) with three copies of it at copy rate 0.9, every judge on every unit of 4 prompts;
+``smallcliques_<seed>`` the same on 1 prompt. Panel numbers (the seed of each) 21, 22, 23, 24. On each panel: the
+``bradley_terry`` leaderboard and the ``judge_aware`` leaderboard (defaults) at every prior_units m0
+in (0, 5, 20, 50, 100); scored by Spearman's correlation of the scores with the true strengths and
+by the share of the judges in the largest cluster (0 without a cluster of two or more). m0 is chosen
+leave-one-panel-out: on the other eleven panels, the m0 with the best mean Spearman among those
+whose largest cluster holds at most 5% of the judges on every sparse panel (all when none does),
+ties to the smaller mean cluster share, then the smaller m0; the held-out panel's own numbers never
+enter its choice. Also printed: the m0 chosen on all twelve panels (the library's default), and,
+with a mirror, llmfao's crowd verdicts (``crowd-comparisons.csv`` read by
+``verdicts_from_llmfao``): the judges in clusters under the defaults and at m0 = 0, and the top 5
+of ``judge_aware`` and ``bradley_terry``.
+
+Speed (``--part speed``, with a mirror): llmfao's crowd verdicts written as a verdicts table, then
+``python -m manyjudges arena leaderboard <table> --method judge_aware --bootstrap N`` (N =
+``--bootstrap``, default 1000) run once in a new process with ``OPENBLAS_NUM_THREADS=1`` and
+``PYTHONPATH`` = ``--src``; printed: its wall-clock seconds and its CPU seconds (user + system,
+``getrusage`` of the children).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from itertools import product
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
+from scipy.stats import kendalltau, spearmanr
 
 from manyjudges.arena import Leaderboard
 from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
+from manyjudges.arena.judges import judge_measures
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
+from manyjudges.io.sources.llmfao import verdicts_from_llmfao
 from manyjudges.io.sources.verdict_sources import verdicts_of_source
 from manyjudges.pipeline.download import mirror_path, pinned_files
 
@@ -239,11 +271,165 @@ def judge_table(name: str, verdicts: pd.DataFrame) -> pd.DataFrame:
     return fit.judges_.assign(panel=name)
 
 
+MANY = {f"m{i + 1:02d}": float(v) for i, v in enumerate(np.linspace(1.1, -1.1, 12))}
+PRIOR_UNITS_GRID = (0.0, 5.0, 20.0, 50.0, 100.0)
+LLMFAO = "dustalov/llmfao/9e224e94a40129fd6e1e1529b962307e84af40da/crowd-comparisons.csv"
+
+
+def sparse_panel(seed: int, n_judges: int = 120, per_unit: int = 5, n_prompts: int = 10
+                 ) -> tuple[pd.DataFrame, pd.Series]:
+    """Independent judges, ``per_unit`` of them (drawn per unit) judging each unit in both orders."""
+    rng = np.random.default_rng(seed)
+    judges = [J(f"j{k:03d}", float(rng.uniform(0.6, 0.9)), float(rng.normal(0.0, 0.5))) for k in range(n_judges)]
+    verdicts, _ = simulate_judge_panel(MANY, judges, n_prompts=n_prompts, seed=seed, tie_rate=0.05)
+    lo = np.minimum(verdicts["model_a"], verdicts["model_b"])
+    hi = np.maximum(verdicts["model_a"], verdicts["model_b"])
+    unit = pd.factorize(verdicts["prompt"] + "|" + lo + "|" + hi)[0]
+    judge = pd.factorize(verdicts["judge"], sort=True)[0]
+    chosen = np.argsort(rng.random((unit.max() + 1, n_judges)), axis=1)[:, :per_unit]
+    keep = np.zeros((unit.max() + 1, n_judges), dtype=bool)
+    np.put_along_axis(keep, chosen, True, axis=1)
+    return verdicts[keep[unit, judge]].reset_index(drop=True), pd.Series(MANY)
+
+
+def clique_panel(seed: int, n_prompts: int = 4) -> tuple[pd.DataFrame, pd.Series]:  # 264 units; 1 prompt: 66
+    """Four independent judges and two cliques: a weak position-biased judge and three copies of it (rate 0.9)."""
+    judges = [J("good1", 0.8, 0.3), J("good2", 0.8, -0.3), J("good3", 0.75, 0.0), J("good4", 0.75, 0.5)]
+    for name, gamma in (("weakA", 1.0), ("weakB", -1.0)):
+        judges.append(J(name, 0.62, gamma))
+        judges += [J(f"{name}-c{k}", 0.62, gamma, name, 0.9) for k in (1, 2, 3)]
+    verdicts, _ = simulate_judge_panel(MANY, judges, n_prompts=n_prompts, seed=seed, tie_rate=0.05)
+    return verdicts, pd.Series(MANY)
+
+
+def spearman(scores: pd.Series, truth: pd.Series) -> float:
+    return float(spearmanr(scores.reindex(truth.index), truth).statistic)
+
+
+def sparse_rows(name: str, verdicts: pd.DataFrame, truth: pd.Series) -> list[dict]:
+    """Per m0 of :data:`PRIOR_UNITS_GRID`: judge_aware's Spearman to the truth and its largest cluster's share;
+    bradley_terry's Spearman (setting ``-``)."""
+    out = [{"panel": name, "method": "bradley_terry", "setting": "-",
+            "spearman": spearman(Leaderboard("bradley_terry").fit(verdicts).scores_, truth), "cluster_share": 0.0}]
+    for m0 in PRIOR_UNITS_GRID:
+        board = Leaderboard("judge_aware", {"prior_units": m0}).fit(verdicts)
+        size = board.judges_["cluster_size"].to_numpy()
+        out.append({"panel": name, "method": "judge_aware", "setting": f"{m0:g}",
+                    "spearman": spearman(board.scores_, truth),
+                    "cluster_share": float(size.max() / len(size)) if (size > 1).any() else 0.0})
+    return out
+
+
+def best_prior_units(rows: pd.DataFrame) -> str:
+    """The m0 setting with the best mean Spearman over ``rows`` among those whose largest cluster holds at most 5% of
+    the judges on every sparse panel of ``rows`` (all settings when none does); ties: the smaller mean cluster
+    share, then grid order (the smaller m0)."""
+    sparse = rows[rows["panel"].str.startswith("sparse")]
+    allowed = sparse.groupby("setting", sort=False)["cluster_share"].max() <= 0.05
+    means = rows.groupby("setting", sort=False)[["spearman", "cluster_share"]].mean()
+    if allowed.any():
+        means = means[allowed.reindex(means.index, fill_value=True).to_numpy()]
+    order = np.lexsort((np.arange(len(means)), means["cluster_share"].to_numpy().round(9),
+                        -means["spearman"].to_numpy().round(9)))
+    return str(means.index[order[0]])
+
+
+def lopo_prior_units(table: pd.DataFrame) -> pd.DataFrame:
+    """Per panel, judge_aware's row at the m0 with the best mean Spearman over the other panels (ties: the
+    smaller mean cluster share, then grid order)."""
+    rows = []
+    ours = table[table["method"] == "judge_aware"]
+    for panel in dict.fromkeys(table["panel"]):
+        best = best_prior_units(ours[ours["panel"] != panel])
+        held = ours[(ours["panel"] == panel) & (ours["setting"] == best)].iloc[0]
+        bt = table[(table["panel"] == panel) & (table["method"] == "bradley_terry")].iloc[0]
+        rows.append({"panel": panel, "m0 (chosen on the others)": best, "judge_aware spearman": held["spearman"],
+                     "bradley_terry spearman": bt["spearman"], "largest cluster share": held["cluster_share"]})
+    return pd.DataFrame(rows)
+
+
+def llmfao_report(mirror: Path) -> list[str]:
+    """judge_aware (library defaults) against bradley_terry on llmfao's crowd verdicts: clusters and top 5."""
+    verdicts = verdicts_from_llmfao([mirror / LLMFAO])
+    ours = Leaderboard("judge_aware").fit(verdicts)
+    bt = Leaderboard("bradley_terry").fit(verdicts)
+    pairs = judge_measures(verdicts).pairs
+    size = ours.judges_["cluster_size"]
+    raw = Leaderboard("judge_aware", {"prior_units": 0.0}).fit(verdicts).judges_["cluster_size"]
+    shared = pairs.loc[pairs["error_correlation"].notna(), "n_error_units"]
+    return [f"llmfao crowd verdicts: {len(verdicts)} verdicts, {verdicts['judge'].nunique()} judges; the "
+            f"{len(shared)} pairs with an error correlation share {shared.mean():.2f} units on average (median "
+            f"{shared.median():g}, largest {shared.max()})",
+            f"- judges in a cluster of 2 or more: {int((size > 1).sum())} (largest {int(size.max())}); without "
+            f"shrinkage (m0 = 0): {int((raw > 1).sum())} (largest {int(raw.max())})",
+            "- top 5 judge_aware: " + ", ".join(ours.table_["model"].head(5)),
+            "- top 5 bradley_terry: " + ", ".join(bt.table_["model"].head(5))]
+
+
+def sparse_main(mirror: Path | None, out: Path, numbers: tuple[int, ...] = (21, 22, 23, 24)) -> str:
+    """The sparse and clique panels, m0 chosen leave-one-panel-out, and llmfao (with a mirror)."""
+    rows: list[dict] = []
+    for seed in numbers:
+        rows += sparse_rows(f"sparse_{seed}", *sparse_panel(seed))
+        rows += sparse_rows(f"cliques_{seed}", *clique_panel(seed))
+        rows += sparse_rows(f"smallcliques_{seed}", *clique_panel(seed, n_prompts=1))
+    table = pd.DataFrame(rows)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "judge_aware_sparse.tsv", sep="\t", index=False)
+    held = lopo_prior_units(table)
+    kind = held["panel"].str.split("_").str[0]
+    text = ["Sparse and clique panels, judge_aware's prior_units m0 chosen leave-one-panel-out (Spearman to the "
+            "true strengths):", "", held.round(4).to_markdown(index=False), "",
+            "Means by kind: " + "; ".join(
+                f"{k}: judge_aware {g['judge_aware spearman'].mean():.4f}, bradley_terry "
+                f"{g['bradley_terry spearman'].mean():.4f}, largest cluster share "
+                f"{g['largest cluster share'].max():.4f}" for k, g in held.groupby(kind, sort=False)),
+            "", "Chosen on all panels: m0 = " + best_prior_units(table[table["method"] == "judge_aware"]), "",
+            "Every setting:", "", table.round(4).to_markdown(index=False), ""]
+    if mirror is not None:
+        text += llmfao_report(mirror)
+    return "\n".join(text)
+
+
+def speed_main(mirror: Path, bootstrap: int, src: Path) -> str:
+    """Time ``manyjudges arena leaderboard <llmfao as a verdicts table> --method judge_aware --bootstrap N``."""
+    from manyjudges.io.verdicts import write_verdicts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "llmfao.tsv"
+        write_verdicts(verdicts_from_llmfao([mirror / LLMFAO]), table)
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(src)}
+        command = [sys.executable, "-m", "manyjudges", "arena", "leaderboard", str(table), "--method", "judge_aware",
+                   "--bootstrap", str(bootstrap), "-o", str(Path(tmp) / "board.tsv")]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, env=env, check=True, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return (f"arena leaderboard --method judge_aware --bootstrap {bootstrap} on llmfao (src {src}): "
+            f"{wall:.1f} s wall, {cpu:.1f} s CPU")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mirror", type=Path, default=os.environ.get("MANYJUDGES_MIRROR"))
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "runs")
+    ap.add_argument("--part", choices=["all", "units", "sparse", "speed"], default="all",
+                    help="units: the unit-level panels; sparse: the sparse and clique panels and llmfao; speed: "
+                         "the judge_aware leaderboard command on llmfao, timed (needs --mirror)")
+    ap.add_argument("--bootstrap", type=int, default=1000, help="--part speed: the command's --bootstrap")
+    ap.add_argument("--src", type=Path, default=REPO / "src", help="--part speed: the manyjudges source to time")
     args = ap.parse_args(argv)
+    if args.part == "speed":
+        print(speed_main(args.mirror, args.bootstrap, args.src))
+        return
+    if args.part in ("all", "sparse"):
+        report = sparse_main(args.mirror, args.out)
+        (args.out / "judge_aware_sparse.md").write_text(report + "\n")
+        print(report, flush=True)
+        if args.part == "sparse":
+            return
     panels: dict[str, tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]] = {}
     if args.mirror is not None:
         for name, (verdicts, reference) in real_panels(args.mirror).items():
@@ -293,7 +479,7 @@ def main(argv: list[str] | None = None) -> None:
              "Chosen on all six panels: judge_aware "
              + boards[boards.method == "judge_aware"].groupby("setting", sort=False)["rmse"].mean().idxmin(), "",
              "Judges under JudgeAwareVerdicts() (the defaults: clusters auto at 0.5, prior strengths, reg 0.01):", "",
-             pd.concat(judges_out)[["panel", "judge", "eta", "gamma", "cluster", "weight"]].round(3)
+             pd.concat(judges_out)[["panel", "judge", "skill", "position_bias", "cluster", "weight"]].round(3)
              .to_markdown(index=False)]
     report = "\n".join(text)
     (args.out / "judge_aware_lopo.md").write_text(report + "\n")

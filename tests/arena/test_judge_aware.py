@@ -9,10 +9,18 @@ import pytest
 from scipy.optimize import approx_fprime, minimize
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.cells import cell_table
+from manyjudges.arena.judge_aware import JudgeAware, judgments_of_cells
 from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
 from manyjudges.arena.judge_clusters import auto_clusters, cluster_weights, judge_weights
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
+from manyjudges.arena.verdict_codes import code_verdicts
+from manyjudges.core.pairwise.crowd_bt import (
+    fit_judge_aware,
+    judge_aware_curvature,
+    judge_aware_objective,
+    refit_judge_aware,
+)
 
 STRENGTHS = {"m1": 1.0, "m2": 0.4, "m3": 0.0, "m4": -0.5, "m5": -0.9}
 
@@ -121,8 +129,8 @@ def test_unit_model_recovers_known_position_effects_and_reliabilities():
     judges = [SimulatedJudge("a", 0.9, 1.2), SimulatedJudge("b", 0.8, -0.8), SimulatedJudge("c", 0.7, 0.0)]
     verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=150, seed=5)
     fitted = JudgeAwareVerdicts(reg=0.01, clusters=None).fit(verdicts).judges_
-    np.testing.assert_allclose(fitted["eta"], [0.9, 0.8, 0.7], atol=0.04)
-    np.testing.assert_allclose(fitted["gamma"], [1.2, -0.8, 0.0], atol=0.2)
+    np.testing.assert_allclose(fitted["skill"], [0.9, 0.8, 0.7], atol=0.04)
+    np.testing.assert_allclose(fitted["position_bias"], [1.2, -0.8, 0.0], atol=0.2)
 
 
 def unit_groups(verdicts):
@@ -188,8 +196,8 @@ def test_unit_fit_is_the_scipy_maximum_of_the_brute_force_likelihood():
     start = np.concatenate([np.zeros(3), np.full(2, math.log(4.0)), np.zeros(2)])
     res = minimize(f, start, method="BFGS", options={"gtol": 1e-8})
     fitted = JudgeAwareVerdicts(reg=reg, tol=1e-9, clusters=None).fit(verdicts)
-    ours = np.concatenate([fitted.scores_.to_numpy(), np.log(fitted.judges_.eta / (1 - fitted.judges_.eta)),
-                           fitted.judges_.gamma])
+    ours = np.concatenate([fitted.scores_.to_numpy(), np.log(fitted.judges_.skill / (1 - fitted.judges_.skill)),
+                           fitted.judges_.position_bias])
     np.testing.assert_allclose(ours[3:], res.x[3:], atol=1e-3)
     np.testing.assert_allclose(ours[:3], res.x[:3] - res.x[:3].mean(), atol=1e-3)
 
@@ -197,11 +205,13 @@ def test_unit_fit_is_the_scipy_maximum_of_the_brute_force_likelihood():
 def test_kish_weights_by_hand():
     pairs = pd.DataFrame({"judge_a": ["a", "a", "b", "c"], "judge_b": ["b", "c", "c", "d"],
                           "error_correlation": [0.6, 0.2, 0.4, 0.9]})
+    raw = "error_correlation"
     table = cluster_weights(np.array(["a", "b", "c", "d"]), {"a": "g", "b": "g", "c": "g"}, pairs)
     rho = (0.6 + 0.2 + 0.4) / 3  # the cluster's three pairs; c-d crosses clusters
     np.testing.assert_allclose(table["weight"], [1 / (1 + 2 * rho)] * 3 + [1.0])
     assert list(table["cluster"]) == ["g", "g", "g", "d"]
-    assert auto_clusters(np.array(["a", "b", "c", "d"]), pairs, 0.5) == {"a": "a", "b": "a", "c": "c", "d": "c"}
+    assert auto_clusters(np.array(["a", "b", "c", "d"]), pairs, 0.5, column=raw) == {"a": "a", "b": "a", "c": "c",
+                                                                                     "d": "c"}
     negative = pairs.assign(error_correlation=-0.3)
     assert list(cluster_weights(np.array(["a", "b"]), {"a": "g", "b": "g"}, negative)["weight"]) == [1.0, 1.0]
 
@@ -340,3 +350,128 @@ def test_bootstrap_replicates_are_refits_of_the_resampled_prompts():
         shift = board.scores_[present].mean() - refit[present].mean()
         np.testing.assert_allclose(board.replicates_[r][present.to_numpy()], (refit[present] + shift).to_numpy(),
                                    atol=1e-4)
+
+
+def small_problem(seed=5):
+    verdicts = verdict_level_panel(seed, [0.9, 0.7, 0.6], [0.5, -0.4, 1.0], n_prompts=15, tie_rate=0.1)
+    data = code_verdicts(verdicts, "tie")
+    cells, of_verdict = cell_table(data, True, True)
+    counts = np.bincount(of_verdict, minlength=cells.n_cells).astype(float)
+    return cells, counts
+
+
+def args_of(cells, counts):
+    return (*judgments_of_cells(cells, counts, "half"), cells.n_models, cells.n_judges, 1.0, 0.05, 0.01, (2.0, 1.5))
+
+
+def test_the_curvature_is_the_hessian_of_the_objective():
+    cells, counts = small_problem()
+    args = args_of(cells, counts)
+    n, m = cells.n_models, cells.n_judges
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(0, 0.5, n), rng.uniform(0.55, 0.9, m), rng.normal(0, 0.5, m)])
+    full = np.empty((n + 2 * m, n + 2 * m))
+    for i in range(len(x)):  # central differences of the analytic gradient
+        step = np.zeros(len(x))
+        step[i] = 1e-6
+        full[:, i] = (judge_aware_objective(x + step, *args)[1] - judge_aware_objective(x - step, *args)[1]) / 2e-6
+    strengths, cross, own = judge_aware_curvature(x, *args)
+    np.testing.assert_allclose(strengths, full[:n, :n], atol=1e-5)
+    np.testing.assert_allclose(cross, full[:n, n:], atol=1e-5)
+    np.testing.assert_allclose(own[:, 0], np.diag(full[n:n + m, n:n + m]), atol=1e-5)
+    np.testing.assert_allclose(own[:, 1], np.diag(full[n:n + m, n + m:]), atol=1e-5)
+    np.testing.assert_allclose(own[:, 2], np.diag(full[n + m:, n + m:]), atol=1e-5)
+    off = full[n:, n:] - np.diag(np.diag(full[n:, n:]))
+    off[np.arange(m), n - n + m + np.arange(m)] = off[m + np.arange(m), np.arange(m)] = 0.0
+    assert np.abs(off).max() < 1e-5  # a judge's parameters meet no other judge's
+    from manyjudges.core.pairwise.crowd_bt import _Judgments  # Newton's own value and gradient: the objective's
+
+    value, grad = _Judgments.of(args).value(x)
+    assert value == pytest.approx(judge_aware_objective(x, *args)[0], rel=1e-12)
+    np.testing.assert_allclose(grad, judge_aware_objective(x, *args)[1], rtol=1e-10, atol=1e-10)
+    outer_s, _, outer_own = judge_aware_curvature(x, *args, kind="outer")
+    assert np.linalg.eigvalsh(outer_s).min() > -1e-9
+    assert (outer_own[:, 0] * outer_own[:, 2] >= outer_own[:, 1] ** 2).all()
+
+
+def test_a_replicate_refit_by_newton_reaches_the_lbfgs_minimum():
+    cells, counts = small_problem()
+    rating = JudgeAware(clusters=None, eta_prior=(2.0, 1.5), reg=0.05)
+    start = rating.fit_cells(cells, counts)
+    x0 = np.concatenate([start.scores, start.extra])
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        resampled = rng.poisson(counts).astype(float)
+        args = args_of(cells, resampled)
+        solver_args = (*args[:7], x0, 1.0, 0.05, 0.01, (2.0, 1.5), (0.01, 0.99), True, 5000, 1e-8)
+        newton = np.concatenate(refit_judge_aware(*solver_args))
+        lbfgs = np.concatenate(fit_judge_aware(*solver_args))
+        assert judge_aware_objective(newton, *args)[0] <= judge_aware_objective(lbfgs, *args)[0] + 1e-9
+        np.testing.assert_allclose(newton, lbfgs, atol=1e-4)
+
+
+def test_the_leaderboard_keeps_the_judges_side_table():
+    verdicts = verdict_level_panel(9, [0.9, 0.8, 0.65], [0.2, -0.3, 1.5], n_prompts=20)
+    board = Leaderboard("judge_aware").fit(verdicts)
+    table = board.judges_
+    assert list(table.columns) == ["judge", "skill", "position_bias", "cluster", "cluster_size", "rho", "weight"]
+    assert list(table["judge"]) == ["j0", "j1", "j2"]
+    np.testing.assert_allclose(table["skill"], board.fit_.extra[:3])
+    np.testing.assert_allclose(table["position_bias"], board.fit_.extra[3:])
+    assert table["position_bias"].iloc[2] > 1.0  # j2 favours the answer shown first
+    assert Leaderboard("bradley_terry").fit(verdicts).judges_ is None
+    crowd = Leaderboard("crowd_bt").fit(verdicts)
+    np.testing.assert_allclose(crowd.judges_["skill"], crowd.fit_.extra)
+
+
+def sparse_panel(seed, n_judges=120, per_unit=5):
+    """Independent judges (etas 0.6-0.9), 5 of the 120 drawn per unit, both orders: pairs share ~1 unit."""
+    rng = np.random.default_rng(seed)
+    judges = [SimulatedJudge(f"j{k:03d}", float(rng.uniform(0.6, 0.9)), float(rng.normal(0, 0.5)))
+              for k in range(n_judges)]
+    verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=20, seed=seed, tie_rate=0.05)
+    unit = pd.factorize(verdicts["prompt"] + "|" + np.minimum(verdicts["model_a"], verdicts["model_b"]))[0]
+    unit = pd.factorize(pd.Series(unit).astype(str) + "|" + np.maximum(verdicts["model_a"], verdicts["model_b"]))[0]
+    chosen = np.argsort(rng.random((unit.max() + 1, n_judges)), axis=1)[:, :per_unit]
+    keep = np.zeros((unit.max() + 1, n_judges), dtype=bool)
+    np.put_along_axis(keep, chosen, True, axis=1)
+    return verdicts[keep[unit, pd.factorize(verdicts["judge"], sort=True)[0]]].reset_index(drop=True)
+
+
+def test_a_sparse_panel_of_independent_judges_is_not_one_cluster():
+    verdicts = sparse_panel(31)
+    assert verdicts.groupby("judge").size().max() <= 40  # 100 units x 5 judges x 2 orders over 120 judges
+    shrunk = judge_weights(verdicts, "auto", threshold=0.5)
+    raw = judge_weights(verdicts, "auto", threshold=0.5, prior_units=0.0)
+    assert shrunk["cluster_size"].max() <= 0.05 * len(shrunk)
+    assert (raw["cluster_size"] > 1).mean() > 0.3  # the raw correlations put 45% of the judges in clusters
+
+
+def test_cliques_that_share_errors_rank_worse_under_bradley_terry():
+    from scipy.stats import spearmanr
+
+    many = {f"m{i:02d}": float(v) for i, v in enumerate(np.linspace(1.1, -1.1, 12))}
+    judges = [SimulatedJudge("g1", 0.8, 0.3), SimulatedJudge("g2", 0.8, -0.3), SimulatedJudge("g3", 0.75)]
+    for name, gamma in (("wa", 1.0), ("wb", -1.0)):
+        judges += [SimulatedJudge(name, 0.62, gamma)] + [SimulatedJudge(f"{name}{k}", 0.62, gamma, name, 0.9)
+                                                          for k in range(3)]
+    truth = pd.Series(many)
+    ours, theirs = [], []
+    for seed in (41, 42):
+        verdicts, _ = simulate_judge_panel(many, judges, n_prompts=4, seed=seed, tie_rate=0.05)
+        board = Leaderboard("judge_aware").fit(verdicts)
+        assert board.judges_.set_index("judge").loc["wa1", "cluster"] == "wa"
+        ours.append(spearmanr(board.scores_.reindex(truth.index), truth).statistic)
+        theirs.append(spearmanr(Leaderboard("bradley_terry").fit(verdicts).scores_.reindex(truth.index),
+                                truth).statistic)
+    assert np.mean(ours) > np.mean(theirs)
+
+
+def test_row_order_does_not_change_the_bootstrap():
+    judges = [SimulatedJudge("a", 0.85, 0.6), SimulatedJudge("b", 0.75, -0.4), SimulatedJudge("c", 0.7, 1.0)]
+    verdicts, _ = simulate_judge_panel(STRENGTHS, judges, n_prompts=10, seed=13, tie_rate=0.1)
+    shuffled = verdicts.sample(frac=1.0, random_state=4).reset_index(drop=True)
+    one = Leaderboard("judge_aware", n_bootstrap=5, seed=2).fit(verdicts)
+    two = Leaderboard("judge_aware", n_bootstrap=5, seed=2).fit(shuffled)
+    np.testing.assert_allclose(one.replicates_, two.replicates_, atol=1e-6)
+    pd.testing.assert_frame_equal(one.judges_, two.judges_, atol=1e-6)

@@ -21,6 +21,8 @@ from sklearn.metrics import cohen_kappa_score
 import manyjudges.arena.judges as judges_module
 from manyjudges.arena import judge_measures
 from manyjudges.arena.agreement_measures import effective_judges, majority_class, nominal_alpha
+from manyjudges.arena.judge_clusters import judge_weights
+from manyjudges.arena.judges import PRIOR_UNITS, shrunk_correlation
 from manyjudges.arena.wilson import wilson_interval
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
@@ -226,9 +228,10 @@ def brute_force_pairs(verdicts: pd.DataFrame, reference: dict | None) -> pd.Data
                 errors_b.append(1.0 - shares[b][u].get(truth, 0.0))
         corr = np.corrcoef(errors_a, errors_b)[0, 1] if len(errors_a) > 1 and np.ptp(errors_a) and np.ptp(
             errors_b) else np.nan
-        out.append((a, b, len(common), agreement, len(errors_a), corr))
+        shrunk = corr * len(errors_a) / (len(errors_a) + PRIOR_UNITS)  # a normal prior at 0 worth m0 units
+        out.append((a, b, len(common), agreement, len(errors_a), corr, shrunk))
     return pd.DataFrame(out, columns=["judge_a", "judge_b", "n_common", "agreement", "n_error_units",
-                                      "error_correlation"])
+                                      "error_correlation", "error_correlation_shrunk"])
 
 
 def random_panel(seed: int, n_judges: int = 5, n_prompts: int = 12, models=("m1", "m2", "m3")) -> pd.DataFrame:
@@ -381,3 +384,30 @@ def test_the_command_writes_the_librarys_tables(tmp_path, capsys):
 def test_the_module_docstring_example_runs():
     result = doctest.testmod(judges_module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_shrunk_correlation_by_hand():
+    """Two judges who share m = 4 units with raw r = 1, and two with m = 400 and r = 0.9, at m0 = 20:
+    r m / (m + m0) = 1 x 4 / 24 = 1/6 and 0.9 x 400 / 420 = 6/7; m0 = 0 leaves r; NaN stays NaN."""
+    got = shrunk_correlation(np.array([1.0, 0.9, np.nan, -0.5]), np.array([4, 400, 10, 0]), 20.0)
+    np.testing.assert_allclose(got, [1 / 6, 6 / 7, np.nan, 0.0], atol=1e-15)
+    np.testing.assert_allclose(shrunk_correlation(np.array([0.3]), np.array([5]), 0.0), [0.3])
+
+
+def test_a_correlation_on_four_shared_units_does_not_cluster():
+    """j1 and j2 share 4 units and err together on the two where both deviate from j3..j5 (raw r = 1); the
+    shrunk value 4 / (4 + m0) stays below the threshold, so auto finds no cluster; m0 = 0 does cluster them."""
+    rows = []
+    for p in range(4):
+        wrong = p < 2
+        for judge in ("j1", "j2"):
+            rows.append((f"p{p}", judge, "x", "y", "model_b" if wrong else "model_a"))
+        for judge in ("j3", "j4", "j5"):
+            rows.append((f"p{p}", judge, "x", "y", "model_a"))
+    verdicts = pd.DataFrame(rows, columns=COLUMNS)
+    pair = judge_measures(verdicts).pairs.set_index(["judge_a", "judge_b"]).loc[("j1", "j2")]
+    assert pair["n_error_units"] == 4 and pair["error_correlation"] == pytest.approx(1.0)
+    assert pair["error_correlation_shrunk"] == pytest.approx(4 / (4 + PRIOR_UNITS))
+    assert judge_weights(verdicts, "auto", threshold=0.5)["cluster_size"].max() == 1
+    raw = judge_weights(verdicts, "auto", threshold=0.5, prior_units=0.0).set_index("judge")
+    assert raw.loc["j1", "cluster"] == raw.loc["j2", "cluster"] and raw.loc["j1", "weight"] == pytest.approx(0.5)

@@ -31,8 +31,26 @@ def test_the_command_writes_the_library_tables(capsys, tmp_path):
     assert list(units.columns) == ["prompt", "model_1", "model_2", "verdicts", "p_model_1", "winner"]
     np.testing.assert_allclose(units["p_model_1"], expected.units_["p_model_1"], rtol=1e-12)
     assert list(units["winner"]) == list(expected.units_["winner"])
-    np.testing.assert_allclose(pd.read_csv(judges, sep="\t")[["eta", "gamma"]], expected.judges_[["eta", "gamma"]],
+    written = pd.read_csv(judges, sep="\t")
+    assert list(written.columns) == ["judge", "skill", "position_bias", "cluster", "weight"]
+    np.testing.assert_allclose(written[["skill", "position_bias"]], expected.judges_[["skill", "position_bias"]],
                                rtol=1e-12)
+
+
+def test_the_leaderboard_writes_the_judges_side_table(capsys, tmp_path):
+    verdicts, path = panel(tmp_path)
+    judges, board = tmp_path / "judges.tsv", tmp_path / "board.tsv"
+    status, _, err = run_command(capsys, "arena", "leaderboard", path, "--method", "judge_aware", "--bootstrap", "3",
+                                 "--judges", judges, "-o", board)
+    assert status == 0, err
+    expected = Leaderboard("judge_aware", n_bootstrap=3).fit(verdicts)
+    written = pd.read_csv(judges, sep="\t", dtype={"judge": str, "cluster": str})
+    assert list(written.columns) == ["judge", "skill", "position_bias", "cluster", "cluster_size", "rho", "weight"]
+    np.testing.assert_allclose(written[["skill", "position_bias", "weight"]],
+                               expected.judges_[["skill", "position_bias", "weight"]], rtol=1e-9)
+    status, _, err = run_command(capsys, "arena", "leaderboard", path, "--bootstrap", "0", "--judges",
+                                 tmp_path / "none.tsv")
+    assert status != 0 and "no judge parameters" in err and not (tmp_path / "none.tsv").exists()
 
 
 def test_bad_parameters_and_data_are_named_and_write_nothing(capsys, tmp_path):

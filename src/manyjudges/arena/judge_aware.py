@@ -43,15 +43,19 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.arena.judge_clusters import WEIGHT_COLUMNS, check_cluster_params, judge_weights
+from manyjudges.arena.judges import PRIOR_UNITS
 from manyjudges.arena.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import fit_judge_aware
+from manyjudges.core.pairwise.crowd_bt import fit_judge_aware, refit_judge_aware
 from manyjudges.io.verdicts import MISSING, WINNERS
 
-__all__ = ["JudgeAware", "judgments_of_cells", "verdicts_of_codes"]
+__all__ = ["JUDGE_COLUMNS", "JudgeAware", "judge_table", "judgments_of_cells", "verdicts_of_codes"]
+
+#: the judges side table of a ``judge_aware`` leaderboard (``Leaderboard.judges_``)
+JUDGE_COLUMNS = ["judge", "skill", "position_bias", "cluster", "cluster_size", "rho", "weight"]
 
 
 def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
@@ -108,6 +112,9 @@ class JudgeAware(ArenaRating):
         The error correlation above which ``clusters="auto"`` joins two judges (default 0.5).
     rho : float, optional
         A fixed within-cluster error correlation (None: each cluster's mean, from the data).
+    prior_units : float
+        m0 of the shrunk error correlations the clusters use
+        (:func:`~manyjudges.arena.judges.shrunk_correlation`).
     gamma_reg : float
         Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
@@ -117,13 +124,18 @@ class JudgeAware(ArenaRating):
     ----------
     weights_ : pandas.DataFrame or None
         The judges' clusters and weights (set when a leaderboard fits; give the leaderboard a
-        ``JudgeAware`` object as its method to read them; None without clusters).
+        ``JudgeAware`` object as its method to read them, or read ``Leaderboard.judges_``; None without
+        clusters).
 
     Notes
     -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
     (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
-    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`.
+    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`; ``prior_units`` (20) was chosen
+    leave-one-panel-out over twelve simulated sparse and clique panels (``--part sparse``).
+
+    A bootstrap replicate is refitted from the full-data fit by projected Newton steps
+    (:func:`~manyjudges.core.pairwise.crowd_bt.refit_judge_aware`); the full-data fit is L-BFGS-B.
 
     ``RatingFit.extra`` = (eta_1..eta_m, gamma_1..gamma_m), judges in natural order.
     """
@@ -136,9 +148,11 @@ class JudgeAware(ArenaRating):
                  clusters: Mapping[str, str] | str | None = "auto", cluster_threshold: float = 0.5,
                  rho: float | None = None, gamma_reg: float = 0.01, reg: float = 0.0, virtual_weight: float = 1.0,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
-                 eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6) -> None:
+                 eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6,
+                 prior_units: float = PRIOR_UNITS) -> None:
         self.ties, self.position, self.clusters, self.cluster_threshold = ties, position, clusters, cluster_threshold
         self.rho, self.gamma_reg, self.reg, self.virtual_weight = rho, gamma_reg, reg, virtual_weight
+        self.prior_units = prior_units
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
 
@@ -156,6 +170,8 @@ class JudgeAware(ArenaRating):
             raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
                              f"got {self.eta_bounds}, {self.eta_init}")
         check_cluster_params(self.clusters, self.cluster_threshold, self.rho)
+        if not self.prior_units >= 0:
+            raise ValueError(f"prior_units must be >= 0, got {self.prior_units}")
 
     def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""
@@ -163,7 +179,8 @@ class JudgeAware(ArenaRating):
         if self.clusters is None:
             self.weights_ = None
             return None
-        table = judge_weights(verdicts_of_codes(data), self.clusters, self.cluster_threshold, self.rho)
+        table = judge_weights(verdicts_of_codes(data), self.clusters, self.cluster_threshold, self.rho,
+                              prior_units=self.prior_units)
         self.weights_ = table
         by_name = dict(zip(table["judge"], table["weight"]))
         return np.array([by_name[str(j)] for j in data.judges], dtype=float)[data.judge]
@@ -177,10 +194,30 @@ class JudgeAware(ArenaRating):
             s0 = fit_bt_scores(*bt, n, self.reg, self.virtual_weight, max_iter=self.max_iter,
                                tol=min(self.tol, 1e-8))
             x0 = np.concatenate([s0, np.full(m, float(self.eta_init)), np.zeros(m)])
-        else:
+        else:  # a replicate from the full-data fit: Newton steps (refit_judge_aware), the same minimum
             assert start.extra is not None
             x0 = np.concatenate([start.scores, start.extra])
-        scores, eta, gamma = fit_judge_aware(judge, win, lose, win_first, count, n, m, x0, self.virtual_weight,
+        solver = fit_judge_aware if start is None else refit_judge_aware
+        scores, eta, gamma = solver(judge, win, lose, win_first, count, n, m, x0, self.virtual_weight,
                                              self.reg, self.gamma_reg, self.eta_prior, self.eta_bounds,
                                              bool(self.position), self.max_iter, self.tol)
         return RatingFit(scores, np.concatenate([eta, gamma]))
+
+
+def judge_table(judges: np.ndarray, fit: RatingFit, weights: pd.DataFrame | None) -> pd.DataFrame:
+    """Return :data:`JUDGE_COLUMNS`: each judge's skill eta_j, position bias gamma_j, cluster and weight.
+
+    ``fit.extra`` = (eta_1..eta_m, gamma_1..gamma_m) in the order of ``judges``; ``weights`` is
+    :func:`~manyjudges.arena.judge_clusters.judge_weights`' table (None: every judge its own cluster,
+    weight 1). The position bias is on the log-odds scale (gamma_j of the module docstring).
+    """
+    assert fit.extra is not None
+    m = len(judges)
+    names = np.asarray([str(j) for j in judges], dtype=object)
+    if weights is None:
+        side = pd.DataFrame({"judge": names, "cluster": names, "cluster_size": np.ones(m, dtype=np.int64),
+                             "rho": np.zeros(m), "weight": np.ones(m)}, columns=WEIGHT_COLUMNS)
+    else:
+        side = weights.set_index("judge").reindex(names).reset_index()
+    out = pd.DataFrame({"judge": names, "skill": fit.extra[:m], "position_bias": fit.extra[m:2 * m]})
+    return pd.concat([out, side.drop(columns="judge")], axis=1)[JUDGE_COLUMNS]

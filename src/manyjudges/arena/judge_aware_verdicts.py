@@ -43,6 +43,7 @@ import pandas as pd
 from scipy.special import expit, log_expit, logit
 
 from manyjudges.arena.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.arena.judges import PRIOR_UNITS
 from manyjudges.arena.verdict_codes import check_verdicts, code_units
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.solvers import lbfgsb
@@ -51,7 +52,8 @@ __all__ = ["UNIT_COLUMNS", "JudgeAwareVerdicts", "UnitRows", "judge_aware_verdic
            "unit_posteriors", "unit_rows"]
 
 UNIT_COLUMNS = ["prompt", "model_1", "model_2", "verdicts", "p_model_1", "winner"]
-JUDGE_PARAM_COLUMNS = ["judge", "eta", "gamma", "cluster", "weight"]
+#: ``judges_``: skill = eta_j, position_bias = gamma_j (log-odds towards the answer shown first)
+JUDGE_PARAM_COLUMNS = ["judge", "skill", "position_bias", "cluster", "weight"]
 PRIORS = ("strengths", "flat")
 
 
@@ -204,6 +206,9 @@ class JudgeAwareVerdicts(Estimator):
         The error correlation above which ``"auto"`` joins two judges (default 0.5).
     rho : float, optional
         Fixed within-cluster error correlation (None: estimated).
+    prior_units : float
+        m0 of the shrunk error correlations the clusters use
+        (:func:`~manyjudges.arena.judges.shrunk_correlation`).
     prior : {"strengths", "flat"}
         P(z_u = model_1) = sigma(s_1 - s_2) with fitted strengths (default), or 1/2.
     reg : float
@@ -220,7 +225,8 @@ class JudgeAwareVerdicts(Estimator):
     units_ : pandas.DataFrame
         :data:`UNIT_COLUMNS`.
     judges_ : pandas.DataFrame
-        ``judge, eta, gamma, cluster, weight``.
+        ``judge, skill, position_bias, cluster, weight``: skill is eta_j, position_bias is gamma_j
+        (the judge's log-odds shift towards the answer shown first).
     scores_ : pandas.Series
         Log-strengths by model (NaN with ``prior="flat"``).
 
@@ -233,8 +239,9 @@ class JudgeAwareVerdicts(Estimator):
     def __init__(self, position: bool = True, clusters: Mapping[str, str] | str | None = "auto",
                  cluster_threshold: float = 0.5, rho: float | None = None,
                  prior: Literal["strengths", "flat"] = "strengths", reg: float = 0.01, eta_init: float = 0.8,
-                 max_iter: int = 5000, tol: float = 1e-7) -> None:
+                 max_iter: int = 5000, tol: float = 1e-7, prior_units: float = PRIOR_UNITS) -> None:
         self.position, self.clusters, self.cluster_threshold, self.rho = position, clusters, cluster_threshold, rho
+        self.prior_units = prior_units
         self.prior, self.reg, self.eta_init, self.max_iter, self.tol = prior, reg, eta_init, max_iter, tol
 
     def _check_params(self) -> None:
@@ -247,13 +254,16 @@ class JudgeAwareVerdicts(Estimator):
         if not 0.5 < self.eta_init < 1:
             raise ValueError(f"eta_init must be in (0.5, 1), got {self.eta_init}")
         check_cluster_params(self.clusters, self.cluster_threshold, self.rho)
+        if not self.prior_units >= 0:
+            raise ValueError(f"prior_units must be >= 0, got {self.prior_units}")
 
     def fit(self, verdicts: pd.DataFrame) -> JudgeAwareVerdicts:
         """Fit on a verdicts table (``prompt, judge, model_a, model_b, winner``); returns self."""
         self._check_params()
         rows = unit_rows(verdicts)
         m, n = len(rows.judges), len(rows.models)
-        weights = judge_weights(verdicts, self.clusters, self.cluster_threshold, self.rho)
+        weights = judge_weights(verdicts, self.clusters, self.cluster_threshold, self.rho,
+                                prior_units=self.prior_units)
         weight = weights.set_index("judge")["weight"].reindex(rows.judges).to_numpy(dtype=float)
         strengths = self.prior == "strengths"
         x0 = np.concatenate([np.zeros(n if strengths else 0), np.full(m, float(logit(self.eta_init))), np.zeros(m)])
@@ -265,7 +275,7 @@ class JudgeAwareVerdicts(Estimator):
         a, gamma = x[-2 * m:-m], x[-m:]
         posterior = unit_posteriors(rows, expit(a), gamma, s, weight)
         self.units_ = units_table(rows, posterior)
-        self.judges_ = pd.DataFrame({"judge": rows.judges, "eta": expit(a), "gamma": gamma,
+        self.judges_ = pd.DataFrame({"judge": rows.judges, "skill": expit(a), "position_bias": gamma,
                                      "cluster": weights["cluster"].to_numpy(), "weight": weight},
                                     columns=JUDGE_PARAM_COLUMNS)
         self.scores_ = pd.Series(np.full(n, np.nan) if s is None else s - s.mean(),

@@ -4,7 +4,7 @@ Several LLM judges are often one model under several prompts, or models trained 
 their errors are correlated, and counting each as an independent judge over-weights what they
 share. A **cluster** is a set of judges whose errors are taken to be correlated: given by the user
 (a mapping judge -> cluster), or found from the data (``"auto"``: the connected components of the
-graph "error correlation above ``threshold``", single linkage). A judge's two presentation orders
+graph "shrunk error correlation above ``threshold``", single linkage). A judge's two presentation orders
 are one judge already (the verdicts carry the order, not the judge id).
 
 Each verdict of a judge in a cluster of n judges whose mean pairwise error correlation is rho gets
@@ -21,6 +21,14 @@ of the cluster's pairs (:func:`~manyjudges.arena.judges.judge_measures`'s ``pair
 correlation of the two judges' errors on their common units, against a reference when there is
 one, else against the majority of the other judges), clipped to [0, 1] (a negative correlation
 does not up-weight), 0 when no pair has a finite correlation; or a fixed ``rho`` for every cluster.
+
+``"auto"`` joins two judges on their correlation shrunk toward 0 by the units behind it,
+``error_correlation_shrunk`` = r m / (m + m0) (:func:`~manyjudges.arena.judges.shrunk_correlation`:
+the posterior mean of the correlation under a normal prior at 0 worth m0 = ``prior_units`` units,
+r having a standard error of about 1 / sqrt(m)). Two judges that share 4 units and agree on them
+(r = 1) are not a cluster: 4 / (4 + m0) is far below the threshold; two that share 400 units with
+r = 0.9 are. Within a cluster, rho stays the mean of the raw correlations, so that two identical
+copies (r = 1 on all their units) still weigh 1/2 each.
 """
 from __future__ import annotations
 
@@ -31,25 +39,28 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.judges import judge_measures
+from manyjudges.arena.judges import PRIOR_UNITS, judge_measures
 from manyjudges.arena.verdict_codes import judge_ids
 
-__all__ = ["AUTO", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
+__all__ = ["AUTO", "SHRUNK", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
 
 #: ``clusters="auto"``: clusters from the error correlations above a threshold
 AUTO = "auto"
 WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
+#: the pairs' column the clusters and weights use
+SHRUNK = "error_correlation_shrunk"
 
 
-def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float) -> dict[str, str]:
+def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float, column: str = SHRUNK
+                  ) -> dict[str, str]:
     """Return judge -> cluster: the connected components of the graph of judges' shared errors.
 
-    An edge joins two judges whose ``error_correlation`` (a row of ``pairs``: ``judge_a, judge_b,
-    error_correlation``) exceeds ``threshold``; a cluster is named by its first judge in ``judges``
-    order.
+    An edge joins two judges whose ``column`` (a row of ``pairs``: ``judge_a, judge_b, column``;
+    default the shrunk error correlation) exceeds ``threshold``; a cluster is named by its first
+    judge in ``judges`` order.
     """
     index = {str(j): i for i, j in enumerate(judges)}
-    corr = pairs["error_correlation"].to_numpy(dtype=float)
+    corr = pairs[column].to_numpy(dtype=float)
     edge = np.isfinite(corr) & (corr > threshold)
     rows = np.array([index[str(j)] for j in pairs["judge_a"][edge]], dtype=np.int64)
     cols = np.array([index[str(j)] for j in pairs["judge_b"][edge]], dtype=np.int64)
@@ -63,7 +74,7 @@ def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float) -> 
 
 
 def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.DataFrame,
-                    rho: float | None = None) -> pd.DataFrame:
+                    rho: float | None = None, column: str = "error_correlation") -> pd.DataFrame:
     """Kish's weight n_eff / n = 1 / (1 + (n - 1) rho) of every judge (module docstring).
 
     Parameters
@@ -73,10 +84,13 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
     clusters : mapping judge -> cluster name
         A judge that is not a key is a cluster of its own.
     pairs : pandas.DataFrame
-        ``judge_a, judge_b, error_correlation`` (:func:`~manyjudges.arena.judges.judge_measures`).
+        ``judge_a, judge_b`` and ``column`` (:func:`~manyjudges.arena.judges.judge_measures`).
     rho : float, optional
         The error correlation of every cluster; None: each cluster's mean pair correlation, clipped
         to [0, 1] (0 without a finite one).
+    column : str
+        The pairs' correlation whose mean is rho (default the raw ``error_correlation``: the clusters
+        found from the shrunk one are judges with enough shared units for it).
 
     Returns
     -------
@@ -91,7 +105,7 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
         where = {j: i for i, j in enumerate(names)}
         a = np.array([where.get(str(j), -1) for j in pairs["judge_a"]], dtype=np.int64)
         b = np.array([where.get(str(j), -1) for j in pairs["judge_b"]], dtype=np.int64)
-        corr = pairs["error_correlation"].to_numpy(dtype=float)
+        corr = pairs[column].to_numpy(dtype=float)
         same = (a >= 0) & (b >= 0) & np.isfinite(corr)
         same[same] = code[a[same]] == code[b[same]]
         total = np.bincount(code[a[same]], weights=corr[same], minlength=len(labels))
@@ -124,7 +138,7 @@ def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: fl
 
 def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = AUTO,
                   threshold: float = 0.5, rho: float | None = None,
-                  reference: pd.DataFrame | None = None) -> pd.DataFrame:
+                  reference: pd.DataFrame | None = None, prior_units: float = PRIOR_UNITS) -> pd.DataFrame:
     """Return the clusters and Kish weights of the judges of a verdicts table (module docstring).
 
     Parameters
@@ -142,6 +156,8 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
     reference : pandas.DataFrame, optional
         Verdicts of a reference, against which the errors are counted (default: each pair of judges
         against the majority of the other judges).
+    prior_units : float
+        m0 of the shrunk error correlations (:func:`~manyjudges.arena.judges.shrunk_correlation`).
 
     Returns
     -------
@@ -157,8 +173,8 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
             raise ValueError(f"clusters: {unknown[0]!r} is not a judge of the verdicts (judges: "
                              f"{', '.join(judges[:5])}{', ...' if len(judges) > 5 else ''})")
     if clusters is None or len(judges) < 2:
-        return cluster_weights(judges, {}, pd.DataFrame(columns=["judge_a", "judge_b", "error_correlation"]), 0.0)
-    pairs = judge_measures(verdicts, reference).pairs
+        return cluster_weights(judges, {}, pd.DataFrame(columns=["judge_a", "judge_b", SHRUNK]), 0.0)
+    pairs = judge_measures(verdicts, reference, prior_units=prior_units).pairs
     if isinstance(clusters, Mapping):
         mapping = {str(k): str(v) for k, v in clusters.items()}
     else:

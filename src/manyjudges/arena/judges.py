@@ -35,16 +35,20 @@ from manyjudges.arena.agreement_measures import (
 from manyjudges.arena.position_bias import class_shares, position_bias
 from manyjudges.arena.verdict_codes import check_verdicts, code_units
 
-__all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
-           "judge_measures"]
+__all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "PRIOR_UNITS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
+           "judge_measures", "shrunk_correlation"]
 
 JUDGE_COLUMNS = ["judge", "verdicts", "decisive", "first_win_rate", "first_win_low", "first_win_high",
                  "flip_pairs", "flip_rate", "tie_rate"]
 #: the columns a reference adds to the judges table
 REFERENCE_COLUMNS = ["n_matched", "accuracy", "kappa"]
-PAIR_COLUMNS = ["judge_a", "judge_b", "n_common", "agreement", "n_error_units", "error_correlation"]
+PAIR_COLUMNS = ["judge_a", "judge_b", "n_common", "agreement", "n_error_units", "error_correlation",
+                "error_correlation_shrunk"]
 SUMMARY_COLUMNS = ["n_judges", "n_units", "alpha", "error_reference", "mean_error_correlation", "effective_judges"]
 
+#: m0 of :func:`shrunk_correlation`: the prior at 0 is worth this many units (chosen leave-one-panel-out,
+#: ``benchmarks/judge_aware.py``)
+PRIOR_UNITS = 20.0
 #: ``error_reference`` of the summary: what the judges' errors were errors against
 AGAINST_REFERENCE = "reference"
 AGAINST_OTHERS = "majority of the other judges"
@@ -83,8 +87,27 @@ def _reference_agreement(judge: np.ndarray, canonical: np.ndarray, truth: np.nda
     return pd.DataFrame({"n_matched": n.astype(np.int64), "accuracy": accuracy, "kappa": cohen_kappa(confusion)})
 
 
+def shrunk_correlation(r: np.ndarray, m: np.ndarray, prior_units: float = PRIOR_UNITS) -> np.ndarray:
+    """Return the correlations ``r`` over ``m`` units each, shrunk toward 0: r m / (m + m0).
+
+    A Pearson (or phi) correlation over m units has a sampling variance of about (1 - rho^2)^2 / m,
+    1 / m near rho = 0 (Fisher 1915; Stuart and Ord, Kendall's Advanced Theory of Statistics, 16.33).
+    Taking r ~ N(rho, 1 / m) with the prior rho ~ N(0, 1 / m0), the posterior mean of rho is
+
+        r_shrunk = r (1 / (1 / m)) / (1 / (1 / m) + 1 / (1 / m0)) = r m / (m + m0)
+
+    (the normal-normal posterior mean, Gelman et al. 2013, Bayesian Data Analysis, 3rd ed., section
+    2.5): the prior is worth m0 = ``prior_units`` units. Four shared units with r = 1 give 4 / 24 =
+    0.167 at m0 = 20; 400 units with r = 0.9 give 0.857. NaN stays NaN; m0 = 0 leaves r as it is.
+    """
+    m = np.asarray(m, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = np.where(m + prior_units > 0, m / np.maximum(m + prior_units, 1e-300), 0.0)
+    return np.asarray(r, dtype=float) * factor
+
+
 def _pairs(judges: pd.Index, group_judge: np.ndarray, group_unit: np.ndarray, shares: np.ndarray,
-           truth: np.ndarray | None, n_units: int) -> pd.DataFrame:
+           truth: np.ndarray | None, n_units: int, prior_units: float) -> pd.DataFrame:
     """Agreement and error correlation of every pair of judges on their common units.
 
     ``shares``: each (judge, unit) group's share of verdicts per class (rows sum to 1), groups sorted
@@ -111,13 +134,16 @@ def _pairs(judges: pd.Index, group_judge: np.ndarray, group_unit: np.ndarray, sh
             error_a = 1.0 - pa[keep, ref[keep]]
             error_b = 1.0 - pb[keep, ref[keep]]
             rows.append((judges[a], judges[b], len(common), agreement, len(keep), pearson(error_a, error_b)))
-    return pd.DataFrame(rows, columns=PAIR_COLUMNS).astype({"judge_a": object, "judge_b": object,
-                                                           "n_common": np.int64, "n_error_units": np.int64,
-                                                           "agreement": float, "error_correlation": float})
+    out = pd.DataFrame(rows, columns=PAIR_COLUMNS[:-1]).astype({"judge_a": object, "judge_b": object,
+                                                               "n_common": np.int64, "n_error_units": np.int64,
+                                                               "agreement": float, "error_correlation": float})
+    out["error_correlation_shrunk"] = shrunk_correlation(out["error_correlation"].to_numpy(dtype=float),
+                                                         out["n_error_units"].to_numpy(), prior_units)
+    return out
 
 
 def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None,
-                   level: float = 0.95) -> JudgeMeasures:
+                   level: float = 0.95, prior_units: float = PRIOR_UNITS) -> JudgeMeasures:
     """Position bias, agreement and shared errors of the judges of a verdicts table.
 
     Parameters
@@ -131,6 +157,8 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         its votes, a top shared by two classes or more being a tie.
     level : float
         Level of the Wilson intervals of the first-win rates (default 0.95).
+    prior_units : float
+        m0 of ``error_correlation_shrunk`` (:func:`shrunk_correlation`; default :data:`PRIOR_UNITS`).
 
     Returns
     -------
@@ -154,6 +182,9 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         decisive verdict of both judges an error: a shared error made by the split). The errors of this
         pseudo-reference enter both judges' error indicators, so it measures how alike two judges
         deviate from the others, not their shared errors against a truth: prefer a reference.
+        ``error_correlation_shrunk`` = error_correlation x n_error_units / (n_error_units + m0), the
+        correlation shrunk toward 0 by the evidence behind it (:func:`shrunk_correlation`): the one
+        the judges' clusters and weights use (:mod:`manyjudges.arena.judge_clusters`).
 
         ``summary``: ``n_judges``, ``n_units`` (the units the judges judged), ``alpha``
         (Krippendorff's alpha, nominal, three classes, over the units, each verdict one value;
@@ -186,7 +217,9 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         out = pd.concat([out, _reference_agreement(judge, canonical, truth[unit], n_judges)], axis=1)
     group_judge, group_unit, counts = class_shares(judge, unit, canonical, n_units)
     shares = counts / counts.sum(axis=1, keepdims=True)
-    pairs = _pairs(judges, group_judge, group_unit, shares, truth, n_units)
+    if not prior_units >= 0:
+        raise ValueError(f"prior_units must be >= 0, got {prior_units}")
+    pairs = _pairs(judges, group_judge, group_unit, shares, truth, n_units, float(prior_units))
     summary = _summary(unit, canonical, n_judges, n_units, pairs, reference is not None)
     return JudgeMeasures(judges=out, pairs=pairs, summary=summary)
 

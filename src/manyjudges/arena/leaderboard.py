@@ -31,7 +31,7 @@ import pandas as pd
 
 from manyjudges.arena.cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
 from manyjudges.arena.davidson import Davidson
-from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.judge_aware import JudgeAware, judge_table
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
@@ -123,6 +123,11 @@ class Leaderboard(Estimator):
         Replicate scores (NaN: absent).
     absent_ : pandas.Series
         Per model, the replicates it was absent from.
+    judges_ : pandas.DataFrame or None
+        The judges side table of the full-data fit: ``judge, skill, position_bias, cluster,
+        cluster_size, rho, weight`` for ``judge_aware``
+        (:func:`~manyjudges.arena.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
+        None for the methods without judges.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
@@ -159,6 +164,7 @@ class Leaderboard(Estimator):
         scores, fit = _fit_counts(rating, cells, counts, None, None)
         replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed, progress)
         self.fit_, self.replicates_ = fit, replicates
+        self.judges_ = judges_side_table(rating, data, fit)
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
                                  name="absent")
         if self.n_bootstrap and self.absent_.any():
@@ -169,6 +175,15 @@ class Leaderboard(Estimator):
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
         self.table_ = leaderboard_table(data, scores, replicates, self.ci)
         return self
+
+
+def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
+    """Return :attr:`Leaderboard.judges_` (None for a method without judge parameters)."""
+    if isinstance(rating, JudgeAware):
+        return judge_table(data.judges, fit, getattr(rating, "weights_", None))
+    if isinstance(rating, ArenaCrowdBT) and fit.extra is not None:
+        return pd.DataFrame({"judge": np.asarray([str(j) for j in data.judges], dtype=object), "skill": fit.extra})
+    return None
 
 
 def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,

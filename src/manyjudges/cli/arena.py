@@ -40,7 +40,8 @@ EXAMPLES = {
         (first_win_low, first_win_high; --ci sets the level), flip_pairs (pairs seen in both orders),
         flip_rate (j1 1.0, j2 0.0), tie_rate and, with --reference, n_matched, accuracy (j1 0.5, j2 1.0)
         and kappa; one row per pair of judges to pairs.tsv (n_common, agreement, n_error_units,
-        error_correlation) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
+        error_correlation, and error_correlation_shrunk = error_correlation x n_error_units /
+        (n_error_units + 20)) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
         mean_error_correlation, effective_judges).""",
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
@@ -58,18 +59,19 @@ EXAMPLES = {
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
-        unordered model pair) has one true winner; every judge has a reliability eta (the probability
-        of naming the true winner, order aside) and a position effect gamma (log-odds towards the answer
-        shown first), fitted with the models' strengths; judges whose errors correlate above 0.5 are
-        grouped and down-weighted to their effective number (Kish). --params as JudgeAwareVerdicts's
+        unordered model pair) has one true winner; every judge has a skill eta (the probability of
+        naming the true winner, order aside) and a position bias gamma (log-odds towards the answer
+        shown first), fitted with the models' strengths; judges whose error correlation, shrunk toward 0
+        by the units they share, is above 0.5 are grouped and down-weighted to their effective number
+        (Kish). --params as JudgeAwareVerdicts's
         (e.g. '{"clusters": null}', '{"clusters": {"gpt4-a": "gpt4", "gpt4-b": "gpt4"}}').
 
         example (j1 always picks the answer shown first; j2 and j3 prefer x in either order):
           printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np1\\tj3\\tx\\ty\\tmodel_a\\np1\\tj3\\ty\\tx\\tmodel_b\\np2\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\np2\\tj3\\tx\\ty\\tmodel_a\\n' > verdicts.tsv
           manyjudges arena verdicts verdicts.tsv --judges judges.tsv -o units.tsv
         writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
-        (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
-        to judges.tsv.""",
+        (the more probable model: x on p1 and p2) to units.tsv, and judge, skill (eta), position_bias
+        (gamma), cluster, weight to judges.tsv.""",
 }
 
 
@@ -99,7 +101,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                    help="level of the Wilson interval of the first-win rates (default 0.95)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the judges table here (default: stdout)")
     p.add_argument("--pairs", metavar="FILE", help="write judge_a, judge_b, n_common, agreement, n_error_units, "
-                                                    "error_correlation here")
+                                                    "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
     p.set_defaults(run=cmd_arena_judges)
@@ -120,6 +122,9 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--bothbad", choices=["tie", "drop"], default="tie",
                    help="a 'tie (bothbad)' verdict: a tie (default) or left out")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+    p.add_argument("--judges", metavar="FILE", help="judge_aware and crowd_bt: write the judges' table here (judge, "
+                                                     "skill, and for judge_aware position_bias, cluster, "
+                                                     "cluster_size, rho, weight)")
     p.set_defaults(run=cmd_arena_leaderboard)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
@@ -127,7 +132,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("verdicts", metavar="VERDICTS")
     p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
                                                      "'{\"clusters\": null, \"prior\": \"flat\"}'")
-    p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
+    p.add_argument("--judges", metavar="FILE", help="write judge, skill, position_bias, cluster, weight here")
     p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
     p.set_defaults(run=cmd_arena_verdicts)
 
@@ -162,7 +167,7 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     return Output(measures.judges, tuple((path, table) for path, table in files if path))
 
 
-def cmd_arena_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
+def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard``: one score per model, with bootstrap intervals."""
     from manyjudges.arena.leaderboard import Leaderboard, make_rating
 
@@ -172,6 +177,9 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
     if not 0 < args.ci < 1:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    judges_file = getattr(args, "judges", None)
+    if judges_file == "-" or (judges_file and judges_file == args.output):
+        raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad)
     from manyjudges.arena.reader import read_arena_verdicts
@@ -182,7 +190,11 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> pd.DataFrame:
             board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
         except ValueError as err:
             raise DataError.at(path, None, str(err)) from None
-    return board.table_
+    if not judges_file:
+        return Output(board.table_)
+    if board.judges_ is None:
+        raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
+    return Output(board.table_, ((judges_file, board.judges_),))
 
 
 def cmd_arena_verdicts(args: argparse.Namespace) -> Output:
