@@ -48,8 +48,9 @@ def davidson_win_rate(d: np.ndarray, theta: float) -> np.ndarray:
     Computed in logs (log-sum-exp), so a huge nu (ties only) gives 0.5, not NaN.
     """
     half = 0.5 * np.asarray(d, dtype=float)
-    numerator = np.logaddexp(half, theta - np.log(2.0))
-    denominator = np.logaddexp(np.logaddexp(half, -half), theta)
+    with np.errstate(invalid="ignore"):  # NaN (an absent model) stays NaN
+        numerator = np.logaddexp(half, theta - np.log(2.0))
+        denominator = np.logaddexp(np.logaddexp(half, -half), theta)
     return np.asarray(np.exp(numerator - denominator), dtype=float)
 
 
