@@ -189,8 +189,12 @@ def show_summary(args: argparse.Namespace, data: Any) -> None:
     from manyjudges.arena.summary import verdicts_summary
 
     if not args.quiet:
-        source = "standard input" if args.verdicts == "-" else args.verdicts
-        print(f"manyjudges: {verdicts_summary(data, source)}", file=sys.stderr)
+        print(f"manyjudges: {verdicts_summary(data, source_name(args.verdicts))}", file=sys.stderr)
+
+
+def source_name(name: str) -> str:
+    """Return how the summary names VERDICTS: ``standard input`` for ``-``, else the path as given."""
+    return "standard input" if name == "-" else name
 
 
 def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callable[[list[str]], str]) -> None:
@@ -253,7 +257,7 @@ def judges_read(args: argparse.Namespace, verdicts: pd.DataFrame) -> list[str]:
 
     data = code_verdicts(verdicts)
     show_summary(args, data)
-    return [verdicts_summary(data, Path(args.verdicts).name)]
+    return [verdicts_summary(data, source_name(args.verdicts))]
 
 
 def _position_bias(judges: pd.DataFrame) -> Any:
@@ -317,7 +321,7 @@ def _leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespa
 
     against = f"model {args.baseline}" if args.baseline else "the pool's average model"
     scale = "Elo points" if args.method == "elo" else "natural-log strengths"
-    read = [verdicts_summary(verdicts, Path(args.verdicts).name),
+    read = [verdicts_summary(verdicts, source_name(args.verdicts)),
             f"method {args.method}; scores in {scale}, centred to mean 0; {args.bootstrap} bootstrap replicates "
             f"resampling {args.resample}, {args.ci:.0%} percentile intervals; win_rate: the expected win rate "
             f"against {against}."]
