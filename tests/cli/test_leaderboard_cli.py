@@ -27,7 +27,8 @@ def test_the_command_prints_the_library_table(capsys, tmp_path):
     table = pd.read_csv(io.StringIO(out), sep="\t")
     verdicts = pd.DataFrame(ROWS, columns=["prompt", "model_a", "model_b", "winner"])
     expected = bootstrap(verdicts, "davidson", n=40, resample="prompts", ci=0.9, seed=3)
-    assert list(table.columns) == ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
+    assert list(table.columns) == ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high", "verdicts",
+                                   "win_rate", "win_low", "win_high"]
     assert list(table["model"]) == list(expected["model"])
     np.testing.assert_allclose(table[["score", "ci_low", "ci_high"]], expected[["score", "ci_low", "ci_high"]],
                                rtol=1e-12)

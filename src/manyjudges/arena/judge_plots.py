@@ -50,8 +50,8 @@ def plot_position_bias(judges: pd.DataFrame, paths: str | Path | Sequence[str | 
     low = rows["first_win_low"].to_numpy(dtype=float)
     high = rows["first_win_high"].to_numpy(dtype=float)
     fig, ax = plt.subplots(figsize=(6.0, max(2.0, 0.35 * len(rows) + 1.2)))
-    ax.errorbar(rate, y, xerr=np.vstack([rate - low, high - rate]), fmt="o", color="C0", ecolor="0.35",
-                capsize=3, label="first-win rate (Wilson interval)")
+    ax.hlines(y, low, high, color="0.35", linewidth=1)  # the interval as drawn, even where rounding puts
+    ax.plot(rate, y, "o", color="C0", label="first-win rate (Wilson interval)")  # the rate a hair outside
     ax.axvline(0.5, color="0.5", linestyle="--", linewidth=1, label="no position bias")
     ax.set_yticks(y, rows["judge"].astype(str))
     ax.set_xlim(0.0, 1.0)

@@ -35,12 +35,16 @@ from manyjudges.arena.judge_aware import JudgeAware, judge_table
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
+from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
 
-__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
+__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS", "baseline_code", "bootstrap",
+           "leaderboard_table", "make_rating"]
 
 LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
+#: the columns :func:`leaderboard_table` adds after :data:`LEADERBOARD_COLUMNS`: verdict count and win rate
+READING_COLUMNS = ["verdicts", "win_rate", "win_low", "win_high"]
 
 LEADERBOARD_METHODS = Registry("leaderboard", {
     "bradley_terry": Builtin(ArenaBradleyTerry, "Bradley-Terry, a tie half a win each way; log-strengths"),
@@ -113,7 +117,8 @@ class Leaderboard(Estimator):
     ----------
     table_ : pandas.DataFrame
         ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (rank 1 = best;
-        equal scores share the best rank of their group).
+        equal scores share the best rank of their group), then ``verdicts, win_rate, win_low, win_high``
+        (:func:`leaderboard_table`: win rates against the pool's average model).
     scores_ : pandas.Series
         Scores indexed by model (natural order).
     fit_ : RatingFit
@@ -173,7 +178,7 @@ class Leaderboard(Estimator):
                           f"({worst!r} from {int(self.absent_.max())} of {self.n_bootstrap}); their intervals "
                           "are over the replicates they are in", stacklevel=2)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
-        self.table_ = leaderboard_table(data, scores, replicates, self.ci)
+        self.table_ = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit))
         return self
 
 
@@ -204,9 +209,15 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
     return out
 
 
-def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
-    """Return the table ``model, rank, score, ci_low, ci_high, rank_low, rank_high``, best first (ties by model).
+def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
+                      curve: WinCurve = logistic_win_rate, baseline: str | None = None) -> pd.DataFrame:
+    """Return the leaderboard table, best first (ties by model).
 
+    Columns: ``model, rank, score, ci_low, ci_high, rank_low, rank_high`` (:class:`Leaderboard`), then
+    ``verdicts`` (the verdicts the model is in, as model_a or model_b; after ``bothbad="drop"``),
+    ``win_rate`` (the expected win rate against the pool's average model, a model whose score is the
+    mean score, or against ``baseline``, whose own row is 0.5: ``curve`` of the score difference,
+    :mod:`manyjudges.arena.win_rates`) and ``win_low, win_high`` (its bootstrap percentile interval).
     ``rank_low, rank_high`` are nullable integers (missing without replicates).
     """
     n = data.n_models
@@ -214,12 +225,27 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
         ci_low, ci_high, rank_low, rank_high = percentile_intervals(replicates, ci)
     else:
         ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
+    win_rate, win_low, win_high = win_rates(scores, replicates, curve, ci, baseline_code(data, baseline))
+    counts = np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
     table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
                           "score": scores, "ci_low": ci_low, "ci_high": ci_high,
                           "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),
-                          "rank_high": pd.array(rank_high, dtype="Float64").astype("Int64")})
+                          "rank_high": pd.array(rank_high, dtype="Float64").astype("Int64"),
+                          "verdicts": counts.astype(np.int64), "win_rate": win_rate, "win_low": win_low,
+                          "win_high": win_high})
     order = np.lexsort((np.arange(n), table["rank"].to_numpy()))
     return table.iloc[order].reset_index(drop=True)
+
+
+def baseline_code(data: ArenaVerdicts, baseline: str | None) -> int | None:
+    """Return the code of model ``baseline`` (None: None); a name that is not a model is a ValueError."""
+    if baseline is None:
+        return None
+    found = np.flatnonzero(data.models.astype(str) == str(baseline))
+    if not len(found):
+        shown = ", ".join(map(str, data.models[:10])) + (", ..." if data.n_models > 10 else "")
+        raise ValueError(f"baseline {baseline!r} is not a model of the verdicts (models: {shown})")
+    return int(found[0])
 
 
 def bootstrap(verdicts: pd.DataFrame, method: str | ArenaRating = "bradley_terry", n: int = 1000,

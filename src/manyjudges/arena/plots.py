@@ -35,7 +35,8 @@ def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMA
 
 
 def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
-                     title: str = "Leaderboard", method_of: Mapping[str, str] | None = None) -> plt.Figure:
+                     title: str = "Leaderboard", method_of: Mapping[str, str] | None = None,
+                     method: str = "bradley_terry") -> plt.Figure:
     """Plot one panel per method: each model's score as a dot and its percentile interval as whiskers.
 
     The interval is (``ci_low``, ``ci_high``), the best at the top; the rows follow the first method's
@@ -45,36 +46,42 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
     Parameters
     ----------
     table : pandas.DataFrame
-        The ``leaderboard`` table: ``method, model, rank, score, ci_low, ci_high``.
+        The ``leaderboard`` table: ``method, model, rank, score, ci_low, ci_high``; without a ``method``
+        column (the table ``manyjudges arena leaderboard`` writes), one panel of ``method``.
     paths : path or paths, optional
         Where to save the figure (PNG, or PDF for ``.pdf``); saving closes it.
     title : str
     method_of : mapping, optional
         Entry name -> the built-in method it runs (default: the name), for the axes' units.
+    method : str
+        The method of a table without a ``method`` column (``elo``: Elo points; else log-strengths).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    if "method" not in table.columns:
+        table = table.assign(method=method)
     methods = list(pd.unique(table["method"]))
     first = table[table["method"] == methods[0]].sort_values(["rank", "model"])
     order = list(first["model"].astype(str))
     order += sorted(set(table["model"].astype(str)) - set(order))
     y = np.arange(len(order))[::-1]  # the best at the top
-    fig, axes = plt.subplots(1, len(methods), figsize=(2.8 * len(methods) + 1.2, max(2.2, 0.28 * len(order) + 1.2)),
+    size = (max(6.0, 2.8 * len(methods) + 1.2), max(2.2, 0.28 * len(order) + 1.2))
+    fig, axes = plt.subplots(1, len(methods), figsize=size,
                              sharey=True, squeeze=False, layout="constrained")  # constrained: room for the title
-    for ax, method in zip(axes[0], methods):
-        rows = table[table["method"] == method]
+    for ax, name in zip(axes[0], methods):
+        rows = table[table["method"] == name]
         rows = rows.set_index(rows["model"].astype(str)).reindex(order)
         score = rows["score"].to_numpy(dtype=float)
         low, high = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
         has = np.isfinite(low) & np.isfinite(high)
-        ax.errorbar(score[has], y[has], xerr=np.vstack([score[has] - low[has], high[has] - score[has]]), fmt="none",
-                    ecolor="0.45", capsize=2, linewidth=1)
+        # a line from low to high: a percentile interval need not contain the full-data score
+        ax.hlines(y[has], low[has], high[has], color="0.45", linewidth=1)
         ax.plot(score, y, "o", color="C0", markersize=4)
-        elo = (method_of or {}).get(method, method) == "elo"
+        elo = (method_of or {}).get(name, name) == "elo"
         ax.axvline(float(np.nanmean(score)), color="0.7", linewidth=0.8, linestyle=":")
-        ax.set_title(str(method), fontsize=9)
+        ax.set_title(str(name), fontsize=9)
         ax.set_xlabel("Elo points" if elo else "score (log-strength)", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     axes[0][0].set_yticks(y, order, fontsize=7 if len(order) > 20 else 8)

@@ -9,6 +9,9 @@ spellings (:func:`add_verbs` adds them to the crowd family's group too).
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -42,7 +45,10 @@ EXAMPLES = {
         and kappa; one row per pair of judges to pairs.tsv (n_common, agreement, n_error_units,
         error_correlation, and error_correlation_shrunk = error_correlation x n_error_units /
         (n_error_units + 20)) and one row to summary.tsv (n_judges, n_units, alpha, error_reference,
-        mean_error_correlation, effective_judges).""",
+        mean_error_correlation, effective_judges). On a terminal the judges table is aligned and rounded
+        (first_win_rate and its interval to the decimal place of the leading digit of the interval's
+        width, plus one); to a file or a pipe, full precision. One line on stderr says what was read
+        (--quiet: none).""",
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -51,27 +57,35 @@ EXAMPLES = {
         half a win each way for bradley_terry and crowd_bt) or Elo points (elo). ci_low, ci_high and
         rank_low, rank_high are bootstrap percentile intervals (rank 1 = best, ranked within each
         replicate), resampling verdicts, whole prompts or whole judges; empty with --bootstrap 0.
+        After them: verdicts (the verdicts the model is in), win_rate (its expected win rate against the
+        pool's average model, a model whose score is the mean score, 0: sigma(score) for log-strengths,
+        1 / (1 + 10^(-score / 400)) for Elo points, Davidson's win probability with ties counted half;
+        or against --baseline MODEL, whose own row is 0.5) and win_low, win_high (its percentile
+        interval over the same replicates). On a terminal the table is aligned and rounded: a value and
+        its interval to the decimal place of the leading digit of the interval's width, plus one (width
+        0.234: 2 decimals; 23.4: 0), other numbers to three significant digits of their column's largest
+        value; to a file or a pipe, full precision. One line on stderr says what was read (--quiet: none).
 
         example (three models, x the strongest):
           printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
           manyjudges arena leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
-        writes model, rank, score, ci_low, ci_high, rank_low, rank_high to board.tsv, best first (x, y, z).""",
+        writes model, rank, score, ci_low, ci_high, rank_low, rank_high, verdicts, win_rate, win_low and
+        win_high to board.tsv, best first (x, y, z).""",
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
-        unordered model pair) has one true winner; every judge has a skill eta (the probability of
-        naming the true winner, order aside) and a position bias gamma (log-odds towards the answer
-        shown first), fitted with the models' strengths; judges whose error correlation, shrunk toward 0
-        by the units they share, is above 0.5 are grouped and down-weighted to their effective number
-        (Kish). --params as JudgeAwareVerdicts's
+        unordered model pair) has one true winner; every judge has a reliability eta (the probability
+        of naming the true winner, order aside) and a position effect gamma (log-odds towards the answer
+        shown first), fitted with the models' strengths; judges whose errors correlate above 0.5 are
+        grouped and down-weighted to their effective number (Kish). --params as JudgeAwareVerdicts's
         (e.g. '{"clusters": null}', '{"clusters": {"gpt4-a": "gpt4", "gpt4-b": "gpt4"}}').
 
         example (j1 always picks the answer shown first; j2 and j3 prefer x in either order):
           printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\np1\\tj1\\tx\\ty\\tmodel_a\\np1\\tj1\\ty\\tx\\tmodel_a\\np1\\tj2\\tx\\ty\\tmodel_a\\np1\\tj2\\ty\\tx\\tmodel_b\\np1\\tj3\\tx\\ty\\tmodel_a\\np1\\tj3\\ty\\tx\\tmodel_b\\np2\\tj1\\ty\\tx\\tmodel_a\\np2\\tj1\\tx\\ty\\tmodel_a\\np2\\tj2\\ty\\tx\\tmodel_b\\np2\\tj3\\tx\\ty\\tmodel_a\\n' > verdicts.tsv
           manyjudges arena verdicts verdicts.tsv --judges judges.tsv -o units.tsv
         writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
-        (the more probable model: x on p1 and p2) to units.tsv, and judge, skill (eta), position_bias
-        (gamma), cluster, weight to judges.tsv.""",
+        (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
+        to judges.tsv.""",
 }
 
 
@@ -104,6 +118,8 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                     "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
+    add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
+                     "the judges table, the position bias and the agreement heatmap")
     p.set_defaults(run=cmd_arena_judges)
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
@@ -125,6 +141,12 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--judges", metavar="FILE", help="judge_aware and crowd_bt: write the judges' table here (judge, "
                                                      "skill, and for judge_aware position_bias, cluster, "
                                                      "cluster_size, rho, weight)")
+    p.add_argument("--baseline", metavar="MODEL",
+                   help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
+                        "pool's average model")
+    add_show_options(p, "the scores with their intervals, best at the top",
+                     "the table, the scores figure and, with a judge column, the judges' position bias and "
+                     "agreement heatmap")
     p.set_defaults(run=cmd_arena_leaderboard)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
@@ -132,11 +154,73 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("verdicts", metavar="VERDICTS")
     p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
                                                      "'{\"clusters\": null, \"prior\": \"flat\"}'")
-    p.add_argument("--judges", metavar="FILE", help="write judge, skill, position_bias, cluster, weight here")
+    p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
     p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
     p.set_defaults(run=cmd_arena_verdicts)
 
 
+
+
+def add_show_options(p: argparse.ArgumentParser, plot: str, page: str) -> None:
+    """Add ``--plot``, ``--html`` and ``--quiet`` (what a verb shows besides its table)."""
+    p.add_argument("--plot", metavar="FILE.png|FILE.svg", help=f"draw {plot} to FILE (PNG or SVG; needs "
+                                                                "matplotlib: pip install 'manyjudges[figures]')")
+    p.add_argument("--html", metavar="FILE", help=f"write one self-contained web page (no external link) with {page} "
+                                                  "(without matplotlib, the page has no figures)")
+    p.add_argument("--quiet", action="store_true", help="do not print what was read (one line on stderr: "
+                                                        "verdicts, models, judges, prompts, ties, whether the "
+                                                        "comparison graph is connected)")
+
+
+def check_show_options(args: argparse.Namespace) -> None:
+    """Refuse a ``--plot`` that is not PNG or SVG or cannot be drawn, and files named twice, before any reading."""
+    from manyjudges.arena.page import figures_missing
+
+    if args.plot is not None:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise CommandError(f"--plot {args.plot}: the figure is a .png or a .svg file")
+        missing = figures_missing()
+        if missing:
+            raise CommandError(f"--plot: {missing}")
+    named = [f for f in (args.output, args.plot, args.html, getattr(args, "pairs", None),
+                         getattr(args, "summary", None)) if f and f != "-"]
+    if "-" in (args.plot, args.html) or len(set(named)) < len(named):
+        raise CommandError("--plot and --html need a file each, not one of the tables' (nor stdout)")
+
+
+def show_summary(args: argparse.Namespace, data: Any) -> None:
+    """Print what was read (:func:`~manyjudges.arena.summary.verdicts_summary`) on stderr, unless ``--quiet``."""
+    from manyjudges.arena.summary import verdicts_summary
+
+    if not args.quiet:
+        print(f"manyjudges: {verdicts_summary(data, source_name(args.verdicts))}", file=sys.stderr)
+
+
+def source_name(name: str) -> str:
+    """Return how the summary names VERDICTS: ``standard input`` for ``-``, else the path as given."""
+    return "standard input" if name == "-" else name
+
+
+def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callable[[list[str]], str]) -> None:
+    """Write ``--plot`` (``plot()`` a figure) and ``--html`` (``page(notes)``), each whole or not at all."""
+    from manyjudges.arena.page import figures_missing
+    from manyjudges.core.atomic import atomic_file
+
+    figure = b""
+    if args.plot is not None:  # both made before either is written
+        from manyjudges.reporting.figures import figure_bytes
+
+        figure = figure_bytes(plot(), Path(args.plot).suffix.lower().lstrip("."))
+    missing = figures_missing() if args.html is not None else None
+    text = page([f"No figures: {missing}."] if missing else []) if args.html is not None else ""
+    if args.plot is not None:
+        with atomic_file(args.plot, "wb") as handle:
+            handle.write(figure)
+    if args.html is not None:
+        if missing:
+            print(f"manyjudges: {args.html} has no figures: {missing}", file=sys.stderr)
+        with atomic_file(args.html) as handle:
+            handle.write(text)
 
 
 def read_verdicts_table(name: str) -> pd.DataFrame:
@@ -160,25 +244,53 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
             raise CommandError(f"{flag} needs a file of its own (the judges table goes to -o or stdout)")
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
+    check_show_options(args)
     verdicts = read_verdicts_table(args.verdicts)
     reference = read_verdicts_table(args.reference) if args.reference else None
     measures = judge_measures(verdicts, reference, level=args.ci)
+    read = judges_read(args, verdicts)
+    write_shown(args, lambda: _position_bias(measures.judges), lambda notes: _judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
     return Output(measures.judges, tuple((path, table) for path, table in files if path))
 
 
+def judges_read(args: argparse.Namespace, verdicts: pd.DataFrame) -> list[str]:
+    """Print what ``arena judges`` read (:func:`show_summary`) and return the line, for the page."""
+    from manyjudges.arena.summary import verdicts_summary
+    from manyjudges.arena.verdict_codes import code_verdicts
+
+    data = code_verdicts(verdicts)
+    show_summary(args, data)
+    return [verdicts_summary(data, source_name(args.verdicts))]
+
+
+def _position_bias(judges: pd.DataFrame) -> Any:
+    from manyjudges.arena.judge_plots import plot_position_bias
+
+    return plot_position_bias(judges[judges["first_win_rate"].notna()])
+
+
+def _judges_page(measures: Any, notes: list[str]) -> str:
+    from manyjudges.arena.page import figures_missing, html_page, judges_figures
+
+    figures = [] if figures_missing() else judges_figures(measures.judges, measures.pairs)
+    return html_page("Judges: position bias and agreement", measures.judges, figures, notes)
+
+
 def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard``: one score per model, with bootstrap intervals."""
-    from manyjudges.arena.leaderboard import Leaderboard, make_rating
+    from manyjudges.arena.leaderboard import Leaderboard, baseline_code, leaderboard_table, make_rating
+    from manyjudges.arena.win_rates import win_curve
 
     params = parse_params(args.params)
-    build(make_rating, args.method, params)  # a bad name or value fails before the data is read
+    rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
     if args.bootstrap < 0:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
     if not 0 < args.ci < 1:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    check_show_options(args)
     judges_file = getattr(args, "judges", None)
-    if judges_file == "-" or (judges_file and judges_file == args.output):
+    if judges_file == "-" or (judges_file and judges_file in (args.output, args.plot, args.html)):
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad)
@@ -186,15 +298,47 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
 
     with input_path(args.verdicts) as path:
         verdicts = read_arena_verdicts(path, bothbad=args.bothbad)
+        show_summary(args, verdicts)
         try:
+            baseline_code(verdicts, args.baseline)
             board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
         except ValueError as err:
             raise DataError.at(path, None, str(err)) from None
-    if not judges_file:
-        return Output(board.table_)
-    if board.judges_ is None:
+    table = board.table_
+    if args.baseline is not None:
+        table = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
+                                  win_curve(rating, board.fit_), args.baseline)
+    if judges_file and board.judges_ is None:
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
-    return Output(board.table_, ((judges_file, board.judges_),))
+    write_shown(args, lambda: _scores_figure(table, args.method),
+                lambda notes: _leaderboard_page(table, verdicts, args, notes))
+    return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
+
+
+def _scores_figure(table: pd.DataFrame, method: str) -> Any:
+    from manyjudges.arena.plots import plot_leaderboard
+
+    return plot_leaderboard(table, title=f"Leaderboard ({method})", method=method)
+
+
+def _leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespace, notes: list[str]) -> str:
+    """Return the ``--html`` page of ``arena leaderboard``: what was read, the table, the figures."""
+    from manyjudges.arena.judge_aware import verdicts_of_codes
+    from manyjudges.arena.judges import judge_measures
+    from manyjudges.arena.page import figures_missing, html_page, leaderboard_figures
+    from manyjudges.arena.summary import verdicts_summary
+
+    against = f"model {args.baseline}" if args.baseline else "the pool's average model"
+    scale = "Elo points" if args.method == "elo" else "natural-log strengths"
+    read = [verdicts_summary(verdicts, source_name(args.verdicts)),
+            f"method {args.method}; scores in {scale}, centred to mean 0; {args.bootstrap} bootstrap replicates "
+            f"resampling {args.resample}, {args.ci:.0%} percentile intervals; win_rate: the expected win rate "
+            f"against {against}."]
+    figures = []
+    if not figures_missing():
+        measures = judge_measures(verdicts_of_codes(verdicts), level=args.ci) if verdicts.has_judge else None
+        figures = leaderboard_figures(table, args.method, *((measures.judges, measures.pairs) if measures else ()))
+    return html_page(f"Leaderboard ({args.method})", table, figures, [*read, *notes])
 
 
 def cmd_arena_verdicts(args: argparse.Namespace) -> Output:

@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "write_output",
-           "write_outputs"]
+__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "terminal_table",
+           "write_output", "write_outputs"]
 
 
 class CommandError(Exception):
@@ -134,16 +134,47 @@ def input_path(name: str) -> Iterator[Path]:
         yield path
 
 
-def write_output(table: pd.DataFrame, out: str | None) -> None:
-    """Write the table to ``out``, or as TSV to stdout, at full precision either way.
+def terminal_table(table: pd.DataFrame) -> str:
+    """Return the table as aligned text for a terminal, each number rounded to what it can tell.
 
-    To ``out``: a CSV when the name ends in ``.csv``, else a TSV; atomically: no half-written file is left.
-    The same writer as the pipeline's tables.
+    The cells are :func:`~manyjudges.reporting.rounded.rounded_cells`: a value with an interval
+    (``score, ci_low, ci_high``; ``win_rate, win_low, win_high``; ``first_win_rate, first_win_low,
+    first_win_high``) rounded, with its interval, to the decimal place of the leading digit of the
+    interval's width, plus one (width 0.234 -> 2 decimals, 23.4 -> 0); without an interval (or a width
+    of 0), and in every other float column, to three significant digits of the column's largest |value|;
+    integers (ranks, counts) with thousands separators; a missing value blank. Numbers are
+    right-aligned, text left-aligned, columns two spaces apart.
+    """
+    from manyjudges.reporting.rounded import rounded_cells
+
+    cells = rounded_cells(table)
+    lines = []
+    columns = [str(c) for c in table.columns]
+    right = [pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])
+             for c in table.columns]
+    widths = [max([len(name), *map(len, cells[c])]) for name, c in zip(columns, table.columns)]
+    for row in [columns, *zip(*(cells[c] for c in table.columns))]:
+        parts = [text.rjust(w) if r else text.ljust(w) for text, w, r in zip(row, widths, right)]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def write_output(table: pd.DataFrame, out: str | None, tty: bool | None = None) -> None:
+    """Write the table to ``out``, or to stdout: aligned and rounded on a terminal, else a full-precision TSV.
+
+    To ``out``: a CSV when the name ends in ``.csv``, else a TSV, at full precision; atomically: no
+    half-written file is left. The same writer as the pipeline's tables. To stdout: when it is a terminal
+    (``tty``: None asks ``sys.stdout.isatty()``), :func:`terminal_table`; to a pipe or a file, the TSV at
+    full precision.
     """
     from manyjudges.io.table_text import write_table, write_tsv_to
 
     if out is None or out == "-":
-        write_tsv_to(table, sys.stdout)
+        if sys.stdout.isatty() if tty is None else tty:
+            sys.stdout.write(terminal_table(table))
+            sys.stdout.flush()
+        else:
+            write_tsv_to(table, sys.stdout)
         return
     try:
         write_table(table, out)

@@ -10,7 +10,10 @@ from typing import Any
 import numpy as np
 
 __all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data",
-           "as_float", "as_int"]
+           "as_float", "as_int", "interval_decimals", "column_decimals", "fixed", "MAX_DECIMALS"]
+
+#: the most decimals :func:`interval_decimals` and :func:`column_decimals` give
+MAX_DECIMALS = 12
 
 #: config sources whose data the user supplies (a table of their own)
 USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
@@ -97,3 +100,43 @@ def as_int(value: Any) -> int:
         ``int(value)``.
     """
     return int(value)
+
+
+def _leading_place(x: np.ndarray) -> np.ndarray:
+    """floor(log10 |x|): the decimal place of the leading digit of each x != 0 (0.234 -> -1, 23.4 -> 1)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor(np.log10(np.abs(x)))
+
+
+def interval_decimals(width: np.ndarray) -> np.ndarray:
+    """Decimals to print a value and its interval with: the place of the width's leading digit, plus one.
+
+    ``1 - floor(log10 width)``, at least 0 and at most :data:`MAX_DECIMALS`: a width of 0.234 gives 2
+    decimals, 2.3 gives 1, 23.4 (Elo points) gives 0. -1 (the caller's fallback) where the width is
+    not finite and > 0 (no interval, or one of width 0).
+    """
+    width = np.asarray(width, dtype=float)
+    ok = np.isfinite(width) & (width > 0)
+    places = np.where(ok, 1.0 - _leading_place(np.where(ok, width, 1.0)), -1.0)
+    return np.where(ok, np.clip(places, 0, MAX_DECIMALS), -1).astype(int)
+
+
+def column_decimals(values: np.ndarray) -> int:
+    """Decimals that give the column's largest |value| three significant digits: ``2 - floor(log10 max|x|)``.
+
+    At least 0 and at most :data:`MAX_DECIMALS` (2.34 -> 2, 0.523 -> 3, 234 -> 0); 0 for a column of
+    zeros or missing values.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = np.abs(values[np.isfinite(values)])
+    if not len(finite) or finite.max() == 0:
+        return 0
+    return int(np.clip(2.0 - _leading_place(np.array([finite.max()]))[0], 0, MAX_DECIMALS))
+
+
+def fixed(x: float, decimals: int, missing: str = "") -> str:
+    """``x`` with ``decimals`` decimals, a rounded -0 printed as 0; ``missing`` for NaN."""
+    if is_missing(x) or not np.isfinite(x):
+        return missing if is_missing(x) else str(x)
+    text = f"{x:.{decimals}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
