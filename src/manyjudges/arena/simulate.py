@@ -1,5 +1,8 @@
 """``simulate`` arena source: verdicts of a panel of judges on models with known strengths.
 
+A door onto the one panel simulator, :func:`manyjudges.arena.panel_simulation.simulate_panel` (its
+``"davidson"`` judge model), with the pipeline's options: the strengths drawn here, first.
+
 K models ``m01 .. mK`` get true log-strengths s ~ N(0, ``strength_sd``^2), i.i.d., centred to mean 0.
 Each of ``n_prompts`` prompts gets ``pairs_per_prompt`` distinct unordered model pairs, uniformly at
 random among the K (K - 1) / 2 (default: every pair), and every judge of the panel judges every one of
@@ -27,8 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.random_streams import distinct_draws
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.arena.panel_simulation import PanelJudge, numbered_names, simulate_panel
 
 __all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
 
@@ -48,11 +50,6 @@ class SimulatedArena:
 
     verdicts: pd.DataFrame
     strengths: pd.Series
-
-
-def _names(prefix: str, n: int) -> np.ndarray:
-    width = max(2, len(str(n)))
-    return np.array([f"{prefix}{i + 1:0{width}d}" for i in range(n)], dtype=object)
 
 
 def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
@@ -120,33 +117,11 @@ def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     strengths = rng.normal(0.0, strength_sd, n_models)
     strengths -= strengths.mean()
-    lo, hi = np.triu_indices(n_models, k=1)
-    per_prompt = len(lo) if pairs_per_prompt is None else int(pairs_per_prompt)
-    chosen = np.sort(distinct_draws(rng, n_prompts, len(lo), per_prompt), axis=1).ravel()
-    prompt = np.repeat(np.arange(n_prompts), per_prompt)
-    first, second = lo[chosen], hi[chosen]
-    if both_orders:  # each pair twice: (lo, hi) then (hi, lo)
-        prompt = np.repeat(prompt, 2)
-        first, second = np.column_stack([first, second]).ravel(), np.column_stack([second, first]).ravel()
-    judges = list(panel)
-    n_judges = len(judges)
-    bias = np.array([float((panel[j] or {}).get("position_bias", 0.0)) for j in judges])
-    eta = np.array([float((panel[j] or {}).get("reliability", 1.0)) for j in judges])
-    prompt, first, second = (np.repeat(x, n_judges) for x in (prompt, first, second))
-    judge = np.tile(np.arange(n_judges), len(prompt) // n_judges)
-    if not both_orders:
-        swap = rng.random(len(first)) < 0.5
-        first, second = np.where(swap, second, first), np.where(swap, first, second)
-    pi_a = np.exp(strengths[first] + bias[judge])
-    pi_b = np.exp(strengths[second])
-    pi_tie = nu * np.sqrt(pi_a * pi_b)
-    u = rng.random(len(first)) * (pi_a + pi_b + pi_tie)
-    outcome = np.where(u < pi_a, 0, np.where(u < pi_a + pi_b, 1, 2))  # 0: a wins, 1: b wins, 2: tie
-    reversed_ = (rng.random(len(first)) >= eta[judge]) & (outcome < 2)
-    outcome = np.where(reversed_, 1 - outcome, outcome)
-    winners = np.array(["model_a", "model_b", "tie"], dtype=object)
-    models, prompts = _names("m", n_models), _names("p", n_prompts)
-    verdicts = verdicts_frame(prompts[prompt], np.asarray(judges, dtype=object)[judge], models[first],
-                              models[second], winners[outcome])
-    return SimulatedArena(verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
-                                              name="strength"))
+    models = numbered_names("m", n_models)
+    judges = [PanelJudge(name, reliability=float((options or {}).get("reliability", JUDGE_OPTIONS["reliability"])),
+                         position_bias=float((options or {}).get("position_bias", JUDGE_OPTIONS["position_bias"])))
+              for name, options in panel.items()]
+    drawn = simulate_panel(rng, pd.Series(strengths, index=models), judges, n_prompts, judging="davidson",
+                           pairs_per_prompt=pairs_per_prompt, both_orders=both_orders, nu=nu)
+    return SimulatedArena(drawn.verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
+                                                    name="strength"))
