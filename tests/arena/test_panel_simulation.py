@@ -154,3 +154,7 @@ def test_ties_position_bias_and_bad_knobs():
         simulate_panel(0, strengths, [PanelJudge("j", copy_of="k", copy_rate=0.5), PanelJudge("k")], 2)
     with pytest.raises(ValueError, match="style features"):
         simulate_panel(0, strengths, [PanelJudge("j", style={"length": 1.0})], 2)
+    with pytest.raises(ValueError, match="reliability and copy_rate"):
+        simulate_panel(0, strengths, [PanelJudge("j", reliability=1.5)], 2)
+    with pytest.raises(ValueError, match="tie_rate"):
+        simulate_panel(0, strengths, [PanelJudge("j")], 2, tie_rate=2.0)

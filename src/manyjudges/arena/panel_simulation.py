@@ -240,6 +240,24 @@ def true_winner_verdicts(rng: np.random.Generator, strengths: np.ndarray, judges
     return one_wins, np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
 
 
+def _check_knobs(judges: Sequence[PanelJudge], judging: str, nu: float, tie_rate: float) -> None:
+    """Raise a ValueError naming the first knob out of range.
+
+    ``judging`` one of :data:`JUDGING`; ``nu`` >= 0; ``tie_rate``, a judge's ``reliability`` and ``copy_rate`` in
+    [0, 1] (``reliability`` in (0, 1) with ``"true_winner"``, checked as its judge's turn comes); a finite
+    ``position_bias``.
+    """
+    if judging not in JUDGING:
+        raise ValueError(f"judging must be one of {', '.join(JUDGING)}, got {judging!r}")
+    if not nu >= 0 or not 0 <= tie_rate <= 1:
+        raise ValueError(f"nu must be >= 0 and tie_rate in [0, 1], got {nu} and {tie_rate}")
+    for judge in judges:
+        faithful = judging == "true_winner" or 0 <= judge.reliability <= 1  # true_winner: checked in its turn
+        if not (faithful and 0 <= judge.copy_rate <= 1 and np.isfinite(judge.position_bias)):
+            raise ValueError(f"judge {judge.name!r}: reliability and copy_rate must be in [0, 1] and position_bias "
+                             f"finite, got {judge.reliability}, {judge.copy_rate}, {judge.position_bias}")
+
+
 def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges: Sequence[PanelJudge],
                    n_prompts: int, *, judging: str = "davidson", pairs_per_prompt: int | None = None,
                    both_orders: bool = True, nu: float = 0.0, tie_rate: float = 0.0,
@@ -277,8 +295,7 @@ def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges:
     -------
     SimulatedPanel
     """
-    if judging not in JUDGING:
-        raise ValueError(f"judging must be one of {', '.join(JUDGING)}, got {judging!r}")
+    _check_knobs(judges, judging, nu, tie_rate)
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     s = np.asarray(strengths, dtype=float)
     features = answer_style(rng, style or {}, n_prompts, len(s))
