@@ -22,8 +22,8 @@ from manyjudges.arena.plots import busiest_pairs, plot_agreement, plot_leaderboa
 from manyjudges.arena.report import report_section
 from manyjudges.arena.simulate import arena_problem
 
-PANEL = {"fair": {}, "first": {"position_bias": 0.8, "reliability": 0.8},
-         "second": {"position_bias": -0.5, "reliability": 0.6}}
+PANEL = {"fair": {}, "first": {"position_bias": 0.8, "skill": 0.8},
+         "second": {"position_bias": -0.5, "skill": 0.6}}
 
 
 def test_the_design_every_judge_every_drawn_pair_in_both_orders():
@@ -60,7 +60,7 @@ def expected_probabilities(arena, panel, nu):
     rows = []
     for a, b, judge in zip(arena.verdicts["model_a"], arena.verdicts["model_b"], arena.verdicts["judge"]):
         bias = panel[judge].get("position_bias", 0.0)
-        eta = panel[judge].get("reliability", 1.0)
+        eta = panel[judge].get("skill", 1.0)
         pi_a, pi_b = math.exp(s[a] + bias), math.exp(s[b])
         tie = nu * math.sqrt(pi_a * pi_b)
         d = pi_a + pi_b + tie
@@ -91,7 +91,7 @@ def test_a_bad_simulation_is_named():
     assert "n_models" in arena_problem(1, 5, PANEL)
     assert "pairs_per_prompt must be in 1..3" in arena_problem(3, 5, PANEL, pairs_per_prompt=4)
     assert "panel" in arena_problem(3, 5, {})
-    assert "reliability" in arena_problem(3, 5, {"j": {"reliability": 1.5}})
+    assert "skill" in arena_problem(3, 5, {"j": {"skill": 1.5}})
     assert "unknown options ['bias']" in arena_problem(3, 5, {"j": {"bias": 1}})
     assert arena_problem(3, 5, {"j": None}) is None
     with pytest.raises(ValueError, match="n_prompts"):

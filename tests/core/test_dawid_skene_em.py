@@ -164,3 +164,27 @@ def test_the_e_step_by_blocks_of_items_is_the_whole_product_bit_for_bit(monkeypa
     blocks = dawid_skene(item, judge, label, **kwargs)
     assert np.array_equal(whole.posteriors, blocks.posteriors) and whole.log_likelihood == blocks.log_likelihood
     assert np.array_equal(whole.confusion, blocks.confusion) and whole.n_iter == blocks.n_iter
+
+
+def test_diagonal_and_mirror_are_checked():
+    em = dawid_skene
+    args = (np.array([0, 1]), np.array([0, 0]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="diagonal"):
+        em(*args, n_items=2, n_judges=1, n_classes=2, diagonal=-1.0)
+    with pytest.raises(ValueError, match="mirror"):
+        em(*args, n_items=2, n_judges=1, n_classes=3, mirror=(1, 2, 0))
+    with pytest.raises(ValueError, match="model='full'"):
+        em(*args, n_items=2, n_judges=1, n_classes=2, model="one_coin", diagonal=1.0)
+    plain = em(*args, n_items=2, n_judges=1, n_classes=2)
+    same = em(*args, n_items=2, n_judges=1, n_classes=2, diagonal=0.0, mirror=None)
+    assert np.array_equal(plain.posteriors, same.posteriors) and np.array_equal(plain.confusion, same.confusion)
+
+
+def test_column_sums_are_numpy_sums_bit_for_bit():
+    from manyjudges.core.posteriors import _column_max, _column_sum
+    rng = np.random.default_rng(2)
+    for k in range(2, 8):
+        x = rng.random((300, k)) * 10.0 ** rng.integers(-8, 8, size=(300, k))
+        for view in (np.ascontiguousarray(x).T, np.ascontiguousarray(x.T)):  # a column's K values adjacent, or not
+            assert np.array_equal(_column_sum(view), view.sum(axis=0))
+            assert np.array_equal(_column_max(view), view.max(axis=0))

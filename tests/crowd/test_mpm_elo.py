@@ -11,7 +11,6 @@ from scipy.stats import kendalltau
 
 from manyjudges.core.pairwise import elo as elo_kernel
 from manyjudges.core.pairwise.elo import elo_ratings, elo_schedule
-from manyjudges.crowd import elo
 from manyjudges.crowd.elo import EMEloRating, PairLabels, dawid_skene_pairs
 from manyjudges.crowd.judgments import topics_from_preferences
 from manyjudges.crowd.mpm import MPM, MPMData, mpm_hessian, mpm_objective
@@ -198,14 +197,6 @@ def test_mpm_scattered_hessian_skips_unjudged_pairs_and_equals_the_dense_one(ski
     np.testing.assert_allclose(mpm_hessian(theta, data, 0.01, skill, 0.7), dense, rtol=1e-12, atol=1e-14)
 
 
-def test_em_row_reductions_are_numpy_reductions_bit_for_bit():
-    rng = np.random.default_rng(2)
-    for shape in [(50, 2), (50, 3), (4, 3, 3)]:
-        x = rng.normal(size=shape) * 10.0 ** rng.integers(-8, 8, size=shape)
-        assert np.array_equal(elo._row_sums(x), x.sum(axis=-1, keepdims=True))
-        assert np.array_equal(elo._row_max(x), x.max(axis=-1, keepdims=True))
-
-
 @pytest.mark.parametrize("skill", [True, False])
 def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(skill, monkeypatch):
     """Newton hands mpm_hessian the terms mpm_objective computed at the same theta: the same
@@ -223,3 +214,61 @@ def test_mpm_hessian_from_the_objectives_terms_is_the_same_hessian(skill, monkey
         monkeypatch.setattr(mpm_newton, "DENSE_CELLS", cells)
         assert np.array_equal(mpm_hessian(theta, data, 0.01, skill, 0.7, terms=terms),
                               mpm_hessian(theta, data, 0.01, skill, 0.7))
+
+
+def loop_pair_em(data, max_iter=100, tol=1e-6, smoothing=0.01, diagonal=1.0):
+    """EMeloRating's EM (module docstring of manyjudges.crowd.elo), one judgment and one pair at a time."""
+    c, m, g = data.n_classes, data.m, data.n_pairs
+    swap = [1, 0, 2][:c]
+    entries = list(zip(data.k, data.p, data.label, data.count))
+    post = np.zeros((g, c))
+    for _, p, lab, n in entries:
+        post[p, lab] += n
+    post /= post.sum(axis=1, keepdims=True)
+    loglik, it = -np.inf, 0
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
+        counts = np.zeros((m, c, c))
+        for k, p, lab, n in entries:
+            for t in range(c):
+                counts[k, t, lab] += n * post[p, t]
+        counts = np.array([[[counts[k, t, lab] + counts[k, swap[t], swap[lab]] + smoothing + diagonal * (t == lab)
+                             for lab in range(c)] for t in range(c)] for k in range(m)])
+        confusion = counts / counts.sum(axis=2, keepdims=True)
+        prior = post.sum(axis=0)
+        prior = np.array([prior[t] + prior[swap[t]] + smoothing for t in range(c)])
+        prior /= prior.sum()
+        logp = np.tile(np.log(prior), (g, 1))
+        for k, p, lab, n in entries:
+            logp[p] += n * np.log(confusion[k, :, lab])
+        top = logp.max(axis=1, keepdims=True)
+        z = np.exp(logp - top).sum(axis=1, keepdims=True)
+        post = np.exp(logp - top) / z
+        new = float((top + np.log(z)).sum()) / data.count.sum()
+        if abs(new - loglik) < tol:
+            break
+        loglik = new
+    return post, confusion, prior, it
+
+
+@pytest.mark.parametrize("ties", [0.0, 0.2])
+def test_pair_em_on_the_core_em_equals_a_direct_loop(ties):
+    topic, _ = crowd(n_items=8, good=5, malicious=2, pairs=12, noise=0.2, ties=ties, seed=21)
+    data = PairLabels(topic)
+    assert (data.n_classes == 3) == (ties > 0)
+    for options in ({}, {"smoothing": 0.5, "diagonal": 0.0}, {"max_iter": 4}):
+        got, want = dawid_skene_pairs(data, **options), loop_pair_em(data, **options)
+        assert got[3] == want[3]
+        for x, y in zip(got[:3], want[:3]):
+            np.testing.assert_allclose(x, y, rtol=0, atol=1e-10)
+
+
+def test_pair_em_does_not_depend_on_which_item_of_a_pair_is_first():
+    topic, _ = crowd(n_items=8, good=5, malicious=2, pairs=12, noise=0.2, ties=0.2, seed=22)
+    data = PairLabels(topic)
+    turned = np.random.default_rng(3).random(data.n_pairs) < 0.5  # relabel these pairs: a <-> b
+    flipped = PairLabels(topic)
+    flipped.label = np.where(turned[data.p] & (data.label < 2), 1 - data.label, data.label)
+    post, _, prior, _ = dawid_skene_pairs(data)
+    post_flipped, _, prior_flipped, _ = dawid_skene_pairs(flipped)
+    np.testing.assert_allclose(post_flipped, np.where(turned[:, None], post[:, [1, 0, 2]], post), atol=1e-9)
+    np.testing.assert_allclose(prior_flipped, prior, atol=1e-12)

@@ -23,7 +23,7 @@ ARENA = {
     "datasets": {
         "tiny_arena": {
             "source": "simulate", "n_models": 5, "n_prompts": 8, "pairs_per_prompt": 4,
-            "panel": {"fair": {"reliability": 0.9}, "biased": {"position_bias": 1.0}, "human": None},
+            "panel": {"fair": {"skill": 0.9}, "biased": {"position_bias": 1.0}, "human": None},
             "reference": "human",
         },
         "tiny_noref": {  # one order per verdict, two judges picked by a list, no reference
@@ -131,8 +131,8 @@ MISTAKES = [
     (lambda a: a["methods"].update(elo={"params": {"k": 16}}), ["arena.methods.elo", "'k'"]),
     (lambda a: a["datasets"]["tiny_arena"].update(judges="*"),
      ["config: arena.datasets.tiny_arena: judges ['human'] are both in judges and in reference"]),
-    (lambda a: a["datasets"]["tiny_arena"]["panel"].update(human={"reliability": 2}),
-     ["config.arena.datasets.tiny_arena.panel.human.reliability: 2 is greater than the maximum of 1"]),
+    (lambda a: a["datasets"]["tiny_arena"]["panel"].update(human={"skill": 2}),
+     ["config.arena.datasets.tiny_arena.panel.human.skill: 2 is greater than the maximum of 1"]),
 ]
 
 

@@ -41,6 +41,7 @@ from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, judge_awar
 from manyjudges.arena.judge_clusters import judge_weights
 from manyjudges.arena.judges import JudgeMeasures, judge_measures
 from manyjudges.arena.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
+from manyjudges.arena.panel_simulation import PanelJudge, SimulatedPanel, simulate_panel
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating
 from manyjudges.arena.registry import ARENA_METHODS
 from manyjudges.arena.simulate import SimulatedArena, simulate_arena
@@ -59,7 +60,9 @@ __all__ = [
     "JudgeMeasures",
     "LEADERBOARD_METHODS",
     "Leaderboard",
+    "PanelJudge",
     "SimulatedArena",
+    "SimulatedPanel",
     "arena_judges",
     "arena_leaderboards",
     "arena_tables",
@@ -71,5 +74,6 @@ __all__ = [
     "read_reference",
     "registry",
     "simulate_arena",
+    "simulate_panel",
     "split_panel",
 ]

@@ -1,11 +1,11 @@
-"""A judge-aware leaderboard: model strengths fitted jointly with each judge's reliability and position effect.
+"""A judge-aware leaderboard: model strengths fitted jointly with each judge's skill and position effect.
 
 Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013, eq 3) with a position term per judge.
 Judge j, shown model f first and model g second, reports "f wins" with probability
 
     P(f >_j g) = eta_j sigma(s_f - s_g + gamma_j) + (1 - eta_j) sigma(-(s_f - s_g + gamma_j)),
 
-that is: with probability eta_j (its reliability) the judge reports the outcome of a Bradley-Terry
+that is: with probability eta_j (its skill) the judge reports the outcome of a Bradley-Terry
 contest (Bradley and Terry 1952) in which the answer shown first has its log-strength raised by
 gamma_j (the judge's order effect: gamma_j > 0 favours the first answer, as the "position bias" of
 Zheng et al. 2023), and otherwise the opposite. With gamma_j = 0 it is Crowd-BT. The presentation
@@ -93,7 +93,7 @@ def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
 
 
 class JudgeAware(ArenaRating):
-    """Bradley-Terry strengths fitted with a reliability eta_j and a position effect gamma_j per judge.
+    """Bradley-Terry strengths fitted with a skill eta_j and a position effect gamma_j per judge.
 
     The model is in the module docstring; the scores are log-strengths. Needs a judge column.
 

@@ -1,4 +1,4 @@
-"""One verdict per (prompt, model pair) from a panel of judges, each judge's reliability and position effect fitted.
+"""One verdict per (prompt, model pair) from a panel of judges, each judge's skill and position effect fitted.
 
 A **unit** u is a prompt and an unordered pair of models, model_1 before model_2 in natural order
 (:mod:`manyjudges.arena.verdict_codes`). It has one true winner z_u (model_1 or model_2), with the

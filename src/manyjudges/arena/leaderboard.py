@@ -50,7 +50,7 @@ LEADERBOARD_METHODS = Registry("leaderboard", {
     "bradley_terry": Builtin(ArenaBradleyTerry, "Bradley-Terry, a tie half a win each way; log-strengths"),
     "davidson": Builtin(Davidson, "Davidson's Bradley-Terry with a tie parameter; log-strengths"),
     "elo": Builtin(ArenaElo, "Elo ratings, one game per judged pair scored by its win share (ties half)"),
-    "crowd_bt": Builtin(ArenaCrowdBT, "Crowd-BT: Bradley-Terry with a reliability per judge; log-strengths"),
+    "crowd_bt": Builtin(ArenaCrowdBT, "Crowd-BT: Bradley-Terry with a skill per judge; log-strengths"),
     "judge_aware": Builtin(JudgeAware, "Crowd-BT with a position effect per judge and judges that share errors "
                            "down-weighted; log-strengths"),
 }, required=("fit_cells",))

@@ -1,10 +1,13 @@
 """``simulate`` arena source: verdicts of a panel of judges on models with known strengths.
 
+A door onto the one panel simulator, :func:`manyjudges.arena.panel_simulation.simulate_panel` (its
+``"davidson"`` judge model), with the pipeline's options: the strengths drawn here, first.
+
 K models ``m01 .. mK`` get true log-strengths s ~ N(0, ``strength_sd``^2), i.i.d., centred to mean 0.
 Each of ``n_prompts`` prompts gets ``pairs_per_prompt`` distinct unordered model pairs, uniformly at
 random among the K (K - 1) / 2 (default: every pair), and every judge of the panel judges every one of
 them: in both presentation orders (``both_orders``, as PRD's judges do) or in one order drawn at random
-per verdict. A judge j with position bias b_j and reliability eta_j, shown model a first and model b
+per verdict. A judge j with position bias b_j and skill eta_j, shown model a first and model b
 second, first draws an outcome from Davidson's (1970) model with the first shown answer's strength
 raised by b_j (log-odds):
 
@@ -27,15 +30,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.core.random_streams import distinct_draws
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.arena.panel_simulation import PanelJudge, numbered_names, simulate_panel
 
 __all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
 
 #: the keys of a ``simulate`` dataset entry passed to :func:`simulate_arena` (besides ``panel``)
 SIMULATION_OPTIONS = ("n_models", "n_prompts", "pairs_per_prompt", "both_orders", "strength_sd", "nu")
 #: a panel judge's options and their defaults
-JUDGE_OPTIONS = {"position_bias": 0.0, "reliability": 1.0}
+JUDGE_OPTIONS = {"position_bias": 0.0, "skill": 1.0}
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,6 @@ class SimulatedArena:
 
     verdicts: pd.DataFrame
     strengths: pd.Series
-
-
-def _names(prefix: str, n: int) -> np.ndarray:
-    width = max(2, len(str(n)))
-    return np.array([f"{prefix}{i + 1:0{width}d}" for i in range(n)], dtype=object)
 
 
 def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
@@ -80,9 +77,9 @@ def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str
         unknown = sorted(set(options) - set(JUDGE_OPTIONS))
         if unknown:
             return f"panel.{name}: unknown options {unknown}; known: {', '.join(JUDGE_OPTIONS)}"
-        reliability = float(options.get("reliability", JUDGE_OPTIONS["reliability"]))
-        if not 0 <= reliability <= 1:
-            return f"panel.{name}.reliability must be in [0, 1], got {reliability}"
+        skill = float(options.get("skill", JUDGE_OPTIONS["skill"]))
+        if not 0 <= skill <= 1:
+            return f"panel.{name}.skill must be in [0, 1], got {skill}"
         if not np.isfinite(float(options.get("position_bias", 0.0))):
             return f"panel.{name}.position_bias must be a finite number"
     return None
@@ -99,7 +96,7 @@ def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int
         The generator, or a seed of ``numpy.random.default_rng``.
     n_models, n_prompts : int
     panel : mapping
-        Judge name -> ``{"position_bias": b, "reliability": eta}`` (defaults 0 and 1; None: both).
+        Judge name -> ``{"position_bias": b, "skill": eta}`` (defaults 0 and 1; None: both).
     pairs_per_prompt : int, optional
         Distinct model pairs per prompt (default: all K (K - 1) / 2).
     both_orders : bool
@@ -120,33 +117,11 @@ def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     strengths = rng.normal(0.0, strength_sd, n_models)
     strengths -= strengths.mean()
-    lo, hi = np.triu_indices(n_models, k=1)
-    per_prompt = len(lo) if pairs_per_prompt is None else int(pairs_per_prompt)
-    chosen = np.sort(distinct_draws(rng, n_prompts, len(lo), per_prompt), axis=1).ravel()
-    prompt = np.repeat(np.arange(n_prompts), per_prompt)
-    first, second = lo[chosen], hi[chosen]
-    if both_orders:  # each pair twice: (lo, hi) then (hi, lo)
-        prompt = np.repeat(prompt, 2)
-        first, second = np.column_stack([first, second]).ravel(), np.column_stack([second, first]).ravel()
-    judges = list(panel)
-    n_judges = len(judges)
-    bias = np.array([float((panel[j] or {}).get("position_bias", 0.0)) for j in judges])
-    eta = np.array([float((panel[j] or {}).get("reliability", 1.0)) for j in judges])
-    prompt, first, second = (np.repeat(x, n_judges) for x in (prompt, first, second))
-    judge = np.tile(np.arange(n_judges), len(prompt) // n_judges)
-    if not both_orders:
-        swap = rng.random(len(first)) < 0.5
-        first, second = np.where(swap, second, first), np.where(swap, first, second)
-    pi_a = np.exp(strengths[first] + bias[judge])
-    pi_b = np.exp(strengths[second])
-    pi_tie = nu * np.sqrt(pi_a * pi_b)
-    u = rng.random(len(first)) * (pi_a + pi_b + pi_tie)
-    outcome = np.where(u < pi_a, 0, np.where(u < pi_a + pi_b, 1, 2))  # 0: a wins, 1: b wins, 2: tie
-    reversed_ = (rng.random(len(first)) >= eta[judge]) & (outcome < 2)
-    outcome = np.where(reversed_, 1 - outcome, outcome)
-    winners = np.array(["model_a", "model_b", "tie"], dtype=object)
-    models, prompts = _names("m", n_models), _names("p", n_prompts)
-    verdicts = verdicts_frame(prompts[prompt], np.asarray(judges, dtype=object)[judge], models[first],
-                              models[second], winners[outcome])
-    return SimulatedArena(verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
-                                              name="strength"))
+    models = numbered_names("m", n_models)
+    judges = [PanelJudge(name, skill=float((options or {}).get("skill", JUDGE_OPTIONS["skill"])),
+                         position_bias=float((options or {}).get("position_bias", JUDGE_OPTIONS["position_bias"])))
+              for name, options in panel.items()]
+    drawn = simulate_panel(rng, pd.Series(strengths, index=models), judges, n_prompts, judging="davidson",
+                           pairs_per_prompt=pairs_per_prompt, both_orders=both_orders, nu=nu)
+    return SimulatedArena(drawn.verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
+                                                    name="strength"))

@@ -21,7 +21,9 @@ computed from them, do not depend on the order of the rows. Two views of the sam
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -33,8 +35,10 @@ from manyjudges.io.verdicts import MISSING
 from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS
 
-__all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "CodedUnits",
-           "arena_verdicts", "check_verdicts", "code_units", "code_verdicts", "judge_ids", "verdict_fault"]
+__all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "Coded", "CodedUnits",
+           "arena_verdicts", "check_bothbad", "check_verdicts", "code_columns", "code_units", "code_verdicts",
+           "coded_columns", "coded_fault", "joint_codes", "judge_ids", "optional_codes", "verdict_fault",
+           "winner_codes"]
 
 VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
 #: the columns every verdicts table has (``prompt`` and ``judge`` are optional)
@@ -45,6 +49,10 @@ WINNERS = tuple(TABLE_WINNERS)
 SHOWN_CLASS = np.array([0, 1, 2, 2], dtype=np.int64)
 #: what a ``tie (bothbad)`` verdict is: a tie like any other, or dropped
 BOTHBAD_RULES = ("tie", "drop")
+
+
+#: one column as codes: (each row's index into the distinct values, the distinct values as text)
+Coded: TypeAlias = tuple[np.ndarray, Sequence[str] | np.ndarray]
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -85,9 +93,22 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
 
     Faults, in this order within a row: an empty or missing field (in column order), a ``winner``
     that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing required column is a
-    ValueError. The checks run on each column's distinct values, not on every row.
+    ValueError. The checks run on each column's distinct values, not on every row (:func:`coded_fault`).
     """
-    coded = {c: _factorized(frame[c]) for c in _present_columns(frame)}
+    return coded_fault(coded_columns(frame))
+
+
+def coded_columns(frame: pd.DataFrame) -> dict[str, Coded]:
+    """Return the verdict columns of ``frame`` that carry values (:func:`_present_columns`), each as :data:`Coded`."""
+    return {c: _factorized(frame[c]) for c in _present_columns(frame)}
+
+
+def coded_fault(coded: dict[str, Coded]) -> tuple[int, str, object] | None:
+    """Return the first faulty row of coded verdict columns, as (row, reason, value), or None (:func:`verdict_fault`).
+
+    ``coded`` holds ``model_a``, ``model_b``, ``winner`` and the optional columns that carry values, in
+    :data:`VERDICT_COLUMNS` order.
+    """
     blank = {c: np.asarray([not u.strip() for u in uniques], dtype=bool)[codes]
              for c, (codes, uniques) in coded.items()}
     faults: list[tuple[int, int, str, object]] = []
@@ -102,7 +123,8 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
         faults.append((row, 10, f"winner must be one of {', '.join(WINNERS)}", uniques[codes[row]]))
     (a, a_ids), (b, b_ids) = coded["model_a"], coded["model_b"]
     # each model_b value's code among model_a's, -1: none
-    b_as_a = pd.Index(a_ids, dtype=object).get_indexer(pd.Index(b_ids, dtype=object))
+    b_as_a = pd.Index(np.asarray(a_ids, dtype=object), dtype=object).get_indexer(
+        pd.Index(np.asarray(b_ids, dtype=object), dtype=object))
     row = _first((a == b_as_a[b]) & ~blank["model_a"])
     if row is not None:
         faults.append((row, 11, "model_a and model_b are the same model", a_ids[a[row]]))
@@ -112,17 +134,20 @@ def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
     return row, reason, value
 
 
-def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> None:
+def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> dict[str, Coded]:
     """Raise a ValueError on the first faulty row (:func:`verdict_fault`) or on a table without rows.
 
-    The error names ``name``, the row (its index label) and the value.
+    The error names ``name``, the row (its index label) and the value. Returns the checked columns as coded
+    (:func:`coded_columns`), for :func:`code_columns`.
     """
     if len(frame) == 0:
         raise ValueError(f"{name}: no verdicts")
-    fault = verdict_fault(frame)
+    coded = coded_columns(frame)
+    fault = coded_fault(coded)
     if fault is not None:
         row, reason, value = fault
         raise ValueError(f"{name}, row {frame.index[row]!r}: {reason}: {value!r}")
+    return coded
 
 
 def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -131,18 +156,36 @@ def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
     Each column is coded into those texts; values that differ but read the same, such as 1 and "1",
     share a code.
     """
-    factored = [_factorized(c) for c in columns]
-    names = np.asarray(natural_sort(set().union(*(set(u) for _, u in factored))), dtype=object)
+    return joint_codes(*(_factorized(c) for c in columns))
+
+
+def joint_codes(*coded: Coded) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Return the distinct texts of several coded columns together in natural order, and each column's codes.
+
+    Each column (:data:`Coded`) is recoded into those texts (int64), through its distinct values only.
+    """
+    names = np.asarray(natural_sort(set().union(*(set(u) for _, u in coded))), dtype=object)
     lookup = {name: i for i, name in enumerate(names)}
-    return names, [np.array([lookup[x] for x in u], dtype=np.int64)[c] for c, u in factored]
+    return names, [np.array([lookup[x] for x in u], dtype=np.int64)[c] for c, u in coded]
 
 
 def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(ids, codes) of an optional column; an absent one is one id, :data:`MISSING`, for every row."""
-    if column in present:
-        ids, (codes,) = _natural_codes(frame[column])
-        return ids, codes
-    return np.asarray([MISSING], dtype=object), np.zeros(len(frame), dtype=np.int64)
+    return optional_codes(_factorized(frame[column]) if column in present else None, len(frame))[:2]
+
+
+def optional_codes(coded: Coded | None, n_rows: int, natural: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(ids in natural order, each row's code, whether the column carries values) of ``prompt`` or ``judge``.
+
+    A column that is absent (None) or :data:`MISSING` in every row is one id, ``-``, for every row. ``natural``:
+    the distinct values are in natural order already (a parsed file's), used as they are.
+    """
+    if coded is None or (len(coded[1]) == 1 and coded[1][0] == MISSING):
+        return np.asarray([MISSING], dtype=object), np.zeros(n_rows, dtype=np.int64), False
+    if natural:
+        return np.asarray(coded[1], dtype=object), coded[0], True
+    ids, (codes,) = joint_codes(coded)
+    return ids, codes, True
 
 
 def judge_ids(frame: pd.DataFrame) -> np.ndarray:
@@ -155,7 +198,12 @@ def judge_ids(frame: pd.DataFrame) -> np.ndarray:
 
 def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
     """Each row's winner as its index in :data:`WINNERS` (checked beforehand)."""
-    codes, uniques = _factorized(frame["winner"])
+    return winner_codes(_factorized(frame["winner"]))
+
+
+def winner_codes(coded: Coded) -> np.ndarray:
+    """Each row's winner as its index in :data:`WINNERS`, from the coded column (checked beforehand)."""
+    codes, uniques = coded
     return np.asarray([WINNERS.index(w) for w in uniques], dtype=np.int64)[codes]
 
 
@@ -204,16 +252,29 @@ def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts
     ``bothbad``: ``"tie"`` (default) reads ``tie (bothbad)`` as a tie, ``"drop"`` leaves those
     verdicts out.
     """
+    check_bothbad(bothbad)
+    return code_columns(check_verdicts(verdicts), len(verdicts), bothbad)
+
+
+def check_bothbad(bothbad: str) -> None:
+    """Raise a ValueError unless ``bothbad`` is one of :data:`BOTHBAD_RULES`."""
     if bothbad not in BOTHBAD_RULES:
         raise ValueError(f"bothbad must be one of {', '.join(BOTHBAD_RULES)}, got {bothbad!r}")
-    check_verdicts(verdicts)
-    present = _present_columns(verdicts)
-    winner = _winner_codes(verdicts)
-    models, (a, b) = _natural_codes(verdicts["model_a"], verdicts["model_b"])
-    prompts, prompt = _optional_codes(verdicts, "prompt", present)
-    judges, judge = _optional_codes(verdicts, "judge", present)
-    return arena_verdicts(models, a, b, winner, (prompts, prompt), (judges, judge), bothbad,
-                          has_prompt="prompt" in present, has_judge="judge" in present)
+
+
+def code_columns(coded: Mapping[str, Coded], n_rows: int, bothbad: str, natural: bool = False) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of checked, coded verdict columns: the one coder of a frame and of a file.
+
+    ``coded`` maps ``model_a``, ``model_b``, ``winner`` and the optional ``prompt`` and ``judge`` (absent:
+    none) to :data:`Coded`; ``n_rows`` is the number of verdicts. The models of both sides are coded together in
+    natural order (:func:`joint_codes`), the winners by :data:`WINNERS`, the prompts and judges in natural order
+    (:func:`optional_codes`; ``natural``: their distinct values are in natural order already, as a parsed file's
+    are). :func:`code_verdicts` codes a frame with it, :func:`~manyjudges.arena.reader.read_arena_verdicts` a file.
+    """
+    models, (a, b) = joint_codes(coded["model_a"], coded["model_b"])
+    prompts, judges = (optional_codes(coded.get(c), n_rows, natural) for c in ("prompt", "judge"))
+    return arena_verdicts(models, a, b, winner_codes(coded["winner"]), prompts[:2], judges[:2], bothbad,
+                          has_prompt=prompts[2], has_judge=judges[2])
 
 
 def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.ndarray,

@@ -50,8 +50,8 @@ INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
 MODELS = ("full", "one_coin")
 #: when EM stops: no posterior moves by ``tol``, or EM's objective (the log-likelihood at s = 0) gains less than
-#: ``tol`` per label
-STOPS = ("posteriors", "log_likelihood")
+#: ``tol`` per label, or the log-likelihood per label moves by less than ``tol`` either way
+STOPS = ("posteriors", "log_likelihood", "mean_log_likelihood")
 #: ``init="gold"``: every other item's starting posterior is this times 1/K in every class (no class favoured;
 #: it only keeps every confusion cell a judge has labels for above 0 in the first M-step)
 GOLD_START = 1e-3
@@ -112,12 +112,7 @@ def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, s
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
     for name, v in (("tol", tol), ("smoothing", smoothing)):
-        try:
-            ok = np.isfinite(float(v)) and float(v) >= 0
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+        _check_count(name, v)
     if init not in INITS:
         raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
     if model not in MODELS:
@@ -127,22 +122,10 @@ def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, s
     return item, judge, label
 
 
-def dawid_skene(
-    item: np.ndarray,
-    judge: np.ndarray,
-    label: np.ndarray,
-    *,
-    n_items: int,
-    n_judges: int,
-    n_classes: int,
-    max_iter: int = 100,
-    tol: float = 1e-6,
-    smoothing: float = 0.01,
-    init: str = "majority",
-    model: str = "full",
-    stop: str = "posteriors",
-    known: tuple[np.ndarray, np.ndarray] | None = None,
-) -> DawidSkeneResult:
+def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_items: int, n_judges: int,
+                n_classes: int, max_iter: int = 100, tol: float = 1e-6, smoothing: float = 0.01, init: str = "majority",
+                model: str = "full", stop: str = "posteriors", known: tuple[np.ndarray, np.ndarray] | None = None,
+                diagonal: float = 0.0, mirror: tuple[int, ...] | None = None) -> DawidSkeneResult:
     """Dawid-Skene EM (Dawid & Skene 1979, Applied Statistics 28(1), 20-28) on long-format labels.
 
     From the starting posteriors (:func:`_start`), each iteration is one :func:`_m_step` (confusions and
@@ -169,14 +152,17 @@ def dawid_skene(
         so the first M-step learns the confusions and priors from the gold items.
     model : {"full", "one_coin"}
         A judge's confusion matrix: K x K free rows, or one accuracy with the errors spread uniformly.
-    stop : {"posteriors", "log_likelihood"}
+    stop : {"posteriors", "log_likelihood", "mean_log_likelihood"}
         Stop after the first iteration whose E-step moves no posterior by ``tol`` or more, or whose objective
         (:func:`_objective`) gains less than ``tol`` per label (``tol * len(item)`` in all; crowd-kit's EM
-        stops on a similar rule, on its own loss).
+        stops on a similar rule, on its own loss), or whose log-likelihood per label moves by less than ``tol``.
     known : tuple[ndarray, ndarray], optional
         Gold items and their classes (item codes, class codes; int arrays): their posteriors are one-hot on
         the class from the start and after every E-step (semi-supervised EM), and their term of the
         log-likelihood is log P(labels, class).
+    diagonal, mirror : float, tuple of int, optional
+        ``model="full"`` only (:class:`_Shape`): d more pseudo-counts on each confusion diagonal (default 0), and a
+        self-inverse relabelling m of the classes whose counts are added to the counts: cc[j, t, c] + cc[j, m(t), m(c)].
 
     Returns
     -------
@@ -189,24 +175,68 @@ def dawid_skene(
     Raises
     ------
     ValueError
-        For empty or mismatched inputs, non-integer or out-of-range indices, n_classes < 2, max_iter < 1,
-        negative tol or smoothing, an unknown init, model or stop, or bad gold items.
+        For empty or mismatched inputs, non-integer or out-of-range indices, n_classes < 2, max_iter < 1, negative
+        tol, smoothing or diagonal, an unknown init, model or stop, a bad mirror, or bad gold items.
     FloatingPointError
         When an item's labels have probability 0 under every class (possible only at s = 0).
     """
     item, judge, label = _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, smoothing, init,
                                    model, stop)
     k, n_items, n_judges = int(n_classes), int(n_items), int(n_judges)
+    shape = _check_shape(k, model, diagonal, mirror)
     gold = _check_known(known, n_items, k, init)
-    # the labels as a sparse item x (judge * K + label) count matrix L: the M-step's sums are L^T @ T and the
-    # E-step's L @ log confusion, each O(labels x K) (a repeated label counts twice)
+    # the labels as a sparse item x (judge * K + label) count matrix L (M-step: L^T @ T; E-step: L @ log confusion)
     by_item = label_matrix(item, judge, label, n_items, n_judges, k)
     *start, labelled = _start(by_item, n_items, k, init, gold)  # [posteriors]: _iterate takes them out
     # the labelled items (a slice when all are: no masked copy of the per-item vectors)
     used: slice | np.ndarray = slice(None) if labelled.all() else labelled
     threshold = tol * len(item) if stop == "log_likelihood" else tol  # the objective's: a gain per label
     return _iterate(by_item, start, used, gold, max_iter=int(max_iter), tol=threshold, smoothing=float(smoothing),
-                    model=model, stop=stop)
+                    model=model, stop=stop, shape=shape)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """The full model's extra prior: ``pseudo`` = d I (the ``diagonal`` counts), the ``mirror`` (or None).
+
+    ``diagonal`` d: more pseudo-counts on every confusion matrix's diagonal, a Dirichlet prior leaning to "the
+    judge says the true class", which breaks the label-switching symmetry of a judge nobody else overlaps.
+    ``mirror`` m: a relabelling of the classes (a permutation, its own inverse) under which the model is the
+    same, e.g. ``(1, 0, 2)`` for pair labels "first item preferred, second, tie" when which item of a pair is
+    first is arbitrary: every M-step count is added to its mirror image, cc[j, t, c] + cc[j, m(t), m(c)], and
+    so is every prior count, before the pseudo-counts. The stop ``"mean_log_likelihood"`` (EMeloRating's):
+    |L_t - L_(t-1)| / n_labels < tol, L the log-likelihood.
+    """
+
+    pseudo: float | np.ndarray
+    mirror: np.ndarray | None
+
+
+def _check_count(name: str, value: object) -> None:
+    """Raise a ValueError naming ``name`` unless ``value`` is a finite number >= 0."""
+    try:
+        ok = np.isfinite(float(value)) and float(value) >= 0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+
+
+def _check_shape(k: int, model: str, diagonal: float, mirror: tuple[int, ...] | None) -> _Shape | None:
+    """Return the extra prior of ``diagonal`` and ``mirror`` (None: neither), checked.
+
+    ``diagonal`` a finite number >= 0, ``mirror`` a permutation of 0..K-1 that is its own inverse; both need
+    ``model="full"``. The pseudo-counts s + d I are added in one sum, as EMeloRating adds them.
+    """
+    _check_count("diagonal", diagonal)
+    if not diagonal and mirror is None:
+        return None
+    if model != "full":
+        raise ValueError("diagonal and mirror need model='full'")
+    perm = None if mirror is None else np.asarray(mirror, dtype=np.int64)
+    if perm is not None and (sorted(perm.tolist()) != list(range(k)) or not (perm[perm] == np.arange(k)).all()):
+        raise ValueError(f"mirror must be a permutation of 0..{k - 1} that is its own inverse, got {mirror!r}")
+    return _Shape(float(diagonal) * np.eye(k), perm)
 
 
 def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: int, init: str
@@ -256,22 +286,29 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
 
 def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | np.ndarray,
              known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
-             stop: str) -> DawidSkeneResult:
+             stop: str, shape: _Shape | None = None) -> DawidSkeneResult:
     """Run EM from the posteriors ``start[0]`` (K, n_items), taken out of the list (so that they can go).
 
     Up to ``max_iter`` times :func:`_m_step` then :func:`_e_step`, stopping after the first iteration with
     max_i,t |T'[i, t] - T[i, t]| < tol (``stop="posteriors"``) or with an objective gain (:func:`_objective`)
     below ``tol`` (``"log_likelihood"``; ``tol`` is then the total over the labels; the first iteration
-    always runs).
+    always runs) or with |L_t - L_(t-1)| / n_labels < tol (``"mean_log_likelihood"``, L the log-likelihood, L_0 =
+    -inf).
     """
     by_label = by_item.T  # a CSC view: no second copy of the labels
     post = start.pop()
-    previous = -np.inf  # the objective after the previous iteration (stop="log_likelihood")
+    n_labels = float(by_item.data.sum())
+    previous = -np.inf  # the objective (or log-likelihood per label) after the previous iteration
     converged = False
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
-        confusion, priors = _m_step(by_label, post, used, smoothing, model)
-        if stop == "log_likelihood":
+        confusion, priors = _m_step(by_label, post, used, smoothing, model, shape)
+        if stop == "mean_log_likelihood":
+            post, log_z = _e_step(by_item, confusion, priors, known)
+            current = float(log_z[used].sum()) / n_labels
+            done = abs(current - previous) < tol
+            previous = current
+        elif stop == "log_likelihood":
             del post  # not needed past the M-step: one (K, n_items) array less at the E-step's peak
             post, log_z = _e_step(by_item, confusion, priors, known)
             current = _objective(log_z, used, confusion, priors, smoothing)
@@ -288,8 +325,8 @@ def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | 
     return DawidSkeneResult(np.ascontiguousarray(post.T), confusion, priors, n_iter, log_likelihood, converged)
 
 
-def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndarray, smoothing: float, model: str
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndarray, smoothing: float, model: str,
+            shape: _Shape | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(confusion (n_judges, K, K), priors (K,)) from the posteriors ``post`` (K, n_items), with s = ``smoothing``.
 
     With cc[j, t, c] = sum over j's labels equal to c of T[item, t] (one product of the labels' sparse
@@ -299,22 +336,38 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
         priors[t]          = (sum over labelled items i of T[i, t] + s) / (n_labelled + K s)
 
     A confusion row with no mass at all (a judge without labels at s = 0) is 1/K; ``model="one_coin"``:
-    :func:`_one_coin_confusion`.
+    :func:`_one_coin_confusion`. With ``shape`` (the options ``diagonal`` d and ``mirror`` m of :func:`dawid_skene`):
+    confusion[j, t, c] proportional to cc[j, t, c] + cc[j, m(t), m(c)] + s + d [t = c], and priors[t] to
+    sum_i (T[i, t] + T[i, m(t)]) + s.
     """
     k = post.shape[0]
     n_judges = by_label.shape[0] // k
     counts = (by_label @ post.T).reshape(n_judges, k, k)  # counts[j, c, t] = cc[j, t, c]
     if model == "full":
-        cc = counts.transpose(0, 2, 1) + smoothing
+        cc = counts.transpose(0, 2, 1) + smoothing if shape is None else _shaped_counts(counts, smoothing, shape)
         total = cc.sum(axis=2, keepdims=True)
         confusion = np.full_like(cc, 1.0 / k)
         np.divide(cc, total, out=confusion, where=total > 0)
     else:
         confusion = _one_coin_confusion(counts, smoothing)
     # summed in Fortran order, as a masked copy is laid out (the same sums, bit for bit, as with the mask)
-    priors = np.asfortranarray(post[:, used]).sum(axis=1) + smoothing
+    priors = np.asfortranarray(post[:, used]).sum(axis=1)
+    if shape is not None and shape.mirror is not None:
+        priors = priors + priors[shape.mirror]
+    priors = priors + smoothing
     priors /= priors.sum()
     return confusion, priors
+
+
+def _shaped_counts(counts: np.ndarray, smoothing: float, shape: _Shape) -> np.ndarray:
+    """Return cc[j, t, c] + cc[j, m(t), m(c)] + (s + d [t = c]), from ``counts[j, c, t]`` = cc[j, t, c].
+
+    The mirror image is added first (no ``mirror``: nothing), then the pseudo-counts, in one array s + d I.
+    """
+    cc = counts.transpose(0, 2, 1)
+    if shape.mirror is not None:
+        cc = cc + cc[:, shape.mirror][:, :, shape.mirror]
+    return cc + (smoothing + shape.pseudo)
 
 
 def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarray,
@@ -342,7 +395,8 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
     def block(items: slice) -> None:
         # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
-        joint = (row_block(by_item, items.start, items.stop) @ table).T
+        rows = by_item if items.stop - items.start == n_items else row_block(by_item, items.start, items.stop)
+        joint = (rows @ table).T
         joint += log_prior[:, None]
         post[:, items], log_z[items] = posteriors_from_log_joint(joint, _known_in(known, items))
 

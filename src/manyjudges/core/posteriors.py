@@ -39,7 +39,7 @@ def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.nda
     np.exp(joint, out=joint, where=keep)  # the posteriors are made in the joint's own memory
     np.copyto(joint, 0.0, where=~keep)
     post = joint
-    total = post.sum(axis=0)
+    total = _column_sum(post) if len(post) < 8 else post.sum(axis=0)
     post /= total
     log_z = top + np.log(total)
     if known is not None:
@@ -53,6 +53,19 @@ def one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
     items, classes = known
     post[:, items] = 0.0
     post[classes, items] = 1.0
+
+
+def _column_sum(values: np.ndarray) -> np.ndarray:
+    """Return (n,) the sum of each column of ``values`` (K, n): ``values.sum(axis=0)`` exactly.
+
+    Computed as K - 1 element-wise additions: for K < 8 the terms in the order numpy's reduction adds them
+    (so the same floats, whatever the layout; from 8 terms on numpy adds pairwise when a column's values are
+    adjacent in memory, so callers use it for K < 8 only), without its slow pass over K adjacent values.
+    """
+    total = values[0].copy()
+    for t in range(1, len(values)):
+        total += values[t]
+    return total
 
 
 def _column_max(values: np.ndarray) -> np.ndarray:

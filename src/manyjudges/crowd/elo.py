@@ -22,11 +22,14 @@ with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo withou
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
 
+from manyjudges.core.dawid_skene_em import dawid_skene
 from manyjudges.core.pairwise.elo import elo_ratings
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
+
+#: pair labels 0 (pair_a preferred), 1 (pair_b), 2 (tie) with the pair's two items swapped
+PAIR_MIRROR = (1, 0, 2)
 
 
 class PairLabels:
@@ -73,63 +76,21 @@ def dawid_skene_pairs(data: PairLabels, max_iter: int = 100, tol: float = 1e-6, 
                       diagonal: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """EM over pair labels: ``(posterior (pairs, C), confusion (m, C, C), prior (C,), iterations)``.
 
-    The M-step adds pseudo-counts ``smoothing`` to every cell of a confusion matrix and
-    ``diagonal`` more to its diagonal (a Dirichlet prior leaning to "the judge answers what is
-    true", which breaks the label-swap symmetry of a judge whose pairs nobody else judged).
-    Confusion matrices and prior are kept symmetric under swapping the two items (the M-step
-    counts are added to their mirror image), so the result does not depend on which item of a
-    pair has the lower index. Stops when the mean log-likelihood per judgment changes by less
-    than ``tol``. Both steps are one sparse product with the (judge, label) x pair count matrix.
+    The one Dawid-Skene EM (:func:`~manyjudges.core.dawid_skene_em.dawid_skene`) on the pair labels (each
+    distinct (judge, pair, label) repeated ``count`` times), started from the per-pair label shares, with:
+    pseudo-counts ``smoothing`` on every cell of a confusion matrix and ``diagonal`` more on its diagonal
+    (a Dirichlet prior leaning to "the judge answers what is true", which breaks the label-swap symmetry
+    of a judge whose pairs nobody else judged); confusion matrices and prior kept symmetric under swapping
+    the two items (``mirror`` = :data:`PAIR_MIRROR`: the M-step counts are added to their mirror image), so
+    the result does not depend on which item of a pair has the lower index; and a stop when the mean
+    log-likelihood per judgment changes by less than ``tol`` (``stop="mean_log_likelihood"``).
     """
-    c, m, g = data.n_classes, data.m, data.n_pairs
-    swap = np.array([1, 0, 2][:c])
-    counts_wp = sparse.csr_matrix((data.count, (data.k * c + data.label, data.p)), shape=(m * c, g))
-    counts_pw = counts_wp.T.tocsr()
-    total = float(data.count.sum())
-    pseudo = smoothing + diagonal * np.eye(c)
-    post = data.shares()
-    loglik = -np.inf
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
-        # M-step: counts[k, true, label] = sum_j count_j T_{p_j}(true) [k_j = k, l_j = label]
-        counts = np.asarray(counts_wp @ post).reshape(m, c, c).transpose(0, 2, 1)
-        counts = counts + counts[:, swap][:, :, swap] + pseudo
-        confusion = counts / _row_sums(counts)
-        prior = post.sum(axis=0)
-        prior = prior + prior[swap] + smoothing
-        prior /= prior.sum()
-        # E-step: log T_p(true) = log rho_true + sum_j count_j log pi_{k_j}[true, l_j]
-        log_conf = np.log(confusion).transpose(0, 2, 1).reshape(m * c, c)
-        logp = np.asarray(counts_pw @ log_conf) + np.log(prior)
-        top = _row_max(logp)
-        post = np.exp(logp - top)
-        norm = _row_sums(post)
-        post /= norm
-        new = float((top + np.log(norm)).sum()) / total
-        if abs(new - loglik) < tol:
-            break
-        loglik = new
-    return post, confusion, prior, it
-
-
-def _row_sums(x: np.ndarray) -> np.ndarray:
-    """Compute ``x.sum(axis=-1, keepdims=True)`` for a short last axis (2 or 3 classes), column by column.
-
-    The same additions in the same order (so the same floats), without numpy's slow reduction
-    along a short axis (it dominated the EM on trec_rf10's topics of ~10^4 pairs).
-    """
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        out += x[..., j]
-    return out[..., None]
-
-
-def _row_max(x: np.ndarray) -> np.ndarray:
-    """``x.max(axis=-1, keepdims=True)`` column by column (see :func:`_row_sums`)."""
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        np.maximum(out, x[..., j], out=out)
-    return out[..., None]
+    times = data.count.astype(np.int64)
+    fit = dawid_skene(np.repeat(data.p, times), np.repeat(data.k, times), np.repeat(data.label, times),
+                      n_items=data.n_pairs, n_judges=data.m, n_classes=data.n_classes, max_iter=max_iter, tol=tol,
+                      smoothing=smoothing, init="majority", model="full", stop="mean_log_likelihood",
+                      diagonal=diagonal, mirror=PAIR_MIRROR[:data.n_classes])
+    return fit.posteriors, fit.confusion, fit.priors, fit.n_iter
 
 
 def judge_agreement(data: PairLabels, posterior: np.ndarray) -> np.ndarray:

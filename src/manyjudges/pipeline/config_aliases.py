@@ -14,13 +14,15 @@ from typing import Any
 __all__ = ["CONFIG_ALIASES", "rename_config_aliases"]
 
 #: where in the config -> {former key: key}; ``("truth", "datasets")`` is every dataset spec of the
-#: ``truth`` section, ``("crowd",)`` the ``crowd`` section itself
+#: ``truth`` section, ``("crowd",)`` the ``crowd`` section itself, ``("arena", "datasets", "panel")`` every
+#: judge of every arena dataset's panel
 CONFIG_ALIASES: Mapping[tuple[str, ...], Mapping[str, str]] = {
     ("truth", "datasets"): {"n_workers": "n_judges", "worker_mix": "judge_mix", "workers": "judges"},
     ("crowd", "datasets"): {"n_workers": "n_judges", "worker_mix": "judge_mix", "pairs_per_worker": "pairs_per_judge",
                             "n_labels": "n_classes"},
     ("graded", "datasets"): {"n_labels": "n_classes"},
     ("crowd",): {"quality_bins": "skill_bins"},
+    ("arena", "datasets", "panel"): {"reliability": "skill"},
 }
 
 
@@ -57,14 +59,16 @@ def rename_config_aliases(config: MutableMapping[str, Any]) -> list[str]:
 
 
 def _places(config: Mapping[str, Any], section: str, inner: list[str]) -> list[tuple[str, MutableMapping[str, Any]]]:
-    """Return the mappings an alias table applies to: the section, or each entry of its ``datasets``."""
+    """Return the mappings an alias table applies to: the section, or each entry of each key of ``inner`` in turn.
+
+    ``["datasets"]``: each dataset spec; ``["datasets", "panel"]``: each entry of each dataset's ``panel``.
+    """
     body = config.get(section)
     if not isinstance(body, MutableMapping):
         return []
-    if not inner:
-        return [(f"config.{section}", body)]
-    entries = body.get(inner[0])
-    if not isinstance(entries, Mapping):
-        return []
-    return [(f"config.{section}.{inner[0]}.{name}", spec) for name, spec in entries.items()
-            if isinstance(spec, MutableMapping)]
+    places: list[tuple[str, MutableMapping[str, Any]]] = [(f"config.{section}", body)]
+    for key in inner:
+        places = [(f"{path}.{key}.{name}", spec) for path, parent in places
+                  if isinstance(entries := parent.get(key), Mapping)
+                  for name, spec in entries.items() if isinstance(spec, MutableMapping)]
+    return places
