@@ -179,5 +179,5 @@ class ArenaCrowdBT(ArenaRating):
             assert start.extra is not None
             x0 = np.concatenate([start.scores, start.extra])
         scores, eta = fit_crowd_bt(judge, win, lose, count, n, m, x0, self.virtual_weight, self.reg,
-                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol)
+                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol, newton=start is not None)
         return RatingFit(scores, eta)
