@@ -2,8 +2,8 @@
 its bootstrap.
 
     python benchmarks/leaderboard_speed.py [--sizes 1000000 ...] [--models 100] [--bootstrap 1000 ...]
-                                           [--mirror DIR] [--methods M ...] [--before COMMIT]
-                                           [--before-bootstrap N] [--out benchmarks/runs]
+                                           [--mirror DIR] [--methods M ...] [--method-bootstrap N]
+                                           [--before COMMIT] [--before-bootstrap N] [--out benchmarks/runs]
 
 Writes ``<out>/leaderboard_speed.tsv`` and ``.md`` and prints the table.
 
@@ -45,14 +45,14 @@ the evalica script above (no intervals).
 
 With ``--mirror DIR`` and ``--methods M ...``, every method M on the same llmfao TSV, each in a new
 process with the environment as it is (BLAS threads not limited from outside), timed from the start
-of the process to its end: ``python -m manyjudges arena leaderboard FILE --method M --bootstrap 1000
--o OUT`` (1,000 replicates resampling verdicts, seed 0) with this checkout's ``src`` first on
-``PYTHONPATH`` (``after``), and with ``--before COMMIT`` the same command with the ``src`` of that
-commit (extracted by ``git archive`` into a temporary folder) first on ``PYTHONPATH`` (``before``),
-with ``--before-bootstrap`` replicates (default 1000). In one loop over the methods, for each: after
-with 1,000 replicates, after with ``--before-bootstrap`` replicates when that is not 1,000, then
-before. ``cpu_seconds`` is the user plus system time of the process and its children (the
-worker processes of the bootstrap): above ``seconds``, more than one core was used.
+of the process to its end: ``python -m manyjudges arena leaderboard FILE --method M --bootstrap N -o
+OUT`` (N = ``--method-bootstrap``, default 1,000, replicates resampling verdicts, seed 0) with this
+checkout's ``src`` first on ``PYTHONPATH`` (``after``), and with ``--before COMMIT`` the same
+command with the ``src`` of that commit (extracted by ``git archive`` into a temporary folder) first
+on ``PYTHONPATH`` (``before``), with ``--before-bootstrap`` replicates (default 1000). In one loop
+over the methods, for each: after with N replicates, after with ``--before-bootstrap`` replicates
+when that is not N, then before. ``cpu_seconds`` is the user plus system time of the process and its
+children (the worker processes of the bootstrap): above ``seconds``, more than one core was used.
 ``max_abs_vs_ours`` compares the before table with the after one of the same replicates: the largest
 absolute difference in ``score``, and in ``ci_low`` and ``ci_high``.
 """
@@ -218,7 +218,8 @@ def table_difference(first: Path, second: Path) -> str:
     return f"score {score:.1e}, ci {ci:.1e}"
 
 
-def method_rows(mirror: Path, methods: list[str], before: str | None, before_bootstrap: int) -> list[dict]:
+def method_rows(mirror: Path, methods: list[str], before: str | None, before_bootstrap: int,
+                after_bootstrap: int = 1000) -> list[dict]:
     """Every method's command on the llmfao TSV, after and before (module docstring)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -231,9 +232,9 @@ def method_rows(mirror: Path, methods: list[str], before: str | None, before_boo
             old_src = folder / "src"
         here = Path(__file__).resolve().parents[1] / "src"
         for method in methods:
-            runs = [("after", here, 1000)]
+            runs = [("after", here, after_bootstrap)]
             if old_src is not None:
-                if before_bootstrap != 1000:
+                if before_bootstrap != after_bootstrap:
                     runs.append(("after", here, before_bootstrap))
                 runs.append((f"before ({before})", old_src, before_bootstrap))
             for code, src, replicates in runs:
@@ -298,6 +299,8 @@ def main() -> None:
                              "(default: $MANYJUDGES_MIRROR)")
     parser.add_argument("--methods", nargs="*", default=[],
                         help="with --mirror: time these leaderboard methods with 1,000 replicates on llmfao")
+    parser.add_argument("--method-bootstrap", type=int, default=1000,
+                        help="replicates of the --methods runs (default 1000)")
     parser.add_argument("--before", help="with --methods: also time the src of this commit")
     parser.add_argument("--before-bootstrap", type=int, default=1000,
                         help="replicates of the --before runs (default 1000)")
@@ -306,7 +309,8 @@ def main() -> None:
     if args.methods:
         if args.mirror is None:
             parser.error("--methods needs --mirror")
-        rows = method_rows(Path(args.mirror), args.methods, args.before, args.before_bootstrap)
+        rows = method_rows(Path(args.mirror), args.methods, args.before, args.before_bootstrap,
+                           args.method_bootstrap)
         write_tables(rows, METHOD_COLUMNS, Path(args.out), "leaderboard_methods_speed",
                      "Leaderboard speed by method (llmfao)",
                      [f"numpy {np.__version__}, python {platform.python_version()}, {os.cpu_count()} CPUs"])
