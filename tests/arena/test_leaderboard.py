@@ -315,7 +315,7 @@ def test_crowd_bt_replicates_by_newton_equal_scipys_lbfgsb_from_the_same_start()
     lose = np.concatenate([cells.hi[lo_wins], cells.lo[hi_wins], cells.hi[tie], cells.lo[tie]])
     n, m = cells.n_models, cells.n_judges
     rng = np.random.default_rng(0)
-    for _ in range(12):
+    for _ in range(6):
         counts = units @ np.bincount(rng.integers(0, units.shape[1], units.shape[1]),
                                      minlength=units.shape[1]).astype(float)
         ours = rating.fit_cells(cells, counts, full)
