@@ -2,7 +2,8 @@
 its bootstrap.
 
     python benchmarks/leaderboard_speed.py [--sizes 1000000 ...] [--models 100] [--bootstrap 1000 ...]
-                                           [--mirror DIR] [--out benchmarks/runs]
+                                           [--mirror DIR] [--methods M ...] [--method-bootstrap N]
+                                           [--before COMMIT] [--before-bootstrap N] [--out benchmarks/runs]
 
 Writes ``<out>/leaderboard_speed.tsv`` and ``.md`` and prints the table.
 
@@ -41,12 +42,26 @@ and on it, each command three times in a new process with ``OPENBLAS_NUM_THREADS
 reported): ``manyjudges crowd leaderboard FILE -o OUT`` (its defaults: Bradley-Terry, ties half,
 reg 0.01, 1,000 replicates resampling verdicts, seed 0), the same with ``--resample prompts``, and
 the evalica script above (no intervals).
+
+With ``--mirror DIR`` and ``--methods M ...``, every method M on the same llmfao TSV, each in a new
+process with the environment as it is (BLAS threads not limited from outside), timed from the start
+of the process to its end: ``python -m manyjudges arena leaderboard FILE --method M --bootstrap N -o
+OUT`` (N = ``--method-bootstrap``, default 1,000, replicates resampling verdicts, seed 0) with this
+checkout's ``src`` first on ``PYTHONPATH`` (``after``), and with ``--before COMMIT`` the same
+command with the ``src`` of that commit (extracted by ``git archive`` into a temporary folder) first
+on ``PYTHONPATH`` (``before``), with ``--before-bootstrap`` replicates (default 1000). In one loop
+over the methods, for each: after with N replicates, after with ``--before-bootstrap`` replicates
+when that is not N, then before. ``cpu_seconds`` is the user plus system time of the process and its
+children (the worker processes of the bootstrap): above ``seconds``, more than one core was used.
+``max_abs_vs_ours`` compares the before table with the after one of the same replicates: the largest
+absolute difference in ``score``, and in ``ci_low`` and ``ci_high``.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,6 +76,7 @@ from timing_harness import best_of, write_tables
 from manyjudges.arena import Leaderboard
 
 COLUMNS = ("n_verdicts", "n_models", "implementation", "seconds", "per_replicate_ms", "max_abs_vs_ours", "notes")
+METHOD_COLUMNS = ("method", "code", "replicates", "seconds", "cpu_seconds", "per_replicate_ms", "max_abs_vs_ours")
 
 
 def simulate(n: int, n_models: int, seed: int = 0, nu: float = 0.6, n_prompts: int = 500) -> pd.DataFrame:
@@ -169,6 +185,70 @@ def llmfao_rows(mirror: Path) -> list[dict]:
     return rows
 
 
+def llmfao_tsv(mirror: Path, folder: Path) -> tuple[Path, int, int]:
+    """The llmfao crowd's verdicts written to ``folder/llmfao.tsv``; its path, verdicts and models."""
+    from manyjudges.io.sources.verdict_sources import verdicts_of_source
+    from manyjudges.pipeline.download import mirror_path, pinned_files
+
+    files = [p for p in pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
+    verdicts = verdicts_of_source("llmfao", [mirror_path(p, mirror) for p in files])
+    path = folder / "llmfao.tsv"
+    verdicts.to_csv(path, sep="\t", index=False)
+    return path, len(verdicts), len(set(verdicts["model_a"]) | set(verdicts["model_b"]))
+
+
+def timed_command(src: Path, path: Path, method: str, replicates: int, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, with the children) of one leaderboard command with ``src`` first."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "manyjudges", "arena", "leaderboard", str(path), "--method", method,
+                    "--bootstrap", str(replicates), "-o", str(out)], check=True, env=env, capture_output=True)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def table_difference(first: Path, second: Path) -> str:
+    """Largest absolute difference of ``score`` and of ``ci_low, ci_high`` between two leaderboard tables."""
+    a = pd.read_csv(first, sep="\t").set_index("model").sort_index()
+    b = pd.read_csv(second, sep="\t").set_index("model").sort_index()
+    score = np.abs(a["score"] - b["score"]).max()
+    ci = np.abs(a[["ci_low", "ci_high"]] - b[["ci_low", "ci_high"]]).to_numpy().max()
+    return f"score {score:.1e}, ci {ci:.1e}"
+
+
+def method_rows(mirror: Path, methods: list[str], before: str | None, before_bootstrap: int,
+                after_bootstrap: int = 1000) -> list[dict]:
+    """Every method's command on the llmfao TSV, after and before (module docstring)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path, _, _ = llmfao_tsv(mirror, folder)
+        old_src = None
+        if before is not None:
+            archive = subprocess.run(["git", "archive", before, "src"], check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+            old_src = folder / "src"
+        here = Path(__file__).resolve().parents[1] / "src"
+        for method in methods:
+            runs = [("after", here, after_bootstrap)]
+            if old_src is not None:
+                if before_bootstrap != after_bootstrap:
+                    runs.append(("after", here, before_bootstrap))
+                runs.append((f"before ({before})", old_src, before_bootstrap))
+            for code, src, replicates in runs:
+                out = folder / f"{method}-{code.split()[0]}-{replicates}.tsv"
+                seconds, cpu = timed_command(src, path, method, replicates, out)
+                other = folder / f"{method}-after-{replicates}.tsv"
+                diff = table_difference(out, other) if code != "after" and other.exists() else ""
+                rows.append({"method": method, "code": code, "replicates": replicates, "seconds": round(seconds, 2),
+                             "cpu_seconds": round(cpu, 2), "per_replicate_ms": round(1000 * seconds / replicates, 1),
+                             "max_abs_vs_ours": diff})
+                print(rows[-1], flush=True)
+    return rows
+
+
 def run_size(n: int, n_models: int, n_bootstrap: int) -> list[dict]:
     """The rows of one size (module docstring)."""
     import evalica
@@ -217,8 +297,25 @@ def main() -> None:
     parser.add_argument("--mirror", type=Path, default=os.environ.get("MANYJUDGES_MIRROR"),
                         help="the data mirror root: also time the llmfao crowd's leaderboard "
                              "(default: $MANYJUDGES_MIRROR)")
+    parser.add_argument("--methods", nargs="*", default=[],
+                        help="with --mirror: time these leaderboard methods with 1,000 replicates on llmfao")
+    parser.add_argument("--method-bootstrap", type=int, default=1000,
+                        help="replicates of the --methods runs (default 1000)")
+    parser.add_argument("--before", help="with --methods: also time the src of this commit")
+    parser.add_argument("--before-bootstrap", type=int, default=1000,
+                        help="replicates of the --before runs (default 1000)")
     parser.add_argument("--out", default="benchmarks/runs")
     args = parser.parse_args()
+    if args.methods:
+        if args.mirror is None:
+            parser.error("--methods needs --mirror")
+        rows = method_rows(Path(args.mirror), args.methods, args.before, args.before_bootstrap,
+                           args.method_bootstrap)
+        write_tables(rows, METHOD_COLUMNS, Path(args.out), "leaderboard_methods_speed",
+                     "Leaderboard speed by method (llmfao)",
+                     [f"numpy {np.__version__}, python {platform.python_version()}, {os.cpu_count()} CPUs"])
+        print(pd.DataFrame(rows).to_string(index=False))
+        return
     boots = args.bootstrap * len(args.sizes) if len(args.bootstrap) == 1 else args.bootstrap
     rows = []
     with threadpool_limits(1):

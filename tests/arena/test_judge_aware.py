@@ -15,7 +15,7 @@ from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, unit_objec
 from manyjudges.arena.judge_clusters import auto_clusters, cluster_weights, judge_weights
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
-from manyjudges.core.pairwise.crowd_bt import (
+from manyjudges.core.pairwise.judge_aware import (
     fit_judge_aware,
     judge_aware_curvature,
     judge_aware_objective,
@@ -87,7 +87,7 @@ def test_objective_and_gradient_against_the_direct_loop():
     from manyjudges.arena.cells import cell_table
     from manyjudges.arena.judge_aware import judgments_of_cells
     from manyjudges.arena.verdict_codes import code_verdicts
-    from manyjudges.core.pairwise.crowd_bt import judge_aware_objective
+    from manyjudges.core.pairwise.judge_aware import judge_aware_objective
 
     verdicts = verdict_level_panel(1, [0.85, 0.7, 0.95], [1.0, 0.0, -0.5], n_prompts=3, tie_rate=0.15)
     data = code_verdicts(verdicts)
@@ -384,7 +384,7 @@ def test_the_curvature_is_the_hessian_of_the_objective():
     off = full[n:, n:] - np.diag(np.diag(full[n:, n:]))
     off[np.arange(m), n - n + m + np.arange(m)] = off[m + np.arange(m), np.arange(m)] = 0.0
     assert np.abs(off).max() < 1e-5  # a judge's parameters meet no other judge's
-    from manyjudges.core.pairwise.crowd_bt import _Judgments  # Newton's own value and gradient: the objective's
+    from manyjudges.core.pairwise.judge_aware import _Judgments  # Newton's own value and gradient: the objective's
 
     value, grad = _Judgments.of(args).value(x)
     assert value == pytest.approx(judge_aware_objective(x, *args)[0], rel=1e-12)

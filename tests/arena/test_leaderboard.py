@@ -261,3 +261,68 @@ def test_bad_input_is_named():
     assert np.isfinite(Leaderboard("bradley_terry").fit(never_loses).scores_).all()  # reg > 0 by default
     with pytest.raises(ValueError, match="resample must be one of"):
         Leaderboard(resample="topics").fit(verdicts)
+
+
+@pytest.mark.parametrize("method, resample", [("bradley_terry", "verdicts"), ("davidson", "prompts"),
+                                              ("elo", "verdicts"), ("crowd_bt", "verdicts"),
+                                              ("judge_aware", "judges")])
+def test_replicates_in_processes_equal_the_serial_loop_bit_for_bit(method, resample):
+    verdicts = simulated_verdicts(seed=9, n=160, n_judges=5)
+    serial = Leaderboard(method, n_bootstrap=12, resample=resample, seed=4, n_jobs=1).fit(verdicts)
+    forked = Leaderboard(method, n_bootstrap=12, resample=resample, seed=4, n_jobs=2).fit(verdicts)
+    assert np.isfinite(serial.replicates_).all()
+    assert np.array_equal(serial.replicates_, forked.replicates_)
+    pd.testing.assert_frame_equal(serial.table_, forked.table_, check_exact=True)
+
+
+def test_the_progress_of_processes_counts_up_to_the_replicates():
+    seen = []
+    Leaderboard("bradley_terry", n_bootstrap=40, n_jobs=2).fit(simulated_verdicts(), lambda d, t: seen.append((d, t)))
+    assert seen[0] == (1, 40) and seen[-1] == (40, 40)
+    assert all(b[0] > a[0] for a, b in zip(seen, seen[1:]))
+
+
+def test_a_replicate_error_in_a_worker_reaches_the_caller():
+    from manyjudges.arena.ratings import ArenaBradleyTerry
+
+    class Fails(ArenaBradleyTerry):
+        def fit_cells(self, cells, counts, start=None):
+            if start is not None and counts.sum() % 2:
+                raise ValueError("replicate failed")
+            return super().fit_cells(cells, counts, start)
+
+    verdicts = simulated_verdicts().iloc[:149]  # an odd number of verdicts: every replicate fails
+    with pytest.raises(ValueError, match="replicate failed"):
+        Leaderboard(Fails(), n_bootstrap=10, n_jobs=2).fit(verdicts)
+
+
+def test_crowd_bt_replicates_by_newton_equal_scipys_lbfgsb_from_the_same_start():
+    """A replicate's projected Newton fit against scipy's L-BFGS-B from the full-data fit (the former path)."""
+    from manyjudges.arena.cells import cell_table, unit_matrix
+    from manyjudges.arena.ratings import ArenaCrowdBT
+    from manyjudges.arena.verdict_codes import code_verdicts
+    from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE
+    from manyjudges.core.pairwise.crowd_bt import crowd_bt_objective
+
+    data = code_verdicts(simulated_verdicts(seed=10, n=400, n_judges=6), "tie")
+    rating = ArenaCrowdBT()
+    cells, cell_of_verdict = cell_table(data, True, False)
+    units = unit_matrix(data, cell_of_verdict, cells.n_cells, "verdicts", None)
+    full = rating.fit_cells(cells, np.bincount(cell_of_verdict, minlength=cells.n_cells).astype(float))
+    lo_wins, hi_wins, tie = (cells.outcome == LO_WINS), (cells.outcome == HI_WINS), (cells.outcome == TIE)
+    judge = np.concatenate([cells.judge[lo_wins], cells.judge[hi_wins], cells.judge[tie], cells.judge[tie]])
+    win = np.concatenate([cells.lo[lo_wins], cells.hi[hi_wins], cells.lo[tie], cells.hi[tie]])
+    lose = np.concatenate([cells.hi[lo_wins], cells.lo[hi_wins], cells.hi[tie], cells.lo[tie]])
+    n, m = cells.n_models, cells.n_judges
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        counts = units @ np.bincount(rng.integers(0, units.shape[1], units.shape[1]),
+                                     minlength=units.shape[1]).astype(float)
+        ours = rating.fit_cells(cells, counts, full)
+        count = np.concatenate([counts[lo_wins], counts[hi_wins], 0.5 * counts[tie], 0.5 * counts[tie]])
+        theirs = minimize(crowd_bt_objective, np.concatenate([full.scores, full.extra]), jac=True,
+                          args=(judge, win, lose, count, n, 1.0, 0.0, (1.0, 1.0)), method="L-BFGS-B",
+                          bounds=[(None, None)] * n + [(0.01, 0.99)] * m,
+                          options={"gtol": 1e-10, "ftol": 1e-15, "maxiter": 10000}).x
+        np.testing.assert_allclose(ours.scores, theirs[:n], atol=1e-6)
+        np.testing.assert_allclose(ours.extra, theirs[n:], atol=1e-6)

@@ -39,28 +39,30 @@ def bootstrap_seed(seed: int, dataset: str, method: str) -> int:
 
 
 def leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int, resample: str, ci: float,
-                    seed: int, bothbad: str = "tie") -> Leaderboard:
+                    seed: int, bothbad: str = "tie", n_jobs: int | None = None) -> Leaderboard:
     """Return the (unfitted) leaderboard of one ``methods`` entry (``{method, params}``).
 
-    The method defaults to the entry's ``name``.
+    The method defaults to the entry's ``name``; ``n_jobs``: the bootstrap's processes (:class:`Leaderboard`).
     """
     entry = entry or {}
     return Leaderboard(entry.get("method") or name, dict(entry.get("params") or {}), n_bootstrap=int(n_bootstrap),
-                       resample=resample, ci=float(ci), seed=int(seed), bothbad=bothbad)
+                       resample=resample, ci=float(ci), seed=int(seed), bothbad=bothbad, n_jobs=n_jobs)
 
 
 def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str, Any] | None], dataset: str,
                        seed: int, n_bootstrap: int = 1000, resample: str = "verdicts", ci: float = 0.95,
-                       bothbad: str = "tie") -> pd.DataFrame:
+                       bothbad: str = "tie", n_jobs: int | None = None) -> pd.DataFrame:
     """Return every method's leaderboard of ``verdicts``, stacked.
 
     Columns :data:`LEADERBOARD_TABLE_COLUMNS`, methods in the order of ``methods``, each best first.
     Method ``m``'s bootstrap seed is :func:`bootstrap_seed` (``seed``, ``dataset``, ``m``). The warning
-    of a model absent from some replicates goes to the log.
+    of a model absent from some replicates goes to the log. ``n_jobs``: the bootstrap's processes (the
+    pipeline passes its job's threads); the numbers are the same for any.
     """
     tables = []
     for name, entry in methods.items():
-        board = leaderboard_for(entry, name, n_bootstrap, resample, ci, bootstrap_seed(seed, dataset, name), bothbad)
+        board = leaderboard_for(entry, name, n_bootstrap, resample, ci, bootstrap_seed(seed, dataset, name), bothbad,
+                                n_jobs)
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

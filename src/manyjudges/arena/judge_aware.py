@@ -49,7 +49,7 @@ from manyjudges.arena.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import fit_judge_aware, refit_judge_aware
+from manyjudges.core.pairwise.judge_aware import fit_judge_aware, refit_judge_aware
 from manyjudges.io.verdicts import MISSING, WINNERS
 
 __all__ = ["JUDGE_COLUMNS", "JudgeAware", "judge_table", "judgments_of_cells", "verdicts_of_codes"]

@@ -22,8 +22,12 @@ normalisation). Intervals are percentile intervals over the replicates where the
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
+import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 import numpy as np
@@ -36,6 +40,7 @@ from manyjudges.arena.rank_intervals import competition_ranks, percentile_interv
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
+from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
 
@@ -112,6 +117,9 @@ class Leaderboard(Estimator):
         Seed of ``numpy.random.default_rng``.
     bothbad : {"tie", "drop"}
         ``tie (bothbad)`` verdicts are ties (default) or left out.
+    n_jobs : int, optional
+        Processes fitting the replicates (None: the CPUs the process may use); the numbers are the same
+        for any value (:func:`bootstrap_replicates`).
 
     Attributes
     ----------
@@ -137,9 +145,9 @@ class Leaderboard(Estimator):
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
                  n_bootstrap: int = 0, resample: str = "verdicts", ci: float = 0.95, seed: int = 0,
-                 bothbad: str = "tie") -> None:
+                 bothbad: str = "tie", n_jobs: int | None = None) -> None:
         self.method, self.params, self.n_bootstrap, self.resample = method, params, n_bootstrap, resample
-        self.ci, self.seed, self.bothbad = ci, seed, bothbad
+        self.ci, self.seed, self.bothbad, self.n_jobs = ci, seed, bothbad, n_jobs
 
     def _check_params(self) -> None:
         make_rating(self.method, self.params)
@@ -149,6 +157,8 @@ class Leaderboard(Estimator):
             raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {self.resample!r}")
         if not 0 < self.ci < 1:
             raise ValueError(f"ci must be in (0, 1), got {self.ci}")
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer)) or self.n_jobs < 1):
+            raise ValueError(f"n_jobs must be an integer >= 1 or None, got {self.n_jobs!r}")
 
     def fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None
             ) -> Leaderboard:
@@ -166,8 +176,10 @@ class Leaderboard(Estimator):
         weights = rating.verdict_weights(data)
         units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights)
         counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
-        scores, fit = _fit_counts(rating, cells, counts, None, None)
-        replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed, progress)
+        with one_blas_thread():
+            scores, fit = _fit_counts(rating, cells, counts, None, None)
+            replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
+                                              progress, self.n_jobs)
         self.fit_, self.replicates_ = fit, replicates
         self.judges_ = judges_side_table(rating, data, fit)
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
@@ -192,21 +204,109 @@ def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) 
 
 
 def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
-                         n: int, seed: int, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """Return the (n, models) replicate scores (module docstring).
+                         n: int, seed: int, progress: Callable[[int, int], None] | None = None,
+                         n_jobs: int | None = None) -> np.ndarray:
+    """Return the (n, models) replicate scores (module docstring), fitted by ``n_jobs`` processes.
 
     Replicate r's unit multiplicities are ``bincount(rng.integers(0, n_units, n_units))``, its cell
-    counts ``units @ multiplicities``.
+    counts ``units @ multiplicities``. This process makes the draws, one replicate at a time in the
+    order r = 0, 1, ...; this process fits replicate 0, and with ``n_jobs`` > 1 forked worker
+    processes fit the others, in blocks of consecutive replicates (:func:`_fit_in_processes`). A fit
+    depends on its draw and the full-data fit only, so every replicate's scores are the same, bit
+    for bit, for any ``n_jobs`` (BLAS on one thread in each process:
+    :func:`~manyjudges.core.blas_threads.one_blas_thread`). ``n_jobs``: None, as many processes as
+    the CPUs this process may use, but only when replicate 0's time says the others would take
+    :data:`PARALLEL_SECONDS` or more here (else forking costs more than it saves); 1 (or a system
+    without ``fork``), this process alone. ``progress(done, total)`` is called as replicates are
+    done (after each, or each block), ``done`` counting up.
     """
+    jobs = max(1, min(_available_cpus() if n_jobs is None else int(n_jobs), n))
     rng = np.random.default_rng(seed)
     n_units = units.shape[1]
+    state = (rating, cells, units, fit, scores)
     out = np.full((n, cells.n_models), np.nan)
+    start = time.perf_counter()
     for r in range(n):
-        weight = np.bincount(rng.integers(0, n_units, n_units), minlength=n_units).astype(float)
-        out[r], _ = _fit_counts(rating, cells, units @ weight, fit, scores)
+        if r == 1 and jobs > 1 and "fork" in multiprocessing.get_all_start_methods() and (
+                n_jobs is not None or (n - 1) * (time.perf_counter() - start) >= PARALLEL_SECONDS):
+            _fit_in_processes(state, rng, out, 1, jobs, progress)
+            break
+        out[r] = _fit_draw(state, rng.integers(0, n_units, n_units))
         if progress is not None:
             progress(r + 1, n)
     return out
+
+
+#: with ``n_jobs=None``, the bootstrap forks worker processes when the first replicate's time says
+#: the others would take at least this many seconds in one process
+PARALLEL_SECONDS = 1.0
+#: what a replicate's fit needs: (rating, cells, units, full-data fit, full-data scores)
+_State = tuple[ArenaRating, Cells, Any, RatingFit, np.ndarray]
+#: a forked worker's :data:`_State`, set by :func:`_start_worker`
+_WORKER_STATE: _State | None = None
+#: a block of consecutive replicates sent to a worker holds at most this many unit draws in all
+_BLOCK_DRAWS = 1_000_000
+
+
+def _fit_draw(state: _State, draw: np.ndarray) -> np.ndarray:
+    """Return one replicate's centred scores from its draw of unit indices."""
+    rating, cells, units, fit, scores = state
+    weight = np.bincount(draw, minlength=units.shape[1]).astype(float)
+    return _fit_counts(rating, cells, units @ weight, fit, scores)[0]
+
+
+def _start_worker(state: _State) -> None:
+    """Keep ``state`` for :func:`_fit_block` and limit the worker's BLAS to one thread for its life."""
+    global _WORKER_STATE
+    _WORKER_STATE = state
+    one_blas_thread().__enter__()
+
+
+def _fit_block(draws: np.ndarray) -> np.ndarray:
+    """Return the scores of a block of replicates (in a worker), one row of ``draws`` each."""
+    assert _WORKER_STATE is not None
+    return np.stack([_fit_draw(_WORKER_STATE, draw) for draw in draws])
+
+
+def _fit_in_processes(state: _State, rng: np.random.Generator, out: np.ndarray, first: int, jobs: int,
+                      progress: Callable[[int, int], None] | None) -> None:
+    """Fill the rows ``first, first + 1, ...`` of ``out`` (one per replicate) by ``jobs`` forked processes.
+
+    The draws are made here, in row order, a block of consecutive replicates at a time, at most 2
+    blocks per job waiting. A block has at most 25 replicates and :data:`_BLOCK_DRAWS` unit draws
+    (int32), and about an eighth of a job's share, so that the jobs end together and the progress
+    moves.
+    """
+    n_units, n = state[2].shape[1], len(out)
+    block = max(1, min(25, (n - first) // (8 * jobs), _BLOCK_DRAWS // max(n_units, 1)))
+    pending: dict[Future[np.ndarray], int] = {}
+    drawn = done = first
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,
+                               initargs=(state,))
+    try:
+        while drawn < n or pending:
+            while drawn < n and len(pending) < 2 * jobs:
+                k = min(block, n - drawn)
+                draws = np.stack([rng.integers(0, n_units, n_units) for _ in range(k)]).astype(np.int32)
+                pending[pool.submit(_fit_block, draws)] = drawn
+                drawn += k
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                row = pending.pop(future)
+                scores = future.result()
+                out[row:row + len(scores)] = scores
+                done += len(scores)
+                if progress is not None:
+                    progress(done, n)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _available_cpus() -> int:
+    """Return how many CPUs this process may run on (its affinity where the system tells it, else all)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1  # pragma: no cover
 
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,

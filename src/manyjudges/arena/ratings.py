@@ -131,8 +131,10 @@ class ArenaCrowdBT(ArenaRating):
     fitted as :class:`~manyjudges.crowd.bradley_terry.CrowdBT` (joint L-BFGS-B over s and eta,
     virtual-item regulariser ``virtual_weight``, Beta ``eta_prior``, eta in ``eta_bounds``), from
     the Bradley-Terry scores with the virtual item and eta = ``eta_init`` (a replicate: from the
-    full-data fit). ``ties="half"`` (default): a tie is half a judgment each way; ``"drop"``
-    ignores it. ``extra`` = the judges' eta. Needs a judge column.
+    full-data fit, L-BFGS-B as far as a projected gradient of 1, then projected Newton steps to
+    1e-9; :func:`~manyjudges.core.pairwise.crowd_bt.fit_crowd_bt`). ``ties="half"`` (default): a
+    tie is half a judgment each way; ``"drop"`` ignores it. ``extra`` = the judges' eta. Needs a
+    judge column.
     """
 
     name = "crowd_bt"
@@ -179,5 +181,5 @@ class ArenaCrowdBT(ArenaRating):
             assert start.extra is not None
             x0 = np.concatenate([start.scores, start.extra])
         scores, eta = fit_crowd_bt(judge, win, lose, count, n, m, x0, self.virtual_weight, self.reg,
-                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol)
+                                   self.eta_prior, self.eta_bounds, self.max_iter, self.tol, newton=start is not None)
         return RatingFit(scores, eta)

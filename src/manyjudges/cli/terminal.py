@@ -17,7 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "terminal_table",
+__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "seconds_left",
+           "terminal_table",
            "write_output", "write_outputs"]
 
 
@@ -32,11 +33,13 @@ PROGRESS_LINE_SECONDS = 10.0
 
 
 class Progress:
-    """Progress over the steps of a long loop (folds, topics) on stderr.
+    """Progress over the steps of a long loop (folds, topics, bootstrap replicates) on stderr, with the time left.
 
-    A one-line bar on a terminal; elsewhere (a log file, a pipe) a line ``label: done/total steps, seconds``
-    whenever :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows
-    it is alive and a short one prints nothing.
+    A one-line bar on a terminal, ``label [###...] done/total, elapsed s, left s left``; elsewhere (a log
+    file, a pipe) a line ``label: done/total done, elapsed s, left s left`` whenever
+    :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows it is
+    alive and a short one prints nothing. The time left is (total - done) times the mean time of a step
+    so far (:func:`seconds_left`).
     """
 
     def __init__(self, label: str, stream: Any = None) -> None:
@@ -48,22 +51,37 @@ class Progress:
         """Show that ``done`` of ``total`` steps are done (a bar, or a line when one is due)."""
         if total <= 0:
             return
+        now = time.perf_counter()
+        elapsed = now - self.start
         if not self.enabled:
-            now = time.perf_counter()
             if now - self.last_line >= PROGRESS_LINE_SECONDS:
                 self.last_line = now
-                self.stream.write(f"manyjudges: {self.label}: {done}/{total} done, {now - self.start:.1f} s\n")
-                self.stream.flush()
+                left = "" if done >= total else f", {seconds_left(done, total, elapsed)} left"
+                self._line(f"{done}/{total} done, {elapsed:.1f} s{left}")
             return
         width = 30
         filled = int(width * done / total)
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:.1f} s")
+        left = "" if done >= total else f", {seconds_left(done, total, elapsed)} left"
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}, {elapsed:.1f} s"
+                          f"{left}\033[K")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
 
+    def _line(self, text: str) -> None:
+        self.stream.write(f"manyjudges: {self.label}: {text}\n")
+        self.stream.flush()
 
+
+def seconds_left(done: int, total: int, elapsed: float) -> str:
+    """Return the estimated time left, ``elapsed / done * (total - done)``, as ``"12 s"`` (``"? s"`` before a step).
+
+    Above 99 s, as ``"3 min 20 s"``.
+    """
+    if done <= 0:
+        return "? s"
+    left = round(elapsed / done * (total - done))
+    return f"{left} s" if left < 100 else f"{left // 60} min {left % 60} s"
 
 
 class Stages:
