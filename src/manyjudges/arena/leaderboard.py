@@ -19,6 +19,8 @@ among themselves, and the replicate's scores are shifted so that the present mod
 their mean in the full-data fit (with every model present that is mean 0, the usual
 normalisation). Intervals are percentile intervals over the replicates where the model is present
 (:func:`~manyjudges.arena.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
+A model whose replicate scores are fewer than two or all equal gets no interval (NaN), not a zero-width one.
+Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudges.arena.pieces`).
 """
 from __future__ import annotations
 
@@ -32,13 +34,15 @@ import pandas as pd
 from manyjudges.arena.cells import RESAMPLE_UNITS, Cells, cell_table, unit_matrix
 from manyjudges.arena.davidson import Davidson
 from manyjudges.arena.judge_aware import JudgeAware
+from manyjudges.arena.pieces import comparison_pieces, flat_replicates, named, one_sided_models, pieces_message
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
 
-__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "make_rating"]
+__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "bootstrap", "check_rateable", "make_rating",
+           "without_flat_intervals"]
 
 LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
 
@@ -146,29 +150,86 @@ class Leaderboard(Estimator):
 
         ``verdicts`` is a verdicts table, or one coded already
         (:func:`~manyjudges.arena.reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
+        Refused (ValueError): no verdicts (all ``tie (bothbad)`` left out), a comparison graph in several
+        pieces (:func:`check_rateable`).
+        Warned of: models that only won or only lost, models absent from some replicates, and models
+        whose replicates are flat, whose intervals are left empty (:func:`without_flat_intervals`).
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
         data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
+        if data.n_verdicts == 0:
+            raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
         cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
         weights = rating.verdict_weights(data)
         units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights)
         counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        check_rateable(cells, counts)
         scores, fit = _fit_counts(rating, cells, counts, None, None)
         replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed, progress)
         self.fit_, self.replicates_ = fit, replicates
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
                                  name="absent")
         if self.n_bootstrap and self.absent_.any():
-            worst = self.absent_.idxmax()
-            warnings.warn(f"{int((self.absent_ > 0).sum())} models are absent from some bootstrap replicates "
-                          f"({worst!r} from {int(self.absent_.max())} of {self.n_bootstrap}); their intervals "
-                          "are over the replicates they are in", stacklevel=2)
+            absent = self.absent_[self.absent_ > 0].sort_values(ascending=False, kind="stable")
+            warnings.warn(f"{len(absent)} models are absent from some bootstrap replicates "
+                          f"({named(np.asarray([f'{m} from {k}' for m, k in absent.items()]))} of "
+                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=2)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
-        self.table_ = leaderboard_table(data, scores, replicates, self.ci)
+        self.table_ = without_flat_intervals(leaderboard_table(data, scores, replicates, self.ci), data, replicates,
+                                             self.resample)
         return self
+
+
+def check_rateable(cells: Cells, counts: np.ndarray) -> None:
+    """Refuse cells whose comparison graph is in several pieces; warn of models that only won or only lost.
+
+    A ValueError (:func:`~manyjudges.arena.pieces.pieces_message`: scores of different pieces are not
+    comparable) names the pieces. A warning names the models that won every verdict they were in, or lost
+    every one (no finite maximum-likelihood score: the ridge or the prior holds theirs;
+    :mod:`manyjudges.arena.pieces`). Both are read from the cells with a positive count (a cell is a judged
+    pair and its outcome, :data:`~manyjudges.core.pairwise.cells.LO_WINS` = 0, ``HI_WINS`` = 1, ``TIE`` = 2,
+    the winner codes with ``lo`` as model_a), which hold the same pairs and outcomes as the verdicts.
+    """
+    seen = counts > 0
+    lo, hi, outcome = cells.lo[seen], cells.hi[seen], cells.outcome[seen]
+    pieces = comparison_pieces(cells.n_models, lo, hi)
+    models = np.asarray(cells.names if cells.names is not None else np.arange(cells.n_models), dtype=object)
+    if pieces.max() > 0:
+        raise ValueError(pieces_message(models, pieces))
+    won, lost = one_sided_models(cells.n_models, lo, hi, outcome)
+    said = [f"models that {what}: {named(models[codes])}" for what, codes in
+            (("won every verdict they were in", won), ("lost every verdict they were in", lost)) if len(codes)]
+    if said:
+        warnings.warn(f"{'; '.join(said)}; their scores have no finite maximum-likelihood value: only the method's "
+                      "ridge or prior (Elo: its K and rounds) holds them, and they say only that these models are "
+                      "above (below) the others", stacklevel=3)
+
+
+def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates: np.ndarray, resample: str
+                           ) -> pd.DataFrame:
+    """Return the leaderboard table with the intervals of models whose replicates are flat emptied, with a warning.
+
+    A model whose replicate scores are fewer than two or all equal (:func:`~manyjudges.arena.pieces.flat_replicates`:
+    one unit to resample, every unit alike, a model in at most one replicate) would get a zero-width
+    interval (and ``rank_low == rank_high``) that the data does not support: its ``ci_low, ci_high,
+    rank_low, rank_high`` are left empty (NaN) instead, and a warning names the models.
+    """
+    if not len(replicates):
+        return table
+    flat = data.models[flat_replicates(replicates)]
+    if not len(flat):
+        return table
+    table = table.copy()
+    rows = table["model"].isin([str(m) for m in flat]).to_numpy()
+    table.loc[rows, ["ci_low", "ci_high"]] = np.nan
+    table.loc[rows, ["rank_low", "rank_high"]] = pd.NA
+    warnings.warn(f"models with the same score in every bootstrap replicate they are in, or in "
+                  f"fewer than two ({named(flat)}; {len(replicates)} replicates resampling {resample}): too few "
+                  "verdicts for an interval, theirs are left empty", stacklevel=3)
+    return table
 
 
 def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
