@@ -188,3 +188,30 @@ def test_mirror_every_verb_with_from(capsys, tmp_path, mirror, fmt):
     units = table(out)
     assert len(units) == len(JudgeAwareVerdicts().fit(read_published(panel, fmt)[VERDICT_COLUMNS]).units_)
     assert set(units["winner"]) <= set(read["model_a"]) | set(read["model_b"])
+
+
+def test_arena_hard_folder_and_its_baseline_flag(capsys, tmp_path):
+    import json
+
+    folder = tmp_path / "model_judgment" / "gpt-4-1106-preview"
+    folder.mkdir(parents=True)
+
+    def game(qid, model, first, second):
+        return json.dumps({"question_id": qid, "model": model, "judge": "gpt-4-1106-preview",
+                           "games": [{"score": first}, {"score": second}]}) + "\n"
+
+    (folder / "llama.jsonl").write_text(game("q1", "llama", "A>B", "B>A") + game("q2", "llama", "A=B", "B>>A"))
+    (folder / "claude.jsonl").write_text(game("q1", "claude", "B>A", "A>B") + game("q2", "claude", "B>>A", "A=B"))
+    status, out, err = run_command(capsys, "arena", "convert", folder, "--from", "arena_hard",
+                                   "--arena-hard-baseline", "base")
+    assert status == 0, err
+    expected = read_published(folder, "arena_hard", baseline="base")[VERDICT_COLUMNS]
+    pd.testing.assert_frame_equal(table(out), expected.astype(str), check_dtype=False)
+    assert "base" in set(table(out)["model_a"]) and "gpt-4-0314" not in set(table(out)["model_a"])
+    status, out, err = run_command(capsys, "arena", "leaderboard", folder, "--from", "arena_hard",
+                                   "--arena-hard-baseline", "base", "--bootstrap", "0")
+    assert status == 0, err
+    assert set(table(out)["model"]) == {"base", "claude", "llama"}
+    (folder / "llama.jsonl").write_text(game("q1", "llama", "A>B", "B>A") + game("q2", "llama", "A>>>B", "B>A"))
+    status, _, err = run_command(capsys, "arena", "leaderboard", folder, "--from", "arena_hard")
+    assert status == 1 and str(folder / "llama.jsonl") in err and "line 2" in err and "'A>>>B'" in err
