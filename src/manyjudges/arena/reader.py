@@ -17,8 +17,9 @@ from manyjudges.io.verdicts import checked_verdicts
 __all__ = ["read_arena_verdicts"]
 
 
-def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie") -> ArenaVerdicts:
-    """Read, check and code a verdicts table for the leaderboard, every row kept.
+def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", duplicates: str = "keep"
+                        ) -> ArenaVerdicts:
+    """Read, check and code a verdicts table for the leaderboard.
 
     Parameters
     ----------
@@ -26,11 +27,14 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie") -> A
         A verdicts table (:func:`~manyjudges.io.verdicts.read_verdicts`).
     bothbad : {"tie", "drop"}
         ``tie (bothbad)`` is a tie, or the verdict is left out.
+    duplicates : {"keep", "error", "first", "last"}
+        What a repeated (prompt, judge, model_a, model_b) row means (:func:`~manyjudges.io.verdicts.read_verdicts`):
+        one more verdict (default), an error naming both lines, or only the first or the last counts.
 
     Returns
     -------
     ArenaVerdicts
-        Equal to ``code_verdicts(read_verdicts(path), bothbad)``.
+        Equal to ``code_verdicts(read_verdicts(path, duplicates), bothbad)``.
 
     Raises
     ------
@@ -38,6 +42,8 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie") -> A
         As :func:`~manyjudges.io.verdicts.read_verdicts`.
     """
     check_bothbad(bothbad)
-    table, _ = checked_verdicts(path, "keep", uncoded=())
-    coded = {c: (table.indices(c), table.values(c)) for c in VERDICT_COLUMNS if table.has(c)}
-    return code_columns(coded, table.n_rows, bothbad, natural=True)
+    table, kept = checked_verdicts(path, duplicates, uncoded=())
+    # a row a duplicates rule leaves out repeats a kept row's prompt, judge and models: their values all stay used
+    coded = {c: (table.indices(c) if kept is None else table.indices(c)[kept], table.values(c))
+             for c in VERDICT_COLUMNS if table.has(c)}
+    return code_columns(coded, table.n_rows if kept is None else len(kept), bothbad, natural=True)

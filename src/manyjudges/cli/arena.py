@@ -20,13 +20,29 @@ from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
-__all__ = ["EXAMPLES", "VERBS", "add_commands", "add_verbs", "cmd_arena_judges", "cmd_arena_leaderboard",
-           "cmd_arena_verdicts", "read_verdicts_table"]
+__all__ = ["EXAMPLES", "FROM_HELP", "VERBS", "add_commands", "add_convert", "add_input_options", "add_verbs",
+           "cmd_arena_convert", "cmd_arena_judges", "cmd_arena_leaderboard", "cmd_arena_verdicts",
+           "read_verdicts_table"]
 
 #: the arena's verbs, in the order of its help
 VERBS = ("leaderboard", "judges", "verdicts")
 
 EXAMPLES = {
+    "arena convert": """\
+        VERDICTS are pairwise verdicts as a project published them, read by --from (docs/data.md 9.9):
+        one or more files, or folders standing for the files in them that the format reads (PRD's
+        data/vicuna80 or one ratings-* folder, Arena-Hard's model_judgment/<judge>/). Every verb of the
+        arena reads them the same way (VERDICTS... --from FORMAT); convert writes what was read as the
+        canonical verdicts table prompt, judge, model_a, model_b, winner (model_a the answer shown first),
+        so that `manyjudges arena leaderboard OUT` gives the same table as `... VERDICTS --from FORMAT`.
+        A bad line is an error naming the file, the line (or record) and the value; nothing is written.
+
+        example (LLMFAO's GPT-4 file: left is the answer shown first, the judge gpt4):
+          printf 'id,prompt,model_x,model_y,winner,left,right\\n0,8,1,2,left,x,y\\n1,8,2,1,right,y,x\\n2,9,1,3,tie,x,z\\n3,9,2,3,left,y,z\\n' > gpt4-crowd-comparisons.csv
+          manyjudges arena convert gpt4-crowd-comparisons.csv --from llmfao -o verdicts.tsv
+          manyjudges arena leaderboard verdicts.tsv --bootstrap 0 -o board.tsv
+        writes prompt, judge, model_a, model_b, winner to verdicts.tsv (8, gpt4, x, y, model_a; 8, gpt4, y,
+        x, model_b; 9, gpt4, x, z, tie; 9, gpt4, y, z, model_a), and the leaderboard of x, y, z to board.tsv.""",
     "arena judges": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner: one row per verdict of a judge on
         the answers of two models to a prompt. model_a is the answer shown FIRST to the judge, model_b the
@@ -70,7 +86,14 @@ EXAMPLES = {
           printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\np1\\tx\\ty\\tmodel_a\\np1\\ty\\tz\\tmodel_a\\np1\\tz\\tx\\tmodel_b\\np2\\tx\\ty\\ttie\\np2\\ty\\tz\\tmodel_b\\np2\\tx\\tz\\tmodel_a\\np3\\ty\\tx\\tmodel_b\\np3\\tz\\ty\\ttie\\np3\\tx\\tz\\tmodel_a\\np4\\tx\\ty\\tmodel_b\\np4\\ty\\tz\\tmodel_a\\np4\\tz\\tx\\ttie (bothbad)\\n' > verdicts.tsv
           manyjudges arena leaderboard verdicts.tsv --method bradley_terry --bootstrap 200 --resample prompts -o board.tsv
         writes model, rank, score, ci_low, ci_high, rank_low, rank_high, verdicts, win_rate, win_low and
-        win_high to board.tsv, best first (x, y, z).""",
+        win_high to board.tsv, best first (x, y, z).
+
+        Refused: verdicts whose comparison graph is in several pieces (models never compared with each
+        other, directly or through others: their scores would not be comparable); the error names the
+        pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
+        verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
+        whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
+        interval columns are left empty rather than a zero-width interval.""",
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -90,8 +113,10 @@ EXAMPLES = {
 
 
 def add_commands(subparsers: Any) -> None:
-    """``manyjudges arena leaderboard|judges|verdicts``."""
-    add_verbs(options.family_verbs(subparsers, "arena"))
+    """``manyjudges arena leaderboard|judges|verdicts|convert``."""
+    verbs = options.family_verbs(subparsers, "arena")
+    add_verbs(verbs)
+    add_convert(verbs)
 
 
 def add_verbs(verbs: Any, former: str | None = None) -> None:
@@ -106,8 +131,9 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
 
     p = parser("judges", "position bias, agreement and shared errors of the judges from their pairwise verdicts "
                          "(model_a is the answer shown first)")
-    p.add_argument("verdicts", metavar="VERDICTS")
-    p.add_argument("--reference", metavar="FILE", help="a verdicts table of human votes or gold: adds n_matched, "
+    add_input_options(p)
+    p.add_argument("--reference", metavar="FILE", help="verdicts of human votes or gold, read as VERDICTS are (--from, "
+                                                        "--duplicates; a file or a folder): adds n_matched, "
                                                         "accuracy and kappa per judge, and the judges' errors are "
                                                         "errors against it (default: against the majority of the "
                                                         "other judges)")
@@ -124,7 +150,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
                               "intervals")
-    p.add_argument("verdicts", metavar="VERDICTS")
+    add_input_options(p)
     p.add_argument("--method", default="bradley_terry",
                    help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt or "
                         "judge_aware (both need a judge column), or package.module:callable")
@@ -151,7 +177,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
                            "position bias fitted and judges that share errors down-weighted")
-    p.add_argument("verdicts", metavar="VERDICTS")
+    add_input_options(p)
     p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
                                                      "'{\"clusters\": null, \"prior\": \"flat\"}'")
     p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
@@ -159,6 +185,15 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.set_defaults(run=cmd_arena_verdicts)
 
 
+def add_convert(verbs: Any) -> None:
+    """Add ``manyjudges arena convert``: published verdicts written as the canonical verdicts table."""
+    p = verbs.add_parser("convert", **options.parser_kwargs(
+        "read pairwise verdicts as a project published them (--from) and write the canonical verdicts table "
+        "prompt, judge, model_a, model_b, winner", EXAMPLES["arena convert"]))
+    add_input_options(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write the verdicts table here: a TSV, or a CSV when the "
+                                                          "name ends in .csv (default: a TSV on stdout)")
+    p.set_defaults(run=cmd_arena_convert)
 
 
 def add_show_options(p: argparse.ArgumentParser, plot: str, page: str) -> None:
@@ -196,9 +231,9 @@ def show_summary(args: argparse.Namespace, data: Any) -> None:
         print(f"manyjudges: {verdicts_summary(data, source_name(args.verdicts))}", file=sys.stderr)
 
 
-def source_name(name: str) -> str:
-    """Return how the summary names VERDICTS: ``standard input`` for ``-``, else the path as given."""
-    return "standard input" if name == "-" else name
+def source_name(names: list[str]) -> str:
+    """Return how the summary names VERDICTS: ``standard input`` for ``-``, else the paths as given."""
+    return ", ".join("standard input" if name == "-" else name for name in names)
 
 
 def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callable[[list[str]], str]) -> None:
@@ -223,12 +258,66 @@ def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callabl
             handle.write(text)
 
 
-def read_verdicts_table(name: str) -> pd.DataFrame:
-    """Read a verdicts table (:func:`manyjudges.io.verdicts.read_verdicts`; ``-`` is standard input)."""
-    from manyjudges.io.verdicts import read_verdicts
+#: what ``--from`` says of each published format (the readers are :mod:`manyjudges.io.sources.published`'s)
+FROM_HELP = ("arena (default): the canonical verdicts table (TSV, or CSV by the .csv name; - reads stdin) or "
+             "Chatbot Arena's JSON battles; llmfao: crowd-comparisons.csv and gpt4-/gpt3-crowd-comparisons.csv; "
+             "prd: PRD's data/vicuna80/ratings-*/*.jsonl; pandalm: testset-v1.json and *-testset-v1.json; "
+             "mt_bench: FastChat's model_judgment/*_pair.jsonl; arena_hard: model_judgment/<judge>/<model>.jsonl; "
+             "alpaca_eval: annotations.json (docs/data.md 9.9)")
 
-    with input_path(name) as path:
-        return read_verdicts(path)
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """Add VERDICTS (one or more files or folders), ``--from``, ``--duplicates`` and ``--arena-hard-baseline``."""
+    from manyjudges.io.sources.arena_hard import ARENA_HARD_BASELINE
+    from manyjudges.io.sources.published import FORMATS
+
+    p.add_argument("verdicts", metavar="VERDICTS", nargs="+",
+                   help="one or more files or folders, read together as one table; a folder stands for the files "
+                        "in it and below that --from reads (a PRD ratings folder, an Arena-Hard "
+                        "model_judgment/<judge>/ folder); - reads a canonical table from stdin")
+    p.add_argument("--from", dest="source", choices=FORMATS, default="arena", metavar="FORMAT", help=FROM_HELP)
+    p.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="keep",
+                   help="a row repeating an earlier row's (prompt, judge, model_a, model_b): one more verdict "
+                        "(keep, the default: a judge may be asked twice), an error naming where both were read, "
+                        "or only the first or the last counts")
+    p.add_argument("--arena-hard-baseline", metavar="MODEL", default=ARENA_HARD_BASELINE,
+                   help=f"--from arena_hard: the baseline model of lines that name none (default {ARENA_HARD_BASELINE})")
+
+
+def _canonical_file(args: argparse.Namespace, names: list[str]) -> bool:
+    """Whether ``names`` is one canonical verdicts table (read as it is, ``-`` from stdin), not a published format."""
+    if "-" in names and (len(names) > 1 or args.source != "arena"):
+        raise CommandError("- (standard input) can only be a single canonical verdicts table (--from arena)")
+    for name in names:
+        if name != "-" and not Path(name).exists():
+            raise CommandError(f"{name}: no such file or folder")
+    return args.source == "arena" and len(names) == 1 and (names[0] == "-" or (
+        Path(names[0]).is_file() and Path(names[0]).suffix != ".json"))
+
+
+def read_verdicts_table(args: argparse.Namespace, names: list[str]) -> pd.DataFrame:
+    """Read the verdicts ``names`` by ``args.source`` (``--from``), ``--duplicates`` and ``--arena-hard-baseline``.
+
+    One canonical table is :func:`manyjudges.io.verdicts.read_verdicts` (``-`` is standard input); otherwise
+    :func:`manyjudges.io.sources.published.read_published`. Returns ``prompt, judge, model_a, model_b, winner``.
+    """
+    from manyjudges.io.sources.published import read_published
+    from manyjudges.io.verdicts import VERDICT_COLUMNS, read_verdicts
+
+    if _canonical_file(args, names):
+        with input_path(names[0]) as path:
+            return read_verdicts(path, args.duplicates)
+    return read_published(names, args.source, args.duplicates, args.arena_hard_baseline)[VERDICT_COLUMNS]
+
+
+def _named(names: list[str]) -> str:
+    """Return the input files as an error names them: the one name, or all of them comma-separated."""
+    return ", ".join("<stdin>" if name == "-" else name for name in names)
+
+
+def cmd_arena_convert(args: argparse.Namespace) -> pd.DataFrame:
+    """Run ``manyjudges arena convert``: the verdicts as read (``--from``), as a canonical verdicts table."""
+    return read_verdicts_table(args, args.verdicts)
 
 
 def cmd_arena_judges(args: argparse.Namespace) -> Output:
@@ -245,8 +334,8 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
-    verdicts = read_verdicts_table(args.verdicts)
-    reference = read_verdicts_table(args.reference) if args.reference else None
+    verdicts = read_verdicts_table(args, args.verdicts)
+    reference = read_verdicts_table(args, [args.reference]) if args.reference else None
     measures = judge_measures(verdicts, reference, level=args.ci)
     read = judges_read(args, verdicts)
     write_shown(args, lambda: _position_bias(measures.judges), lambda notes: _judges_page(measures, [*read, *notes]))
@@ -279,7 +368,8 @@ def _judges_page(measures: Any, notes: list[str]) -> str:
 
 def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard``: one score per model, with bootstrap intervals."""
-    from manyjudges.arena.leaderboard import Leaderboard, baseline_code, leaderboard_table, make_rating
+    from manyjudges.arena.leaderboard import READING_COLUMNS, Leaderboard, leaderboard_table, make_rating
+    from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.arena.win_rates import win_curve
 
     params = parse_params(args.params)
@@ -296,23 +386,36 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
                         seed=args.seed, bothbad=args.bothbad)
     from manyjudges.arena.reader import read_arena_verdicts
 
-    with input_path(args.verdicts) as path:
-        verdicts = read_arena_verdicts(path, bothbad=args.bothbad)
-        show_summary(args, verdicts)
-        try:
-            baseline_code(verdicts, args.baseline)
-            board.fit(verdicts, progress=Progress("leaderboard bootstrap") if args.bootstrap else None)
-        except ValueError as err:
-            raise DataError.at(path, None, str(err)) from None
+    progress = Progress("leaderboard bootstrap") if args.bootstrap else None
+    if _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
+        with input_path(args.verdicts[0]) as path:
+            verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
+            _fit_shown(board, verdicts, args, progress, path)
+    else:  # a published format: read, then coded from the frame
+        verdicts = code_verdicts(read_verdicts_table(args, args.verdicts), args.bothbad)
+        _fit_shown(board, verdicts, args, progress, _named(args.verdicts))
     table = board.table_
-    if args.baseline is not None:
-        table = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
-                                  win_curve(rating, board.fit_), args.baseline)
+    if args.baseline is not None:  # the win rates against the baseline, the other columns as fitted
+        against = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
+                                    win_curve(rating, board.fit_), args.baseline).set_index("model")
+        table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
     if judges_file and board.judges_ is None:
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
     write_shown(args, lambda: _scores_figure(table, args.method),
                 lambda notes: _leaderboard_page(table, verdicts, args, notes))
     return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
+
+
+def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any) -> None:
+    """Say what was read (unless ``--quiet``), check ``--baseline``, and fit ``board``; a ValueError names ``where``."""
+    from manyjudges.arena.leaderboard import baseline_code
+
+    show_summary(args, verdicts)
+    try:
+        baseline_code(verdicts, args.baseline)
+        board.fit(verdicts, progress=progress)
+    except ValueError as err:
+        raise DataError.at(where, None, str(err)) from None
 
 
 def _scores_figure(table: pd.DataFrame, method: str) -> Any:
@@ -352,12 +455,9 @@ def cmd_arena_verdicts(args: argparse.Namespace) -> Output:
         raise CommandError(str(err)) from None
     if args.judges == "-" or (args.judges and args.judges == args.output):
         raise CommandError("--judges needs a file of its own (the units table goes to -o or stdout)")
-    from manyjudges.io.verdicts import read_verdicts
-
-    with input_path(args.verdicts) as path:
-        verdicts = read_verdicts(path)
-        try:
-            model.fit(verdicts)
-        except ValueError as err:
-            raise DataError.at(path, None, str(err)) from None
+    verdicts = read_verdicts_table(args, args.verdicts)
+    try:
+        model.fit(verdicts)
+    except ValueError as err:
+        raise DataError.at(_named(args.verdicts), None, str(err)) from None
     return Output(model.units_, ((args.judges, model.judges_),) if args.judges else ())
