@@ -16,7 +16,7 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists, fit_bt_centred, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import fit_crowd_bt
+from manyjudges.core.pairwise.crowd_bt import check_crowd_bt_params, fit_crowd_bt
 from manyjudges.core.pairwise.elo import elo_ratings
 
 __all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit"]
@@ -150,13 +150,7 @@ class ArenaCrowdBT(ArenaRating):
     def _check_params(self) -> None:
         if self.ties not in ("half", "drop"):
             raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
-        if self.reg < 0 or self.virtual_weight < 0:
-            raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
-        if min(self.eta_prior) < 1:
-            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
-        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
-            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
-                             f"got {self.eta_bounds}, {self.eta_init}")
+        check_crowd_bt_params(self.reg, self.virtual_weight, self.eta_init, self.eta_prior, self.eta_bounds)
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the ratings to the cell counts and return the fit."""

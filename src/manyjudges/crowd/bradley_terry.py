@@ -16,7 +16,7 @@ from typing import Literal
 import numpy as np
 
 from manyjudges.core.pairwise.bradley_terry import fit_bt_scores, pair_counts
-from manyjudges.core.pairwise.crowd_bt import fit_crowd_bt
+from manyjudges.core.pairwise.crowd_bt import check_crowd_bt_params, fit_crowd_bt
 from manyjudges.crowd.base import CrowdAggregator, check_flag
 from manyjudges.crowd.judgments import TopicJudgments
 
@@ -129,14 +129,8 @@ class CrowdBT(CrowdAggregator):
 
     def _check_params(self) -> None:
         """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.reg < 0 or self.virtual_weight < 0:
-            raise ValueError(f"reg and virtual_weight must be >= 0, got {self.reg}, {self.virtual_weight}")
         check_flag("skill", self.skill)
-        if min(self.eta_prior) < 1:
-            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
-        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
-            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
-                             f"got {self.eta_bounds}, {self.eta_init}")
+        check_crowd_bt_params(self.reg, self.virtual_weight, self.eta_init, self.eta_prior, self.eta_bounds)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_judges

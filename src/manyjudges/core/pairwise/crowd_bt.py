@@ -14,7 +14,8 @@ from scipy.special import expit
 from manyjudges.core.pairwise.bradley_terry import virtual_item_penalty
 from manyjudges.core.solvers import cholesky_solve, lbfgsb
 
-__all__ = ["crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton", "fit_crowd_bt", "projected_gradient"]
+__all__ = ["check_crowd_bt_params", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
+           "fit_crowd_bt", "projected_gradient"]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that the gradient test decides
 _FTOL = 1e-15
@@ -24,6 +25,21 @@ NEWTON_SWITCH = 1.0
 _NEWTON_STEPS, _HALVINGS = 30, 30
 #: a variable this close to its bound, with the gradient pushing it out, is held there by the Newton step
 _BOUND_GAP = 1e-10
+
+def check_crowd_bt_params(reg: float, virtual_weight: float, eta_init: float, eta_prior: tuple[float, float],
+                          eta_bounds: tuple[float, float]) -> None:
+    """Raise a ValueError naming the first Crowd-BT parameter out of its range (both families' Crowd-BT check them).
+
+    ``reg`` and ``virtual_weight`` >= 0, both ``eta_prior`` parameters >= 1, and
+    0 < ``eta_bounds[0]`` <= ``eta_init`` <= ``eta_bounds[1]`` < 1.
+    """
+    if reg < 0 or virtual_weight < 0:
+        raise ValueError(f"reg and virtual_weight must be >= 0, got {reg}, {virtual_weight}")
+    if min(eta_prior) < 1:
+        raise ValueError(f"eta_prior parameters must be >= 1, got {eta_prior}")
+    if not 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1:
+        raise ValueError(f"need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, got {eta_bounds}, {eta_init}")
+
 
 def crowd_bt_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
                        count: np.ndarray, n_items: int, virtual_weight: float, reg: float,
