@@ -56,6 +56,31 @@ def test_bradley_terry_half_ties_is_the_written_out_maximum_likelihood():
     assert list(ours.index) == models
 
 
+def test_bradley_terry_without_ties_is_the_written_out_maximum_likelihood():
+    """ties="drop": the tie verdicts leave the likelihood; the crowd family's BradleyTerry (ties dropped, its
+    own input shape) calls the same kernel and gives the same scores."""
+    from manyjudges.crowd import BradleyTerry, topics_from_preferences
+
+    verdicts = simulated_verdicts(seed=4)
+    models, a, b, w = coded(verdicts)
+    n = len(models)
+    strict = w < 2
+
+    def negloglik(free):
+        pi = np.exp(np.concatenate([[0.0], free]))
+        p_a = pi[a] / (pi[a] + pi[b])
+        return -np.sum(np.where(w[strict] == 0, np.log(p_a[strict]), np.log(1 - p_a[strict])))
+
+    s = np.concatenate([[0.0], direct_fit(negloglik, n - 1)])
+    ours = Leaderboard("bradley_terry", {"reg": 0, "ties": "drop"}).fit(verdicts).scores_
+    np.testing.assert_allclose(ours.to_numpy(), s - s.mean(), atol=1e-5)
+    outcome = verdicts.winner.map({"model_a": "left", "model_b": "right", "tie": "tie", "tie (bothbad)": "tie"})
+    topic = topics_from_preferences(pd.DataFrame({"topic": "t", "judge": verdicts.judge, "left": verdicts.model_a,
+                                                  "right": verdicts.model_b, "outcome": outcome}))["t"]
+    crowd = BradleyTerry(reg=0.0, solver="lbfgs", tol=1e-10).fit(topic).scores_
+    np.testing.assert_allclose(crowd - crowd.mean(), s - s.mean(), atol=1e-5)
+
+
 def test_davidson_is_the_written_out_maximum_likelihood():
     verdicts = simulated_verdicts(seed=2, n=300)
     models, a, b, w = coded(verdicts)
