@@ -40,7 +40,7 @@ echo "matplotlib and snakemake: not installed"
 import importlib
 import sys
 
-families = ["orderings", "consensus", "graded", "crowd", "crowd.arena", "truth"]
+families = ["orderings", "consensus", "graded", "crowd", "truth", "arena"]
 for name in families + ["cli"]:
     importlib.import_module(f"manyjudges.{name}")
 loaded = sorted(m for m in ("matplotlib", "snakemake") if m in sys.modules)
@@ -76,4 +76,12 @@ printf 'item\tjudge\tlabel\nd1\ta\t2\nd1\tb\t2\nd1\tc\t1\nd2\ta\t0\nd2\tb\t0\nd2
 got=$(cut -f1 predicted.tsv | tr '\n' ' ')$(head -1 predicted.tsv | tr '\t' ' ')
 [ "$got" = "item d1 d2 d3 d4 item 0 1 2" ] || { cat predicted.tsv; exit 1; }
 echo "manyjudges graded predict: P(grade 0, 1, 2) of d1..d4 for an unseen judge"
+# arena: three models, x the strongest; --plot asks for the figures extra
+printf 'prompt\tmodel_a\tmodel_b\twinner\np1\tx\ty\tmodel_a\np1\ty\tz\tmodel_a\np1\tz\tx\tmodel_b\np2\tx\ty\ttie\np2\ty\tz\tmodel_b\np2\tx\tz\tmodel_a\n' >verdicts.tsv
+"$mj" arena leaderboard verdicts.tsv --bootstrap 0 --quiet -o board.tsv 2>arena.err
+got=$(cut -f1,2 board.tsv | tr '\t\n' ' ,')
+[ "$got" = "model rank,x 1,y 2,z 3," ] || { cat board.tsv arena.err; exit 1; }
+if "$mj" arena leaderboard verdicts.tsv --bootstrap 0 --quiet --plot board.png 2>plot.err; then exit 1; fi
+grep "pip install 'manyjudges\[figures\]'" plot.err >/dev/null || { cat plot.err; exit 1; }
+echo "manyjudges arena leaderboard: $got; --plot asks for manyjudges[figures]"
 echo "lean install: passed in $((SECONDS - start)) s"
