@@ -41,6 +41,7 @@ import numpy as np
 from scipy import sparse
 
 from manyjudges.core.blocks import on_blocks
+from manyjudges.core.confusion_priors import ConfusionShape, check_count, check_shape, one_coin_confusion, shaped_counts
 from manyjudges.core.label_matrix import item_class_counts, label_matrix, row_block
 from manyjudges.core.posteriors import one_hot, posteriors_from_log_joint
 
@@ -112,7 +113,7 @@ def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, s
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
     for name, v in (("tol", tol), ("smoothing", smoothing)):
-        _check_count(name, v)
+        check_count(name, v)
     if init not in INITS:
         raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
     if model not in MODELS:
@@ -161,8 +162,9 @@ def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_ite
         the class from the start and after every E-step (semi-supervised EM), and their term of the
         log-likelihood is log P(labels, class).
     diagonal, mirror : float, tuple of int, optional
-        ``model="full"`` only (:class:`_Shape`): d more pseudo-counts on each confusion diagonal (default 0), and a
-        self-inverse relabelling m of the classes whose counts are added to the counts: cc[j, t, c] + cc[j, m(t), m(c)].
+        ``model="full"`` only (:class:`~manyjudges.core.confusion_priors.ConfusionShape`): d more pseudo-counts
+        on each confusion diagonal (default 0), and a self-inverse relabelling m of the classes whose counts are
+        added to the counts: cc[j, t, c] + cc[j, m(t), m(c)].
 
     Returns
     -------
@@ -183,7 +185,7 @@ def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_ite
     item, judge, label = _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, smoothing, init,
                                    model, stop)
     k, n_items, n_judges = int(n_classes), int(n_items), int(n_judges)
-    shape = _check_shape(k, model, diagonal, mirror)
+    shape = check_shape(k, model, diagonal, mirror)
     gold = _check_known(known, n_items, k, init)
     # the labels as a sparse item x (judge * K + label) count matrix L (M-step: L^T @ T; E-step: L @ log confusion)
     by_item = label_matrix(item, judge, label, n_items, n_judges, k)
@@ -193,50 +195,6 @@ def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_ite
     threshold = tol * len(item) if stop == "log_likelihood" else tol  # the objective's: a gain per label
     return _iterate(by_item, start, used, gold, max_iter=int(max_iter), tol=threshold, smoothing=float(smoothing),
                     model=model, stop=stop, shape=shape)
-
-
-@dataclass(frozen=True)
-class _Shape:
-    """The full model's extra prior: ``pseudo`` = d I (the ``diagonal`` counts), the ``mirror`` (or None).
-
-    ``diagonal`` d: more pseudo-counts on every confusion matrix's diagonal, a Dirichlet prior leaning to "the
-    judge says the true class", which breaks the label-switching symmetry of a judge nobody else overlaps.
-    ``mirror`` m: a relabelling of the classes (a permutation, its own inverse) under which the model is the
-    same, e.g. ``(1, 0, 2)`` for pair labels "first item preferred, second, tie" when which item of a pair is
-    first is arbitrary: every M-step count is added to its mirror image, cc[j, t, c] + cc[j, m(t), m(c)], and
-    so is every prior count, before the pseudo-counts. The stop ``"mean_log_likelihood"`` (EMeloRating's):
-    |L_t - L_(t-1)| / n_labels < tol, L the log-likelihood.
-    """
-
-    pseudo: float | np.ndarray
-    mirror: np.ndarray | None
-
-
-def _check_count(name: str, value: object) -> None:
-    """Raise a ValueError naming ``name`` unless ``value`` is a finite number >= 0."""
-    try:
-        ok = np.isfinite(float(value)) and float(value) >= 0  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-
-
-def _check_shape(k: int, model: str, diagonal: float, mirror: tuple[int, ...] | None) -> _Shape | None:
-    """Return the extra prior of ``diagonal`` and ``mirror`` (None: neither), checked.
-
-    ``diagonal`` a finite number >= 0, ``mirror`` a permutation of 0..K-1 that is its own inverse; both need
-    ``model="full"``. The pseudo-counts s + d I are added in one sum, as EMeloRating adds them.
-    """
-    _check_count("diagonal", diagonal)
-    if not diagonal and mirror is None:
-        return None
-    if model != "full":
-        raise ValueError("diagonal and mirror need model='full'")
-    perm = None if mirror is None else np.asarray(mirror, dtype=np.int64)
-    if perm is not None and (sorted(perm.tolist()) != list(range(k)) or not (perm[perm] == np.arange(k)).all()):
-        raise ValueError(f"mirror must be a permutation of 0..{k - 1} that is its own inverse, got {mirror!r}")
-    return _Shape(float(diagonal) * np.eye(k), perm)
 
 
 def _check_known(known: tuple[np.ndarray, np.ndarray] | None, n_items: int, k: int, init: str
@@ -286,7 +244,7 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
 
 def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | np.ndarray,
              known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
-             stop: str, shape: _Shape | None = None) -> DawidSkeneResult:
+             stop: str, shape: ConfusionShape | None = None) -> DawidSkeneResult:
     """Run EM from the posteriors ``start[0]`` (K, n_items), taken out of the list (so that they can go).
 
     Up to ``max_iter`` times :func:`_m_step` then :func:`_e_step`, stopping after the first iteration with
@@ -326,7 +284,7 @@ def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | 
 
 
 def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndarray, smoothing: float, model: str,
-            shape: _Shape | None = None) -> tuple[np.ndarray, np.ndarray]:
+            shape: ConfusionShape | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(confusion (n_judges, K, K), priors (K,)) from the posteriors ``post`` (K, n_items), with s = ``smoothing``.
 
     With cc[j, t, c] = sum over j's labels equal to c of T[item, t] (one product of the labels' sparse
@@ -336,7 +294,7 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
         priors[t]          = (sum over labelled items i of T[i, t] + s) / (n_labelled + K s)
 
     A confusion row with no mass at all (a judge without labels at s = 0) is 1/K; ``model="one_coin"``:
-    :func:`_one_coin_confusion`. With ``shape`` (the options ``diagonal`` d and ``mirror`` m of :func:`dawid_skene`):
+    :func:`one_coin_confusion`. With ``shape`` (the options ``diagonal`` d and ``mirror`` m of :func:`dawid_skene`):
     confusion[j, t, c] proportional to cc[j, t, c] + cc[j, m(t), m(c)] + s + d [t = c], and priors[t] to
     sum_i (T[i, t] + T[i, m(t)]) + s.
     """
@@ -344,12 +302,12 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
     n_judges = by_label.shape[0] // k
     counts = (by_label @ post.T).reshape(n_judges, k, k)  # counts[j, c, t] = cc[j, t, c]
     if model == "full":
-        cc = counts.transpose(0, 2, 1) + smoothing if shape is None else _shaped_counts(counts, smoothing, shape)
+        cc = counts.transpose(0, 2, 1) + smoothing if shape is None else shaped_counts(counts, smoothing, shape)
         total = cc.sum(axis=2, keepdims=True)
         confusion = np.full_like(cc, 1.0 / k)
         np.divide(cc, total, out=confusion, where=total > 0)
     else:
-        confusion = _one_coin_confusion(counts, smoothing)
+        confusion = one_coin_confusion(counts, smoothing)
     # summed in Fortran order, as a masked copy is laid out (the same sums, bit for bit, as with the mask)
     priors = np.asfortranarray(post[:, used]).sum(axis=1)
     if shape is not None and shape.mirror is not None:
@@ -357,17 +315,6 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
     priors = priors + smoothing
     priors /= priors.sum()
     return confusion, priors
-
-
-def _shaped_counts(counts: np.ndarray, smoothing: float, shape: _Shape) -> np.ndarray:
-    """Return cc[j, t, c] + cc[j, m(t), m(c)] + (s + d [t = c]), from ``counts[j, c, t]`` = cc[j, t, c].
-
-    The mirror image is added first (no ``mirror``: nothing), then the pseudo-counts, in one array s + d I.
-    """
-    cc = counts.transpose(0, 2, 1)
-    if shape.mirror is not None:
-        cc = cc + cc[:, shape.mirror][:, :, shape.mirror]
-    return cc + (smoothing + shape.pseudo)
 
 
 def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarray,
@@ -425,30 +372,3 @@ def _objective(log_z: np.ndarray, used: slice | np.ndarray, confusion: np.ndarra
     return value
 
 
-def _one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:
-    """Run the one-coin M-step, returning the (n_judges, K, K) confusions.
-
-    cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either orientation: only the diagonal and
-    its complement are read).
-
-    With R[j] = sum_t cc[j, t, t] (j's posterior mass on its own labels) and W[j] = sum_{t != c} cc[j, t, c]
-    (the rest, summed directly, not as n_j - R[j]), under the same Dirichlet(1 + s) prior on each row:
-
-        confusion[j, t, t] = (R[j] + K s) / (R[j] + W[j] + K^2 s)
-        confusion[j, t, c != t] = (W[j] + K (K - 1) s) / ((R[j] + W[j] + K^2 s) (K - 1))
-
-    (a judge with no mass at all gets 1/K everywhere).
-    """
-    k = cc.shape[1]
-    off_diagonal = ~np.eye(k, dtype=bool)
-    right = np.trace(cc, axis1=1, axis2=2) + k * s
-    wrong = cc[:, off_diagonal].sum(axis=1) + k * (k - 1) * s
-    total = right + wrong
-    has = total > 0
-    accuracy = np.full(len(cc), 1.0 / k)
-    error = np.full(len(cc), 1.0 / k)
-    np.divide(right, total, out=accuracy, where=has)
-    np.divide(wrong, total * (k - 1), out=error, where=has)
-    confusion = np.repeat(error[:, None], k * k, axis=1).reshape(-1, k, k)
-    confusion[:, np.arange(k), np.arange(k)] = accuracy[:, None]
-    return confusion
