@@ -306,6 +306,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     judges_file = getattr(args, "judges", None)
     if judges_file == "-" or (judges_file and judges_file in (args.output, args.plot, args.html)):
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
+    if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
+        raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad)
     from manyjudges.arena.reader import read_arena_verdicts
@@ -323,8 +325,6 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         against = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
                                     win_curve(rating, board.fit_), args.baseline).set_index("model")
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
-    if judges_file and board.judges_ is None:
-        raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
     return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
