@@ -53,7 +53,8 @@ from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covarianc
 from manyjudges.core.solvers import damped_newton
 
 __all__ = ["INTERVALS", "SUMMARY_COLUMNS", "WIN_RATE_COLUMNS", "CalibratedFit", "CalibrationUnits",
-           "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores"]
+           "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores",
+           "units_without_llm"]
 
 #: how :class:`HumanCalibratedLeaderboard` computes its intervals
 INTERVALS = ("sandwich", "bootstrap")
@@ -114,6 +115,29 @@ def _missing_units(human: pd.DataFrame, llm: pd.DataFrame) -> None:
         raise ValueError(f"{len(missing)} human units (prompt, model pair) have no LLM verdict: {shown}{more}")
 
 
+def _oriented(units: pd.DataFrame, code: pd.Series) -> pd.DataFrame:
+    """Return ``units`` with model_1 before model_2 in the order of ``code`` (the LLM's models), outcomes flipped.
+
+    Natural order depends on the whole set of names (numeric only when every name is a digit string), so the
+    human table's own order may differ from the LLM table's. Models unknown to ``code`` keep their order.
+    """
+    first, second = (code.reindex(units[c]).to_numpy(float) for c in ("model_1", "model_2"))
+    swap = first > second
+    return units.assign(model_1=np.where(swap, units["model_2"], units["model_1"]),
+                        model_2=np.where(swap, units["model_1"], units["model_2"]),
+                        outcome=np.where(swap, 1.0 - units["outcome"], units["outcome"]))
+
+
+def units_without_llm(llm: pd.DataFrame, human: pd.DataFrame) -> np.ndarray:
+    """Return the positions (0-based, in row order) of the human verdicts whose unit has no LLM verdict."""
+    def keys(frame: pd.DataFrame) -> pd.Series:
+        a, b = frame["model_a"].astype(str), frame["model_b"].astype(str)
+        lo, hi = a.where(a < b, b), b.where(a < b, a)
+        return frame["prompt"].astype(str) + "\x00" + lo + "\x00" + hi
+
+    return np.flatnonzero(~keys(human).isin(set(keys(llm))).to_numpy())
+
+
 def calibration_units(llm: pd.DataFrame, human: pd.DataFrame, bothbad: str = "tie") -> CalibrationUnits:
     """Code the LLM and the human verdicts tables (``prompt, judge, model_a, model_b, winner``) as units.
 
@@ -121,12 +145,12 @@ def calibration_units(llm: pd.DataFrame, human: pd.DataFrame, bothbad: str = "ti
 
     A human unit without LLM verdicts is a ValueError naming the first few.
     """
-    llm_units, human_units = _unit_outcomes(llm, bothbad), _unit_outcomes(human, bothbad)
+    models = code_verdicts(llm, bothbad).models.astype(str)
+    code = pd.Series(np.arange(len(models)), index=models)
+    llm_units, human_units = _unit_outcomes(llm, bothbad), _oriented(_unit_outcomes(human, bothbad), code)
     _missing_units(human_units, llm_units)
     keys = ["prompt", "model_1", "model_2"]
     units = llm_units.merge(human_units, how="left", on=keys, suffixes=("", "_human"))
-    models = code_verdicts(llm, bothbad).models.astype(str)
-    code = pd.Series(np.arange(len(models)), index=models)
     return CalibrationUnits(models, units["prompt"].to_numpy(), code[units["model_1"]].to_numpy(),
                             code[units["model_2"]].to_numpy(), units["outcome"].to_numpy(float),
                             units["outcome_human"].to_numpy(float), units["verdicts"].to_numpy(np.int64),

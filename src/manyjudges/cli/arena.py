@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli import options
+from manyjudges.cli.arena_human import HUMAN_EXAMPLE, add_human_options, cmd_human_leaderboard, human_requested
 from manyjudges.cli.arena_show import (
     add_show_options,
     check_show_options,
@@ -102,7 +103,9 @@ EXAMPLES = {
         pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
         verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
         whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
-        interval columns are left empty rather than a zero-width interval.""",
+        interval columns are left empty rather than a zero-width interval.
+
+""" + HUMAN_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -179,6 +182,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--baseline", metavar="MODEL",
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
+    add_human_options(p)
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
@@ -299,6 +303,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.arena.win_rates import win_curve
 
+    if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
+        return cmd_human_leaderboard(args)
     params = parse_params(args.params)
     rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
     if args.bootstrap < 0:
