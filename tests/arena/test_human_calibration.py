@@ -10,6 +10,7 @@ from manyjudges.arena.human_calibration import (
     calibrated_win_rates,
     calibration_units,
     fit_calibrated_scores,
+    lambda_cap,
 )
 from manyjudges.arena.leaderboard import Leaderboard
 
@@ -260,3 +261,89 @@ def test_win_rates_bad_input():
     with pytest.warns(UserWarning, match="1 models have fewer than 2 units"):
         got = calibrated_win_rates(llm, human[(human["model"] != "c") | (human["prompt"] == "p0")])
     assert np.isnan(got.set_index("model").loc["c", "win_rate"])
+
+
+def sparse_flattery(seed):
+    """A sparse arena where the LLM flatters m0 on the few units humans judged: there, the humans mostly say m0
+    lost and the LLM says it won; on m0's other units the LLM mostly says it lost."""
+    llm, human = simulated(seed, n_prompts=200, n_human=40)
+    involved = (llm["model_a"] == "m0") | (llm["model_b"] == "m0")
+    labelled = llm["prompt"].isin(set(human["prompt"]))
+    m0_first = llm["model_a"] == "m0"
+    llm.loc[involved & labelled, "winner"] = np.where(m0_first[involved & labelled], "model_a", "model_b")
+    llm.loc[involved & ~labelled, "winner"] = np.where(m0_first[involved & ~labelled], "model_b", "model_a")
+    h_involved = (human["model_a"] == "m0") | (human["model_b"] == "m0")
+    first = human["model_a"] == "m0"
+    keep = np.random.default_rng(seed).random(len(human)) < 0.8  # 80% of m0's human verdicts say it lost
+    human.loc[h_involved & keep, "winner"] = np.where(first[h_involved & keep], "model_b", "model_a")
+    return llm, human
+
+
+def test_the_lambda_cap_keeps_half_of_every_models_rectified_wins_and_losses():
+    """The cap against a loop: each model's wins and losses in the written-out objective's terms on a grid of
+    lambda; below the cap every side keeps half its lambda = 0 value, just above it one side does not."""
+    llm, human = sparse_flattery(20)
+    units = calibration_units(llm, human)
+    cap = lambda_cap(units)
+    assert 0 < cap < 1
+    l_units, h_units = hand_units(llm), hand_units(human)
+    n, big_n = len(h_units), len(l_units) - len(h_units)
+
+    def sides(lam):
+        out = {}
+        for key, f in l_units.items():
+            _, lo, hi = key
+            won = (h_units[key] - lam * f) / n if key in h_units else lam * f / big_n
+            played = (1 - lam) / n if key in h_units else lam / big_n
+            for model, w in ((lo, won), (hi, played - won)):
+                out[(model, "wins")] = out.get((model, "wins"), 0.0) + w
+            for model, w in ((lo, played - won), (hi, won)):
+                out[(model, "losses")] = out.get((model, "losses"), 0.0) + w
+        return out
+
+    zero = sides(0.0)
+    assert all(v >= zero[k] / 2 - 1e-12 for k, v in sides(cap).items())
+    assert any(v < zero[k] / 2 for k, v in sides(cap + 1e-3).items())
+    tuned = fit_calibrated_scores(units)
+    assert tuned.cap == cap and 0 <= tuned.lam <= cap
+    assert np.abs(tuned.scores).max() < 10
+    with pytest.warns(UserWarning, match="held only by the ridge"):
+        fit_calibrated_scores(units, lam=1.0)
+
+
+def test_models_without_a_human_verdict_are_warned_of():
+    llm, human = simulated(21)
+    human = human[(human["model_a"] != "m4") & (human["model_b"] != "m4")]
+    with pytest.warns(UserWarning, match=r"1 models have no human verdict \(m4\)"):
+        HumanCalibratedLeaderboard(n_bootstrap=0).fit(llm, human)
+
+
+def test_llmfao_gpt4_calibrated_on_a_few_crowd_units(mirror):
+    """llmfao's GPT-4 verdicts on the crowd's 2,139 units as the LLM, the crowd's verdicts on 300 of them as the
+    humans: plain PPI (lambda = 1) runs a model's score off (held only by the ridge), the capped tuned lambda
+    keeps every score finite."""
+    folder, = (mirror / "dustalov" / "llmfao").glob("*")
+    outcome = {"left": "model_a", "right": "model_b", "tie": "tie"}
+
+    def read(name, judge):
+        table = pd.read_csv(folder / name)
+        return pd.DataFrame({"prompt": table["prompt"].astype(str), "judge": table[judge].astype(str),
+                             "model_a": table["left"], "model_b": table["right"],
+                             "winner": table["winner"].map(outcome)})
+
+    def keys(frame):
+        pair = frame[["model_a", "model_b"]]
+        return frame["prompt"] + "|" + pair.min(axis=1) + "|" + pair.max(axis=1)
+
+    gpt4 = read("gpt4-comparisons.csv", "prompt").assign(judge="gpt4")
+    crowd = read("crowd-comparisons.csv", "worker")
+    gpt4 = gpt4[keys(gpt4).isin(set(keys(crowd)))]
+    chosen = np.random.default_rng(3).choice(np.sort(keys(crowd).unique()), 300, replace=False)
+    units = calibration_units(gpt4, crowd[keys(crowd).isin(set(chosen))])
+    assert len(units.llm) == 2139 and units.labelled.sum() == 300
+    tuned = fit_calibrated_scores(units)
+    assert 0 < tuned.cap < 1 and 0 <= tuned.lam <= tuned.cap
+    assert np.abs(tuned.scores).max() < 10
+    with pytest.warns(UserWarning, match="held only by the ridge"):
+        plain = fit_calibrated_scores(units, lam=1.0)
+    assert np.abs(plain.scores).max() > 50

@@ -23,8 +23,13 @@ mean 0, plus the ridge reg ||theta||^2 / (2 (n + N)). The PPI++ objective is
 (convex for lambda in [0, 1]: the Hessian, (1 - lambda) H_labelled + lambda H_unlabelled, does not
 depend on the outcomes), fitted by damped Newton. The sandwich's Hessian H is therefore estimated
 on all n + N units pooled, mean of sigma'(x.theta) x x^T (as the ``ppi_py`` package does for its
-logistic regression), plus the ridge. lambda is power-tuned as in PPI++ (gradients and Hessian at the
-lambda = 1 fit, then refitted) unless given. Intervals: ``sandwich`` (default): the
+logistic regression), plus the ridge. lambda is power-tuned as in PPI++ (gradients and Hessian at a
+first fit, then refitted) unless given, and capped (:func:`lambda_cap`): where the LLM's verdicts on a
+model's few labelled units favour it much more than its other units do, its rectified wins (or losses)
+fall with lambda and reach 0 before lambda = 1, and the objective then has no minimum; the first fit is
+at the cap (1 unless it binds) and lambda is clipped to [0, cap], the cap keeping every model's rectified
+wins and losses at least half their humans-alone values. Models without a human verdict are warned of:
+their scores rest on the LLM alone. Intervals: ``sandwich`` (default): the
 score interval theta_k +- z sqrt(Sigma_kk) with Sigma the PPI++ covariance on the centred scores (the
 Hessian inverted on the sum-zero subspace); rank and win-rate intervals are percentiles over
 ``n_bootstrap`` draws from N(theta, Sigma) (ranked within each draw). ``bootstrap``: ``n_bootstrap``
@@ -54,7 +59,7 @@ from manyjudges.core.solvers import damped_newton
 
 __all__ = ["INTERVALS", "SUMMARY_COLUMNS", "WIN_RATE_COLUMNS", "CalibratedFit", "CalibrationUnits",
            "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores",
-           "units_without_llm"]
+           "lambda_cap", "units_without_llm"]
 
 #: how :class:`HumanCalibratedLeaderboard` computes its intervals
 INTERVALS = ("sandwich", "bootstrap")
@@ -219,7 +224,8 @@ class CalibratedFit(NamedTuple):
     """A human-calibrated Bradley-Terry fit.
 
     Centred ``scores``, ``lam``, ``covariance`` (sandwich), ``covariance_alone`` (humans alone, lambda = 0,
-    at the same scores), ``worth`` and the unit counts ``n`` (labelled) and ``n_unlabelled``.
+    at the same scores), ``worth``, the unit counts ``n`` (labelled) and ``n_unlabelled``, and ``cap``
+    (:func:`lambda_cap`).
     """
 
     scores: np.ndarray
@@ -229,6 +235,7 @@ class CalibratedFit(NamedTuple):
     worth: float
     n: int
     n_unlabelled: int
+    cap: float
 
 
 def _centred_inverse(hessian: np.ndarray) -> np.ndarray:
@@ -256,28 +263,59 @@ def _ridge(units: CalibrationUnits, reg: float) -> float:
     return reg / len(units.llm)
 
 
+def _model_sides(units: CalibrationUnits, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each model's rectified wins and losses in the PPI++ objective at ``lam`` (module docstring's weights)."""
+    a, b = _objective_weights(units, lam)
+    m = len(units.models)
+    wins = np.bincount(units.lo, b, m) + np.bincount(units.hi, a - b, m)
+    losses = np.bincount(units.lo, a - b, m) + np.bincount(units.hi, b, m)
+    return wins, losses
+
+
+def lambda_cap(units: CalibrationUnits) -> float:
+    """Return the largest lambda in [0, 1] at which every model keeps half its humans-alone wins and losses.
+
+    A model's rectified wins W_k(lambda) = sum over its units of its share in (h - lambda l) / n (labelled)
+    and lambda l / N (unlabelled), its losses likewise, are linear in lambda. Where they reach 0 the
+    objective has no minimum in that model's score (it runs off to +-infinity, held only by the ridge),
+    which happens before lambda = 1 when the LLM's verdicts on a model's few labelled units favour it much
+    more than its other units do. The cap is min over models and sides of W_k(0) / (2 (W_k(0) - W_k(1)))
+    where W_k falls, so that W_k(lambda) >= W_k(0) / 2.
+    """
+    if units.labelled.all():
+        return 1.0
+    zero, one = np.concatenate(_model_sides(units, 0.0)), np.concatenate(_model_sides(units, 1.0))
+    falls = one < zero
+    caps = zero[falls] / (2.0 * (zero[falls] - one[falls]))
+    return float(min(1.0, caps.min())) if len(caps) else 1.0
+
+
 def fit_calibrated_scores(units: CalibrationUnits, lam: float | None = None, reg: float = 0.01) -> CalibratedFit:
     """Fit the human-calibrated Bradley-Terry scores (module docstring); ``lam`` None: power-tuned.
 
-    Refused (ValueError): fewer than 2 labelled units, lambda outside [0, 1].
+    The power-tuned lambda is PPI++'s closed form at the fit with lambda = :func:`lambda_cap` (1 unless a
+    model's rectified wins or losses fall to half), clipped to [0, cap]. A given lambda above the cap is
+    fitted, with a warning. Refused (ValueError): fewer than 2 labelled units, lambda outside [0, 1].
     """
     n, big_n = int(units.labelled.sum()), int((~units.labelled).sum())
     if n < 2:
         raise ValueError(f"at least 2 units (prompt, model pair) with a human verdict are needed, got {n}")
     if lam is not None and not 0.0 <= lam <= 1.0:
         raise ValueError(f"lambda must be in [0, 1], got {lam}")
-    m, ridge = len(units.models), _ridge(units, reg)
+    m, ridge, cap = len(units.models), _ridge(units, reg), lambda_cap(units)
     if lam is None:
-        if big_n == 0:
-            lam = 0.0
-        else:
-            first = _solve(units.lo, units.hi, _objective_weights(units, 1.0), m, ridge)
-            lam = power_tuned_lambda(*_sandwich(units, first, ridge))
+        lam = 0.0
+        if big_n and cap > 0:
+            first = _solve(units.lo, units.hi, _objective_weights(units, cap), m, ridge)
+            lam = min(power_tuned_lambda(*_sandwich(units, first, ridge)), cap)
+    elif lam > cap:
+        warnings.warn(f"lambda {lam:g} is above {cap:.3g}, where some model keeps only half its humans-alone wins "
+                      "or losses: its calibrated score may be held only by the ridge", stacklevel=2)
     theta = _solve(units.lo, units.hi, _objective_weights(units, lam), m, ridge)
     grad_h, grad_l, grad_u, hinv = _sandwich(units, theta, ridge)
     covariance = ppi_covariance(grad_h, grad_l, grad_u, hinv, lam)
     alone = ppi_covariance(grad_h, grad_l, grad_u, hinv, 0.0)
-    return CalibratedFit(theta, float(lam), covariance, alone, worth(n, alone, covariance), n, big_n)
+    return CalibratedFit(theta, float(lam), covariance, alone, worth(n, alone, covariance), n, big_n, cap)
 
 
 def _normal_draws(fit: CalibratedFit, n_draws: int, seed: int) -> np.ndarray:
@@ -350,6 +388,12 @@ class HumanCalibratedLeaderboard(Estimator):
         units = calibration_units(llm, human, self.bothbad)
         data = code_verdicts(llm, self.bothbad)
         baseline_code(data, self.baseline)
+        unseen = np.setdiff1d(np.arange(len(units.models)), np.concatenate(
+            [units.lo[units.labelled], units.hi[units.labelled]]))
+        if len(unseen):
+            warnings.warn(f"{len(unseen)} models have no human verdict ({', '.join(units.models[unseen][:_SHOWN])}"
+                          f"{', ...' if len(unseen) > _SHOWN else ''}): their scores rest on the LLM verdicts alone, "
+                          "uncalibrated", stacklevel=2)
         fit = fit_calibrated_scores(units, self.lam, self.reg)
         draws = np.empty((0, len(units.models)))
         if self.n_bootstrap and self.intervals == "sandwich":
