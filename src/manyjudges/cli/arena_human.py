@@ -71,6 +71,9 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     params = parse_params(args.params)
     if set(params) - {"reg"}:
         raise CommandError(f"--human takes only reg in --params (a tie is half a win), got {', '.join(params)}")
+    reg = params.get("reg", 0.01)
+    if isinstance(reg, bool) or not isinstance(reg, (int, float)) or not reg >= 0:
+        raise CommandError(f"--params reg must be a number >= 0, got {reg!r}")
     for flag, value in (("--judges", args.judges), ("--html", args.html)):
         if value:
             raise CommandError(f"{flag} is not available with --human")
