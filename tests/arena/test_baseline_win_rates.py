@@ -282,6 +282,25 @@ def test_the_glm_fit_equals_scipys_minimiser_on_the_written_out_loss():
         assert glm_loss(beta[m], *args) <= ref.fun + 1e-9
 
 
+def test_the_glm_fit_equals_sklearns_soft_label_logistic_regression():
+    """AlpacaEval's own fitter: sklearn's LogisticRegression on every verdict twice, y = 1 weighted w p and y = 0
+    weighted w (1 - p); its one L2 (C = 1: 1/2 ||b'||^2) becomes our per-parameter ridges by scaling column k
+    by sqrt(1 / ridge_k)."""
+    sklearn = pytest.importorskip("sklearn.linear_model")
+    data, X, w = glm_inputs()
+    reg = 0.7
+    beta = lc.fit_length_glm(data.model, X, data.p, w, data.n_models, reg)
+    scale = np.sqrt(1.0 / np.array([lc.THETA_RIDGE, reg, reg]))
+    for m in range(data.n_models):
+        rows = data.model == m
+        twice = np.vstack([X[rows] * scale] * 2)
+        y = np.r_[np.ones(rows.sum()), np.zeros(rows.sum())]
+        weight = np.r_[w[rows] * data.p[rows], w[rows] * (1 - data.p[rows])]
+        fit = sklearn.LogisticRegression(C=1.0, fit_intercept=False, tol=1e-12, max_iter=10_000)
+        fit.fit(twice, y, sample_weight=weight)
+        np.testing.assert_allclose(beta[m], fit.coef_[0] * scale, atol=1e-6)
+
+
 def test_length_term_and_difficulty_against_direct_loops():
     data, X, _ = glm_inputs(3)
     for i in range(0, len(data.p), 37):
