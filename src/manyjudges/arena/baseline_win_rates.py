@@ -303,7 +303,20 @@ def baseline_win_rates(frame: pd.DataFrame, baseline: str, n_bootstrap: int = 0,
     -------
     pandas.DataFrame
         ``model, win_rate, se, ci_low, ci_high, discrete_win_rate, n`` (and ``raw_win_rate`` with control),
-        fractions in [0, 1], sorted by win_rate descending then model.
+        fractions in [0, 1], sorted by win_rate descending then model. Without control, se is
+        sd(p) / sqrt(n) with or without the bootstrap (which sets only the interval).
+
+    Raises
+    ------
+    ValueError
+        ``baseline`` is not a model (the message lists them), a ``p_b`` outside [0, 1], an unknown winner,
+        a ``control`` feature the frame lacks (the message lists its features) or more than one,
+        ``n_bootstrap < 0``, ``ci`` outside (0, 1).
+
+    Warns
+    -----
+    DataWarning
+        Naming the models that never met the baseline (they have no row).
     """
     feature = _check(n_bootstrap, ci, control)
     data = BaselineVerdicts(against_baseline(frame, baseline, feature))
