@@ -67,3 +67,15 @@ def test_a_bad_extra_names_file_line_and_value(tmp_path, fields, column, value):
         with pytest.raises(DataError, match=f"verdicts.tsv.*line 3.*{column}") as raised:
             read_verdicts(path, extras=True)
     assert repr(value) in str(raised.value) or value in str(raised.value)
+
+
+def test_write_verdicts_keeps_the_extras_and_they_read_back(tmp_path):
+    from manyjudges.io.verdicts import write_verdicts
+
+    frame = pd.DataFrame({"prompt": ["p1", "p2"], "judge": ["j", "j"], "model_a": ["x", "y"], "model_b": ["y", "x"],
+                          "winner": ["model_a", "tie"], "note": ["a", "b"], "length_a": [10.0, 2.5],
+                          "length_b": [3.0, 4.0], "p_b": [0.2, 0.5]})
+    write_verdicts(frame, tmp_path / "out.tsv")
+    back = read_verdicts(tmp_path / "out.tsv", extras=True)
+    assert list(back.columns) == [*VERDICT_COLUMNS, "length_a", "length_b", "p_b"]
+    pd.testing.assert_frame_equal(back, frame.drop(columns="note"))

@@ -272,8 +272,9 @@ def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collecti
 def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
     """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``.
 
-    A TSV, or CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
-    :data:`WINNERS` (the table is checked before anything is written).
+    Then the table's :func:`extra_columns` (``p_b``, answer features ``NAME_a, NAME_b``), if it has any, in
+    its order. A TSV, or CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner
+    not among :data:`WINNERS` (the table is checked before anything is written).
     """
     missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
     if missing:
@@ -281,7 +282,7 @@ def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
     bad = sorted(set(verdicts["winner"].astype(str)) - set(WINNERS))
     if bad:
         raise ValueError(f"winner must be one of {', '.join(WINNERS)}; got {bad}")
-    write_table(verdicts[VERDICT_COLUMNS], path)
+    write_table(verdicts[VERDICT_COLUMNS + extra_columns(list(map(str, verdicts.columns)))], path)
 
 
 def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
