@@ -45,7 +45,6 @@ from manyjudges.arena.style import (
     coefficient_table,
     controlled_replicates,
     covariates,
-    frame_features,
     verdict_cells,
 )
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
@@ -53,6 +52,7 @@ from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, w
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
+from manyjudges.io.verdicts import feature_names
 
 __all__ = ["CONTROL_METHODS", "LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS",
            "baseline_code", "bootstrap", "leaderboard_table", "make_rating"]
@@ -201,7 +201,7 @@ class Leaderboard(Estimator):
             raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
                              "not coded verdicts")
         assert self.control is not None
-        names = check_control(self.control, frame_features(verdicts))
+        names = check_control(self.control, feature_names(verdicts))
         data, values = code_with_features(verdicts, names, self.bothbad)
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")

@@ -1,7 +1,7 @@
 """Style control of the leaderboard: Bradley-Terry with the answers' feature differences as covariates.
 
 A verdicts table may carry answer features, ``NAME_a`` and ``NAME_b`` for the answers shown first and
-second (e.g. ``length_a, length_b``; :func:`~manyjudges.io.verdicts.feature_names`). Controlling for
+second (e.g. ``length_a, length_b``; :func:`~manyjudges.io.verdicts.feature_names` names them). Controlling for
 features F (``Leaderboard(control=F)``): per verdict and feature, d = (f_a - f_b) / (f_a + f_b) (0 when
 both are 0; :func:`~manyjudges.core.pairwise.covariates.feature_differences`), standardised over the
 table's verdicts (mean 0, sd 1; once, on the full table: the bootstrap replicates keep those
@@ -39,19 +39,10 @@ from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_f
 from manyjudges.core.pairwise.covariates import feature_differences, fit_covariate_bt, standardised
 
 __all__ = ["COEFFICIENT_COLUMNS", "ControlledBradleyTerry", "check_control", "code_with_features",
-           "coefficient_table", "controlled_replicates", "covariates", "frame_features", "verdict_cells"]
+           "coefficient_table", "controlled_replicates", "covariates", "verdict_cells"]
 
 #: the columns of :attr:`~manyjudges.arena.leaderboard.Leaderboard.coefficients_`
 COEFFICIENT_COLUMNS = ["feature", "coefficient", "ci_low", "ci_high"]
-
-
-def frame_features(frame: pd.DataFrame) -> list[str]:
-    """Return the NAMEs with both ``NAME_a`` and ``NAME_b`` columns in ``frame`` (not model_a/model_b).
-
-    In column order.
-    """
-    columns = [str(c) for c in frame.columns]
-    return [c[:-2] for c in columns if c.endswith("_a") and c != "model_a" and f"{c[:-2]}_b" in columns]
 
 
 def check_control(control: Sequence[str], have: Sequence[str]) -> tuple[str, ...]:
@@ -85,7 +76,7 @@ def _feature_values(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
             if len(bad):
                 row = int(bad[0])
                 raise ValueError(f"row {frame.index[row]!r}: {column} must be a number >= 0, got "
-                                 f"{frame[column].iloc[row]!r}")
+                                 f"{frame[column].iloc[[row]].tolist()[0]!r}")
             out[:, 2 * k + side] = values
     return out
 

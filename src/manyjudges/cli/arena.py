@@ -26,6 +26,13 @@ from manyjudges.cli.arena_show import (
     show_summary,
     write_shown,
 )
+from manyjudges.cli.arena_style import (
+    add_control_options,
+    add_length_option,
+    check_control_options,
+    fit_controlled,
+    with_length_preference,
+)
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
@@ -153,6 +160,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                     "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
+    add_length_option(p)
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
     p.set_defaults(run=cmd_arena_judges)
@@ -179,6 +187,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--baseline", metavar="MODEL",
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
+    add_control_options(p)
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
@@ -284,9 +293,10 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
-    verdicts = read_verdicts_table(args, args.verdicts)
+    verdicts = read_verdicts_table(args, args.verdicts, extras=True)
     reference = read_verdicts_table(args, [args.reference]) if args.reference else None
-    measures = judge_measures(verdicts, reference, level=args.ci)
+    measures = with_length_preference(judge_measures(verdicts, reference, level=args.ci), verdicts, args,
+                                      _named(args.verdicts))
     read = judges_read(args, verdicts)
     write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
@@ -311,12 +321,16 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
+    control = check_control_options(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
-                        seed=args.seed, bothbad=args.bothbad)
+                        seed=args.seed, bothbad=args.bothbad, control=control)
     from manyjudges.arena.reader import read_arena_verdicts
 
     progress = Progress("leaderboard bootstrap") if args.bootstrap else None
-    if _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
+    if control:  # style control: the answer features are read beside the verdicts (arena_style)
+        verdicts = fit_controlled(board, read_verdicts_table(args, args.verdicts, extras=True), args, progress,
+                                  _named(args.verdicts))
+    elif _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
             _fit_shown(board, verdicts, args, progress, path)
@@ -330,7 +344,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
-    return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
+    files = ((judges_file, board.judges_), (getattr(args, "coefficients", None), board.coefficients_))
+    return Output(table, tuple((path, frame) for path, frame in files if path and frame is not None))
 
 
 def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any) -> None:
