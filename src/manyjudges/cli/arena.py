@@ -80,7 +80,12 @@ EXAMPLES = {
         mean_error_correlation, effective_judges). On a terminal the judges table is aligned and rounded
         (first_win_rate and its interval to the decimal place of the leading digit of the interval's
         width, plus one); to a file or a pipe, full precision. One line on stderr says what was read
-        (--quiet: none).""",
+        (--quiet: none).
+
+        With a length feature (columns length_a, length_b, or --length FEATURE for FEATURE_a, FEATURE_b)
+        the judges table ends with length_preference (the judge's log-odds toward the longer answer per
+        standard deviation of the normalised length difference, the models' scores shared by all judges),
+        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""",
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -109,7 +114,15 @@ EXAMPLES = {
         pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
         verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
         whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
-        interval columns are left empty rather than a zero-width interval.""",
+        interval columns are left empty rather than a zero-width interval.
+
+        Style control (--method bradley_terry only): --control length,bold rates the models with the
+        answers' features held fixed, each FEATURE being the columns FEATURE_a (the answer shown first)
+        and FEATURE_b (numbers >= 0) of VERDICTS: per verdict d = (f_a - f_b) / (f_a + f_b), standardised
+        over the verdicts, and P(model_a wins) = sigma(s_a - s_b + gamma . d). The table's scores and
+        intervals are then the controlled ones; --coefficients FILE writes feature, coefficient, ci_low,
+        ci_high (gamma with its bootstrap interval). A FEATURE the verdicts lack is an error listing theirs.
+          manyjudges arena leaderboard verdicts.tsv --control length --coefficients coef.tsv -o board.tsv""",
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
