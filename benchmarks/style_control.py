@@ -11,13 +11,14 @@ drawn N(mu_m, 0.5^2) (``simulate_panel(verbosity=..., verbosity_sd=0.5)``). 60 p
 model pairs drawn per prompt, each shown to every one of 4 judges in one order drawn per verdict;
 outcomes by Davidson's model with nu = 0.3, the answer shown first's log-strength raised by the
 judge's length sway c_j (log L_first - log L_second). Scenario "length rewarded": c_j = 1.0, 1.5, 2.0,
-2.5 for the four judges; "mildly rewarded": c_j = 0.2, 0.3, 0.4, 0.5; "no length bias": c_j = 0 for all. Arena r (r = 0, 1, ...) is drawn by
-``simulate_panel(r, ...)``. Per arena: ``Leaderboard()`` (raw Bradley-Terry, ties half, reg 0.01)
-and ``Leaderboard(control=("length",))`` (the same with the standardised normalised length difference
-as a covariate), no bootstrap; Spearman's rho of each one's scores with s, and the length coefficient; per scenario their means and
-the arenas where the controlled rho is above, below, and at least 0.9.
-Seconds: the controlled fit with ``n_bootstrap`` replicates resampling prompts, on arena 0 of each
-scenario, timed once. Target: the controlled rho >= 0.9 and above the raw rho in "length rewarded".
+2.5 for the four judges; "mildly rewarded": c_j = 0.2, 0.3, 0.4, 0.5; "no length bias": c_j = 0 for
+all. Arena r (r = 0, 1, ...) is drawn by ``simulate_panel(r, ...)``. Per arena: ``Leaderboard()`` (raw
+Bradley-Terry, ties half, reg 0.01) and ``Leaderboard(control=("length",))`` (the same with the
+standardised normalised length difference as a covariate), no bootstrap; Spearman's rho of each one's
+scores with s, and the length coefficient; per scenario their means and the arenas where the
+controlled rho is above, below, and at least 0.9. Seconds: the controlled fit with ``n_bootstrap``
+replicates resampling prompts, on arena 0 of each scenario, timed once. Target: the controlled rho >=
+0.9 and above the raw rho in "length rewarded".
 """
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def main() -> None:
     for column, seen in (("controlled_above_raw", table["rho_controlled"] > table["rho_raw"]),
                          ("controlled_below_raw", table["rho_controlled"] < table["rho_raw"]),
                          ("controlled_at_least_0.9", table["rho_controlled"] >= 0.9)):
-        means[column] = seen.groupby(table["scenario"], sort=False).sum().astype(int)
+        means[column] = seen.groupby(table["scenario"], sort=False).sum().astype(int).astype(str)
     for name, weights in SCENARIOS.items():
         verdicts = arena(0, weights)
         start = time.perf_counter()
