@@ -50,7 +50,7 @@ def direct_fit(frame, names, reg=0.01, scale=None):
 
     def loss(t):
         z = t[a] - t[b] + x @ t[m:]
-        return -np.sum(y * np.log(expit(z)) + (1 - y) * np.log(expit(-z))) + 0.5 * reg * t[:m] @ t[:m]
+        return -np.sum(y * np.log(expit(z)) + (1 - y) * np.log(expit(-z))) + 0.5 * reg * t @ t
 
     res = minimize(loss, np.zeros(m + len(names)), method="BFGS", options={"gtol": 1e-8})
     s = res.x[:m] - res.x[:m].mean()
@@ -144,7 +144,7 @@ def test_each_judges_length_preference_has_its_sign_and_a_wald_interval():
         z = s[a] - s[b] + x @ t[m - 1:]
         r = expit(z) - y
         gs = np.bincount(a, r, m) - np.bincount(b, r, m) + 0.01 * s
-        return np.concatenate([gs[:m - 1] - gs[m - 1], x.T @ r])
+        return np.concatenate([gs[:m - 1] - gs[m - 1], x.T @ r + 0.01 * t[m - 1:]])
 
     sol = root(grad, np.zeros(m + 2), tol=1e-12).x
     np.testing.assert_allclose(sol[m - 1:], pref["length_preference"], atol=1e-5)

@@ -29,13 +29,13 @@ def _verdicts(seed, n=400, n_models=5, n_cov=2):
 
 
 def _direct_loss(theta, a, b, x, y, w, n_models, reg):
-    """The written-out negative log-likelihood by a loop over verdicts, ridge on s, no centring term."""
+    """The written-out negative log-likelihood by a loop over verdicts, ridge on s and gamma, no centring term."""
     s, gamma = theta[:n_models], theta[n_models:]
     total = 0.0
     for i in range(len(a)):
         z = s[a[i]] - s[b[i]] + x[i] @ gamma
         total -= w[i] * (y[i] * np.log(expit(z)) + (1 - y[i]) * np.log(expit(-z)))
-    return total + 0.5 * reg * s @ s
+    return total + 0.5 * reg * (s @ s + gamma @ gamma)
 
 
 @pytest.mark.parametrize("reg", [0.0, 0.5])
@@ -77,10 +77,14 @@ def test_without_covariates_equals_bradley_terry_per_pair():
 def test_gamma_fixed_at_zero_by_a_zero_covariate_column_equals_no_covariate():
     a, b, x, y, w, m = _verdicts(5)
     plain = fit_covariate_bt(a, b, np.zeros((len(a), 0)), y, w, m, 0.01)[0]
-    # a covariate that is zero everywhere cannot move: the ridge-free gamma has no curvature, L-BFGS leaves it 0
+    # a covariate that is zero everywhere cannot move: its gradient is reg gamma, 0 at the start
     s, gamma = fit_covariate_bt(a, b, np.zeros((len(a), 1)), y, w, m, 0.01)
     np.testing.assert_allclose(s, plain, atol=1e-7)
     assert gamma[0] == 0.0
+    # without the ridge the Hessian is singular there: L-BFGS-B, the same scores
+    s0, gamma0 = fit_covariate_bt(a, b, np.zeros((len(a), 1)), y, w, m, 0.0)
+    np.testing.assert_allclose(s0, fit_covariate_bt(a, b, np.zeros((len(a), 0)), y, w, m, 0.0)[0], atol=1e-6)
+    assert gamma0[0] == 0.0
 
 
 def test_warm_start_and_row_order_give_the_same_fit():
@@ -101,3 +105,14 @@ def test_feature_differences_and_standardised():
     np.testing.assert_allclose(z.std(axis=0), 1.0)
     with pytest.raises(ValueError, match="constant"):
         standardised(np.ones((5, 1)))
+
+
+def test_a_covariate_that_separates_the_outcomes_keeps_a_finite_optimum():
+    a = np.array([0, 1, 2, 0, 1, 2])
+    b = np.array([1, 2, 0, 2, 0, 1])
+    x = np.array([[1.0], [1.0], [1.0], [-1.0], [-1.0], [-1.0]])
+    y = (x[:, 0] > 0).astype(float)  # the first answer wins exactly when its covariate is positive
+    w = np.ones(6)
+    s, gamma = fit_covariate_bt(a, b, x, y, w, 3, 0.01)
+    grad = covariate_objective(np.concatenate([s, gamma]), incidence(a, b, 3), x, y, w, 0.01)[1]
+    assert np.isfinite(gamma).all() and np.abs(grad).max() < 1e-8

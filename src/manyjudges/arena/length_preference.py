@@ -6,7 +6,7 @@ normalised length difference (:func:`~manyjudges.arena.style.covariates`, over t
 
     P(model_a beats model_b in verdict i) = sigma(s_a - s_b + gamma_{judge_i} d_i)
 
-with the models' scores s shared by every judge (ridge ``reg`` on s, gamma not penalised, ties half a
+with the models' scores s shared by every judge (ridge ``reg`` on s and gamma, ties half a
 win each way). gamma_j, a judge's ``length_preference``, is the log-odds it adds to an answer per
 standard deviation of the normalised length difference; > 0 favours the longer answer. Its interval
 ``length_low, length_high`` is Wald's: gamma_j -+ z_{(1 + level) / 2} sqrt([H^{-1}]_jj), H the

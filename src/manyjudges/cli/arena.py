@@ -122,7 +122,9 @@ EXAMPLES = {
         over the verdicts, and P(model_a wins) = sigma(s_a - s_b + gamma . d). The table's scores and
         intervals are then the controlled ones; --coefficients FILE writes feature, coefficient, ci_low,
         ci_high (gamma with its bootstrap interval). A FEATURE the verdicts lack is an error listing theirs.
-          manyjudges arena leaderboard verdicts.tsv --control length --coefficients coef.tsv -o board.tsv""",
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\ty\\tmodel_a\\t120\\t300\\np1\\ty\\tz\\tmodel_a\\t300\\t90\\np1\\tz\\tx\\tmodel_b\\t90\\t120\\np2\\tx\\ty\\tmodel_b\\t100\\t280\\np2\\ty\\tz\\tmodel_a\\t280\\t80\\np2\\tx\\tz\\tmodel_a\\t100\\t80\\np3\\ty\\tx\\tmodel_a\\t310\\t110\\np3\\tz\\ty\\ttie\\t95\\t310\\np3\\tx\\tz\\tmodel_a\\t110\\t95\\n' > styled.tsv
+          manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
+        writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.""",
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,

@@ -12,9 +12,11 @@ win each way, as :func:`~manyjudges.core.pairwise.bradley_terry.bt_objective` co
 weight w_i (a bootstrap replicate's multiplicity). The fit minimises
 
     f(s, gamma) = sum_i w_i [y_i log(1 + e^{-z_i}) + (1 - y_i) log(1 + e^{z_i})]
-                  + reg ||s||^2 / 2 + (sum_m s_m)^2 / 2,        z_i = s_{a_i} - s_{b_i} + x_i . gamma
+                  + reg (||s||^2 + ||gamma||^2) / 2 + (sum_m s_m)^2 / 2,   z_i = s_{a_i} - s_{b_i} + x_i . gamma
 
-The ridge ``reg`` is on the scores only (gamma is not penalised); the last term fixes the common shift
+The ridge ``reg`` is on the scores and on gamma alike (the MAP under N(0, 1 / reg) priors: with
+few verdicts a covariate can separate the outcomes, and gamma would have no finite maximum); the
+last term fixes the common shift
 of s without moving the optimum (the likelihood's gradient in s sums to 0), so the scores come out
 centred to mean 0 and Newton's method works also for ``reg = 0``. With no covariates (P = 0) f is
 the Bradley-Terry objective of the leaderboard's ``bradley_terry`` summed per verdict instead of per
@@ -71,16 +73,16 @@ def covariate_objective(theta: np.ndarray, e: sparse.csr_matrix, x: np.ndarray, 
                         reg: float) -> tuple[float, np.ndarray]:
     """Return f(s, gamma) of the module docstring and its gradient; ``theta`` = (s, gamma), ``e`` = :func:`incidence`.
 
-    With r_i = w_i (sigma(z_i) - y_i): df/ds = E^T r + reg s + sum(s), df/dgamma = x^T r.
+    With r_i = w_i (sigma(z_i) - y_i): df/ds = E^T r + reg s + sum(s), df/dgamma = x^T r + reg gamma.
     """
     m = e.shape[1]
     s, gamma = theta[:m], theta[m:]
     z = e @ s + x @ gamma
     value = float(w @ (y * np.logaddexp(0.0, -z) + (1.0 - y) * np.logaddexp(0.0, z)))
     total = float(s.sum())
-    value += 0.5 * reg * float(s @ s) + 0.5 * total * total
+    value += 0.5 * reg * float(theta @ theta) + 0.5 * total * total
     r = w * (expit(z) - y)
-    grad = np.concatenate([e.T @ r + reg * s + total, x.T @ r])
+    grad = np.concatenate([e.T @ r + reg * s + total, x.T @ r + reg * gamma])
     return value, grad
 
 
@@ -88,8 +90,8 @@ def covariate_hessian(theta: np.ndarray, e: sparse.csr_matrix, x: np.ndarray, w:
                       ) -> np.ndarray:
     """Return the dense Hessian of :func:`covariate_objective`, ((M + P), (M + P)).
 
-    With h_i = w_i sigma(z_i) (1 - sigma(z_i)) and J = [E, x]: H = J^T diag(h) J + reg on the s block's
-    diagonal + 1 in every entry of the s block (the centring term).
+    With h_i = w_i sigma(z_i) (1 - sigma(z_i)) and J = [E, x]: H = J^T diag(h) J + reg I
+    + 1 in every entry of the s block (the centring term).
     """
     m = e.shape[1]
     z = e @ theta[:m] + x @ theta[m:]
@@ -98,7 +100,7 @@ def covariate_hessian(theta: np.ndarray, e: sparse.csr_matrix, x: np.ndarray, w:
     eh = e.T.multiply(h).tocsr()  # E^T diag(h)
     h_ss = (eh @ e).toarray() + reg * np.eye(m) + 1.0
     h_sg = np.asarray(eh @ x).reshape(m, x.shape[1])
-    h_gg = (x * h[:, None]).T @ x
+    h_gg = (x * h[:, None]).T @ x + reg * np.eye(x.shape[1])
     return np.block([[h_ss, h_sg], [h_sg.T, h_gg]])
 
 
