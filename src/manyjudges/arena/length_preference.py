@@ -22,7 +22,7 @@ import pandas as pd
 from scipy.special import ndtri
 
 from manyjudges.arena.style import code_with_features, covariates
-from manyjudges.core.pairwise.covariates import covariate_hessian, fit_covariate_bt, incidence
+from manyjudges.core.pairwise.covariates import covariate_hessian, fit_covariate_bt
 
 __all__ = ["LENGTH_COLUMNS", "MIN_VERDICTS", "length_preference"]
 
@@ -81,8 +81,7 @@ def length_preference(verdicts: pd.DataFrame, feature: str = "length", bothbad: 
     y = np.where(data.winner == 2, 0.5, (data.winner == 0).astype(float))
     w = np.ones(data.n_verdicts)
     s, gamma = fit_covariate_bt(data.model_a, data.model_b, x, y, w, data.n_models, reg)
-    hess = covariate_hessian(np.concatenate([s, gamma]), incidence(data.model_a, data.model_b, data.n_models), x,
-                             w, reg)
+    hess = covariate_hessian(np.concatenate([s, gamma]), data.model_a, data.model_b, x, w, reg)
     m = data.n_models
     with np.errstate(invalid="ignore"):
         se = np.sqrt(np.diag(np.linalg.pinv(hess))[m:])

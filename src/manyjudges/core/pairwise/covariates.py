@@ -25,13 +25,11 @@ pair: the same scores.
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
 from scipy.special import expit
 
 from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
 
-__all__ = ["covariate_hessian", "covariate_objective", "feature_differences", "fit_covariate_bt", "incidence",
-           "standardised"]
+__all__ = ["covariate_hessian", "covariate_objective", "feature_differences", "fit_covariate_bt", "standardised"]
 
 
 def feature_differences(f_a: np.ndarray, f_b: np.ndarray) -> np.ndarray:
@@ -61,46 +59,45 @@ def standardised(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (d - mean) / sd, mean, sd
 
 
-def incidence(a: np.ndarray, b: np.ndarray, n_models: int) -> sparse.csr_matrix:
-    """Return the (n, n_models) sparse matrix E with E[i, a_i] = 1 and E[i, b_i] = -1 (so E s = s_a - s_b)."""
-    n = len(a)
-    rows = np.concatenate([np.arange(n), np.arange(n)])
-    values = np.concatenate([np.ones(n), -np.ones(n)])
-    return sparse.csr_matrix((values, (rows, np.concatenate([a, b]))), shape=(n, n_models))
+def covariate_objective(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
+                        w: np.ndarray, reg: float) -> tuple[float, np.ndarray]:
+    """Return f(s, gamma) of the module docstring and its gradient; ``theta`` = (s, gamma).
 
-
-def covariate_objective(theta: np.ndarray, e: sparse.csr_matrix, x: np.ndarray, y: np.ndarray, w: np.ndarray,
-                        reg: float) -> tuple[float, np.ndarray]:
-    """Return f(s, gamma) of the module docstring and its gradient; ``theta`` = (s, gamma), ``e`` = :func:`incidence`.
-
-    With r_i = w_i (sigma(z_i) - y_i): df/ds = E^T r + reg s + sum(s), df/dgamma = x^T r + reg gamma.
+    With r_i = w_i (sigma(z_i) - y_i): df/ds_m = sum_{i: a_i = m} r_i - sum_{i: b_i = m} r_i + reg s_m
+    + sum(s), df/dgamma = x^T r + reg gamma (``np.bincount``, no matrix of the verdicts).
     """
-    m = e.shape[1]
+    m = len(theta) - x.shape[1]
     s, gamma = theta[:m], theta[m:]
-    z = e @ s + x @ gamma
-    value = float(w @ (y * np.logaddexp(0.0, -z) + (1.0 - y) * np.logaddexp(0.0, z)))
+    z = s[a] - s[b] + x @ gamma
+    # y log(1 + e^{-z}) + (1 - y) log(1 + e^{z}) = log(1 + e^{z}) - y z
+    value = float(w @ (np.logaddexp(0.0, z) - y * z))
     total = float(s.sum())
     value += 0.5 * reg * float(theta @ theta) + 0.5 * total * total
     r = w * (expit(z) - y)
-    grad = np.concatenate([e.T @ r + reg * s + total, x.T @ r + reg * gamma])
-    return value, grad
+    grad_s = np.bincount(a, weights=r, minlength=m) - np.bincount(b, weights=r, minlength=m) + reg * s + total
+    return value, np.concatenate([grad_s, x.T @ r + reg * gamma])
 
 
-def covariate_hessian(theta: np.ndarray, e: sparse.csr_matrix, x: np.ndarray, w: np.ndarray, reg: float
+def covariate_hessian(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, w: np.ndarray, reg: float
                       ) -> np.ndarray:
     """Return the dense Hessian of :func:`covariate_objective`, ((M + P), (M + P)).
 
-    With h_i = w_i sigma(z_i) (1 - sigma(z_i)) and J = [E, x]: H = J^T diag(h) J + reg I
-    + 1 in every entry of the s block (the centring term).
+    With h_i = w_i sigma(z_i) (1 - sigma(z_i)) and J_i = (e_{a_i} - e_{b_i}, x_i) the verdict's row of
+    the design: H = sum_i h_i J_i J_i^T + reg I + 1 in every entry of the s block (the centring
+    term). The s block is a graph Laplacian of the h summed per ordered pair (one ``np.bincount``);
+    the (s, gamma) block is sum_{i: a_i = m} h_i x_i - sum_{i: b_i = m} h_i x_i.
     """
-    m = e.shape[1]
-    z = e @ theta[:m] + x @ theta[m:]
-    p = expit(z)
-    h = w * p * (1.0 - p)
-    eh = e.T.multiply(h).tocsr()  # E^T diag(h)
-    h_ss = (eh @ e).toarray() + reg * np.eye(m) + 1.0
-    h_sg = np.asarray(eh @ x).reshape(m, x.shape[1])
-    h_gg = (x * h[:, None]).T @ x + reg * np.eye(x.shape[1])
+    m, p = len(theta) - x.shape[1], x.shape[1]
+    z = theta[a] - theta[b] + x @ theta[m:]
+    q = expit(z)
+    h = w * q * (1.0 - q)
+    pair = np.bincount(a * m + b, weights=h, minlength=m * m).reshape(m, m)
+    h_ss = -(pair + pair.T) + reg * np.eye(m) + 1.0
+    h_ss[np.diag_indices(m)] += pair.sum(axis=1) + pair.sum(axis=0)
+    hx = x * h[:, None]
+    h_sg = np.stack([np.bincount(a, weights=hx[:, k], minlength=m) - np.bincount(b, weights=hx[:, k], minlength=m)
+                     for k in range(p)], axis=1) if p else np.zeros((m, 0))
+    h_gg = hx.T @ x + reg * np.eye(p)
     return np.block([[h_ss, h_sg], [h_sg.T, h_gg]])
 
 
@@ -117,14 +114,17 @@ def fit_covariate_bt(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
     a covariate constant over the weighted verdicts).
     """
     x = np.asarray(x, dtype=float).reshape(len(a), -1)
-    e = incidence(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64), n_models)
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     y, w = np.asarray(y, dtype=float), np.asarray(w, dtype=float)
+    used = w > 0  # a verdict of weight 0 (not drawn in a replicate) adds nothing
+    if not used.all():
+        a, b, x, y, w = a[used], b[used], x[used], y[used], w[used]
 
     def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        return covariate_objective(theta, e, x, y, w, reg)
+        return covariate_objective(theta, a, b, x, y, w, reg)
 
     def hess(theta: np.ndarray) -> np.ndarray:
-        return covariate_hessian(theta, e, x, w, reg)
+        return covariate_hessian(theta, a, b, x, w, reg)
 
     start = np.zeros(n_models + x.shape[1]) if x0 is None else np.asarray(x0, dtype=float)
     theta = None if x0 is None else newton_warm(fun, hess, start, tol)
