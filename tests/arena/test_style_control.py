@@ -205,3 +205,20 @@ def test_the_command_refuses_bad_controls_and_writes_nothing(capsys, tmp_path, a
     assert status != 0 and message in err and not out.exists()
     status, _, err = run_command(capsys, "arena", "judges", path, "--length", "words")
     assert status != 0 and "no feature 'words'" in err
+
+
+def test_the_length_preference_does_not_depend_on_the_row_order():
+    frame = panel(11, n_prompts=15)
+    one = length_preference(frame)
+    two = length_preference(frame.sample(frac=1.0, random_state=3).reset_index(drop=True))
+    assert list(one["judge"]) == list(two["judge"])
+    np.testing.assert_allclose(one.iloc[:, 1:].to_numpy(float), two.iloc[:, 1:].to_numpy(float), atol=1e-6)
+
+
+def test_a_published_format_without_features_is_refused_with_the_features_it_has(capsys, tmp_path):
+    path = tmp_path / "gpt4-crowd-comparisons.csv"
+    path.write_text("id,prompt,model_x,model_y,winner,left,right\n0,8,1,2,left,x,y\n1,8,2,1,right,y,x\n"
+                    "2,9,1,3,tie,x,z\n3,9,2,3,left,y,z\n")
+    status, _, err = run_command(capsys, "arena", "leaderboard", path, "--from", "llmfao", "--control", "length",
+                                 "--bootstrap", "0")
+    assert status != 0 and "no feature 'length'" in err and "pairs): none" in err
