@@ -209,11 +209,11 @@ class Leaderboard(Estimator):
         cells, _ = verdict_cells(data)
         counts = np.ones(cells.n_cells)
         check_rateable(cells, counts)
-        unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)  # refuse a unit the data lacks
+        units = unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)
         with one_blas_thread():
             scores, fit = fit_counts(controlled, cells, counts, None, None)
-            replicates, gammas = controlled_replicates(controlled, data, cells, self.resample, fit, scores,
-                                                       self.n_bootstrap, self.seed, progress)
+            replicates, gammas = controlled_replicates(controlled, cells, units, fit, scores, self.n_bootstrap,
+                                                       self.seed, progress)
         assert fit.extra is not None
         self.coefficients_ = coefficient_table(names, fit.extra, gammas, self.ci)
         return self._finish(rating, data, fit, scores, replicates)

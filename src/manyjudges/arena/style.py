@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
-from manyjudges.arena.cells import unit_matrix
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaRating, RatingFit
 from manyjudges.arena.replicates import fit_counts
 from manyjudges.arena.verdict_codes import (
@@ -165,18 +165,18 @@ class ControlledBradleyTerry(ArenaRating):
         return RatingFit(s, gamma)
 
 
-def controlled_replicates(rating: ControlledBradleyTerry, data: ArenaVerdicts, cells: Cells, resample: str,
-                          fit: RatingFit, scores: np.ndarray, n: int, seed: int,
-                          progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def controlled_replicates(rating: ControlledBradleyTerry, cells: Cells, units: sparse.csr_matrix, fit: RatingFit,
+                          scores: np.ndarray, n: int, seed: int, progress: Callable[[int, int], None] | None = None
+                          ) -> tuple[np.ndarray, np.ndarray]:
     """Return the (n, models) replicate scores and the (n, P) replicate coefficients.
 
     Replicate r draws ``rng.integers(0, n_units, n_units)`` (``rng = numpy.random.default_rng(seed)``,
-    one draw per replicate in order: the leaderboard's draws), its verdict weights are the units'
-    multiplicities through :func:`~manyjudges.arena.cells.unit_matrix`, and its fit starts from the
+    one draw per replicate in order: the leaderboard's draws), its verdict weights are ``units`` (the
+    (verdicts, units) matrix of :func:`~manyjudges.arena.cells.unit_matrix`, each verdict its own cell)
+    times the units' multiplicities, and its fit starts from the
     full-data fit (:func:`~manyjudges.arena.replicates.fit_counts`: a model absent from the replicate
     is NaN there, the others' mean kept at their full-data mean). One process.
     """
-    units = unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, resample)
     rng = np.random.default_rng(seed)
     n_units = units.shape[1]
     out = np.full((n, cells.n_models), np.nan)
