@@ -370,8 +370,7 @@ def test_the_command_end_to_end(capsys, tmp_path):
     status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "nobody", "-o", tmp_path / "no.tsv")
     assert status == 1 and f"{path}: the baseline 'nobody' is not a model" in err and "b, m1, m2" in err
     assert not (tmp_path / "no.tsv").exists()
-    status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "b", "--control", "length",
-                                 "--control", "words")
+    status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "b", "--control", "length,words")
     assert status == 2 and "one feature" in err
     status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "b", "--control", "words")
     assert status == 1 and "their features: length" in err

@@ -27,6 +27,13 @@ from manyjudges.cli.arena_show import (
     show_summary,
     write_shown,
 )
+from manyjudges.cli.arena_style import (
+    add_control_options,
+    add_length_option,
+    check_control_options,
+    fit_controlled,
+    with_length_preference,
+)
 from manyjudges.cli.arena_winrate import add_winrate_options, cmd_arena_winrate
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
@@ -75,7 +82,12 @@ EXAMPLES = {
         mean_error_correlation, effective_judges). On a terminal the judges table is aligned and rounded
         (first_win_rate and its interval to the decimal place of the leading digit of the interval's
         width, plus one); to a file or a pipe, full precision. One line on stderr says what was read
-        (--quiet: none).""",
+        (--quiet: none).
+
+        With a length feature (columns length_a, length_b, or --length FEATURE for FEATURE_a, FEATURE_b)
+        the judges table ends with length_preference (the judge's log-odds toward the longer answer per
+        standard deviation of the normalised length difference, the models' scores shared by all judges),
+        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""",
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -104,7 +116,17 @@ EXAMPLES = {
         pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
         verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
         whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
-        interval columns are left empty rather than a zero-width interval.""",
+        interval columns are left empty rather than a zero-width interval.
+
+        Style control (--method bradley_terry only): --control length,bold rates the models with the
+        answers' features held fixed, each FEATURE being the columns FEATURE_a (the answer shown first)
+        and FEATURE_b (numbers >= 0) of VERDICTS: per verdict d = (f_a - f_b) / (f_a + f_b), standardised
+        over the verdicts, and P(model_a wins) = sigma(s_a - s_b + gamma . d). The table's scores and
+        intervals are then the controlled ones; --coefficients FILE writes feature, coefficient, ci_low,
+        ci_high (gamma with its bootstrap interval). A FEATURE the verdicts lack is an error listing theirs.
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\ty\\tmodel_a\\t120\\t300\\np1\\ty\\tz\\tmodel_a\\t300\\t90\\np1\\tz\\tx\\tmodel_b\\t90\\t120\\np2\\tx\\ty\\tmodel_b\\t100\\t280\\np2\\ty\\tz\\tmodel_a\\t280\\t80\\np2\\tx\\tz\\tmodel_a\\t100\\t80\\np3\\ty\\tx\\tmodel_a\\t310\\t110\\np3\\tz\\ty\\ttie\\t95\\t310\\np3\\tx\\tz\\tmodel_a\\t110\\t95\\n' > styled.tsv
+          manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
+        writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.""",
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -183,6 +205,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                     "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
+    add_length_option(p)
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
     p.set_defaults(run=cmd_arena_judges)
@@ -209,6 +232,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--baseline", metavar="MODEL",
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
+    add_control_options(p)
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
@@ -321,9 +345,10 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
-    verdicts = read_verdicts_table(args, args.verdicts)
+    verdicts = read_verdicts_table(args, args.verdicts, extras=True)
     reference = read_verdicts_table(args, [args.reference]) if args.reference else None
-    measures = judge_measures(verdicts, reference, level=args.ci)
+    measures = with_length_preference(judge_measures(verdicts, reference, level=args.ci), verdicts, args,
+                                      _named(args.verdicts))
     read = judges_read(args, verdicts)
     write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
@@ -348,12 +373,16 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
+    control = check_control_options(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
-                        seed=args.seed, bothbad=args.bothbad)
+                        seed=args.seed, bothbad=args.bothbad, control=control)
     from manyjudges.arena.reader import read_arena_verdicts
 
     progress = Progress("leaderboard bootstrap") if args.bootstrap else None
-    if _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
+    if control:  # style control: the answer features are read beside the verdicts (arena_style)
+        verdicts = fit_controlled(board, read_verdicts_table(args, args.verdicts, extras=True), args, progress,
+                                  _named(args.verdicts))
+    elif _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
             _fit_shown(board, verdicts, args, progress, path)
@@ -367,7 +396,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
-    return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
+    files = ((judges_file, board.judges_), (getattr(args, "coefficients", None), board.coefficients_))
+    return Output(table, tuple((path, frame) for path, frame in files if path and frame is not None))
 
 
 def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any) -> None:

@@ -26,9 +26,9 @@ def add_winrate_options(p: argparse.ArgumentParser) -> None:
                         "win_rate -+ z se, clipped to [0, 1])")
     p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="coverage of the intervals (default 0.95)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap draws (default 0)")
-    p.add_argument("--control", action="append", metavar="FEATURE",
+    p.add_argument("--control", metavar="FEATURE",
                    help="the length-controlled win rate (AlpacaEval 2.0): FEATURE names the columns FEATURE_a, "
-                        "FEATURE_b of the answers' length (one feature)")
+                        "FEATURE_b of the answers' length (one feature, e.g. length)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
     p.add_argument("--quiet", action="store_true", help="do not print what was read (one line on stderr)")
 
@@ -53,15 +53,16 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
     if not 0.0 < args.ci < 1.0:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
-    if args.control and len(args.control) > 1:
-        raise CommandError(f"--control: the win rate is controlled for one feature, the answers' length; got "
-                           f"{', '.join(args.control)}")
+    control = [n.strip() for n in args.control.split(",") if n.strip()] if args.control is not None else []
+    if args.control is not None and len(control) != 1:
+        raise CommandError(f"--control: the win rate is controlled for one feature, the answers' length (e.g. "
+                           f"--control length); got {args.control!r}")
     frame = read_verdicts_table(args, args.verdicts, extras=True)
     if not args.quiet:
         print(f"manyjudges: {winrate_read(frame, source_name(args.verdicts))}", file=sys.stderr)
     try:
         table = baseline_win_rates(frame, args.baseline, n_bootstrap=args.bootstrap, ci=args.ci, seed=args.seed,
-                                   control=args.control)
+                                   control=control)
     except ValueError as err:
         where = ", ".join("<stdin>" if name == "-" else name for name in args.verdicts)
         raise DataError.at(where, None, str(err)) from None
