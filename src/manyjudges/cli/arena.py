@@ -1,10 +1,11 @@
-"""The arena family's subcommands: ``leaderboard``, ``judges`` and ``verdicts``.
+"""The arena family's subcommands: ``leaderboard``, ``judges``, ``verdicts`` and ``winrate``.
 
 ``manyjudges arena leaderboard``: one score per model from judges' pairwise verdicts, with bootstrap
 intervals; ``manyjudges arena judges``: position bias, agreement and shared errors of the judges;
 ``manyjudges arena verdicts``: one verdict per (prompt, model pair) from a panel of judges, each judge's
-skill and position bias fitted. ``manyjudges arena leaderboard|judges|verdicts`` are their former
-spellings (:func:`add_verbs` adds them to the crowd family's group too).
+skill and position bias fitted; ``manyjudges arena winrate``: each model's win rate against a baseline model
+(:mod:`manyjudges.cli.arena_winrate`). ``manyjudges crowd leaderboard|judges|verdicts`` are the former
+spellings of the first three (:func:`add_verbs` adds them to the crowd family's group too).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from manyjudges.cli.arena_style import (
     fit_controlled,
     with_length_preference,
 )
+from manyjudges.cli.arena_winrate import add_winrate_options, cmd_arena_winrate
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
@@ -41,7 +43,7 @@ __all__ = ["EXAMPLES", "FROM_HELP", "VERBS", "add_commands", "add_convert", "add
            "read_verdicts_table"]
 
 #: the arena's verbs, in the order of its help
-VERBS = ("leaderboard", "judges", "verdicts")
+VERBS = ("leaderboard", "judges", "verdicts", "winrate")
 
 EXAMPLES = {
     "arena convert": """\
@@ -140,6 +142,34 @@ EXAMPLES = {
         writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
         (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
         to judges.tsv.""",
+    "arena winrate": """\
+        VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; prompt and judge
+        optional), and may have p_b (the judge's probability that model_b's answer is the better, AlpacaEval's
+        preference - 1: where there is one it counts, not the winner) and an answer feature NAME_a, NAME_b
+        (e.g. length_a, length_b: the lengths of the answers shown first and second). Every verdict of a
+        model against --baseline MODEL, in either order, gives p = the probability that the model's answer is
+        the better (from p_b, else 1 for a win, 0 for a loss, 1/2 for a tie or tie (bothbad)); verdicts
+        between two other models are not used. Per model (AlpacaEval, Li et al. 2023): win_rate = mean p,
+        se = sd(p) / sqrt(n) (ddof 1), ci_low, ci_high = win_rate -+ z se clipped to [0, 1] (--ci), or with
+        --bootstrap N the percentile interval of N replicates that resample whole prompts (--seed);
+        discrete_win_rate = the share of verdicts with p > 1/2, p = 1/2 counted half; n its verdicts against
+        the baseline. Fractions in [0, 1], not AlpacaEval's percentages. With --control FEATURE (the answers'
+        length), win_rate, se and the interval are the length-controlled win rate (AlpacaEval 2.0, Dubois
+        et al. 2024): per model a logistic GLM of p on its strength, tanh(the length difference / its sd)
+        and the prompt's difficulty (the other models' smoothed log-odds against the baseline on it),
+        predicted with the length term 0 and averaged over the model's verdicts (se: the bootstrap
+        replicates' sd, or the delta-method sandwich se); raw_win_rate, after n, is the win rate without
+        control. The baseline has no row; models that never met it are warned of; a model with one verdict
+        has no se and no interval. On a terminal the table is aligned and rounded (win_rate with its
+        interval); to a file or a pipe, full precision. One line on stderr says what was read (--quiet: none).
+
+        example (x and y against the baseline base; y's answers are the longer):
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\tbase\\tmodel_a\\t120\\t100\\np1\\tbase\\ty\\tmodel_b\\t90\\t300\\np2\\tbase\\tx\\ttie\\t100\\t110\\np2\\ty\\tbase\\tmodel_a\\t280\\t100\\np3\\tx\\tbase\\tmodel_b\\t90\\t100\\np3\\tbase\\ty\\tmodel_a\\t100\\t260\\np4\\tbase\\tx\\tmodel_b\\t100\\t130\\np4\\ty\\tbase\\tmodel_b\\t310\\t100\\np4\\tx\\ty\\tmodel_b\\t130\\t310\\n' > verdicts.tsv
+          manyjudges arena winrate verdicts.tsv --baseline base -o winrates.tsv
+          manyjudges arena winrate verdicts.tsv --baseline base --control length --bootstrap 200 -o controlled.tsv
+        writes model, win_rate, se, ci_low, ci_high, discrete_win_rate and n to winrates.tsv, best first (x
+        0.625 from a win, a tie, a loss and a win; y 0.5; the verdict of x against y is not used), and the
+        length-controlled win rates, then raw_win_rate, to controlled.tsv.""",
 }
 
 
@@ -216,6 +246,13 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
     p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
     p.set_defaults(run=cmd_arena_verdicts)
+
+    if former is None:  # a new verb: no former spelling
+        p = parser("winrate", "each model's win rate against a baseline model (AlpacaEval's), length-controlled "
+                              "with --control")
+        add_input_options(p)
+        add_winrate_options(p)
+        p.set_defaults(run=cmd_arena_winrate)
 
 
 def add_convert(verbs: Any) -> None:
