@@ -11,6 +11,7 @@ from manyjudges.arena.human_calibration import (
     calibration_units,
     fit_calibrated_scores,
     lambda_cap,
+    verdicts_win_rates,
 )
 from manyjudges.arena.leaderboard import Leaderboard
 
@@ -347,3 +348,30 @@ def test_llmfao_gpt4_calibrated_on_a_few_crowd_units(mirror):
     with pytest.warns(UserWarning, match="held only by the ridge"):
         plain = fit_calibrated_scores(units, lam=1.0)
     assert np.abs(plain.scores).max() > 50
+
+
+def test_win_rates_from_verdicts_tables_against_a_baseline():
+    """LLM verdicts carrying p_b and human verdicts with winners, against baseline b: at lambda = 0 the humans'
+    mean preference per model (a loop), and the calibrated estimate between it and the LLM's."""
+    rng = np.random.default_rng(30)
+    llm, human = [], []
+    for model, rate in (("x", 0.7), ("y", 0.4)):
+        for p in range(120):
+            truth = rng.random() < rate
+            first = rng.random() < 0.5  # the model's answer shown first
+            p_model = float(np.clip(0.2 + 0.6 * truth + 0.1 + rng.normal(0, 0.05), 0, 1))
+            a, b = (model, "b") if first else ("b", model)
+            llm.append((f"q{p}", "g", a, b, "model_a" if (p_model > 0.5) == first else "model_b",
+                        1 - p_model if first else p_model))
+            if p < 30:
+                human.append((f"q{p}", "h", a, b, "model_a" if truth == first else "model_b"))
+    llm = pd.DataFrame(llm, columns=[*COLUMNS, "p_b"])
+    human = pd.DataFrame(human, columns=COLUMNS)
+    alone = verdicts_win_rates(llm, human, "b", lam=0.0).set_index("model")
+    for model in ("x", "y"):
+        mine = human[(human["model_a"] == model) | (human["model_b"] == model)]
+        won = [float((w == "model_a") == (a == model)) for a, w in zip(mine["model_a"], mine["winner"])]
+        assert alone.loc[model, "win_rate"] == pytest.approx(sum(won) / len(won))
+    tuned = verdicts_win_rates(llm, human, "b").set_index("model")
+    assert (tuned["lambda"] > 0).all() and (tuned["worth"] > tuned["n_human"]).all()
+    assert (tuned["win_rate"] < tuned["llm_win_rate"]).all()  # the LLM's +0.1 taken back

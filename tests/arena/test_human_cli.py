@@ -66,6 +66,7 @@ def test_what_human_cannot_do_is_refused_before_reading(capsys, tmp_path):
                            (["--params", '{"ties": "drop"}'], "only reg in --params"),
                            (["--params", '{"reg": "big"}'], "reg must be a number >= 0, got 'big'"),
                            (["--resample", "prompts"], "--resample is not used with --human"),
+                           (["--control", "length"], "--control is not available with --human"),
                            (["--human-lambda", "2"], "--human-lambda must be between 0 and 1")):
         status, _, err = run_command(capsys, "arena", "leaderboard", missing, "--human", missing, *extra)
         assert status != 0 and message in err, err

@@ -59,7 +59,7 @@ from manyjudges.core.solvers import damped_newton
 
 __all__ = ["INTERVALS", "SUMMARY_COLUMNS", "WIN_RATE_COLUMNS", "CalibratedFit", "CalibrationUnits",
            "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores",
-           "lambda_cap", "units_without_llm"]
+           "lambda_cap", "units_without_llm", "verdicts_win_rates"]
 
 #: how :class:`HumanCalibratedLeaderboard` computes its intervals
 INTERVALS = ("sandwich", "bootstrap")
@@ -474,3 +474,16 @@ def calibrated_win_rates(llm: pd.DataFrame, human: pd.DataFrame, ci: float = 0.9
         warnings.warn(f"{len(few)} models have fewer than 2 units with a human verdict and no calibrated win rate: "
                       f"{', '.join(few[:_SHOWN])}", stacklevel=2)
     return table
+
+
+def verdicts_win_rates(llm: pd.DataFrame, human: pd.DataFrame, baseline: str, ci: float = 0.95,
+                       lam: float | None = None) -> pd.DataFrame:
+    """:func:`calibrated_win_rates` of two verdicts tables against ``baseline``.
+
+    Each table's verdicts against the baseline become per-verdict preferences by
+    :func:`~manyjudges.arena.baseline_win_rates.model_preferences` (``p_b`` when the table has it, else the
+    winner: 1, 0, a tie 1/2).
+    """
+    from manyjudges.arena.baseline_win_rates import model_preferences
+
+    return calibrated_win_rates(model_preferences(llm, baseline), model_preferences(human, baseline), ci, lam)

@@ -25,7 +25,7 @@ Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudg
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,18 +38,31 @@ from manyjudges.arena.pieces import check_rateable, named, without_flat_interval
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
+from manyjudges.arena.style import (
+    ControlledBradleyTerry,
+    check_control,
+    code_with_features,
+    coefficient_table,
+    controlled_replicates,
+    covariates,
+    verdict_cells,
+)
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.registry import Builtin, Registry
+from manyjudges.io.verdicts import feature_names
 
-__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS", "baseline_code", "bootstrap",
-           "leaderboard_table", "make_rating"]
+__all__ = ["CONTROL_METHODS", "LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS",
+           "baseline_code", "bootstrap", "leaderboard_table", "make_rating"]
 
 LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
 #: the columns :func:`leaderboard_table` adds after :data:`LEADERBOARD_COLUMNS`: verdict count and win rate
 READING_COLUMNS = ["verdicts", "win_rate", "win_low", "win_high"]
+
+#: the methods that take ``control`` (answer features held fixed: :mod:`manyjudges.arena.style`)
+CONTROL_METHODS = ("bradley_terry",)
 
 LEADERBOARD_METHODS = Registry("leaderboard", {
     "bradley_terry": Builtin(ArenaBradleyTerry, "Bradley-Terry, a tie half a win each way; log-strengths"),
@@ -96,6 +109,10 @@ class Leaderboard(Estimator):
     n_jobs : int, optional
         Processes fitting the replicates (None: the CPUs the process may use); the numbers are the same
         for any value (:func:`bootstrap_replicates`).
+    control : sequence of str, optional
+        Answer features to control for (``bradley_terry`` only, :data:`CONTROL_METHODS`): the verdicts
+        table must have the columns ``NAME_a, NAME_b`` of each; the scores are then the style-controlled
+        ones (:mod:`manyjudges.arena.style`), the bootstrap fitted in this process (``n_jobs`` unused).
 
     Attributes
     ----------
@@ -117,16 +134,23 @@ class Leaderboard(Estimator):
         cluster_size, rho, weight`` for ``judge_aware``
         (:func:`~manyjudges.arena.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
         None for the methods without judges.
+    coefficients_ : pandas.DataFrame or None
+        With ``control``: ``feature, coefficient, ci_low, ci_high``, each feature's gamma (log-odds per
+        standard deviation of its normalised difference) and its bootstrap percentile interval over the
+        scores' replicates (:func:`~manyjudges.arena.style.coefficient_table`); None without.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
                  n_bootstrap: int = 0, resample: str = "verdicts", ci: float = 0.95, seed: int = 0,
-                 bothbad: str = "tie", n_jobs: int | None = None) -> None:
+                 bothbad: str = "tie", n_jobs: int | None = None, control: Sequence[str] | None = None) -> None:
         self.method, self.params, self.n_bootstrap, self.resample = method, params, n_bootstrap, resample
-        self.ci, self.seed, self.bothbad, self.n_jobs = ci, seed, bothbad, n_jobs
+        self.ci, self.seed, self.bothbad, self.n_jobs, self.control = ci, seed, bothbad, n_jobs, control
 
     def _check_params(self) -> None:
-        make_rating(self.method, self.params)
+        rating = make_rating(self.method, self.params)
+        if self.control and not isinstance(rating, ArenaBradleyTerry):
+            raise ValueError(f"control: the method {rating.name} takes no controls (the methods that take "
+                             f"controls: {', '.join(CONTROL_METHODS)})")
         if not isinstance(self.n_bootstrap, (int, np.integer)) or self.n_bootstrap < 0:
             raise ValueError(f"n_bootstrap must be an integer >= 0, got {self.n_bootstrap!r}")
         if self.resample not in RESAMPLE_UNITS:
@@ -150,6 +174,10 @@ class Leaderboard(Estimator):
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
+        if self.control:
+            assert isinstance(rating, ArenaBradleyTerry)
+            return self._fit_controlled(rating, verdicts, progress)
+        self.coefficients_: pd.DataFrame | None = None
         data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
@@ -164,6 +192,35 @@ class Leaderboard(Estimator):
             scores, fit = fit_counts(rating, cells, counts, None, None)
             replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
+        return self._finish(rating, data, fit, scores, replicates)
+
+    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
+                        progress: Callable[[int, int], None] | None) -> Leaderboard:
+        """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.style`) and its bootstrap."""
+        if isinstance(verdicts, ArenaVerdicts):
+            raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
+                             "not coded verdicts")
+        assert self.control is not None
+        names = check_control(self.control, feature_names(verdicts))
+        data, values = code_with_features(verdicts, names, self.bothbad)
+        if data.n_verdicts == 0:
+            raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
+        controlled = ControlledBradleyTerry(rating, covariates(values, names))
+        cells, _ = verdict_cells(data)
+        counts = np.ones(cells.n_cells)
+        check_rateable(cells, counts)
+        units = unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)
+        with one_blas_thread():
+            scores, fit = fit_counts(controlled, cells, counts, None, None)
+            replicates, gammas = controlled_replicates(controlled, cells, units, fit, scores, self.n_bootstrap,
+                                                       self.seed, progress)
+        assert fit.extra is not None
+        self.coefficients_ = coefficient_table(names, fit.extra, gammas, self.ci)
+        return self._finish(rating, data, fit, scores, replicates)
+
+    def _finish(self, rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
+                replicates: np.ndarray) -> Leaderboard:
+        """Set the fitted attributes from the full-data fit and the replicates; warn of absent models."""
         self.fit_, self.replicates_ = fit, replicates
         self.judges_ = judges_side_table(rating, data, fit)
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),

@@ -74,7 +74,8 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     reg = params.get("reg", 0.01)
     if isinstance(reg, bool) or not isinstance(reg, (int, float)) or not reg >= 0:
         raise CommandError(f"--params reg must be a number >= 0, got {reg!r}")
-    for flag, value in (("--judges", args.judges), ("--html", args.html)):
+    for flag, value in (("--judges", args.judges), ("--html", args.html), ("--control", getattr(args, "control", None)),
+                        ("--coefficients", getattr(args, "coefficients", None))):
         if value:
             raise CommandError(f"{flag} is not available with --human")
     if args.resample != "verdicts":
