@@ -122,13 +122,13 @@ def cmd_human_leaderboard(args: argparse.Namespace) -> Output:
                                        params.get("reg", 0.01), args.bothbad, args.baseline)
     llm = read_verdicts_table(args, args.verdicts)
     human = read_verdicts_table(args, [args.human])
+    show_summary(args, code_verdicts(llm, args.bothbad))
     try:
         board.fit(llm, human)
     except ValueError as err:
         line = _human_line_number(args, llm, human)
         where = args.human if line is not None or "human" in str(err) else ", ".join(args.verdicts)
         raise DataError.at(where, line, str(err)) from None
-    show_summary(args, code_verdicts(llm, args.bothbad))
     write_shown(args, lambda: scores_figure(board.table_, "bradley_terry"), lambda notes: "")
     notes = () if args.quiet else (human_line(board.summary_),)
     files = ((args.human_summary, board.summary_),) if args.human_summary else ()
