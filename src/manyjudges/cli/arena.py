@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli import options
+from manyjudges.cli.arena_human import HUMAN_EXAMPLE, add_human_options, cmd_human_leaderboard, human_requested
 from manyjudges.cli.arena_show import (
     add_show_options,
     check_show_options,
@@ -126,7 +127,9 @@ EXAMPLES = {
         ci_high (gamma with its bootstrap interval). A FEATURE the verdicts lack is an error listing theirs.
           printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\ty\\tmodel_a\\t120\\t300\\np1\\ty\\tz\\tmodel_a\\t300\\t90\\np1\\tz\\tx\\tmodel_b\\t90\\t120\\np2\\tx\\ty\\tmodel_b\\t100\\t280\\np2\\ty\\tz\\tmodel_a\\t280\\t80\\np2\\tx\\tz\\tmodel_a\\t100\\t80\\np3\\ty\\tx\\tmodel_a\\t310\\t110\\np3\\tz\\ty\\ttie\\t95\\t310\\np3\\tx\\tz\\tmodel_a\\t110\\t95\\n' > styled.tsv
           manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
-        writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.""",
+        writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.
+
+""" + HUMAN_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -233,6 +236,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
     add_control_options(p)
+    add_human_options(p)
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
@@ -361,6 +365,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.arena.win_rates import win_curve
 
+    if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
+        return cmd_human_leaderboard(args)
     params = parse_params(args.params)
     rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
     if args.bootstrap < 0:
