@@ -6,7 +6,7 @@ from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])
 p = snakemake.params
-table = arena_leaderboards(read_verdicts(snakemake.input[0]), p.specs, snakemake.wildcards.arena_dataset, p.seed,
-                           n_bootstrap=p.bootstrap, resample=p.resample, ci=p.ci, bothbad=p.bothbad,
-                           n_jobs=snakemake.threads)
+verdicts = read_verdicts(snakemake.input[0], extras=True)
+table = arena_leaderboards(verdicts, p.specs, snakemake.wildcards.arena_dataset, p.seed, n_bootstrap=p.bootstrap,
+                           resample=p.resample, ci=p.ci, bothbad=p.bothbad, n_jobs=snakemake.threads)
 write_tsv(table, snakemake.output[0])

@@ -427,3 +427,32 @@ def test_on_a_terminal_win_rate_is_rounded_with_its_interval():
     lines = terminal_table(table).splitlines()
     assert lines[0].split() == COLUMNS
     assert lines[2].split()[:5] == ["m", "0.62", "0.239", "0.16", "1.00"]
+
+
+def test_the_command_with_human_verdicts(capsys, tmp_path):
+    from manyjudges.arena.human_calibration import verdicts_win_rates
+
+    llm = random_table(10)
+    human = llm[llm["prompt"].isin(sorted(set(llm["prompt"]))[:12])].assign(judge="h")
+    human = human.assign(winner=np.where(np.arange(len(human)) % 3 == 0, "model_b", human["winner"]))
+    llm_path, human_path, summary = tmp_path / "llm.tsv", tmp_path / "human.tsv", tmp_path / "summary.tsv"
+    llm.to_csv(llm_path, sep="\t", index=False)
+    human.to_csv(human_path, sep="\t", index=False)
+    status, out, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path,
+                                   "--human-summary", summary)
+    assert status == 0, err
+    expected = verdicts_win_rates(llm, human, "b")
+    got = tsv(out)
+    assert list(got.columns) == list(expected.columns) and list(got["model"]) == list(expected["model"])
+    np.testing.assert_allclose(got["win_rate"], expected["win_rate"], atol=1e-12)
+    assert list(tsv(summary.read_text()).columns) == ["model", "lambda", "n_human", "n_llm_units", "worth"]
+    assert "human calibration:" in err and "worth" in err
+    status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human-lambda", "0.5")
+    assert status == 2 and "--human-lambda needs --human" in err
+    status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path,
+                                 "--bootstrap", "10")
+    assert status == 2 and "takes neither --control nor --bootstrap" in err
+    stray = human.assign(prompt="never judged")
+    stray.to_csv(human_path, sep="\t", index=False)
+    status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path)
+    assert status == 1 and str(human_path) in err and "no LLM verdict" in err

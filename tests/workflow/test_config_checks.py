@@ -216,3 +216,25 @@ def test_a_config_of_one_more_dataset_alone_names_the_fix_before_any_job(tmp_pat
     assert ("config: required key 'seed' is missing (a --configfile replaces the default config; to add to it, "
             "pass both: --configfile config/config.yaml extra.yaml)\n") in out
     assert not any((work / d).exists() for d in ("results", "logs", "data/processed"))
+
+
+_SIM = {"source": "simulate", "n_models": 4, "n_prompts": 3, "panel": {"j": {}, "h": {}}, "reference": "h"}
+
+
+@pytest.mark.parametrize("edit, fragments", [
+    ({"baseline": "m9"}, ["arena.datasets.d", "baseline 'm9' is not one of its models (m01, m02, m03, m04)"]),
+    ({"control": ["length"]}, ["arena.datasets.d", "control ['length']", "features none"]),
+    ({"verbosity": -0.8, "control": ["length", "bold"]}, ["control ['bold']", "features ['length']"]),
+    ({"panel": {"j": {"length": 1.0}, "h": {}}}, ["panel.j.length", "give verbosity"]),
+    ({"reference": None, "human": 0.5}, ["arena.datasets.d", "human calibrates the panel", "give reference"]),
+])
+def test_the_arena_asks_are_checked_before_any_job(edit, fragments):
+    from manyjudges.pipeline.config_checks import check_arena_config
+
+    spec = {k: v for k, v in {**_SIM, **edit}.items() if v is not None}
+    with pytest.raises(ValueError) as err:
+        check_arena_config({"arena": {"datasets": {"d": spec}}})
+    for fragment in fragments:
+        assert fragment in str(err.value)
+    check_arena_config({"arena": {"datasets": {"d": {**_SIM, "baseline": "m02", "verbosity": -0.8,
+                                                     "control": ["length"], "human": 0.5}}}})

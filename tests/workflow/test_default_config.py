@@ -10,6 +10,9 @@ Haswell kernel and the default one on the same machine). A deliberate change of 
 replaces the expected file in the same commit, and says why.
 
 The arena tables (``arena/sim_arena/``) were added with the arena section, from a default run of this code.
+The win rates against a baseline, the human-calibrated leaderboard (``sim_arena``) and the style-controlled
+dataset ``sim_style`` were added with those keys, from a default run of that code; the tables sim_arena had
+are unchanged.
 
 The truth tables were last replaced when the ordinal Dawid-Skene model gained its priors and began to stop
 at its fixed point (SQUAREM, the estimated distance of its posteriors below 1e-7) instead of where its

@@ -108,3 +108,76 @@ rule arena_figures:
         methods=arena_method_names(),
     script:
         "../../scripts/plot_arena.py"
+
+
+rule arena_controlled:
+    input:
+        "data/processed/arena/{arena_dataset}/verdicts.tsv",
+    output:
+        leaderboard="results/arena/{arena_dataset}/leaderboard_controlled.tsv",
+        coefficients="results/arena/{arena_dataset}/style_coefficients.tsv",
+    log:
+        "logs/arena/{arena_dataset}/controlled.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    params:
+        control=lambda wc: ARENA["datasets"][wc.arena_dataset]["control"],
+        bootstrap=ARENA["bootstrap"],
+        resample=ARENA["resample"],
+        ci=ARENA["ci"],
+        bothbad=ARENA["bothbad"],
+        seed=config["seed"],
+    script:
+        "../../scripts/arena_controlled.py"
+
+
+rule arena_winrate:
+    input:
+        "data/processed/arena/{arena_dataset}/verdicts.tsv",
+    output:
+        "results/arena/{arena_dataset}/winrate.tsv",
+    log:
+        "logs/arena/{arena_dataset}/winrate.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        baseline=lambda wc: ARENA["datasets"][wc.arena_dataset]["baseline"],
+        control=lambda wc: ARENA["datasets"][wc.arena_dataset].get("control") or [],
+        bootstrap=ARENA["bootstrap"],
+        ci=ARENA["ci"],
+        seed=config["seed"],
+    script:
+        "../../scripts/arena_winrate.py"
+
+
+rule arena_human:
+    input:
+        verdicts="data/processed/arena/{arena_dataset}/verdicts.tsv",
+        reference="data/processed/arena/{arena_dataset}/reference.tsv",
+    output:
+        leaderboard="results/arena/{arena_dataset}/leaderboard_human.tsv",
+        summary="results/arena/{arena_dataset}/human_summary.tsv",
+    log:
+        "logs/arena/{arena_dataset}/human.log",
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        share=lambda wc: ARENA["datasets"][wc.arena_dataset]["human"],
+        bootstrap=ARENA["bootstrap"],
+        ci=ARENA["ci"],
+        bothbad=ARENA["bothbad"],
+        seed=config["seed"],
+    script:
+        "../../scripts/arena_human.py"

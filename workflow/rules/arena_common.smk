@@ -25,16 +25,35 @@ def arena_method_names():
     return {name: method_spec(ARENA, name)["method"] for name in ARENA["methods"]}
 
 
+#: a dataset key -> the tables it asks for (arena_controlled, arena_winrate, arena_human)
+ARENA_ASKED = {
+    "control": ("leaderboard_controlled", "style_coefficients"),
+    "baseline": ("winrate",),
+    "human": ("leaderboard_human", "human_summary"),
+}
+
+
+def arena_tables_of(dataset):
+    """The result tables of one arena dataset: every dataset's, then those its keys ask for."""
+    spec = ARENA["datasets"][dataset]
+    asked = [t for key, tables in ARENA_ASKED.items() if spec.get(key) is not None for t in tables]
+    return ["leaderboard", *ARENA_TABLES, *asked]
+
+
 def arena_report_files():
     """{dataset: {table: path}}: what the report reads of each arena dataset."""
     return {
-        d: {t: f"results/arena/{d}/{t}.tsv" for t in ("leaderboard", "judges", "judge_summary")}
+        d: {
+            t: f"results/arena/{d}/{t}.tsv"
+            for t in arena_tables_of(d)
+            if t in ("leaderboard", "judges", "judge_summary") or t not in ARENA_TABLES
+        }
         for d in ARENA["datasets"]
     }
 
 
 def arena_outputs():
-    tables = [f"results/arena/{d}/{t}.tsv" for d in ARENA["datasets"] for t in ("leaderboard", *ARENA_TABLES)]
+    tables = [f"results/arena/{d}/{t}.tsv" for d in ARENA["datasets"] for t in arena_tables_of(d)]
     figures = [
         f"results/figures/arena/{d}/{f}.{ext}"
         for d in ARENA["datasets"]

@@ -1,7 +1,8 @@
 """What the pipeline's arena jobs compute on one dataset.
 
 A leaderboard per configured method, and the judge measures of the panel (against the reference
-when there is one).
+when there is one); where a dataset asks for them, the style-controlled leaderboard (``control``), the win
+rates against a baseline (``baseline``) and the human-calibrated leaderboard (``human``).
 
 The leaderboard of each method is :class:`manyjudges.arena.leaderboard.Leaderboard` (its scores, ranks
 and bootstrap percentile intervals) on the panel's verdicts; the bootstrap of method ``m`` on dataset
@@ -10,19 +11,26 @@ recomputed alone. The judge measures are :func:`manyjudges.arena.judges.judge_me
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from manyjudges.arena.baseline_win_rates import baseline_win_rates
+from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
 from manyjudges.arena.judges import JudgeMeasures, judge_measures
 from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
+from manyjudges.arena.length_preference import length_preference
 from manyjudges.core.random_streams import rng_for
+from manyjudges.io.verdicts import feature_names
 
-__all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_judges", "arena_leaderboards", "bootstrap_seed", "leaderboard_for"]
+__all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_controlled", "arena_human", "arena_judges", "arena_leaderboards",
+           "arena_winrate", "bootstrap_seed", "human_share", "leaderboard_for", "with_length_preference"]
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +83,105 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
     return pd.concat(tables, ignore_index=True)
 
 
-def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95) -> JudgeMeasures:
+def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95,
+                 length: str | None = None) -> JudgeMeasures:
     """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.arena.judges.judge_measures`).
 
-    They are against ``reference`` when it has rows (an empty reference table is no reference).
+    They are against ``reference`` when it has rows (an empty reference table is no reference). With
+    ``length``, the name of an answer feature of the verdicts (columns ``NAME_a, NAME_b``), the judges table
+    ends with each judge's length preference (:func:`with_length_preference`); ``"auto"``: the feature
+    ``length`` when the verdicts have it (the pipeline's choice), else none.
     """
-    return judge_measures(verdicts, reference if reference is not None and len(reference) else None, level)
+    measures = judge_measures(verdicts, reference if reference is not None and len(reference) else None, level)
+    if length == "auto":
+        length = "length" if "length" in feature_names(verdicts) else None
+    return measures if length is None else with_length_preference(measures, verdicts, length, level)
+
+
+def with_length_preference(measures: JudgeMeasures, verdicts: pd.DataFrame, feature: str,
+                           level: float = 0.95) -> JudgeMeasures:
+    """Return ``measures`` with the judges' length columns joined to the judges table.
+
+    The columns are :func:`~manyjudges.arena.length_preference.length_preference`'s on the feature
+    ``feature`` (a ValueError lists the verdicts' features when they lack it).
+    """
+    have = feature_names(verdicts)
+    if feature not in have:
+        raise ValueError(f"the verdicts have no feature {feature!r} (no columns {feature}_a and {feature}_b); "
+                         f"their features (NAME_a, NAME_b pairs): {', '.join(have) or 'none'}")
+    lengths = length_preference(verdicts, feature, level=level)
+    return dataclasses.replace(measures, judges=measures.judges.merge(lengths, on="judge", how="left",
+                                                                      validate="one_to_one"))
+
+
+def arena_controlled(verdicts: pd.DataFrame, control: Sequence[str], dataset: str, seed: int, n_bootstrap: int = 1000,
+                     resample: str = "verdicts", ci: float = 0.95, bothbad: str = "tie"
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return the style-controlled ``bradley_terry`` leaderboard of ``verdicts`` and its coefficients table.
+
+    ``control`` names answer features of the verdicts (columns ``NAME_a, NAME_b``;
+    :mod:`manyjudges.arena.style`); the bootstrap's seed is :func:`bootstrap_seed` (``seed``, ``dataset``,
+    ``"controlled"``). Returns (the leaderboard table, ``feature, coefficient, ci_low, ci_high``).
+    """
+    board = Leaderboard("bradley_terry", n_bootstrap=int(n_bootstrap), resample=resample, ci=float(ci),
+                        seed=bootstrap_seed(seed, dataset, "controlled"), bothbad=bothbad, control=tuple(control))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        board.fit(verdicts)
+    for warning in caught:
+        log.warning("controlled: %s", warning.message)
+    assert board.coefficients_ is not None
+    return board.table_, board.coefficients_
+
+
+def arena_winrate(verdicts: pd.DataFrame, baseline: str, control: Sequence[str], dataset: str, seed: int,
+                  n_bootstrap: int = 1000, ci: float = 0.95) -> pd.DataFrame:
+    """Return each model's win rate against ``baseline``.
+
+    They are :func:`~manyjudges.arena.baseline_win_rates.baseline_win_rates`, length-controlled when
+    ``control`` names exactly one feature (the length GLM takes one); the prompt bootstrap's seed is
+    :func:`bootstrap_seed` (``seed``, ``dataset``, ``"winrate"``).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = baseline_win_rates(verdicts, baseline, n_bootstrap=int(n_bootstrap), ci=float(ci),
+                                   seed=bootstrap_seed(seed, dataset, "winrate"),
+                                   control=control[0] if len(control) == 1 else None)
+    for warning in caught:
+        log.warning("winrate: %s", warning.message)
+    return table
+
+
+def human_share(reference: pd.DataFrame, share: float, dataset: str, seed: int) -> pd.DataFrame:
+    """Return the reference's verdicts on a seeded ``share`` of its units (prompt, unordered model pair).
+
+    ceil(share x units) units, drawn without replacement from ``rng_for(seed, "arena", dataset, "human")``
+    among the units in natural order (prompt, then the pair's two models sorted); rows in their order.
+    """
+    a, b = reference["model_a"].astype(str).to_numpy(), reference["model_b"].astype(str).to_numpy()
+    first, second = np.where(a < b, a, b), np.where(a < b, b, a)
+    keys = pd.MultiIndex.from_arrays([reference["prompt"].astype(str), first, second])
+    units = keys.unique().sort_values()
+    n = int(np.ceil(share * len(units)))
+    chosen = units[np.sort(rng_for(seed, "arena", dataset, "human").choice(len(units), n, replace=False))]
+    return reference[keys.isin(chosen)].reset_index(drop=True)
+
+
+def arena_human(verdicts: pd.DataFrame, reference: pd.DataFrame, share: float, dataset: str, seed: int,
+                n_bootstrap: int = 1000, ci: float = 0.95, bothbad: str = "tie") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return the human-calibrated ``bradley_terry`` leaderboard and its summary.
+
+    The panel's ``verdicts`` are the LLM verdicts; the reference's on a seeded ``share`` of its units
+    (:func:`human_share`) the human ones (:class:`~manyjudges.arena.human_calibration.HumanCalibratedLeaderboard`,
+    sandwich intervals, ``n_bootstrap`` normal draws for the ranks seeded by :func:`bootstrap_seed`
+    (``seed``, ``dataset``, ``"human"``)).
+    """
+    human = human_share(reference, share, dataset, seed)
+    board = HumanCalibratedLeaderboard(n_bootstrap=int(n_bootstrap), ci=float(ci),
+                                       seed=bootstrap_seed(seed, dataset, "human"), bothbad=bothbad)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        board.fit(verdicts, human)
+    for warning in caught:
+        log.warning("human: %s", warning.message)
+    return board.table_, board.summary_

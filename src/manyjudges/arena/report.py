@@ -1,8 +1,10 @@
 """The arena section of REPRODUCTION.md.
 
-Per dataset, each method's leaderboard (rank, score and its bootstrap interval) side by side, the
-judges' position bias and agreement with the reference, and the panel's summary (Krippendorff's alpha,
-the effective number of independent judges).
+Per dataset, each method's leaderboard (rank, score and its bootstrap interval) side by side; where the
+dataset asks for them, the style-controlled ranks beside the raw ones with the style coefficients, the win
+rates against a baseline, and the human-calibrated ranks beside the raw ones; the judges' position bias and
+agreement with the reference, and the panel's summary (Krippendorff's alpha, the effective number of
+independent judges).
 
 No paper's table is regenerated here: the section compares no cells (the fidelity scoreboard has no row
 of it) and has no readings.
@@ -19,7 +21,7 @@ from manyjudges.reporting.formatting import as_int, data_kind, fmt
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["arena_markdown", "report_section"]
+__all__ = ["arena_markdown", "asked_markdown", "beside_raw_markdown", "report_section", "winrate_markdown"]
 
 #: the result tables the section reads of each dataset
 REPORT_TABLES = ("leaderboard", "judges", "judge_summary")
@@ -76,6 +78,85 @@ def judges_markdown(judges: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _read(path: str | Path) -> pd.DataFrame:
+    return pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""])
+
+
+def _raw_ranks(board: pd.DataFrame) -> tuple[str, pd.Series]:
+    """Return (method, rank by model) of the raw leaderboard a side table is set against.
+
+    The method is bradley_terry when the dataset ran it, else the first method.
+    """
+    names = list(pd.unique(board["method"]))
+    method = "bradley_terry" if "bradley_terry" in names else names[0]
+    rows = board[board["method"] == method]
+    return method, pd.Series(rows["rank"].to_numpy(), index=rows["model"].astype(str))
+
+
+def _ranked_cell(row: Any) -> str:
+    return (f"{int(row['rank'])}{_rank_range(row['rank_low'], row['rank_high'])}: {fmt(float(row['score']), 3)}"
+            f"{_interval(row['ci_low'], row['ci_high'], 3)}")
+
+
+def beside_raw_markdown(board: pd.DataFrame, other: pd.DataFrame, heading: str, extra: str | None = None) -> str:
+    """Return the models in ``other``'s order: the raw rank (:func:`_raw_ranks`) beside ``other``'s cell.
+
+    ``other`` is a leaderboard table (controlled or human-calibrated); ``extra`` one more of its columns.
+    """
+    method, raw = _raw_ranks(board)
+    lines = [f"| model | raw rank ({method}) | {heading} |" + (f" {extra} |" if extra else ""),
+             "|---" * (4 if extra else 3) + "|"]
+    for _, row in other.iterrows():
+        model = str(row["model"])
+        shown = str(int(raw[model])) if model in raw.index else ""
+        lines.append(f"| {model} | {shown} | {_ranked_cell(row)} |" + (f" {as_int(row[extra]):,} |" if extra else ""))
+    return "\n".join(lines)
+
+
+def winrate_markdown(table: pd.DataFrame, baseline: Any) -> str:
+    """Return each model's win rate against the baseline [interval], the discrete win rate and n."""
+    controlled = "raw_win_rate" in table.columns
+    head = ("| model | length-controlled win rate | raw win rate |" if controlled else "| model | win rate |")
+    lines = [f"Win rates against `{baseline}` (fractions; {'length-controlled, ' if controlled else ''}"
+             "interval at the section's level):\n", head + " discrete | n |", "|---" * (5 if controlled else 4) + "|"]
+    for row in table.itertuples(index=False):
+        cell = f"{fmt(row.win_rate, 3)}{_interval(row.ci_low, row.ci_high, 3)}"
+        raw = f" {fmt(row.raw_win_rate, 3)} |" if controlled else ""
+        lines.append(f"| {row.model} | {cell} |{raw} {fmt(row.discrete_win_rate, 3)} | {as_int(row.n):,} |")
+    return "\n".join(lines)
+
+
+def _coefficients_line(coefficients: pd.DataFrame) -> str:
+    parts = [f"`{r.feature}` {fmt(r.coefficient, 3)}{_interval(r.ci_low, r.ci_high, 3)}"
+             for r in coefficients.itertuples(index=False)]
+    return ("Style coefficients (log-odds per standard deviation of the normalised difference, first minus "
+            f"second answer): {', '.join(parts)}.")
+
+
+def _human_line(summary: pd.DataFrame) -> str:
+    s = summary.iloc[0]
+    return (f"Human-calibrated (prediction-powered inference, power-tuned lambda {fmt(float(s['lambda']), 3)}): "
+            f"{as_int(s['human_verdicts']):,} human verdicts on {as_int(s['n_human']):,} units calibrate the "
+            f"panel's verdicts on {as_int(s['n_llm_units']):,} units, worth {fmt(float(s['worth']), 0)} human "
+            "verdicts.")
+
+
+def asked_markdown(files: Mapping[str, str | Path], board: pd.DataFrame, spec: Mapping[str, Any]) -> list[str]:
+    """Return the parts of the tables a dataset's ``control``, ``baseline`` and ``human`` asked for."""
+    parts = []
+    if "leaderboard_controlled" in files:
+        parts.append(beside_raw_markdown(board, _read(files["leaderboard_controlled"]),
+                                         "style-controlled rank (interval): score [interval]") + "\n")
+        parts.append(_coefficients_line(_read(files["style_coefficients"])) + "\n")
+    if "winrate" in files:
+        parts.append(winrate_markdown(_read(files["winrate"]), spec.get("baseline")) + "\n")
+    if "leaderboard_human" in files:
+        parts.append(_human_line(_read(files["human_summary"])) + "\n")
+        parts.append(beside_raw_markdown(board, _read(files["leaderboard_human"]),
+                                         "calibrated rank (interval): score [interval]", "human_verdicts") + "\n")
+    return parts
+
+
 def _summary_line(summary: pd.DataFrame, reference: Any) -> str:
     s = summary.iloc[0]
     against = (f"against the reference (the votes of the judges matching {reference})" if reference
@@ -102,8 +183,9 @@ def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
         if spec.get("description"):
             parts.append(f"{spec['description']}\n")
-        board = pd.read_csv(files["leaderboard"], sep="\t", keep_default_na=False, na_values=[""])
+        board = _read(files["leaderboard"])
         parts.append(leaderboard_markdown(board, methods) + "\n")
+        parts.extend(asked_markdown(files, board, spec))
         judges = pd.read_csv(files["judges"], sep="\t", keep_default_na=False, na_values=[""])
         summary = pd.read_csv(files["judge_summary"], sep="\t")
         parts.append(_summary_line(summary, spec.get("reference")) + "\n")

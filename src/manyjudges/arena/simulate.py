@@ -20,6 +20,12 @@ eta_j = 1 is a faithful judge and eta_j = 0.5 a coin. ``nu = 0`` draws no ties; 
 bias. The draws come from the generator given (the pipeline's: ``random_streams.rng_for(seed, "arena",
 dataset)``), in this order: the strengths, the pairs of each prompt, the presentation orders (one order
 only), the outcomes, the reversals.
+
+Answer length (``verbosity``, given: otherwise nothing of it is drawn and the verdicts are as above): model
+m's answers have mean log length log(300) + ``verbosity`` s_m (a negative ``verbosity``: the weak models
+write longer answers), each (prompt, model) answer's log length drawn N(that, ``verbosity_sd``^2) after the
+strengths, written as the lengths e^x in the columns ``length_a, length_b``; a judge with option ``length``
+w adds w (x_a - x_b) to the log-odds of the answer shown first (w > 0: it rewards the longer answer).
 """
 from __future__ import annotations
 
@@ -35,9 +41,13 @@ from manyjudges.arena.panel_simulation import PanelJudge, numbered_names, simula
 __all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
 
 #: the keys of a ``simulate`` dataset entry passed to :func:`simulate_arena` (besides ``panel``)
-SIMULATION_OPTIONS = ("n_models", "n_prompts", "pairs_per_prompt", "both_orders", "strength_sd", "nu")
-#: a panel judge's options and their defaults
-JUDGE_OPTIONS = {"position_bias": 0.0, "skill": 1.0}
+SIMULATION_OPTIONS = ("n_models", "n_prompts", "pairs_per_prompt", "both_orders", "strength_sd", "nu", "verbosity",
+                      "verbosity_sd")
+#: a panel judge's options and their defaults (``length``: log-odds per unit of log length difference)
+JUDGE_OPTIONS = {"position_bias": 0.0, "skill": 1.0, "length": 0.0}
+#: the mean log length of the answers of a model of log-strength 0 (300 characters; it cancels out of
+#: the normalised length differences)
+LENGTH_CENTRE = float(np.log(300.0))
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,8 @@ class SimulatedArena:
 
 
 def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str, Any] | None],
-                  pairs_per_prompt: int | None = None, strength_sd: float = 1.0, nu: float = 0.5) -> str | None:
+                  pairs_per_prompt: int | None = None, strength_sd: float = 1.0, nu: float = 0.5,
+                  verbosity: float | None = None, verbosity_sd: float = 0.5) -> str | None:
     """Say what makes these options unusable, in words (None when they are fine).
 
     Too few models or prompts, more pairs per prompt than there are pairs, an empty panel, a judge
@@ -70,6 +81,8 @@ def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str
         return f"strength_sd must be >= 0, got {strength_sd}"
     if not nu >= 0:
         return f"nu must be >= 0, got {nu}"
+    if verbosity is not None and not (np.isfinite(verbosity) and verbosity_sd >= 0):
+        return f"verbosity must be a finite number and verbosity_sd >= 0, got {verbosity} and {verbosity_sd}"
     if not panel:
         return "panel must name at least one judge"
     for name, options in panel.items():
@@ -80,14 +93,26 @@ def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str
         skill = float(options.get("skill", JUDGE_OPTIONS["skill"]))
         if not 0 <= skill <= 1:
             return f"panel.{name}.skill must be in [0, 1], got {skill}"
-        if not np.isfinite(float(options.get("position_bias", 0.0))):
-            return f"panel.{name}.position_bias must be a finite number"
+        for knob in ("position_bias", "length"):
+            if not np.isfinite(float(options.get(knob, 0.0))):
+                return f"panel.{name}.{knob} must be a finite number"
+        if float(options.get("length", 0.0)) and verbosity is None:
+            return f"panel.{name}.length weighs answer lengths, which only a verbosity draws: give verbosity"
     return None
+
+
+def _judge(name: str, options: Mapping[str, Any]) -> PanelJudge:
+    """Return a panel judge of the options (:data:`JUDGE_OPTIONS`)."""
+    weight = float(options.get("length", JUDGE_OPTIONS["length"]))
+    return PanelJudge(name, skill=float(options.get("skill", JUDGE_OPTIONS["skill"])),
+                      position_bias=float(options.get("position_bias", JUDGE_OPTIONS["position_bias"])),
+                      style={"length": weight} if weight else {})
 
 
 def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int,
                    panel: Mapping[str, Mapping[str, Any] | None], pairs_per_prompt: int | None = None,
-                   both_orders: bool = True, strength_sd: float = 1.0, nu: float = 0.5) -> SimulatedArena:
+                   both_orders: bool = True, strength_sd: float = 1.0, nu: float = 0.5, verbosity: float | None = None,
+                   verbosity_sd: float = 0.5) -> SimulatedArena:
     """Draw an arena (module docstring).
 
     Parameters
@@ -96,7 +121,7 @@ def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int
         The generator, or a seed of ``numpy.random.default_rng``.
     n_models, n_prompts : int
     panel : mapping
-        Judge name -> ``{"position_bias": b, "skill": eta}`` (defaults 0 and 1; None: both).
+        Judge name -> ``{"position_bias": b, "skill": eta, "length": w}`` (defaults 0, 1 and 0; None: all).
     pairs_per_prompt : int, optional
         Distinct model pairs per prompt (default: all K (K - 1) / 2).
     both_orders : bool
@@ -105,23 +130,27 @@ def simulate_arena(rng: np.random.Generator | int, n_models: int, n_prompts: int
         Standard deviation of the true log-strengths.
     nu : float
         Davidson's tie parameter (0: no ties).
+    verbosity : float, optional
+        Answer lengths with mean log length log(300) + verbosity x strength (module docstring); none without.
+    verbosity_sd : float
+        The standard deviation of an answer's log length around its model's mean.
 
     Returns
     -------
     SimulatedArena
         Verdicts in (prompt, pair, order, judge) order; judges in the panel's order.
     """
-    problem = arena_problem(n_models, n_prompts, panel, pairs_per_prompt, strength_sd, nu)
+    problem = arena_problem(n_models, n_prompts, panel, pairs_per_prompt, strength_sd, nu, verbosity, verbosity_sd)
     if problem:
         raise ValueError(problem)
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     strengths = rng.normal(0.0, strength_sd, n_models)
     strengths -= strengths.mean()
     models = numbered_names("m", n_models)
-    judges = [PanelJudge(name, skill=float((options or {}).get("skill", JUDGE_OPTIONS["skill"])),
-                         position_bias=float((options or {}).get("position_bias", JUDGE_OPTIONS["position_bias"])))
-              for name, options in panel.items()]
+    judges = [_judge(name, options or {}) for name, options in panel.items()]
+    lengths = None if verbosity is None else dict(zip(models, LENGTH_CENTRE + float(verbosity) * strengths))
     drawn = simulate_panel(rng, pd.Series(strengths, index=models), judges, n_prompts, judging="davidson",
-                           pairs_per_prompt=pairs_per_prompt, both_orders=both_orders, nu=nu)
+                           pairs_per_prompt=pairs_per_prompt, both_orders=both_orders, nu=nu, verbosity=lengths,
+                           verbosity_sd=verbosity_sd)
     return SimulatedArena(drawn.verdicts, pd.Series(strengths, index=pd.Index(models.astype(str), name="model"),
                                                     name="strength"))

@@ -172,7 +172,15 @@ EXAMPLES = {
           manyjudges arena winrate verdicts.tsv --baseline base --control length --bootstrap 200 -o controlled.tsv
         writes model, win_rate, se, ci_low, ci_high, discrete_win_rate and n to winrates.tsv, best first (x
         0.625 from a win, a tie, a loss and a win; y 0.5; the verdict of x against y is not used), and the
-        length-controlled win rates, then raw_win_rate, to controlled.tsv.""",
+        length-controlled win rates, then raw_win_rate, to controlled.tsv.
+
+        With --human HUMAN_VERDICTS (human verdicts on some of the same prompts and models, read like VERDICTS)
+        the win rates are calibrated to the humans' preference by prediction-powered inference (PPI++, a
+        power-tuned lambda per model, --human-lambda to fix it): the table is model, win_rate, ci_low,
+        ci_high, lambda, n_human, n_llm_units, worth (the human units the LLM verdicts are worth),
+        human_win_rate (the humans' alone) and llm_win_rate (the LLM's, uncalibrated); --human-summary FILE
+        writes model, lambda, n_human, n_llm_units, worth. A human unit (prompt, model) without an LLM
+        verdict is an error naming it; --human takes neither --control nor --bootstrap.""",
 }
 
 

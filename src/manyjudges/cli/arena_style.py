@@ -8,7 +8,6 @@ length preference (:mod:`manyjudges.arena.length_preference`) when the verdicts 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import Any
 
 import pandas as pd
@@ -87,19 +86,13 @@ def with_length_preference(measures: Any, verdicts: pd.DataFrame, args: argparse
     ``--length`` is not given and the verdicts have no ``length`` feature; a ``--length`` feature they
     lack is a DataError listing theirs.
     """
-    from manyjudges.arena.length_preference import length_preference
+    from manyjudges.arena.experiment import with_length_preference as joined
     from manyjudges.io.verdicts import feature_names
 
-    have = feature_names(verdicts)
-    feature = args.length if args.length is not None else ("length" if "length" in have else None)
+    feature = args.length if args.length is not None else ("length" if "length" in feature_names(verdicts) else None)
     if feature is None:
         return measures
     try:
-        if feature not in have:
-            raise ValueError(f"--length: the verdicts have no feature {feature!r} (no columns {feature}_a and "
-                             f"{feature}_b); their features (NAME_a, NAME_b pairs): {', '.join(have) or 'none'}")
-        lengths = length_preference(verdicts, feature, level=args.ci)
+        return joined(measures, verdicts, feature, args.ci)
     except ValueError as err:
-        raise DataError.at(where, None, str(err)) from None
-    judges = measures.judges.merge(lengths, on="judge", how="left", validate="one_to_one")
-    return dataclasses.replace(measures, judges=judges)
+        raise DataError.at(where, None, f"--length: {err}" if args.length is not None else str(err)) from None

@@ -14,7 +14,7 @@ import pandas as pd
 from manyjudges.cli.terminal import CommandError, Output
 from manyjudges.io.errors import DataError
 
-__all__ = ["add_winrate_options", "cmd_arena_winrate", "winrate_read"]
+__all__ = ["HUMAN_SUMMARY_COLUMNS", "add_winrate_options", "cmd_arena_winrate", "human_win_rates", "winrate_read"]
 
 
 def add_winrate_options(p: argparse.ArgumentParser) -> None:
@@ -29,6 +29,15 @@ def add_winrate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--control", metavar="FEATURE",
                    help="the length-controlled win rate (AlpacaEval 2.0): FEATURE names the columns FEATURE_a, "
                         "FEATURE_b of the answers' length (one feature, e.g. length)")
+    p.add_argument("--human", metavar="HUMAN_VERDICTS",
+                   help="human verdicts on some of the same units (prompt, model): the win rates are calibrated to "
+                        "the humans' preference by prediction-powered inference (PPI++), read like VERDICTS; "
+                        "the table gains lambda, n_human, n_llm_units, worth, human_win_rate, llm_win_rate")
+    p.add_argument("--human-summary", metavar="FILE",
+                   help="with --human: write model, lambda, n_human, n_llm_units, worth (the human verdicts the LLM "
+                        "ones are worth) here")
+    p.add_argument("--human-lambda", type=float, metavar="LAMBDA",
+                   help="with --human: PPI++'s lambda in [0, 1] (default: power-tuned per model)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
     p.add_argument("--quiet", action="store_true", help="do not print what was read (one line on stderr)")
 
@@ -53,6 +62,7 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
     if not 0.0 < args.ci < 1.0:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    _check_human(args)
     control = [n.strip() for n in args.control.split(",") if n.strip()] if args.control is not None else []
     if args.control is not None and len(control) != 1:
         raise CommandError(f"--control: the win rate is controlled for one feature, the answers' length (e.g. "
@@ -60,6 +70,8 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
     frame = read_verdicts_table(args, args.verdicts, extras=True)
     if not args.quiet:
         print(f"manyjudges: {winrate_read(frame, source_name(args.verdicts))}", file=sys.stderr)
+    if args.human is not None:
+        return human_win_rates(args, frame)
     try:
         table = baseline_win_rates(frame, args.baseline, n_bootstrap=args.bootstrap, ci=args.ci, seed=args.seed,
                                    control=control)
@@ -67,3 +79,44 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
         where = ", ".join("<stdin>" if name == "-" else name for name in args.verdicts)
         raise DataError.at(where, None, str(err)) from None
     return Output(table)
+
+
+#: the columns of ``--human-summary``
+HUMAN_SUMMARY_COLUMNS = ["model", "lambda", "n_human", "n_llm_units", "worth"]
+
+
+def _check_human(args: argparse.Namespace) -> None:
+    """Refuse, before reading, the ``--human`` options without it and what the calibrated win rates cannot do."""
+    if args.human is None:
+        given = [o for o, v in (("--human-summary", args.human_summary), ("--human-lambda", args.human_lambda))
+                 if v is not None]
+        if given:
+            raise CommandError(f"{' and '.join(given)} {'need' if len(given) > 1 else 'needs'} --human HUMAN_VERDICTS")
+        return
+    if args.control is not None or args.bootstrap:
+        raise CommandError("--human gives the calibrated win rates with their PPI intervals: it takes neither "
+                           "--control nor --bootstrap")
+    if args.human_lambda is not None and not 0.0 <= args.human_lambda <= 1.0:
+        raise CommandError(f"--human-lambda must be in [0, 1], got {args.human_lambda}")
+
+
+def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
+    """Return the human-calibrated win rates of ``--human``.
+
+    They are :func:`~manyjudges.arena.human_calibration.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
+    """
+    from manyjudges.arena.human_calibration import verdicts_win_rates
+    from manyjudges.cli.arena import read_verdicts_table
+
+    human = read_verdicts_table(args, [args.human], extras=True)
+    try:
+        table = verdicts_win_rates(llm, human, args.baseline, args.ci, args.human_lambda)
+    except ValueError as err:
+        where = args.human if "human" in str(err) else ", ".join(args.verdicts)
+        raise DataError.at(where, None, str(err)) from None
+    worth = table["worth"].sum()
+    notes = () if args.quiet else (f"human calibration: {int(table['n_human'].sum()):,} human units of "
+                                   f"{len(table)} models against {args.baseline}: worth {worth:,.0f} human "
+                                   "units in all (the worth column: per model)",)
+    files = ((args.human_summary, table[HUMAN_SUMMARY_COLUMNS]),) if args.human_summary else ()
+    return Output(table, files, notes)

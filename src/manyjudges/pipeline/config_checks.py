@@ -177,11 +177,26 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
 
 
 
+def _check_simulated_asks(spec: Mapping[str, Any], where: str) -> None:
+    """Check a simulated arena's ``baseline`` (one of its models) and ``control`` (features it draws: ``length``)."""
+    from manyjudges.arena.panel_simulation import numbered_names
+
+    models = [str(m) for m in numbered_names("m", int(spec["n_models"]))]
+    if spec.get("baseline") is not None and str(spec["baseline"]) not in models:
+        raise ValueError(f"{where}: baseline {spec['baseline']!r} is not one of its models ({', '.join(models)})")
+    drawn = ["length"] if spec.get("verbosity") is not None else []
+    unknown = [f for f in spec.get("control") or [] if f not in drawn]
+    if unknown:
+        raise ValueError(f"{where}: control {unknown}: a simulated arena's answers have the features "
+                         f"{drawn or 'none'} (length with verbosity)")
+
+
 def check_arena_config(config: Mapping[str, Any]) -> None:
     """Check that the arena section's simulated arenas can be drawn and their judge patterns are sound.
 
     The ``judges`` and ``reference`` patterns match judges of their panel, none in both, leaving a panel; a
-    dataset named like another section's reads the same pinned files (one download).
+    simulated arena's ``baseline`` is one of its models and its ``control`` features are drawn; ``human``
+    has a ``reference``; a dataset named like another section's reads the same pinned files (one download).
     """
     from manyjudges.arena.data import split_panel
     from manyjudges.arena.simulate import arena_problem
@@ -193,9 +208,11 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
         if spec.get("source") == "simulate":
             problem = arena_problem(int(spec.get("n_models", 2)), int(spec.get("n_prompts", 1)),
                                     spec.get("panel") or {}, spec.get("pairs_per_prompt"),
-                                    float(spec.get("strength_sd", 1.0)), float(spec.get("nu", 0.5)))
+                                    float(spec.get("strength_sd", 1.0)), float(spec.get("nu", 0.5)),
+                                    spec.get("verbosity"), float(spec.get("verbosity_sd", 0.5)))
             if problem:
                 raise ValueError(f"{where}: {problem}")
+            _check_simulated_asks(spec, where)
             # the panel's names are known: split a verdict of each as the job will split the draws
             names = [str(j) for j in spec["panel"]]
             try:
@@ -203,6 +220,9 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
                             where=f"arena.datasets.{name}")
             except ValueError as err:
                 raise ValueError(f"config: {err}") from None
+        if spec.get("human") is not None and not spec.get("reference"):
+            raise ValueError(f"{where}: human calibrates the panel with the reference's verdicts; give reference "
+                             "(the patterns of the judges whose votes are the humans')")
         for section in ("orderings", "consensus", "graded", "crowd", "truth"):
             other = ((config.get(section) or {}).get("datasets") or {}).get(name)
             if other is None:
