@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from manyjudges.arena.cells import RESAMPLE_UNITS, cell_table, unit_matrix
 from manyjudges.arena.davidson import Davidson
@@ -38,10 +39,12 @@ from manyjudges.arena.pieces import check_rateable, named, without_flat_interval
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
+from manyjudges.arena.state import WARM_STARTED, LeaderboardState, jsonable_params, merge_state, warm_start
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.registry import Builtin, Registry
 
 __all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS", "baseline_code", "bootstrap",
@@ -117,6 +120,10 @@ class Leaderboard(Estimator):
         cluster_size, rho, weight`` for ``judge_aware``
         (:func:`~manyjudges.arena.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
         None for the methods without judges.
+    state_ : LeaderboardState or None
+        What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.state`; its
+        ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it); None when the rating's
+        parameters cannot be written as JSON.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
@@ -150,18 +157,61 @@ class Leaderboard(Estimator):
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
+        data = self._coded(rating, verdicts)
+        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+        weights = rating.verdict_weights(data)
+        counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress)
+
+    def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
+                    state: LeaderboardState | None = None) -> Leaderboard:
+        """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.state`).
+
+        ``state`` defaults to this leaderboard's own :attr:`state_` (the verdicts it was fitted on); without
+        either, this is :meth:`fit`. Only the new verdicts are coded and counted; the refit of a convex
+        method (:data:`~manyjudges.arena.state.WARM_STARTED`) starts from the state's fit; the result equals
+        :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state keeps
+        every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
+        parameters or another ``bothbad`` is a ValueError.
+        """
+        state = getattr(self, "state_", None) if state is None else state
+        if state is None:
+            return self.fit(verdicts, progress)
+        self._check_params()
+        rating = make_rating(self.method, self.params)
+        state.check_same(rating, self.bothbad)
+        new = self._coded(rating, verdicts)
+        new_cells, new_cell_of = cell_table(new, rating.by_judge, rating.by_order)
+        data, cells, counts, names = merge_state(state, new, new_cells, np.bincount(
+            new_cell_of, minlength=new_cells.n_cells).astype(float), rating.by_judge)
+        weights = rating.verdict_weights(data)
+        cell_of_verdict = None
+        if weights is not None or self.n_bootstrap:  # every verdict's cell: the units, or the weights changed
+            cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+            if weights is not None:
+                counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        start = warm_start(state.fit, names) if rating.name in WARM_STARTED else None
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress)
+
+    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | ArenaVerdicts) -> ArenaVerdicts:
+        """Return the verdicts coded (:func:`code_verdicts`); refused without rows or a judge column it needs."""
         data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
-        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
-        weights = rating.verdict_weights(data)
-        units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights)
-        counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        return data
+
+    def _fit_counted(self, rating: ArenaRating, data: ArenaVerdicts,
+                     counted: tuple[Cells, np.ndarray, np.ndarray | None, np.ndarray | None],
+                     start: RatingFit | None, progress: Callable[[int, int], None] | None) -> Leaderboard:
+        """Fit the counted ``(cells, counts, each verdict's cell or None, weights)`` from ``start``; bootstrap."""
+        cells, counts, cell_of_verdict, weights = counted
         check_rateable(cells, counts)
+        units = (sparse.csr_matrix((cells.n_cells, 0)) if cell_of_verdict is None
+                 else unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights))
         with one_blas_thread():
-            scores, fit = fit_counts(rating, cells, counts, None, None)
+            scores, fit = fit_counts(rating, cells, counts, start, None)
             replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
         self.fit_, self.replicates_ = fit, replicates
@@ -172,11 +222,22 @@ class Leaderboard(Estimator):
             absent = self.absent_[self.absent_ > 0].sort_values(ascending=False, kind="stable")
             warnings.warn(f"{len(absent)} models are absent from some bootstrap replicates "
                           f"({named(np.asarray([f'{m} from {k}' for m, k in absent.items()]))} of "
-                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=2)
+                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=3)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
         table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit))
         self.table_ = without_flat_intervals(table, data, replicates, self.resample)
+        self.state_ = _state_or_none(rating, self.bothbad, data, cells, counts, fit)
         return self
+
+
+def _state_or_none(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, cells: Cells, counts: np.ndarray,
+                   fit: RatingFit) -> LeaderboardState | None:
+    """Return :attr:`Leaderboard.state_` (None when the rating's parameters cannot be written as JSON)."""
+    try:
+        params = jsonable_params(rating)
+    except ValueError:
+        return None
+    return LeaderboardState(rating.name, params, bothbad, data, cells, counts, fit)
 
 
 def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:

@@ -9,12 +9,24 @@ spellings (:func:`add_verbs` adds them to the crowd family's group too).
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from manyjudges.cli import options
+from manyjudges.cli.arena_resume import (
+    RESUME_EXAMPLE,
+    SELF_PREFERENCE_EXAMPLE,
+    add_resume_options,
+    add_self_preference_options,
+    fitted_verdicts,
+    judge_models_option,
+    load_resume,
+    save_state,
+    with_self_preference,
+)
 from manyjudges.cli.arena_show import (
     add_show_options,
     check_show_options,
@@ -73,7 +85,7 @@ EXAMPLES = {
         mean_error_correlation, effective_judges). On a terminal the judges table is aligned and rounded
         (first_win_rate and its interval to the decimal place of the leading digit of the interval's
         width, plus one); to a file or a pipe, full precision. One line on stderr says what was read
-        (--quiet: none).""",
+        (--quiet: none).""" + SELF_PREFERENCE_EXAMPLE,
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -102,7 +114,7 @@ EXAMPLES = {
         pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
         verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
         whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
-        interval columns are left empty rather than a zero-width interval.""",
+        interval columns are left empty rather than a zero-width interval.""" + RESUME_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -155,6 +167,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                       "mean_error_correlation, effective_judges here")
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
+    add_self_preference_options(p)
     p.set_defaults(run=cmd_arena_judges)
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
@@ -182,6 +195,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
+    add_resume_options(p)
     p.set_defaults(run=cmd_arena_leaderboard)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
@@ -281,9 +295,11 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
+    judge_models = judge_models_option(args.judge_models)
     verdicts = read_verdicts_table(args, args.verdicts)
     reference = read_verdicts_table(args, [args.reference]) if args.reference else None
     measures = judge_measures(verdicts, reference, level=args.ci)
+    measures = replace(measures, judges=with_self_preference(measures.judges, verdicts, judge_models, args.ci))
     read = judges_read(args, verdicts)
     write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
@@ -308,6 +324,7 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
+    state = load_resume(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad)
     from manyjudges.arena.reader import read_arena_verdicts
@@ -316,28 +333,38 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     if _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
-            _fit_shown(board, verdicts, args, progress, path)
+            _fit_shown(board, verdicts, args, progress, path, state)
     else:  # a published format: read, then coded from the frame
         verdicts = code_verdicts(read_verdicts_table(args, args.verdicts), args.bothbad)
-        _fit_shown(board, verdicts, args, progress, _named(args.verdicts))
-    table = board.table_
+        _fit_shown(board, verdicts, args, progress, _named(args.verdicts), state)
+    verdicts, table = fitted_verdicts(board, verdicts, state), board.table_
     if args.baseline is not None:  # the win rates against the baseline, the other columns as fitted
         against = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
                                     win_curve(rating, board.fit_), args.baseline).set_index("model")
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
+    save_state(args, board)
     return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
 
 
-def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any) -> None:
-    """Say what was read (unless ``--quiet``), check ``--baseline``, and fit ``board``; a ValueError names ``where``."""
+def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any, state: Any) -> None:
+    """Say what was read (unless ``--quiet``), check ``--baseline``, and fit ``board``; a ValueError names ``where``.
+
+    With ``state`` (``--resume``), the board takes the verdicts after the state's, and ``--baseline`` is checked
+    on all of them.
+    """
     from manyjudges.arena.leaderboard import baseline_code
 
     show_summary(args, verdicts)
     try:
-        baseline_code(verdicts, args.baseline)
-        board.fit(verdicts, progress=progress)
+        if state is None:
+            baseline_code(verdicts, args.baseline)
+            board.fit(verdicts, progress=progress)
+        else:
+            if args.baseline is not None and str(args.baseline) not in set(map(str, state.data.models)):
+                baseline_code(verdicts, args.baseline)
+            board.partial_fit(verdicts, progress=progress, state=state)
     except ValueError as err:
         raise DataError.at(where, None, str(err)) from None
 
