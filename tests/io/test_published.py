@@ -251,8 +251,9 @@ def test_convert_writes_the_canonical_table(tmp_path: Path) -> None:
     out = tmp_path / "out" / "verdicts.csv"
     got = convert(path, "alpaca_eval", out)
     assert "p_b" in got.columns
-    assert out.read_text().splitlines()[0] == "prompt,judge,model_a,model_b,winner"
+    assert out.read_text().splitlines()[0] == "prompt,judge,model_a,model_b,winner,p_b"  # the soft preference kept
     assert rows(read_verdicts(out)) == rows(got)
+    assert read_verdicts(out, extras=True)["p_b"].tolist() == got["p_b"].tolist() == [0.75, 0.0]
     with pytest.raises(DataError):
         convert(write(tmp_path / "bad.json", "[1]"), "alpaca_eval", tmp_path / "never.tsv")
     assert not (tmp_path / "never.tsv").exists()

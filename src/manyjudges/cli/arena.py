@@ -256,19 +256,22 @@ def _canonical_file(args: argparse.Namespace, names: list[str]) -> bool:
         Path(names[0]).is_file() and Path(names[0]).suffix != ".json"))
 
 
-def read_verdicts_table(args: argparse.Namespace, names: list[str]) -> pd.DataFrame:
+def read_verdicts_table(args: argparse.Namespace, names: list[str], extras: bool = False) -> pd.DataFrame:
     """Read the verdicts ``names`` by ``args.source`` (``--from``), ``--duplicates`` and ``--arena-hard-baseline``.
 
     One canonical table is :func:`manyjudges.io.verdicts.read_verdicts` (``-`` is standard input); otherwise
-    :func:`manyjudges.io.sources.published.read_published`. Returns ``prompt, judge, model_a, model_b, winner``.
+    :func:`manyjudges.io.sources.published.read_published`. Returns ``prompt, judge, model_a, model_b, winner``,
+    and with ``extras`` the numbers read beside them (:func:`~manyjudges.io.verdicts.extra_columns`: ``p_b``,
+    answer features ``NAME_a, NAME_b``).
     """
     from manyjudges.io.sources.published import read_published
-    from manyjudges.io.verdicts import VERDICT_COLUMNS, read_verdicts
+    from manyjudges.io.verdicts import VERDICT_COLUMNS, extra_columns, read_verdicts
 
     if _canonical_file(args, names):
         with input_path(names[0]) as path:
-            return read_verdicts(path, args.duplicates)
-    return read_published(names, args.source, args.duplicates, args.arena_hard_baseline)[VERDICT_COLUMNS]
+            return read_verdicts(path, args.duplicates, extras)
+    table = read_published(names, args.source, args.duplicates, args.arena_hard_baseline)
+    return table[VERDICT_COLUMNS + (extra_columns(list(table.columns)) if extras else [])]
 
 
 def _named(names: list[str]) -> str:
@@ -278,7 +281,7 @@ def _named(names: list[str]) -> str:
 
 def cmd_arena_convert(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges arena convert``: the verdicts as read (``--from``), as a canonical verdicts table."""
-    return read_verdicts_table(args, args.verdicts)
+    return read_verdicts_table(args, args.verdicts, extras=True)
 
 
 def cmd_arena_judges(args: argparse.Namespace) -> Output:

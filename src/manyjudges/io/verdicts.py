@@ -14,9 +14,12 @@ and ``winner`` says which was better:
 Read by :func:`~manyjudges.io.columnar.read_columns`: a TSV, or a CSV when the name ends in ``.csv``;
 the columns in any order; ``worker`` is read as ``judge``, ``question_id`` or ``topic`` as ``prompt``;
 other columns (Arena's ``turn``, ``tstamp``, ``conversation_a`` ...) are ignored with an
-:class:`~manyjudges.io.columnar.ExtraColumnsWarning`. ``judge`` and ``prompt`` are optional: a file
-without one is read as one judge, or one prompt, named :data:`MISSING` (``-``). Errors name the
-file, the line and the value, at the first faulty row in file order.
+:class:`~manyjudges.io.columnar.ExtraColumnsWarning`, but for the numbers that ``read_verdicts(path,
+extras=True)`` keeps (:func:`extra_columns`): ``p_b``, the judge's probability that model_b's answer is the
+better (AlpacaEval's soft preference, less 1), and answer features, a pair of columns ``NAME_a, NAME_b``
+per feature (``length_a, length_b``: the lengths of the answers shown first and second). ``judge`` and
+``prompt`` are optional: a file without one is read as one judge, or one prompt, named :data:`MISSING`
+(``-``). Errors name the file, the line and the value, at the first faulty row in file order.
 
 A crowd's ``preferences`` table (``topic, judge, left, right, outcome``;
 :mod:`manyjudges.io.preferences`) is a verdicts table under other names
@@ -54,7 +57,10 @@ __all__ = [
     "VERDICT_COLUMNS",
     "VERDICTS_LAYOUT",
     "WINNERS",
+    "SOFT_PREFERENCE",
     "checked_verdicts",
+    "extra_columns",
+    "feature_names",
     "pair_faults",
     "read_verdicts",
     "read_verdicts_or_preferences",
@@ -73,6 +79,8 @@ WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
 #: the judge (or prompt) of every row of a file without a judge (or prompt) column
 MISSING = "-"
 VERDICTS_LAYOUT = TableLayout("verdicts table", tuple(VERDICT_COLUMNS), optional=("prompt", "judge"))
+#: the column of a verdict's soft preference: the judge's probability that model_b's answer is the better
+SOFT_PREFERENCE = "p_b"
 #: a preferences outcome -> its winner (the left item was shown first: it is model_a)
 _FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
@@ -154,7 +162,47 @@ def _repeated_text(value: str, n: int) -> pa.Array:
     return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
 
 
-def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
+def extra_columns(header: Sequence[str]) -> list[str]:
+    """Return the numeric columns a verdicts header may carry beside :data:`VERDICT_COLUMNS`, in header order.
+
+    They are :data:`SOFT_PREFERENCE` (``p_b``) and both columns of every answer feature: a name NAME
+    (not ``model``) such that the header has ``NAME_a`` and ``NAME_b``.
+    """
+    names = [name.strip() for name in header]
+    features = set(feature_names(names))
+    return [n for n in names if n == SOFT_PREFERENCE or (n[-2:] in ("_a", "_b") and n[:-2] in features)]
+
+
+def feature_names(columns: Sequence[str] | pd.DataFrame) -> list[str]:
+    """Return the answer features of a verdicts table: each NAME (not ``model``) with columns ``NAME_a`` and ``NAME_b``.
+
+    In the order of their ``NAME_a`` columns; ``columns`` is a header or a frame.
+    """
+    names = [str(c) for c in (columns.columns if isinstance(columns, pd.DataFrame) else columns)]
+    return [n[:-2] for n in names if n.endswith("_a") and n != "model_a" and f"{n[:-2]}_b" in names]
+
+
+def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np.ndarray]:
+    """Parse the extra columns as float64.
+
+    A field that is not a finite number, or a ``p_b`` outside [0, 1], is a DataError naming its line.
+    """
+    numbers = {}
+    for column in columns:
+        text = table.series(column)
+        values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(values)
+        if column == SOFT_PREFERENCE:
+            bad |= (values < 0) | (values > 1)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            what = "a probability in [0, 1]" if column == SOFT_PREFERENCE else "a finite number"
+            raise table.error(row, f"{column} must be {what}", text.iloc[row])
+        numbers[column] = values
+    return numbers
+
+
+def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False) -> pd.DataFrame:
     """Read and validate a verdicts table (columns :data:`VERDICT_COLUMNS`, all str, rows in file order).
 
     Parameters
@@ -167,6 +215,9 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         A row repeating an earlier row's (prompt, judge, model_a, model_b) is one more verdict,
         every row kept (``"keep"``, the default: a judge may see a pair twice), or an ``"error"``
         naming both lines, or only the ``"first"`` or the ``"last"`` of them counts.
+    extras : bool
+        Also keep the file's :func:`extra_columns` (``p_b`` and answer features ``NAME_a, NAME_b``), as
+        float64 columns after the five, in header order (not warned of as extra columns).
 
     Returns
     -------
@@ -179,29 +230,37 @@ def read_verdicts(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         Naming the file, line and value, at the first faulty row in file order: a header without
         ``model_a``, ``model_b`` or ``winner``, a wrong field count, an empty judge, model or prompt
         (or winner), a winner not among :data:`WINNERS`, a model against itself (``model_a ==
-        model_b``), or a repeated row (with ``duplicates="error"``).
+        model_b``), or a repeated row (with ``duplicates="error"``); with ``extras``, an extra field that is
+        not a finite number, or a ``p_b`` outside [0, 1].
     """
-    table, kept = checked_verdicts(path, duplicates, uncoded=VERDICT_COLUMNS)
+    extra = extra_columns(read_header(path)) if extras else []
+    layout = TableLayout(VERDICTS_LAYOUT.name, (*VERDICTS_LAYOUT.columns, *extra),
+                         optional=(*VERDICTS_LAYOUT.optional, *extra)) if extra else VERDICTS_LAYOUT
+    table, kept = checked_verdicts(path, duplicates, uncoded=VERDICT_COLUMNS, layout=layout)
+    numbers = _extra_numbers(table, extra)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # Arrow's casts let go of Python's lock
         columns = list(pool.map(lambda c: table.series(c) if table.has(c) else MISSING, VERDICT_COLUMNS))
     frame = verdicts_frame(*columns)
+    for column, values in numbers.items():
+        frame[column] = values
     if kept is not None:
         frame = frame.iloc[kept].reset_index(drop=True)
     return frame
 
 
-def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collection[str] = ("prompt",)
-                     ) -> tuple[ColumnarTable, np.ndarray | None]:
+def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collection[str] = ("prompt",),
+                     layout: TableLayout = VERDICTS_LAYOUT) -> tuple[ColumnarTable, np.ndarray | None]:
     """Read a verdicts table's columns and check them, as :func:`read_verdicts` does, without a frame of str.
 
     Returns the table as parsed (:class:`~manyjudges.io.columnar.ColumnarTable`) and the rows ``duplicates``
     keeps (None: every row). The columns of ``uncoded`` are parsed as text, checked row by row and not
-    coded, unless repeats are looked for (``duplicates`` other than ``"keep"``).
+    coded, unless repeats are looked for (``duplicates`` other than ``"keep"``). ``layout`` may add optional
+    columns to :data:`VERDICTS_LAYOUT` (:func:`read_verdicts`'s extras).
     """
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     uncoded = uncoded if duplicates == "keep" else ()
-    table = read_columns(path, VERDICTS_LAYOUT, text=uncoded)
+    table = read_columns(path, layout, text=uncoded)
     present = [c for c in VERDICT_COLUMNS if table.has(c)]
     faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS, uncoded=uncoded)
     repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
@@ -213,8 +272,9 @@ def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collecti
 def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
     """Write a verdicts table atomically, header ``prompt, judge, model_a, model_b, winner``.
 
-    A TSV, or CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner not among
-    :data:`WINNERS` (the table is checked before anything is written).
+    Then the table's :func:`extra_columns` (``p_b``, answer features ``NAME_a, NAME_b``), if it has any, in
+    its order. A TSV, or CSV if the name ends in ``.csv``. A ValueError names a missing column or a winner
+    not among :data:`WINNERS` (the table is checked before anything is written).
     """
     missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
     if missing:
@@ -222,7 +282,7 @@ def write_verdicts(verdicts: pd.DataFrame, path: PathLike) -> None:
     bad = sorted(set(verdicts["winner"].astype(str)) - set(WINNERS))
     if bad:
         raise ValueError(f"winner must be one of {', '.join(WINNERS)}; got {bad}")
-    write_table(verdicts[VERDICT_COLUMNS], path)
+    write_table(verdicts[VERDICT_COLUMNS + extra_columns(list(map(str, verdicts.columns)))], path)
 
 
 def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
