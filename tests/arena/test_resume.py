@@ -40,12 +40,17 @@ def test_resumed_equals_one_pass_on_a_hand_table(tmp_path, method):
     same_tables(resumed.table_, one.table_)
     if one.judges_ is not None:
         pd.testing.assert_frame_equal(resumed.judges_, one.judges_, atol=1e-6, rtol=0)
-    # the new state holds every verdict: resuming it again with nothing new changes nothing
-    assert resumed.state_.data.n_verdicts == len(verdicts)
+    # without a bootstrap the state keeps the names, cells and counts, not the verdicts (judge_aware's clusters
+    # weigh every verdict by all of them: kept)
+    assert resumed.state_.units == (method == "judge_aware")
+    assert resumed.state_.data.n_verdicts == (len(verdicts) if method == "judge_aware" else 0)
+    np.testing.assert_array_equal(resumed.state_.model_verdicts, one.table_.set_index("model").loc[
+        one.state_.data.models, "verdicts"])
 
 
-@pytest.mark.parametrize("method", ["crowd_bt", "judge_aware", "davidson"])
-def test_new_names_extend_the_codes_in_natural_order(tmp_path, method):
+@pytest.mark.parametrize("method, n_bootstrap", [("crowd_bt", 10), ("judge_aware", 10), ("davidson", 10),
+                                                ("crowd_bt", 0), ("davidson", 0), ("elo", 0)])
+def test_new_names_extend_the_codes_in_natural_order(tmp_path, method, n_bootstrap):
     """The second table brings a model, a judge and a prompt whose names are not digits, so the digit names of the
     first (models 2, 3, 10, ...; prompts 0, 7, 14, ...) go from numeric to code-point order: pairs swap their
     lower and higher model; the codes, cells and numbers are those of one pass."""
@@ -54,7 +59,7 @@ def test_new_names_extend_the_codes_in_natural_order(tmp_path, method):
     verdicts["judge"] = verdicts["judge"].str[1:].astype(int).mul(6).astype(str)
     new = verdicts["model_a"].eq("x") | verdicts["model_b"].eq("x") | verdicts["judge"].eq("12")
     first, second = verdicts[~new], pd.concat([verdicts[new], verdicts.iloc[:5].assign(prompt="a")])
-    kwargs = {"n_bootstrap": 10, "resample": "prompts"}
+    kwargs = {"n_bootstrap": n_bootstrap, "resample": "prompts"}
     one = Leaderboard(method, **kwargs).fit(pd.concat([first, second]))
     resumed = resumed_board(method, first, second, tmp_path, **kwargs)
     assert list(Leaderboard(method).fit(first).state_.data.models) == ["2", "3", "10", "11", "25"]
@@ -64,6 +69,7 @@ def test_new_names_extend_the_codes_in_natural_order(tmp_path, method):
         assert list(getattr(resumed.state_.data, name)) == list(getattr(one.state_.data, name))
     for name in ("model_a", "model_b", "winner", "prompt", "judge"):
         np.testing.assert_array_equal(getattr(resumed.state_.data, name), getattr(one.state_.data, name))
+    np.testing.assert_array_equal(resumed.state_.model_verdicts, one.state_.model_verdicts)
     for name in ("judge", "lo", "hi", "outcome", "lo_first"):
         np.testing.assert_array_equal(getattr(resumed.state_.cells, name), getattr(one.state_.cells, name))
     np.testing.assert_allclose(resumed.state_.counts, one.state_.counts, atol=1e-12)
@@ -93,6 +99,15 @@ def test_a_resumed_row_order_gives_the_same_numbers(tmp_path):
     shuffled = verdicts.iloc[80:].sample(frac=1, random_state=1)
     b = resumed_board("bradley_terry", verdicts.iloc[:80].iloc[::-1], shuffled, tmp_path)
     same_tables(a.table_, b.table_)
+
+
+def test_a_state_without_its_verdicts_refuses_a_bootstrap():
+    verdicts = simulated_verdicts(seed=1, n=100)
+    state = Leaderboard("davidson").fit(verdicts).state_
+    assert not state.units and state.data.n_verdicts == 0
+    with pytest.raises(ValueError, match="kept without its verdicts .* a bootstrap resamples every verdict"):
+        Leaderboard("davidson", n_bootstrap=10).partial_fit(verdicts, state=state)
+    assert Leaderboard("davidson", n_bootstrap=10).fit(verdicts).state_.units
 
 
 def test_a_state_of_another_method_or_parameters_is_refused(tmp_path):

@@ -39,7 +39,14 @@ from manyjudges.arena.pieces import check_rateable, named, without_flat_interval
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
-from manyjudges.arena.state import WARM_STARTED, LeaderboardState, jsonable_params, merge_state, warm_start
+from manyjudges.arena.state import (
+    WARM_STARTED,
+    LeaderboardState,
+    jsonable_params,
+    merge_state,
+    names_only,
+    warm_start,
+)
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
@@ -122,8 +129,9 @@ class Leaderboard(Estimator):
         None for the methods without judges.
     state_ : LeaderboardState or None
         What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.state`; its
-        ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it); None when the rating's
-        parameters cannot be written as JSON.
+        ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it), with the verdicts when
+        ``n_bootstrap`` > 0 or the rating weighs them; None when the rating's parameters cannot be written
+        as JSON.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
@@ -161,7 +169,11 @@ class Leaderboard(Estimator):
         cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
         weights = rating.verdict_weights(data)
         counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
-        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress)
+        model_verdicts = np.bincount(data.model_a, minlength=data.n_models) + np.bincount(data.model_b,
+                                                                                      minlength=data.n_models)
+        keep = bool(self.n_bootstrap) or weights is not None
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress,
+                                 (model_verdicts, keep))
 
     def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
                     state: LeaderboardState | None = None) -> Leaderboard:
@@ -172,7 +184,10 @@ class Leaderboard(Estimator):
         method (:data:`~manyjudges.arena.state.WARM_STARTED`) starts from the state's fit; the result equals
         :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state keeps
         every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
-        parameters or another ``bothbad`` is a ValueError.
+        parameters or another ``bothbad`` is a ValueError. A fit without a bootstrap keeps in its state only
+        the names, the cells and the fit, not the verdicts (unless the rating weighs them: ``judge_aware``'s
+        clusters), so that resuming it takes a time that grows with the new verdicts only; such a state
+        cannot be resumed with a bootstrap (a ValueError).
         """
         state = getattr(self, "state_", None) if state is None else state
         if state is None:
@@ -181,17 +196,20 @@ class Leaderboard(Estimator):
         rating = make_rating(self.method, self.params)
         state.check_same(rating, self.bothbad)
         new = self._coded(rating, verdicts)
+        if not state.units:
+            check_without_units(rating, new, self.n_bootstrap)
         new_cells, new_cell_of = cell_table(new, rating.by_judge, rating.by_order)
-        data, cells, counts, names = merge_state(state, new, new_cells, np.bincount(
+        data, cells, counts, names, model_verdicts = merge_state(state, new, new_cells, np.bincount(
             new_cell_of, minlength=new_cells.n_cells).astype(float), rating.by_judge)
-        weights = rating.verdict_weights(data)
+        weights = rating.verdict_weights(data) if state.units else None
         cell_of_verdict = None
         if weights is not None or self.n_bootstrap:  # every verdict's cell: the units, or the weights changed
             cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
             if weights is not None:
                 counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
         start = warm_start(state.fit, names) if rating.name in WARM_STARTED else None
-        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress)
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress,
+                                 (model_verdicts, state.units))
 
     def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | ArenaVerdicts) -> ArenaVerdicts:
         """Return the verdicts coded (:func:`code_verdicts`); refused without rows or a judge column it needs."""
@@ -204,8 +222,12 @@ class Leaderboard(Estimator):
 
     def _fit_counted(self, rating: ArenaRating, data: ArenaVerdicts,
                      counted: tuple[Cells, np.ndarray, np.ndarray | None, np.ndarray | None],
-                     start: RatingFit | None, progress: Callable[[int, int], None] | None) -> Leaderboard:
-        """Fit the counted ``(cells, counts, each verdict's cell or None, weights)`` from ``start``; bootstrap."""
+                     start: RatingFit | None, progress: Callable[[int, int], None] | None,
+                     kept: tuple[np.ndarray, bool]) -> Leaderboard:
+        """Fit the counted ``(cells, counts, each verdict's cell or None, weights)`` from ``start``; bootstrap.
+
+        ``kept``: each model's verdicts, and whether :attr:`state_` keeps the verdicts.
+        """
         cells, counts, cell_of_verdict, weights = counted
         check_rateable(cells, counts)
         units = (sparse.csr_matrix((cells.n_cells, 0)) if cell_of_verdict is None
@@ -224,20 +246,37 @@ class Leaderboard(Estimator):
                           f"({named(np.asarray([f'{m} from {k}' for m, k in absent.items()]))} of "
                           f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=3)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
-        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit))
+        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=kept[0])
         self.table_ = without_flat_intervals(table, data, replicates, self.resample)
-        self.state_ = _state_or_none(rating, self.bothbad, data, cells, counts, fit)
+        self.state_ = _state_or_none(rating, self.bothbad, data, (cells, counts), fit, kept)
         return self
 
 
-def _state_or_none(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, cells: Cells, counts: np.ndarray,
-                   fit: RatingFit) -> LeaderboardState | None:
-    """Return :attr:`Leaderboard.state_` (None when the rating's parameters cannot be written as JSON)."""
+def _state_or_none(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, counted: tuple[Cells, np.ndarray],
+                   fit: RatingFit, kept: tuple[np.ndarray, bool]) -> LeaderboardState | None:
+    """Return :attr:`Leaderboard.state_` (None when the rating's parameters cannot be written as JSON).
+
+    ``kept``: each model's verdicts, and whether the state keeps the verdicts (else only their names).
+    """
     try:
         params = jsonable_params(rating)
     except ValueError:
         return None
-    return LeaderboardState(rating.name, params, bothbad, data, cells, counts, fit)
+    if not kept[1]:
+        data = names_only(data.models, data.prompts, data.judges, data.has_prompt, data.has_judge)
+    return LeaderboardState(rating.name, params, bothbad, data, *counted, fit, np.asarray(kept[0], dtype=np.int64),
+                            kept[1])
+
+
+def check_without_units(rating: ArenaRating, new: ArenaVerdicts, n_bootstrap: int) -> None:
+    """Refuse to resume a state kept without its verdicts for a bootstrap, or for a rating that weighs verdicts."""
+    if n_bootstrap:
+        raise ValueError("the state was kept without its verdicts (fitted without a bootstrap), and a bootstrap "
+                         "resamples every verdict: resume without a bootstrap, or save the first state from a "
+                         "fit with a bootstrap (it keeps the verdicts)")
+    if rating.verdict_weights(new) is not None:
+        raise ValueError(f"{rating.name} weighs each verdict by all the verdicts, and the state was kept without "
+                         "them: save the first state from a fit with a bootstrap (it keeps the verdicts)")
 
 
 def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
@@ -250,7 +289,8 @@ def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) 
 
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
-                      curve: WinCurve = logistic_win_rate, baseline: str | None = None) -> pd.DataFrame:
+                      curve: WinCurve = logistic_win_rate, baseline: str | None = None,
+                      verdicts: np.ndarray | None = None) -> pd.DataFrame:
     """Return the leaderboard table, best first (ties by model).
 
     Columns: ``model, rank, score, ci_low, ci_high, rank_low, rank_high`` (:class:`Leaderboard`), then
@@ -258,7 +298,8 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     ``win_rate`` (the expected win rate against the pool's average model, a model whose score is the
     mean score, or against ``baseline``, whose own row is 0.5: ``curve`` of the score difference,
     :mod:`manyjudges.arena.win_rates`) and ``win_low, win_high`` (its bootstrap percentile interval).
-    ``rank_low, rank_high`` are nullable integers (missing without replicates).
+    ``rank_low, rank_high`` are nullable integers (missing without replicates). ``verdicts``: each model's
+    verdicts when ``data`` holds only the names (None: counted from ``data``).
     """
     n = data.n_models
     if len(replicates):
@@ -266,7 +307,8 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     else:
         ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
     win_rate, win_low, win_high = win_rates(scores, replicates, curve, ci, baseline_code(data, baseline))
-    counts = np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
+    counts = (np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
+              if verdicts is None else np.asarray(verdicts))
     table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
                           "score": scores, "ci_low": ci_low, "ci_high": ci_high,
                           "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),

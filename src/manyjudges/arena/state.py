@@ -1,10 +1,11 @@
 """What an arena leaderboard's fit needs to take more verdicts: a state saved, loaded and resumed.
 
 A :class:`LeaderboardState` holds the method, its parameters and the ``bothbad`` rule; the models',
-prompts' and judges' names (natural order); the verdicts as codes (the bootstrap's units, canonical
-order: :class:`~manyjudges.arena.verdict_codes.ArenaVerdicts`); the method's counted cells
-(:func:`~manyjudges.arena.cells.cell_table`) and their counts; and the fit of the data (scores and
-``extra``, the warm start of the next fit).
+prompts' and judges' names (natural order); the method's counted cells
+(:func:`~manyjudges.arena.cells.cell_table`) and their counts; each model's verdicts; the fit of the
+data (scores and ``extra``, the warm start of the next fit); and, when the fit had a bootstrap or its
+rating weighs each verdict by all of them (``judge_aware``'s clusters), the verdicts as codes (the
+bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes.ArenaVerdicts`).
 
 Resuming (:func:`merge_state`) codes only the new verdicts, counts only their cells, and adds them to the
 saved cells after renaming both onto the union of the names in natural order (so codes, cells and
@@ -16,10 +17,13 @@ from the merged cells and equals one pass exactly. ``crowd_bt`` and ``judge_awar
 the judges' skills and have several local minima: started from the saved fit, Newton may end in
 another minimum than one pass (docs/methods.md, the incremental fit), so they refit from one pass's
 own start (the Bradley-Terry scores, ``eta_init``); that equals one pass but is not faster than it:
-only the reading, coding and counting are saved. Because the state keeps every verdict's codes, a
-bootstrap after resuming draws the same units in the same order as one pass and its intervals are the
-one-pass intervals; ``judge_aware`` with ``clusters`` recomputes its judges' weights over all the
-verdicts (they depend on every verdict), so its cells are recounted.
+only the reading, coding and counting are saved. Without the verdicts, resuming takes a time that
+grows with the new verdicts, the names and the cells, not with the old verdicts. With them, the old
+and new verdicts' codes are merged (a sort of integer keys over all of them) so that a bootstrap after
+resuming draws the same units in the same order as one pass and its intervals are the one-pass
+intervals; ``judge_aware`` with ``clusters`` recomputes its judges' weights over all the verdicts (they
+depend on every verdict), so its cells are recounted. A state without the verdicts cannot be resumed
+with a bootstrap.
 
 The file is one ``numpy.savez_compressed`` archive read with ``allow_pickle=False``: integer and float
 arrays, and one JSON text (:data:`STATE_FORMAT`, method, parameters, names). No pickle.
@@ -41,7 +45,8 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.pairwise.cells import TIE, Cells, cells_from_codes
 
-__all__ = ["STATE_FORMAT", "WARM_STARTED", "LeaderboardState", "jsonable_params", "merge_state", "warm_start"]
+__all__ = ["STATE_FORMAT", "WARM_STARTED", "LeaderboardState", "jsonable_params", "merge_state", "names_only",
+           "warm_start"]
 
 #: the name and version written in every state file's JSON
 STATE_FORMAT = "manyjudges leaderboard state 1"
@@ -87,6 +92,11 @@ class LeaderboardState:
         Each cell's count (its verdicts' summed weights).
     fit : RatingFit
         The fit of the counts (the raw scores, not centred, and ``extra``).
+    model_verdicts : numpy.ndarray of int
+        Per model, the verdicts it is in (the leaderboard's ``verdicts`` column).
+    units : bool
+        Whether ``data`` holds the verdicts (True) or only the names (no rows: a state kept without its
+        verdicts, which a bootstrap cannot resume).
     """
 
     method: str
@@ -96,6 +106,8 @@ class LeaderboardState:
     cells: Cells
     counts: np.ndarray
     fit: RatingFit
+    model_verdicts: np.ndarray
+    units: bool = True
 
     def check_same(self, rating: ArenaRating, bothbad: str, where: str = "the state") -> None:
         """Raise a ValueError unless the state was fitted by ``rating``'s method and parameters and ``bothbad``."""
@@ -113,12 +125,13 @@ class LeaderboardState:
                 "models": [str(m) for m in self.data.models], "prompts": [str(p) for p in self.data.prompts],
                 "judges": [str(j) for j in self.data.judges], "has_prompt": bool(self.data.has_prompt),
                 "has_judge": bool(self.data.has_judge), "has_extra": self.fit.extra is not None,
-                "by_order": self.cells.lo_first is not None, "by_judge": self.cells.n_judges > 1}
+                "by_order": self.cells.lo_first is not None, "by_judge": self.cells.n_judges > 1,
+                "units": bool(self.units)}
         arrays = {f"verdict_{k}": np.asarray(getattr(self.data, k)) for k in _VERDICT_ARRAYS}
         arrays |= {f"cell_{k}": np.asarray(getattr(self.cells, k)) for k in _CELL_ARRAYS}
         if self.cells.lo_first is not None:
             arrays["cell_lo_first"] = np.asarray(self.cells.lo_first)
-        arrays |= {"counts": self.counts, "scores": self.fit.scores,
+        arrays |= {"counts": self.counts, "scores": self.fit.scores, "model_verdicts": self.model_verdicts,
                    "extra": np.zeros(0) if self.fit.extra is None else self.fit.extra,
                    "meta": np.asarray(json.dumps(meta))}
         path = Path(path)
@@ -177,9 +190,13 @@ def _state_of(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Leaderboar
                                   lo_first)
     counts = np.bincount(row, weights=np.asarray(arrays["counts"], dtype=float), minlength=cells.n_cells)
     extra = np.asarray(arrays["extra"], dtype=float) if meta["has_extra"] else None
+    model_verdicts = np.asarray(arrays["model_verdicts"]).astype(np.int64)
+    if len(model_verdicts) != len(models):
+        raise ValueError(f"{len(model_verdicts)} verdict counts for {len(models)} models")
     return LeaderboardState(method=str(meta["method"]), params=dict(meta["params"]), bothbad=str(meta["bothbad"]),
                             data=data, cells=cells, counts=counts,
-                            fit=RatingFit(np.asarray(arrays["scores"], dtype=float), extra))
+                            fit=RatingFit(np.asarray(arrays["scores"], dtype=float), extra),
+                            model_verdicts=model_verdicts, units=bool(meta["units"]))
 
 
 def _union(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -213,6 +230,15 @@ def _renaming(old: ArenaVerdicts, new: ArenaVerdicts) -> Renaming:
     return Renaming(models, prompts, judges, (m_old, p_old, j_old), (m_new, p_new, j_new))
 
 
+def names_only(models: np.ndarray, prompts: np.ndarray, judges: np.ndarray, has_prompt: bool, has_judge: bool
+               ) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of the names without verdicts (a state kept without its verdicts)."""
+    empty = np.zeros(0, dtype=np.int64)
+    return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=empty, model_b=empty,
+                         winner=np.zeros(0, dtype=np.int8), prompt=empty, judge=empty, has_prompt=has_prompt,
+                         has_judge=has_judge)
+
+
 def _renamed_verdicts(names: Renaming, old: ArenaVerdicts, new: ArenaVerdicts) -> ArenaVerdicts:
     """Return the verdicts of ``old`` and ``new`` together, coded on ``names``, in canonical order."""
     (m_old, p_old, j_old), (m_new, p_new, j_new) = names.old, names.new
@@ -240,15 +266,21 @@ def _renamed_cells(cells: Cells, model_code: np.ndarray, judge_code: np.ndarray 
 
 
 def merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, new_counts: np.ndarray,
-                by_judge: bool) -> tuple[ArenaVerdicts, Cells, np.ndarray, Renaming]:
-    """Return the verdicts, cells and counts of ``state`` and the new verdicts together, and the renaming.
+                by_judge: bool) -> tuple[ArenaVerdicts, Cells, np.ndarray, Renaming, np.ndarray]:
+    """Return the verdicts, cells, counts, renaming and each model's verdicts of ``state`` and ``new`` together.
 
+    The verdicts are those of both when the state holds its verdicts (``units``), else only the names.
     ``new_cells`` and ``new_counts`` are the new verdicts' own cells (coded on ``new``'s names); both sides are
     renamed onto the union of the names (natural order) and their counts added cell by cell; ``by_judge``: the
     cells are by judge (the method's ``by_judge``).
     """
     names = _renaming(state.data, new)
-    data = _renamed_verdicts(names, state.data, new)
+    data = (_renamed_verdicts(names, state.data, new) if state.units else
+            names_only(names.models, names.prompts, names.judges, new.has_prompt, new.has_judge))
+    n = len(names.models)
+    model_verdicts = (np.bincount(names.old[0], weights=state.model_verdicts, minlength=n)
+                      + np.bincount(names.new[0][new.model_a], minlength=n)
+                      + np.bincount(names.new[0][new.model_b], minlength=n)).astype(np.int64)
     rows = [_renamed_cells(state.cells, names.old[0], names.old[2] if by_judge else None),
             _renamed_cells(new_cells, names.new[0], names.new[2] if by_judge else None)]
     lo_first = None if rows[0][4] is None else np.concatenate([r[4] for r in rows])  # type: ignore[misc]
@@ -256,7 +288,7 @@ def merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, n
     n_judges = len(names.judges) if by_judge else 1
     cells, row = cells_from_codes(lo, hi, outcome, judge, len(names.models), n_judges, names.models, lo_first)
     counts = np.bincount(row, weights=np.concatenate([state.counts, new_counts]), minlength=cells.n_cells)
-    return data, cells, counts, names
+    return data, cells, counts, names, model_verdicts
 
 
 def warm_start(fit: RatingFit, names: Renaming) -> RatingFit:

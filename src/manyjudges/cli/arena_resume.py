@@ -20,12 +20,14 @@ __all__ = ["RESUME_EXAMPLE", "SELF_PREFERENCE_EXAMPLE", "add_resume_options", "a
 #: the EXAMPLES text of ``manyjudges arena leaderboard`` on the two options
 RESUME_EXAMPLE = """
 
-        Incremental fits: --save-state FILE writes what the fit needs to take more verdicts (the verdicts as
-        codes, the method's counted cells, the names, the method and its parameters, the fitted scores);
-        --resume FILE reads it, codes and counts only VERDICTS (the new verdicts) and fits all of them: the
-        same table as one pass over the old and new verdicts together (bootstrap intervals too: the state
-        keeps every verdict, so the same units are drawn). With --save-state too it writes the new state
-        (it may be the same FILE). The method, --params and --bothbad must be the state's. bradley_terry and
+        Incremental fits: --save-state FILE writes what the fit needs to take more verdicts (the method's
+        counted cells, the names, the method and its parameters, the fitted scores; with --bootstrap N > 0
+        also the verdicts as codes); --resume FILE reads it, codes and counts only VERDICTS (the new
+        verdicts) and fits all of them: the same table as one pass over the old and new verdicts together
+        (bootstrap intervals too: a state saved with a bootstrap keeps every verdict, so the same units are
+        drawn; a state saved with --bootstrap 0 is small, resumes in a time that grows with the new verdicts
+        only, and is refused with a bootstrap). With --save-state too it writes the new state (it may be
+        the same FILE). The method, --params and --bothbad must be the state's. bradley_terry and
         davidson refit from the saved scores; elo from the counted cells; crowd_bt and judge_aware from one
         pass's own start (their objective has several minima). The file is a numpy .npz archive of numbers
         and one JSON text, read without pickle.
