@@ -76,6 +76,13 @@ def test_resume_mistakes_are_named_and_nothing_is_written(capsys, tmp_path):
     status, _, err = run_command(capsys, "arena", "leaderboard", tmp_path / "v.tsv", "--resume",
                                  tmp_path / "none.npz", "-o", out)
     assert status == 2 and "none.npz: no such file" in err and not out.exists()
+    status, _, err = run_command(capsys, "arena", "leaderboard", tmp_path / "v.tsv", "--resume", tmp_path / "s.npz",
+                                 "-o", out)  # the default --bootstrap 1000, and a state saved with --bootstrap 0
+    assert status == 2 and "saved with --bootstrap 0 and keeps no verdicts, which a bootstrap" in err
+    assert not out.exists()
+    status, _, err = run_command(capsys, "arena", "leaderboard", tmp_path / "v.tsv", "--resume", tmp_path / "s.npz",
+                                 "--bootstrap", "0", "--html", tmp_path / "page.html", "-o", out)
+    assert status == 2 and "which --html summarises" in err and not out.exists()
     status, _, err = run_command(capsys, "arena", "leaderboard", tmp_path / "v.tsv", "--save-state", out, "-o", out)
     assert status == 2 and "--save-state needs a file of its own" in err and not out.exists()
 

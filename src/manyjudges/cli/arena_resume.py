@@ -100,6 +100,11 @@ def load_resume(args: argparse.Namespace, rating: Any) -> Any:
         state.check_same(rating, args.bothbad, f"--resume {args.resume}")
     except ValueError as err:
         raise CommandError(str(err)) from None
+    if not state.units and (args.bootstrap or args.html):
+        raise CommandError(f"--resume {args.resume} was saved with --bootstrap 0 and keeps no verdicts, which "
+                           f"{'a bootstrap resamples' if args.bootstrap else '--html summarises'}: resume with "
+                           "--bootstrap 0 and without --html, or save the first state with --bootstrap N > 0 "
+                           "(it keeps the verdicts)")
     return state
 
 
