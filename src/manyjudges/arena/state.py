@@ -184,8 +184,9 @@ def _state_of(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Leaderboar
     c = {k: np.asarray(arrays[f"cell_{k}"]).astype(np.int64) for k in _CELL_ARRAYS}
     lo_first = np.asarray(arrays["cell_lo_first"]).astype(np.int64) if meta["by_order"] else None
     n_judges = len(judges) if meta["by_judge"] else 1
-    if len(c["judge"]) and (c["judge"].min() < 0 or c["judge"].max() >= n_judges):
-        raise ValueError(f"a cell's judge code outside the {n_judges} judges")
+    for k, top in (("judge", n_judges), ("lo", len(models)), ("hi", len(models)), ("outcome", 3)):
+        if len(c[k]) and (c[k].min() < 0 or c[k].max() >= top):
+            raise ValueError(f"a cell's {k} code outside 0..{top - 1}")
     cells, row = cells_from_codes(c["lo"], c["hi"], c["outcome"], c["judge"], len(models), n_judges, models,
                                   lo_first)
     counts = np.bincount(row, weights=np.asarray(arrays["counts"], dtype=float), minlength=cells.n_cells)
@@ -221,10 +222,10 @@ class Renaming:
 def _renaming(old: ArenaVerdicts, new: ArenaVerdicts) -> Renaming:
     """Return the union of the names of ``old`` and ``new`` in natural order and the codes of each into it."""
     if (old.has_prompt, old.has_judge) != (new.has_prompt, new.has_judge):
-        said = {True: "has", False: "has no"}
-        raise ValueError(f"the state's verdicts {said[old.has_prompt]} prompt column and {said[old.has_judge]} judge "
-                         f"column, the new ones {said[new.has_prompt]} and {said[new.has_judge]}: give the new "
-                         "verdicts the same columns")
+        said = {True: "a", False: "no"}
+        raise ValueError(f"the state's verdicts have {said[old.has_prompt]} prompt column and {said[old.has_judge]} "
+                         f"judge column, the new ones {said[new.has_prompt]} prompt column and {said[new.has_judge]} "
+                         "judge column: give the new verdicts the same columns")
     (models, m_old, m_new), (prompts, p_old, p_new), (judges, j_old, j_new) = (
         _union(getattr(old, k), getattr(new, k)) for k in ("models", "prompts", "judges"))
     return Renaming(models, prompts, judges, (m_old, p_old, j_old), (m_new, p_new, j_new))
