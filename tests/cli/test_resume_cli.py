@@ -13,6 +13,10 @@ from tests.arena.test_self_preference import HAND
 from tests.command import run_command
 
 
+def table_text(out):
+    return pd.read_csv(io.StringIO(out), sep="\t", dtype=str, keep_default_na=False).set_index("judge")
+
+
 def board(path):
     return pd.read_csv(path, sep="\t")
 
@@ -97,6 +101,12 @@ def test_judges_self_preference_columns(capsys, tmp_path):
     for column in ("self_preference", "self_low", "self_high"):
         np.testing.assert_allclose(got.loc[expected.index, column], expected[column].astype(float), atol=1e-12)
     assert got.loc["A", "self_units"] == 1
+    text = table_text(out)  # integers as integers; j, the contestant C, shares no unit with another judge
+    assert text.loc["A", "self_units"] == "1" and text.loc["j", "self_units"] == "0"
+    status, out, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--quiet")
+    text = table_text(out)  # without --judge-models j is no contestant: empty
+    assert status == 0 and text.loc["A", "self_units"] == "2" and text.loc["j", "self_units"] == ""
+    assert text.loc["j", "self_preference"] == "" and float(text.loc["A", "self_preference"]) == 0.25
     status, _, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--judge-models", "j:C")
     assert status == 2 and "'j:C' is not JUDGE=MODEL" in err
     status, _, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--judge-models", "k=C")

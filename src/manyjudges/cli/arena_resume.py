@@ -48,7 +48,15 @@ SELF_PREFERENCE_EXAMPLE = """
         its own model's answer (a win 1, a tie 1/2, a loss 0; both orders pooled) minus the other judges'
         mean score of the same answer (judges that are contestants in that unit left out), averaged over
         the units; self_low, self_high, its paired Wald interval at --ci; self_units, the units. Other
-        judges: empty."""
+        judges: empty; without any contestant, no such columns.
+
+        example (the judge x is also the model x):
+          printf 'prompt\\tjudge\\tmodel_a\\tmodel_b\\twinner\\n' > self.tsv
+          printf '1\\tx\\tx\\ty\\tmodel_a\\n1\\tx\\ty\\tx\\tmodel_b\\n1\\tj\\tx\\ty\\tmodel_b\\n' >> self.tsv
+          printf '2\\tx\\tz\\tx\\ttie\\n2\\tj\\tx\\tz\\tmodel_a\\n' >> self.tsv
+          manyjudges arena judges self.tsv -o judges.tsv
+        writes self_preference 0.25 for x to judges.tsv (its answer scored 1 by x and 0 by j on prompt 1,
+        1/2 by x and 1 by j on prompt 2) with self_units 2, and empty cells for j."""
 
 
 def add_resume_options(p: argparse.ArgumentParser) -> None:
@@ -137,4 +145,4 @@ def with_self_preference(judges: Any, verdicts: Any, judge_models: dict[str, str
     if found["self_units"].isna().all():
         return judges
     found = found.set_index("judge").reindex([str(j) for j in judges["judge"]])
-    return judges.assign(**{c: found[c].to_numpy() for c in SELF_PREFERENCE_COLUMNS})
+    return judges.assign(**{c: found[c].array for c in SELF_PREFERENCE_COLUMNS})
