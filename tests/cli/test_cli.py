@@ -330,7 +330,7 @@ def test_progress_bar_only_on_a_terminal():
 
 @pytest.mark.parametrize("key", ["methods", "orderings ed", "orderings score", "consensus measure", "graded evaluate",
                                  "graded predict", "crowd aggregate", "arena convert", "arena judges",
-                                 "arena leaderboard", "arena verdicts", "truth infer"])
+                                 "arena leaderboard", "arena verdicts", "arena winrate", "truth infer"])
 def test_every_help_example_runs_as_written(key, tmp_path):
     """The shell lines under 'example' in each --help run in an empty folder and succeed; stderr has at most the
     arena verbs' line saying what they read."""

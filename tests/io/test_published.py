@@ -152,7 +152,7 @@ def test_alpaca_eval_preferences(tmp_path: Path) -> None:
                          ("Add", judge, "gpt4_turbo", "llama", "tie"), ("Add", judge, "gpt4_turbo", "llama", "model_a"),
                          ("Add", judge, "gpt4_turbo", "llama", "model_b"), ("Sum", judge, "gpt4_turbo", "llama", "tie"),
                          ("Sub\n\n3 - 1", judge, "gpt4_turbo", "llama", "model_b")]
-    assert list(got.columns) == [*VERDICT_COLUMNS, "p_b"]
+    assert list(got.columns) == [*VERDICT_COLUMNS, "p_b", "length_a", "length_b"]
     assert got["p_b"].tolist() == pytest.approx([0.0, 1.0, 0.5, 0.25, 0.9, 0.5, 1.0])
 
 
@@ -246,12 +246,26 @@ def test_unknown_format_and_missing_files(tmp_path: Path) -> None:
         read_published([], "prd")
 
 
+def test_alpaca_eval_lengths_are_the_outputs_characters(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one = write(tmp_path / "a" / "annotations.json", json.dumps([ae("Say hi", 1, output_1="hello", output_2="hi there"),
+                                                                 ae("Add", 2)]))
+    got = read_published(one, "alpaca_eval")
+    assert got["length_a"].tolist() == [5.0, 1.0] and got["length_b"].tolist() == [8.0, 1.0]
+    # a file without the outputs: no length columns at all, rather than lengths for some rows
+    other = write(tmp_path / "b" / "annotations.json", json.dumps([{k: v for k, v in ae("Sub", 1).items()
+                                                                    if k != "output_2"}]))
+    assert "length_a" not in read_published([one, other], "alpaca_eval").columns
+
+
 def test_convert_writes_the_canonical_table(tmp_path: Path) -> None:
     path = write(tmp_path / "annotations.json", json.dumps([ae("Say hi", 1.75), ae("Add", 1)]))
     out = tmp_path / "out" / "verdicts.csv"
     got = convert(path, "alpaca_eval", out)
     assert "p_b" in got.columns
-    assert out.read_text().splitlines()[0] == "prompt,judge,model_a,model_b,winner,p_b"  # the soft preference kept
+    # the soft preference and the outputs' lengths are kept
+    assert out.read_text().splitlines()[0] == "prompt,judge,model_a,model_b,winner,p_b,length_a,length_b"
     assert rows(read_verdicts(out)) == rows(got)
     assert read_verdicts(out, extras=True)["p_b"].tolist() == got["p_b"].tolist() == [0.75, 0.0]
     with pytest.raises(DataError):

@@ -9,6 +9,9 @@ judges.
   ``bootstrap(verdicts, method, n=1000, resample="verdicts")`` (methods ``bradley_terry`` with a tie
   half a win each way, ``davidson``, ``elo``, ``crowd_bt``, ``judge_aware``: :data:`LEADERBOARD_METHODS`),
   each fitted by the one pairwise kernel (:mod:`manyjudges.core.pairwise`).
+- ``baseline_win_rates(verdicts, "gpt4")`` counts each model's win rate against a baseline model from
+  the verdicts where the two met (AlpacaEval's, from ``p_b`` or the winners), with normal or prompt
+  bootstrap intervals; ``control="length"`` gives AlpacaEval 2.0's length-controlled win rate.
 - :func:`judge_measures` measures the judges: position bias, agreement with a reference and among
   themselves, shared errors and the effective number of independent judges.
 - ``JudgeAwareVerdicts().fit(verdicts).units_`` gives one verdict per (prompt, model pair) from a panel
@@ -19,7 +22,7 @@ judges.
   the reference's, :func:`arena_leaderboards` rates the models with every configured method and
   :func:`arena_judges` measures the judges. ``registry`` holds the leaderboard's methods.
 
-On the command line: ``manyjudges arena leaderboard|judges|verdicts``. Definitions: ``docs/methods.md``.
+On the command line: ``manyjudges arena leaderboard|judges|verdicts|winrate``. Definitions: ``docs/methods.md``.
 
 >>> import pandas as pd
 >>> from manyjudges.arena import Leaderboard
@@ -33,6 +36,7 @@ On the command line: ``manyjudges arena leaderboard|judges|verdicts``. Definitio
 >>> list(board.columns)
 ['method', 'model', 'rank', 'score', 'ci_low', 'ci_high', 'rank_low', 'rank_high']
 """
+from manyjudges.arena.baseline_win_rates import baseline_win_rates, model_preferences
 from manyjudges.arena.data import arena_tables, read_reference, split_panel
 from manyjudges.arena.davidson import Davidson
 from manyjudges.arena.experiment import arena_judges, arena_leaderboards, bootstrap_seed
@@ -66,11 +70,13 @@ __all__ = [
     "arena_judges",
     "arena_leaderboards",
     "arena_tables",
+    "baseline_win_rates",
     "bootstrap",
     "bootstrap_seed",
     "judge_aware_verdicts",
     "judge_measures",
     "judge_weights",
+    "model_preferences",
     "read_reference",
     "registry",
     "simulate_arena",

@@ -25,7 +25,7 @@ Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudg
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,19 +47,32 @@ from manyjudges.arena.state import (
     names_only,
     warm_start,
 )
+from manyjudges.arena.style import (
+    ControlledBradleyTerry,
+    check_control,
+    code_with_features,
+    coefficient_table,
+    controlled_replicates,
+    covariates,
+    verdict_cells,
+)
 from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.registry import Builtin, Registry
+from manyjudges.io.verdicts import feature_names
 
-__all__ = ["LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS", "baseline_code", "bootstrap",
-           "leaderboard_table", "make_rating"]
+__all__ = ["CONTROL_METHODS", "LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS",
+           "baseline_code", "bootstrap", "leaderboard_table", "make_rating"]
 
 LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
 #: the columns :func:`leaderboard_table` adds after :data:`LEADERBOARD_COLUMNS`: verdict count and win rate
 READING_COLUMNS = ["verdicts", "win_rate", "win_low", "win_high"]
+
+#: the methods that take ``control`` (answer features held fixed: :mod:`manyjudges.arena.style`)
+CONTROL_METHODS = ("bradley_terry",)
 
 LEADERBOARD_METHODS = Registry("leaderboard", {
     "bradley_terry": Builtin(ArenaBradleyTerry, "Bradley-Terry, a tie half a win each way; log-strengths"),
@@ -106,6 +119,10 @@ class Leaderboard(Estimator):
     n_jobs : int, optional
         Processes fitting the replicates (None: the CPUs the process may use); the numbers are the same
         for any value (:func:`bootstrap_replicates`).
+    control : sequence of str, optional
+        Answer features to control for (``bradley_terry`` only, :data:`CONTROL_METHODS`): the verdicts
+        table must have the columns ``NAME_a, NAME_b`` of each; the scores are then the style-controlled
+        ones (:mod:`manyjudges.arena.style`), the bootstrap fitted in this process (``n_jobs`` unused).
 
     Attributes
     ----------
@@ -131,17 +148,24 @@ class Leaderboard(Estimator):
         What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.state`; its
         ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it), with the verdicts when
         ``n_bootstrap`` > 0 or the rating weighs them; None when the rating's parameters cannot be written
-        as JSON.
+        as JSON, or with ``control`` (a controlled fit is not resumed).
+    coefficients_ : pandas.DataFrame or None
+        With ``control``: ``feature, coefficient, ci_low, ci_high``, each feature's gamma (log-odds per
+        standard deviation of its normalised difference) and its bootstrap percentile interval over the
+        scores' replicates (:func:`~manyjudges.arena.style.coefficient_table`); None without.
     """
 
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
                  n_bootstrap: int = 0, resample: str = "verdicts", ci: float = 0.95, seed: int = 0,
-                 bothbad: str = "tie", n_jobs: int | None = None) -> None:
+                 bothbad: str = "tie", n_jobs: int | None = None, control: Sequence[str] | None = None) -> None:
         self.method, self.params, self.n_bootstrap, self.resample = method, params, n_bootstrap, resample
-        self.ci, self.seed, self.bothbad, self.n_jobs = ci, seed, bothbad, n_jobs
+        self.ci, self.seed, self.bothbad, self.n_jobs, self.control = ci, seed, bothbad, n_jobs, control
 
     def _check_params(self) -> None:
-        make_rating(self.method, self.params)
+        rating = make_rating(self.method, self.params)
+        if self.control and not isinstance(rating, ArenaBradleyTerry):
+            raise ValueError(f"control: the method {rating.name} takes no controls (the methods that take "
+                             f"controls: {', '.join(CONTROL_METHODS)})")
         if not isinstance(self.n_bootstrap, (int, np.integer)) or self.n_bootstrap < 0:
             raise ValueError(f"n_bootstrap must be an integer >= 0, got {self.n_bootstrap!r}")
         if self.resample not in RESAMPLE_UNITS:
@@ -165,6 +189,10 @@ class Leaderboard(Estimator):
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
+        if self.control:
+            assert isinstance(rating, ArenaBradleyTerry)
+            return self._fit_controlled(rating, verdicts, progress)
+        self.coefficients_: pd.DataFrame | None = None
         data = self._coded(rating, verdicts)
         cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
         weights = rating.verdict_weights(data)
@@ -193,6 +221,10 @@ class Leaderboard(Estimator):
         if state is None:
             return self.fit(verdicts, progress)
         self._check_params()
+        if self.control:
+            raise ValueError("a leaderboard with control is not resumed (its features are fitted from all the "
+                             "verdicts): fit all of them in one pass")
+        self.coefficients_ = None
         rating = make_rating(self.method, self.params)
         state.check_same(rating, self.bothbad)
         new = self._coded(rating, verdicts)
@@ -236,6 +268,41 @@ class Leaderboard(Estimator):
             scores, fit = fit_counts(rating, cells, counts, start, None)
             replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
+        self._finish(rating, data, fit, scores, replicates, kept[0])
+        self.state_ = _state_or_none(rating, self.bothbad, data, (cells, counts), fit, kept)
+        return self
+
+    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
+                        progress: Callable[[int, int], None] | None) -> Leaderboard:
+        """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.style`) and its bootstrap."""
+        if isinstance(verdicts, ArenaVerdicts):
+            raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
+                             "not coded verdicts")
+        assert self.control is not None
+        names = check_control(self.control, feature_names(verdicts))
+        data, values = code_with_features(verdicts, names, self.bothbad)
+        if data.n_verdicts == 0:
+            raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
+        controlled = ControlledBradleyTerry(rating, covariates(values, names))
+        cells, _ = verdict_cells(data)
+        counts = np.ones(cells.n_cells)
+        check_rateable(cells, counts)
+        units = unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)
+        with one_blas_thread():
+            scores, fit = fit_counts(controlled, cells, counts, None, None)
+            replicates, gammas = controlled_replicates(controlled, cells, units, fit, scores, self.n_bootstrap,
+                                                       self.seed, progress)
+        assert fit.extra is not None
+        self.coefficients_ = coefficient_table(names, fit.extra, gammas, self.ci)
+        self.state_ = None
+        return self._finish(rating, data, fit, scores, replicates)
+
+    def _finish(self, rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
+                replicates: np.ndarray, model_verdicts: np.ndarray | None = None) -> Leaderboard:
+        """Set the fitted attributes from the full-data fit and the replicates; warn of absent models.
+
+        ``model_verdicts``: each model's verdicts (None: counted from ``data``).
+        """
         self.fit_, self.replicates_ = fit, replicates
         self.judges_ = judges_side_table(rating, data, fit)
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
@@ -244,11 +311,10 @@ class Leaderboard(Estimator):
             absent = self.absent_[self.absent_ > 0].sort_values(ascending=False, kind="stable")
             warnings.warn(f"{len(absent)} models are absent from some bootstrap replicates "
                           f"({named(np.asarray([f'{m} from {k}' for m, k in absent.items()]))} of "
-                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=3)
+                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=4)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
-        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=kept[0])
+        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=model_verdicts)
         self.table_ = without_flat_intervals(table, data, replicates, self.resample)
-        self.state_ = _state_or_none(rating, self.bothbad, data, (cells, counts), fit, kept)
         return self
 
 

@@ -29,9 +29,14 @@ the whole panel (:func:`simulate_panel`):
 - **answer style**: per answer features (``style``: feature name -> standard deviation), each (prompt, model)
   answer's value x drawn N(0, sd^2) (Chatbot Arena's style-control features, e.g. ``length``, written as the
   columns ``length_a`` and ``length_b`` of the answers shown first and second); a judge with style weights
-  c_j sways toward the first answer by w_j = sum_features c_j[feature] (x_first - x_second) log-odds.
+  c_j sways toward the first answer by w_j = sum_features c_j[feature] (x_first - x_second) log-odds;
+- **answer length** (``verbosity``: model -> mu_m, the mean log length of its answers): each (prompt, model)
+  answer's log length x drawn N(mu_m, ``verbosity_sd``^2), written as the positive lengths e^x in the
+  columns ``length_a``, ``length_b``; a judge's style weight c_j["length"] sways by c_j["length"] times
+  the log lengths' difference, so a verbose model (large mu_m) is favoured whatever its strength.
 
 The draws come from the generator given, in this order: the style features (only when ``style`` is given),
+the log lengths (only when ``verbosity`` is given),
 the units' pairs (drawn units only), the presentation orders (one order only), then the verdicts: with
 ``"davidson"`` the outcomes of every verdict, the reversals, the copies (per copying judge in panel order)
 and the ties (only when ``tie_rate`` > 0); with ``"true_winner"`` the true winners, then per judge in panel
@@ -51,7 +56,7 @@ from scipy.special import expit, logit
 from manyjudges.core.random_streams import distinct_draws
 from manyjudges.io.verdicts import verdicts_frame
 
-__all__ = ["JUDGING", "PanelJudge", "SimulatedPanel", "Units", "numbered_names", "simulate_panel"]
+__all__ = ["JUDGING", "PanelJudge", "SimulatedPanel", "Units", "answer_lengths", "numbered_names", "simulate_panel"]
 
 #: the judge models of :func:`simulate_panel`
 JUDGING = ("davidson", "true_winner")
@@ -150,6 +155,20 @@ def answer_style(rng: np.random.Generator, style: Mapping[str, float], n_prompts
             raise ValueError(f"style.{name}: the standard deviation must be >= 0, got {sd}")
         values[name] = rng.normal(0.0, float(sd), (n_prompts, n_models))
     return values
+
+
+def answer_lengths(rng: np.random.Generator, verbosity: Mapping[str, float], sd: float, models: pd.Index,
+                   n_prompts: int) -> np.ndarray:
+    """Draw the (n_prompts, n_models) log lengths, N(verbosity[model], sd^2).
+
+    A model without a verbosity is a ValueError.
+    """
+    missing = [str(m) for m in models if m not in verbosity]
+    if missing or not float(sd) >= 0:
+        raise ValueError(f"verbosity needs every model's mean log length and verbosity_sd >= 0; missing "
+                         f"{', '.join(missing) or 'none'}, verbosity_sd {sd}")
+    mu = np.array([float(verbosity[m]) for m in models])
+    return mu + rng.normal(0.0, float(sd), (n_prompts, len(mu)))
 
 
 def style_sway(features: Mapping[str, np.ndarray], judges: Sequence[PanelJudge], units: Units) -> np.ndarray:
@@ -261,7 +280,8 @@ def _check_knobs(judges: Sequence[PanelJudge], judging: str, nu: float, tie_rate
 def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges: Sequence[PanelJudge],
                    n_prompts: int, *, judging: str = "davidson", pairs_per_prompt: int | None = None,
                    both_orders: bool = True, nu: float = 0.0, tie_rate: float = 0.0,
-                   style: Mapping[str, float] | None = None, prompts: Sequence[str] | None = None) -> SimulatedPanel:
+                   style: Mapping[str, float] | None = None, prompts: Sequence[str] | None = None,
+                   verbosity: Mapping[str, float] | None = None, verbosity_sd: float = 0.5) -> SimulatedPanel:
     """Draw a panel's verdicts (module docstring: the model, the draws and the row order).
 
     Parameters
@@ -290,6 +310,11 @@ def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges:
         Style feature name -> standard deviation of its answer values; adds the columns ``NAME_a``, ``NAME_b``.
     prompts : sequence of str, optional
         The prompts' names (default ``p01``, ``p02``, ...).
+    verbosity : mapping, optional
+        Model name -> mean log length of its answers; adds the feature ``length`` (columns ``length_a``,
+        ``length_b``, the lengths e^x) drawn after the style features (none drawn without it).
+    verbosity_sd : float
+        The standard deviation of an answer's log length around its model's mean.
 
     Returns
     -------
@@ -299,6 +324,10 @@ def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges:
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     s = np.asarray(strengths, dtype=float)
     features = answer_style(rng, style or {}, n_prompts, len(s))
+    if verbosity is not None:
+        if "length" in features:
+            raise ValueError("give the feature length by style or by verbosity, not both")
+        features["length"] = answer_lengths(rng, verbosity, verbosity_sd, strengths.index, n_prompts)
     if judging == "davidson":
         units = drawn_units(rng, len(s), n_prompts, pairs_per_prompt, both_orders, len(judges))
         outcome = davidson_verdicts(rng, s, judges, units, style_sway(features, judges, units), nu, tie_rate)
@@ -312,6 +341,8 @@ def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges:
     verdicts = verdicts_frame(names[units.prompt], np.asarray([j.name for j in judges], dtype=object)[units.judge],
                               models[units.first], models[units.second], _WINNERS[outcome])
     for name, x in features.items():
+        if verbosity is not None and name == "length":
+            x = np.exp(x)
         verdicts[f"{name}_a"], verdicts[f"{name}_b"] = x[units.prompt, units.first], x[units.prompt, units.second]
     if judging == "true_winner":
         truth = pd.DataFrame({"prompt": names[unit.prompt], "model_1": models[unit.first],

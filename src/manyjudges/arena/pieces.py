@@ -152,6 +152,6 @@ def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates:
     table.loc[rows, ["rank_low", "rank_high"]] = pd.NA
     warnings.warn(f"models with the same score in every bootstrap replicate they are in, or in "
                   f"fewer than two ({named(flat)}; {len(replicates)} replicates resampling {resample}): too few "
-                  "verdicts for an interval, theirs are left empty", stacklevel=4)
+                  "verdicts for an interval, theirs are left empty", stacklevel=5)
     return table
 

@@ -1,10 +1,11 @@
-"""The arena family's subcommands: ``leaderboard``, ``judges`` and ``verdicts``.
+"""The arena family's subcommands: ``leaderboard``, ``judges``, ``verdicts`` and ``winrate``.
 
 ``manyjudges arena leaderboard``: one score per model from judges' pairwise verdicts, with bootstrap
 intervals; ``manyjudges arena judges``: position bias, agreement and shared errors of the judges;
 ``manyjudges arena verdicts``: one verdict per (prompt, model pair) from a panel of judges, each judge's
-skill and position bias fitted. ``manyjudges arena leaderboard|judges|verdicts`` are their former
-spellings (:func:`add_verbs` adds them to the crowd family's group too).
+skill and position bias fitted; ``manyjudges arena winrate``: each model's win rate against a baseline model
+(:mod:`manyjudges.cli.arena_winrate`). ``manyjudges crowd leaderboard|judges|verdicts`` are the former
+spellings of the first three (:func:`add_verbs` adds them to the crowd family's group too).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli import options
+from manyjudges.cli.arena_human import HUMAN_EXAMPLE, add_human_options, cmd_human_leaderboard, human_requested
 from manyjudges.cli.arena_resume import (
     RESUME_EXAMPLE,
     SELF_PREFERENCE_EXAMPLE,
@@ -38,6 +40,14 @@ from manyjudges.cli.arena_show import (
     show_summary,
     write_shown,
 )
+from manyjudges.cli.arena_style import (
+    add_control_options,
+    add_length_option,
+    check_control_options,
+    fit_controlled,
+    with_length_preference,
+)
+from manyjudges.cli.arena_winrate import add_winrate_options, cmd_arena_winrate
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
 from manyjudges.io.errors import DataError
 
@@ -46,7 +56,7 @@ __all__ = ["EXAMPLES", "FROM_HELP", "VERBS", "add_commands", "add_convert", "add
            "read_verdicts_table"]
 
 #: the arena's verbs, in the order of its help
-VERBS = ("leaderboard", "judges", "verdicts")
+VERBS = ("leaderboard", "judges", "verdicts", "winrate")
 
 EXAMPLES = {
     "arena convert": """\
@@ -85,7 +95,12 @@ EXAMPLES = {
         mean_error_correlation, effective_judges). On a terminal the judges table is aligned and rounded
         (first_win_rate and its interval to the decimal place of the leading digit of the interval's
         width, plus one); to a file or a pipe, full precision. One line on stderr says what was read
-        (--quiet: none).""" + SELF_PREFERENCE_EXAMPLE,
+        (--quiet: none).
+
+        With a length feature (columns length_a, length_b, or --length FEATURE for FEATURE_a, FEATURE_b)
+        the judges table ends with length_preference (the judge's log-odds toward the longer answer per
+        standard deviation of the normalised length difference, the models' scores shared by all judges),
+        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""" + SELF_PREFERENCE_EXAMPLE,
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -114,7 +129,19 @@ EXAMPLES = {
         pieces and their first models: keep the verdicts of one piece. Warned of: models that won every
         verdict they were in, or lost every one (only the ridge or prior holds their scores), and models
         whose bootstrap replicates are fewer than two or all equal (e.g. a table of one verdict): their
-        interval columns are left empty rather than a zero-width interval.""" + RESUME_EXAMPLE,
+        interval columns are left empty rather than a zero-width interval.
+
+        Style control (--method bradley_terry only): --control length,bold rates the models with the
+        answers' features held fixed, each FEATURE being the columns FEATURE_a (the answer shown first)
+        and FEATURE_b (numbers >= 0) of VERDICTS: per verdict d = (f_a - f_b) / (f_a + f_b), standardised
+        over the verdicts, and P(model_a wins) = sigma(s_a - s_b + gamma . d). The table's scores and
+        intervals are then the controlled ones; --coefficients FILE writes feature, coefficient, ci_low,
+        ci_high (gamma with its bootstrap interval). A FEATURE the verdicts lack is an error listing theirs.
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\ty\\tmodel_a\\t120\\t300\\np1\\ty\\tz\\tmodel_a\\t300\\t90\\np1\\tz\\tx\\tmodel_b\\t90\\t120\\np2\\tx\\ty\\tmodel_b\\t100\\t280\\np2\\ty\\tz\\tmodel_a\\t280\\t80\\np2\\tx\\tz\\tmodel_a\\t100\\t80\\np3\\ty\\tx\\tmodel_a\\t310\\t110\\np3\\tz\\ty\\ttie\\t95\\t310\\np3\\tx\\tz\\tmodel_a\\t110\\t95\\n' > styled.tsv
+          manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
+        writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.
+
+""" + HUMAN_EXAMPLE + RESUME_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -130,6 +157,34 @@ EXAMPLES = {
         writes prompt, model_1, model_2, verdicts, p_model_1 (the posterior that model_1 wins) and winner
         (the more probable model: x on p1 and p2) to units.tsv, and judge, eta, gamma, cluster, weight
         to judges.tsv.""",
+    "arena winrate": """\
+        VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; prompt and judge
+        optional), and may have p_b (the judge's probability that model_b's answer is the better, AlpacaEval's
+        preference - 1: where there is one it counts, not the winner) and an answer feature NAME_a, NAME_b
+        (e.g. length_a, length_b: the lengths of the answers shown first and second). Every verdict of a
+        model against --baseline MODEL, in either order, gives p = the probability that the model's answer is
+        the better (from p_b, else 1 for a win, 0 for a loss, 1/2 for a tie or tie (bothbad)); verdicts
+        between two other models are not used. Per model (AlpacaEval, Li et al. 2023): win_rate = mean p,
+        se = sd(p) / sqrt(n) (ddof 1), ci_low, ci_high = win_rate -+ z se clipped to [0, 1] (--ci), or with
+        --bootstrap N the percentile interval of N replicates that resample whole prompts (--seed);
+        discrete_win_rate = the share of verdicts with p > 1/2, p = 1/2 counted half; n its verdicts against
+        the baseline. Fractions in [0, 1], not AlpacaEval's percentages. With --control FEATURE (the answers'
+        length), win_rate, se and the interval are the length-controlled win rate (AlpacaEval 2.0, Dubois
+        et al. 2024): per model a logistic GLM of p on its strength, tanh(the length difference / its sd)
+        and the prompt's difficulty (the other models' smoothed log-odds against the baseline on it),
+        predicted with the length term 0 and averaged over the model's verdicts (se: the bootstrap
+        replicates' sd, or the delta-method sandwich se); raw_win_rate, after n, is the win rate without
+        control. The baseline has no row; models that never met it are warned of; a model with one verdict
+        has no se and no interval. On a terminal the table is aligned and rounded (win_rate with its
+        interval); to a file or a pipe, full precision. One line on stderr says what was read (--quiet: none).
+
+        example (x and y against the baseline base; y's answers are the longer):
+          printf 'prompt\\tmodel_a\\tmodel_b\\twinner\\tlength_a\\tlength_b\\np1\\tx\\tbase\\tmodel_a\\t120\\t100\\np1\\tbase\\ty\\tmodel_b\\t90\\t300\\np2\\tbase\\tx\\ttie\\t100\\t110\\np2\\ty\\tbase\\tmodel_a\\t280\\t100\\np3\\tx\\tbase\\tmodel_b\\t90\\t100\\np3\\tbase\\ty\\tmodel_a\\t100\\t260\\np4\\tbase\\tx\\tmodel_b\\t100\\t130\\np4\\ty\\tbase\\tmodel_b\\t310\\t100\\np4\\tx\\ty\\tmodel_b\\t130\\t310\\n' > verdicts.tsv
+          manyjudges arena winrate verdicts.tsv --baseline base -o winrates.tsv
+          manyjudges arena winrate verdicts.tsv --baseline base --control length --bootstrap 200 -o controlled.tsv
+        writes model, win_rate, se, ci_low, ci_high, discrete_win_rate and n to winrates.tsv, best first (x
+        0.625 from a win, a tie, a loss and a win; y 0.5; the verdict of x against y is not used), and the
+        length-controlled win rates, then raw_win_rate, to controlled.tsv.""",
 }
 
 
@@ -165,6 +220,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                     "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
+    add_length_option(p)
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
     add_self_preference_options(p)
@@ -192,6 +248,8 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--baseline", metavar="MODEL",
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
+    add_control_options(p)
+    add_human_options(p)
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
@@ -206,6 +264,13 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
     p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
     p.set_defaults(run=cmd_arena_verdicts)
+
+    if former is None:  # a new verb: no former spelling
+        p = parser("winrate", "each model's win rate against a baseline model (AlpacaEval's), length-controlled "
+                              "with --control")
+        add_input_options(p)
+        add_winrate_options(p)
+        p.set_defaults(run=cmd_arena_winrate)
 
 
 def add_convert(verbs: Any) -> None:
@@ -299,9 +364,10 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
     judge_models = judge_models_option(args.judge_models)
-    verdicts = read_verdicts_table(args, args.verdicts)
+    verdicts = read_verdicts_table(args, args.verdicts, extras=True)
     reference = read_verdicts_table(args, [args.reference]) if args.reference else None
-    measures = judge_measures(verdicts, reference, level=args.ci)
+    measures = with_length_preference(judge_measures(verdicts, reference, level=args.ci), verdicts, args,
+                                      _named(args.verdicts))
     measures = replace(measures, judges=with_self_preference(measures.judges, verdicts, judge_models, args.ci))
     read = judges_read(args, verdicts)
     write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
@@ -315,6 +381,10 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.arena.win_rates import win_curve
 
+    if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
+        if args.resume or args.save_state:
+            raise CommandError("--save-state and --resume do not take --human (a calibrated fit is not resumed)")
+        return cmd_human_leaderboard(args)
     params = parse_params(args.params)
     rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
     if args.bootstrap < 0:
@@ -327,13 +397,19 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
+    control = check_control_options(args, rating)
+    if control and (args.resume or args.save_state):
+        raise CommandError("--save-state and --resume do not take --control (a controlled fit is not resumed)")
     state = load_resume(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
-                        seed=args.seed, bothbad=args.bothbad)
+                        seed=args.seed, bothbad=args.bothbad, control=control)
     from manyjudges.arena.reader import read_arena_verdicts
 
     progress = Progress("leaderboard bootstrap") if args.bootstrap else None
-    if _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
+    if control:  # style control: the answer features are read beside the verdicts (arena_style)
+        verdicts = fit_controlled(board, read_verdicts_table(args, args.verdicts, extras=True), args, progress,
+                                  _named(args.verdicts))
+    elif _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
             _fit_shown(board, verdicts, args, progress, path, state)
@@ -348,7 +424,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
     save_state(args, board)
-    return Output(table, ((judges_file, board.judges_),) if judges_file and board.judges_ is not None else ())
+    files = ((judges_file, board.judges_), (getattr(args, "coefficients", None), board.coefficients_))
+    return Output(table, tuple((path, frame) for path, frame in files if path and frame is not None))
 
 
 def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any, state: Any) -> None:

@@ -61,6 +61,7 @@ __all__ = [
     "checked_verdicts",
     "extra_columns",
     "feature_names",
+    "without_partial_features",
     "pair_faults",
     "read_verdicts",
     "read_verdicts_or_preferences",
@@ -180,6 +181,17 @@ def feature_names(columns: Sequence[str] | pd.DataFrame) -> list[str]:
     """
     names = [str(c) for c in (columns.columns if isinstance(columns, pd.DataFrame) else columns)]
     return [n[:-2] for n in names if n.endswith("_a") and n != "model_a" and f"{n[:-2]}_b" in names]
+
+
+def without_partial_features(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return ``frame`` without the columns of any answer feature that some row lacks (NaN): files joined.
+
+    A feature is a pair ``NAME_a, NAME_b`` (:func:`feature_names`): one file with the lengths and one
+    without give no lengths, rather than lengths for some verdicts.
+    """
+    partial = [c for name in feature_names(frame) for c in (f"{name}_a", f"{name}_b")
+               if frame[[f"{name}_a", f"{name}_b"]].isna().any(axis=None)]
+    return frame.drop(columns=partial) if partial else frame
 
 
 def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np.ndarray]:

@@ -13,21 +13,26 @@ import pandas as pd
 
 from manyjudges.reporting.formatting import column_decimals, fixed, interval_decimals
 
-__all__ = ["INTERVAL_COLUMNS", "float_decimals", "rounded_cells"]
+__all__ = ["FALLBACK_INTERVALS", "INTERVAL_COLUMNS", "float_decimals", "rounded_cells"]
 
 #: a value column and its interval's columns, rounded together
 INTERVAL_COLUMNS = {"score": ("ci_low", "ci_high"), "win_rate": ("win_low", "win_high"),
                     "first_win_rate": ("first_win_low", "first_win_high")}
+#: a value column and its interval's columns, rounded together when none of them is in a group above
+#: (``arena winrate``'s win_rate with ci_low, ci_high)
+FALLBACK_INTERVALS = {"win_rate": ("ci_low", "ci_high")}
 
 
 def float_decimals(table: pd.DataFrame) -> dict[str, np.ndarray]:
     """Return the decimals of each float column's cells, one per row (module docstring)."""
     floats = [c for c in table.columns if pd.api.types.is_float_dtype(table[c])]
     digits = {c: np.full(len(table), column_decimals(table[c].to_numpy(dtype=float))) for c in floats}
-    for value, (low, high) in INTERVAL_COLUMNS.items():
+    claimed: set[str] = set()
+    for value, (low, high) in [*INTERVAL_COLUMNS.items(), *FALLBACK_INTERVALS.items()]:
         group = [value, low, high]
-        if not set(group) <= set(floats):
+        if not set(group) <= set(floats) or claimed & set(group):
             continue
+        claimed |= set(group)
         width = table[high].to_numpy(dtype=float) - table[low].to_numpy(dtype=float)
         fallback = column_decimals(table[group].to_numpy(dtype=float))
         row = interval_decimals(width)

@@ -24,7 +24,7 @@ import pandas as pd
 from manyjudges.io.errors import DataError
 from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_records, warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import VERDICT_COLUMNS, verdicts_frame
+from manyjudges.io.verdicts import VERDICT_COLUMNS, verdicts_frame, without_partial_features
 
 __all__ = ["ALPACA_EVAL_COLUMNS", "alpaca_eval_file", "verdicts_from_alpaca_eval"]
 
@@ -59,6 +59,7 @@ def alpaca_eval_file(path: PathLike) -> FileVerdicts:
     """Read one annotations file's verdicts (with ``p_b``), each row's record, the missing preferences' count."""
     path = Path(path)
     rows: list[tuple[str, str, str, str, float]] = []
+    lengths: list[tuple[int, int] | None] = []
     records: list[int] = []
     missing = 0
     for number, row in enumerate(json_records(path)):
@@ -72,17 +73,30 @@ def alpaca_eval_file(path: PathLike) -> FileVerdicts:
             missing += 1
             continue
         rows.append((_prompt(path, number, row), judge, first, second, p_b))
+        lengths.append(_lengths(row))
         records.append(number)
-    return FileVerdicts(_frame(rows), records, missing, unit="record")
+    return FileVerdicts(_frame(rows, lengths), records, missing, unit="record")
 
 
-def _frame(rows: list[tuple[str, str, str, str, float]]) -> pd.DataFrame:
-    """Return the verdicts table of (prompt, judge, model_a, model_b, p_b) rows, with the ``p_b`` column."""
+def _lengths(row: dict[str, Any]) -> tuple[int, int] | None:
+    """Return the characters of ``output_1`` and ``output_2`` (None unless both are str)."""
+    one, two = row.get("output_1"), row.get("output_2")
+    return (len(one), len(two)) if isinstance(one, str) and isinstance(two, str) else None
+
+
+def _frame(rows: list[tuple[str, str, str, str, float]], lengths: list[tuple[int, int] | None]) -> pd.DataFrame:
+    """Return the verdicts table of (prompt, judge, model_a, model_b, p_b) rows, with ``p_b``.
+
+    Then ``length_a, length_b`` (the outputs' characters) when every row has both outputs.
+    """
     p_b = [r[4] for r in rows]
     winner = ["model_b" if p > 0.5 else "model_a" if p < 0.5 else "tie" for p in p_b]
     frame = verdicts_frame([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
                            winner)
     frame["p_b"] = pd.Series(p_b, dtype=float)
+    if rows and all(pair is not None for pair in lengths):
+        frame["length_a"] = pd.Series([pair[0] for pair in lengths if pair], dtype=float)
+        frame["length_b"] = pd.Series([pair[1] for pair in lengths if pair], dtype=float)
     return frame
 
 
@@ -100,7 +114,9 @@ def verdicts_from_alpaca_eval(files: Sequence[PathLike]) -> pd.DataFrame:
         ``prompt, judge, model_a, model_b, winner, p_b``, one row a record: model_a = ``generator_1``,
         model_b = ``generator_2``. **model_a is not the answer shown first**: AlpacaEval randomised the
         order shown to the annotator and stored the outputs back in their own order (the order shown is not
-        in the file), so a position bias cannot be measured on these rows. prompt = the instruction (and
+        in the file), so a position bias cannot be measured on these rows. Then ``length_a, length_b``, the
+        characters of ``output_1`` and ``output_2`` (the answer feature of the length-controlled win rate),
+        when every record kept has both outputs as text (else no length columns). prompt = the instruction (and
         its ``input``, after a blank line, where there is one), judge = ``annotator``. p_b = ``preference``
         - 1, the judge's probability that model_b's output is the better (0.5 for a preference of 0,
         identical outputs); winner ``model_b`` for p_b > 0.5, ``model_a`` for p_b < 0.5, ``tie`` for 0.5.
@@ -119,4 +135,4 @@ def verdicts_from_alpaca_eval(files: Sequence[PathLike]) -> pd.DataFrame:
         raise ValueError("alpaca_eval needs annotation files; got none")
     read = [alpaca_eval_file(p) for p in files]
     warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "AlpacaEval annotations without a preference")
-    return pd.concat([r.verdicts for r in read], ignore_index=True)
+    return without_partial_features(pd.concat([r.verdicts for r in read], ignore_index=True))

@@ -39,7 +39,13 @@ from manyjudges.io.sources.mt_bench import mt_bench_file
 from manyjudges.io.sources.pandalm import PANDALM_HUMANS, verdicts_from_pandalm
 from manyjudges.io.sources.prd import prd_verdicts_located
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import VERDICT_COLUMNS, read_verdicts, verdicts_frame, write_verdicts
+from manyjudges.io.verdicts import (
+    VERDICT_COLUMNS,
+    read_verdicts,
+    verdicts_frame,
+    without_partial_features,
+    write_verdicts,
+)
 
 __all__ = ["FORMATS", "FORMAT_FILES", "convert", "read_published"]
 
@@ -75,7 +81,7 @@ def _joined(parts: Sequence[tuple[Path, FileVerdicts]]) -> _Located:
     """Return the rows of several files' verdicts, one after the other, and where each was read."""
     if not parts:
         return _located_rows(verdicts_frame([], [], [], [], []), [], "line")
-    located = _located_rows(pd.concat([r.verdicts for _, r in parts], ignore_index=True),
+    located = _located_rows(without_partial_features(pd.concat([r.verdicts for _, r in parts], ignore_index=True)),
                             [(p, r.places) for p, r in parts], "line")
     located.files = [(p, r.unit) for p, r in parts]
     return located
@@ -227,7 +233,8 @@ def read_published(paths: PathLike | Sequence[PathLike], fmt: str, duplicates: s
     Returns
     -------
     pandas.DataFrame
-        ``prompt, judge, model_a, model_b, winner`` (str), then ``p_b`` for ``alpaca_eval``.
+        ``prompt, judge, model_a, model_b, winner`` (str), then ``p_b`` for ``alpaca_eval`` and, when every
+        file has the outputs, ``length_a, length_b`` (their characters).
 
     Raises
     ------

@@ -1,0 +1,69 @@
+"""``manyjudges arena winrate``: each model's win rate against a baseline model, AlpacaEval's, length-controlled on ask.
+
+The library is :mod:`manyjudges.arena.baseline_win_rates`; this module adds the verb's options, reads the
+verdicts with their extra columns (``p_b``, answer features ``NAME_a, NAME_b``), says what was read and
+returns the table.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from manyjudges.cli.terminal import CommandError, Output
+from manyjudges.io.errors import DataError
+
+__all__ = ["add_winrate_options", "cmd_arena_winrate", "winrate_read"]
+
+
+def add_winrate_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--baseline``, ``--bootstrap``, ``--ci``, ``--seed``, ``--control``, ``-o`` and ``--quiet``."""
+    p.add_argument("--baseline", metavar="MODEL", required=True,
+                   help="the model every win rate is taken against (it has no row)")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="bootstrap replicates resampling whole prompts: percentile intervals (default 0: "
+                        "win_rate -+ z se, clipped to [0, 1])")
+    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="coverage of the intervals (default 0.95)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap draws (default 0)")
+    p.add_argument("--control", metavar="FEATURE",
+                   help="the length-controlled win rate (AlpacaEval 2.0): FEATURE names the columns FEATURE_a, "
+                        "FEATURE_b of the answers' length (one feature, e.g. length)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
+    p.add_argument("--quiet", action="store_true", help="do not print what was read (one line on stderr)")
+
+
+def winrate_read(frame: pd.DataFrame, source: str) -> str:
+    """Return the line of what was read: verdicts, models, judges, prompts, and whether p_b or the winners count."""
+    models = len(set(frame["model_a"].astype(str)) | set(frame["model_b"].astype(str)))
+    counts = [(len(frame), "verdict"), (models, "model"),
+              *((frame[c].nunique(), c) for c in ("judge", "prompt") if c in frame)]
+    words = [f"{n:,} {word}{'' if n == 1 else 's'}" for n, word in counts]
+    soft = "soft preferences p_b" if "p_b" in frame else "winners (a tie 1/2)"
+    return f"read {words[0]} from {source}: {', '.join(words[1:])}; win rates from the {soft}"
+
+
+def cmd_arena_winrate(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges arena winrate``: the win rates against ``--baseline``, best first."""
+    from manyjudges.arena.baseline_win_rates import baseline_win_rates
+    from manyjudges.cli.arena import read_verdicts_table
+    from manyjudges.cli.arena_show import source_name
+
+    if args.bootstrap < 0:
+        raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    if not 0.0 < args.ci < 1.0:
+        raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
+    control = [n.strip() for n in args.control.split(",") if n.strip()] if args.control is not None else []
+    if args.control is not None and len(control) != 1:
+        raise CommandError(f"--control: the win rate is controlled for one feature, the answers' length (e.g. "
+                           f"--control length); got {args.control!r}")
+    frame = read_verdicts_table(args, args.verdicts, extras=True)
+    if not args.quiet:
+        print(f"manyjudges: {winrate_read(frame, source_name(args.verdicts))}", file=sys.stderr)
+    try:
+        table = baseline_win_rates(frame, args.baseline, n_bootstrap=args.bootstrap, ci=args.ci, seed=args.seed,
+                                   control=control)
+    except ValueError as err:
+        where = ", ".join("<stdin>" if name == "-" else name for name in args.verdicts)
+        raise DataError.at(where, None, str(err)) from None
+    return Output(table)
