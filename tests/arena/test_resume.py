@@ -161,3 +161,13 @@ def test_llmfao_in_two_halves_equals_one_pass(mirror, tmp_path, method):
     one = Leaderboard(method, **kwargs).fit(verdicts)
     resumed = resumed_board(method, verdicts.iloc[:half], verdicts.iloc[half:], tmp_path, **kwargs)
     same_tables(resumed.table_, one.table_)
+
+
+def test_a_controlled_leaderboard_keeps_no_state_and_is_not_resumed():
+    verdicts = simulated_verdicts(seed=1, n=100).assign(length_a=1.0, length_b=2.0)
+    verdicts.loc[::3, "length_a"] = 3.0
+    board = Leaderboard(control=["length"]).fit(verdicts)
+    assert board.state_ is None
+    plain = Leaderboard().fit(verdicts).state_
+    with pytest.raises(ValueError, match="with control is not resumed"):
+        Leaderboard(control=["length"]).partial_fit(verdicts, state=plain)

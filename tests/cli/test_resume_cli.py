@@ -118,3 +118,11 @@ def test_judges_without_contestants_keep_their_table(capsys, tmp_path):
     status, out, err = run_command(capsys, "arena", "judges", tmp_path / "v.tsv", "--quiet")
     assert status == 0, err
     assert "self_preference" not in out.splitlines()[0]
+
+
+def test_resume_does_not_take_control_or_human(capsys, tmp_path):
+    simulated_verdicts(n=80).assign(length_a=1.0, length_b=2.0).to_csv(tmp_path / "v.tsv", sep="\t", index=False)
+    for flags in (["--control", "length"], ["--human", tmp_path / "v.tsv"]):
+        status, _, err = run_command(capsys, "arena", "leaderboard", tmp_path / "v.tsv", *flags, "--save-state",
+                                     tmp_path / "s.npz")
+        assert status == 2 and "do not take --" in err and not (tmp_path / "s.npz").exists()
