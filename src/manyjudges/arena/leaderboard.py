@@ -42,9 +42,9 @@ from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
 from manyjudges.arena.state import (
     WARM_STARTED,
     LeaderboardState,
-    jsonable_params,
+    check_without_units,
     merge_state,
-    names_only,
+    state_of_fit,
     warm_start,
 )
 from manyjudges.arena.style import (
@@ -269,7 +269,7 @@ class Leaderboard(Estimator):
             replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
         self._finish(rating, data, fit, scores, replicates, kept[0])
-        self.state_ = _state_or_none(rating, self.bothbad, data, (cells, counts), fit, kept)
+        self.state_ = state_of_fit(rating, self.bothbad, data, (cells, counts), fit, kept)
         return self
 
     def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
@@ -316,33 +316,6 @@ class Leaderboard(Estimator):
         table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=model_verdicts)
         self.table_ = without_flat_intervals(table, data, replicates, self.resample)
         return self
-
-
-def _state_or_none(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, counted: tuple[Cells, np.ndarray],
-                   fit: RatingFit, kept: tuple[np.ndarray, bool]) -> LeaderboardState | None:
-    """Return :attr:`Leaderboard.state_` (None when the rating's parameters cannot be written as JSON).
-
-    ``kept``: each model's verdicts, and whether the state keeps the verdicts (else only their names).
-    """
-    try:
-        params = jsonable_params(rating)
-    except ValueError:
-        return None
-    if not kept[1]:
-        data = names_only(data.models, data.prompts, data.judges, data.has_prompt, data.has_judge)
-    return LeaderboardState(rating.name, params, bothbad, data, *counted, fit, np.asarray(kept[0], dtype=np.int64),
-                            kept[1])
-
-
-def check_without_units(rating: ArenaRating, new: ArenaVerdicts, n_bootstrap: int) -> None:
-    """Refuse to resume a state kept without its verdicts for a bootstrap, or for a rating that weighs verdicts."""
-    if n_bootstrap:
-        raise ValueError("the state was kept without its verdicts (fitted without a bootstrap), and a bootstrap "
-                         "resamples every verdict: resume without a bootstrap, or save the first state from a "
-                         "fit with a bootstrap (it keeps the verdicts)")
-    if rating.verdict_weights(new) is not None:
-        raise ValueError(f"{rating.name} weighs each verdict by all the verdicts, and the state was kept without "
-                         "them: save the first state from a fit with a bootstrap (it keeps the verdicts)")
 
 
 def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:

@@ -45,8 +45,8 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.pairwise.cells import TIE, Cells, cells_from_codes
 
-__all__ = ["STATE_FORMAT", "WARM_STARTED", "LeaderboardState", "jsonable_params", "merge_state", "names_only",
-           "warm_start"]
+__all__ = ["STATE_FORMAT", "WARM_STARTED", "LeaderboardState", "check_without_units", "jsonable_params", "merge_state",
+           "names_only", "state_of_fit", "warm_start"]
 
 #: the name and version written in every state file's JSON
 STATE_FORMAT = "manyjudges leaderboard state 1"
@@ -297,3 +297,30 @@ def warm_start(fit: RatingFit, names: Renaming) -> RatingFit:
     scores = np.zeros(len(names.models))
     scores[names.old[0]] = fit.scores
     return RatingFit(scores, fit.extra)
+
+
+def state_of_fit(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, counted: tuple[Cells, np.ndarray],
+                 fit: RatingFit, kept: tuple[np.ndarray, bool]) -> LeaderboardState | None:
+    """Return a leaderboard's ``state_`` (None when the rating's parameters cannot be written as JSON).
+
+    ``kept``: each model's verdicts, and whether the state keeps the verdicts (else only their names).
+    """
+    try:
+        params = jsonable_params(rating)
+    except ValueError:
+        return None
+    if not kept[1]:
+        data = names_only(data.models, data.prompts, data.judges, data.has_prompt, data.has_judge)
+    return LeaderboardState(rating.name, params, bothbad, data, *counted, fit, np.asarray(kept[0], dtype=np.int64),
+                            kept[1])
+
+
+def check_without_units(rating: ArenaRating, new: ArenaVerdicts, n_bootstrap: int) -> None:
+    """Refuse to resume a state kept without its verdicts for a bootstrap, or for a rating that weighs verdicts."""
+    if n_bootstrap:
+        raise ValueError("the state was kept without its verdicts (fitted without a bootstrap), and a bootstrap "
+                         "resamples every verdict: resume without a bootstrap, or save the first state from a "
+                         "fit with a bootstrap (it keeps the verdicts)")
+    if rating.verdict_weights(new) is not None:
+        raise ValueError(f"{rating.name} weighs each verdict by all the verdicts, and the state was kept without "
+                         "them: save the first state from a fit with a bootstrap (it keeps the verdicts)")
