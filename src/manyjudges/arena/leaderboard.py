@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from manyjudges.arena.cells import RESAMPLE_UNITS, cell_table, unit_matrix
 from manyjudges.arena.davidson import Davidson
@@ -38,6 +39,14 @@ from manyjudges.arena.pieces import check_rateable, named, without_flat_interval
 from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
 from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
 from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
+from manyjudges.arena.state import (
+    WARM_STARTED,
+    LeaderboardState,
+    check_without_units,
+    merge_state,
+    state_of_fit,
+    warm_start,
+)
 from manyjudges.arena.style import (
     ControlledBradleyTerry,
     check_control,
@@ -51,6 +60,7 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.registry import Builtin, Registry
 from manyjudges.io.verdicts import feature_names
 
@@ -134,6 +144,11 @@ class Leaderboard(Estimator):
         cluster_size, rho, weight`` for ``judge_aware``
         (:func:`~manyjudges.arena.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
         None for the methods without judges.
+    state_ : LeaderboardState or None
+        What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.state`; its
+        ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it), with the verdicts when
+        ``n_bootstrap`` > 0 or the rating weighs them; None when the rating's parameters cannot be written
+        as JSON, or with ``control`` (a controlled fit is not resumed).
     coefficients_ : pandas.DataFrame or None
         With ``control``: ``feature, coefficient, ci_low, ci_high``, each feature's gamma (log-odds per
         standard deviation of its normalised difference) and its bootstrap percentile interval over the
@@ -178,21 +193,84 @@ class Leaderboard(Estimator):
             assert isinstance(rating, ArenaBradleyTerry)
             return self._fit_controlled(rating, verdicts, progress)
         self.coefficients_: pd.DataFrame | None = None
+        data = self._coded(rating, verdicts)
+        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+        weights = rating.verdict_weights(data)
+        counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        model_verdicts = np.bincount(data.model_a, minlength=data.n_models) + np.bincount(data.model_b,
+                                                                                      minlength=data.n_models)
+        keep = bool(self.n_bootstrap) or weights is not None
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress,
+                                 (model_verdicts, keep))
+
+    def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
+                    state: LeaderboardState | None = None) -> Leaderboard:
+        """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.state`).
+
+        ``state`` defaults to this leaderboard's own :attr:`state_` (the verdicts it was fitted on); without
+        either, this is :meth:`fit`. Only the new verdicts are coded and counted; the refit of a convex
+        method (:data:`~manyjudges.arena.state.WARM_STARTED`) starts from the state's fit; the result equals
+        :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state keeps
+        every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
+        parameters or another ``bothbad`` is a ValueError. A fit without a bootstrap keeps in its state only
+        the names, the cells and the fit, not the verdicts (unless the rating weighs them: ``judge_aware``'s
+        clusters), so that resuming it takes a time that grows with the new verdicts only; such a state
+        cannot be resumed with a bootstrap (a ValueError).
+        """
+        state = getattr(self, "state_", None) if state is None else state
+        if state is None:
+            return self.fit(verdicts, progress)
+        self._check_params()
+        if self.control:
+            raise ValueError("a leaderboard with control is not resumed (its features are fitted from all the "
+                             "verdicts): fit all of them in one pass")
+        self.coefficients_ = None
+        rating = make_rating(self.method, self.params)
+        state.check_same(rating, self.bothbad)
+        new = self._coded(rating, verdicts)
+        if not state.units:
+            check_without_units(rating, new, self.n_bootstrap)
+        new_cells, new_cell_of = cell_table(new, rating.by_judge, rating.by_order)
+        data, cells, counts, names, model_verdicts = merge_state(state, new, new_cells, np.bincount(
+            new_cell_of, minlength=new_cells.n_cells).astype(float), rating.by_judge)
+        weights = rating.verdict_weights(data) if state.units else None
+        cell_of_verdict = None
+        if weights is not None or self.n_bootstrap:  # every verdict's cell: the units, or the weights changed
+            cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+            if weights is not None:
+                counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        start = warm_start(state.fit, names) if rating.name in WARM_STARTED else None
+        return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress,
+                                 (model_verdicts, state.units))
+
+    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | ArenaVerdicts) -> ArenaVerdicts:
+        """Return the verdicts coded (:func:`code_verdicts`); refused without rows or a judge column it needs."""
         data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
-        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
-        weights = rating.verdict_weights(data)
-        units = unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights)
-        counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
+        return data
+
+    def _fit_counted(self, rating: ArenaRating, data: ArenaVerdicts,
+                     counted: tuple[Cells, np.ndarray, np.ndarray | None, np.ndarray | None],
+                     start: RatingFit | None, progress: Callable[[int, int], None] | None,
+                     kept: tuple[np.ndarray, bool]) -> Leaderboard:
+        """Fit the counted ``(cells, counts, each verdict's cell or None, weights)`` from ``start``; bootstrap.
+
+        ``kept``: each model's verdicts, and whether :attr:`state_` keeps the verdicts.
+        """
+        cells, counts, cell_of_verdict, weights = counted
         check_rateable(cells, counts)
+        units = (sparse.csr_matrix((cells.n_cells, 0)) if cell_of_verdict is None
+                 else unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights))
         with one_blas_thread():
-            scores, fit = fit_counts(rating, cells, counts, None, None)
+            scores, fit = fit_counts(rating, cells, counts, start, None)
             replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
-        return self._finish(rating, data, fit, scores, replicates)
+        self._finish(rating, data, fit, scores, replicates, kept[0])
+        self.state_ = state_of_fit(rating, self.bothbad, data, (cells, counts), fit, kept)
+        return self
 
     def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
                         progress: Callable[[int, int], None] | None) -> Leaderboard:
@@ -216,11 +294,15 @@ class Leaderboard(Estimator):
                                                        self.seed, progress)
         assert fit.extra is not None
         self.coefficients_ = coefficient_table(names, fit.extra, gammas, self.ci)
+        self.state_ = None
         return self._finish(rating, data, fit, scores, replicates)
 
     def _finish(self, rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
-                replicates: np.ndarray) -> Leaderboard:
-        """Set the fitted attributes from the full-data fit and the replicates; warn of absent models."""
+                replicates: np.ndarray, model_verdicts: np.ndarray | None = None) -> Leaderboard:
+        """Set the fitted attributes from the full-data fit and the replicates; warn of absent models.
+
+        ``model_verdicts``: each model's verdicts (None: counted from ``data``).
+        """
         self.fit_, self.replicates_ = fit, replicates
         self.judges_ = judges_side_table(rating, data, fit)
         self.absent_ = pd.Series(np.isnan(replicates).sum(axis=0), index=pd.Index(data.models, name="model"),
@@ -229,9 +311,9 @@ class Leaderboard(Estimator):
             absent = self.absent_[self.absent_ > 0].sort_values(ascending=False, kind="stable")
             warnings.warn(f"{len(absent)} models are absent from some bootstrap replicates "
                           f"({named(np.asarray([f'{m} from {k}' for m, k in absent.items()]))} of "
-                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=2)
+                          f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=4)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
-        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit))
+        table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=model_verdicts)
         self.table_ = without_flat_intervals(table, data, replicates, self.resample)
         return self
 
@@ -246,7 +328,8 @@ def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) 
 
 
 def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
-                      curve: WinCurve = logistic_win_rate, baseline: str | None = None) -> pd.DataFrame:
+                      curve: WinCurve = logistic_win_rate, baseline: str | None = None,
+                      verdicts: np.ndarray | None = None) -> pd.DataFrame:
     """Return the leaderboard table, best first (ties by model).
 
     Columns: ``model, rank, score, ci_low, ci_high, rank_low, rank_high`` (:class:`Leaderboard`), then
@@ -254,7 +337,8 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     ``win_rate`` (the expected win rate against the pool's average model, a model whose score is the
     mean score, or against ``baseline``, whose own row is 0.5: ``curve`` of the score difference,
     :mod:`manyjudges.arena.win_rates`) and ``win_low, win_high`` (its bootstrap percentile interval).
-    ``rank_low, rank_high`` are nullable integers (missing without replicates).
+    ``rank_low, rank_high`` are nullable integers (missing without replicates). ``verdicts``: each model's
+    verdicts when ``data`` holds only the names (None: counted from ``data``).
     """
     n = data.n_models
     if len(replicates):
@@ -262,7 +346,8 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     else:
         ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
     win_rate, win_low, win_high = win_rates(scores, replicates, curve, ci, baseline_code(data, baseline))
-    counts = np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
+    counts = (np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
+              if verdicts is None else np.asarray(verdicts))
     table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
                           "score": scores, "ci_low": ci_low, "ci_high": ci_high,
                           "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),

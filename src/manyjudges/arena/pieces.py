@@ -129,7 +129,7 @@ def check_rateable(cells: Cells, counts: np.ndarray) -> None:
     if said:
         warnings.warn(f"{'; '.join(said)}; their scores have no finite maximum-likelihood value: only the method's "
                       "ridge or prior (Elo: its K and rounds) holds them, and they say only that these models are "
-                      "above (below) the others", stacklevel=3)
+                      "above (below) the others", stacklevel=4)
 
 
 def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates: np.ndarray, resample: str
@@ -152,6 +152,6 @@ def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates:
     table.loc[rows, ["rank_low", "rank_high"]] = pd.NA
     warnings.warn(f"models with the same score in every bootstrap replicate they are in, or in "
                   f"fewer than two ({named(flat)}; {len(replicates)} replicates resampling {resample}): too few "
-                  "verdicts for an interval, theirs are left empty", stacklevel=3)
+                  "verdicts for an interval, theirs are left empty", stacklevel=5)
     return table
 

@@ -10,6 +10,7 @@ spellings of the first three (:func:`add_verbs` adds them to the crowd family's 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,17 @@ import pandas as pd
 
 from manyjudges.cli import options
 from manyjudges.cli.arena_human import HUMAN_EXAMPLE, add_human_options, cmd_human_leaderboard, human_requested
+from manyjudges.cli.arena_resume import (
+    RESUME_EXAMPLE,
+    SELF_PREFERENCE_EXAMPLE,
+    add_resume_options,
+    add_self_preference_options,
+    fitted_verdicts,
+    judge_models_option,
+    load_resume,
+    save_state,
+    with_self_preference,
+)
 from manyjudges.cli.arena_show import (
     add_show_options,
     check_show_options,
@@ -88,7 +100,7 @@ EXAMPLES = {
         With a length feature (columns length_a, length_b, or --length FEATURE for FEATURE_a, FEATURE_b)
         the judges table ends with length_preference (the judge's log-odds toward the longer answer per
         standard deviation of the normalised length difference, the models' scores shared by all judges),
-        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""",
+        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""" + SELF_PREFERENCE_EXAMPLE,
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -129,7 +141,7 @@ EXAMPLES = {
           manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
         writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.
 
-""" + HUMAN_EXAMPLE,
+""" + HUMAN_EXAMPLE + RESUME_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,
@@ -219,6 +231,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     add_length_option(p)
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
+    add_self_preference_options(p)
     p.set_defaults(run=cmd_arena_judges)
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
@@ -248,6 +261,7 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
+    add_resume_options(p)
     p.set_defaults(run=cmd_arena_leaderboard)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
@@ -357,10 +371,12 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
     check_show_options(args)
+    judge_models = judge_models_option(args.judge_models)
     verdicts = read_verdicts_table(args, args.verdicts, extras=True)
     reference = read_verdicts_table(args, [args.reference]) if args.reference else None
     measures = with_length_preference(judge_measures(verdicts, reference, level=args.ci), verdicts, args,
                                       _named(args.verdicts))
+    measures = replace(measures, judges=with_self_preference(measures.judges, verdicts, judge_models, args.ci))
     read = judges_read(args, verdicts)
     write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
@@ -374,6 +390,8 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     from manyjudges.arena.win_rates import win_curve
 
     if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
+        if args.resume or args.save_state:
+            raise CommandError("--save-state and --resume do not take --human (a calibrated fit is not resumed)")
         return cmd_human_leaderboard(args)
     params = parse_params(args.params)
     rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
@@ -388,6 +406,9 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
     control = check_control_options(args, rating)
+    if control and (args.resume or args.save_state):
+        raise CommandError("--save-state and --resume do not take --control (a controlled fit is not resumed)")
+    state = load_resume(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad, control=control)
     from manyjudges.arena.reader import read_arena_verdicts
@@ -399,29 +420,39 @@ def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     elif _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
-            _fit_shown(board, verdicts, args, progress, path)
+            _fit_shown(board, verdicts, args, progress, path, state)
     else:  # a published format: read, then coded from the frame
         verdicts = code_verdicts(read_verdicts_table(args, args.verdicts), args.bothbad)
-        _fit_shown(board, verdicts, args, progress, _named(args.verdicts))
-    table = board.table_
+        _fit_shown(board, verdicts, args, progress, _named(args.verdicts), state)
+    verdicts, table = fitted_verdicts(board, verdicts, state), board.table_
     if args.baseline is not None:  # the win rates against the baseline, the other columns as fitted
         against = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
                                     win_curve(rating, board.fit_), args.baseline).set_index("model")
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
     write_shown(args, lambda: scores_figure(table, args.method),
                 lambda notes: leaderboard_page(table, verdicts, args, notes))
+    save_state(args, board)
     files = ((judges_file, board.judges_), (getattr(args, "coefficients", None), board.coefficients_))
     return Output(table, tuple((path, frame) for path, frame in files if path and frame is not None))
 
 
-def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any) -> None:
-    """Say what was read (unless ``--quiet``), check ``--baseline``, and fit ``board``; a ValueError names ``where``."""
+def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: Any, where: Any, state: Any) -> None:
+    """Say what was read (unless ``--quiet``), check ``--baseline``, and fit ``board``; a ValueError names ``where``.
+
+    With ``state`` (``--resume``), the board takes the verdicts after the state's, and ``--baseline`` is checked
+    on all of them.
+    """
     from manyjudges.arena.leaderboard import baseline_code
 
     show_summary(args, verdicts)
     try:
-        baseline_code(verdicts, args.baseline)
-        board.fit(verdicts, progress=progress)
+        if state is None:
+            baseline_code(verdicts, args.baseline)
+            board.fit(verdicts, progress=progress)
+        else:
+            if args.baseline is not None and str(args.baseline) not in set(map(str, state.data.models)):
+                baseline_code(verdicts, args.baseline)
+            board.partial_fit(verdicts, progress=progress, state=state)
     except ValueError as err:
         raise DataError.at(where, None, str(err)) from None
 
