@@ -113,7 +113,7 @@ def main() -> None:
                 for method in methods:
                     row = one_row(method, verdicts[~is_new], verdicts[is_new], Path(tmp), args.repeats)
                     rows.append({"data": name, **row})
-                    print(rows[-1], flush=True)
+                    print(f"done: {rows[-1]}", file=sys.stderr, flush=True)  # progress
     table = pd.DataFrame(rows)
     args.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out / "resume_speed.tsv", sep="\t", index=False)

@@ -452,6 +452,10 @@ def test_the_command_with_human_verdicts(capsys, tmp_path):
     status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path,
                                  "--bootstrap", "10")
     assert status == 2 and "takes neither --control nor --bootstrap" in err
+    human.assign(model_a=human["model_a"].replace("b", "c"), model_b=human["model_b"].replace("b", "c")).to_csv(
+        human_path, sep="\t", index=False)  # the baseline is not among the human verdicts' models
+    status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path)
+    assert status == 1 and err.splitlines()[-1].startswith(f"manyjudges: error: {human_path}") and "'b'" in err
     stray = human.assign(prompt="never judged")
     stray.to_csv(human_path, sep="\t", index=False)
     status, _, err = run_command(capsys, "arena", "winrate", llm_path, "--baseline", "b", "--human", human_path)

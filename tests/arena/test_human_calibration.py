@@ -6,6 +6,7 @@ from scipy.optimize import minimize, minimize_scalar
 from scipy.special import expit
 
 from manyjudges.arena.human_calibration import (
+    _model_sides,
     HumanCalibratedLeaderboard,
     calibrated_win_rates,
     calibration_units,
@@ -375,3 +376,18 @@ def test_win_rates_from_verdicts_tables_against_a_baseline():
     tuned = verdicts_win_rates(llm, human, "b").set_index("model")
     assert (tuned["lambda"] > 0).all() and (tuned["worth"] > tuned["n_human"]).all()
     assert (tuned["win_rate"] < tuned["llm_win_rate"]).all()  # the LLM's +0.1 taken back
+
+
+def test_a_model_the_humans_saw_only_lose_does_not_cap_lambda_at_zero():
+    """Its humans-alone wins are 0 (no minimum at any lambda: the ridge holds it), so its wins set no cap,
+    even where the LLM's flattery on the labelled units makes them fall; 0 / (...) made the cap 0 before,
+    and the calibration silently the humans alone."""
+    llm, human = sparse_flattery(20)
+    involved = (human["model_a"] == "m0") | (human["model_b"] == "m0")
+    human.loc[involved, "winner"] = np.where(human.loc[involved, "model_a"] == "m0", "model_b", "model_a")
+    units = calibration_units(llm, human)
+    zero, one = (np.concatenate(_model_sides(units, lam)) for lam in (0.0, 1.0))
+    assert ((zero == 0) & (one < 0)).any()  # the case: a side at 0 without the LLM that falls with lambda
+    others = (one < zero) & (zero > 0)
+    assert lambda_cap(units) == pytest.approx(min(1.0, (zero[others] / (2 * (zero[others] - one[others]))).min()))
+    assert lambda_cap(units) > 0

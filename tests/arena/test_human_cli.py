@@ -31,8 +31,8 @@ def test_the_command_writes_the_library_table_and_summary(capsys, tmp_path):
     written = pd.read_csv(summary, sep="\t")
     pd.testing.assert_frame_equal(written, board.summary_, check_dtype=False)
     row = board.summary_.iloc[0]
-    assert (f"human calibration: 25 human verdicts on 25 units, 80 LLM units: worth {row['worth']:.0f} human "
-            f"verdicts (lambda {row['lambda']:.2f})") in err
+    assert (f"human calibration: 25 human verdicts on 25 units, 80 LLM units: worth {row['worth']:.0f} "
+            f"human-labelled units (lambda {row['lambda']:.2f})") in err
 
 
 def test_bootstrap_intervals_and_a_fixed_lambda(capsys, tmp_path):

@@ -53,6 +53,9 @@ def test_human_share_takes_whole_units_seeded():
     shuffled = human_share(ref.sample(frac=1, random_state=1).reset_index(drop=True), 0.5, "d", 0)
     assert sorted(map(tuple, shuffled.to_numpy())) == sorted(map(tuple, half.to_numpy()))
     assert len(human_share(ref, 1.0, "d", 0)) == len(ref)
+    # with the panel: only units the panel judged too (a human unit needs LLM verdicts)
+    panel = ref[ref["prompt"].isin(["p1", "p3"])].assign(judge="llm")
+    assert set(human_share(ref, 1.0, "d", 0, panel)["prompt"]) == {"p1", "p3"}
 
 
 def test_the_report_sets_the_side_tables_beside_the_raw_ranks():

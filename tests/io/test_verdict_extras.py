@@ -57,8 +57,7 @@ def test_extras_follow_the_duplicates_rule(tmp_path):
 
 
 @pytest.mark.parametrize(("fields", "column", "value"), [
-    ("1\t1\t1.5\t2\t0", "p_b", "1.5"), ("1\t1\t-0.1\t2\t0", "p_b", "-0.1"),
-    ("long\t1\t0.5\t2\t0", "length_a", "long"), ("1\t1\t0.5\t\t0", "length_b", ""), ("1\t1\tnan\t2\t0", "p_b", "nan"),
+    ("1\t1\t1.5\t2\t0", "p_b", "1.5"), ("1\t1\t-0.1\t2\t0", "p_b", "-0.1"), ("1\t1\tnan\t2\t0", "p_b", "nan"),
 ])
 def test_a_bad_extra_names_file_line_and_value(tmp_path, fields, column, value):
     path = _write(tmp_path, f"p1\tx\ty\tmodel_a\t1\t1\t0.5\t2\t0\np2\tx\ty\tmodel_a\t{fields}\n")
@@ -79,3 +78,16 @@ def test_write_verdicts_keeps_the_extras_and_they_read_back(tmp_path):
     back = read_verdicts(tmp_path / "out.tsv", extras=True)
     assert list(back.columns) == [*VERDICT_COLUMNS, "length_a", "length_b", "p_b"]
     pd.testing.assert_frame_equal(back, frame.drop(columns="note"))
+
+
+@pytest.mark.parametrize("bad", ["long", "", "inf"])
+def test_a_pair_that_is_not_numbers_is_no_feature(tmp_path, bad):
+    # Chatbot Arena's conversation_a, conversation_b are text: left out with a warning, as before extras
+    path = _write(tmp_path, f"p1\tx\ty\tmodel_a\t1\t1\t0.5\t2\t0\np2\tx\ty\tmodel_a\t{bad}\t1\t0.5\t2\t0\n")
+    with pytest.warns(ExtraColumnsWarning, match=r"'length_a', 'length_b' \(not numbers"):
+        frame = read_verdicts(path, extras=True)
+    assert list(frame.columns) == [*VERDICT_COLUMNS, "p_b"]
+    text = tmp_path / "arena.tsv"
+    text.write_text("model_a\tmodel_b\twinner\tconversation_a\tconversation_b\nx\ty\ttie\thi there\thello\n")
+    with pytest.warns(ExtraColumnsWarning, match="conversation_a"):
+        assert list(read_verdicts(text, extras=True).columns) == VERDICT_COLUMNS

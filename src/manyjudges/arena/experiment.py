@@ -139,29 +139,37 @@ def arena_winrate(verdicts: pd.DataFrame, baseline: str, control: Sequence[str],
     """Return each model's win rate against ``baseline``.
 
     They are :func:`~manyjudges.arena.baseline_win_rates.baseline_win_rates`, length-controlled when
-    ``control`` names exactly one feature (the length GLM takes one); the prompt bootstrap's seed is
-    :func:`bootstrap_seed` (``seed``, ``dataset``, ``"winrate"``).
+    ``control`` names the feature ``length`` (AlpacaEval 2.0's GLM takes the answers' length, no other
+    feature); the prompt bootstrap's seed is :func:`bootstrap_seed` (``seed``, ``dataset``, ``"winrate"``).
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         table = baseline_win_rates(verdicts, baseline, n_bootstrap=int(n_bootstrap), ci=float(ci),
                                    seed=bootstrap_seed(seed, dataset, "winrate"),
-                                   control=control[0] if len(control) == 1 else None)
+                                   control="length" if "length" in control else None)
     for warning in caught:
         log.warning("winrate: %s", warning.message)
     return table
 
 
-def human_share(reference: pd.DataFrame, share: float, dataset: str, seed: int) -> pd.DataFrame:
+def _unit_keys(verdicts: pd.DataFrame) -> pd.MultiIndex:
+    """Each verdict's unit: (prompt, the pair's two models in code-point order)."""
+    a, b = verdicts["model_a"].astype(str).to_numpy(), verdicts["model_b"].astype(str).to_numpy()
+    return pd.MultiIndex.from_arrays([verdicts["prompt"].astype(str), np.where(a < b, a, b), np.where(a < b, b, a)])
+
+
+def human_share(reference: pd.DataFrame, share: float, dataset: str, seed: int,
+                panel: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return the reference's verdicts on a seeded ``share`` of its units (prompt, unordered model pair).
 
-    ceil(share x units) units, drawn without replacement from ``rng_for(seed, "arena", dataset, "human")``
-    among the units in natural order (prompt, then the pair's two models sorted); rows in their order.
+    The units are the reference's, and the ``panel``'s too when it is given (a human unit must have LLM
+    verdicts); ceil(share x units) of them, drawn without replacement from ``rng_for(seed, "arena",
+    dataset, "human")`` among the units sorted by prompt and the pair's two models (code-point order);
+    rows in their order.
     """
-    a, b = reference["model_a"].astype(str).to_numpy(), reference["model_b"].astype(str).to_numpy()
-    first, second = np.where(a < b, a, b), np.where(a < b, b, a)
-    keys = pd.MultiIndex.from_arrays([reference["prompt"].astype(str), first, second])
-    units = keys.unique().sort_values()
+    keys = _unit_keys(reference)
+    units = keys.unique() if panel is None else keys.unique().intersection(_unit_keys(panel).unique())
+    units = units.sort_values()
     n = int(np.ceil(share * len(units)))
     chosen = units[np.sort(rng_for(seed, "arena", dataset, "human").choice(len(units), n, replace=False))]
     return reference[keys.isin(chosen)].reset_index(drop=True)
@@ -171,12 +179,13 @@ def arena_human(verdicts: pd.DataFrame, reference: pd.DataFrame, share: float, d
                 n_bootstrap: int = 1000, ci: float = 0.95, bothbad: str = "tie") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return the human-calibrated ``bradley_terry`` leaderboard and its summary.
 
-    The panel's ``verdicts`` are the LLM verdicts; the reference's on a seeded ``share`` of its units
-    (:func:`human_share`) the human ones (:class:`~manyjudges.arena.human_calibration.HumanCalibratedLeaderboard`,
+    The panel's ``verdicts`` are the LLM verdicts; the reference's on a seeded ``share`` of the units both
+    judged (:func:`human_share`) the human ones
+    (:class:`~manyjudges.arena.human_calibration.HumanCalibratedLeaderboard`,
     sandwich intervals, ``n_bootstrap`` normal draws for the ranks seeded by :func:`bootstrap_seed`
     (``seed``, ``dataset``, ``"human"``)).
     """
-    human = human_share(reference, share, dataset, seed)
+    human = human_share(reference, share, dataset, seed, verdicts)
     board = HumanCalibratedLeaderboard(n_bootstrap=int(n_bootstrap), ci=float(ci),
                                        seed=bootstrap_seed(seed, dataset, "human"), bothbad=bothbad)
     with warnings.catch_warnings(record=True) as caught:

@@ -56,6 +56,7 @@ from manyjudges.arena.win_rates import logistic_win_rate
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, ppi_mean, worth
 from manyjudges.core.solvers import damped_newton
+from manyjudges.io.errors import DataWarning
 
 __all__ = ["INTERVALS", "SUMMARY_COLUMNS", "WIN_RATE_COLUMNS", "CalibratedFit", "CalibrationUnits",
            "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores",
@@ -280,12 +281,13 @@ def lambda_cap(units: CalibrationUnits) -> float:
     objective has no minimum in that model's score (it runs off to +-infinity, held only by the ridge),
     which happens before lambda = 1 when the LLM's verdicts on a model's few labelled units favour it much
     more than its other units do. The cap is min over models and sides of W_k(0) / (2 (W_k(0) - W_k(1)))
-    where W_k falls, so that W_k(lambda) >= W_k(0) / 2.
+    where W_k falls from W_k(0) > 0, so that W_k(lambda) >= W_k(0) / 2 (a side already 0 without the LLM,
+    a model the humans saw only win or only lose, is held by the ridge at any lambda and does not cap it).
     """
     if units.labelled.all():
         return 1.0
     zero, one = np.concatenate(_model_sides(units, 0.0)), np.concatenate(_model_sides(units, 1.0))
-    falls = one < zero
+    falls = (one < zero) & (zero > 0)  # a side with no humans-alone wins (losses) has no minimum at lambda 0 either
     caps = zero[falls] / (2.0 * (zero[falls] - one[falls]))
     return float(min(1.0, caps.min())) if len(caps) else 1.0
 
@@ -310,7 +312,7 @@ def fit_calibrated_scores(units: CalibrationUnits, lam: float | None = None, reg
             lam = min(power_tuned_lambda(*_sandwich(units, first, ridge)), cap)
     elif lam > cap:
         warnings.warn(f"lambda {lam:g} is above {cap:.3g}, where some model keeps only half its humans-alone wins "
-                      "or losses: its calibrated score may be held only by the ridge", stacklevel=2)
+                      "or losses: its calibrated score may be held only by the ridge", DataWarning, stacklevel=2)
     theta = _solve(units.lo, units.hi, _objective_weights(units, lam), m, ridge)
     grad_h, grad_l, grad_u, hinv = _sandwich(units, theta, ridge)
     covariance = ppi_covariance(grad_h, grad_l, grad_u, hinv, lam)
@@ -393,7 +395,7 @@ class HumanCalibratedLeaderboard(Estimator):
         if len(unseen):
             warnings.warn(f"{len(unseen)} models have no human verdict ({', '.join(units.models[unseen][:_SHOWN])}"
                           f"{', ...' if len(unseen) > _SHOWN else ''}): their scores rest on the LLM verdicts alone, "
-                          "uncalibrated", stacklevel=2)
+                          "uncalibrated", DataWarning, stacklevel=2)
         fit = fit_calibrated_scores(units, self.lam, self.reg)
         draws = np.empty((0, len(units.models)))
         if self.n_bootstrap and self.intervals == "sandwich":
@@ -472,8 +474,9 @@ def calibrated_win_rates(llm: pd.DataFrame, human: pd.DataFrame, ci: float = 0.9
     few = table.loc[table["win_rate"].isna(), "model"].tolist()
     if few:
         warnings.warn(f"{len(few)} models have fewer than 2 units with a human verdict and no calibrated win rate: "
-                      f"{', '.join(few[:_SHOWN])}", stacklevel=2)
-    return table
+                      f"{', '.join(few[:_SHOWN])}", DataWarning, stacklevel=2)
+    order = np.lexsort((table["model"].to_numpy(dtype=str), -table["win_rate"].fillna(-np.inf).to_numpy()))
+    return table.iloc[order].reset_index(drop=True)
 
 
 def verdicts_win_rates(llm: pd.DataFrame, human: pd.DataFrame, baseline: str, ci: float = 0.95,

@@ -63,7 +63,7 @@ def length_preference(verdicts: pd.DataFrame, feature: str = "length", bothbad: 
     bothbad : {"tie", "drop"}
         ``tie (bothbad)`` is a tie, or the verdict is left out.
     reg : float
-        Ridge on the models' scores.
+        Ridge on the models' scores and on the judges' length coefficients.
     level : float
         Coverage of the Wald intervals.
     min_verdicts : int

@@ -137,8 +137,8 @@ def _human_line(summary: pd.DataFrame) -> str:
     s = summary.iloc[0]
     return (f"Human-calibrated (prediction-powered inference, power-tuned lambda {fmt(float(s['lambda']), 3)}): "
             f"{as_int(s['human_verdicts']):,} human verdicts on {as_int(s['n_human']):,} units calibrate the "
-            f"panel's verdicts on {as_int(s['n_llm_units']):,} units, worth {fmt(float(s['worth']), 0)} human "
-            "verdicts.")
+            f"panel's verdicts on {as_int(s['n_llm_units']):,} units, worth {fmt(float(s['worth']), 0)} "
+            "human-labelled units.")
 
 
 def asked_markdown(files: Mapping[str, str | Path], board: pd.DataFrame, spec: Mapping[str, Any]) -> list[str]:

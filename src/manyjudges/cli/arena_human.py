@@ -27,7 +27,7 @@ HUMAN_EXAMPLE = """\
         plain PPI) is power-tuned unless --human-lambda. ci_low, ci_high: sandwich intervals (default), rank
         and win intervals from --bootstrap normal draws; --human-intervals bootstrap resamples the human and
         the other units separately instead. --human-summary FILE writes n_human (units with a human verdict),
-        human_verdicts, n_llm_units, lambda and worth (the human verdicts the estimate is worth: n times the
+        human_verdicts, n_llm_units, lambda and worth (the human-labelled units the estimate is worth: n times the
         humans-alone variance over the calibrated one, traces); one line on stderr says it.
 
         example (an LLM judge g on 8 units, a human h on 4 of them; --quiet: no line on stderr):
@@ -36,8 +36,8 @@ HUMAN_EXAMPLE = """\
           manyjudges arena leaderboard llm.tsv --human human.tsv --human-summary calibration.tsv --bootstrap 200 --quiet -o board.tsv
         writes the leaderboard of x, y, z (its columns, then human_verdicts) to board.tsv and n_human 4,
         human_verdicts 4, n_llm_units 8, lambda and worth to calibration.tsv; without --quiet, stderr says
-        what was read and "human calibration: 4 human verdicts on 4 units, 8 LLM units: worth W human
-        verdicts (lambda L)"."""  # noqa: E501 (shell lines, run as written by a test)
+        what was read and "human calibration: 4 human verdicts on 4 units, 8 LLM units: worth W human-
+        labelled units (lambda L)"."""  # noqa: E501 (shell lines, run as written by a test)
 
 
 def add_human_options(p: argparse.ArgumentParser) -> None:
@@ -96,7 +96,7 @@ def human_line(summary: pd.DataFrame) -> str:
     """Return the stderr line of a calibration's summary row."""
     row = summary.iloc[0]
     return (f"human calibration: {int(row['human_verdicts'])} human verdicts on {int(row['n_human'])} units, "
-            f"{int(row['n_llm_units'])} LLM units: worth {row['worth']:.0f} human verdicts "
+            f"{int(row['n_llm_units'])} LLM units: worth {row['worth']:.0f} human-labelled units "
             f"(lambda {row['lambda']:.2f})")
 
 

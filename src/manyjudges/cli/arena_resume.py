@@ -141,7 +141,7 @@ def with_self_preference(judges: Any, verdicts: Any, judge_models: dict[str, str
     try:
         found = self_preference(verdicts, judge_models, ci)
     except ValueError as err:
-        raise CommandError(f"--judge-models: {err}") from None
+        raise CommandError(f"--judge-models: {err}" if judge_models else str(err)) from None
     if found["self_units"].isna().all():
         return judges
     found = found.set_index("judge").reindex([str(j) for j in judges["judge"]])

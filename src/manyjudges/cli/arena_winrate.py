@@ -32,10 +32,11 @@ def add_winrate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--human", metavar="HUMAN_VERDICTS",
                    help="human verdicts on some of the same units (prompt, model): the win rates are calibrated to "
                         "the humans' preference by prediction-powered inference (PPI++), read like VERDICTS; "
-                        "the table gains lambda, n_human, n_llm_units, worth, human_win_rate, llm_win_rate")
+                        "the table is then model, win_rate, ci_low, ci_high, lambda, n_human, n_llm_units, worth, "
+                        "human_win_rate, llm_win_rate")
     p.add_argument("--human-summary", metavar="FILE",
-                   help="with --human: write model, lambda, n_human, n_llm_units, worth (the human verdicts the LLM "
-                        "ones are worth) here")
+                   help="with --human: write model, lambda, n_human, n_llm_units, worth (the human-labelled units "
+                        "the LLM verdicts are worth) here")
     p.add_argument("--human-lambda", type=float, metavar="LAMBDA",
                    help="with --human: PPI++'s lambda in [0, 1] (default: power-tuned per model)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
@@ -105,15 +106,20 @@ def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
 
     They are :func:`~manyjudges.arena.human_calibration.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
     """
+    from manyjudges.arena.baseline_win_rates import model_preferences
     from manyjudges.arena.human_calibration import verdicts_win_rates
     from manyjudges.cli.arena import read_verdicts_table
 
     human = read_verdicts_table(args, [args.human], extras=True)
+    for name, frame in ((args.human, human), (", ".join(args.verdicts), llm)):
+        try:
+            model_preferences(frame, args.baseline)
+        except ValueError as err:
+            raise DataError.at(name, None, str(err)) from None
     try:
         table = verdicts_win_rates(llm, human, args.baseline, args.ci, args.human_lambda)
-    except ValueError as err:
-        where = args.human if "human" in str(err) else ", ".join(args.verdicts)
-        raise DataError.at(where, None, str(err)) from None
+    except ValueError as err:  # a human unit without LLM verdicts
+        raise DataError.at(args.human, None, str(err)) from None
     worth = table["worth"].sum()
     notes = () if args.quiet else (f"human calibration: {int(table['n_human'].sum()):,} human units of "
                                    f"{len(table)} models against {args.baseline}: worth {worth:,.0f} human "

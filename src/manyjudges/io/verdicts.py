@@ -30,6 +30,7 @@ reads either, by its header. The published LLM-judge sets are parsed into verdic
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeAlias
@@ -47,7 +48,14 @@ from manyjudges.io.checks import (
     raise_earliest,
     same_on_both_sides,
 )
-from manyjudges.io.columnar import ColumnarTable, TableLayout, delimiter_of, read_columns, read_header
+from manyjudges.io.columnar import (
+    ColumnarTable,
+    ExtraColumnsWarning,
+    TableLayout,
+    delimiter_of,
+    read_columns,
+    read_header,
+)
 from manyjudges.io.errors import DataError
 from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
 from manyjudges.io.table_text import write_table
@@ -197,21 +205,29 @@ def without_partial_features(frame: pd.DataFrame) -> pd.DataFrame:
 def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np.ndarray]:
     """Parse the extra columns as float64.
 
-    A field that is not a finite number, or a ``p_b`` outside [0, 1], is a DataError naming its line.
+    A ``p_b`` field that is not a probability in [0, 1] is a DataError naming its line. A pair ``NAME_a,
+    NAME_b`` with a field that is not a finite number is no answer feature (Chatbot Arena's
+    ``conversation_a, conversation_b`` are text): both are left out with an ExtraColumnsWarning, as the
+    other columns a verdicts table does not use.
     """
-    numbers = {}
+    numbers, text_pairs = {}, []
     for column in columns:
         text = table.series(column)
         values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=float)
         bad = ~np.isfinite(values)
         if column == SOFT_PREFERENCE:
             bad |= (values < 0) | (values > 1)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            what = "a probability in [0, 1]" if column == SOFT_PREFERENCE else "a finite number"
-            raise table.error(row, f"{column} must be {what}", text.iloc[row])
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise table.error(row, f"{column} must be a probability in [0, 1]", text.iloc[row])
+        elif bad.any():
+            text_pairs.append(column[:-2])
         numbers[column] = values
-    return numbers
+    dropped = [c for c in columns if c != SOFT_PREFERENCE and c[:-2] in text_pairs]
+    if dropped:
+        warnings.warn(f"{table.path}: ignoring column(s) {', '.join(map(repr, dropped))} (not numbers in every "
+                      "row: not an answer feature)", ExtraColumnsWarning, stacklevel=3)
+    return {c: v for c, v in numbers.items() if c not in dropped}
 
 
 def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False) -> pd.DataFrame:
@@ -228,8 +244,8 @@ def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False
         every row kept (``"keep"``, the default: a judge may see a pair twice), or an ``"error"``
         naming both lines, or only the ``"first"`` or the ``"last"`` of them counts.
     extras : bool
-        Also keep the file's :func:`extra_columns` (``p_b`` and answer features ``NAME_a, NAME_b``), as
-        float64 columns after the five, in header order (not warned of as extra columns).
+        Also keep the file's :func:`extra_columns` (``p_b`` and answer features ``NAME_a, NAME_b``, a pair
+        whose every field is a finite number), as float64 columns after the five, in header order.
 
     Returns
     -------
@@ -242,8 +258,8 @@ def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False
         Naming the file, line and value, at the first faulty row in file order: a header without
         ``model_a``, ``model_b`` or ``winner``, a wrong field count, an empty judge, model or prompt
         (or winner), a winner not among :data:`WINNERS`, a model against itself (``model_a ==
-        model_b``), or a repeated row (with ``duplicates="error"``); with ``extras``, an extra field that is
-        not a finite number, or a ``p_b`` outside [0, 1].
+        model_b``), or a repeated row (with ``duplicates="error"``); with ``extras``, a ``p_b`` that is not
+        a number in [0, 1] (a pair ``NAME_a, NAME_b`` that is not numbers is left out with a warning).
     """
     extra = extra_columns(read_header(path)) if extras else []
     layout = TableLayout(VERDICTS_LAYOUT.name, (*VERDICTS_LAYOUT.columns, *extra),
