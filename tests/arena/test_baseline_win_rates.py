@@ -197,8 +197,8 @@ def test_errors_and_warnings():
     assert "y" not in set(table["model"])
     with pytest.raises(ValueError, match="one feature"):
         baseline_win_rates(HAND, "b", control=["length", "words"])
-    with pytest.raises(ValueError, match=r"no feature 'length' \(columns length_a and length_b\); their features: "
-                                         r"none"):
+    with pytest.raises(ValueError, match=r"no feature 'length' \(no columns length_a and length_b\); their features "
+                                         r"\(NAME_a, NAME_b pairs\): none"):
         baseline_win_rates(HAND, "b", control="length")
     with pytest.raises(ValueError, match="p_b must be a probability"):
         baseline_win_rates(HAND.assign(p_b=1.5), "b")
@@ -373,7 +373,7 @@ def test_the_command_end_to_end(capsys, tmp_path):
     status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "b", "--control", "length,words")
     assert status == 2 and "one feature" in err
     status, _, err = run_command(capsys, "arena", "winrate", path, "--baseline", "b", "--control", "words")
-    assert status == 1 and "their features: length" in err
+    assert status == 1 and "their features (NAME_a, NAME_b pairs): length" in err
 
 
 def test_the_command_on_llmfao(capsys, mirror):

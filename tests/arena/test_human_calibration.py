@@ -6,8 +6,8 @@ from scipy.optimize import minimize, minimize_scalar
 from scipy.special import expit
 
 from manyjudges.arena.human_calibration import (
-    _model_sides,
     HumanCalibratedLeaderboard,
+    _model_sides,
     calibrated_win_rates,
     calibration_units,
     fit_calibrated_scores,

@@ -35,7 +35,7 @@ from scipy.stats import norm
 
 from manyjudges.arena import length_controlled as lc
 from manyjudges.io.errors import DataWarning
-from manyjudges.io.verdicts import MISSING, feature_names
+from manyjudges.io.verdicts import MISSING, check_features, feature_names
 
 __all__ = ["BASELINE_COLUMNS", "BaselineVerdicts", "against_baseline", "baseline_win_rates", "model_preferences"]
 
@@ -135,10 +135,7 @@ def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
 
 def _feature_delta(frame: pd.DataFrame, feature: str, baseline_second: np.ndarray) -> np.ndarray:
     """Return NAME_a - NAME_b, or NAME_b - NAME_a where the baseline is model_a: the model's minus the baseline's."""
-    known = feature_names(frame)
-    if feature not in known:
-        raise ValueError(f"the verdicts have no feature {feature!r} (columns {feature}_a and {feature}_b); their "
-                         f"features: {', '.join(known) or 'none'}")
+    check_features([feature], feature_names(frame))
     a, b = (frame[f"{feature}_{side}"].to_numpy(dtype=float) for side in "ab")
     return np.where(baseline_second, a - b, b - a)
 

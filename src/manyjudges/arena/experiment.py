@@ -27,7 +27,7 @@ from manyjudges.arena.judges import JudgeMeasures, judge_measures
 from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
 from manyjudges.arena.length_preference import length_preference
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.verdicts import feature_names
+from manyjudges.io.verdicts import check_features, feature_names
 
 __all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_controlled", "arena_human", "arena_judges", "arena_leaderboards",
            "arena_winrate", "bootstrap_seed", "human_share", "leaderboard_for", "with_length_preference"]
@@ -105,10 +105,7 @@ def with_length_preference(measures: JudgeMeasures, verdicts: pd.DataFrame, feat
     The columns are :func:`~manyjudges.arena.length_preference.length_preference`'s on the feature
     ``feature`` (a ValueError lists the verdicts' features when they lack it).
     """
-    have = feature_names(verdicts)
-    if feature not in have:
-        raise ValueError(f"the verdicts have no feature {feature!r} (no columns {feature}_a and {feature}_b); "
-                         f"their features (NAME_a, NAME_b pairs): {', '.join(have) or 'none'}")
+    check_features([feature], feature_names(verdicts))
     lengths = length_preference(verdicts, feature, level=level)
     return dataclasses.replace(measures, judges=measures.judges.merge(lengths, on="judge", how="left",
                                                                       validate="one_to_one"))

@@ -37,6 +37,7 @@ from manyjudges.arena.verdict_codes import (
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_from_codes
 from manyjudges.core.pairwise.covariates import feature_differences, fit_covariate_bt, standardised
+from manyjudges.io.verdicts import check_features
 
 __all__ = ["COEFFICIENT_COLUMNS", "ControlledBradleyTerry", "check_control", "code_with_features",
            "coefficient_table", "controlled_replicates", "covariates", "verdict_cells"]
@@ -55,11 +56,10 @@ def check_control(control: Sequence[str], have: Sequence[str]) -> tuple[str, ...
     names = tuple(str(c) for c in control)
     if len(set(names)) != len(names):
         raise ValueError(f"control names a feature twice: {', '.join(names)}")
-    missing = [c for c in names if c not in have]
-    if missing:
-        shown = ", ".join(have) if len(have) else "none"
-        raise ValueError(f"control: the verdicts have no feature {missing[0]!r} (no columns {missing[0]}_a and "
-                         f"{missing[0]}_b); their features (NAME_a, NAME_b pairs): {shown}")
+    try:
+        check_features(names, have)
+    except ValueError as err:
+        raise ValueError(f"control: {err}") from None
     return names
 
 

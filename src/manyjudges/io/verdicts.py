@@ -66,6 +66,7 @@ __all__ = [
     "VERDICTS_LAYOUT",
     "WINNERS",
     "SOFT_PREFERENCE",
+    "check_features",
     "checked_verdicts",
     "extra_columns",
     "feature_names",
@@ -189,6 +190,14 @@ def feature_names(columns: Sequence[str] | pd.DataFrame) -> list[str]:
     """
     names = [str(c) for c in (columns.columns if isinstance(columns, pd.DataFrame) else columns)]
     return [n[:-2] for n in names if n.endswith("_a") and n != "model_a" and f"{n[:-2]}_b" in names]
+
+
+def check_features(names: Sequence[str], have: Sequence[str]) -> None:
+    """Raise a ValueError naming the first of ``names`` that is not among the features ``have``, listing those."""
+    missing = [name for name in names if name not in have]
+    if missing:
+        raise ValueError(f"the verdicts have no feature {missing[0]!r} (no columns {missing[0]}_a and "
+                         f"{missing[0]}_b); their features (NAME_a, NAME_b pairs): {', '.join(have) or 'none'}")
 
 
 def without_partial_features(frame: pd.DataFrame) -> pd.DataFrame:
