@@ -127,7 +127,7 @@ def win_rate_rows(r: int) -> tuple[list[dict], float]:
     rows = []
     truth = np.asarray(RATES)
     for name, lam in (("PPI++", None), ("humans alone", 0.0)):
-        table = calibrated_win_rates(llm, human, lam=lam)
+        table = calibrated_win_rates(llm, human, lam=lam).set_index("model").loc[[f"w{k}" for k in range(len(RATES))]]
         covered = (table["ci_low"].to_numpy() <= truth) & (truth <= table["ci_high"].to_numpy())
         width = (table["ci_high"] - table["ci_low"]).to_numpy()
         rows += [dict(estimator=name, covered=c, width=w, lam=lam_, worth=wo)
