@@ -39,7 +39,8 @@ import pandas as pd
 from scipy.special import expit
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard, calibrated_win_rates
+from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
+from manyjudges.arena.human_win_rates import calibrated_win_rates
 from manyjudges.arena.rank_intervals import competition_ranks
 
 N_MODELS, SD, VERBOSE, SWAY, N_UNITS, N_HUMAN, AGREE = 8, 0.6, (0, 1, 2), 1.5, 2000, 200, 0.8

@@ -430,7 +430,7 @@ def test_on_a_terminal_win_rate_is_rounded_with_its_interval():
 
 
 def test_the_command_with_human_verdicts(capsys, tmp_path):
-    from manyjudges.arena.human_calibration import verdicts_win_rates
+    from manyjudges.arena.human_win_rates import verdicts_win_rates
 
     llm = random_table(10)
     human = llm[llm["prompt"].isin(sorted(set(llm["prompt"]))[:12])].assign(judge="h")

@@ -8,12 +8,11 @@ from scipy.special import expit
 from manyjudges.arena.human_calibration import (
     HumanCalibratedLeaderboard,
     _model_sides,
-    calibrated_win_rates,
     calibration_units,
     fit_calibrated_scores,
     lambda_cap,
-    verdicts_win_rates,
 )
+from manyjudges.arena.human_win_rates import calibrated_win_rates, verdicts_win_rates
 from manyjudges.arena.leaderboard import Leaderboard
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]

@@ -36,8 +36,8 @@ Hessian inverted on the sum-zero subspace); rank and win-rate intervals are perc
 replicates resampling the labelled and the unlabelled units separately (n of n, N of N), each refitted
 with the full-data lambda; all intervals are percentiles over them.
 
-**Win rates** (:func:`calibrated_win_rates`): per model, the PPI++ mean of its preference p over the
-baseline on the (prompt) units where it met the baseline.
+**Win rates** (:func:`~manyjudges.arena.human_win_rates.calibrated_win_rates`): per model, the PPI++ mean
+of its preference p over the baseline on the (prompt) units where it met the baseline.
 """
 from __future__ import annotations
 
@@ -50,118 +50,23 @@ from scipy.linalg import null_space
 from scipy.special import expit
 from scipy.stats import norm
 
+from manyjudges.arena.calibration_units import CalibrationUnits, calibration_units, units_without_llm
 from manyjudges.arena.leaderboard import baseline_code, leaderboard_table
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.arena.win_rates import logistic_win_rate
 from manyjudges.core.estimator import Estimator
-from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, ppi_mean, worth
+from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, worth
 from manyjudges.core.solvers import damped_newton
 from manyjudges.io.errors import DataWarning
 
-__all__ = ["INTERVALS", "SUMMARY_COLUMNS", "WIN_RATE_COLUMNS", "CalibratedFit", "CalibrationUnits",
-           "HumanCalibratedLeaderboard", "calibrated_win_rates", "calibration_units", "fit_calibrated_scores",
-           "lambda_cap", "units_without_llm", "verdicts_win_rates"]
+__all__ = ["INTERVALS", "SUMMARY_COLUMNS", "CalibratedFit", "CalibrationUnits", "HumanCalibratedLeaderboard",
+           "calibration_units", "fit_calibrated_scores", "lambda_cap", "units_without_llm"]
 
 #: how :class:`HumanCalibratedLeaderboard` computes its intervals
 INTERVALS = ("sandwich", "bootstrap")
 #: the one-row summary of a human-calibrated fit
 SUMMARY_COLUMNS = ["n_human", "human_verdicts", "n_llm_units", "lambda", "worth"]
-#: the columns of :func:`calibrated_win_rates`
-WIN_RATE_COLUMNS = ["model", "win_rate", "ci_low", "ci_high", "lambda", "n_human", "n_llm_units", "worth",
-                    "human_win_rate", "llm_win_rate"]
-_SHOWN = 5  # units named in an error
-
-
-class CalibrationUnits(NamedTuple):
-    """Units (prompt, model_1 < model_2 in natural order) of LLM verdicts, with human outcomes where there are some.
-
-    ``lo``, ``hi``: model codes (``models``, natural order of the LLM verdicts' models); ``llm``: the mean
-    LLM outcome (share won by ``lo``, ties half); ``human``: the mean human outcome, NaN without a human
-    verdict; ``llm_verdicts``, ``human_verdicts``: verdicts per unit; ``prompts``: each unit's prompt.
-    """
-
-    models: np.ndarray
-    prompts: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    llm: np.ndarray
-    human: np.ndarray
-    llm_verdicts: np.ndarray
-    human_verdicts: np.ndarray
-
-    @property
-    def labelled(self) -> np.ndarray:
-        """Whether each unit has a human verdict."""
-        return ~np.isnan(self.human)
-
-
-def _unit_outcomes(verdicts: pd.DataFrame, bothbad: str) -> pd.DataFrame:
-    """One row per (prompt, model_1, model_2) unit: ``outcome`` (share won by model_1, ties half) and ``verdicts``."""
-    data = code_verdicts(verdicts, bothbad)
-    a, b = data.model_a, data.model_b
-    a_name, b_name = data.models[a].astype(str), data.models[b].astype(str)
-    swap = a > b  # model_1 is the pair's first model in natural order
-    first_won = np.where(data.winner == 2, 0.5, (data.winner == 0).astype(float))
-    frame = pd.DataFrame({"prompt": data.prompts[data.prompt].astype(str),
-                          "model_1": np.where(swap, b_name, a_name), "model_2": np.where(swap, a_name, b_name),
-                          "outcome": np.where(swap, 1.0 - first_won, first_won)})
-    grouped = frame.groupby(["prompt", "model_1", "model_2"], sort=True)["outcome"]
-    return pd.DataFrame({"outcome": grouped.mean(), "verdicts": grouped.size()}).reset_index()
-
-
-def _missing_units(human: pd.DataFrame, llm: pd.DataFrame) -> None:
-    """Raise a ValueError naming the first human units that have no LLM verdict."""
-    keys = ["prompt", "model_1", "model_2"]
-    joined = human[keys].merge(llm[keys], how="left", on=keys, indicator=True)
-    missing = joined[joined["_merge"] == "left_only"]
-    if len(missing):
-        first = missing[keys].head(_SHOWN).itertuples(index=False)
-        shown = "; ".join(f"prompt {p}, {m1} vs {m2}" for p, m1, m2 in first)
-        more = f" (and {len(missing) - _SHOWN} more)" if len(missing) > _SHOWN else ""
-        raise ValueError(f"{len(missing)} human units (prompt, model pair) have no LLM verdict: {shown}{more}")
-
-
-def _oriented(units: pd.DataFrame, code: pd.Series) -> pd.DataFrame:
-    """Return ``units`` with model_1 before model_2 in the order of ``code`` (the LLM's models), outcomes flipped.
-
-    Natural order depends on the whole set of names (numeric only when every name is a digit string), so the
-    human table's own order may differ from the LLM table's. Models unknown to ``code`` keep their order.
-    """
-    first, second = (code.reindex(units[c]).to_numpy(float) for c in ("model_1", "model_2"))
-    swap = first > second
-    return units.assign(model_1=np.where(swap, units["model_2"], units["model_1"]),
-                        model_2=np.where(swap, units["model_1"], units["model_2"]),
-                        outcome=np.where(swap, 1.0 - units["outcome"], units["outcome"]))
-
-
-def units_without_llm(llm: pd.DataFrame, human: pd.DataFrame) -> np.ndarray:
-    """Return the positions (0-based, in row order) of the human verdicts whose unit has no LLM verdict."""
-    def keys(frame: pd.DataFrame) -> pd.Series:
-        a, b = frame["model_a"].astype(str), frame["model_b"].astype(str)
-        lo, hi = a.where(a < b, b), b.where(a < b, a)
-        return frame["prompt"].astype(str) + "\x00" + lo + "\x00" + hi
-
-    return np.flatnonzero(~keys(human).isin(set(keys(llm))).to_numpy())
-
-
-def calibration_units(llm: pd.DataFrame, human: pd.DataFrame, bothbad: str = "tie") -> CalibrationUnits:
-    """Code the LLM and the human verdicts tables (``prompt, judge, model_a, model_b, winner``) as units.
-
-    Returns :class:`CalibrationUnits`.
-
-    A human unit without LLM verdicts is a ValueError naming the first few.
-    """
-    models = code_verdicts(llm, bothbad).models.astype(str)
-    code = pd.Series(np.arange(len(models)), index=models)
-    llm_units, human_units = _unit_outcomes(llm, bothbad), _oriented(_unit_outcomes(human, bothbad), code)
-    _missing_units(human_units, llm_units)
-    keys = ["prompt", "model_1", "model_2"]
-    units = llm_units.merge(human_units, how="left", on=keys, suffixes=("", "_human"))
-    return CalibrationUnits(models, units["prompt"].to_numpy(), code[units["model_1"]].to_numpy(),
-                            code[units["model_2"]].to_numpy(), units["outcome"].to_numpy(float),
-                            units["outcome_human"].to_numpy(float), units["verdicts"].to_numpy(np.int64),
-                            units["verdicts_human"].fillna(0).to_numpy(np.int64))
-
+_SHOWN = 5  # models named in a warning
 
 def _laplacian(lo: np.ndarray, hi: np.ndarray, w: np.ndarray, m: int) -> np.ndarray:
     """sum_u w_u x_u x_u^T with x_u = e_lo - e_hi: the (m, m) weighted graph Laplacian."""
@@ -415,78 +320,3 @@ class HumanCalibratedLeaderboard(Estimator):
         self.summary_ = pd.DataFrame([[fit.n, int(units.human_verdicts.sum()), len(units.llm), fit.lam, fit.worth]],
                                      columns=SUMMARY_COLUMNS)
         return self
-
-
-def _preference_units(preferences: pd.DataFrame, what: str) -> pd.DataFrame:
-    """Mean preference ``p`` per (prompt, model) unit of a ``prompt, judge, model, p`` frame."""
-    missing = [c for c in ("prompt", "model", "p") if c not in preferences.columns]
-    if missing:
-        raise ValueError(f"the {what} preferences lack the columns {', '.join(missing)}")
-    p = np.asarray(pd.to_numeric(preferences["p"], errors="coerce"), dtype=float)
-    bad = np.flatnonzero(~((p >= 0) & (p <= 1)))
-    if len(bad):
-        value = preferences["p"].iloc[bad[0]]
-        raise ValueError(f"the {what} preferences' p must be in [0, 1]: row {bad[0]} has {value}")
-    frame = pd.DataFrame({"prompt": preferences["prompt"].astype(str).to_numpy(),
-                          "model": preferences["model"].astype(str).to_numpy(), "p": p})
-    return frame.groupby(["prompt", "model"], sort=True)["p"].mean().reset_index()
-
-
-def _model_win_rate(model: str, units: pd.DataFrame, ci: float, lam: float | None) -> list[object]:
-    """One row of :func:`calibrated_win_rates` for ``model`` (NaN estimates with fewer than 2 human units)."""
-    labelled = units["p_human"].notna().to_numpy()
-    h, f = units["p_human"].to_numpy(float), units["p"].to_numpy(float)
-    llm_rate = float(f.mean())
-    if labelled.sum() < 2:
-        return [model, np.nan, np.nan, np.nan, np.nan, int(labelled.sum()), len(f), np.nan, np.nan, llm_rate]
-    est = ppi_mean(h[labelled], f[labelled], f[~labelled], lam)
-    half = norm.ppf(0.5 + ci / 2.0) * np.sqrt(est.variance)
-    return [model, est.estimate, est.estimate - half, est.estimate + half, est.lam, est.n, len(f), est.worth,
-            float(h[labelled].mean()), llm_rate]
-
-
-def calibrated_win_rates(llm: pd.DataFrame, human: pd.DataFrame, ci: float = 0.95, lam: float | None = None
-                         ) -> pd.DataFrame:
-    """Human-calibrated win rates against a baseline: per model, the PPI++ mean of p over its units.
-
-    ``llm`` and ``human`` are ``prompt, judge, model, p`` frames (``p``: a verdict's preference for the model
-    over the baseline, in [0, 1], a tie 0.5). A unit is a (prompt, model); its LLM prediction is the mean p
-    of its LLM verdicts, its human label the mean p of its human verdicts. Per model,
-    :func:`~manyjudges.core.prediction_powered.ppi_mean` (labelled: its units with a human verdict;
-    unlabelled: its other units); the interval is estimate +- z sqrt(variance). Returns
-    :data:`WIN_RATE_COLUMNS`, one row per model of ``llm`` in sorted order (``human_win_rate``: the humans'
-    mean alone; ``llm_win_rate``: the LLM's mean over all its units, uncalibrated). A human unit with no
-    LLM verdict is a ValueError naming the first few; a model with fewer than 2 human units gets NaN
-    estimates, with a warning.
-    """
-    if not 0 < ci < 1:
-        raise ValueError(f"ci must be in (0, 1), got {ci}")
-    llm_units, human_units = _preference_units(llm, "LLM"), _preference_units(human, "human")
-    keys = ["prompt", "model"]
-    joined = human_units.merge(llm_units, how="left", on=keys, suffixes=("_human", ""))
-    missing = joined[joined["p"].isna()]
-    if len(missing):
-        shown = "; ".join(f"prompt {p}, {m}" for p, m in missing[keys].head(_SHOWN).itertuples(index=False))
-        raise ValueError(f"{len(missing)} human units (prompt, model) have no LLM verdict: {shown}")
-    units = llm_units.merge(human_units, how="left", on=["prompt", "model"], suffixes=("", "_human"))
-    rows = [_model_win_rate(str(model), group, ci, lam) for model, group in units.groupby("model", sort=True)]
-    table = pd.DataFrame(rows, columns=WIN_RATE_COLUMNS)
-    few = table.loc[table["win_rate"].isna(), "model"].tolist()
-    if few:
-        warnings.warn(f"{len(few)} models have fewer than 2 units with a human verdict and no calibrated win rate: "
-                      f"{', '.join(few[:_SHOWN])}", DataWarning, stacklevel=2)
-    order = np.lexsort((table["model"].to_numpy(dtype=str), -table["win_rate"].fillna(-np.inf).to_numpy()))
-    return table.iloc[order].reset_index(drop=True)
-
-
-def verdicts_win_rates(llm: pd.DataFrame, human: pd.DataFrame, baseline: str, ci: float = 0.95,
-                       lam: float | None = None) -> pd.DataFrame:
-    """:func:`calibrated_win_rates` of two verdicts tables against ``baseline``.
-
-    Each table's verdicts against the baseline become per-verdict preferences by
-    :func:`~manyjudges.arena.baseline_win_rates.model_preferences` (``p_b`` when the table has it, else the
-    winner: 1, 0, a tie 1/2).
-    """
-    from manyjudges.arena.baseline_win_rates import model_preferences
-
-    return calibrated_win_rates(model_preferences(llm, baseline), model_preferences(human, baseline), ci, lam)

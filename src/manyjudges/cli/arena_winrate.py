@@ -104,10 +104,10 @@ def _check_human(args: argparse.Namespace) -> None:
 def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
     """Return the human-calibrated win rates of ``--human``.
 
-    They are :func:`~manyjudges.arena.human_calibration.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
+    They are :func:`~manyjudges.arena.human_win_rates.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
     """
     from manyjudges.arena.baseline_win_rates import model_preferences
-    from manyjudges.arena.human_calibration import verdicts_win_rates
+    from manyjudges.arena.human_win_rates import verdicts_win_rates
     from manyjudges.cli.arena import read_verdicts_table
 
     human = read_verdicts_table(args, [args.human], extras=True)

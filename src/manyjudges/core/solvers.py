@@ -280,3 +280,19 @@ def newton_polish(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x: n
             break
         x, grad = new_x, new_grad
     return x
+
+
+def newton_fit(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, warm: bool, max_iter: int,
+               tol: float) -> np.ndarray | None:
+    """Newton's optimum of a strictly convex ``fun`` from ``x0``, or None when Newton fails.
+
+    From a warm start (``warm``: ``x0`` near the optimum, a bootstrap replicate's full-data fit)
+    :func:`newton_warm` first; else, or when it fails, :func:`damped_newton` then :func:`newton_polish`.
+    The callers fall back to L-BFGS-B on None.
+    """
+    x = newton_warm(fun, hess, x0, tol) if warm else None
+    if x is None:
+        x = damped_newton(fun, hess, x0, max_iter, tol)
+        if x is not None:
+            x = newton_polish(fun, hess, x, tol=tol)
+    return x

@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 
 from manyjudges.core.pairwise.cells import Cells
-from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
+from manyjudges.core.solvers import damped_newton, lbfgsb, newton_fit
 
 __all__ = ["NEWTON_MAX_ITEMS", "bt_hessian", "bt_objective", "bt_pair_weights", "check_mle_exists",
            "fit_bt_centred", "fit_bt_scores", "pair_counts", "virtual_item_penalty"]
@@ -184,11 +184,7 @@ def fit_bt_centred(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndar
         def hess(s: np.ndarray) -> np.ndarray:
             return bt_hessian(s, a, b, w_ab, w_ba, reg) + 1.0
 
-        scores = None if x0 is None else newton_warm(fun, hess, start, tol)
-        if scores is None:
-            scores = damped_newton(fun, hess, start, max_iter, tol)
-            if scores is not None:
-                scores = newton_polish(fun, hess, scores, tol=tol)
+        scores = newton_fit(fun, hess, start, x0 is not None, max_iter, tol)
     if scores is None:
         scores = fit_bt_scores(a, b, w_ab, w_ba, n_items, reg, max_iter=max_iter, tol=tol, x0=start)
     return scores

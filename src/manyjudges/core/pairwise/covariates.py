@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
+from manyjudges.core.solvers import lbfgsb, newton_fit
 
 __all__ = ["covariate_hessian", "covariate_objective", "feature_differences", "fit_covariate_bt", "standardised"]
 
@@ -127,11 +127,7 @@ def fit_covariate_bt(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
         return covariate_hessian(theta, a, b, x, w, reg)
 
     start = np.zeros(n_models + x.shape[1]) if x0 is None else np.asarray(x0, dtype=float)
-    theta = None if x0 is None else newton_warm(fun, hess, start, tol)
-    if theta is None:
-        theta = damped_newton(fun, hess, start, max_iter, tol)
-        if theta is not None:
-            theta = newton_polish(fun, hess, theta, tol=tol)
+    theta = newton_fit(fun, hess, start, x0 is not None, max_iter, tol)
     if theta is None:
         theta = lbfgsb(fun, start, None, maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20)[0]
     s = theta[:n_models]

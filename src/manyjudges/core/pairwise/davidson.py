@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from manyjudges.core.pairwise.bradley_terry import fit_bt_scores
-from manyjudges.core.solvers import damped_newton, lbfgsb, newton_polish, newton_warm
+from manyjudges.core.solvers import lbfgsb, newton_fit
 
 __all__ = ["davidson_hessian", "davidson_objective", "fit_davidson"]
 
@@ -113,11 +113,7 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
     def hess(x: np.ndarray) -> np.ndarray:
         return davidson_hessian(x, a, b, w_a, w_b, t, reg)
 
-    x = newton_warm(fun, hess, np.asarray(x0, dtype=float), tol) if warm else None
-    if x is None:
-        x = damped_newton(fun, hess, np.asarray(x0, dtype=float), max_iter, tol)
-        if x is not None:
-            x = newton_polish(fun, hess, x, tol=tol)
+    x = newton_fit(fun, hess, np.asarray(x0, dtype=float), warm, max_iter, tol)
     if x is None:
         x = lbfgsb(fun, np.asarray(x0, dtype=float), None, maxiter=100 * max_iter, gtol=tol, ftol=1e-15,
                    maxcor=20)[0]
