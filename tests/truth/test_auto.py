@@ -277,7 +277,7 @@ def test_every_method_has_scikit_learn_params_and_calibrate():
         assert copy.get_params() == params
     assert repr(DawidSkene()) == "DawidSkene()"
     assert repr(DawidSkene(smoothing=1.0, calibrate="tempering")) == "DawidSkene(smoothing=1.0, calibrate='tempering')"
-    assert repr(Auto(calibrate="tempering")) == "Auto(calibrate='tempering')"
+    assert repr(Auto(calibrate=None)) == "Auto(calibrate=None)"
     with pytest.raises(ValueError, match="no parameter"):
         DawidSkene().set_params(smothing=1.0)
     with pytest.raises(ValueError, match="calibrate"):

@@ -10,8 +10,8 @@ labels alone (:mod:`manyjudges.truth.heldout`):
 2. Each candidate method is fitted without each fold in turn; its posteriors, with a judge model
    fitted on them (``criterion``: each judge's confusion matrix, its accuracy alone, or one accuracy
    for all), give each withheld label a predictive probability.
-3. Each candidate's posteriors may be tempered, T^beta, with the beta that best predicts the
-   withheld labels (``calibrate="tempering"``; ``None``, the default, keeps beta = 1).
+3. (In the benchmark's grid only: each candidate's posteriors tempered, T^beta, before stacking; ``Auto``
+   stacks them as fitted.)
 4. Anchoring: a candidate whose classes agree with the majority vote on fewer than ``anchor`` of the
    items with a clear majority, or whose posteriors predict the withheld labels worse than majority
    vote's by more than ``margin`` nats a label under one accuracy for every judge, gets no weight.
@@ -20,10 +20,15 @@ labels alone (:mod:`manyjudges.truth.heldout`):
 5. Stacking (Yao, Vehtari, Simpson and Gelman 2018): weights w on the simplex that maximise the
    withheld labels' log probability under the mixture sum_m w_m P_m, over the candidates left.
 6. Each candidate is fitted on every label, and the posteriors are the mixture
-   T[i, t] = sum_m w_m T_m^beta_m[i, t]; the label is its argmax.
+   T[i, t] = sum_m w_m T_m[i, t]; the label is its argmax.
+7. Calibration (``calibrate="tempering"``, the default): the mixture of the fold fits, with the same
+   weights, predicts the withheld labels under one accuracy for every judge (``confidence_model``);
+   the temperature and floor that predict them best (:mod:`manyjudges.truth.confidence`) map T to
+   posteriors that say how sure the labels allow, no class below 1 / (n + 2) for n withheld labels.
+   The labels do not change.
 
-The defaults (the candidate list, ``criterion``, ``calibrate``, ``anchor``, ``anchor_density`` and
-``margin``) were chosen leave-one-group-out on a development pool of 30 real sets and 9 simulated
+The defaults (the candidate list, ``criterion``, ``anchor``, ``anchor_density``, ``margin`` and
+``confidence_model``) were chosen leave-one-group-out on a development pool of 30 real sets and 9 simulated
 panels (``benchmarks/truth_loso.py``; the figures in ``benchmarks/README.md``): each group of sets
 held out in turn, the configuration with the fewest sets more than 0.02 below majority vote, then
 the highest mean accuracy, chosen on the rest.
@@ -54,6 +59,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
+from manyjudges.truth.confidence import Confidence, fit_confidence
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
@@ -70,14 +76,17 @@ from manyjudges.truth.heldout import (
 )
 
 __all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto", "CandidateFit", "ScoredCandidate",
-           "anchored_candidates", "fit_candidate", "gold_evidence", "gold_right", "majority_agreement",
-           "majority_reference", "panel_density", "score_candidate", "stack_candidates", "stack_scored"]
+           "anchored_candidates", "calibrate_mixture", "fit_candidate", "gold_evidence", "gold_right",
+           "majority_agreement", "majority_reference", "mixture_folds", "panel_density", "score_candidate",
+           "stack_candidates", "stack_scored"]
 
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
-#: the defaults of ``calibrate``, ``criterion``, ``anchor``, ``anchor_density`` and ``margin``, chosen with the
-#: candidate list leave-one-group-out on the development pool (``benchmarks/truth_loso.py``)
-DEFAULT_CALIBRATE: str | None = None
+#: the defaults of ``calibrate``, ``confidence_model``, ``criterion``, ``anchor``, ``anchor_density`` and
+#: ``margin``, chosen with the candidate list leave-one-group-out on the development pool (``benchmarks/truth_loso.py``)
+DEFAULT_CALIBRATE: str | None = "tempering"
+#: the judge model under which the final posteriors are calibrated on the withheld labels
+DEFAULT_CONFIDENCE_MODEL = "pooled"
 DEFAULT_CRITERION = "confusion"
 DEFAULT_ANCHOR: float | None = 0.9
 DEFAULT_ANCHOR_DENSITY = 0.0
@@ -272,6 +281,18 @@ def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[Candida
                         margin, reference, anchor_density, gold_reference)
 
 
+def mixture_folds(fits: Sequence[CandidateFit], weights: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each fold's mixture sum_m w_m T_m of the candidates' fold posteriors (the final weights)."""
+    kept = [(float(w), fit) for w, fit in zip(weights, fits) if w > 0]
+    return tuple(sum(w * fit.folds[f] for w, fit in kept) for f in range(len(kept[0][1].folds)))
+
+
+def calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], weights: np.ndarray,
+                      judge_model: str = DEFAULT_CONFIDENCE_MODEL) -> Confidence:
+    """Fit the temperature and floor of the mixture (step 7) on the withheld labels and gold of ``split``."""
+    return fit_confidence(held_out_from(mixture_folds(fits, weights), data, split, judge_model))
+
+
 class Auto(TruthEstimator):
     """The family's methods anchored to the majority vote and stacked by the withheld labels' predictive probability.
 
@@ -285,7 +306,11 @@ class Auto(TruthEstimator):
     n_folds : int
         Folds over labels (>= 2).
     calibrate : {"tempering", None}
-        Temper each candidate's posteriors by the beta fitted on the withheld labels, or not (default).
+        Calibrate the final posteriors by the temperature and floor fitted on the withheld labels
+        (default), or leave the mixture as it is.
+    confidence_model : {"confusion", "one_coin", "pooled"}
+        The judge model under which the calibration predicts the withheld labels (default: pooled, one
+        accuracy for every judge).
     criterion : {"confusion", "one_coin", "pooled"}
         The judge model by which a withheld label is predicted from a candidate's posteriors
         (:func:`~manyjudges.truth.heldout.judge_model_confusions`): each judge's confusion matrix, its
@@ -305,12 +330,12 @@ class Auto(TruthEstimator):
     """
 
     gold_use = "fit"
-    calibrates_in_fit = True
 
     def __init__(self, candidates: Sequence[str] | None = None, ordered: bool = False, n_folds: int = DEFAULT_FOLDS,
                  calibrate: str | None = DEFAULT_CALIBRATE, criterion: str = DEFAULT_CRITERION,
                  anchor: float | None = DEFAULT_ANCHOR, anchor_density: float = DEFAULT_ANCHOR_DENSITY,
-                 margin: float | None = DEFAULT_MARGIN, random_state: int = 0) -> None:
+                 margin: float | None = DEFAULT_MARGIN, confidence_model: str = DEFAULT_CONFIDENCE_MODEL,
+                 random_state: int = 0) -> None:
         self.candidates = candidates
         self.ordered = ordered
         self.n_folds = n_folds
@@ -319,6 +344,7 @@ class Auto(TruthEstimator):
         self.anchor = anchor
         self.anchor_density = anchor_density
         self.margin = margin
+        self.confidence_model = confidence_model
         self.random_state = random_state
 
     def candidate_names(self) -> list[str]:
@@ -333,8 +359,9 @@ class Auto(TruthEstimator):
 
         check_number("n_folds", self.n_folds, low=2, integer=True)
         check_number("random_state", self.random_state, integer=True)
-        if self.criterion not in JUDGE_MODELS:
-            raise ValueError(f"criterion must be one of {', '.join(JUDGE_MODELS)}, got {self.criterion!r}")
+        for name, value in (("criterion", self.criterion), ("confidence_model", self.confidence_model)):
+            if value not in JUDGE_MODELS:
+                raise ValueError(f"{name} must be one of {', '.join(JUDGE_MODELS)}, got {value!r}")
         if self.anchor is not None:
             check_number("anchor", self.anchor, low=0, high=1)
         check_number("anchor_density", self.anchor_density, low=0, high=1)
@@ -354,7 +381,7 @@ class Auto(TruthEstimator):
                            int(self.random_state))
         names = self.candidate_names()
         fits = [fit_candidate(name, data, split, gold) for name in names]
-        proba, report = stack_candidates(data, split, fits, self.criterion, self.calibrate,
+        proba, report = stack_candidates(data, split, fits, self.criterion, None,
                                          None if self.anchor is None else float(self.anchor),
                                          None if self.margin is None else float(self.margin),
                                          float(self.anchor_density))
@@ -365,4 +392,11 @@ class Auto(TruthEstimator):
         confusions = judge_confusions(data, proba)
         priors = proba.mean(axis=0)
         skills = np.einsum("t,wtt->w", priors, confusions)
-        return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0)
+        confidence = Confidence()
+        if self.calibrate == "tempering":
+            confidence = calibrate_mixture(data, split, fits, weights, self.confidence_model)
+            proba = confidence.apply(proba)
+            if gold is not None:  # known answers stay one-hot
+                proba[gold[0]] = 0.0
+                proba[gold[0], gold[1]] = 1.0
+        return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0, confidence=confidence)

@@ -27,10 +27,11 @@ with ``ties="first"``, whose answer is the table's order by definition).
 ``labels_`` is the argmax of ``proba_``; equal posteriors go to the lowest class, unless a method
 states otherwise (majority vote's ``ties``).
 
-``calibrate="tempering"`` (a parameter of every method): the posteriors are tempered,
-proba ∝ proba^beta, by the beta that best predicts labels withheld from fits of the same method
-(:mod:`manyjudges.truth.heldout`); ``beta_`` holds it (1.0 without calibration). The labels do not
-change. ``get_params`` / ``set_params`` follow scikit-learn's rule: the constructor's parameters.
+``calibrate="tempering"`` (a parameter of every method): the posteriors are tempered and floored,
+proba -> (1 - K f) proba^beta / Z + f, by the temperature beta and floor f that best predict labels
+withheld from fits of the same method (:mod:`manyjudges.truth.confidence`); ``beta_`` and ``floor_`` hold
+them (1.0 and 0.0 without calibration). The labels do not change; gold items stay one-hot.
+``get_params`` / ``set_params`` follow scikit-learn's rule: the constructor's parameters.
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
 from manyjudges.core.estimator import Estimator
 from manyjudges.io.errors import DataWarning
-from manyjudges.truth.heldout import fit_tempering, fold_split, held_out, label_folds, temper
+from manyjudges.truth.confidence import Confidence, fit_confidence
+from manyjudges.truth.heldout import fold_split, held_out, label_folds
 
 __all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "row_argmax"]
 
@@ -84,6 +86,8 @@ class TruthFit:
     #: (n_judges, K, K) confusion[w, t, c] = P(w says c | truth t), or None
     confusions: np.ndarray | None = None
     n_iter: int = 0
+    #: the calibration ``_fit`` already applied to ``proba`` (a method that calibrates in its fit), or None
+    confidence: Confidence | None = None
 
 
 #: the ``_fit`` of a method whose ``gold_use`` is ``"fit"``: it also takes the gold (item codes, class codes)
@@ -133,11 +137,11 @@ class TruthEstimator(Estimator):
     confusions_: pd.DataFrame | None
     n_iter_: int
     gold_: pd.Series | None
+    beta_: float
+    floor_: float
     #: how ``fit(..., gold=...)`` uses known answers: ``"fit"`` (``_fit(data, gold)`` keeps them fixed),
     #: ``"labels"`` (the gold items get their class after the fit), or None (not supported)
     gold_use: str | None = None
-    #: True for a method that calibrates inside ``_fit`` (``Auto``): ``fit`` then leaves its posteriors as they are
-    calibrates_in_fit: bool = False
     #: see the module docstring; subclasses take it as a constructor parameter
     calibrate: str | None = None
 
@@ -177,10 +181,14 @@ class TruthEstimator(Estimator):
             chosen[known[0]] = known[1]
             self.gold_ = pd.Series(data.classes[known[1]], index=pd.Index(data.items[known[0]], name="item"),
                                    name="label")
-        self.beta_ = 1.0
-        if self.calibrate == "tempering" and not self.calibrates_in_fit:
-            self.beta_ = self._tempering(data, known)
-            proba = temper(proba, self.beta_)  # beta > 0: a gold item's one-hot row stays one-hot, exactly
+        confidence = result.confidence or Confidence()
+        if self.calibrate == "tempering" and result.confidence is None:
+            confidence = self._tempering(data, known)
+            proba = confidence.apply(proba)
+            if known is not None:  # known answers stay one-hot
+                proba[known[0]] = 0.0
+                proba[known[0], known[1]] = 1.0
+        self.beta_, self.floor_ = confidence.beta, confidence.floor
         items = pd.Index(data.items, name="item")
         classes_index = pd.Index(data.classes, name="label")
         self.proba_ = pd.DataFrame(proba, index=items, columns=classes_index)
@@ -232,13 +240,13 @@ class TruthEstimator(Estimator):
         """
         return data if self.uses_row_order() else canonical_order(data)
 
-    def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> float:
-        """Return the beta of ``calibrate="tempering"``.
+    def _tempering(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None) -> Confidence:
+        """Return the temperature and floor of ``calibrate="tempering"``.
 
-        It is fitted on fits of this method (uncalibrated) without each fold of labels.
+        They are fitted on fits of this method (uncalibrated) without each fold of labels.
         """
         method = type(self)(**{**self.get_params(), "calibrate": None})
-        return fit_tempering(held_out(method.posteriors_on, data, fold_split(data, label_folds(data), known)))
+        return fit_confidence(held_out(method.posteriors_on, data, fold_split(data, label_folds(data), known)))
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
         """Return ``fit(labels, **kwargs).labels_``: a Series of classes indexed by item.
