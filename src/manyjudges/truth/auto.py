@@ -284,7 +284,7 @@ def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[Candida
 def mixture_folds(fits: Sequence[CandidateFit], weights: np.ndarray) -> tuple[np.ndarray, ...]:
     """Each fold's mixture sum_m w_m T_m of the candidates' fold posteriors (the final weights)."""
     kept = [(float(w), fit) for w, fit in zip(weights, fits) if w > 0]
-    return tuple(sum(w * fit.folds[f] for w, fit in kept) for f in range(len(kept[0][1].folds)))
+    return tuple(np.sum([w * fit.folds[f] for w, fit in kept], axis=0) for f in range(len(kept[0][1].folds)))
 
 
 def calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], weights: np.ndarray,
