@@ -23,8 +23,8 @@ labels alone (:mod:`manyjudges.truth.heldout`):
    T[i, t] = sum_m w_m T_m[i, t]; the label is its argmax.
 7. Calibration (``calibrate="tempering"``, the default): the mixture of the fold fits, with the same
    weights, predicts the withheld labels under one accuracy for every judge (``confidence_model``);
-   the temperature and floor that predict them best (:mod:`manyjudges.truth.confidence`) map T to
-   posteriors that say how sure the labels allow, no class below 1 / (n + 2) for n withheld labels.
+   the temperature (softening only) under the floor 1 / (n + 2), n withheld labels
+   (:mod:`manyjudges.truth.confidence`), maps T to posteriors no surer than the labels allow.
    The labels do not change.
 
 The defaults (the candidate list, ``criterion``, ``anchor``, ``anchor_density``, ``margin`` and
@@ -59,7 +59,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
-from manyjudges.truth.confidence import Confidence, fit_confidence
+from manyjudges.truth.confidence import SOFTENING, Confidence, fit_confidence
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
@@ -290,7 +290,7 @@ def mixture_folds(fits: Sequence[CandidateFit], weights: np.ndarray) -> tuple[np
 def calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], weights: np.ndarray,
                       judge_model: str = DEFAULT_CONFIDENCE_MODEL) -> Confidence:
     """Fit the temperature and floor of the mixture (step 7) on the withheld labels and gold of ``split``."""
-    return fit_confidence(held_out_from(mixture_folds(fits, weights), data, split, judge_model))
+    return fit_confidence(held_out_from(mixture_folds(fits, weights), data, split, judge_model), beta_range=SOFTENING)
 
 
 class Auto(TruthEstimator):
