@@ -5,8 +5,9 @@
 
 The pool and the candidate fits of ``benchmarks/truth_loso.py`` (its ``--cache``: every real truth set of
 ``config/paper.yaml`` and the simulated suite; 5 folds over labels, seed 0; the fits are made and cached
-when missing). Per set: ``auto``'s default stack (``DEFAULT_CANDIDATES``, criterion confusion, anchor 0.9,
-margin 0.05, computed by ``score_candidate`` and ``stack_scored`` as ``Auto.fit`` does); the mixture of the
+when missing). Per set: ``auto``'s default stack (its default candidates, the ordinal model added on ordered sets;
+criterion confusion, anchor 0.9 on panels of density 0.1 or more, margin 0.05; computed by
+``score_candidate`` and ``stack_scored`` as ``Auto.fit`` does); the mixture of the
 fold fits with the same weights (``mixture_folds``) predicts the withheld labels under a judge model
 (confusion, one_coin or pooled), and the temperature fitted on them under the floor 1 / (n + 2)
 (``fit_confidence``) is applied to the mixture, either in [0.02, 5] ("both": softening or sharpening) or
@@ -35,9 +36,10 @@ from truth_pool import pool_sets  # noqa: E402
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order  # noqa: E402
 from manyjudges.truth.auto import (  # noqa: E402
     DEFAULT_ANCHOR,
-    DEFAULT_CANDIDATES,
+    DEFAULT_ANCHOR_DENSITY,
     DEFAULT_CRITERION,
     DEFAULT_MARGIN,
+    Auto,
     majority_reference,
     mixture_folds,
     score_candidate,
@@ -50,15 +52,17 @@ from manyjudges.truth.scenarios import simulated_suite  # noqa: E402
 RANGES = {"both": BETA_RANGE, "soften": SOFTENING}
 
 
-def set_rows(name: str, group: str, labels: pd.DataFrame, truth: pd.DataFrame, cache: Path) -> list[dict]:
+def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: pd.DataFrame, cache: Path
+             ) -> list[dict]:
     """Every calibration's ECE and AUROC on one set (module docstring)."""
     data = canonical_order(as_crowd_labels(labels, duplicates="first"))
     split = fold_split(data, label_folds(data, FOLDS, SEED), None, SEED)
-    fits = set_fits(name, data, split, list(DEFAULT_CANDIDATES), cache)
-    chosen = [fits[m] for m in DEFAULT_CANDIDATES]
+    names = Auto(ordered=ordered).candidate_names()
+    fits = set_fits(name, data, split, names, cache)
+    chosen = [fits[m] for m in names]
     reference, _ = majority_reference(data, split, chosen)
     scored = [score_candidate(data, split, fit, DEFAULT_CRITERION, None) for fit in chosen]
-    proba, report = stack_scored(data, scored, DEFAULT_ANCHOR, DEFAULT_MARGIN, reference)
+    proba, report = stack_scored(data, scored, DEFAULT_ANCHOR, DEFAULT_MARGIN, reference, DEFAULT_ANCHOR_DENSITY)
     folds = mixture_folds(chosen, report["weight"].to_numpy())
     items, classes = scored_truth(data, truth)
     rows = [{"dataset": name, "group": group, "calibration": "none", "beta": 1.0, "floor": 0.0,
@@ -91,10 +95,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cache", type=Path, required=True, help="truth_loso.py's cache of candidate fits")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     args = ap.parse_args(argv)
-    pool = [(p.name, p.group, p.labels, p.truth) for p in pool_sets(args.mirror)] if args.mirror else []
-    pool += [(name, name, labels, truth) for name, (labels, truth) in simulated_suite(0).items()]
-    table = pd.DataFrame([row for name, group, labels, truth in pool
-                          for row in set_rows(name, group, labels, truth, args.cache)])
+    pool = [(p.name, p.group, p.ordered, p.labels, p.truth) for p in pool_sets(args.mirror)] if args.mirror else []
+    pool += [(name, name, False, labels, truth) for name, (labels, truth) in simulated_suite(0).items()]
+    table = pd.DataFrame([row for name, group, ordered, labels, truth in pool
+                          for row in set_rows(name, group, ordered, labels, truth, args.cache)])
     args.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out / "truth_confidence.tsv", sep="\t", index=False)
     held = held_out_choice(table)

@@ -13,13 +13,14 @@ The protocol, per set: the labels coded and sorted (``canonical_order``), the fo
 smoothed Dawid-Skene; the ordinal model on ordered sets; ``--extra`` methods) fitted without each fold
 and on every label (``manyjudges.truth.auto.fit_candidate``, cached in ``--cache``). Each configuration
 of ``Auto`` is then computed by the same library functions ``Auto.fit`` calls
-(``score_candidate``, ``stack_scored``): a candidate list x the criterion (the judge model of the
-withheld-label likelihood: confusion, one_coin, pooled) x calibration (tempering or none) x the anchor
+(``score_candidate``, ``stack_scored``), each candidate's posteriors as fitted: a candidate list x the
+criterion (the judge model of the withheld-label likelihood: confusion, one_coin, pooled) x the anchor
 (none, 0.8, 0.9: a candidate agreeing with the majority vote on fewer items gets no weight; on every panel,
-or only on panels where at least half the (item, judge) cells hold a label) x the margin
+or only on panels where at least 0.1, 0.25 or 0.5 of the (item, judge) cells hold a label) x the margin
 (none, 0, 0.02, 0.05: a candidate predicting the withheld labels worse than the majority vote by more, in
 nats a label, under one accuracy for every judge, gets no weight). Each is
-scored on the set's truth items: accuracy, ECE and AUROC of the top-class posterior
+scored on the set's truth items: accuracy, ECE and AUROC of the top-class posterior (of the stack, before
+the calibration ``Auto`` applies after it, which changes no label: ``benchmarks/truth_confidence.py``)
 (``manyjudges.truth.calibration``), and the majority vote's accuracy (the baseline).
 
 The choice: ``manyjudges.truth.selection.leave_one_group_out`` with ``choose_safe_best`` (among the
@@ -64,9 +65,9 @@ LISTS = {
     "mv_wawa_ds4": ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene"),
     "mv_wawa_onecoin": ("majority_vote", "wawa", "one_coin_dawid_skene"),
 }
-CALIBRATIONS = ("tempering", None)
+CALIBRATIONS = (None,)  # each candidate as fitted (Auto stacks them so; its calibration is chosen apart)
 ANCHORS = (None, 0.8, 0.9)
-ANCHOR_DENSITIES = (0.0, 0.5)
+ANCHOR_DENSITIES = (0.0, 0.1, 0.25, 0.5)
 MARGINS = (None, 0.0, 0.02, 0.05)
 FOLDS, SEED = 5, 0
 

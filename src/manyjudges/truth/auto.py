@@ -89,7 +89,7 @@ DEFAULT_CALIBRATE: str | None = "tempering"
 DEFAULT_CONFIDENCE_MODEL = "pooled"
 DEFAULT_CRITERION = "confusion"
 DEFAULT_ANCHOR: float | None = 0.9
-DEFAULT_ANCHOR_DENSITY = 0.0
+DEFAULT_ANCHOR_DENSITY = 0.1
 DEFAULT_MARGIN: float | None = 0.05
 #: added when the classes are ordered
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
@@ -320,7 +320,8 @@ class Auto(TruthEstimator):
         a clear majority gets no weight (default 0.9; None: no such test).
     anchor_density : float
         The ``anchor`` test applies only to panels whose density (labels / (items x judges)) is at least this
-        (0: every panel).
+        (default 0.1: not to sparse crowds, where a model of each judge may overturn the majority and be right;
+        0: every panel).
     margin : float or None
         A candidate whose posteriors predict the withheld labels worse than the majority vote's, by more than
         this many nats a label, under one accuracy for every judge (the ``pooled`` judge model), gets no
