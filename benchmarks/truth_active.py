@@ -31,7 +31,7 @@ named labels are bought. The replay ends when the advice names none or every lab
 decides when to stop. Each (set, explore, stop, policy) is replayed once, with G the smallest of the grid
 ``--min-gain``, recording each round's expected gain per label; the stop of every G of the grid is read
 off that replay (the first round whose gain per label is below G, ``manyjudges.truth.replay.stop_at``;
-``tests/truth/test_active.py`` proves it equals the replay with G). Per set, policy and configuration
+``tests/truth/test_stop.py`` proves it equals the replay with G). Per set, policy and configuration
 (explore, stop, G): the share of the labels at the stop, the accuracy at the stop, the all-labels accuracy
 (the method fitted on every label) and the shortfall (all-labels accuracy - accuracy at the stop).
 
@@ -48,8 +48,10 @@ Writes ``<out>/<stem>_curves.tsv`` (dataset, group, explore, stop, policy and th
 ``<out>/<stem>.tsv`` (per set, policy and configuration: the stop's share, accuracy, all-labels accuracy,
 shortfall) and ``<out>/<stem>_held_out.tsv`` (the held-out rows of every choice); the stem is
 ``truth_active``, with ``_pool`` for ``--pool`` and ``_<method>`` for a method other than ``dawid_skene``.
-Printed: per policy and (explore, stop) the held-out means against the targets and the Gs the folds
-chose; the joint choice's held-out sets; the choices on the whole pool.
+Printed: the lookahead's whole-pool means per (explore, stop, G) with the sets whose shortfall is over
+0.03 and the sets stopped at the first fit; per policy and (explore, stop) the held-out means against the
+targets and the Gs the folds chose; the joint choice's held-out sets (the lookahead's, then every
+policy's share at the stop and shortfall); the choices on the whole pool.
 """
 from __future__ import annotations
 
@@ -161,6 +163,19 @@ def held_out_means(held: pd.DataFrame) -> dict:
                                                                    key=float))}
 
 
+def grid_means(table: pd.DataFrame) -> None:
+    """Print, per (explore, stop, G), the lookahead's whole-pool means, sets over 0.03 and sets stopped at once."""
+    rows = table[table["policy"] == "lookahead"].assign(
+        over=lambda t: t["shortfall"] > WORST_SHORTFALL + 1e-12, at_once=lambda t: t["rounds"] == 1,
+        positive=lambda t: t["shortfall"].clip(lower=0))
+    means = rows.groupby(["explore", "stop", "min_gain"], sort=False).agg(
+        mean_share=("stop_share", "mean"), mean_shortfall=("shortfall", "mean"),
+        mean_positive_shortfall=("positive", "mean"), worst_shortfall=("shortfall", "max"),
+        sets_over_worst_target=("over", "sum"), sets_stopped_at_the_first_fit=("at_once", "sum"))
+    print("lookahead on the whole pool, per configuration (positive shortfall: max(shortfall, 0))")
+    print(means.round(4).to_markdown())
+
+
 def report(table: pd.DataFrame) -> pd.DataFrame:
     """Print the held-out figures of every choice; return the held-out rows."""
     held_rows, lines = [], []
@@ -186,6 +201,11 @@ def report(table: pd.DataFrame) -> pd.DataFrame:
                         "shortfall"]].round(4).to_markdown(index=False))
     print("joint choice of (explore, stop, G), held out, per policy")
     print(pd.DataFrame(joint_lines).round(4).to_markdown(index=False))
+    joint = pd.concat([h for h in held_rows if h["choice"].iloc[0] == "joint"])
+    cells = joint.assign(cell=[f"{a:.3f} ({b:+.3f})" for a, b in zip(joint["stop_share"], joint["shortfall"])])
+    print("joint choice, held out: share of labels at the stop (shortfall) per set and policy")
+    print(cells.pivot(index="dataset", columns="policy", values="cell").reindex(
+        index=list(dict.fromkeys(joint["dataset"])), columns=list(dict.fromkeys(joint["policy"]))).to_markdown())
     return pd.concat(held_rows, ignore_index=True)
 
 
@@ -244,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     seconds = curve_table.groupby(["explore", "stop", "policy", "dataset"], sort=False)["seconds"].first()
     print("replay seconds per (explore, stop, policy), summed over the sets")
     print(seconds.groupby(level=[0, 1, 2], sort=False).sum().round(1).to_frame().to_markdown())
+    grid_means(table)
     held = report(table)
     held.to_csv(args.out / f"{stem}_held_out.tsv", sep="\t", index=False)
 

@@ -57,9 +57,8 @@ def test_a_budget_past_what_can_be_given_warns(capsys, labels, tmp_path):
     status, out, err = run(capsys, "truth", "next", labels, "--method", "majority_vote", "--budget", 50,
                            "--policy", "uncertainty", "--stop", 1, "--min-gain", 0,
                            "--candidates", tmp_path / "cand.tsv")
-    # one label by uncertainty sampling (one per item), one by the exploration share (0.1 of every policy's budget)
-    assert status == 0 and "2 of the 50" in err
-    assert [line.split("\t")[0] for line in out.splitlines()[1:]] == ["i3", "i3"]
+    assert status == 0 and "1 of the 50" in err  # uncertainty sampling names an item once
+    assert out.splitlines()[1].startswith("i3")
 
 
 def test_bad_input_names_file_line_and_value(capsys, labels, tmp_path):
