@@ -157,3 +157,18 @@ def test_the_replay_with_a_threshold_is_the_prefix_of_the_replay_with_a_smaller_
         pd.testing.assert_frame_equal(stop_at(full, threshold), direct)
         lengths.add(len(direct))
     assert len(lengths) >= 3  # the thresholds stop at different rounds
+
+
+def test_the_advice_reads_the_same_in_any_row_order():
+    labels, _ = _panel()
+    shuffled = labels.sample(frac=1.0, random_state=5).reset_index(drop=True)
+    advice = []
+    for table in (labels, shuffled):
+        data = as_crowd_labels(table)
+        fitted = _smoothed().fit(data)
+        advice.append(advise(data, fitted.proba_.to_numpy(), 10, confusions=fitted.confusions_.to_numpy().reshape(
+            data.n_judges, 2, 2), min_gain=0.0))
+    assert advice[0].gain > 0.5 and len(advice[0].table) == 10
+    assert advice[0].gain == pytest.approx(advice[1].gain, abs=1e-6)
+    assert advice[0].accuracy == pytest.approx(advice[1].accuracy, abs=1e-6)
+    pd.testing.assert_frame_equal(advice[0].table, advice[1].table, atol=1e-6)
