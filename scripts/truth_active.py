@@ -1,4 +1,4 @@
-"""The replay of one truth dataset: how many labels each policy for buying labels needs (truth.active)."""
+"""The replay of one truth dataset: where each policy for buying labels stops, following the advice (truth.active)."""
 from manyjudges.io.labels import read_labels, read_truth
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.truth.replay import replay_policies

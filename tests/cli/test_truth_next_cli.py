@@ -55,8 +55,9 @@ def test_candidates_and_judges_files(capsys, labels, tmp_path):
 def test_a_budget_past_what_can_be_given_warns(capsys, labels, tmp_path):
     (tmp_path / "cand.tsv").write_text("item\ni3\n")
     status, out, err = run(capsys, "truth", "next", labels, "--method", "majority_vote", "--budget", 50,
-                           "--policy", "uncertainty", "--stop", 1, "--candidates", tmp_path / "cand.tsv")
-    assert status == 0 and "1 of the 50" in err
+                           "--policy", "uncertainty", "--stop", 1, "--min-gain", 0,
+                           "--candidates", tmp_path / "cand.tsv")
+    assert status == 0 and "1 of the 50" in err  # uncertainty sampling names an item once
     assert out.splitlines()[1].startswith("i3")
 
 
@@ -73,3 +74,28 @@ def test_bad_input_names_file_line_and_value(capsys, labels, tmp_path):
     assert status == 2 and "--budget" in err
     status, _, err = run(capsys, "truth", "next", labels, "--method", "no_such", "--budget", 2)
     assert status == 2 and "unknown truth method" in err
+
+
+def test_stderr_gives_the_estimated_accuracy_and_the_expected_gain_and_the_stop(capsys, labels, tmp_path):
+    from manyjudges.truth.active import DEFAULT_MIN_GAIN, advise, fitted_confusions
+
+    data = as_crowd_labels(pd.read_csv(labels, sep="\t"))
+    fitted = DawidSkene().fit(data)
+    advice = advise(data, fitted.proba_.to_numpy(), 6, confusions=fitted_confusions(fitted, data), min_gain=0.0)
+    out = tmp_path / "next.tsv"
+    status, stdout, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 6,
+                              "--min-gain", 0, "-o", out)
+    assert status == 0 and stdout == ""
+    assert f"estimated accuracy now: {advice.accuracy:.4f}" in err
+    assert (f"expected gain of the next 6 labels: {advice.gain_accuracy:+.4f} accuracy, {advice.gain:.2f} items, "
+            f"{advice.per_label:.4f} items per label") in err
+    assert "stop:" not in err and len(pd.read_csv(out, sep="\t")) == 6
+    # a threshold above the gain per label: the stop, said why, and the table written empty (its header only)
+    status, stdout, err = run(capsys, "truth", "next", labels, "--method", "dawid_skene", "--budget", 6,
+                              "--min-gain", advice.per_label * 1.01 + 1e-9)
+    assert status == 0 and stdout.splitlines() == ["item\tscore"]
+    assert "stop: the expected gain per label" in err and "below --min-gain" in err
+    # the help states the library's default
+    with pytest.raises(SystemExit):
+        run(capsys, "truth", "next", "--help")
+    assert f"default {DEFAULT_MIN_GAIN:g}" in " ".join(capsys.readouterr().out.split())

@@ -12,9 +12,21 @@ import pytest
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
-from manyjudges.truth.active import expected_accuracy, lookahead_rates, next_labels, policy_scores
+from manyjudges.truth.active import (
+    advise,
+    expected_accuracy,
+    lookahead_rates,
+    next_labels,
+    policy_scores,
+)
 from manyjudges.truth.base import TruthFit
-from manyjudges.truth.replay import all_labels_accuracy, labels_needed, replay, replay_policies
+from manyjudges.truth.replay import (
+    SUMMARY_COLUMNS,
+    all_labels_accuracy,
+    labels_needed,
+    replay,
+    replay_policies,
+)
 
 
 def test_expected_accuracy_equals_enumerating_every_label_sequence():
@@ -82,12 +94,17 @@ def test_first_choices_are_the_least_certain_items_and_a_certain_item_gets_none(
     # nor without stopping advice: three labels of the typical judge (accuracy 0.8) cannot overturn odds of 84
     assert "a" not in set(next_labels(data, posteriors, budget=100, confusions=confusions, stop=None,
                                       explore=0)["item"])
-    # the lookahead's own exploration (0.1 of 100: up to 10 labels, one each to the items with the fewest
-    # labels, here all six) reaches it all the same
+    # exploration (0.1 of 100: up to 10 labels, one each to the items with the fewest labels, here all six)
+    # reaches it all the same, when the advice does not stop
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        default = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98)
-    assert (default["item"] == "a").sum() == 1
+        explored = next_labels(data, posteriors, budget=100, confusions=confusions, stop=0.98, explore=0.1,
+                               min_gain=None)
+        stopped = advise(data, posteriors, budget=100, confusions=confusions, stop=0.98, explore=0.1, min_gain=0.01)
+    assert (explored["item"] == "a").sum() == 1
+    # but 100 labels set fewer than one item right (a gain of at most 0.01 per label): the advice stops, and
+    # exploration with it
+    assert stopped.stopped and stopped.gain < 1 and len(stopped.table) == 0
 
 
 def test_candidates_cap_and_exclude_and_a_large_budget_warns():
@@ -97,7 +114,7 @@ def test_candidates_cap_and_exclude_and_a_large_budget_warns():
     posteriors = np.full((data.n_items, 2), 0.5)  # every item a tie: each deserves labels
     candidates = pd.DataFrame({"item": ["b", "c", "e", "zz"], "available": [2, 1, 0, 4]})
     with pytest.warns(DataWarning, match="3 of the 10"), pytest.warns(DataWarning, match="'zz'"):
-        plan = next_labels(data, posteriors, budget=10, confusions=confusions, candidates=candidates)
+        plan = next_labels(data, posteriors, budget=10, confusions=confusions, candidates=candidates, min_gain=None)
     counts = plan["item"].value_counts()
     assert set(counts.index) == {"b", "c"} and counts["b"] == 2 and counts["c"] == 1
 
@@ -132,7 +149,8 @@ def test_replay_against_a_hand_replay():
                            "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
-    curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None)
+    curve = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None,
+                   explore=0, min_gain=None)
     # round 0: the first labels p:0 q:1 r:0 s:1 -> 3 of 4 right (p wrong)
     assert curve["n_labels"].tolist()[0] == 4 and curve["accuracy"].iloc[0] == 0.75
     # round 0 names p and s (seeded order among the four tied items; uniform names an item at most once a
@@ -144,7 +162,7 @@ def test_replay_against_a_hand_replay():
     assert labels_needed(curve, all_labels_accuracy(labels, truth, MajorityVote)) == 0.5  # reached at the start
     # the random policy buys the same labels in a different order, but ends at the same place
     assert replay(labels, truth, MajorityVote, policy="random", round_share=0.25,
-                  stop=None)["accuracy"].iloc[-1] == 0.75
+                  stop=None, explore=0, min_gain=None)["accuracy"].iloc[-1] == 0.75
 
 
 def test_replay_buys_each_items_labels_in_file_order():
@@ -152,24 +170,10 @@ def test_replay_buys_each_items_labels_in_file_order():
     truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
     # one label per round (share 0.25 of 4); q has none left, so p's next labels come in file order:
     # round 0: p {1} -> 1 (wrong); round 1: p {1, 0} tie -> 0 (right); round 2: p {1, 0, 0} -> 0
-    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None)
+    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None,
+                   explore=0, min_gain=None)
     assert curve["accuracy"].tolist() == [0.5, 1.0, 1.0]
     assert labels_needed(curve, 1.0) == 0.75
-
-
-def test_replay_until_ends_at_the_first_fit_that_reaches_it():
-    labels = pd.DataFrame({"item": ["p", "p", "p", "q"], "judge": ["x", "y", "z", "x"], "label": [1, 0, 0, 1]})
-    truth = pd.DataFrame({"item": ["p", "q"], "truth": [0, 1]})
-    # the full curve is 0.5, 1.0, 1.0 on 2, 3, 4 labels (test above); until 1.0 ends at the fit on 3
-    curve = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None, until=1.0)
-    assert curve["accuracy"].tolist() == [0.5, 1.0] and curve["n_labels"].tolist() == [2, 3]
-    assert curve["named"].tolist() == [1, 0]  # nothing named after the fit that reached it
-    # reached at the start: one fit; never reached: the whole curve
-    assert len(replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None,
-                      until=0.5)) == 1
-    full = replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25, stop=None)
-    pd.testing.assert_frame_equal(replay(labels, truth, MajorityVote, policy="uncertainty", round_share=0.25,
-                                         stop=None, until=1.01), full)
 
 
 def test_replay_policies_gives_every_policy_a_row_and_a_curve():
@@ -177,13 +181,15 @@ def test_replay_policies_gives_every_policy_a_row_and_a_curve():
                            "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [1, 1, 0, 1]})
-    summary, curves = replay_policies(labels, truth, "majority_vote", policies=("uniform", "random"),
-                                      round_share=0.25, stop=None)
-    assert summary["policy"].tolist() == ["uniform", "random"]
+    summary, curves = replay_policies(labels, truth, "majority_vote", params={"calibrate": None},
+                                      policies=("uniform", "random"), round_share=0.25, stop=None, explore=0,
+                                      min_gain=None)
+    assert list(summary.columns) == SUMMARY_COLUMNS and summary["policy"].tolist() == ["uniform", "random"]
     assert (summary["all_labels_accuracy"] == 0.75).all() and (summary["n_labels"] == 8).all()
-    assert summary["reached"].all() and (summary["final_share"] == 1.0).all()
+    assert (summary["stop_share"] == 1.0).all() and (summary["shortfall"] == 0.0).all()
     assert curves.groupby("policy")["n_labels"].max().tolist() == [8, 8]
-    direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None)
+    direct = replay(labels, truth, MajorityVote, policy="uniform", round_share=0.25, stop=None, explore=0,
+                    min_gain=None)
     pd.testing.assert_frame_equal(curves[curves["policy"] == "uniform"].drop(columns="policy").reset_index(drop=True),
                                   direct)
 
@@ -223,7 +229,8 @@ def test_replay_buys_only_what_the_policy_names():
     round 2: p b1 c1 a1 -> 11/12: every item past 0.8, none named, the replay ends on 7 of 10 labels.
     All ten labels: s a1 h0 g0 -> (10, 9)/19 -> 0, right: 1.0, which the curve never reaches."""
     labels, truth = _weighted_panel()
-    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8)
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8,
+                   explore=0, min_gain=None)
     assert curve["n_labels"].tolist() == [4, 6, 7]
     assert curve["named"].tolist() == [2, 1, 0]
     np.testing.assert_allclose(curve["share"], [0.4, 0.6, 0.7])
@@ -236,7 +243,8 @@ def test_replay_buys_only_what_the_policy_names():
 
 def test_a_policy_that_names_none_ends_the_replay():
     labels, truth = _weighted_panel()
-    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.6)
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.6,
+                   explore=0, min_gain=None)
     assert curve["n_labels"].tolist() == [4] and curve["named"].tolist() == [0]
 
 
@@ -244,26 +252,30 @@ def test_exploration_gives_the_items_with_fewest_labels_their_share_past_the_sto
     labels, truth = _weighted_panel()
     # explore 1/3 of B = 3: one label a round to the item with the fewest labels, stopping advice or not;
     # round 0: every item has 1 label: p and r (the policy's own highest scores, 1/3) tie, then the seeded order
-    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8, explore=1 / 3)
+    curve = replay(labels, truth, WeightedVote, policy="uncertainty", round_share=0.3, stop=0.8, explore=1 / 3,
+                   min_gain=None)
     assert curve["named"].iloc[0] == 3  # p and r by the policy, and one of them again by exploration
     assert curve["n_labels"].iloc[-1] == 10  # exploration reaches every label
     assert curve["accuracy"].iloc[-1] == 1.0
     data = as_crowd_labels(labels)
-    plan = next_labels(data, np.full((4, 2), 0.5), 2, policy="uncertainty", stop=0.4, explore=0.5,
+    plan = next_labels(data, np.full((4, 2), 0.5), 2, policy="uncertainty", stop=0.4, explore=0.5, min_gain=None,
                        candidates=pd.DataFrame({"item": ["q", "r"], "available": [1, 1]}))
     assert len(plan) == 1 and plan["item"].iloc[0] in {"q", "r"}  # q and r have 2 labels, s 3, p 3
     with pytest.raises(ValueError, match="explore"):
         next_labels(data, np.full((4, 2), 0.5), 2, explore=1.5)
 
 
-def test_replay_policies_reports_a_stall():
+def test_replay_policies_reports_a_stop_at_the_first_fit():
     labels = pd.DataFrame({"item": ["p", "q", "p", "q", "r", "s", "q", "s"],
                            "judge": ["x", "x", "y", "y", "x", "x", "z", "y"],
                            "label": [0, 1, 1, 1, 0, 1, 0, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r", "s"], "truth": [0, 1, 0, 1]})
-    # majority vote is sure (1.0) of every item on one label: the stopping advice stops at once, on 4 of 8
-    summary, _ = replay_policies(labels, truth, "majority_vote", policies=("uncertainty",), round_share=0.25)
+    # majority vote is sure (1.0) of every item on one label: no label can change a decision, the expected
+    # gain is 0 and the advice stops at once, on 4 of 8
+    summary, curves = replay_policies(labels, truth, "majority_vote", params={"calibrate": None},
+                                      policies=("uncertainty",), round_share=0.25)
     row = summary.iloc[0]
-    assert row["final_share"] == 0.5 and row["rounds"] == 1 and row["final_accuracy"] == 1.0
-    # all labels: p 0/1 tie -> 0 (right), q 1 1 0 -> 1, r 0, s 1 1: 1.0, reached at the start
-    assert row["reached"] and row["labels_needed"] == 0.5
+    assert row["stop_share"] == 0.5 and row["rounds"] == 1 and row["stop_accuracy"] == 1.0
+    assert curves["gain_per_label"].tolist() == [0.0] and curves["estimated_accuracy"].tolist() == [1.0]
+    # all labels: p 0/1 tie -> 0 (right), q 1 1 0 -> 1, r 0, s 1 1: 1.0, no shortfall
+    assert row["all_labels_accuracy"] == 1.0 and row["shortfall"] == 0.0

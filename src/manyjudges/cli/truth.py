@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from manyjudges.cli.options import add_duplicates, add_judges_file, add_method, family_verbs, parser_kwargs
 from manyjudges.cli.terminal import CommandError, Output, Stages, build, input_path, parse_params
 
 if TYPE_CHECKING:
     from manyjudges.truth import TruthEstimator
+    from manyjudges.truth.active import Advice
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "truth_method"]
 
@@ -41,7 +40,9 @@ EXAMPLES = {
         example (the labels of 'manyjudges truth infer --help'):
           manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
         writes item, score: the labels to buy next, best first (an item appears once per label it
-        deserves; items already sure, past --stop, get none).""",
+        deserves; items already sure, past --stop, get none), and prints on stderr the estimated accuracy
+        now (the mean top posterior), the expected gain of the 2 labels and, when the expected gain per
+        label is below --min-gain, that it is time to stop (the table is then empty: its header only).""",
 }
 
 
@@ -87,6 +88,10 @@ def add_commands(subparsers: Any) -> None:
                         "--workers-available is the former spelling")
     p.add_argument("--stop", type=float, default=0.99, metavar="P",
                    help="items whose top posterior is at least P get no label (default 0.99; 1 to turn it off)")
+    p.add_argument("--min-gain", type=float, default=None, metavar="G",
+                   help="name no label when the budget's expected gain per label (the expected number of items "
+                        "it sets right, read from the posteriors, divided by B) is below G: at least one item set "
+                        "right per 1/G labels (default 0.05; 0: never stop)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
     add_duplicates(p, "(item, judge)")
     p.set_defaults(run=cmd_truth_next)
@@ -162,16 +167,19 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     return Output(table, tuple(files), tuple(notes), result)
 
 
-def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
-    """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them."""
+def cmd_truth_next(args: argparse.Namespace) -> Output:
+    """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them, or none (the stop)."""
     from manyjudges.io.id_counts import read_id_counts
     from manyjudges.io.labels import read_crowd_labels
-    from manyjudges.truth.active import fitted_confusions, next_labels
+    from manyjudges.truth.active import DEFAULT_MIN_GAIN, advise, fitted_confusions
 
     if args.budget < 1:
         raise CommandError(f"--budget must be a positive integer, got {args.budget}")
     if not 0 < args.stop <= 1:
         raise CommandError(f"--stop must be in (0, 1], got {args.stop:g}")
+    min_gain = DEFAULT_MIN_GAIN if args.min_gain is None else args.min_gain
+    if min_gain is not None and not min_gain >= 0:
+        raise CommandError(f"--min-gain must be at least 0, got {min_gain:g}")
     estimator, classes = truth_method(args)
     for flag, value in (("--candidates", args.candidates), ("--judges-available", args.judges_available)):
         if value == "-":
@@ -190,6 +198,18 @@ def cmd_truth_next(args: argparse.Namespace) -> pd.DataFrame:
         estimator.fit(data)
         posteriors, confusions = estimator.proba_.to_numpy(), fitted_confusions(estimator, data)
     with stages(f"choosing {args.budget:,} labels ({args.policy})"):
-        return next_labels(data, posteriors, args.budget, policy=args.policy, confusions=confusions,
-                           candidates=candidates, judges_available=judges,
-                           stop=None if args.stop >= 1 else args.stop)
+        advice = advise(data, posteriors, args.budget, policy=args.policy, confusions=confusions,
+                        candidates=candidates, judges_available=judges,
+                        stop=None if args.stop >= 1 else args.stop, min_gain=min_gain)
+    return Output(advice.table, notes=advice_notes(advice))
+
+
+def advice_notes(advice: Advice) -> tuple[str, ...]:
+    """Return the stderr lines of ``truth next``: the estimated accuracy, the budget's expected gain, and the stop."""
+    notes = [f"estimated accuracy now: {advice.accuracy:.4f} (the mean top posterior over {advice.n_items:,} items)",
+             f"expected gain of the next {advice.budget:,} labels: {advice.gain_accuracy:+.4f} accuracy, "
+             f"{advice.gain:.2f} items, {advice.per_label:.4f} items per label"]
+    if advice.stopped:
+        notes.append(f"stop: the expected gain per label, {advice.per_label:.4f}, is below --min-gain "
+                     f"{advice.min_gain:g}; no label is worth buying (the table is empty)")
+    return tuple(notes)

@@ -21,19 +21,20 @@ Policies, each a score per item from a fitted truth method's posteriors T (n_ite
 - ``"uniform"``: the items with the fewest labels first (seeded random order among equals).
 - ``"random"``: a seeded random order.
 
-Items whose top posterior is at least ``stop`` get none (stopping advice), as do items with a
-score of 0. The posteriors are read as given: calibrated ones (``calibrate="tempering"``, or
-``auto``) make the expected gains mean what they say.
+The stop (every policy's, read from the lookahead whatever policy then names the labels): with
+G(B) the sum of the B best lookahead rates over the candidate items (:func:`budget_gain`: the expected
+number of items the budget sets right if it goes where the lookahead says), the advice names no label
+when G(B) / B < ``min_gain`` (:func:`advise`): G reads "at least one item set right per 1/G labels".
+Items whose top posterior is at least ``stop`` get none (the item-level stop), as do items with a score
+of 0 under the lookahead. The posteriors are read as given: calibrated ones (``calibrate="tempering"``,
+or ``auto``) make the expected gains mean what they say.
 
-Exploration (``explore``; default the policy's own: 0.1 for the lookahead, 0 for the others): the
-first ceil(explore * budget) labels go one each to the items with the fewest labels, whatever their
-posterior and score (the stopping advice does not apply to them): by labels so far, then the
-policy's own score of the item's next label, then a seeded random order; the rest of the budget
-goes by the policy. It bounds how long overconfident posteriors can keep an item on few labels:
-on the replay of the mirror's truth sets the lookahead without it stopped short of the all-labels
-accuracy on four of nine sets, its posteriors at least 0.99 sure of most items while a tenth to
-half of the items were still on one label; 0.1 is the share picked leave-one-set-out on those
-sets (``benchmarks/truth_active_fixes.py``).
+Exploration (``explore``; default :data:`DEFAULT_EXPLORE`, the same share for every policy): the first
+ceil(explore * budget) labels go one each to the items with the fewest labels, whatever their
+posterior and score (the item-level stop does not apply to them): by labels so far, then the policy's
+own score of the item's next label, then a seeded random order; the rest of the budget goes by the
+policy. It stops when the advice stops. The defaults of ``min_gain``, ``explore`` and ``stop`` were
+chosen leave one group out on the development pool (``benchmarks/truth_active.py``).
 """
 from __future__ import annotations
 
@@ -50,14 +51,20 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.heldout import judge_confusions
 
-__all__ = ["POLICIES", "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",
+__all__ = ["DEFAULT_EXPLORE", "DEFAULT_MIN_GAIN", "DEFAULT_STOP", "POLICIES", "Advice", "advise", "budget_gain",
+           "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",
            "policy_scores", "typical_confusion"]
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")
-#: each policy's share of a budget for the items with the fewest labels (``explore=None``)
-DEFAULT_EXPLORE = {"lookahead": 0.1, "uncertainty": 0.0, "uniform": 0.0, "random": 0.0}
-#: items at least this sure of their class get no label by default
-DEFAULT_STOP = 0.99
+#: every policy's share of a budget for the items with the fewest labels (``explore=None``): none, chosen leave
+#: one group out against 0.1 on the development pool (``benchmarks/truth_active.py``)
+DEFAULT_EXPLORE = 0.0
+#: items at least this sure of their class get no label by default (kept: it lowers the baselines' share of
+#: labels at the stop, the lookahead's alike)
+DEFAULT_STOP: float | None = 0.99
+#: the advice stops when the budget's expected gain per label is below this (items set right per label): one
+#: item per 20 labels, chosen leave one group out on the development pool (``benchmarks/truth_active.py``)
+DEFAULT_MIN_GAIN: float | None = 0.05
 
 
 def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
@@ -161,6 +168,31 @@ class _Plan:
     scores: np.ndarray
 
 
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise` says: the labels to buy next and why (or why none).
+
+    ``table``: ``item, score`` (and ``judge``), best first, empty (header only) when the advice stops;
+    ``accuracy``: the estimated accuracy now, the mean top posterior over the items; ``gain``: the
+    expected number of items the budget sets right (:func:`budget_gain`); ``per_label``: ``gain / budget``;
+    ``stopped``: True when ``per_label`` is below ``min_gain``.
+    """
+
+    table: pd.DataFrame
+    accuracy: float
+    gain: float
+    per_label: float
+    budget: int
+    n_items: int
+    min_gain: float | None
+    stopped: bool
+
+    @property
+    def gain_accuracy(self) -> float:
+        """The expected gain of the budget in accuracy: ``gain / n_items``."""
+        return self.gain / max(self.n_items, 1)
+
+
 def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: np.ndarray,
               positive_only: bool) -> _Plan:
     """Return the ``budget`` best (item, level) pairs of ``scores`` (n_items, L) among eligible items.
@@ -179,6 +211,22 @@ def _allocate(scores: np.ndarray, available: np.ndarray, budget: int, eligible: 
     return _Plan(item[order], score[order])
 
 
+def budget_gain(rates: np.ndarray, budget: int, eligible: np.ndarray | None = None,
+                available: np.ndarray | None = None) -> float:
+    """Return the expected number of items a budget of B labels sets right, if it goes where the lookahead says.
+
+    G(B) = the sum of the B largest lookahead rates ``rates[i, k]`` (:func:`lookahead_rates`: the expected
+    gain in accuracy of item i's (k+1)-th next label, the concave envelope of E_0..E_M) over the
+    ``eligible`` items, each at most ``available`` levels. Each rate is an expected number of items set
+    right (E_m is the probability that item i's decision is right after m labels), so G(B) counts items;
+    G(B) / B is the budget's expected gain per label, the stop rule's (:func:`advise`).
+    """
+    n = len(rates)
+    eligible = np.ones(n, dtype=bool) if eligible is None else eligible
+    available = np.full(n, rates.shape[1], dtype=np.int64) if available is None else available
+    return float(_allocate(rates, available, int(budget), eligible, positive_only=True).scores.sum())
+
+
 def _explore(counts: np.ndarray, first_scores: np.ndarray, available: np.ndarray, n: int, seed: int) -> np.ndarray:
     """Up to ``n`` item codes, one each, among items with ``available`` > 0.
 
@@ -189,10 +237,107 @@ def _explore(counts: np.ndarray, first_scores: np.ndarray, available: np.ndarray
     return order[available[order] > 0][:n]
 
 
+@dataclass(frozen=True)
+class _Offer:
+    """The candidate items (``offered``), the ones the policy may name (``eligible``), labels left each."""
+
+    offered: np.ndarray
+    eligible: np.ndarray
+    available: np.ndarray
+
+
+def _offer(data: CrowdLabels, posteriors: np.ndarray, candidates: pd.DataFrame | None,
+           stop: float | None) -> _Offer:
+    """Which items may get labels, and how many each (``candidates``; ``stop`` for ``eligible``)."""
+    offered = np.ones(data.n_items, dtype=bool)
+    available = np.full(data.n_items, np.iinfo(np.int64).max // 4, dtype=np.int64)
+    if candidates is not None:
+        position = pd.Index(data.items.astype(str)).get_indexer(candidates["item"].astype(str))
+        known = position >= 0
+        if not known.all():
+            example = candidates["item"].iloc[int(np.flatnonzero(~known)[0])]
+            warnings.warn(f"candidates: {int((~known).sum())} of {len(known)} items have no labels (nothing is known "
+                          f"of them, e.g. {example!r}) and are left out", DataWarning, stacklevel=3)
+        offered = np.zeros(data.n_items, dtype=bool)
+        offered[position[known]] = True
+        if "available" in candidates.columns:
+            cap = np.zeros(data.n_items, dtype=np.int64)
+            cap[position[known]] = candidates["available"].to_numpy()[known].astype(np.int64)
+            available = cap
+            offered &= cap > 0
+    available = np.where(offered, available, 0)
+    eligible = offered.copy() if stop is None else offered & (posteriors.max(axis=1) < stop)
+    return _Offer(offered, eligible, available)
+
+
+def _check(budget: int, explore: float, min_gain: float | None, confusions: np.ndarray | None) -> None:
+    if int(budget) != budget or budget < 1:
+        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    if not 0 <= explore <= 1:
+        raise ValueError(f"explore must be a share in [0, 1], got {explore!r}")
+    if min_gain is not None and not min_gain >= 0:
+        raise ValueError(f"min_gain must be at least 0 (or None: no stop), got {min_gain!r}")
+    if min_gain is not None and confusions is None:
+        raise ValueError("min_gain needs the judges' confusions (the stop rule reads the lookahead's expected "
+                         "gains); min_gain=None turns the stop off")
+
+
+def _plan(policy: str, scores: np.ndarray, counts: np.ndarray, offer: _Offer, budget: int, explore: float,
+          seed: int) -> _Plan:
+    """Return the policy's labels: ceil(explore * budget) one each to the fewest-labelled items, the rest by score."""
+    available = offer.available
+    explored = np.zeros(0, dtype=np.int64)
+    if explore > 0:
+        explored = _explore(counts, scores[:, 0], available, int(np.ceil(explore * budget)), seed)
+        available = available.copy()
+        available[explored] -= 1
+    plan = _allocate(scores, available, budget - len(explored), offer.eligible, positive_only=policy == "lookahead")
+    if len(explored):
+        plan = _Plan(np.concatenate([plan.items, explored]), np.concatenate([plan.scores, scores[explored, 0]]))
+    return plan
+
+
+def advise(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
+           confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
+           judges_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP, seed: int = 0,
+           explore: float | None = None, min_gain: float | None = DEFAULT_MIN_GAIN) -> Advice:
+    """Name the ``budget`` labels to buy next, or none when they are not worth buying: an :class:`Advice`.
+
+    The stop rule (every policy's, read from the lookahead whatever policy then names the labels): with
+    G(B) = :func:`budget_gain` of the lookahead rates of the typical judge (:func:`lookahead_rates`) over
+    the candidate items, the advice names no label when G(B) / B < ``min_gain`` (None: never stops;
+    ``min_gain`` G reads "at least one item set right per 1/G labels"). Otherwise the labels of
+    :func:`next_labels`' description. The posteriors should be calibrated for G(B) to mean what it says.
+    """
+    explore = DEFAULT_EXPLORE if explore is None else explore
+    _check(budget, explore, min_gain, confusions)
+    budget = int(budget)
+    t = np.asarray(posteriors, dtype=float)
+    counts = np.bincount(data.item, minlength=data.n_items)
+    typical = None if confusions is None else typical_confusion(confusions, data.judge_counts)
+    offer = _offer(data, t, candidates, stop)
+    gain = 0.0 if typical is None else budget_gain(lookahead_rates(t, typical), budget, offer.eligible,
+                                                   offer.available)
+    stopped = min_gain is not None and gain / budget < min_gain
+    plan = _Plan(np.zeros(0, dtype=np.int64), np.zeros(0))
+    if not stopped:
+        plan = _plan(policy, policy_scores(policy, t, typical, counts, seed), counts, offer, budget, explore, seed)
+    table = pd.DataFrame({"item": data.items[plan.items], "score": plan.scores})
+    if judges_available is not None:
+        table = _assign_judges(data, t, confusions, plan, judges_available, table)
+    if not stopped and len(table) < budget:
+        warnings.warn(f"next labels: {len(table)} of the {budget} asked for can be given (the other items are "
+                      f"past stop={stop}, have nothing to gain or no labels left, or no listed judge can take them)",
+                      DataWarning, stacklevel=2)
+    return Advice(table.reset_index(drop=True), float(t.max(axis=1).mean()) if len(t) else float("nan"), gain,
+                  gain / budget, budget, data.n_items, min_gain, stopped)
+
+
 def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
                 confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
                 judges_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
-                seed: int = 0, explore: float | None = None) -> pd.DataFrame:
+                seed: int = 0, explore: float | None = None,
+                min_gain: float | None = DEFAULT_MIN_GAIN) -> pd.DataFrame:
     """Name the ``budget`` labels to buy next, best first: ``item, score`` (and ``judge`` with ``judges_available``).
 
     ``posteriors`` (n_items, K) and ``confusions`` (n_judges, K, K) come from a method fitted on ``data``.
@@ -202,56 +347,13 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
     listed judge, not yet on that item, whose label tells most about its class (mutual information
     under the item's posterior and the judge's confusion). A budget larger than what can be given
     returns what can, with a DataWarning. Items whose top posterior is at least ``stop`` get none (None:
-    no stopping advice). ``explore``: the share of the budget (rounded up) given one label each to the
-    candidate items with the fewest labels, stopping advice or not (module docstring); listed last;
-    None: the policy's own (:data:`DEFAULT_EXPLORE`: 0.1 for the lookahead, 0 for the others).
+    no item-level stop). ``explore``: the share of the budget (rounded up) given one label each to the
+    candidate items with the fewest labels, item-level stop or not (module docstring); listed last;
+    None: :data:`DEFAULT_EXPLORE`, the same for every policy. ``min_gain``: the stop rule of
+    :func:`advise` (the table is empty when the budget's expected gain per label is below it).
     """
-    if int(budget) != budget or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    if explore is None:
-        explore = DEFAULT_EXPLORE.get(policy, 0.0)
-    if not 0 <= explore <= 1:
-        raise ValueError(f"explore must be a share in [0, 1], got {explore!r}")
-    t = np.asarray(posteriors, dtype=float)
-    counts = np.bincount(data.item, minlength=data.n_items)
-    typical = None if confusions is None else typical_confusion(confusions, data.judge_counts)
-    scores = policy_scores(policy, t, typical, counts, seed)
-    eligible = np.ones(data.n_items, dtype=bool) if stop is None else t.max(axis=1) < stop
-    available = np.full(data.n_items, np.iinfo(np.int64).max // 4, dtype=np.int64)
-    if candidates is not None:
-        position = pd.Index(data.items.astype(str)).get_indexer(candidates["item"].astype(str))
-        known = position >= 0
-        if not known.all():
-            example = candidates["item"].iloc[int(np.flatnonzero(~known)[0])]
-            warnings.warn(f"candidates: {int((~known).sum())} of {len(known)} items have no labels (nothing is known "
-                          f"of them, e.g. {example!r}) and are left out", DataWarning, stacklevel=2)
-        mask = np.zeros(data.n_items, dtype=bool)
-        mask[position[known]] = True
-        eligible &= mask
-        if "available" in candidates.columns:
-            cap = np.zeros(data.n_items, dtype=np.int64)
-            cap[position[known]] = candidates["available"].to_numpy()[known].astype(np.int64)
-            available = np.minimum(available, cap)
-            eligible &= cap > 0
-    explored = np.zeros(0, dtype=np.int64)
-    if explore > 0:
-        offered = available.copy()
-        if candidates is not None:
-            offered[~mask] = 0
-        explored = _explore(counts, scores[:, 0], offered, int(np.ceil(explore * budget)), seed)
-        available = available.copy()
-        available[explored] -= 1
-    plan = _allocate(scores, available, int(budget) - len(explored), eligible, positive_only=policy == "lookahead")
-    if len(explored):
-        plan = _Plan(np.concatenate([plan.items, explored]), np.concatenate([plan.scores, scores[explored, 0]]))
-    table = pd.DataFrame({"item": data.items[plan.items], "score": plan.scores})
-    if judges_available is not None:
-        table = _assign_judges(data, t, confusions, plan, judges_available, table)
-    if len(table) < budget:
-        warnings.warn(f"next labels: {len(table)} of the {int(budget)} asked for can be given (the other items are "
-                      f"past stop={stop}, have nothing to gain or no labels left, or no listed judge can take them)",
-                      DataWarning, stacklevel=2)
-    return table.reset_index(drop=True)
+    return advise(data, posteriors, budget, policy, confusions, candidates, judges_available, stop, seed, explore,
+                  min_gain).table
 
 
 def _assign_judges(data: CrowdLabels, posteriors: np.ndarray, confusions: np.ndarray | None, plan: _Plan,
