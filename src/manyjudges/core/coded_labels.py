@@ -13,8 +13,8 @@ builds the same codes straight from a file.
 Classes: with ``classes`` given (e.g. the ordinal names ``G, P, R, X``, lowest first) every
 label must be one of them and the classes are in that order; otherwise integer labels give the
 classes ``0 .. max(label)`` (a class nobody used still counts) and other labels their sorted
-distinct values, and classes read so that look like mistakes (codes above a run of unused codes
-holding few labels, a rare class only one judge gave) are warned about
+distinct values; of the classes so read, those that look like mistakes (codes above a run of unused
+codes holding few labels, a rare class only one judge gave) are warned about
 (:mod:`manyjudges.core.stray_classes`).
 """
 from __future__ import annotations

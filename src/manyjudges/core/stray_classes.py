@@ -2,9 +2,10 @@
 
 When no classes are declared, every distinct label is a class, and integer labels give the classes
 ``0 .. max(label)``, each with its own posterior column. A stray label then silently adds classes:
-three labels 5, 5 and 10 among 10,000 grades 0-3 make eleven classes, seven of them unused. Two kinds
-of class are warned about (:class:`StrayClassesWarning`, a :class:`~manyjudges.core.data_warning.DataWarning`);
-declaring the classes (``classes=`` in Python, ``--labels`` on the command line) silences both.
+three labels 5, 5 and 10 among 10,000 grades 0-3 make eleven classes, five of them unused. Two kinds
+of class are warned about (:class:`StrayClassesWarning`, a :class:`~manyjudges.core.data_warning.DataWarning`;
+the rules are ours); declaring the classes (``classes=`` in Python, ``--labels`` on the command line)
+silences both.
 
 * **Outside codes** (integer labels only): the codes above a run of unused codes, when together they hold
   at most ``OUTSIDE_SHARE`` (1%) of the labels. Of the gaps that qualify, the lowest is taken, so that
