@@ -333,7 +333,7 @@ def test_progress_bar_only_on_a_terminal():
                                  "arena leaderboard", "arena verdicts", "arena winrate", "truth infer"])
 def test_every_help_example_runs_as_written(key, tmp_path):
     """The shell lines under 'example' in each --help run in an empty folder and succeed; stderr has at most the
-    arena verbs' line saying what they read."""
+    arena verbs' line saying what they read and auto's weights (truth infer's default method)."""
     from manyjudges.cli.parser import examples
 
     text = examples()[key]
@@ -343,7 +343,8 @@ def test_every_help_example_runs_as_written(key, tmp_path):
     script = f'manyjudges() {{ "{sys.executable}" -m manyjudges "$@"; }}\nset -e\n' + "\n".join(commands) + "\n"
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert all(line.startswith("manyjudges: read ") for line in done.stderr.splitlines()), done.stderr
+    assert all(line.startswith(("manyjudges: read ", "auto: weights ")) for line in done.stderr.splitlines()), \
+        done.stderr
 
 
 def test_one_writer_for_every_subcommand(capsys, tmp_path):

@@ -66,10 +66,16 @@ def printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
     return f"printf '{lines}' > {path}"
 
 
-def add_method(parser: argparse.ArgumentParser, family: str) -> None:
-    """Add ``--method`` (required), ``--params JSON`` and ``-o FILE``."""
-    parser.add_argument("--method", required=True,
-                        help=f"a built-in {family} method (manyjudges methods {family}) or package.module:callable")
+def add_method(parser: argparse.ArgumentParser, family: str, default: str | None = None, why: str = "") -> None:
+    """Add ``--method``, ``--params JSON`` and ``-o FILE``.
+
+    ``--method`` is required unless ``default`` names the method run without it; ``why`` (a clause) says what
+    that method does, in the help.
+    """
+    text = f"a built-in {family} method (manyjudges methods {family}) or package.module:callable"
+    if default is not None:
+        text += f" (default: {default}{': ' + why if why else ''})"
+    parser.add_argument("--method", required=default is None, default=default, help=text)
     parser.add_argument("--params", metavar="JSON", help="the method's parameters as a JSON object")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the table here (default: stdout)")
 

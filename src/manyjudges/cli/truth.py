@@ -17,6 +17,16 @@ if TYPE_CHECKING:
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "truth_method"]
 
+#: what the default method does, in the help of --method
+AUTO_HELP = ("majority vote, Wawa, one-coin and full Dawid-Skene, each fitted without each fold of the labels, "
+             "weighed by how well it predicts the withheld labels and anchored to the majority vote; it takes the "
+             "classes as unordered, --params '{\"ordered\": true}' adds the ordinal model")
+#: the help of infer's --labels
+LABELS_HELP = ("the class names in order, lowest first, comma-separated (default: the integer class codes "
+               "0..max(label) of the labels, with a warning for codes above a run of unused codes that hold few "
+               "labels and for a class under 0.1%% of the labels that only one judge gave; --labels silences it). "
+               "The order does not make auto take the classes as ordered: --params '{\"ordered\": true}' does")
+
 EXAMPLES = {
     "truth infer": """\
         LABELS has the columns item, judge (or worker), label: one row per label a judge gave an item;
@@ -26,11 +36,15 @@ EXAMPLES = {
         example (three judges label three items; w3 disagrees with the others):
           printf 'item\\tjudge\\tlabel\\ni1\\tw1\\t1\\ni1\\tw2\\t1\\ni1\\tw3\\t0\\ni2\\tw1\\t0\\ni2\\tw2\\t0\\ni2\\tw3\\t1\\ni3\\tw1\\t1\\ni3\\tw2\\t1\\ni3\\tw3\\t1\\n' > labels.tsv
           printf 'item\\ttruth\\ni1\\t1\\ni2\\t0\\n' > truth.tsv
-          manyjudges truth infer labels.tsv --method dawid_skene --truth truth.tsv --judges judges.tsv -o labels_inferred.tsv
-        writes item, label and one posterior column per class (p_0, p_1) to labels_inferred.tsv (i1 1, i2 0, i3 1),
-        judge, skill to judges.tsv, and prints the accuracy on the items of truth.tsv (1.0000 on 2 items).
+          manyjudges truth infer labels.tsv --truth truth.tsv --judges judges.tsv -o labels_inferred.tsv
+          manyjudges truth infer labels.tsv --method dawid_skene -o dawid_skene.tsv
+        The first runs auto, the default --method: it writes item, label and one posterior column per class
+        (p_0, p_1) to labels_inferred.tsv (i1 1, i2 0, i3 1), judge, skill to judges.tsv, prints auto's weights
+        (here majority_vote 1.00: on three items its posteriors predict the withheld labels best)
+        and the accuracy on the items of truth.tsv (1.0000 on 2 items). The second fits the method it names
+        (manyjudges methods truth lists them).
 
-        manyjudges truth next LABELS --method NAME --budget B: where the next labels should go
+        manyjudges truth next LABELS --budget B: where the next labels should go
         (manyjudges truth next --help). manyjudges truth LABELS ... is short for manyjudges truth infer
         LABELS ...""",
     "truth next": """\
@@ -38,7 +52,7 @@ EXAMPLES = {
         more labels it can still get); JUDGES has the column judge and optionally available.
 
         example (the labels of 'manyjudges truth infer --help'):
-          manyjudges truth next labels.tsv --method dawid_skene --budget 2 -o next.tsv
+          manyjudges truth next labels.tsv --budget 2 -o next.tsv
         writes item, score: the labels to buy next, best first (an item appears once per label it
         deserves; items already sure, past --stop, get none), and prints on stderr the estimated accuracy
         now (the mean top posterior), the expected gain of the 2 labels and, when the expected gain per
@@ -52,7 +66,7 @@ def add_commands(subparsers: Any) -> None:
     p = verbs.add_parser("infer", **parser_kwargs("one class per item (with its posteriors) and a skill per judge, "
                                                   "from many judges' labels", EXAMPLES["truth infer"]))
     p.add_argument("labels_table", metavar="LABELS")
-    add_method(p, "truth")
+    add_method(p, "truth", default="auto", why=AUTO_HELP)
     p.add_argument("--truth", metavar="TRUTH", help="item, truth: print the accuracy on these items, and how far the "
                                                      "posteriors can be trusted there (ECE, AUROC: docs/methods.md)")
     p.add_argument("--gold", metavar="GOLD", help=(
@@ -64,8 +78,7 @@ def add_commands(subparsers: Any) -> None:
                                                     "majority_agreement, pooled_log_likelihood, gold_accuracy, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
                                                     "seconds)")
-    p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated "
-                                                     "(default: integer class codes 0..K-1)")
+    p.add_argument("--labels", metavar="NAMES", help=LABELS_HELP)
     add_duplicates(p, "(item, judge)")
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
@@ -76,7 +89,7 @@ def add_commands(subparsers: Any) -> None:
         "where the next labels should go: the items (and judges) whose next label is expected to fix most",
         EXAMPLES["truth next"]))
     p.add_argument("labels_table", metavar="LABELS")
-    add_method(p, "truth")
+    add_method(p, "truth", default="auto", why=AUTO_HELP)
     p.add_argument("--budget", type=int, required=True, metavar="B", help="how many labels to buy next")
     p.add_argument("--policy", default="lookahead", choices=["lookahead", "uncertainty", "uniform", "random"],
                    help="lookahead (default): the expected gain in accuracy of the next labels (docs/methods.md); "

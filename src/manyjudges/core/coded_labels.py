@@ -13,7 +13,9 @@ builds the same codes straight from a file.
 Classes: with ``classes`` given (e.g. the ordinal names ``G, P, R, X``, lowest first) every
 label must be one of them and the classes are in that order; otherwise integer labels give the
 classes ``0 .. max(label)`` (a class nobody used still counts) and other labels their sorted
-distinct values.
+distinct values; of the classes so read, those that look like mistakes (codes above a run of unused
+codes holding few labels, a rare class only one judge gave) are warned about
+(:mod:`manyjudges.core.stray_classes`).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys
 from manyjudges.core.natural_order import natural_ids
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
+from manyjudges.core.stray_classes import warn_stray_classes
 
 __all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
            "gold_codes", "id_positions", "is_canonical", "repeated_pairs"]
@@ -254,6 +257,8 @@ def as_crowd_labels(
     ``"error"`` (the default: a ValueError naming the first repeat), ``"keep"`` (each row is one
     label, as in Dawid and Skene's repeated responses), ``"first"`` or ``"last"`` (keep one).
     ``source`` names the table in error messages. Items and judges are coded in sorted id order.
+    Without ``classes``, stray classes are warned about
+    (:class:`~manyjudges.core.stray_classes.StrayClassesWarning`).
     """
     if isinstance(labels, CrowdLabels):
         return labels
@@ -294,6 +299,8 @@ def as_crowd_labels(
             rows = np.flatnonzero(kept)
             item, judge, label_values = item[kept], judge[kept], label_values.iloc[rows]
     label, order = _label_codes(label_values, classes, source, rows)
+    if classes is None:  # read from the labels: warn of the classes that look like mistakes
+        warn_stray_classes(label, judge, order, judges, pd.api.types.is_integer_dtype(order.dtype), source)
     dtype = code_dtype(len(items) * len(order), len(judges) * len(order))
     return CrowdLabels(item=item.astype(dtype), judge=judge.astype(dtype), label=label.astype(dtype), items=items,
                        judges=judges, classes=order)

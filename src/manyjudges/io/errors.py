@@ -6,6 +6,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from manyjudges.core.data_warning import DataWarning
+
+__all__ = ["ChecksumError", "DataError", "DataWarning", "DownloadError", "not_utf8", "read_utf8"]
+
 #: bytes shown on each side of the first byte that is not UTF-8
 _UTF8_CONTEXT = 20
 
@@ -87,10 +91,6 @@ def read_utf8(path: str | os.PathLike[str]) -> str:
         return Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise not_utf8(path) from None
-
-
-class DataWarning(UserWarning):
-    """Input that is read, with something left out: ignored columns, truth rows without labels."""
 
 
 class ChecksumError(DataError):

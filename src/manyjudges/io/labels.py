@@ -39,6 +39,7 @@ from manyjudges.core.label_keys import keys_to_codes, label_keys, sorted_keys_re
 from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
+from manyjudges.core.stray_classes import warn_stray_classes
 from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
 from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.errors import DataWarning
@@ -216,9 +217,15 @@ def read_crowd_labels(path: PathLike, classes: Sequence | None = None, duplicate
     The labels are in file order, or with ``sort`` sorted by (item, judge, label) code, the order every
     fit runs on (:func:`~manyjudges.core.coded_labels.canonical_order`): the one sort that looks for
     repeated (item, judge) pairs also orders the labels, and a fit need not sort them again.
+
+    Without ``classes``, codes above a run of unused codes that hold few labels, and rare classes only one
+    judge gave, are warned about (:class:`~manyjudges.core.stray_classes.StrayClassesWarning`, naming the
+    file, the codes and their counts).
     """
     data = _read_labels(path, classes, duplicates, sort).data
     give_back_freed_memory()  # the parse's and the sort's temporaries
+    if classes is None:  # the classes are the codes 0 .. max(label): warn of those that look like mistakes
+        warn_stray_classes(data.label, data.judge, data.classes, data.judges, True, os.fspath(path))
     return data
 
 

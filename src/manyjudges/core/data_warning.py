@@ -1,0 +1,12 @@
+"""The warning of input that is read with something left out or doubtful (re-exported by :mod:`manyjudges.io.errors`).
+
+It lives in the core so that the coding of labels (:mod:`manyjudges.core.coded_labels`), below the readers,
+can warn with it too.
+"""
+from __future__ import annotations
+
+__all__ = ["DataWarning"]
+
+
+class DataWarning(UserWarning):
+    """Input that is read, with something left out: ignored columns, truth rows without labels."""
