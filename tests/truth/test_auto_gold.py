@@ -86,17 +86,18 @@ def test_no_gold_answer_scores_the_fit_it_trained(spy):
     assert row["gold_accuracy"] == 0.0  # 1.0 had any fold been given the gold it is scored on
 
 
-def answer(name, right):
-    return GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool))
+def answer(name, right, score=0.0):
+    return GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool), score)
 
 
 def test_gold_choice_by_mcnemar_against_the_labels_only_answer():
     base = answer(LABEL_ANSWER, [1, 1, 0, 0, 0, 0, 0, 0])
     better = answer("a", [1, 1, 1, 1, 1, 1, 0, 0])   # b = 4, c = 0: evidence 2
-    best = answer("b", [0, 1, 1, 1, 1, 1, 1, 1])     # b = 6, c = 1: evidence 5 / sqrt(7) = 1.89
+    best = answer("b", [0, 1, 1, 1, 1, 1, 1, 1], -1.0)  # b = 6, c = 1: evidence 5 / sqrt(7) = 1.89
     assert gold_evidence(better.right, base.right) == pytest.approx(2.0)
     assert gold_choice([base, better, best], 2.0) == 1        # only "a" passes
-    assert gold_choice([base, better, best], 1.5) == 2        # both pass: the one right most often
+    assert gold_choice([base, better, best], 1.5, "accuracy") == 2    # both pass: the one right most often
+    assert gold_choice([base, better, best], 1.5, "log_score") == 1   # both pass: the higher log score
     assert gold_choice([base, better, best], 2.5) == 0
     assert gold_choice([base, better, best], None) == 0
 

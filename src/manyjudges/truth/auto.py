@@ -59,7 +59,7 @@ ordinal Dawid-Skene model; any registry name can be added (``candidates=[...]``)
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
@@ -117,7 +117,10 @@ REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "g
 GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 #: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
 #: statistic replaces it (:func:`gold_choice`)
-DEFAULT_GOLD_EVIDENCE: float | None = 2.0
+DEFAULT_GOLD_EVIDENCE: float | None = 1.5
+#: how the gold ranks the answers that beat the labels-only answer (:func:`gold_choice`)
+GOLD_RANKS = ("accuracy", "log_score")
+GOLD_RANK = "accuracy"
 #: the name of the labels-only answer (the anchored stack) among the answers the gold chooses from
 LABEL_ANSWER = "labels_only"
 
@@ -305,15 +308,39 @@ class GoldAnswer:
     #: (n_items, K) per fold: fitted without the fold's labels and gold answers
     folds: tuple[np.ndarray, ...]
     full: np.ndarray
-    #: whether its fold posteriors get each withheld gold answer right (:func:`gold_right`)
+    #: whether its fold posteriors get each withheld gold answer right (argmax, in the folds' order)
     right: np.ndarray
+    #: the mean log probability of the withheld gold answers' classes, its fold posteriors calibrated on them
+    log_score: float
+
+
+def gold_rows(folds: Sequence[np.ndarray], split: FoldSplit) -> HeldOut:
+    """Return the withheld gold answers as a :class:`HeldOut`: each one's fold posterior and class, one-hot."""
+    k = folds[0].shape[1] if len(folds) else 1
+    posteriors = [fitted[items] for fitted, (items, _) in zip(folds, split.gold_withheld)]
+    said = [np.eye(k)[classes] for _, classes in split.gold_withheld]
+    return HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
+
+
+def gold_calibration(held: HeldOut) -> tuple[Callable[[np.ndarray], np.ndarray], float]:
+    """(calibrate, beta): the calibration fitted on withheld gold answers (``held``, from :func:`gold_rows`).
+
+    The one place it is fitted: posteriors T -> T^beta, the beta that gives the known classes of ``held`` the
+    highest mean log probability (:func:`~manyjudges.truth.heldout.fit_tempering`; Guo et al. 2017's temperature
+    scaling, on gold answers no fit was given).
+    """
+    beta = fit_tempering(held)
+    return (lambda posteriors: temper(posteriors, beta)), beta
 
 
 def gold_answer(name: str, split: FoldSplit, folds: Sequence[np.ndarray], full: np.ndarray) -> GoldAnswer:
     """Return a :class:`GoldAnswer` from fold and full posteriors, scored on the gold each fold withholds."""
     parts = [row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(folds, split.gold_withheld)]
     right = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
-    return GoldAnswer(name, tuple(folds), full, right)
+    held = gold_rows(folds, split)
+    calibrate, _ = gold_calibration(held)
+    score = log_score(np.einsum("et,et->e", calibrate(held.posteriors), held.said)) if len(right) else float("nan")
+    return GoldAnswer(name, tuple(folds), full, right, score)
 
 
 def label_answer(split: FoldSplit, scored: Sequence[ScoredCandidate], weights: np.ndarray) -> GoldAnswer:
@@ -330,39 +357,36 @@ def label_answer(split: FoldSplit, scored: Sequence[ScoredCandidate], weights: n
     return gold_answer(LABEL_ANSWER, split, folds, mix([c.fit.full for c in scored]))
 
 
-def gold_choice(answers: Sequence[GoldAnswer], evidence: float | None) -> int:
+def gold_choice(answers: Sequence[GoldAnswer], evidence: float | None, rank: str = GOLD_RANK) -> int:
     """Return the index of the answer the gold chooses; 0 (``answers[0]``, the labels-only answer) unless beaten.
 
     An answer beats ``answers[0]`` when it gets the withheld gold answers right more often, by McNemar's
-    statistic (:func:`gold_evidence`) of at least ``evidence``; among those, the one right most often (ties:
-    the first). ``evidence`` None: the gold never overrules the labels-only answer.
+    statistic (:func:`gold_evidence`) of at least ``evidence``; among those, the one of highest ``rank``:
+    ``"accuracy"`` (right most often) or ``"log_score"`` (:attr:`GoldAnswer.log_score`); ties: the first.
+    ``evidence`` None: the gold never overrules the labels-only answer.
     """
+    if rank not in GOLD_RANKS:
+        raise ValueError(f"rank must be one of {', '.join(GOLD_RANKS)}, got {rank!r}")
     if evidence is None:
         return 0
     reference = answers[0].right
     passed = [j for j, a in enumerate(answers[1:], 1) if gold_evidence(a.right, reference) >= evidence]
     if not passed:
         return 0
-    return max(passed, key=lambda j: (int(answers[j].right.sum()), -j))
+    if rank == "accuracy":
+        return max(passed, key=lambda j: (int(answers[j].right.sum()), -j))
+    return max(passed, key=lambda j: (answers[j].log_score, -j))
 
 
 def gold_held_out(answer: GoldAnswer, split: FoldSplit) -> HeldOut:
-    """Return the withheld gold answers as a :class:`HeldOut`: each one's fold posterior and class, one-hot."""
-    k = answer.full.shape[1]
-    posteriors = [fitted[items] for fitted, (items, _) in zip(answer.folds, split.gold_withheld)]
-    said = [np.eye(k)[classes] for _, classes in split.gold_withheld]
-    return HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
+    """Return ``answer``'s withheld gold answers as a :class:`HeldOut` (:func:`gold_rows`)."""
+    return gold_rows(answer.folds, split)
 
 
 def calibrate_on_gold(answer: GoldAnswer, split: FoldSplit) -> tuple[np.ndarray, float]:
-    """(posteriors, beta): ``answer``'s posteriors tempered by the beta fitted on the withheld gold answers.
-
-    The one place the gold's calibration is fitted (:func:`~manyjudges.truth.heldout.fit_tempering` on
-    :func:`gold_held_out`): the beta that gives the cross-fitted gold posteriors of the known classes the
-    highest mean log probability (Guo et al. 2017's temperature scaling, on gold no fit was given).
-    """
-    beta = fit_tempering(gold_held_out(answer, split))
-    return temper(answer.full, beta), beta
+    """(posteriors, beta): ``answer``'s posteriors calibrated on its withheld gold (:func:`gold_calibration`)."""
+    calibrate, beta = gold_calibration(gold_held_out(answer, split))
+    return calibrate(answer.full), beta
 
 
 def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int, seconds: dict[str, float]
@@ -420,7 +444,7 @@ class Auto(TruthEstimator):
         Seed of the folds.
     gold_evidence : float or None
         With gold items: an answer that gets the gold answers its fits were not given right more often than the
-        labels-only answer, by at least this McNemar statistic, replaces it (:func:`gold_choice`; default 2.0;
+        labels-only answer, by at least this McNemar statistic, replaces it (:func:`gold_choice`; default 1.5;
         None: the labels decide alone).
     gold_candidates : sequence of str or None
         With gold items: registry names fitted besides ``candidates``, for the gold to choose among (None:
