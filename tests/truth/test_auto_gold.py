@@ -165,3 +165,26 @@ def test_without_gold_the_report_says_no_gold_chose():
         auto = make_truth_estimator("auto").fit(labels)
     assert not auto.report_["chosen_by_gold"].any() and auto.report_["gold_evidence"].isna().all()
     assert list(auto.report_["candidate"]) == list(auto.candidate_names())
+
+
+def test_the_labels_only_answer_is_auto_without_gold():
+    """The answer the gold must beat is auto's answer without the gold items, to the last digit."""
+    labels, truth = simulated_suite(0)["sim_sparse_biased_binary"]
+    gold = truth.iloc[::10]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = make_truth_estimator("auto").fit(labels)
+        helped = make_truth_estimator("auto").fit(labels, gold=gold)
+    np.testing.assert_array_equal(helped.gold_answers_[0].full, plain.proba_.to_numpy())
+    assert helped.gold_answers_[0].name == LABEL_ANSWER
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"gold_evidence": -1.0}, "gold_evidence must be a number >= 0"),
+    ({"gold_candidates": "best_judge"}, "gold_candidates must be a list of method names"),
+    ({"gold_candidates": ["no_such_method"]}, "no_such_method"),
+])
+def test_gold_parameters_are_checked(params, message):
+    labels, truth = small_panel(2, 40)
+    with pytest.raises(ValueError, match=message):
+        make_truth_estimator("auto", params).fit(labels, gold=truth.iloc[::4])

@@ -11,9 +11,11 @@ p[t] = (#{g: y_g = t} + 1) / (|G| + K). Then one E-step on every item (Dawid and
 
 - :class:`SupervisedDawidSkene`: T[i, t] ∝ p[t] prod_{e: item_e = i} pi[judge_e, t, label_e] (the naive
   Bayes classifier of the judges' labels, trained on the gold items);
-- :class:`BestJudge`: T[i, t] ∝ p[t] pi[w*, t, label of w* on i], w* the judge of item i with the highest
-  expected accuracy on the gold, sum_t p[t] pi[w, t, t] (ties: the lowest judge code). Where the
-  judges share their errors (LLM judges of one model family), one good judge can beat any product of them.
+- :class:`BestJudge`: item i gets the label c of its judge w* most often right on the gold,
+  a_w = (r_w + s A) / (n_w + s) (r_w of its n_w gold labels right, A the pooled share, held at 1/K or above;
+  ties: the lowest judge code), with the one-coin posterior T[i, c] = a_w*, T[i, t] = (1 - a_w*) / (K - 1)
+  elsewhere. Where the judges share their errors (LLM judges of one model family), one good judge can beat
+  any product of them; its label is taken as it is, not remapped by a confusion estimated on a few gold items.
 
 Neither runs EM: what the judges do on the gold items is all they learn, so a majority of judges that is
 wrong the same way is followed only as far as the gold says it is right. Without gold (or with no gold
@@ -26,9 +28,9 @@ import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
-from manyjudges.truth.heldout import JUDGE_PRIOR, judge_confusions, subset
+from manyjudges.truth.heldout import JUDGE_PRIOR, judge_confusions
 
-__all__ = ["BestJudge", "SupervisedDawidSkene", "best_judges", "gold_model", "naive_bayes"]
+__all__ = ["BestJudge", "SupervisedDawidSkene", "best_judges", "gold_accuracies", "gold_model", "naive_bayes"]
 
 
 def _training_posteriors(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
@@ -103,15 +105,34 @@ class SupervisedDawidSkene(TruthEstimator):
 
 
 class BestJudge(SupervisedDawidSkene):
-    """Each item's class from its judge of the highest accuracy on the gold items (Bayes' rule on one label).
+    """Each item's class is the label of its judge most often right on the gold items (a one-coin posterior).
 
     Parameters as :class:`SupervisedDawidSkene`'s.
     """
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        confusions, priors = gold_model(data, gold, float(self.strength))
-        skills = np.einsum("t,wtt->w", priors, confusions)
+        training = _training_posteriors(data, gold)
+        skills = gold_accuracies(data, training, float(self.strength))
         chosen = best_judges(data, skills)
-        return TruthFit(proba=naive_bayes(subset(data, chosen), confusions, priors), skills=skills,
-                        confusions=confusions)
+        priors = (training.sum(axis=0) + 1.0) / (training.sum() + data.n_classes)
+        proba = np.tile(priors, (data.n_items, 1))
+        k = data.n_classes
+        accuracy = skills[data.judge[chosen]][:, None]
+        proba[data.item[chosen]] = np.where(np.eye(k, dtype=bool)[data.label[chosen]], accuracy,
+                                            (1.0 - accuracy) / (k - 1))
+        return TruthFit(proba=proba, skills=skills)
 
+
+def gold_accuracies(data: CrowdLabels, training: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
+    """(n_judges,) a_w = (r_w + s A) / (n_w + s): each judge's accuracy on the training items, shrunk to the pooled A.
+
+    r_w = sum of T[item_e, label_e] and n_w = sum of sum_t T[item_e, t] over judge w's labels e (T: ``training``,
+    one-hot on the gold items, 0 elsewhere), A = sum_w r_w / sum_w n_w (1/K without training items); a_w is held
+    at 1/K or above.
+    """
+    k = data.n_classes
+    weight = training.sum(axis=1)[data.item]
+    right = np.bincount(data.judge, weights=training[data.item, data.label], minlength=data.n_judges)
+    seen = np.bincount(data.judge, weights=weight, minlength=data.n_judges)
+    pooled = right.sum() / seen.sum() if seen.sum() > 0 else 1.0 / k
+    return np.maximum((right + strength * pooled) / (seen + strength), 1.0 / k)
