@@ -116,7 +116,8 @@ REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "g
 #: with gold items, fitted besides the candidates: they learn the judges from the gold alone
 GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 #: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
-#: statistic replaces it (:func:`gold_choice`)
+#: statistic replaces it (:func:`gold_choice`). It and ``GOLD_RANK`` were chosen leave one group out on the
+#: development pool and the simulated suite, two seeded 10% gold draws per set (``benchmarks/truth_gold.py``)
 DEFAULT_GOLD_EVIDENCE: float | None = 1.5
 #: how the gold ranks the answers that beat the labels-only answer (:func:`gold_choice`)
 GOLD_RANKS = ("accuracy", "log_score")
