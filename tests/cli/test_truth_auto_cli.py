@@ -35,7 +35,7 @@ def test_auto_writes_its_report_and_equals_the_library(capsys, labels, tmp_path)
     table = pd.read_csv(report, sep="\t")
     assert list(table.columns) == ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy",
                                    "anchored", "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight",
-                                   "seconds"]
+                                   "seconds", "gold_evidence", "chosen_by_gold"]
     assert table["candidate"].tolist() == expected.candidate_names()
     np.testing.assert_allclose(table["weight"], expected.report_["weight"], atol=1e-9)
     got = pd.read_csv(out, sep="\t")

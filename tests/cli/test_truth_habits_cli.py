@@ -159,3 +159,21 @@ def test_gold_is_used_in_the_fit_and_left_out_of_the_accuracy(capsys, tmp_path):
         assert "on 27 items with a truth that are not gold items" in err
         answers = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}).set_index("item")["label"]
         assert answers[["i0", "i1", "i2"]].tolist() == [1, 0, 1]
+
+
+def test_auto_with_gold_says_what_the_gold_decided(capsys, tmp_path):
+    """Every judge swaps the classes; the gold says so: the note gives each answer's held-out gold accuracy and
+    the answer the gold chose."""
+    rows = [(f"i{i}", f"w{w}", 1 - i % 2 if w < 4 else (i * 7 + w) % 2) for i in range(60) for w in range(5)]
+    labels = table(tmp_path / "labels.tsv", ["item", "judge", "label"], rows)
+    gold = table(tmp_path / "gold.tsv", ["item", "truth"], [(f"i{i}", i % 2) for i in range(0, 60, 3)])
+    report = tmp_path / "report.tsv"
+    status, out, err = run(capsys, "truth", labels, "--method", "auto", "--gold", gold, "--report", report)
+    assert status == 0, err
+    assert "auto: gold: 20 held-out gold answers right: labels_only 0.000;" in err
+    chosen = err.split("chosen by gold: ")[1].split(";")[0]
+    answers = pd.read_csv(io.StringIO(out), sep="\t", dtype={"item": str}).set_index("item")["label"]
+    assert (answers[[f"i{i}" for i in range(60)]].to_numpy() == [i % 2 for i in range(60)]).all()
+    written = pd.read_csv(report, sep="\t").set_index("candidate")
+    assert written.loc[chosen, "chosen_by_gold"] and written.loc[chosen, "gold_accuracy"] == 1.0
+    assert written["chosen_by_gold"].sum() == 1 and written["gold_accuracy"].notna().all()

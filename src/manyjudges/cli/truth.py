@@ -77,7 +77,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
                                                     "majority_agreement, pooled_log_likelihood, gold_accuracy, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
-                                                    "seconds)")
+                                                    "seconds, gold_evidence, chosen_by_gold)")
     p.add_argument("--labels", metavar="NAMES", help=LABELS_HELP)
     add_duplicates(p, "(item, judge)")
     p.add_argument("--strict", action="store_true",
@@ -170,6 +170,9 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
         assert isinstance(estimator, Auto)  # the one method that sets choice_
         weights = ", ".join(f"{name} {w:.2f}" for name, w in estimator.weights_.items() if w > 0)
         notes.append(f"{args.method}: weights {weights} (largest: {choice})")
+        gold_note = estimator.gold_note()
+        if gold_note is not None:
+            notes.append(f"{args.method}: {gold_note}")
     truth = without_gold(truth, gold)
     result = None
     if truth is not None:

@@ -2,8 +2,9 @@
 
 Every method follows the contract of :mod:`manyjudges.truth.base`: ``fit(labels)`` on a long
 table ``item, judge, label``, then ``labels_``, ``proba_``, ``skills_`` / ``confusions_``.
-Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC, an ordinal model, and
-``Auto``, which stacks them by how well each predicts labels withheld from its fit;
+Majority vote, Wawa, Dawid-Skene (full and one-coin), GLAD, MACE, EBCC, an ordinal model, two
+that learn the judges from gold items alone (supervised Dawid-Skene, the best judge), and ``Auto``,
+which stacks them by how well each predicts labels withheld from its fit;
 Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/methods.md``.
 
 >>> import pandas as pd
@@ -24,10 +25,11 @@ from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.ordinal import OrdinalDawidSkene
 from manyjudges.truth.registry import TRUTH_METHODS, make_truth_estimator
+from manyjudges.truth.supervised import BestJudge, SupervisedDawidSkene
 from manyjudges.truth.wawa import Wawa
 
 registry = TRUTH_METHODS
 
-__all__ = ["EBCC", "Auto", "GLAD", "MACE", "CrowdLabels", "DawidSkene", "MajorityVote", "OneCoinDawidSkene",
-           "OrdinalDawidSkene", "TRUTH_METHODS", "TruthEstimator", "TruthFit", "Wawa", "as_crowd_labels",
-           "make_truth_estimator"]
+__all__ = ["EBCC", "Auto", "BestJudge", "GLAD", "MACE", "CrowdLabels", "DawidSkene", "MajorityVote",
+           "OneCoinDawidSkene", "OrdinalDawidSkene", "SupervisedDawidSkene", "TRUTH_METHODS", "TruthEstimator",
+           "TruthFit", "Wawa", "as_crowd_labels", "make_truth_estimator"]

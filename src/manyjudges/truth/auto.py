@@ -38,10 +38,25 @@ the majority vote, its pooled log-likelihood of the withheld labels, whether it 
 the mean log predictive probability of the withheld labels as fitted (``heldout_log_likelihood``)
 and tempered, beta and the weight. ``confusions_`` and ``skills_`` (each judge's expected accuracy,
 sum_t p[t] pi[w, t, t]) come from one M-step on the final posteriors. The truth never enters: a
-truth column in the labels table is ignored like any other extra column. Gold items (``gold=``) are
-dealt round the same folds: each fold's fits are given the other folds' gold, and each withheld gold
-answer is scored in steps 3 and 5 as a label from a judge who is always right (probability
-T[i, class]); the final fits are given all of them.
+truth column in the labels table is ignored like any other extra column.
+
+Gold items (``gold=``, known answers) decide by accuracy, cross-fitted:
+
+7. The gold items are dealt round the same folds (:func:`~manyjudges.truth.heldout.fold_split`); each fold's
+   fits are given the other folds' gold and scored on the fold's own, so no gold answer scores a fit it trained.
+8. The labels-only answer is steps 1-6 without the gold (the answer auto gives without gold items). The
+   answers that may replace it: each candidate with the gold fixed in its fit, and each gold candidate
+   (``gold_candidates``: supervised Dawid-Skene and the best judge, :mod:`manyjudges.truth.supervised`, which
+   learn the judges from the gold alone). Each is scored by which withheld gold answers its fold fits get
+   right (argmax); one that gets them right more often than the labels-only answer by McNemar's statistic
+   (b - c) / sqrt(b + c) of at least ``gold_evidence`` replaces it (the one right most often among those;
+   :func:`gold_choice`), and the anchor to the majority vote is waived for it.
+9. The answer taken is calibrated on the withheld gold answers: T^beta, beta fitted on its fold posteriors of
+   the gold items and their classes (:func:`calibrate_on_gold`); every gold item's posterior is then one-hot.
+
+``report_`` then gives every answer's ``gold_accuracy`` (its fold fits' share of the withheld gold answers
+right) and ``gold_evidence`` (McNemar's statistic against the labels-only answer), ``chosen_by_gold``, and the
+final weights (1 on an answer the gold chose); ``gold_note()`` says it in one line.
 
 Candidates (default): majority vote, Wawa, one-coin and full Dawid-Skene. ``ordered=True`` adds the
 ordinal Dawid-Skene model; any registry name can be added (``candidates=[...]``); each costs
@@ -59,11 +74,12 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
-from manyjudges.truth.confidence import SOFTENING, Confidence, fit_confidence
+from manyjudges.truth.confidence import SOFTENING, Confidence, fit_confidence, least_floor
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
     FoldSplit,
+    HeldOut,
     fit_tempering,
     fold_posteriors,
     fold_split,
@@ -71,6 +87,7 @@ from manyjudges.truth.heldout import (
     judge_confusions,
     label_folds,
     log_score,
+    split_without_gold,
     stacking_weights,
     temper,
 )
@@ -103,7 +120,19 @@ GOLD_SLACK = 0.02
 GOLD_EVIDENCE = 2.0
 #: the columns of ``Auto.report_``
 REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy", "anchored",
-                  "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds"]
+                  "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds", "gold_evidence",
+                  "chosen_by_gold"]
+#: with gold items, fitted besides the candidates: they learn the judges from the gold alone
+GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
+#: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
+#: statistic replaces it (:func:`gold_choice`). It and ``GOLD_RANK`` were chosen leave one group out on the
+#: development pool and the simulated suite, two seeded 10% gold draws per set (``benchmarks/truth_gold.py``)
+DEFAULT_GOLD_EVIDENCE: float | None = 1.5
+#: how the gold ranks the answers that beat the labels-only answer (:func:`gold_choice`)
+GOLD_RANKS = ("accuracy", "log_score")
+GOLD_RANK = "accuracy"
+#: the name of the labels-only answer (the anchored stack) among the answers the gold chooses from
+LABEL_ANSWER = "labels_only"
 
 
 @dataclass(frozen=True)
@@ -293,6 +322,122 @@ def calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[Candid
     return fit_confidence(held_out_from(mixture_folds(fits, weights), data, split, judge_model), beta_range=SOFTENING)
 
 
+@dataclass(frozen=True)
+class GoldAnswer:
+    """An answer the gold may choose: its fold posteriors, its posteriors on every label, its withheld gold right."""
+
+    name: str
+    #: (n_items, K) per fold: fitted without the fold's labels and gold answers
+    folds: tuple[np.ndarray, ...]
+    full: np.ndarray
+    #: whether its fold posteriors get each withheld gold answer right (argmax, in the folds' order)
+    right: np.ndarray
+    #: the mean log probability of the withheld gold answers' classes, its fold posteriors calibrated on them
+    log_score: float
+
+
+def gold_rows(folds: Sequence[np.ndarray], split: FoldSplit) -> HeldOut:
+    """Return the withheld gold answers as a :class:`HeldOut`: each one's fold posterior and class, one-hot."""
+    k = folds[0].shape[1] if len(folds) else 1
+    posteriors = [fitted[items] for fitted, (items, _) in zip(folds, split.gold_withheld)]
+    said = [np.eye(k)[classes] for _, classes in split.gold_withheld]
+    return HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
+
+
+def gold_calibration(held: HeldOut, floor: float | None = None) -> Confidence:
+    """Fit the calibration on withheld gold answers (``held``, from :func:`gold_rows`).
+
+    The one place it is fitted: the temperature and floor of :mod:`manyjudges.truth.confidence` (beta in
+    [0.02, 5]: the gold is the truth, so it may sharpen as well as soften) that give the known classes of
+    ``held`` the highest mean log probability (Guo et al. 2017's temperature scaling, on gold answers no fit
+    was given); ``floor`` defaults to 1 / (n + 2) for the n gold answers.
+    """
+    return fit_confidence(held, floor)
+
+
+def gold_answer(name: str, split: FoldSplit, folds: Sequence[np.ndarray], full: np.ndarray) -> GoldAnswer:
+    """Return a :class:`GoldAnswer` from fold and full posteriors, scored on the gold each fold withholds."""
+    parts = [row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(folds, split.gold_withheld)]
+    right = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+    held = gold_rows(folds, split)
+    calibrated = gold_calibration(held).apply(held.posteriors)
+    score = log_score(np.einsum("et,et->e", calibrated, held.said)) if len(right) else float("nan")
+    return GoldAnswer(name, tuple(folds), full, right, score)
+
+
+def label_answer(split: FoldSplit, scored: Sequence[ScoredCandidate], weights: np.ndarray) -> GoldAnswer:
+    """Return the labels-only answer (the anchored stack, steps 4 to 6) with its fold posteriors.
+
+    Each fold's posteriors are the stack's mixture of the candidates' fold posteriors, sum_m w_m T_m, with the
+    weights fitted on every fold's withheld labels (no gold enters them).
+    """
+    def mix(part: Sequence[np.ndarray]) -> np.ndarray:
+        out = np.sum([w * t for w, t in zip(weights, part) if w > 0], axis=0)
+        return out / out.sum(axis=1, keepdims=True)
+
+    folds = [mix([c.fit.folds[f] for c in scored]) for f in range(len(split.gold_withheld))]
+    return gold_answer(LABEL_ANSWER, split, folds, mix([c.fit.full for c in scored]))
+
+
+def gold_choice(answers: Sequence[GoldAnswer], evidence: float | None, rank: str = GOLD_RANK) -> int:
+    """Return the index of the answer the gold chooses; 0 (``answers[0]``, the labels-only answer) unless beaten.
+
+    An answer beats ``answers[0]`` when it gets the withheld gold answers right more often, by McNemar's
+    statistic (:func:`gold_evidence`) of at least ``evidence``; among those, the one of highest ``rank``:
+    ``"accuracy"`` (right most often) or ``"log_score"`` (:attr:`GoldAnswer.log_score`); ties: the first.
+    ``evidence`` None: the gold never overrules the labels-only answer.
+    """
+    if rank not in GOLD_RANKS:
+        raise ValueError(f"rank must be one of {', '.join(GOLD_RANKS)}, got {rank!r}")
+    if evidence is None:
+        return 0
+    reference = answers[0].right
+    passed = [j for j, a in enumerate(answers[1:], 1) if gold_evidence(a.right, reference) >= evidence]
+    if not passed:
+        return 0
+    if rank == "accuracy":
+        return max(passed, key=lambda j: (int(answers[j].right.sum()), -j))
+    return max(passed, key=lambda j: (answers[j].log_score, -j))
+
+
+def gold_held_out(answer: GoldAnswer, split: FoldSplit) -> HeldOut:
+    """Return ``answer``'s withheld gold answers as a :class:`HeldOut` (:func:`gold_rows`)."""
+    return gold_rows(answer.folds, split)
+
+
+def calibrate_on_gold(answer: GoldAnswer, split: FoldSplit) -> Confidence:
+    """``answer``'s calibration on its withheld gold (:func:`gold_calibration`).
+
+    Its floor is 1 / (n + 2) for the n withheld labels and gold answers of ``split``: the evidence the answer's
+    folds were checked on.
+    """
+    evidence = int(np.sum(split.folds >= 0)) + sum(len(items) for items, _ in split.gold_withheld)
+    return gold_calibration(gold_held_out(answer, split), least_floor(evidence))
+
+
+def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int, seconds: dict[str, float]
+                ) -> pd.DataFrame:
+    """``report`` with the gold candidates' rows, each answer's gold accuracy and evidence, and the final weights.
+
+    ``gold_evidence`` is McNemar's statistic against the labels-only answer (``answers[0]``); when the gold
+    chose an answer (``chosen`` > 0) its weight is 1 and every other 0.
+    """
+    reference = answers[0].right
+    rows = {a.name: (float(a.right.mean()) if len(a.right) else float("nan"), gold_evidence(a.right, reference))
+            for a in answers[1:]}
+    extra = pd.DataFrame([{"candidate": name, "seconds": seconds[name]} for name in rows
+                          if name not in set(report["candidate"])], columns=report.columns)
+    out = pd.concat([report, extra], ignore_index=True) if len(extra) else report.copy()
+    out["gold_accuracy"] = out["candidate"].map(lambda n: rows[n][0])
+    out["gold_evidence"] = out["candidate"].map(lambda n: rows[n][1])
+    out["chosen_by_gold"] = out["candidate"] == (answers[chosen].name if chosen else None)
+    out["anchored"] = out["anchored"].fillna(False).astype(bool)
+    if chosen:
+        out["weight"] = out["chosen_by_gold"].astype(float)
+    out["weight"] = out["weight"].fillna(0.0)
+    return out[REPORT_COLUMNS]
+
+
 class Auto(TruthEstimator):
     """The family's methods anchored to the majority vote and stacked by the withheld labels' predictive probability.
 
@@ -328,6 +473,13 @@ class Auto(TruthEstimator):
         weight (default 0.05; None: no such test).
     random_state : int
         Seed of the folds.
+    gold_evidence : float or None
+        With gold items: an answer that gets the gold answers its fits were not given right more often than the
+        labels-only answer, by at least this McNemar statistic, replaces it (:func:`gold_choice`; default 1.5;
+        None: the labels decide alone).
+    gold_candidates : sequence of str or None
+        With gold items: registry names fitted besides ``candidates``, for the gold to choose among (None:
+        supervised Dawid-Skene and the best judge, which learn the judges from the gold alone).
     """
 
     gold_use = "fit"
@@ -336,7 +488,8 @@ class Auto(TruthEstimator):
                  calibrate: str | None = DEFAULT_CALIBRATE, criterion: str = DEFAULT_CRITERION,
                  anchor: float | None = DEFAULT_ANCHOR, anchor_density: float = DEFAULT_ANCHOR_DENSITY,
                  margin: float | None = DEFAULT_MARGIN, confidence_model: str = DEFAULT_CONFIDENCE_MODEL,
-                 random_state: int = 0) -> None:
+                 random_state: int = 0, gold_evidence: float | None = DEFAULT_GOLD_EVIDENCE,
+                 gold_candidates: Sequence[str] | None = None) -> None:
         self.candidates = candidates
         self.ordered = ordered
         self.n_folds = n_folds
@@ -347,6 +500,8 @@ class Auto(TruthEstimator):
         self.margin = margin
         self.confidence_model = confidence_model
         self.random_state = random_state
+        self.gold_evidence = gold_evidence
+        self.gold_candidates = gold_candidates
 
     def candidate_names(self) -> list[str]:
         """Return the registry names ``fit`` combines."""
@@ -372,7 +527,11 @@ class Auto(TruthEstimator):
             raise ValueError(f"ordered must be true or false, got {self.ordered!r}")
         if isinstance(self.candidates, str) or (self.candidates is not None and not list(self.candidates)):
             raise ValueError(f"candidates must be a non-empty list of method names, got {self.candidates!r}")
-        for name in self.candidate_names():
+        if self.gold_evidence is not None:
+            check_number("gold_evidence", self.gold_evidence, low=0)
+        if isinstance(self.gold_candidates, str):
+            raise ValueError(f"gold_candidates must be a list of method names, got {self.gold_candidates!r}")
+        for name in [*self.candidate_names(), *self.gold_candidate_names()]:
             if name == "auto":
                 raise ValueError("candidates: auto cannot be its own candidate")
             TRUTH_METHODS.check(name)
@@ -380,24 +539,75 @@ class Auto(TruthEstimator):
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         split = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
                            int(self.random_state))
-        names = self.candidate_names()
-        fits = [fit_candidate(name, data, split, gold) for name in names]
-        proba, report = stack_candidates(data, split, fits, self.criterion, None,
-                                         None if self.anchor is None else float(self.anchor),
-                                         None if self.margin is None else float(self.margin),
-                                         float(self.anchor_density))
+        anchor = None if self.anchor is None else float(self.anchor)
+        margin = None if self.margin is None else float(self.margin)
+        self.gold_answers_: list[GoldAnswer] = []
+        self.gold_split_ = split
+        if gold is None or len(gold[0]) == 0:
+            fits = [fit_candidate(name, data, split) for name in self.candidate_names()]
+            proba, report = stack_candidates(data, split, fits, self.criterion, None, anchor, margin,
+                                             float(self.anchor_density))
+            report = report.assign(chosen_by_gold=False)[REPORT_COLUMNS]
+            confidence = (calibrate_mixture(data, split, fits, report["weight"].to_numpy(), self.confidence_model)
+                          if self.calibrate == "tempering" else Confidence())
+        else:
+            proba, report, confidence = self._fit_gold(data, split, gold, anchor, margin)
         weights = report["weight"].to_numpy()
         self.report_ = report
-        self.weights_ = pd.Series(weights, index=pd.Index(names, name="candidate"), name="weight")
-        self.choice_ = names[int(np.argmax(weights))]
+        self.weights_ = pd.Series(weights, index=pd.Index(report["candidate"], name="candidate"), name="weight")
+        self.choice_ = str(report["candidate"].iloc[int(np.argmax(weights))])
         confusions = judge_confusions(data, proba)
         priors = proba.mean(axis=0)
         skills = np.einsum("t,wtt->w", priors, confusions)
-        confidence = Confidence()
-        if self.calibrate == "tempering":
-            confidence = calibrate_mixture(data, split, fits, weights, self.confidence_model)
-            proba = confidence.apply(proba)
-            if gold is not None:  # known answers stay one-hot
-                proba[gold[0]] = 0.0
-                proba[gold[0], gold[1]] = 1.0
+        proba = confidence.apply(proba)
+        if gold is not None:  # known answers stay one-hot
+            proba[gold[0]] = 0.0
+            proba[gold[0], gold[1]] = 1.0
         return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0, confidence=confidence)
+
+    def _fit_gold(self, data: CrowdLabels, split: FoldSplit, gold: tuple[np.ndarray, np.ndarray],
+                  anchor: float | None, margin: float | None) -> tuple[np.ndarray, pd.DataFrame, Confidence]:
+        """(posteriors, report, calibration) with gold: the labels-only answer, overruled by the gold when beaten.
+
+        The labels-only answer is the anchored stack fitted and chosen without the gold (the answer without gold
+        items). The answers the gold may choose instead: each candidate with the gold fixed in its fit, and each
+        gold candidate; all are scored on the gold answers their fold fits were not given (:func:`gold_choice`),
+        and the answer taken is calibrated on them (:func:`calibrate_on_gold`).
+        """
+        plain = split_without_gold(split)
+        fits = [fit_candidate(name, data, plain) for name in self.candidate_names()]
+        reference, no_gold = majority_reference(data, plain, fits)
+        scored = [score_candidate(data, plain, fit, self.criterion, None) for fit in fits]
+        _, report = stack_scored(data, scored, anchor, margin, reference, float(self.anchor_density), no_gold)
+        names = [*self.candidate_names(), *self.gold_candidate_names()]
+        helped = [fit_candidate(name, data, split, gold) for name in dict.fromkeys(names)]
+        answers = [label_answer(split, scored, report["weight"].to_numpy()),
+                   *(gold_answer(f.name, split, f.folds, f.full) for f in helped)]
+        chosen = gold_choice(answers, None if self.gold_evidence is None else float(self.gold_evidence))
+        confidence = calibrate_on_gold(answers[chosen], split) if self.calibrate == "tempering" else Confidence()
+        self.gold_answers_ = answers
+        table = gold_report(report, answers, chosen, {f.name: f.seconds for f in helped})
+        return answers[chosen].full, table, confidence
+
+    def gold_note(self) -> str | None:
+        """One line on what the gold decided in the last fit (None without gold items).
+
+        Each answer's share of the held-out gold answers right (each scored by fold fits not given it), McNemar's
+        statistic against the labels-only answer, and the answer taken.
+        """
+        if not self.gold_answers_:
+            return None
+        first, *others = self.gold_answers_
+        scores = ", ".join(f"{a.name} {a.right.mean():.3f} ({gold_evidence(a.right, first.right):+.1f})"
+                           for a in others)
+        chosen = self.report_.loc[self.report_["chosen_by_gold"], "candidate"]
+        verdict = (f"chosen by gold: {chosen.iloc[0]}" if len(chosen) else
+                   f"kept: the labels-only answer (no answer beat it by McNemar's statistic >= {self.gold_evidence})")
+        calibrated = (f"calibrated on them, beta {self.beta_:.3g}, floor {self.floor_:.2g}" if self.calibrate
+                      else "not calibrated")
+        return (f"gold: {len(first.right)} held-out gold answers right: {LABEL_ANSWER} {first.right.mean():.3f}; "
+                f"{scores} (McNemar against {LABEL_ANSWER}); {verdict}; {calibrated}")
+
+    def gold_candidate_names(self) -> list[str]:
+        """Return the registry names fitted besides the candidates when gold items are given."""
+        return list(dict.fromkeys(GOLD_CANDIDATES if self.gold_candidates is None else self.gold_candidates))

@@ -44,7 +44,7 @@ from manyjudges.core.random_streams import rng_for
 
 __all__ = ["DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
            "fold_posteriors", "fold_split", "held_out", "held_out_from", "label_folds", "log_score", "predictive",
-           "stacking_weights", "subset", "temper", "judge_accuracies", "judge_confusions",
+           "split_without_gold", "stacking_weights", "subset", "temper", "judge_accuracies", "judge_confusions",
            "judge_model_confusions"]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
@@ -236,6 +236,13 @@ def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None,
         given.append(None if known is None else (gold_items[~gold_here], gold_classes[~gold_here]))
         gold_out.append((gold_items[gold_here], gold_classes[gold_here]))
     return FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
+
+
+def split_without_gold(split: FoldSplit) -> FoldSplit:
+    """``split`` with no gold given to any fit nor withheld by any fold: the same folds of labels."""
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    return FoldSplit(split.folds, split.withheld, split.seen, tuple(None for _ in split.known),
+                     tuple(empty for _ in split.gold_withheld))
 
 
 def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], split: FoldSplit) -> tuple[np.ndarray, ...]:

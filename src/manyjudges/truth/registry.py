@@ -17,6 +17,7 @@ from manyjudges.truth.mace import MACE
 from manyjudges.truth.majority_vote import MajorityVote
 from manyjudges.truth.one_coin import OneCoinDawidSkene
 from manyjudges.truth.ordinal import OrdinalDawidSkene
+from manyjudges.truth.supervised import BestJudge, SupervisedDawidSkene
 from manyjudges.truth.wawa import Wawa
 
 __all__ = ["TRUTH_METHODS", "make_truth_estimator"]
@@ -41,6 +42,10 @@ TRUTH_METHODS = Registry("truth", {
                           "(Li, Rubinstein and Cohn)"),
     "ordinal_dawid_skene": Builtin(OrdinalDawidSkene, "Ordinal Dawid-Skene: discretised-Gaussian confusions, a bias "
                                                       "and a noise scale per judge"),
+    "supervised_dawid_skene": Builtin(SupervisedDawidSkene, "Supervised Dawid-Skene: each judge's confusion "
+                                                            "learned from the gold items alone, then naive Bayes"),
+    "best_judge": Builtin(BestJudge, "Best judge: each item's class from its judge most often right on the gold "
+                                     "items"),
     "auto": Builtin(Auto, "Auto: majority vote, Wawa, one-coin and full Dawid-Skene, anchored to the majority vote "
                           "and stacked by how well each predicts labels withheld from its fit (ordered=true adds the "
                           "ordinal model)"),
