@@ -133,7 +133,8 @@ def set_rows(name: str, group: str, labels: pd.DataFrame, truth: pd.Series, shar
     rows = []
     for evidence, rank in CONFIGS:
         chosen = gold_choice(helped.gold_answers_, evidence, rank)
-        proba, beta = calibrate_on_gold(helped.gold_answers_[chosen], helped.gold_split_)
+        confidence = calibrate_on_gold(helped.gold_answers_[chosen], helped.gold_split_)
+        proba = confidence.apply(helped.gold_answers_[chosen].full)
         proba[items] = np.eye(data.n_classes)[gold_codes(data, gold)[1]]  # as fit() sets the gold items
         frame = pd.DataFrame(proba, index=pd.Index(data.items.astype(str)), columns=data.classes)
         if (evidence, rank) == (DEFAULT_GOLD_EVIDENCE, GOLD_RANK):  # the default's answer is the fit's own
@@ -142,7 +143,7 @@ def set_rows(name: str, group: str, labels: pd.DataFrame, truth: pd.Series, shar
         raw = helped.gold_answers_[chosen].full.copy()
         raw[items] = np.eye(data.n_classes)[gold_codes(data, gold)[1]]
         _, ece_raw, _ = scores(pd.DataFrame(raw, index=frame.index, columns=data.classes), rest)
-        rows.append({**base, "ece_uncalibrated": ece_raw, "beta": beta,
+        rows.append({**base, "ece_uncalibrated": ece_raw, "beta": confidence.beta, "floor": confidence.floor,
                      "config": "never" if evidence is None else f"{evidence:g}/{rank}",
                      "answer": helped.gold_answers_[chosen].name if chosen else LABEL_ANSWER,
                      "auto_gold": acc, "gain": acc - base["auto"], "ece_gold": ece, "auroc_gold": auroc})
