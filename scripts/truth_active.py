@@ -8,6 +8,7 @@ spec, active, out = snakemake.params.spec, snakemake.params.active, snakemake.ou
 labels = read_labels(snakemake.input.labels, classes=spec.get("classes"), duplicates="first")
 truth = read_truth(snakemake.input.truth, labels=labels, classes=spec.get("classes"))
 summary, curves = replay_policies(labels, truth, active["method"], active.get("params"), tuple(active["policies"]),
-                                  float(active["round_share"]), stop=active.get("stop", 0.99))
+                                  float(active["round_share"]), stop=active.get("stop", 0.99),
+                                  **({"min_gain": active["min_gain"]} if "min_gain" in active else {}))
 write_tsv(summary, out.summary)
 write_tsv(curves, out.curves)

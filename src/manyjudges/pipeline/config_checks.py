@@ -170,7 +170,7 @@ def check_truth_config(config: Mapping[str, Any]) -> None:
     active = (config.get("truth") or {}).get("active")
     if active:
         try:
-            family_registry("truth").check(active.get("method", "dawid_skene"), active.get("params") or {})
+            family_registry("truth").check(active.get("method", "auto"), active.get("params") or {})
         except ValueError as err:
             raise ValueError(f"config: truth.active.method: {err}") from None
 
