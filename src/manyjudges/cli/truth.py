@@ -104,7 +104,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--min-gain", type=float, default=None, metavar="G",
                    help="name no label when the budget's expected gain per label (the expected number of items "
                         "it sets right, read from the posteriors, divided by B) is below G: at least one item set "
-                        "right per 1/G labels (default 0.05; 0: never stop)")
+                        "right per 1/G labels (default 0.002; 0: never stop)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
     add_duplicates(p, "(item, judge)")
     p.set_defaults(run=cmd_truth_next)

@@ -63,8 +63,9 @@ DEFAULT_EXPLORE = 0.0
 #: labels at the stop, the lookahead's alike)
 DEFAULT_STOP: float | None = 0.99
 #: the advice stops when the budget's expected gain per label is below this (items set right per label): one
-#: item per 20 labels, chosen leave one group out on the development pool (``benchmarks/truth_active.py``)
-DEFAULT_MIN_GAIN: float | None = 0.05
+#: item per 500 labels, chosen leave one group out on the development pool with ``auto``, the command's default
+#: method (``benchmarks/truth_active.py``)
+DEFAULT_MIN_GAIN: float | None = 0.002
 
 
 def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:

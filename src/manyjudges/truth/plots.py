@@ -56,9 +56,10 @@ def plot_replay(curves: pd.DataFrame, summary: pd.DataFrame, dataset: str, png: 
     dotted, each policy's share at the stop and shortfall in the legend.
     """
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    stops = summary.set_index("policy")
+    share = summary.set_index("policy")["stop_share"]
+    short = summary.set_index("policy")["shortfall"]
     for policy, curve in curves.groupby("policy", sort=False):
-        said = f"stops at {stops.loc[policy, 'stop_share']:.2f}, short by {stops.loc[policy, 'shortfall']:+.3f}"
+        said = f"stops at {float(share[policy]):.2f}, short by {float(short[policy]):+.3f}"
         ax.plot(curve["share"], curve["accuracy"], lw=1.4, marker=".", ms=3, label=f"{policy} ({said})")
     target = float(summary["all_labels_accuracy"].iloc[0])
     ax.axhline(target, color="grey", lw=0.8, ls=":", label="all-labels accuracy")
