@@ -60,7 +60,7 @@ def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: 
     names = Auto(ordered=ordered).candidate_names()
     fits = set_fits(name, data, split, names, cache)
     chosen = [fits[m] for m in names]
-    reference, _ = majority_reference(data, split, chosen)
+    reference = majority_reference(data, split, chosen)
     scored = [score_candidate(data, split, fit, DEFAULT_CRITERION, None) for fit in chosen]
     proba, report = stack_scored(data, scored, DEFAULT_ANCHOR, DEFAULT_MARGIN, reference, DEFAULT_ANCHOR_DENSITY)
     folds = mixture_folds(chosen, report["weight"].to_numpy())

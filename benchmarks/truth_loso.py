@@ -133,7 +133,7 @@ def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: 
     for criterion, calibrate in itertools.product(JUDGE_MODELS, CALIBRATIONS):
         for m in universe:
             scored[m, criterion, calibrate] = score_candidate(data, split, fits[m], criterion, calibrate)
-    reference, _ = majority_reference(data, split, [fits["majority_vote"]])
+    reference = majority_reference(data, split, [fits["majority_vote"]])
     for (list_name, names), criterion, calibrate, anchor, density, margin in itertools.product(
             lists.items(), JUDGE_MODELS, CALIBRATIONS, ANCHORS, ANCHOR_DENSITIES, MARGINS):
         if anchor is None and density > 0:

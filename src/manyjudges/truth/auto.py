@@ -112,12 +112,6 @@ DEFAULT_MARGIN: float | None = 0.05
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: a stacking weight below this is set to 0 (and the others rescaled)
 MIN_WEIGHT = 1e-3
-#: with gold items, a candidate whose fold fits get the withheld gold answers right less often than majority vote's,
-#: by more than this, gets no weight (the floor the defaults are chosen under: 0.02 below majority vote)
-GOLD_SLACK = 0.02
-#: with gold items, a candidate whose fold fits beat majority vote's on the withheld gold answers by this McNemar
-#: statistic (one-sided p about 0.023) passes the anchor whatever its agreement with the majority
-GOLD_EVIDENCE = 2.0
 #: the columns of ``Auto.report_``
 REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy", "anchored",
                   "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds", "gold_evidence",
@@ -233,35 +227,27 @@ def panel_density(data: CrowdLabels) -> float:
 
 
 def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
-                        reference: float | None = None, gold_reference: np.ndarray | None = None) -> np.ndarray:
+                        reference: float | None = None) -> np.ndarray:
     """(M,) which candidates may take weight.
 
-    Those whose classes agree with the majority vote on at least
-    ``anchor`` of the items (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld
-    labels is at least ``reference`` (the majority vote's) less ``margin``; None switches a test off. With
-    ``gold_reference`` (whether the majority vote's fold fits get each withheld gold answer right), a candidate
-    must also get them right as often, less ``GOLD_SLACK``; and one that gets them right significantly more
-    often than the majority vote (:func:`gold_evidence` at least ``GOLD_EVIDENCE``) passes whatever the label
-    tests said: known answers overrule the majority. When no
-    candidate passes, the one whose pooled log-likelihood is highest is kept.
+    Those whose classes agree with the majority vote on at least ``anchor`` of the items
+    (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld labels is at least ``reference``
+    (the majority vote's) less ``margin``; None switches a test off. When no candidate passes, the one whose
+    pooled log-likelihood is highest is kept. (Gold items overrule the majority elsewhere: :func:`gold_choice`.)
     """
     kept = np.ones(len(scored), dtype=bool)
     if anchor is not None:
         kept &= np.array([c.agreement for c in scored]) >= anchor
     if margin is not None and reference is not None:
         kept &= np.array([c.pooled_log_likelihood for c in scored]) >= reference - margin
-    if gold_reference is not None and len(gold_reference):  # known answers: they may overrule the majority
-        share = float(np.mean(gold_reference))
-        kept &= np.array([c.gold_accuracy for c in scored]) >= share - GOLD_SLACK
-        kept |= np.array([gold_evidence(c.gold_right, gold_reference) for c in scored]) >= GOLD_EVIDENCE
     if not kept.any():
         kept[int(np.argmax([c.pooled_log_likelihood for c in scored]))] = True
     return kept
 
 
 def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
-                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0,
-                 gold_reference: np.ndarray | None = None) -> tuple[np.ndarray, pd.DataFrame]:
+                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0
+                 ) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): the scored candidates anchored and stacked (module docstring, steps 4 and 5).
 
     Anchored by :func:`anchored_candidates`, the ``anchor`` test only on panels whose :func:`panel_density`
@@ -269,7 +255,7 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
     """
     if panel_density(data) < anchor_density:
         anchor = None
-    anchored = anchored_candidates(scored, anchor, margin, reference, gold_reference)
+    anchored = anchored_candidates(scored, anchor, margin, reference)
     kept_at = np.flatnonzero(anchored)
     weights = np.zeros(len(scored))
     weights[kept_at] = stacking_weights(np.stack([scored[int(j)].probabilities for j in kept_at]))
@@ -290,24 +276,19 @@ def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: f
     return proba, pd.DataFrame(rows, columns=REPORT_COLUMNS)
 
 
-def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]
-                       ) -> tuple[float, np.ndarray]:
-    """Return the majority vote's pooled log-likelihood of the withheld labels, and its gold answers right.
-
-    The second is whether its fold fits get each withheld gold answer right (:func:`gold_right`); its fits are
-    taken among ``fits``, else made.
-    """
+def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]) -> float:
+    """Return the majority vote's pooled log-likelihood of the withheld labels (its fits among ``fits``, else made)."""
     fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
-    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0)), gold_right(split, fit)
+    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0))
 
 
 def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], criterion: str = "confusion",
                      calibrate: str | None = "tempering", anchor: float | None = None, margin: float | None = None,
                      anchor_density: float = 0.0) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): :func:`score_candidate` on each fit, then :func:`stack_scored`."""
-    reference, gold_reference = majority_reference(data, split, fits)
+    reference = majority_reference(data, split, fits)
     return stack_scored(data, [score_candidate(data, split, fit, criterion, calibrate) for fit in fits], anchor,
-                        margin, reference, anchor_density, gold_reference)
+                        margin, reference, anchor_density)
 
 
 def mixture_folds(fits: Sequence[CandidateFit], weights: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -576,9 +557,9 @@ class Auto(TruthEstimator):
         """
         plain = split_without_gold(split)
         fits = [fit_candidate(name, data, plain) for name in self.candidate_names()]
-        reference, no_gold = majority_reference(data, plain, fits)
+        reference = majority_reference(data, plain, fits)
         scored = [score_candidate(data, plain, fit, self.criterion, None) for fit in fits]
-        _, report = stack_scored(data, scored, anchor, margin, reference, float(self.anchor_density), no_gold)
+        _, report = stack_scored(data, scored, anchor, margin, reference, float(self.anchor_density))
         names = [*self.candidate_names(), *self.gold_candidate_names()]
         helped = [fit_candidate(name, data, split, gold) for name in dict.fromkeys(names)]
         answers = [label_answer(split, scored, report["weight"].to_numpy()),
