@@ -40,14 +40,11 @@ from manyjudges.truth.auto import (  # noqa: E402
     DEFAULT_CRITERION,
     DEFAULT_MARGIN,
     Auto,
-    majority_reference,
-    mixture_folds,
-    score_candidate,
-    stack_scored,
 )
 from manyjudges.truth.confidence import SOFTENING, fit_confidence  # noqa: E402
 from manyjudges.truth.heldout import BETA_RANGE, JUDGE_MODELS, fold_split, held_out_from, label_folds  # noqa: E402
 from manyjudges.truth.scenarios import simulated_suite  # noqa: E402
+from manyjudges.truth.stacking import majority_reference, mixture_folds, score_candidate, stack_scored  # noqa: E402
 
 RANGES = {"both": BETA_RANGE, "soften": SOFTENING}
 

@@ -12,8 +12,8 @@ every fit is scored on the other
 items with a truth. Fits: majority vote; Dawid-Skene without and with the gold; auto (default parameters,
 ``ordered`` left False) without gold, and with the gold once, its answers kept (``Auto.gold_answers_``): for
 each configuration of ``CONFIGS`` (a ``gold_evidence`` of ``EVIDENCE``, None: the gold never overrules the
-labels; and a rank of ``auto.GOLD_RANKS``, accuracy or log score) the answer ``auto.gold_choice`` takes,
-calibrated on the held-out gold (``auto.calibrate_on_gold``), is scored: accuracy, and the ECE and AUROC of its
+labels; and a rank of ``gold_choice.GOLD_RANKS``, accuracy or log score) the answer ``gold_choice.gold_choice`` takes,
+calibrated on the held-out gold (``gold_choice.calibrate_on_gold``), is scored: accuracy, and the ECE and AUROC of its
 posteriors (``manyjudges.truth.calibration``); ``ece_uncalibrated`` is the same answer's ECE without that
 calibration. On LLM-judge panels (sets
 named llmjudge*, prd*, pandalm*, whose judges label every item), the best single judge chosen with the truth:
@@ -48,15 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from manyjudges.core.coded_labels import as_crowd_labels, gold_codes  # noqa: E402
 from manyjudges.truth import make_truth_estimator  # noqa: E402
-from manyjudges.truth.auto import (  # noqa: E402
-    DEFAULT_GOLD_EVIDENCE,
-    GOLD_RANK,
-    GOLD_RANKS,
-    LABEL_ANSWER,
-    calibrate_on_gold,
-    gold_choice,
-)
+from manyjudges.truth.auto import DEFAULT_GOLD_EVIDENCE  # noqa: E402
 from manyjudges.truth.calibration import calibration_scores  # noqa: E402
+from manyjudges.truth.gold_choice import GOLD_RANK, GOLD_RANKS, LABEL_ANSWER, calibrate_on_gold, gold_choice  # noqa: E402
 from manyjudges.truth.scenarios import simulated_suite  # noqa: E402
 from manyjudges.truth.selection import choose_safe_best, leave_one_group_out  # noqa: E402
 

@@ -11,7 +11,7 @@ from the mirror, in 11 groups of sets that share items or labels) and the simula
 The protocol, per set: the labels coded and sorted (``canonical_order``), the folds over labels of
 ``Auto`` (5 folds, seed 0); each candidate of the universe (majority vote, Wawa, one-coin, full and
 smoothed Dawid-Skene; the ordinal model on ordered sets; ``--extra`` methods) fitted without each fold
-and on every label (``manyjudges.truth.auto.fit_candidate``, cached in ``--cache``). Each configuration
+and on every label (``manyjudges.truth.stacking.fit_candidate``, cached in ``--cache``). Each configuration
 of ``Auto`` is then computed by the same library functions ``Auto.fit`` calls
 (``score_candidate``, ``stack_scored``), each candidate's posteriors as fitted: a candidate list x the
 criterion (the judge model of the withheld-label likelihood: confusion, one_coin, pooled) x the anchor
@@ -53,11 +53,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from truth_pool import pool_sets  # noqa: E402
 
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions  # noqa: E402
-from manyjudges.truth.auto import fit_candidate, majority_reference, score_candidate, stack_scored  # noqa: E402
 from manyjudges.truth.calibration import auroc, expected_calibration_error  # noqa: E402
 from manyjudges.truth.heldout import JUDGE_MODELS, fold_split, label_folds  # noqa: E402
 from manyjudges.truth.scenarios import simulated_suite  # noqa: E402
 from manyjudges.truth.selection import choose_safe_best, leave_one_group_out  # noqa: E402
+from manyjudges.truth.stacking import fit_candidate, majority_reference, score_candidate, stack_scored  # noqa: E402
 
 #: candidate lists (the ordinal model is added on ordered sets where the list's name ends in "+ordinal")
 LISTS = {

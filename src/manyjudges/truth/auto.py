@@ -65,37 +65,42 @@ ordinal Dawid-Skene model; any registry name can be added (``candidates=[...]``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from time import perf_counter
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
-from manyjudges.truth.confidence import SOFTENING, Confidence, fit_confidence, least_floor
+from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.confidence import Confidence
+from manyjudges.truth.gold_choice import (
+    LABEL_ANSWER,
+    GoldAnswer,
+    calibrate_on_gold,
+    gold_answer,
+    gold_choice,
+    gold_evidence,
+    label_answer,
+)
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
     FoldSplit,
-    HeldOut,
-    fit_tempering,
-    fold_posteriors,
     fold_split,
-    held_out_from,
     judge_confusions,
     label_folds,
-    log_score,
     split_without_gold,
-    stacking_weights,
-    temper,
+)
+from manyjudges.truth.stacking import (
+    REPORT_COLUMNS,
+    calibrate_mixture,
+    fit_candidate,
+    majority_reference,
+    score_candidate,
+    stack_candidates,
+    stack_scored,
 )
 
-__all__ = ["DEFAULT_CANDIDATES", "ORDINAL_CANDIDATES", "REPORT_COLUMNS", "Auto", "CandidateFit", "ScoredCandidate",
-           "anchored_candidates", "calibrate_mixture", "fit_candidate", "gold_evidence", "gold_right",
-           "majority_agreement", "majority_reference", "mixture_folds", "panel_density", "score_candidate",
-           "stack_candidates", "stack_scored"]
+__all__ = ["DEFAULT_CANDIDATES", "GOLD_CANDIDATES", "ORDINAL_CANDIDATES", "Auto", "gold_report"]
 
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
@@ -110,290 +115,12 @@ DEFAULT_ANCHOR_DENSITY = 0.1
 DEFAULT_MARGIN: float | None = 0.05
 #: added when the classes are ordered
 ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
-#: a stacking weight below this is set to 0 (and the others rescaled)
-MIN_WEIGHT = 1e-3
-#: the columns of ``Auto.report_``
-REPORT_COLUMNS = ["candidate", "majority_agreement", "pooled_log_likelihood", "gold_accuracy", "anchored",
-                  "heldout_log_likelihood", "tempered_log_likelihood", "beta", "weight", "seconds", "gold_evidence",
-                  "chosen_by_gold"]
 #: with gold items, fitted besides the candidates: they learn the judges from the gold alone
 GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 #: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
 #: statistic replaces it (:func:`gold_choice`). It and ``GOLD_RANK`` were chosen leave one group out on the
 #: development pool and the simulated suite, two seeded 10% gold draws per set (``benchmarks/truth_gold.py``)
 DEFAULT_GOLD_EVIDENCE: float | None = 1.5
-#: how the gold ranks the answers that beat the labels-only answer (:func:`gold_choice`)
-GOLD_RANKS = ("accuracy", "log_score")
-GOLD_RANK = "accuracy"
-#: the name of the labels-only answer (the anchored stack) among the answers the gold chooses from
-LABEL_ANSWER = "labels_only"
-
-
-@dataclass(frozen=True)
-class CandidateFit:
-    """A candidate's fits: on each fold's kept labels and on every label (posteriors, (n_items, K))."""
-
-    name: str
-    folds: tuple[np.ndarray, ...]
-    full: np.ndarray
-    seconds: float
-
-
-def fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
-                  gold: tuple[np.ndarray, np.ndarray] | None = None) -> CandidateFit:
-    """Fit the registry method ``name`` without each fold of ``split`` and on every label (with ``gold``)."""
-    from manyjudges.truth.registry import make_truth_estimator
-
-    start = perf_counter()
-    method = make_truth_estimator(name)
-    folds = fold_posteriors(method.posteriors_on, split)
-    full = make_truth_estimator(name).posteriors_on(data, gold)
-    return CandidateFit(name, folds, full, perf_counter() - start)
-
-
-def majority_agreement(data: CrowdLabels, posteriors: np.ndarray) -> float:
-    """Return the share of items whose class under ``posteriors`` (argmax) is their majority vote.
-
-    The share is over the items with two or more labels and one most frequent class; 1.0 when there are none.
-    """
-    counts = data.class_counts
-    top = counts.max(axis=1)
-    clear = (counts.sum(axis=1) >= 2) & ((counts == top[:, None]).sum(axis=1) == 1)
-    if not clear.any():
-        return 1.0
-    return float(np.mean(row_argmax(posteriors[clear]) == row_argmax(counts[clear])))
-
-
-@dataclass(frozen=True)
-class ScoredCandidate:
-    """A candidate's fits judged on the withheld labels: steps 2 and 3 of the module docstring."""
-
-    fit: CandidateFit
-    #: :func:`majority_agreement` of its fit on every label
-    agreement: float
-    #: (n,) the withheld labels' predictive probabilities, tempered by ``beta``
-    probabilities: np.ndarray
-    beta: float
-    heldout_log_likelihood: float
-    #: the mean log probability of the withheld labels under one accuracy for every judge, beta = 1
-    pooled_log_likelihood: float
-    #: whether its fold fits get each withheld gold answer right (in the folds' order; empty without gold)
-    gold_right: np.ndarray
-
-    @property
-    def gold_accuracy(self) -> float:
-        """The share of the withheld gold answers its fold fits get right (NaN without gold)."""
-        return float(self.gold_right.mean()) if len(self.gold_right) else float("nan")
-
-
-def score_candidate(data: CrowdLabels, split: FoldSplit, fit: CandidateFit, criterion: str = "confusion",
-                    calibrate: str | None = "tempering") -> ScoredCandidate:
-    """Score the withheld labels' predictive probabilities under ``fit``'s fold posteriors.
-
-    They are computed with the judge model ``criterion``, tempered by the beta fitted on them
-    (``calibrate="tempering"``) or not.
-    """
-    held = held_out_from(fit.folds, data, split, criterion)
-    beta = fit_tempering(held) if calibrate == "tempering" else 1.0
-    pooled = held if criterion == "pooled" else held_out_from(fit.folds, data, split, "pooled")
-    return ScoredCandidate(fit, majority_agreement(data, fit.full), held.probabilities(beta), beta,
-                           log_score(held.probabilities(1.0)), log_score(pooled.probabilities(1.0)),
-                           gold_right(split, fit))
-
-
-def gold_right(split: FoldSplit, fit: CandidateFit) -> np.ndarray:
-    """Whether each fold's fit gets each gold answer the fold withholds right (argmax, lowest class on ties)."""
-    parts = [row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(fit.folds, split.gold_withheld)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
-
-
-def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
-    """McNemar's statistic for "right more often than the reference" on the same gold answers.
-
-    It is (b - c) / sqrt(b + c), b the answers only ``right`` gets right, c those only ``reference`` does; 0
-    when they never differ.
-    """
-    b = int(np.sum(right & ~reference))
-    c = int(np.sum(~right & reference))
-    return (b - c) / np.sqrt(b + c) if b + c else 0.0
-
-
-def panel_density(data: CrowdLabels) -> float:
-    """Return the share of the (item, judge) cells that hold a label: labels / (items x judges).
-
-    It is 1 when every judge labels every item once (a panel of LLM judges), near 0 for a crowd.
-    """
-    return data.n_labels / max(1, data.n_items * data.n_judges)
-
-
-def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None = None, margin: float | None = None,
-                        reference: float | None = None) -> np.ndarray:
-    """(M,) which candidates may take weight.
-
-    Those whose classes agree with the majority vote on at least ``anchor`` of the items
-    (:func:`majority_agreement`), and whose pooled log-likelihood of the withheld labels is at least ``reference``
-    (the majority vote's) less ``margin``; None switches a test off. When no candidate passes, the one whose
-    pooled log-likelihood is highest is kept. (Gold items overrule the majority elsewhere: :func:`gold_choice`.)
-    """
-    kept = np.ones(len(scored), dtype=bool)
-    if anchor is not None:
-        kept &= np.array([c.agreement for c in scored]) >= anchor
-    if margin is not None and reference is not None:
-        kept &= np.array([c.pooled_log_likelihood for c in scored]) >= reference - margin
-    if not kept.any():
-        kept[int(np.argmax([c.pooled_log_likelihood for c in scored]))] = True
-    return kept
-
-
-def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
-                 margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0
-                 ) -> tuple[np.ndarray, pd.DataFrame]:
-    """(posteriors, report): the scored candidates anchored and stacked (module docstring, steps 4 and 5).
-
-    Anchored by :func:`anchored_candidates`, the ``anchor`` test only on panels whose :func:`panel_density`
-    is at least ``anchor_density``.
-    """
-    if panel_density(data) < anchor_density:
-        anchor = None
-    anchored = anchored_candidates(scored, anchor, margin, reference)
-    kept_at = np.flatnonzero(anchored)
-    weights = np.zeros(len(scored))
-    weights[kept_at] = stacking_weights(np.stack([scored[int(j)].probabilities for j in kept_at]))
-    weights[weights < MIN_WEIGHT] = 0.0
-    weights /= weights.sum()
-    proba = np.zeros((data.n_items, data.n_classes))
-    rows: list[dict[str, Any]] = []
-    for c, weight, kept in zip(scored, weights, anchored):
-        if weight > 0:
-            proba += weight * temper(c.fit.full, c.beta)
-        rows.append({"candidate": c.fit.name, "majority_agreement": c.agreement,
-                     "pooled_log_likelihood": c.pooled_log_likelihood, "gold_accuracy": c.gold_accuracy,
-                     "anchored": bool(kept),
-                     "heldout_log_likelihood": c.heldout_log_likelihood,
-                     "tempered_log_likelihood": log_score(c.probabilities), "beta": c.beta, "weight": float(weight),
-                     "seconds": c.fit.seconds})
-    proba /= proba.sum(axis=1, keepdims=True)
-    return proba, pd.DataFrame(rows, columns=REPORT_COLUMNS)
-
-
-def majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit]) -> float:
-    """Return the majority vote's pooled log-likelihood of the withheld labels (its fits among ``fits``, else made)."""
-    fit = next((f for f in fits if f.name == "majority_vote"), None) or fit_candidate("majority_vote", data, split)
-    return log_score(held_out_from(fit.folds, data, split, "pooled").probabilities(1.0))
-
-
-def stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], criterion: str = "confusion",
-                     calibrate: str | None = "tempering", anchor: float | None = None, margin: float | None = None,
-                     anchor_density: float = 0.0) -> tuple[np.ndarray, pd.DataFrame]:
-    """(posteriors, report): :func:`score_candidate` on each fit, then :func:`stack_scored`."""
-    reference = majority_reference(data, split, fits)
-    return stack_scored(data, [score_candidate(data, split, fit, criterion, calibrate) for fit in fits], anchor,
-                        margin, reference, anchor_density)
-
-
-def mixture_folds(fits: Sequence[CandidateFit], weights: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Each fold's mixture sum_m w_m T_m of the candidates' fold posteriors (the final weights)."""
-    kept = [(float(w), fit) for w, fit in zip(weights, fits) if w > 0]
-    return tuple(np.sum([w * fit.folds[f] for w, fit in kept], axis=0) for f in range(len(kept[0][1].folds)))
-
-
-def calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[CandidateFit], weights: np.ndarray,
-                      judge_model: str = DEFAULT_CONFIDENCE_MODEL) -> Confidence:
-    """Fit the temperature and floor of the mixture (step 7) on the withheld labels and gold of ``split``."""
-    return fit_confidence(held_out_from(mixture_folds(fits, weights), data, split, judge_model), beta_range=SOFTENING)
-
-
-@dataclass(frozen=True)
-class GoldAnswer:
-    """An answer the gold may choose: its fold posteriors, its posteriors on every label, its withheld gold right."""
-
-    name: str
-    #: (n_items, K) per fold: fitted without the fold's labels and gold answers
-    folds: tuple[np.ndarray, ...]
-    full: np.ndarray
-    #: whether its fold posteriors get each withheld gold answer right (argmax, in the folds' order)
-    right: np.ndarray
-    #: the mean log probability of the withheld gold answers' classes, its fold posteriors calibrated on them
-    log_score: float
-
-
-def gold_rows(folds: Sequence[np.ndarray], split: FoldSplit) -> HeldOut:
-    """Return the withheld gold answers as a :class:`HeldOut`: each one's fold posterior and class, one-hot."""
-    k = folds[0].shape[1] if len(folds) else 1
-    posteriors = [fitted[items] for fitted, (items, _) in zip(folds, split.gold_withheld)]
-    said = [np.eye(k)[classes] for _, classes in split.gold_withheld]
-    return HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
-
-
-def gold_calibration(held: HeldOut, floor: float | None = None) -> Confidence:
-    """Fit the calibration on withheld gold answers (``held``, from :func:`gold_rows`).
-
-    The one place it is fitted: the temperature and floor of :mod:`manyjudges.truth.confidence` (beta in
-    [0.02, 5]: the gold is the truth, so it may sharpen as well as soften) that give the known classes of
-    ``held`` the highest mean log probability (Guo et al. 2017's temperature scaling, on gold answers no fit
-    was given); ``floor`` defaults to 1 / (n + 2) for the n gold answers.
-    """
-    return fit_confidence(held, floor)
-
-
-def gold_answer(name: str, split: FoldSplit, folds: Sequence[np.ndarray], full: np.ndarray) -> GoldAnswer:
-    """Return a :class:`GoldAnswer` from fold and full posteriors, scored on the gold each fold withholds."""
-    parts = [row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(folds, split.gold_withheld)]
-    right = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
-    held = gold_rows(folds, split)
-    calibrated = gold_calibration(held).apply(held.posteriors)
-    score = log_score(np.einsum("et,et->e", calibrated, held.said)) if len(right) else float("nan")
-    return GoldAnswer(name, tuple(folds), full, right, score)
-
-
-def label_answer(split: FoldSplit, scored: Sequence[ScoredCandidate], weights: np.ndarray) -> GoldAnswer:
-    """Return the labels-only answer (the anchored stack, steps 4 to 6) with its fold posteriors.
-
-    Each fold's posteriors are the stack's mixture of the candidates' fold posteriors, sum_m w_m T_m, with the
-    weights fitted on every fold's withheld labels (no gold enters them).
-    """
-    def mix(part: Sequence[np.ndarray]) -> np.ndarray:
-        out = np.sum([w * t for w, t in zip(weights, part) if w > 0], axis=0)
-        return out / out.sum(axis=1, keepdims=True)
-
-    folds = [mix([c.fit.folds[f] for c in scored]) for f in range(len(split.gold_withheld))]
-    return gold_answer(LABEL_ANSWER, split, folds, mix([c.fit.full for c in scored]))
-
-
-def gold_choice(answers: Sequence[GoldAnswer], evidence: float | None, rank: str = GOLD_RANK) -> int:
-    """Return the index of the answer the gold chooses; 0 (``answers[0]``, the labels-only answer) unless beaten.
-
-    An answer beats ``answers[0]`` when it gets the withheld gold answers right more often, by McNemar's
-    statistic (:func:`gold_evidence`) of at least ``evidence``; among those, the one of highest ``rank``:
-    ``"accuracy"`` (right most often) or ``"log_score"`` (:attr:`GoldAnswer.log_score`); ties: the first.
-    ``evidence`` None: the gold never overrules the labels-only answer.
-    """
-    if rank not in GOLD_RANKS:
-        raise ValueError(f"rank must be one of {', '.join(GOLD_RANKS)}, got {rank!r}")
-    if evidence is None:
-        return 0
-    reference = answers[0].right
-    passed = [j for j, a in enumerate(answers[1:], 1) if gold_evidence(a.right, reference) >= evidence]
-    if not passed:
-        return 0
-    if rank == "accuracy":
-        return max(passed, key=lambda j: (int(answers[j].right.sum()), -j))
-    return max(passed, key=lambda j: (answers[j].log_score, -j))
-
-
-def gold_held_out(answer: GoldAnswer, split: FoldSplit) -> HeldOut:
-    """Return ``answer``'s withheld gold answers as a :class:`HeldOut` (:func:`gold_rows`)."""
-    return gold_rows(answer.folds, split)
-
-
-def calibrate_on_gold(answer: GoldAnswer, split: FoldSplit) -> Confidence:
-    """``answer``'s calibration on its withheld gold (:func:`gold_calibration`).
-
-    Its floor is 1 / (n + 2) for the n withheld labels and gold answers of ``split``: the evidence the answer's
-    folds were checked on.
-    """
-    evidence = int(np.sum(split.folds >= 0)) + sum(len(items) for items, _ in split.gold_withheld)
-    return gold_calibration(gold_held_out(answer, split), least_floor(evidence))
 
 
 def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int, seconds: dict[str, float]
