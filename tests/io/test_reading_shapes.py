@@ -19,8 +19,8 @@ from manyjudges.io.table_text import write_table
 from manyjudges.truth import DawidSkene
 from manyjudges.truth.results import labels_table
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from truth_scale import write_text_labels  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks.speed.truth_scale import write_text_labels  # noqa: E402
 
 #: id shapes: a prefix and a number (the fast way), digit strings, and mixed ids (hashed)
 SHAPES = {

@@ -90,7 +90,7 @@ def test_the_pool_loader_reads_every_real_set(mirror):
     import importlib.util
     import sys
 
-    path = Path(__file__).parents[2] / "benchmarks" / "truth_pool.py"
+    path = Path(__file__).parents[2] / "benchmarks" / "harness" / "pool.py"
     spec = importlib.util.spec_from_file_location("truth_pool", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["truth_pool"] = module  # the dataclass looks its module up

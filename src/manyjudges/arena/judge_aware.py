@@ -130,7 +130,7 @@ class JudgeAware(ArenaRating):
     Notes
     -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
-    (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
+    (``benchmarks/defaults/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
     for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`; ``prior_units`` (20) was chosen
     leave-one-panel-out over twelve simulated sparse and clique panels (``--part sparse``).
 

@@ -233,7 +233,7 @@ class JudgeAwareVerdicts(Estimator):
     Notes
     -----
     The defaults (clusters ``"auto"`` at 0.5, prior ``"strengths"``, reg 0.01) were chosen
-    leave-one-panel-out on five panels (``benchmarks/judge_aware.py``; ``docs/methods.md`` 6.9).
+    leave-one-panel-out on five panels (``benchmarks/defaults/judge_aware.py``; ``docs/methods.md`` 6.9).
     """
 
     def __init__(self, position: bool = True, clusters: Mapping[str, str] | str | None = "auto",

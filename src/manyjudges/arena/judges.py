@@ -47,7 +47,7 @@ PAIR_COLUMNS = ["judge_a", "judge_b", "n_common", "agreement", "n_error_units", 
 SUMMARY_COLUMNS = ["n_judges", "n_units", "alpha", "error_reference", "mean_error_correlation", "effective_judges"]
 
 #: m0 of :func:`shrunk_correlation`: the prior at 0 is worth this many units (chosen leave-one-panel-out,
-#: ``benchmarks/judge_aware.py``)
+#: ``benchmarks/defaults/judge_aware.py``)
 PRIOR_UNITS = 20.0
 #: ``error_reference`` of the summary: what the judges' errors were errors against
 AGAINST_REFERENCE = "reference"

@@ -34,7 +34,7 @@ ceil(explore * budget) labels go one each to the items with the fewest labels, w
 posterior and score (the item-level stop does not apply to them): by labels so far, then the policy's
 own score of the item's next label, then a seeded random order; the rest of the budget goes by the
 policy. It stops when the advice stops. The defaults of ``min_gain``, ``explore`` and ``stop`` were
-chosen leave one group out on the development pool (``benchmarks/truth_active.py``).
+chosen leave one group out on the development pool (``benchmarks/defaults/min_gain.py``).
 """
 from __future__ import annotations
 
@@ -57,14 +57,14 @@ __all__ = ["DEFAULT_EXPLORE", "DEFAULT_MIN_GAIN", "DEFAULT_STOP", "POLICIES", "A
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")
 #: every policy's share of a budget for the items with the fewest labels (``explore=None``): none, chosen leave
-#: one group out against 0.1 on the development pool (``benchmarks/truth_active.py``)
+#: one group out against 0.1 on the development pool (``benchmarks/defaults/min_gain.py``)
 DEFAULT_EXPLORE = 0.0
 #: items at least this sure of their class get no label by default (kept: it lowers the baselines' share of
 #: labels at the stop, the lookahead's alike)
 DEFAULT_STOP: float | None = 0.99
 #: the advice stops when the budget's expected gain per label is below this (items set right per label): one
 #: item per 500 labels, chosen leave one group out on the development pool with ``auto``, the command's default
-#: method (``benchmarks/truth_active.py``)
+#: method (``benchmarks/defaults/min_gain.py``)
 DEFAULT_MIN_GAIN: float | None = 0.002
 
 

@@ -29,7 +29,7 @@ labels alone (:mod:`manyjudges.truth.heldout`):
 
 The defaults (the candidate list, ``criterion``, ``anchor``, ``anchor_density``, ``margin`` and
 ``confidence_model``) were chosen leave-one-group-out on a development pool of 30 real sets and 9 simulated
-panels (``benchmarks/truth_loso.py``; the figures in ``benchmarks/README.md``): each group of sets
+panels (``benchmarks/defaults/auto_stack.py``; the figures in ``benchmarks/README.md``): each group of sets
 held out in turn, the configuration with the fewest sets more than 0.02 below majority vote, then
 the highest mean accuracy, chosen on the rest.
 
@@ -105,7 +105,8 @@ __all__ = ["DEFAULT_CANDIDATES", "GOLD_CANDIDATES", "ORDINAL_CANDIDATES", "Auto"
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")
 #: the defaults of ``calibrate``, ``confidence_model``, ``criterion``, ``anchor``, ``anchor_density`` and
-#: ``margin``, chosen with the candidate list leave-one-group-out on the development pool (``benchmarks/truth_loso.py``)
+#: ``margin``, chosen with the candidate list leave-one-group-out on the development pool
+#: (``benchmarks/defaults/auto_stack.py``)
 DEFAULT_CALIBRATE: str | None = "tempering"
 #: the judge model under which the final posteriors are calibrated on the withheld labels
 DEFAULT_CONFIDENCE_MODEL = "pooled"
@@ -119,7 +120,8 @@ ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 #: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
 #: statistic replaces it (:func:`gold_choice`). It and ``GOLD_RANK`` were chosen leave one group out on the
-#: development pool and the simulated suite, two seeded 10% gold draws per set (``benchmarks/truth_gold.py``)
+#: development pool and the simulated suite, two seeded 10% gold draws per set
+#: (``benchmarks/defaults/gold_evidence.py``)
 DEFAULT_GOLD_EVIDENCE: float | None = 1.5
 
 

@@ -26,7 +26,7 @@ where it beats beta = 1. ``Auto`` softens, never sharpens: withheld labels rewar
 sure as the judges agree, and judges that share their errors agree more than they are right; on the development pool a
 temperature allowed up to 5 raised the mean calibration error (0.199 -> 0.208 under one accuracy
 for every judge) where softening only lowered it (0.186), chosen leave one group out
-(``benchmarks/truth_confidence.py``).
+(``benchmarks/defaults/auto_calibration.py``).
 """
 from __future__ import annotations
 

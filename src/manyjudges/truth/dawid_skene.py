@@ -53,7 +53,7 @@ E-steps (its posteriors after n iterations equal ours to 1e-10 where none of the
   log p once per label instead of once per item, so it is not EM's objective and can fall while
   EM still improves the likelihood (on trec it falls at the third iteration, where crowd-kit
   stops; this class runs 16). Run for crowd-kit's iteration counts, this class had crowd-kit's
-  accuracy exactly on trec, jn-product and dog (benchmarks/truth_vs_crowdkit.py);
+  accuracy exactly on trec, jn-product and dog (benchmarks/accuracy/truth_vs_crowdkit.py);
 - it clips its returned posteriors at 1e-10 without renormalising them;
 - it breaks exact ties to the class first seen in the table (ours: the lowest class).
 """

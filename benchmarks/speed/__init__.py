@@ -1,0 +1,1 @@
+"""Speed: timed against peers, or against an earlier version of this code, in the same run."""
