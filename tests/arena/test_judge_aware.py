@@ -291,10 +291,10 @@ def test_row_order_does_not_change_the_numbers():
 @pytest.mark.parametrize(("params", "message"), [
     ({"ties": "davidson"}, "ties must be"),
     ({"position": "yes"}, "position must be true or false"),
-    ({"gamma_reg": -1}, "gamma_reg must be >= 0"),
+    ({"gamma_reg": -1}, "JudgeAware: gamma_reg must be a number >= 0, got -1"),
     ({"clusters": "everything"}, "clusters must be None, 'auto' or a mapping"),
-    ({"cluster_threshold": 1.5}, "cluster_threshold must be in"),
-    ({"rho": 2}, "rho must be in"),
+    ({"cluster_threshold": 1.5}, r"cluster_threshold must be a number in \[-1, 1\], got 1.5"),
+    ({"rho": 2}, r"rho must be a number in \[0, 1\] or None, got 2"),
     ({"eta_init": 0.999}, "eta_bounds"),
 ])
 def test_bad_leaderboard_parameters_are_named(params, message):
@@ -303,9 +303,9 @@ def test_bad_leaderboard_parameters_are_named(params, message):
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"prior": "uniform"}, "prior must be one of strengths, flat"),
-    ({"reg": 0}, "reg must be > 0"),
-    ({"eta_init": 0.4}, "eta_init must be in"),
+    ({"prior": "uniform"}, "prior must be one of 'strengths', 'flat', got 'uniform'"),
+    ({"reg": 0}, "reg must be a number > 0, got 0"),
+    ({"eta_init": 0.4}, r"eta_init must be a number in \(0.5, 1\), got 0.4"),
     ({"clusters": {"nobody": "x"}}, "'nobody' is not a judge"),
 ])
 def test_bad_unit_parameters_are_named(params, message):

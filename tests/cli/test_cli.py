@@ -286,7 +286,7 @@ def test_unknown_method_and_bad_parameter(capsys, orderings):
 def test_bad_parameter_value_is_one_line(capsys, orderings, preferences):
     """Values are checked before the data is read: a command-line mistake (status 2), one line."""
     check_error(capsys, ["orderings", "ed", orderings, "--method", "frespa", "--params", '{"min_sup": 2}'], 2,
-                "min_sup must be in [0, 1]", "2")
+                "min_sup must be a number in [0, 1]", "2")
     check_error(capsys, ["orderings", "ed", orderings, "--method", "frespa", "--params", '{"min_sup": "a"}'], 2,
                 "frespa", "bad parameter value", "'a'")
     check_error(capsys, ["crowd", "aggregate", preferences, "--method", "bradley_terry", "--params", '{"reg": "x"}'], 2,

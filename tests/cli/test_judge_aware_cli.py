@@ -57,7 +57,7 @@ def test_bad_parameters_and_data_are_named_and_write_nothing(capsys, tmp_path):
     _, path = panel(tmp_path)
     out = tmp_path / "units.tsv"
     status, _, err = run_command(capsys, "arena", "verdicts", path, "--params", '{"prior": "uniform"}', "-o", out)
-    assert status == 2 and "prior must be one of strengths, flat, got 'uniform'" in err
+    assert status == 2 and "prior must be one of 'strengths', 'flat', got 'uniform'" in err
     status, _, err = run_command(capsys, "arena", "verdicts", path, "--params", '{"clusters": {"d": "g"}}',
                                  "-o", out)
     assert status == 1 and "verdicts.tsv: clusters: 'd' is not a judge" in err

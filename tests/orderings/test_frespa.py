@@ -109,7 +109,7 @@ def test_length_rounding_half_up_rounds_ratio_times_k_to_the_nearest_length():
     for ratio, k in [(0.0, 9), (1.0, 9), (0.75, 8)]:  # ratio k whole: the same length either way
         assert (FreSPAParams(min_len_ratio=ratio, length_rounding="half_up").length_bounds(k)
                 == FreSPAParams(min_len_ratio=ratio).length_bounds(k))
-    with pytest.raises(ValueError, match="length_rounding must be one of floor, half_up, got 'ceil'"):
+    with pytest.raises(ValueError, match="length_rounding must be one of 'floor', 'half_up', got 'ceil'"):
         FreSPAParams(length_rounding="ceil")
     with pytest.raises(ValueError, match="length_rounding"):
         FreSPA(length_rounding="round").fit(np.array([[1.0, 2], [2, 1]]))

@@ -72,10 +72,10 @@ def test_auto_and_tempered_posteriors_are_within_the_stated_bounds(panel):
 def test_every_truth_method_checks_calibrate_in_its_check_params(name):
     """One check per estimator (``_check_params``, as the contract names it): a method's own covers the family's
     ``calibrate``, at build time and in ``fit``; there is no public ``check_params``."""
-    with pytest.raises(ValueError, match="calibrate must be one of tempering"):
+    with pytest.raises(ValueError, match="calibrate must be 'tempering' or None, got 'platt'"):
         build_method("truth", name, calibrate="platt")
     method = build_method("truth", name)
     assert not hasattr(method, "check_params")
     method.calibrate = "platt"
-    with pytest.raises(ValueError, match="calibrate must be one of tempering"):
+    with pytest.raises(ValueError, match="calibrate must be 'tempering' or None, got 'platt'"):
         method._check_params()

@@ -11,7 +11,7 @@ from manyjudges.pipeline.config_checks import check_config_methods, check_config
     ({"orderings": {"methods": {"strict": {"method": "frespa", "params": {"min_supp": 1}}}}},
      ["orderings.methods.strict", "'min_supp'", "did you mean 'min_sup'"]),
     ({"orderings": {"methods": {"strict": {"method": "frespa", "params": {"min_sup": 3}}}}},
-     ["orderings.methods.strict", "min_sup must be in [0, 1]"]),
+     ["orderings.methods.strict", "min_sup must be a number in [0, 1]"]),
     ({"graded": {"methods": {"m4": {"params": {"predictive": "wide"}}}}}, ["graded.methods.m4", "predictive"]),
     ({"crowd": {"methods": {"mine": {"method": "no_such_module_xyz:Agg"}}}}, ["crowd.methods.mine", "cannot import"]),
     ({"crowd": {"methods": {"mpm_eq": {"method": "mpm", "params": {"skill": "false"}}}}},

@@ -110,7 +110,8 @@ def test_the_pipeline_runs_the_toy_family(toy_site, tmp_path):
 
 
 @pytest.mark.parametrize("methods, messages", [
-    ({"mean": {"params": {"trim": 0.9}}}, ["config: toy.methods.mean", "trim must be in [0, 0.5)"]),  # registry
+    ({"mean": {"params": {"trim": 0.9}}}, ["config: toy.methods.mean",
+                                           "trim must be a number in [0, 0.5)"]),  # registry
     ({}, ["config: toy.datasets ['panel'] are configured but toy.methods is empty"]),  # the family's own check
 ])
 def test_a_toy_config_mistake_stops_before_any_job(toy_site, tmp_path, methods, messages):

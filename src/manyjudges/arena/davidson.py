@@ -5,12 +5,15 @@ formulas are there).
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from manyjudges.arena.ratings import ArenaRating, RatingFit
 from manyjudges.core.pairwise.bradley_terry import check_mle_exists
 from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.pairwise.davidson import fit_davidson
+from manyjudges.core.parameters import Interval
 
 __all__ = ["Davidson"]
 
@@ -25,13 +28,11 @@ class Davidson(ArenaRating):
     """
 
     name = "davidson"
+    _parameter_constraints = {"reg": [Interval(Real, 0, None)], "max_iter": [Interval(Integral, 1, None)],
+                              "tol": [Interval(Real, 0, None)]}
 
     def __init__(self, reg: float = 0.01, max_iter: int = 200, tol: float = 1e-10) -> None:
         self.reg, self.max_iter, self.tol = reg, max_iter, tol
-
-    def _check_params(self) -> None:
-        if self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg}")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the strengths and the tie parameter to the cell counts and return the fit."""

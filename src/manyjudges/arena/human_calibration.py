@@ -42,6 +42,7 @@ of its preference p over the baseline on the (prompt) units where it met the bas
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
@@ -52,9 +53,10 @@ from scipy.stats import norm
 
 from manyjudges.arena.calibration_units import CalibrationUnits, calibration_units, units_without_llm
 from manyjudges.arena.leaderboard import baseline_code, leaderboard_table
-from manyjudges.arena.verdict_codes import code_verdicts
+from manyjudges.arena.verdict_codes import BOTHBAD_RULES, code_verdicts
 from manyjudges.arena.win_rates import logistic_win_rate
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, worth
 from manyjudges.core.solvers import damped_newton
 from manyjudges.io.errors import DataWarning
@@ -273,21 +275,22 @@ class HumanCalibratedLeaderboard(Estimator):
     replicates_ : numpy.ndarray
     """
 
+    _parameter_constraints = {
+        "intervals": [Options(INTERVALS)],
+        "n_bootstrap": [Interval(Integral, 0, None)],
+        "ci": [Interval(Real, 0, 1, closed="neither")],
+        "seed": [Interval(Integral, 0, None)],
+        "lam": [Interval(Real, 0, 1), None],
+        "reg": [Interval(Real, 0, None)],
+        "bothbad": [Options(BOTHBAD_RULES)],
+        "baseline": [str, None],
+    }
+
     def __init__(self, intervals: str = "sandwich", n_bootstrap: int = 1000, ci: float = 0.95, seed: int = 0,
                  lam: float | None = None, reg: float = 0.01, bothbad: str = "tie", baseline: str | None = None
                  ) -> None:
         self.intervals, self.n_bootstrap, self.ci, self.seed = intervals, n_bootstrap, ci, seed
         self.lam, self.reg, self.bothbad, self.baseline = lam, reg, bothbad, baseline
-
-    def _check_params(self) -> None:
-        if self.intervals not in INTERVALS:
-            raise ValueError(f"intervals must be one of {', '.join(INTERVALS)}, got {self.intervals!r}")
-        if not isinstance(self.n_bootstrap, (int, np.integer)) or self.n_bootstrap < 0:
-            raise ValueError(f"n_bootstrap must be an integer >= 0, got {self.n_bootstrap!r}")
-        if not 0 < self.ci < 1:
-            raise ValueError(f"ci must be in (0, 1), got {self.ci}")
-        if self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg}")
 
     def fit(self, llm: pd.DataFrame, human: pd.DataFrame) -> HumanCalibratedLeaderboard:
         """Fit on the LLM verdicts and the human verdicts (both verdicts tables)."""

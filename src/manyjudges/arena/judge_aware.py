@@ -38,18 +38,21 @@ each verdict of a cluster of n judges with mean error correlation rho counts n_e
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Real
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.judge_clusters import WEIGHT_COLUMNS, check_cluster_params, judge_weights
+from manyjudges.arena.judge_clusters import CLUSTER_CONSTRAINTS, WEIGHT_COLUMNS, judge_weights
 from manyjudges.arena.judges import PRIOR_UNITS
 from manyjudges.arena.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init
 from manyjudges.core.pairwise.judge_aware import fit_judge_aware, refit_judge_aware
+from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.io.verdicts import MISSING, WINNERS
 
 __all__ = ["JUDGE_COLUMNS", "JudgeAware", "judge_table", "judgments_of_cells", "verdicts_of_codes"]
@@ -143,6 +146,8 @@ class JudgeAware(ArenaRating):
     name = "judge_aware"
     by_judge = True
     by_order = True
+    _parameter_constraints = {**CROWD_BT_CONSTRAINTS, **CLUSTER_CONSTRAINTS, "ties": [Options(("half", "drop"))],
+                              "position": [BOOLEAN], "gamma_reg": [Interval(Real, 0, None)]}
 
     def __init__(self, ties: Literal["half", "drop"] = "half", position: bool = True,
                  clusters: Mapping[str, str] | str | None = "auto", cluster_threshold: float = 0.5,
@@ -157,21 +162,9 @@ class JudgeAware(ArenaRating):
         self.max_iter, self.tol = max_iter, tol
 
     def _check_params(self) -> None:
-        if self.ties not in ("half", "drop"):
-            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
-        if not isinstance(self.position, (bool, np.bool_)):
-            raise ValueError(f"position must be true or false, got {self.position!r}")
-        if self.reg < 0 or self.virtual_weight < 0 or self.gamma_reg < 0:
-            raise ValueError("reg, virtual_weight and gamma_reg must be >= 0, got "
-                             f"{self.reg}, {self.virtual_weight}, {self.gamma_reg}")
-        if min(self.eta_prior) < 1:
-            raise ValueError(f"eta_prior parameters must be >= 1, got {self.eta_prior}")
-        if not 0 < self.eta_bounds[0] <= self.eta_init <= self.eta_bounds[1] < 1:
-            raise ValueError("need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, "
-                             f"got {self.eta_bounds}, {self.eta_init}")
-        check_cluster_params(self.clusters, self.cluster_threshold, self.rho)
-        if not self.prior_units >= 0:
-            raise ValueError(f"prior_units must be >= 0, got {self.prior_units}")
+        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
+        super()._check_params()
+        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""

@@ -36,16 +36,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit, logit
 
-from manyjudges.arena.judge_clusters import check_cluster_params, judge_weights
+from manyjudges.arena.judge_clusters import CLUSTER_CONSTRAINTS, judge_weights
 from manyjudges.arena.judges import PRIOR_UNITS
 from manyjudges.arena.verdict_codes import check_verdicts, code_units
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.core.solvers import lbfgsb
 
 __all__ = ["UNIT_COLUMNS", "JudgeAwareVerdicts", "UnitRows", "judge_aware_verdicts", "unit_objective",
@@ -236,6 +238,16 @@ class JudgeAwareVerdicts(Estimator):
     leave-one-panel-out on five panels (``benchmarks/defaults/judge_aware.py``; ``docs/methods.md`` 6.9).
     """
 
+    _parameter_constraints = {
+        **CLUSTER_CONSTRAINTS,
+        "position": [BOOLEAN],
+        "prior": [Options(PRIORS)],
+        "reg": [Interval(Real, 0, None, closed="neither")],
+        "eta_init": [Interval(Real, 0.5, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+    }
+
     def __init__(self, position: bool = True, clusters: Mapping[str, str] | str | None = "auto",
                  cluster_threshold: float = 0.5, rho: float | None = None,
                  prior: Literal["strengths", "flat"] = "strengths", reg: float = 0.01, eta_init: float = 0.8,
@@ -243,19 +255,6 @@ class JudgeAwareVerdicts(Estimator):
         self.position, self.clusters, self.cluster_threshold, self.rho = position, clusters, cluster_threshold, rho
         self.prior_units = prior_units
         self.prior, self.reg, self.eta_init, self.max_iter, self.tol = prior, reg, eta_init, max_iter, tol
-
-    def _check_params(self) -> None:
-        if not isinstance(self.position, (bool, np.bool_)):
-            raise ValueError(f"position must be true or false, got {self.position!r}")
-        if self.prior not in PRIORS:
-            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {self.prior!r}")
-        if not self.reg > 0:
-            raise ValueError(f"reg must be > 0, got {self.reg}")
-        if not 0.5 < self.eta_init < 1:
-            raise ValueError(f"eta_init must be in (0.5, 1), got {self.eta_init}")
-        check_cluster_params(self.clusters, self.cluster_threshold, self.rho)
-        if not self.prior_units >= 0:
-            raise ValueError(f"prior_units must be >= 0, got {self.prior_units}")
 
     def fit(self, verdicts: pd.DataFrame) -> JudgeAwareVerdicts:
         """Fit on a verdicts table (``prompt, judge, model_a, model_b, winner``); returns self."""

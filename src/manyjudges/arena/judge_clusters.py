@@ -33,6 +33,7 @@ copies (r = 1 on all their units) still weigh 1/2 each.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -41,6 +42,7 @@ from scipy.sparse.csgraph import connected_components
 
 from manyjudges.arena.judges import PRIOR_UNITS, judge_measures
 from manyjudges.arena.verdict_codes import judge_ids
+from manyjudges.core.parameters import Constraint, Interval, Options, check_values
 
 __all__ = ["AUTO", "SHRUNK", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
 
@@ -122,18 +124,13 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
                          "weight": weight[code]}, columns=WEIGHT_COLUMNS)
 
 
-def check_cluster_params(clusters: Mapping[str, str] | str | None, threshold: float, rho: float | None) -> None:
-    """Raise a ValueError for a ``clusters``, ``threshold`` or ``rho`` out of its domain.
-
-    That is a ``clusters`` that is neither None, ``"auto"`` nor a mapping, a ``threshold`` outside
-    [-1, 1] or a ``rho`` outside [0, 1].
-    """
-    if not (clusters is None or clusters == AUTO or isinstance(clusters, Mapping)):
-        raise ValueError(f"clusters must be None, 'auto' or a mapping judge -> cluster, got {clusters!r}")
-    if not -1.0 <= float(threshold) <= 1.0:
-        raise ValueError(f"cluster_threshold must be in [-1, 1], got {threshold}")
-    if rho is not None and not 0.0 <= float(rho) <= 1.0:
-        raise ValueError(f"rho must be in [0, 1] (or None: estimated), got {rho}")
+#: what the clusters' parameters may be (the judge-aware models declare them; :func:`judge_weights` checks them)
+CLUSTER_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "clusters": [None, Options((AUTO,)), Mapping],
+    "cluster_threshold": [Interval(Real, -1, 1)],
+    "rho": [Interval(Real, 0, 1), None],
+    "prior_units": [Interval(Real, 0, None)],
+}
 
 
 def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = AUTO,
@@ -165,7 +162,8 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
         :data:`WEIGHT_COLUMNS`, one row per judge in natural order
         (:func:`~manyjudges.arena.verdict_codes.judge_ids`).
     """
-    check_cluster_params(clusters, threshold, rho)
+    check_values("judge_weights", CLUSTER_CONSTRAINTS,
+                 {"clusters": clusters, "cluster_threshold": threshold, "rho": rho, "prior_units": prior_units})
     judges = judge_ids(verdicts)
     if isinstance(clusters, Mapping):
         unknown = sorted(set(map(str, clusters)) - set(judges))

@@ -25,7 +25,8 @@ Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudg
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -56,11 +57,12 @@ from manyjudges.arena.style import (
     covariates,
     verdict_cells,
 )
-from manyjudges.arena.verdict_codes import ArenaVerdicts, code_verdicts
+from manyjudges.arena.verdict_codes import BOTHBAD_RULES, ArenaVerdicts, code_verdicts
 from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
+from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.registry import Builtin, Registry
 from manyjudges.io.verdicts import feature_names
 
@@ -155,6 +157,18 @@ class Leaderboard(Estimator):
         scores' replicates (:func:`~manyjudges.arena.style.coefficient_table`); None without.
     """
 
+    _parameter_constraints = {
+        "method": [str, ArenaRating],
+        "params": [Mapping, None],
+        "n_bootstrap": [Interval(Integral, 0, None)],
+        "resample": [Options(RESAMPLE_UNITS)],
+        "ci": [Interval(Real, 0, 1, closed="neither")],
+        "seed": [Interval(Integral, 0, None)],
+        "bothbad": [Options(BOTHBAD_RULES)],
+        "n_jobs": [Interval(Integral, 1, None), None],
+        "control": [None, str, list, tuple],
+    }
+
     def __init__(self, method: str | ArenaRating = "bradley_terry", params: dict[str, Any] | None = None,
                  n_bootstrap: int = 0, resample: str = "verdicts", ci: float = 0.95, seed: int = 0,
                  bothbad: str = "tie", n_jobs: int | None = None, control: Sequence[str] | None = None) -> None:
@@ -162,18 +176,12 @@ class Leaderboard(Estimator):
         self.ci, self.seed, self.bothbad, self.n_jobs, self.control = ci, seed, bothbad, n_jobs, control
 
     def _check_params(self) -> None:
+        """Check the declared constraints, then the rating's parameters and that it takes ``control``."""
+        super()._check_params()
         rating = make_rating(self.method, self.params)
         if self.control and not isinstance(rating, ArenaBradleyTerry):
             raise ValueError(f"control: the method {rating.name} takes no controls (the methods that take "
                              f"controls: {', '.join(CONTROL_METHODS)})")
-        if not isinstance(self.n_bootstrap, (int, np.integer)) or self.n_bootstrap < 0:
-            raise ValueError(f"n_bootstrap must be an integer >= 0, got {self.n_bootstrap!r}")
-        if self.resample not in RESAMPLE_UNITS:
-            raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {self.resample!r}")
-        if not 0 < self.ci < 1:
-            raise ValueError(f"ci must be in (0, 1), got {self.ci}")
-        if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer)) or self.n_jobs < 1):
-            raise ValueError(f"n_jobs must be an integer >= 1 or None, got {self.n_jobs!r}")
 
     def fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None
             ) -> Leaderboard:

@@ -8,6 +8,7 @@ bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.aren
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -16,8 +17,9 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists, fit_bt_centred, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import check_crowd_bt_params, fit_crowd_bt
-from manyjudges.core.pairwise.elo import elo_ratings
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init, fit_crowd_bt
+from manyjudges.core.pairwise.elo import ELO_CONSTRAINTS, elo_ratings
+from manyjudges.core.parameters import Interval, Options
 
 __all__ = ["ArenaBradleyTerry", "ArenaCrowdBT", "ArenaElo", "ArenaRating", "RatingFit"]
 
@@ -73,16 +75,12 @@ class ArenaBradleyTerry(ArenaRating):
     """
 
     name = "bradley_terry"
+    _parameter_constraints = {"ties": [Options(("half", "drop"))], "reg": [Interval(Real, 0, None)],
+                              "max_iter": [Interval(Integral, 1, None)], "tol": [Interval(Real, 0, None)]}
 
     def __init__(self, ties: Literal["half", "drop"] = "half", reg: float = 0.01, max_iter: int = 1000,
                  tol: float = 1e-10) -> None:
         self.ties, self.reg, self.max_iter, self.tol = ties, reg, max_iter, tol
-
-    def _check_params(self) -> None:
-        if self.ties not in ("half", "drop"):
-            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
-        if self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg}")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the ratings to the cell counts and return the fit."""
@@ -106,14 +104,11 @@ class ArenaElo(ArenaRating):
     """
 
     name = "elo"
+    _parameter_constraints = ELO_CONSTRAINTS
 
     def __init__(self, k_factor: float = 32.0, n_passes: int = 10, scale: float = 400.0,
                  random_state: int = 0) -> None:
         self.k_factor, self.n_passes, self.scale, self.random_state = k_factor, n_passes, scale, random_state
-
-    def _check_params(self) -> None:
-        if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
-            raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the ratings to the cell counts and return the fit."""
@@ -139,6 +134,7 @@ class ArenaCrowdBT(ArenaRating):
 
     name = "crowd_bt"
     by_judge = True
+    _parameter_constraints = {**CROWD_BT_CONSTRAINTS, "ties": [Options(("half", "drop"))]}
 
     def __init__(self, ties: Literal["half", "drop"] = "half", reg: float = 0.0, virtual_weight: float = 1.0,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
@@ -148,9 +144,9 @@ class ArenaCrowdBT(ArenaRating):
         self.max_iter, self.tol = max_iter, tol
 
     def _check_params(self) -> None:
-        if self.ties not in ("half", "drop"):
-            raise ValueError(f"ties must be 'half' or 'drop', got {self.ties!r}")
-        check_crowd_bt_params(self.reg, self.virtual_weight, self.eta_init, self.eta_prior, self.eta_bounds)
+        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
+        super()._check_params()
+        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the ratings to the cell counts and return the fit."""

@@ -144,6 +144,7 @@ class ControlledBradleyTerry(ArenaRating):
     """
 
     name = "bradley_terry"
+    _parameter_constraints = {"base": [ArenaBradleyTerry], "x": [np.ndarray]}
 
     def __init__(self, base: ArenaBradleyTerry, x: np.ndarray) -> None:
         self.base, self.x = base, x

@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import majority_merge_sort, rank_sum_order
 
 __all__ = ["RULES", "ListAggregator", "Ranking", "borda", "condorcet_fuse", "rank_sum"]
@@ -90,13 +91,10 @@ class ListAggregator(Estimator):
     """
 
     ranking_: list
+    _parameter_constraints = {"rule": [Options(RULES)]}
 
     def __init__(self, rule: str = "borda") -> None:
         self.rule = rule
-
-    def _check_params(self) -> None:
-        if self.rule not in RULES:
-            raise ValueError(f"rule must be one of {', '.join(RULES)}, got {self.rule!r}")
 
     def fit(self, rankings: Sequence[Ranking]) -> ListAggregator:
         """Aggregate ``rankings`` (lists of items, best first) into ``ranking_``; returns self."""

@@ -1,9 +1,11 @@
 """The estimator rules every family's methods follow (scikit-learn's, so its tools accept them).
 
 - The constructor takes the parameters by keyword, each with a default, and only stores them,
-  unchanged, under their own names; it validates nothing. ``_check_params()`` validates them
+  unchanged, under their own names; it validates nothing. The class declares what each may be in
+  ``_parameter_constraints`` (:mod:`manyjudges.core.parameters`), and ``_check_params()`` checks them
   (``fit`` calls it first, and the registry at build time, so a bad value fails before any data
-  is read).
+  is read). A check that relates two parameters is a small override of ``_check_params`` that calls
+  ``super()._check_params()`` first.
 - :meth:`Estimator.get_params` / :meth:`Estimator.set_params` read and set them by the
   constructor's signature, so ``sklearn.base.clone(method)`` builds an unfitted copy with the same
   parameters, and ``repr`` shows those that differ from their defaults.
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
+
+from manyjudges.core.parameters import Constraint, check_values
 
 __all__ = ["Estimator", "NotFittedError", "check_is_fitted"]
 
@@ -60,6 +64,10 @@ def _same(a: object, b: object) -> bool:
 class Estimator:
     """Base class: parameters from the constructor's signature (``get_params``, ``set_params``, ``repr``)."""
 
+    #: what each constructor parameter may be (:mod:`manyjudges.core.parameters`); a parameter not named is not
+    #: checked
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {}
+
     @classmethod
     def _param_names(cls) -> list[str]:
         """Return the constructor's parameter names, in order (``*args`` and ``**kwargs`` are not parameters)."""
@@ -84,7 +92,16 @@ class Estimator:
         return self
 
     def _check_params(self) -> None:
-        """Validate the parameters (subclasses override; the constructor only stores them)."""
+        """Check every parameter against :attr:`_parameter_constraints` (the constructor only stores them).
+
+        Raises
+        ------
+        ValueError
+            ``"{class}: {parameter} must be {what is allowed}, got {value!r}"``, for the first parameter no
+            constraint of its own allows.
+        """
+        check_values(type(self).__name__, self._parameter_constraints,
+                     {name: getattr(self, name) for name in self._parameter_constraints})
 
     def __repr__(self) -> str:
         """``Name(p=value, ...)`` with the parameters that differ from the constructor's defaults."""

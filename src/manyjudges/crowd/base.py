@@ -45,12 +45,6 @@ def ranking_from_scores(scores: np.ndarray, tiebreak: np.ndarray | None = None) 
     return np.lexsort((np.arange(len(scores)), key, -scores))
 
 
-def check_flag(name: str, value: object) -> None:
-    """Check that a yes/no parameter is a bool (a YAML ``false`` is; the string ``"false"`` is not)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be true or false, got {value!r}")
-
-
 class CrowdAggregator(Estimator):
     """Base class: subclasses implement ``_fit(topic) -> (scores, skill or None)``."""
 

@@ -11,13 +11,15 @@ jointly by L-BFGS-B with box bounds on the skills.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
 from typing import Literal
 
 import numpy as np
 
 from manyjudges.core.pairwise.bradley_terry import fit_bt_scores, pair_counts
-from manyjudges.core.pairwise.crowd_bt import check_crowd_bt_params, fit_crowd_bt
-from manyjudges.crowd.base import CrowdAggregator, check_flag
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init, fit_crowd_bt
+from manyjudges.core.parameters import BOOLEAN, Interval, Options, invalid
+from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
 
 
@@ -54,6 +56,13 @@ class BradleyTerry(CrowdAggregator):
     """
 
     name = "bradley_terry"
+    _parameter_constraints = {
+        "reg": [Interval(Real, 0, None)],
+        "ties": [Options(("drop", "half"))],
+        "solver": [Options(("auto", "newton", "lbfgs"))],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+    }
 
     def __init__(self, reg: float = 0.01, ties: Literal["drop", "half"] = "drop",
                  solver: Literal["auto", "newton", "lbfgs"] = "auto", max_iter: int = 1000,
@@ -61,13 +70,10 @@ class BradleyTerry(CrowdAggregator):
         self.reg, self.ties, self.solver, self.max_iter, self.tol = reg, ties, solver, max_iter, tol
 
     def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg}")
-        if self.ties not in ("drop", "half"):
-            raise ValueError(f"ties must be 'drop' or 'half', got {self.ties!r}")
-        if self.solver not in ("auto", "newton", "lbfgs") or (self.solver == "newton" and self.reg <= 0):
-            raise ValueError(f"solver must be 'auto', 'lbfgs' or 'newton' (with reg > 0), got {self.solver!r}")
+        """Check the declared constraints, then that Newton has reg > 0."""
+        super()._check_params()
+        if self.solver == "newton" and self.reg == 0:
+            raise invalid(type(self).__name__, "solver", "'auto' or 'lbfgs' when reg is 0", self.solver)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, None]:
         _, win, lose = strict_pairs(topic)
@@ -119,6 +125,7 @@ class CrowdBT(CrowdAggregator):
     """
 
     name = "crowd_bt"
+    _parameter_constraints = {**CROWD_BT_CONSTRAINTS, "skill": [BOOLEAN]}
 
     def __init__(self, reg: float = 0.0, virtual_weight: float = 1.0, skill: bool = True,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
@@ -128,9 +135,9 @@ class CrowdBT(CrowdAggregator):
         self.max_iter, self.tol = max_iter, tol
 
     def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        check_flag("skill", self.skill)
-        check_crowd_bt_params(self.reg, self.virtual_weight, self.eta_init, self.eta_prior, self.eta_bounds)
+        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
+        super()._check_params()
+        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_judges

@@ -44,10 +44,12 @@ The bucket layout and the ``g`` weights depend only on the data; each iteration 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
-from manyjudges.crowd.base import CrowdAggregator, check_flag, ranking_from_scores
+from manyjudges.core.parameters import BOOLEAN, Interval, Options
+from manyjudges.crowd.base import CrowdAggregator, ranking_from_scores
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.rank_distribution import bernoulli_sum_pmf
 
@@ -237,23 +239,18 @@ class CrowdAgg(CrowdAggregator):
     """
 
     name = "crowdagg"
+    _parameter_constraints = {
+        "measure": [Options(MEASURES)],
+        "skill": [BOOLEAN],
+        "pairwise": [Options(PAIRWISE)],
+        "rbp_p": [Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+    }
 
     def __init__(self, measure: str = "ndcg", skill: bool = True, pairwise: str = "margin",
                  rbp_p: float = 0.95, max_iter: int = 20) -> None:
         self.measure, self.skill, self.pairwise = measure, skill, pairwise
         self.rbp_p, self.max_iter = rbp_p, max_iter
-
-    def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.measure not in MEASURES:
-            raise ValueError(f"measure must be one of {MEASURES}, got {self.measure!r}")
-        if self.pairwise not in PAIRWISE:
-            raise ValueError(f"pairwise must be one of {PAIRWISE}, got {self.pairwise!r}")
-        if not 0.0 < self.rbp_p < 1.0:
-            raise ValueError(f"rbp_p must be in (0, 1), got {self.rbp_p}")
-        if not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be an integer >= 1, got {self.max_iter!r}")
-        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_judges

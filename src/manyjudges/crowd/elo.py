@@ -21,11 +21,14 @@ with the Elo rating system; "EMeloRating-eq" feeds all preferences to Elo withou
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from manyjudges.core.dawid_skene_em import dawid_skene
-from manyjudges.core.pairwise.elo import elo_ratings
-from manyjudges.crowd.base import CrowdAggregator, check_flag
+from manyjudges.core.pairwise.elo import ELO_CONSTRAINTS, elo_ratings
+from manyjudges.core.parameters import BOOLEAN, Interval
+from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
 
 #: pair labels 0 (pair_a preferred), 1 (pair_b), 2 (tie) with the pair's two items swapped
@@ -129,6 +132,15 @@ class EMEloRating(CrowdAggregator):
     """
 
     name = "em_elo_rating"
+    _parameter_constraints = {
+        **ELO_CONSTRAINTS,
+        "skill": [BOOLEAN],
+        "initial_rating": [Interval(Real)],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+        "smoothing": [Interval(Real, 0, None)],
+        "diagonal": [Interval(Real, 0, None)],
+    }
 
     def __init__(self, k_factor: float = 32.0, n_passes: int = 10, skill: bool = True,
                  initial_rating: float = 1500.0, scale: float = 400.0, max_iter: int = 100,
@@ -136,12 +148,6 @@ class EMEloRating(CrowdAggregator):
         self.k_factor, self.n_passes, self.skill = k_factor, n_passes, skill
         self.initial_rating, self.scale, self.max_iter, self.tol = initial_rating, scale, max_iter, tol
         self.smoothing, self.diagonal, self.random_state = smoothing, diagonal, random_state
-
-    def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.k_factor <= 0 or self.n_passes < 1 or self.scale <= 0:
-            raise ValueError("k_factor and scale must be > 0 and n_passes >= 1")
-        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         data = PairLabels(topic)

@@ -29,11 +29,14 @@ analytic gradient; both reach the same optimum (tested).
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.special import expit
 
+from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.core.solvers import lbfgsb
-from manyjudges.crowd.base import CrowdAggregator, check_flag
+from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.mpm_likelihood import FTOL, NEWTON_CELLS, NEWTON_DIM, MPMData, mpm_objective
 from manyjudges.crowd.mpm_newton import mpm_hessian, newton
@@ -101,21 +104,20 @@ class MPM(CrowdAggregator):
     """
 
     name = "mpm"
+    _parameter_constraints = {
+        "reg": [Interval(Real, 0, None, closed="neither")],  # it fixes MPM's scale invariance
+        "reg_alpha": [Interval(Real, 0, None)],
+        "skill": [BOOLEAN],
+        "support": [Options(("judge", "all"))],
+        "solver": [Options(("auto", "newton", "lbfgs"))],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+    }
 
     def __init__(self, reg: float = 1e-3, reg_alpha: float = 1.0, skill: bool = True,
                  support: str = "judge", solver: str = "auto", max_iter: int = 500, tol: float = 1e-5):
         self.reg, self.reg_alpha, self.skill = reg, reg_alpha, skill
         self.support, self.solver, self.max_iter, self.tol = support, solver, max_iter, tol
-
-    def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.solver not in ("auto", "newton", "lbfgs"):
-            raise ValueError(f"solver must be 'auto', 'newton' or 'lbfgs', got {self.solver!r}")
-        if self.support not in ("judge", "all"):
-            raise ValueError(f"support must be 'judge' or 'all', got {self.support!r}")
-        if self.reg <= 0:
-            raise ValueError("reg must be > 0 (it fixes MPM's scale invariance)")
-        check_flag("skill", self.skill)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_judges

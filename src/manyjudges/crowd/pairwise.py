@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import majority_merge_sort
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
@@ -85,14 +86,10 @@ class GreedyOrder(CrowdAggregator):
     """
 
     name = "greedy_order"
+    _parameter_constraints = {"weights": [Options(("count", "share"))]}
 
     def __init__(self, weights: Literal["count", "share"] = "count") -> None:
         self.weights = weights
-
-    def _check_params(self) -> None:
-        """Validate the parameters (called by ``fit``; the constructor only stores them)."""
-        if self.weights not in ("count", "share"):
-            raise ValueError(f"weights must be 'count' or 'share', got {self.weights!r}")
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, None]:
         w, t = win_tie_matrices(topic)

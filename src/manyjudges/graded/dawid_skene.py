@@ -5,9 +5,12 @@ re-exports as the family's ``dawid_skene``.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from manyjudges.core.dawid_skene_em import DawidSkeneResult, dawid_skene
+from manyjudges.core.parameters import Interval
 from manyjudges.graded.base import GradedMethod, best_smoothing
 
 __all__ = ["DawidSkenePredictor", "DawidSkeneResult", "dawid_skene"]
@@ -25,6 +28,12 @@ class DawidSkenePredictor(GradedMethod):
 
     name = "dawid_skene"
     single_parameter = None
+    _parameter_constraints = {
+        "inner_folds": [Interval(Integral, 2, None), None],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+        "smoothing": [Interval(Real, 0, None)],
+    }
 
     def __init__(self, inner_folds: int | None = None, max_iter: int = 5000, tol: float = 1e-6,
                  smoothing: float = 0.01):

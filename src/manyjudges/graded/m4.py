@@ -23,11 +23,13 @@ and sigma are fitted together by maximising the cross-induction objective direct
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from scipy.special import ndtr
 
+from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.solvers import lbfgsb_fit
 from manyjudges.graded.base import GradedMethod, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, inner_folds, prior_without_own
@@ -112,6 +114,11 @@ class M4(GradedMethod):
     single_parameter = "sigma"
     single_parameter_bounds = (0.25, 6.0)
     single_parameter_scale = "log"
+    _parameter_constraints = {
+        "beta": [Interval(Real, 0, None)],
+        "predictive": [Options(("discrete", "binned"))],
+        "inner_folds": [Interval(Integral, 2, None), None],
+    }
 
     def __init__(self, beta: float = 0.5, predictive: str = "binned", inner_folds: int | None = None):
         self.beta, self.predictive, self.inner_folds = beta, predictive, inner_folds
@@ -144,10 +151,6 @@ class M4(GradedMethod):
         res = minimize_scalar(negative, bounds=tuple(np.log(SIGMA_BOUNDS)), method="bounded", options={"xatol": 1e-6})
         return {"sigma": float(np.exp(res.x))}
 
-    def _check_params(self) -> None:
-        if self.predictive not in ("discrete", "binned"):
-            raise ValueError(f"predictive must be 'discrete' or 'binned', got {self.predictive!r}")
-
     def _fixed_point(self, panel: GradedPanel) -> tuple[np.ndarray, bool]:
         """Yu's mu on ``panel``, and whether the fixed point converged within its cap."""
         _, mu, n_iter = yu_weights(panel, self.beta, max_iter=YU_MAX_ITER)
@@ -172,6 +175,8 @@ class M4Learned(GradedMethod):
     """M4 with judge weights and sigma learned by maximising the cross-induction objective."""
 
     name = "m4_learned"
+
+    _parameter_constraints = {"max_iter": [Interval(Integral, 1, None)]}
 
     def __init__(self, max_iter: int = MAX_ITER):
         self.max_iter = max_iter

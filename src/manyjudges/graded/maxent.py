@@ -29,10 +29,12 @@ parameter ``at_bound``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
+from manyjudges.core.parameters import Interval, Pair, invalid
 from manyjudges.core.solvers import LbfgsbResult
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
@@ -177,6 +179,13 @@ class M5(GradedMethod):
     single_parameter = "lambda"
     single_parameter_scale = "log"
     single_parameter_refine = "parabola"
+    _parameter_constraints = {
+        "inner_folds": [Interval(Integral, 2, None), None],
+        "grid_points": [Interval(Integral, 2, None)],
+        "refine_evaluations": [Interval(Integral, 0, None)],
+        "lambda_bounds": [Pair(Interval(Real, 0, None, closed="neither"))],
+        "max_iter": [Interval(Integral, 1, None)],
+    }
 
     def __init__(self, inner_folds: int | None = None, grid_points: int = 4, refine_evaluations: int = 2,
                  lambda_bounds: tuple[float, float] = (1e-3, 1.0), max_iter: int = 1000):
@@ -200,11 +209,11 @@ class M5(GradedMethod):
         return self.refine_evaluations
 
     def _check_params(self) -> None:
-        low, high = self.single_parameter_bounds
-        if not 0 < low < high:
-            raise ValueError(f"lambda_bounds must be 0 < low < high, got {self.lambda_bounds!r}")
-        if self.grid_points < 2:
-            raise ValueError(f"grid_points must be >= 2, got {self.grid_points!r}")
+        """Check the declared constraints, then that ``lambda_bounds`` is (low, high) with low < high."""
+        super()._check_params()
+        low, high = self.lambda_bounds
+        if not low < high:
+            raise invalid(type(self).__name__, "lambda_bounds", "(low, high) with low < high", self.lambda_bounds)
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Choose lambda by cross induction: grid, then parabolic refinement, of the inner folds' log-probability."""

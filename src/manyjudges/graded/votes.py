@@ -28,11 +28,13 @@ item), so their weighted sums and the gradient's are one sparse product each.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from manyjudges.core.parameters import BOOLEAN, Interval, invalid
 from manyjudges.core.solvers import LbfgsbTolerances, lbfgsb_fit
 from manyjudges.graded.base import GradedMethod, best_smoothing, log_probability
 from manyjudges.graded.panel import GradedPanel, background_prior, prior_without_own
@@ -283,13 +285,18 @@ class WeightedVotes(GradedMethod):
     """M2 (``label_votes``), M3 (``cooccurrence_votes``) or M23 (both), weights fitted by L-BFGS."""
 
     name = "weighted_votes"
+    _parameter_constraints = {"label_votes": [BOOLEAN], "cooccurrence_votes": [BOOLEAN],
+                              "max_iter": [Interval(Integral, 1, None)]}
 
     def __init__(self, label_votes: bool = True, cooccurrence_votes: bool = False, max_iter: int = MAX_ITER):
         self.label_votes, self.cooccurrence_votes, self.max_iter = label_votes, cooccurrence_votes, max_iter
 
     def _check_params(self) -> None:
+        """Check the declared constraints, then that some votes are on."""
+        super()._check_params()
         if not (self.label_votes or self.cooccurrence_votes):
-            raise ValueError("WeightedVotes needs label votes, co-occurrence votes, or both")
+            raise invalid(type(self).__name__, "cooccurrence_votes", "true when label_votes is false",
+                          self.cooccurrence_votes)
 
     # parameter layout: [w_j for each judge] then [v_{j,c} for each judge and label]
     def _n_params(self, panel: GradedPanel) -> int:

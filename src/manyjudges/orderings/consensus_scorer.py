@@ -14,10 +14,12 @@ term is computed once per distinct (candidate, gold) pair of orderings, batched:
 from __future__ import annotations
 
 import math
+from numbers import Real
 
 import numpy as np
 
 from manyjudges.core.counting import FLOAT_EXACT_MAX_ITEMS
+from manyjudges.core.parameters import Interval
 from manyjudges.core.ranks import as_rank_matrix, distinct_rows, reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
 
@@ -45,13 +47,11 @@ class ConsensusScorer(OrderingScorer):
     integer counts when lambda = gamma = 1, log-space weighted sums otherwise.
     """
 
+    _parameter_constraints = {"lam": [Interval(Real, 0, None, closed="neither")],
+                              "gamma": [Interval(Real, 0, None, closed="neither")]}
+
     def __init__(self, lam: float = 1.0, gamma: float = 1.0) -> None:
         self.lam, self.gamma = lam, gamma
-
-    def _check_params(self) -> None:
-        for name, value in (("lam", self.lam), ("gamma", self.gamma)):
-            if not float(value) > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
 
     def leave_one_out_differences(self, humans: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """ED terms on the distinct gold orderings.

@@ -28,11 +28,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import as_rank_matrix
 from manyjudges.orderings.base import OrderingScorer
 from manyjudges.orderings.frespa_engines import tables_by_counting, tables_by_mining
 from manyjudges.orderings.frespa_loo import leave_one_out_tables, loo_differences_for_settings
-from manyjudges.orderings.frespa_params import ENGINES, FreSPAParams, check_engine, score_from_tables
+from manyjudges.orderings.frespa_params import (
+    ENGINES,
+    FRESPA_CONSTRAINTS,
+    FreSPAParams,
+    check_engine,
+    score_from_tables,
+)
 from manyjudges.orderings.pattern_classes import support_class_tables, unique_orderings
 
 __all__ = ["ENGINES", "FreSPA", "FreSPAParams", "frespa_score", "frespa_tables", "leave_one_out_tables",
@@ -106,6 +113,8 @@ class FreSPA(OrderingScorer):
         (docs/methods.md, "Reading (length ratios)").
     """
 
+    _parameter_constraints = {**FRESPA_CONSTRAINTS, "engine": [Options(ENGINES), None]}
+
     def __init__(self, w_len: float = 1.0, w_sup: float = 1.0, min_sup: float = 0.75, min_len: int = 2,
                  max_len: int | None = None, min_len_ratio: float | None = None, max_len_ratio: float | None = None,
                  support_base: str = "gold", engine: str | None = None, length_rounding: str = "floor") -> None:
@@ -119,11 +128,6 @@ class FreSPA(OrderingScorer):
         return FreSPAParams(w_len=self.w_len, w_sup=self.w_sup, min_sup=self.min_sup, min_len=self.min_len,
                             max_len=self.max_len, min_len_ratio=self.min_len_ratio, max_len_ratio=self.max_len_ratio,
                             support_base=self.support_base, length_rounding=self.length_rounding)
-
-    def _check_params(self) -> None:
-        self._parameters()
-        if self.engine is not None and self.engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)} or None, got {self.engine!r}")
 
     def fit(self, gold: np.ndarray) -> FreSPA:
         """Validate the parameters (``parameters_``) and store the gold orderings (``gold_``)."""

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
+
+from manyjudges.core.parameters import Constraint, Interval, Options, check_values
 
 __all__ = ["ENGINES", "LENGTH_ROUNDINGS", "FreSPAParams", "affine_weights", "check_engine", "score_from_tables"]
 
@@ -19,6 +22,19 @@ ENGINES = ("classes", "counting", "mining")
 
 #: how a length ratio becomes a length: floor(ratio k) or floor(ratio k + 0.5), each at least 2
 LENGTH_ROUNDINGS = ("floor", "half_up")
+
+#: what each of :class:`FreSPAParams`'s fields may be (FreSPA's parameters but its engine)
+FRESPA_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "w_len": [Interval(Real, 0, None)],
+    "w_sup": [Interval(Real, 0, None)],
+    "min_sup": [Interval(Real, 0, 1)],
+    "min_len": [Interval(Integral, 2, None)],
+    "max_len": [Interval(Integral, 2, None), None],
+    "min_len_ratio": [Interval(Real, 0, None), None],
+    "max_len_ratio": [Interval(Real, 0, None), None],
+    "support_base": [Options(("gold", "judges"))],
+    "length_rounding": [Options(LENGTH_ROUNDINGS)],
+}
 
 
 @dataclass(frozen=True)
@@ -45,19 +61,7 @@ class FreSPAParams:
     length_rounding: str = "floor"
 
     def __post_init__(self) -> None:
-        if self.support_base not in ("gold", "judges"):
-            raise ValueError(f"support_base must be 'gold' or 'judges', got {self.support_base!r}")
-        if self.length_rounding not in LENGTH_ROUNDINGS:
-            raise ValueError(f"length_rounding must be one of {', '.join(LENGTH_ROUNDINGS)}, "
-                             f"got {self.length_rounding!r}")
-        if self.w_len < 0 or self.w_sup < 0:
-            raise ValueError(f"w_len and w_sup must be >= 0, got {self.w_len}, {self.w_sup}")
-        if not 0.0 <= self.min_sup <= 1.0:
-            raise ValueError(f"min_sup must be in [0, 1], got {self.min_sup}")
-        if self.min_len < 2:
-            raise ValueError(f"min_len must be >= 2, got {self.min_len}")
-        if self.max_len is not None and self.max_len < 2:
-            raise ValueError(f"max_len must be >= 2, got {self.max_len}")
+        check_values(type(self).__name__, FRESPA_CONSTRAINTS, vars(self))
 
     def length_bounds(self, k: int) -> tuple[int, int]:
         """(minLen, maxLen) for k items, after ratios (rounded by ``length_rounding``); both clipped to [2, k]."""

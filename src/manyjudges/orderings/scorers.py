@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from manyjudges.core.correlation import CORRELATIONS, correlation_matrix, rowwise_correlation
+from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import as_rank_matrix, average_ranks, distinct_rows, rank_sum_order
 from manyjudges.orderings.base import OrderingScorer
 
@@ -21,12 +22,10 @@ __all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggrega
 class _CorrelationScorer(OrderingScorer):
     """A scorer built on a rank correlation: ``correlation`` is "kendall" (tau-b) or "spearman"."""
 
+    _parameter_constraints = {"correlation": [Options(CORRELATIONS)]}
+
     def __init__(self, correlation: str = "kendall") -> None:
         self.correlation = correlation
-
-    def _check_params(self) -> None:
-        if self.correlation not in CORRELATIONS:
-            raise ValueError(f"correlation must be one of {sorted(CORRELATIONS)}, got {self.correlation!r}")
 
 
 def _stack(humans: np.ndarray, noise: np.ndarray | None) -> np.ndarray:

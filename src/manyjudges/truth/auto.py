@@ -65,12 +65,14 @@ ordinal Dawid-Skene model; any registry name can be added (``candidates=[...]``)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.core.parameters import BOOLEAN, Interval, Options, Satisfies
+from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.confidence import Confidence
 from manyjudges.truth.gold_choice import (
     LABEL_ANSWER,
@@ -148,6 +150,12 @@ def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int
     return out[REPORT_COLUMNS]
 
 
+def _names(value: object, least: int = 0) -> bool:
+    """Whether ``value`` is a list (tuple, array) of at least ``least`` method names, not one name."""
+    return (isinstance(value, (list, tuple, np.ndarray)) and len(value) >= least
+            and all(isinstance(name, str) for name in value))
+
+
 class Auto(TruthEstimator):
     """The family's methods anchored to the majority vote and stacked by the withheld labels' predictive probability.
 
@@ -193,6 +201,20 @@ class Auto(TruthEstimator):
     """
 
     gold_use = "fit"
+    _parameter_constraints = {
+        **TruthEstimator._parameter_constraints,
+        "candidates": [Satisfies(lambda v: _names(v, 1), "a non-empty list of method names"), None],
+        "ordered": [BOOLEAN],
+        "n_folds": [Interval(Integral, 2, None)],
+        "criterion": [Options(JUDGE_MODELS)],
+        "anchor": [Interval(Real, 0, 1), None],
+        "anchor_density": [Interval(Real, 0, 1)],
+        "margin": [Interval(Real, 0, None), None],
+        "confidence_model": [Options(JUDGE_MODELS)],
+        "random_state": [Interval(Integral)],
+        "gold_evidence": [Interval(Real, 0, None), None],
+        "gold_candidates": [Satisfies(_names, "a list of method names"), None],
+    }
 
     def __init__(self, candidates: Sequence[str] | None = None, ordered: bool = False, n_folds: int = DEFAULT_FOLDS,
                  calibrate: str | None = DEFAULT_CALIBRATE, criterion: str = DEFAULT_CRITERION,
@@ -220,27 +242,10 @@ class Auto(TruthEstimator):
         return [*DEFAULT_CANDIDATES, *(ORDINAL_CANDIDATES if self.ordered else ())]
 
     def _check_params(self) -> None:
+        """Check the declared constraints, then that every candidate is a truth method other than auto."""
         super()._check_params()
         from manyjudges.truth.registry import TRUTH_METHODS
 
-        check_number("n_folds", self.n_folds, low=2, integer=True)
-        check_number("random_state", self.random_state, integer=True)
-        for name, value in (("criterion", self.criterion), ("confidence_model", self.confidence_model)):
-            if value not in JUDGE_MODELS:
-                raise ValueError(f"{name} must be one of {', '.join(JUDGE_MODELS)}, got {value!r}")
-        if self.anchor is not None:
-            check_number("anchor", self.anchor, low=0, high=1)
-        check_number("anchor_density", self.anchor_density, low=0, high=1)
-        if self.margin is not None:
-            check_number("margin", self.margin, low=0)
-        if not isinstance(self.ordered, (bool, np.bool_)):
-            raise ValueError(f"ordered must be true or false, got {self.ordered!r}")
-        if isinstance(self.candidates, str) or (self.candidates is not None and not list(self.candidates)):
-            raise ValueError(f"candidates must be a non-empty list of method names, got {self.candidates!r}")
-        if self.gold_evidence is not None:
-            check_number("gold_evidence", self.gold_evidence, low=0)
-        if isinstance(self.gold_candidates, str):
-            raise ValueError(f"gold_candidates must be a list of method names, got {self.gold_candidates!r}")
         for name in [*self.candidate_names(), *self.gold_candidate_names()]:
             if name == "auto":
                 raise ValueError("candidates: auto cannot be its own candidate")

@@ -38,6 +38,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import cast
 
 import numpy as np
@@ -45,11 +46,12 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
 from manyjudges.core.estimator import Estimator
+from manyjudges.core.parameters import Constraint, Interval, Options
 from manyjudges.io.errors import DataWarning
 from manyjudges.truth.confidence import Confidence, fit_confidence
 from manyjudges.truth.heldout import fold_split, held_out, label_folds
 
-__all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "check_em_params", "check_number", "row_argmax"]
+__all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "row_argmax"]
 
 
 #: the values of a method's ``calibrate`` parameter besides None
@@ -94,41 +96,19 @@ class TruthFit:
 _FitWithGold = Callable[[CrowdLabels, tuple[np.ndarray, np.ndarray]], TruthFit]
 
 
-def check_number(name: str, value: object, low: float | None = None, high: float | None = None,
-                 integer: bool = False, low_open: bool = False) -> None:
-    """Check a numeric parameter: a (finite) number, an integer if asked, within [low, high] (or (low, high])."""
-    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
-    number = cast(float, value)  # read below only where ``ok`` (the isinstance test) holds
-    ok = ok and np.isfinite(float(number)) and (not integer or float(number).is_integer())
-    if ok and low is not None:
-        ok = float(number) > low if low_open else float(number) >= low
-    if ok and high is not None:
-        ok = float(number) <= high
-    if not ok:
-        kind = "an integer" if integer else "a number"
-        bounds = ""
-        if low is not None:
-            bounds += f" {'>' if low_open else '>='} {low:g}"
-        if high is not None:
-            bounds += f"{' and' if bounds else ''} <= {high:g}"
-        raise ValueError(f"{name} must be {kind}{bounds}, got {value!r}")
-
-
-def check_em_params(max_iter: object, tol: object, smoothing: object) -> None:
-    """Check the parameters every EM estimator of the family shares.
-
-    ``max_iter`` >= 1, ``tol`` and ``smoothing`` >= 0.
-    """
-    check_number("max_iter", max_iter, low=1, integer=True)
-    check_number("tol", tol, low=0)
-    check_number("smoothing", smoothing, low=0)
+#: what the parameters every EM estimator of the family shares may be (besides ``calibrate``)
+EM_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "max_iter": [Interval(Integral, 1, None)],
+    "tol": [Interval(Real, 0, None)],
+    "smoothing": [Interval(Real, 0, None)],
+}
 
 
 class TruthEstimator(Estimator):
     """Base class of the family's methods.
 
-    Subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and ``_check_params`` (calling
-    ``super()._check_params()`` first, which checks ``calibrate``).
+    Subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and declare their parameters' constraints,
+    ``calibrate``'s among them (``{**TruthEstimator._parameter_constraints, ...}``).
     """
 
     labels_: pd.Series
@@ -144,6 +124,7 @@ class TruthEstimator(Estimator):
     gold_use: str | None = None
     #: see the module docstring; subclasses take it as a constructor parameter
     calibrate: str | None = None
+    _parameter_constraints = {"calibrate": [Options(CALIBRATIONS), None]}
 
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(n_items, K) the posteriors of a fit on coded labels, without calibration.
@@ -261,15 +242,6 @@ class TruthEstimator(Estimator):
         This is crowd-kit's ``fit_predict_proba``.
         """
         return self.fit(labels, **kwargs).proba_
-
-    def _check_params(self) -> None:
-        """Validate the family's shared parameter ``calibrate``.
-
-        A method's own ``_check_params`` calls this first (``super()._check_params()``), then checks its own
-        parameters.
-        """
-        if self.calibrate is not None and self.calibrate not in CALIBRATIONS:
-            raise ValueError(f"calibrate must be one of {', '.join(CALIBRATIONS)} or None, got {self.calibrate!r}")
 
     def _fit(self, data: CrowdLabels) -> TruthFit:  # pragma: no cover
         raise NotImplementedError

@@ -64,7 +64,8 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
+from manyjudges.core.parameters import Options
+from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
 
 __all__ = ["DawidSkene", "em_state", "run_em"]
 
@@ -133,15 +134,11 @@ class DawidSkene(TruthEstimator):
     log_likelihood_: float
     converged_: bool
 
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, **EM_CONSTRAINTS, "init": [Options(INITS)]}
+
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  init: str = "majority", calibrate: str | None = None) -> None:
         self.max_iter, self.tol, self.smoothing, self.init, self.calibrate = max_iter, tol, smoothing, init, calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_em_params(self.max_iter, self.tol, self.smoothing)
-        if self.init not in INITS:
-            raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         res = run_em(data, "full", self.max_iter, self.tol, self.smoothing, init=self.init, gold=gold)

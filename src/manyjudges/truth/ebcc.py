@@ -84,12 +84,14 @@ trace; the kept start is run again with it.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.core.parameters import Interval, Options
+from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout, ebcc_start, soft_vote
 from manyjudges.truth.ebcc_mean_field import EBCCRun, ebcc_mean_field
 
@@ -150,6 +152,18 @@ class EBCC(TruthEstimator):
     """
 
     gold_use = "fit"
+    _parameter_constraints = {
+        **TruthEstimator._parameter_constraints,
+        "n_subtypes": [Interval(Integral, 1, None)],
+        "n_restarts": [Interval(Integral, 1, None)],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+        "alpha": [Options(("empirical",)), Interval(Real, 0, None, closed="neither")],
+        "a_pi": [Interval(Real, 0, None, closed="neither")],
+        "a_v": [Interval(Real, 0, None, closed="neither")],
+        "b_v": [Interval(Real, 0, None, closed="neither")],
+        "random_state": [Interval(Integral, 0, None), None],
+    }
 
     def __init__(self, n_subtypes: int = 10, n_restarts: int = 40, max_iter: int = 500, tol: float = 1e-3,
                  alpha: float | str = "empirical", a_pi: float = 0.1, a_v: float = 4.0, b_v: float = 1.0,
@@ -157,22 +171,6 @@ class EBCC(TruthEstimator):
         self.n_subtypes, self.n_restarts, self.max_iter, self.tol = n_subtypes, n_restarts, max_iter, tol
         self.alpha, self.a_pi, self.a_v, self.b_v, self.random_state = alpha, a_pi, a_v, b_v, random_state
         self.calibrate = calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_number("n_subtypes", self.n_subtypes, low=1, integer=True)
-        check_number("n_restarts", self.n_restarts, low=1, integer=True)
-        check_number("max_iter", self.max_iter, low=1, integer=True)
-        check_number("tol", self.tol, low=0)
-        if not (isinstance(self.alpha, str) and self.alpha == "empirical"):
-            if isinstance(self.alpha, str):
-                raise ValueError(f"alpha must be 'empirical' or a number > 0, got {self.alpha!r}")
-            check_number("alpha", self.alpha, low=0, low_open=True)
-        check_number("a_pi", self.a_pi, low=0, low_open=True)
-        check_number("a_v", self.a_v, low=0, low_open=True)
-        check_number("b_v", self.b_v, low=0, low_open=True)
-        if self.random_state is not None:
-            check_number("random_state", self.random_state, low=0, integer=True)
 
     def class_prior(self, data: CrowdLabels) -> np.ndarray:
         """(K,) alpha: the soft-vote totals (1 for a class no label uses) or the constant."""

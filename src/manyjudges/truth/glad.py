@@ -53,14 +53,17 @@ the objective this EM then increases (and the one the stopping rule reads).
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit
 
 from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.parameters import Interval
 from manyjudges.core.posteriors import posteriors_from_log_joint
 from manyjudges.core.solvers import lbfgsb
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit
 
 __all__ = ["GLAD"]
 
@@ -159,6 +162,17 @@ class GLAD(TruthEstimator):
     """
 
     gold_use = "fit"
+    _parameter_constraints = {
+        **TruthEstimator._parameter_constraints,
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None)],
+        "alpha_mean": [Interval(Real)],
+        "alpha_sd": [Interval(Real, 0, None, closed="neither")],
+        "log_beta_mean": [Interval(Real)],
+        "log_beta_sd": [Interval(Real, 0, None, closed="neither")],
+        "m_step_max_iter": [Interval(Integral, 1, None)],
+        "m_step_tol": [Interval(Real, 0, None, closed="neither")],
+    }
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, alpha_mean: float = 1.0, alpha_sd: float = 1.0,
                  log_beta_mean: float = 1.0, log_beta_sd: float = 1.0, m_step_max_iter: int = 25,
@@ -166,17 +180,6 @@ class GLAD(TruthEstimator):
         self.max_iter, self.tol, self.alpha_mean, self.alpha_sd = max_iter, tol, alpha_mean, alpha_sd
         self.log_beta_mean, self.log_beta_sd, self.m_step_max_iter = log_beta_mean, log_beta_sd, m_step_max_iter
         self.m_step_tol, self.calibrate = m_step_tol, calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_number("max_iter", self.max_iter, low=1, integer=True)
-        check_number("tol", self.tol, low=0)
-        check_number("alpha_mean", self.alpha_mean)
-        check_number("alpha_sd", self.alpha_sd, low=0, low_open=True)
-        check_number("log_beta_mean", self.log_beta_mean)
-        check_number("log_beta_sd", self.log_beta_sd, low=0, low_open=True)
-        check_number("m_step_max_iter", self.m_step_max_iter, low=1, integer=True)
-        check_number("m_step_tol", self.m_step_tol, low=0, low_open=True)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         prior = (float(self.alpha_mean), float(self.alpha_sd), float(self.log_beta_mean), float(self.log_beta_sd))

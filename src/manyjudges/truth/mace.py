@@ -56,14 +56,16 @@ and by which the restarts are compared.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from scipy.special import digamma, gammaln
 
 from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.posteriors import posteriors_from_log_joint
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.truth.base import TruthEstimator, TruthFit
 
 __all__ = ["MACE"]
 
@@ -219,6 +221,18 @@ class MACE(TruthEstimator):
     """
 
     gold_use = "fit"
+    _parameter_constraints = {
+        **TruthEstimator._parameter_constraints,
+        "n_restarts": [Interval(Integral, 1, None)],
+        "n_iter": [Interval(Integral, 1, None)],
+        "method": [Options(METHODS)],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "beta": [Interval(Real, 0, None, closed="neither")],
+        "strategy_prior": [Interval(Real, 0, None, closed="neither")],
+        "smoothing": [Interval(Real, 0, None), None],
+        "init_noise": [Interval(Real, 0, None)],
+        "random_state": [Interval(Integral, 0, None)],
+    }
 
     def __init__(self, n_restarts: int = 10, n_iter: int = 50, method: str = "vb", alpha: float = 0.5,
                  beta: float = 0.5, strategy_prior: float = 10.0, smoothing: float | None = None,
@@ -226,20 +240,6 @@ class MACE(TruthEstimator):
         self.n_restarts, self.n_iter, self.method, self.alpha, self.beta = n_restarts, n_iter, method, alpha, beta
         self.strategy_prior, self.smoothing, self.init_noise = strategy_prior, smoothing, init_noise
         self.random_state, self.calibrate = random_state, calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_number("n_restarts", self.n_restarts, low=1, integer=True)
-        check_number("n_iter", self.n_iter, low=1, integer=True)
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
-        check_number("alpha", self.alpha, low=0, low_open=True)
-        check_number("beta", self.beta, low=0, low_open=True)
-        check_number("strategy_prior", self.strategy_prior, low=0, low_open=True)
-        if self.smoothing is not None:
-            check_number("smoothing", self.smoothing, low=0)
-        check_number("init_noise", self.init_noise, low=0)
-        check_number("random_state", self.random_state, low=0, integer=True)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         k, n_judges = data.n_classes, data.n_judges

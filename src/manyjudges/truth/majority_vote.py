@@ -27,10 +27,13 @@ identical (item, judge, label) row once).
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number, row_argmax
+from manyjudges.core.parameters import Interval, Options
+from manyjudges.truth.base import TruthEstimator, TruthFit, row_argmax
 
 __all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_classes", "vote_shares"]
 
@@ -102,6 +105,9 @@ class MajorityVote(TruthEstimator):
 
     gold_use = "labels"  # no judge model to learn from gold items: they get their known class
 
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(TIES)],
+                              "random_state": [Interval(Integral, 0, None)]}
+
     def __init__(self, ties: str = "lowest", random_state: int = 0, calibrate: str | None = None) -> None:
         self.calibrate = calibrate
         self.ties = ties
@@ -110,12 +116,6 @@ class MajorityVote(TruthEstimator):
     def uses_row_order(self) -> bool:
         """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
         return self.ties == "first"
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.ties not in TIES:
-            raise ValueError(f"ties must be one of {', '.join(TIES)}, got {self.ties!r}")
-        check_number("random_state", self.random_state, low=0, integer=True)
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         counts = data.class_counts

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params
+from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
 from manyjudges.truth.dawid_skene import em_state, run_em
 
 if TYPE_CHECKING:
@@ -80,13 +80,11 @@ class OneCoinDawidSkene(TruthEstimator):
     log_likelihood_: float
     converged_: bool
 
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, **EM_CONSTRAINTS}
+
     def __init__(self, max_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0,
                  calibrate: str | None = None) -> None:
         self.max_iter, self.tol, self.smoothing, self.calibrate = max_iter, tol, smoothing, calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_em_params(self.max_iter, self.tol, self.smoothing)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         res = run_em(data, "one_coin", self.max_iter, self.tol, self.smoothing, gold=gold)

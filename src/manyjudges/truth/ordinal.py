@@ -104,12 +104,15 @@ accuracy sum_t p_t P_w(t | t); ``bias_``, ``scale_`` and ``lapse_`` (b_w, s_w, l
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.em_acceleration import EMRun, iterate_em
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_em_params, check_number
+from manyjudges.core.parameters import BOOLEAN, Interval
+from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
 from manyjudges.truth.ordinal_em import OrdinalEM
 from manyjudges.truth.ordinal_probit import (
     cut_basis,
@@ -189,6 +192,16 @@ class OrdinalDawidSkene(TruthEstimator):
     """
 
     gold_use = "fit"
+    _parameter_constraints = {
+        **TruthEstimator._parameter_constraints,
+        **EM_CONSTRAINTS,
+        "learn_cuts": [BOOLEAN],
+        "lapse": [BOOLEAN],
+        "ridge": [Interval(Real, 0, None)],
+        "lapse_prior": [Interval(Real, 0, None)],
+        "spacing": [Interval(Real, 0, None)],
+        "accelerate": [BOOLEAN],
+    }
 
     def __init__(self, max_iter: int = 5000, tol: float = 1e-7, smoothing: float = 0.01, learn_cuts: bool = True,
                  lapse: bool = True, calibrate: str | None = None, ridge: float = 0.3, lapse_prior: float = 5.0,
@@ -196,16 +209,6 @@ class OrdinalDawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.learn_cuts = max_iter, tol, smoothing, learn_cuts
         self.lapse, self.calibrate = lapse, calibrate
         self.ridge, self.lapse_prior, self.spacing, self.accelerate = ridge, lapse_prior, spacing, accelerate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_em_params(self.max_iter, self.tol, self.smoothing)
-        check_number("ridge", self.ridge, low=0)
-        check_number("lapse_prior", self.lapse_prior, low=0)
-        check_number("spacing", self.spacing, low=0)
-        for name in ("learn_cuts", "lapse", "accelerate"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         em = OrdinalEM.of(self, data, gold)

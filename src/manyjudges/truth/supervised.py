@@ -24,10 +24,13 @@ one Dawid-Skene iteration from its usual start. Items without labels get the pri
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.base import TruthEstimator, TruthFit, check_number
+from manyjudges.core.parameters import Interval
+from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.heldout import JUDGE_PRIOR, judge_confusions
 
 __all__ = ["BestJudge", "SupervisedDawidSkene", "best_judges", "gold_accuracies", "gold_model", "naive_bayes"]
@@ -91,12 +94,10 @@ class SupervisedDawidSkene(TruthEstimator):
 
     gold_use = "fit"
 
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, "strength": [Interval(Real, 0, None)]}
+
     def __init__(self, strength: float = JUDGE_PRIOR, calibrate: str | None = None) -> None:
         self.strength, self.calibrate = strength, calibrate
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_number("strength", self.strength, low=0)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         confusions, priors = gold_model(data, gold, float(self.strength))

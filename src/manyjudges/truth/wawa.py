@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
+from manyjudges.core.parameters import Options
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.majority_vote import agreement_rates, pick_classes, vote_shares
 
@@ -50,6 +51,8 @@ class Wawa(TruthEstimator):
 
     gold_use = "labels"  # no judge model to learn from gold items: they get their known class
 
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(WAWA_TIES)]}
+
     def __init__(self, ties: str = "lowest", calibrate: str | None = None) -> None:
         self.calibrate = calibrate
         self.ties = ties
@@ -57,11 +60,6 @@ class Wawa(TruthEstimator):
     def uses_row_order(self) -> bool:
         """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
         return self.ties == "first"
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.ties not in WAWA_TIES:
-            raise ValueError(f"ties must be one of {', '.join(WAWA_TIES)}, got {self.ties!r}")
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         k = data.n_classes

@@ -2,11 +2,14 @@
 ``fit_predict`` on a long table, results indexed by item id)."""
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import pandas as pd
 
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.natural_order import natural_sort
+from manyjudges.core.parameters import Interval
 
 __all__ = ["ItemMean", "ItemMedian", "in_natural_order", "read_scores"]
 
@@ -33,12 +36,10 @@ def in_natural_order(scores: pd.Series) -> pd.Series:
 class ItemMean(Estimator):
     """Each item's trimmed mean: the ``trim`` share of its scores at each end left out (scipy.stats.trim_mean)."""
 
+    _parameter_constraints = {"trim": [Interval(Real, 0, 0.5, closed="left")]}
+
     def __init__(self, trim: float = 0.0) -> None:
         self.trim = trim
-
-    def _check_params(self) -> None:
-        if not 0 <= self.trim < 0.5:
-            raise ValueError(f"trim must be in [0, 0.5), got {self.trim!r}")
 
     def fit_predict(self, table: pd.DataFrame) -> pd.Series:
         from scipy.stats import trim_mean

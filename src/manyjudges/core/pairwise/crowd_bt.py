@@ -8,13 +8,16 @@ with a per-judge position term is :mod:`~manyjudges.core.pairwise.judge_aware`.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.special import expit
 
 from manyjudges.core.pairwise.bradley_terry import virtual_item_penalty
+from manyjudges.core.parameters import Constraint, Interval, Pair, invalid
 from manyjudges.core.solvers import cholesky_solve, lbfgsb
 
-__all__ = ["check_crowd_bt_params", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
+__all__ = ["check_eta_init", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
            "fit_crowd_bt", "projected_gradient"]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that the gradient test decides
@@ -26,19 +29,23 @@ _NEWTON_STEPS, _HALVINGS = 30, 30
 #: a variable this close to its bound, with the gradient pushing it out, is held there by the Newton step
 _BOUND_GAP = 1e-10
 
-def check_crowd_bt_params(reg: float, virtual_weight: float, eta_init: float, eta_prior: tuple[float, float],
-                          eta_bounds: tuple[float, float]) -> None:
-    """Raise a ValueError naming the first Crowd-BT parameter out of its range (both families' Crowd-BT check them).
+#: Crowd-BT's parameters and what each may be (both families' Crowd-BT declare them; :func:`check_eta_init` relates two)
+CROWD_BT_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "reg": [Interval(Real, 0, None)],
+    "virtual_weight": [Interval(Real, 0, None)],
+    "eta_init": [Interval(Real, 0, 1, closed="neither")],
+    "eta_prior": [Pair(Interval(Real, 1, None))],
+    "eta_bounds": [Pair(Interval(Real, 0, 1, closed="neither"))],
+    "max_iter": [Interval(Integral, 1, None)],
+    "tol": [Interval(Real, 0, None)],
+}
 
-    ``reg`` and ``virtual_weight`` >= 0, both ``eta_prior`` parameters >= 1, and
-    0 < ``eta_bounds[0]`` <= ``eta_init`` <= ``eta_bounds[1]`` < 1.
-    """
-    if reg < 0 or virtual_weight < 0:
-        raise ValueError(f"reg and virtual_weight must be >= 0, got {reg}, {virtual_weight}")
-    if min(eta_prior) < 1:
-        raise ValueError(f"eta_prior parameters must be >= 1, got {eta_prior}")
-    if not 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1:
-        raise ValueError(f"need 0 < eta_bounds[0] <= eta_init <= eta_bounds[1] < 1, got {eta_bounds}, {eta_init}")
+
+def check_eta_init(owner: str, eta_init: float, eta_bounds: tuple[float, float]) -> None:
+    """Raise :func:`~manyjudges.core.parameters.invalid`'s ValueError unless ``eta_init`` is within ``eta_bounds``."""
+    low, high = eta_bounds
+    if not low <= eta_init <= high:
+        raise invalid(owner, "eta_init", f"within eta_bounds [{low:g}, {high:g}]", eta_init)
 
 
 def crowd_bt_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,

@@ -7,10 +7,21 @@ which no item plays twice (:func:`elo_schedule`), so a round's updates run at on
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
+from manyjudges.core.parameters import Constraint, Interval
+
 __all__ = ["elo_ratings", "elo_schedule"]
+
+#: the parameters of :func:`elo_ratings` a rating takes, and what each may be (both families' Elo declare them)
+ELO_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "k_factor": [Interval(Real, 0, None, closed="neither")],
+    "n_passes": [Interval(Integral, 1, None)],
+    "scale": [Interval(Real, 0, None, closed="neither")],
+    "random_state": [Interval(Integral, 0, None)],
+}
 
 #: below this many game updates the Elo passes run as a plain Python loop (same arithmetic)
 _LOOP_GAMES = 20_000
