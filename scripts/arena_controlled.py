@@ -1,7 +1,7 @@
 """The style-controlled bradley_terry leaderboard of one arena dataset and its coefficients
 (manyjudges.arena.experiment.arena_controlled)."""
 from manyjudges.arena.experiment import arena_controlled
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

@@ -1,7 +1,7 @@
 """One arena dataset as canonical verdicts tables: the panel's and the reference's
 (manyjudges.arena.data.arena_tables)."""
 from manyjudges.arena.data import arena_tables
-from manyjudges.io.verdicts import write_verdicts
+from manyjudges.io.tables.verdicts import write_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

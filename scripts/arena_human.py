@@ -1,7 +1,7 @@
 """The human-calibrated bradley_terry leaderboard of one arena dataset: its reference's verdicts on a share
 of the units calibrate the panel's (manyjudges.arena.experiment.arena_human)."""
 from manyjudges.arena.experiment import arena_human
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

@@ -2,7 +2,7 @@
 length preference when the verdicts have answer lengths (manyjudges.arena.experiment.arena_judges)."""
 from manyjudges.arena.data import read_reference
 from manyjudges.arena.experiment import arena_judges
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

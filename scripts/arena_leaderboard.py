@@ -1,7 +1,7 @@
 """Every configured leaderboard method on one arena dataset's verdicts, with bootstrap intervals
 (manyjudges.arena.experiment.arena_leaderboards)."""
 from manyjudges.arena.experiment import arena_leaderboards
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

@@ -1,6 +1,6 @@
 """Each model's win rate against one arena dataset's baseline (manyjudges.arena.experiment.arena_winrate)."""
 from manyjudges.arena.experiment import arena_winrate
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

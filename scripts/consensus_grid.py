@@ -1,6 +1,6 @@
 """kappa, kappa_l and LCS length of each list set over a lambda x gamma grid."""
 from manyjudges.consensus.experiment import search_engine_grid
-from manyjudges.io.rankings import rankings_to_lists, read_rankings
+from manyjudges.io.tables.rankings import rankings_to_lists, read_rankings
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

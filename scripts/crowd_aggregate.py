@@ -5,7 +5,7 @@ import pandas as pd
 
 from manyjudges.crowd.data import load_crowd_files
 from manyjudges.crowd.experiment import aggregate_dataset
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

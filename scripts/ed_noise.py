@@ -2,7 +2,7 @@
 of the noise experiment (ed_over, noise_rounding)."""
 import pandas as pd
 
-from manyjudges.io.orderings import read_orderings
+from manyjudges.io.tables.orderings import read_orderings
 from manyjudges.orderings.experiment import ed_by_noise_table, panels_from_table
 from manyjudges.orderings.registry import make_ordering_scorer
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv

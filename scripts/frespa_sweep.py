@@ -1,5 +1,5 @@
 """FreSPA's ED as one parameter varies (paper Tables 2-4), at each noise ratio of the sweep."""
-from manyjudges.io.orderings import read_orderings
+from manyjudges.io.tables.orderings import read_orderings
 from manyjudges.orderings.experiment import frespa_sweep_by_noise, panels_from_table
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 

@@ -1,8 +1,8 @@
 """Predictions of one graded job: its (method, protocol, chunk of held-out judges) parts."""
 from manyjudges.graded.experiment import predict_job
 from manyjudges.graded.panel import GradedPanel
-from manyjudges.io.grades import read_grades
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.table_text import write_table
+from manyjudges.io.tables.grades import read_grades
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 
 setup_logging(snakemake.log[0])

@@ -1,6 +1,6 @@
 """Per-judge log-probability table, chosen parameters and pairwise tests of one graded dataset."""
 from manyjudges.graded.experiment import comparison_table, loglik_table, parameter_table
-from manyjudges.io.grades import read_grades
+from manyjudges.io.tables.grades import read_grades
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.reporting.tables import concat_tables, in_method_order
 

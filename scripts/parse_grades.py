@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from manyjudges.graded.data import parse_graded_source
-from manyjudges.io.grades import write_grades
+from manyjudges.io.tables.grades import write_grades
 from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

@@ -1,6 +1,6 @@
 """Simulated graded panel shaped like Wilbur and Kim's MEDLINE judgments (sim_medline)."""
 from manyjudges.graded.simulate import panel_options, simulate_medline_panel
-from manyjudges.io.grades import GradedData, write_grades
+from manyjudges.io.tables.grades import GradedData, write_grades
 from manyjudges.pipeline.workflow_support import setup_logging
 
 setup_logging(snakemake.log[0])

@@ -1,5 +1,5 @@
 """The replay of one truth dataset: where each policy for buying labels stops, following the advice (truth.active)."""
-from manyjudges.io.labels import read_labels, read_truth
+from manyjudges.io.tables.labels import read_labels, read_truth
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.truth.replay import replay_policies
 

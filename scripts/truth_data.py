@@ -1,5 +1,5 @@
 """One truth dataset as canonical tables (manyjudges.truth.data.truth_tables)."""
-from manyjudges.io.labels import write_labels, write_truth
+from manyjudges.io.tables.labels import write_labels, write_truth
 from manyjudges.pipeline.workflow_support import setup_logging
 from manyjudges.truth.data import truth_tables
 

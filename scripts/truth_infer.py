@@ -2,7 +2,7 @@
 the dataset's summary (size, labels per item, Krippendorff's alpha)."""
 import pandas as pd
 
-from manyjudges.io.labels import read_crowd_labels, read_truth
+from manyjudges.io.tables.labels import read_crowd_labels, read_truth
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
 from manyjudges.truth.agreement import summarise_labels
 from manyjudges.truth.experiment import run_methods

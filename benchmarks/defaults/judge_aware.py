@@ -393,7 +393,7 @@ def sparse_main(mirror: Path | None, out: Path, numbers: tuple[int, ...] = (21, 
 
 def speed_main(mirror: Path, bootstrap: int, src: Path) -> str:
     """Time ``manyjudges arena leaderboard <llmfao as a verdicts table> --method judge_aware --bootstrap N``."""
-    from manyjudges.io.verdicts import write_verdicts
+    from manyjudges.io.tables.verdicts import write_verdicts
 
     with tempfile.TemporaryDirectory() as tmp:
         table = Path(tmp) / "llmfao.tsv"

@@ -6,7 +6,7 @@
 
 Each set's labels are coded as the library's fit codes a table without declared classes
 (``manyjudges.core.coded_labels.as_crowd_labels``); with ``--files`` each is also written to a temporary
-TSV and read back as ``manyjudges truth infer`` reads it (``manyjudges.io.labels.read_crowd_labels``). One
+TSV and read back as ``manyjudges truth infer`` reads it (``manyjudges.io.tables.labels.read_crowd_labels``). One
 line per set: name, labels, classes (K), the rarest class, its labels and the judges who gave them, the
 outside codes and rare classes of ``manyjudges.core.stray_classes`` and the warnings each door gave; the
 warnings' text on stderr. The last line is LLMJudge's run grades as its files give them
@@ -39,8 +39,8 @@ from manyjudges.core.stray_classes import (
     rare_classes,
     stray_class_messages,
 )
-from manyjudges.io.labels import read_crowd_labels
 from manyjudges.io.sources.llmjudge import LLMJUDGE_GOLD
+from manyjudges.io.tables.labels import read_crowd_labels
 from manyjudges.pipeline.download import mirror_path
 from manyjudges.pipeline.workflow_support import raw_files
 from manyjudges.truth.scenarios import simulated_suite

@@ -59,7 +59,7 @@ def load_panels(dataset: str, mirror: str | None, tables: dict[str, str]) -> dic
     from manyjudges.orderings.experiment import panels_from_table
 
     if dataset in tables:
-        from manyjudges.io.orderings import read_orderings
+        from manyjudges.io.tables.orderings import read_orderings
 
         return panels_from_table(read_orderings(tables[dataset]))
     if not mirror:

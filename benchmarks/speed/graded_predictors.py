@@ -71,7 +71,7 @@ def _panel(spec: dict):
         folder = Path(spec["mirror"]) / ADULT_PATH
         data = parse_adultcontent3(folder / "labels.txt", folder / "categories.txt")
     elif spec.get("grades"):
-        from manyjudges.io.grades import read_grades
+        from manyjudges.io.tables.grades import read_grades
 
         data = read_grades(spec["grades"], spec["meta"])
     else:

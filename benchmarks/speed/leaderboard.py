@@ -31,7 +31,7 @@ limited to one thread (threadpoolctl), each call timed once, or best of 3 when u
   ``to_csv``;
 * reading, on the same TSV, each in a new process, the call timed inside the process: ``pandas
   read_csv`` is ``pandas.read_csv(FILE, sep="\t")``; ``manyjudges read_verdicts`` is
-  ``manyjudges.io.verdicts.read_verdicts(FILE)`` (the checked table, every column str);
+  ``manyjudges.io.tables.verdicts.read_verdicts(FILE)`` (the checked table, every column str);
   ``manyjudges read_arena_verdicts`` is ``manyjudges.arena.reader.read_arena_verdicts(FILE)``
   (checked and coded: what the command reads and the leaderboard fits).
 
@@ -110,7 +110,7 @@ result.scores.to_csv(sys.argv[2], sep="\\t")
 #: the reading calls timed, each in a new process (module docstring)
 READS = {
     "pandas read_csv": "import pandas as pd\nread = lambda path: pd.read_csv(path, sep='\\t')",
-    "manyjudges read_verdicts": "from manyjudges.io.verdicts import read_verdicts as read",
+    "manyjudges read_verdicts": "from manyjudges.io.tables.verdicts import read_verdicts as read",
     "manyjudges read_arena_verdicts": "from manyjudges.arena.reader import read_arena_verdicts as read",
 }
 _READ_SCRIPT = """

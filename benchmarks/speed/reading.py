@@ -14,8 +14,8 @@ process's wall seconds with its imports, and its peak RSS from ``resource.getrus
 of a one-child wrapper):
 
 - ``pandas.read_csv(FILE, sep="\\t")``;
-- ``manyjudges.io.grades.read_grades_table(FILE, None)`` for grades, and
-  ``manyjudges.io.preferences.read_preferences(FILE)`` for preferences (each the checked table, ids as
+- ``manyjudges.io.tables.grades.read_grades_table(FILE, None)`` for grades, and
+  ``manyjudges.io.tables.preferences.read_preferences(FILE)`` for preferences (each the checked table, ids as
   str).
 
     python -m benchmarks.speed.reading --sizes 1e6 1e7 --work /tmp/reads -o benchmarks/runs/read_speed.tsv
@@ -37,14 +37,14 @@ print(len(table), time.perf_counter() - start)
 
 _GRADES = """
 import sys, time
-from manyjudges.io.grades import read_grades_table
+from manyjudges.io.tables.grades import read_grades_table
 start = time.perf_counter(); table = read_grades_table(sys.argv[1], None).grades
 print(len(table), time.perf_counter() - start)
 """
 
 _PREFERENCES = """
 import sys, time
-from manyjudges.io.preferences import read_preferences
+from manyjudges.io.tables.preferences import read_preferences
 start = time.perf_counter(); table = read_preferences(sys.argv[1])
 print(len(table), time.perf_counter() - start)
 """

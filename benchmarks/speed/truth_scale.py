@@ -57,8 +57,8 @@ print(json.dumps({"rc": proc.returncode, "wall": wall, "peak_mb": peak}))
 _STEPS = """
 import json, sys, time
 start = time.perf_counter()
-from manyjudges.io.labels import read_crowd_labels, read_truth
-from manyjudges.io.table_text import write_table
+from manyjudges.io.tables.labels import read_crowd_labels, read_truth
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.truth.results import fit_method, labels_table
 from manyjudges.truth.registry import make_truth_estimator
 seconds = {"import_s": time.perf_counter() - start}

@@ -168,7 +168,7 @@ def test_the_judge_measures_are_judge_measures_and_an_empty_reference_is_none():
 
 
 def test_a_reference_file_with_its_header_only_is_no_reference(tmp_path):
-    from manyjudges.io.verdicts import write_verdicts
+    from manyjudges.io.tables.verdicts import write_verdicts
 
     v = verdicts_of(["h1", "h2"])
     write_verdicts(v.iloc[:0], tmp_path / "none.tsv")

@@ -7,8 +7,8 @@ import pytest
 
 from manyjudges.arena.reader import read_arena_verdicts
 from manyjudges.arena.verdict_codes import code_verdicts
-from manyjudges.io.errors import DataError
-from manyjudges.io.verdicts import WINNERS, read_verdicts
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.verdicts import WINNERS, read_verdicts
 
 FIELDS = ("models", "prompts", "judges", "model_a", "model_b", "winner", "prompt", "judge", "has_prompt",
           "has_judge")

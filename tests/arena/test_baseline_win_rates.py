@@ -25,7 +25,7 @@ from manyjudges.arena.baseline_win_rates import (
     prompt_weights,
     raw_replicates,
 )
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 
 COLUMNS = ["model", "win_rate", "se", "ci_low", "ci_high", "discrete_win_rate", "n"]
 

@@ -10,8 +10,8 @@ from manyjudges.arena import Leaderboard
 from manyjudges.arena.pieces import comparison_pieces, flat_replicates, one_sided_models, pieces_message
 from manyjudges.arena.reader import read_arena_verdicts
 from manyjudges.arena.verdict_codes import code_verdicts
-from manyjudges.io.errors import DataError
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.verdicts import read_verdicts
 
 
 def union_find_pieces(n, a, b):

@@ -13,7 +13,7 @@ from manyjudges.arena.leaderboard import Leaderboard
 from manyjudges.arena.length_preference import length_preference
 from manyjudges.arena.panel_simulation import PanelJudge, simulate_panel
 from manyjudges.arena.verdict_codes import code_verdicts
-from manyjudges.io.verdicts import write_verdicts
+from manyjudges.io.tables.verdicts import write_verdicts
 from tests.command import run_command
 
 STRENGTHS = pd.Series(np.linspace(-1.0, 1.0, 6), index=[f"m{i}" for i in range(6)])

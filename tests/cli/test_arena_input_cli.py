@@ -10,7 +10,7 @@ import pytest
 
 from manyjudges.arena import JudgeAwareVerdicts, bootstrap, judge_measures
 from manyjudges.io.sources.published import read_published
-from manyjudges.io.verdicts import VERDICT_COLUMNS, read_verdicts
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, read_verdicts
 from tests.command import run_command
 
 HEADER = ("prompt", "judge", "model_a", "model_b", "winner")

@@ -15,7 +15,7 @@ from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.crowd.judgments import topics_from_preferences
 from manyjudges.graded import M1, GradedPanel, make_graded_method
 from manyjudges.graded.experiment import loglik_table, predict_part
-from manyjudges.io.orderings import read_orderings
+from manyjudges.io.tables.orderings import read_orderings
 from manyjudges.orderings import FreSPA, evaluation_discriminativeness, make_ordering_scorer
 from manyjudges.orderings.experiment import panels_from_table
 
@@ -137,7 +137,7 @@ def test_consensus_equals_the_library(capsys, tmp_path):
 def test_graded_evaluate_and_predict_equal_the_library(capsys, grades):
     status, table, _ = run(capsys, "graded", "evaluate", grades, "--method", "m1")
     assert status == 0
-    from manyjudges.io.grades import read_grades_table
+    from manyjudges.io.tables.grades import read_grades_table
 
     data = read_grades_table(grades, 3)
     panel = GradedPanel.from_table(data.grades, 3)

@@ -7,7 +7,7 @@ import pandas as pd
 
 from manyjudges.arena import JudgeAwareVerdicts, Leaderboard
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
-from manyjudges.io.verdicts import write_verdicts
+from manyjudges.io.tables.verdicts import write_verdicts
 from tests.command import run_command
 
 JUDGES = [SimulatedJudge("a", 0.85, 1.0), SimulatedJudge("b", 0.75, -0.5), SimulatedJudge("c", 0.7)]

@@ -13,7 +13,7 @@ import pytest
 from manyjudges.arena import bootstrap
 from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS
 from manyjudges.cli.terminal import terminal_table, write_output
-from manyjudges.io.table_text import write_tsv_to
+from manyjudges.io.engine.table_text import write_tsv_to
 from tests.command import run_command
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*absent from some bootstrap replicates")

@@ -48,14 +48,14 @@ def test_no_module_imports_another_modules_private_names():
 
 @pytest.mark.parametrize("source, expected", [
     ("from manyjudges.crowd.mpm_likelihood import _mean", [(1, "manyjudges.crowd.mpm_likelihood._mean")]),
-    ("from manyjudges.io.grades import grades_frame, _order, _Collector",
-     [(1, "manyjudges.io.grades._order"), (1, "manyjudges.io.grades._Collector")]),
+    ("from manyjudges.io.tables.grades import grades_frame, _order, _Collector",
+     [(1, "manyjudges.io.tables.grades._order"), (1, "manyjudges.io.tables.grades._Collector")]),
     ("from manyjudges.io.sources._text import PathLike", [(1, "manyjudges.io.sources._text")]),
     ("import manyjudges.io.sources._text as text", [(1, "manyjudges.io.sources._text")]),
     ("def f():\n    from manyjudges import _private", [(2, "manyjudges._private")]),
     ("from ._sibling import helper\nfrom . import _sibling\nfrom .sibling import _helper",
      [(1, "._sibling"), (2, "._sibling"), (3, ".sibling._helper")]),
-    ("from manyjudges import __version__\nimport manyjudges.__main__\nfrom manyjudges.io import grades", []),
+    ("from manyjudges import __version__\nimport manyjudges.__main__\nfrom manyjudges.io.tables import grades", []),
     ("from numpy import _core\nimport scipy.optimize._lbfgsb\nfrom scipy.optimize import _lbfgsb", []),
 ])
 def test_the_private_import_reader(source, expected):

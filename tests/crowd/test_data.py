@@ -7,7 +7,7 @@ import pytest
 
 from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
 from manyjudges.crowd.judgments import ratings_to_preferences
-from manyjudges.io.preferences import read_truth
+from manyjudges.io.tables.truth import read_truth
 
 
 def test_ratings_to_preferences_matches_a_loop():
@@ -58,7 +58,7 @@ def test_repeated_rating_is_an_error():
 
 
 def test_a_rating_item_is_split_at_its_first_colon_and_its_topic_must_have_truth(tmp_path):
-    from manyjudges.io.errors import DataError
+    from manyjudges.io.engine.errors import DataError
 
     truth = tmp_path / "truth.tsv"
     truth.write_text("topic\titem\tgrade\nq1\thttp://0-101.net\t1\nq1\tb\t0\n")
@@ -90,7 +90,7 @@ def test_a_rating_item_is_split_at_its_first_colon_and_its_topic_must_have_truth
 
 
 def test_a_processed_rating_without_a_truth_topic_names_its_line(tmp_path):
-    from manyjudges.io.errors import DataError
+    from manyjudges.io.engine.errors import DataError
 
     out = tmp_path / "out"
     out.mkdir()

@@ -15,7 +15,7 @@ from manyjudges.graded.panel import GradedPanel
 from manyjudges.graded.protocols import cross_induction
 from manyjudges.graded.registry import make_graded_method
 from manyjudges.graded.votes import M1
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.pipeline.config_checks import check_config_references
 from manyjudges.reporting.tables import concat_tables
 
@@ -33,7 +33,7 @@ def test_snow_task_must_match_the_dataset_file(tmp_path):
 
 
 def test_a_panel_too_small_for_cross_induction_fails_when_parsed(tmp_path):
-    from manyjudges.io.errors import DataError
+    from manyjudges.io.engine.errors import DataError
 
     def table(name, judges, items=2):
         rows = "".join(f"d{i}\t{j}\t{(i + n) % 2}\n" for n, j in enumerate(judges) for i in range(items))

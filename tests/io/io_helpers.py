@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.io.grades import GRADES_COLUMNS, GradedData
-from manyjudges.io.rankings import RANKINGS_COLUMNS
+from manyjudges.io.tables.grades import GRADES_COLUMNS, GradedData
+from manyjudges.io.tables.rankings import RANKINGS_COLUMNS
 from manyjudges.pipeline.download import mirror_path, pinned_files
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.adultcontent3 import ADULTCONTENT3_CATEGORIES, parse_adultcontent3
 
 GRADES = DATA / "grades"

@@ -5,7 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from manyjudges.io.checks import blank_strings, repeated_rows, sorted_rows
+from manyjudges.io.engine.checks import blank_strings, repeated_rows, sorted_rows
 
 
 def loop_repeats(keys, keep):

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from io_helpers import MIRROR, assert_located, assert_rankings, needs_mirror, repeated
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import rankings_to_lists
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.clef_runs import CLEF_QUERY_IDS, parse_clef_runs
+from manyjudges.io.tables.rankings import rankings_to_lists
 from manyjudges.pipeline.download import pinned_files, raw_filename
 
 SECS = "zhiweiuk/secs/6f7fc9009c0c84da923ffc891a12bb4632b60cac"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from io_helpers import MIRROR, needs_mirror
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.pipeline import download
 from manyjudges.pipeline.download import (
     ChecksumError,

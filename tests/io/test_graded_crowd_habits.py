@@ -11,10 +11,11 @@ import pytest
 from io_helpers import assert_located, write
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.columnar import ExtraColumnsWarning
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import read_grades_table
-from manyjudges.io.preferences import read_preferences, read_truth
+from manyjudges.io.engine.columnar import ExtraColumnsWarning
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.grades import read_grades_table
+from manyjudges.io.tables.preferences import read_preferences
+from manyjudges.io.tables.truth import read_truth
 
 GRADES = "item\tjudge\tlabel\n10\tb\t1\n2\ta\t0\n2\tb\t2\n10\ta\t0\n"
 PREFS = "topic\tjudge\tleft\tright\toutcome\nq1\tw1\ta\tb\tleft\nq1\tw2\tb\tc\ttie\nq2\tw1\tc\ta\tright\n"

@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located, write
 
-from manyjudges.io import grades as grades_module
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData, read_grades, write_grades
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.adultcontent3 import parse_adultcontent3
 from manyjudges.io.sources.snow2008 import parse_snow2008
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+from manyjudges.io.tables import grades as grades_module
+from manyjudges.io.tables.grades import GradedData, read_grades, write_grades
 
 GRADES = DATA / "grades"
 

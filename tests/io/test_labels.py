@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
-from manyjudges.io.errors import DataError, DataWarning
-from manyjudges.io.labels import (
+from manyjudges.io.engine.errors import DataError, DataWarning
+from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
+from manyjudges.io.tables.labels import (
     LABEL_TRUTH_COLUMNS,
     LABELS_COLUMNS,
     read_crowd_labels,
@@ -19,7 +20,6 @@ from manyjudges.io.labels import (
     write_labels,
     write_truth,
 )
-from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
 from manyjudges.pipeline.download import pinned_files
 from manyjudges.truth.labels import as_crowd_labels
 

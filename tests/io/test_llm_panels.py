@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from io_helpers import assert_located, pinned
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.llmjudge import LLMJUDGE_GOLD, parse_llmjudge
 from manyjudges.io.sources.pandalm import parse_pandalm
 from manyjudges.io.sources.prd import parse_prd, prd_file_name

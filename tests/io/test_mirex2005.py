@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 
 MIREX = "julian-urbano/sigir2010-crowdsourcing/ac8f16f22ccdda027571e73f0b0e17e200134cf4/data"

@@ -10,9 +10,9 @@ import pytest
 from io_helpers import DATA, assert_located
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.errors import DataError
-from manyjudges.io.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.engine.table_text import write_table
+from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
 
 HEADER = "set_id\tjudge\titem\trank\n"
 GOOD_SET = "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t2\ns\tb\t2\t1\n"

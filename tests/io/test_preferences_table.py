@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.preferences import read_preferences, read_truth
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.preferences import read_preferences
+from manyjudges.io.tables.truth import read_truth
 
 
 def test_read_preferences_and_truth_errors(tmp_path):

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from io_helpers import DATA, MIRROR, assert_located
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.preflib import parse_preflib, parse_preflib_files
+from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices
 
 PREFLIB = MIRROR / "fleverest" / "PrefLib-Data" / "e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91" / "datasets"
 

@@ -11,12 +11,12 @@ import pandas as pd
 import pytest
 from io_helpers import assert_located, write
 
-from manyjudges.io.errors import DataError, DataWarning
+from manyjudges.io.engine.errors import DataError, DataWarning
 from manyjudges.io.sources.arena_hard import verdicts_from_arena_hard
 from manyjudges.io.sources.mt_bench import verdicts_from_mt_bench
 from manyjudges.io.sources.prd import prd_file_name, verdicts_from_prd
 from manyjudges.io.sources.published import FORMATS, convert, read_published
-from manyjudges.io.verdicts import VERDICT_COLUMNS, read_verdicts
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, read_verdicts
 
 
 def rows(frame: pd.DataFrame) -> list[tuple[str, ...]]:

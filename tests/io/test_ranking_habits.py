@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located, write
 
-from manyjudges.io.checks import DUPLICATES_HINT
-from manyjudges.io.columnar import ExtraColumnsWarning
-from manyjudges.io.errors import DataError
-from manyjudges.io.orderings import ORDERINGS_COLUMNS, read_orderings
-from manyjudges.io.rankings import RANKINGS_COLUMNS, read_rankings
+from manyjudges.io.engine.checks import DUPLICATES_HINT
+from manyjudges.io.engine.columnar import ExtraColumnsWarning
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, read_orderings
+from manyjudges.io.tables.rankings import RANKINGS_COLUMNS, read_rankings
 
 PANEL = [("s1", "a", "x", "1"), ("s1", "a", "y", "2"), ("s1", "b", "x", "2"), ("s1", "b", "y", "1"),
          ("10", "a", "7", "1"), ("10", "a", "07", "1"), ("10", "b", "7", "2"), ("10", "b", "07", "1")]

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located, assert_rankings
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import rankings_to_lists, read_rankings
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.io.sources.search_results import parse_search_results
-from manyjudges.io.table_text import write_table
+from manyjudges.io.tables.rankings import rankings_to_lists, read_rankings
 
 HEADER = "list_set\tlist_id\titem\trank\n"
 
@@ -81,7 +81,7 @@ def test_round_trip(tmp_path: Path) -> None:
         "duplicate-position",
     ],
 )
-@pytest.mark.filterwarnings("ignore::manyjudges.io.columnar.ExtraColumnsWarning")
+@pytest.mark.filterwarnings("ignore::manyjudges.io.engine.columnar.ExtraColumnsWarning")
 def test_read_errors(tmp_path: Path, text: str, line: int, value: str, reason: str) -> None:
     path = tmp_path / "bad_rankings.tsv"
     path.write_text(text, encoding="utf-8")

@@ -14,8 +14,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from manyjudges.io.labels import read_crowd_labels, read_truth
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.table_text import write_table
+from manyjudges.io.tables.labels import read_crowd_labels, read_truth
 from manyjudges.truth import DawidSkene
 from manyjudges.truth.results import labels_table
 
@@ -104,7 +104,7 @@ def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
     """``sort=True`` gives the labels in the order a fit sorts them (canonical_order), with the same ids and
     classes, whether or not pairs repeat; with ``duplicates="error"`` a repeat is the same error either way."""
     from manyjudges.core.coded_labels import canonical_order, is_canonical
-    from manyjudges.io.errors import DataError
+    from manyjudges.io.engine.errors import DataError
 
     frame = table(shape, seed=2).sample(frac=1.0, random_state=4)
     repeats = frame.sample(40, random_state=5).assign(label=lambda f: (f["label"] + 1) % 3)
@@ -130,8 +130,8 @@ def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
 def test_files_read_batch_by_batch_give_the_same_codes(tmp_path, monkeypatch, shape):
     """A file read batch by batch (as files past STREAM_BYTES are), its ids coded as they come, gives the
     codes, truth and errors of the whole-file read; ids of another shape in a later batch fall back to it."""
-    from manyjudges.io import columnar
-    from manyjudges.io.errors import DataError
+    from manyjudges.io.engine import columnar
+    from manyjudges.io.engine.errors import DataError
 
     frame = table(shape, seed=4).sample(frac=1.0, random_state=5)
     path, truth = tmp_path / "labels.tsv", tmp_path / "truth.tsv"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from io_helpers import DATA, assert_located, assert_rankings, needs_mirror, repeated
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import rankings_to_lists
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.search_results import parse_search_results
+from manyjudges.io.tables.rankings import rankings_to_lists
 
 
 def test_search_fixture_keeps_repeats() -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.snow2008 import SNOW2008_TASKS, parse_snow2008
 
 GRADES = DATA / "grades"

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.io import table_text
-from manyjudges.io.table_text import float_text, write_delimited
+from manyjudges.io.engine import table_text
+from manyjudges.io.engine.table_text import float_text, write_delimited
 
 
 def pandas_text(df: pd.DataFrame, sep: str) -> str:

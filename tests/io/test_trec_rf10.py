@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import TRUTH_COLUMNS
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
+from manyjudges.io.tables.truth import TRUTH_COLUMNS
 
 GRADES = DATA / "grades"
 TREC_HEADER = "topicID\tworkerID\tdocID\tgold\tlabel\n"

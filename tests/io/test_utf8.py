@@ -8,11 +8,7 @@ import pytest
 from io_helpers import assert_located
 
 from manyjudges.graded.data import parse_graded_source
-from manyjudges.io.errors import DataError, not_utf8
-from manyjudges.io.grades import read_grades, read_grades_table
-from manyjudges.io.labels import read_labels
-from manyjudges.io.labels import read_truth as read_label_truth
-from manyjudges.io.preferences import read_preferences, read_truth
+from manyjudges.io.engine.errors import DataError, not_utf8
 from manyjudges.io.sources import (
     parse_adultcontent3,
     parse_clef_runs,
@@ -22,6 +18,11 @@ from manyjudges.io.sources import (
     parse_snow2008,
     parse_trec_rf10,
 )
+from manyjudges.io.tables.grades import read_grades, read_grades_table
+from manyjudges.io.tables.labels import read_labels
+from manyjudges.io.tables.labels import read_truth as read_label_truth
+from manyjudges.io.tables.preferences import read_preferences
+from manyjudges.io.tables.truth import read_truth
 
 BAD = b"caf\xe9"  # Latin-1 e-acute: not UTF-8
 

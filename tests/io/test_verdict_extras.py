@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.io.columnar import ExtraColumnsWarning
-from manyjudges.io.errors import DataError
-from manyjudges.io.verdicts import VERDICT_COLUMNS, extra_columns, feature_names, read_verdicts
+from manyjudges.io.engine.columnar import ExtraColumnsWarning
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, extra_columns, feature_names, read_verdicts
 
 HEADER = "prompt\tmodel_a\tmodel_b\twinner\tlength_a\tturn\tp_b\tlength_b\tbold_a\n"
 
@@ -69,7 +69,7 @@ def test_a_bad_extra_names_file_line_and_value(tmp_path, fields, column, value):
 
 
 def test_write_verdicts_keeps_the_extras_and_they_read_back(tmp_path):
-    from manyjudges.io.verdicts import write_verdicts
+    from manyjudges.io.tables.verdicts import write_verdicts
 
     frame = pd.DataFrame({"prompt": ["p1", "p2"], "judge": ["j", "j"], "model_a": ["x", "y"], "model_b": ["y", "x"],
                           "winner": ["model_a", "tie"], "note": ["a", "b"], "length_a": [10.0, 2.5],

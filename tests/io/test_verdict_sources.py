@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 from io_helpers import assert_located, pinned, write
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.llmfao import verdicts_from_llmfao
 from manyjudges.io.sources.pandalm import verdicts_from_pandalm
 from manyjudges.io.sources.prd import verdicts_from_prd
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
-from manyjudges.io.verdicts import VERDICT_COLUMNS, WINNERS
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, WINNERS
 
 
 def rows(frame: pd.DataFrame) -> list[tuple[str, ...]]:

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from io_helpers import assert_located, write
 
-from manyjudges.io.columnar import ExtraColumnsWarning
-from manyjudges.io.errors import DataError
-from manyjudges.io.preferences import read_preferences
-from manyjudges.io.verdicts import (
+from manyjudges.io.engine.columnar import ExtraColumnsWarning
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.tables.preferences import read_preferences
+from manyjudges.io.tables.verdicts import (
     MISSING,
     VERDICT_COLUMNS,
     WINNERS,

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
 from manyjudges.truth.active import (
     advise,

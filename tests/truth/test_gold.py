@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.core.dawid_skene_em import dawid_skene
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import TRUTH_METHODS, DawidSkene, MajorityVote, OneCoinDawidSkene, make_truth_estimator
 
 

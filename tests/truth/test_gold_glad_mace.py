@@ -8,7 +8,7 @@ from scipy.special import digamma, expit
 
 from manyjudges.core.coded_labels import gold_codes
 from manyjudges.core.solvers import lbfgsb
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import GLAD, MACE
 from manyjudges.truth.glad import _e_step as glad_e_step
 from manyjudges.truth.glad import _neg_q

@@ -17,8 +17,8 @@ from manyjudges.core.stray_classes import (
     rare_classes,
     stray_class_messages,
 )
-from manyjudges.io.errors import DataWarning as IoDataWarning
-from manyjudges.io.labels import read_crowd_labels
+from manyjudges.io.engine.errors import DataWarning as IoDataWarning
+from manyjudges.io.tables.labels import read_crowd_labels
 from manyjudges.truth import MajorityVote
 
 

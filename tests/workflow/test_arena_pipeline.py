@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard, bootstrap_seed, judge_measures
-from manyjudges.io.verdicts import read_verdicts
+from manyjudges.io.tables.verdicts import read_verdicts
 
 from .runner import make_workdir, run
 

@@ -34,8 +34,8 @@ from scipy.sparse import csr_matrix
 from scipy.stats import norm
 
 from manyjudges.arena import length_controlled as lc
-from manyjudges.io.errors import DataWarning
-from manyjudges.io.verdicts import MISSING, check_features, feature_names
+from manyjudges.io.engine.errors import DataWarning
+from manyjudges.io.tables.verdicts import MISSING, check_features, feature_names
 
 __all__ = ["BASELINE_COLUMNS", "BaselineVerdicts", "against_baseline", "baseline_win_rates", "model_preferences"]
 

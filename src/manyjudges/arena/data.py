@@ -4,7 +4,7 @@ A dataset of the ``arena`` config section is a pinned published set (``llmfao``,
 :func:`manyjudges.io.sources.verdict_sources.verdicts_of_source` of its files), a simulated arena
 (``simulate``: :func:`manyjudges.arena.simulate.simulate_arena`) or a table of the user's own
 (``verdicts_table``: a verdicts or preferences table at ``path``,
-:func:`manyjudges.io.verdicts.read_verdicts_or_preferences`). Its ``reference`` patterns
+:func:`manyjudges.io.tables.verdicts.read_verdicts_or_preferences`). Its ``reference`` patterns
 pick the judges whose votes are the reference (PRD's human votes, PandaLM's annotators); its ``judges``
 patterns pick the panel (default: every judge the reference does not take). Patterns are shell-style
 (``fnmatch``, case-sensitive: ``human-*``, ``gpt4``), one string or a list.
@@ -22,7 +22,7 @@ import pandas as pd
 from manyjudges.arena.simulate import SIMULATION_OPTIONS, simulate_arena
 from manyjudges.core.random_streams import rng_for
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
-from manyjudges.io.verdicts import read_verdicts, read_verdicts_or_preferences
+from manyjudges.io.tables.verdicts import read_verdicts, read_verdicts_or_preferences
 
 __all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "read_reference", "split_panel"]
 
@@ -100,7 +100,7 @@ def arena_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.Pa
 
 
 def read_reference(path: str | os.PathLike[str]) -> pd.DataFrame | None:
-    """Return the reference's verdicts table at ``path`` (:func:`~manyjudges.io.verdicts.read_verdicts`).
+    """Return the reference's verdicts table at ``path`` (:func:`~manyjudges.io.tables.verdicts.read_verdicts`).
 
     None when the file holds its header and no row (a dataset without a reference).
     """

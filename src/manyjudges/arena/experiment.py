@@ -27,7 +27,7 @@ from manyjudges.arena.judges import JudgeMeasures, judge_measures
 from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
 from manyjudges.arena.length_preference import length_preference
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.verdicts import check_features, feature_names
+from manyjudges.io.tables.verdicts import check_features, feature_names
 
 __all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_controlled", "arena_human", "arena_judges", "arena_leaderboards",
            "arena_winrate", "bootstrap_seed", "human_share", "leaderboard_for", "with_length_preference"]

@@ -59,7 +59,7 @@ from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, worth
 from manyjudges.core.solvers import damped_newton
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 
 __all__ = ["INTERVALS", "SUMMARY_COLUMNS", "CalibratedFit", "CalibrationUnits", "HumanCalibratedLeaderboard",
            "calibration_units", "fit_calibrated_scores", "lambda_cap", "units_without_llm"]

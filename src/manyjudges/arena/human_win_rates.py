@@ -16,7 +16,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from manyjudges.core.prediction_powered import ppi_mean
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 
 __all__ = ["WIN_RATE_COLUMNS", "calibrated_win_rates", "verdicts_win_rates"]
 

@@ -53,7 +53,7 @@ from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init
 from manyjudges.core.pairwise.judge_aware import fit_judge_aware, refit_judge_aware
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
-from manyjudges.io.verdicts import MISSING, WINNERS
+from manyjudges.io.tables.verdicts import MISSING, WINNERS
 
 __all__ = ["JUDGE_COLUMNS", "JudgeAware", "judge_table", "judgments_of_cells", "verdicts_of_codes"]
 
@@ -86,7 +86,7 @@ def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
     """Return the verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts.
 
     The rows are in their canonical order; a prompt or judge column the data lacked is
-    :data:`~manyjudges.io.verdicts.MISSING`.
+    :data:`~manyjudges.io.tables.verdicts.MISSING`.
     """
     prompts = data.prompts[data.prompt] if data.has_prompt else np.full(data.n_verdicts, MISSING, dtype=object)
     judges = data.judges[data.judge] if data.has_judge else np.full(data.n_verdicts, MISSING, dtype=object)

@@ -64,7 +64,7 @@ from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.registry import Builtin, Registry
-from manyjudges.io.verdicts import feature_names
+from manyjudges.io.tables.verdicts import feature_names
 
 __all__ = ["CONTROL_METHODS", "LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS",
            "baseline_code", "bootstrap", "leaderboard_table", "make_rating"]

@@ -54,7 +54,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from manyjudges.core.random_streams import distinct_draws
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.io.tables.verdicts import verdicts_frame
 
 __all__ = ["JUDGING", "PanelJudge", "SimulatedPanel", "Units", "answer_lengths", "numbered_names", "simulate_panel"]
 

@@ -1,7 +1,7 @@
 """A verdicts file read straight into codes for the leaderboard: no column of str a row on the way.
 
-:func:`read_arena_verdicts` reads and checks a verdicts table (:func:`~manyjudges.io.verdicts.checked_verdicts`:
-the same errors, naming the file, the line and the value, as :func:`~manyjudges.io.verdicts.read_verdicts`)
+:func:`read_arena_verdicts` reads and checks a verdicts table (:func:`~manyjudges.io.tables.verdicts.checked_verdicts`:
+the same errors, naming the file, the line and the value, as :func:`~manyjudges.io.tables.verdicts.read_verdicts`)
 and codes it from the parsed columns' distinct values with the one coder of a verdicts table
 (:func:`~manyjudges.arena.verdict_codes.code_columns`): the models of both sides in natural order, the
 winners, and the prompts and judges in natural order. The result is the :class:`ArenaVerdicts` that
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from manyjudges.arena.verdict_codes import VERDICT_COLUMNS, ArenaVerdicts, check_bothbad, code_columns
-from manyjudges.io.verdicts import checked_verdicts
+from manyjudges.io.tables.verdicts import checked_verdicts
 
 __all__ = ["read_arena_verdicts"]
 
@@ -24,12 +24,13 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", dupl
     Parameters
     ----------
     path : path-like
-        A verdicts table (:func:`~manyjudges.io.verdicts.read_verdicts`).
+        A verdicts table (:func:`~manyjudges.io.tables.verdicts.read_verdicts`).
     bothbad : {"tie", "drop"}
         ``tie (bothbad)`` is a tie, or the verdict is left out.
     duplicates : {"keep", "error", "first", "last"}
-        What a repeated (prompt, judge, model_a, model_b) row means (:func:`~manyjudges.io.verdicts.read_verdicts`):
-        one more verdict (default), an error naming both lines, or only the first or the last counts.
+        What a repeated (prompt, judge, model_a, model_b) row means
+        (:func:`~manyjudges.io.tables.verdicts.read_verdicts`): one more verdict (default), an error naming both
+        lines, or only the first or the last counts.
 
     Returns
     -------
@@ -39,7 +40,7 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", dupl
     Raises
     ------
     DataError
-        As :func:`~manyjudges.io.verdicts.read_verdicts`.
+        As :func:`~manyjudges.io.tables.verdicts.read_verdicts`.
     """
     check_bothbad(bothbad)
     table, kept = checked_verdicts(path, duplicates, uncoded=())

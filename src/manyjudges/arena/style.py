@@ -1,7 +1,7 @@
 """Style control of the leaderboard: Bradley-Terry with the answers' feature differences as covariates.
 
 A verdicts table may carry answer features, ``NAME_a`` and ``NAME_b`` for the answers shown first and
-second (e.g. ``length_a, length_b``; :func:`~manyjudges.io.verdicts.feature_names` names them). Controlling for
+second (e.g. ``length_a, length_b``; :func:`~manyjudges.io.tables.verdicts.feature_names` names them). Controlling for
 features F (``Leaderboard(control=F)``): per verdict and feature, d = (f_a - f_b) / (f_a + f_b) (0 when
 both are 0; :func:`~manyjudges.core.pairwise.covariates.feature_differences`), standardised over the
 table's verdicts (mean 0, sd 1; once, on the full table: the bootstrap replicates keep those
@@ -37,7 +37,7 @@ from manyjudges.arena.verdict_codes import (
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_from_codes
 from manyjudges.core.pairwise.covariates import feature_differences, fit_covariate_bt, standardised
-from manyjudges.io.verdicts import check_features
+from manyjudges.io.tables.verdicts import check_features
 
 __all__ = ["COEFFICIENT_COLUMNS", "ControlledBradleyTerry", "check_control", "code_with_features",
            "coefficient_table", "controlled_replicates", "covariates", "verdict_cells"]

@@ -2,9 +2,9 @@
 
 A **verdicts** table has one row per verdict of a judge on two answers to a prompt, the string
 columns ``model_a, model_b, winner`` and, optionally, ``prompt`` and ``judge``
-(:data:`~manyjudges.io.verdicts.VERDICT_COLUMNS`); ``model_a`` is the answer shown FIRST and
+(:data:`~manyjudges.io.tables.verdicts.VERDICT_COLUMNS`); ``model_a`` is the answer shown FIRST and
 ``winner`` one of ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)`` (Chatbot Arena's words).
-A column the file lacked is read as :data:`~manyjudges.io.verdicts.MISSING` (``-``) in every row,
+A column the file lacked is read as :data:`~manyjudges.io.tables.verdicts.MISSING` (``-``) in every row,
 which counts as no such column.
 
 Models, prompts and judges are coded in natural order (:func:`~manyjudges.core.natural_order.natural_sort`:
@@ -31,9 +31,9 @@ import pandas as pd
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.packed_keys import fits, pack, unpack
 from manyjudges.core.sorting import sort_in_place
-from manyjudges.io.verdicts import MISSING
-from manyjudges.io.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
-from manyjudges.io.verdicts import WINNERS as TABLE_WINNERS
+from manyjudges.io.tables.verdicts import MISSING
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
+from manyjudges.io.tables.verdicts import WINNERS as TABLE_WINNERS
 
 __all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "Coded", "CodedUnits",
            "arena_verdicts", "check_bothbad", "check_verdicts", "code_columns", "code_units", "code_verdicts",
@@ -215,7 +215,7 @@ class ArenaVerdicts:
     ----------
     models, prompts, judges : numpy.ndarray of str
         In natural order (a missing prompt or judge column: one prompt or judge named
-        :data:`~manyjudges.io.verdicts.MISSING`, ``-``).
+        :data:`~manyjudges.io.tables.verdicts.MISSING`, ``-``).
     model_a, model_b, prompt, judge : numpy.ndarray of int, shape (p,)
         The codes of each verdict.
     winner : numpy.ndarray of int8, shape (p,)

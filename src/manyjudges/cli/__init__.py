@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from manyjudges.cli.parser import build_parser
 from manyjudges.cli.terminal import CommandError, write_outputs
 from manyjudges.core.memory import keep_freed_memory
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 
 __all__ = ["main", "entry_point"]
 

@@ -48,7 +48,7 @@ from manyjudges.cli.arena_style import (
 )
 from manyjudges.cli.arena_winrate import add_winrate_options, cmd_arena_winrate
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["EXAMPLES", "FROM_HELP", "VERBS", "add_commands", "add_convert", "add_input_options", "add_verbs",
            "cmd_arena_convert", "cmd_arena_judges", "cmd_arena_leaderboard", "cmd_arena_verdicts",
@@ -193,13 +193,13 @@ def _canonical_file(args: argparse.Namespace, names: list[str]) -> bool:
 def read_verdicts_table(args: argparse.Namespace, names: list[str], extras: bool = False) -> pd.DataFrame:
     """Read the verdicts ``names`` by ``args.source`` (``--from``), ``--duplicates`` and ``--arena-hard-baseline``.
 
-    One canonical table is :func:`manyjudges.io.verdicts.read_verdicts` (``-`` is standard input); otherwise
+    One canonical table is :func:`manyjudges.io.tables.verdicts.read_verdicts` (``-`` is standard input); otherwise
     :func:`manyjudges.io.sources.published.read_published`. Returns ``prompt, judge, model_a, model_b, winner``,
-    and with ``extras`` the numbers read beside them (:func:`~manyjudges.io.verdicts.extra_columns`: ``p_b``,
+    and with ``extras`` the numbers read beside them (:func:`~manyjudges.io.tables.verdicts.extra_columns`: ``p_b``,
     answer features ``NAME_a, NAME_b``).
     """
     from manyjudges.io.sources.published import read_published
-    from manyjudges.io.verdicts import VERDICT_COLUMNS, extra_columns, read_verdicts
+    from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, extra_columns, read_verdicts
 
     if _canonical_file(args, names):
         with input_path(names[0]) as path:

@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli.terminal import CommandError, Output, parse_params
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["HUMAN_EXAMPLE", "add_human_options", "cmd_human_leaderboard", "human_line", "human_requested"]
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from manyjudges.cli.arena_show import show_summary
 from manyjudges.cli.terminal import CommandError
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["add_control_options", "add_length_option", "check_control_options", "fit_controlled",
            "with_length_preference"]
@@ -87,7 +87,7 @@ def with_length_preference(measures: Any, verdicts: pd.DataFrame, args: argparse
     lack is a DataError listing theirs.
     """
     from manyjudges.arena.experiment import with_length_preference as joined
-    from manyjudges.io.verdicts import feature_names
+    from manyjudges.io.tables.verdicts import feature_names
 
     feature = args.length if args.length is not None else ("length" if "length" in feature_names(verdicts) else None)
     if feature is None:

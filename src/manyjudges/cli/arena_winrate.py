@@ -12,7 +12,7 @@ import sys
 import pandas as pd
 
 from manyjudges.cli.terminal import CommandError, Output
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["HUMAN_SUMMARY_COLUMNS", "add_winrate_options", "cmd_arena_winrate", "human_win_rates", "winrate_read"]
 

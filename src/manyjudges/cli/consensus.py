@@ -46,8 +46,8 @@ def add_commands(subparsers: Any) -> None:
 def cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges consensus measure``: the consensus measure of each set of rankings of ``RANKINGS``."""
     from manyjudges.consensus.experiment import search_engine_grid
-    from manyjudges.io.checks import check_duplicate_rule
-    from manyjudges.io.rankings import rankings_to_lists, read_rankings
+    from manyjudges.io.engine.checks import check_duplicate_rule
+    from manyjudges.io.tables.rankings import rankings_to_lists, read_rankings
 
     if not (args.lam > 0 and args.gamma > 0):  # before the data is read (the measure checks it too)
         raise CommandError(f"--lambda and --gamma must be positive, got {args.lam:g} and {args.gamma:g}")

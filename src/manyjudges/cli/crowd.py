@@ -10,7 +10,7 @@ from typing import Any
 
 from manyjudges.cli import options
 from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "read_topics"]
 
@@ -63,9 +63,9 @@ def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
     """
     from manyjudges.crowd.data import ratings_table
     from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
-    from manyjudges.io.columnar import read_header
-    from manyjudges.io.grades import GRADES_LAYOUT, check_grades_duplicates, read_grades_table
-    from manyjudges.io.preferences import PREFERENCES_LAYOUT, read_preferences
+    from manyjudges.io.engine.columnar import read_header
+    from manyjudges.io.tables.grades import GRADES_LAYOUT, check_grades_duplicates, read_grades_table
+    from manyjudges.io.tables.preferences import PREFERENCES_LAYOUT, read_preferences
 
     def names_all(layout) -> bool:
         fields = {field.strip() for field in header}

@@ -20,7 +20,7 @@ from manyjudges.cli.options import (
 )
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
 from manyjudges.graded.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_graded_evaluate", "cmd_graded_predict"]
 
@@ -87,7 +87,7 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
     """
     from manyjudges.graded.panel import GradedPanel
     from manyjudges.graded.protocols import panel_problem, too_few_judges
-    from manyjudges.io.grades import check_grades_duplicates, read_grades_table
+    from manyjudges.io.tables.grades import check_grades_duplicates, read_grades_table
 
     names = label_names(args.labels)
     check_n_classes(args.n_classes)

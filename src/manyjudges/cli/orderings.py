@@ -9,7 +9,7 @@ import pandas as pd
 
 from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs, printf_table, refused
 from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_orderings_ed", "cmd_orderings_score"]
 
@@ -62,8 +62,8 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges orderings ed``: the evaluation discriminativeness of a method, per set."""
-    from manyjudges.io.checks import check_duplicate_rule
-    from manyjudges.io.orderings import read_orderings
+    from manyjudges.io.engine.checks import check_duplicate_rule
+    from manyjudges.io.tables.orderings import read_orderings
     from manyjudges.orderings.evaluation import ed_by_set
     from manyjudges.orderings.experiment import panels_from_table
     from manyjudges.orderings.registry import make_ordering_scorer
@@ -77,8 +77,8 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
 
 def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges orderings score``: score candidate orderings against the gold orderings."""
-    from manyjudges.io.checks import check_duplicate_rule
-    from manyjudges.io.orderings import orderings_to_rank_matrices, read_orderings
+    from manyjudges.io.engine.checks import check_duplicate_rule
+    from manyjudges.io.tables.orderings import orderings_to_rank_matrices, read_orderings
     from manyjudges.orderings.evaluation import checked_scores
     from manyjudges.orderings.registry import make_ordering_scorer
 

@@ -185,7 +185,7 @@ def write_output(table: pd.DataFrame, out: str | None, tty: bool | None = None) 
     (``tty``: None asks ``sys.stdout.isatty()``), :func:`terminal_table`; to a pipe or a file, the TSV at
     full precision.
     """
-    from manyjudges.io.table_text import write_table, write_tsv_to
+    from manyjudges.io.engine.table_text import write_table, write_tsv_to
 
     if out is None or out == "-":
         if sys.stdout.isatty() if tty is None else tty:

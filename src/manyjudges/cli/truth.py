@@ -123,7 +123,7 @@ def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | 
 
 def cmd_truth_infer(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth infer``: one class per item, and the judges and report tables when asked for."""
-    from manyjudges.io.labels import read_crowd_labels, read_truth
+    from manyjudges.io.tables.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto import Auto
     from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores, without_gold
 
@@ -185,8 +185,8 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
 
 def cmd_truth_next(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them, or none (the stop)."""
-    from manyjudges.io.id_counts import read_id_counts
-    from manyjudges.io.labels import read_crowd_labels
+    from manyjudges.io.engine.id_counts import read_id_counts
+    from manyjudges.io.tables.labels import read_crowd_labels
     from manyjudges.truth.active import DEFAULT_MIN_GAIN, advise, fitted_confusions
 
     if args.budget < 1:

@@ -19,8 +19,8 @@ import pandas as pd
 from manyjudges.consensus.measure import consensus_measure, log2_kappa_plus_one
 from manyjudges.consensus.registry import get_aggregator
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.orderings import orderings_to_rank_matrices, read_orderings
-from manyjudges.io.rankings import rankings_to_lists, read_rankings
+from manyjudges.io.tables.orderings import orderings_to_rank_matrices, read_orderings
+from manyjudges.io.tables.rankings import rankings_to_lists, read_rankings
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ A labels table is long: one row per (item, judge, label). In memory it becomes a
 method of :mod:`manyjudges.truth` works on these codes; the ids and class names only come back
 in the fitted pandas attributes. Items and judges are coded in natural id order (numbers by
 value, ``2`` before ``10``; other ids as text), so the codes, and every result, do not depend on
-the order of the table's rows. The file reader :func:`manyjudges.io.labels.read_crowd_labels`
+the order of the table's rows. The file reader :func:`manyjudges.io.tables.labels.read_crowd_labels`
 builds the same codes straight from a file.
 
 Classes: with ``classes`` given (e.g. the ordinal names ``G, P, R, X``, lowest first) every

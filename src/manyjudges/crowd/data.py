@@ -22,14 +22,15 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.crowd.judgments import TopicJudgments, topics_from_preferences, topics_from_ratings
-from manyjudges.io.columnar import TableLayout, read_columns
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData, read_grades, read_grades_table, write_grades
-from manyjudges.io.preferences import TRUTH_COLUMNS, read_preferences, read_truth
+from manyjudges.io.engine.columnar import TableLayout, read_columns
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.io.sources import source_file
 from manyjudges.io.sources.mirex2005 import parse_mirex2005
 from manyjudges.io.sources.trec_rf10 import parse_trec_rf10
-from manyjudges.io.table_text import write_table
+from manyjudges.io.tables.grades import GradedData, read_grades, read_grades_table, write_grades
+from manyjudges.io.tables.preferences import read_preferences
+from manyjudges.io.tables.truth import TRUTH_COLUMNS, read_truth
 
 PathLike = str | os.PathLike[str]
 PREFERENCE_SOURCES = ("mirex2005", "simulate", "preferences_table")

@@ -5,9 +5,9 @@ import os
 from typing import cast
 
 from manyjudges.graded.protocols import panel_problem
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData, read_grades_table
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources import parse_adultcontent3, parse_snow2008, parse_trec_rf10, source_file
+from manyjudges.io.tables.grades import GradedData, read_grades_table
 
 __all__ = ["parse_graded_source"]
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.orderings import orderings_to_rank_matrices
+from manyjudges.io.tables.orderings import orderings_to_rank_matrices
 from manyjudges.orderings.evaluation import ED_OVER, noisy_set_differences
 from manyjudges.orderings.frespa import FreSPAParams, loo_differences_for_settings
 from manyjudges.orderings.noise import noise_count, random_orderings

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.orderings import read_orderings
 from manyjudges.io.sources import preflib
+from manyjudges.io.tables.orderings import read_orderings
 from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
 from manyjudges.orderings.readings import NOTE as READINGS_NOTE
@@ -70,7 +70,7 @@ def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.Da
     ``target_mean_tau``.
     """
     from manyjudges.core.correlation import kendall_tau_matrix, spearman_rho_matrix
-    from manyjudges.io.orderings import orderings_to_rank_matrices
+    from manyjudges.io.tables.orderings import orderings_to_rank_matrices
 
     if spec.get("target_mean_tau") is None:
         return ""

@@ -200,7 +200,7 @@ def check_arena_config(config: Mapping[str, Any]) -> None:
     """
     from manyjudges.arena.data import split_panel
     from manyjudges.arena.simulate import arena_problem
-    from manyjudges.io.verdicts import verdicts_frame
+    from manyjudges.io.tables.verdicts import verdicts_frame
 
     arena = config.get("arena") or {}
     for name, spec in (arena.get("datasets") or {}).items():

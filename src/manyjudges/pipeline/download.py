@@ -26,7 +26,7 @@ from typing import IO
 import pandas as pd
 
 from manyjudges.core.atomic import atomic_file
-from manyjudges.io.errors import ChecksumError, DataError, DownloadError
+from manyjudges.io.engine.errors import ChecksumError, DataError, DownloadError
 
 __all__ = [
     "ChecksumError",

@@ -19,7 +19,7 @@ from urllib.request import url2pathname
 import pandas as pd
 import yaml
 
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.table_text import write_table
 from manyjudges.pipeline.download import pinned_files, raw_filename
 from manyjudges.pipeline.job_plan import (  # noqa: E402,F401 (the workflow imports job planning from here)
     BATCH_JOB,

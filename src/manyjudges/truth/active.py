@@ -48,7 +48,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth.heldout import judge_confusions
 
 __all__ = ["DEFAULT_EXPLORE", "DEFAULT_MIN_GAIN", "DEFAULT_STOP", "POLICIES", "Advice", "advise", "budget_gain",

@@ -47,7 +47,7 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels, canonical_order, gold_codes
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Constraint, Interval, Options
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth.confidence import Confidence, fit_confidence
 from manyjudges.truth.heldout import fold_split, held_out, label_folds
 

@@ -16,13 +16,13 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.core.random_streams import rng_for
-from manyjudges.io.labels import read_labels, read_truth
 from manyjudges.io.sources.llmjudge import parse_llmjudge
 from manyjudges.io.sources.pandalm import parse_pandalm
 from manyjudges.io.sources.prd import parse_prd
 from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
 from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
+from manyjudges.io.tables.labels import read_labels, read_truth
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, SCENARIOS, scenario_options
 from manyjudges.truth.simulate import simulate_labels
 

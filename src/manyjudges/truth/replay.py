@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
-from manyjudges.io.errors import DataWarning
+from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth.active import DEFAULT_MIN_GAIN, DEFAULT_STOP, advise, fitted_confusions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.heldout import subset

@@ -12,7 +12,7 @@ Each parser turns a data set's files, as published, into a canonical table of
 - :mod:`~manyjudges.io.sources.trec_rf10`,
   :mod:`~manyjudges.io.sources.adultcontent3`,
   :mod:`~manyjudges.io.sources.snow2008`: graded crowd judgments -> grades
-  table (:class:`~manyjudges.io.grades.GradedData`).
+  table (:class:`~manyjudges.io.tables.grades.GradedData`).
 - :mod:`~manyjudges.io.sources.mirex2005`: MIREX 2005 crowd preferences and
   qrel -> preferences and truth tables.
 - :mod:`~manyjudges.io.sources.llmjudge`, :mod:`~manyjudges.io.sources.prd`,
@@ -20,7 +20,7 @@ Each parser turns a data set's files, as published, into a canonical table of
   and truth tables (:class:`~manyjudges.io.sources.panel.PanelData`).
 - :mod:`~manyjudges.io.sources.llmfao`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: pairwise verdicts of LLM judges and people -> verdicts
-  table (:mod:`manyjudges.io.verdicts`), picked by a data set's ``source`` in
+  table (:mod:`manyjudges.io.tables.verdicts`), picked by a data set's ``source`` in
   :mod:`~manyjudges.io.sources.verdict_sources`.
 - :mod:`~manyjudges.io.sources.mt_bench`, :mod:`~manyjudges.io.sources.arena_hard`,
   :mod:`~manyjudges.io.sources.alpaca_eval`: LLM judges' pairwise judgments as FastChat, Arena-Hard-Auto and
@@ -28,7 +28,7 @@ Each parser turns a data set's files, as published, into a canonical table of
   every published verdicts format (these, llmfao, prd, pandalm, Chatbot Arena's) behind one name.
 - :mod:`~manyjudges.io.sources.truth_benchmark`: the truth-inference benchmark
   sets' ``label.csv`` and ``truth.csv`` -> labels and label truth tables
-  (:mod:`manyjudges.io.labels`); its rule for repeated rows is in that module.
+  (:mod:`manyjudges.io.tables.labels`); its rule for repeated rows is in that module.
 
 The graded family picks among the graded parsers by a data set's config ``source``
 (:func:`manyjudges.graded.data.parse_graded_source`).
@@ -38,7 +38,7 @@ Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
 
 - Line endings may be LF or CRLF. Blank lines at the end of a file are
   ignored; a blank line followed by more data is a
-  :class:`~manyjudges.io.errors.DataError` (none of the published files has
+  :class:`~manyjudges.io.engine.errors.DataError` (none of the published files has
   one, so it would mean a damaged file).
 - Fields are taken verbatim (no whitespace stripping); an empty or
   whitespace-only field is an error.
@@ -54,7 +54,7 @@ Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
 
 Every parser reads its files as UTF-8 (MIREX 2005's ``judgments.csv`` is
 Latin-1, which any byte decodes) through
-:func:`~manyjudges.io.errors.read_utf8` or the canonical readers: bytes that
+:func:`~manyjudges.io.engine.errors.read_utf8` or the canonical readers: bytes that
 are not UTF-8 are a DataError naming the file, the line and the bytes.
 """
 

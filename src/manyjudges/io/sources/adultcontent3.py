@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike, data_lines, tab_fields
+from manyjudges.io.tables.grades import GradedData
 
 __all__ = ["ADULTCONTENT3_CATEGORIES", "parse_adultcontent3"]
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_records, warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import VERDICT_COLUMNS, verdicts_frame, without_partial_features
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, verdicts_frame, without_partial_features
 
 __all__ = ["ALPACA_EVAL_COLUMNS", "alpaca_eval_file", "verdicts_from_alpaca_eval"]
 

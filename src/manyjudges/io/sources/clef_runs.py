@@ -2,7 +2,7 @@
 
 Each file ``TOP20_<team>_EN.dat`` holds one team's runs: one line per query,
 whitespace-separated doc ids (see ``docs/data.md``). The table is described
-in :mod:`manyjudges.io.rankings`.
+in :mod:`manyjudges.io.tables.rankings`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import rankings_frame
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import PathLike, read_lines
+from manyjudges.io.tables.rankings import rankings_frame
 
 __all__ = ["CLEF_QUERY_IDS", "REPORT_NOTE", "parse_clef_runs"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError, DataWarning, read_utf8
+from manyjudges.io.engine.errors import DataError, DataWarning, read_utf8
 
 __all__ = ["FileVerdicts", "field_of", "json_lines", "json_records", "warn_left_out"]
 
@@ -89,7 +89,7 @@ def field_of(path: Path, line: int | None, row: Mapping[str, Any], key: str, kin
 
 
 def warn_left_out(counts: Mapping[Path, int], what: str) -> None:
-    """Warn once (a :class:`~manyjudges.io.errors.DataWarning`) of the verdicts ``what`` left out, by file."""
+    """Warn once (a :class:`~manyjudges.io.engine.errors.DataWarning`) of the verdicts ``what`` left out, by file."""
     left = {path: n for path, n in counts.items() if n}
     if left:
         files = "; ".join(f"{path}: {n}" for path, n in left.items())

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.checks import raise_earliest
-from manyjudges.io.columnar import TableLayout, read_columns, read_header
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.checks import raise_earliest
+from manyjudges.io.engine.columnar import TableLayout, read_columns, read_header
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import VERDICT_COLUMNS, pair_faults, verdicts_frame
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, pair_faults, verdicts_frame
 
 __all__ = ["LLMFAO_FILES", "LLMFAO_LAYOUT", "verdicts_from_llmfao"]
 

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike, data_lines
 

@@ -2,7 +2,7 @@
 
 ``judgments.csv`` (a Latin-1 MTurk results file) becomes the canonical
 ``preferences`` table and ``MTurk.qrel`` the ``truth`` table of
-:mod:`manyjudges.io.preferences`; see ``docs/data.md``.
+:mod:`manyjudges.io.tables.preferences`; see ``docs/data.md``.
 """
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError, read_utf8
-from manyjudges.io.preferences import PREFERENCE_COLUMNS, TRUTH_COLUMNS, PreferenceData
+from manyjudges.io.engine.errors import DataError, read_utf8
 from manyjudges.io.sources.text_lines import PathLike
+from manyjudges.io.tables.preferences import PREFERENCE_COLUMNS, PreferenceData
+from manyjudges.io.tables.truth import TRUTH_COLUMNS
 
 __all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "REPORT_NOTE", "parse_mirex2005"]
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_lines, warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.io.tables.verdicts import verdicts_frame
 
 __all__ = ["MT_BENCH_WINNERS", "mt_bench_file", "verdicts_from_mt_bench"]
 

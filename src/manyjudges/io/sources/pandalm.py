@@ -5,7 +5,7 @@ records with ``idx`` and ``annotator1``, ``annotator2``, ``annotator3`` (0 = tie
 better, 2 = response 2); ``data/<judge>-testset-v1.json`` (``gpt-3.5-turbo``, ``pandalm-7b``) lists
 each judge's verdict of the same ``idx`` in its one ``*_result`` field (``"1"``, ``"2"``, ``"Tie"``,
 or 0, 1, 2). :func:`parse_pandalm` makes of them a panel with a truth (the truth family),
-:func:`verdicts_from_pandalm` a verdicts table (:mod:`manyjudges.io.verdicts`). See ``docs/data.md``.
+:func:`verdicts_from_pandalm` a verdicts table (:mod:`manyjudges.io.tables.verdicts`). See ``docs/data.md``.
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import json_records
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.io.tables.verdicts import verdicts_frame
 
 __all__ = ["PANDALM_ANNOTATORS", "PANDALM_CLASSES", "PANDALM_HUMANS", "parse_pandalm", "verdicts_from_pandalm"]
 

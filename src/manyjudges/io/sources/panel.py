@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.grades import grades_frame
+from manyjudges.io.tables.grades import grades_frame
 
 __all__ = ["PanelData", "panel_labels", "truth_frame"]
 

@@ -9,7 +9,7 @@ Evaluations", 2023) holds one JSON object a line with ``question_id`` and ``scor
 ``ratings-human/`` (judge ``human``) hold several anonymous votes per question in the same form, some on
 the guanaco models (``guanaco-7b`` ... ``guanaco-65b``), which no LLM judge rated. :func:`parse_prd` makes of
 them a panel with a truth (the truth family), :func:`verdicts_from_prd` a verdicts table
-(:mod:`manyjudges.io.verdicts`).
+(:mod:`manyjudges.io.tables.verdicts`).
 See ``docs/data.md``.
 """
 from __future__ import annotations
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import json_lines
 from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike
-from manyjudges.io.verdicts import verdicts_frame
+from manyjudges.io.tables.verdicts import verdicts_frame
 
 __all__ = ["PRD_CLASSES", "PRD_HUMAN_JUDGE", "PRD_MODELS", "parse_prd", "prd_file_name", "prd_verdicts_located",
            "verdicts_from_prd"]

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError, read_utf8
-from manyjudges.io.orderings import ORDERINGS_COLUMNS
+from manyjudges.io.engine.errors import DataError, read_utf8
+from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS
 
 #: The data caveat the orderings report prints under a dataset with ``source: preflib``.
 REPORT_NOTE = (

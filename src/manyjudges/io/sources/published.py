@@ -1,8 +1,10 @@
-"""Read any published pairwise-verdict format behind one name, into a verdicts table (:mod:`manyjudges.io.verdicts`).
+"""Read any published pairwise-verdict format behind one name, into a verdicts table.
+
+The verdicts table is :mod:`manyjudges.io.tables.verdicts`'s.
 
 :func:`read_published` reads files as their projects publish them, by format (:data:`FORMATS`):
 
-- ``arena``: Chatbot Arena's own table, our canonical one (:func:`~manyjudges.io.verdicts.read_verdicts`), or
+- ``arena``: Chatbot Arena's own table, our canonical one (:func:`~manyjudges.io.tables.verdicts.read_verdicts`), or
   its JSON list of battles (``model_a``, ``model_b``, ``winner``, ``judge``, ``question_id``);
 - ``llmfao``: :func:`~manyjudges.io.sources.llmfao.verdicts_from_llmfao` (``crowd-comparisons.csv`` and the
   GPT-4 and GPT-3.5 ``*-crowd-comparisons.csv``);
@@ -28,9 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.checks import DUPLICATES_HINT, repeated_rows
-from manyjudges.io.errors import DataError
-from manyjudges.io.preferences import DUPLICATE_RULES
+from manyjudges.io.engine.checks import DUPLICATES_HINT, repeated_rows
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.alpaca_eval import alpaca_eval_file
 from manyjudges.io.sources.arena_hard import ARENA_HARD_BASELINE, arena_hard_file
 from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_records, warn_left_out
@@ -39,7 +40,8 @@ from manyjudges.io.sources.mt_bench import mt_bench_file
 from manyjudges.io.sources.pandalm import PANDALM_HUMANS, verdicts_from_pandalm
 from manyjudges.io.sources.prd import prd_verdicts_located
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.verdicts import (
+from manyjudges.io.tables.preferences import DUPLICATE_RULES
+from manyjudges.io.tables.verdicts import (
     VERDICT_COLUMNS,
     read_verdicts,
     verdicts_frame,
@@ -223,7 +225,7 @@ def read_published(paths: PathLike | Sequence[PathLike], fmt: str, duplicates: s
         One of :data:`FORMATS` (the module's docstring says which parser reads each).
     duplicates : {"keep", "error", "first", "last"}
         What a row repeating an earlier row's (prompt, judge, model_a, model_b) means, as in
-        :func:`~manyjudges.io.verdicts.read_verdicts`: one more verdict (``"keep"``, the default: a judge
+        :func:`~manyjudges.io.tables.verdicts.read_verdicts`: one more verdict (``"keep"``, the default: a judge
         may be asked twice), an ``"error"`` naming where both were read, or only the ``"first"`` or the
         ``"last"`` counts. Rows are compared in the order read.
     baseline : str

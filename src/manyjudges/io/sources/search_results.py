@@ -3,7 +3,7 @@
 The files are ``google.txt`` and ``bing.txt`` of the data of Lin, Li and
 Guo's "Consensus of rankings" study: blocks of a ``#<query>`` line followed
 by one URL a line (see ``docs/data.md``). The table is described in
-:mod:`manyjudges.io.rankings`.
+:mod:`manyjudges.io.tables.rankings`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.rankings import rankings_frame
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import PathLike, read_lines
+from manyjudges.io.tables.rankings import rankings_frame
 
 __all__ = ["REPORT_NOTE", "parse_search_results"]
 

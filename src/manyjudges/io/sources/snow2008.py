@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
+from manyjudges.io.tables.grades import GradedData
 
 __all__ = ["SNOW2008_TASKS", "parse_snow2008", "snow2008_gold"]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.errors import DataError, read_utf8
-from manyjudges.io.grades import grades_frame
+from manyjudges.io.engine.errors import DataError, read_utf8
+from manyjudges.io.tables.grades import grades_frame
 
 __all__ = ["GradeCollector", "PathLike", "check_header", "data_lines", "read_lines", "tab_fields"]
 

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_positions
-from manyjudges.io.errors import DataError
-from manyjudges.io.grades import GradedData
+from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
+from manyjudges.io.tables.grades import GradedData
 
 __all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10", "trec_rf10_labels"]
 

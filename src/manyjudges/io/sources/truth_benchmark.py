@@ -4,7 +4,7 @@ The copies in ``yuan-li/truth-inference-at-scale`` (Li, Rubinstein, Cohn, ICML 2
 product and sentiment sets of Zheng et al. (VLDB 2017) and of the rte, dog and trec sets of
 Zhang et al. (NIPS 2014) are already canonical CSV: ``label.csv`` with the header
 ``item,judge,label`` (integer ids, labels 0..K-1) and ``truth.csv`` with ``item,truth``.
-Both are read with the canonical readers of :mod:`manyjudges.io.labels`, so every check
+Both are read with the canonical readers of :mod:`manyjudges.io.tables.labels`, so every check
 there applies (file, line and value in each error).
 
 Repeated (item, judge) rows follow the rule of the authors' notebooks, which run
@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.labels import read_labels, read_truth
 from manyjudges.io.sources.text_lines import PathLike
+from manyjudges.io.tables.labels import read_labels, read_truth
 
 __all__ = ["TRUTH_BENCHMARK_FILES", "TRUTH_BENCHMARK_FOLDERS", "TruthBenchmark", "parse_truth_benchmark"]
 
@@ -69,7 +69,7 @@ def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> TruthBe
     Raises
     ------
     DataError
-        As :func:`~manyjudges.io.labels.read_labels` and :func:`~manyjudges.io.labels.read_truth`,
+        As :func:`~manyjudges.io.tables.labels.read_labels` and :func:`~manyjudges.io.tables.labels.read_truth`,
         naming the file, the line and the value.
     """
     labels = read_labels(Path(label_path), duplicates="keep")

@@ -1,4 +1,4 @@
-"""The published pairwise-verdict sets, each parsed into a verdicts table (:mod:`manyjudges.io.verdicts`).
+"""The published pairwise-verdict sets, each parsed into a verdicts table (:mod:`manyjudges.io.tables.verdicts`).
 
 A pinned data set of ``resources/datasets.tsv`` whose config ``source`` is a key of
 :data:`VERDICT_SOURCES` is read by :func:`verdicts_of_source` from its pinned files:
@@ -14,7 +14,7 @@ Files as their projects publish them, in these and other formats (Chatbot Arena,
 AlpacaEval), are read behind one name by :func:`~manyjudges.io.sources.published.read_published`.
 
 A user's own verdicts (or preferences) table is read by
-:func:`~manyjudges.io.verdicts.read_verdicts_or_preferences` instead.
+:func:`~manyjudges.io.tables.verdicts.read_verdicts_or_preferences` instead.
 """
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.columnar import delimiter_of
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.columnar import delimiter_of
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["read_id_counts"]
 

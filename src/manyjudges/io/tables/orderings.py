@@ -4,7 +4,7 @@ An orderings table is a TSV file (CSV when the name ends in ``.csv``) with the c
 ``set_id, judge, item, rank``: one row per (set, judge, item), rank 1 = best, tied items share
 a rank (competition ranking, "1224"). Every judge of a set ranks the same items.
 
-It is read by the columnar reader (:func:`~manyjudges.io.columnar.read_columns`), with its
+It is read by the columnar reader (:func:`~manyjudges.io.engine.columnar.read_columns`), with its
 column habits (any column order, ``worker`` for ``judge``, ``task`` for ``item``, other columns
 ignored with a warning); the checks run on the distinct values and on the columns' integer
 codes, not row by row.
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.checks import (
+from manyjudges.io.engine.checks import (
     DUPLICATES_HINT,
     Fault,
     check_duplicate_rule,
@@ -26,8 +26,8 @@ from manyjudges.io.checks import (
     raise_earliest,
     repeated_rows,
 )
-from manyjudges.io.columnar import ColumnarTable, TableLayout, rank_codes, read_columns, text_column
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, rank_codes, read_columns, text_column
+from manyjudges.io.engine.errors import DataError
 
 __all__ = ["ORDERINGS_COLUMNS", "orderings_to_rank_matrices", "read_orderings"]
 
@@ -105,7 +105,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     path : path-like
         A TSV file (CSV if the name ends in ``.csv``) with the columns ``set_id, judge, item,
         rank`` in any order; ``worker`` is read as ``judge`` and ``task`` as ``item``, other
-        columns are ignored with an :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
+        columns are ignored with an :class:`~manyjudges.io.engine.columnar.ExtraColumnsWarning`.
     min_judges : int
         Orderings a set must have (2 for a panel of judges; 1 for candidate orderings).
     duplicates : {"error", "first", "last"}

@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from manyjudges.core.atomic import atomic_file
-from manyjudges.io.columnar import delimiter_of
+from manyjudges.io.engine.columnar import delimiter_of
 
 __all__ = ["FAST_ROWS", "float_text", "write_delimited", "write_table", "write_tsv_to"]
 
@@ -198,7 +198,7 @@ def _utf8_buffer(handle: Any) -> Any:
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\n" line ends).
 
-    To an open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.table_text.write_delimited`).
+    To an open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.engine.table_text.write_delimited`).
     """
     write_delimited(df, handle, sep)
 

@@ -6,9 +6,9 @@ are ``0 .. max(label)``); with declared ``classes`` it is one of their names. A 
 table has the columns ``item, truth``: the true class of some or all labelled items, used only
 to score inferred classes.
 
-Both are read by the columnar reader (:mod:`manyjudges.io.columnar`: TSV, or CSV when the name
+Both are read by the columnar reader (:mod:`manyjudges.io.engine.columnar`: TSV, or CSV when the name
 ends in ``.csv``; the columns in any order, ``worker`` for ``judge`` and ``task`` for ``item``,
-other columns ignored with a warning). Bad input is a :class:`~manyjudges.io.errors.DataError`
+other columns ignored with a warning). Bad input is a :class:`~manyjudges.io.engine.errors.DataError`
 naming the file, the 1-based line (header = line 1) and the value, at the first faulty row in
 file order. Writes are atomic. Item and judge ids are read as strings, verbatim, and coded in
 natural order (:func:`read_crowd_labels`).
@@ -40,10 +40,10 @@ from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
 from manyjudges.core.stray_classes import warn_stray_classes
-from manyjudges.io.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
-from manyjudges.io.columnar import ColumnarTable, TableLayout, read_columns
-from manyjudges.io.errors import DataWarning
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
+from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, read_columns
+from manyjudges.io.engine.errors import DataWarning
+from manyjudges.io.engine.table_text import write_table
 
 __all__ = [
     "LABELS_COLUMNS",
@@ -287,7 +287,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         The labels the truth scores (e.g. from :func:`read_labels`): without ``classes`` the truth
         must be one of the labels' classes (0..max(label) for integer labels). A truth row for an
         item that has no labels there is skipped, and the rows skipped are counted in a
-        :class:`~manyjudges.io.errors.DataWarning`.
+        :class:`~manyjudges.io.engine.errors.DataWarning`.
     classes : sequence, optional
         The class names; every truth must be one of them. Without ``classes`` and
         ``labels`` a truth must be an integer class code.

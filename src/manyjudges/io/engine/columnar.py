@@ -43,10 +43,10 @@ import pyarrow.csv as pacsv
 from manyjudges.core.id_codes import code_ids
 from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.natural_order import natural_order
-from manyjudges.io.batches import read_batches
-from manyjudges.io.checks import Fault, repeated_rows
-from manyjudges.io.errors import DataError, DataWarning, not_utf8
-from manyjudges.io.row_lines import RowLines
+from manyjudges.io.engine.batches import read_batches
+from manyjudges.io.engine.checks import Fault, repeated_rows
+from manyjudges.io.engine.errors import DataError, DataWarning, not_utf8
+from manyjudges.io.engine.row_lines import RowLines
 
 __all__ = ["ALIASES", "STREAM_BYTES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "TableLayout", "delimiter_of",
            "natural_order", "rank_codes", "read_columns", "read_header", "text_column"]
@@ -305,7 +305,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
         Let pyarrow parse blocks of the file on every core.
     code : collection of str
         Columns to code while a file of :data:`STREAM_BYTES` or more is read, batch by batch
-        (:func:`~manyjudges.io.batches.read_batches`), when their ids are one prefix and a number:
+        (:func:`~manyjudges.io.engine.batches.read_batches`), when their ids are one prefix and a number:
         their text is never held whole. Other ids, and smaller files, are read whole (faster).
     text : collection of str
         Columns parsed as text even if they hold few values (the others but ``item`` and ``prompt`` are

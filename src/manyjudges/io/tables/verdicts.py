@@ -11,10 +11,10 @@ and ``winner`` says which was better:
   (Arena's tie where both answers are bad); the four stay distinct in the table, and what a tie
   counts for is the leaderboard's choice.
 
-Read by :func:`~manyjudges.io.columnar.read_columns`: a TSV, or a CSV when the name ends in ``.csv``;
+Read by :func:`~manyjudges.io.engine.columnar.read_columns`: a TSV, or a CSV when the name ends in ``.csv``;
 the columns in any order; ``worker`` is read as ``judge``, ``question_id`` or ``topic`` as ``prompt``;
 other columns (Arena's ``turn``, ``tstamp``, ``conversation_a`` ...) are ignored with an
-:class:`~manyjudges.io.columnar.ExtraColumnsWarning`, but for the numbers that ``read_verdicts(path,
+:class:`~manyjudges.io.engine.columnar.ExtraColumnsWarning`, but for the numbers that ``read_verdicts(path,
 extras=True)`` keeps (:func:`extra_columns`): ``p_b``, the judge's probability that model_b's answer is the
 better (AlpacaEval's soft preference, less 1), and answer features, a pair of columns ``NAME_a, NAME_b``
 per feature (``length_a, length_b``: the lengths of the answers shown first and second). ``judge`` and
@@ -22,7 +22,7 @@ per feature (``length_a, length_b``: the lengths of the answers shown first and 
 (``-``). Errors name the file, the line and the value, at the first faulty row in file order.
 
 A crowd's ``preferences`` table (``topic, judge, left, right, outcome``;
-:mod:`manyjudges.io.preferences`) is a verdicts table under other names
+:mod:`manyjudges.io.tables.preferences`) is a verdicts table under other names
 (:func:`verdicts_from_preferences`): the left item was shown first. :func:`read_verdicts_or_preferences`
 reads either, by its header. The published LLM-judge sets are parsed into verdicts by
 :mod:`manyjudges.io.sources.verdict_sources`. See ``docs/data.md``.
@@ -40,7 +40,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from manyjudges.io.checks import (
+from manyjudges.io.engine.checks import (
     Fault,
     duplicate_judgments,
     empty_fields,
@@ -48,7 +48,7 @@ from manyjudges.io.checks import (
     raise_earliest,
     same_on_both_sides,
 )
-from manyjudges.io.columnar import (
+from manyjudges.io.engine.columnar import (
     ColumnarTable,
     ExtraColumnsWarning,
     TableLayout,
@@ -56,9 +56,9 @@ from manyjudges.io.columnar import (
     read_columns,
     read_header,
 )
-from manyjudges.io.errors import DataError
-from manyjudges.io.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.errors import DataError
+from manyjudges.io.engine.table_text import write_table
+from manyjudges.io.tables.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
 
 __all__ = [
     "MISSING",
@@ -289,7 +289,7 @@ def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collecti
                      layout: TableLayout = VERDICTS_LAYOUT) -> tuple[ColumnarTable, np.ndarray | None]:
     """Read a verdicts table's columns and check them, as :func:`read_verdicts` does, without a frame of str.
 
-    Returns the table as parsed (:class:`~manyjudges.io.columnar.ColumnarTable`) and the rows ``duplicates``
+    Returns the table as parsed (:class:`~manyjudges.io.engine.columnar.ColumnarTable`) and the rows ``duplicates``
     keeps (None: every row). The columns of ``uncoded`` are parsed as text, checked row by row and not
     coded, unless repeats are looked for (``duplicates`` other than ``"keep"``). ``layout`` may add optional
     columns to :data:`VERDICTS_LAYOUT` (:func:`read_verdicts`'s extras).
@@ -346,7 +346,7 @@ def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
     """Read a verdicts table from a verdicts table or a preferences table, told apart by the header.
 
     A header with ``winner`` (or ``model_a`` or ``model_b``) is read by :func:`read_verdicts`; one with
-    ``outcome`` (or ``left`` or ``right``) by :func:`~manyjudges.io.preferences.read_preferences`, then
+    ``outcome`` (or ``left`` or ``right``) by :func:`~manyjudges.io.tables.preferences.read_preferences`, then
     :func:`verdicts_from_preferences`. Every row is kept (``duplicates="keep"``). A DataError names the
     file, line 1 and the header when it has the columns of neither (or names of both).
     """

@@ -14,9 +14,9 @@ as given. Code that needs a list without repeats takes an item's first
 The raw formats (search-engine result files, CLEF eHealth 2015 runs) are
 parsed by :mod:`manyjudges.io.sources.search_results` and
 :mod:`manyjudges.io.sources.clef_runs` (see ``docs/data.md``). Tables are
-written with :func:`manyjudges.io.table_text.write_table` and read back,
+written with :func:`manyjudges.io.engine.table_text.write_table` and read back,
 validated, with :func:`read_rankings` (the columnar reader,
-:func:`~manyjudges.io.columnar.read_columns`, with its column habits: any column order,
+:func:`~manyjudges.io.engine.columnar.read_columns`, with its column habits: any column order,
 ``task`` for ``item``, other columns ignored with a warning).
 """
 
@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.checks import (
+from manyjudges.io.engine.checks import (
     DUPLICATES_HINT,
     Fault,
     check_duplicate_rule,
@@ -36,8 +36,8 @@ from manyjudges.io.checks import (
     raise_earliest,
     repeated_rows,
 )
-from manyjudges.io.columnar import TableLayout, rank_codes, read_columns, text_column
-from manyjudges.io.errors import DataError
+from manyjudges.io.engine.columnar import TableLayout, rank_codes, read_columns, text_column
+from manyjudges.io.engine.errors import DataError
 
 __all__ = [
     "RANKINGS_COLUMNS",
@@ -75,9 +75,9 @@ def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
     ----------
     path : path-like
         A TSV file (CSV if the name ends in ``.csv``) with the columns ``list_set, list_id,
-        item, rank`` in any order (as written by :func:`manyjudges.io.table_text.write_table`);
+        item, rank`` in any order (as written by :func:`manyjudges.io.engine.table_text.write_table`);
         ``task`` is read as ``item``, other columns are ignored with an
-        :class:`~manyjudges.io.columnar.ExtraColumnsWarning`. Blank lines are skipped.
+        :class:`~manyjudges.io.engine.columnar.ExtraColumnsWarning`. Blank lines are skipped.
     duplicates : {"error", "first", "last"}
         Two rows giving the same position of one list (same ``list_set, list_id, rank``) are an
         error naming both lines (the default), or only the first or the last of them is kept

@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from manyjudges.core.atomic import atomic_file
 from manyjudges.core.natural_order import natural_positions
-from manyjudges.io.checks import (
+from manyjudges.io.engine.checks import (
     Fault,
     check_one_value_rule,
     empty_fields,
@@ -37,14 +37,12 @@ from manyjudges.io.checks import (
     repeats_of,
     sorted_rows,
 )
-from manyjudges.io.columnar import TableLayout, read_columns
-from manyjudges.io.grades_meta import grades_meta_text, read_grades_meta
-from manyjudges.io.preferences import TRUTH_COLUMNS
-from manyjudges.io.table_text import write_table
+from manyjudges.io.engine.columnar import TableLayout, read_columns
+from manyjudges.io.engine.table_text import write_table
+from manyjudges.io.tables.grades_meta import grades_meta_text, read_grades_meta
 
 __all__ = [
     "GRADES_COLUMNS",
-    "TRUTH_COLUMNS",
     "GradedData",
     "grades_frame",
     "read_grades",
@@ -177,7 +175,7 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
     ----------
     data : GradedData
         The panel. ``data.truth`` is not written (write it with
-        :func:`manyjudges.io.table_text.write_table` if needed).
+        :func:`manyjudges.io.engine.table_text.write_table` if needed).
     grades_path : path-like
         The TSV, header ``item, judge, label``, rows in the order of
         ``data.grades``.
@@ -300,7 +298,7 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
 
     Column habits: a TSV, or a CSV when the name ends in ``.csv``; the columns in any order,
     ``worker`` for ``judge`` and ``task`` for ``item``; other columns are ignored with an
-    :class:`~manyjudges.io.columnar.ExtraColumnsWarning`.
+    :class:`~manyjudges.io.engine.columnar.ExtraColumnsWarning`.
 
     ``duplicates``: a repeated (item, judge) is an ``"error"`` naming both lines (the default),
     or the ``"first"`` or the ``"last"`` of its rows is kept; ``"keep"`` is a ValueError (a panel

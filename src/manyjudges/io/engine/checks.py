@@ -20,7 +20,7 @@ from manyjudges.core.packed_keys import last, prefix
 from manyjudges.core.sorting import row_keys
 
 if TYPE_CHECKING:
-    from manyjudges.io.columnar import ColumnarTable
+    from manyjudges.io.engine.columnar import ColumnarTable
 
 __all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
            "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows",

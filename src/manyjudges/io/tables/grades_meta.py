@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from manyjudges.io.errors import DataError, read_utf8
+from manyjudges.io.engine.errors import DataError, read_utf8
 
 __all__ = ["META_KEYS", "grades_meta_text", "read_grades_meta"]
 

@@ -2,7 +2,7 @@
 
 :func:`read_batches` parses a file with pyarrow's streaming reader (``pyarrow.csv.open_csv``) and keeps
 of each column to code only its ids' numbers (:class:`~manyjudges.core.id_codes.NumberedIds`), cut on a
-pool of threads while the reader parses on. :func:`~manyjudges.io.columnar.read_columns` uses it for
+pool of threads while the reader parses on. :func:`~manyjudges.io.engine.columnar.read_columns` uses it for
 large files.
 """
 from __future__ import annotations
