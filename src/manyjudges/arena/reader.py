@@ -45,6 +45,8 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", dupl
     check_bothbad(bothbad)
     table, kept = checked_verdicts(path, duplicates, uncoded=())
     # a row a duplicates rule leaves out repeats a kept row's prompt, judge and models: their values all stay used
-    coded = {c: (table.indices(c) if kept is None else table.indices(c)[kept], table.values(c))
-             for c in VERDICT_COLUMNS if table.has(c)}
+    coded = {}
+    for column in (c for c in VERDICT_COLUMNS if table.has(c)):
+        codes, distinct = table.codes(column)
+        coded[column] = (codes if kept is None else codes[kept], distinct.to_numpy(zero_copy_only=False))
     return code_columns(coded, table.n_rows if kept is None else len(kept), bothbad, natural=True)

@@ -177,7 +177,7 @@ def load_crowd_files(files: Mapping[str, PathLike]) -> CrowdDataset:
     kinds = None
     if "judges" in files:
         table = read_columns(files["judges"], JUDGES_LAYOUT)
-        kinds = pd.DataFrame({column: table.text(column) for column in JUDGE_COLUMNS})
+        kinds = pd.DataFrame({column: table.strings(column) for column in JUDGE_COLUMNS})
     return CrowdDataset(topics, truth, kinds)
 
 

@@ -54,12 +54,12 @@ def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reaso
     """Return the fault at the first row whose ``column`` value is flagged by ``bad_values``, or None.
 
     The rows searched are ``rows`` (all when None); ``bad_values`` is a boolean mask over the column's
-    distinct values (:meth:`ColumnarTable.values`).
+    distinct values (:meth:`ColumnarTable.codes`).
     """
     bad_values = np.asarray(bad_values, dtype=bool)
     if not bad_values.any():
         return None
-    indices = table.indices(column)
+    indices = table.codes(column)[0]
     hits = np.flatnonzero(bad_values[indices] if rows is None else bad_values[indices[rows]])
     if not len(hits):
         return None
@@ -85,7 +85,7 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
                 row = int(hits[0]) if rows is None else int(rows[hits[0]])
                 faults.append(Fault(row, order, f"empty {column}", table.field(column, row)))
             continue
-        faults.append(first_fault(table, column, blank_strings(table.distinct(column)), f"empty {column}", rows,
+        faults.append(first_fault(table, column, blank_strings(table.codes(column)[1]), f"empty {column}", rows,
                                   order))
     found = [f for f in faults if f is not None]
     return min(found, key=lambda f: (f.row, f.order)) if found else None
@@ -133,11 +133,11 @@ def same_on_both_sides(table: ColumnarTable, first: str, second: str) -> np.ndar
     The codes are compared through one shared list of values (the second column's distinct values matched
     once against the first's): no str a row.
     """
-    in_first = pc.index_in(table.distinct(second), value_set=table.distinct(first)).fill_null(-1)
-    code = table.indices(first)
-    nonempty = np.asarray(pc.not_equal(table.distinct(first), "").to_numpy(zero_copy_only=False), dtype=bool)
-    return np.flatnonzero((code == in_first.to_numpy(zero_copy_only=False)[table.indices(second)])
-                          & nonempty[code])
+    code, firsts = table.codes(first)
+    second_code, seconds = table.codes(second)
+    in_first = pc.index_in(seconds, value_set=firsts).fill_null(-1)
+    nonempty = np.asarray(pc.not_equal(firsts, "").to_numpy(zero_copy_only=False), dtype=bool)
+    return np.flatnonzero((code == in_first.to_numpy(zero_copy_only=False)[second_code]) & nonempty[code])
 
 
 def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:

@@ -19,11 +19,11 @@ Column habits, the same for every table and every door (the command, the pipelin
 - a TSV, or a CSV when the file name ends in ``.csv``; UTF-8 (a byte-order mark is skipped);
   blank lines are skipped; quoted fields follow the CSV rules.
 
-Errors name the file, the 1-based line (the header is line 1) and the value. A row's line
-is found only when an error needs it (:class:`RowLines`): a file without blank lines has row r
-on line r + 2. A file pyarrow cannot parse (a row with another number of fields, bytes that
-are not UTF-8, a quoted newline) is read again, row by row, with Python's csv module, which
-names the exact line, or reads the file when nothing is wrong with it.
+Errors name the file, the 1-based line (the header is line 1) and the value. A row's line is found only when
+an error needs it (:class:`~manyjudges.io.engine.row_lines.RowLines`): a file without blank lines has row r on
+line r + 2. A file pyarrow cannot parse (a row with another number of fields, bytes that are not UTF-8, a
+quoted newline) is read again, row by row, with Python's csv module, which names the exact line, or reads the
+file when nothing is wrong with it.
 """
 from __future__ import annotations
 
@@ -42,14 +42,13 @@ import pyarrow.csv as pacsv
 
 from manyjudges.core.id_codes import code_ids
 from manyjudges.core.memory import give_back_freed_memory
-from manyjudges.core.natural_order import natural_order
 from manyjudges.io.engine.batches import read_batches
 from manyjudges.io.engine.checks import Fault, repeated_rows
 from manyjudges.io.engine.errors import DataError, DataWarning, not_utf8
 from manyjudges.io.engine.row_lines import RowLines
 
-__all__ = ["ALIASES", "STREAM_BYTES", "ColumnarTable", "ExtraColumnsWarning", "RowLines", "TableLayout", "delimiter_of",
-           "natural_order", "rank_codes", "read_columns", "read_header", "text_column"]
+__all__ = ["ALIASES", "STREAM_BYTES", "ColumnarTable", "ExtraColumnsWarning", "TableLayout", "delimiter_of",
+           "rank_codes", "read_columns", "read_header"]
 
 #: other names a canonical column is read under (the same in every family)
 ALIASES: Mapping[str, tuple[str, ...]] = {"judge": ("worker",), "item": ("task",),
@@ -153,9 +152,12 @@ class ColumnarTable:
     """The columns of a canonical table as read, and the rows' file lines.
 
     Each column is an Arrow column of strings (or a dictionary of them), keyed by canonical name, until it
-    is coded and released
-    (:meth:`codes`, :meth:`release`). An optional column the file lacks (:attr:`TableLayout.optional`)
-    is not among them (:meth:`has`).
+    is coded and released (:meth:`codes`, :meth:`release`). An optional column the file lacks
+    (:attr:`TableLayout.optional`) is not among them (:meth:`has`).
+
+    A column is read in one of three ways: its codes and distinct values (:meth:`codes`: for checks and
+    for coded data), each row's text (:meth:`strings`: for a frame), or one row's field (:meth:`field`: for
+    a message).
     """
 
     path: Path
@@ -163,7 +165,6 @@ class ColumnarTable:
     columns: dict[str, pa.ChunkedArray]
     lines: RowLines
     _codes: dict[str, tuple[np.ndarray, pa.Array]] = field(default_factory=dict, repr=False)
-    _indexes: dict[str, pd.Index] = field(default_factory=dict, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -174,50 +175,51 @@ class ColumnarTable:
         """Whether the file holds ``column`` (always, unless it is an optional one)."""
         return column in self.columns or column in self._codes
 
-    def distinct(self, column: str) -> pa.Array:
-        """Return the distinct strings of ``column`` in natural order, indexed by :meth:`indices`."""
-        return self._coded(column)[1]
+    def codes(self, column: str) -> tuple[np.ndarray, pa.Array]:
+        """Return (codes, distinct values) of ``column``, made once.
 
-    def values(self, column: str) -> np.ndarray:
-        """Return the distinct strings of ``column`` (object array, natural order), indexed by :meth:`indices`."""
-        return np.asarray(self.distinct(column).to_numpy(zero_copy_only=False), dtype=object)
-
-    def indices(self, column: str) -> np.ndarray:
-        """Each row's index into :meth:`values` (int32; int64 past 2**31 - 1 distinct values)."""
-        return self._coded(column)[0]
-
-    def release(self, column: str) -> None:
-        """Drop the parsed column once its codes are made.
-
-        The codes and distinct values then serve :meth:`values`, :meth:`indices` and :meth:`field` (one
-        copy of a column in memory, not two). Arrow's memory pool and the C library give the freed memory back
-        to the system.
+        The distinct values are Arrow strings in natural order
+        (:func:`~manyjudges.core.natural_order.natural_order`), ``codes[r]`` row r's position among them (int32;
+        int64 past 2**31 - 1 distinct values).
         """
-        self._coded(column)
-        if self.columns.pop(column, None) is not None:
-            give_back_freed_memory()
+        if column not in self._codes:
+            self._codes[column] = code_ids(self.columns[column])
+        return self._codes[column]
 
-    def discard(self, column: str) -> None:
-        """Drop everything held of ``column``: its parsed strings, codes and ids (the caller keeps what it needs)."""
-        for held in (self.columns, self._codes, self._indexes):
-            held.pop(column, None)
+    def strings(self, column: str, rows: np.ndarray | None = None) -> pd.Series:
+        """Return each row's field of ``column`` (rows in file order, or ``rows``) as a pandas str Series.
 
-    def text(self, column: str) -> np.ndarray:
-        """Each row's field of ``column`` as a str (object array; for small tables)."""
+        Built by Arrow, from the column as parsed or from its codes: no Python str a row.
+        """
         if column in self.columns:
-            return np.asarray(self.columns[column].cast(pa.string()).to_numpy(), dtype=object)
-        return self.values(column)[self.indices(column)]
-
-    def series(self, column: str) -> pd.Series:
-        """Return each row's field of ``column`` as a pandas str Series, built by Arrow (no Python str a row)."""
-        return text_column(self, column)
+            array = self.columns[column]
+            array = array.take(pa.array(rows)) if rows is not None else array
+            return array.cast(pa.string()).to_pandas()
+        codes, distinct = self.codes(column)
+        return distinct.take(pa.array(codes if rows is None else codes[rows])).to_pandas()
 
     def field(self, column: str, row: int) -> str:
         """Row ``row``'s field of ``column``."""
         if column not in self.columns:
-            codes, ids = self._codes[column]
-            return str(ids[int(codes[int(row)])].as_py())
+            codes, distinct = self._codes[column]
+            return str(distinct[int(codes[int(row)])].as_py())
         return str(self.columns[column][int(row)].as_py())
+
+    def release(self, column: str) -> None:
+        """Drop the parsed column once its codes are made.
+
+        The codes and distinct values then serve :meth:`codes`, :meth:`strings` and :meth:`field` (one copy of
+        a column in memory, not two). Arrow's memory pool and the C library give the freed memory back to the
+        system.
+        """
+        self.codes(column)
+        if self.columns.pop(column, None) is not None:
+            give_back_freed_memory()
+
+    def discard(self, column: str) -> None:
+        """Drop everything held of ``column``: its parsed strings and codes (the caller keeps what it needs)."""
+        for held in (self.columns, self._codes):
+            held.pop(column, None)
 
     def line(self, row: int) -> int:
         """Return the file line of row ``row``."""
@@ -234,23 +236,6 @@ class ColumnarTable:
     def repeated(self, columns: Sequence[str], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
         """:func:`repeated_rows` of the rows' codes of ``columns``."""
         return repeated_rows([self.codes(c)[0] for c in columns], keep)
-
-    def codes(self, column: str) -> tuple[np.ndarray, pd.Index]:
-        """Return (codes, ids) of ``column``.
-
-        ``ids`` are the distinct values of ``column`` in natural order (:func:`natural_order`; a str
-        Index), ``codes[r]`` row r's position in it (int32; int64 past 2**31 - 1 ids).
-        """
-        codes, ids = self._coded(column)
-        if column not in self._indexes:
-            self._indexes[column] = pd.Index(ids.to_pandas(), name=column)  # Arrow-backed under pandas 3
-        return codes, self._indexes[column]
-
-    def _coded(self, column: str) -> tuple[np.ndarray, pa.Array]:
-        """Return (codes, distinct values as Arrow strings) of ``column``, made once."""
-        if column not in self._codes:
-            self._codes[column] = code_ids(self.columns[column])
-        return self._codes[column]
 
 
 def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[list[list[str]], list[int]]:
@@ -369,7 +354,7 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
     The ranks are int64, 0 where a rank is not a positive integer; ``rows`` is all rows when None. The
     distinct values are parsed, not the rows.
     """
-    dictionary = table.distinct(column)
+    indices, dictionary = table.codes(column)
     digits = np.asarray(pc.match_substring_regex(dictionary, r"^[0-9]+$").to_numpy(zero_copy_only=False), dtype=bool)
     digits &= np.asarray(pc.utf8_length(pc.utf8_ltrim(dictionary, characters="0")).to_numpy(zero_copy_only=False)
                          <= _MAX_RANK_DIGITS, dtype=bool)
@@ -378,7 +363,6 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
         chosen = dictionary.filter(pa.array(digits))
         values[digits] = pc.cast(chosen, pa.int64()).to_numpy(zero_copy_only=False)
     bad = values < 1
-    indices = table.indices(column)
     ranks = values[indices]
     fault = None
     if bad.any():
@@ -387,13 +371,3 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
             row = int(hits[0]) if rows is None else int(rows[hits[0]])
             fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
     return ranks, fault
-
-
-def text_column(table: ColumnarTable, column: str, rows: np.ndarray | None = None) -> pd.Series:
-    """Return a column as read, as str (rows in file order, or ``rows``)."""
-    if column in table.columns:
-        array = table.columns[column]
-        array = array.take(pa.array(rows)) if rows is not None else array
-        return array.cast(pa.string()).to_pandas()
-    codes = table.indices(column)
-    return table.distinct(column).take(pa.array(codes if rows is None else codes[rows])).to_pandas()

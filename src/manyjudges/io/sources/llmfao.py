@@ -47,9 +47,9 @@ def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
         raise DataError.at(path, 1, "the crowd comparisons need a judge column", ",".join(read_header(path)))
     judged = ["prompt", "judge", "left", "right"] if judge is None else ["prompt", "left", "right"]
     raise_earliest(table, pair_faults(table, judged, "left", "right", "winner", _OUTCOMES))
-    winner = pd.Series(table.text("winner")).map(_WINNER)
-    return verdicts_frame(table.text("prompt"), table.text("judge") if judge is None else judge,
-                          table.text("left"), table.text("right"), winner)
+    winner = table.strings("winner").map(_WINNER)
+    return verdicts_frame(table.strings("prompt"), table.strings("judge") if judge is None else judge,
+                          table.strings("left"), table.strings("right"), winner)
 
 
 def verdicts_from_llmfao(files: Sequence[PathLike]) -> pd.DataFrame:

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from manyjudges.core.atomic import atomic_file
 from manyjudges.core.natural_order import natural_positions
@@ -310,8 +309,8 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
     table = read_columns(grades_path, GRADES_LAYOUT)
     names = list(label_names) if label_names else None
     empty = empty_fields(table, ["item", "judge"])
-    item = table.indices("item")
-    judge = table.indices("judge")
+    item = table.codes("item")[0]
+    judge = table.codes("judge")[0]
     kept: np.ndarray | None = None
     repeat = None
     order, same = sorted_rows([item, judge])  # one sort: the repeats, and the frame's order
@@ -325,19 +324,20 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
         chosen[repeated] = False
         kept = np.flatnonzero(chosen)
         order = order[chosen[order]]  # the kept rows, in the same order (their (item, judge) pairs are distinct)
-    values = table.values("label")
+    label_code, distinct = table.codes("label")
+    values = distinct.to_numpy(zero_copy_only=False)
     used = np.zeros(len(values), dtype=bool)
-    used[table.indices("label") if kept is None else table.indices("label")[kept]] = True
+    used[label_code if kept is None else label_code[kept]] = True
     if n_classes is None and names:
         n_classes = len(names)
     codes, n_classes, reason, where = _label_codes(values, used, n_classes,
                                                   names if names_in_data else None, where)
     bad_label = first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
     raise_earliest(table, [empty, bad_label, repeat])
-    label = codes[table.indices("label")]
+    label = codes[label_code]
     frame = pd.DataFrame({  # the ids' text taken by Arrow, not a str a row
-        "item": table.distinct("item").take(pa.array(item[order])).to_pandas(),
-        "judge": table.distinct("judge").take(pa.array(judge[order])).to_pandas(),
+        "item": table.strings("item", order),
+        "judge": table.strings("judge", order),
         "label": label[order].astype(np.int64),
     })
     frame.attrs["lines"] = table.lines[order]

@@ -94,9 +94,10 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
     (at least 0, 1); with them a value must be one of their names (compared as text). Only the rows
     ``rows`` (all when None) are checked and count towards the classes.
     """
-    values = table.values(column)
+    indices, distinct = table.codes(column)
+    values = distinct.to_numpy(zero_copy_only=False)
     used = np.zeros(len(values), dtype=bool)
-    used[table.indices(column) if rows is None else table.indices(column)[rows]] = True
+    used[indices if rows is None else indices[rows]] = True
     if classes is not None:
         names = _check_class_names(classes)
         codes = pd.Index(names).get_indexer(pd.Index(values, dtype=object)).astype(np.int64)
@@ -124,9 +125,9 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
         reason = None
     fault = None
     if bad.any():
-        hits = np.flatnonzero(bad[table.indices(column)] if rows is None else bad[table.indices(column)[rows]])
+        hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
         row = int(hits[0]) if rows is None else int(rows[hits[0]])
-        v = int(table.indices(column)[row])
+        v = int(indices[row])
         fault = Fault(row, 10, reason if reason is not None else reasons[v], values[v])
     return codes, order, fault
 
@@ -150,8 +151,8 @@ def _sorted_read(table: ColumnarTable, classes: Sequence | None, duplicates: str
     sizes = (len(items), len(judges), len(order))
     if bad_label is not None or len(judges) < 2 or not fits(sizes):
         return None
-    label = value_code.astype(np.int32)[table.indices("label")]  # at most MAX_CLASS_CODE + 1 or len(classes)
-    key = label_keys(table.indices("item"), table.indices("judge"), label, sizes)
+    label = value_code.astype(np.int32)[table.codes("label")[0]]  # at most MAX_CLASS_CODE + 1 or len(classes)
+    key = label_keys(table.codes("item")[0], table.codes("judge")[0], label, sizes)
     del label
     sort_in_place(key)
     if duplicates != "keep" and sorted_keys_repeat_a_pair(key, sizes):
@@ -159,8 +160,8 @@ def _sorted_read(table: ColumnarTable, classes: Sequence | None, duplicates: str
     for column in table.layout.columns:
         table.discard(column)
     item, judge, label = keys_to_codes(key, sizes, code_dtype(sizes[0] * sizes[2], sizes[1] * sizes[2]))
-    return CrowdLabels(item=item, judge=judge, label=label, items=pd.Index(items, name="item"),
-                       judges=pd.Index(judges, name="judge"), classes=order)
+    return CrowdLabels(item=item, judge=judge, label=label, items=pd.Index(items.to_pandas(), name="item"),
+                       judges=pd.Index(judges.to_pandas(), name="judge"), classes=order)
 
 
 def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort: bool = False) -> _LabelsRead:
@@ -195,13 +196,14 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
     value_code, order, bad_label = _value_codes(table, "label", classes, kept)
     raise_earliest(table, [empty, repeat, bad_label])
     if len(judges) < 2:
-        raise table.error(0, "truth inference needs at least two judges; the table has one", str(judges[0]))
+        raise table.error(0, "truth inference needs at least two judges; the table has one", str(judges[0].as_py()))
     dtype = code_dtype(len(items) * len(order), len(judges) * len(order))
-    label = value_code.astype(dtype)[table.indices("label")]
+    label = value_code.astype(dtype)[table.codes("label")[0]]
     if kept is not None:
         item, judge, label = item[kept], judge[kept], label[kept]
     data = CrowdLabels(item=item.astype(dtype, copy=False), judge=judge.astype(dtype, copy=False), label=label,
-                       items=pd.Index(items, name="item"), judges=pd.Index(judges, name="judge"), classes=order)
+                       items=pd.Index(items.to_pandas(), name="item"),
+                       judges=pd.Index(judges.to_pandas(), name="judge"), classes=order)
     return _LabelsRead(canonical_order(data) if sort else data, kept, table)
 
 
@@ -320,7 +322,8 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         table.release(column)
     empty = empty_fields(table, table.layout.columns)
     value_code, order, bad = _value_codes(table, "truth", classes)
-    item, items = table.codes("item")
+    item, distinct = table.codes("item")
+    items = pd.Index(distinct.to_pandas(), name="item")
     repeat = None
     repeated, heads = table.repeated(["item"])
     if len(repeated):
@@ -328,7 +331,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
         repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
                        table.field("item", row))
     raise_earliest(table, [empty, bad, repeat])
-    truth = order[value_code[table.indices("truth")]]
+    truth = order[value_code[table.codes("truth")[0]]]
     # the items as parsed, in file order, are the frame's column as they are; else taken from the distinct ids
     item_text = parsed_items.cast(pa.string()).to_pandas() if parsed_items is not None else items.take(item)
     frame = pd.DataFrame({"item": pd.Series(item_text, dtype=items.dtype), "truth": truth})

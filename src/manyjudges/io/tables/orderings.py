@@ -18,15 +18,8 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.engine.checks import (
-    DUPLICATES_HINT,
-    Fault,
-    check_duplicate_rule,
-    empty_fields,
-    raise_earliest,
-    repeated_rows,
-)
-from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, rank_codes, read_columns, text_column
+from manyjudges.io.engine.checks import DUPLICATES_HINT, Fault, check_duplicate_rule, empty_fields, raise_earliest
+from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, rank_codes, read_columns
 from manyjudges.io.engine.errors import DataError
 
 __all__ = ["ORDERINGS_COLUMNS", "orderings_to_rank_matrices", "read_orderings"]
@@ -77,22 +70,22 @@ def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault
         return None
     k = int(np.flatnonzero(set_bad)[np.argmin(set_first[set_bad])])
     first_row = int(rows[set_first[k]])
-    set_id = str(set_ids[sets[k]])
+    set_id = str(set_ids[sets[k]].as_py())
     if n_judges[k] < min_judges:
         return Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
     if n_items[k] < 2:
         return Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
-    reference_judge = str(judges[pairs[reference[k]] % len(judges)])
+    reference_judge = str(judges[pairs[reference[k]] % len(judges)].as_py())
     candidates = np.flatnonzero(pair_bad & (where[pair_set] == k))
     p = int(candidates[np.argmin(pair_first[candidates])])
-    judge = str(judges[pairs[p] % len(judges)])
+    judge = str(judges[pairs[p] % len(judges)].as_py())
     if extra_first[p] < len(rows):
         row = int(rows[extra_first[p]])
         return Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
                      f"{set_id!r}", table.field("item", row))
     ranked = set(item_code[rows][pair_of == p].tolist())
     expected = item_code[rows][is_reference & (where[s] == k)]
-    missing_items = natural_sort(str(items[i]) for i in expected if int(i) not in ranked)
+    missing_items = natural_sort(str(items[int(i)].as_py()) for i in expected if int(i) not in ranked)
     return Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
                  f"{reference_judge!r} ranks in set {set_id!r}", judge)
 
@@ -133,8 +126,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     check_duplicate_rule(duplicates, "(set_id, judge, item)", "an orderings table")
     table = read_columns(path, ORDERINGS_LAYOUT)
     empty = empty_fields(table, ORDERINGS_COLUMNS[:3])
-    keys = [table.codes(c)[0] for c in ORDERINGS_COLUMNS[:3]]
-    repeated, heads = repeated_rows(keys, "last" if duplicates == "last" else "first")
+    repeated, heads = table.repeated(ORDERINGS_COLUMNS[:3], "last" if duplicates == "last" else "first")
     kept = None
     repeat = None
     if len(repeated) and duplicates == "error":
@@ -150,7 +142,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     raise_earliest(table, [empty, bad_rank, repeat])
     rows = np.arange(table.n_rows) if kept is None else kept
     raise_earliest(table, [_set_fault(table, rows, min_judges)])
-    frame = pd.DataFrame({column: text_column(table, column, kept) for column in ORDERINGS_COLUMNS[:3]})
+    frame = pd.DataFrame({column: table.strings(column, kept) for column in ORDERINGS_COLUMNS[:3]})
     frame["rank"] = ranks if kept is None else ranks[kept]
     frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]  # row label i: lines[i]
     return frame

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.engine.checks import Fault, duplicate_judgments, first_fault, raise_earliest, same_on_both_sides
-from manyjudges.io.engine.columnar import TableLayout, read_columns, text_column
+from manyjudges.io.engine.columnar import TableLayout, read_columns
 
 __all__ = [
     "DUPLICATE_RULES",
@@ -61,9 +61,10 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     table = read_columns(path, PREFERENCES_LAYOUT)
     # an empty field first, in column order (as the row is read); then the outcome, then left == right
-    faults = [first_fault(table, column, table.values(column) == "", f"empty {column}", order=order)
+    distinct = {column: table.codes(column)[1].to_numpy(zero_copy_only=False) for column in PREFERENCE_COLUMNS}
+    faults = [first_fault(table, column, distinct[column] == "", f"empty {column}", order=order)
               for order, column in enumerate(PREFERENCE_COLUMNS)]
-    outcome = table.values("outcome")
+    outcome = distinct["outcome"]
     faults.append(first_fault(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""),
                               "outcome must be left, right or tie", order=10))
     same = same_on_both_sides(table, "left", "right")
@@ -73,4 +74,4 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
     faults.append(repeat)
     raise_earliest(table, faults)
     # each column's text taken by Arrow from its distinct values (no str a row)
-    return pd.DataFrame({c: text_column(table, c, kept) for c in PREFERENCE_COLUMNS})
+    return pd.DataFrame({c: table.strings(c, kept) for c in PREFERENCE_COLUMNS})

@@ -36,7 +36,7 @@ from manyjudges.io.engine.checks import (
     raise_earliest,
     repeated_rows,
 )
-from manyjudges.io.engine.columnar import TableLayout, rank_codes, read_columns, text_column
+from manyjudges.io.engine.columnar import TableLayout, rank_codes, read_columns
 from manyjudges.io.engine.errors import DataError
 
 __all__ = [
@@ -125,7 +125,7 @@ def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
         mask[repeated] = False
         kept = np.flatnonzero(mask)
     raise_earliest(table, [empty, bad_rank, repeat])
-    frame = pd.DataFrame({column: text_column(table, column, kept) for column in RANKINGS_COLUMNS[:3]})
+    frame = pd.DataFrame({column: table.strings(column, kept) for column in RANKINGS_COLUMNS[:3]})
     frame["rank"] = ranks if kept is None else ranks[kept]
     frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]
     return frame

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.engine.checks import Fault, first_fault, raise_earliest
-from manyjudges.io.engine.columnar import TableLayout, read_columns, text_column
+from manyjudges.io.engine.columnar import TableLayout, read_columns
 
 __all__ = ["TRUTH_COLUMNS", "read_truth"]
 
@@ -39,12 +39,14 @@ def read_truth(path: PathLike) -> pd.DataFrame:
     """
     table = read_columns(path, TRUTH_LAYOUT)
     faults: list[Fault | None] = []
-    empty = [first_fault(table, c, table.values(c) == "", "empty topic or item") for c in ("topic", "item")]
+    empty = [first_fault(table, c, table.codes(c)[1].to_numpy(zero_copy_only=False) == "", "empty topic or item")
+             for c in ("topic", "item")]
     rows = [f.row for f in empty if f is not None]
     if rows:
         row = min(rows)
         faults.append(Fault(row, 0, "empty topic or item", f"{table.field('topic', row)}\t{table.field('item', row)}"))
-    grades = table.values("grade")
+    grade_code, distinct = table.codes("grade")
+    grades = distinct.to_numpy(zero_copy_only=False)
     is_grade = np.asarray([bool(_GRADE.fullmatch(g)) for g in grades], dtype=bool)
     faults.append(first_fault(table, "grade", ~is_grade, "grade must be a non-negative integer", order=1))
     repeated, heads = table.repeated(["topic", "item"])
@@ -54,6 +56,6 @@ def read_truth(path: PathLike) -> pd.DataFrame:
                             f"{table.line(first)})", table.field("item", row)))
     raise_earliest(table, faults)
     value = np.asarray([int(g) if ok else -1 for g, ok in zip(grades, is_grade)], dtype=np.int64)
-    frame = pd.DataFrame({"topic": text_column(table, "topic"), "item": text_column(table, "item")})
-    frame["grade"] = value[table.indices("grade")]
+    frame = pd.DataFrame({"topic": table.strings("topic"), "item": table.strings("item")})
+    frame["grade"] = value[grade_code]
     return frame

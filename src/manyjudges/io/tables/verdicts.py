@@ -116,7 +116,7 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
         faults.append(_first_row(table, first, same_rows, _SAME_MODEL.format(first=first, second=second),
                                  len(columns) + 1))
         return faults
-    values = table.values(outcome)
+    values = table.codes(outcome)[1].to_numpy(zero_copy_only=False)
     faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""), reason,
                               order=len(columns)))
     same = same_on_both_sides(table, first, second)
@@ -221,7 +221,7 @@ def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np
     """
     numbers, text_pairs = {}, []
     for column in columns:
-        text = table.series(column)
+        text = table.strings(column)
         values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=float)
         bad = ~np.isfinite(values)
         if column == SOFT_PREFERENCE:
@@ -276,7 +276,7 @@ def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False
     table, kept = checked_verdicts(path, duplicates, uncoded=VERDICT_COLUMNS, layout=layout)
     numbers = _extra_numbers(table, extra)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # Arrow's casts let go of Python's lock
-        columns = list(pool.map(lambda c: table.series(c) if table.has(c) else MISSING, VERDICT_COLUMNS))
+        columns = list(pool.map(lambda c: table.strings(c) if table.has(c) else MISSING, VERDICT_COLUMNS))
     frame = verdicts_frame(*columns)
     for column, values in numbers.items():
         frame[column] = values
