@@ -10,6 +10,7 @@ spellings of the first three (:func:`add_verbs` adds them to the crowd family's 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -69,14 +70,17 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
 
     ``former``: the family whose group keeps them as former spellings (their help says so), or None.
     """
-    def parser(verb: str, summary: str) -> argparse.ArgumentParser:
+    def parser(verb: str, summary: str, run: Callable[[argparse.Namespace], Output]) -> argparse.ArgumentParser:
+        """Add the verb's parser: VERDICTS and their options first (:func:`add_input_options`), run by ``run``."""
         if former is not None:
             summary = f"former spelling of `manyjudges arena {verb}`: {summary}"
-        return verbs.add_parser(verb, **options.parser_kwargs(summary, EXAMPLES[f"arena {verb}"]))
+        p = verbs.add_parser(verb, **options.parser_kwargs(summary, EXAMPLES[f"arena {verb}"]))
+        add_input_options(p)
+        p.set_defaults(run=run)
+        return p
 
     p = parser("judges", "position bias, agreement and shared errors of the judges from their pairwise verdicts "
-                         "(model_a is the answer shown first)")
-    add_input_options(p)
+                         "(model_a is the answer shown first)", cmd_arena_judges)
     p.add_argument("--reference", metavar="FILE", help="verdicts of human votes or gold, read as VERDICTS are (--from, "
                                                         "--duplicates; a file or a folder): adds n_matched, "
                                                         "accuracy and kappa per judge, and the judges' errors are "
@@ -93,11 +97,9 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
     add_self_preference_options(p)
-    p.set_defaults(run=cmd_arena_judges)
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
-                              "intervals")
-    add_input_options(p)
+                              "intervals", cmd_arena_leaderboard)
     p.add_argument("--method", default="bradley_terry",
                    help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt or "
                         "judge_aware (both need a judge column), or package.module:callable")
@@ -123,23 +125,18 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
     add_resume_options(p)
-    p.set_defaults(run=cmd_arena_leaderboard)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
-                           "position bias fitted and judges that share errors down-weighted")
-    add_input_options(p)
+                           "position bias fitted and judges that share errors down-weighted", cmd_arena_verdicts)
     p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
                                                      "'{\"clusters\": null, \"prior\": \"flat\"}'")
     p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
     p.add_argument("-o", "--output", metavar="FILE", help="write the units table here (default: stdout)")
-    p.set_defaults(run=cmd_arena_verdicts)
 
     if former is None:  # a new verb: no former spelling
         p = parser("winrate", "each model's win rate against a baseline model (AlpacaEval's), length-controlled "
-                              "with --control")
-        add_input_options(p)
+                              "with --control", cmd_arena_winrate)
         add_winrate_options(p)
-        p.set_defaults(run=cmd_arena_winrate)
 
 
 def add_convert(verbs: Any) -> None:

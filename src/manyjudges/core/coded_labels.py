@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 
 from manyjudges.core.id_codes import number_positions
 from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys
+from manyjudges.core.length import LengthOf
 from manyjudges.core.natural_order import natural_ids
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
@@ -56,25 +57,14 @@ class CrowdLabels:
     #: the class names, in code order (lowest first for ordinal labels)
     classes: np.ndarray
 
-    @property
-    def n_labels(self) -> int:
-        """The number of labels (rows of the table)."""
-        return len(self.label)
-
-    @property
-    def n_items(self) -> int:
-        """The number of distinct items."""
-        return len(self.items)
-
-    @property
-    def n_judges(self) -> int:
-        """The number of distinct judges."""
-        return len(self.judges)
-
-    @property
-    def n_classes(self) -> int:
-        """The number of classes."""
-        return len(self.classes)
+    #: the number of labels (rows of the table)
+    n_labels = LengthOf("label")
+    #: the number of distinct items
+    n_items = LengthOf("items")
+    #: the number of distinct judges
+    n_judges = LengthOf("judges")
+    #: the number of classes
+    n_classes = LengthOf("classes")
 
     @cached_property
     def class_counts(self) -> np.ndarray:

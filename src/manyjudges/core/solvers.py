@@ -231,6 +231,22 @@ def damped_newton(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: 
     return x
 
 
+def _full_step(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x: np.ndarray, grad: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """One full Newton step from ``x`` (gradient ``grad``): the new point and its gradient.
+
+    None when the Hessian is not numerically positive definite or the step does not lower max |gradient|.
+    """
+    delta = cholesky_solve(hess(x), grad, check_finite=True)
+    if delta is None:
+        return None
+    new_x = x - delta
+    new_grad = fun(new_x)[1]
+    if not np.abs(new_grad).max() < np.abs(grad).max():
+        return None
+    return new_x, new_grad
+
+
 def newton_warm(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, tol: float,
                 max_steps: int = 10) -> np.ndarray | None:
     """Full Newton steps from a start near the optimum (a bootstrap replicate starts from the full-data fit).
@@ -245,14 +261,10 @@ def newton_warm(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x0: np
     for _ in range(max_steps):
         if np.abs(grad).max() <= tol:
             return x
-        delta = cholesky_solve(hess(x), grad, check_finite=True)
-        if delta is None:
+        step = _full_step(fun, hess, x, grad)
+        if step is None:
             return None
-        new_x = x - delta
-        new_grad = fun(new_x)[1]
-        if not np.abs(new_grad).max() < np.abs(grad).max():
-            return None
-        x, grad = new_x, new_grad
+        x, grad = step
     return x if np.abs(grad).max() <= tol else None
 
 
@@ -271,14 +283,10 @@ def newton_polish(fun: Objective, hess: Callable[[np.ndarray], np.ndarray], x: n
     if np.abs(grad).max() <= tol:
         return x
     for _ in range(max_steps):
-        delta = cholesky_solve(hess(x), grad, check_finite=True)
-        if delta is None:
+        step = _full_step(fun, hess, x, grad)
+        if step is None:
             break
-        new_x = x - delta
-        new_grad = fun(new_x)[1]
-        if not np.abs(new_grad).max() < np.abs(grad).max():
-            break
-        x, grad = new_x, new_grad
+        x, grad = step
     return x
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.length import LengthOf
 from manyjudges.core.natural_order import natural_sort
 
 OUTCOME_CODES = {"left": 1, "right": -1, "tie": 0}
@@ -48,15 +49,10 @@ class TopicJudgments:
     rating_grade: np.ndarray | None = None
     _strict: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def n_items(self) -> int:
-        """Number of items."""
-        return len(self.items)
-
-    @property
-    def n_judges(self) -> int:
-        """Number of judges."""
-        return len(self.judges)
+    #: number of items
+    n_items = LengthOf("items")
+    #: number of judges
+    n_judges = LengthOf("judges")
 
     @property
     def has_ratings(self) -> bool:

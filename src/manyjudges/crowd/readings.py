@@ -19,7 +19,7 @@ from manyjudges.crowd.registry import CROWD_METHODS
 from manyjudges.crowd.report import PAPER_DATASET, PAPER_KEY
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
-from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
+from manyjudges.reporting.readings import Reading, choice_readings, mean_absolute_difference
 
 __all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings", "crowd_paper_readings", "relevance_readings"]
 
@@ -51,17 +51,9 @@ def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Pat
         return []
     table2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": paper_dataset}, complete_only=True)
     metrics = pd.read_csv(metrics_path, sep="\t")
-    out = []
-    for method, parameter, choice in PARAMETER_CHOICES:
-        default = str(CROWD_METHODS.parameter_default(method, parameter))
-
-        def distance(entry: str, method: str = method) -> tuple[float, int]:
-            cells = metric_cells(metrics, entry, method, table2)
-            return mean_absolute_difference(cells["ours"], cells["paper"])
-
-        out += parameter_readings(methods, method, parameter, default, choice,
-                                  f"Table 2 ({paper_dataset}), `{dataset}` ({kind})", distance, "crowd")
-    return out
+    return choice_readings(PARAMETER_CHOICES, CROWD_METHODS.parameter_default, methods,
+                           f"Table 2 ({paper_dataset}), `{dataset}` ({kind})",
+                           lambda method, entry: metric_cells(metrics, entry, method, table2), "crowd")
 
 
 def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: str | Path, relevant_grade: int,

@@ -10,7 +10,7 @@ import pandas as pd
 
 from manyjudges.crowd.experiment import metric_names
 from manyjudges.io.sources import mirex2005, trec_rf10
-from manyjudges.reporting.formatting import as_float, cell, comparison_data, data_kind, fmt
+from manyjudges.reporting.formatting import as_float, cell, comparison_data, dataset_heading, fmt
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -183,11 +183,7 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
         parts.append("Configured method variants:\n\n" + "\n".join(described) + "\n")
     for name, files in results.items():
         spec = datasets.get(name, {})
-        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
-        if spec.get("description"):
-            parts.append(f"{spec['description']}.\n")
-        if spec.get("source") in DATA_NOTES:
-            parts.append(DATA_NOTES[spec["source"]] + "\n")
+        parts += dataset_heading(name, spec, DATA_NOTES)
         pd_name = PAPER_DATASET.get(spec.get("source", ""))
         luts = paper_tables(paper, spec.get("source"))
         t2 = luts["2"]

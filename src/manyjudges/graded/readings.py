@@ -20,7 +20,7 @@ from manyjudges.graded.registry import GRADED_METHODS
 from manyjudges.graded.report import PAPER_KEY, loglik_cells
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
-from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
+from manyjudges.reporting.readings import Reading, choice_readings
 
 __all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings", "graded_paper_readings",
            "lambda_scale_reading"]
@@ -51,17 +51,9 @@ def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: M
                     paper: pd.DataFrame) -> list[Reading]:
     """Return the :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test."""
     loglik = pd.read_csv(loglik_path, sep="\t")
-    out = []
-    for method, parameter, choice in PARAMETER_CHOICES:
-        default = str(GRADED_METHODS.parameter_default(method, parameter))
-
-        def distance(entry: str, method: str = method) -> tuple[float, int]:
-            cells = reading_cells(loglik, entry, method, paper)
-            return mean_absolute_difference(cells["ours"], cells["paper_value"])
-
-        out += parameter_readings(methods, method, parameter, default, choice,
-                                  f"Tables 2-3 per judge, `{dataset}` ({kind})", distance, "graded")
-    return out
+    return choice_readings(PARAMETER_CHOICES, GRADED_METHODS.parameter_default, methods,
+                           f"Tables 2-3 per judge, `{dataset}` ({kind})",
+                           lambda method, entry: reading_cells(loglik, entry, method, paper), "graded", "paper_value")
 
 
 def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, grades_path: str | Path,

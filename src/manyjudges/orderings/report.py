@@ -14,7 +14,7 @@ from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
 from manyjudges.orderings.readings import NOTE as READINGS_NOTE
 from manyjudges.orderings.readings import ordering_readings
-from manyjudges.reporting.formatting import comparison_data, data_kind, diff_cell
+from manyjudges.reporting.formatting import comparison_data, dataset_heading, diff_cell
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -288,11 +288,7 @@ def orderings_markdown(
         parts.append("Configured methods beyond the paper's seven:\n\n" + "\n".join(notes) + "\n")
     for name in ed_tables:
         spec = datasets.get(name, {})
-        parts.append(f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n")
-        if spec.get("description"):
-            parts.append(f"{spec['description']}.\n")
-        if spec.get("source") in DATA_NOTES:
-            parts.append(DATA_NOTES[spec["source"]] + "\n")
+        parts += dataset_heading(name, spec, DATA_NOTES)
         orderings = (read_orderings(orderings_tables[name]) if orderings_tables and name in orderings_tables
                      else None)
         if orderings is not None:

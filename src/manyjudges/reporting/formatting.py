@@ -5,11 +5,13 @@ public; or, beside paper values, the paper's own, a stand-in).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "diff_cell", "comparison_data",
+__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "dataset_heading", "diff_cell",
+           "comparison_data",
            "as_float", "as_int", "interval_decimals", "column_decimals", "fixed", "MAX_DECIMALS"]
 
 #: the most decimals :func:`interval_decimals` and :func:`column_decimals` give
@@ -57,6 +59,21 @@ def data_kind(source: str | None) -> str:
     return "your own data" if source in USER_SOURCES else "real public data"
 
 
+def dataset_heading(name: str, spec: Mapping[str, Any], notes: Mapping[str, str] | None = None,
+                    end: str = ".") -> list[str]:
+    """Return the opening parts of a dataset's section: its heading, its description, the note on its data.
+
+    The heading names the dataset and its kind (:func:`data_kind`); the config's ``description`` follows,
+    ended by ``end``; then the note of ``notes`` (by config ``source``) for the dataset's source, if any.
+    """
+    parts = [f"### Dataset `{name}` ({data_kind(spec.get('source'))})\n"]
+    if spec.get("description"):
+        parts.append(f"{spec['description']}{end}\n")
+    if notes and spec.get("source") in notes:
+        parts.append(notes[spec["source"]] + "\n")
+    return parts
+
+
 def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> str:
     """Name what a comparison with a paper ran on, by the dataset's config ``source``.
 
@@ -71,34 +88,12 @@ def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> 
 
 
 def as_float(value: Any) -> float:
-    """One cell of a table row as a Python float.
-
-    Parameters
-    ----------
-    value
-        The cell (``row.column`` of ``itertuples``, ``row["column"]``), which pandas types as any scalar.
-
-    Returns
-    -------
-    float
-        ``float(value)``.
-    """
+    """Return one cell of a table row as a float (``row.column``, ``row["column"]``: any scalar to pandas' types)."""
     return float(value)
 
 
 def as_int(value: Any) -> int:
-    """One cell of a table row as a Python int.
-
-    Parameters
-    ----------
-    value
-        The cell (``row.column`` of ``itertuples``, ``row["column"]``), which pandas types as any scalar.
-
-    Returns
-    -------
-    int
-        ``int(value)``.
-    """
+    """Return one cell of a table row as an int (see :func:`as_float`)."""
     return int(value)
 
 

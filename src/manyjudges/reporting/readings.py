@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Reading", "mean_absolute_difference", "parameter_readings", "readings_markdown"]
+__all__ = ["Reading", "choice_readings", "mean_absolute_difference", "parameter_readings", "readings_markdown"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,26 @@ def parameter_readings(methods: Mapping[str, Any], method: str, parameter: str, 
         for option, name in sorted(by_option.items(), key=lambda item: item[0] != default):
             distances[option], cells = distance(name)
         out.append(Reading(choice, f"{method}: {parameter}", tested_on, distances, default, cells, family))
+    return out
+
+
+def choice_readings(choices: Sequence[tuple[str, str, str]], default_of: Callable[[str, str], Any],
+                    methods: Mapping[str, Any], tested_on: str, cells: Callable[[str, str], pd.DataFrame],
+                    family: str, paper: str = "paper") -> list[Reading]:
+    """Return the readings (:func:`parameter_readings`) of each ``(method, parameter, choice)`` of ``choices``.
+
+    ``default_of(method, parameter)``: the parameter's default (a registry's ``parameter_default``);
+    ``cells(method, entry name)``: the entry's cells, our values in column ``ours`` and the paper's values
+    of the method in column ``paper``. An entry's distance is their :func:`mean_absolute_difference`.
+    """
+    def distance(method: str, entry: str) -> tuple[float, int]:
+        table = cells(method, entry)
+        return mean_absolute_difference(table["ours"], table[paper])
+
+    out = []
+    for method, parameter, choice in choices:
+        out += parameter_readings(methods, method, parameter, str(default_of(method, parameter)), choice, tested_on,
+                                  partial(distance, method), family)
     return out
 
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from manyjudges.core.length import LengthOf
+
 __all__ = ["HI_WINS", "LO_WINS", "TIE", "Cells", "cells_from_codes"]
 
 #: cell outcomes: the pair's lower-coded model wins, the higher-coded one wins, a tie
@@ -39,10 +41,8 @@ class Cells:
     names: np.ndarray | None = None
     lo_first: np.ndarray | None = None
 
-    @property
-    def n_cells(self) -> int:
-        """Number of cells."""
-        return len(self.outcome)
+    #: number of cells
+    n_cells = LengthOf("outcome")
 
     def pair_totals(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Return ``(lo, hi, lo_wins, hi_wins, ties)`` summed over judges per unordered pair.
