@@ -1,7 +1,7 @@
 """The replay of one truth dataset: where each policy for buying labels stops, following the advice (truth.active)."""
 from manyjudges.io.tables.labels import read_labels, read_truth
 from manyjudges.pipeline.workflow_support import setup_logging, write_tsv
-from manyjudges.truth.replay import replay_policies
+from manyjudges.truth.active.replay import replay_policies
 
 setup_logging(snakemake.log[0])
 spec, active, out = snakemake.params.spec, snakemake.params.active, snakemake.output

@@ -13,7 +13,7 @@ mirror, nothing copied), in this process, one after the other on the same rows:
 - the authors': ``ebcc_vb(tuples, empirical_prior=True, seed=s)`` from ``code/ebcc.py`` of the
   authors' repository in the mirror (imported from there at run time, with the aliases
   ``np.bool`` and ``np.float`` that numpy 2 removed put back first), for seeds s = 0..R'-1, keeping
-  the run with the largest ELBO (the protocol in ``manyjudges.truth.ebcc``'s docstring; the same model
+  the run with the largest ELBO (the protocol in ``manyjudges.truth.methods.ebcc.estimator``'s docstring; the same model
   and defaults; their stopping test ``np.allclose(atol=1e-3)`` adds a relative 1e-5 to ours; other
   random starts than ours).
 
@@ -44,7 +44,7 @@ from benchmarks.accuracy.truth_vs_crowdkit import markdown as markdown_table
 from benchmarks.harness.timing import best_of
 from benchmarks.harness.truth_sets import REPO, SOURCE, load
 from manyjudges.truth import as_crowd_labels
-from manyjudges.truth.ebcc import EBCC
+from manyjudges.truth.methods.ebcc.estimator import EBCC
 
 #: the authors' code under the mirror root
 AUTHORS = "yuan-li/truth-inference-at-scale/621789b2d57324d3559dc973b2613d2296d73f55/code"

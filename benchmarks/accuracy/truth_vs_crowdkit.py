@@ -12,7 +12,7 @@ same rows (a DataFrame task, worker, label built before the clock starts), one a
 this process. Seconds: ``time.perf_counter`` around the fit; a fit under 1 s is repeated (at least 3
 runs, then until the runs take 1 s in all, at most 100) and the best run counts, the same rule for both.
 ``dawid_skene_matched`` runs our Dawid-Skene for as many iterations as crowd-kit's ran on the set (the
-same work: its stopping rule differs, docs of ``manyjudges.truth.dawid_skene``). Accuracy: the share
+same work: its stopping rule differs, docs of ``manyjudges.truth.methods.dawid_skene``). Accuracy: the share
 of the items with a truth whose inferred label equals it.
 
 ``--scale`` adds a simulated set of 1,000,000 labels (100,000 items, 2,000 judges, K = 2, each

@@ -28,17 +28,17 @@ import pandas as pd
 from benchmarks.defaults.auto_stack import FOLDS, SEED, metrics, scored_truth, set_fits
 from benchmarks.harness.pool import pool_sets
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order
-from manyjudges.truth.auto import (
+from manyjudges.truth.auto.estimator import (
     DEFAULT_ANCHOR,
     DEFAULT_ANCHOR_DENSITY,
     DEFAULT_CRITERION,
     DEFAULT_MARGIN,
     Auto,
 )
+from manyjudges.truth.auto.stacking import majority_reference, mixture_folds, score_candidate, stack_scored
 from manyjudges.truth.confidence import SOFTENING, fit_confidence
 from manyjudges.truth.heldout import BETA_RANGE, JUDGE_MODELS, fold_split, held_out_from, label_folds
 from manyjudges.truth.scenarios import simulated_suite
-from manyjudges.truth.stacking import majority_reference, mixture_folds, score_candidate, stack_scored
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from the mirror, in 11 groups of sets that share items or labels) and the simula
 The protocol, per set: the labels coded and sorted (``canonical_order``), the folds over labels of
 ``Auto`` (5 folds, seed 0); each candidate of the universe (majority vote, Wawa, one-coin, full and
 smoothed Dawid-Skene; the ordinal model on ordered sets; ``--extra`` methods) fitted without each fold
-and on every label (``manyjudges.truth.stacking.fit_candidate``, cached in ``--cache``). Each configuration
+and on every label (``manyjudges.truth.auto.stacking.fit_candidate``, cached in ``--cache``). Each configuration
 of ``Auto`` is then computed by the same library functions ``Auto.fit`` calls
 (``score_candidate``, ``stack_scored``), each candidate's posteriors as fitted: a candidate list x the
 criterion (the judge model of the withheld-label likelihood: confusion, one_coin, pooled) x the anchor
@@ -47,11 +47,11 @@ import pandas as pd
 
 from benchmarks.harness.pool import pool_sets
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions
+from manyjudges.truth.auto.stacking import fit_candidate, majority_reference, score_candidate, stack_scored
 from manyjudges.truth.calibration import auroc, expected_calibration_error
 from manyjudges.truth.heldout import JUDGE_MODELS, fold_split, label_folds
 from manyjudges.truth.scenarios import simulated_suite
 from manyjudges.truth.selection import choose_safe_best, leave_one_group_out
-from manyjudges.truth.stacking import fit_candidate, majority_reference, score_candidate, stack_scored
 
 REPO = Path(__file__).resolve().parents[2]
 

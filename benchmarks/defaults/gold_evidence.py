@@ -44,9 +44,9 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import as_crowd_labels, gold_codes
 from manyjudges.truth import make_truth_estimator
-from manyjudges.truth.auto import DEFAULT_GOLD_EVIDENCE
+from manyjudges.truth.auto.estimator import DEFAULT_GOLD_EVIDENCE
+from manyjudges.truth.auto.gold_choice import GOLD_RANK, GOLD_RANKS, LABEL_ANSWER, calibrate_on_gold, gold_choice
 from manyjudges.truth.calibration import calibration_scores
-from manyjudges.truth.gold_choice import GOLD_RANK, GOLD_RANKS, LABEL_ANSWER, calibrate_on_gold, gold_choice
 from manyjudges.truth.scenarios import simulated_suite
 from manyjudges.truth.selection import choose_safe_best, leave_one_group_out
 

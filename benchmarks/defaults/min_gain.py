@@ -14,11 +14,11 @@ with ``--pool`` the development pool (every real truth set of ``config/paper.yam
 (``manyjudges.truth.scenarios.simulated_suite(0)``, each panel its own group); ``--datasets`` then keeps
 the named ones.
 
-The protocol of :mod:`manyjudges.truth.replay` (the set's real labels, no simulated judges): start from
+The protocol of :mod:`manyjudges.truth.active.replay` (the set's real labels, no simulated judges): start from
 each item's first label in file order; each round the method (``--method``, a registry name, default
 ``dawid_skene``, with the parameters ``--params``, default ``{"calibrate": "tempering"}``: posteriors
 tempered on withheld labels; every policy reads the same posteriors) is fitted on the labels bought so
-far, its accuracy on the items with a truth recorded, and the advice (``manyjudges.truth.active.advise``)
+far, its accuracy on the items with a truth recorded, and the advice (``manyjudges.truth.active.advice.advise``)
 asked for B = max(1, round(share * N)) labels, share ``--round-share`` (0.05) of the set's N labels, or
 ``--large-share`` for a set of more than ``--large-labels`` labels (default: no such sets), or for every
 label left when fewer than B are, among the items with labels left. The stop rule, the same for every
@@ -30,7 +30,7 @@ Each time the advice names an item, that item's next unused label in file order 
 named labels are bought. The replay ends when the advice names none or every label is bought: no truth
 decides when to stop. Each (set, explore, stop, policy) is replayed once, with G the smallest of the grid
 ``--min-gain``, recording each round's expected gain per label; the stop of every G of the grid is read
-off that replay (the first round whose gain per label is below G, ``manyjudges.truth.replay.stop_at``;
+off that replay (the first round whose gain per label is below G, ``manyjudges.truth.active.replay.stop_at``;
 ``tests/truth/test_stop.py`` proves it equals the replay with G). Per set, policy and configuration
 (explore, stop, G): the share of the labels at the stop, the accuracy at the stop, the all-labels accuracy
 (the method fitted on every label) and the shortfall (all-labels accuracy - accuracy at the stop).
@@ -64,8 +64,8 @@ import pandas as pd
 
 from benchmarks.harness.truth_sets import DATASETS, SNOW_TASKS, add_mirror_arguments, load_any, mirror_root
 from manyjudges.truth import as_crowd_labels
+from manyjudges.truth.active.replay import CURVE_COLUMNS, all_labels_accuracy, replay, stop_at
 from manyjudges.truth.registry import make_truth_estimator
-from manyjudges.truth.replay import CURVE_COLUMNS, all_labels_accuracy, replay, stop_at
 from manyjudges.truth.selection import leave_one_group_out
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")

@@ -9,7 +9,7 @@ from command import run_command
 
 from manyjudges.cli import main
 from manyjudges.truth import Auto, DawidSkene, as_crowd_labels
-from manyjudges.truth.active import fitted_confusions, next_labels
+from manyjudges.truth.active.advice import fitted_confusions, next_labels
 
 run = run_command
 

@@ -5,7 +5,7 @@ import pytest
 from command import run_command
 
 from manyjudges.truth import DawidSkene, as_crowd_labels
-from manyjudges.truth.active import next_labels
+from manyjudges.truth.active.advice import next_labels
 
 run = run_command
 
@@ -77,7 +77,7 @@ def test_bad_input_names_file_line_and_value(capsys, labels, tmp_path):
 
 
 def test_stderr_gives_the_estimated_accuracy_and_the_expected_gain_and_the_stop(capsys, labels, tmp_path):
-    from manyjudges.truth.active import DEFAULT_MIN_GAIN, advise, fitted_confusions
+    from manyjudges.truth.active.advice import DEFAULT_MIN_GAIN, advise, fitted_confusions
 
     data = as_crowd_labels(pd.read_csv(labels, sep="\t"))
     fitted = DawidSkene().fit(data)

@@ -69,7 +69,7 @@ def test_imports_run_downward_only():
 
 @pytest.mark.parametrize("source, expected", [
     ("from manyjudges.graded.protocols import panel_problem", [("graded", 1)]),
-    ("import manyjudges.truth.auto as a", [("truth", 1)]),
+    ("import manyjudges.truth.auto.estimator as a", [("truth", 1)]),
     ("def f():\n    from manyjudges.pipeline import reproduction", [("pipeline", 2)]),
     ("from . import sibling\nimport numpy", []),
 ])

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.io.engine.errors import DataError, DataWarning
 from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
 from manyjudges.io.tables.labels import (
@@ -21,7 +22,6 @@ from manyjudges.io.tables.labels import (
     write_truth,
 )
 from manyjudges.pipeline.download import pinned_files
-from manyjudges.truth.labels import as_crowd_labels
 
 GOOD = "item,judge,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
 

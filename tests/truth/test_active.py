@@ -12,21 +12,21 @@ import pytest
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
-from manyjudges.truth.active import (
+from manyjudges.truth.active.advice import (
     advise,
     expected_accuracy,
     lookahead_rates,
     next_labels,
     policy_scores,
 )
-from manyjudges.truth.base import TruthFit
-from manyjudges.truth.replay import (
+from manyjudges.truth.active.replay import (
     SUMMARY_COLUMNS,
     all_labels_accuracy,
     labels_needed,
     replay,
     replay_policies,
 )
+from manyjudges.truth.base import TruthFit
 
 
 def test_expected_accuracy_equals_enumerating_every_label_sequence():

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth.agreement import coincidence_matrix, krippendorff_alpha, summarise_labels
-from manyjudges.truth.labels import as_crowd_labels
 
 krippendorff = pytest.importorskip("krippendorff")
 

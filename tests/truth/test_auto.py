@@ -287,7 +287,7 @@ def test_every_method_has_scikit_learn_params_and_calibrate():
 
 
 def test_gold_evidence_is_mcnemars_statistic_by_hand():
-    from manyjudges.truth.gold_choice import gold_evidence
+    from manyjudges.truth.auto.gold_choice import gold_evidence
 
     right = np.array([1, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
     reference = np.array([0, 0, 0, 1, 1, 0, 1, 0], dtype=bool)

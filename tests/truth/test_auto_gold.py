@@ -11,8 +11,8 @@ import pytest
 
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import make_truth_estimator
-from manyjudges.truth.auto import GOLD_CANDIDATES
-from manyjudges.truth.gold_choice import (
+from manyjudges.truth.auto.estimator import GOLD_CANDIDATES
+from manyjudges.truth.auto.gold_choice import (
     LABEL_ANSWER,
     GoldAnswer,
     calibrate_on_gold,

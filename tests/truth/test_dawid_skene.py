@@ -1,4 +1,4 @@
-"""DawidSkene (manyjudges.truth.dawid_skene): recovery of a simulated truth, the fitted posteriors,
+"""DawidSkene (manyjudges.truth.methods.dawid_skene): recovery of a simulated truth, the fitted posteriors,
 log-likelihood and skills against enumeration, the stopping rule, zero probabilities at s = 0,
 and crowd-kit's DawidSkene (fixed iteration counts: the same posteriors; defaults: the same labels)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""EBCC (truth/ebcc.py): the ELBO against its definition, monotone coordinate ascent, planted truths, restarts."""
+"""EBCC (truth/methods/ebcc/): the ELBO against its definition, monotone coordinate ascent, planted truths, restarts."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -9,8 +9,8 @@ import pytest
 from scipy.special import digamma, gammaln
 from scipy.stats import dirichlet
 
-from manyjudges.truth.ebcc import EBCC, ebcc_layout, ebcc_mean_field, ebcc_start
-from manyjudges.truth.labels import as_crowd_labels
+from manyjudges.core.coded_labels import as_crowd_labels
+from manyjudges.truth.methods.ebcc.estimator import EBCC, ebcc_layout, ebcc_mean_field, ebcc_start
 
 
 def simulate(n_items: int, accuracies: np.ndarray, k: int, per_item: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:

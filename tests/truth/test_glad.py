@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import GLAD
-from manyjudges.truth.glad import _e_step, _neg_q
-from manyjudges.truth.labels import as_crowd_labels
+from manyjudges.truth.methods.glad import _e_step, _neg_q
 
 
 def simulate(n_items=40, alphas=(2.0, 1.5, 1.0, 1.0, 0.5, -1.0), k=2, per_item=None, seed=0):

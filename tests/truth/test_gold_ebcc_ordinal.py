@@ -10,16 +10,16 @@ import pandas as pd
 import pytest
 from scipy.special import digamma, logsumexp
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import EBCC, OrdinalDawidSkene
-from manyjudges.truth.ebcc import ebcc_layout, ebcc_mean_field, ebcc_start
-from manyjudges.truth.labels import as_crowd_labels
-from manyjudges.truth.ordinal import (
+from manyjudges.truth.methods.ebcc.estimator import ebcc_layout, ebcc_mean_field, ebcc_start
+from manyjudges.truth.methods.ordinal.em import LAPSE_START
+from manyjudges.truth.methods.ordinal.estimator import (
     default_cuts,
     newton_cut_step,
     newton_m_step,
     ordinal_log_confusion,
 )
-from manyjudges.truth.ordinal_em import LAPSE_START
 from manyjudges.truth.simulate import simulate_labels
 
 from .test_ebcc import explicit_elbo

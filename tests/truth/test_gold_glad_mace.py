@@ -6,15 +6,14 @@ import pandas as pd
 import pytest
 from scipy.special import digamma, expit
 
-from manyjudges.core.coded_labels import gold_codes
+from manyjudges.core.coded_labels import as_crowd_labels, gold_codes
 from manyjudges.core.solvers import lbfgsb
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import GLAD, MACE
-from manyjudges.truth.glad import _e_step as glad_e_step
-from manyjudges.truth.glad import _neg_q
-from manyjudges.truth.labels import as_crowd_labels
-from manyjudges.truth.mace import _e_step as mace_e_step
-from manyjudges.truth.mace import _kl_dirichlet, _normalise, _run
+from manyjudges.truth.methods.glad import _e_step as glad_e_step
+from manyjudges.truth.methods.glad import _neg_q
+from manyjudges.truth.methods.mace import _e_step as mace_e_step
+from manyjudges.truth.methods.mace import _kl_dirichlet, _normalise, _run
 
 from .test_gold import adversarial_panel
 

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth.base import row_argmax
-from manyjudges.truth.labels import as_crowd_labels
-from manyjudges.truth.majority_vote import first_seen_order
+from manyjudges.truth.methods.majority_vote import first_seen_order
 
 
 def _table(seed: int, n: int = 400, string_ids: bool = False) -> pd.DataFrame:

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from scipy import integrate, stats
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import MACE
-from manyjudges.truth.labels import as_crowd_labels
-from manyjudges.truth.mace import _e_step, _kl_dirichlet, _normalise, _run
+from manyjudges.truth.methods.mace import _e_step, _kl_dirichlet, _normalise, _run
 
 
 def simulate(n_items=30, thetas=(0.9, 0.8, 0.7, 0.3, 0.1), k=3, per_item=None, seed=0):

@@ -1,4 +1,4 @@
-"""MajorityVote (manyjudges.truth.majority_vote): hand-computed votes, shares, ties and agreement
+"""MajorityVote (manyjudges.truth.methods.majority_vote): hand-computed votes, shares, ties and agreement
 rates; the tie rules against brute force; crowd-kit's MajorityVote item for item."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import MajorityVote
-from manyjudges.truth.labels import as_crowd_labels
-from manyjudges.truth.majority_vote import first_seen_order
+from manyjudges.truth.methods.majority_vote import first_seen_order
 
 from .mv_panels import for_crowdkit, simulated_table
 

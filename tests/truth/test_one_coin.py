@@ -1,4 +1,4 @@
-"""OneCoinDawidSkene (manyjudges.truth.one_coin): a loop-written one-coin EM, recovery of simulated
+"""OneCoinDawidSkene (manyjudges.truth.methods.one_coin): a loop-written one-coin EM, recovery of simulated
 accuracies, accuracies that reach 1 at s = 0, and crowd-kit's OneCoinDawidSkene."""
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""OrdinalDawidSkene (truth/ordinal.py): the confusion formula, derivatives, the M-step optimum, EM by enumeration."""
+"""OrdinalDawidSkene (truth/methods/ordinal/): the confusion formula, derivatives, the M-step optimum, EM by
+enumeration."""
 from __future__ import annotations
 
 import itertools
@@ -12,7 +13,7 @@ from scipy.stats import norm
 
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.core.random_streams import rng_for
-from manyjudges.truth.ordinal import (
+from manyjudges.truth.methods.ordinal.estimator import (
     OrdinalDawidSkene,
     cut_objective,
     default_cuts,

@@ -5,7 +5,7 @@ import pytest
 
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.experiment import run_methods
-from manyjudges.truth.majority_vote import MajorityVote
+from manyjudges.truth.methods.majority_vote import MajorityVote
 from manyjudges.truth.report import published_accuracy, truth_comparisons, truth_markdown
 from manyjudges.truth.results import accuracy, judges_table, labels_table
 from manyjudges.truth.simulate import simulate_labels

@@ -46,4 +46,4 @@ def test_bad_names_and_parameters():
         TRUTH_METHODS.check("one_coin_dawid_skene", {"smoothing": -1})
     with pytest.raises(ValueError, match="ties"):
         TRUTH_METHODS.check("wawa", {"ties": "random"})
-    assert type(make_truth_estimator("manyjudges.truth.wawa:Wawa")) is Wawa
+    assert type(make_truth_estimator("manyjudges.truth.methods.wawa:Wawa")) is Wawa

@@ -11,9 +11,9 @@ import pytest
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
-from manyjudges.truth.active import DEFAULT_EXPLORE, POLICIES, advise, budget_gain, lookahead_rates
+from manyjudges.truth.active.advice import DEFAULT_EXPLORE, POLICIES, advise, budget_gain, lookahead_rates
+from manyjudges.truth.active.replay import replay, stop_at
 from manyjudges.truth.base import TruthFit
-from manyjudges.truth.replay import replay, stop_at
 
 CONFUSION = np.array([[0.8, 0.2], [0.2, 0.8]])
 #: three items: a tie, 0.6 and 0.9 sure of class 0

@@ -4,7 +4,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order
 from manyjudges.truth import make_truth_estimator
-from manyjudges.truth.supervised import BestJudge, SupervisedDawidSkene
+from manyjudges.truth.methods.supervised import BestJudge, SupervisedDawidSkene
 
 
 def panel(seed=0, n_items=60, n_judges=5, k=3, per_item=3):

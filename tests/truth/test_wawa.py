@@ -1,4 +1,4 @@
-"""Wawa (manyjudges.truth.wawa): a hand-computed case, a loop-based reference, crowd-kit's Wawa item for item."""
+"""Wawa (truth/methods/wawa.py): a hand-computed case, a loop-based reference, crowd-kit's Wawa item for item."""
 from __future__ import annotations
 
 from collections import defaultdict

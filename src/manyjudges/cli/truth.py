@@ -13,7 +13,7 @@ from manyjudges.cli.terminal import CommandError, Output, Stages, build, input_p
 
 if TYPE_CHECKING:
     from manyjudges.truth import TruthEstimator
-    from manyjudges.truth.active import Advice
+    from manyjudges.truth.active.advice import Advice
 
 __all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "truth_method"]
 
@@ -124,7 +124,7 @@ def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | 
 def cmd_truth_infer(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth infer``: one class per item, and the judges and report tables when asked for."""
     from manyjudges.io.tables.labels import read_crowd_labels, read_truth
-    from manyjudges.truth.auto import Auto
+    from manyjudges.truth.auto.estimator import Auto
     from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores, without_gold
 
     estimator, classes = truth_method(args)
@@ -187,7 +187,7 @@ def cmd_truth_next(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them, or none (the stop)."""
     from manyjudges.io.engine.id_counts import read_id_counts
     from manyjudges.io.tables.labels import read_crowd_labels
-    from manyjudges.truth.active import DEFAULT_MIN_GAIN, advise, fitted_confusions
+    from manyjudges.truth.active.advice import DEFAULT_MIN_GAIN, advise, fitted_confusions
 
     if args.budget < 1:
         raise CommandError(f"--budget must be a positive integer, got {args.budget}")

@@ -7,6 +7,13 @@ that learn the judges from gold items alone (supervised Dawid-Skene, the best ju
 which stacks them by how well each predicts labels withheld from its fit;
 Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/methods.md``.
 
+The package's rooms: :mod:`manyjudges.truth.methods` (one module per method), :mod:`manyjudges.truth.auto`
+(``Auto`` and what only it uses) and :mod:`manyjudges.truth.active` (where the next labels should go, and the
+replay of a labelled set by that advice); beside them the contract and the withheld labels every method's
+calibration uses (``base``, ``heldout``, ``confidence``), the method names (``registry``) and the pipeline's
+modules (``data``, ``simulate``, ``scenarios``, ``experiment``, ``results``, ``calibration``, ``report``,
+``plots``).
+
 >>> import pandas as pd
 >>> from manyjudges.truth import DawidSkene
 >>> labels = pd.DataFrame({"item": ["a", "a", "a", "b", "b", "b"], "judge": ["x", "y", "z"] * 2,
@@ -15,18 +22,18 @@ Krippendorff's alpha in :mod:`manyjudges.truth.agreement`. Definitions: ``docs/m
 [1, 0]
 """
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
-from manyjudges.truth.auto import Auto
+from manyjudges.truth.auto.estimator import Auto
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.dawid_skene import DawidSkene
-from manyjudges.truth.ebcc import EBCC
-from manyjudges.truth.glad import GLAD
-from manyjudges.truth.mace import MACE
-from manyjudges.truth.majority_vote import MajorityVote
-from manyjudges.truth.one_coin import OneCoinDawidSkene
-from manyjudges.truth.ordinal import OrdinalDawidSkene
+from manyjudges.truth.methods.dawid_skene import DawidSkene
+from manyjudges.truth.methods.ebcc.estimator import EBCC
+from manyjudges.truth.methods.glad import GLAD
+from manyjudges.truth.methods.mace import MACE
+from manyjudges.truth.methods.majority_vote import MajorityVote
+from manyjudges.truth.methods.one_coin import OneCoinDawidSkene
+from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
+from manyjudges.truth.methods.supervised import BestJudge, SupervisedDawidSkene
+from manyjudges.truth.methods.wawa import Wawa
 from manyjudges.truth.registry import TRUTH_METHODS, make_truth_estimator
-from manyjudges.truth.supervised import BestJudge, SupervisedDawidSkene
-from manyjudges.truth.wawa import Wawa
 
 registry = TRUTH_METHODS
 

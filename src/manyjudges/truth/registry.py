@@ -8,17 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from manyjudges.core.registry import Builtin, Registry
-from manyjudges.truth.auto import Auto
+from manyjudges.truth.auto.estimator import Auto
 from manyjudges.truth.base import TruthEstimator
-from manyjudges.truth.dawid_skene import DawidSkene
-from manyjudges.truth.ebcc import EBCC
-from manyjudges.truth.glad import GLAD
-from manyjudges.truth.mace import MACE
-from manyjudges.truth.majority_vote import MajorityVote
-from manyjudges.truth.one_coin import OneCoinDawidSkene
-from manyjudges.truth.ordinal import OrdinalDawidSkene
-from manyjudges.truth.supervised import BestJudge, SupervisedDawidSkene
-from manyjudges.truth.wawa import Wawa
+from manyjudges.truth.methods.dawid_skene import DawidSkene
+from manyjudges.truth.methods.ebcc.estimator import EBCC
+from manyjudges.truth.methods.glad import GLAD
+from manyjudges.truth.methods.mace import MACE
+from manyjudges.truth.methods.majority_vote import MajorityVote
+from manyjudges.truth.methods.one_coin import OneCoinDawidSkene
+from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
+from manyjudges.truth.methods.supervised import BestJudge, SupervisedDawidSkene
+from manyjudges.truth.methods.wawa import Wawa
 
 __all__ = ["TRUTH_METHODS", "make_truth_estimator"]
 

@@ -4,8 +4,8 @@ What they share (the labels as a sparse item x (judge, label) count matrix, its 
 items' classes) is computed once per fit.
 
 From the second iteration on, items with identical labels have identical responsibilities, so
-:func:`manyjudges.truth.ebcc.ebcc_mean_field` computes one row per distinct pattern and weights it by
-its number of items (the module docstring of :mod:`manyjudges.truth.ebcc`). A gold item (known class)
+:func:`manyjudges.truth.methods.ebcc.estimator.ebcc_mean_field` computes one row per distinct pattern and weights it by
+its number of items (the module docstring of :mod:`manyjudges.truth.methods.ebcc.estimator`). A gold item (known class)
 only shares a pattern with gold items of the same labels and the same class: its responsibilities are
 held to that class, another item's are not.
 """

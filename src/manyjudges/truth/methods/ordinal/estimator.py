@@ -113,8 +113,8 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.em_acceleration import EMRun, iterate_em
 from manyjudges.core.parameters import BOOLEAN, Interval
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
-from manyjudges.truth.ordinal_em import OrdinalEM
-from manyjudges.truth.ordinal_probit import (
+from manyjudges.truth.methods.ordinal.em import OrdinalEM
+from manyjudges.truth.methods.ordinal.probit import (
     cut_basis,
     cut_objective,
     default_cuts,

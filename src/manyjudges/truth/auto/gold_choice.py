@@ -1,6 +1,6 @@
 """The gold's choice: answers scored on known answers their fits were not given, and calibrated on them.
 
-With gold items, ``Auto`` (:mod:`manyjudges.truth.auto`, steps 7-9 of its docstring) deals the gold round its
+With gold items, ``Auto`` (:mod:`manyjudges.truth.auto.estimator`, steps 7-9 of its docstring) deals the gold round its
 folds, so each fold's fits are given the other folds' gold only. Each answer (the labels-only answer, each
 candidate with the gold fixed in its fit, each gold candidate) is a :class:`GoldAnswer`: its fold posteriors,
 scored on the gold each fold withheld. :func:`gold_choice` keeps the labels-only answer unless another gets
@@ -20,7 +20,7 @@ from manyjudges.truth.confidence import Confidence, fit_confidence, least_floor
 from manyjudges.truth.heldout import FoldSplit, HeldOut, log_score
 
 if TYPE_CHECKING:
-    from manyjudges.truth.stacking import ScoredCandidate
+    from manyjudges.truth.auto.stacking import ScoredCandidate
 
 __all__ = ["GOLD_RANK", "GOLD_RANKS", "LABEL_ANSWER", "GoldAnswer", "calibrate_on_gold", "gold_answer",
            "gold_calibration", "gold_choice", "gold_evidence", "gold_held_out", "gold_rows", "label_answer"]

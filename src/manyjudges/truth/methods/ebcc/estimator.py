@@ -92,8 +92,8 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Interval, Options
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout, ebcc_start, soft_vote
-from manyjudges.truth.ebcc_mean_field import EBCCRun, ebcc_mean_field
+from manyjudges.truth.methods.ebcc.layout import EBCCLayout, ebcc_layout, ebcc_start, soft_vote
+from manyjudges.truth.methods.ebcc.mean_field import EBCCRun, ebcc_mean_field
 
 __all__ = ["EBCC", "EBCCLayout", "EBCCRun", "ebcc_layout", "ebcc_mean_field", "ebcc_start", "soft_vote"]
 

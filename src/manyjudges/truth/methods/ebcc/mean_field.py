@@ -1,7 +1,8 @@
 """The mean-field iterations of EBCC: one run from one start, its global and local steps, and its ELBO.
 
-The estimator is :class:`~manyjudges.truth.ebcc.EBCC`; the model, the updates and their sources are in that
-module's docstring.
+The estimator is :class:`~manyjudges.truth.methods.ebcc.estimator.EBCC`; the model, the updates and their sources
+are in that module's docstring. The Dirichlet factors of the bound: log B(a) (:func:`log_beta`), E log theta under
+Dirichlet(a) (:func:`expected_log`), and a factor's term of the ELBO (:func:`dirichlet_terms`).
 """
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ import numpy as np
 from scipy.special import digamma, gammaln
 
 from manyjudges.core.coded_labels import CrowdLabels
-from manyjudges.truth.ebcc_dirichlet import dirichlet_terms, expected_log, log_beta
-from manyjudges.truth.ebcc_layout import EBCCLayout, ebcc_layout
+from manyjudges.truth.methods.ebcc.layout import EBCCLayout, ebcc_layout
 
 __all__ = ["INACTIVE", "NORMALISER_FLOOR", "EBCCRun", "ebcc_mean_field"]
 
@@ -58,6 +58,24 @@ class EBCCRun:
 INACTIVE = 1e-20
 #: log-space floor of an item's normaliser past which its scores are shifted by their largest (e^-600)
 NORMALISER_FLOOR = np.exp(-600.0)
+
+
+def log_beta(a: np.ndarray, axis: int) -> np.ndarray:
+    """Log B(a) = sum_c log Gamma(a_c) - log Gamma(sum_c a_c), the components along ``axis``."""
+    return gammaln(a).sum(axis=axis) - gammaln(a.sum(axis=axis))
+
+
+def expected_log(a: np.ndarray, axis: int) -> np.ndarray:
+    """E log theta under Dirichlet(a), the components along ``axis``."""
+    return digamma(a) - digamma(a.sum(axis=axis, keepdims=True))
+
+
+def dirichlet_terms(a: np.ndarray, prior: np.ndarray | float, mean_log: np.ndarray, log_b0: float, axis: int) -> float:
+    """Sum over the factors of log B(a) - log B(prior) - (a - prior) . E log theta.
+
+    ``mean_log`` = E log theta under Dirichlet(a) and ``log_b0`` = sum of log B(prior).
+    """
+    return float(log_beta(a, axis).sum() - log_b0 - np.sum((a - prior) * mean_log))
 
 
 def ebcc_mean_field(data: CrowdLabels | EBCCLayout, start: np.ndarray, alpha: np.ndarray, a_pi: float = 0.1,

@@ -46,7 +46,7 @@ Gold items (``gold=``, known answers) decide by accuracy, cross-fitted:
    fits are given the other folds' gold and scored on the fold's own, so no gold answer scores a fit it trained.
 8. The labels-only answer is steps 1-6 without the gold (the answer auto gives without gold items). The
    answers that may replace it: each candidate with the gold fixed in its fit, and each gold candidate
-   (``gold_candidates``: supervised Dawid-Skene and the best judge, :mod:`manyjudges.truth.supervised`, which
+   (``gold_candidates``: supervised Dawid-Skene and the best judge, :mod:`manyjudges.truth.methods.supervised`, which
    learn the judges from the gold alone). Each is scored by which withheld gold answers its fold fits get
    right (argmax); one that gets them right more often than the labels-only answer by McNemar's statistic
    (b - c) / sqrt(b + c) of at least ``gold_evidence`` replaces it (the one right most often among those;
@@ -72,9 +72,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import BOOLEAN, Interval, Options, Satisfies
-from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.confidence import Confidence
-from manyjudges.truth.gold_choice import (
+from manyjudges.truth.auto.gold_choice import (
     LABEL_ANSWER,
     GoldAnswer,
     calibrate_on_gold,
@@ -83,6 +81,17 @@ from manyjudges.truth.gold_choice import (
     gold_evidence,
     label_answer,
 )
+from manyjudges.truth.auto.stacking import (
+    REPORT_COLUMNS,
+    calibrate_mixture,
+    fit_candidate,
+    majority_reference,
+    score_candidate,
+    stack_candidates,
+    stack_scored,
+)
+from manyjudges.truth.base import TruthEstimator, TruthFit
+from manyjudges.truth.confidence import Confidence
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
@@ -92,17 +101,8 @@ from manyjudges.truth.heldout import (
     label_folds,
     split_without_gold,
 )
-from manyjudges.truth.stacking import (
-    REPORT_COLUMNS,
-    calibrate_mixture,
-    fit_candidate,
-    majority_reference,
-    score_candidate,
-    stack_candidates,
-    stack_scored,
-)
 
-__all__ = ["DEFAULT_CANDIDATES", "GOLD_CANDIDATES", "ORDINAL_CANDIDATES", "Auto", "gold_report"]
+__all__ = ["Auto"]
 
 #: the candidates of every panel
 DEFAULT_CANDIDATES = ("majority_vote", "wawa", "one_coin_dawid_skene", "dawid_skene")

@@ -1,6 +1,6 @@
 """Auto's label path: candidates fitted without each fold, scored on the withheld labels, anchored, stacked.
 
-Steps 1-7 of :mod:`manyjudges.truth.auto`'s docstring as functions, shared by ``Auto.fit`` and the benchmarks
+Steps 1-7 of :mod:`manyjudges.truth.auto.estimator`'s docstring as functions, shared by ``Auto.fit`` and the benchmarks
 that choose its defaults: :func:`fit_candidate` (a candidate's fold fits and its fit on every label),
 :func:`score_candidate` (the withheld labels' predictive probabilities, :mod:`manyjudges.truth.heldout`),
 :func:`anchored_candidates` and :func:`stack_scored` (the anchor to the majority vote and the stacking weights),
@@ -78,7 +78,7 @@ def majority_agreement(data: CrowdLabels, posteriors: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class ScoredCandidate:
-    """A candidate's fits judged on the withheld labels: steps 2 and 3 of :mod:`manyjudges.truth.auto`."""
+    """A candidate's fits judged on the withheld labels: steps 2 and 3 of :mod:`manyjudges.truth.auto.estimator`."""
 
     fit: CandidateFit
     #: :func:`majority_agreement` of its fit on every label
@@ -149,7 +149,7 @@ def anchored_candidates(scored: Sequence[ScoredCandidate], anchor: float | None 
 def stack_scored(data: CrowdLabels, scored: Sequence[ScoredCandidate], anchor: float | None = None,
                  margin: float | None = None, reference: float | None = None, anchor_density: float = 0.0
                  ) -> tuple[np.ndarray, pd.DataFrame]:
-    """(posteriors, report): the scored candidates anchored and stacked (steps 4 and 5 of :mod:`manyjudges.truth.auto`).
+    """(posteriors, report): the scored candidates anchored and stacked (steps 4 and 5 of ``Auto``'s docstring).
 
     Anchored by :func:`anchored_candidates`, the ``anchor`` test only on panels whose :func:`panel_density`
     is at least ``anchor_density``.

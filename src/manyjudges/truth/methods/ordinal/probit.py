@@ -1,8 +1,8 @@
-"""The ordered-probit confusion of :class:`~manyjudges.truth.ordinal.OrdinalDawidSkene` and its two Newton steps.
+"""The ordered-probit confusion of ``OrdinalDawidSkene`` (in this package) and its two Newton steps.
 
 P_w(c | t) = (1 - l_w) [Phi(a_w x_hi + d_w) - Phi(a_w x_lo + d_w)] + l_w / K, with a_w = 1 / s_w,
 d_w = -b_w / s_w and x the cut table tau - mu_t (the formulas, their derivatives and the Newton
-steps: :mod:`manyjudges.truth.ordinal`). Both steps raise the same probit log-likelihood, built on
+steps: :mod:`manyjudges.truth.methods.ordinal.estimator`). Both steps raise the same probit log-likelihood, built on
 the same bin edges and log-intervals: the judge step each judge's concave f_w over (a_w, d_w)
 (:func:`newton_m_step`); the shared step, with the judges held, sum_w f_w over the class locations
 and cut points, on the free coordinates of the cut table (mu_1..mu_{K-2}, tau on its sum-zero plane),

@@ -40,7 +40,7 @@ of E-steps (its posteriors after n iterations equal ours to 1e-8 where none of t
   1 - a[w] by subtraction; where EM drives accuracies to 0 or 1 (on the trec set about a hundred
   judges after ten iterations, as the priors head to (0.001, 0.999)) the two then part;
 - it stops when its loss gains less than ``tol`` per label, a fall included, and its loss counts
-  log p once per label instead of once per item (see :mod:`manyjudges.truth.dawid_skene`), so it
+  log p once per label instead of once per item (see :mod:`manyjudges.truth.methods.dawid_skene`), so it
   is not EM's objective;
 - it clips its returned posteriors at 1e-10 without renormalising them, and its ``skills_`` come
   from one more M-step than its posteriors;
@@ -54,7 +54,7 @@ import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
-from manyjudges.truth.dawid_skene import em_state, run_em
+from manyjudges.truth.methods.dawid_skene import em_state, run_em
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,7 +1,7 @@
-"""The EM of the ordinal Dawid-Skene model (:class:`~manyjudges.truth.ordinal.OrdinalDawidSkene`), on a flat state.
+"""The EM of the ordinal Dawid-Skene model (``OrdinalDawidSkene``, in this package), on a flat state.
 
-The model, its estimation and its references are in :mod:`manyjudges.truth.ordinal`; this module holds the EM
-map it iterates (start, E-step, M-step, the judges' Newton steps, the objective and the projection onto the
+The model, its estimation and its references are in :mod:`manyjudges.truth.methods.ordinal.estimator`; this module
+holds the EM map it iterates (start, E-step, M-step, the judges' Newton steps, the objective and the projection onto the
 parameters' domain).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scipy import sparse
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.posteriors import posteriors_from_log_joint
-from manyjudges.truth.ordinal_probit import (
+from manyjudges.truth.methods.ordinal.probit import (
     clip_to_box,
     default_cuts,
     log_probit_confusion,
@@ -25,7 +25,7 @@ from manyjudges.truth.ordinal_probit import (
 )
 
 if TYPE_CHECKING:
-    from manyjudges.truth.ordinal import OrdinalDawidSkene
+    from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
 
 __all__ = ["LAPSE_MAX", "LAPSE_START", "OrdinalEM"]
 

@@ -5,7 +5,7 @@ The protocol (the set's real labels, so no simulated judges), word for word as :
 1. Start from each item's first label in file order.
 2. Each round, fit the method on the labels bought so far and record its accuracy on the items with a
    truth, its estimated accuracy (the mean top posterior over the items) and the advice's expected gain
-   per label. The advice (:func:`manyjudges.truth.active.advise`, with the item-level stop ``stop``, the
+   per label. The advice (:func:`manyjudges.truth.active.advice.advise`, with the item-level stop ``stop``, the
    exploration share ``explore`` and the stop rule ``min_gain``, each default that of ``manyjudges truth
    next``) is asked for B = max(1, round(round_share * N)) labels, or for every label left when fewer
    than B are; the candidates are the items with labels left, each offered at most its labels left
@@ -33,7 +33,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.engine.errors import DataWarning
-from manyjudges.truth.active import DEFAULT_MIN_GAIN, DEFAULT_STOP, advise, fitted_confusions
+from manyjudges.truth.active.advice import DEFAULT_MIN_GAIN, DEFAULT_STOP, advise, fitted_confusions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.heldout import subset
 from manyjudges.truth.results import accuracy
@@ -103,7 +103,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
     method afresh each round (its posteriors and confusions are what the advice reads); ``item_cap``: at
     most this many labels per item per round (None: as many as the policy says it deserves); ``stop``,
     ``explore`` and ``min_gain``: the advice's item-level stop, exploration share and stop rule
-    (:func:`manyjudges.truth.active.advise`). Only the labels the advice names are bought; the replay
+    (:func:`manyjudges.truth.active.advice.advise`). Only the labels the advice names are bought; the replay
     ends when it names none or every label is bought.
     """
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")

@@ -7,7 +7,7 @@ Tseitlin, "Learning from Crowds with Crowd-Kit", JOSS 9(96), 2024; class ``Wawa`
 aggregation method in three steps, which this class follows:
 
 1. the majority vote m[i] = argmax_c n[i, c] (n[i, c]: item i's labels of class c), ties broken
-   by ``ties`` as in :class:`~manyjudges.truth.majority_vote.MajorityVote`;
+   by ``ties`` as in :class:`~manyjudges.truth.methods.majority_vote.MajorityVote`;
 2. each judge's agreement with it, skill[w] = #{w's labels e with label_e = m[item_e]} / #{w's labels};
 3. the vote weighted by those skills:
 
@@ -31,7 +31,7 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Options
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.majority_vote import agreement_rates, pick_classes, vote_shares
+from manyjudges.truth.methods.majority_vote import agreement_rates, pick_classes, vote_shares
 
 __all__ = ["WAWA_TIES", "Wawa"]
 
