@@ -39,9 +39,9 @@ import pandas as pd
 from scipy.special import expit
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
-from manyjudges.arena.human_win_rates import calibrated_win_rates
-from manyjudges.arena.rank_intervals import competition_ranks
+from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
+from manyjudges.arena.human.win_rates import calibrated_win_rates
+from manyjudges.arena.leaderboard.rank_intervals import competition_ranks
 
 N_MODELS, SD, VERBOSE, SWAY, N_UNITS, N_HUMAN, AGREE = 8, 0.6, (0, 1, 2), 1.5, 2000, 200, 0.8
 RATES, N_PROMPTS, N_LABELLED, AGREE_RATE = (0.2, 0.35, 0.5, 0.65, 0.8), 1000, 150, 0.85

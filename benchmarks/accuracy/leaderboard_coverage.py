@@ -35,9 +35,9 @@ import pandas as pd
 
 from benchmarks.harness.timing import write_tables
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.cells import HI_WINS, LO_WINS, TIE, cells_from_codes
-from manyjudges.arena.rank_intervals import competition_ranks
-from manyjudges.arena.ratings import ArenaBradleyTerry
+from manyjudges.arena.leaderboard.cells import HI_WINS, LO_WINS, TIE, cells_from_codes
+from manyjudges.arena.leaderboard.rank_intervals import competition_ranks
+from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry
 
 N_MODELS, SD, NU, N_VERDICTS, N_PROMPTS = 12, 0.6, 0.6, 2000, 40
 

@@ -88,8 +88,8 @@ import pandas as pd
 from scipy.stats import kendalltau, spearmanr
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
-from manyjudges.arena.judges import judge_measures
+from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
+from manyjudges.arena.judges.measures import judge_measures
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.sources.llmfao import verdicts_from_llmfao

@@ -42,7 +42,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.speed.leaderboard import simulate
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.state import LeaderboardState
+from manyjudges.arena.leaderboard.state import LeaderboardState
 
 METHODS = ["bradley_terry", "davidson", "elo", "crowd_bt", "judge_aware"]
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from manyjudges.arena.baseline_win_rates import baseline_win_rates
+from manyjudges.arena.winrate.baseline import baseline_win_rates
 
 
 def simulated(n_prompts: int, n_models: int, seed: int) -> pd.DataFrame:

@@ -16,8 +16,8 @@ from command import run_command
 from scipy.optimize import approx_fprime, minimize
 from scipy.special import expit
 
-from manyjudges.arena import length_controlled as lc
-from manyjudges.arena.baseline_win_rates import (
+from manyjudges.arena.winrate import length_controlled as lc
+from manyjudges.arena.winrate.baseline import (
     BaselineVerdicts,
     against_baseline,
     baseline_win_rates,
@@ -430,7 +430,7 @@ def test_on_a_terminal_win_rate_is_rounded_with_its_interval():
 
 
 def test_the_command_with_human_verdicts(capsys, tmp_path):
-    from manyjudges.arena.human_win_rates import verdicts_win_rates
+    from manyjudges.arena.human.win_rates import verdicts_win_rates
 
     llm = random_table(10)
     human = llm[llm["prompt"].isin(sorted(set(llm["prompt"]))[:12])].assign(judge="h")

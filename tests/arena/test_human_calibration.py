@@ -5,15 +5,15 @@ import pytest
 from scipy.optimize import minimize, minimize_scalar
 from scipy.special import expit
 
-from manyjudges.arena.human_calibration import (
+from manyjudges.arena.human.leaderboard import (
     HumanCalibratedLeaderboard,
     _model_sides,
     calibration_units,
     fit_calibrated_scores,
     lambda_cap,
 )
-from manyjudges.arena.human_win_rates import calibrated_win_rates, verdicts_win_rates
-from manyjudges.arena.leaderboard import Leaderboard
+from manyjudges.arena.human.win_rates import calibrated_win_rates, verdicts_win_rates
+from manyjudges.arena.leaderboard.estimator import Leaderboard
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 

@@ -5,7 +5,7 @@ import io
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
+from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
 from tests.arena.test_human_calibration import COLUMNS, simulated
 from tests.command import run_command
 

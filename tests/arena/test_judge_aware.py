@@ -9,10 +9,10 @@ import pytest
 from scipy.optimize import approx_fprime, minimize
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.cells import cell_table
-from manyjudges.arena.judge_aware import JudgeAware, judgments_of_cells
-from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
-from manyjudges.arena.judge_clusters import auto_clusters, cluster_weights, judge_weights
+from manyjudges.arena.judges.clusters import auto_clusters, cluster_weights, judge_weights
+from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
+from manyjudges.arena.leaderboard.cells import cell_table
+from manyjudges.arena.leaderboard.judge_aware import JudgeAware, judgments_of_cells
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.core.pairwise.judge_aware import (
@@ -84,8 +84,8 @@ def test_leaderboard_fit_is_the_scipy_maximum_of_the_written_out_likelihood():
 
 
 def test_objective_and_gradient_against_the_direct_loop():
-    from manyjudges.arena.cells import cell_table
-    from manyjudges.arena.judge_aware import judgments_of_cells
+    from manyjudges.arena.leaderboard.cells import cell_table
+    from manyjudges.arena.leaderboard.judge_aware import judgments_of_cells
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.core.pairwise.judge_aware import judge_aware_objective
 
@@ -328,7 +328,7 @@ def test_bad_verdict_row_is_named():
 
 
 def test_judge_aware_rating_is_registered():
-    from manyjudges.arena.leaderboard import LEADERBOARD_METHODS, make_rating
+    from manyjudges.arena.leaderboard.estimator import LEADERBOARD_METHODS, make_rating
 
     assert "judge_aware" in LEADERBOARD_METHODS
     assert isinstance(make_rating("judge_aware", {"clusters": "auto"}), JudgeAware)

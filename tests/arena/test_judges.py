@@ -18,12 +18,12 @@ from command import run_command
 from scipy.stats import binomtest
 from sklearn.metrics import cohen_kappa_score
 
-import manyjudges.arena.judges as judges_module
+import manyjudges.arena.judges.measures as judges_module
 from manyjudges.arena import judge_measures
-from manyjudges.arena.agreement_measures import effective_judges, majority_class, nominal_alpha
-from manyjudges.arena.judge_clusters import judge_weights
-from manyjudges.arena.judges import PRIOR_UNITS, shrunk_correlation
-from manyjudges.arena.wilson import wilson_interval
+from manyjudges.arena.judges.agreement import effective_judges, majority_class, nominal_alpha
+from manyjudges.arena.judges.clusters import judge_weights
+from manyjudges.arena.judges.measures import PRIOR_UNITS, shrunk_correlation
+from manyjudges.arena.judges.wilson import wilson_interval
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 PRD_JUDGES = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")

@@ -7,7 +7,7 @@ from scipy.optimize import minimize
 from scipy.stats import rankdata, spearmanr
 
 from manyjudges.arena import Leaderboard, bootstrap
-from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena.leaderboard.rank_intervals import competition_ranks, percentile_intervals
 
 WINNER_CODE = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
 
@@ -308,7 +308,7 @@ def test_the_progress_of_processes_counts_up_to_the_replicates():
 
 
 def test_a_replicate_error_in_a_worker_reaches_the_caller():
-    from manyjudges.arena.ratings import ArenaBradleyTerry
+    from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry
 
     class Fails(ArenaBradleyTerry):
         def fit_cells(self, cells, counts, start=None):
@@ -323,8 +323,8 @@ def test_a_replicate_error_in_a_worker_reaches_the_caller():
 
 def test_crowd_bt_replicates_by_newton_equal_scipys_lbfgsb_from_the_same_start():
     """A replicate's projected Newton fit against scipy's L-BFGS-B from the full-data fit (the former path)."""
-    from manyjudges.arena.cells import cell_table, unit_matrix
-    from manyjudges.arena.ratings import ArenaCrowdBT
+    from manyjudges.arena.leaderboard.cells import cell_table, unit_matrix
+    from manyjudges.arena.leaderboard.ratings import ArenaCrowdBT
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE
     from manyjudges.core.pairwise.crowd_bt import crowd_bt_objective

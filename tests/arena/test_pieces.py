@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.pieces import comparison_pieces, flat_replicates, one_sided_models, pieces_message
+from manyjudges.arena.leaderboard.pieces import comparison_pieces, flat_replicates, one_sided_models, pieces_message
 from manyjudges.arena.reader import read_arena_verdicts
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.engine.errors import DataError

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.state import LeaderboardState
+from manyjudges.arena.leaderboard.state import LeaderboardState
 from tests.arena.test_leaderboard import llmfao_verdicts, simulated_verdicts
 
 METHODS = ["bradley_terry", "davidson", "elo", "crowd_bt", "judge_aware"]

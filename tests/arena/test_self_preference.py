@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.arena.self_preference import SELF_PREFERENCE_COLUMNS, self_preference
+from manyjudges.arena.judges.self_preference import SELF_PREFERENCE_COLUMNS, self_preference
 
 HAND = pd.DataFrame(
     [("p1", "A", "A", "B", "model_a"), ("p1", "A", "B", "A", "model_b"), ("p1", "j", "A", "B", "model_b"),

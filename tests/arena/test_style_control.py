@@ -9,7 +9,7 @@ from scipy.optimize import approx_fprime, minimize, root
 from scipy.special import expit
 from scipy.stats import spearmanr
 
-from manyjudges.arena.leaderboard import Leaderboard
+from manyjudges.arena.leaderboard.estimator import Leaderboard
 from manyjudges.arena.length_preference import length_preference
 from manyjudges.arena.panel_simulation import PanelJudge, simulate_panel
 from manyjudges.arena.verdict_codes import code_verdicts

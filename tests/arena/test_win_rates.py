@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, READING_COLUMNS, leaderboard_table
+from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS, READING_COLUMNS, leaderboard_table
+from manyjudges.arena.leaderboard.win_rates import davidson_win_rate, elo_win_rate, logistic_win_rate
 from manyjudges.arena.summary import verdicts_summary
 from manyjudges.arena.verdict_codes import code_verdicts
-from manyjudges.arena.win_rates import davidson_win_rate, elo_win_rate, logistic_win_rate
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*absent from some bootstrap replicates")
 
@@ -58,8 +58,8 @@ def test_win_rates_equal_a_direct_loop(method, baseline):
     verdicts = VERDICTS.assign(judge=["j1", "j2"] * 7)
     board = Leaderboard(method, n_bootstrap=25, resample="prompts", ci=0.9, seed=2).fit(verdicts)
     data = code_verdicts(verdicts)
-    from manyjudges.arena.leaderboard import make_rating
-    from manyjudges.arena.win_rates import win_curve
+    from manyjudges.arena.leaderboard.estimator import make_rating
+    from manyjudges.arena.leaderboard.win_rates import win_curve
 
     curve = win_curve(make_rating(method), board.fit_)
     table = leaderboard_table(data, board.scores_.to_numpy(), board.replicates_, 0.9, curve, baseline)

@@ -87,7 +87,7 @@ def test_methods_lists_every_builtin_of_every_family(capsys):
     status, table, _ = run(capsys, "methods", "crowd")
     assert set(table["family"]) == {"crowd"}
     # the leaderboard's methods (arena leaderboard --method) are the arena section's
-    from manyjudges.arena.leaderboard import LEADERBOARD_METHODS
+    from manyjudges.arena.leaderboard.estimator import LEADERBOARD_METHODS
     status, table, _ = run(capsys, "methods", "arena")
     assert set(table["method"]) == set(LEADERBOARD_METHODS)
 

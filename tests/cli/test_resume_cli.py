@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.arena.self_preference import self_preference
+from manyjudges.arena.judges.self_preference import self_preference
 from tests.arena.test_leaderboard import llmfao_verdicts, simulated_verdicts
 from tests.arena.test_self_preference import HAND
 from tests.command import run_command

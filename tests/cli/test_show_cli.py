@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import bootstrap
-from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS
+from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS
 from manyjudges.cli.terminal import terminal_table, write_output
 from manyjudges.io.engine.table_text import write_tsv_to
 from tests.command import run_command

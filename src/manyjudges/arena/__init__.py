@@ -12,6 +12,8 @@ judges.
 - ``baseline_win_rates(verdicts, "gpt4")`` counts each model's win rate against a baseline model from
   the verdicts where the two met (AlpacaEval's, from ``p_b`` or the winners), with normal or prompt
   bootstrap intervals; ``control="length"`` gives AlpacaEval 2.0's length-controlled win rate.
+- ``HumanCalibratedLeaderboard().fit(llm_verdicts, human_verdicts)`` calibrates the leaderboard of many
+  LLM verdicts on a few human ones (prediction-powered inference, PPI++).
 - :func:`judge_measures` measures the judges: position bias, agreement with a reference and among
   themselves, shared errors and the effective number of independent judges.
 - ``JudgeAwareVerdicts().fit(verdicts).units_`` gives one verdict per (prompt, model pair) from a panel
@@ -23,6 +25,12 @@ judges.
   :func:`arena_judges` measures the judges. ``registry`` holds the leaderboard's methods.
 
 On the command line: ``manyjudges arena leaderboard|judges|verdicts|winrate``. Definitions: ``docs/methods.md``.
+
+The package's rooms: :mod:`manyjudges.arena.leaderboard` (the leaderboard and its ratings, style control,
+bootstrap, saved state and readings), :mod:`manyjudges.arena.judges` (the judges' measures, their clusters and
+the judge-aware verdicts), :mod:`manyjudges.arena.winrate` (win rates against a baseline model) and
+:mod:`manyjudges.arena.human` (the human-calibrated leaderboard and win rates); beside them the verdicts' codes
+and reader, the method names (``registry``), the simulators and the pipeline's modules.
 
 >>> import pandas as pd
 >>> from manyjudges.arena import Leaderboard
@@ -36,19 +44,20 @@ On the command line: ``manyjudges arena leaderboard|judges|verdicts|winrate``. D
 >>> list(board.columns)
 ['method', 'model', 'rank', 'score', 'ci_low', 'ci_high', 'rank_low', 'rank_high']
 """
-from manyjudges.arena.baseline_win_rates import baseline_win_rates, model_preferences
 from manyjudges.arena.data import arena_tables, read_reference, split_panel
-from manyjudges.arena.davidson import Davidson
 from manyjudges.arena.experiment import arena_judges, arena_leaderboards, bootstrap_seed
-from manyjudges.arena.judge_aware import JudgeAware
-from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts, judge_aware_verdicts
-from manyjudges.arena.judge_clusters import judge_weights
-from manyjudges.arena.judges import JudgeMeasures, judge_measures
-from manyjudges.arena.leaderboard import LEADERBOARD_METHODS, Leaderboard, bootstrap
+from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
+from manyjudges.arena.judges.clusters import judge_weights
+from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, judge_aware_verdicts
+from manyjudges.arena.judges.measures import JudgeMeasures, judge_measures
+from manyjudges.arena.leaderboard.davidson import Davidson
+from manyjudges.arena.leaderboard.estimator import LEADERBOARD_METHODS, Leaderboard, bootstrap
+from manyjudges.arena.leaderboard.judge_aware import JudgeAware
+from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating
 from manyjudges.arena.panel_simulation import PanelJudge, SimulatedPanel, simulate_panel
-from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating
 from manyjudges.arena.registry import ARENA_METHODS
 from manyjudges.arena.simulate import SimulatedArena, simulate_arena
+from manyjudges.arena.winrate.baseline import baseline_win_rates, model_preferences
 
 registry = ARENA_METHODS
 
@@ -59,6 +68,7 @@ __all__ = [
     "ArenaElo",
     "ArenaRating",
     "Davidson",
+    "HumanCalibratedLeaderboard",
     "JudgeAware",
     "JudgeAwareVerdicts",
     "JudgeMeasures",

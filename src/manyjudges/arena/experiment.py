@@ -4,10 +4,10 @@ A leaderboard per configured method, and the judge measures of the panel (agains
 when there is one); where a dataset asks for them, the style-controlled leaderboard (``control``), the win
 rates against a baseline (``baseline``) and the human-calibrated leaderboard (``human``).
 
-The leaderboard of each method is :class:`manyjudges.arena.leaderboard.Leaderboard` (its scores, ranks
+The leaderboard of each method is :class:`manyjudges.arena.leaderboard.estimator.Leaderboard` (its scores, ranks
 and bootstrap percentile intervals) on the panel's verdicts; the bootstrap of method ``m`` on dataset
 ``d`` draws from ``numpy.random.default_rng(bootstrap_seed(seed, d, m))``, so each table can be
-recomputed alone. The judge measures are :func:`manyjudges.arena.judges.judge_measures`.
+recomputed alone. The judge measures are :func:`manyjudges.arena.judges.measures.judge_measures`.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.baseline_win_rates import baseline_win_rates
-from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
-from manyjudges.arena.judges import JudgeMeasures, judge_measures
-from manyjudges.arena.leaderboard import LEADERBOARD_COLUMNS, Leaderboard
+from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
+from manyjudges.arena.judges.measures import JudgeMeasures, judge_measures
+from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS, Leaderboard
 from manyjudges.arena.length_preference import length_preference
+from manyjudges.arena.winrate.baseline import baseline_win_rates
 from manyjudges.core.random_streams import rng_for
 from manyjudges.io.tables.verdicts import check_features, feature_names
 
@@ -85,7 +85,7 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
 
 def arena_judges(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None, level: float = 0.95,
                  length: str | None = None) -> JudgeMeasures:
-    """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.arena.judges.judge_measures`).
+    """Return the judge measures of the panel's ``verdicts`` (:func:`~manyjudges.arena.judges.measures.judge_measures`).
 
     They are against ``reference`` when it has rows (an empty reference table is no reference). With
     ``length``, the name of an answer feature of the verdicts (columns ``NAME_a, NAME_b``), the judges table
@@ -117,7 +117,7 @@ def arena_controlled(verdicts: pd.DataFrame, control: Sequence[str], dataset: st
     """Return the style-controlled ``bradley_terry`` leaderboard of ``verdicts`` and its coefficients table.
 
     ``control`` names answer features of the verdicts (columns ``NAME_a, NAME_b``;
-    :mod:`manyjudges.arena.style`); the bootstrap's seed is :func:`bootstrap_seed` (``seed``, ``dataset``,
+    :mod:`manyjudges.arena.leaderboard.style`); the bootstrap's seed is :func:`bootstrap_seed` (``seed``, ``dataset``,
     ``"controlled"``). Returns (the leaderboard table, ``feature, coefficient, ci_low, ci_high``).
     """
     board = Leaderboard("bradley_terry", n_bootstrap=int(n_bootstrap), resample=resample, ci=float(ci),
@@ -135,7 +135,7 @@ def arena_winrate(verdicts: pd.DataFrame, baseline: str, control: Sequence[str],
                   n_bootstrap: int = 1000, ci: float = 0.95) -> pd.DataFrame:
     """Return each model's win rate against ``baseline``.
 
-    They are :func:`~manyjudges.arena.baseline_win_rates.baseline_win_rates`, length-controlled when
+    They are :func:`~manyjudges.arena.winrate.baseline.baseline_win_rates`, length-controlled when
     ``control`` names the feature ``length`` (AlpacaEval 2.0's GLM takes the answers' length, no other
     feature); the prompt bootstrap's seed is :func:`bootstrap_seed` (``seed``, ``dataset``, ``"winrate"``).
     """
@@ -178,7 +178,7 @@ def arena_human(verdicts: pd.DataFrame, reference: pd.DataFrame, share: float, d
 
     The panel's ``verdicts`` are the LLM verdicts; the reference's on a seeded ``share`` of the units both
     judged (:func:`human_share`) the human ones
-    (:class:`~manyjudges.arena.human_calibration.HumanCalibratedLeaderboard`,
+    (:class:`~manyjudges.arena.human.leaderboard.HumanCalibratedLeaderboard`,
     sandwich intervals, ``n_bootstrap`` normal draws for the ranks seeded by :func:`bootstrap_seed`
     (``seed``, ``dataset``, ``"human"``)).
     """

@@ -1,4 +1,4 @@
-"""Figures of a panel of LLM judges (:func:`manyjudges.arena.judges.judge_measures`).
+"""Figures of a panel of LLM judges (:func:`manyjudges.arena.judges.measures.judge_measures`).
 
 The position bias of each judge with its Wilson interval, and a heatmap of the judges' pairwise
 agreement or error correlation.

@@ -2,7 +2,7 @@
 
 One style-controlled Bradley-Terry fit (:func:`~manyjudges.core.pairwise.covariates.fit_covariate_bt`) on
 all verdicts, with one covariate per judge j: d_i [judge_i = j], d_i the verdict's standardised
-normalised length difference (:func:`~manyjudges.arena.style.covariates`, over the whole table), so
+normalised length difference (:func:`~manyjudges.arena.leaderboard.style.covariates`, over the whole table), so
 
     P(model_a beats model_b in verdict i) = sigma(s_a - s_b + gamma_{judge_i} d_i)
 
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from manyjudges.arena.style import code_with_features, covariates
+from manyjudges.arena.leaderboard.style import code_with_features, covariates
 from manyjudges.core.pairwise.covariates import covariate_hessian, fit_covariate_bt
 
 __all__ = ["LENGTH_COLUMNS", "MIN_VERDICTS", "length_preference"]

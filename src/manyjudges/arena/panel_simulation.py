@@ -20,7 +20,7 @@ the whole panel (:func:`simulate_panel`):
     eta_j = 1 is faithful and 0.5 a coin;
   - ``"true_winner"``: each unit has one true winner, model_1 with probability sigma(s_1 - s_2) (Bradley and
     Terry 1952), shared by every judge; a judge shown f first names f with logit P = +-logit(eta_j) + b_j + w_j
-    (+ when f is the true winner), the judge model of :mod:`manyjudges.arena.judge_aware_verdicts`;
+    (+ when f is the true winner), the judge model of :mod:`manyjudges.arena.judges.judge_aware_verdicts`;
 
 - **shared errors** (cliques): a judge with ``copy_of`` gives, with probability ``copy_rate``, the verdict of
   an earlier judge on the same unit and order (a clique is judges copying one judge);

@@ -6,7 +6,7 @@ in both orders; shown first f and second g, it names f with
 
     logit P = +-logit(eta_j) + gamma_j      (+ when f is the true winner),
 
-the judge model of :mod:`manyjudges.arena.judge_aware_verdicts`. A judge that is a copy of another
+the judge model of :mod:`manyjudges.arena.judges.judge_aware_verdicts`. A judge that is a copy of another
 (``copy_of``) gives, with probability ``copy_rate``, the other's verdict on the same unit and order
 (a shared error), else its own draw. A verdict is turned into a tie with probability ``tie_rate``.
 

@@ -12,7 +12,7 @@ numerically when every id is a digit string, else by code point), so the codes, 
 computed from them, do not depend on the order of the rows. Two views of the same coding:
 
 - :func:`code_verdicts`, one row per verdict (:class:`ArenaVerdicts`, rows in a canonical order),
-  which the leaderboard sums into cells (:mod:`manyjudges.arena.cells`);
+  which the leaderboard sums into cells (:mod:`manyjudges.arena.leaderboard.cells`);
 - :func:`code_units`, several tables (a panel's and a reference's) on one shared coding of their
   **units** (prompt, unordered model pair), each verdict classed **as shown** (0 = the answer shown
   first wins, 1 = the one shown second, 2 = tie) and **canonically** (0 = ``model_1`` wins,

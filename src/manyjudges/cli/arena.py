@@ -217,7 +217,7 @@ def cmd_arena_convert(args: argparse.Namespace) -> pd.DataFrame:
 
 def cmd_arena_judges(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena judges``: the judges table, and the pairs and summary tables when asked for."""
-    from manyjudges.arena.judges import judge_measures
+    from manyjudges.arena.judges.measures import judge_measures
 
     if not 0.0 < args.ci < 1.0:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
@@ -243,9 +243,9 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
 
 def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard``: one score per model, with bootstrap intervals."""
-    from manyjudges.arena.leaderboard import READING_COLUMNS, Leaderboard, leaderboard_table, make_rating
+    from manyjudges.arena.leaderboard.estimator import READING_COLUMNS, Leaderboard, leaderboard_table, make_rating
+    from manyjudges.arena.leaderboard.win_rates import win_curve
     from manyjudges.arena.verdict_codes import code_verdicts
-    from manyjudges.arena.win_rates import win_curve
 
     if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
         if args.resume or args.save_state:
@@ -300,7 +300,7 @@ def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: An
     With ``state`` (``--resume``), the board takes the verdicts after the state's, and ``--baseline`` is checked
     on all of them.
     """
-    from manyjudges.arena.leaderboard import baseline_code
+    from manyjudges.arena.leaderboard.estimator import baseline_code
 
     show_summary(args, verdicts)
     try:
@@ -317,7 +317,7 @@ def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: An
 
 def cmd_arena_verdicts(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena verdicts``: the units table, and the judges table for ``--judges``."""
-    from manyjudges.arena.judge_aware_verdicts import JudgeAwareVerdicts
+    from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts
 
     model = JudgeAwareVerdicts()
     try:  # a bad parameter name or value fails before the data is read

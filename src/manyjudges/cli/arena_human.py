@@ -1,7 +1,7 @@
 """``manyjudges arena leaderboard --human FILE``: a leaderboard of LLM verdicts calibrated on a few human verdicts.
 
 The options are added to the leaderboard verb by :func:`add_human_options`; :func:`cmd_human_leaderboard`
-runs :class:`~manyjudges.arena.human_calibration.HumanCalibratedLeaderboard` (prediction-powered inference,
+runs :class:`~manyjudges.arena.human.leaderboard.HumanCalibratedLeaderboard` (prediction-powered inference,
 PPI++) and writes its table, its one-row summary (``--human-summary``) and one line on stderr.
 """
 from __future__ import annotations
@@ -102,7 +102,7 @@ def human_line(summary: pd.DataFrame) -> str:
 
 def _human_line_number(args: argparse.Namespace, llm: pd.DataFrame, human: pd.DataFrame) -> int | None:
     """Return the file line of the first human verdict whose unit has no LLM verdict (a canonical file), or None."""
-    from manyjudges.arena.human_calibration import units_without_llm
+    from manyjudges.arena.human.leaderboard import units_without_llm
 
     canonical = args.source == "arena" and Path(args.human).is_file() and Path(args.human).suffix != ".json"
     rows = units_without_llm(llm, human)
@@ -111,7 +111,7 @@ def _human_line_number(args: argparse.Namespace, llm: pd.DataFrame, human: pd.Da
 
 def cmd_human_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard VERDICTS --human HUMAN``: the calibrated table and its summary."""
-    from manyjudges.arena.human_calibration import HumanCalibratedLeaderboard
+    from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.cli.arena import read_verdicts_table
     from manyjudges.cli.arena_show import check_show_options, scores_figure, show_summary, write_shown

@@ -1,8 +1,8 @@
 """``manyjudges arena leaderboard --save-state FILE`` and ``--resume FILE``: a leaderboard that takes more verdicts.
 
 ``--save-state FILE`` writes what the fit needs to take more verdicts
-(:class:`~manyjudges.arena.state.LeaderboardState`); ``--resume FILE`` reads such a state and fits its
-verdicts and VERDICTS together (:meth:`~manyjudges.arena.leaderboard.Leaderboard.partial_fit`): the same
+(:class:`~manyjudges.arena.leaderboard.state.LeaderboardState`); ``--resume FILE`` reads such a state and fits its
+verdicts and VERDICTS together (:meth:`~manyjudges.arena.leaderboard.estimator.Leaderboard.partial_fit`): the same
 table as one pass over all of them. ``manyjudges arena judges --judge-models`` (self-preference) is
 :func:`judge_models_option`.
 """
@@ -94,7 +94,7 @@ def load_resume(args: argparse.Namespace, rating: Any) -> Any:
 
     Called before VERDICTS are read; a missing or foreign file, or a state of another method, is a CommandError.
     """
-    from manyjudges.arena.state import LeaderboardState
+    from manyjudges.arena.leaderboard.state import LeaderboardState
 
     save = getattr(args, "save_state", None)
     if save and (save == "-" or save in (args.output, args.plot, args.html, getattr(args, "judges", None))):
@@ -131,12 +131,12 @@ def save_state(args: argparse.Namespace, board: Any) -> None:
 
 
 def with_self_preference(judges: Any, verdicts: Any, judge_models: dict[str, str], ci: float) -> Any:
-    """Return the judges table with :data:`~manyjudges.arena.self_preference.SELF_PREFERENCE_COLUMNS` joined on.
+    """Return the judges table with :data:`~manyjudges.arena.judges.self_preference.SELF_PREFERENCE_COLUMNS` joined on.
 
     The columns are added when some judge is a contestant (``judge_models``, or a model of its name); else
     the table is returned as it is. A ``--judge-models`` entry naming no judge or no model is a CommandError.
     """
-    from manyjudges.arena.self_preference import SELF_PREFERENCE_COLUMNS, self_preference
+    from manyjudges.arena.judges.self_preference import SELF_PREFERENCE_COLUMNS, self_preference
 
     try:
         found = self_preference(verdicts, judge_models, ci)

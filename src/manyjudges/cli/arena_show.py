@@ -116,8 +116,8 @@ def scores_figure(table: pd.DataFrame, method: str) -> Any:
 
 def leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespace, notes: list[str]) -> str:
     """Return the ``--html`` page of ``arena leaderboard``: what was read, the table, the figures."""
-    from manyjudges.arena.judge_aware import verdicts_of_codes
-    from manyjudges.arena.judges import judge_measures
+    from manyjudges.arena.judges.measures import judge_measures
+    from manyjudges.arena.leaderboard.judge_aware import verdicts_of_codes
     from manyjudges.arena.page import figures_missing, html_page, leaderboard_figures
     from manyjudges.arena.summary import verdicts_summary
 

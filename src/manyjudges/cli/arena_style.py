@@ -1,7 +1,7 @@
 """The arena verbs' style options: ``leaderboard --control/--coefficients`` and ``judges --length``.
 
 ``manyjudges arena leaderboard --control length,bold`` rates the models with the answers' features held
-fixed (:mod:`manyjudges.arena.style`; ``--method bradley_terry`` only) and ``--coefficients FILE`` writes
+fixed (:mod:`manyjudges.arena.leaderboard.style`; ``--method bradley_terry`` only) and ``--coefficients FILE`` writes
 each feature's coefficient with its bootstrap interval; ``manyjudges arena judges`` adds each judge's
 length preference (:mod:`manyjudges.arena.length_preference`) when the verdicts have a length feature.
 """
@@ -32,7 +32,7 @@ def add_control_options(p: argparse.ArgumentParser) -> None:
 
 def check_control_options(args: argparse.Namespace, rating: Any) -> tuple[str, ...] | None:
     """Return the ``--control`` features (None without); refuse bad combinations before the data is read."""
-    from manyjudges.arena.leaderboard import CONTROL_METHODS
+    from manyjudges.arena.leaderboard.estimator import CONTROL_METHODS
 
     coefficients = getattr(args, "coefficients", None)
     if args.control is None:
@@ -58,7 +58,7 @@ def fit_controlled(board: Any, frame: pd.DataFrame, args: argparse.Namespace, pr
 
     A ValueError (a feature the verdicts lack, a constant one, a bad value) is a DataError naming ``where``.
     """
-    from manyjudges.arena.leaderboard import baseline_code
+    from manyjudges.arena.leaderboard.estimator import baseline_code
     from manyjudges.arena.verdict_codes import code_verdicts
 
     try:

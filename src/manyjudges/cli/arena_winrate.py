@@ -1,6 +1,6 @@
 """``manyjudges arena winrate``: each model's win rate against a baseline model, AlpacaEval's, length-controlled on ask.
 
-The library is :mod:`manyjudges.arena.baseline_win_rates`; this module adds the verb's options, reads the
+The library is :mod:`manyjudges.arena.winrate.baseline`; this module adds the verb's options, reads the
 verdicts with their extra columns (``p_b``, answer features ``NAME_a, NAME_b``), says what was read and
 returns the table.
 """
@@ -55,7 +55,7 @@ def winrate_read(frame: pd.DataFrame, source: str) -> str:
 
 def cmd_arena_winrate(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena winrate``: the win rates against ``--baseline``, best first."""
-    from manyjudges.arena.baseline_win_rates import baseline_win_rates
+    from manyjudges.arena.winrate.baseline import baseline_win_rates
     from manyjudges.cli.arena import read_verdicts_table
     from manyjudges.cli.arena_show import source_name
 
@@ -104,10 +104,10 @@ def _check_human(args: argparse.Namespace) -> None:
 def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
     """Return the human-calibrated win rates of ``--human``.
 
-    They are :func:`~manyjudges.arena.human_win_rates.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
+    They are :func:`~manyjudges.arena.human.win_rates.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
     """
-    from manyjudges.arena.baseline_win_rates import model_preferences
-    from manyjudges.arena.human_win_rates import verdicts_win_rates
+    from manyjudges.arena.human.win_rates import verdicts_win_rates
+    from manyjudges.arena.winrate.baseline import model_preferences
     from manyjudges.cli.arena import read_verdicts_table
 
     human = read_verdicts_table(args, [args.human], extras=True)

@@ -2,7 +2,7 @@
 
 Dubois, Galambosi, Liang and Hashimoto, "Length-Controlled AlpacaEval: A Simple Way to Debias Automatic
 Evaluators" (2024), alpaca_eval's ``metrics/glm_winrate.py``. For model m against baseline b, verdict i,
-with p_i the probability that m's answer is the better (:mod:`~manyjudges.arena.baseline_win_rates`):
+with p_i the probability that m's answer is the better (:mod:`~manyjudges.arena.winrate.baseline`):
 
     logit P_i = theta_m + phi_m tanh(delta_i / sd_m(delta)) + psi_m gamma_i
 

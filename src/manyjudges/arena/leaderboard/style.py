@@ -12,7 +12,7 @@ moves per standard deviation of the feature's normalised difference.
 
 The fit is per verdict, not per cell: every verdict is its own cell (:func:`verdict_cells`: the cell's
 ``judge`` code is the verdict's position in canonical order), so the leaderboard's units
-(:func:`~manyjudges.arena.cells.unit_matrix`) and its seeded draws give each replicate's verdict weights,
+(:func:`~manyjudges.arena.leaderboard.cells.unit_matrix`) and its seeded draws give each replicate's verdict weights,
 replicate r the same draw of units as the uncontrolled leaderboard's replicate r
 (:func:`controlled_replicates`).
 """
@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaRating, RatingFit
-from manyjudges.arena.replicates import fit_counts
+from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.replicates import fit_counts
 from manyjudges.arena.verdict_codes import (
     ArenaVerdicts,
     check_bothbad,
@@ -42,7 +42,7 @@ from manyjudges.io.tables.verdicts import check_features
 __all__ = ["COEFFICIENT_COLUMNS", "ControlledBradleyTerry", "check_control", "code_with_features",
            "coefficient_table", "controlled_replicates", "covariates", "verdict_cells"]
 
-#: the columns of :attr:`~manyjudges.arena.leaderboard.Leaderboard.coefficients_`
+#: the columns of :attr:`~manyjudges.arena.leaderboard.estimator.Leaderboard.coefficients_`
 COEFFICIENT_COLUMNS = ["feature", "coefficient", "ci_low", "ci_high"]
 
 
@@ -173,9 +173,9 @@ def controlled_replicates(rating: ControlledBradleyTerry, cells: Cells, units: s
 
     Replicate r draws ``rng.integers(0, n_units, n_units)`` (``rng = numpy.random.default_rng(seed)``,
     one draw per replicate in order: the leaderboard's draws), its verdict weights are ``units`` (the
-    (verdicts, units) matrix of :func:`~manyjudges.arena.cells.unit_matrix`, each verdict its own cell)
+    (verdicts, units) matrix of :func:`~manyjudges.arena.leaderboard.cells.unit_matrix`, each verdict its own cell)
     times the units' multiplicities, and its fit starts from the
-    full-data fit (:func:`~manyjudges.arena.replicates.fit_counts`: a model absent from the replicate
+    full-data fit (:func:`~manyjudges.arena.leaderboard.replicates.fit_counts`: a model absent from the replicate
     is NaN there, the others' mean kept at their full-data mean). One process.
     """
     rng = np.random.default_rng(seed)

@@ -36,7 +36,7 @@ Hessian inverted on the sum-zero subspace); rank and win-rate intervals are perc
 replicates resampling the labelled and the unlabelled units separately (n of n, N of N), each refitted
 with the full-data lambda; all intervals are percentiles over them.
 
-**Win rates** (:func:`~manyjudges.arena.human_win_rates.calibrated_win_rates`): per model, the PPI++ mean
+**Win rates** (:func:`~manyjudges.arena.human.win_rates.calibrated_win_rates`): per model, the PPI++ mean
 of its preference p over the baseline on the (prompt) units where it met the baseline.
 """
 from __future__ import annotations
@@ -51,10 +51,10 @@ from scipy.linalg import null_space
 from scipy.special import expit
 from scipy.stats import norm
 
-from manyjudges.arena.calibration_units import CalibrationUnits, calibration_units, units_without_llm
-from manyjudges.arena.leaderboard import baseline_code, leaderboard_table
+from manyjudges.arena.human.units import CalibrationUnits, calibration_units, units_without_llm
+from manyjudges.arena.leaderboard.estimator import baseline_code, leaderboard_table
+from manyjudges.arena.leaderboard.win_rates import logistic_win_rate
 from manyjudges.arena.verdict_codes import BOTHBAD_RULES, code_verdicts
-from manyjudges.arena.win_rates import logistic_win_rate
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, worth
@@ -267,7 +267,7 @@ class HumanCalibratedLeaderboard(Estimator):
     Attributes
     ----------
     table_ : pandas.DataFrame
-        The leaderboard's columns (:func:`~manyjudges.arena.leaderboard.leaderboard_table`; ``verdicts``
+        The leaderboard's columns (:func:`~manyjudges.arena.leaderboard.estimator.leaderboard_table`; ``verdicts``
         counts LLM verdicts), then ``human_verdicts``.
     summary_ : pandas.DataFrame
         One row: :data:`SUMMARY_COLUMNS`.

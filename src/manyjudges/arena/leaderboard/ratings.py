@@ -1,10 +1,10 @@
 """Model ratings of an arena from its cell counts: Bradley-Terry with ties, Elo, Crowd-BT.
 
 Every rating follows one contract: ``Rating(**params).fit_cells(cells, counts, start=None)`` on
-the verdicts' :class:`~manyjudges.arena.cells.Cells` and their (float) counts returns a
+the verdicts' :class:`~manyjudges.arena.leaderboard.cells.Cells` and their (float) counts returns a
 :class:`RatingFit` whose ``scores`` are one per model, higher = better, on the scale the class
 states (the leaderboard centres them to mean 0). ``start`` is the full-data fit, from which a
-bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.arena.davidson`.
+bootstrap replicate's fit starts. The Davidson model is in :mod:`manyjudges.arena.leaderboard.davidson`.
 """
 from __future__ import annotations
 

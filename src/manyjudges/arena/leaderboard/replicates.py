@@ -1,7 +1,7 @@
 """A leaderboard's fits from cell counts: the full data's and each bootstrap replicate's, on every core.
 
 :func:`fit_counts` fits a rating to cell counts and centres its scores; :func:`bootstrap_replicates`
-draws the replicates (:mod:`manyjudges.arena.leaderboard` says how) and fits them, replicate 0 here and
+draws the replicates (:mod:`manyjudges.arena.leaderboard.estimator` says how) and fits them, replicate 0 here and
 the others in forked worker processes when they would take long, bit for bit the serial numbers.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from manyjudges.arena.ratings import ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.pairwise.cells import Cells
 

@@ -110,10 +110,10 @@ def flat_replicates(replicates: np.ndarray, tolerance: float = 1e-12) -> np.ndar
 def check_rateable(cells: Cells, counts: np.ndarray) -> None:
     """Refuse cells whose comparison graph is in several pieces; warn of models that only won or only lost.
 
-    A ValueError (:func:`~manyjudges.arena.pieces.pieces_message`: scores of different pieces are not
+    A ValueError (:func:`~manyjudges.arena.leaderboard.pieces.pieces_message`: scores of different pieces are not
     comparable) names the pieces. A warning names the models that won every verdict they were in, or lost
     every one (no finite maximum-likelihood score: the ridge or the prior holds theirs;
-    :mod:`manyjudges.arena.pieces`). Both are read from the cells with a positive count (a cell is a judged
+    :mod:`manyjudges.arena.leaderboard.pieces`). Both are read from the cells with a positive count (a cell is a judged
     pair and its outcome, :data:`~manyjudges.core.pairwise.cells.LO_WINS` = 0, ``HI_WINS`` = 1, ``TIE`` = 2,
     the winner codes with ``lo`` as model_a), which hold the same pairs and outcomes as the verdicts.
     """
@@ -136,7 +136,7 @@ def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates:
                            ) -> pd.DataFrame:
     """Return the leaderboard table with the intervals of models whose replicates are flat emptied, with a warning.
 
-    A model whose replicate scores are fewer than two or all equal (:func:`~manyjudges.arena.pieces.flat_replicates`:
+    A model whose replicate scores are fewer than two or all equal (:func:`flat_replicates`:
     one unit to resample, every unit alike, a model in at most one replicate) would get a zero-width
     interval (and ``rank_low == rank_high``) that the data does not support: its ``ci_low, ci_high,
     rank_low, rank_high`` are left empty (NaN) instead, and a warning names the models.

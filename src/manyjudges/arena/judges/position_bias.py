@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.wilson import wilson_interval
+from manyjudges.arena.judges.wilson import wilson_interval
 
 __all__ = ["class_shares", "position_bias"]
 
@@ -53,7 +53,7 @@ def position_bias(judge: np.ndarray, unit: np.ndarray, shown: np.ndarray, swappe
         - ``verdicts``: the judge's verdicts; ``decisive``: those that are not ties;
         - ``first_win_rate`` = (verdicts won by the answer shown first) / ``decisive``, NaN without a
           decisive verdict; 0.5 is no position bias; ``first_win_low``, ``first_win_high``: its Wilson
-          score interval at ``level`` (:func:`~manyjudges.arena.wilson.wilson_interval`);
+          score interval at ``level`` (:func:`~manyjudges.arena.judges.wilson.wilson_interval`);
         - ``flip_pairs``: the units the judge saw in both orders (at least one verdict with model_1
           shown first and one with model_2 shown first);
         - ``flip_rate``: the mean over those units of 1 - sum_c f_c r_c / (F R), with f_c (r_c) the

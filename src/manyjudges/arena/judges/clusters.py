@@ -14,16 +14,16 @@ the weight n_eff / n with Kish's effective size
 
 (Kish, L. (1965), Survey Sampling, Wiley, section 5.4: the design effect 1 + (m - 1) rho of a
 cluster of m units with intraclass correlation rho; the same formula as the panel's
-``effective_judges`` of :func:`~manyjudges.arena.judges.judge_measures`), so the cluster's
+``effective_judges`` of :func:`~manyjudges.arena.judges.measures.judge_measures`), so the cluster's
 verdicts count as n_eff independent judges' verdicts: n copies of one judge (rho = 1) count as
 one judge, n independent judges (rho = 0) as n. rho is the mean of the finite error correlations
-of the cluster's pairs (:func:`~manyjudges.arena.judges.judge_measures`'s ``pairs``: Pearson's
+of the cluster's pairs (:func:`~manyjudges.arena.judges.measures.judge_measures`'s ``pairs``: Pearson's
 correlation of the two judges' errors on their common units, against a reference when there is
 one, else against the majority of the other judges), clipped to [0, 1] (a negative correlation
 does not up-weight), 0 when no pair has a finite correlation; or a fixed ``rho`` for every cluster.
 
 ``"auto"`` joins two judges on their correlation shrunk toward 0 by the units behind it,
-``error_correlation_shrunk`` = r m / (m + m0) (:func:`~manyjudges.arena.judges.shrunk_correlation`:
+``error_correlation_shrunk`` = r m / (m + m0) (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`:
 the posterior mean of the correlation under a normal prior at 0 worth m0 = ``prior_units`` units,
 r having a standard error of about 1 / sqrt(m)). Two judges that share 4 units and agree on them
 (r = 1) are not a cluster: 4 / (4 + m0) is far below the threshold; two that share 400 units with
@@ -40,7 +40,7 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.judges import PRIOR_UNITS, judge_measures
+from manyjudges.arena.judges.measures import PRIOR_UNITS, judge_measures
 from manyjudges.arena.verdict_codes import judge_ids
 from manyjudges.core.parameters import Constraint, Interval, Options, check_values
 
@@ -86,7 +86,7 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
     clusters : mapping judge -> cluster name
         A judge that is not a key is a cluster of its own.
     pairs : pandas.DataFrame
-        ``judge_a, judge_b`` and ``column`` (:func:`~manyjudges.arena.judges.judge_measures`).
+        ``judge_a, judge_b`` and ``column`` (:func:`~manyjudges.arena.judges.measures.judge_measures`).
     rho : float, optional
         The error correlation of every cluster; None: each cluster's mean pair correlation, clipped
         to [0, 1] (0 without a finite one).
@@ -154,7 +154,7 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
         Verdicts of a reference, against which the errors are counted (default: each pair of judges
         against the majority of the other judges).
     prior_units : float
-        m0 of the shrunk error correlations (:func:`~manyjudges.arena.judges.shrunk_correlation`).
+        m0 of the shrunk error correlations (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
 
     Returns
     -------

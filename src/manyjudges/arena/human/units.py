@@ -3,7 +3,7 @@
 A unit is a prompt and an unordered model pair, its models in the natural order of the LLM verdicts'
 models; its LLM prediction is the mean outcome of the LLM's verdicts on it (every judge, both orders: the
 share won by the first model, a tie half), its human label the mean of the human verdicts on it, if any.
-Fitted by :mod:`manyjudges.arena.human_calibration`.
+Fitted by :mod:`manyjudges.arena.human.leaderboard`.
 """
 from __future__ import annotations
 

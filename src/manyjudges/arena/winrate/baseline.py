@@ -1,8 +1,8 @@
 """Each model's win rate against a baseline model, from the verdicts where it met the baseline (AlpacaEval's).
 
 Li, Zhang, Dubois et al., "AlpacaEval: An Automatic Evaluator of Instruction-following Models" (2023), and
-alpaca_eval's ``metrics/winrate.py`` (``get_winrate``). Not :mod:`~manyjudges.arena.win_rates`, which reads a
-fitted leaderboard's scores as win rates: here no model is fitted, the verdicts against the baseline are
+alpaca_eval's ``metrics/winrate.py`` (``get_winrate``). Not :mod:`~manyjudges.arena.leaderboard.win_rates`, which
+reads a fitted leaderboard's scores as win rates: here no model is fitted, the verdicts against the baseline are
 counted.
 
 Every verdict between a model m and the baseline b, in either order (m as model_a or as model_b), gives
@@ -20,7 +20,7 @@ won, 0 when b won, 1/2 for ``tie`` and ``tie (bothbad)``). Over the N verdicts o
 
 AlpacaEval prints percentages; these are fractions in [0, 1]. With ``control`` (a feature such as the
 answers' length), win_rate, se and the interval are the length-controlled ones
-(:mod:`~manyjudges.arena.length_controlled`): se the bootstrap replicates' sd with ``n_bootstrap > 0``,
+(:mod:`~manyjudges.arena.winrate.length_controlled`): se the bootstrap replicates' sd with ``n_bootstrap > 0``,
 else the delta-method sandwich se; discrete_win_rate stays the raw one, and ``raw_win_rate`` is added.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.stats import norm
 
-from manyjudges.arena import length_controlled as lc
+from manyjudges.arena.winrate import length_controlled as lc
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.io.tables.verdicts import MISSING, check_features, feature_names
 

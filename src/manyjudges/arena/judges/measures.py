@@ -25,14 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.agreement_measures import (
+from manyjudges.arena.judges.agreement import (
     cohen_kappa,
     effective_judges,
     majority_class,
     nominal_alpha,
     pearson,
 )
-from manyjudges.arena.position_bias import class_shares, position_bias
+from manyjudges.arena.judges.position_bias import class_shares, position_bias
 from manyjudges.arena.verdict_codes import check_verdicts, code_units
 
 __all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "PRIOR_UNITS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
@@ -164,10 +164,10 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     -------
     JudgeMeasures
         ``judges``: per judge (natural order) the position bias of
-        :func:`~manyjudges.arena.position_bias.position_bias` and, with a reference, ``n_matched``
+        :func:`~manyjudges.arena.judges.position_bias.position_bias` and, with a reference, ``n_matched``
         (the judge's verdicts on units the reference has), ``accuracy`` (the share of them in the
         reference's class, canonical orientation, ties a class of their own) and ``kappa`` (Cohen's
-        kappa of the same verdicts, three classes; :func:`~manyjudges.arena.agreement_measures.cohen_kappa`).
+        kappa of the same verdicts, three classes; :func:`~manyjudges.arena.judges.agreement.cohen_kappa`).
 
         ``pairs``: per pair of judges, ``n_common`` (the units both judged), ``agreement`` (the mean
         over those units of sum_c s_ac s_bc, s_jc the share of judge j's verdicts on the unit in class c:
@@ -184,14 +184,14 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         deviate from the others, not their shared errors against a truth: prefer a reference.
         ``error_correlation_shrunk`` = error_correlation x n_error_units / (n_error_units + m0), the
         correlation shrunk toward 0 by the evidence behind it (:func:`shrunk_correlation`): the one
-        the judges' clusters and weights use (:mod:`manyjudges.arena.judge_clusters`).
+        the judges' clusters and weights use (:mod:`manyjudges.arena.judges.clusters`).
 
         ``summary``: ``n_judges``, ``n_units`` (the units the judges judged), ``alpha``
         (Krippendorff's alpha, nominal, three classes, over the units, each verdict one value;
-        :func:`~manyjudges.arena.agreement_measures.nominal_alpha`), ``error_reference``
+        :func:`~manyjudges.arena.judges.agreement.nominal_alpha`), ``error_reference``
         (``reference`` or ``majority of the other judges``), ``mean_error_correlation`` (the mean of
         the pairs' finite error correlations, rho) and ``effective_judges`` = n / (1 + (n - 1) rho)
-        (Kish's design effect; :func:`~manyjudges.arena.agreement_measures.effective_judges`).
+        (Kish's design effect; :func:`~manyjudges.arena.judges.agreement.effective_judges`).
 
     Raises
     ------

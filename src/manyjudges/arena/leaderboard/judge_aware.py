@@ -29,9 +29,9 @@ and Beta(alpha, beta) = ``eta_prior``), with the analytic gradient
 
 minimised jointly by L-BFGS-B (:func:`~manyjudges.core.solvers.lbfgsb`), eta boxed in ``eta_bounds``,
 from the Bradley-Terry scores with the virtual item, eta = ``eta_init`` and gamma = 0, as
-:class:`~manyjudges.arena.ratings.ArenaCrowdBT` starts.
+:class:`~manyjudges.arena.leaderboard.ratings.ArenaCrowdBT` starts.
 
-Judges that share their errors are down-weighted (``clusters``; :mod:`manyjudges.arena.judge_clusters`):
+Judges that share their errors are down-weighted (``clusters``; :mod:`manyjudges.arena.judges.clusters`):
 each verdict of a cluster of n judges with mean error correlation rho counts n_eff / n =
 1 / (1 + (n - 1) rho) (Kish 1965), a weighted (composite) likelihood.
 """
@@ -44,9 +44,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.judge_clusters import CLUSTER_CONSTRAINTS, WEIGHT_COLUMNS, judge_weights
-from manyjudges.arena.judges import PRIOR_UNITS
-from manyjudges.arena.ratings import ArenaRating, RatingFit
+from manyjudges.arena.judges.clusters import CLUSTER_CONSTRAINTS, WEIGHT_COLUMNS, judge_weights
+from manyjudges.arena.judges.measures import PRIOR_UNITS
+from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
@@ -108,7 +108,7 @@ class JudgeAware(ArenaRating):
         Fit gamma (default); False fixes gamma = 0 (Crowd-BT, as ``crowd_bt``).
     clusters : None, "auto" or mapping
         A mapping judge -> cluster, or ``"auto"``, or None. Judges that share their errors,
-        down-weighted by Kish's n_eff / n (:func:`~manyjudges.arena.judge_clusters.judge_weights`);
+        down-weighted by Kish's n_eff / n (:func:`~manyjudges.arena.judges.clusters.judge_weights`);
         ``"auto"`` (default): clusters of judges whose error correlation (against the majority of the
         other judges) exceeds ``cluster_threshold``; None: every verdict counts 1.
     cluster_threshold : float
@@ -117,11 +117,11 @@ class JudgeAware(ArenaRating):
         A fixed within-cluster error correlation (None: each cluster's mean, from the data).
     prior_units : float
         m0 of the shrunk error correlations the clusters use
-        (:func:`~manyjudges.arena.judges.shrunk_correlation`).
+        (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
     gamma_reg : float
         Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
-        As :class:`~manyjudges.arena.ratings.ArenaCrowdBT`.
+        As :class:`~manyjudges.arena.leaderboard.ratings.ArenaCrowdBT`.
 
     Attributes
     ----------
@@ -134,7 +134,7 @@ class JudgeAware(ArenaRating):
     -----
     The defaults of ``clusters`` and ``gamma_reg`` were chosen leave-one-panel-out
     (``benchmarks/defaults/judge_aware.py``; ``docs/methods.md`` 6.9); ``cluster_threshold`` is the one chosen
-    for :class:`~manyjudges.arena.judge_aware_verdicts.JudgeAwareVerdicts`; ``prior_units`` (20) was chosen
+    for :class:`~manyjudges.arena.judges.judge_aware_verdicts.JudgeAwareVerdicts`; ``prior_units`` (20) was chosen
     leave-one-panel-out over twelve simulated sparse and clique panels (``--part sparse``).
 
     A bootstrap replicate is refitted from the full-data fit by projected Newton steps
@@ -201,7 +201,7 @@ def judge_table(judges: np.ndarray, fit: RatingFit, weights: pd.DataFrame | None
     """Return :data:`JUDGE_COLUMNS`: each judge's skill eta_j, position bias gamma_j, cluster and weight.
 
     ``fit.extra`` = (eta_1..eta_m, gamma_1..gamma_m) in the order of ``judges``; ``weights`` is
-    :func:`~manyjudges.arena.judge_clusters.judge_weights`' table (None: every judge its own cluster,
+    :func:`~manyjudges.arena.judges.clusters.judge_weights`' table (None: every judge its own cluster,
     weight 1). The position bias is on the log-odds scale (gamma_j of the module docstring).
     """
     assert fit.extra is not None

@@ -5,7 +5,7 @@ of its LLM verdicts, its human label the mean p of its human verdicts (p: 1 a wi
 the judge's soft preference). Per model, prediction-powered inference for a mean with power tuning
 (Angelopoulos, Duchi and Zrnic, "PPI++", 2023): :func:`~manyjudges.core.prediction_powered.ppi_mean`,
 labelled its units with a human verdict, unlabelled its other units; the interval is estimate +- z
-sqrt(variance). The leaderboard's calibration is :mod:`manyjudges.arena.human_calibration`.
+sqrt(variance). The leaderboard's calibration is :mod:`manyjudges.arena.human.leaderboard`.
 """
 from __future__ import annotations
 
@@ -93,9 +93,9 @@ def verdicts_win_rates(llm: pd.DataFrame, human: pd.DataFrame, baseline: str, ci
     """:func:`calibrated_win_rates` of two verdicts tables against ``baseline``.
 
     Each table's verdicts against the baseline become per-verdict preferences by
-    :func:`~manyjudges.arena.baseline_win_rates.model_preferences` (``p_b`` when the table has it, else the
+    :func:`~manyjudges.arena.winrate.baseline.model_preferences` (``p_b`` when the table has it, else the
     winner: 1, 0, a tie 1/2).
     """
-    from manyjudges.arena.baseline_win_rates import model_preferences
+    from manyjudges.arena.winrate.baseline import model_preferences
 
     return calibrated_win_rates(model_preferences(llm, baseline), model_preferences(human, baseline), ci, lam)

@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import expit
 
-from manyjudges.arena.davidson import Davidson
-from manyjudges.arena.ratings import ArenaElo, ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.davidson import Davidson
+from manyjudges.arena.leaderboard.ratings import ArenaElo, ArenaRating, RatingFit
 
 __all__ = ["WinCurve", "davidson_win_rate", "elo_win_rate", "logistic_win_rate", "win_curve", "win_rates"]
 

@@ -2,7 +2,7 @@
 
 A :class:`LeaderboardState` holds the method, its parameters and the ``bothbad`` rule; the models',
 prompts' and judges' names (natural order); the method's counted cells
-(:func:`~manyjudges.arena.cells.cell_table`) and their counts; each model's verdicts; the fit of the
+(:func:`~manyjudges.arena.leaderboard.cells.cell_table`) and their counts; each model's verdicts; the fit of the
 data (scores and ``extra``, the warm start of the next fit); and, when the fit had a bootstrap or its
 rating weighs each verdict by all of them (``judge_aware``'s clusters), the verdicts as codes (the
 bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes.ArenaVerdicts`).
@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from manyjudges.arena.ratings import ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.pairwise.cells import TIE, Cells, cells_from_codes
@@ -79,7 +79,7 @@ class LeaderboardState:
     Attributes
     ----------
     method : str
-        The rating's name (``RatingFit`` of :data:`~manyjudges.arena.leaderboard.LEADERBOARD_METHODS`).
+        The rating's name (``RatingFit`` of :data:`~manyjudges.arena.leaderboard.estimator.LEADERBOARD_METHODS`).
     params : dict
         The rating's parameters (:func:`jsonable_params`).
     bothbad : str

@@ -14,10 +14,10 @@ probability that the judge names the true winner when it has no order effect, an
 its log-odds towards the answer shown first (its position effect). With gamma_j = 0 this is the
 one-coin model of Dawid and Skene (1979) with a Bradley-Terry prior per unit, and a single verdict's
 probability is Crowd-BT's (Chen et al. 2013, eq 3: eta_j sigma(s_1 - s_2) + (1 - eta_j) sigma(s_2 - s_1));
-:mod:`manyjudges.arena.judge_aware` is the same judge model with a verdict-level Bradley-Terry
+:mod:`manyjudges.arena.leaderboard.judge_aware` is the same judge model with a verdict-level Bradley-Terry
 contest instead of a unit-level truth. A judge's verdicts on a unit (both orders, repeats) are
 independent given z_u; a tie is half a verdict each way. Each verdict's log-likelihood is weighted
-by its judge's Kish weight (:mod:`manyjudges.arena.judge_clusters`; 1 without clusters).
+by its judge's Kish weight (:mod:`manyjudges.arena.judges.clusters`; 1 without clusters).
 
 With L_ku = sum over u's verdicts of weight x log P(verdict | z_u = model_k) and D_u = s_1 - s_2,
 the marginal log-likelihood of unit u is logaddexp(log sigma(D_u) + L_1u, log sigma(-D_u) + L_2u),
@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, log_expit, logit
 
-from manyjudges.arena.judge_clusters import CLUSTER_CONSTRAINTS, judge_weights
-from manyjudges.arena.judges import PRIOR_UNITS
+from manyjudges.arena.judges.clusters import CLUSTER_CONSTRAINTS, judge_weights
+from manyjudges.arena.judges.measures import PRIOR_UNITS
 from manyjudges.arena.verdict_codes import check_verdicts, code_units
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
@@ -202,7 +202,7 @@ class JudgeAwareVerdicts(Estimator):
         Fit a position effect gamma_j per judge (default); False: gamma = 0.
     clusters : None, "auto" or mapping
         A mapping judge -> cluster, or ``"auto"``, or None. Judges sharing errors, weighted by Kish's
-        n_eff / n (:func:`~manyjudges.arena.judge_clusters.judge_weights`); default ``"auto"``; None:
+        n_eff / n (:func:`~manyjudges.arena.judges.clusters.judge_weights`); default ``"auto"``; None:
         every verdict weight 1.
     cluster_threshold : float
         The error correlation above which ``"auto"`` joins two judges (default 0.5).
@@ -210,7 +210,7 @@ class JudgeAwareVerdicts(Estimator):
         Fixed within-cluster error correlation (None: estimated).
     prior_units : float
         m0 of the shrunk error correlations the clusters use
-        (:func:`~manyjudges.arena.judges.shrunk_correlation`).
+        (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
     prior : {"strengths", "flat"}
         P(z_u = model_1) = sigma(s_1 - s_2) with fitted strengths (default), or 1/2.
     reg : float

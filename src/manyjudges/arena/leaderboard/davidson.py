@@ -9,7 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from manyjudges.arena.ratings import ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.core.pairwise.bradley_terry import check_mle_exists
 from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.pairwise.davidson import fit_davidson

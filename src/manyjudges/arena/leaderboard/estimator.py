@@ -1,7 +1,7 @@
 """An arena leaderboard: one score per model from all verdicts pooled, with bootstrap intervals.
 
 The verdicts table (``prompt, judge, model_a, model_b, winner``; ``model_a`` is the answer shown
-first; prompt and judge optional) is summed into cells (:mod:`manyjudges.arena.cells`) and
+first; prompt and judge optional) is summed into cells (:mod:`manyjudges.arena.leaderboard.cells`) and
 rated by one of :data:`LEADERBOARD_METHODS`. Scores are centred to mean 0 over the models, on
 the method's scale: natural-log strengths for ``bradley_terry``, ``davidson``, ``crowd_bt`` and
 ``judge_aware`` (exp(score_i - score_j) is the odds of i beating j), Elo points for ``elo``.
@@ -18,9 +18,9 @@ replicate is absent from it: its score and rank there are NaN, the others are fi
 among themselves, and the replicate's scores are shifted so that the present models' mean equals
 their mean in the full-data fit (with every model present that is mean 0, the usual
 normalisation). Intervals are percentile intervals over the replicates where the model is present
-(:func:`~manyjudges.arena.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
+(:func:`~manyjudges.arena.leaderboard.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
 A model whose replicate scores are fewer than two or all equal gets no interval (NaN), not a zero-width one.
-Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudges.arena.pieces`).
+Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudges.arena.leaderboard.pieces`).
 """
 from __future__ import annotations
 
@@ -33,14 +33,14 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from manyjudges.arena.cells import RESAMPLE_UNITS, cell_table, unit_matrix
-from manyjudges.arena.davidson import Davidson
-from manyjudges.arena.judge_aware import JudgeAware, judge_table
-from manyjudges.arena.pieces import check_rateable, named, without_flat_intervals
-from manyjudges.arena.rank_intervals import competition_ranks, percentile_intervals
-from manyjudges.arena.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
-from manyjudges.arena.replicates import bootstrap_replicates, fit_counts
-from manyjudges.arena.state import (
+from manyjudges.arena.leaderboard.cells import RESAMPLE_UNITS, cell_table, unit_matrix
+from manyjudges.arena.leaderboard.davidson import Davidson
+from manyjudges.arena.leaderboard.judge_aware import JudgeAware, judge_table
+from manyjudges.arena.leaderboard.pieces import check_rateable, named, without_flat_intervals
+from manyjudges.arena.leaderboard.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
+from manyjudges.arena.leaderboard.replicates import bootstrap_replicates, fit_counts
+from manyjudges.arena.leaderboard.state import (
     WARM_STARTED,
     LeaderboardState,
     check_without_units,
@@ -48,7 +48,7 @@ from manyjudges.arena.state import (
     state_of_fit,
     warm_start,
 )
-from manyjudges.arena.style import (
+from manyjudges.arena.leaderboard.style import (
     ControlledBradleyTerry,
     check_control,
     code_with_features,
@@ -57,8 +57,8 @@ from manyjudges.arena.style import (
     covariates,
     verdict_cells,
 )
+from manyjudges.arena.leaderboard.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.arena.verdict_codes import BOTHBAD_RULES, ArenaVerdicts, code_verdicts
-from manyjudges.arena.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
@@ -73,7 +73,7 @@ LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low"
 #: the columns :func:`leaderboard_table` adds after :data:`LEADERBOARD_COLUMNS`: verdict count and win rate
 READING_COLUMNS = ["verdicts", "win_rate", "win_low", "win_high"]
 
-#: the methods that take ``control`` (answer features held fixed: :mod:`manyjudges.arena.style`)
+#: the methods that take ``control`` (answer features held fixed: :mod:`manyjudges.arena.leaderboard.style`)
 CONTROL_METHODS = ("bradley_terry",)
 
 LEADERBOARD_METHODS = Registry("leaderboard", {
@@ -124,7 +124,7 @@ class Leaderboard(Estimator):
     control : sequence of str, optional
         Answer features to control for (``bradley_terry`` only, :data:`CONTROL_METHODS`): the verdicts
         table must have the columns ``NAME_a, NAME_b`` of each; the scores are then the style-controlled
-        ones (:mod:`manyjudges.arena.style`), the bootstrap fitted in this process (``n_jobs`` unused).
+        ones (:mod:`manyjudges.arena.leaderboard.style`), the bootstrap fitted in this process (``n_jobs`` unused).
 
     Attributes
     ----------
@@ -144,17 +144,17 @@ class Leaderboard(Estimator):
     judges_ : pandas.DataFrame or None
         The judges side table of the full-data fit: ``judge, skill, position_bias, cluster,
         cluster_size, rho, weight`` for ``judge_aware``
-        (:func:`~manyjudges.arena.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
+        (:func:`~manyjudges.arena.leaderboard.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
         None for the methods without judges.
     state_ : LeaderboardState or None
-        What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.state`; its
+        What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.leaderboard.state`; its
         ``save(path)`` writes it, ``LeaderboardState.load(path)`` reads it), with the verdicts when
         ``n_bootstrap`` > 0 or the rating weighs them; None when the rating's parameters cannot be written
         as JSON, or with ``control`` (a controlled fit is not resumed).
     coefficients_ : pandas.DataFrame or None
         With ``control``: ``feature, coefficient, ci_low, ci_high``, each feature's gamma (log-odds per
         standard deviation of its normalised difference) and its bootstrap percentile interval over the
-        scores' replicates (:func:`~manyjudges.arena.style.coefficient_table`); None without.
+        scores' replicates (:func:`~manyjudges.arena.leaderboard.style.coefficient_table`); None without.
     """
 
     _parameter_constraints = {
@@ -190,10 +190,10 @@ class Leaderboard(Estimator):
         ``verdicts`` is a verdicts table, or one coded already
         (:func:`~manyjudges.arena.reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
         Refused (ValueError): no verdicts (all ``tie (bothbad)`` left out), a comparison graph in several
-        pieces (:func:`~manyjudges.arena.pieces.check_rateable`).
+        pieces (:func:`~manyjudges.arena.leaderboard.pieces.check_rateable`).
         Warned of: models that only won or only lost, models absent from some replicates, and models
         whose replicates are flat, whose intervals are left empty
-        (:func:`~manyjudges.arena.pieces.without_flat_intervals`).
+        (:func:`~manyjudges.arena.leaderboard.pieces.without_flat_intervals`).
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
@@ -213,11 +213,11 @@ class Leaderboard(Estimator):
 
     def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
                     state: LeaderboardState | None = None) -> Leaderboard:
-        """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.state`).
+        """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.leaderboard.state`).
 
         ``state`` defaults to this leaderboard's own :attr:`state_` (the verdicts it was fitted on); without
         either, this is :meth:`fit`. Only the new verdicts are coded and counted; the refit of a convex
-        method (:data:`~manyjudges.arena.state.WARM_STARTED`) starts from the state's fit; the result equals
+        method (:data:`~manyjudges.arena.leaderboard.state.WARM_STARTED`) starts from the state's fit; the result equals
         :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state keeps
         every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
         parameters or another ``bothbad`` is a ValueError. A fit without a bootstrap keeps in its state only
@@ -282,7 +282,7 @@ class Leaderboard(Estimator):
 
     def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
                         progress: Callable[[int, int], None] | None) -> Leaderboard:
-        """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.style`) and its bootstrap."""
+        """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.leaderboard.style`) and its bootstrap."""
         if isinstance(verdicts, ArenaVerdicts):
             raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
                              "not coded verdicts")
@@ -344,7 +344,7 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     ``verdicts`` (the verdicts the model is in, as model_a or model_b; after ``bothbad="drop"``),
     ``win_rate`` (the expected win rate against the pool's average model, a model whose score is the
     mean score, or against ``baseline``, whose own row is 0.5: ``curve`` of the score difference,
-    :mod:`manyjudges.arena.win_rates`) and ``win_low, win_high`` (its bootstrap percentile interval).
+    :mod:`manyjudges.arena.leaderboard.win_rates`) and ``win_low, win_high`` (its bootstrap percentile interval).
     ``rank_low, rank_high`` are nullable integers (missing without replicates). ``verdicts``: each model's
     verdicts when ``data`` holds only the names (None: counted from ``data``).
     """
