@@ -23,7 +23,7 @@ scored on the set's truth items: accuracy, ECE and AUROC of the top-class poster
 the calibration ``Auto`` applies after it, which changes no label: ``benchmarks/defaults/auto_calibration.py``)
 (``manyjudges.truth.calibration``), and the majority vote's accuracy (the baseline).
 
-The choice: ``manyjudges.truth.selection.leave_one_group_out`` with ``choose_safe_best`` (among the
+The choice: ``benchmarks.harness.selection.leave_one_group_out`` with ``choose_safe_best`` (among the
 configurations no more than 0.02 below the majority vote on every training set, the one of highest mean
 accuracy; none such: the smallest worst shortfall). Each group is held out, the configuration chosen on
 the others, and the held-out sets scored with it: that is the headline, per set and its mean. The
@@ -46,12 +46,12 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.harness.pool import pool_sets
+from benchmarks.harness.selection import choose_safe_best, leave_one_group_out
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions
 from manyjudges.truth.auto.stacking import fit_candidate, majority_reference, score_candidate, stack_scored
 from manyjudges.truth.calibration import auroc, expected_calibration_error
 from manyjudges.truth.heldout import JUDGE_MODELS, fold_split, label_folds
 from manyjudges.truth.scenarios import simulated_suite
-from manyjudges.truth.selection import choose_safe_best, leave_one_group_out
 
 REPO = Path(__file__).resolve().parents[2]
 

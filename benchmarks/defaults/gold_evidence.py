@@ -19,7 +19,7 @@ calibration. On LLM-judge panels (sets
 named llmjudge*, prd*, pandalm*, whose judges label every item), the best single judge chosen with the truth:
 the highest accuracy of one judge's own labels on the scored items (an item it did not label counts as wrong).
 
-The configuration: leave one group out (``manyjudges.truth.selection.leave_one_group_out``), each group's sets
+The configuration: leave one group out (``benchmarks.harness.selection.leave_one_group_out``), each group's sets
 (every draw) scored under the configuration chosen on the other groups' sets and draws by ``choose_safe_best``
 with auto without gold as the baseline and a floor of -0.005 (the fewest set draws where the gold costs more
 than 0.005, then the highest mean accuracy). Writes ``<out>/truth_gold.{tsv,md}`` (the held-out rows) and
@@ -42,13 +42,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchmarks.harness.selection import choose_safe_best, leave_one_group_out
 from manyjudges.core.coded_labels import as_crowd_labels, gold_codes
 from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.auto.estimator import DEFAULT_GOLD_EVIDENCE
 from manyjudges.truth.auto.gold_choice import GOLD_RANK, GOLD_RANKS, LABEL_ANSWER, calibrate_on_gold, gold_choice
 from manyjudges.truth.calibration import calibration_scores
 from manyjudges.truth.scenarios import simulated_suite
-from manyjudges.truth.selection import choose_safe_best, leave_one_group_out
 
 REPO = Path(__file__).resolve().parents[2]
 

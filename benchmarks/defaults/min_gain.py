@@ -35,7 +35,7 @@ off that replay (the first round whose gain per label is below G, ``manyjudges.t
 (explore, stop, G): the share of the labels at the stop, the accuracy at the stop, the all-labels accuracy
 (the method fitted on every label) and the shortfall (all-labels accuracy - accuracy at the stop).
 
-The choice, leave one group out (``manyjudges.truth.selection.leave_one_group_out``), per policy and per
+The choice, leave one group out (``benchmarks.harness.selection.leave_one_group_out``), per policy and per
 (explore, stop): each group held out in turn, the G of the grid chosen on the other groups' sets is the one
 with the lowest mean share of labels at the stop among those whose mean shortfall is at most 0.01 and
 worst shortfall at most 0.03 (none: the smallest worst shortfall, then the lowest mean share); the
@@ -62,11 +62,11 @@ import time
 
 import pandas as pd
 
+from benchmarks.harness.selection import leave_one_group_out
 from benchmarks.harness.truth_sets import DATASETS, SNOW_TASKS, add_mirror_arguments, load_any, mirror_root
 from manyjudges.truth import as_crowd_labels
 from manyjudges.truth.active.replay import CURVE_COLUMNS, all_labels_accuracy, replay, stop_at
 from manyjudges.truth.registry import make_truth_estimator
-from manyjudges.truth.selection import leave_one_group_out
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")
 GRID = "0.0005,0.001,0.002,0.003,0.005,0.01,0.02,0.05"

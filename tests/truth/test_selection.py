@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.truth.selection import choose_safe_best, leave_one_group_out
+from benchmarks.harness.selection import choose_safe_best, leave_one_group_out
 
 
 def small_pool(seed: int = 0) -> pd.DataFrame:
