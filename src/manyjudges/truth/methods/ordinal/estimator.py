@@ -162,12 +162,9 @@ class OrdinalDawidSkene(TruthEstimator):
 
     Attributes
     ----------
-    proba_ : pandas.DataFrame
-        The posteriors, items by class.
-    labels_ : pandas.Series
-        The class of each item.
     confusions_ : pandas.DataFrame
-        The judges' confusions.
+        The judges' confusions; ``proba_`` and ``labels_`` as in
+        :class:`~manyjudges.truth.base.TruthEstimator`.
     skills_ : pandas.Series
         The expected accuracy sum_t p_t P_w(t | t) by judge.
     bias_, scale_, lapse_ : pandas.Series
