@@ -14,7 +14,7 @@ from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import EBCC, OrdinalDawidSkene
 from manyjudges.truth.methods.ebcc.estimator import ebcc_layout, ebcc_mean_field, ebcc_start
 from manyjudges.truth.methods.ordinal.em import LAPSE_START
-from manyjudges.truth.methods.ordinal.estimator import (
+from manyjudges.truth.methods.ordinal.probit import (
     default_cuts,
     newton_cut_step,
     newton_m_step,

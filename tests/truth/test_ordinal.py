@@ -13,8 +13,8 @@ from scipy.stats import norm
 
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.core.random_streams import rng_for
-from manyjudges.truth.methods.ordinal.estimator import (
-    OrdinalDawidSkene,
+from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
+from manyjudges.truth.methods.ordinal.probit import (
     cut_objective,
     default_cuts,
     judge_objective,

@@ -28,6 +28,7 @@ from typing import TypeAlias
 import numpy as np
 import pandas as pd
 
+from manyjudges.core.length import LengthOf
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.packed_keys import fits, pack, unpack
 from manyjudges.core.sorting import sort_in_place
@@ -235,15 +236,10 @@ class ArenaVerdicts:
     has_prompt: bool
     has_judge: bool
 
-    @property
-    def n_models(self) -> int:
-        """Number of models."""
-        return len(self.models)
-
-    @property
-    def n_verdicts(self) -> int:
-        """Number of verdicts (rows)."""
-        return len(self.winner)
+    #: Number of models.
+    n_models = LengthOf("models")
+    #: Number of verdicts (rows).
+    n_verdicts = LengthOf("winner")
 
 
 def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:

@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from manyjudges.core.pairwise.bradley_terry import fit_bt_scores, pair_counts
-from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init, fit_crowd_bt
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, CrowdBTParams, fit_crowd_bt
 from manyjudges.core.parameters import BOOLEAN, Interval, Options, invalid
 from manyjudges.crowd.base import CrowdAggregator
 from manyjudges.crowd.judgments import TopicJudgments
@@ -92,7 +92,7 @@ class BradleyTerry(CrowdAggregator):
                              tol=self.tol), None
 
 
-class CrowdBT(CrowdAggregator):
+class CrowdBT(CrowdBTParams, CrowdAggregator):
     """Crowd-BT: Bradley-Terry with a per-judge skill, fitted offline by maximum likelihood.
 
     Chen, X., Bennett, P. N., Collins-Thompson, K. and Horvitz, E. (2013). Pairwise ranking
@@ -133,11 +133,6 @@ class CrowdBT(CrowdAggregator):
         self.reg, self.virtual_weight, self.skill = reg, virtual_weight, skill
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
-
-    def _check_params(self) -> None:
-        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
-        super()._check_params()
-        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def _fit(self, topic: TopicJudgments) -> tuple[np.ndarray, np.ndarray | None]:
         n, m = topic.n_items, topic.n_judges

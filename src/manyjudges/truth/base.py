@@ -109,6 +109,13 @@ class TruthEstimator(Estimator):
 
     Subclasses implement ``_fit(data: CrowdLabels) -> TruthFit`` and declare their parameters' constraints,
     ``calibrate``'s among them (``{**TruthEstimator._parameter_constraints, ...}``).
+
+    Attributes
+    ----------
+    proba_ : pandas.DataFrame
+        The posteriors, items by class.
+    labels_ : pandas.Series
+        The class of each item.
     """
 
     labels_: pd.Series

@@ -221,6 +221,21 @@ def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
             return perm
 
 
+def _skilled_labels(rng: np.random.Generator, truth: np.ndarray, n_classes: int, n_judges: int, labels_per_item: int,
+                    lo: float, hi: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Draw each item's distinct judges and what judges of accuracy U(lo, hi) say of it.
+
+    Returns the labels' items, judges and uniform draws u (a label is right where u < the judge's accuracy; the
+    caller may read u again) and the labels: right, else a uniformly drawn other class.
+    """
+    skill = rng.uniform(lo, hi, n_judges)
+    judge = distinct_judges(rng, len(truth), n_judges, labels_per_item).ravel()
+    item = np.repeat(np.arange(len(truth)), labels_per_item)
+    y = truth[item]
+    u = rng.random(len(y))
+    return item, judge, u, np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
+
+
 def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_judges: int = 20,
                          labels_per_item: int = 7, adversarial_share: float = 0.65,
                          adversary_fidelity: float = 0.85, accuracy: Sequence[float] = (0.7, 0.9),
@@ -256,12 +271,8 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     adversary = np.zeros(n_judges, dtype=bool)
     adversary[rng.permutation(n_judges)[:int(round(share * n_judges))]] = True
     tau = _derangement(rng, n_classes)
-    skill = rng.uniform(lo, hi, n_judges)
-    judge = distinct_judges(rng, n_items, n_judges, labels_per_item).ravel()
-    item = np.repeat(np.arange(n_items), labels_per_item)
+    item, judge, u, honest = _skilled_labels(rng, truth, n_classes, n_judges, labels_per_item, lo, hi)
     y = truth[item]
-    u = rng.random(len(y))
-    honest = np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
     hostile = np.where(u < fidelity, tau[y], rng.integers(0, n_classes, len(y)))
     label = np.where(adversary[judge], hostile, honest)
     return label_tables(item, judge, label, truth, n_judges)
@@ -298,12 +309,8 @@ def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3
     truth = rng.choice(n_classes, n_items, p=pi)
     hard = rng.random(n_items) < hard_share
     attractor = other_uniform(rng, truth, n_classes)
-    skill = rng.uniform(lo, hi, n_judges)
-    judge = distinct_judges(rng, n_items, n_judges, labels_per_item).ravel()
-    item = np.repeat(np.arange(n_items), labels_per_item)
+    item, judge, u, easy_label = _skilled_labels(rng, truth, n_classes, n_judges, labels_per_item, lo, hi)
     y = truth[item]
-    u = rng.random(len(y))
-    easy_label = np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
     hard_label = np.where(u < attraction, attractor[item], rng.integers(0, n_classes, len(y)))
     label = np.where(hard[item], hard_label, easy_label)
     return label_tables(item, judge, label, truth, n_judges)

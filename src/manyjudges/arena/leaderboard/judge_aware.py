@@ -50,7 +50,7 @@ from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, CrowdBTParams
 from manyjudges.core.pairwise.judge_aware import fit_judge_aware, refit_judge_aware
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.io.tables.verdicts import MISSING, WINNERS
@@ -95,7 +95,7 @@ def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
                          "winner": np.asarray(WINNERS[:3], dtype=object)[data.winner]})
 
 
-class JudgeAware(ArenaRating):
+class JudgeAware(CrowdBTParams, ArenaRating):
     """Bradley-Terry strengths fitted with a skill eta_j and a position effect gamma_j per judge.
 
     The model is in the module docstring; the scores are log-strengths. Needs a judge column.
@@ -160,11 +160,6 @@ class JudgeAware(ArenaRating):
         self.prior_units = prior_units
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
-
-    def _check_params(self) -> None:
-        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
-        super()._check_params()
-        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""

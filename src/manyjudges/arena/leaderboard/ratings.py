@@ -17,7 +17,7 @@ from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists, fit_bt_centred, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
-from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, check_eta_init, fit_crowd_bt
+from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, CrowdBTParams, fit_crowd_bt
 from manyjudges.core.pairwise.elo import ELO_CONSTRAINTS, elo_ratings
 from manyjudges.core.parameters import Interval, Options
 
@@ -119,7 +119,7 @@ class ArenaElo(ArenaRating):
         return RatingFit(ratings)
 
 
-class ArenaCrowdBT(ArenaRating):
+class ArenaCrowdBT(CrowdBTParams, ArenaRating):
     """Crowd-BT (Chen, Bennett, Collins-Thompson, Horvitz, WSDM 2013) over all verdicts, one judge each.
 
     Judge k reports "i over j" with probability eta_k sigma(s_i - s_j) + (1 - eta_k) sigma(s_j - s_i);
@@ -142,11 +142,6 @@ class ArenaCrowdBT(ArenaRating):
         self.ties, self.reg, self.virtual_weight = ties, reg, virtual_weight
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
-
-    def _check_params(self) -> None:
-        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
-        super()._check_params()
-        check_eta_init(type(self).__name__, self.eta_init, self.eta_bounds)
 
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the ratings to the cell counts and return the fit."""

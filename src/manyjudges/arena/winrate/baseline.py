@@ -34,6 +34,7 @@ from scipy.sparse import csr_matrix
 from scipy.stats import norm
 
 from manyjudges.arena.winrate import length_controlled as lc
+from manyjudges.core.length import LengthOf
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.io.tables.verdicts import MISSING, check_features, feature_names
 
@@ -68,15 +69,10 @@ class BaselineVerdicts:
         self.p = table["p"].to_numpy(dtype=float)
         self.delta = table["delta"].to_numpy(dtype=float) if "delta" in table else None
 
-    @property
-    def n_models(self) -> int:
-        """The number of models that met the baseline."""
-        return len(self.models)
-
-    @property
-    def n_prompts(self) -> int:
-        """The number of prompts of the verdicts against the baseline."""
-        return len(self.prompts)
+    #: The number of models that met the baseline.
+    n_models = LengthOf("models")
+    #: The number of prompts of the verdicts against the baseline.
+    n_prompts = LengthOf("prompts")
 
 
 def _models_of(frame: pd.DataFrame) -> list[str]:

@@ -13,11 +13,12 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import expit
 
+from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.bradley_terry import virtual_item_penalty
 from manyjudges.core.parameters import Constraint, Interval, Pair, invalid
 from manyjudges.core.solvers import cholesky_solve, lbfgsb
 
-__all__ = ["check_eta_init", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
+__all__ = ["CrowdBTParams", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
            "fit_crowd_bt", "projected_gradient"]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that the gradient test decides
@@ -29,7 +30,7 @@ _NEWTON_STEPS, _HALVINGS = 30, 30
 #: a variable this close to its bound, with the gradient pushing it out, is held there by the Newton step
 _BOUND_GAP = 1e-10
 
-#: Crowd-BT's parameters and what each may be (both families' Crowd-BT declare them; :func:`check_eta_init` relates two)
+#: Crowd-BT's parameters and what each may be (:class:`CrowdBTParams` checks them and relates two)
 CROWD_BT_CONSTRAINTS: dict[str, list[Constraint]] = {
     "reg": [Interval(Real, 0, None)],
     "virtual_weight": [Interval(Real, 0, None)],
@@ -41,11 +42,19 @@ CROWD_BT_CONSTRAINTS: dict[str, list[Constraint]] = {
 }
 
 
-def check_eta_init(owner: str, eta_init: float, eta_bounds: tuple[float, float]) -> None:
-    """Raise :func:`~manyjudges.core.parameters.invalid`'s ValueError unless ``eta_init`` is within ``eta_bounds``."""
-    low, high = eta_bounds
-    if not low <= eta_init <= high:
-        raise invalid(owner, "eta_init", f"within eta_bounds [{low:g}, {high:g}]", eta_init)
+class CrowdBTParams(Estimator):
+    """Base of the Crowd-BT estimators: checks :data:`CROWD_BT_CONSTRAINTS`, then eta_init within eta_bounds."""
+
+    _parameter_constraints = CROWD_BT_CONSTRAINTS
+    eta_init: float
+    eta_bounds: tuple[float, float]
+
+    def _check_params(self) -> None:
+        """Check the declared constraints, then that ``eta_init`` is within ``eta_bounds``."""
+        super()._check_params()
+        low, high = self.eta_bounds
+        if not low <= self.eta_init <= high:
+            raise invalid(type(self).__name__, "eta_init", f"within eta_bounds [{low:g}, {high:g}]", self.eta_init)
 
 
 def crowd_bt_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,

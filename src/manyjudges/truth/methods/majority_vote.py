@@ -92,7 +92,18 @@ def vote_shares(counts: np.ndarray) -> np.ndarray:
     return out
 
 
-class MajorityVote(TruthEstimator):
+class VoteEstimator(TruthEstimator):
+    """A vote among the labels, with a tie rule ``ties``; gold items get their known class."""
+
+    gold_use = "labels"  # no judge model to learn from gold items: they get their known class
+    ties: str
+
+    def uses_row_order(self) -> bool:
+        """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
+        return self.ties == "first"
+
+
+class MajorityVote(VoteEstimator):
     """Majority vote; ``proba_`` the label shares, ``skills_`` the agreement rates with the vote.
 
     Parameters
@@ -103,8 +114,6 @@ class MajorityVote(TruthEstimator):
         Seed of the ``numpy.random.Generator`` used by ``ties="random"`` (ignored otherwise).
     """
 
-    gold_use = "labels"  # no judge model to learn from gold items: they get their known class
-
     _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(TIES)],
                               "random_state": [Interval(Integral, 0, None)]}
 
@@ -112,10 +121,6 @@ class MajorityVote(TruthEstimator):
         self.calibrate = calibrate
         self.ties = ties
         self.random_state = random_state
-
-    def uses_row_order(self) -> bool:
-        """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
-        return self.ties == "first"
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         counts = data.class_counts

@@ -67,10 +67,8 @@ class OneCoinDawidSkene(TruthEstimator):
 
     Parameters
     ----------
-    max_iter : int
-        At most this many EM iterations (one iteration: M-step then E-step).
-    tol : float
-        Stop when EM's objective (the log-likelihood at s = 0) gains less than this per label.
+    max_iter, tol : int, float
+        EM's budget and stop, as in :class:`~manyjudges.truth.methods.dawid_skene.DawidSkene`.
     smoothing : float
         Pseudo-counts s (module docstring); 0 is maximum likelihood.
     """

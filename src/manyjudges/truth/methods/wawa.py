@@ -31,7 +31,7 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Options
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.methods.majority_vote import agreement_rates, pick_classes, vote_shares
+from manyjudges.truth.methods.majority_vote import VoteEstimator, agreement_rates, pick_classes, vote_shares
 
 __all__ = ["WAWA_TIES", "Wawa"]
 
@@ -39,7 +39,7 @@ __all__ = ["WAWA_TIES", "Wawa"]
 WAWA_TIES = ("lowest", "first")
 
 
-class Wawa(TruthEstimator):
+class Wawa(VoteEstimator):
     """Wawa: majority vote, each judge's agreement with it, then the vote weighted by that agreement.
 
     Parameters
@@ -49,17 +49,11 @@ class Wawa(TruthEstimator):
         label comes earliest in the table (crowd-kit's rule under pandas 3).
     """
 
-    gold_use = "labels"  # no judge model to learn from gold items: they get their known class
-
     _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(WAWA_TIES)]}
 
     def __init__(self, ties: str = "lowest", calibrate: str | None = None) -> None:
         self.calibrate = calibrate
         self.ties = ties
-
-    def uses_row_order(self) -> bool:
-        """``ties="first"`` reads the table's row order (the class whose first label comes earliest)."""
-        return self.ties == "first"
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         k = data.n_classes

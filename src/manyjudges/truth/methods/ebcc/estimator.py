@@ -126,12 +126,9 @@ class EBCC(TruthEstimator):
 
     Attributes
     ----------
-    proba_ : pandas.DataFrame
-        The posteriors, items by class.
-    labels_ : pandas.Series
-        The class of each item.
     confusions_ : pandas.DataFrame
-        The judges' confusions, marginalised over subtypes.
+        The judges' confusions, marginalised over subtypes; ``proba_`` and ``labels_`` as in
+        :class:`~manyjudges.truth.base.TruthEstimator`.
     skills_ : pandas.Series
         Expected accuracy by judge.
     n_iter_ : int

@@ -68,16 +68,17 @@ and g = grad log P:
     d2 log P / d a dd = -q(u_hi) x_hi + q(u_lo) x_lo - g_a g_d
     d2 log P / d d2  = -q(u_hi) + q(u_lo) - g_d^2
 
-(phi' (u) = -u phi(u)). The shared step: with the judges held, u is affine in the table x[t,
-j] = tau_{j+1} - mu_t too (j = 0..K-2), so sum_w f_w is concave in x, and in the free coordinates
-(mu_1..mu_{K-2}, tau on its sum-zero plane; :func:`cut_basis`): Newton's method with the same
-Armijo halving, a step also refused unless tau and mu stay increasing. With d log P / d u_hi =
-r(u_hi), d log P / d u_lo = -r(u_lo): d2 / du_hi2 = -q(u_hi) - r(u_hi)^2, d2 / du_lo2 = q(u_lo)
-- r(u_lo)^2, d2 / du_hi du_lo = r(u_hi) r(u_lo), times a_w^2 (:func:`cut_objective`). log P is
-computed as log Phi(y) + log(-expm1(log Phi(x) - log Phi(y))) on (x, y) = (u_lo, u_hi), or on
-the reflected (-u_hi, -u_lo) when u_lo > 0: accurate far in either tail. The lapse split is
-EM's E-step for the lapse indicators, so with neither Newton step lowering its objective, EM
-never lowers the penalised log-likelihood
+(phi' (u) = -u phi(u)). The shared step: with the judges held, u is affine in the table x[t, j] =
+tau_{j+1} - mu_t too (j = 0..K-2), so sum_w f_w is concave in x, and in the free coordinates
+(mu_1..mu_{K-2}, tau on its sum-zero plane;
+:func:`~manyjudges.truth.methods.ordinal.probit.cut_basis`): Newton's method with the same Armijo
+halving, a step also refused unless tau and mu stay increasing. With d log P / d u_hi = r(u_hi), d
+log P / d u_lo = -r(u_lo): d2 / du_hi2 = -q(u_hi) - r(u_hi)^2, d2 / du_lo2 = q(u_lo) - r(u_lo)^2, d2
+/ du_hi du_lo = r(u_hi) r(u_lo), times a_w^2
+(:func:`~manyjudges.truth.methods.ordinal.probit.cut_objective`). log P is computed as log Phi(y) +
+log(-expm1(log Phi(x) - log Phi(y))) on (x, y) = (u_lo, u_hi), or on the reflected (-u_hi, -u_lo)
+when u_lo > 0: accurate far in either tail. The lapse split is EM's E-step for the lapse indicators,
+so with neither Newton step lowering its objective, EM never lowers the penalised log-likelihood
 
     sum_i log sum_t p_t prod_{e of i} P_{w_e}(y_e | t) + eps (sum_{w, t, c} log P_w(c | t) + sum_t log p_t)
         + the two log-priors
@@ -114,20 +115,8 @@ from manyjudges.core.em_acceleration import EMRun, iterate_em
 from manyjudges.core.parameters import BOOLEAN, Interval
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
 from manyjudges.truth.methods.ordinal.em import OrdinalEM
-from manyjudges.truth.methods.ordinal.probit import (
-    cut_basis,
-    cut_objective,
-    default_cuts,
-    judge_objective,
-    newton_cut_step,
-    newton_m_step,
-    ordinal_confusion,
-    ordinal_log_confusion,
-    spacing_prior,
-)
 
-__all__ = ["OrdinalDawidSkene", "cut_basis", "cut_objective", "default_cuts", "newton_cut_step", "newton_m_step",
-           "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "judge_objective"]
+__all__ = ["OrdinalDawidSkene"]
 
 class OrdinalDawidSkene(TruthEstimator):
     """Dawid-Skene EM with ordered-probit confusions: a bias, a noise scale and a lapse rate per judge.
@@ -162,12 +151,9 @@ class OrdinalDawidSkene(TruthEstimator):
 
     Attributes
     ----------
-    proba_ : pandas.DataFrame
-        The posteriors, items by class.
-    labels_ : pandas.Series
-        The class of each item.
     confusions_ : pandas.DataFrame
-        The judges' confusions.
+        The judges' confusions; ``proba_`` and ``labels_`` as in
+        :class:`~manyjudges.truth.base.TruthEstimator`.
     skills_ : pandas.Series
         The expected accuracy sum_t p_t P_w(t | t) by judge.
     bias_, scale_, lapse_ : pandas.Series
