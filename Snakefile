@@ -1,37 +1,22 @@
 # manyjudges: aggregating the judgments of many human judges.
+# Install the library first (README, "Quick start"): pip install -e '.[pipeline]'
 # Run: snakemake --cores all   (default config: simulated data, offline)
 #      snakemake --cores all --configfile config/paper.yaml   (real public data)
-import os
-import sys
-
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
-
-# Every job is single-threaded (threads: 1): keep numpy's BLAS to one thread per job, so
-# --cores N runs N jobs without BLAS threads spinning against each other (measured: a
-# 15 ms Bradley-Terry fit took up to 3 s on a busy 2-core machine). Set these yourself to override.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-# glibc's malloc hands large freed arrays back to the kernel and faults them in again at the
-# next allocation: the fitting loops (M5, M4-learned, ...) allocate arrays of a few MB at every
-# objective evaluation, and spent as much time in the kernel as in numpy (measured: M5 on
-# sim_medline 85 s -> 38 s with these). Keep freed memory in the process instead (glibc only;
-# other allocators ignore the variables).
-for _var, _value in (
-    ("MALLOC_MMAP_THRESHOLD_", "33554432"),
-    ("MALLOC_TRIM_THRESHOLD_", "1073741824"),
-    ("MALLOC_TOP_PAD_", "268435456"),
-):
-    os.environ.setdefault(_var, _value)
 
 min_version("8.0")
 
-# This file and every job import the library from this checkout's src/ (inside a rule's conda
-# environment too, for --software-deployment-method conda).
-sys.path.insert(0, os.path.join(workflow.basedir, "src"))
-from manyjudges.families import families  # noqa: E402
-from manyjudges.pipeline.workflow_support import jobs_import_from  # noqa: E402
-
-jobs_import_from(os.path.join(workflow.basedir, "src"))
+try:
+    from manyjudges.families import families
+    from manyjudges.pipeline.config_checks import validate
+except ModuleNotFoundError as error:
+    if error.name != "manyjudges":
+        raise
+    raise WorkflowError(
+        "the workflow runs the manyjudges library, which is not installed in this Python environment: "
+        f"pip install -e '{workflow.basedir}[pipeline]'"
+    ) from None
 
 
 # The default config applies only when no --configfile is given: a config such as
@@ -39,6 +24,12 @@ jobs_import_from(os.path.join(workflow.basedir, "src"))
 if not workflow.overwrite_configfiles:
 
     configfile: "config/config.yaml"
+
+
+# Every config mistake stops the run here, before any job (manyjudges.pipeline.config_checks.validate):
+# the schema's defaults filled in, then the cross-references and every configured method.
+SCHEMA = f"{workflow.basedir}/workflow/schemas/config.schema.yaml"
+validate(config, schema=SCHEMA, configfiles=workflow.overwrite_configfiles)
 
 
 include: "workflow/rules/common.smk"

@@ -16,7 +16,10 @@ TEST_CONFIG = REPO / ".test" / "config" / "config.yaml"
 
 
 def snakemake_env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "tests" / "plugins")}
+    """The test's environment, with the test plug-ins importable (the library is the one installed, or the
+    one PYTHONPATH already names)."""
+    path = [str(REPO / "tests" / "plugins"), *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(path))}
     env.pop("MANYJUDGES_MIRROR", None)
     return env
 

@@ -1,6 +1,6 @@
 """Configured methods are checked before any job: the key path, the method and the problem in one message
 (the methods under each family's `methods` by check_config_methods, the others by the family's own check,
-both run by common.smk)."""
+both run by config_checks.validate, which the Snakefile calls)."""
 import pytest
 
 from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
@@ -216,6 +216,39 @@ def test_a_config_of_one_more_dataset_alone_names_the_fix_before_any_job(tmp_pat
     assert ("config: required key 'seed' is missing (a --configfile replaces the default config; to add to it, "
             "pass both: --configfile config/config.yaml extra.yaml)\n") in out
     assert not any((work / d).exists() for d in ("results", "logs", "data/processed"))
+
+
+#: run Snakemake in a Python where the library does not import
+_WITHOUT_THE_LIBRARY = """
+import sys
+
+
+class Hidden:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "manyjudges":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+sys.meta_path.insert(0, Hidden())
+from snakemake.cli import main
+
+sys.argv = ["snakemake", *sys.argv[1:]]
+main()
+"""
+
+
+def test_without_the_library_the_run_says_how_to_install_it(tmp_path):
+    import subprocess
+    import sys
+
+    from .runner import REPO, offline_workdir, snakemake_env
+
+    work = offline_workdir(tmp_path / "work")
+    proc = subprocess.run([sys.executable, "-c", _WITHOUT_THE_LIBRARY, "-s", str(REPO / "Snakefile"), "-n", "--cores",
+                           "1"], capture_output=True, text=True, env=snakemake_env(), cwd=work)
+    assert proc.returncode != 0
+    assert ("the workflow runs the manyjudges library, which is not installed in this Python environment: "
+            f"pip install -e '{REPO}[pipeline]'") in proc.stdout + proc.stderr
 
 
 _SIM = {"source": "simulate", "n_models": 4, "n_prompts": 3, "panel": {"j": {}, "h": {}}, "reference": "h"}

@@ -30,7 +30,7 @@ rule arena_leaderboard:
     log:
         "logs/arena/{arena_dataset}/leaderboard.log",
     benchmark:
-        "benchmarks/runs/arena/{arena_dataset}/leaderboard.tsv"
+        "logs/benchmarks/arena_leaderboard/{arena_dataset}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1

@@ -1,14 +1,10 @@
-# Config validation and the input functions every family's rules share (each family's own:
-# <family>_common.smk).
+# The input functions every family's rules share (each family's own: <family>_common.smk); the config
+# was validated by the Snakefile.
 import os
-import sys
 
-from manyjudges.pipeline.config_aliases import rename_config_aliases
-from manyjudges.pipeline.config_checks import check_config_methods, check_config_references
 from manyjudges.core.registry import method_spec
 from manyjudges.pipeline.workflow_support import (
     all_datasets,
-    check_config_schema,
     config_section,
     dataset_names,
     ed_jobs,
@@ -27,30 +23,6 @@ from manyjudges.pipeline.workflow_support import (
     sweep_reading_parameters,
     sweep_reading_spec,
 )
-
-# Every config mistake stops the run here, before any job: the schema (key path, nearest known key;
-# the schema's defaults are filled in), then the cross-references and every configured method
-# (built-in or module:callable, with its parameters). A --configfile replaces the default config
-# (Snakefile): when it lacks a top-level key, the message says how to add to the default instead.
-SCHEMA = workflow.current_basedir.join("../schemas/config.schema.yaml").get_path_or_uri(secret_free=True)
-# a key's former name (config_aliases.CONFIG_ALIASES) is renamed first, said once on stderr
-for _renamed in rename_config_aliases(config):
-    print(f"config: {_renamed} (a former name, still read)", file=sys.stderr)
-GIVEN = [
-    os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in workflow.overwrite_configfiles
-]
-check_config_schema(
-    config,
-    SCHEMA,
-    missing_hint=(
-        "a --configfile replaces the default config; to add to it, pass both: "
-        f"--configfile config/config.yaml {' '.join(GIVEN)}"
-        if GIVEN and not any(os.path.abspath(f) == os.path.abspath("config/config.yaml") for f in GIVEN)
-        else None
-    ),
-)
-check_config_references(config)
-check_config_methods(config)
 
 MIRROR = config["mirror"] or os.environ.get("MANYJUDGES_MIRROR")
 

@@ -63,7 +63,7 @@ rule aggregator_consensus:
     log:
         "logs/consensus/{dataset}/aggregators.log",
     benchmark:
-        "benchmarks/runs/consensus/{dataset}/aggregators.tsv"
+        "logs/benchmarks/aggregator_consensus/{dataset}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1

@@ -72,7 +72,7 @@ rule crowd_aggregate:
     log:
         "logs/crowd/{crowd_dataset}/{method}.log",
     benchmark:
-        "benchmarks/runs/crowd/{crowd_dataset}/{method}.tsv"
+        "logs/benchmarks/crowd_aggregate/{crowd_dataset}/{method}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -121,7 +121,7 @@ rule crowd_robustness_part:
     log:
         "logs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.log",
     benchmark:
-        "benchmarks/runs/crowd/{crowd_dataset}/robustness/{spammer}_{chunk}.tsv"
+        "logs/benchmarks/crowd_robustness_part/{crowd_dataset}/{spammer}_{chunk}.tsv"
     # the longest jobs of the paper config (about 50 s each): start them first, so the run's
     # tail is not one of them on one core
     priority: 10

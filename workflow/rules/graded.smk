@@ -53,7 +53,7 @@ rule graded_part:
     log:
         "logs/graded/{dataset}/{method}/{job}.log",
     benchmark:
-        "benchmarks/runs/graded/{dataset}/{method}/{job}.tsv"
+        "logs/benchmarks/graded_part/{dataset}/{method}/{job}.tsv"
     # after the spammer sweep (10), before the short jobs: the long fits do not end the run
     priority: 5
     conda:

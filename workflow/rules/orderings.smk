@@ -11,7 +11,7 @@ rule ed_noise:
     log:
         "logs/orderings/{dataset}/ed/{method}/part_{chunk}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/ed/{method}/part_{chunk}.tsv"
+        "logs/benchmarks/ed_noise/{dataset}/{method}/part_{chunk}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -56,7 +56,7 @@ rule ed_reading:
     log:
         "logs/orderings/{dataset}/readings/{reading}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/readings/{reading}.tsv"
+        "logs/benchmarks/ed_reading/{dataset}/{reading}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -82,7 +82,7 @@ rule frespa_sweep_part:
     log:
         "logs/orderings/{dataset}/sweep/{parameter}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/sweep/{parameter}.tsv"
+        "logs/benchmarks/frespa_sweep_part/{dataset}/{parameter}.tsv"
     # one job per swept parameter and dataset, over every noise ratio of the sweep; started
     # early, as the longer jobs, so the run's tail is not one job on one core
     priority: 10
@@ -129,7 +129,7 @@ rule frespa_sweep_reading_part:
     log:
         "logs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.log",
     benchmark:
-        "benchmarks/runs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv"
+        "logs/benchmarks/frespa_sweep_reading_part/{dataset}/{reading}/{parameter}.tsv"
     # one swept parameter (e.g. Table 3's length ratios) with the sweep method's parameters changed
     # by orderings.sweep.readings.{reading}; otherwise as frespa_sweep_part
     priority: 10

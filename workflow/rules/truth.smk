@@ -31,7 +31,7 @@ rule truth_infer:
     log:
         "logs/truth/{truth_dataset}/infer.log",
     benchmark:
-        "benchmarks/runs/truth/{truth_dataset}/infer.tsv"
+        "logs/benchmarks/truth_infer/{truth_dataset}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -81,7 +81,7 @@ rule truth_active:
     log:
         "logs/truth/{truth_dataset}/active.log",
     benchmark:
-        "benchmarks/runs/truth/{truth_dataset}/active.tsv"
+        "logs/benchmarks/truth_active/{truth_dataset}.tsv"
     conda:
         "../envs/manyjudges.yaml"
     threads: 1

@@ -4,8 +4,7 @@ The fitting loops allocate arrays of a few MB at every objective evaluation, and
 them back to the kernel and fault them in again each time (measured: M5 on sim_medline spent as long in
 the kernel as in numpy).
 
-The pipeline sets the same through ``MALLOC_*`` environment variables (``Snakefile``); the
-``manyjudges`` command calls :func:`keep_freed_memory` when it starts. A no-op where the C
+The ``manyjudges`` command calls :func:`keep_freed_memory` when it starts. A no-op where the C
 library is not glibc.
 """
 from __future__ import annotations

@@ -1,27 +1,72 @@
-"""The config's checks after its schema, run by the pipeline before any job.
+"""The config's checks, run by the pipeline before any job.
 
-The schema check is :func:`manyjudges.pipeline.workflow_support.check_config_schema`. These checks: every
-configured method can be built (:func:`check_config_methods`), and each family's section names only what is
-configured (:func:`check_config_references`, which runs each family's
+:func:`validate`, which the Snakefile calls, runs them all: the former names of keys renamed
+(:func:`~manyjudges.pipeline.config_aliases.rename_config_aliases`), the schema
+(:func:`manyjudges.pipeline.workflow_support.check_config_schema`, its defaults filled in), then these checks:
+every configured method can be built (:func:`check_config_methods`), and each family's section names only what
+is configured (:func:`check_config_references`, which runs each family's
 :attr:`~manyjudges.families.Family.config_check`: the built-in families' ``check_<family>_config`` here).
 
 Nothing in the library imports this module.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Iterable, Mapping, MutableMapping
+from pathlib import Path
 from typing import Any
 
 from manyjudges import family_registry
 from manyjudges.core.registry import method_spec
 from manyjudges.families import families
+from manyjudges.pipeline.config_aliases import rename_config_aliases
 from manyjudges.pipeline.job_plan import BATCH_JOB, entry_jobs
 from manyjudges.pipeline.reading_plan import check_sweep_readings
-from manyjudges.pipeline.workflow_support import all_datasets
+from manyjudges.pipeline.workflow_support import all_datasets, check_config_schema
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, scenario_options
 
 __all__ = ["check_arena_config", "check_config_methods", "check_config_references", "check_consensus_config",
-           "check_crowd_config", "check_graded_config", "check_orderings_config", "check_truth_config"]
+           "check_crowd_config", "check_graded_config", "check_orderings_config", "check_truth_config", "validate"]
+
+#: the default config, which a ``--configfile`` replaces
+DEFAULT_CONFIG = "config/config.yaml"
+
+
+def validate(config: MutableMapping[str, Any], schema: str | Path, configfiles: Iterable[str | Path] = ()) -> None:
+    """Check the whole config before any job, in place, as ``snakemake.utils.validate`` does.
+
+    A former name of a key is renamed first (said once on stderr). Then the schema: a mistake stops the
+    run in a few lines naming each key path (an unknown key with the nearest known key, a missing key with
+    the typo that stands for it, a wrong type or value); a valid config gets the schema's defaults filled
+    in. Then the cross-references (:func:`check_config_references`) and every configured method
+    (:func:`check_config_methods`).
+
+    Parameters
+    ----------
+    config : mutable mapping
+        The whole config, as Snakemake loaded it.
+    schema : str or path
+        The main schema, ``workflow/schemas/config.schema.yaml``: each family's section is a ``$ref`` to
+        its own schema (:func:`~manyjudges.pipeline.workflow_support.load_schema`).
+    configfiles : iterable of str or path
+        The ``--configfile`` files given (Snakemake's ``workflow.overwrite_configfiles``). Given without
+        the default config, they replace it: a missing top-level key then says how to add to it instead.
+
+    Raises
+    ------
+    ValueError
+        On the first kind of mistake found, naming every key path of that kind (up to three).
+    """
+    for renamed in rename_config_aliases(config):
+        print(f"config: {renamed} (a former name, still read)", file=sys.stderr)
+    given = [os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in configfiles]
+    replaced = given and not any(os.path.abspath(f) == os.path.abspath(DEFAULT_CONFIG) for f in given)
+    hint = (f"a --configfile replaces the default config; to add to it, pass both: --configfile {DEFAULT_CONFIG} "
+            f"{' '.join(given)}") if replaced else None
+    check_config_schema(config, schema, missing_hint=hint)
+    check_config_references(config)
+    check_config_methods(config)
 
 
 def check_config_methods(config: Mapping[str, Any]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import difflib
 import logging
-import os
 import reprlib
 import sys
 from collections.abc import Mapping
@@ -90,12 +89,6 @@ def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, st
             raise ValueError(f"dataset {dataset!r}: files {unknown} are not pinned; known: {sorted(table)}")
         table = {f: table[f] for f in wanted}
     return table
-
-
-def jobs_import_from(src: str | Path) -> None:
-    """Put ``src`` first on the PYTHONPATH that every job inherits."""
-    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(src)]
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(src), *rest])
 
 
 class _Tee:
