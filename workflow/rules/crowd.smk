@@ -8,6 +8,8 @@ rule crowd_simulate:
         judges="data/processed/crowd/{crowd_sim}/judges.tsv",
     log:
         "logs/simulate/crowd_{crowd_sim}.log",
+    # the spammer sweep's parts (10) wait on it
+    priority: 10
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -29,6 +31,7 @@ rule crowd_parse_preferences:
         truth="data/processed/crowd/{crowd_pref_raw}/truth.tsv",
     log:
         "logs/parse/crowd_{crowd_pref_raw}.log",
+    priority: 10
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -50,6 +53,7 @@ rule crowd_parse_ratings:
         truth="data/processed/crowd/{crowd_rating_raw}/truth.tsv",
     log:
         "logs/parse/crowd_{crowd_rating_raw}.log",
+    priority: 10
     conda:
         "../envs/manyjudges.yaml"
     threads: 1

@@ -7,6 +7,8 @@ rule simulate_grades:
         meta="data/processed/{graded_sim}/grades.yaml",
     log:
         "logs/simulate/{graded_sim}.log",
+    # the graded fits, the run's longest jobs, wait on it (graded_part)
+    priority: 20
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -28,6 +30,7 @@ rule parse_grades:
         meta="data/processed/{graded_raw}/grades.yaml",
     log:
         "logs/parse/{graded_raw}.log",
+    priority: 20
     conda:
         "../envs/manyjudges.yaml"
     threads: 1
@@ -54,8 +57,9 @@ rule graded_part:
         "logs/graded/{dataset}/{method}/{job}.log",
     benchmark:
         "logs/benchmarks/graded_part/{dataset}/{method}/{job}.tsv"
-    # after the spammer sweep (10), before the short jobs: the long fits do not end the run
-    priority: 5
+    # the run's longest jobs (M5 on sim_medline, the batch on trec_rf10) start first, before the
+    # spammer sweep (10) and the short jobs: no core waits on one of them at the end of the run
+    priority: 20
     conda:
         "../envs/manyjudges.yaml"
     threads: 1

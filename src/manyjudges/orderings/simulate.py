@@ -32,15 +32,22 @@ def mallows_orders(rng: np.random.Generator, reference: np.ndarray, phi: float, 
 
     Repeated insertion: the i-th reference item goes to position j in 0..i with
     probability proportional to phi^(i - j); phi = 1 is uniform, phi -> 0 the reference.
+    Each insertion draws one uniform number and takes the position where it falls in the
+    cumulative probabilities, as ``rng.choice(i + 1, p=...)`` does (the same draws, the same
+    orders), with the cumulative probabilities computed once per position instead of per draw.
     """
     k = len(reference)
+    cdfs = []
+    for i in range(k):
+        w = phi ** (i - np.arange(i + 1, dtype=float))
+        cdf = (w / w.sum()).cumsum()
+        cdf /= cdf[-1]
+        cdfs.append(cdf)
     orders = np.empty((count, k), dtype=int)
-    for c in range(count):
+    for c, draws in enumerate(rng.random((count, k))):
         current: list[int] = []
         for i in range(k):
-            w = phi ** (i - np.arange(i + 1, dtype=float))
-            j = rng.choice(i + 1, p=w / w.sum())
-            current.insert(j, int(reference[i]))
+            current.insert(int(cdfs[i].searchsorted(draws[i], side="right")), int(reference[i]))
         orders[c] = current
     return orders
 
