@@ -1,8 +1,9 @@
 """Config keys' former names, still read: each is renamed to its one name before the schema check.
 
 A config written before a key was renamed runs unchanged. The pipeline calls :func:`rename_config_aliases`
-first thing (``workflow/rules/common.smk``), so the schema, the checks and every rule see only the names in
-:data:`CONFIG_ALIASES`' values; ``docs/glossary.md`` lists each concept's name and its aliases.
+first thing (in :func:`manyjudges.pipeline.config_checks.validate`, which the Snakefile calls), so the schema,
+the checks and every rule see only the names in :data:`CONFIG_ALIASES`' values; ``docs/glossary.md`` lists
+each concept's name and its aliases.
 
 Nothing in the library imports this module.
 """
