@@ -216,8 +216,8 @@ def pipeline_section(args):
                      "seconds": round(seconds, 2), "status": status,
                      "notes": f"{n_methods} methods x both protocols, simulation included, from scratch, "
                               f"graded section of {Path(args.configfile).name}"})
-        for path in sorted((tmp / "benchmarks" / "runs" / "graded").rglob("*.tsv")):
-            job = "/".join(path.relative_to(tmp / "benchmarks" / "runs" / "graded").with_suffix("").parts[1:])
+        for path in sorted((tmp / "logs" / "benchmarks" / "graded_part").rglob("*.tsv")):
+            job = "/".join(path.relative_to(tmp / "logs" / "benchmarks" / "graded_part").with_suffix("").parts[1:])
             rows.append({"benchmark": "sim_medline_job", "implementation": job,
                          "seconds": round(float(pd.read_csv(path, sep="\t")["s"].iloc[0]), 2), "status": "ok"})
     return [{c: row.get(c, "") for c in COLUMNS} for row in rows]
