@@ -59,7 +59,7 @@ def test_a_large_panel_gets_folds_by_default_and_says_so(capsys, tmp_path):
 def test_a_small_panel_is_cross_induced_one_judge_at_a_time(capsys, tmp_path):
     path, panel = panel_file(tmp_path, FOLDS_ABOVE_JUDGES)
     status, table, err = run(capsys, "graded", "evaluate", path, "--method", "m4")
-    assert status == 0 and "folds" not in err
+    assert status == 0 and "outer folds" not in err  # a progress line may name folds
     assert_same(table, library_table(panel, "m4", None, None))
 
 
