@@ -96,12 +96,3 @@ def table_differences(produced: Path, expected: Path, rtol: float = 1e-4, atol: 
             if not abs(x - y) <= atol + rtol * abs(y):
                 return f"line {number}: {a!r}, expected {b!r}"
     return None
-
-
-def assert_same_results(first: Path, second: Path) -> int:
-    """Both runs produced the same files with the same bytes (seconds aside); returns how many."""
-    files = result_files(first)
-    assert files == result_files(second)
-    for rel in files:
-        assert comparable(first / rel) == comparable(second / rel), rel
-    return len(files)
