@@ -41,7 +41,7 @@ from scipy.special import expit
 from manyjudges.arena import Leaderboard
 from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
 from manyjudges.arena.human.win_rates import calibrated_win_rates
-from manyjudges.arena.leaderboard.rank_intervals import competition_ranks
+from manyjudges.arena.leaderboard.rank_intervals import _competition_ranks
 
 N_MODELS, SD, VERBOSE, SWAY, N_UNITS, N_HUMAN, AGREE = 8, 0.6, (0, 1, 2), 1.5, 2000, 200, 0.8
 RATES, N_PROMPTS, N_LABELLED, AGREE_RATE = (0.2, 0.35, 0.5, 0.65, 0.8), 1000, 150, 0.85
@@ -80,7 +80,7 @@ def simulate_arena(s: np.ndarray, r: int) -> tuple[pd.DataFrame, pd.DataFrame, f
 def interval_rows(name: str, table: pd.DataFrame, s: np.ndarray, extra: dict) -> list[dict]:
     """One row per model: whether its interval covers s and the true rank, its width."""
     table = table.set_index("model").loc[[f"m{k}" for k in range(N_MODELS)]]
-    ranks = competition_ranks(s)
+    ranks = _competition_ranks(s)
     covered = (table["ci_low"].to_numpy() <= s) & (s <= table["ci_high"].to_numpy())
     rank_covered = (table["rank_low"].to_numpy(float) <= ranks) & (ranks <= table["rank_high"].to_numpy(float))
     width = (table["ci_high"] - table["ci_low"]).to_numpy()

@@ -36,7 +36,7 @@ import pandas as pd
 from benchmarks.harness.timing import write_tables
 from manyjudges.arena import Leaderboard
 from manyjudges.arena.leaderboard.cells import HI_WINS, LO_WINS, TIE, cells_from_codes
-from manyjudges.arena.leaderboard.rank_intervals import competition_ranks
+from manyjudges.arena.leaderboard.rank_intervals import _competition_ranks
 from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry
 
 N_MODELS, SD, NU, N_VERDICTS, N_PROMPTS = 12, 0.6, 0.6, 2000, 40
@@ -91,7 +91,7 @@ def main() -> None:
     for r in range(args.replications):
         verdicts = simulate_arena(s, NU, N_VERDICTS, N_PROMPTS, np.random.default_rng([1, r]))
         for method, target in targets.items():
-            true_rank = competition_ranks(target)
+            true_rank = _competition_ranks(target)
             for unit in ("verdicts", "prompts"):
                 table = Leaderboard(method, n_bootstrap=args.bootstrap, resample=unit, ci=0.95,
                                     seed=r).fit(verdicts).table_.set_index("model").loc[names]

@@ -30,7 +30,7 @@ import pandas as pd
 
 from benchmarks.harness.truth_sets import DATASETS, SNOW_TASKS, add_mirror_arguments, load_any, mirror_root
 from manyjudges.truth import TRUTH_METHODS, as_crowd_labels, make_truth_estimator
-from manyjudges.truth.calibration import calibration_scores
+from manyjudges.truth.calibration import _calibration_scores
 from manyjudges.truth.results import accuracy
 
 ORDERED = {"trec_rf10", *(f"snow2008_{t}" for t in SNOW_TASKS)}
@@ -76,7 +76,7 @@ def one_set(dataset: str, mirror: Path, methods: list[str], repeat: int, crowdki
         estimator, seconds = timed_fit(lambda name=name, params=params: make_truth_estimator(name, params), data,
                                        repeat if name != "ebcc" else 1)
         acc, n = accuracy(estimator.labels_, truth)
-        ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth)
+        ece, roc = _calibration_scores(estimator.proba_, estimator.labels_, truth)
         row = {"dataset": dataset, "method": name, "accuracy": acc, "ece": ece, "auroc": roc, "n_truth": n,
                "seconds": seconds}
         if name == "auto":

@@ -38,7 +38,7 @@ import pandas as pd
 
 from benchmarks.harness.truth_sets import DATASETS, REPO, SOURCE, load
 from manyjudges.truth import as_crowd_labels, make_truth_estimator
-from manyjudges.truth.calibration import calibration_scores
+from manyjudges.truth.calibration import _calibration_scores
 
 SCALE = "simulated_1m"
 COLUMNS = ("dataset", "method", "implementation", "accuracy", "ece", "auroc", "n_truth", "seconds", "seconds_on_codes",
@@ -156,7 +156,7 @@ def compare(dataset: str, labels: pd.DataFrame, truth: pd.Series, name: str, pai
     ours = fitted.labels_
     codes = as_crowd_labels(labels, duplicates="keep")
     _, on_codes = timed(lambda: estimator.fit(codes))
-    ece, roc = calibration_scores(fitted.proba_, ours, pd.DataFrame({"item": truth.index, "truth": truth.to_numpy()}))
+    ece, roc = _calibration_scores(fitted.proba_, ours, pd.DataFrame({"item": truth.index, "truth": truth.to_numpy()}))
     rows = [{"dataset": dataset, "method": name, "implementation": "manyjudges", "accuracy": accuracy(ours, truth),
              "ece": ece, "auroc": roc, "n_truth": len(truth), "seconds": seconds, "seconds_on_codes": on_codes,
              "n_iter": fitted.n_iter_, "agreement": ""}]

@@ -7,8 +7,8 @@ The pool and the candidate fits of ``benchmarks/defaults/auto_stack.py`` (its ``
 ``config/paper.yaml`` and the simulated suite; 5 folds over labels, seed 0; the fits are made and cached
 when missing). Per set: ``auto``'s default stack (its default candidates, the ordinal model added on ordered sets;
 criterion confusion, anchor 0.9 on panels of density 0.1 or more, margin 0.05; computed by
-``score_candidate`` and ``stack_scored`` as ``Auto.fit`` does); the mixture of the
-fold fits with the same weights (``mixture_folds``) predicts the withheld labels under a judge model
+``_score_candidate`` and ``_stack_scored`` as ``Auto.fit`` does); the mixture of the
+fold fits with the same weights (``_mixture_folds``) predicts the withheld labels under a judge model
 (confusion, one_coin or pooled), and the temperature fitted on them under the floor 1 / (n + 2)
 (``fit_confidence``) is applied to the mixture, either in [0.02, 5] ("both": softening or sharpening) or
 in [0.02, 1] ("soften"). Seven calibrations (none and the six) are scored on the set's truth items: the
@@ -35,33 +35,33 @@ from manyjudges.truth.auto.estimator import (
     DEFAULT_MARGIN,
     Auto,
 )
-from manyjudges.truth.auto.stacking import majority_reference, mixture_folds, score_candidate, stack_scored
-from manyjudges.truth.confidence import SOFTENING, fit_confidence
-from manyjudges.truth.heldout import BETA_RANGE, JUDGE_MODELS, fold_split, held_out_from, label_folds
+from manyjudges.truth.auto.stacking import _majority_reference, _mixture_folds, _score_candidate, _stack_scored
+from manyjudges.truth.confidence import _SOFTENING, fit_confidence
+from manyjudges.truth.heldout import BETA_RANGE, JUDGE_MODELS, _fold_split, _held_out_from, _label_folds
 from manyjudges.truth.scenarios import simulated_suite
 
 REPO = Path(__file__).resolve().parents[2]
 
-RANGES = {"both": BETA_RANGE, "soften": SOFTENING}
+RANGES = {"both": BETA_RANGE, "soften": _SOFTENING}
 
 
 def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: pd.DataFrame, cache: Path
              ) -> list[dict]:
     """Every calibration's ECE and AUROC on one set (module docstring)."""
     data = canonical_order(as_crowd_labels(labels, duplicates="first"))
-    split = fold_split(data, label_folds(data, FOLDS, SEED), None, SEED)
+    split = _fold_split(data, _label_folds(data, FOLDS, SEED), None, SEED)
     names = Auto(ordered=ordered).candidate_names()
     fits = set_fits(name, data, split, names, cache)
     chosen = [fits[m] for m in names]
-    reference = majority_reference(data, split, chosen)
-    scored = [score_candidate(data, split, fit, DEFAULT_CRITERION, None) for fit in chosen]
-    proba, report = stack_scored(data, scored, DEFAULT_ANCHOR, DEFAULT_MARGIN, reference, DEFAULT_ANCHOR_DENSITY)
-    folds = mixture_folds(chosen, report["weight"].to_numpy())
+    reference = _majority_reference(data, split, chosen)
+    scored = [_score_candidate(data, split, fit, DEFAULT_CRITERION, None) for fit in chosen]
+    proba, report = _stack_scored(data, scored, DEFAULT_ANCHOR, DEFAULT_MARGIN, reference, DEFAULT_ANCHOR_DENSITY)
+    folds = _mixture_folds(chosen, report["weight"].to_numpy())
     items, classes = scored_truth(data, truth)
     rows = [{"dataset": name, "group": group, "calibration": "none", "beta": 1.0, "floor": 0.0,
              **metrics(proba, items, classes)}]
     for model in JUDGE_MODELS:
-        held = held_out_from(folds, data, split, model)
+        held = _held_out_from(folds, data, split, model)
         for range_name, beta_range in RANGES.items():
             confidence = fit_confidence(held, beta_range=beta_range)
             rows.append({"dataset": name, "group": group, "calibration": f"{range_name}_{model}",

@@ -11,9 +11,9 @@ from the mirror, in 11 groups of sets that share items or labels) and the simula
 The protocol, per set: the labels coded and sorted (``canonical_order``), the folds over labels of
 ``Auto`` (5 folds, seed 0); each candidate of the universe (majority vote, Wawa, one-coin, full and
 smoothed Dawid-Skene; the ordinal model on ordered sets; ``--extra`` methods) fitted without each fold
-and on every label (``manyjudges.truth.auto.stacking.fit_candidate``, cached in ``--cache``). Each configuration
+and on every label (``manyjudges.truth.auto.stacking._fit_candidate``, cached in ``--cache``). Each configuration
 of ``Auto`` is then computed by the same library functions ``Auto.fit`` calls
-(``score_candidate``, ``stack_scored``), each candidate's posteriors as fitted: a candidate list x the
+(``_score_candidate``, ``_stack_scored``), each candidate's posteriors as fitted: a candidate list x the
 criterion (the judge model of the withheld-label likelihood: confusion, one_coin, pooled) x the anchor
 (none, 0.8, 0.9: a candidate agreeing with the majority vote on fewer items gets no weight; on every panel,
 or only on panels where at least 0.1, 0.25 or 0.5 of the (item, judge) cells hold a label) x the margin
@@ -48,9 +48,9 @@ import pandas as pd
 from benchmarks.harness.pool import pool_sets
 from benchmarks.harness.selection import choose_safe_best, leave_one_group_out
 from manyjudges.core.coded_labels import as_crowd_labels, canonical_order, id_positions
-from manyjudges.truth.auto.stacking import fit_candidate, majority_reference, score_candidate, stack_scored
-from manyjudges.truth.calibration import auroc, expected_calibration_error
-from manyjudges.truth.heldout import JUDGE_MODELS, fold_split, label_folds
+from manyjudges.truth.auto.stacking import _fit_candidate, _majority_reference, _score_candidate, _stack_scored
+from manyjudges.truth.calibration import _expected_calibration_error, auroc
+from manyjudges.truth.heldout import JUDGE_MODELS, _fold_split, _label_folds
 from manyjudges.truth.scenarios import simulated_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def metrics(proba: np.ndarray, items: np.ndarray, classes: np.ndarray) -> dict[s
     chosen = np.argmax(proba[items], axis=1)
     confidence = proba[items, chosen]
     right = chosen == classes
-    return {"accuracy": float(right.mean()), "ece": expected_calibration_error(confidence, right),
+    return {"accuracy": float(right.mean()), "ece": _expected_calibration_error(confidence, right),
             "auroc": auroc(confidence, right)}
 
 
@@ -105,7 +105,7 @@ def set_fits(name: str, data, split, universe: list[str], cache: Path | None):
         if method not in stored:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                stored[method] = fit_candidate(method, data, split)
+                stored[method] = _fit_candidate(method, data, split)
             print(f"  {name}: {method} fitted in {stored[method].seconds:.1f} s", flush=True)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +117,7 @@ def set_fits(name: str, data, split, universe: list[str], cache: Path | None):
 def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: pd.DataFrame,
              extra: tuple[str, ...], cache: Path | None) -> list[dict]:
     data = canonical_order(as_crowd_labels(labels, duplicates="first"))
-    split = fold_split(data, label_folds(data, FOLDS, SEED), None, SEED)
+    split = _fold_split(data, _label_folds(data, FOLDS, SEED), None, SEED)
     lists = candidate_lists(ordered, extra)
     universe = list(dict.fromkeys(m for names in lists.values() for m in names))
     fits = set_fits(name, data, split, universe, cache)
@@ -128,13 +128,13 @@ def set_rows(name: str, group: str, ordered: bool, labels: pd.DataFrame, truth: 
     scored = {}
     for criterion, calibrate in itertools.product(JUDGE_MODELS, CALIBRATIONS):
         for m in universe:
-            scored[m, criterion, calibrate] = score_candidate(data, split, fits[m], criterion, calibrate)
-    reference = majority_reference(data, split, [fits["majority_vote"]])
+            scored[m, criterion, calibrate] = _score_candidate(data, split, fits[m], criterion, calibrate)
+    reference = _majority_reference(data, split, [fits["majority_vote"]])
     for (list_name, names), criterion, calibrate, anchor, density, margin in itertools.product(
             lists.items(), JUDGE_MODELS, CALIBRATIONS, ANCHORS, ANCHOR_DENSITIES, MARGINS):
         if anchor is None and density > 0:
             continue  # the same configuration as density 0
-        proba, report = stack_scored(data, [scored[m, criterion, calibrate] for m in names], anchor, margin, reference,
+        proba, report = _stack_scored(data, [scored[m, criterion, calibrate] for m in names], anchor, margin, reference,
                                      density)
         config = "|".join([list_name, criterion, calibrate or "none", f"{anchor}@{density}", str(margin)])
         rows.append({"dataset": name, "group": group, "config": config, "baseline": baseline,

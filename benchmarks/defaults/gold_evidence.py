@@ -46,8 +46,8 @@ from benchmarks.harness.selection import choose_safe_best, leave_one_group_out
 from manyjudges.core.coded_labels import as_crowd_labels, gold_codes
 from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.auto.estimator import DEFAULT_GOLD_EVIDENCE
-from manyjudges.truth.auto.gold_choice import GOLD_RANK, GOLD_RANKS, LABEL_ANSWER, calibrate_on_gold, gold_choice
-from manyjudges.truth.calibration import calibration_scores
+from manyjudges.truth.auto.gold_choice import _GOLD_RANK, _GOLD_RANKS, _LABEL_ANSWER, _calibrate_on_gold, gold_choice
+from manyjudges.truth.calibration import _calibration_scores
 from manyjudges.truth.scenarios import simulated_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,8 +55,8 @@ REPO = Path(__file__).resolve().parents[2]
 #: the thresholds of ``Auto(gold_evidence=...)`` compared (None: the gold never overrules the labels)
 EVIDENCE: tuple[float | None, ...] = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, None)
 #: the configurations compared: a threshold and how the answers that pass it are ranked (``gold_choice``)
-CONFIGS = [(evidence, rank) for evidence in EVIDENCE for rank in GOLD_RANKS
-           if evidence is not None or rank == GOLD_RANK]
+CONFIGS = [(evidence, rank) for evidence in EVIDENCE for rank in _GOLD_RANKS
+           if evidence is not None or rank == _GOLD_RANK]
 #: the sets whose judges label every item: the best single judge is reported there
 LLM_PANELS = ("llmjudge", "prd", "pandalm")
 #: the floor of ``choose_safe_best``: a set where the gold costs auto more than this counts against a threshold
@@ -77,7 +77,7 @@ def scores(proba: pd.DataFrame, rest: pd.Series) -> tuple[float, float, float]:
     labels = pd.Series(proba.columns.to_numpy()[proba.to_numpy().argmax(axis=1)], index=proba.index)
     acc = float((labels[rest.index].astype(str).to_numpy() == rest.astype(str).to_numpy()).mean())
     table = rest.rename("truth").rename_axis("item").reset_index()
-    return (acc, *calibration_scores(proba, labels, table))
+    return (acc, *_calibration_scores(proba, labels, table))
 
 
 def best_judge(data, rest: pd.Series) -> float:
@@ -125,11 +125,11 @@ def set_rows(name: str, group: str, labels: pd.DataFrame, truth: pd.Series, shar
     rows = []
     for evidence, rank in CONFIGS:
         chosen = gold_choice(helped.gold_answers_, evidence, rank)
-        confidence = calibrate_on_gold(helped.gold_answers_[chosen], helped.gold_split_)
+        confidence = _calibrate_on_gold(helped.gold_answers_[chosen], helped.gold_split_)
         proba = confidence.apply(helped.gold_answers_[chosen].full)
         proba[items] = np.eye(data.n_classes)[gold_codes(data, gold)[1]]  # as fit() sets the gold items
         frame = pd.DataFrame(proba, index=pd.Index(data.items.astype(str)), columns=data.classes)
-        if (evidence, rank) == (DEFAULT_GOLD_EVIDENCE, GOLD_RANK):  # the default's answer is the fit's own
+        if (evidence, rank) == (DEFAULT_GOLD_EVIDENCE, _GOLD_RANK):  # the default's answer is the fit's own
             np.testing.assert_allclose(frame.to_numpy(), helped.proba_.to_numpy(), atol=1e-9)
         acc, ece, auroc = scores(frame, rest)
         raw = helped.gold_answers_[chosen].full.copy()
@@ -137,7 +137,7 @@ def set_rows(name: str, group: str, labels: pd.DataFrame, truth: pd.Series, shar
         _, ece_raw, _ = scores(pd.DataFrame(raw, index=frame.index, columns=data.classes), rest)
         rows.append({**base, "ece_uncalibrated": ece_raw, "beta": confidence.beta, "floor": confidence.floor,
                      "config": "never" if evidence is None else f"{evidence:g}/{rank}",
-                     "answer": helped.gold_answers_[chosen].name if chosen else LABEL_ANSWER,
+                     "answer": helped.gold_answers_[chosen].name if chosen else _LABEL_ANSWER,
                      "auto_gold": acc, "gain": acc - base["auto"], "ece_gold": ece, "auroc_gold": auroc})
     return rows
 

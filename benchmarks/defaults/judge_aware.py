@@ -88,13 +88,13 @@ import pandas as pd
 from scipy.stats import kendalltau, spearmanr
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, unit_posteriors, unit_rows
+from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, _unit_rows, _UnitRows, unit_posteriors
 from manyjudges.arena.judges.measures import judge_measures
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.sources.llmfao import verdicts_from_llmfao
 from manyjudges.io.sources.verdict_sources import verdicts_of_source
-from manyjudges.pipeline.download import mirror_path, pinned_files
+from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
 REPO = Path(__file__).resolve().parents[2]
 STRENGTHS = {"m1": 1.0, "m2": 0.6, "m3": 0.2, "m4": -0.2, "m5": -0.6, "m6": -1.0}
@@ -139,16 +139,16 @@ def verdict_level_panel(judges: list[SimulatedJudge], n_prompts: int, seed: int,
 def real_panels(mirror: Path) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
     """{name: (judges' verdicts, reference votes)} of PRD vicuna80 and PandaLM."""
     out = {}
-    prd = verdicts_of_source("prd", [mirror_path(p, mirror) for p in pinned_files("prd")["repo_path"]])
+    prd = verdicts_of_source("prd", [_mirror_path(p, mirror) for p in _pinned_files("prd")["repo_path"]])
     human = prd["judge"].str.startswith("human-")
     out["prd"] = (prd[~human].reset_index(drop=True), prd[human].reset_index(drop=True))
-    panda = verdicts_of_source("pandalm", [mirror_path(p, mirror) for p in pinned_files("pandalm")["repo_path"]])
+    panda = verdicts_of_source("pandalm", [_mirror_path(p, mirror) for p in _pinned_files("pandalm")["repo_path"]])
     annotator = panda["judge"].str.startswith("annotator")
     out["pandalm"] = (panda[~annotator].reset_index(drop=True), panda[annotator].reset_index(drop=True))
     return out
 
 
-def reference_classes(rows: UnitRows, reference: pd.DataFrame, truth: pd.DataFrame | None) -> np.ndarray:
+def reference_classes(rows: _UnitRows, reference: pd.DataFrame, truth: pd.DataFrame | None) -> np.ndarray:
     """Per unit of ``rows``: 1 model_1, 0 model_2, -1 no decisive reference (module docstring)."""
     key = pd.MultiIndex.from_frame(rows.units[["prompt", "model_1", "model_2"]])
     if truth is not None:
@@ -175,7 +175,7 @@ def accuracy(p: np.ndarray, ref: np.ndarray) -> float:
     return float(np.mean(hit))
 
 
-def vote_share(rows: UnitRows, judge: int | None = None) -> np.ndarray:
+def vote_share(rows: _UnitRows, judge: int | None = None) -> np.ndarray:
     mask = np.ones(len(rows.y), dtype=bool) if judge is None else rows.judge == judge
     n = len(rows.units)
     yes = np.bincount(rows.unit[mask], weights=rows.count[mask] * (rows.y[mask] > 0), minlength=n)
@@ -184,7 +184,7 @@ def vote_share(rows: UnitRows, judge: int | None = None) -> np.ndarray:
         return np.where(all_ > 0, yes / np.maximum(all_, 1e-300), 0.5)
 
 
-def crowd_bt_posterior(verdicts: pd.DataFrame, rows: UnitRows) -> np.ndarray:
+def crowd_bt_posterior(verdicts: pd.DataFrame, rows: _UnitRows) -> np.ndarray:
     """P(model_1 wins) per unit under the leaderboard Crowd-BT's scores and etas (gamma = 0)."""
     lb = Leaderboard("crowd_bt").fit(verdicts)
     eta = pd.Series(lb.fit_.extra, index=code_verdicts(verdicts).judges)  # the leaderboard's judges, natural order
@@ -194,7 +194,7 @@ def crowd_bt_posterior(verdicts: pd.DataFrame, rows: UnitRows) -> np.ndarray:
 
 def panel_rows(name: str, verdicts: pd.DataFrame, reference: pd.DataFrame | None, truth: pd.DataFrame | None
                ) -> tuple[list[dict], dict]:
-    rows = unit_rows(verdicts)
+    rows = _unit_rows(verdicts)
     ref = reference_classes(rows, reference if reference is not None else verdicts.iloc[:0], truth)
     out, seconds = [], {}
     start = time.perf_counter()

@@ -65,7 +65,7 @@ import pandas as pd
 from benchmarks.harness.selection import leave_one_group_out
 from benchmarks.harness.truth_sets import DATASETS, SNOW_TASKS, add_mirror_arguments, load_any, mirror_root
 from manyjudges.truth import as_crowd_labels
-from manyjudges.truth.active.replay import CURVE_COLUMNS, all_labels_accuracy, replay, stop_at
+from manyjudges.truth.active.replay import _CURVE_COLUMNS, all_labels_accuracy, replay, stop_at
 from manyjudges.truth.registry import make_truth_estimator
 
 POLICIES = ("lookahead", "uncertainty", "uniform", "random")
@@ -124,7 +124,7 @@ def stops(curves: pd.DataFrame, grid: list[float]) -> pd.DataFrame:
         curve = curve.reset_index(drop=True)
         target = float(curve["target"].iloc[0])
         for g in grid:
-            at = stop_at(curve[CURVE_COLUMNS], g)
+            at = stop_at(curve[_CURVE_COLUMNS], g)
             rows.append({**dict(zip(keys, key)), "min_gain": g, "stop_share": float(at["share"].iloc[-1]),
                          "stop_accuracy": float(at["accuracy"].iloc[-1]), "all_labels_accuracy": target,
                          "shortfall": target - float(at["accuracy"].iloc[-1]), "rounds": len(at)})

@@ -14,7 +14,7 @@ warnings' text on stderr. The last line is LLMJudge's run grades as its files gi
 
 ``--speed N``: what the check costs. N labels of 3 classes from 10,000 judges (int32 codes, seed 0), then the
 same with one label set to a fourth class (a rare class, whose labels are looked up too): the seconds of
-``stray_class_messages`` (best of 3), per label, and its peak temporary memory (``tracemalloc``).
+``_stray_class_messages`` (best of 3), per label, and its peak temporary memory (``tracemalloc``).
 """
 from __future__ import annotations
 
@@ -35,13 +35,13 @@ from benchmarks.harness.pool import pool_sets
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.core.stray_classes import (
     StrayClassesWarning,
-    outside_codes,
-    rare_classes,
-    stray_class_messages,
+    _outside_codes,
+    _rare_classes,
+    _stray_class_messages,
 )
-from manyjudges.io.sources.llmjudge import LLMJUDGE_GOLD
+from manyjudges.io.sources.llmjudge import _LLMJUDGE_GOLD
 from manyjudges.io.tables.labels import read_crowd_labels
-from manyjudges.pipeline.download import mirror_path
+from manyjudges.pipeline.download import _mirror_path
 from manyjudges.pipeline.workflow_support import raw_files
 from manyjudges.truth.scenarios import simulated_suite
 
@@ -64,7 +64,8 @@ def row(name: str, labels: pd.DataFrame, files: bool) -> dict[str, object]:
     out = {"set": name, "labels": data.n_labels, "classes": data.n_classes, "rarest": data.classes[rarest],
            "rarest_labels": int(counts[rarest]),
            "rarest_judges": len(np.unique(data.judge[data.label == rarest])),
-           "outside": outside_codes(counts).tolist(), "rare": rare_classes(counts, data.label, data.judge)[0].tolist(),
+           "outside": _outside_codes(counts).tolist(),
+           "rare": _rare_classes(counts, data.label, data.judge)[0].tolist(),
            "warnings": len(messages)}
     if files:
         with tempfile.TemporaryDirectory() as folder:
@@ -86,8 +87,8 @@ def llmjudge_as_published(mirror: Path, config: Path = REPO / "config" / "paper.
         loaded = yaml.safe_load(handle)
     rows = []
     for _, entry in sorted(raw_files(loaded, "llmjudge").items()):
-        path = Path(mirror_path(entry["repo_path"], mirror))
-        if path.name == LLMJUDGE_GOLD:
+        path = Path(_mirror_path(entry["repo_path"], mirror))
+        if path.name == _LLMJUDGE_GOLD:
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             fields = line.split()
@@ -109,10 +110,10 @@ def speed(n: int) -> None:
         seconds = []
         for _ in range(3):
             start = time.perf_counter()
-            stray_class_messages(label, judge, classes, judges, True)
+            _stray_class_messages(label, judge, classes, judges, True)
             seconds.append(time.perf_counter() - start)
         tracemalloc.start()
-        stray_class_messages(label, judge, classes, judges, True)
+        _stray_class_messages(label, judge, classes, judges, True)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         print(f"{case}: {n:,} labels, {min(seconds):.3f} s, {min(seconds) / n * 1e9:.2f} ns a label, "

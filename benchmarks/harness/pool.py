@@ -6,7 +6,7 @@
 :func:`pool_sets` reads the config's truth section, keeps the sets with pinned files (not ``simulate``
 nor a user's ``labels_table``), finds each set's pinned files in the mirror as the pipeline's download
 rule does (``manyjudges.pipeline.workflow_support.raw_files``: the set's ``pinned`` key or its name in
-``resources/datasets.tsv``, restricted to its ``files``; ``manyjudges.pipeline.download.mirror_path``), and
+``resources/datasets.tsv``, restricted to its ``files``; ``manyjudges.pipeline.download._mirror_path``), and
 builds its tables with the library's own ``manyjudges.truth.data.truth_tables``. The script prints one
 line per set: name, group (the config's ``group``, default the name), classes (K: the label codes seen
 in labels and truth), items, judges, labels, truth items and the majority vote's accuracy on the truth
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from manyjudges.pipeline.download import mirror_path
+from manyjudges.pipeline.download import _mirror_path
 from manyjudges.pipeline.workflow_support import raw_files
 from manyjudges.truth import MajorityVote
 from manyjudges.truth.data import truth_tables
@@ -56,7 +56,7 @@ def pool_sets(mirror: str | os.PathLike[str], config: str | os.PathLike[str] = R
     for name, spec in loaded["truth"]["datasets"].items():
         if spec["source"] in NOT_PINNED:
             continue
-        files = [mirror_path(entry["repo_path"], mirror) for _, entry in sorted(raw_files(loaded, name).items())]
+        files = [_mirror_path(entry["repo_path"], mirror) for _, entry in sorted(raw_files(loaded, name).items())]
         labels, truth = truth_tables(name, spec, files, seed)
         out.append(PoolSet(name, spec.get("group", name), bool(spec.get("ordinal", False)), labels, truth))
     return out

@@ -120,10 +120,10 @@ def trec_rf10_file() -> Path:
     paper-config run downloaded to data/raw/trec_rf10/."""
     import os
 
-    from manyjudges.pipeline.download import mirror_path, pinned_files, raw_filename
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files, _raw_filename
 
-    repo_path = pinned_files("trec_rf10")["repo_path"].iloc[0]
+    repo_path = _pinned_files("trec_rf10")["repo_path"].iloc[0]
     mirror = os.environ.get("MANYJUDGES_MIRROR")
     if mirror:
-        return mirror_path(repo_path, mirror)
-    return Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_rf10" / raw_filename(repo_path)
+        return _mirror_path(repo_path, mirror)
+    return Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_rf10" / _raw_filename(repo_path)

@@ -65,10 +65,10 @@ def load_panels(dataset: str, mirror: str | None, tables: dict[str, str]) -> dic
     if not mirror:
         raise SystemExit(f"{dataset}: give --mirror DIR (or set MANYJUDGES_MIRROR) or --table {dataset}=PATH")
     from manyjudges.io.sources.preflib import SUPPORTED_TYPES, parse_preflib_files
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    repo_paths = pinned_files(dataset)["repo_path"]
-    paths = [mirror_path(p, mirror) for p in repo_paths if p.rsplit(".", 1)[-1] in SUPPORTED_TYPES]
+    repo_paths = _pinned_files(dataset)["repo_path"]
+    paths = [_mirror_path(p, mirror) for p in repo_paths if p.rsplit(".", 1)[-1] in SUPPORTED_TYPES]
     return panels_from_table(parse_preflib_files(paths))
 
 

@@ -158,10 +158,10 @@ def end_to_end(verdicts: pd.DataFrame, n: int, n_models: int) -> list[dict]:
 def llmfao_rows(mirror: Path) -> list[dict]:
     """The llmfao crowd's leaderboard commands and the evalica script, three new processes each (module docstring)."""
     from manyjudges.io.sources.verdict_sources import verdicts_of_source
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = [p for p in pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
-    verdicts = verdicts_of_source("llmfao", [mirror_path(p, mirror) for p in files])
+    files = [p for p in _pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
+    verdicts = verdicts_of_source("llmfao", [_mirror_path(p, mirror) for p in files])
     n, n_models = len(verdicts), len(set(verdicts["model_a"]) | set(verdicts["model_b"]))
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     rows = []
@@ -188,10 +188,10 @@ def llmfao_rows(mirror: Path) -> list[dict]:
 def llmfao_tsv(mirror: Path, folder: Path) -> tuple[Path, int, int]:
     """The llmfao crowd's verdicts written to ``folder/llmfao.tsv``; its path, verdicts and models."""
     from manyjudges.io.sources.verdict_sources import verdicts_of_source
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = [p for p in pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
-    verdicts = verdicts_of_source("llmfao", [mirror_path(p, mirror) for p in files])
+    files = [p for p in _pinned_files("llmfao")["repo_path"] if p.endswith("/crowd-comparisons.csv")]
+    verdicts = verdicts_of_source("llmfao", [_mirror_path(p, mirror) for p in files])
     path = folder / "llmfao.tsv"
     verdicts.to_csv(path, sep="\t", index=False)
     return path, len(verdicts), len(set(verdicts["model_a"]) | set(verdicts["model_b"]))

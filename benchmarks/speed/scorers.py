@@ -66,9 +66,9 @@ COLUMNS = ("job", "dataset", "method", "noise_ratio", "draws", "old_cpu_s", "new
 def _orderings_panels(dataset: str, mirror: str) -> dict:
     from manyjudges.io.sources.preflib import parse_preflib_files
     from manyjudges.orderings.experiment import panels_from_table
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    paths = [mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]
+    paths = [_mirror_path(p, mirror) for p in _pinned_files(dataset)["repo_path"]
              if p.endswith((".soc", ".toc", ".soi", ".toi"))]
     return panels_from_table(parse_preflib_files(paths))
 
@@ -100,9 +100,9 @@ def _child_orderings(task: dict, out: Path) -> dict:
 def _child_robustness(task: dict, out: Path) -> dict:
     from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
     from manyjudges.crowd.experiment import robustness_part
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = {Path(p).name: mirror_path(p, task["mirror"]) for p in pinned_files("mirex2005")["repo_path"]}
+    files = {Path(p).name: _mirror_path(p, task["mirror"]) for p in _pinned_files("mirex2005")["repo_path"]}
     judgments, truth = parse_crowd_source("mirex2005", files, {"n_grades": 5})
     with tempfile.TemporaryDirectory() as tmp:
         write_crowd_dataset(judgments, truth, tmp)
@@ -120,9 +120,9 @@ def _child_robustness(task: dict, out: Path) -> dict:
 def _child_crowd_method(task: dict, out: Path) -> dict:
     from manyjudges.crowd.data import load_crowd_dataset, parse_crowd_source, write_crowd_dataset
     from manyjudges.crowd.experiment import aggregate_dataset
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = {Path(p).name: mirror_path(p, task["mirror"]) for p in pinned_files("trec_rf10")["repo_path"]}
+    files = {Path(p).name: _mirror_path(p, task["mirror"]) for p in _pinned_files("trec_rf10")["repo_path"]}
     judgments, truth = parse_crowd_source("trec_rf10", files, {})
     with tempfile.TemporaryDirectory() as tmp:
         write_crowd_dataset(judgments, truth, tmp)

@@ -3,7 +3,7 @@
 Two shapes of table, each written once per size (``--shapes``):
 
 - ``integer``: spark-crowd's binary shape (items x 10 labels, 2 classes, 1,000 judges of one-coin
-  accuracy U(0.55, 0.95); ``manyjudges.truth.simulate.write_simulated_labels``), integer ids, rows
+  accuracy U(0.55, 0.95); ``manyjudges.truth.simulate._write_simulated_labels``), integer ids, rows
   sorted by item;
 - ``text``: a table as users have it: text ids (items ``doc-<n>``, n drawn without repeats from
   0..3 x items - 1; judges ``w<n>``), rows in random order, items x 10 labels from 10 distinct judges
@@ -142,14 +142,14 @@ def peer_rows(labels: Path, shape: str, n_labels: int) -> list[dict]:
 
 def run_size(work: Path, shape: str, n_labels: int, methods: list[str]) -> list[dict]:
     """The peers' rows and each method's row for one table (written first when absent)."""
-    from manyjudges.truth.simulate import write_simulated_labels
+    from manyjudges.truth.simulate import _write_simulated_labels
 
     tag = "" if shape == "integer" else "text_"
     labels, truth = work / f"{tag}labels_{n_labels}.tsv", work / f"{tag}truth_{n_labels}.tsv"
     if not labels.exists():
         start = time.perf_counter()
         if shape == "integer":
-            write_simulated_labels(labels, truth, n_items=n_labels // 10, labels_per_item=10, seed=0)
+            _write_simulated_labels(labels, truth, n_items=n_labels // 10, labels_per_item=10, seed=0)
         else:
             write_text_labels(labels, truth, n_labels)
         print(f"wrote {labels} in {time.perf_counter() - start:.1f} s", file=sys.stderr)

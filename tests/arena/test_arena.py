@@ -18,7 +18,7 @@ from manyjudges.arena import (
     simulate_arena,
     split_panel,
 )
-from manyjudges.arena.plots import busiest_pairs, plot_agreement, plot_leaderboard
+from manyjudges.arena.plots import _busiest_pairs, plot_agreement, plot_leaderboard
 from manyjudges.arena.report import report_section
 from manyjudges.arena.simulate import arena_problem
 
@@ -206,15 +206,15 @@ def test_the_heatmap_keeps_the_busiest_judges():
     judges = pd.DataFrame({"judge": ["a", "b", "c", "d"], "verdicts": [5, 9, 9, 1]})
     pairs = pd.DataFrame({"judge_a": ["a", "a", "b", "b", "c"], "judge_b": ["b", "c", "c", "d", "d"],
                           "agreement": [0.1, 0.2, 0.3, 0.4, 0.5]})
-    kept = busiest_pairs(pairs, judges, limit=3)
+    kept = _busiest_pairs(pairs, judges, limit=3)
     assert list(kept["agreement"]) == [0.1, 0.2, 0.3]
-    assert busiest_pairs(pairs, judges, limit=4) is pairs
+    assert _busiest_pairs(pairs, judges, limit=4) is pairs
 
 
 def test_prd_with_the_human_votes_as_reference(mirror):
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = [mirror_path(p, mirror) for p in pinned_files("prd")["repo_path"]]
+    files = [_mirror_path(p, mirror) for p in _pinned_files("prd")["repo_path"]]
     panel, ref = arena_tables("prd", {"source": "prd", "reference": "human-*"}, files)
     assert sorted(pd.unique(panel["judge"])) == ["bard", "claude", "gpt35", "gpt4", "vicuna-13b"]
     assert len(panel) == 8000 and len(ref) == 1760 and ref["judge"].str.startswith("human-").all()

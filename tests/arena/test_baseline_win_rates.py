@@ -18,8 +18,8 @@ from scipy.special import expit
 
 from manyjudges.arena.winrate import length_controlled as lc
 from manyjudges.arena.winrate.baseline import (
-    BaselineVerdicts,
-    against_baseline,
+    _against_baseline,
+    _BaselineVerdicts,
     baseline_win_rates,
     model_preferences,
     prompt_weights,
@@ -147,7 +147,7 @@ def test_the_bootstrap_resamples_whole_prompts_and_is_seeded():
     # two prompts: every replicate is one of the four draws (q1 q1, q1 q2, q2 q1, q2 q2) of whole prompts
     frame = verdicts([("q1", "j", "m", "b", "model_a"), ("q1", "k", "b", "m", "tie"), ("q2", "j", "m", "b", "model_b"),
                       ("q2", "j", "n", "b", "model_a"), ("q1", "j", "n", "b", "model_b")])
-    data = BaselineVerdicts(against_baseline(frame, "b"))
+    data = _BaselineVerdicts(_against_baseline(frame, "b"))
     p_of = {(prompt, model): [] for prompt in ("q1", "q2") for model in ("m", "n")}
     for row in model_preferences(frame, "b").itertuples():
         p_of[(row.prompt, row.model)].append(row.p)
@@ -256,9 +256,9 @@ def test_equal_lengths_give_the_raw_win_rate():
 
 def glm_inputs(seed=2):
     frame = random_table(seed, soft=True, features=True)
-    data = BaselineVerdicts(against_baseline(frame, "b", "length"))
-    gamma = lc.prompt_difficulty(data.prompt, data.model, data.p)
-    X = lc.design(lc.length_term(data.delta, data.model, data.n_models), gamma)
+    data = _BaselineVerdicts(_against_baseline(frame, "b", "length"))
+    gamma = lc._prompt_difficulty(data.prompt, data.model, data.p)
+    X = lc.design(lc._length_term(data.delta, data.model, data.n_models), gamma)
     w = np.random.default_rng(seed).integers(0, 3, len(data.p)).astype(float)
     return data, X, w
 
@@ -267,13 +267,13 @@ def glm_loss(b, X, p, w, reg):
     """L_m written out: the soft-label cross-entropy plus the ridges."""
     eta = X @ b
     nll = -np.sum(w * (p * -np.logaddexp(0, -eta) + (1 - p) * -np.logaddexp(0, eta)))
-    return nll + reg / 2 * (b[1] ** 2 + b[2] ** 2) + lc.THETA_RIDGE / 2 * b[0] ** 2
+    return nll + reg / 2 * (b[1] ** 2 + b[2] ** 2) + lc._THETA_RIDGE / 2 * b[0] ** 2
 
 
 def test_the_glm_fit_equals_scipys_minimiser_on_the_written_out_loss():
     data, X, w = glm_inputs()
     reg = 0.7
-    beta = lc.fit_length_glm(data.model, X, data.p, w, data.n_models, reg)
+    beta = lc._fit_length_glm(data.model, X, data.p, w, data.n_models, reg)
     for m in range(data.n_models):
         rows = data.model == m
         args = (X[rows], data.p[rows], w[rows], reg)
@@ -289,8 +289,8 @@ def test_the_glm_fit_equals_sklearns_soft_label_logistic_regression():
     sklearn = pytest.importorskip("sklearn.linear_model")
     data, X, w = glm_inputs()
     reg = 0.7
-    beta = lc.fit_length_glm(data.model, X, data.p, w, data.n_models, reg)
-    scale = np.sqrt(1.0 / np.array([lc.THETA_RIDGE, reg, reg]))
+    beta = lc._fit_length_glm(data.model, X, data.p, w, data.n_models, reg)
+    scale = np.sqrt(1.0 / np.array([lc._THETA_RIDGE, reg, reg]))
     for m in range(data.n_models):
         rows = data.model == m
         twice = np.vstack([X[rows] * scale] * 2)
@@ -312,7 +312,7 @@ def test_length_term_and_difficulty_against_direct_loops():
 
 
 def glm_gradient(b, X, p, reg):
-    return X.T @ (expit(X @ b) - p) + np.array([lc.THETA_RIDGE, reg, reg]) * b
+    return X.T @ (expit(X @ b) - p) + np.array([lc._THETA_RIDGE, reg, reg]) * b
 
 
 def controlled_mean(b, X):
@@ -322,8 +322,8 @@ def controlled_mean(b, X):
 def test_the_sandwich_se_against_finite_differences():
     data, X, _ = glm_inputs(4)
     reg = 1.0
-    beta = lc.fit_length_glm(data.model, X, data.p, np.ones(len(data.p)), data.n_models, reg)
-    se = lc.length_controlled_se(data.model, X, data.p, beta, reg)
+    beta = lc._fit_length_glm(data.model, X, data.p, np.ones(len(data.p)), data.n_models, reg)
+    se = lc._length_controlled_se(data.model, X, data.p, beta, reg)
     for m in range(data.n_models):
         rows = data.model == m
         Xm, pm = X[rows], data.p[rows]
@@ -421,10 +421,10 @@ def test_from_alpaca_eval_gives_the_soft_win_rate(capsys, tmp_path: Path):
 
 
 def test_on_a_terminal_win_rate_is_rounded_with_its_interval():
-    from manyjudges.cli.terminal import terminal_table
+    from manyjudges.cli.terminal import _terminal_table
 
     table = baseline_win_rates(HAND, "b")  # m: 0.625 in (0.155869, 1), width 0.84: 2 decimals, x: no interval
-    lines = terminal_table(table).splitlines()
+    lines = _terminal_table(table).splitlines()
     assert lines[0].split() == COLUMNS
     assert lines[2].split()[:5] == ["m", "0.62", "0.239", "0.16", "1.00"]
 

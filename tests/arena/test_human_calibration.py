@@ -7,9 +7,9 @@ from scipy.special import expit
 
 from manyjudges.arena.human.leaderboard import (
     HumanCalibratedLeaderboard,
+    _fit_calibrated_scores,
     _model_sides,
     calibration_units,
-    fit_calibrated_scores,
     lambda_cap,
 )
 from manyjudges.arena.human.win_rates import calibrated_win_rates, verdicts_win_rates
@@ -95,14 +95,14 @@ def hand_fit(llm, human, lam, reg):
 @pytest.mark.parametrize("lam", [0.0, 0.4, 1.0])
 def test_scores_solve_the_written_out_estimating_problem(lam):
     llm, human = simulated(0)
-    got = fit_calibrated_scores(calibration_units(llm, human), lam=lam, reg=0.01)
+    got = _fit_calibrated_scores(calibration_units(llm, human), lam=lam, reg=0.01)
     assert got.lam == lam
     np.testing.assert_allclose(got.scores, hand_fit(llm, human, lam, 0.01), atol=2e-5)
 
 
 def test_lambda_zero_is_the_humans_alone_bradley_terry():
     llm, human = simulated(1)
-    got = fit_calibrated_scores(calibration_units(llm, human), lam=0.0, reg=0.0)
+    got = _fit_calibrated_scores(calibration_units(llm, human), lam=0.0, reg=0.0)
     alone = Leaderboard(params={"reg": 0.0}).fit(human).scores_
     np.testing.assert_allclose(got.scores, alone.reindex(sorted(alone.index)).to_numpy(), atol=1e-7)
 
@@ -136,7 +136,7 @@ def test_power_tuned_lambda_minimises_the_trace_at_the_plain_ppi_fit():
         return np.trace(hinv @ ((vh - lam * (c + c.T) + lam ** 2 * v) / n + lam ** 2 * v / big_n) @ hinv)
 
     best = minimize_scalar(trace, bounds=(0, 1), method="bounded", options={"xatol": 1e-10})
-    got = fit_calibrated_scores(units, reg=0.0)
+    got = _fit_calibrated_scores(units, reg=0.0)
     assert 0 < got.lam < 1
     assert got.lam == pytest.approx(best.x, abs=1e-5)
 
@@ -144,7 +144,7 @@ def test_power_tuned_lambda_minimises_the_trace_at_the_plain_ppi_fit():
 def test_sandwich_covariance_by_a_loop():
     llm, human = simulated(3)
     units = calibration_units(llm, human)
-    got = fit_calibrated_scores(units, lam=0.6, reg=0.0)
+    got = _fit_calibrated_scores(units, lam=0.6, reg=0.0)
     theta, models, m = got.scores, list(units.models), len(units.models)
     l_units, h_units = hand_units(llm), hand_units(human)
 
@@ -168,13 +168,13 @@ def test_the_rectifier_moves_a_favoured_model_back_towards_the_humans():
     (lambda = 1) subtracts the labelled units' bias, so m0 comes back below the LLM-only score."""
     llm, human = simulated(4, n_prompts=300, n_human=100, favoured="m0")
     units = calibration_units(llm, human)
-    ppi = fit_calibrated_scores(units, lam=1.0).scores
-    alone = fit_calibrated_scores(units, lam=0.0).scores
+    ppi = _fit_calibrated_scores(units, lam=1.0).scores
+    alone = _fit_calibrated_scores(units, lam=0.0).scores
     llm_only = Leaderboard().fit(llm).scores_.to_numpy()
     assert llm_only[0] > alone[0] + 1.0
     assert ppi[0] < llm_only[0] - 1.0
     assert abs(ppi[0] - alone[0]) < abs(llm_only[0] - alone[0]) / 2
-    tuned = fit_calibrated_scores(units)
+    tuned = _fit_calibrated_scores(units)
     assert tuned.scores[0] < llm_only[0] - 1.0
 
 
@@ -305,11 +305,11 @@ def test_the_lambda_cap_keeps_half_of_every_models_rectified_wins_and_losses():
     zero = sides(0.0)
     assert all(v >= zero[k] / 2 - 1e-12 for k, v in sides(cap).items())
     assert any(v < zero[k] / 2 for k, v in sides(cap + 1e-3).items())
-    tuned = fit_calibrated_scores(units)
+    tuned = _fit_calibrated_scores(units)
     assert tuned.cap == cap and 0 <= tuned.lam <= cap
     assert np.abs(tuned.scores).max() < 10
     with pytest.warns(UserWarning, match="held only by the ridge"):
-        fit_calibrated_scores(units, lam=1.0)
+        _fit_calibrated_scores(units, lam=1.0)
 
 
 def test_models_without_a_human_verdict_are_warned_of():
@@ -342,11 +342,11 @@ def test_llmfao_gpt4_calibrated_on_a_few_crowd_units(mirror):
     chosen = np.random.default_rng(3).choice(np.sort(keys(crowd).unique()), 300, replace=False)
     units = calibration_units(gpt4, crowd[keys(crowd).isin(set(chosen))])
     assert len(units.llm) == 2139 and units.labelled.sum() == 300
-    tuned = fit_calibrated_scores(units)
+    tuned = _fit_calibrated_scores(units)
     assert 0 < tuned.cap < 1 and 0 <= tuned.lam <= tuned.cap
     assert np.abs(tuned.scores).max() < 10
     with pytest.warns(UserWarning, match="held only by the ridge"):
-        plain = fit_calibrated_scores(units, lam=1.0)
+        plain = _fit_calibrated_scores(units, lam=1.0)
     assert np.abs(plain.scores).max() > 50
 
 

@@ -9,16 +9,21 @@ import pytest
 from scipy.optimize import approx_fprime, minimize
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.judges.clusters import auto_clusters, cluster_weights, judge_weights
-from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, unit_objective, unit_posteriors, unit_rows
-from manyjudges.arena.leaderboard.cells import cell_table
-from manyjudges.arena.leaderboard.judge_aware import JudgeAware, judgments_of_cells
+from manyjudges.arena.judges.clusters import _auto_clusters, _cluster_weights, judge_weights
+from manyjudges.arena.judges.judge_aware_verdicts import (
+    JudgeAwareVerdicts,
+    _unit_objective,
+    _unit_rows,
+    unit_posteriors,
+)
+from manyjudges.arena.leaderboard.cells import _cell_table
+from manyjudges.arena.leaderboard.judge_aware import JudgeAware, _judgments_of_cells
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.core.pairwise.judge_aware import (
+    _judge_aware_curvature,
+    _judge_aware_objective,
     fit_judge_aware,
-    judge_aware_curvature,
-    judge_aware_objective,
     refit_judge_aware,
 )
 
@@ -84,21 +89,21 @@ def test_leaderboard_fit_is_the_scipy_maximum_of_the_written_out_likelihood():
 
 
 def test_objective_and_gradient_against_the_direct_loop():
-    from manyjudges.arena.leaderboard.cells import cell_table
-    from manyjudges.arena.leaderboard.judge_aware import judgments_of_cells
+    from manyjudges.arena.leaderboard.cells import _cell_table
+    from manyjudges.arena.leaderboard.judge_aware import _judgments_of_cells
     from manyjudges.arena.verdict_codes import code_verdicts
-    from manyjudges.core.pairwise.judge_aware import judge_aware_objective
+    from manyjudges.core.pairwise.judge_aware import _judge_aware_objective
 
     verdicts = verdict_level_panel(1, [0.85, 0.7, 0.95], [1.0, 0.0, -0.5], n_prompts=3, tie_rate=0.15)
     data = code_verdicts(verdicts)
-    cells, row = cell_table(data, by_judge=True, by_order=True)
+    cells, row = _cell_table(data, by_judge=True, by_order=True)
     counts = np.bincount(row, minlength=cells.n_cells).astype(float)
-    args = judgments_of_cells(cells, counts, "half")
+    args = _judgments_of_cells(cells, counts, "half")
     n, m = data.n_models, len(data.judges)
     x = np.concatenate([np.random.default_rng(2).normal(size=n), [0.8, 0.6, 0.9], [0.3, -0.7, 1.1]])
 
     def f(v):
-        return judge_aware_objective(v, *args, n, m, 1.0, 0.0, 0.2, (1.0, 1.0))
+        return _judge_aware_objective(v, *args, n, m, 1.0, 0.0, 0.2, (1.0, 1.0))
 
     direct = direct_negloglik(verdicts, list(data.models), list(data.judges), x[:n], x[n:n + m], x[n + m:],
                               gamma_reg=0.2)
@@ -169,14 +174,14 @@ def brute_force_units(groups, models, judges, s, a, gamma, weight):
 def test_unit_likelihood_and_posteriors_against_brute_force():
     judges = [SimulatedJudge("a", 0.9, 0.7), SimulatedJudge("b", 0.7, -0.5), SimulatedJudge("c", 0.8)]
     verdicts, _ = simulate_judge_panel({"x": 0.5, "y": 0.0, "z": -0.3}, judges, n_prompts=3, seed=6, tie_rate=0.2)
-    rows = unit_rows(verdicts)
+    rows = _unit_rows(verdicts)
     rng = np.random.default_rng(7)
     s, a, gamma, weight = rng.normal(size=3), rng.normal(size=3), rng.normal(size=3), np.array([1.0, 0.5, 0.8])
     brute = brute_force_units(unit_groups(verdicts), list(rows.models), list(rows.judges), s, a, gamma, weight)
     x = np.concatenate([s, a, gamma])
-    value, grad = unit_objective(x, rows, weight, True, 0.0)
+    value, grad = _unit_objective(x, rows, weight, True, 0.0)
     assert value == pytest.approx(-sum(v[0] for v in brute.values()), rel=1e-12)
-    np.testing.assert_allclose(grad, approx_fprime(x, lambda v: unit_objective(v, rows, weight, True, 0.0)[0], 1e-7),
+    np.testing.assert_allclose(grad, approx_fprime(x, lambda v: _unit_objective(v, rows, weight, True, 0.0)[0], 1e-7),
                                rtol=1e-5, atol=1e-5)
     posterior = unit_posteriors(rows, 1 / (1 + np.exp(-a)), gamma, s, weight)
     keys = list(zip(rows.units.prompt, rows.units.model_1, rows.units.model_2))
@@ -206,14 +211,14 @@ def test_kish_weights_by_hand():
     pairs = pd.DataFrame({"judge_a": ["a", "a", "b", "c"], "judge_b": ["b", "c", "c", "d"],
                           "error_correlation": [0.6, 0.2, 0.4, 0.9]})
     raw = "error_correlation"
-    table = cluster_weights(np.array(["a", "b", "c", "d"]), {"a": "g", "b": "g", "c": "g"}, pairs)
+    table = _cluster_weights(np.array(["a", "b", "c", "d"]), {"a": "g", "b": "g", "c": "g"}, pairs)
     rho = (0.6 + 0.2 + 0.4) / 3  # the cluster's three pairs; c-d crosses clusters
     np.testing.assert_allclose(table["weight"], [1 / (1 + 2 * rho)] * 3 + [1.0])
     assert list(table["cluster"]) == ["g", "g", "g", "d"]
-    assert auto_clusters(np.array(["a", "b", "c", "d"]), pairs, 0.5, column=raw) == {"a": "a", "b": "a", "c": "c",
+    assert _auto_clusters(np.array(["a", "b", "c", "d"]), pairs, 0.5, column=raw) == {"a": "a", "b": "a", "c": "c",
                                                                                      "d": "c"}
     negative = pairs.assign(error_correlation=-0.3)
-    assert list(cluster_weights(np.array(["a", "b"]), {"a": "g", "b": "g"}, negative)["weight"]) == [1.0, 1.0]
+    assert list(_cluster_weights(np.array(["a", "b"]), {"a": "g", "b": "g"}, negative)["weight"]) == [1.0, 1.0]
 
 
 def with_copy(verdicts, judge, copy):
@@ -355,13 +360,13 @@ def test_bootstrap_replicates_are_refits_of_the_resampled_prompts():
 def small_problem(seed=5):
     verdicts = verdict_level_panel(seed, [0.9, 0.7, 0.6], [0.5, -0.4, 1.0], n_prompts=15, tie_rate=0.1)
     data = code_verdicts(verdicts, "tie")
-    cells, of_verdict = cell_table(data, True, True)
+    cells, of_verdict = _cell_table(data, True, True)
     counts = np.bincount(of_verdict, minlength=cells.n_cells).astype(float)
     return cells, counts
 
 
 def args_of(cells, counts):
-    return (*judgments_of_cells(cells, counts, "half"), cells.n_models, cells.n_judges, 1.0, 0.05, 0.01, (2.0, 1.5))
+    return (*_judgments_of_cells(cells, counts, "half"), cells.n_models, cells.n_judges, 1.0, 0.05, 0.01, (2.0, 1.5))
 
 
 def test_the_curvature_is_the_hessian_of_the_objective():
@@ -374,8 +379,8 @@ def test_the_curvature_is_the_hessian_of_the_objective():
     for i in range(len(x)):  # central differences of the analytic gradient
         step = np.zeros(len(x))
         step[i] = 1e-6
-        full[:, i] = (judge_aware_objective(x + step, *args)[1] - judge_aware_objective(x - step, *args)[1]) / 2e-6
-    strengths, cross, own = judge_aware_curvature(x, *args)
+        full[:, i] = (_judge_aware_objective(x + step, *args)[1] - _judge_aware_objective(x - step, *args)[1]) / 2e-6
+    strengths, cross, own = _judge_aware_curvature(x, *args)
     np.testing.assert_allclose(strengths, full[:n, :n], atol=1e-5)
     np.testing.assert_allclose(cross, full[:n, n:], atol=1e-5)
     np.testing.assert_allclose(own[:, 0], np.diag(full[n:n + m, n:n + m]), atol=1e-5)
@@ -387,9 +392,9 @@ def test_the_curvature_is_the_hessian_of_the_objective():
     from manyjudges.core.pairwise.judge_aware import _Judgments  # Newton's own value and gradient: the objective's
 
     value, grad = _Judgments.of(args).value(x)
-    assert value == pytest.approx(judge_aware_objective(x, *args)[0], rel=1e-12)
-    np.testing.assert_allclose(grad, judge_aware_objective(x, *args)[1], rtol=1e-10, atol=1e-10)
-    outer_s, _, outer_own = judge_aware_curvature(x, *args, kind="outer")
+    assert value == pytest.approx(_judge_aware_objective(x, *args)[0], rel=1e-12)
+    np.testing.assert_allclose(grad, _judge_aware_objective(x, *args)[1], rtol=1e-10, atol=1e-10)
+    outer_s, _, outer_own = _judge_aware_curvature(x, *args, kind="outer")
     assert np.linalg.eigvalsh(outer_s).min() > -1e-9
     assert (outer_own[:, 0] * outer_own[:, 2] >= outer_own[:, 1] ** 2).all()
 
@@ -406,7 +411,7 @@ def test_a_replicate_refit_by_newton_reaches_the_lbfgs_minimum():
         solver_args = (*args[:7], x0, 1.0, 0.05, 0.01, (2.0, 1.5), (0.01, 0.99), True, 5000, 1e-8)
         newton = np.concatenate(refit_judge_aware(*solver_args))
         lbfgs = np.concatenate(fit_judge_aware(*solver_args))
-        assert judge_aware_objective(newton, *args)[0] <= judge_aware_objective(lbfgs, *args)[0] + 1e-9
+        assert _judge_aware_objective(newton, *args)[0] <= _judge_aware_objective(lbfgs, *args)[0] + 1e-9
         np.testing.assert_allclose(newton, lbfgs, atol=1e-4)
 
 

@@ -20,10 +20,10 @@ from sklearn.metrics import cohen_kappa_score
 
 import manyjudges.arena.judges.measures as judges_module
 from manyjudges.arena import judge_measures
-from manyjudges.arena.judges.agreement import effective_judges, majority_class, nominal_alpha
+from manyjudges.arena.judges.agreement import _majority_class, _nominal_alpha, effective_judges
 from manyjudges.arena.judges.clusters import judge_weights
-from manyjudges.arena.judges.measures import PRIOR_UNITS, shrunk_correlation
-from manyjudges.arena.judges.wilson import wilson_interval
+from manyjudges.arena.judges.measures import _PRIOR_UNITS, _shrunk_correlation
+from manyjudges.arena.judges.wilson import _wilson_interval
 
 COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 PRD_JUDGES = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
@@ -108,14 +108,14 @@ def test_wilson_interval_matches_scipy():
     successes = np.array([0, 1, 5, 37, 50, 99, 100])
     trials = np.full(len(successes), 100)
     for level in (0.8, 0.95, 0.99):
-        low, high = wilson_interval(successes, trials, level)
+        low, high = _wilson_interval(successes, trials, level)
         for k, n, lo, hi in zip(successes, trials, low, high):
             ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="wilson")
             assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
-    low, high = wilson_interval(np.array([0]), np.array([0]))
+    low, high = _wilson_interval(np.array([0]), np.array([0]))
     assert np.isnan(low).all() and np.isnan(high).all()
     with pytest.raises(ValueError, match="level"):
-        wilson_interval(np.array([1]), np.array([2]), 1.0)
+        _wilson_interval(np.array([1]), np.array([2]), 1.0)
 
 
 def test_the_judges_table_carries_the_wilson_interval_at_the_asked_level(prd):
@@ -159,7 +159,7 @@ def test_accuracy_and_kappa_match_a_direct_count_and_scikit_learn(prd):
 
 def test_a_reference_majority_shared_by_two_classes_is_a_tie():
     counts = np.array([[2, 1, 0], [1, 1, 0], [1, 0, 1], [0, 0, 0], [0, 1, 3], [0.5, 0.5, 0.5]])
-    assert list(majority_class(counts)) == [0, 2, 2, -1, 2, 2]
+    assert list(_majority_class(counts)) == [0, 2, 2, -1, 2, 2]
     verdicts = pd.DataFrame([("p", "j", "x", "y", "model_a")], columns=COLUMNS)
     reference = pd.DataFrame([("p", "h1", "x", "y", "model_a"), ("p", "h2", "y", "x", "model_a")], columns=COLUMNS)
     row = judge_measures(verdicts, reference).judges.iloc[0]
@@ -188,8 +188,8 @@ def test_alpha_matches_the_krippendorff_package(prd):
 def test_alpha_of_a_small_table_by_hand():
     # two units, values (a, a) and (a, b): o_aa = 2, o_ab = o_ba = 1, o_bb = 0, n_a = 3, n_b = 1, n = 4;
     # alpha = 1 - (n - 1) (o_ab + o_ba) / (2 n_a n_b) = 1 - 3 * 2 / 6 = 0
-    assert nominal_alpha(np.array([[2, 0, 0], [1, 1, 0]])) == pytest.approx(0.0, abs=1e-12)
-    assert np.isnan(nominal_alpha(np.array([[2, 0, 0], [3, 0, 0]])))  # one class only
+    assert _nominal_alpha(np.array([[2, 0, 0], [1, 1, 0]])) == pytest.approx(0.0, abs=1e-12)
+    assert np.isnan(_nominal_alpha(np.array([[2, 0, 0], [3, 0, 0]])))  # one class only
 
 
 def test_effective_judges_by_hand():
@@ -228,7 +228,7 @@ def brute_force_pairs(verdicts: pd.DataFrame, reference: dict | None) -> pd.Data
                 errors_b.append(1.0 - shares[b][u].get(truth, 0.0))
         corr = np.corrcoef(errors_a, errors_b)[0, 1] if len(errors_a) > 1 and np.ptp(errors_a) and np.ptp(
             errors_b) else np.nan
-        shrunk = corr * len(errors_a) / (len(errors_a) + PRIOR_UNITS)  # a normal prior at 0 worth m0 units
+        shrunk = corr * len(errors_a) / (len(errors_a) + _PRIOR_UNITS)  # a normal prior at 0 worth m0 units
         out.append((a, b, len(common), agreement, len(errors_a), corr, shrunk))
     return pd.DataFrame(out, columns=["judge_a", "judge_b", "n_common", "agreement", "n_error_units",
                                       "error_correlation", "error_correlation_shrunk"])
@@ -389,9 +389,9 @@ def test_the_module_docstring_example_runs():
 def test_shrunk_correlation_by_hand():
     """Two judges who share m = 4 units with raw r = 1, and two with m = 400 and r = 0.9, at m0 = 20:
     r m / (m + m0) = 1 x 4 / 24 = 1/6 and 0.9 x 400 / 420 = 6/7; m0 = 0 leaves r; NaN stays NaN."""
-    got = shrunk_correlation(np.array([1.0, 0.9, np.nan, -0.5]), np.array([4, 400, 10, 0]), 20.0)
+    got = _shrunk_correlation(np.array([1.0, 0.9, np.nan, -0.5]), np.array([4, 400, 10, 0]), 20.0)
     np.testing.assert_allclose(got, [1 / 6, 6 / 7, np.nan, 0.0], atol=1e-15)
-    np.testing.assert_allclose(shrunk_correlation(np.array([0.3]), np.array([5]), 0.0), [0.3])
+    np.testing.assert_allclose(_shrunk_correlation(np.array([0.3]), np.array([5]), 0.0), [0.3])
 
 
 def test_a_correlation_on_four_shared_units_does_not_cluster():
@@ -407,7 +407,7 @@ def test_a_correlation_on_four_shared_units_does_not_cluster():
     verdicts = pd.DataFrame(rows, columns=COLUMNS)
     pair = judge_measures(verdicts).pairs.set_index(["judge_a", "judge_b"]).loc[("j1", "j2")]
     assert pair["n_error_units"] == 4 and pair["error_correlation"] == pytest.approx(1.0)
-    assert pair["error_correlation_shrunk"] == pytest.approx(4 / (4 + PRIOR_UNITS))
+    assert pair["error_correlation_shrunk"] == pytest.approx(4 / (4 + _PRIOR_UNITS))
     assert judge_weights(verdicts, "auto", threshold=0.5)["cluster_size"].max() == 1
     raw = judge_weights(verdicts, "auto", threshold=0.5, prior_units=0.0).set_index("judge")
     assert raw.loc["j1", "cluster"] == raw.loc["j2", "cluster"] and raw.loc["j1", "weight"] == pytest.approx(0.5)

@@ -7,7 +7,7 @@ from scipy.optimize import minimize
 from scipy.stats import rankdata, spearmanr
 
 from manyjudges.arena import Leaderboard, bootstrap
-from manyjudges.arena.leaderboard.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena.leaderboard.rank_intervals import _competition_ranks, _percentile_intervals
 
 WINNER_CODE = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
 
@@ -197,17 +197,17 @@ def test_rank_intervals_of_three_models_by_hand():
     # scores of models A, B, C in five replicates; ranks per replicate (1 = best):
     # A 1 2 1 3 1, B 2 1 3 2 2, C 3 3 2 1 3
     reps = np.array([[3.0, 2.0, 1.0], [2.0, 3.0, 1.0], [3.0, 1.0, 2.0], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
-    np.testing.assert_array_equal(competition_ranks(reps), [[1, 2, 3], [2, 1, 3], [1, 3, 2], [3, 2, 1], [1, 2, 3]])
+    np.testing.assert_array_equal(_competition_ranks(reps), [[1, 2, 3], [2, 1, 3], [1, 3, 2], [3, 2, 1], [1, 2, 3]])
     # ci = 0.5: the 0.25 and 0.75 quantiles; of 5 sorted values, positions 1 and 3 (0-based)
     # A: 1 1 1 2 3 -> [1, 2]; B: 1 2 2 2 3 -> [2, 2]; C: 1 2 3 3 3 -> [2, 3]
-    ci_low, ci_high, rank_low, rank_high = percentile_intervals(reps, 0.5)
+    ci_low, ci_high, rank_low, rank_high = _percentile_intervals(reps, 0.5)
     np.testing.assert_array_equal(rank_low, [1, 2, 2])
     np.testing.assert_array_equal(rank_high, [2, 2, 3])
     # scores of A: 1 2 3 3 3 -> 0.25 quantile 2, 0.75 quantile 3
     np.testing.assert_allclose([ci_low[0], ci_high[0]], [2.0, 3.0])
     # equal scores share the best rank; an absent model (NaN) has no rank and does not count
-    np.testing.assert_array_equal(competition_ranks(np.array([1.0, 1.0, 0.0])), [1, 1, 3])
-    np.testing.assert_array_equal(competition_ranks(np.array([np.nan, 2.0, 1.0])), [np.nan, 1, 2])
+    np.testing.assert_array_equal(_competition_ranks(np.array([1.0, 1.0, 0.0])), [1, 1, 3])
+    np.testing.assert_array_equal(_competition_ranks(np.array([np.nan, 2.0, 1.0])), [np.nan, 1, 2])
 
 
 def test_three_models_leaderboard_by_hand():
@@ -248,7 +248,7 @@ def test_crowd_bt_without_ties_equals_the_crowd_family_crowd_bt():
 
 
 def test_elo_is_one_game_per_pair_played_in_the_seeded_schedule():
-    from manyjudges.core.pairwise.elo import elo_schedule
+    from manyjudges.core.pairwise.elo import _elo_schedule
 
     verdicts = simulated_verdicts(seed=9, n=200)
     models, a, b, w = coded(verdicts)
@@ -256,7 +256,7 @@ def test_elo_is_one_game_per_pair_played_in_the_seeded_schedule():
     lo_wins = np.where(w == 2, 0.5, (w == 0) == (a == lo))
     pairs = sorted(set(zip(lo.tolist(), hi.tolist())))
     share = [lo_wins[(lo == i) & (hi == j)].mean() for i, j in pairs]
-    order, _ = elo_schedule(np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs]), len(models), 0)
+    order, _ = _elo_schedule(np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs]), len(models), 0)
     r = [0.0] * len(models)
     for _ in range(10):
         for g in order:
@@ -323,7 +323,7 @@ def test_a_replicate_error_in_a_worker_reaches_the_caller():
 
 def test_crowd_bt_replicates_by_newton_equal_scipys_lbfgsb_from_the_same_start():
     """A replicate's projected Newton fit against scipy's L-BFGS-B from the full-data fit (the former path)."""
-    from manyjudges.arena.leaderboard.cells import cell_table, unit_matrix
+    from manyjudges.arena.leaderboard.cells import _cell_table, _unit_matrix
     from manyjudges.arena.leaderboard.ratings import ArenaCrowdBT
     from manyjudges.arena.verdict_codes import code_verdicts
     from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE
@@ -331,8 +331,8 @@ def test_crowd_bt_replicates_by_newton_equal_scipys_lbfgsb_from_the_same_start()
 
     data = code_verdicts(simulated_verdicts(seed=10, n=400, n_judges=6), "tie")
     rating = ArenaCrowdBT()
-    cells, cell_of_verdict = cell_table(data, True, False)
-    units = unit_matrix(data, cell_of_verdict, cells.n_cells, "verdicts", None)
+    cells, cell_of_verdict = _cell_table(data, True, False)
+    units = _unit_matrix(data, cell_of_verdict, cells.n_cells, "verdicts", None)
     full = rating.fit_cells(cells, np.bincount(cell_of_verdict, minlength=cells.n_cells).astype(float))
     lo_wins, hi_wins, tie = (cells.outcome == LO_WINS), (cells.outcome == HI_WINS), (cells.outcome == TIE)
     judge = np.concatenate([cells.judge[lo_wins], cells.judge[hi_wins], cells.judge[tie], cells.judge[tie]])

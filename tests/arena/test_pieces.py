@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.leaderboard.pieces import comparison_pieces, flat_replicates, one_sided_models, pieces_message
+from manyjudges.arena.leaderboard.pieces import _comparison_pieces, _flat_replicates, _one_sided_models, _pieces_message
 from manyjudges.arena.reader import read_arena_verdicts
 from manyjudges.arena.verdict_codes import code_verdicts
 from manyjudges.io.engine.errors import DataError
@@ -38,18 +38,18 @@ def test_pieces_equal_a_union_find_loop(seed):
     m = int(rng.integers(1, 2 * n))
     a = rng.integers(0, n, m)
     b = (a + rng.integers(1, n, m)) % n
-    pieces = comparison_pieces(n, a, b)
+    pieces = _comparison_pieces(n, a, b)
     assert {frozenset(np.flatnonzero(pieces == k)) for k in range(pieces.max() + 1)} == union_find_pieces(n, a, b)
     sizes = np.bincount(pieces)
     assert (np.diff(sizes) <= 0).all()  # largest first
     order = rng.permutation(m)  # row order and sides do not matter
-    assert (comparison_pieces(n, b[order], a[order]) == pieces).all()
+    assert (_comparison_pieces(n, b[order], a[order]) == pieces).all()
 
 
 def test_pieces_message_names_how_many_and_the_first_models():
     models = np.array([f"m{k}" for k in range(10)], dtype=object)
     pieces = np.array([0, 0, 0, 0, 0, 0, 0, 1, 1, 2])
-    text = pieces_message(models, pieces)
+    text = _pieces_message(models, pieces)
     assert "in 3 pieces" in text and "piece 1 (7 models): m0, m1, m2, m3, m4, ... and 2 more" in text
     assert "piece 2 (2 models): m7, m8" in text and "piece 3 (1 model): m9" in text
     assert "keep the verdicts of one piece" in text
@@ -62,7 +62,7 @@ def test_one_sided_models_equal_a_direct_loop(seed):
     a = rng.integers(0, n, m)
     b = (a + rng.integers(1, n, m)) % n
     winner = rng.choice([0, 0, 1, 1, 2], m)
-    won, lost = one_sided_models(n, a, b, winner)
+    won, lost = _one_sided_models(n, a, b, winner)
     record = {i: [] for i in range(n)}
     for i, j, w in zip(a, b, winner):
         record[int(i)].append({0: "w", 1: "l", 2: "t"}[int(w)])
@@ -80,7 +80,7 @@ def test_flat_replicates_equal_a_direct_loop():
     reps[::2, 4] = np.nan  # in three, different
     reps[:, 5] = [1.0, np.nan, 1.0, 1.0, np.nan, 1.0]  # equal where present
     expected = [len(set(c[~np.isnan(c)])) < 2 or np.isnan(c).sum() > len(c) - 2 for c in reps.T]
-    assert list(flat_replicates(reps)) == expected == [False, True, True, True, False, True, False]
+    assert list(_flat_replicates(reps)) == expected == [False, True, True, True, False, True, False]
 
 
 def frame(rows, columns=("prompt", "judge", "model_a", "model_b", "winner")):

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.arena.experiment import arena_judges, human_share
-from manyjudges.arena.report import beside_raw_markdown, winrate_markdown
+from manyjudges.arena.experiment import _human_share, arena_judges
+from manyjudges.arena.report import _beside_raw_markdown, _winrate_markdown
 from manyjudges.arena.simulate import simulate_arena
 
 
@@ -42,20 +42,20 @@ def test_human_share_takes_whole_units_seeded():
     ref = pd.DataFrame({"prompt": ["p1", "p1", "p2", "p2", "p3", "p4"], "judge": "h",
                         "model_a": ["x", "y", "x", "z", "y", "x"], "model_b": ["y", "x", "z", "x", "z", "y"],
                         "winner": "model_a"})
-    half = human_share(ref, 0.5, "d", 0)
+    half = _human_share(ref, 0.5, "d", 0)
     def unit(frame):
         return [(p, *sorted((a, b))) for p, a, b in frame[["prompt", "model_a", "model_b"]].itertuples(index=False)]
 
     units = set(unit(half))
     assert len(units) == 2  # ceil(0.5 x 4 units)
     assert len(half) == sum(u in units for u in unit(ref))  # both orders of a unit come together
-    assert half.equals(human_share(ref, 0.5, "d", 0))
-    shuffled = human_share(ref.sample(frac=1, random_state=1).reset_index(drop=True), 0.5, "d", 0)
+    assert half.equals(_human_share(ref, 0.5, "d", 0))
+    shuffled = _human_share(ref.sample(frac=1, random_state=1).reset_index(drop=True), 0.5, "d", 0)
     assert sorted(map(tuple, shuffled.to_numpy())) == sorted(map(tuple, half.to_numpy()))
-    assert len(human_share(ref, 1.0, "d", 0)) == len(ref)
+    assert len(_human_share(ref, 1.0, "d", 0)) == len(ref)
     # with the panel: only units the panel judged too (a human unit needs LLM verdicts)
     panel = ref[ref["prompt"].isin(["p1", "p3"])].assign(judge="llm")
-    assert set(human_share(ref, 1.0, "d", 0, panel)["prompt"]) == {"p1", "p3"}
+    assert set(_human_share(ref, 1.0, "d", 0, panel)["prompt"]) == {"p1", "p3"}
 
 
 def test_the_report_sets_the_side_tables_beside_the_raw_ranks():
@@ -63,10 +63,10 @@ def test_the_report_sets_the_side_tables_beside_the_raw_ranks():
                           "rank": [2, 1, 1, 2]})
     other = pd.DataFrame({"model": ["y", "x"], "rank": [1, 2], "score": [0.5, -0.5], "ci_low": [0.1, -0.9],
                           "ci_high": [0.9, -0.1], "rank_low": [1, 1], "rank_high": [2, 2], "human_verdicts": [3, 4]})
-    text = beside_raw_markdown(board, other, "controlled", "human_verdicts")
+    text = _beside_raw_markdown(board, other, "controlled", "human_verdicts")
     assert "| model | raw rank (bradley_terry) | controlled | human_verdicts |" in text
     assert "| y | 2 | 1 (1-2): 0.500 [0.100, 0.900] | 3 |" in text
     rates = pd.DataFrame({"model": ["x"], "win_rate": [0.75], "se": [0.1], "ci_low": [0.6], "ci_high": [0.9],
                           "discrete_win_rate": [1.0], "n": [4], "raw_win_rate": [0.8]})
-    shown = winrate_markdown(rates, "b")
+    shown = _winrate_markdown(rates, "b")
     assert "against `b`" in shown and "| x | 0.750 [0.600, 0.900] | 0.800 | 1.000 | 4 |" in shown

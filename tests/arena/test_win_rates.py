@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS, READING_COLUMNS, leaderboard_table
-from manyjudges.arena.leaderboard.win_rates import davidson_win_rate, elo_win_rate, logistic_win_rate
+from manyjudges.arena.leaderboard.estimator import _LEADERBOARD_COLUMNS, READING_COLUMNS, leaderboard_table
+from manyjudges.arena.leaderboard.win_rates import _davidson_win_rate, _elo_win_rate, _logistic_win_rate
 from manyjudges.arena.summary import verdicts_summary
 from manyjudges.arena.verdict_codes import code_verdicts
 
@@ -75,7 +75,7 @@ def test_win_rates_equal_a_direct_loop(method, baseline):
 
 def test_the_reading_columns_come_after_the_existing_ones_and_count_verdicts():
     table = Leaderboard("bradley_terry", n_bootstrap=0).fit(VERDICTS).table_
-    assert list(table.columns) == LEADERBOARD_COLUMNS + READING_COLUMNS
+    assert list(table.columns) == _LEADERBOARD_COLUMNS + READING_COLUMNS
     for model, count in zip(table["model"], table["verdicts"]):
         assert count == sum(model in (a, b) for _, a, b, _ in ROWS)
     assert table[["win_low", "win_high"]].isna().all().all()
@@ -85,11 +85,11 @@ def test_the_reading_columns_come_after_the_existing_ones_and_count_verdicts():
 
 
 def test_the_curves_at_known_points():
-    assert logistic_win_rate(np.array([0.0]))[0] == 0.5
-    np.testing.assert_allclose(elo_win_rate(np.array([400.0])), [10 / 11])  # the Elo curve's 10:1 odds
-    np.testing.assert_allclose(davidson_win_rate(np.array([0.0, 1.3]), 50.0),
+    assert _logistic_win_rate(np.array([0.0]))[0] == 0.5
+    np.testing.assert_allclose(_elo_win_rate(np.array([400.0])), [10 / 11])  # the Elo curve's 10:1 odds
+    np.testing.assert_allclose(_davidson_win_rate(np.array([0.0, 1.3]), 50.0),
                                [0.5, brute_win_rate("davidson", 1.3, 0.0, 50.0)])
-    assert davidson_win_rate(np.array([2.0]), 800.0)[0] == pytest.approx(0.5)  # ties only: 0.5, not NaN
+    assert _davidson_win_rate(np.array([2.0]), 800.0)[0] == pytest.approx(0.5)  # ties only: 0.5, not NaN
 
 
 def test_the_same_verdicts_in_any_order_give_the_same_reading():

@@ -313,7 +313,7 @@ def test_console_script_and_module_run():
 
 
 def test_progress_bar_only_on_a_terminal():
-    from manyjudges.cli.terminal import Progress
+    from manyjudges.cli.terminal import _Progress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -321,7 +321,7 @@ def test_progress_bar_only_on_a_terminal():
 
     shown, hidden = Terminal(), io.StringIO()
     for stream in (shown, hidden):
-        progress = Progress("sets", stream)
+        progress = _Progress("sets", stream)
         for done in (1, 2):
             progress(done, 2)
     assert "sets [" in shown.getvalue() and "2/2" in shown.getvalue() and shown.getvalue().endswith("\n")
@@ -350,14 +350,14 @@ def test_every_help_example_runs_as_written(key, tmp_path):
 def test_one_writer_for_every_subcommand(capsys, tmp_path):
     """write_outputs: the named files first, then -o, then the notes (stderr) and the result line (stdout beside a
     file, stderr beside a table on stdout), then the table on stdout."""
-    from manyjudges.cli.terminal import Output, write_outputs
+    from manyjudges.cli.terminal import Output, _write_outputs
 
     output = Output(pd.DataFrame({"a": [1]}), ((str(tmp_path / "side.tsv"), pd.DataFrame({"b": [2]})),),
                     ("a note",), "a result")
-    write_outputs(output, str(tmp_path / "main.tsv"))
+    _write_outputs(output, str(tmp_path / "main.tsv"))
     assert capsys.readouterr() == ("a result\n", "a note\n")
     assert (tmp_path / "main.tsv").read_text() == "a\n1\n" and (tmp_path / "side.tsv").read_text() == "b\n2\n"
-    write_outputs(output, None)
+    _write_outputs(output, None)
     assert capsys.readouterr() == ("a\n1\n", "a note\na result\n")
-    write_outputs(pd.DataFrame({"c": [3]}), "-")
+    _write_outputs(pd.DataFrame({"c": [3]}), "-")
     assert capsys.readouterr() == ("c\n3\n", "")

@@ -56,7 +56,7 @@ def test_the_crowd_spellings_are_the_arena_verbs(capsys, tmp_path):
 
     import pytest
 
-    from manyjudges.cli.parser import build_parser
+    from manyjudges.cli.parser import _build_parser
 
     path = write(tmp_path / "verdicts.tsv", ROWS)
     outputs = []
@@ -68,5 +68,5 @@ def test_the_crowd_spellings_are_the_arena_verbs(capsys, tmp_path):
     assert outputs[0] == outputs[1]
     for verb in ("leaderboard", "judges", "verdicts"):
         with pytest.raises(SystemExit), contextlib.redirect_stdout(io.StringIO()) as text:
-            build_parser().parse_args(["crowd", verb, "--help"])
+            _build_parser().parse_args(["crowd", verb, "--help"])
         assert f"former spelling of `manyjudges arena {verb}`" in " ".join(text.getvalue().split())

@@ -4,7 +4,7 @@ import io
 import pytest
 
 from manyjudges.cli import terminal
-from manyjudges.cli.terminal import Progress, seconds_left
+from manyjudges.cli.terminal import _Progress, _seconds_left
 
 
 class Terminal(io.StringIO):
@@ -23,12 +23,12 @@ def clock(monkeypatch):
     (340, 1000, 6.8, "13 s"),  # 6.8 / 340 * 660 = 13.2
     (1, 4, 3.0, "9 s"), (10, 1000, 2.0, "3 min 18 s"), (0, 10, 1.0, "? s"), (5, 5, 9.0, "0 s")])
 def test_seconds_left_by_hand(done, total, elapsed, expected):
-    assert seconds_left(done, total, elapsed) == expected
+    assert _seconds_left(done, total, elapsed) == expected
 
 
 def test_the_bar_shows_the_time_left_and_ends_with_the_time_taken(clock):
     screen = Terminal()
-    progress = Progress("leaderboard bootstrap", screen)
+    progress = _Progress("leaderboard bootstrap", screen)
     clock[0] += 6.8
     progress(340, 1000)
     assert screen.getvalue().endswith("] 340/1000, 6.8 s, 13 s left\033[K")
@@ -40,7 +40,7 @@ def test_the_bar_shows_the_time_left_and_ends_with_the_time_taken(clock):
 
 def test_a_log_gets_a_line_with_the_time_left_every_ten_seconds_and_a_short_run_none(clock):
     log = io.StringIO()
-    progress = Progress("leaderboard bootstrap", log)
+    progress = _Progress("leaderboard bootstrap", log)
     for done in range(1, 101):
         clock[0] += 0.25  # 25 s in all
         progress(done, 100)
@@ -48,7 +48,7 @@ def test_a_log_gets_a_line_with_the_time_left_every_ten_seconds_and_a_short_run_
         "manyjudges: leaderboard bootstrap: 40/100 done, 10.0 s, 15 s left",
         "manyjudges: leaderboard bootstrap: 80/100 done, 20.0 s, 5 s left"]
     quiet = io.StringIO()
-    short = Progress("leaderboard bootstrap", quiet)
+    short = _Progress("leaderboard bootstrap", quiet)
     for done in range(1, 101):
         clock[0] += 0.05
         short(done, 100)

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from manyjudges.arena import bootstrap
-from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS
-from manyjudges.cli.terminal import terminal_table, write_output
+from manyjudges.arena.leaderboard.estimator import _LEADERBOARD_COLUMNS
+from manyjudges.cli.terminal import _terminal_table, _write_output
 from manyjudges.io.engine.table_text import write_tsv_to
 from tests.command import run_command
 
@@ -59,7 +59,7 @@ def test_a_value_and_its_interval_round_to_the_widths_leading_digit_plus_one():
                           "score": [1.23456, 138.97, -0.00031, 0.5], "ci_low": [1.0, 56.3, -0.2, np.nan],
                           "ci_high": [1.234, 192.6, 0.1, np.nan], "verdicts": np.array([8931, 12, 0, 7]),
                           "other": [0.5234, 0.1, 0.2, 0.3]})
-    lines = terminal_table(table).splitlines()
+    lines = _terminal_table(table).splitlines()
     assert lines[0].split() == list(table.columns)
     assert lines[1].split() == ["a", "1", "1.23", "1.00", "1.23", "8,931", "0.523"]  # width 0.234: 2 decimals
     assert lines[2].split() == ["b", "2", "139", "56", "193", "12", "0.100"]  # width 136: 0 decimals
@@ -72,9 +72,9 @@ def test_a_value_and_its_interval_round_to_the_widths_leading_digit_plus_one():
 
 def test_a_terminal_gets_the_rounded_table_a_pipe_the_full_precision(capsys):
     table = bootstrap(pd.DataFrame(ROWS, columns=["prompt", "judge", "model_a", "model_b", "winner"]), n=20)
-    write_output(table, None, tty=True)
-    assert capsys.readouterr().out == terminal_table(table)
-    write_output(table, None, tty=False)
+    _write_output(table, None, tty=True)
+    assert capsys.readouterr().out == _terminal_table(table)
+    _write_output(table, None, tty=False)
     text = io.StringIO()
     write_tsv_to(table, text)
     assert capsys.readouterr().out == text.getvalue()
@@ -93,7 +93,7 @@ def test_the_file_keeps_the_existing_columns_byte_for_byte(capsys, tmp_path):
     assert [line.split(":")[2] for line in err.splitlines()[1:]] == [" models that lost every verdict they were in"]
     table = bootstrap(pd.read_csv(path, sep="\t"), n=30, seed=2)
     old = io.StringIO()
-    write_tsv_to(table[LEADERBOARD_COLUMNS], old)
+    write_tsv_to(table[_LEADERBOARD_COLUMNS], old)
     written = out.read_text().splitlines()
     assert ["\t".join(line.split("\t")[:7]) for line in written] == old.getvalue().splitlines()
     assert "e-" in out.read_text() or len(written[1].split("\t")[2]) > 10  # full precision, not rounded
@@ -202,5 +202,5 @@ def test_stdout_on_a_terminal_gets_the_aligned_table(capsys, tmp_path, monkeypat
     path = write(tmp_path / "v.tsv")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     status, out, _ = run_command(capsys, "arena", "leaderboard", path, "--bootstrap", "10", "--quiet")
-    assert status == 0 and "\t" not in out and out.split("\n")[0].split() == [*LEADERBOARD_COLUMNS, "verdicts",
+    assert status == 0 and "\t" not in out and out.split("\n")[0].split() == [*_LEADERBOARD_COLUMNS, "verdicts",
                                                                                "win_rate", "win_low", "win_high"]

@@ -93,7 +93,7 @@ def test_stages_draw_a_bar_on_a_terminal_and_lines_elsewhere(monkeypatch):
     from manyjudges.cli import terminal
 
     screen = FakeTerminal()
-    stages = terminal.Stages(2, screen)
+    stages = terminal._Stages(2, screen)
     with stages("reading x"):
         pass
     with stages("fitting y"):
@@ -103,12 +103,12 @@ def test_stages_draw_a_bar_on_a_terminal_and_lines_elsewhere(monkeypatch):
     assert "\rmanyjudges [####################] fitting y" in text and text.endswith("\n")
     log = io.StringIO()
     monkeypatch.setattr(terminal, "STAGE_REPORT_SECONDS", 0.0)
-    with terminal.Stages(1, log)("reading z"):
+    with terminal._Stages(1, log)("reading z"):
         pass
     assert log.getvalue().startswith("manyjudges: reading z: ") and log.getvalue().count("\n") == 1
     quiet = io.StringIO()
     monkeypatch.setattr(terminal, "STAGE_REPORT_SECONDS", 60.0)
-    with terminal.Stages(1, quiet)("reading z"):
+    with terminal._Stages(1, quiet)("reading z"):
         pass
     assert quiet.getvalue() == ""
 

@@ -6,8 +6,8 @@ from scipy.special import expit
 
 from manyjudges.core.pairwise.bradley_terry import fit_bt_centred, pair_counts
 from manyjudges.core.pairwise.covariates import (
+    _covariate_objective,
     covariate_hessian,
-    covariate_objective,
     feature_differences,
     fit_covariate_bt,
     standardised,
@@ -52,11 +52,11 @@ def test_fit_equals_scipy_on_the_written_out_likelihood(reg):
 def test_gradient_and_hessian_match_finite_differences():
     a, b, x, y, w, m = _verdicts(2, n=60)
     theta = np.random.default_rng(3).normal(size=m + x.shape[1])
-    grad = covariate_objective(theta, a, b, x, y, w, 0.3)[1]
-    np.testing.assert_allclose(grad, approx_fprime(theta, lambda t: covariate_objective(t, a, b, x, y, w, 0.3)[0],
+    grad = _covariate_objective(theta, a, b, x, y, w, 0.3)[1]
+    np.testing.assert_allclose(grad, approx_fprime(theta, lambda t: _covariate_objective(t, a, b, x, y, w, 0.3)[0],
                                                    1e-6), rtol=1e-4, atol=1e-4)
     hess = covariate_hessian(theta, a, b, x, w, 0.3)
-    numeric = approx_fprime(theta, lambda t: covariate_objective(t, a, b, x, y, w, 0.3)[1], 1e-6)
+    numeric = approx_fprime(theta, lambda t: _covariate_objective(t, a, b, x, y, w, 0.3)[1], 1e-6)
     np.testing.assert_allclose(hess, numeric, rtol=1e-4, atol=1e-4)
 
 
@@ -112,5 +112,5 @@ def test_a_covariate_that_separates_the_outcomes_keeps_a_finite_optimum():
     y = (x[:, 0] > 0).astype(float)  # the first answer wins exactly when its covariate is positive
     w = np.ones(6)
     s, gamma = fit_covariate_bt(a, b, x, y, w, 3, 0.01)
-    grad = covariate_objective(np.concatenate([s, gamma]), a, b, x, y, w, 0.01)[1]
+    grad = _covariate_objective(np.concatenate([s, gamma]), a, b, x, y, w, 0.01)[1]
     assert np.isfinite(gamma).all() and np.abs(grad).max() < 1e-8

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from manyjudges.core.pairwise.crowd_bt import crowd_bt_hessian, crowd_bt_objective, crowd_bt_projected_newton
+from manyjudges.core.pairwise.crowd_bt import _crowd_bt_hessian, _crowd_bt_projected_newton, crowd_bt_objective
 
 
 def judgments(seed, n_items=6, n_judges=4, size=300):
@@ -26,7 +26,7 @@ def test_hessian_is_the_derivative_of_the_gradient_and_the_second_derivative_of_
     judge, win, lose, count = judgments(1)
     args = (judge, win, lose, count, 6, virtual_weight, reg, prior)
     x = np.concatenate([np.random.default_rng(2).normal(size=6), [0.3, 0.55, 0.8, 0.9]])
-    hess = crowd_bt_hessian(x, *args)
+    hess = _crowd_bt_hessian(x, *args)
     h = 1e-5
     steps = np.eye(len(x)) * h
     by_gradient = np.array([(crowd_bt_objective(x + e, *args)[1] - crowd_bt_objective(x - e, *args)[1]) / (2 * h)
@@ -51,7 +51,7 @@ def test_projected_newton_reaches_scipys_lbfgsb_minimum_with_etas_on_their_bound
     x0 = np.concatenate([np.zeros(6), np.full(4, 0.7)])
     theirs = minimize(crowd_bt_objective, x0, args=args, jac=True, method="L-BFGS-B", bounds=bounds,
                       options={"gtol": 1e-10, "ftol": 1e-15, "maxiter": 10000}).x
-    ours = crowd_bt_projected_newton(theirs + np.concatenate([np.full(6, 0.1), np.zeros(4)]), args, 4, (0.01, 0.99),
+    ours = _crowd_bt_projected_newton(theirs + np.concatenate([np.full(6, 0.1), np.zeros(4)]), args, 4, (0.01, 0.99),
                                      1e-9)
     assert ours is not None
     np.testing.assert_allclose(ours, theirs, atol=1e-5)

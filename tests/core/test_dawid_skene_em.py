@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from manyjudges.core.dawid_skene_em import GOLD_START, dawid_skene
+from manyjudges.core.dawid_skene_em import _GOLD_START, dawid_skene
 from manyjudges.core.posteriors import posteriors_from_log_joint
 
 
@@ -34,7 +34,7 @@ def loop_em(item, judge, label, n_items, n_judges, k, n_iter, s, init, model, kn
     post = np.full((n_items, k), 1.0 / k)
     post[labelled] = votes[labelled] / votes[labelled].sum(axis=1, keepdims=True)
     if init == "gold":
-        post[:] = GOLD_START / k
+        post[:] = _GOLD_START / k
     gold = dict(zip(*known)) if known is not None else {}
     for i, c in gold.items():
         post[i] = np.eye(k)[c]
@@ -160,7 +160,7 @@ def test_the_e_step_by_blocks_of_items_is_the_whole_product_bit_for_bit(monkeypa
     known = (np.array([3, 17, 40]), np.array([0, 2, 1])) if gold else None
     kwargs = dict(n_items=n_items, n_judges=n_judges, n_classes=k, known=known, stop="log_likelihood", tol=1e-9)
     whole = dawid_skene(item, judge, label, **kwargs)
-    monkeypatch.setattr(dawid_skene_em, "E_STEP_ITEMS", 7)
+    monkeypatch.setattr(dawid_skene_em, "_E_STEP_ITEMS", 7)
     blocks = dawid_skene(item, judge, label, **kwargs)
     assert np.array_equal(whole.posteriors, blocks.posteriors) and whole.log_likelihood == blocks.log_likelihood
     assert np.array_equal(whole.confusion, blocks.confusion) and whole.n_iter == blocks.n_iter

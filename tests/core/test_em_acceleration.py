@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manyjudges.core.em_acceleration import iterate_em, remaining_distance
+from manyjudges.core.em_acceleration import _remaining_distance, iterate_em
 
 
 def toy_em(x):
@@ -56,6 +56,6 @@ def test_remaining_distance_is_the_geometric_tail():
     # x_n = r^n: the step s = r^n (1 - r), the distance of x_{n+1} to 0 is r^(n+1) = s r / (1 - r)
     r, n = 0.9, 40
     s = r ** n * (1 - r)
-    assert remaining_distance(s, r) == pytest.approx(r ** (n + 1), rel=1e-12)
-    assert remaining_distance(s, 0.1) == s  # a fast rate: the step itself bounds it
-    assert remaining_distance(1.0, 1.5) == pytest.approx(0.9999 / 0.0001)  # clipped rate
+    assert _remaining_distance(s, r) == pytest.approx(r ** (n + 1), rel=1e-12)
+    assert _remaining_distance(s, 0.1) == s  # a fast rate: the step itself bounds it
+    assert _remaining_distance(1.0, 1.5) == pytest.approx(0.9999 / 0.0001)  # clipped rate

@@ -113,9 +113,9 @@ def test_no_retired_word_in_the_default_pipelines_table_headers():
 
 def test_no_retired_word_in_the_commands_help():
     """Every subcommand's --help says judge; worker appears only as a former spelling still read."""
-    from manyjudges.cli.parser import build_parser
+    from manyjudges.cli.parser import _build_parser
 
-    parser = build_parser()
+    parser = _build_parser()
     seen = 0
     for family_action in [a for a in parser._actions if a.choices]:
         for family, family_parser in family_action.choices.items():
@@ -131,13 +131,13 @@ def test_no_retired_word_in_the_commands_help():
 
 
 def test_former_config_keys_are_renamed_and_both_names_refused():
-    from manyjudges.pipeline.config_aliases import rename_config_aliases
+    from manyjudges.pipeline.config_aliases import _rename_config_aliases
 
     config = {"truth": {"datasets": {"s": {"source": "simulate", "n_workers": 5, "worker_mix": {"good": 1.0},
                                            "workers": ["w*"]}}},
               "crowd": {"quality_bins": 7, "datasets": {"c": {"n_workers": 3, "pairs_per_worker": 2, "n_labels": 3}}},
               "graded": {"datasets": {"g": {"n_labels": 4}}}}
-    notes = rename_config_aliases(config)
+    notes = _rename_config_aliases(config)
     assert config["truth"]["datasets"]["s"] == {"source": "simulate", "n_judges": 5, "judge_mix": {"good": 1.0},
                                                 "judges": ["w*"]}
     assert config["crowd"]["skill_bins"] == 7 and "quality_bins" not in config["crowd"]
@@ -145,5 +145,5 @@ def test_former_config_keys_are_renamed_and_both_names_refused():
     assert config["graded"]["datasets"]["g"] == {"n_classes": 4}
     assert "config.crowd.quality_bins -> skill_bins" in notes and len(notes) == 8
     with pytest.raises(ValueError, match=r"config.truth.datasets.s: both 'n_workers' and 'n_judges'"):
-        rename_config_aliases({"truth": {"datasets": {"s": {"n_workers": 5, "n_judges": 5}}}})
-    assert rename_config_aliases({"truth": None, "crowd": {"datasets": None}}) == []
+        _rename_config_aliases({"truth": {"datasets": {"s": {"n_workers": 5, "n_judges": 5}}}})
+    assert _rename_config_aliases({"truth": None, "crowd": {"datasets": None}}) == []

@@ -11,7 +11,7 @@ import pytest
 
 from manyjudges import family_registry
 from manyjudges.core.estimator import Estimator
-from manyjudges.core.parameters import BOOLEAN, Interval, Options, Pair, Satisfies, allowed_text, check_values
+from manyjudges.core.parameters import BOOLEAN, Interval, Options, Pair, Satisfies, _allowed_text, check_values
 from manyjudges.families import BUILT_IN
 
 #: values of every kind the constraints tell apart
@@ -74,7 +74,7 @@ CASES = [
 
 @pytest.mark.parametrize("constraints, expected, words", CASES, ids=[c[2] for c in CASES])
 def test_the_checker_allows_what_the_direct_test_allows(constraints, expected, words):
-    assert allowed_text(constraints) == words
+    assert _allowed_text(constraints) == words
     for value in VALUES:
         try:
             check_values("Owner", {"p": constraints}, {"p": value})

@@ -7,7 +7,7 @@ import pandas as pd
 from manyjudges.consensus.report import report_section as consensus_section
 from manyjudges.crowd.report import report_section as crowd_section
 from manyjudges.graded.report import report_section as graded_section
-from manyjudges.pipeline.reproduction import HEADER, write_reproduction
+from manyjudges.pipeline.reproduction import _HEADER, write_reproduction
 from manyjudges.reporting.readings import Reading
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
@@ -28,7 +28,7 @@ def test_sections_in_order_with_the_scoreboard_and_readings_first(tmp_path):
     ]
     write_reproduction(sections, tmp_path / "R.md")
     text = (tmp_path / "R.md").read_text()
-    assert text.startswith("".join(HEADER[:1]))
+    assert text.startswith("".join(_HEADER[:1]))
     order = [text.index(s) for s in ("## Fidelity scoreboard", "`one`", "`two`", "## Readings", "First's note.",
                                      "| a choice |", "## First", "## Second")]
     assert order == sorted(order)

@@ -10,7 +10,7 @@ from manyjudges.core.sorting import row_keys, sort_in_place
 @pytest.mark.parametrize("cores", [1, 2, 3, 8])
 @pytest.mark.parametrize("shape", ["random", "sorted", "nearly_sorted", "reversed", "few_values", "short"])
 def test_sort_in_place_is_numpys_sort(monkeypatch, shape, cores):
-    monkeypatch.setattr(sorting, "PARALLEL_SIZE", 1000)  # the threaded way on small arrays too
+    monkeypatch.setattr(sorting, "_PARALLEL_SIZE", 1000)  # the threaded way on small arrays too
     rng = np.random.default_rng(1)
     n = 7 if shape == "short" else 20_011
     values = {"random": rng.integers(-10**12, 10**12, n), "sorted": np.arange(n), "reversed": np.arange(n)[::-1].copy(),
@@ -24,7 +24,7 @@ def test_sort_in_place_is_numpys_sort(monkeypatch, shape, cores):
 @pytest.mark.parametrize("shape", ["codes", "one key", "wide codes", "negative", "floats", "empty"])
 def test_row_keys_sort_rows_as_lexsort(monkeypatch, shape):
     """Rows sorted through packed keys come in np.lexsort's order; keys that do not pack are refused."""
-    monkeypatch.setattr(sorting, "PARALLEL_SIZE", 1000)
+    monkeypatch.setattr(sorting, "_PARALLEL_SIZE", 1000)
     rng = np.random.default_rng(2)
     n = 0 if shape == "empty" else 5_003
     keys = {"codes": [rng.integers(0, 40, n), rng.integers(0, 7, n), rng.integers(0, 3, n)],

@@ -33,10 +33,10 @@ def test_metric_names_follow_table2():
 
 
 def test_noiseless_crowd_gives_perfect_ndcg_for_every_builtin():
-    from manyjudges.crowd.registry import CROWD_METHODS
+    from manyjudges.crowd.registry import _CROWD_METHODS
 
     data = noiseless_dataset()
-    for name in CROWD_METHODS:
+    for name in _CROWD_METHODS:
         rankings, skill, seconds = ex.aggregate_dataset(data, name, {"method": name, "params": {}})
         by_topic = ex.metrics_by_topic(rankings, data)
         ndcg = by_topic[by_topic["metric"] == "NDCG@10"]["value"]
@@ -141,7 +141,7 @@ def write_results(folder, data: CrowdDataset, methods=("borda", "crowd_bt")) -> 
 def test_items_and_topics_without_truth_are_counted_logged_and_reported(tmp_path, caplog):
     import logging
 
-    from manyjudges.crowd.report import crowd_markdown
+    from manyjudges.crowd.report import _crowd_markdown
     from manyjudges.reporting.paper_values import paper_values
 
     data = partial_dataset()
@@ -156,14 +156,14 @@ def test_items_and_topics_without_truth_are_counted_logged_and_reported(tmp_path
     assert list(coverage.columns) == ex.COVERAGE_COLUMNS and coverage.values.tolist() == [[3, 1, 24, 10]]
     by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t")
     assert sorted(by_topic["topic"].unique()) == ["t0", "t1"]
-    report = crowd_markdown({"mine": files}, {"mine": {"source": "preferences_table"}}, {}, paper_values("niu2015"),
+    report = _crowd_markdown({"mine": files}, {"mine": {"source": "preferences_table"}}, {}, paper_values("niu2015"),
                             list(ex.DEFAULT_KS))
     assert ("Left out of the scores: 10 of 24 judged items have no truth grade (ranked, not scored); "
             "1 of 3 topics have none (not scored).") in report
 
 
 def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
-    from manyjudges.crowd.report import crowd_markdown
+    from manyjudges.crowd.report import _crowd_markdown
     from manyjudges.io.sources import mirex2005, trec_rf10
     from manyjudges.reporting.paper_values import paper_values
 
@@ -172,12 +172,12 @@ def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
     specs = {"mine": {"source": "preferences_table"}, "mx": {"source": "mirex2005"}}
     paper, ks = paper_values("niu2015"), list(ex.DEFAULT_KS)
 
-    own = crowd_markdown({"mine": results["mine"]}, specs, {}, paper, ks)
+    own = _crowd_markdown({"mine": results["mine"]}, specs, {}, paper, ks)
     assert "### Dataset `mine` (your own data)" in own
     for caveat in (mirex2005.REPORT_NOTE, trec_rf10.CROWD_REPORT_NOTE, "Truth for MIREX", "CS-TREC2011"):
         assert caveat not in own
 
-    both = crowd_markdown(results, specs, {}, paper, ks)
+    both = _crowd_markdown(results, specs, {}, paper, ks)
     header, mine, mx = both.split("### Dataset ")
     assert "`mine` (your own data)" in mine and "`mx` (real public data)" in mx
     assert mirex2005.REPORT_NOTE in mx and "from these same crowd judgments" in mx

@@ -10,7 +10,7 @@ from scipy.optimize import check_grad
 from scipy.stats import kendalltau
 
 from manyjudges.core.pairwise import elo as elo_kernel
-from manyjudges.core.pairwise.elo import elo_ratings, elo_schedule
+from manyjudges.core.pairwise.elo import _elo_schedule, elo_ratings
 from manyjudges.crowd.elo import EMEloRating, PairLabels, dawid_skene_pairs
 from manyjudges.crowd.judgments import topics_from_preferences
 from manyjudges.crowd.mpm import MPM, MPMData, mpm_hessian, mpm_objective
@@ -161,7 +161,7 @@ def test_elo_rounds_are_valid_and_both_update_paths_agree(monkeypatch):
     n = 20
     a, b = np.triu_indices(n, 1)
     score = rng.random(len(a))
-    order, starts = elo_schedule(a, b, n)
+    order, starts = _elo_schedule(a, b, n)
     for lo, hi in itertools.pairwise(starts):
         played = np.concatenate([a[order[lo:hi]], b[order[lo:hi]]])
         assert len(np.unique(played)) == len(played)  # an item plays at most once per round

@@ -2,7 +2,7 @@
 import pandas as pd
 import pytest
 
-from manyjudges.crowd.readings import crowd_readings
+from manyjudges.crowd.readings import _crowd_readings
 from manyjudges.reporting.paper_values import paper_values
 
 
@@ -18,7 +18,7 @@ def test_crowdagg_pairwise_reading_compares_every_metric_with_the_papers(tmp_pat
     pd.DataFrame(rows, columns=["method", "metric", "value"]).to_csv(path, sep="\t", index=False)
     methods = {"crowdagg_ndcg": {}, "crowdagg_ndcg_literal": {"method": "crowdagg_ndcg",
                                                               "params": {"pairwise": "paper_literal"}}}
-    (row,) = crowd_readings("trec", "real public data", "trec_rf10", path, methods, paper)
+    (row,) = _crowd_readings("trec", "real public data", "trec_rf10", path, methods, paper)
     assert list(row.distances) == ["margin", "paper_literal"] and row.cells == 3
     assert row.distances["margin"] == pytest.approx(sum(abs(0.5 - want[m]) for m in metrics) / 3)
     assert row.distances["paper_literal"] == pytest.approx(sum(abs(0.7 - want[m]) for m in metrics) / 3)
@@ -28,11 +28,11 @@ def test_no_reading_on_a_dataset_the_paper_does_not_have(tmp_path):
     path = tmp_path / "ranking_metrics.tsv"
     pd.DataFrame({"method": ["crowdagg_ndcg"], "metric": ["P@3"], "value": [0.5]}).to_csv(path, sep="\t", index=False)
     methods = {"crowdagg_ndcg": {}, "x": {"method": "crowdagg_ndcg", "params": {"pairwise": "paper_literal"}}}
-    assert crowd_readings("sim", "simulated", "simulate", path, methods, paper_values("niu2015")) == []
+    assert _crowd_readings("sim", "simulated", "simulate", path, methods, paper_values("niu2015")) == []
 
 
 def test_relevance_reading_compares_binary_metrics_at_each_threshold(tmp_path):
-    from manyjudges.crowd.readings import relevance_readings
+    from manyjudges.crowd.readings import _relevance_readings
 
     paper = paper_values("niu2015")
     t2 = paper[(paper["table"] == "2") & (paper["dataset"] == "cs_trec2011") & (paper["method"] == "mpm")]
@@ -40,7 +40,7 @@ def test_relevance_reading_compares_binary_metrics_at_each_threshold(tmp_path):
     rows = [(g, "mpm_entry", m, v) for g, v in ((1, 0.4), (2, 0.2)) for m in ("P@5", "MAP", "NDCG@5")]
     path = tmp_path / "ranking_metrics_by_relevance.tsv"
     pd.DataFrame(rows, columns=["relevant_grade", "method", "metric", "value"]).to_csv(path, sep="\t", index=False)
-    (row,) = relevance_readings("trec", "real public data", "trec_rf10", path, 2, {"mpm_entry": {"method": "mpm"}},
+    (row,) = _relevance_readings("trec", "real public data", "trec_rf10", path, 2, {"mpm_entry": {"method": "mpm"}},
                                 paper)
     assert list(row.distances) == ["grade >= 2", "grade >= 1"] and row.default == "grade >= 2"
     assert row.cells == 2  # NDCG does not depend on the threshold: left out

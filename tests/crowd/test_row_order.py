@@ -7,7 +7,7 @@ import pytest
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.experiment import aggregate_dataset
 from manyjudges.crowd.judgments import topics_from_preferences, topics_from_ratings
-from manyjudges.crowd.registry import CROWD_METHODS
+from manyjudges.crowd.registry import _CROWD_METHODS
 from manyjudges.crowd.simulate import simulate_crowd
 
 
@@ -37,7 +37,7 @@ def assert_same(runs):
         pd.testing.assert_frame_equal(skill, runs[0][1], check_exact=False, rtol=0, atol=1e-6)
 
 
-@pytest.mark.parametrize("method", sorted(CROWD_METHODS))
+@pytest.mark.parametrize("method", sorted(_CROWD_METHODS))
 def test_every_aggregator_is_the_same_in_any_row_order(preferences, ratings, method):
     spec = {"method": method}
     assert_same([aggregate_dataset(CrowdDataset(topics_from_preferences(t), {}), method, spec)

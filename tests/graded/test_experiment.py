@@ -161,7 +161,7 @@ def test_predict_part_chunks_partition_the_judges(crowd_panel):
 def test_report_caveats_only_under_their_source_and_parameters_at_bound(tmp_path):
     from manyjudges.graded import simulate
     from manyjudges.graded.experiment import parameter_table
-    from manyjudges.graded.report import graded_markdown
+    from manyjudges.graded.report import _graded_markdown
     from manyjudges.reporting.paper_values import paper_values
 
     panel = GradedPanel.from_matrix(np.random.default_rng(1).integers(0, 3, size=(10, 4)), 3)
@@ -174,7 +174,7 @@ def test_report_caveats_only_under_their_source_and_parameters_at_bound(tmp_path
         paths[name] = tmp_path / f"{name}.tsv"
         table.to_csv(paths[name], sep="\t", index=False)
     specs = {"sim": {"source": "simulate"}, "mine": {"source": "table"}}
-    report = graded_markdown({"sim": paths, "mine": paths}, specs, paper_values("wilbur2011"))
+    report = _graded_markdown({"sim": paths, "mine": paths}, specs, paper_values("wilbur2011"))
     header, sim, mine = report.split("### Dataset ")
     assert "`sim` (**simulated**)" in sim and simulate.REPORT_NOTE in sim
     assert "`mine` (your own data)" in mine

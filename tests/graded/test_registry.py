@@ -10,7 +10,7 @@ from reference import drop_judge, ref_prior
 
 from manyjudges.graded.base import GradedMethod
 from manyjudges.graded.protocols import cross_induction, held_out_judges, loglik_by_judge
-from manyjudges.graded.registry import GRADED_METHODS, make_graded_method
+from manyjudges.graded.registry import _GRADED_METHODS, make_graded_method
 
 from .helpers import K3, TINY_CROWD, panel_of, triples
 
@@ -19,7 +19,7 @@ from .helpers import K3, TINY_CROWD, panel_of, triples
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(GRADED_METHODS))
+@pytest.mark.parametrize("name", list(_GRADED_METHODS))
 def test_registry_method_predicts_and_cross_induces(name, crowd_panel):
     """Rows sum to 1 and are > 0; every held-out judge is scored exactly on their own labels."""
     panel = panel_of(TINY_CROWD) if name == "m5" else crowd_panel
@@ -55,7 +55,7 @@ def test_registry_method_predicts_and_cross_induces(name, crowd_panel):
 def test_unknown_registry_name_lists_builtins():
     with pytest.raises(ValueError) as err:
         make_graded_method("m9")
-    for name in GRADED_METHODS:
+    for name in _GRADED_METHODS:
         assert name in str(err.value)
 
 

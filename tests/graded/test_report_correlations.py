@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from manyjudges.graded.report import graded_markdown, paper_correlations
+from manyjudges.graded.report import _graded_markdown, paper_correlations
 from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
 
 OURS = {"m1": [-100.0, -90.0, -95.0, -80.0, -85.0], "m4": [-70.0, -75.0, -72.0, -71.0, -90.0]}
@@ -62,7 +62,7 @@ def _report(tmp_path, spec: dict, values: dict[str, list[float]]) -> str:
     for name, table in tables.items():
         paths[name] = tmp_path / f"{name}.tsv"
         table.to_csv(paths[name], sep="\t", index=False)
-    return graded_markdown({"sim": paths}, {"sim": spec}, paper_values("wilbur2011"))
+    return _graded_markdown({"sim": paths}, {"sim": spec}, paper_values("wilbur2011"))
 
 
 def test_report_states_the_calibration_gap_and_the_correlations(tmp_path):

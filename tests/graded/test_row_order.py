@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.graded import GRADED_METHODS, GradedPanel, make_graded_method
+from manyjudges.graded import _GRADED_METHODS, GradedPanel, make_graded_method
 from manyjudges.graded.experiment import predict_part, protocols_for
 from manyjudges.truth.simulate import simulate_labels
 
@@ -31,7 +31,7 @@ def test_a_panel_is_the_same_in_any_row_order(grades):
         assert (panel.item_ids, panel.judge_ids) == (panels[0].item_ids, panels[0].judge_ids)
 
 
-@pytest.mark.parametrize("method", sorted(GRADED_METHODS))
+@pytest.mark.parametrize("method", sorted(_GRADED_METHODS))
 def test_every_graded_method_gives_the_same_numbers_in_any_row_order(grades, method):
     # M5's fits are the slow ones: a short lambda search, and cross induction only (its single-parameter
     # protocol runs the same fits)

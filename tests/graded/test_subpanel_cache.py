@@ -11,7 +11,7 @@ from manyjudges.graded.dawid_skene import DawidSkenePredictor
 from manyjudges.graded.m4 import M4
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.protocols import cross_induction
-from manyjudges.graded.subpanel_cache import SubpanelCache, panel_digest
+from manyjudges.graded.subpanel_cache import _panel_digest, _SubpanelCache
 
 from .helpers import panel_of, structured_matrix
 
@@ -23,14 +23,14 @@ def panel():
 
 
 def test_the_same_sub_panel_from_either_fold_has_one_digest(panel):
-    assert panel_digest(panel.without(1).without(4)) == panel_digest(panel.without(4).without(1))
-    assert panel_digest(panel.without(1).without(4)) != panel_digest(panel.without(1).without(3))
+    assert _panel_digest(panel.without(1).without(4)) == _panel_digest(panel.without(4).without(1))
+    assert _panel_digest(panel.without(1).without(4)) != _panel_digest(panel.without(1).without(3))
     relabelled = panel_of(np.where(panel.to_matrix() == 0, 1, panel.to_matrix()))
-    assert panel_digest(relabelled) != panel_digest(panel)
+    assert _panel_digest(relabelled) != _panel_digest(panel)
 
 
 def test_a_value_is_handed_out_once(panel):
-    cache, calls = SubpanelCache(), []
+    cache, calls = _SubpanelCache(), []
 
     def compute():
         calls.append(1)
@@ -47,7 +47,7 @@ def test_a_value_is_handed_out_once(panel):
 
 
 def test_values_beyond_the_size_limit_are_dropped_oldest_first(panel):
-    cache = SubpanelCache(max_bytes=2 * 80)
+    cache = _SubpanelCache(max_bytes=2 * 80)
     for j in range(3):
         cache.get(panel.without(j), "x", lambda: np.zeros(10))   # 80 bytes each
     calls = []
@@ -55,7 +55,7 @@ def test_values_beyond_the_size_limit_are_dropped_oldest_first(panel):
     assert calls == [1]                                      # the oldest was dropped
     cache.get(panel.without(2), "x", lambda: calls.append(1) or np.zeros(10))
     assert calls == [1]                                      # the newest was kept
-    assert SubpanelCache(max_bytes=0).get(panel, "x", lambda: 5) == 5
+    assert _SubpanelCache(max_bytes=0).get(panel, "x", lambda: 5) == 5
 
 
 @pytest.mark.parametrize("make", [lambda: M4(), lambda: DawidSkenePredictor(), lambda: M5(grid_points=3)],
@@ -65,7 +65,7 @@ def test_methods_give_the_same_predictions_with_and_without_sharing(panel, make,
     with_sharing = cross_induction(shared, panel)
     assert shared._subpanel_cache().hits > 0
     alone = make()
-    monkeypatch.setattr(type(alone), "_subpanel_cache", lambda self: SubpanelCache(max_bytes=0))
+    monkeypatch.setattr(type(alone), "_subpanel_cache", lambda self: _SubpanelCache(max_bytes=0))
     without = cross_induction(alone, panel)
     pd.testing.assert_frame_equal(with_sharing.predictions, without.predictions, check_exact=True)
     pd.testing.assert_frame_equal(with_sharing.parameters, without.parameters, check_exact=True)

@@ -12,14 +12,14 @@ sys.path.insert(0, str(Path(__file__).parent))  # io_helpers, whatever the impor
 
 from io_helpers import MIRROR  # noqa: E402
 
-from manyjudges.pipeline.download import fetch, pinned_files, raw_filename  # noqa: E402
+from manyjudges.pipeline.download import _pinned_files, _raw_filename, fetch  # noqa: E402
 
 
 def fetch_dataset(dataset: str, dest: Path) -> list[Path]:
     """Fetch a dataset's pinned files from the mirror (sha256 checked)."""
     paths = []
-    for row in pinned_files(dataset).itertuples():
-        path = fetch(row.repo_path, row.sha256, dest / raw_filename(row.repo_path), mirror=MIRROR)
+    for row in _pinned_files(dataset).itertuples():
+        path = fetch(row.repo_path, row.sha256, dest / _raw_filename(row.repo_path), mirror=MIRROR)
         assert path.stat().st_size == row.bytes
         assert hashlib.sha256(path.read_bytes()).hexdigest() == row.sha256
         paths.append(path)

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.io.tables.grades import GRADES_COLUMNS, GradedData
-from manyjudges.io.tables.rankings import RANKINGS_COLUMNS
-from manyjudges.pipeline.download import mirror_path, pinned_files
+from manyjudges.io.tables.grades import _GRADES_COLUMNS, GradedData
+from manyjudges.io.tables.rankings import _RANKINGS_COLUMNS
+from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
 TESTS = Path(__file__).resolve().parents[1]
 #: tests/data (the hand-made fixtures).
@@ -47,7 +47,7 @@ def rows(df: pd.DataFrame) -> list[list]:
 
 def assert_grades(data: GradedData) -> None:
     g = data.grades
-    assert list(g.columns) == GRADES_COLUMNS
+    assert list(g.columns) == _GRADES_COLUMNS
     assert g["label"].dtype == np.int64
     assert all(isinstance(v, str) for col in ("item", "judge") for v in g[col])
     assert g["label"].between(0, data.n_classes - 1).all()
@@ -58,8 +58,8 @@ def assert_grades(data: GradedData) -> None:
 def pinned(dataset: str, mirror: Path) -> dict[str, Path]:
     """The dataset's pinned files in the mirror, by file name (size and sha256 checked)."""
     out = {}
-    for row in pinned_files(dataset).itertuples():
-        path = mirror_path(row.repo_path, mirror)
+    for row in _pinned_files(dataset).itertuples():
+        path = _mirror_path(row.repo_path, mirror)
         payload = path.read_bytes()
         assert len(payload) == row.bytes
         assert hashlib.sha256(payload).hexdigest() == row.sha256
@@ -69,9 +69,9 @@ def pinned(dataset: str, mirror: Path) -> dict[str, Path]:
 
 def assert_rankings(df: pd.DataFrame) -> None:
     """``df`` is a rankings table: its columns, str ids and int64 ranks."""
-    assert list(df.columns) == RANKINGS_COLUMNS
+    assert list(df.columns) == _RANKINGS_COLUMNS
     assert df["rank"].dtype == np.int64
-    assert all(isinstance(v, str) for col in RANKINGS_COLUMNS[:3] for v in df[col])
+    assert all(isinstance(v, str) for col in _RANKINGS_COLUMNS[:3] for v in df[col])
 
 
 def repeated(df: pd.DataFrame) -> dict[tuple[str, str, str], list[int]]:

@@ -8,7 +8,7 @@ import pytest
 from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.adultcontent3 import ADULTCONTENT3_CATEGORIES, parse_adultcontent3
+from manyjudges.io.sources.adultcontent3 import _ADULTCONTENT3_CATEGORIES, parse_adultcontent3
 
 GRADES = DATA / "grades"
 
@@ -89,7 +89,7 @@ def test_adult_bad_categories_file(tmp_path: Path) -> None:
 def test_adultcontent3_real(mirror: Path) -> None:
     files = pinned("adultcontent3", mirror)
     assert sorted(files) == ["categories.txt", "labels.txt"]
-    assert files["categories.txt"].read_text().split() == [*ADULTCONTENT3_CATEGORIES, "B"]
+    assert files["categories.txt"].read_text().split() == [*_ADULTCONTENT3_CATEGORIES, "B"]
     data = parse_adultcontent3(files["labels.txt"], files["categories.txt"])
     assert_grades(data)
     g = data.grades

@@ -5,7 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from manyjudges.io.engine.checks import blank_strings, repeated_rows, sorted_rows
+from manyjudges.io.engine.checks import _repeated_rows, blank_strings, sorted_rows
 
 
 def loop_repeats(keys, keep):
@@ -31,7 +31,7 @@ def test_repeated_rows_is_the_loop(shape, keep):
             "sparse codes": [rng.permutation(500) * 10**9],
             "negative codes": [rng.integers(-20, 20, 500), rng.integers(0, 30, 500)],  # np.lexsort's way
             "codes too wide to pack": [rng.integers(0, 3, 500) * 2**40, rng.integers(0, 3, 500) * 2**30]}[shape]
-    rows, heads = repeated_rows(keys, keep)
+    rows, heads = _repeated_rows(keys, keep)
     expected_rows, expected_heads = loop_repeats(keys, keep)
     assert rows.tolist() == expected_rows and heads.tolist() == expected_heads
     order, same = sorted_rows(keys)  # packed keys where they fit, else np.lexsort: the same order

@@ -8,9 +8,9 @@ import pytest
 from io_helpers import MIRROR, assert_located, assert_rankings, needs_mirror, repeated
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.clef_runs import CLEF_QUERY_IDS, parse_clef_runs
+from manyjudges.io.sources.clef_runs import _CLEF_QUERY_IDS, parse_clef_runs
 from manyjudges.io.tables.rankings import rankings_to_lists
-from manyjudges.pipeline.download import pinned_files, raw_filename
+from manyjudges.pipeline.download import _pinned_files, _raw_filename
 
 SECS = "zhiweiuk/secs/6f7fc9009c0c84da923ffc891a12bb4632b60cac"
 
@@ -28,10 +28,10 @@ def write_clef(
 
 
 def test_clef_query_ids() -> None:
-    assert len(CLEF_QUERY_IDS) == 66
-    assert CLEF_QUERY_IDS[0] == "q01" and CLEF_QUERY_IDS[-1] == "q67"
-    assert "q62" not in CLEF_QUERY_IDS
-    assert CLEF_QUERY_IDS[60:62] == ("q61", "q63")
+    assert len(_CLEF_QUERY_IDS) == 66
+    assert _CLEF_QUERY_IDS[0] == "q01" and _CLEF_QUERY_IDS[-1] == "q67"
+    assert "q62" not in _CLEF_QUERY_IDS
+    assert _CLEF_QUERY_IDS[60:62] == ("q61", "q63")
 
 
 def test_clef_parse(tmp_path: Path) -> None:
@@ -43,7 +43,7 @@ def test_clef_parse(tmp_path: Path) -> None:
     df = parse_clef_runs([beta, alpha])
     assert_rankings(df)
     assert len(df) == 2 * 66 * 3 - 2
-    assert list(dict.fromkeys(df["list_set"])) == list(CLEF_QUERY_IDS)
+    assert list(dict.fromkeys(df["list_set"])) == list(_CLEF_QUERY_IDS)
     first = df[df["list_set"] == "q01"]
     assert first.values.tolist() == [
         ["q01", "Team_B.2", "Team_B.2-1-1", 1],
@@ -122,10 +122,10 @@ def test_clef_no_files() -> None:
 
 
 def test_pinned_rows() -> None:
-    search = pinned_files("search_top25")
-    assert sorted(raw_filename(p) for p in search["repo_path"]) == ["bing.txt", "google.txt"]
-    clef = pinned_files("clef_ehealth_top20")
-    names = [raw_filename(p) for p in clef["repo_path"]]
+    search = _pinned_files("search_top25")
+    assert sorted(_raw_filename(p) for p in search["repo_path"]) == ["bing.txt", "google.txt"]
+    clef = _pinned_files("clef_ehealth_top20")
+    names = [_raw_filename(p) for p in clef["repo_path"]]
     assert len(names) == 12 and all(n.startswith("TOP20_") and n.endswith("_EN.dat") for n in names)
     assert "ReadMe.txt" not in names
     for table in (search, clef):
@@ -140,7 +140,7 @@ def test_real_clef(clef_files: list[Path]) -> None:
     assert_rankings(df)
     teams = ["CUNI", "ECNU", "FDUSGInfo", "GRIUM", "KISTI", "KUCS", "LIMSI", "Miracl",
              "TeamHCMUS", "UBML", "USST", "YorkU"]
-    assert list(dict.fromkeys(df["list_set"])) == list(CLEF_QUERY_IDS)
+    assert list(dict.fromkeys(df["list_set"])) == list(_CLEF_QUERY_IDS)
     assert sorted(df["list_id"].unique()) == sorted(teams)
     sizes = df.groupby(["list_set", "list_id"]).size()
     assert len(sizes) == 66 * 12

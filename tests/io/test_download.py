@@ -16,11 +16,11 @@ from manyjudges.pipeline import download
 from manyjudges.pipeline.download import (
     ChecksumError,
     DownloadError,
+    _mirror_path,
+    _pinned_files,
+    _raw_filename,
+    _upstream_url,
     fetch,
-    mirror_path,
-    pinned_files,
-    raw_filename,
-    upstream_url,
 )
 
 
@@ -31,19 +31,19 @@ def _no_env_mirror(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def skate_file() -> tuple[str, str, int]:
-    row = pinned_files("skate").iloc[0]
+    row = _pinned_files("skate").iloc[0]
     return row["repo_path"], row["sha256"], int(row["bytes"])
 
 
 def test_pinned_files_and_names() -> None:
-    skate = pinned_files("skate")
+    skate = _pinned_files("skate")
     assert list(skate.columns) == ["dataset", "repo_path", "bytes", "sha256"]
     assert len(skate) == 48
     assert (skate["dataset"] == "skate").all()
     assert skate["sha256"].str.fullmatch(r"[0-9a-f]{64}").all()
     repo_path = skate["repo_path"].iloc[0]
-    assert raw_filename(repo_path) == "00006-00000001.toc"
-    url = upstream_url(repo_path)
+    assert _raw_filename(repo_path) == "00006-00000001.toc"
+    url = _upstream_url(repo_path)
     assert url.startswith("https://raw.githubusercontent.com/fleverest/PrefLib-Data/")
     assert "00006%20-%20skate/00006-00000001.toc" in url
     assert " " not in url
@@ -51,7 +51,7 @@ def test_pinned_files_and_names() -> None:
 
 def test_unknown_dataset_lists_known() -> None:
     with pytest.raises(ValueError, match="unknown dataset 'nope'") as err:
-        pinned_files("nope")
+        _pinned_files("nope")
     for known in ("breakfast", "dots", "puzzle", "skate"):
         assert known in str(err.value)
 
@@ -59,11 +59,11 @@ def test_unknown_dataset_lists_known() -> None:
 @needs_mirror
 def test_fetch_from_mirror(tmp_path: Path, skate_file: tuple[str, str, int]) -> None:
     repo_path, sha, size = skate_file
-    dest = tmp_path / "raw" / "skate" / raw_filename(repo_path)
+    dest = tmp_path / "raw" / "skate" / _raw_filename(repo_path)
     assert fetch(repo_path, sha, dest, mirror=MIRROR) == dest
     assert dest.stat().st_size == size
     assert hashlib.sha256(dest.read_bytes()).hexdigest() == sha
-    assert dest.read_bytes() == mirror_path(repo_path, MIRROR).read_bytes()
+    assert dest.read_bytes() == _mirror_path(repo_path, MIRROR).read_bytes()
     assert [p.name for p in dest.parent.iterdir()] == [dest.name]
 
 
@@ -156,4 +156,4 @@ def test_download_verifies_checksum(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_module_exports() -> None:
-    assert download.MIRROR_ENV == "MANYJUDGES_MIRROR"
+    assert download._MIRROR_ENV == "MANYJUDGES_MIRROR"

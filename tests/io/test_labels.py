@@ -11,17 +11,17 @@ from io_helpers import MIRROR, assert_located, needs_mirror, pinned, write
 
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.io.engine.errors import DataError, DataWarning
-from manyjudges.io.sources.truth_benchmark import TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
+from manyjudges.io.sources.truth_benchmark import _TRUTH_BENCHMARK_FOLDERS, parse_truth_benchmark
 from manyjudges.io.tables.labels import (
-    LABEL_TRUTH_COLUMNS,
-    LABELS_COLUMNS,
+    _LABEL_TRUTH_COLUMNS,
+    _LABELS_COLUMNS,
     read_crowd_labels,
     read_labels,
     read_truth,
     write_labels,
     write_truth,
 )
-from manyjudges.pipeline.download import pinned_files
+from manyjudges.pipeline.download import _pinned_files
 
 GOOD = "item,judge,label\ni1,w1,0\ni1,w2,1\ni2,w1,1\ni2,w3,1\n"
 
@@ -37,7 +37,7 @@ def test_read_labels_csv_and_tsv(tmp_path: Path) -> None:
     expected = [["i1", "w1", 0], ["i1", "w2", 1], ["i2", "w1", 1], ["i2", "w3", 1]]
     for path in (csv(tmp_path, GOOD), write(tmp_path / "labels.tsv", GOOD.replace(",", "\t"))):
         table = read_labels(path)
-        assert list(table.columns) == LABELS_COLUMNS
+        assert list(table.columns) == _LABELS_COLUMNS
         assert table.values.tolist() == expected
         assert table["label"].dtype == np.int64
         assert list(table.attrs["lines"]) == [2, 3, 4, 5]
@@ -45,7 +45,7 @@ def test_read_labels_csv_and_tsv(tmp_path: Path) -> None:
 
 def test_worker_is_accepted_for_judge(tmp_path: Path) -> None:
     table = read_labels(csv(tmp_path, GOOD.replace("judge", "worker")))
-    assert list(table.columns) == LABELS_COLUMNS
+    assert list(table.columns) == _LABELS_COLUMNS
     assert table["judge"].tolist() == ["w1", "w2", "w1", "w3"]
 
 
@@ -206,7 +206,7 @@ def test_wrong_field_count(tmp_path: Path) -> None:
 def test_read_truth(tmp_path: Path) -> None:
     labels = read_labels(csv(tmp_path, GOOD))
     truth = read_truth(csv(tmp_path, "item,truth\ni2,1\ni1,0\n", "truth.csv"), labels=labels)
-    assert list(truth.columns) == LABEL_TRUTH_COLUMNS
+    assert list(truth.columns) == _LABEL_TRUTH_COLUMNS
     assert truth.values.tolist() == [["i2", 1], ["i1", 0]]
     assert truth["truth"].dtype == np.int64
     assert list(truth.attrs["lines"]) == [2, 3]
@@ -279,7 +279,7 @@ def test_round_trip(tmp_path: Path, name: str) -> None:
     write_labels(labels, path)
     back = read_labels(path)
     assert back.values.tolist() == labels.values.tolist()
-    assert path.read_text(encoding="utf-8").splitlines()[0] == delimited(name, LABELS_COLUMNS)
+    assert path.read_text(encoding="utf-8").splitlines()[0] == delimited(name, _LABELS_COLUMNS)
     truth = pd.DataFrame({"item": ["c", "a,b"], "truth": [1, 2]})
     truth_path = tmp_path / "out" / name.replace("labels", "truth")
     write_truth(truth, truth_path)
@@ -336,12 +336,12 @@ BENCHMARK_COUNTS = {
 
 
 def test_pinned_benchmark_files() -> None:
-    for dataset, folder in TRUTH_BENCHMARK_FOLDERS.items():
-        paths = pinned_files(dataset)["repo_path"].tolist()
+    for dataset, folder in _TRUTH_BENCHMARK_FOLDERS.items():
+        paths = _pinned_files(dataset)["repo_path"].tolist()
         assert [p.rsplit("/", 1)[1] for p in paths] == ["label.csv", "truth.csv"]
         assert all(p.startswith("yuan-li/truth-inference-at-scale/621789b2d57324d3559dc973b2613d2296d73f55/data/"
                                 + folder + "/") for p in paths)
-    assert set(TRUTH_BENCHMARK_FOLDERS) == set(BENCHMARK_COUNTS)
+    assert set(_TRUTH_BENCHMARK_FOLDERS) == set(BENCHMARK_COUNTS)
 
 
 @needs_mirror
@@ -401,11 +401,11 @@ def test_memory_per_label(tmp_path: Path) -> None:
     import tracemalloc
 
     from manyjudges.truth import DawidSkene
-    from manyjudges.truth.simulate import write_simulated_labels
+    from manyjudges.truth.simulate import _write_simulated_labels
 
     n_items, per_item = 20_000, 10
     path = tmp_path / "big.tsv"
-    write_simulated_labels(path, None, n_items=n_items, labels_per_item=per_item, n_judges=100, seed=2)
+    _write_simulated_labels(path, None, n_items=n_items, labels_per_item=per_item, n_judges=100, seed=2)
     n = n_items * per_item
     tracemalloc.start()
     try:

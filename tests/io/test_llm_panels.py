@@ -10,9 +10,9 @@ import pytest
 from io_helpers import assert_located, pinned
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.llmjudge import LLMJUDGE_GOLD, parse_llmjudge
+from manyjudges.io.sources.llmjudge import _LLMJUDGE_GOLD, parse_llmjudge
 from manyjudges.io.sources.pandalm import parse_pandalm
-from manyjudges.io.sources.prd import parse_prd, prd_file_name
+from manyjudges.io.sources.prd import _prd_file_name, parse_prd
 
 
 def write(path: Path, text: str) -> Path:
@@ -28,7 +28,7 @@ def table(labels) -> dict[tuple[str, str], int]:
 
 
 def test_llmjudge_tiny(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    gold = write(tmp_path / LLMJUDGE_GOLD, "q1 0 p1 3\nq1 0 p2 0\nq2 0 p1 1\n")
+    gold = write(tmp_path / _LLMJUDGE_GOLD, "q1 0 p1 3\nq1 0 p2 0\nq2 0 p1 1\n")
     run_a = write(tmp_path / "T-a.txt", "q1 0 p1 2\nq1 0 p2 0\nq2 0 p1 5\n")
     run_b = write(tmp_path / "T-b.txt", "q1 0 p1 3\nq2 0 p1 1\nq2 0 p1 2\n")
     data = parse_llmjudge([run_a, gold, run_b])
@@ -46,7 +46,7 @@ def test_llmjudge_tiny(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None
     ("q1 Q0 p1 2\n", 1, "Q0"),  # the second field
 ])
 def test_llmjudge_bad_run_line(tmp_path: Path, text: str, line: int, value: str) -> None:
-    gold = write(tmp_path / LLMJUDGE_GOLD, "q1 0 p1 3\n")
+    gold = write(tmp_path / _LLMJUDGE_GOLD, "q1 0 p1 3\n")
     run = write(tmp_path / "T-a.txt", text)
     with pytest.raises(DataError) as err:
         parse_llmjudge([run, gold])
@@ -55,7 +55,7 @@ def test_llmjudge_bad_run_line(tmp_path: Path, text: str, line: int, value: str)
 
 def test_llmjudge_bad_gold(tmp_path: Path) -> None:
     run = write(tmp_path / "T-a.txt", "q1 0 p1 2\n")
-    gold = write(tmp_path / LLMJUDGE_GOLD, "q1 0 p1 3\nq1 0 p2 4\n")
+    gold = write(tmp_path / _LLMJUDGE_GOLD, "q1 0 p1 3\nq1 0 p2 4\n")
     with pytest.raises(DataError) as err:
         parse_llmjudge([run, gold])
     assert_located(err, gold, 2, "4")
@@ -72,14 +72,14 @@ def test_llmjudge_mirror(mirror: Path) -> None:
     # direct count: every line of every run, grades 0-3 kept
     kept, outside, items, runs = 0, 0, set(), set()
     for name, path in files.items():
-        if name == LLMJUDGE_GOLD:
+        if name == _LLMJUDGE_GOLD:
             continue
         runs.add(Path(name).stem)
         for line in path.read_text().splitlines():
             q, _, p, g = line.split()
             items.add(f"{q}:{p}")
             kept, outside = (kept + 1, outside) if g in "0123" else (kept, outside + 1)
-    gold = [line.split() for line in files[LLMJUDGE_GOLD].read_text().splitlines()]
+    gold = [line.split() for line in files[_LLMJUDGE_GOLD].read_text().splitlines()]
     assert (len(runs), kept, outside, len(items)) == (33, 145956, 3, 4423)
     assert len(data.labels) == kept and data.labels["judge"].nunique() == len(runs)
     assert data.labels["item"].nunique() == len(items) and data.dropped["grade_out_of_range"] == outside
@@ -110,18 +110,18 @@ def test_prd_tiny(tmp_path: Path) -> None:
 
 
 def test_prd_file_names(tmp_path: Path) -> None:
-    assert prd_file_name("answer_gpt4-vs-answer_vicuna-13b-vicuna-13b-reviewer.jsonl") == ("gpt4", "vicuna-13b",
+    assert _prd_file_name("answer_gpt4-vs-answer_vicuna-13b-vicuna-13b-reviewer.jsonl") == ("gpt4", "vicuna-13b",
                                                                                            "vicuna-13b")
-    assert prd_file_name("answer_vicuna-13b-vs-answer_bard-human-reviewer_threeclass.jsonl") == (
+    assert _prd_file_name("answer_vicuna-13b-vs-answer_bard-human-reviewer_threeclass.jsonl") == (
         "vicuna-13b", "bard", "human")
     # the published names that once were refused: hyphens after "answer", a model beyond the five (human votes)
-    assert prd_file_name("answer-gpt35-vs-answer-gpt4-gpt35-reviewer-threeclass.jsonl") == ("gpt35", "gpt4", "gpt35")
-    assert prd_file_name("answer_gpt4-vs-answer_guanaco-7b-human-reviewer_threeclass.jsonl") == (
+    assert _prd_file_name("answer-gpt35-vs-answer-gpt4-gpt35-reviewer-threeclass.jsonl") == ("gpt35", "gpt4", "gpt35")
+    assert _prd_file_name("answer_gpt4-vs-answer_guanaco-7b-human-reviewer_threeclass.jsonl") == (
         "gpt4", "guanaco-7b", "human")
     for name in ("answer_gpt4-vs-answer_bard-llama-reviewer_threeclass.jsonl",
                  "answer_gpt4-vs-answer_gpt4-gpt35-reviewer_threeclass.jsonl", "notes.jsonl", "annotate.py"):
         with pytest.raises(DataError, match=name.replace(".", r"\.")):
-            prd_file_name(tmp_path / name)
+            _prd_file_name(tmp_path / name)
 
 
 @pytest.mark.parametrize(("text", "value"), [('{"question_id": 1, "score": 4}', 4),

@@ -12,7 +12,7 @@ from io_helpers import DATA, assert_located
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.engine.table_text import write_table
-from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
+from manyjudges.io.tables.orderings import _ORDERINGS_COLUMNS, orderings_to_rank_matrices, read_orderings
 
 HEADER = "set_id\tjudge\titem\trank\n"
 GOOD_SET = "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t2\ns\tb\t2\t1\n"
@@ -20,9 +20,9 @@ GOOD_SET = "s\ta\t1\t1\ns\ta\t2\t2\ns\tb\t1\t2\ns\tb\t2\t1\n"
 
 def test_read_fixture_types_and_order() -> None:
     df = read_orderings(DATA / "tiny_orderings.tsv")
-    assert list(df.columns) == ORDERINGS_COLUMNS
+    assert list(df.columns) == _ORDERINGS_COLUMNS
     assert df["rank"].dtype == np.int64
-    assert all(isinstance(v, str) for col in ORDERINGS_COLUMNS[:3] for v in df[col])
+    assert all(isinstance(v, str) for col in _ORDERINGS_COLUMNS[:3] for v in df[col])
     assert df["item"].iloc[0] == "10"
     assert len(df) == 12
 

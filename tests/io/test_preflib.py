@@ -9,7 +9,7 @@ from io_helpers import DATA, MIRROR, assert_located
 
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.preflib import parse_preflib, parse_preflib_files
-from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, orderings_to_rank_matrices
+from manyjudges.io.tables.orderings import _ORDERINGS_COLUMNS, orderings_to_rank_matrices
 
 PREFLIB = MIRROR / "fleverest" / "PrefLib-Data" / "e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91" / "datasets"
 
@@ -18,7 +18,7 @@ HEADER = "# DATA TYPE: {kind}\n# NUMBER ALTERNATIVES: 3\n"
 
 def test_tiny_soc_count_expansion() -> None:
     df = parse_preflib(DATA / "tiny.soc")
-    assert list(df.columns) == ORDERINGS_COLUMNS
+    assert list(df.columns) == _ORDERINGS_COLUMNS
     assert (df["set_id"] == "tiny").all()
     assert df["rank"].dtype == "int64"
     assert list(dict.fromkeys(df["judge"])) == ["v1", "v2", "v3", "v4"]

@@ -12,9 +12,9 @@ import pytest
 from io_helpers import assert_located, write
 
 from manyjudges.io.engine.errors import DataError, DataWarning
-from manyjudges.io.sources.arena_hard import verdicts_from_arena_hard
-from manyjudges.io.sources.mt_bench import verdicts_from_mt_bench
-from manyjudges.io.sources.prd import prd_file_name, verdicts_from_prd
+from manyjudges.io.sources.arena_hard import _verdicts_from_arena_hard
+from manyjudges.io.sources.mt_bench import _verdicts_from_mt_bench
+from manyjudges.io.sources.prd import _prd_file_name, verdicts_from_prd
 from manyjudges.io.sources.published import FORMATS, convert, read_published
 from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, read_verdicts
 
@@ -46,7 +46,7 @@ def test_mt_bench_two_games_a_line_the_second_swapped(tmp_path: Path) -> None:
                          ("81/turn2", "gpt-4", "gpt-3.5", "alpaca-13b", "tie"),
                          ("82/turn1", "gpt-4", "claude", "vicuna", "model_b")]
     with pytest.warns(DataWarning):
-        assert rows(verdicts_from_mt_bench([path])) == rows(got)
+        assert rows(_verdicts_from_mt_bench([path])) == rows(got)
 
 
 def test_mt_bench_without_failures_warns_nothing(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_arena_hard_baseline_keyword_and_v2_lines(tmp_path: Path) -> None:
     del_qid = json.loads(path.read_text().splitlines()[1])
     del del_qid["question_id"]
     jsonl(path, ah("q1", "m", "A>B", "B>A"), del_qid)
-    got = verdicts_from_arena_hard([path], baseline="base")
+    got = _verdicts_from_arena_hard([path], baseline="base")
     assert rows(got) == [("q1", "gpt-4-1106-preview", "base", "m", "model_a"),
                          ("q1", "gpt-4-1106-preview", "m", "base", "model_b"),
                          ("u9", "gpt-4-1106-preview", "o3", "m", "tie"),
@@ -283,7 +283,7 @@ def test_convert_writes_the_canonical_table(tmp_path: Path) -> None:
     ("answer_bard-vs-answer_guanaco-7b-human-reviewer_threeclass.jsonl", ("bard", "guanaco-7b", "human")),
 ])
 def test_prd_file_names_as_published(name: str, expected: tuple[str, str, str]) -> None:
-    assert prd_file_name(name) == expected
+    assert _prd_file_name(name) == expected
 
 
 def test_prd_one_file_and_a_folder(tmp_path: Path) -> None:

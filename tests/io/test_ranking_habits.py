@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from io_helpers import DATA, assert_located, write
 
-from manyjudges.io.engine.checks import DUPLICATES_HINT
+from manyjudges.io.engine.checks import _DUPLICATES_HINT
 from manyjudges.io.engine.columnar import ExtraColumnsWarning
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS, read_orderings
-from manyjudges.io.tables.rankings import RANKINGS_COLUMNS, read_rankings
+from manyjudges.io.tables.orderings import _ORDERINGS_COLUMNS, read_orderings
+from manyjudges.io.tables.rankings import _RANKINGS_COLUMNS, read_rankings
 
 PANEL = [("s1", "a", "x", "1"), ("s1", "a", "y", "2"), ("s1", "b", "x", "2"), ("s1", "b", "y", "1"),
          ("10", "a", "7", "1"), ("10", "a", "07", "1"), ("10", "b", "7", "2"), ("10", "b", "07", "1")]
@@ -29,30 +29,30 @@ def table(header: list[str], rows, sep: str = "\t", order: list[int] | None = No
 
 
 def test_orderings_judge_task_order_extra_and_csv(tmp_path: Path) -> None:
-    canonical = read_orderings(write(tmp_path / "c.tsv", table(ORDERINGS_COLUMNS, PANEL)))
+    canonical = read_orderings(write(tmp_path / "c.tsv", table(_ORDERINGS_COLUMNS, PANEL)))
     variants = {
         "worker.tsv": table(["set_id", "worker", "item", "rank"], PANEL),
         "task.tsv": table(["set_id", "judge", "task", "rank"], PANEL),
         "order.tsv": table(["set_id", "worker", "task", "rank"], PANEL, order=[3, 2, 0, 1]),
-        "bom.csv": "\ufeff" + table(ORDERINGS_COLUMNS, PANEL, sep=","),
+        "bom.csv": "\ufeff" + table(_ORDERINGS_COLUMNS, PANEL, sep=","),
     }
     for name, text in variants.items():
         pd.testing.assert_frame_equal(read_orderings(write(tmp_path / name, text)), canonical)
     extra = [row + ("note",) for row in PANEL]
     with pytest.warns(ExtraColumnsWarning, match="'comment'"):
-        df = read_orderings(write(tmp_path / "extra.tsv", table([*ORDERINGS_COLUMNS, "comment"], extra,
+        df = read_orderings(write(tmp_path / "extra.tsv", table([*_ORDERINGS_COLUMNS, "comment"], extra,
                                                                  order=[4, 0, 1, 2, 3])))
     pd.testing.assert_frame_equal(df, canonical)
 
 
 def test_rankings_task_order_extra_and_csv(tmp_path: Path) -> None:
-    canonical = read_rankings(write(tmp_path / "c.tsv", table(RANKINGS_COLUMNS, LISTS)))
+    canonical = read_rankings(write(tmp_path / "c.tsv", table(_RANKINGS_COLUMNS, LISTS)))
     pd.testing.assert_frame_equal(
         read_rankings(write(tmp_path / "t.csv",
                             table(["list_set", "list_id", "task", "rank"], LISTS, ",", [2, 3, 1, 0]))),
         canonical)
     with pytest.warns(ExtraColumnsWarning, match="'engine_url'"):
-        df = read_rankings(write(tmp_path / "x.tsv", table([*RANKINGS_COLUMNS, "engine_url"],
+        df = read_rankings(write(tmp_path / "x.tsv", table([*_RANKINGS_COLUMNS, "engine_url"],
                                                            [row + ("u",) for row in LISTS])))
     pd.testing.assert_frame_equal(df, canonical)
 
@@ -87,12 +87,12 @@ REPEAT = PANEL[:4] + [("s1", "a", "x", "2"), ("s1", "a", "y", "1")]  # judge a g
 
 
 def test_orderings_duplicates_rules(tmp_path: Path) -> None:
-    path = write(tmp_path / "dup.tsv", table(ORDERINGS_COLUMNS, REPEAT))
+    path = write(tmp_path / "dup.tsv", table(_ORDERINGS_COLUMNS, REPEAT))
     with pytest.raises(DataError) as err:
         read_orderings(path)
     assert_located(err, path, 6, "x")
     assert "twice for judge 'a' in set 's1' (first on line 2)" in str(err.value)
-    assert DUPLICATES_HINT in str(err.value)
+    assert _DUPLICATES_HINT in str(err.value)
     first = read_orderings(path, duplicates="first")
     assert first["rank"].tolist() == [1, 2, 2, 1]
     assert list(first.attrs["lines"]) == [2, 3, 4, 5]
@@ -108,7 +108,7 @@ def test_orderings_duplicates_rules(tmp_path: Path) -> None:
 
 def test_orderings_dropped_repeat_with_bad_rank_is_not_checked(tmp_path: Path) -> None:
     rows = [("s1", "a", "x", "first"), *PANEL[:4]]
-    path = write(tmp_path / "fix.tsv", table(ORDERINGS_COLUMNS, rows))
+    path = write(tmp_path / "fix.tsv", table(_ORDERINGS_COLUMNS, rows))
     assert read_orderings(path, duplicates="last")["rank"].tolist() == [1, 2, 2, 1]
     with pytest.raises(DataError, match="rank must be a positive integer"):
         read_orderings(path, duplicates="first")
@@ -116,12 +116,12 @@ def test_orderings_dropped_repeat_with_bad_rank_is_not_checked(tmp_path: Path) -
 
 def test_rankings_duplicates_rules(tmp_path: Path) -> None:
     rows = LISTS + [("g", "bing", "c", "01")]  # position 1 of bing again ("01" is rank 1)
-    path = write(tmp_path / "dup.tsv", table(RANKINGS_COLUMNS, rows))
+    path = write(tmp_path / "dup.tsv", table(_RANKINGS_COLUMNS, rows))
     with pytest.raises(DataError) as err:
         read_rankings(path)
     assert_located(err, path, 7, "c")
     assert "position 1 of list 'bing' in set 'g' already holds item 'b' (line 4)" in str(err.value)
-    assert DUPLICATES_HINT in str(err.value)
+    assert _DUPLICATES_HINT in str(err.value)
     assert read_rankings(path, duplicates="first")["item"].tolist() == ["a", "b", "b", "a", "a"]
     last = read_rankings(path, duplicates="last")
     assert last["item"].tolist() == ["a", "b", "a", "a", "c"]

@@ -103,7 +103,7 @@ def test_memory_per_label_on_a_million_shuffled_text_ids(tmp_path, sort):
 def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
     """``sort=True`` gives the labels in the order a fit sorts them (canonical_order), with the same ids and
     classes, whether or not pairs repeat; with ``duplicates="error"`` a repeat is the same error either way."""
-    from manyjudges.core.coded_labels import canonical_order, is_canonical
+    from manyjudges.core.coded_labels import _is_canonical, canonical_order
     from manyjudges.io.engine.errors import DataError
 
     frame = table(shape, seed=2).sample(frac=1.0, random_state=4)
@@ -113,7 +113,7 @@ def test_sorted_read_is_the_fit_order(tmp_path, shape, duplicates):
         rows.to_csv(path, sep="\t", index=False)
         expected = canonical_order(read_crowd_labels(path, duplicates=duplicates))
         got = read_crowd_labels(path, duplicates=duplicates, sort=True)
-        assert is_canonical(got)
+        assert _is_canonical(got)
         for part in ("item", "judge", "label"):
             assert np.array_equal(getattr(got, part), getattr(expected, part)) and getattr(got, part).dtype == np.int32
         assert list(got.items) == list(expected.items) and list(got.judges) == list(expected.judges)
@@ -149,8 +149,8 @@ def test_files_read_batch_by_batch_give_the_same_codes(tmp_path, monkeypatch, sh
         read_crowd_labels(bad)
     monkeypatch.setattr(columnar, "STREAM_BYTES", 0)
     monkeypatch.setattr(columnar, "BLOCK_BYTES", 4096)  # many batches
-    streamed, stream = [], columnar.read_batches
-    monkeypatch.setattr(columnar, "read_batches", lambda *a, **k: streamed.append(stream(*a, **k)) or streamed[-1])
+    streamed, stream = [], columnar._read_batches
+    monkeypatch.setattr(columnar, "_read_batches", lambda *a, **k: streamed.append(stream(*a, **k)) or streamed[-1])
     for expected, p in zip(whole, (path, late)):
         got = read_crowd_labels(p, sort=True)
         for part in ("item", "judge", "label"):

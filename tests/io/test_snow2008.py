@@ -9,7 +9,7 @@ import pytest
 from io_helpers import DATA, assert_grades, assert_located, pinned, rows, write
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.snow2008 import SNOW2008_TASKS, parse_snow2008
+from manyjudges.io.sources.snow2008 import _SNOW2008_TASKS, parse_snow2008
 
 GRADES = DATA / "grades"
 SNOW_HEADER = "!amt_annotation_ids\t!amt_worker_ids\torig_id\tresponse\tgold\n"
@@ -51,7 +51,7 @@ def test_snow_valence_bins_fixture() -> None:
 
 
 def test_snow_every_task_bins_its_whole_range(tmp_path: Path) -> None:
-    for task in SNOW2008_TASKS:
+    for task in _SNOW2008_TASKS:
         low, high = {"wordsim": (0, 10), "valence": (-100, 100), "temp": (1, 2), "wsd": (1, 3)}.get(task, (0, 100))
         lines = [f"h\tW\t{v}\t{v}\t0\n" for v in range(low, high + 1)]
         data = parse_snow2008(write(tmp_path / f"{task}.tsv", SNOW_HEADER + "".join(lines)), task)
@@ -71,7 +71,7 @@ def test_snow_every_task_bins_its_whole_range(tmp_path: Path) -> None:
 def test_snow_unknown_task_lists_supported() -> None:
     with pytest.raises(ValueError, match="unknown snow2008 task 'rte'") as err:
         parse_snow2008(GRADES / "tiny_snow_anger.tsv", "rte")
-    for task in SNOW2008_TASKS:
+    for task in _SNOW2008_TASKS:
         assert task in str(err.value)
     assert not isinstance(err.value, DataError)
 
@@ -126,7 +126,7 @@ def test_snow_bad_header_and_columns(tmp_path: Path) -> None:
 # the real published files (shared mirror)
 
 
-@pytest.mark.parametrize("task", SNOW2008_TASKS)
+@pytest.mark.parametrize("task", _SNOW2008_TASKS)
 def test_snow2008_real(mirror: Path, task: str) -> None:
     files = pinned(f"snow2008_{task}", mirror)
     assert list(files) == [f"{task}.standardized.tsv"]

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.io.engine import table_text
-from manyjudges.io.engine.table_text import float_text, write_delimited
+from manyjudges.io.engine.table_text import _float_text, _write_delimited
 
 
 def pandas_text(df: pd.DataFrame, sep: str) -> str:
@@ -19,7 +19,7 @@ def pandas_text(df: pd.DataFrame, sep: str) -> str:
 
 def ours(df: pd.DataFrame, sep: str) -> str:
     out = io.StringIO()
-    write_delimited(df, out, sep)
+    _write_delimited(df, out, sep)
     return out.getvalue()
 
 
@@ -39,12 +39,12 @@ def test_float_text_is_repr() -> None:
     rng = np.random.default_rng(7)
     values = awkward_floats(rng, 40_000)
     values = values[np.isfinite(values)]
-    assert float_text(values).to_pylist() == [repr(float(v)) for v in values]
+    assert _float_text(values).to_pylist() == [repr(float(v)) for v in values]
 
 
 @pytest.mark.parametrize("sep", ["\t", ","])
 def test_large_tables_as_pandas_writes_them(monkeypatch, sep: str) -> None:
-    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    monkeypatch.setattr(table_text, "_FAST_ROWS", 0)
     monkeypatch.setattr(table_text, "_BLOCK_ROWS", 777)  # several blocks
     rng = np.random.default_rng(8)
     floats = awkward_floats(rng, 2_000)
@@ -60,7 +60,7 @@ def test_large_tables_as_pandas_writes_them(monkeypatch, sep: str) -> None:
 
 def test_files_get_the_bytes_pandas_writes(monkeypatch, tmp_path) -> None:
     """Into a file the blocks go as UTF-8 bytes, past the text layer: still pandas' bytes, non-ASCII ids too."""
-    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    monkeypatch.setattr(table_text, "_FAST_ROWS", 0)
     monkeypatch.setattr(table_text, "_BLOCK_ROWS", 333)
     rng = np.random.default_rng(9)
     floats = awkward_floats(rng, 500)
@@ -76,7 +76,7 @@ def test_files_get_the_bytes_pandas_writes(monkeypatch, tmp_path) -> None:
 
 def test_columns_put_together_from_several(monkeypatch) -> None:
     """A str column made by pd.concat is Arrow-backed in several chunks (pandas 3): one array here."""
-    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    monkeypatch.setattr(table_text, "_FAST_ROWS", 0)
     parts = [pd.DataFrame({"method": name, "item": pd.Series([f"i{k}" for k in range(50)], dtype="str"),
                            "p": np.linspace(0, 1, 50)}) for name in ("a", "b", "c")]
     df = pd.concat(parts, ignore_index=True)
@@ -92,6 +92,6 @@ def test_columns_put_together_from_several(monkeypatch) -> None:
     pd.DataFrame({"a": [1, "z"], "b": [0.5, 2.0]}),              # mixed types
 ])
 def test_other_tables_fall_back_to_pandas(monkeypatch, frame: pd.DataFrame) -> None:
-    monkeypatch.setattr(table_text, "FAST_ROWS", 0)
+    monkeypatch.setattr(table_text, "_FAST_ROWS", 0)
     for sep in ("\t", ","):
         assert ours(frame, sep) == pandas_text(frame, sep)

@@ -8,7 +8,7 @@ import pytest
 from io_helpers import assert_located
 
 from manyjudges.graded.data import parse_graded_source
-from manyjudges.io.engine.errors import DataError, not_utf8
+from manyjudges.io.engine.errors import DataError, _not_utf8
 from manyjudges.io.sources import (
     parse_adultcontent3,
     parse_clef_runs,
@@ -79,6 +79,6 @@ def test_non_utf8_bytes_name_file_line_and_bytes(tmp_path: Path, name: str) -> N
 def test_the_bytes_shown_are_those_around_the_bad_one(tmp_path: Path) -> None:
     path = tmp_path / "long.txt"
     path.write_bytes(b"first line\r\n" + b"x" * 50 + b"\xff\xfe" + b"y" * 50 + b"\r\nlast\n")
-    err = not_utf8(path)
+    err = _not_utf8(path)
     assert (err.line, err.value) == (2, b"x" * 20 + b"\xff\xfe" + b"y" * 19)
     assert str(err) == f"{path}, line 2: bytes that are not UTF-8 (save the file as UTF-8): {err.value!r}"

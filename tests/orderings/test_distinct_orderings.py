@@ -13,7 +13,7 @@ from reference import (
 
 from manyjudges.core.counting import count_paths_total
 from manyjudges.core.ranks import distinct_rows, reverse_ranks
-from manyjudges.orderings.consensus_scorer import ConsensusScorer, own_log2_kappa, pair_log2_kappa
+from manyjudges.orderings.consensus_scorer import ConsensusScorer, _own_log2_kappa, _pair_log2_kappa
 from manyjudges.orderings.evaluation import generic_leave_one_out_differences, leave_one_out_differences
 from manyjudges.orderings.noise import random_orderings
 from manyjudges.orderings.registry import make_ordering_scorer
@@ -68,11 +68,11 @@ def test_pair_terms_equal_brute_force_with_ties(lam, gamma):
     rng = np.random.default_rng(5)
     cands = np.vstack([random_panel(rng, 3, 5, ties=True), random_panel(rng, 2, 5)])
     golds = np.vstack([random_panel(rng, 3, 5, ties=True), cands[:1], reverse_ranks(cands[:1])])
-    got = pair_log2_kappa(cands, golds, lam, gamma)
+    got = _pair_log2_kappa(cands, golds, lam, gamma)
     want = [[brute_force_pair_log2_kappa(c, g, lam, gamma) for g in golds] for c in cands]
     assert got == pytest.approx(np.array(want), abs=1e-12)
     own = [brute_force_pair_log2_kappa(c, c, lam, gamma) for c in cands]
-    assert own_log2_kappa(cands, lam, gamma) == pytest.approx(own, abs=1e-12)
+    assert _own_log2_kappa(cands, lam, gamma) == pytest.approx(own, abs=1e-12)
 
 
 def test_pair_counts_are_exact_beyond_float64():
@@ -81,7 +81,7 @@ def test_pair_counts_are_exact_beyond_float64():
     c = rng.permutation(k) + 1.0
     g = c.copy()
     g[np.argsort(c)[:6]] = g[np.argsort(c)[:6]][::-1]  # reverse the first six items of c
-    got = pair_log2_kappa(c, np.vstack([c, g]))[0]
+    got = _pair_log2_kappa(c, np.vstack([c, g]))[0]
     order = np.argsort(c)
     dag = (c[order][:, None] < c[order][None, :]) & (g[order][:, None] < g[order][None, :])
     assert got[0] == 60.0  # 2^60 - 1 subsequences of c

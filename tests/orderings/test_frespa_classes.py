@@ -10,8 +10,8 @@ from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.frespa import (
     FreSPA,
     FreSPAParams,
+    _frespa_tables,
     frespa_score,
-    frespa_tables,
     leave_one_out_tables,
     loo_differences_for_settings,
 )
@@ -80,7 +80,7 @@ def test_class_counts_stay_exact_beyond_float():
     # identical orderings of k items share every pattern: N(n, L) = C(k, L), beyond 2^53 and 2^63
     for k in (60, 66):
         ranks = np.tile(np.arange(1.0, k + 1), (2, 1))
-        den, per = frespa_tables(ranks, ranks[:1], threshold=2)
+        den, per = _frespa_tables(ranks, ranks[:1], threshold=2)
         expected = [0.0, 0.0] + [float(math.comb(k, length)) for length in range(2, k + 1)]
         assert den[2].tolist() == expected and per[0, 2].tolist() == expected
         assert not den[:2].any() and not per[0, :2].any()

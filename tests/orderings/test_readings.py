@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manyjudges.orderings.readings import noise_readings, support_base_readings, table1_cells
+from manyjudges.orderings.readings import _noise_readings, _support_base_readings, _table1_cells
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, readings_markdown
 
 PAPER = pd.DataFrame({
@@ -26,7 +26,7 @@ def _write(tmp_path, name, values):
 
 
 def test_table1_cells_are_relative_to_noise_zero():
-    cells = table1_cells(_ed({"ac_tau": [0.8, 0.6, 0.2], "frespa_judges": [0.5, 0.5, 0.25]}), PAPER,
+    cells = _table1_cells(_ed({"ac_tau": [0.8, 0.6, 0.2], "frespa_judges": [0.5, 0.5, 0.25]}), PAPER,
                          {"frespa_judges": "frespa"})
     assert cells["ours"].tolist() == pytest.approx([0.75, 0.25, 1.0, 0.5])
     assert cells["paper"].tolist() == pytest.approx([0.5, 0.25, 0.75, 0.5])
@@ -37,7 +37,7 @@ def test_noise_readings_compare_the_variant_that_changes_one_choice(tmp_path):
                                            "frespa_judges": [0.5, 0.1, 0.1]})
     judges = _write(tmp_path, "judges", {"ac_tau": [0.8, 0.6, 0.4], "frespa": [0.5, 0.45, 0.4]})
     both = _write(tmp_path, "both", {"ac_tau": [0.8, 0.8, 0.8], "frespa": [0.5, 0.5, 0.5]})
-    rows = noise_readings("d", "simulated", default, {"judges_only": judges, "both": both},
+    rows = _noise_readings("d", "simulated", default, {"judges_only": judges, "both": both},
                           {"ed_over": "all", "noise_rounding": "floor"},
                           {"judges_only": {"ed_over": "judges"},
                            "both": {"ed_over": "judges", "noise_rounding": "half_up"}},
@@ -58,7 +58,7 @@ def test_support_base_reading_pairs_frespa_entries_that_differ_only_in_it(tmp_pa
     methods = {"frespa": {"params": {"min_sup": 0.75}},
                "frespa_judges": {"method": "frespa", "params": {"min_sup": 0.75, "support_base": "judges"}},
                "frespa_w2": {"method": "frespa", "params": {"min_sup": 0.75, "w_len": 2.0}}}
-    (row,) = support_base_readings("d", "simulated", default, methods, PAPER)
+    (row,) = _support_base_readings("d", "simulated", default, methods, PAPER)
     assert list(row.distances) == ["gold", "judges"] and row.default == "gold"
     assert row.distances["gold"] == pytest.approx((0.05 + 0.1) / 2)
     assert row.distances["judges"] == pytest.approx((0.05 + 0.0) / 2)
@@ -80,14 +80,14 @@ def test_readings_markdown_names_every_option_default_and_reason():
 
 
 def test_noisy_column_reading_compares_the_papers_own_cells():
-    from manyjudges.orderings.readings import DEFAULT_SWEEP_CELLS, noisy_column_reading
+    from manyjudges.orderings.readings import DEFAULT_SWEEP_CELLS, _noisy_column_reading
 
     rows = [("1", "frespa", "", np.nan, r, v) for r, v in ((0.0, 0.7), (0.5, 0.5), (1.0, 0.3))]
     noisy = [0.52, 0.48, 0.5, 0.55, 0.45]
     rows += [(t, "frespa", par, val, 0.5, x) for (t, par, val), x in zip(DEFAULT_SWEEP_CELLS, noisy)]
     rows += [(t, "frespa", par, val, 0.0, 0.7) for t, par, val in DEFAULT_SWEEP_CELLS]  # clean cells: not used
     paper = pd.DataFrame(rows, columns=["table", "method", "parameter", "value", "noise_ratio", "paper_value"])
-    reading = noisy_column_reading(paper, 0.5)
+    reading = _noisy_column_reading(paper, 0.5)
     assert reading.cells == 5 and reading.default == "r = 0.5"
     assert reading.distances["r = 0.5"] == pytest.approx(np.mean(np.abs(np.array(noisy) - 0.5)))
     assert reading.distances["r = 1"] == pytest.approx(np.mean(np.array(noisy) - 0.3))
@@ -141,12 +141,12 @@ TABLE3_PAPER = pd.DataFrame(
 
 
 def test_table3_cells_are_relative_to_the_default_length_at_the_same_noise_ratio():
-    from manyjudges.orderings.readings import table3_cells
+    from manyjudges.orderings.readings import _table3_cells
 
     sweep = _sweep({("max_len_ratio", 0.5): [0.5, 0.2], ("max_len_ratio", 1.0): [0.5, 0.4],
                     ("min_len_ratio", 0.0): [0.5, 0.4], ("min_len_ratio", 0.5): [0.25, 0.0],
                     ("w_len", 1.0): [0.5, 0.4]})  # not Table 3: left out
-    cells = table3_cells(sweep, TABLE3_PAPER)
+    cells = _table3_cells(sweep, TABLE3_PAPER)
     assert list(zip(cells["parameter"], cells["value"], cells["noise_ratio"])) == [
         ("max_len_ratio", 0.5, 0.0), ("max_len_ratio", 0.5, 0.5), ("min_len_ratio", 0.5, 0.0),
         ("min_len_ratio", 0.5, 0.5)]  # the default cells (1 = 1) left out
@@ -155,7 +155,7 @@ def test_table3_cells_are_relative_to_the_default_length_at_the_same_noise_ratio
 
 
 def test_length_rounding_reading_measures_each_rounding_on_table3(tmp_path):
-    from manyjudges.orderings.readings import length_rounding_reading
+    from manyjudges.orderings.readings import _length_rounding_reading
 
     floor, half_up, other = tmp_path / "floor.tsv", tmp_path / "half_up.tsv", tmp_path / "other.tsv"
     defaults = {("max_len_ratio", 1.0): [0.5, 0.4], ("min_len_ratio", 0.0): [0.5, 0.4]}
@@ -163,7 +163,7 @@ def test_length_rounding_reading_measures_each_rounding_on_table3(tmp_path):
                          (half_up, {("max_len_ratio", 0.5): [0.4, 0.2], ("min_len_ratio", 0.5): [0.25, 0.1]}),
                          (other, {("max_len_ratio", 0.5): [0.0, 0.0]})]:
         _sweep({**values, **defaults}).to_csv(path, sep="\t", index=False)
-    reading = length_rounding_reading("d", "simulated", floor, {"half": half_up, "two": other},
+    reading = _length_rounding_reading("d", "simulated", floor, {"half": half_up, "two": other},
                                       {"half": {"length_rounding": "half_up"},
                                        "two": {"length_rounding": "half_up", "w_len": 2}},  # changes two things
                                       "floor", TABLE3_PAPER)
@@ -174,5 +174,5 @@ def test_length_rounding_reading_measures_each_rounding_on_table3(tmp_path):
     assert list(reading.distances) == ["floor", "half_up"] and reading.cells == 4
     assert reading.closest() == "half_up" and reading.config_key == "frespa: length_rounding"
     assert reading.tested_on == "Table 3, `d` (simulated)"
-    missing = length_rounding_reading("d", "simulated", floor, {}, {}, "floor", TABLE3_PAPER)
+    missing = _length_rounding_reading("d", "simulated", floor, {}, {}, "floor", TABLE3_PAPER)
     assert missing.distances["half_up"] is None and "not computed" in missing.why()

@@ -5,7 +5,7 @@ import pandas as pd
 
 from manyjudges.io.sources import preflib
 from manyjudges.orderings import simulate
-from manyjudges.orderings.report import dataset_summary, orderings_markdown
+from manyjudges.orderings.report import _dataset_summary, _orderings_markdown
 from manyjudges.reporting.paper_values import paper_values
 
 
@@ -17,7 +17,7 @@ def test_data_caveats_appear_only_under_a_dataset_of_their_source(tmp_path):
     for name in specs:
         tables[name] = tmp_path / f"{name}.tsv"
         ed.to_csv(tables[name], sep="\t", index=False)
-    report = orderings_markdown(tables, {}, specs, None, None, paper_values("kim2010"))
+    report = _orderings_markdown(tables, {}, specs, None, None, paper_values("kim2010"))
     header, sim, skate, mine = report.split("### Dataset ")
     assert "`sim` (**simulated**)" in sim and simulate.REPORT_NOTE in sim
     assert "`skate` (real public data)" in skate and preflib.REPORT_NOTE in skate
@@ -32,5 +32,5 @@ def test_dataset_summary_counts_sets_judges_items_and_tied_orderings():
             ("s2", "a", "x", 2), ("s2", "a", "y", 1), ("s2", "a", "z", 3), ("s2", "c", "x", 1),
             ("s2", "c", "y", 2), ("s2", "c", "z", 3), ("s2", "d", "x", 3), ("s2", "d", "y", 3), ("s2", "d", "z", 3)]
     table = pd.DataFrame(rows, columns=["set_id", "judge", "item", "rank"])
-    assert dataset_summary(table) == ("2 sets; judges per set 2-3 (mean 2.5); items per set 2-3 (mean 2.5); "
+    assert _dataset_summary(table) == ("2 sets; judges per set 2-3 (mean 2.5); items per set 2-3 (mean 2.5); "
                                       "orderings with ties: 40%")

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from manyjudges.orderings.report import calibration_markdown, orderings_markdown
+from manyjudges.orderings.report import _orderings_markdown, calibration_markdown
 from manyjudges.reporting.paper_values import paper_values
 
 #: two sets: 3 judges over 4 items, 2 judges over 3 items (rank 1 = best)
@@ -47,7 +47,7 @@ def test_calibration_line_only_under_a_simulated_dataset(tmp_path):
     ed.to_csv(tmp_path / "ed.tsv", sep="\t", index=False)
     _orderings().to_csv(tmp_path / "orderings.tsv", sep="\t", index=False)
     specs = {"sim": {"source": "simulate", "target_mean_tau": 0.45}, "mine": {"source": "table"}}
-    report = orderings_markdown({n: tmp_path / "ed.tsv" for n in specs}, {}, specs,
+    report = _orderings_markdown({n: tmp_path / "ed.tsv" for n in specs}, {}, specs,
                                 {n: tmp_path / "orderings.tsv" for n in specs}, None, paper_values("kim2010"))
     _, sim, mine = report.split("### Dataset ")
     assert "Calibration, measured on this run" in sim and "Calibration" not in mine

@@ -8,8 +8,8 @@ from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
 from manyjudges.orderings.evaluation import evaluation_discriminativeness, leave_one_out_differences
 from manyjudges.orderings.noise import random_orderings
-from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
-from manyjudges.orderings.scorers import rank_sum_consensus
+from manyjudges.orderings.registry import _ORDERING_SCORERS, make_ordering_scorer
+from manyjudges.orderings.scorers import _rank_sum_consensus
 
 LOOPS = {"ac": loop_ac, "wca": loop_wca, "rba": loop_rba}
 
@@ -27,7 +27,7 @@ def test_correlation_scorers_match_loop_references(name, ties):
     assert got == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("name", list(ORDERING_SCORERS))
+@pytest.mark.parametrize("name", list(_ORDERING_SCORERS))
 @pytest.mark.parametrize("ties", [False, True])
 def test_fast_leave_one_out_equals_generic_loop(name, ties):
     rng = np.random.default_rng(12)
@@ -55,9 +55,9 @@ def test_ed_of_ac_tau_is_mean_pairwise_kendall_tau(ties):
 
 def test_rank_sum_consensus_tie_breaks():
     gold = np.array([[1.0, 2, 3], [2.0, 1, 3]])  # items 0 and 1 tie on rank sum; both have best rank 1
-    assert rank_sum_consensus(gold).tolist() == [1, 2, 3]
+    assert _rank_sum_consensus(gold).tolist() == [1, 2, 3]
     gold = np.array([[1.0, 3, 2], [3.0, 1, 2]])  # 0,1 tie on sum 4 with best 1; item 2 sum 4, best 2
-    assert rank_sum_consensus(gold).tolist() == [1, 2, 3]
+    assert _rank_sum_consensus(gold).tolist() == [1, 2, 3]
 
 
 def test_user_scorer_through_registry():

@@ -1,7 +1,7 @@
 """Capturing a plot function's figure instead of saving it, and its paper-value artists."""
 from __future__ import annotations
 
-from manyjudges.reporting.figures import PAPER_GID, plt
+from manyjudges.reporting.figures import _PAPER_GID, plt
 
 
 def capture(monkeypatch, module, call) -> plt.Figure:
@@ -15,12 +15,12 @@ def capture(monkeypatch, module, call) -> plt.Figure:
 
 def paper_lines(ax) -> list:
     """The axes' lines that show a paper's values."""
-    return [line for line in ax.lines if line.get_gid() == PAPER_GID]
+    return [line for line in ax.lines if line.get_gid() == _PAPER_GID]
 
 
 def own_lines(ax) -> list:
     """The axes' other lines, as (x, y) lists."""
-    return [(list(line.get_xdata()), list(line.get_ydata())) for line in ax.lines if line.get_gid() != PAPER_GID]
+    return [(list(line.get_xdata()), list(line.get_ydata())) for line in ax.lines if line.get_gid() != _PAPER_GID]
 
 
 def legend_texts(ax) -> list[str]:

@@ -3,7 +3,7 @@ the leading digit's place)."""
 import numpy as np
 import pandas as pd
 
-from manyjudges.reporting.formatting import MAX_DECIMALS, column_decimals, fixed, interval_decimals
+from manyjudges.reporting.formatting import _MAX_DECIMALS, _column_decimals, _interval_decimals, fixed
 from manyjudges.reporting.rounded import rounded_cells
 
 
@@ -15,9 +15,9 @@ def exponent(x: float) -> int:
 def test_interval_decimals_are_the_widths_leading_place_plus_one():
     rng = np.random.default_rng(0)
     widths = 10.0 ** rng.uniform(-6, 4, 500)
-    expected = [min(max(1 - exponent(w), 0), MAX_DECIMALS) for w in widths]
-    assert list(interval_decimals(widths)) == expected
-    assert list(interval_decimals(np.array([0.234, 2.3, 23.4, 0.0, np.nan, -1.0]))) == [2, 1, 0, -1, -1, -1]
+    expected = [min(max(1 - exponent(w), 0), _MAX_DECIMALS) for w in widths]
+    assert list(_interval_decimals(widths)) == expected
+    assert list(_interval_decimals(np.array([0.234, 2.3, 23.4, 0.0, np.nan, -1.0]))) == [2, 1, 0, -1, -1, -1]
 
 
 def test_column_decimals_give_the_largest_value_three_significant_digits():
@@ -25,10 +25,10 @@ def test_column_decimals_give_the_largest_value_three_significant_digits():
     for _ in range(200):
         column = rng.normal(0, 10.0 ** rng.uniform(-4, 4), 7)
         largest = np.abs(column).max()
-        assert column_decimals(column) == min(max(2 - exponent(largest), 0), MAX_DECIMALS)
-        digits = f"{largest:.{column_decimals(column)}f}".replace(".", "").lstrip("0")
+        assert _column_decimals(column) == min(max(2 - exponent(largest), 0), _MAX_DECIMALS)
+        digits = f"{largest:.{_column_decimals(column)}f}".replace(".", "").lstrip("0")
         assert len(digits) >= 3 or largest >= 100  # three significant digits at least
-    assert column_decimals(np.array([0.0, np.nan])) == 0
+    assert _column_decimals(np.array([0.0, np.nan])) == 0
 
 
 def test_a_rounded_zero_has_no_sign_and_blanks_are_blank():

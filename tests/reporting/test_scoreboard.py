@@ -9,8 +9,8 @@ from scipy.stats import kendalltau
 
 from manyjudges.consensus.report import PAPER_SOURCES as CONSENSUS_SOURCES
 from manyjudges.crowd.report import PAPER_SOURCES as CROWD_SOURCES
-from manyjudges.graded.report import graded_comparisons
-from manyjudges.orderings.report import orderings_comparisons
+from manyjudges.graded.report import _graded_comparisons
+from manyjudges.orderings.report import _orderings_comparisons
 from manyjudges.reporting.formatting import comparison_data
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS, scoreboard, scoreboard_markdown
@@ -96,7 +96,7 @@ def test_ordered_list_cells_and_their_data_kind(tmp_path):
     for name in specs:
         ed.to_csv(tmp_path / f"{name}.tsv", sep="\t", index=False)
     paper = paper_values("kim2010")
-    cells = orderings_comparisons({n: tmp_path / f"{n}.tsv" for n in specs}, {}, specs,
+    cells = _orderings_comparisons({n: tmp_path / f"{n}.tsv" for n in specs}, {}, specs,
                                   {"ac_tau": {}, "mine": {"method": "frespa"}, "x": {}}, paper)
     assert list(cells.columns) == CELL_COLUMNS
     assert dict(zip(cells["dataset"], cells["data"])) == {
@@ -122,7 +122,7 @@ def test_graded_cells_have_paper_values_only_beside_a_simulated_panel(tmp_path):
     pairwise.to_csv(tmp_path / "pairwise.tsv", sep="\t", index=False)
     files = {"loglik": tmp_path / "loglik.tsv", "pairwise": tmp_path / "pairwise.tsv"}
     specs = {"sim": {"source": "simulate"}, "own": {"source": "table"}}
-    cells = graded_comparisons({"sim": files, "own": files}, specs, paper_values("wilbur2011"))
+    cells = _graded_comparisons({"sim": files, "own": files}, specs, paper_values("wilbur2011"))
     board = scoreboard(cells).set_index(["table", "dataset"])
     assert board.loc[("2", "sim"), "cells"] == 4 and board.loc[("4", "sim"), "cells"] == 2
     assert board.loc[("2", "own"), "cells"] == 0 and board.loc[("4", "own"), "cells"] == 0
@@ -130,7 +130,7 @@ def test_graded_cells_have_paper_values_only_beside_a_simulated_panel(tmp_path):
 
 
 def test_crowd_cells_have_paper_values_only_beside_a_dataset_standing_for_the_papers(tmp_path):
-    from manyjudges.crowd.report import crowd_comparisons
+    from manyjudges.crowd.report import _crowd_comparisons
 
     metrics = pd.DataFrame([(m, x, 0.5) for m in ("mpm", "borda") for x in ("P@3", "MAP", "P@7")],
                            columns=["method", "metric", "value"])
@@ -139,7 +139,7 @@ def test_crowd_cells_have_paper_values_only_beside_a_dataset_standing_for_the_pa
     kl.to_csv(tmp_path / "quality_kl.tsv", sep="\t", index=False)
     files = {"ranking_metrics": tmp_path / "ranking_metrics.tsv", "quality_kl": tmp_path / "quality_kl.tsv"}
     specs = {"mirex": {"source": "mirex2005"}, "sim": {"source": "simulate"}}
-    cells = crowd_comparisons({"mirex": files, "sim": files}, specs, paper_values("niu2015"), [3])
+    cells = _crowd_comparisons({"mirex": files, "sim": files}, specs, paper_values("niu2015"), [3])
     board = scoreboard(cells).set_index(["table", "dataset"])
     # P@7 is not a metric of ks = [3]; borda has no paper value
     assert board.loc[("2", "mirex"), "cells"] == 2 and board.loc[("2", "mirex"), "data"] == "paper's own data"

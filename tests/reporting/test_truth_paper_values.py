@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from manyjudges.pipeline.download import pinned_files
+from manyjudges.pipeline.download import _pinned_files
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
 
 
@@ -15,7 +15,7 @@ def test_truth_accuracies_parse_and_name_pinned_sets() -> None:
         assert len(values) == cells  # no (dataset, method) twice
         assert all(0.5 < v < 1 for v in values.values())
         for dataset in {d for d, _ in values}:
-            assert set(pinned_files(dataset)["repo_path"].str.rsplit("/", n=1).str[1]) == {"label.csv", "truth.csv"}
+            assert set(_pinned_files(dataset)["repo_path"].str.rsplit("/", n=1).str[1]) == {"label.csv", "truth.csv"}
         if methods is not None:
             assert {m for _, m in values} == methods
             assert {d for d, _ in values} == {"truth_product", "truth_senti", "truth_rte", "truth_dog", "truth_trec"}

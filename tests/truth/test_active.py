@@ -13,11 +13,11 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
 from manyjudges.truth.active.advice import (
+    _expected_accuracy,
+    _lookahead_rates,
+    _policy_scores,
     advise,
-    expected_accuracy,
-    lookahead_rates,
     next_labels,
-    policy_scores,
 )
 from manyjudges.truth.active.replay import (
     SUMMARY_COLUMNS,
@@ -38,14 +38,14 @@ def test_expected_accuracy_equals_enumerating_every_label_sequence():
         for sequence in itertools.product(range(3), repeat=m):
             likelihood = np.prod([confusion[:, c] for c in sequence], axis=0) if sequence else np.ones(3)
             brute += (posteriors * likelihood).max(axis=1)
-        np.testing.assert_allclose(expected_accuracy(posteriors, confusion, m), brute, rtol=1e-12)
+        np.testing.assert_allclose(_expected_accuracy(posteriors, confusion, m), brute, rtol=1e-12)
 
 
 def test_one_label_that_cannot_flip_a_decision_is_valued_with_the_next():
     confusion = np.array([[0.7, 0.3], [0.3, 0.7]])
-    rates = lookahead_rates(np.array([[0.5, 0.5], [0.8, 0.2], [0.999, 0.001]]), confusion)
+    rates = _lookahead_rates(np.array([[0.5, 0.5], [0.8, 0.2], [0.999, 0.001]]), confusion)
     assert rates[0, 0] == pytest.approx(0.2)  # a tie: one label of a 0.7 judge decides it
-    assert expected_accuracy(np.array([[0.8, 0.2]]), confusion, 1)[0] == pytest.approx(0.8)  # one label: no gain
+    assert _expected_accuracy(np.array([[0.8, 0.2]]), confusion, 1)[0] == pytest.approx(0.8)  # one label: no gain
     assert rates[1, 0] > 0  # but three do, and the first of them is worth their mean gain
     assert (rates[2] == 0).all()  # three labels cannot overturn 0.999
 
@@ -135,11 +135,11 @@ def test_judges_available_names_only_listed_judges_not_yet_on_the_item():
 
 def test_baseline_policies():
     rng_posteriors = np.array([[0.9, 0.1], [0.6, 0.4], [0.5, 0.5]])
-    np.testing.assert_allclose(policy_scores("uncertainty", rng_posteriors)[:, 0], [0.1, 0.4, 0.5])
-    uniform = policy_scores("uniform", rng_posteriors, label_counts=np.array([3, 1, 2]))[:, 0]
+    np.testing.assert_allclose(_policy_scores("uncertainty", rng_posteriors)[:, 0], [0.1, 0.4, 0.5])
+    uniform = _policy_scores("uniform", rng_posteriors, label_counts=np.array([3, 1, 2]))[:, 0]
     assert list(np.argsort(-uniform)) == [1, 2, 0]
     with pytest.raises(ValueError, match="policy"):
-        policy_scores("greedy", rng_posteriors)
+        _policy_scores("greedy", rng_posteriors)
 
 
 def test_replay_against_a_hand_replay():

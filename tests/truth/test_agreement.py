@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from manyjudges.core.coded_labels import as_crowd_labels
-from manyjudges.truth.agreement import coincidence_matrix, krippendorff_alpha, summarise_labels
+from manyjudges.truth.agreement import _krippendorff_alpha, coincidence_matrix, summarise_labels
 
 krippendorff = pytest.importorskip("krippendorff")
 
@@ -42,10 +42,10 @@ def random_panel(seed: int) -> np.ndarray:
 
 def test_krippendorffs_example() -> None:
     table = long_table(EXAMPLE)
-    assert round(krippendorff_alpha(table, "nominal"), 3) == 0.743
+    assert round(_krippendorff_alpha(table, "nominal"), 3) == 0.743
     for level in ("nominal", "ordinal", "interval"):
         expected = krippendorff.alpha(reliability_data=EXAMPLE, level_of_measurement=level)
-        assert krippendorff_alpha(table, level) == pytest.approx(expected, abs=1e-12)
+        assert _krippendorff_alpha(table, level) == pytest.approx(expected, abs=1e-12)
 
 
 def test_coincidence_marginals_are_the_pairable_values() -> None:
@@ -63,7 +63,7 @@ def test_coincidence_marginals_are_the_pairable_values() -> None:
 def test_random_panels_match_the_package(seed: int, level: str) -> None:
     panel = random_panel(seed)
     expected = krippendorff.alpha(reliability_data=panel, level_of_measurement=level)
-    assert krippendorff_alpha(long_table(panel), level) == pytest.approx(expected, abs=1e-10)
+    assert _krippendorff_alpha(long_table(panel), level) == pytest.approx(expected, abs=1e-10)
 
 
 @pytest.mark.parametrize("level", ["ordinal", "interval"])
@@ -72,7 +72,7 @@ def test_named_classes_use_their_declared_order(level: str) -> None:
     names = ["low", "mid", "high", "top", "max"]
     crowd = as_crowd_labels(long_table(panel, names), classes=names)
     expected = krippendorff.alpha(reliability_data=panel, level_of_measurement=level)  # ranks = codes
-    assert krippendorff_alpha(crowd, level) == pytest.approx(expected, abs=1e-10)
+    assert _krippendorff_alpha(crowd, level) == pytest.approx(expected, abs=1e-10)
 
 
 def test_interval_uses_numeric_class_values() -> None:
@@ -82,18 +82,18 @@ def test_interval_uses_numeric_class_values() -> None:
     crowd = as_crowd_labels(table, classes=list(values.astype(int)))
     mapped = np.where(np.isnan(panel), NAN, values[np.nan_to_num(panel).astype(int)])
     expected = krippendorff.alpha(reliability_data=mapped, level_of_measurement="interval")
-    assert krippendorff_alpha(crowd, "interval") == pytest.approx(expected, abs=1e-10)
+    assert _krippendorff_alpha(crowd, "interval") == pytest.approx(expected, abs=1e-10)
 
 
 def test_edge_cases() -> None:
     perfect = long_table(np.array([[0, 1, 2, 1], [0, 1, 2, 1], [0, 1, NAN, 1]]))
-    assert krippendorff_alpha(perfect) == 1.0
+    assert _krippendorff_alpha(perfect) == 1.0
     one_class = long_table(np.array([[1, 1, 1], [1, 1, NAN]]))
-    assert np.isnan(krippendorff_alpha(one_class))
+    assert np.isnan(_krippendorff_alpha(one_class))
     unpairable = long_table(np.array([[0, NAN, 1], [NAN, 1, NAN]]))
-    assert np.isnan(krippendorff_alpha(unpairable))
+    assert np.isnan(_krippendorff_alpha(unpairable))
     with pytest.raises(ValueError, match="level must be one of"):
-        krippendorff_alpha(perfect, "ratio")
+        _krippendorff_alpha(perfect, "ratio")
 
 
 def test_summary_against_pandas() -> None:
@@ -114,8 +114,8 @@ def test_summary_against_pandas() -> None:
                          f"{name}_min": series.min(), f"{name}_max": series.max()})
     for key, value in expected.items():
         assert summary[key] == pytest.approx(value), key
-    assert summary["alpha_nominal"] == pytest.approx(krippendorff_alpha(crowd, "nominal"))
-    assert summary["alpha_ordinal"] == pytest.approx(krippendorff_alpha(crowd, "ordinal"))
+    assert summary["alpha_nominal"] == pytest.approx(_krippendorff_alpha(crowd, "nominal"))
+    assert summary["alpha_ordinal"] == pytest.approx(_krippendorff_alpha(crowd, "ordinal"))
     # each label is one value: w1's second label of item a counts as a fourth observer's (columns a, b, c, d)
     reshaped = np.array([[0, 2, NAN, NAN], [1, NAN, 1, 0], [NAN, 2, NAN, 0], [0, NAN, NAN, NAN]])
     assert summary["alpha_nominal"] == pytest.approx(
@@ -126,11 +126,11 @@ def test_summary_against_pandas() -> None:
 @pytest.mark.parametrize("dataset", ["truth_product", "truth_senti", "truth_rte", "truth_dog", "truth_trec"])
 def test_benchmark_sets_nominal_alpha(mirror, dataset: str) -> None:
     from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = {p.rsplit("/", 1)[1]: mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]}
+    files = {p.rsplit("/", 1)[1]: _mirror_path(p, mirror) for p in _pinned_files(dataset)["repo_path"]}
     crowd = as_crowd_labels(parse_truth_benchmark(files["label.csv"], files["truth.csv"]).labels)
     matrix = np.full((crowd.n_judges, crowd.n_items), NAN)
     matrix[crowd.judge, crowd.item] = crowd.label
     expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal")
-    assert krippendorff_alpha(crowd, "nominal") == pytest.approx(expected, abs=1e-10)
+    assert _krippendorff_alpha(crowd, "nominal") == pytest.approx(expected, abs=1e-10)

@@ -10,13 +10,13 @@ import pytest
 
 from manyjudges.truth import Auto, DawidSkene, as_crowd_labels, make_truth_estimator
 from manyjudges.truth.heldout import (
-    fit_tempering,
-    fold_split,
+    _fit_tempering,
+    _fold_split,
+    _judge_confusions,
+    _label_folds,
+    _stacking_weights,
     held_out,
-    judge_confusions,
-    label_folds,
     predictive,
-    stacking_weights,
     subset,
     temper,
 )
@@ -76,7 +76,7 @@ def test_folds_keep_a_label_of_every_item_in_every_fit_and_ignore_row_order():
     labels, _ = one_coin_panel(n_items=200)
     labels = pd.concat([labels, _table([9999], [0], [1])])  # an item with one label: never withheld
     data = as_crowd_labels(labels)
-    folds = label_folds(data, 5, seed=3)
+    folds = _label_folds(data, 5, seed=3)
     single = data.items.get_loc("i9999")
     assert (folds[data.item == single] == -1).all()
     for fold in range(5):
@@ -86,7 +86,7 @@ def test_folds_keep_a_label_of_every_item_in_every_fit_and_ignore_row_order():
     per_item = pd.DataFrame({"item": data.item, "fold": folds})[folds >= 0].groupby("item")["fold"].nunique()
     assert (per_item == 5).all()
     shuffled = as_crowd_labels(labels.sample(frac=1, random_state=1))
-    moved = label_folds(shuffled, 5, seed=3)
+    moved = _label_folds(shuffled, 5, seed=3)
     key = lambda d, f: sorted(zip(d.item, d.judge, d.label, f))  # noqa: E731
     assert key(data, folds) == key(shuffled, moved)
 
@@ -95,7 +95,7 @@ def test_judge_confusions_against_a_direct_loop():
     labels, _ = one_coin_panel(n_items=40, n_judges=6, per_item=3, k=3)
     data = as_crowd_labels(labels)
     post = np.random.default_rng(0).dirichlet(np.ones(3), data.n_items)
-    got = judge_confusions(data, post, strength=2.0)
+    got = _judge_confusions(data, post, strength=2.0)
     counts = np.zeros((data.n_judges, 3, 3))
     for i, w, c in zip(data.item, data.judge, data.label):
         for t in range(3):
@@ -111,7 +111,7 @@ def test_judge_confusions_against_a_direct_loop():
 def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_optimum():
     labels, _ = one_coin_panel(n_items=150, n_judges=10, per_item=4, k=3)
     data = as_crowd_labels(labels)
-    folds = label_folds(data, 4)
+    folds = _label_folds(data, 4)
     held = held_out(DawidSkene().posteriors_on, data, folds)
     for beta in (0.3, 1.0, 2.5):
         direct = np.array([sum((p[t] ** beta / (p ** beta).sum()) * s[t] for t in range(3))
@@ -120,14 +120,14 @@ def test_tempered_predictive_is_the_direct_sum_and_tempering_finds_the_grid_opti
         np.testing.assert_allclose(held.probabilities(beta), predictive(temper(held.posteriors, beta), held.said))
     grid = np.exp(np.linspace(np.log(0.02), np.log(5.0), 2001))
     scores = [np.mean(np.log(held.probabilities(b))) for b in grid]
-    best = fit_tempering(held)
+    best = _fit_tempering(held)
     assert np.mean(np.log(held.probabilities(best))) >= max(scores) - 1e-6
 
 
 def test_held_out_fits_never_see_the_withheld_labels():
     labels, _ = one_coin_panel(n_items=60, n_judges=8, per_item=3, k=3)
     data = as_crowd_labels(labels)
-    folds = label_folds(data, 3)
+    folds = _label_folds(data, 3)
     seen_sizes = []
 
     def fit(seen, known):
@@ -143,8 +143,8 @@ def test_held_out_fits_never_see_the_withheld_labels():
 def test_a_shared_fold_split_gives_what_the_folds_give():
     labels, _ = one_coin_panel(n_items=80, n_judges=8, per_item=3, k=3)
     data = as_crowd_labels(labels)
-    folds = label_folds(data, 4)
-    split = fold_split(data, folds)
+    folds = _label_folds(data, 4)
+    split = _fold_split(data, folds)
     assert [len(out) for out in split.withheld] == [int((folds == f).sum()) for f in range(4)]
     for method in (DawidSkene(), make_truth_estimator("wawa")):
         by_folds = held_out(method.posteriors_on, data, folds)
@@ -158,7 +158,7 @@ def test_withheld_gold_answers_are_scored_by_fits_that_were_not_given_them():
     data = as_crowd_labels(labels)
     gold_items = np.arange(0, 90, 3)
     gold = (gold_items, truth[gold_items])
-    split = fold_split(data, label_folds(data, 3), gold)
+    split = _fold_split(data, _label_folds(data, 3), gold)
     dealt = np.sort(np.concatenate([items for items, _ in split.gold_withheld]))
     np.testing.assert_array_equal(dealt, gold_items)
     for (given, _), (out, classes) in zip(split.known, split.gold_withheld):
@@ -179,7 +179,7 @@ def test_stacking_weights_against_a_grid_on_the_simplex():
     p = rng.uniform(0.05, 1.0, (3, 400))
     p[1] *= 1.3  # one clearly better model, two that add something
     p = np.minimum(p, 1.0)
-    w = stacking_weights(p)
+    w = _stacking_weights(p)
     assert w.min() >= 0 and abs(w.sum() - 1) < 1e-9
     best = max((np.mean(np.log(np.array(g) @ p)), g)
                for a, b in itertools.product(np.linspace(0, 1, 101), repeat=2) if a + b <= 1

@@ -13,16 +13,16 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.auto.estimator import GOLD_CANDIDATES
 from manyjudges.truth.auto.gold_choice import (
-    LABEL_ANSWER,
-    GoldAnswer,
-    calibrate_on_gold,
+    _LABEL_ANSWER,
+    _calibrate_on_gold,
+    _gold_held_out,
+    _GoldAnswer,
     gold_choice,
     gold_evidence,
-    gold_held_out,
 )
 from manyjudges.truth.heldout import temper
 from manyjudges.truth.results import accuracy
-from manyjudges.truth.scenarios import SCENARIOS, simulated_suite
+from manyjudges.truth.scenarios import _SCENARIOS, simulated_suite
 
 SPY = '''
 import numpy as np
@@ -56,7 +56,7 @@ def spy(tmp_path, monkeypatch):
 
 
 def small_panel(seed=0, n_items=200):
-    labels, truth = SCENARIOS["adversarial_majority"](rng_for(seed, "test", "gold spy"), n_items=n_items,
+    labels, truth = _SCENARIOS["adversarial_majority"](rng_for(seed, "test", "gold spy"), n_items=n_items,
                                                       n_classes=2, n_judges=10)
     return labels, truth.set_index("item")["truth"]
 
@@ -87,11 +87,11 @@ def test_no_gold_answer_scores_the_fit_it_trained(spy):
 
 
 def answer(name, right, score=0.0):
-    return GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool), score)
+    return _GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool), score)
 
 
 def test_gold_choice_by_mcnemar_against_the_labels_only_answer():
-    base = answer(LABEL_ANSWER, [1, 1, 0, 0, 0, 0, 0, 0])
+    base = answer(_LABEL_ANSWER, [1, 1, 0, 0, 0, 0, 0, 0])
     better = answer("a", [1, 1, 1, 1, 1, 1, 0, 0])   # b = 4, c = 0: evidence 2
     best = answer("b", [0, 1, 1, 1, 1, 1, 1, 1], -1.0)  # b = 6, c = 1: evidence 5 / sqrt(7) = 1.89
     assert gold_evidence(better.right, base.right) == pytest.approx(2.0)
@@ -126,7 +126,7 @@ def test_a_panel_where_the_supervised_candidate_is_chosen():
     """Three classes, most judges map each class to another one, each in its own way: the labels-only answer
     follows them; supervised Dawid-Skene, each judge's confusion learned from the gold, gets the held-out gold
     right and is chosen."""
-    labels, truth = SCENARIOS["adversarial_majority"](rng_for(0, "test", "adversarial"), n_items=1000, n_classes=3,
+    labels, truth = _SCENARIOS["adversarial_majority"](rng_for(0, "test", "adversarial"), n_items=1000, n_classes=3,
                                                       n_judges=20)
     gold = truth.iloc[::10]
     with warnings.catch_warnings():
@@ -148,9 +148,9 @@ def test_posteriors_calibrated_on_the_held_out_gold():
         auto = make_truth_estimator("auto").fit(labels, gold=gold)
     chosen = next(a for a in auto.gold_answers_ if a.name == auto.choice_) if auto.report_["chosen_by_gold"].any() \
         else auto.gold_answers_[0]
-    held = gold_held_out(chosen, auto.gold_split_)
+    held = _gold_held_out(chosen, auto.gold_split_)
     assert len(held.said) == len(gold)
-    confidence = calibrate_on_gold(chosen, auto.gold_split_)
+    confidence = _calibrate_on_gold(chosen, auto.gold_split_)
     split = auto.gold_split_
     evidence = int((split.folds >= 0).sum()) + len(gold)
     floor = 1 / (evidence + 2)
@@ -185,7 +185,7 @@ def test_the_labels_only_answer_is_auto_without_gold():
         plain = make_truth_estimator("auto", {"calibrate": None}).fit(labels)
         helped = make_truth_estimator("auto").fit(labels, gold=gold)
     np.testing.assert_array_equal(helped.gold_answers_[0].full, plain.proba_.to_numpy())
-    assert helped.gold_answers_[0].name == LABEL_ANSWER
+    assert helped.gold_answers_[0].name == _LABEL_ANSWER
 
 
 @pytest.mark.parametrize(("params", "message"), [

@@ -8,7 +8,7 @@ import pytest
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.results import accuracy
-from manyjudges.truth.scenarios import SCENARIOS
+from manyjudges.truth.scenarios import _SCENARIOS
 
 
 def accuracies(labels, truth, methods=("majority_vote", "dawid_skene", "auto")) -> dict[str, float]:
@@ -21,7 +21,7 @@ def accuracies(labels, truth, methods=("majority_vote", "dawid_skene", "auto")) 
 def test_sparse_biased_judges_auto_near_the_better_of_majority_vote_and_dawid_skene(seed):
     """Most judges give a few binary labels each, with a strong personal yes/no bias: full Dawid-Skene explains
     each judge's bias and loses the class (0.88-0.93 here, measured, where majority vote gets 0.89-0.93)."""
-    labels, truth = SCENARIOS["sparse_biased"](rng_for(seed, "test", "sparse"), n_items=1000, n_classes=2)
+    labels, truth = _SCENARIOS["sparse_biased"](rng_for(seed, "test", "sparse"), n_items=1000, n_classes=2)
     acc = accuracies(labels, truth)
     assert acc["auto"] >= max(acc["majority_vote"], acc["dawid_skene"]) - 0.01, acc
 
@@ -33,7 +33,7 @@ def test_sparse_biased_judges_auto_near_the_better_of_majority_vote_and_dawid_sk
      "cluster_accuracy": 0.62, "rho": 0.9},  # a big cluster of one mediocre model outnumbering three good ones
 ], ids=["clusters", "big_cluster"])
 def test_correlated_judges_auto_not_below_majority_vote(seed, options):
-    labels, truth = SCENARIOS["correlated"](rng_for(seed, "test", "correlated"), n_items=600, **options)
+    labels, truth = _SCENARIOS["correlated"](rng_for(seed, "test", "correlated"), n_items=600, **options)
     acc = accuracies(labels, truth)
     assert acc["auto"] >= acc["majority_vote"] - 0.02, acc
 
@@ -44,7 +44,7 @@ def test_adversarial_majority_gold_recovers_the_minority(n_classes):
     on 0.13-0.16 of the items, measured, by the noise alone). 10% of the truth as gold: the labels-only answer
     gets the held-out gold wrong, an answer that learns the judges from the gold gets it right, and the gold
     chooses it (McNemar's statistic against the labels-only answer); auto is right on the other items."""
-    labels, truth = SCENARIOS["adversarial_majority"](rng_for(0, "test", "adversarial"), n_items=1000,
+    labels, truth = _SCENARIOS["adversarial_majority"](rng_for(0, "test", "adversarial"), n_items=1000,
                                                       n_classes=n_classes, n_judges=20)
     gold = truth.iloc[::10]
     rest = truth.drop(gold.index)

@@ -12,7 +12,7 @@ import pytest
 
 from manyjudges import build_method, family_registry
 from manyjudges.truth import Auto, DawidSkene, MajorityVote
-from manyjudges.truth.calibration import expected_calibration_error
+from manyjudges.truth.calibration import _expected_calibration_error
 
 
 def dawid_skene_panel(seed: int, n_items: int = 3000, n_judges: int = 60, per_item: int = 4):
@@ -39,7 +39,7 @@ def dawid_skene_panel(seed: int, n_items: int = 3000, n_judges: int = 60, per_it
 
 
 def ece(posteriors: np.ndarray, truth: np.ndarray) -> float:
-    return expected_calibration_error(posteriors.max(axis=1), posteriors.argmax(axis=1) == truth)
+    return _expected_calibration_error(posteriors.max(axis=1), posteriors.argmax(axis=1) == truth)
 
 
 @pytest.fixture(scope="module", params=[0, 1])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from manyjudges.truth import DawidSkene
-from manyjudges.truth.calibration import auroc, calibration_scores, expected_calibration_error
+from manyjudges.truth.calibration import _calibration_scores, _expected_calibration_error, auroc
 from manyjudges.truth.simulate import simulate_labels
 
 
@@ -30,7 +30,7 @@ def test_ece_and_auroc_are_the_direct_loops():
     rng = np.random.default_rng(0)
     confidence = np.r_[rng.uniform(0.3, 1.0, 300), [1.0, 0.5, 0.5]]
     correct = rng.random(303) < confidence
-    assert expected_calibration_error(confidence, correct) == pytest.approx(loop_ece(confidence, correct), abs=1e-12)
+    assert _expected_calibration_error(confidence, correct) == pytest.approx(loop_ece(confidence, correct), abs=1e-12)
     rounded = np.round(confidence, 1)  # ties
     assert auroc(rounded, correct) == pytest.approx(loop_auroc(rounded, correct), abs=1e-12)
 
@@ -49,21 +49,21 @@ def test_true_posteriors_are_calibrated():
     rng = np.random.default_rng(2)
     confidence = rng.uniform(0.5, 1.0, 20000)
     correct = rng.random(20000) < confidence
-    assert expected_calibration_error(confidence, correct) < 0.02
-    assert expected_calibration_error(confidence, np.ones(20000, dtype=bool)) > 0.2   # underconfident
+    assert _expected_calibration_error(confidence, correct) < 0.02
+    assert _expected_calibration_error(confidence, np.ones(20000, dtype=bool)) > 0.2   # underconfident
 
 
 def test_calibration_scores_of_a_fitted_method():
     labels, truth, _ = simulate_labels(np.random.default_rng(4), n_items=300, n_judges=15, labels_per_item=3,
                                        n_classes=3, good_accuracy=0.6)
     fitted = DawidSkene().fit(labels)
-    ece, roc = calibration_scores(fitted.proba_, fitted.labels_, truth)
+    ece, roc = _calibration_scores(fitted.proba_, fitted.labels_, truth)
     confidence = fitted.proba_.max(axis=1)[truth["item"]].to_numpy()
     right = fitted.labels_[truth["item"]].to_numpy() == truth["truth"].to_numpy()
     assert 0 < right.mean() < 1
     assert ece == pytest.approx(loop_ece(confidence, right), abs=1e-12)
     assert roc == pytest.approx(loop_auroc(confidence, right), abs=1e-12)
-    assert np.isnan(calibration_scores(fitted.proba_, fitted.labels_, None)).all()
+    assert np.isnan(_calibration_scores(fitted.proba_, fitted.labels_, None)).all()
 
 
 def test_mid_ranks_are_scipys_average_ranks():

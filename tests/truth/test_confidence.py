@@ -4,11 +4,11 @@ import pandas as pd
 import pytest
 
 from manyjudges.truth import Auto, DawidSkene
-from manyjudges.truth.confidence import Confidence, fit_confidence, least_floor
-from manyjudges.truth.heldout import HeldOut
+from manyjudges.truth.confidence import Confidence, _least_floor, fit_confidence
+from manyjudges.truth.heldout import _HeldOut
 
 
-def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> HeldOut:
+def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> _HeldOut:
     """Overconfident posteriors of items whose withheld labels come from judges right 70% of the time."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n)
@@ -19,10 +19,10 @@ def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> HeldOut:
     chosen = np.where(rng.random(n) < 0.8, truth, (truth + 1) % k)
     posteriors = np.full((n, k), 0.01 / (k - 1))
     posteriors[np.arange(n), chosen] = 0.99
-    return HeldOut(posteriors, pi[:, label].T)
+    return _HeldOut(posteriors, pi[:, label].T)
 
 
-def brute_force_beta(held: HeldOut, floor: float) -> float:
+def brute_force_beta(held: _HeldOut, floor: float) -> float:
     """The beta of a grid of 20,001 log-spaced values in [0.02, 5] with the highest mean log probability."""
     k = held.said.shape[1]
     best, best_score = 1.0, -np.inf
@@ -58,8 +58,8 @@ def test_apply_keeps_the_argmax_sums_to_one_and_floors():
 
 
 def test_least_floor_is_laplaces_rule():
-    assert least_floor(0) == 0.5
-    assert least_floor(6) == pytest.approx(1 / 8)
+    assert _least_floor(0) == 0.5
+    assert _least_floor(6) == pytest.approx(1 / 8)
 
 
 def test_auto_states_no_posterior_below_the_floor_on_six_labels():

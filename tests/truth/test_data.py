@@ -59,14 +59,14 @@ def test_an_llm_panel_through_truth_tables_with_judges(tmp_path):
 
 
 def test_a_sets_pinned_key_reads_another_sets_files():
-    from manyjudges.pipeline.download import pinned_files, raw_filename
+    from manyjudges.pipeline.download import _pinned_files, _raw_filename
     from manyjudges.pipeline.workflow_support import raw_files
 
     config = {"truth": {"datasets": {"llm_one": {"source": "llmjudge", "pinned": "llmjudge",
                                                  "files": ["Olz-exp.txt", "llmjudge_test_qrel_idx.txt"]},
                                      "prd_ab": {"source": "prd", "pinned": "prd"}}}}
     assert sorted(raw_files(config, "llm_one")) == ["Olz-exp.txt", "llmjudge_test_qrel_idx.txt"]
-    assert sorted(raw_files(config, "prd_ab")) == sorted(raw_filename(p) for p in pinned_files("prd")["repo_path"])
+    assert sorted(raw_files(config, "prd_ab")) == sorted(_raw_filename(p) for p in _pinned_files("prd")["repo_path"])
     with pytest.raises(ValueError, match="not pinned"):
         raw_files({"truth": {"datasets": {"x": {"source": "prd", "pinned": "prd", "files": ["nope.jsonl"]}}}}, "x")
 

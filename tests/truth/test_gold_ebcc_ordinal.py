@@ -13,12 +13,12 @@ from scipy.special import digamma, logsumexp
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import EBCC, OrdinalDawidSkene
 from manyjudges.truth.methods.ebcc.estimator import ebcc_layout, ebcc_mean_field, ebcc_start
-from manyjudges.truth.methods.ordinal.em import LAPSE_START
+from manyjudges.truth.methods.ordinal.em import _LAPSE_START
 from manyjudges.truth.methods.ordinal.probit import (
-    default_cuts,
-    newton_cut_step,
-    newton_m_step,
-    ordinal_log_confusion,
+    _default_cuts,
+    _newton_cut_step,
+    _newton_m_step,
+    _ordinal_log_confusion,
 )
 from manyjudges.truth.simulate import simulate_labels
 
@@ -165,7 +165,7 @@ def log_prior(est, precision, shift, lapse, locations):
     """The ordinal model's log-priors: -rho/2 ((a - 1)^2 + d^2) per judge, the lapses' Beta at mean 0.1, and
     kappa sum_t log(mu_{t+1} - mu_t) over the class locations."""
     return (-0.5 * est.ridge * np.sum((precision - 1) ** 2 + shift ** 2)
-            + est.lapse_prior * np.sum(LAPSE_START * np.log(lapse) + (1 - LAPSE_START) * np.log1p(-lapse))
+            + est.lapse_prior * np.sum(_LAPSE_START * np.log(lapse) + (1 - _LAPSE_START) * np.log1p(-lapse))
             + est.spacing * np.sum(np.log(np.diff(locations))))
 
 
@@ -179,21 +179,21 @@ def loop_ordinal_em(labels, k, n_iter, eps, gold, est):
         post[i, y] += 1
     post /= post.sum(axis=1, keepdims=True)
     post[gold[0]] = np.eye(k)[gold[1]]
-    precision, shift, cuts, lapse = np.ones(w), np.zeros(w), default_cuts(k), np.full(w, LAPSE_START)
+    precision, shift, cuts, lapse = np.ones(w), np.zeros(w), _default_cuts(k), np.full(w, _LAPSE_START)
     trace = []
     for _ in range(n_iter):
         weights = np.full((w, k, k), eps)
         for i, j, y in zip(item, judge, label):
             weights[j, :, y] += post[i]
         priors = (post.sum(axis=0) + eps) / (n + k * eps)
-        probit = np.exp(ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts))
+        probit = np.exp(_ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts))
         share = (lapse / k)[:, None, None] / ((1 - lapse)[:, None, None] * probit + (lapse / k)[:, None, None])
-        lapse = ((np.sum(weights * share, axis=(1, 2)) + est.lapse_prior * LAPSE_START)
+        lapse = ((np.sum(weights * share, axis=(1, 2)) + est.lapse_prior * _LAPSE_START)
                  / (weights.sum(axis=(1, 2)) + est.lapse_prior))
         weights = weights * (1 - share)
-        precision, shift = newton_m_step(precision, shift, weights, cuts=cuts, ridge=est.ridge)
-        cuts = newton_cut_step(precision, shift, weights, cuts, spacing=est.spacing)
-        log_conf = ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts, lapse=lapse)
+        precision, shift = _newton_m_step(precision, shift, weights, cuts=cuts, ridge=est.ridge)
+        cuts = _newton_cut_step(precision, shift, weights, cuts, spacing=est.spacing)
+        log_conf = _ordinal_log_confusion(-shift / precision, 1 / precision, k, cuts=cuts, lapse=lapse)
         score = np.tile(np.log(priors), (n, 1))
         for i, j, y in zip(item, judge, label):
             score[i] += log_conf[j, :, y]

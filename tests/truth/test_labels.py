@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from manyjudges.core.coded_labels import as_crowd_labels
-from manyjudges.truth.base import row_argmax
-from manyjudges.truth.methods.majority_vote import first_seen_order
+from manyjudges.truth.base import _row_argmax
+from manyjudges.truth.methods.majority_vote import _first_seen_order
 
 
 def _table(seed: int, n: int = 400, string_ids: bool = False) -> pd.DataFrame:
@@ -62,7 +62,7 @@ def test_integer_ids_coded_as_factorize_sorts_them():
 @pytest.mark.parametrize("k", [2, 3, 7])
 def test_row_argmax_is_numpy_argmax_lowest_on_ties(k):
     scores = np.random.default_rng(k).integers(0, 3, (500, k)).astype(float)  # many exact ties
-    np.testing.assert_array_equal(row_argmax(scores), np.argmax(scores, axis=1))
+    np.testing.assert_array_equal(_row_argmax(scores), np.argmax(scores, axis=1))
 
 
 @pytest.mark.parametrize("k", [3, 40])
@@ -74,7 +74,7 @@ def test_first_seen_order_is_pandas_unique(k):
                                          "label": label}))
     seen = pd.unique(data.label)
     expected = np.concatenate([seen, np.setdiff1d(np.arange(data.n_classes), seen)])
-    np.testing.assert_array_equal(first_seen_order(data), expected)
+    np.testing.assert_array_equal(_first_seen_order(data), expected)
 
 
 def test_float_labels_are_codes_when_whole_else_an_error_naming_the_row():
@@ -127,7 +127,7 @@ def test_label_kinds_match_their_class_names():
 
 
 def test_row_argmax_of_one_column():
-    np.testing.assert_array_equal(row_argmax(np.ones((4, 1))), np.zeros(4, dtype=np.int64))
+    np.testing.assert_array_equal(_row_argmax(np.ones((4, 1))), np.zeros(4, dtype=np.int64))
 
 
 def test_id_positions_against_pandas_get_indexer() -> None:

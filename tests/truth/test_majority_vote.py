@@ -8,7 +8,7 @@ import pytest
 
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.truth import MajorityVote
-from manyjudges.truth.methods.majority_vote import first_seen_order
+from manyjudges.truth.methods.majority_vote import _first_seen_order
 
 from .mv_panels import for_crowdkit, simulated_table
 
@@ -34,7 +34,7 @@ def test_first_rule_follows_the_table_order():
     # b's tie is {0, 1}; class 0 first appears in row 1, class 1 in row 3 -> 0; reversed rows -> 1 first seen
     assert MajorityVote(ties="first").fit(HAND).labels_["b"] == 0
     reverse = HAND.iloc[::-1]
-    assert list(first_seen_order(as_crowd_labels(reverse))) == [1, 0, 2]
+    assert list(_first_seen_order(as_crowd_labels(reverse))) == [1, 0, 2]
     assert MajorityVote(ties="first").fit(reverse).labels_["b"] == 1
     assert MajorityVote(ties="lowest").fit(reverse).labels_["b"] == 0
 

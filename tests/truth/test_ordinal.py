@@ -15,14 +15,14 @@ from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
 from manyjudges.truth.methods.ordinal.probit import (
-    cut_objective,
-    default_cuts,
-    judge_objective,
-    newton_cut_step,
-    newton_m_step,
-    ordinal_confusion,
-    ordinal_log_confusion,
-    spacing_prior,
+    _cut_objective,
+    _default_cuts,
+    _judge_objective,
+    _newton_cut_step,
+    _newton_m_step,
+    _ordinal_confusion,
+    _ordinal_log_confusion,
+    _spacing_prior,
 )
 from manyjudges.truth.simulate import simulate_labels
 
@@ -43,7 +43,7 @@ def simulate(n_items: int, n_judges: int, per_item: int, k: int, seed: int
 def test_confusion_is_the_discretised_gaussian():
     rng = np.random.default_rng(0)
     bias, scale = rng.normal(0, 1, 4), rng.uniform(0.2, 3.0, 4)
-    conf = ordinal_confusion(bias, scale, 4)
+    conf = _ordinal_confusion(bias, scale, 4)
     expected = np.zeros((4, 4, 4))
     for w in range(4):
         for t in range(4):
@@ -57,7 +57,7 @@ def test_confusion_is_the_discretised_gaussian():
 
 def test_log_confusion_is_accurate_far_in_the_tails():
     # s = 0.05: P(c | t = 0) for c = 2 is the N(0, 1) mass on (30, 50), for c = 4 on (70, inf)
-    log_conf = ordinal_log_confusion(np.array([0.0]), np.array([0.05]), 5)[0, 0]
+    log_conf = _ordinal_log_confusion(np.array([0.0]), np.array([0.05]), 5)[0, 0]
 
     def log_mass(lo, hi):  # log of the N(0, 1) mass on (lo, hi), lo > 0, as phi(lo) times an O(1) integral
         inner, _ = quad(lambda v: np.exp(-v * lo - v * v / 2), 0, hi - lo, epsabs=0, epsrel=1e-13)
@@ -74,11 +74,11 @@ def test_gradient_and_hessian_match_finite_differences(point):
     weights = rng.uniform(0.0, 3.0, (3, 4, 4))
     a = np.array([point[0], point[0] * 0.7, point[0] * 1.5])
     d = np.array([point[1], -point[1], 2 * point[1]])
-    _, grad, hess = judge_objective(a, d, weights)
+    _, grad, hess = _judge_objective(a, d, weights)
     h = 1e-6 * max(1.0, point[0])
     for i, (da, dd) in enumerate(((h, 0.0), (0.0, h))):
-        up, g_up, _ = judge_objective(a + da, d + dd, weights)
-        down, g_down, _ = judge_objective(a - da, d - dd, weights)
+        up, g_up, _ = _judge_objective(a + da, d + dd, weights)
+        down, g_down, _ = _judge_objective(a - da, d - dd, weights)
         assert np.allclose(grad[:, i], (up - down) / (2 * h), rtol=1e-5, atol=1e-5)
         assert np.allclose(hess[:, :, i], (g_up - g_down) / (2 * h), rtol=1e-5, atol=1e-5)
     # concave in (a, d): -H positive definite
@@ -90,11 +90,11 @@ def test_m_step_reaches_each_judges_optimum():
     weights = rng.uniform(0.0, 1.0, (5, 4, 4)) * 0.05
     weights[:, np.arange(4), np.arange(4)] += rng.uniform(2.0, 10.0, (5, 4))  # mostly right
     weights[:, np.arange(3), np.arange(1, 4)] += rng.uniform(0.0, 3.0, (5, 3))  # some one class too high
-    a, d = newton_m_step(np.ones(5), np.zeros(5), weights)
-    ours, _, _ = judge_objective(a, d, weights, derivatives=False)
+    a, d = _newton_m_step(np.ones(5), np.zeros(5), weights)
+    ours, _, _ = _judge_objective(a, d, weights, derivatives=False)
     for w in range(5):  # the reference: Nelder-Mead on (b, log s), the natural parameters
         def negative(x, w=w):
-            conf = ordinal_log_confusion(np.array([x[0]]), np.exp(np.array([x[1]])), 4)[0]
+            conf = _ordinal_log_confusion(np.array([x[0]]), np.exp(np.array([x[1]])), 4)[0]
             return -float(np.sum(weights[w] * conf))
         best = minimize(negative, x0=[0.0, 0.0], method="Nelder-Mead",
                         options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 5000})
@@ -113,7 +113,7 @@ def test_tiny_panel_against_enumeration_of_every_truth():
     assert est.locations_.iloc[0] == 0.0 and est.locations_.iloc[-1] == pytest.approx(k - 1, abs=1e-12)
     assert est.cuts_.mean() == pytest.approx((k - 1) / 2, abs=1e-12)
     cuts = est.cuts_.to_numpy()[None, :] - est.locations_.to_numpy()[:, None]
-    conf = ordinal_confusion(est.bias_.to_numpy(), est.scale_.to_numpy(), k, cuts=cuts, lapse=est.lapse_.to_numpy())
+    conf = _ordinal_confusion(est.bias_.to_numpy(), est.scale_.to_numpy(), k, cuts=cuts, lapse=est.lapse_.to_numpy())
     assert np.allclose(est.confusions_.to_numpy().reshape(3, k, k), conf)
     prior = est.priors_.to_numpy()
     joint = {}
@@ -188,14 +188,14 @@ def test_cut_gradient_and_hessian_match_finite_differences():
     rng = np.random.default_rng(4)
     weights = rng.uniform(0.0, 3.0, (6, 4, 4))
     a, d = rng.uniform(0.3, 2.0, 6), rng.normal(0.0, 0.5, 6)
-    cuts = default_cuts(4) + rng.normal(0.0, 0.1, (4, 3))
-    _, grad, hess = cut_objective(a, d, weights, cuts)
+    cuts = _default_cuts(4) + rng.normal(0.0, 0.1, (4, 3))
+    _, grad, hess = _cut_objective(a, d, weights, cuts)
     h = 1e-6
     for t, j in itertools.product(range(4), range(3)):
         step = np.zeros((4, 3))
         step[t, j] = h
-        up, g_up, _ = cut_objective(a, d, weights, cuts + step)
-        down, g_down, _ = cut_objective(a, d, weights, cuts - step)
+        up, g_up, _ = _cut_objective(a, d, weights, cuts + step)
+        down, g_down, _ = _cut_objective(a, d, weights, cuts - step)
         assert grad[t, j] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-5)
         numeric = (g_up - g_down) / (2 * h)  # column (t, j) of the Hessian: only row t's block is nonzero
         assert np.allclose(hess[t, :, j], numeric[t], rtol=1e-5, atol=1e-5)
@@ -207,10 +207,10 @@ def test_cut_step_raises_the_objective_keeps_the_normalisation_and_the_order():
     est = OrdinalDawidSkene(learn_cuts=False, lapse=False, max_iter=3).fit(labels, classes=range(5))
     weights = np.random.default_rng(6).uniform(0.0, 5.0, (10, 5, 5))
     a, d = 1 / est.scale_.to_numpy(), -est.bias_.to_numpy() / est.scale_.to_numpy()
-    start = default_cuts(5)
-    cuts = newton_cut_step(a, d, weights, start)
-    before, _, _ = cut_objective(a, d, weights, start, derivatives=False)
-    after, _, _ = cut_objective(a, d, weights, cuts, derivatives=False)
+    start = _default_cuts(5)
+    cuts = _newton_cut_step(a, d, weights, start)
+    before, _, _ = _cut_objective(a, d, weights, start, derivatives=False)
+    after, _, _ = _cut_objective(a, d, weights, cuts, derivatives=False)
     assert after > before
     mu, tau = cuts[0, 0] - cuts[:, 0], cuts[0]  # mu_0 = 0: row 0 of the table is tau itself
     assert mu[0] == 0.0 and mu[-1] == pytest.approx(4.0, abs=1e-12)
@@ -256,19 +256,19 @@ def test_two_classes_have_no_cut_point_to_learn():
 
 
 def test_spacing_prior_gradient_and_hessian_match_finite_differences():
-    cuts = default_cuts(5) + np.array([[0.0], [0.3], [-0.2], [0.1], [0.0]])  # mu = (0, 0.7, 2.2, 2.9, 4)
+    cuts = _default_cuts(5) + np.array([[0.0], [0.3], [-0.2], [0.1], [0.0]])  # mu = (0, 0.7, 2.2, 2.9, 4)
     mu = cuts[0, 0] - cuts[:, 0]
-    value, grad, hess = spacing_prior(cuts, 2.0)
+    value, grad, hess = _spacing_prior(cuts, 2.0)
     assert value == pytest.approx(2.0 * np.sum(np.log(np.diff(mu))), rel=1e-14)
     h = 1e-6
     for t in range(5):
         step = np.zeros((5, 1))
         step[t] = -h  # x[t, :] = tau - mu_t: mu_t up by h
-        up, g_up, _ = spacing_prior(cuts + step, 2.0)
-        down, g_down, _ = spacing_prior(cuts - step, 2.0)
+        up, g_up, _ = _spacing_prior(cuts + step, 2.0)
+        down, g_down, _ = _spacing_prior(cuts - step, 2.0)
         assert grad[t] == pytest.approx((up - down) / (2 * h), rel=1e-6)
         np.testing.assert_allclose(hess[:, t], (g_up - g_down) / (2 * h), rtol=1e-5, atol=1e-6)
-    assert spacing_prior(cuts, 0.0)[0] == 0.0
+    assert _spacing_prior(cuts, 0.0)[0] == 0.0
 
 
 def test_two_classes_never_share_a_location():

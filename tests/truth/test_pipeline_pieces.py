@@ -6,7 +6,7 @@ import pytest
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.experiment import run_methods
 from manyjudges.truth.methods.majority_vote import MajorityVote
-from manyjudges.truth.report import published_accuracy, truth_comparisons, truth_markdown
+from manyjudges.truth.report import _truth_comparisons, _truth_markdown, published_accuracy
 from manyjudges.truth.results import accuracy, judges_table, labels_table
 from manyjudges.truth.simulate import simulate_labels
 
@@ -77,10 +77,10 @@ def test_report_section_and_comparisons_against_published_values(tmp_path):
     datasets = {"truth_rte": {"source": "truth_benchmark"}}
     methods = {"mv": {"method": "majority_vote"}, "dawid_skene": {}}
     assert published_accuracy(paper, "truth_rte")["method"].tolist() == ["ebcc", "bwa", "dawid_skene"]
-    cells = truth_comparisons(results, datasets, methods, paper)
+    cells = _truth_comparisons(results, datasets, methods, paper)
     assert cells[["paper", "method", "ours", "paper_value"]].values.tolist() == [
         ["ustalov2024", "dawid_skene", 0.925, 0.927]]
-    text = truth_markdown(results, datasets, methods, paper)
+    text = _truth_markdown(results, datasets, methods, paper)
     assert "| dawid_skene | 0.9250 | 0.9270 (`ustalov2024`) | -0.0020 | 0.020 s |" in text
     assert "| ebcc (published only) |" in text
     assert "| truth_rte | dawid_skene | 0.9250 | 0.9300 | -0.0050 |" in text

@@ -65,9 +65,9 @@ def test_gold_any_row_order() -> None:
 @pytest.mark.parametrize("dataset", BENCHMARK_SETS)
 def test_benchmark_sets_any_row_order(mirror, dataset: str) -> None:
     from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
-    from manyjudges.pipeline.download import mirror_path, pinned_files
+    from manyjudges.pipeline.download import _mirror_path, _pinned_files
 
-    files = {p.rsplit("/", 1)[1]: mirror_path(p, mirror) for p in pinned_files(dataset)["repo_path"]}
+    files = {p.rsplit("/", 1)[1]: _mirror_path(p, mirror) for p in _pinned_files(dataset)["repo_path"]}
     labels = parse_truth_benchmark(files["label.csv"], files["truth.csv"]).labels
     reference = canonical_order(as_crowd_labels(labels, duplicates="first"))
     for shuffled in shuffles(labels):  # the sorted codes are the same arrays, whatever the row order

@@ -10,10 +10,10 @@ import yaml
 
 from manyjudges.truth.data import truth_tables
 from manyjudges.truth.scenarios import (
+    _OPTION_KEYS,
+    _SCENARIOS,
+    _SUITE,
     DEFAULT_SCENARIO,
-    OPTION_KEYS,
-    SCENARIOS,
-    SUITE,
     adversarial_majority,
     correlated,
     difficulty,
@@ -187,9 +187,9 @@ def test_hard_items_are_at_chance_or_drawn_to_an_attractor(attraction):
 
 # --- seeding, the suite, options -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
+@pytest.mark.parametrize("name", list(_SCENARIOS))
 def test_the_same_seed_gives_the_same_tables(name):
-    draw = SCENARIOS[name]
+    draw = _SCENARIOS[name]
     a = draw(np.random.default_rng(9), n_items=300)
     b = draw(np.random.default_rng(9), n_items=300)
     c = draw(np.random.default_rng(10), n_items=300)
@@ -199,11 +199,11 @@ def test_the_same_seed_gives_the_same_tables(name):
 
 def test_the_suite():
     suite = simulated_suite(0)
-    assert list(suite) == list(SUITE) and 8 <= len(suite) <= 12
+    assert list(suite) == list(_SUITE) and 8 <= len(suite) <= 12
     assert all(name.startswith("sim_") for name in suite)
     again, other = simulated_suite(0), simulated_suite(1)
     for name, (labels, truth) in suite.items():
-        scenario, options = SUITE[name]
+        scenario, options = _SUITE[name]
         assert 300 <= len(truth) <= 3000
         _table_shape(labels, truth, options["n_classes"])
         assert labels.equals(again[name][0]) and truth.equals(again[name][1])
@@ -251,8 +251,8 @@ def test_scenario_options_from_a_config_entry():
 
 def test_the_schema_has_every_scenario_and_option():
     props = yaml.safe_load(SCHEMA.read_text())["properties"]["datasets"]["additionalProperties"]["properties"]
-    assert props["scenario"]["enum"] == [DEFAULT_SCENARIO, *SCENARIOS]
-    assert set(OPTION_KEYS) <= set(props)
+    assert props["scenario"]["enum"] == [DEFAULT_SCENARIO, *_SCENARIOS]
+    assert set(_OPTION_KEYS) <= set(props)
 
 
 def _test_config(extra: dict) -> dict:

@@ -11,7 +11,7 @@ import pytest
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth import DawidSkene, MajorityVote, as_crowd_labels
-from manyjudges.truth.active.advice import DEFAULT_EXPLORE, POLICIES, advise, budget_gain, lookahead_rates
+from manyjudges.truth.active.advice import _DEFAULT_EXPLORE, _POLICIES, _lookahead_rates, advise, budget_gain
 from manyjudges.truth.active.replay import replay, stop_at
 from manyjudges.truth.base import TruthFit
 
@@ -53,7 +53,7 @@ def test_the_hand_sums_are_the_enumeration():
 
 
 def test_the_budget_gain_is_the_sum_of_the_best_rates_and_the_best_allocation():
-    rates = lookahead_rates(POSTERIORS, CONFUSION)
+    rates = _lookahead_rates(POSTERIORS, CONFUSION)
     # by hand from BY_HAND: the tie's first label 0.3, then (0.896 - 0.8) / 2 for its next two; item 1's first 0.2,
     # then 0.048 twice; item 2 needs three labels, (0.944 - 0.9) / 3 each
     np.testing.assert_allclose(rates, [[0.3, 0.048, 0.048], [0.2, 0.048, 0.048], [0.044 / 3] * 3], atol=1e-12)
@@ -66,7 +66,7 @@ def test_the_budget_gain_is_the_sum_of_the_best_rates_and_the_best_allocation():
     assert budget_gain(rates, 2, np.array([False, True, True]), np.array([3, 1, 3])) == pytest.approx(0.2 + 0.044 / 3)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("policy", _POLICIES)
 def test_every_policy_stops_where_the_gain_per_label_is_below_min_gain(policy):
     data = _one_label_each(3)
     confusions = CONFUSION[None]
@@ -84,10 +84,10 @@ def test_every_policy_stops_where_the_gain_per_label_is_below_min_gain(policy):
 
 
 def test_exploration_is_every_policys_and_stops_with_the_advice():
-    assert isinstance(DEFAULT_EXPLORE, float)
+    assert isinstance(_DEFAULT_EXPLORE, float)
     data = _one_label_each(3)
     sure = np.array([[0.999, 0.001]] * 3)  # nothing to gain: the advice stops, exploration too
-    for policy in POLICIES:
+    for policy in _POLICIES:
         advice = advise(data, sure, 10, policy=policy, confusions=CONFUSION[None], explore=0.5, min_gain=0.001)
         assert advice.stopped and len(advice.table) == 0
     with pytest.raises(ValueError, match="min_gain needs the judges' confusions"):
@@ -120,7 +120,7 @@ def test_a_hand_two_round_replay_that_stops():
     labels = pd.DataFrame({"item": ["p", "q", "r", "p", "q", "p"], "judge": ["a", "a", "a", "b", "b", "c"],
                            "label": [0, 1, 0, 1, 1, 1]})
     truth = pd.DataFrame({"item": ["p", "q", "r"], "truth": [1, 1, 0]})
-    for policy in POLICIES:
+    for policy in _POLICIES:
         curve = replay(labels, truth, Scripted, policy=policy, round_share=1 / 3, stop=None, explore=0, min_gain=0.1)
         assert curve["n_labels"].tolist() == [3, 5] and curve["named"].tolist() == [2, 0], policy
         np.testing.assert_allclose(curve["gain_per_label"], [0.3, 0.0], atol=1e-12)

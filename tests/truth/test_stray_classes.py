@@ -10,12 +10,12 @@ import pytest
 from manyjudges.core.coded_labels import as_crowd_labels
 from manyjudges.core.data_warning import DataWarning
 from manyjudges.core.stray_classes import (
-    OUTSIDE_SHARE,
-    RARE_SHARE,
+    _OUTSIDE_SHARE,
+    _RARE_SHARE,
     StrayClassesWarning,
-    outside_codes,
-    rare_classes,
-    stray_class_messages,
+    _outside_codes,
+    _rare_classes,
+    _stray_class_messages,
 )
 from manyjudges.io.engine.errors import DataWarning as IoDataWarning
 from manyjudges.io.tables.labels import read_crowd_labels
@@ -136,9 +136,9 @@ def test_outside_codes_equal_a_direct_loop():
     for _ in range(2000):
         k = int(rng.integers(2, 9))
         counts = rng.integers(0, 3, k) * rng.integers(0, 400, k) + (rng.random(k) < 0.3)
-        assert outside_codes(counts).tolist() == brute_outside(counts.tolist(), OUTSIDE_SHARE), counts
+        assert _outside_codes(counts).tolist() == brute_outside(counts.tolist(), _OUTSIDE_SHARE), counts
     for counts in itertools.product([0, 1, 50, 1000], repeat=4):
-        assert outside_codes(np.array(counts)).tolist() == brute_outside(list(counts), OUTSIDE_SHARE), counts
+        assert _outside_codes(np.array(counts)).tolist() == brute_outside(list(counts), _OUTSIDE_SHARE), counts
 
 
 def test_rare_classes_equal_pandas():
@@ -150,8 +150,8 @@ def test_rare_classes_equal_pandas():
         counts = np.bincount(label, minlength=6)
         frame = pd.DataFrame({"label": label, "judge": judge})
         per = frame.groupby("label")["judge"].agg(["size", "nunique", "min"])
-        expected = per[(per["size"] < RARE_SHARE * n) & (per["nunique"] == 1)]
-        got, their = rare_classes(counts, label, judge)
+        expected = per[(per["size"] < _RARE_SHARE * n) & (per["nunique"] == 1)]
+        got, their = _rare_classes(counts, label, judge)
         assert got.tolist() == expected.index.tolist(), seed
         assert their.tolist() == expected["min"].tolist(), seed
 
@@ -159,7 +159,7 @@ def test_rare_classes_equal_pandas():
 def test_messages_name_a_few_and_count_the_rest():
     counts = np.array([5000, 5000, 0, 1, 1, 1, 1, 1, 1, 1])
     label = np.repeat(np.arange(10), counts)
-    messages = stray_class_messages(label, np.arange(len(label)) % 7, np.arange(10), np.arange(7), codes=True)
+    messages = _stray_class_messages(label, np.arange(len(label)) % 7, np.arange(10), np.arange(7), codes=True)
     assert messages[0].startswith("codes 3 (1 label), 4 (1 label), 5 (1 label), 6 (1 label) and 3 more lie outside "
                                   "0-1, which hold 10,000 of the 10,007 labels")
 
@@ -179,4 +179,4 @@ def test_the_file_reader_names_the_file(tmp_path):
 @pytest.mark.parametrize("codes", [True, False])
 def test_one_class_alone_is_no_stray(codes):
     label = np.zeros(5000, dtype=np.int64)
-    assert stray_class_messages(label, np.arange(5000) % 3, np.arange(2), np.arange(3), codes) == []
+    assert _stray_class_messages(label, np.arange(5000) % 3, np.arange(2), np.arange(3), codes) == []

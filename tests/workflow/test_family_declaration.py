@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from manyjudges import FAMILIES, family_registry
-from manyjudges.cli.grammar import CommandParser
+from manyjudges.cli.grammar import _CommandParser
 from manyjudges.families import BUILT_IN, get_family
 from manyjudges.pipeline.workflow_support import load_schema
 
@@ -37,7 +37,7 @@ def test_a_built_in_family_declares_its_commands_in_its_own_module(family):
     arena's, inside crowd: families import no other family), with no subcommands of its own then."""
     assert family.rules is None and family.schema is None
     assert family.rules_files(REPO) == [RULES / f"{family.name}_common.smk", RULES / f"{family.name}.smk"]
-    sub = CommandParser().add_subparsers()  # as the command's parser makes them
+    sub = _CommandParser().add_subparsers()  # as the command's parser makes them
     family.add_commands(sub)
     if family.package == f"manyjudges.{family.name}":
         assert family.commands == f"manyjudges.cli.{family.name}:add_commands"

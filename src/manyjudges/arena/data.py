@@ -24,20 +24,20 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.io.sources.verdict_sources import VERDICT_SOURCES, verdicts_of_source
 from manyjudges.io.tables.verdicts import read_verdicts, read_verdicts_or_preferences
 
-__all__ = ["SOURCES", "arena_tables", "judges_matching", "patterns_of", "read_reference", "split_panel"]
+__all__ = ["SOURCES", "arena_tables", "read_reference", "split_panel"]
 
 #: the config ``source`` values: ``simulate``, the pinned verdict sets and a table of the user's own
 SOURCES = ("simulate", *VERDICT_SOURCES, "verdicts_table")
 
 
-def patterns_of(value: str | Sequence[str] | None) -> list[str]:
+def _patterns_of(value: str | Sequence[str] | None) -> list[str]:
     """Return the patterns of a ``judges`` or ``reference`` entry: one string, a list, or none."""
     if value is None:
         return []
     return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
-def judges_matching(judges: Sequence[str], patterns: Sequence[str], key: str) -> list[str]:
+def _judges_matching(judges: Sequence[str], patterns: Sequence[str], key: str) -> list[str]:
     """Return the judges (in the given order) that match one of ``patterns``.
 
     A pattern that matches none is a ValueError naming ``key``, the pattern and (up to 20 of) the
@@ -62,11 +62,11 @@ def split_panel(verdicts: pd.DataFrame, judges: str | Sequence[str] | None = Non
     both, a pattern that matches no judge, or an empty panel is a ValueError naming ``where``.
     """
     names = list(pd.unique(verdicts["judge"].astype(str)))
-    ref = judges_matching(names, patterns_of(reference), f"{where}.reference")
+    ref = _judges_matching(names, _patterns_of(reference), f"{where}.reference")
     if judges is None:
         panel = [j for j in names if j not in set(ref)]
     else:
-        panel = judges_matching(names, patterns_of(judges), f"{where}.judges")
+        panel = _judges_matching(names, _patterns_of(judges), f"{where}.judges")
     both = sorted(set(panel) & set(ref))
     if both:
         raise ValueError(f"{where}: judges {both[:10]} are both in judges and in reference; a judge is graded "

@@ -23,19 +23,21 @@ import pandas as pd
 
 from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
 from manyjudges.arena.judges.measures import JudgeMeasures, judge_measures
-from manyjudges.arena.leaderboard.estimator import LEADERBOARD_COLUMNS, Leaderboard
+from manyjudges.arena.leaderboard.estimator import _LEADERBOARD_COLUMNS, Leaderboard
 from manyjudges.arena.length_preference import length_preference
 from manyjudges.arena.winrate.baseline import baseline_win_rates
 from manyjudges.core.random_streams import rng_for
 from manyjudges.io.tables.verdicts import check_features, feature_names
 
-__all__ = ["LEADERBOARD_TABLE_COLUMNS", "arena_controlled", "arena_human", "arena_judges", "arena_leaderboards",
-           "arena_winrate", "bootstrap_seed", "human_share", "leaderboard_for", "with_length_preference"]
+__all__ = [
+    "arena_controlled", "arena_human", "arena_judges", "arena_leaderboards", "arena_winrate", "bootstrap_seed",
+    "with_length_preference",
+]
 
 log = logging.getLogger(__name__)
 
 #: the columns of the pipeline's ``leaderboard.tsv``: one row per method and model
-LEADERBOARD_TABLE_COLUMNS = ["method", *LEADERBOARD_COLUMNS]
+_LEADERBOARD_TABLE_COLUMNS = ["method", *_LEADERBOARD_COLUMNS]
 
 
 def bootstrap_seed(seed: int, dataset: str, method: str) -> int:
@@ -46,7 +48,7 @@ def bootstrap_seed(seed: int, dataset: str, method: str) -> int:
     return int(rng_for(seed, "arena", dataset, method).integers(0, 2**63 - 1))
 
 
-def leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int, resample: str, ci: float,
+def _leaderboard_for(entry: Mapping[str, Any] | None, name: str, n_bootstrap: int, resample: str, ci: float,
                     seed: int, bothbad: str = "tie", n_jobs: int | None = None) -> Leaderboard:
     """Return the (unfitted) leaderboard of one ``methods`` entry (``{method, params}``).
 
@@ -62,14 +64,14 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
                        bothbad: str = "tie", n_jobs: int | None = None) -> pd.DataFrame:
     """Return every method's leaderboard of ``verdicts``, stacked.
 
-    Columns :data:`LEADERBOARD_TABLE_COLUMNS`, methods in the order of ``methods``, each best first.
+    Columns :data:`_LEADERBOARD_TABLE_COLUMNS`, methods in the order of ``methods``, each best first.
     Method ``m``'s bootstrap seed is :func:`bootstrap_seed` (``seed``, ``dataset``, ``m``). The warning
     of a model absent from some replicates goes to the log. ``n_jobs``: the bootstrap's processes (the
     pipeline passes its job's threads); the numbers are the same for any.
     """
     tables = []
     for name, entry in methods.items():
-        board = leaderboard_for(entry, name, n_bootstrap, resample, ci, bootstrap_seed(seed, dataset, name), bothbad,
+        board = _leaderboard_for(entry, name, n_bootstrap, resample, ci, bootstrap_seed(seed, dataset, name), bothbad,
                                 n_jobs)
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
@@ -79,7 +81,7 @@ def arena_leaderboards(verdicts: pd.DataFrame, methods: Mapping[str, Mapping[str
             log.warning("%s: %s", name, warning.message)
         log.info("%s: %d models, %d bootstrap replicates (%s), %.2f s", name, len(board.table_), n_bootstrap,
                  resample, time.perf_counter() - start)
-        tables.append(board.table_.assign(method=name)[LEADERBOARD_TABLE_COLUMNS])
+        tables.append(board.table_.assign(method=name)[_LEADERBOARD_TABLE_COLUMNS])
     return pd.concat(tables, ignore_index=True)
 
 
@@ -155,7 +157,7 @@ def _unit_keys(verdicts: pd.DataFrame) -> pd.MultiIndex:
     return pd.MultiIndex.from_arrays([verdicts["prompt"].astype(str), np.where(a < b, a, b), np.where(a < b, b, a)])
 
 
-def human_share(reference: pd.DataFrame, share: float, dataset: str, seed: int,
+def _human_share(reference: pd.DataFrame, share: float, dataset: str, seed: int,
                 panel: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return the reference's verdicts on a seeded ``share`` of its units (prompt, unordered model pair).
 
@@ -177,12 +179,12 @@ def arena_human(verdicts: pd.DataFrame, reference: pd.DataFrame, share: float, d
     """Return the human-calibrated ``bradley_terry`` leaderboard and its summary.
 
     The panel's ``verdicts`` are the LLM verdicts; the reference's on a seeded ``share`` of the units both
-    judged (:func:`human_share`) the human ones
+    judged (:func:`_human_share`) the human ones
     (:class:`~manyjudges.arena.human.leaderboard.HumanCalibratedLeaderboard`,
     sandwich intervals, ``n_bootstrap`` normal draws for the ranks seeded by :func:`bootstrap_seed`
     (``seed``, ``dataset``, ``"human"``)).
     """
-    human = human_share(reference, share, dataset, seed, verdicts)
+    human = _human_share(reference, share, dataset, seed, verdicts)
     board = HumanCalibratedLeaderboard(n_bootstrap=int(n_bootstrap), ci=float(ci),
                                        seed=bootstrap_seed(seed, dataset, "human"), bothbad=bothbad)
     with warnings.catch_warnings(record=True) as caught:

@@ -13,10 +13,10 @@ import pandas as pd
 
 from manyjudges.reporting.figures import plt, save_figure
 
-__all__ = ["HEATMAP_VALUES", "plot_judge_heatmap", "plot_position_bias"]
+__all__ = ["plot_judge_heatmap", "plot_position_bias"]
 
 #: the pairs columns :func:`plot_judge_heatmap` can draw, and their titles
-HEATMAP_VALUES = {"agreement": "Agreement between judges", "error_correlation": "Correlation of the judges' errors"}
+_HEATMAP_VALUES = {"agreement": "Agreement between judges", "error_correlation": "Correlation of the judges' errors"}
 
 
 def _save(fig: plt.Figure, paths: str | Path | Sequence[str | Path] | None) -> plt.Figure:
@@ -75,14 +75,14 @@ def plot_judge_heatmap(pairs: pd.DataFrame, paths: str | Path | Sequence[str | P
         Where to save the figure; saving closes it.
     value : {"agreement", "error_correlation"}
     title : str, optional
-        Default: :data:`HEATMAP_VALUES` of ``value``.
+        Default: :data:`_HEATMAP_VALUES` of ``value``.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    if value not in HEATMAP_VALUES:
-        raise ValueError(f"value must be one of {', '.join(HEATMAP_VALUES)}, got {value!r}")
+    if value not in _HEATMAP_VALUES:
+        raise ValueError(f"value must be one of {', '.join(_HEATMAP_VALUES)}, got {value!r}")
     names = sorted(set(pairs["judge_a"].astype(str)) | set(pairs["judge_b"].astype(str)))
     position = {name: k for k, name in enumerate(names)}
     matrix = np.full((len(names), len(names)), np.nan)
@@ -99,6 +99,6 @@ def plot_judge_heatmap(pairs: pd.DataFrame, paths: str | Path | Sequence[str | P
     ax.set_xticks(np.arange(len(names)), names, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(np.arange(len(names)), names, fontsize=8)
     fig.colorbar(image, ax=ax, label=value.replace("_", " "))
-    ax.set_title(title or HEATMAP_VALUES[value])
+    ax.set_title(title or _HEATMAP_VALUES[value])
     fig.tight_layout()
     return _save(fig, paths)

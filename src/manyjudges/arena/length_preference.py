@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from manyjudges.arena.leaderboard.style import code_with_features, covariates
+from manyjudges.arena.leaderboard.style import _code_with_features, covariates
 from manyjudges.core.pairwise.covariates import covariate_hessian, fit_covariate_bt
 
-__all__ = ["LENGTH_COLUMNS", "MIN_VERDICTS", "length_preference"]
+__all__ = ["MIN_VERDICTS", "length_preference"]
 
 #: the columns :func:`length_preference` gives per judge, after ``judge``
-LENGTH_COLUMNS = ["length_preference", "length_low", "length_high"]
+_LENGTH_COLUMNS = ["length_preference", "length_low", "length_high"]
 #: a judge with fewer verdicts than this gets NaN length columns
 MIN_VERDICTS = 20
 
@@ -75,7 +75,7 @@ def length_preference(verdicts: pd.DataFrame, feature: str = "length", bothbad: 
     """
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
-    data, values = code_with_features(verdicts, [feature], bothbad)
+    data, values = _code_with_features(verdicts, [feature], bothbad)
     d = covariates(values, [feature])[:, 0]
     x, fitted = _judge_design(data.judge, d, len(data.judges), min_verdicts)
     y = np.where(data.winner == 2, 0.5, (data.winner == 0).astype(float))
@@ -88,6 +88,6 @@ def length_preference(verdicts: pd.DataFrame, feature: str = "length", bothbad: 
     z = float(ndtri(0.5 + level / 2.0))
     out = np.full((len(data.judges), 3), np.nan)
     out[fitted] = np.column_stack([gamma, gamma - z * se, gamma + z * se])
-    table = pd.DataFrame(out, columns=LENGTH_COLUMNS)
+    table = pd.DataFrame(out, columns=_LENGTH_COLUMNS)
     table.insert(0, "judge", np.asarray([str(j) for j in data.judges], dtype=object))
     return table

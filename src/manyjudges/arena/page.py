@@ -18,10 +18,10 @@ import pandas as pd
 
 from manyjudges.reporting.rounded import rounded_cells
 
-__all__ = ["FIGURES_EXTRA", "Figure", "figures_missing", "html_page", "judges_figures", "leaderboard_figures"]
+__all__ = ["Figure", "figures_missing", "html_page", "judges_figures", "leaderboard_figures"]
 
 #: what a user without matplotlib is told to install
-FIGURES_EXTRA = "pip install 'manyjudges[figures]'"
+_FIGURES_EXTRA = "pip install 'manyjudges[figures]'"
 
 #: a figure of the page: its caption and its PNG bytes
 Figure = tuple[str, bytes]
@@ -34,13 +34,13 @@ figcaption{color:#555;font-size:.9em}"""
 
 
 def figures_missing() -> str | None:
-    """Return why the figures cannot be drawn (matplotlib missing, naming :data:`FIGURES_EXTRA`), or None."""
+    """Return why the figures cannot be drawn (matplotlib missing, naming :data:`_FIGURES_EXTRA`), or None."""
     try:
         import manyjudges.reporting.figures  # noqa: F401
     except ModuleNotFoundError as err:
         if err.name != "matplotlib":
             raise
-        return f"the figures need matplotlib, which the library alone does not install: {FIGURES_EXTRA}"
+        return f"the figures need matplotlib, which the library alone does not install: {_FIGURES_EXTRA}"
     return None
 
 

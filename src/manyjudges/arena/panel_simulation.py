@@ -56,10 +56,10 @@ from scipy.special import expit, logit
 from manyjudges.core.random_streams import distinct_draws
 from manyjudges.io.tables.verdicts import verdicts_frame
 
-__all__ = ["JUDGING", "PanelJudge", "SimulatedPanel", "Units", "answer_lengths", "numbered_names", "simulate_panel"]
+__all__ = ["PanelJudge", "SimulatedPanel", "Units", "numbered_names", "simulate_panel"]
 
 #: the judge models of :func:`simulate_panel`
-JUDGING = ("davidson", "true_winner")
+_JUDGING = ("davidson", "true_winner")
 #: a verdict's class as shown -> its winner
 _WINNERS = np.array(["model_a", "model_b", "tie"], dtype=object)
 
@@ -157,7 +157,7 @@ def answer_style(rng: np.random.Generator, style: Mapping[str, float], n_prompts
     return values
 
 
-def answer_lengths(rng: np.random.Generator, verbosity: Mapping[str, float], sd: float, models: pd.Index,
+def _answer_lengths(rng: np.random.Generator, verbosity: Mapping[str, float], sd: float, models: pd.Index,
                    n_prompts: int) -> np.ndarray:
     """Draw the (n_prompts, n_models) log lengths, N(verbosity[model], sd^2).
 
@@ -262,12 +262,12 @@ def true_winner_verdicts(rng: np.random.Generator, strengths: np.ndarray, judges
 def _check_knobs(judges: Sequence[PanelJudge], judging: str, nu: float, tie_rate: float) -> None:
     """Raise a ValueError naming the first knob out of range.
 
-    ``judging`` one of :data:`JUDGING`; ``nu`` >= 0; ``tie_rate``, a judge's ``skill`` and ``copy_rate`` in
+    ``judging`` one of :data:`_JUDGING`; ``nu`` >= 0; ``tie_rate``, a judge's ``skill`` and ``copy_rate`` in
     [0, 1] (``skill`` in (0, 1) with ``"true_winner"``, checked as its judge's turn comes); a finite
     ``position_bias``.
     """
-    if judging not in JUDGING:
-        raise ValueError(f"judging must be one of {', '.join(JUDGING)}, got {judging!r}")
+    if judging not in _JUDGING:
+        raise ValueError(f"judging must be one of {', '.join(_JUDGING)}, got {judging!r}")
     if not nu >= 0 or not 0 <= tie_rate <= 1:
         raise ValueError(f"nu must be >= 0 and tie_rate in [0, 1], got {nu} and {tie_rate}")
     for judge in judges:
@@ -327,7 +327,7 @@ def simulate_panel(rng: np.random.Generator | int, strengths: pd.Series, judges:
     if verbosity is not None:
         if "length" in features:
             raise ValueError("give the feature length by style or by verbosity, not both")
-        features["length"] = answer_lengths(rng, verbosity, verbosity_sd, strengths.index, n_prompts)
+        features["length"] = _answer_lengths(rng, verbosity, verbosity_sd, strengths.index, n_prompts)
     if judging == "davidson":
         units = drawn_units(rng, len(s), n_prompts, pairs_per_prompt, both_orders, len(judges))
         outcome = davidson_verdicts(rng, s, judges, units, style_sway(features, judges, units), nu, tie_rate)

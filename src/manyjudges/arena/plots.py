@@ -14,13 +14,13 @@ import pandas as pd
 from manyjudges.arena.judge_plots import plot_judge_heatmap
 from manyjudges.reporting.figures import plt, save_figure
 
-__all__ = ["HEATMAP_JUDGES", "busiest_pairs", "plot_agreement", "plot_leaderboard"]
+__all__ = ["plot_agreement", "plot_leaderboard"]
 
 #: the most judges the agreement heatmap shows (those with the most verdicts)
-HEATMAP_JUDGES = 30
+_HEATMAP_JUDGES = 30
 
 
-def busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = HEATMAP_JUDGES) -> pd.DataFrame:
+def _busiest_pairs(pairs: pd.DataFrame, judges: pd.DataFrame, limit: int = _HEATMAP_JUDGES) -> pd.DataFrame:
     """Return the rows of the ``pairs`` table between the ``limit`` judges with the most verdicts.
 
     The count is the ``judges`` table's ``verdicts``; equal counts by judge name; all of them when
@@ -93,15 +93,15 @@ def plot_leaderboard(table: pd.DataFrame, paths: str | Path | Sequence[str | Pat
 
 
 def plot_agreement(pairs: pd.DataFrame, judges: pd.DataFrame, paths: str | Path | Sequence[str | Path] | None = None,
-                   title: str = "Agreement between the judges", limit: int = HEATMAP_JUDGES) -> plt.Figure:
+                   title: str = "Agreement between the judges", limit: int = _HEATMAP_JUDGES) -> plt.Figure:
     """Plot the judges' pairwise agreement as a heatmap (:func:`~manyjudges.arena.judge_plots.plot_judge_heatmap`).
 
-    Between the ``limit`` judges with the most verdicts (:func:`busiest_pairs`; the title says so when
+    Between the ``limit`` judges with the most verdicts (:func:`_busiest_pairs`; the title says so when
     there are more); a panel of one judge, which has no pair, gets an empty figure that says so.
     """
     if len(judges) > limit:
         title += f"\n(the {limit} of {len(judges)} judges with the most verdicts)"
-    shown = busiest_pairs(pairs, judges, limit)
+    shown = _busiest_pairs(pairs, judges, limit)
     if shown.empty:
         fig, ax = plt.subplots(figsize=(4.0, 2.0))
         ax.text(0.5, 0.5, "no two judges judged a common unit", ha="center", va="center")

@@ -4,21 +4,21 @@
 the same errors, naming the file, the line and the value, as :func:`~manyjudges.io.tables.verdicts.read_verdicts`)
 and codes it from the parsed columns' distinct values with the one coder of a verdicts table
 (:func:`~manyjudges.arena.verdict_codes.code_columns`): the models of both sides in natural order, the
-winners, and the prompts and judges in natural order. The result is the :class:`ArenaVerdicts` that
+winners, and the prompts and judges in natural order. The result is the :class:`_ArenaVerdicts` that
 :func:`~manyjudges.arena.verdict_codes.code_verdicts` makes of the table ``read_verdicts`` returns.
 """
 from __future__ import annotations
 
 import os
 
-from manyjudges.arena.verdict_codes import VERDICT_COLUMNS, ArenaVerdicts, check_bothbad, code_columns
+from manyjudges.arena.verdict_codes import VERDICT_COLUMNS, _ArenaVerdicts, _check_bothbad, code_columns
 from manyjudges.io.tables.verdicts import checked_verdicts
 
 __all__ = ["read_arena_verdicts"]
 
 
 def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", duplicates: str = "keep"
-                        ) -> ArenaVerdicts:
+                        ) -> _ArenaVerdicts:
     """Read, check and code a verdicts table for the leaderboard.
 
     Parameters
@@ -42,7 +42,7 @@ def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", dupl
     DataError
         As :func:`~manyjudges.io.tables.verdicts.read_verdicts`.
     """
-    check_bothbad(bothbad)
+    _check_bothbad(bothbad)
     table, kept = checked_verdicts(path, duplicates, uncoded=())
     # a row a duplicates rule leaves out repeats a kept row's prompt, judge and models: their values all stay used
     coded = {}

@@ -21,7 +21,7 @@ from manyjudges.reporting.formatting import as_int, data_kind, fmt
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["arena_markdown", "asked_markdown", "beside_raw_markdown", "report_section", "winrate_markdown"]
+__all__ = ["report_section"]
 
 #: the result tables the section reads of each dataset
 REPORT_TABLES = ("leaderboard", "judges", "judge_summary")
@@ -98,7 +98,7 @@ def _ranked_cell(row: Any) -> str:
             f"{_interval(row['ci_low'], row['ci_high'], 3)}")
 
 
-def beside_raw_markdown(board: pd.DataFrame, other: pd.DataFrame, heading: str, extra: str | None = None) -> str:
+def _beside_raw_markdown(board: pd.DataFrame, other: pd.DataFrame, heading: str, extra: str | None = None) -> str:
     """Return the models in ``other``'s order: the raw rank (:func:`_raw_ranks`) beside ``other``'s cell.
 
     ``other`` is a leaderboard table (controlled or human-calibrated); ``extra`` one more of its columns.
@@ -113,7 +113,7 @@ def beside_raw_markdown(board: pd.DataFrame, other: pd.DataFrame, heading: str, 
     return "\n".join(lines)
 
 
-def winrate_markdown(table: pd.DataFrame, baseline: Any) -> str:
+def _winrate_markdown(table: pd.DataFrame, baseline: Any) -> str:
     """Return each model's win rate against the baseline [interval], the discrete win rate and n."""
     controlled = "raw_win_rate" in table.columns
     head = ("| model | length-controlled win rate | raw win rate |" if controlled else "| model | win rate |")
@@ -141,18 +141,18 @@ def _human_line(summary: pd.DataFrame) -> str:
             "human-labelled units.")
 
 
-def asked_markdown(files: Mapping[str, str | Path], board: pd.DataFrame, spec: Mapping[str, Any]) -> list[str]:
+def _asked_markdown(files: Mapping[str, str | Path], board: pd.DataFrame, spec: Mapping[str, Any]) -> list[str]:
     """Return the parts of the tables a dataset's ``control``, ``baseline`` and ``human`` asked for."""
     parts = []
     if "leaderboard_controlled" in files:
-        parts.append(beside_raw_markdown(board, _read(files["leaderboard_controlled"]),
+        parts.append(_beside_raw_markdown(board, _read(files["leaderboard_controlled"]),
                                          "style-controlled rank (interval): score [interval]") + "\n")
         parts.append(_coefficients_line(_read(files["style_coefficients"])) + "\n")
     if "winrate" in files:
-        parts.append(winrate_markdown(_read(files["winrate"]), spec.get("baseline")) + "\n")
+        parts.append(_winrate_markdown(_read(files["winrate"]), spec.get("baseline")) + "\n")
     if "leaderboard_human" in files:
         parts.append(_human_line(_read(files["human_summary"])) + "\n")
-        parts.append(beside_raw_markdown(board, _read(files["leaderboard_human"]),
+        parts.append(_beside_raw_markdown(board, _read(files["leaderboard_human"]),
                                          "calibrated rank (interval): score [interval]", "human_verdicts") + "\n")
     return parts
 
@@ -167,7 +167,7 @@ def _summary_line(summary: pd.DataFrame, reference: Any) -> str:
             f"{fmt(float(s['effective_judges']), 2)}.")
 
 
-def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], bootstrap: int, resample: str, ci: float) -> str:
     """Return the section: the settings, then per dataset its leaderboards, judges and summary."""
     intervals = (f"{ci:.0%} percentile intervals of {bootstrap:,} bootstrap replicates resampling {resample}"
@@ -185,7 +185,7 @@ def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
             parts.append(f"{spec['description']}\n")
         board = _read(files["leaderboard"])
         parts.append(leaderboard_markdown(board, methods) + "\n")
-        parts.extend(asked_markdown(files, board, spec))
+        parts.extend(_asked_markdown(files, board, spec))
         judges = pd.read_csv(files["judges"], sep="\t", keep_default_na=False, na_values=[""])
         summary = pd.read_csv(files["judge_summary"], sep="\t")
         parts.append(_summary_line(summary, spec.get("reference")) + "\n")
@@ -196,12 +196,12 @@ def arena_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None, bootstrap: int = 0, resample: str = "verdicts",
                    ci: float = 0.95) -> ReportSection:
-    """Return the arena part of the report (:func:`arena_markdown`) of ``results``.
+    """Return the arena part of the report (:func:`_arena_markdown`) of ``results``.
 
     ``results`` is {dataset: {table: path}} of :data:`REPORT_TABLES`; none without results. No compared
     cells, no readings.
     """
     if not results:
         return ReportSection("arena", "", pd.DataFrame(columns=CELL_COLUMNS))
-    return ReportSection("arena", arena_markdown(results, datasets or {}, methods or {}, bootstrap, resample, ci),
+    return ReportSection("arena", _arena_markdown(results, datasets or {}, methods or {}, bootstrap, resample, ci),
                          pd.DataFrame(columns=CELL_COLUMNS))

@@ -38,13 +38,13 @@ import pandas as pd
 
 from manyjudges.arena.panel_simulation import PanelJudge, numbered_names, simulate_panel
 
-__all__ = ["JUDGE_OPTIONS", "SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
+__all__ = ["SIMULATION_OPTIONS", "SimulatedArena", "arena_problem", "simulate_arena"]
 
 #: the keys of a ``simulate`` dataset entry passed to :func:`simulate_arena` (besides ``panel``)
 SIMULATION_OPTIONS = ("n_models", "n_prompts", "pairs_per_prompt", "both_orders", "strength_sd", "nu", "verbosity",
                       "verbosity_sd")
 #: a panel judge's options and their defaults (``length``: log-odds per unit of log length difference)
-JUDGE_OPTIONS = {"position_bias": 0.0, "skill": 1.0, "length": 0.0}
+_JUDGE_OPTIONS = {"position_bias": 0.0, "skill": 1.0, "length": 0.0}
 #: the mean log length of the answers of a model of log-strength 0 (300 characters; it cancels out of
 #: the normalised length differences)
 LENGTH_CENTRE = float(np.log(300.0))
@@ -87,10 +87,10 @@ def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str
         return "panel must name at least one judge"
     for name, options in panel.items():
         options = options or {}
-        unknown = sorted(set(options) - set(JUDGE_OPTIONS))
+        unknown = sorted(set(options) - set(_JUDGE_OPTIONS))
         if unknown:
-            return f"panel.{name}: unknown options {unknown}; known: {', '.join(JUDGE_OPTIONS)}"
-        skill = float(options.get("skill", JUDGE_OPTIONS["skill"]))
+            return f"panel.{name}: unknown options {unknown}; known: {', '.join(_JUDGE_OPTIONS)}"
+        skill = float(options.get("skill", _JUDGE_OPTIONS["skill"]))
         if not 0 <= skill <= 1:
             return f"panel.{name}.skill must be in [0, 1], got {skill}"
         for knob in ("position_bias", "length"):
@@ -102,10 +102,10 @@ def arena_problem(n_models: int, n_prompts: int, panel: Mapping[str, Mapping[str
 
 
 def _judge(name: str, options: Mapping[str, Any]) -> PanelJudge:
-    """Return a panel judge of the options (:data:`JUDGE_OPTIONS`)."""
-    weight = float(options.get("length", JUDGE_OPTIONS["length"]))
-    return PanelJudge(name, skill=float(options.get("skill", JUDGE_OPTIONS["skill"])),
-                      position_bias=float(options.get("position_bias", JUDGE_OPTIONS["position_bias"])),
+    """Return a panel judge of the options (:data:`_JUDGE_OPTIONS`)."""
+    weight = float(options.get("length", _JUDGE_OPTIONS["length"]))
+    return PanelJudge(name, skill=float(options.get("skill", _JUDGE_OPTIONS["skill"])),
+                      position_bias=float(options.get("position_bias", _JUDGE_OPTIONS["position_bias"])),
                       style={"length": weight} if weight else {})
 
 

@@ -9,12 +9,12 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.verdict_codes import ArenaVerdicts
+from manyjudges.arena.verdict_codes import _ArenaVerdicts
 
-__all__ = ["comparison_components", "verdicts_summary"]
+__all__ = ["verdicts_summary"]
 
 
-def comparison_components(data: ArenaVerdicts) -> np.ndarray:
+def _comparison_components(data: _ArenaVerdicts) -> np.ndarray:
     """Return the component of each model in the comparison graph (an edge per pair of models with a verdict).
 
     Models of different components were never compared, directly or through others, so their scores
@@ -29,12 +29,12 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def verdicts_summary(data: ArenaVerdicts, source: str) -> str:
+def verdicts_summary(data: _ArenaVerdicts, source: str) -> str:
     """Return one line: ``read N verdicts from SOURCE: models, judges, prompts, ties (share); graph connected``.
 
     Judges and prompts are counted when the table has the column; ties are ``tie`` and ``tie (bothbad)``
     verdicts (the latter only when they are kept as ties). A comparison graph in several components
-    (:func:`comparison_components`) is named with the size of its largest component.
+    (:func:`_comparison_components`) is named with the size of its largest component.
     """
     parts = [_count(data.n_models, "model")]
     if data.has_judge:
@@ -44,7 +44,7 @@ def verdicts_summary(data: ArenaVerdicts, source: str) -> str:
     ties = int((data.winner == 2).sum())
     share = f" ({ties / data.n_verdicts:.0%})" if data.n_verdicts else ""
     parts.append(_count(ties, "tie") + share)
-    component = comparison_components(data)
+    component = _comparison_components(data)
     n_components = int(component.max()) + 1 if len(component) else 0
     if n_components <= 1:
         graph = "comparison graph connected"

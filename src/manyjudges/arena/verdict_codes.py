@@ -11,7 +11,7 @@ Models, prompts and judges are coded in natural order (:func:`~manyjudges.core.n
 numerically when every id is a digit string, else by code point), so the codes, and every number
 computed from them, do not depend on the order of the rows. Two views of the same coding:
 
-- :func:`code_verdicts`, one row per verdict (:class:`ArenaVerdicts`, rows in a canonical order),
+- :func:`code_verdicts`, one row per verdict (:class:`_ArenaVerdicts`, rows in a canonical order),
   which the leaderboard sums into cells (:mod:`manyjudges.arena.leaderboard.cells`);
 - :func:`code_units`, several tables (a panel's and a reference's) on one shared coding of their
   **units** (prompt, unordered model pair), each verdict classed **as shown** (0 = the answer shown
@@ -36,24 +36,24 @@ from manyjudges.io.tables.verdicts import MISSING
 from manyjudges.io.tables.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.tables.verdicts import WINNERS as TABLE_WINNERS
 
-__all__ = ["BOTHBAD_RULES", "REQUIRED_COLUMNS", "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "Coded", "CodedUnits",
-           "arena_verdicts", "check_bothbad", "check_verdicts", "code_columns", "code_units", "code_verdicts",
-           "coded_columns", "coded_fault", "joint_codes", "judge_ids", "optional_codes", "verdict_fault",
-           "winner_codes"]
+__all__ = [
+    "VERDICT_COLUMNS", "WINNERS", "arena_verdicts", "code_columns", "code_units", "code_verdicts", "judge_ids",
+    "optional_codes", "winner_codes",
+]
 
 VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
 #: the columns every verdicts table has (``prompt`` and ``judge`` are optional)
-REQUIRED_COLUMNS = ("model_a", "model_b", "winner")
+_REQUIRED_COLUMNS = ("model_a", "model_b", "winner")
 #: the values of ``winner``, in the order of their codes 0..3
 WINNERS = tuple(TABLE_WINNERS)
 #: each winner code's class as shown: 0 the answer shown first wins, 1 the one shown second, 2 tie
 SHOWN_CLASS = np.array([0, 1, 2, 2], dtype=np.int64)
 #: what a ``tie (bothbad)`` verdict is: a tie like any other, or dropped
-BOTHBAD_RULES = ("tie", "drop")
+_BOTHBAD_RULES = ("tie", "drop")
 
 
 #: one column as codes: (each row's index into the distinct values, the distinct values as text)
-Coded: TypeAlias = tuple[np.ndarray, Sequence[str] | np.ndarray]
+_Coded: TypeAlias = tuple[np.ndarray, Sequence[str] | np.ndarray]
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -81,31 +81,31 @@ def _present_columns(frame: pd.DataFrame) -> list[str]:
     These are the required ones (a ValueError if one is missing) and ``prompt`` / ``judge`` unless
     absent or :data:`MISSING` in every row.
     """
-    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    missing = [c for c in _REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"a verdicts table needs the columns {', '.join(REQUIRED_COLUMNS)} (prompt and judge "
+        raise ValueError(f"a verdicts table needs the columns {', '.join(_REQUIRED_COLUMNS)} (prompt and judge "
                          f"optional); missing {', '.join(missing)}")
     return [c for c in VERDICT_COLUMNS
-            if c in REQUIRED_COLUMNS or (c in frame.columns and not bool((frame[c] == MISSING).all()))]
+            if c in _REQUIRED_COLUMNS or (c in frame.columns and not bool((frame[c] == MISSING).all()))]
 
 
-def verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
+def _verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
     """Return the first faulty row of a verdicts table, as (0-based row position, reason, value), or None.
 
     Faults, in this order within a row: an empty or missing field (in column order), a ``winner``
     that is not one of :data:`WINNERS`, ``model_a == model_b``. A missing required column is a
-    ValueError. The checks run on each column's distinct values, not on every row (:func:`coded_fault`).
+    ValueError. The checks run on each column's distinct values, not on every row (:func:`_coded_fault`).
     """
-    return coded_fault(coded_columns(frame))
+    return _coded_fault(_coded_columns(frame))
 
 
-def coded_columns(frame: pd.DataFrame) -> dict[str, Coded]:
-    """Return the verdict columns of ``frame`` that carry values (:func:`_present_columns`), each as :data:`Coded`."""
+def _coded_columns(frame: pd.DataFrame) -> dict[str, _Coded]:
+    """Return the verdict columns of ``frame`` that carry values (:func:`_present_columns`), each as :data:`_Coded`."""
     return {c: _factorized(frame[c]) for c in _present_columns(frame)}
 
 
-def coded_fault(coded: dict[str, Coded]) -> tuple[int, str, object] | None:
-    """Return the first faulty row of coded verdict columns, as (row, reason, value), or None (:func:`verdict_fault`).
+def _coded_fault(coded: dict[str, _Coded]) -> tuple[int, str, object] | None:
+    """Return the first faulty row of coded verdict columns, as (row, reason, value), or None (:func:`_verdict_fault`).
 
     ``coded`` holds ``model_a``, ``model_b``, ``winner`` and the optional columns that carry values, in
     :data:`VERDICT_COLUMNS` order.
@@ -135,16 +135,16 @@ def coded_fault(coded: dict[str, Coded]) -> tuple[int, str, object] | None:
     return row, reason, value
 
 
-def check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> dict[str, Coded]:
-    """Raise a ValueError on the first faulty row (:func:`verdict_fault`) or on a table without rows.
+def _check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> dict[str, _Coded]:
+    """Raise a ValueError on the first faulty row (:func:`_verdict_fault`) or on a table without rows.
 
     The error names ``name``, the row (its index label) and the value. Returns the checked columns as coded
-    (:func:`coded_columns`), for :func:`code_columns`.
+    (:func:`_coded_columns`), for :func:`code_columns`.
     """
     if len(frame) == 0:
         raise ValueError(f"{name}: no verdicts")
-    coded = coded_columns(frame)
-    fault = coded_fault(coded)
+    coded = _coded_columns(frame)
+    fault = _coded_fault(coded)
     if fault is not None:
         row, reason, value = fault
         raise ValueError(f"{name}, row {frame.index[row]!r}: {reason}: {value!r}")
@@ -157,13 +157,13 @@ def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
     Each column is coded into those texts; values that differ but read the same, such as 1 and "1",
     share a code.
     """
-    return joint_codes(*(_factorized(c) for c in columns))
+    return _joint_codes(*(_factorized(c) for c in columns))
 
 
-def joint_codes(*coded: Coded) -> tuple[np.ndarray, list[np.ndarray]]:
+def _joint_codes(*coded: _Coded) -> tuple[np.ndarray, list[np.ndarray]]:
     """Return the distinct texts of several coded columns together in natural order, and each column's codes.
 
-    Each column (:data:`Coded`) is recoded into those texts (int64), through its distinct values only.
+    Each column (:data:`_Coded`) is recoded into those texts (int64), through its distinct values only.
     """
     names = np.asarray(natural_sort(set().union(*(set(u) for _, u in coded))), dtype=object)
     lookup = {name: i for i, name in enumerate(names)}
@@ -175,7 +175,7 @@ def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tup
     return optional_codes(_factorized(frame[column]) if column in present else None, len(frame))[:2]
 
 
-def optional_codes(coded: Coded | None, n_rows: int, natural: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
+def optional_codes(coded: _Coded | None, n_rows: int, natural: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
     """(ids in natural order, each row's code, whether the column carries values) of ``prompt`` or ``judge``.
 
     A column that is absent (None) or :data:`MISSING` in every row is one id, ``-``, for every row. ``natural``:
@@ -185,7 +185,7 @@ def optional_codes(coded: Coded | None, n_rows: int, natural: bool = False) -> t
         return np.asarray([MISSING], dtype=object), np.zeros(n_rows, dtype=np.int64), False
     if natural:
         return np.asarray(coded[1], dtype=object), coded[0], True
-    ids, (codes,) = joint_codes(coded)
+    ids, (codes,) = _joint_codes(coded)
     return ids, codes, True
 
 
@@ -202,14 +202,14 @@ def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
     return winner_codes(_factorized(frame["winner"]))
 
 
-def winner_codes(coded: Coded) -> np.ndarray:
+def winner_codes(coded: _Coded) -> np.ndarray:
     """Each row's winner as its index in :data:`WINNERS`, from the coded column (checked beforehand)."""
     codes, uniques = coded
     return np.asarray([WINNERS.index(w) for w in uniques], dtype=np.int64)[codes]
 
 
 @dataclass(frozen=True)
-class ArenaVerdicts:
+class _ArenaVerdicts:
     """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt, judge codes).
 
     Attributes
@@ -242,32 +242,32 @@ class ArenaVerdicts:
     n_verdicts = LengthOf("winner")
 
 
-def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:
-    """Return the verdicts table as :class:`ArenaVerdicts`, checked first (:func:`check_verdicts`).
+def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> _ArenaVerdicts:
+    """Return the verdicts table as :class:`_ArenaVerdicts`, checked first (:func:`_check_verdicts`).
 
     ``bothbad``: ``"tie"`` (default) reads ``tie (bothbad)`` as a tie, ``"drop"`` leaves those
     verdicts out.
     """
-    check_bothbad(bothbad)
-    return code_columns(check_verdicts(verdicts), len(verdicts), bothbad)
+    _check_bothbad(bothbad)
+    return code_columns(_check_verdicts(verdicts), len(verdicts), bothbad)
 
 
-def check_bothbad(bothbad: str) -> None:
-    """Raise a ValueError unless ``bothbad`` is one of :data:`BOTHBAD_RULES`."""
-    if bothbad not in BOTHBAD_RULES:
-        raise ValueError(f"bothbad must be one of {', '.join(BOTHBAD_RULES)}, got {bothbad!r}")
+def _check_bothbad(bothbad: str) -> None:
+    """Raise a ValueError unless ``bothbad`` is one of :data:`_BOTHBAD_RULES`."""
+    if bothbad not in _BOTHBAD_RULES:
+        raise ValueError(f"bothbad must be one of {', '.join(_BOTHBAD_RULES)}, got {bothbad!r}")
 
 
-def code_columns(coded: Mapping[str, Coded], n_rows: int, bothbad: str, natural: bool = False) -> ArenaVerdicts:
-    """Return :class:`ArenaVerdicts` of checked, coded verdict columns: the one coder of a frame and of a file.
+def code_columns(coded: Mapping[str, _Coded], n_rows: int, bothbad: str, natural: bool = False) -> _ArenaVerdicts:
+    """Return :class:`_ArenaVerdicts` of checked, coded verdict columns: the one coder of a frame and of a file.
 
     ``coded`` maps ``model_a``, ``model_b``, ``winner`` and the optional ``prompt`` and ``judge`` (absent:
-    none) to :data:`Coded`; ``n_rows`` is the number of verdicts. The models of both sides are coded together in
-    natural order (:func:`joint_codes`), the winners by :data:`WINNERS`, the prompts and judges in natural order
+    none) to :data:`_Coded`; ``n_rows`` is the number of verdicts. The models of both sides are coded together in
+    natural order (:func:`_joint_codes`), the winners by :data:`WINNERS`, the prompts and judges in natural order
     (:func:`optional_codes`; ``natural``: their distinct values are in natural order already, as a parsed file's
     are). :func:`code_verdicts` codes a frame with it, :func:`~manyjudges.arena.reader.read_arena_verdicts` a file.
     """
-    models, (a, b) = joint_codes(coded["model_a"], coded["model_b"])
+    models, (a, b) = _joint_codes(coded["model_a"], coded["model_b"])
     prompts, judges = (optional_codes(coded.get(c), n_rows, natural) for c in ("prompt", "judge"))
     return arena_verdicts(models, a, b, winner_codes(coded["winner"]), prompts[:2], judges[:2], bothbad,
                           has_prompt=prompts[2], has_judge=judges[2])
@@ -275,11 +275,11 @@ def code_columns(coded: Mapping[str, Coded], n_rows: int, bothbad: str, natural:
 
 def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.ndarray,
                    prompts: tuple[np.ndarray, np.ndarray], judges: tuple[np.ndarray, np.ndarray], bothbad: str,
-                   has_prompt: bool, has_judge: bool) -> ArenaVerdicts:
-    """Return :class:`ArenaVerdicts` of coded verdicts, rows in canonical order.
+                   has_prompt: bool, has_judge: bool) -> _ArenaVerdicts:
+    """Return :class:`_ArenaVerdicts` of coded verdicts, rows in canonical order.
 
     ``a``, ``b`` index ``models``, ``winner`` :data:`WINNERS` (0..3), and ``prompts`` and ``judges`` are
-    (ids, each row's code). ``bothbad`` says what ``tie (bothbad)`` is (:data:`BOTHBAD_RULES`). The canonical
+    (ids, each row's code). ``bothbad`` says what ``tie (bothbad)`` is (:data:`_BOTHBAD_RULES`). The canonical
     order is by (model_a, model_b, winner, prompt, judge) code: one int64 key a verdict holding the five
     codes (:func:`~manyjudges.core.packed_keys.pack`), sorted and read back (equal keys are equal rows), or
     ``np.lexsort`` when the key would not fit.
@@ -300,12 +300,12 @@ def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.
         columns = [column[order] for column in columns]
     a, b, prompt, judge = (np.asarray(c, dtype=np.int64) for c in (columns[0], columns[1], columns[3], columns[4]))
     code = columns[2].astype(np.int8)
-    return ArenaVerdicts(models=models, prompts=prompt_ids, judges=judge_ids, model_a=a, model_b=b, winner=code,
+    return _ArenaVerdicts(models=models, prompts=prompt_ids, judges=judge_ids, model_a=a, model_b=b, winner=code,
                          prompt=prompt, judge=judge, has_prompt=has_prompt, has_judge=has_judge)
 
 
 @dataclass(frozen=True)
-class CodedUnits:
+class _CodedUnits:
     """The verdicts of several tables (a panel's and a reference's) on one shared coding of the units.
 
     Attributes
@@ -332,8 +332,8 @@ class CodedUnits:
         return len(self.units)
 
 
-def code_units(*frames: pd.DataFrame) -> CodedUnits:
-    """Code verdicts tables (checked beforehand with :func:`check_verdicts`) on one unit coding.
+def code_units(*frames: pd.DataFrame) -> _CodedUnits:
+    """Code verdicts tables (checked beforehand with :func:`_check_verdicts`) on one unit coding.
 
     Parameters
     ----------
@@ -375,4 +375,4 @@ def code_units(*frames: pd.DataFrame) -> CodedUnits:
                        "unit": unit[start:start + len(key)], "shown": shown, "swapped": turned,
                        "canonical": canonical})
         start += len(key)
-    return CodedUnits(units=units, models=model_ids, tables=tables)
+    return _CodedUnits(units=units, models=model_ids, tables=tables)

@@ -4,7 +4,7 @@ Every family takes verbs (``manyjudges truth infer``, ``manyjudges truth next``,
 may be left out: ``manyjudges truth LABELS`` is ``manyjudges truth infer LABELS``, :mod:`manyjudges.cli.grammar`).
 Every subcommand reads a canonical table (TSV, or CSV by the ``.csv`` extension; ``-`` reads
 a TSV from stdin), returns what it made and :func:`main` writes it, one way for all
-(:func:`~manyjudges.cli.terminal.write_outputs`): a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
+(:func:`~manyjudges.cli.terminal._write_outputs`): a TSV (a CSV for ``-o FILE.csv``) to ``-o FILE`` (atomically) or to
 stdout (a closed pipe, as under ``| head``, ends the command quietly). Each takes ``--method``
 as a built-in name (``manyjudges methods``) or ``package.module:callable``, and on bad input
 exits with status 1 and one line naming the file, line and value (``--debug``: the traceback).
@@ -19,8 +19,8 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from manyjudges.cli.parser import build_parser
-from manyjudges.cli.terminal import CommandError, write_outputs
+from manyjudges.cli.parser import _build_parser
+from manyjudges.cli.terminal import CommandError, _write_outputs
 from manyjudges.core.memory import keep_freed_memory
 from manyjudges.io.engine.errors import DataWarning
 
@@ -51,7 +51,7 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad input, 2 bad command line)."""
-    parser = build_parser()
+    parser = _build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     keep_freed_memory()
@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            write_outputs(args.run(args), getattr(args, "output", None))  # every subcommand's one writer
+            _write_outputs(args.run(args), getattr(args, "output", None))  # every subcommand's one writer
     except BrokenPipeError:  # the reader went away (e.g. `| head`): end quietly, as other tools do
         _silence_stdout()
         return 0

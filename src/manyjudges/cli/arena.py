@@ -5,7 +5,7 @@ intervals; ``manyjudges arena judges``: position bias, agreement and shared erro
 ``manyjudges arena verdicts``: one verdict per (prompt, model pair) from a panel of judges, each judge's
 skill and position bias fitted; ``manyjudges arena winrate``: each model's win rate against a baseline model
 (:mod:`manyjudges.cli.arena_winrate`). ``manyjudges crowd leaderboard|judges|verdicts`` are the former
-spellings of the first three (:func:`add_verbs` adds them to the crowd family's group too).
+spellings of the first three (:func:`_add_verbs` adds them to the crowd family's group too).
 """
 from __future__ import annotations
 
@@ -19,68 +19,66 @@ import pandas as pd
 
 from manyjudges.cli import options
 from manyjudges.cli.arena_examples import EXAMPLES
-from manyjudges.cli.arena_human import add_human_options, cmd_human_leaderboard, human_requested
+from manyjudges.cli.arena_human import _add_human_options, _cmd_human_leaderboard, _human_requested
 from manyjudges.cli.arena_resume import (
-    add_resume_options,
-    add_self_preference_options,
-    fitted_verdicts,
-    judge_models_option,
-    load_resume,
-    save_state,
-    with_self_preference,
+    _add_resume_options,
+    _add_self_preference_options,
+    _fitted_verdicts,
+    _judge_models_option,
+    _load_resume,
+    _save_state,
+    _with_self_preference,
 )
 from manyjudges.cli.arena_show import (
-    add_show_options,
-    check_show_options,
-    judges_page,
-    judges_read,
-    leaderboard_page,
-    position_bias_figure,
-    scores_figure,
-    show_summary,
-    write_shown,
+    _add_show_options,
+    _check_show_options,
+    _judges_page,
+    _judges_read,
+    _leaderboard_page,
+    _position_bias_figure,
+    _scores_figure,
+    _show_summary,
+    _write_shown,
 )
 from manyjudges.cli.arena_style import (
-    add_control_options,
-    add_length_option,
-    check_control_options,
-    fit_controlled,
+    _add_control_options,
+    _add_length_option,
+    _check_control_options,
+    _fit_controlled,
     with_length_preference,
 )
-from manyjudges.cli.arena_winrate import add_winrate_options, cmd_arena_winrate
-from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
+from manyjudges.cli.arena_winrate import _add_winrate_options, _cmd_arena_winrate
+from manyjudges.cli.terminal import CommandError, Output, _Progress, build, input_path, parse_params
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["EXAMPLES", "FROM_HELP", "VERBS", "add_commands", "add_convert", "add_input_options", "add_verbs",
-           "cmd_arena_convert", "cmd_arena_judges", "cmd_arena_leaderboard", "cmd_arena_verdicts",
-           "read_verdicts_table"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 #: the arena's verbs, in the order of its help
-VERBS = ("leaderboard", "judges", "verdicts", "winrate")
+_VERBS = ("leaderboard", "judges", "verdicts", "winrate")
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges arena leaderboard|judges|verdicts|convert``."""
     verbs = options.family_verbs(subparsers, "arena")
-    add_verbs(verbs)
-    add_convert(verbs)
+    _add_verbs(verbs)
+    _add_convert(verbs)
 
 
-def add_verbs(verbs: Any, former: str | None = None) -> None:
+def _add_verbs(verbs: Any, former: str | None = None) -> None:
     """Add the arena's verbs to a family's ``verbs`` (subparsers).
 
     ``former``: the family whose group keeps them as former spellings (their help says so), or None.
     """
     def parser(verb: str, summary: str, run: Callable[[argparse.Namespace], Output]) -> argparse.ArgumentParser:
-        """Add the verb's parser: VERDICTS and their options first (:func:`add_input_options`), run by ``run``."""
+        """Add the verb's parser: VERDICTS and their options first (:func:`_add_input_options`), run by ``run``."""
         if former is not None:
             summary = f"former spelling of `manyjudges arena {verb}`: {summary}"
         p = verbs.add_parser(verb, **options.parser_kwargs(summary, EXAMPLES[f"arena {verb}"]))
-        add_input_options(p)
+        _add_input_options(p)
         p.set_defaults(run=run)
         return p
 
     p = parser("judges", "position bias, agreement and shared errors of the judges from their pairwise verdicts "
-                         "(model_a is the answer shown first)", cmd_arena_judges)
+                         "(model_a is the answer shown first)", _cmd_arena_judges)
     p.add_argument("--reference", metavar="FILE", help="verdicts of human votes or gold, read as VERDICTS are (--from, "
                                                         "--duplicates; a file or a folder): adds n_matched, "
                                                         "accuracy and kappa per judge, and the judges' errors are "
@@ -93,13 +91,13 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
                                                     "error_correlation, error_correlation_shrunk here")
     p.add_argument("--summary", metavar="FILE", help="write n_judges, n_units, alpha, error_reference, "
                                                       "mean_error_correlation, effective_judges here")
-    add_length_option(p)
-    add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
+    _add_length_option(p)
+    _add_show_options(p, "each judge's position bias (first-win rate) with its Wilson interval",
                      "the judges table, the position bias and the agreement heatmap")
-    add_self_preference_options(p)
+    _add_self_preference_options(p)
 
     p = parser("leaderboard", "one score per model from pairwise verdicts (model_a shown first), with bootstrap "
-                              "intervals", cmd_arena_leaderboard)
+                              "intervals", _cmd_arena_leaderboard)
     p.add_argument("--method", default="bradley_terry",
                    help="bradley_terry (default; a tie is half a win each way), davidson, elo, crowd_bt or "
                         "judge_aware (both need a judge column), or package.module:callable")
@@ -119,15 +117,15 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
     p.add_argument("--baseline", metavar="MODEL",
                    help="win_rate is the expected win rate against MODEL (its own row 0.5), not against the "
                         "pool's average model")
-    add_control_options(p)
-    add_human_options(p)
-    add_show_options(p, "the scores with their intervals, best at the top",
+    _add_control_options(p)
+    _add_human_options(p)
+    _add_show_options(p, "the scores with their intervals, best at the top",
                      "the table, the scores figure and, with a judge column, the judges' position bias and "
                      "agreement heatmap")
-    add_resume_options(p)
+    _add_resume_options(p)
 
     p = parser("verdicts", "one verdict per (prompt, model pair) from a panel of judges, each judge's skill and "
-                           "position bias fitted and judges that share errors down-weighted", cmd_arena_verdicts)
+                           "position bias fitted and judges that share errors down-weighted", _cmd_arena_verdicts)
     p.add_argument("--params", metavar="JSON", help="JudgeAwareVerdicts's parameters as a JSON object, e.g. "
                                                      "'{\"clusters\": null, \"prior\": \"flat\"}'")
     p.add_argument("--judges", metavar="FILE", help="write judge, eta, gamma, cluster, weight here")
@@ -135,30 +133,30 @@ def add_verbs(verbs: Any, former: str | None = None) -> None:
 
     if former is None:  # a new verb: no former spelling
         p = parser("winrate", "each model's win rate against a baseline model (AlpacaEval's), length-controlled "
-                              "with --control", cmd_arena_winrate)
-        add_winrate_options(p)
+                              "with --control", _cmd_arena_winrate)
+        _add_winrate_options(p)
 
 
-def add_convert(verbs: Any) -> None:
+def _add_convert(verbs: Any) -> None:
     """Add ``manyjudges arena convert``: published verdicts written as the canonical verdicts table."""
     p = verbs.add_parser("convert", **options.parser_kwargs(
         "read pairwise verdicts as a project published them (--from) and write the canonical verdicts table "
         "prompt, judge, model_a, model_b, winner", EXAMPLES["arena convert"]))
-    add_input_options(p)
+    _add_input_options(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write the verdicts table here: a TSV, or a CSV when the "
                                                           "name ends in .csv (default: a TSV on stdout)")
-    p.set_defaults(run=cmd_arena_convert)
+    p.set_defaults(run=_cmd_arena_convert)
 
 
 #: what ``--from`` says of each published format (the readers are :mod:`manyjudges.io.sources.published`'s)
-FROM_HELP = ("arena (default): the canonical verdicts table (TSV, or CSV by the .csv name; - reads stdin) or "
+_FROM_HELP = ("arena (default): the canonical verdicts table (TSV, or CSV by the .csv name; - reads stdin) or "
              "Chatbot Arena's JSON battles; llmfao: crowd-comparisons.csv and gpt4-/gpt3-crowd-comparisons.csv; "
              "prd: PRD's data/vicuna80/ratings-*/*.jsonl; pandalm: testset-v1.json and *-testset-v1.json; "
              "mt_bench: FastChat's model_judgment/*_pair.jsonl; arena_hard: model_judgment/<judge>/<model>.jsonl; "
              "alpaca_eval: annotations.json (docs/data.md 9.9)")
 
 
-def add_input_options(p: argparse.ArgumentParser) -> None:
+def _add_input_options(p: argparse.ArgumentParser) -> None:
     """Add VERDICTS (one or more files or folders), ``--from``, ``--duplicates`` and ``--arena-hard-baseline``."""
     from manyjudges.io.sources.arena_hard import ARENA_HARD_BASELINE
     from manyjudges.io.sources.published import FORMATS
@@ -167,7 +165,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
                    help="one or more files or folders, read together as one table; a folder stands for the files "
                         "in it and below that --from reads (a PRD ratings folder, an Arena-Hard "
                         "model_judgment/<judge>/ folder); - reads a canonical table from stdin")
-    p.add_argument("--from", dest="source", choices=FORMATS, default="arena", metavar="FORMAT", help=FROM_HELP)
+    p.add_argument("--from", dest="source", choices=FORMATS, default="arena", metavar="FORMAT", help=_FROM_HELP)
     p.add_argument("--duplicates", choices=["error", "keep", "first", "last"], default="keep",
                    help="a row repeating an earlier row's (prompt, judge, model_a, model_b): one more verdict "
                         "(keep, the default: a judge may be asked twice), an error naming where both were read, "
@@ -187,7 +185,7 @@ def _canonical_file(args: argparse.Namespace, names: list[str]) -> bool:
         Path(names[0]).is_file() and Path(names[0]).suffix != ".json"))
 
 
-def read_verdicts_table(args: argparse.Namespace, names: list[str], extras: bool = False) -> pd.DataFrame:
+def _read_verdicts_table(args: argparse.Namespace, names: list[str], extras: bool = False) -> pd.DataFrame:
     """Read the verdicts ``names`` by ``args.source`` (``--from``), ``--duplicates`` and ``--arena-hard-baseline``.
 
     One canonical table is :func:`manyjudges.io.tables.verdicts.read_verdicts` (``-`` is standard input); otherwise
@@ -210,12 +208,12 @@ def _named(names: list[str]) -> str:
     return ", ".join("<stdin>" if name == "-" else name for name in names)
 
 
-def cmd_arena_convert(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_arena_convert(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges arena convert``: the verdicts as read (``--from``), as a canonical verdicts table."""
-    return read_verdicts_table(args, args.verdicts, extras=True)
+    return _read_verdicts_table(args, args.verdicts, extras=True)
 
 
-def cmd_arena_judges(args: argparse.Namespace) -> Output:
+def _cmd_arena_judges(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena judges``: the judges table, and the pairs and summary tables when asked for."""
     from manyjudges.arena.judges.measures import judge_measures
 
@@ -228,68 +226,68 @@ def cmd_arena_judges(args: argparse.Namespace) -> Output:
             raise CommandError(f"{flag} needs a file of its own (the judges table goes to -o or stdout)")
     if args.pairs and args.pairs == args.summary:
         raise CommandError("--pairs and --summary need a file each")
-    check_show_options(args)
-    judge_models = judge_models_option(args.judge_models)
-    verdicts = read_verdicts_table(args, args.verdicts, extras=True)
-    reference = read_verdicts_table(args, [args.reference]) if args.reference else None
+    _check_show_options(args)
+    judge_models = _judge_models_option(args.judge_models)
+    verdicts = _read_verdicts_table(args, args.verdicts, extras=True)
+    reference = _read_verdicts_table(args, [args.reference]) if args.reference else None
     measures = with_length_preference(judge_measures(verdicts, reference, level=args.ci), verdicts, args,
                                       _named(args.verdicts))
-    measures = replace(measures, judges=with_self_preference(measures.judges, verdicts, judge_models, args.ci))
-    read = judges_read(args, verdicts)
-    write_shown(args, lambda: position_bias_figure(measures.judges), lambda notes: judges_page(measures, [*read, *notes]))
+    measures = replace(measures, judges=_with_self_preference(measures.judges, verdicts, judge_models, args.ci))
+    read = _judges_read(args, verdicts)
+    _write_shown(args, lambda: _position_bias_figure(measures.judges), lambda notes: _judges_page(measures, [*read, *notes]))
     files = ((args.pairs, measures.pairs), (args.summary, measures.summary))
     return Output(measures.judges, tuple((path, table) for path, table in files if path))
 
 
-def cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
+def _cmd_arena_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard``: one score per model, with bootstrap intervals."""
     from manyjudges.arena.leaderboard.estimator import READING_COLUMNS, Leaderboard, leaderboard_table, make_rating
     from manyjudges.arena.leaderboard.win_rates import win_curve
     from manyjudges.arena.verdict_codes import code_verdicts
 
-    if human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
+    if _human_requested(args):  # calibrated on human verdicts: cli/arena_human.py
         if args.resume or args.save_state:
             raise CommandError("--save-state and --resume do not take --human (a calibrated fit is not resumed)")
-        return cmd_human_leaderboard(args)
+        return _cmd_human_leaderboard(args)
     params = parse_params(args.params)
     rating = build(make_rating, args.method, params)  # a bad name or value fails before the data is read
     if args.bootstrap < 0:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
     if not 0 < args.ci < 1:
         raise CommandError(f"--ci must be between 0 and 1, got {args.ci}")
-    check_show_options(args)
+    _check_show_options(args)
     judges_file = getattr(args, "judges", None)
     if judges_file == "-" or (judges_file and judges_file in (args.output, args.plot, args.html)):
         raise CommandError("--judges needs a file of its own (the leaderboard goes to -o or stdout)")
     if judges_file and not rating.by_judge:  # before the data is read: only the judge models have judges
         raise CommandError(f"--judges: the method {args.method} has no judge parameters (judge_aware and crowd_bt do)")
-    control = check_control_options(args, rating)
+    control = _check_control_options(args, rating)
     if control and (args.resume or args.save_state):
         raise CommandError("--save-state and --resume do not take --control (a controlled fit is not resumed)")
-    state = load_resume(args, rating)
+    state = _load_resume(args, rating)
     board = Leaderboard(args.method, params, n_bootstrap=args.bootstrap, resample=args.resample, ci=args.ci,
                         seed=args.seed, bothbad=args.bothbad, control=control)
     from manyjudges.arena.reader import read_arena_verdicts
 
-    progress = Progress("leaderboard bootstrap") if args.bootstrap else None
+    progress = _Progress("leaderboard bootstrap") if args.bootstrap else None
     if control:  # style control: the answer features are read beside the verdicts (arena_style)
-        verdicts = fit_controlled(board, read_verdicts_table(args, args.verdicts, extras=True), args, progress,
+        verdicts = _fit_controlled(board, _read_verdicts_table(args, args.verdicts, extras=True), args, progress,
                                   _named(args.verdicts))
     elif _canonical_file(args, args.verdicts):  # the canonical table, coded straight from its columns
         with input_path(args.verdicts[0]) as path:
             verdicts = read_arena_verdicts(path, bothbad=args.bothbad, duplicates=args.duplicates)
             _fit_shown(board, verdicts, args, progress, path, state)
     else:  # a published format: read, then coded from the frame
-        verdicts = code_verdicts(read_verdicts_table(args, args.verdicts), args.bothbad)
+        verdicts = code_verdicts(_read_verdicts_table(args, args.verdicts), args.bothbad)
         _fit_shown(board, verdicts, args, progress, _named(args.verdicts), state)
-    verdicts, table = fitted_verdicts(board, verdicts, state), board.table_
+    verdicts, table = _fitted_verdicts(board, verdicts, state), board.table_
     if args.baseline is not None:  # the win rates against the baseline, the other columns as fitted
         against = leaderboard_table(verdicts, board.scores_.to_numpy(), board.replicates_, args.ci,
                                     win_curve(rating, board.fit_), args.baseline).set_index("model")
         table = table.assign(**{c: against.loc[table["model"], c].to_numpy() for c in READING_COLUMNS[1:]})
-    write_shown(args, lambda: scores_figure(table, args.method),
-                lambda notes: leaderboard_page(table, verdicts, args, notes))
-    save_state(args, board)
+    _write_shown(args, lambda: _scores_figure(table, args.method),
+                lambda notes: _leaderboard_page(table, verdicts, args, notes))
+    _save_state(args, board)
     files = ((judges_file, board.judges_), (getattr(args, "coefficients", None), board.coefficients_))
     return Output(table, tuple((path, frame) for path, frame in files if path and frame is not None))
 
@@ -302,7 +300,7 @@ def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: An
     """
     from manyjudges.arena.leaderboard.estimator import baseline_code
 
-    show_summary(args, verdicts)
+    _show_summary(args, verdicts)
     try:
         if state is None:
             baseline_code(verdicts, args.baseline)
@@ -315,7 +313,7 @@ def _fit_shown(board: Any, verdicts: Any, args: argparse.Namespace, progress: An
         raise DataError.at(where, None, str(err)) from None
 
 
-def cmd_arena_verdicts(args: argparse.Namespace) -> Output:
+def _cmd_arena_verdicts(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena verdicts``: the units table, and the judges table for ``--judges``."""
     from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts
 
@@ -326,7 +324,7 @@ def cmd_arena_verdicts(args: argparse.Namespace) -> Output:
         raise CommandError(str(err)) from None
     if args.judges == "-" or (args.judges and args.judges == args.output):
         raise CommandError("--judges needs a file of its own (the units table goes to -o or stdout)")
-    verdicts = read_verdicts_table(args, args.verdicts)
+    verdicts = _read_verdicts_table(args, args.verdicts)
     try:
         model.fit(verdicts)
     except ValueError as err:

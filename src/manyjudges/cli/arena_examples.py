@@ -5,8 +5,8 @@ Each is run as written by the tests of the help examples; the paragraphs of ``--
 """
 from __future__ import annotations
 
-from manyjudges.cli.arena_human import HUMAN_EXAMPLE
-from manyjudges.cli.arena_resume import RESUME_EXAMPLE, SELF_PREFERENCE_EXAMPLE
+from manyjudges.cli.arena_human import _HUMAN_EXAMPLE
+from manyjudges.cli.arena_resume import _RESUME_EXAMPLE, _SELF_PREFERENCE_EXAMPLE
 
 __all__ = ["EXAMPLES"]
 
@@ -52,7 +52,7 @@ EXAMPLES = {
         With a length feature (columns length_a, length_b, or --length FEATURE for FEATURE_a, FEATURE_b)
         the judges table ends with length_preference (the judge's log-odds toward the longer answer per
         standard deviation of the normalised length difference, the models' scores shared by all judges),
-        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""" + SELF_PREFERENCE_EXAMPLE,
+        length_low and length_high (its Wald interval at --ci); NaN for a judge with fewer than 20 verdicts.""" + _SELF_PREFERENCE_EXAMPLE,
     "arena leaderboard": """\
         VERDICTS is a verdicts table (model_a, model_b, winner; prompt and judge optional), one row per
         verdict: model_a is the answer shown first, model_b the second, and winner is model_a, model_b,
@@ -93,7 +93,7 @@ EXAMPLES = {
           manyjudges arena leaderboard styled.tsv --control length --bootstrap 50 --coefficients coef.tsv -o board.tsv
         writes the controlled board to board.tsv and the length coefficient with its interval to coef.tsv.
 
-""" + HUMAN_EXAMPLE + RESUME_EXAMPLE,
+""" + _HUMAN_EXAMPLE + _RESUME_EXAMPLE,
     "arena verdicts": """\
         VERDICTS has the columns prompt, judge, model_a, model_b, winner (model_a shown FIRST; winner
         model_a, model_b, tie or tie (bothbad), a tie counting half a verdict each way). Each (prompt,

@@ -1,6 +1,6 @@
 """``manyjudges arena leaderboard --human FILE``: a leaderboard of LLM verdicts calibrated on a few human verdicts.
 
-The options are added to the leaderboard verb by :func:`add_human_options`; :func:`cmd_human_leaderboard`
+The options are added to the leaderboard verb by :func:`_add_human_options`; :func:`_cmd_human_leaderboard`
 runs :class:`~manyjudges.arena.human.leaderboard.HumanCalibratedLeaderboard` (prediction-powered inference,
 PPI++) and writes its table, its one-row summary (``--human-summary``) and one line on stderr.
 """
@@ -15,10 +15,10 @@ import pandas as pd
 from manyjudges.cli.terminal import CommandError, Output, parse_params
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["HUMAN_EXAMPLE", "add_human_options", "cmd_human_leaderboard", "human_line", "human_requested"]
+__all__ = ["human_line"]
 
 #: the paragraph of the leaderboard's EXAMPLES on --human
-HUMAN_EXAMPLE = """\
+_HUMAN_EXAMPLE = """\
         Human-calibrated (--human HUMAN, bradley_terry only): VERDICTS are the LLM judges' verdicts, HUMAN
         a few human verdicts read the same way (--from, --duplicates) on some of the same units (prompt,
         unordered model pair; every human unit needs LLM verdicts, else an error names the file, line and
@@ -40,7 +40,7 @@ HUMAN_EXAMPLE = """\
         labelled units (lambda L)"."""  # noqa: E501 (shell lines, run as written by a test)
 
 
-def add_human_options(p: argparse.ArgumentParser) -> None:
+def _add_human_options(p: argparse.ArgumentParser) -> None:
     """Add ``--human``, ``--human-summary``, ``--human-intervals`` and ``--human-lambda`` to the leaderboard verb."""
     p.add_argument("--human", metavar="HUMAN", help="human verdicts, read as VERDICTS are: the leaderboard is "
                                                     "calibrated on them by prediction-powered inference (PPI++; "
@@ -54,7 +54,7 @@ def add_human_options(p: argparse.ArgumentParser) -> None:
                                                                         "humans alone; default: power-tuned)")
 
 
-def human_requested(args: argparse.Namespace) -> bool:
+def _human_requested(args: argparse.Namespace) -> bool:
     """Whether ``--human`` was given; a ``--human-*`` option without it is a CommandError."""
     if getattr(args, "human", None) is not None:
         return True
@@ -109,27 +109,27 @@ def _human_line_number(args: argparse.Namespace, llm: pd.DataFrame, human: pd.Da
     return int(rows[0]) + 2 if len(rows) and canonical else None
 
 
-def cmd_human_leaderboard(args: argparse.Namespace) -> Output:
+def _cmd_human_leaderboard(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena leaderboard VERDICTS --human HUMAN``: the calibrated table and its summary."""
     from manyjudges.arena.human.leaderboard import HumanCalibratedLeaderboard
     from manyjudges.arena.verdict_codes import code_verdicts
-    from manyjudges.cli.arena import read_verdicts_table
-    from manyjudges.cli.arena_show import check_show_options, scores_figure, show_summary, write_shown
+    from manyjudges.cli.arena import _read_verdicts_table
+    from manyjudges.cli.arena_show import _check_show_options, _scores_figure, _show_summary, _write_shown
 
     params = _check(args)
-    check_show_options(args)
+    _check_show_options(args)
     board = HumanCalibratedLeaderboard(args.human_intervals, args.bootstrap, args.ci, args.seed, args.human_lambda,
                                        params.get("reg", 0.01), args.bothbad, args.baseline)
-    llm = read_verdicts_table(args, args.verdicts)
-    human = read_verdicts_table(args, [args.human])
-    show_summary(args, code_verdicts(llm, args.bothbad))
+    llm = _read_verdicts_table(args, args.verdicts)
+    human = _read_verdicts_table(args, [args.human])
+    _show_summary(args, code_verdicts(llm, args.bothbad))
     try:
         board.fit(llm, human)
     except ValueError as err:
         line = _human_line_number(args, llm, human)
         where = args.human if line is not None or "human" in str(err) else ", ".join(args.verdicts)
         raise DataError.at(where, line, str(err)) from None
-    write_shown(args, lambda: scores_figure(board.table_, "bradley_terry"), lambda notes: "")
+    _write_shown(args, lambda: _scores_figure(board.table_, "bradley_terry"), lambda notes: "")
     notes = () if args.quiet else (human_line(board.summary_),)
     files = ((args.human_summary, board.summary_),) if args.human_summary else ()
     return Output(board.table_, files, notes)

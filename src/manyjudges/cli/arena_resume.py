@@ -4,7 +4,7 @@
 (:class:`~manyjudges.arena.leaderboard.state.LeaderboardState`); ``--resume FILE`` reads such a state and fits its
 verdicts and VERDICTS together (:meth:`~manyjudges.arena.leaderboard.estimator.Leaderboard.partial_fit`): the same
 table as one pass over all of them. ``manyjudges arena judges --judge-models`` (self-preference) is
-:func:`judge_models_option`.
+:func:`_judge_models_option`.
 """
 from __future__ import annotations
 
@@ -14,11 +14,8 @@ from typing import Any
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["RESUME_EXAMPLE", "SELF_PREFERENCE_EXAMPLE", "add_resume_options", "add_self_preference_options",
-           "fitted_verdicts", "judge_models_option", "load_resume", "save_state", "with_self_preference"]
-
 #: the EXAMPLES text of ``manyjudges arena leaderboard`` on the two options
-RESUME_EXAMPLE = """
+_RESUME_EXAMPLE = """
 
         Incremental fits: --save-state FILE writes what the fit needs to take more verdicts (the method's
         counted cells, the names, the method and its parameters, the fitted scores; with --bootstrap N > 0
@@ -40,7 +37,7 @@ RESUME_EXAMPLE = """
         both, and their state to board.npz."""
 
 #: the EXAMPLES text of ``manyjudges arena judges`` on self-preference
-SELF_PREFERENCE_EXAMPLE = """
+_SELF_PREFERENCE_EXAMPLE = """
 
         Self-preference: a judge that is also a contestant (a model of the same name, or named by
         --judge-models judge=model,...) gets self_preference: on the units (prompt, unordered model pair)
@@ -59,7 +56,7 @@ SELF_PREFERENCE_EXAMPLE = """
         1/2 by x and 1 by j on prompt 2) with self_units 2, and empty cells for j."""
 
 
-def add_resume_options(p: argparse.ArgumentParser) -> None:
+def _add_resume_options(p: argparse.ArgumentParser) -> None:
     """Add ``--save-state FILE`` and ``--resume FILE`` to ``manyjudges arena leaderboard``."""
     p.add_argument("--save-state", metavar="FILE",
                    help="write what the fit needs to take more verdicts here (a .npz file; see below)")
@@ -67,14 +64,14 @@ def add_resume_options(p: argparse.ArgumentParser) -> None:
                    help="a state --save-state wrote: fit its verdicts and VERDICTS together, counting only VERDICTS")
 
 
-def add_self_preference_options(p: argparse.ArgumentParser) -> None:
+def _add_self_preference_options(p: argparse.ArgumentParser) -> None:
     """Add ``--judge-models JUDGE=MODEL,...`` to ``manyjudges arena judges``."""
     p.add_argument("--judge-models", metavar="JUDGE=MODEL,...",
                    help="judges that are contestants under another name (a judge named as a model always is): "
                         "adds their self-preference (self_preference, self_low, self_high, self_units)")
 
 
-def judge_models_option(text: str | None) -> dict[str, str]:
+def _judge_models_option(text: str | None) -> dict[str, str]:
     """Return ``--judge-models`` as a mapping judge -> model ({} without it); a malformed entry is a CommandError."""
     if not text:
         return {}
@@ -89,7 +86,7 @@ def judge_models_option(text: str | None) -> dict[str, str]:
     return out
 
 
-def load_resume(args: argparse.Namespace, rating: Any) -> Any:
+def _load_resume(args: argparse.Namespace, rating: Any) -> Any:
     """Return the state of ``--resume`` (None without it), checked against the method, --params and --bothbad.
 
     Called before VERDICTS are read; a missing or foreign file, or a state of another method, is a CommandError.
@@ -116,12 +113,12 @@ def load_resume(args: argparse.Namespace, rating: Any) -> Any:
     return state
 
 
-def fitted_verdicts(board: Any, verdicts: Any, state: Any) -> Any:
+def _fitted_verdicts(board: Any, verdicts: Any, state: Any) -> Any:
     """Return the coded verdicts the board was fitted on: ``verdicts``, or with ``--resume`` the state's and them."""
     return verdicts if state is None else board.state_.data
 
 
-def save_state(args: argparse.Namespace, board: Any) -> None:
+def _save_state(args: argparse.Namespace, board: Any) -> None:
     """Write ``--save-state`` (nothing without it); a rating whose parameters JSON cannot write is a CommandError."""
     if not getattr(args, "save_state", None):
         return
@@ -130,7 +127,7 @@ def save_state(args: argparse.Namespace, board: Any) -> None:
     board.state_.save(args.save_state)
 
 
-def with_self_preference(judges: Any, verdicts: Any, judge_models: dict[str, str], ci: float) -> Any:
+def _with_self_preference(judges: Any, verdicts: Any, judge_models: dict[str, str], ci: float) -> Any:
     """Return the judges table with :data:`~manyjudges.arena.judges.self_preference.SELF_PREFERENCE_COLUMNS` joined on.
 
     The columns are added when some judge is a contestant (``judge_models``, or a model of its name); else

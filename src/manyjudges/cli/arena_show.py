@@ -1,7 +1,7 @@
 """What the arena's verbs show besides their table: the line of what was read, ``--plot`` and ``--html``.
 
-:func:`add_show_options` adds ``--plot``, ``--html`` and ``--quiet``; :func:`check_show_options` refuses their
-mistakes before any reading; :func:`show_summary` prints what was read; :func:`write_shown` writes the figure and
+:func:`_add_show_options` adds ``--plot``, ``--html`` and ``--quiet``; :func:`_check_show_options` refuses their
+mistakes before any reading; :func:`_show_summary` prints what was read; :func:`_write_shown` writes the figure and
 the page, each whole or not at all; the figure and page of ``leaderboard`` and of ``judges`` are made here.
 """
 from __future__ import annotations
@@ -16,11 +16,8 @@ import pandas as pd
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["add_show_options", "check_show_options", "judges_page", "judges_read", "leaderboard_page",
-           "position_bias_figure", "scores_figure", "show_summary", "source_name", "write_shown"]
 
-
-def add_show_options(p: argparse.ArgumentParser, plot: str, page: str) -> None:
+def _add_show_options(p: argparse.ArgumentParser, plot: str, page: str) -> None:
     """Add ``--plot``, ``--html`` and ``--quiet`` (what a verb shows besides its table)."""
     p.add_argument("--plot", metavar="FILE.png|FILE.svg", help=f"draw {plot} to FILE (PNG or SVG; needs "
                                                                 "matplotlib: pip install 'manyjudges[figures]')")
@@ -31,7 +28,7 @@ def add_show_options(p: argparse.ArgumentParser, plot: str, page: str) -> None:
                                                         "comparison graph is connected)")
 
 
-def check_show_options(args: argparse.Namespace) -> None:
+def _check_show_options(args: argparse.Namespace) -> None:
     """Refuse a ``--plot`` that is not PNG or SVG or cannot be drawn, and files named twice, before any reading."""
     from manyjudges.arena.page import figures_missing
 
@@ -47,20 +44,20 @@ def check_show_options(args: argparse.Namespace) -> None:
         raise CommandError("--plot and --html need a file each, not one of the tables' (nor stdout)")
 
 
-def show_summary(args: argparse.Namespace, data: Any) -> None:
+def _show_summary(args: argparse.Namespace, data: Any) -> None:
     """Print what was read (:func:`~manyjudges.arena.summary.verdicts_summary`) on stderr, unless ``--quiet``."""
     from manyjudges.arena.summary import verdicts_summary
 
     if not args.quiet:
-        print(f"manyjudges: {verdicts_summary(data, source_name(args.verdicts))}", file=sys.stderr)
+        print(f"manyjudges: {verdicts_summary(data, _source_name(args.verdicts))}", file=sys.stderr)
 
 
-def source_name(names: list[str]) -> str:
+def _source_name(names: list[str]) -> str:
     """Return how the summary names VERDICTS: ``standard input`` for ``-``, else the paths as given."""
     return ", ".join("standard input" if name == "-" else name for name in names)
 
 
-def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callable[[list[str]], str]) -> None:
+def _write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callable[[list[str]], str]) -> None:
     """Write ``--plot`` (``plot()`` a figure) and ``--html`` (``page(notes)``), each whole or not at all."""
     from manyjudges.arena.page import figures_missing
     from manyjudges.core.atomic import atomic_file
@@ -82,24 +79,24 @@ def write_shown(args: argparse.Namespace, plot: Callable[[], Any], page: Callabl
             handle.write(text)
 
 
-def judges_read(args: argparse.Namespace, verdicts: pd.DataFrame) -> list[str]:
-    """Print what ``arena judges`` read (:func:`show_summary`) and return the line, for the page."""
+def _judges_read(args: argparse.Namespace, verdicts: pd.DataFrame) -> list[str]:
+    """Print what ``arena judges`` read (:func:`_show_summary`) and return the line, for the page."""
     from manyjudges.arena.summary import verdicts_summary
     from manyjudges.arena.verdict_codes import code_verdicts
 
     data = code_verdicts(verdicts)
-    show_summary(args, data)
-    return [verdicts_summary(data, source_name(args.verdicts))]
+    _show_summary(args, data)
+    return [verdicts_summary(data, _source_name(args.verdicts))]
 
 
-def position_bias_figure(judges: pd.DataFrame) -> Any:
+def _position_bias_figure(judges: pd.DataFrame) -> Any:
     """Return the ``--plot`` figure of ``arena judges``: each judge's first-win rate with its interval."""
     from manyjudges.arena.judge_plots import plot_position_bias
 
     return plot_position_bias(judges[judges["first_win_rate"].notna()])
 
 
-def judges_page(measures: Any, notes: list[str]) -> str:
+def _judges_page(measures: Any, notes: list[str]) -> str:
     """Return the ``--html`` page of ``arena judges``: ``notes``, the judges table, their figures."""
     from manyjudges.arena.page import figures_missing, html_page, judges_figures
 
@@ -107,14 +104,14 @@ def judges_page(measures: Any, notes: list[str]) -> str:
     return html_page("Judges: position bias and agreement", measures.judges, figures, notes)
 
 
-def scores_figure(table: pd.DataFrame, method: str) -> Any:
+def _scores_figure(table: pd.DataFrame, method: str) -> Any:
     """Return the ``--plot`` figure of ``arena leaderboard``: the scores with their intervals, best at the top."""
     from manyjudges.arena.plots import plot_leaderboard
 
     return plot_leaderboard(table, title=f"Leaderboard ({method})", method=method)
 
 
-def leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespace, notes: list[str]) -> str:
+def _leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespace, notes: list[str]) -> str:
     """Return the ``--html`` page of ``arena leaderboard``: what was read, the table, the figures."""
     from manyjudges.arena.judges.measures import judge_measures
     from manyjudges.arena.leaderboard.judge_aware import verdicts_of_codes
@@ -123,7 +120,7 @@ def leaderboard_page(table: pd.DataFrame, verdicts: Any, args: argparse.Namespac
 
     against = f"model {args.baseline}" if args.baseline else "the pool's average model"
     scale = "Elo points" if args.method == "elo" else "natural-log strengths"
-    read = [verdicts_summary(verdicts, source_name(args.verdicts)),
+    read = [verdicts_summary(verdicts, _source_name(args.verdicts)),
             f"method {args.method}; scores in {scale}, centred to mean 0; {args.bootstrap} bootstrap replicates "
             f"resampling {args.resample}, {args.ci:.0%} percentile intervals; win_rate: the expected win rate "
             f"against {against}."]

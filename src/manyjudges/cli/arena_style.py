@@ -12,15 +12,14 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.arena_show import show_summary
+from manyjudges.cli.arena_show import _show_summary
 from manyjudges.cli.terminal import CommandError
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["add_control_options", "add_length_option", "check_control_options", "fit_controlled",
-           "with_length_preference"]
+__all__ = ["with_length_preference"]
 
 
-def add_control_options(p: argparse.ArgumentParser) -> None:
+def _add_control_options(p: argparse.ArgumentParser) -> None:
     """Add ``--control FEATURE[,FEATURE]`` and ``--coefficients FILE`` to ``arena leaderboard``."""
     p.add_argument("--control", metavar="FEATURE[,FEATURE]",
                    help="bradley_terry only: rate the models with these answer features held fixed (style "
@@ -30,7 +29,7 @@ def add_control_options(p: argparse.ArgumentParser) -> None:
                         "log-odds per standard deviation of its normalised difference, bootstrap interval)")
 
 
-def check_control_options(args: argparse.Namespace, rating: Any) -> tuple[str, ...] | None:
+def _check_control_options(args: argparse.Namespace, rating: Any) -> tuple[str, ...] | None:
     """Return the ``--control`` features (None without); refuse bad combinations before the data is read."""
     from manyjudges.arena.leaderboard.estimator import CONTROL_METHODS
 
@@ -51,7 +50,7 @@ def check_control_options(args: argparse.Namespace, rating: Any) -> tuple[str, .
     return names
 
 
-def fit_controlled(board: Any, frame: pd.DataFrame, args: argparse.Namespace, progress: Any, where: str) -> Any:
+def _fit_controlled(board: Any, frame: pd.DataFrame, args: argparse.Namespace, progress: Any, where: str) -> Any:
     """Say what was read, check ``--baseline`` and fit ``board`` (with ``control``) on ``frame``.
 
     Returns the verdicts coded.
@@ -63,7 +62,7 @@ def fit_controlled(board: Any, frame: pd.DataFrame, args: argparse.Namespace, pr
 
     try:
         verdicts = code_verdicts(frame, args.bothbad)
-        show_summary(args, verdicts)
+        _show_summary(args, verdicts)
         baseline_code(verdicts, args.baseline)
         board.fit(frame, progress=progress)
     except ValueError as err:
@@ -71,7 +70,7 @@ def fit_controlled(board: Any, frame: pd.DataFrame, args: argparse.Namespace, pr
     return verdicts
 
 
-def add_length_option(p: argparse.ArgumentParser) -> None:
+def _add_length_option(p: argparse.ArgumentParser) -> None:
     """Add ``--length FEATURE`` to ``arena judges``."""
     p.add_argument("--length", metavar="FEATURE",
                    help="the answer feature that is the answers' length (columns FEATURE_a, FEATURE_b): adds "

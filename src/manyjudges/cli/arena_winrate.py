@@ -14,10 +14,8 @@ import pandas as pd
 from manyjudges.cli.terminal import CommandError, Output
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["HUMAN_SUMMARY_COLUMNS", "add_winrate_options", "cmd_arena_winrate", "human_win_rates", "winrate_read"]
 
-
-def add_winrate_options(p: argparse.ArgumentParser) -> None:
+def _add_winrate_options(p: argparse.ArgumentParser) -> None:
     """Add ``--baseline``, ``--bootstrap``, ``--ci``, ``--seed``, ``--control``, ``-o`` and ``--quiet``."""
     p.add_argument("--baseline", metavar="MODEL", required=True,
                    help="the model every win rate is taken against (it has no row)")
@@ -43,7 +41,7 @@ def add_winrate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="do not print what was read (one line on stderr)")
 
 
-def winrate_read(frame: pd.DataFrame, source: str) -> str:
+def _winrate_read(frame: pd.DataFrame, source: str) -> str:
     """Return the line of what was read: verdicts, models, judges, prompts, and whether p_b or the winners count."""
     models = len(set(frame["model_a"].astype(str)) | set(frame["model_b"].astype(str)))
     counts = [(len(frame), "verdict"), (models, "model"),
@@ -53,11 +51,11 @@ def winrate_read(frame: pd.DataFrame, source: str) -> str:
     return f"read {words[0]} from {source}: {', '.join(words[1:])}; win rates from the {soft}"
 
 
-def cmd_arena_winrate(args: argparse.Namespace) -> Output:
+def _cmd_arena_winrate(args: argparse.Namespace) -> Output:
     """Run ``manyjudges arena winrate``: the win rates against ``--baseline``, best first."""
     from manyjudges.arena.winrate.baseline import baseline_win_rates
-    from manyjudges.cli.arena import read_verdicts_table
-    from manyjudges.cli.arena_show import source_name
+    from manyjudges.cli.arena import _read_verdicts_table
+    from manyjudges.cli.arena_show import _source_name
 
     if args.bootstrap < 0:
         raise CommandError(f"--bootstrap must be >= 0, got {args.bootstrap}")
@@ -68,11 +66,11 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
     if args.control is not None and len(control) != 1:
         raise CommandError(f"--control: the win rate is controlled for one feature, the answers' length (e.g. "
                            f"--control length); got {args.control!r}")
-    frame = read_verdicts_table(args, args.verdicts, extras=True)
+    frame = _read_verdicts_table(args, args.verdicts, extras=True)
     if not args.quiet:
-        print(f"manyjudges: {winrate_read(frame, source_name(args.verdicts))}", file=sys.stderr)
+        print(f"manyjudges: {_winrate_read(frame, _source_name(args.verdicts))}", file=sys.stderr)
     if args.human is not None:
-        return human_win_rates(args, frame)
+        return _human_win_rates(args, frame)
     try:
         table = baseline_win_rates(frame, args.baseline, n_bootstrap=args.bootstrap, ci=args.ci, seed=args.seed,
                                    control=control)
@@ -83,7 +81,7 @@ def cmd_arena_winrate(args: argparse.Namespace) -> Output:
 
 
 #: the columns of ``--human-summary``
-HUMAN_SUMMARY_COLUMNS = ["model", "lambda", "n_human", "n_llm_units", "worth"]
+_HUMAN_SUMMARY_COLUMNS = ["model", "lambda", "n_human", "n_llm_units", "worth"]
 
 
 def _check_human(args: argparse.Namespace) -> None:
@@ -101,16 +99,16 @@ def _check_human(args: argparse.Namespace) -> None:
         raise CommandError(f"--human-lambda must be in [0, 1], got {args.human_lambda}")
 
 
-def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
+def _human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
     """Return the human-calibrated win rates of ``--human``.
 
     They are :func:`~manyjudges.arena.human.win_rates.verdicts_win_rates` of VERDICTS and HUMAN_VERDICTS.
     """
     from manyjudges.arena.human.win_rates import verdicts_win_rates
     from manyjudges.arena.winrate.baseline import model_preferences
-    from manyjudges.cli.arena import read_verdicts_table
+    from manyjudges.cli.arena import _read_verdicts_table
 
-    human = read_verdicts_table(args, [args.human], extras=True)
+    human = _read_verdicts_table(args, [args.human], extras=True)
     for name, frame in ((args.human, human), (", ".join(args.verdicts), llm)):
         try:
             model_preferences(frame, args.baseline)
@@ -124,5 +122,5 @@ def human_win_rates(args: argparse.Namespace, llm: pd.DataFrame) -> Output:
     notes = () if args.quiet else (f"human calibration: {int(table['n_human'].sum()):,} human units of "
                                    f"{len(table)} models against {args.baseline}: worth {worth:,.0f} human "
                                    "units in all (the worth column: per model)",)
-    files = ((args.human_summary, table[HUMAN_SUMMARY_COLUMNS]),) if args.human_summary else ()
+    files = ((args.human_summary, table[_HUMAN_SUMMARY_COLUMNS]),) if args.human_summary else ()
     return Output(table, files, notes)

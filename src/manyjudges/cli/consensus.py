@@ -12,7 +12,7 @@ import pandas as pd
 from manyjudges.cli.options import add_duplicates, family_verbs, parser_kwargs, refused
 from manyjudges.cli.terminal import CommandError, input_path
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_consensus_measure"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 EXAMPLES = {
     "consensus measure": """\
@@ -40,10 +40,10 @@ def add_commands(subparsers: Any) -> None:
                    help="spread weight gamma: an item weighs gamma^(sd of its positions) (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     add_duplicates(p, "(list_set, list_id, rank) position")
-    p.set_defaults(run=cmd_consensus_measure)
+    p.set_defaults(run=_cmd_consensus_measure)
 
 
-def cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_consensus_measure(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges consensus measure``: the consensus measure of each set of rankings of ``RANKINGS``."""
     from manyjudges.consensus.experiment import search_engine_grid
     from manyjudges.io.engine.checks import check_duplicate_rule

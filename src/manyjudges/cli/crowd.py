@@ -9,10 +9,10 @@ import argparse
 from typing import Any
 
 from manyjudges.cli import options
-from manyjudges.cli.terminal import CommandError, Output, Progress, build, input_path, parse_params
+from manyjudges.cli.terminal import CommandError, Output, _Progress, build, input_path, parse_params
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_crowd_aggregate", "read_topics"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 EXAMPLES = {
     "crowd aggregate": """\
@@ -35,23 +35,23 @@ def add_commands(subparsers: Any) -> None:
                                                               EXAMPLES["crowd aggregate"]))
     p.add_argument("judgments", metavar="JUDGMENTS")
     options.add_method(p, "crowd")
-    options.add_judges_file(p, "write topic, judge, skill here")
-    options.add_n_classes(p, "ratings: number of grades K (default: the largest + 1)")
+    options._add_judges_file(p, "write topic, judge, skill here")
+    options._add_n_classes(p, "ratings: number of grades K (default: the largest + 1)")
     p.add_argument("--labels", metavar="NAMES", help="ratings: the grade names in order 0..K-1, lowest first, "
                                                      "comma-separated; labels may be these names or integer codes")
     options.add_duplicates(p, "(topic, judge, left, right) or (item, judge)")
     p.set_defaults(duplicates=None)  # each table's own default (read_topics)
-    options.set_help(p, "duplicates", "a repeated (topic, judge, left, right) preference: keep every row as a "
+    options._set_help(p, "duplicates", "a repeated (topic, judge, left, right) preference: keep every row as a "
                                       "judgment (default), an error naming both lines, the first or the last; a "
                                       "repeated (item, judge) rating: an error (default), the first or the last")
-    p.set_defaults(run=cmd_crowd_aggregate)
+    p.set_defaults(run=_cmd_crowd_aggregate)
 
-    from manyjudges.cli.arena import add_verbs
+    from manyjudges.cli.arena import _add_verbs
 
-    add_verbs(verbs, former="crowd")
+    _add_verbs(verbs, former="crowd")
 
 
-def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
+def _read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
                 names: list[str] | None = None) -> dict[str, Any]:
     """Read the topics of a preferences table or a ratings table, told apart by the columns of the header.
 
@@ -86,7 +86,7 @@ def read_topics(name: str, n_classes: int | None, duplicates: str | None = None,
                                     "judge; task for item)", "\t".join(header))
 
 
-def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
+def _cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
     """Run ``manyjudges crowd aggregate``: one ranking per topic, and the judges' skills for ``--judges``."""
     from manyjudges.crowd.data import CrowdDataset
     from manyjudges.crowd.experiment import aggregate_dataset
@@ -94,12 +94,12 @@ def cmd_crowd_aggregate(args: argparse.Namespace) -> Output:
 
     params = parse_params(args.params)
     build(make_crowd_aggregator, args.method, params)  # a bad name or value fails before the data is read
-    options.check_n_classes(args.n_classes)
+    options._check_n_classes(args.n_classes)
     if args.judges == "-" or (args.judges and args.judges == args.output):
         raise CommandError("--judges needs a file of its own (the ranking goes to -o or stdout)")
-    topics = read_topics(args.judgments, args.n_classes, args.duplicates, options.label_names(args.labels))
+    topics = _read_topics(args.judgments, args.n_classes, args.duplicates, options.label_names(args.labels))
     rankings, skill, _ = aggregate_dataset(CrowdDataset(topics, {}), args.method,
-                                             {"method": args.method, "params": params}, progress=Progress(args.method))
+                                             {"method": args.method, "params": params}, progress=_Progress(args.method))
     files = ((args.judges, skill.drop(columns="method")[["topic", "judge", "skill"]]),) if args.judges else ()
     return Output(rankings.drop(columns="method")[["topic", "item", "rank", "score"]], files)
 

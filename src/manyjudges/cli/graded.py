@@ -7,25 +7,25 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.cli.options import (
+    _add_n_classes,
+    _check_n_classes,
+    _printf_table,
+    _set_help,
     add_duplicates,
     add_method,
-    add_n_classes,
-    check_n_classes,
     family_verbs,
     label_names,
     parser_kwargs,
-    printf_table,
     refused,
-    set_help,
 )
-from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
+from manyjudges.cli.terminal import CommandError, _Progress, build, input_path, parse_params
 from manyjudges.graded.folds import DEFAULT_FOLDS, FOLDS_ABOVE_JUDGES
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_graded_evaluate", "cmd_graded_predict"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 #: a tiny grades table, written by the shell command of the examples (each example runs as shown)
-GRADES = printf_table("grades.tsv", [("item", "judge", "label"),
+GRADES = _printf_table("grades.tsv", [("item", "judge", "label"),
                                       *[(f"d{d}", judge, label)
                                         for d, labels in enumerate(("221", "000", "121", "010"), 1)
                                         for judge, label in zip("abc", labels)]])
@@ -51,17 +51,17 @@ EXAMPLES = {
 def add_commands(subparsers: Any) -> None:
     """``manyjudges graded evaluate`` and ``manyjudges graded predict``."""
     verbs = family_verbs(subparsers, "graded")
-    graded_verbs = (("evaluate", "held-out log probability of each judge's labels", cmd_graded_evaluate),
-                    ("predict", "P(label | item) for a judge not in the panel", cmd_graded_predict))
+    graded_verbs = (("evaluate", "held-out log probability of each judge's labels", _cmd_graded_evaluate),
+                    ("predict", "P(label | item) for a judge not in the panel", _cmd_graded_predict))
     for verb, summary, run in graded_verbs:
         p = verbs.add_parser(verb, **parser_kwargs(summary, EXAMPLES[f"graded {verb}"]))
         p.add_argument("grades", metavar="GRADES")
         add_method(p, "graded")
-        add_n_classes(p, "number of classes K (default: the largest label + 1)")
+        _add_n_classes(p, "number of classes K (default: the largest label + 1)")
         p.add_argument("--labels", metavar="NAMES", help="label names in order 0..K-1, comma-separated; labels "
                                                          "in GRADES may be these names or integer codes")
         add_duplicates(p, "(item, judge)")
-        set_help(p, "duplicates", "a repeated (item, judge) row: an error naming both lines (default), or keep the "
+        _set_help(p, "duplicates", "a repeated (item, judge) row: an error naming both lines (default), or keep the "
                                   "first or the last row (keep is refused: one label per item and judge)")
         if verb == "evaluate":
             p.add_argument("--protocol", choices=["cross_induction", "single_parameter"], default="cross_induction")
@@ -90,7 +90,7 @@ def read_panel(args: argparse.Namespace, min_labels: int | None = None, outer_fo
     from manyjudges.io.tables.grades import check_grades_duplicates, read_grades_table
 
     names = label_names(args.labels)
-    check_n_classes(args.n_classes)
+    _check_n_classes(args.n_classes)
     refused(check_grades_duplicates, args.duplicates)
     with input_path(args.grades) as path:
         data = read_grades_table(path, args.n_classes, names, duplicates=args.duplicates, names_in_data=True,
@@ -156,7 +156,7 @@ def check_folds(args: argparse.Namespace) -> None:
             folds_value(value)
 
 
-def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges graded evaluate``: the held-out log probability of each judge's labels."""
     from manyjudges.graded.experiment import loglik_table, predict_part, protocols_for
 
@@ -166,11 +166,11 @@ def cmd_graded_evaluate(args: argparse.Namespace) -> pd.DataFrame:
     if not protocols_for(method, [args.protocol]):
         raise CommandError(f"method {args.method!r} has no single parameter; use --protocol cross_induction")
     predictions, _ = predict_part(panel, method, args.protocol, 0, 1, args.min_labels, outer,
-                                  progress=Progress(f"{args.method} cross-induction folds"))
+                                  progress=_Progress(f"{args.method} cross-induction folds"))
     return loglik_table(predictions, panel.n_classes)
 
 
-def cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_graded_predict(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges graded predict``: P(label | item) for a judge not in the panel, one column per label."""
     check_folds(args)
     panel, names = read_panel(args)

@@ -2,7 +2,7 @@
 
 ``manyjudges truth LABELS ...`` is ``manyjudges truth infer LABELS ...``.
 
-The shorthand is the parser's, not a rewrite of the command line: the family's :class:`CommandParser`
+The shorthand is the parser's, not a rewrite of the command line: the family's :class:`_CommandParser`
 reads the words after the family, and when the first is not one of its verbs it hands them all to the
 default verb. A first word that is not a verb, not an option, not ``-`` (standard input), not a readable
 file and not shaped like a path (no ``/`` and no ``.``) is a mistake named as both: neither a verb nor a
@@ -16,13 +16,11 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["CommandParser", "shorthand_note"]
-
 #: the words that ask a family for its help rather than run a verb
 HELP = ("-h", "--help")
 
 
-def shorthand_note(prog: str, verb: str, data: str) -> str:
+def _shorthand_note(prog: str, verb: str, data: str) -> str:
     """Return the one line of a family's help that says its shorthand.
 
     E.g. ``manyjudges truth LABELS ... is short for manyjudges truth infer LABELS ...``.
@@ -30,7 +28,7 @@ def shorthand_note(prog: str, verb: str, data: str) -> str:
     return f"{prog} {data} ... is short for {prog} {verb} {data} ..."
 
 
-class CommandParser(argparse.ArgumentParser):
+class _CommandParser(argparse.ArgumentParser):
     """An argument parser whose verbs (its subparsers) may have a default.
 
     Parameters
@@ -71,7 +69,7 @@ class CommandParser(argparse.ArgumentParser):
         if first.startswith("-") or looks_like_a_path(first) or readable_file(first):
             return True
         self.error(f"{first!r} is neither a verb of {self.prog} ({', '.join(self.verbs)}) nor a readable {self.data} "
-                   f"file ({shorthand_note(self.prog, str(self.default_verb), self.data)})")
+                   f"file ({_shorthand_note(self.prog, str(self.default_verb), self.data)})")
 
 
 def looks_like_a_path(word: str) -> bool:

@@ -12,8 +12,7 @@ from typing import Any
 
 from manyjudges.cli.terminal import CommandError
 
-__all__ = ["add_duplicates", "add_judges_file", "add_method", "add_n_classes", "check_n_classes", "family_verbs",
-           "label_names", "parser_kwargs", "printf_table", "refused", "set_help"]
+__all__ = ["add_duplicates", "add_method", "family_verbs", "label_names", "parser_kwargs", "refused"]
 
 
 def parser_kwargs(summary: str, example: str) -> dict[str, Any]:
@@ -35,8 +34,8 @@ def family_verbs(subparsers: Any, family: str, default: str | None = None, data:
     Parameters
     ----------
     subparsers
-        The command's subparsers: a :class:`~manyjudges.cli.grammar.CommandParser`'s, as
-        :func:`~manyjudges.cli.parser.build_parser` makes them (their parsers take the default verb).
+        The command's subparsers: a :class:`~manyjudges.cli.grammar._CommandParser`'s, as
+        :func:`~manyjudges.cli.parser._build_parser` makes them (their parsers take the default verb).
     family : str
         The family's name, its word on the command line.
     default : str, optional
@@ -45,19 +44,19 @@ def family_verbs(subparsers: Any, family: str, default: str | None = None, data:
     data : str
         The default verb's first argument as its help names it (``LABELS``).
     """
-    from manyjudges.cli.grammar import shorthand_note
+    from manyjudges.cli.grammar import _shorthand_note
     from manyjudges.families import get_family
 
     summary = get_family(family).summary
     prog = f"manyjudges {family}"
-    note = {} if default is None else {"epilog": "shorthand: " + shorthand_note(prog, default, data),
+    note = {} if default is None else {"epilog": "shorthand: " + _shorthand_note(prog, default, data),
                                        "default_verb": default, "data": data}
     group = subparsers.add_parser(family, help=summary, description=summary,
                                   formatter_class=argparse.RawDescriptionHelpFormatter, **note)
     return group.add_subparsers(dest="verb", required=True, metavar="VERB")
 
 
-def printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
+def _printf_table(path: str, rows: list[tuple[Any, ...]]) -> str:
     """Return the shell line of a help example that writes a tiny TSV.
 
     The line is ``printf '<rows, tab-separated>' > path`` (the first row is the header).
@@ -90,7 +89,7 @@ def add_duplicates(parser: argparse.ArgumentParser, key: str) -> None:
                              "the first or the last")
 
 
-def set_help(parser: argparse.ArgumentParser, dest: str, text: str) -> None:
+def _set_help(parser: argparse.ArgumentParser, dest: str, text: str) -> None:
     """Replace the help of the option stored in ``dest`` (a family's own reading of a shared option)."""
     for action in parser._actions:
         if action.dest == dest:
@@ -105,13 +104,13 @@ def refused(check: Callable[..., None], *args: Any) -> None:
         raise CommandError(str(err).replace("duplicates='keep'", "--duplicates keep")) from None
 
 
-def add_n_classes(p: argparse.ArgumentParser, help_text: str) -> None:
+def _add_n_classes(p: argparse.ArgumentParser, help_text: str) -> None:
     """``--n-classes K`` (``args.n_classes``); its former spelling ``--n-labels`` is still read."""
     p.add_argument("--n-classes", "--n-labels", dest="n_classes", type=int, metavar="K",
                    help=help_text + "; --n-labels is the former spelling")
 
 
-def add_judges_file(p: argparse.ArgumentParser, help_text: str) -> None:
+def _add_judges_file(p: argparse.ArgumentParser, help_text: str) -> None:
     """Add ``--judges FILE`` (``args.judges``), where a judge's estimates go.
 
     Its former spelling ``--workers`` is still read.
@@ -120,7 +119,7 @@ def add_judges_file(p: argparse.ArgumentParser, help_text: str) -> None:
                    help=help_text + "; --workers is the former spelling")
 
 
-def check_n_classes(n_classes: int | None) -> None:
+def _check_n_classes(n_classes: int | None) -> None:
     """Raise a CommandError unless ``--n-classes`` is unset or at least 2."""
     if n_classes is not None and n_classes < 2:
         raise CommandError(f"--n-classes must be at least 2, got {n_classes}")

@@ -7,14 +7,14 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.cli.options import add_duplicates, add_method, family_verbs, parser_kwargs, printf_table, refused
-from manyjudges.cli.terminal import CommandError, Progress, build, input_path, parse_params
+from manyjudges.cli.options import _printf_table, add_duplicates, add_method, family_verbs, parser_kwargs, refused
+from manyjudges.cli.terminal import CommandError, _Progress, build, input_path, parse_params
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_orderings_ed", "cmd_orderings_score"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 #: a tiny panel, written by the shell command of the examples (each example runs as shown)
-PANEL = printf_table("panel.tsv", [("set_id", "judge", "item", "rank"),
+PANEL = _printf_table("panel.tsv", [("set_id", "judge", "item", "rank"),
                                     *[("s1", judge, item, rank)
                                       for judge, order in (("a", "xyz"), ("b", "xzy"), ("c", "yxz"))
                                       for rank, item in enumerate(order, 1)]])
@@ -50,17 +50,17 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("orderings", metavar="ORDERINGS")
     add_method(p, "orderings")
     add_duplicates(p, "(set_id, judge, item)")
-    p.set_defaults(run=cmd_orderings_ed)
+    p.set_defaults(run=_cmd_orderings_ed)
     p = verbs.add_parser("score", **parser_kwargs("score candidate orderings against the gold orderings",
                                                   EXAMPLES["orderings score"]))
     p.add_argument("orderings", metavar="ORDERINGS")
     p.add_argument("candidates", metavar="CANDIDATES")
     add_method(p, "orderings")
     add_duplicates(p, "(set_id, judge, item)")
-    p.set_defaults(run=cmd_orderings_score)
+    p.set_defaults(run=_cmd_orderings_score)
 
 
-def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges orderings ed``: the evaluation discriminativeness of a method, per set."""
     from manyjudges.io.engine.checks import check_duplicate_rule
     from manyjudges.io.tables.orderings import read_orderings
@@ -72,10 +72,10 @@ def cmd_orderings_ed(args: argparse.Namespace) -> pd.DataFrame:
     refused(check_duplicate_rule, args.duplicates, "(set_id, judge, item)", "an orderings table")
     with input_path(args.orderings) as path:
         panels = panels_from_table(read_orderings(path, duplicates=args.duplicates))
-    return ed_by_set(scorer, panels, Progress("ED by set"))
+    return ed_by_set(scorer, panels, _Progress("ED by set"))
 
 
-def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges orderings score``: score candidate orderings against the gold orderings."""
     from manyjudges.io.engine.checks import check_duplicate_rule
     from manyjudges.io.tables.orderings import orderings_to_rank_matrices, read_orderings
@@ -91,7 +91,7 @@ def cmd_orderings_score(args: argparse.Namespace) -> pd.DataFrame:
     with input_path(args.candidates) as cand_path:
         candidates = read_orderings(cand_path, min_judges=1, duplicates=args.duplicates)
         rows = []
-        progress = Progress("scoring sets")
+        progress = _Progress("scoring sets")
         sets = candidates.groupby("set_id", sort=False)  # one pass; rows keep their file order
         for done, (key, table) in enumerate(sets, 1):
             set_id = str(key)  # read_orderings gives str set ids

@@ -10,10 +10,10 @@ import importlib
 
 import pandas as pd
 
-from manyjudges.cli.grammar import CommandParser
+from manyjudges.cli.grammar import _CommandParser
 from manyjudges.cli.options import parser_kwargs
 
-__all__ = ["EXAMPLES", "build_parser", "cmd_methods", "examples"]
+__all__ = ["EXAMPLES", "examples"]
 
 EXAMPLES = {
     "methods": """\
@@ -22,7 +22,7 @@ EXAMPLES = {
 }
 
 
-def cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
+def _cmd_methods(args: argparse.Namespace) -> pd.DataFrame:
     """Run ``manyjudges methods``: every method of each family (or of ``--family``), its summary and parameters."""
     from manyjudges import family_registry
     from manyjudges.families import families as all_families
@@ -51,13 +51,13 @@ def examples() -> dict[str, str]:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``manyjudges`` command."""
     from manyjudges import __version__
     from manyjudges.families import families
 
     # a CommandParser, and so its subparsers: a family's verbs, and the default verb of its shorthand
-    parser = CommandParser(prog="manyjudges", description="Aggregate the judgments of many human judges "
+    parser = _CommandParser(prog="manyjudges", description="Aggregate the judgments of many human judges "
                            "(definitions: docs/methods.md in the repository).")
     parser.add_argument("--version", action="version", version=f"manyjudges {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   EXAMPLES["methods"]))
     p.add_argument("family", nargs="?", choices=list(families()))
     p.add_argument("-o", "--output", metavar="FILE")
-    p.set_defaults(run=cmd_methods)
+    p.set_defaults(run=_cmd_methods)
     for family in families().values():
         family.add_commands(sub)
     return parser

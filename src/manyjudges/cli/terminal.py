@@ -1,6 +1,6 @@
 """Terminal helpers of the command: errors, progress bars, reading a table (or stdin), writing what a subcommand made.
 
-The writer is :class:`Output` and :func:`write_outputs`: the one writer of every subcommand.
+The writer is :class:`Output` and :func:`_write_outputs`: the one writer of every subcommand.
 """
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["CommandError", "Output", "Progress", "Stages", "build", "input_path", "parse_params", "seconds_left",
-           "terminal_table",
-           "write_output", "write_outputs"]
+__all__ = ["CommandError", "Output", "build", "input_path", "parse_params"]
 
 
 class CommandError(Exception):
@@ -28,18 +26,18 @@ class CommandError(Exception):
 
 #: a stage that takes at least this many seconds is reported on a stderr that is not a terminal
 STAGE_REPORT_SECONDS = 2.0
-#: off a terminal, :class:`Progress` writes a line at most this often
+#: off a terminal, :class:`_Progress` writes a line at most this often
 PROGRESS_LINE_SECONDS = 10.0
 
 
-class Progress:
+class _Progress:
     """Progress over the steps of a long loop (folds, topics, bootstrap replicates) on stderr, with the time left.
 
     A one-line bar on a terminal, ``label [###...] done/total, elapsed s, left s left``; elsewhere (a log
     file, a pipe) a line ``label: done/total done, elapsed s, left s left`` whenever
     :data:`PROGRESS_LINE_SECONDS` have passed since the last one, so a long run in a batch job shows it is
     alive and a short one prints nothing. The time left is (total - done) times the mean time of a step
-    so far (:func:`seconds_left`).
+    so far (:func:`_seconds_left`).
     """
 
     def __init__(self, label: str, stream: Any = None) -> None:
@@ -56,12 +54,12 @@ class Progress:
         if not self.enabled:
             if now - self.last_line >= PROGRESS_LINE_SECONDS:
                 self.last_line = now
-                left = "" if done >= total else f", {seconds_left(done, total, elapsed)} left"
+                left = "" if done >= total else f", {_seconds_left(done, total, elapsed)} left"
                 self._line(f"{done}/{total} done, {elapsed:.1f} s{left}")
             return
         width = 30
         filled = int(width * done / total)
-        left = "" if done >= total else f", {seconds_left(done, total, elapsed)} left"
+        left = "" if done >= total else f", {_seconds_left(done, total, elapsed)} left"
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}, {elapsed:.1f} s"
                           f"{left}\033[K")
         if done >= total:
@@ -73,7 +71,7 @@ class Progress:
         self.stream.flush()
 
 
-def seconds_left(done: int, total: int, elapsed: float) -> str:
+def _seconds_left(done: int, total: int, elapsed: float) -> str:
     """Return the estimated time left, ``elapsed / done * (total - done)``, as ``"12 s"`` (``"? s"`` before a step).
 
     Above 99 s, as ``"3 min 20 s"``.
@@ -84,7 +82,7 @@ def seconds_left(done: int, total: int, elapsed: float) -> str:
     return f"{left} s" if left < 100 else f"{left // 60} min {left % 60} s"
 
 
-class Stages:
+class _Stages:
     """The stages of a long command, reported on stderr.
 
     On a terminal, a bar over the ``total`` stages with the running stage and its seconds, redrawn
@@ -152,7 +150,7 @@ def input_path(name: str) -> Iterator[Path]:
         yield path
 
 
-def terminal_table(table: pd.DataFrame) -> str:
+def _terminal_table(table: pd.DataFrame) -> str:
     """Return the table as aligned text for a terminal, each number rounded to what it can tell.
 
     The cells are :func:`~manyjudges.reporting.rounded.rounded_cells`: a value with an interval
@@ -177,19 +175,19 @@ def terminal_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_output(table: pd.DataFrame, out: str | None, tty: bool | None = None) -> None:
+def _write_output(table: pd.DataFrame, out: str | None, tty: bool | None = None) -> None:
     """Write the table to ``out``, or to stdout: aligned and rounded on a terminal, else a full-precision TSV.
 
     To ``out``: a CSV when the name ends in ``.csv``, else a TSV, at full precision; atomically: no
     half-written file is left. The same writer as the pipeline's tables. To stdout: when it is a terminal
-    (``tty``: None asks ``sys.stdout.isatty()``), :func:`terminal_table`; to a pipe or a file, the TSV at
+    (``tty``: None asks ``sys.stdout.isatty()``), :func:`_terminal_table`; to a pipe or a file, the TSV at
     full precision.
     """
     from manyjudges.io.engine.table_text import write_table, write_tsv_to
 
     if out is None or out == "-":
         if sys.stdout.isatty() if tty is None else tty:
-            sys.stdout.write(terminal_table(table))
+            sys.stdout.write(_terminal_table(table))
             sys.stdout.flush()
         else:
             write_tsv_to(table, sys.stdout)
@@ -202,7 +200,7 @@ def write_output(table: pd.DataFrame, out: str | None, tty: bool | None = None) 
 
 @dataclass(frozen=True)
 class Output:
-    """What a subcommand made, for :func:`write_outputs` to write.
+    """What a subcommand made, for :func:`_write_outputs` to write.
 
     A subcommand that makes one table may return the table alone.
 
@@ -224,30 +222,30 @@ class Output:
     result: str | None = None
 
 
-def write_outputs(output: Output | pd.DataFrame, out: str | None) -> None:
+def _write_outputs(output: Output | pd.DataFrame, out: str | None) -> None:
     """Write what a subcommand made.
 
     The tables of :attr:`Output.files`, then :attr:`Output.table` when ``out`` names a file, each a stage of
-    a :class:`Stages` (a long write shows); then the notes and the result line; then the table on stdout
+    a :class:`_Stages` (a long write shows); then the notes and the result line; then the table on stdout
     when ``out`` is None or ``-`` (last, so that a reader that stops early, as ``| head``, misses no file and
     no line).
     """
     if isinstance(output, pd.DataFrame):
         output = Output(output)
     to_file = out not in (None, "-")
-    stages = Stages(len(output.files) + to_file)
+    stages = _Stages(len(output.files) + to_file)
     for path, table in output.files:
         with stages(f"writing {path}"):
-            write_output(table, path)
+            _write_output(table, path)
     if to_file:
         with stages(f"writing {out}"):
-            write_output(output.table, out)
+            _write_output(output.table, out)
     for note in output.notes:
         print(note, file=sys.stderr)
     if output.result is not None:
         print(output.result, file=sys.stdout if to_file else sys.stderr)
     if not to_file:
-        write_output(output.table, out)
+        _write_output(output.table, out)
 
 
 def parse_params(text: str | None) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from manyjudges.cli.options import add_duplicates, add_judges_file, add_method, family_verbs, parser_kwargs
-from manyjudges.cli.terminal import CommandError, Output, Stages, build, input_path, parse_params
+from manyjudges.cli.options import _add_judges_file, add_duplicates, add_method, family_verbs, parser_kwargs
+from manyjudges.cli.terminal import CommandError, Output, _Stages, build, input_path, parse_params
 
 if TYPE_CHECKING:
     from manyjudges.truth import TruthEstimator
     from manyjudges.truth.active.advice import Advice
 
-__all__ = ["EXAMPLES", "add_commands", "cmd_truth_infer", "cmd_truth_next", "truth_method"]
+__all__ = ["EXAMPLES", "add_commands"]
 
 #: what the default method does, in the help of --method
 AUTO_HELP = ("majority vote, Wawa, one-coin and full Dawid-Skene, each fitted without each fold of the labels, "
@@ -73,7 +73,7 @@ def add_commands(subparsers: Any) -> None:
         "item, truth: known answers for some items, used in the fit (the EM methods keep their posteriors "
         "fixed and learn the judges from them too; majority_vote and wawa set their labels); the accuracy on "
         "TRUTH leaves them out"))
-    add_judges_file(p, "write judge, skill here")
+    _add_judges_file(p, "write judge, skill here")
     p.add_argument("--report", metavar="FILE", help="auto: write what it weighed here (candidate, "
                                                     "majority_agreement, pooled_log_likelihood, gold_accuracy, anchored, "
                                                     "heldout_log_likelihood, tempered_log_likelihood, beta, weight, "
@@ -83,7 +83,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--strict", action="store_true",
                    help="a TRUTH row whose item has no labels is an error (default: counted and skipped, "
                         "with a warning)")
-    p.set_defaults(run=cmd_truth_infer)
+    p.set_defaults(run=_cmd_truth_infer)
 
     p = verbs.add_parser("next", **parser_kwargs(
         "where the next labels should go: the items (and judges) whose next label is expected to fix most",
@@ -107,10 +107,10 @@ def add_commands(subparsers: Any) -> None:
                         "right per 1/G labels (default 0.002; 0: never stop)")
     p.add_argument("--labels", metavar="NAMES", help="the class names in order, lowest first, comma-separated")
     add_duplicates(p, "(item, judge)")
-    p.set_defaults(run=cmd_truth_next)
+    p.set_defaults(run=_cmd_truth_next)
 
 
-def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | None]:
+def _truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | None]:
     """Return (the method of ``--method`` and ``--params``, built once; the class names of ``--labels``).
 
     The method is built once: the one the command fits; a bad name or value fails before any data is read.
@@ -121,13 +121,13 @@ def truth_method(args: argparse.Namespace) -> tuple[TruthEstimator, list[str] | 
     return build(make_truth_estimator, args.method, parse_params(args.params)), classes
 
 
-def cmd_truth_infer(args: argparse.Namespace) -> Output:
+def _cmd_truth_infer(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth infer``: one class per item, and the judges and report tables when asked for."""
     from manyjudges.io.tables.labels import read_crowd_labels, read_truth
     from manyjudges.truth.auto.estimator import Auto
     from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores, without_gold
 
-    estimator, classes = truth_method(args)
+    estimator, classes = _truth_method(args)
     for flag, value in (("--judges", args.judges), ("--report", args.report)):
         if value == "-" or (value and value == args.output):
             raise CommandError(f"{flag} needs a file of its own (the labels go to -o or stdout)")
@@ -136,7 +136,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     for flag, value in (("--truth", args.truth), ("--gold", args.gold)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
-    stages = Stages(3 + bool(args.truth) + bool(args.gold))
+    stages = _Stages(3 + bool(args.truth) + bool(args.gold))
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         # sorted as the fit will sort them, in the sort that looks for repeated pairs (unless the method reads
         # the rows in file order)
@@ -183,7 +183,7 @@ def cmd_truth_infer(args: argparse.Namespace) -> Output:
     return Output(table, tuple(files), tuple(notes), result)
 
 
-def cmd_truth_next(args: argparse.Namespace) -> Output:
+def _cmd_truth_next(args: argparse.Namespace) -> Output:
     """Run ``manyjudges truth next``: where the next labels go, at most ``--budget`` of them, or none (the stop)."""
     from manyjudges.io.engine.id_counts import read_id_counts
     from manyjudges.io.tables.labels import read_crowd_labels
@@ -196,11 +196,11 @@ def cmd_truth_next(args: argparse.Namespace) -> Output:
     min_gain = DEFAULT_MIN_GAIN if args.min_gain is None else args.min_gain
     if min_gain is not None and not min_gain >= 0:
         raise CommandError(f"--min-gain must be at least 0, got {min_gain:g}")
-    estimator, classes = truth_method(args)
+    estimator, classes = _truth_method(args)
     for flag, value in (("--candidates", args.candidates), ("--judges-available", args.judges_available)):
         if value == "-":
             raise CommandError(f"{flag} must name a file (standard input can only be LABELS)")
-    stages = Stages(3 + bool(args.candidates) + bool(args.judges_available))
+    stages = _Stages(3 + bool(args.candidates) + bool(args.judges_available))
     with input_path(args.labels_table) as path, stages(f"reading {args.labels_table}"):
         data = read_crowd_labels(path, classes=classes, duplicates=args.duplicates)
     candidates = judges = None

@@ -14,9 +14,9 @@ their consensus with their inputs. The measure as an ordered-list scorer is the 
 """
 from manyjudges.consensus.aggregators import ListAggregator, borda, condorcet_fuse, rank_sum
 from manyjudges.consensus.measure import ConsensusMeasure, consensus_measure, log2_kappa_plus_one
-from manyjudges.consensus.registry import AGGREGATORS, get_aggregator
+from manyjudges.consensus.registry import _AGGREGATORS, get_aggregator
 
-registry = AGGREGATORS
+registry = _AGGREGATORS
 
 __all__ = [
     "ConsensusMeasure",

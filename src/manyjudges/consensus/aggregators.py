@@ -26,7 +26,7 @@ from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import majority_merge_sort, rank_sum_order
 
-__all__ = ["RULES", "ListAggregator", "Ranking", "borda", "condorcet_fuse", "rank_sum"]
+__all__ = ["ListAggregator", "Ranking", "borda", "condorcet_fuse", "rank_sum"]
 
 Ranking = Sequence[Hashable]
 
@@ -79,19 +79,19 @@ def condorcet_fuse(rankings: Sequence[Ranking]) -> list:
 
 
 #: the aggregation rules by name
-RULES: dict[str, Callable[[Sequence[Ranking]], list]] = {"borda": borda, "rank_sum": rank_sum,
+_RULES: dict[str, Callable[[Sequence[Ranking]], list]] = {"borda": borda, "rank_sum": rank_sum,
                                                           "condorcet_fuse": condorcet_fuse}
 
 
 class ListAggregator(Estimator):
-    """One of :data:`RULES` as an estimator.
+    """One of :data:`_RULES` as an estimator.
 
     ``fit(rankings)`` sets ``ranking_`` (the aggregate, best first); ``fit_predict(rankings)`` returns it.
     Nothing else is fitted.
     """
 
     ranking_: list
-    _parameter_constraints = {"rule": [Options(RULES)]}
+    _parameter_constraints = {"rule": [Options(_RULES)]}
 
     def __init__(self, rule: str = "borda") -> None:
         self.rule = rule
@@ -99,7 +99,7 @@ class ListAggregator(Estimator):
     def fit(self, rankings: Sequence[Ranking]) -> ListAggregator:
         """Aggregate ``rankings`` (lists of items, best first) into ``ranking_``; returns self."""
         self._check_params()
-        self.ranking_ = RULES[self.rule](rankings)
+        self.ranking_ = _RULES[self.rule](rankings)
         return self
 
     def fit_predict(self, rankings: Sequence[Ranking]) -> list:

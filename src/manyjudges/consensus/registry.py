@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from manyjudges.consensus.aggregators import ListAggregator, Ranking
 from manyjudges.core.registry import Builtin, Registry, load_callable
 
-__all__ = ["AGGREGATORS", "get_aggregator"]
+__all__ = ["get_aggregator"]
 
-AGGREGATORS = Registry("consensus aggregator", {
+_AGGREGATORS = Registry("consensus aggregator", {
     "borda": Builtin(ListAggregator, "Borda fuse: L - position points from each list containing the item",
                      {"rule": "borda"}),
     "rank_sum": Builtin(ListAggregator, "sum of ranks, an absent item ranked just below its list",
@@ -26,7 +26,7 @@ AGGREGATORS = Registry("consensus aggregator", {
 
 def get_aggregator(name: str) -> Callable[[Sequence[Ranking]], list]:
     """Return a built-in aggregator's ``fit_predict``, or ``package.module:callable`` (lists in, one list out)."""
-    if name in AGGREGATORS:
-        return AGGREGATORS.build(name).fit_predict
-    AGGREGATORS.resolve(name)  # an unknown name: the registry's error, with "did you mean"
+    if name in _AGGREGATORS:
+        return _AGGREGATORS.build(name).fit_predict
+    _AGGREGATORS.resolve(name)  # an unknown name: the registry's error, with "did you mean"
     return load_callable(name)

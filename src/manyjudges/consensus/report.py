@@ -15,7 +15,7 @@ from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPER_SOURCES", "consensus_markdown", "search_cells", "consensus_comparisons", "report_section"]
+__all__ = ["PAPER_SOURCES", "report_section"]
 
 #: config sources holding the paper's own data: Lin, Li and Guo's Google and Bing lists
 PAPER_SOURCES = ("search_results",)
@@ -50,7 +50,7 @@ def _search_markdown(table: pd.DataFrame, dataset: str, ref: pd.DataFrame,
     return parts
 
 
-def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
+def _search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
     """Return the search table's kappa cells, one per row of ``table`` (consensus.tsv).
 
     Columns: list_set, lambda, gamma, ours (kappa) and paper_value (the authors' code's kappa, NaN where it
@@ -68,7 +68,7 @@ def search_cells(table: pd.DataFrame, ref: pd.DataFrame) -> pd.DataFrame:
     return cells.merge(refs, on=keys, how="left")[["list_set", "lambda", "gamma", "ours", "paper_value"]]
 
 
-def consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+def _consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     """Return the search tables' kappa cells beside the reference values (long, :data:`CELL_COLUMNS`).
 
     The other tables (aggregators, sensitivity) have no paper values. LCS lengths and kappa by length are
@@ -80,7 +80,7 @@ def consensus_comparisons(paths: Sequence[str | Path], datasets: Mapping[str, Ma
         if path.name != "consensus.tsv":
             continue
         dataset = path.parent.name
-        cells = search_cells(pd.read_csv(path, sep="\t", dtype={"kappa_by_length": str}), ref)
+        cells = _search_cells(pd.read_csv(path, sep="\t", dtype={"kappa_by_length": str}), ref)
         key = ("list_set=" + cells["list_set"] + ";lambda=" + cells["lambda"].map("{:g}".format)
                + ";gamma=" + cells["gamma"].map("{:g}".format))
         data = comparison_data(datasets.get(dataset, {}).get("source"), PAPER_SOURCES)
@@ -135,7 +135,7 @@ def _sensitivity_markdown(table: pd.DataFrame) -> list[str]:
     return parts
 
 
-def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> str:
+def _consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> str:
     """Render the consensus-measure section: reference numbers beside ours, aggregators, sensitivity.
 
     ``paths``: consensus.tsv, aggregators.tsv and sensitivity.tsv tables under results/consensus/<dataset>/,
@@ -164,11 +164,11 @@ def consensus_markdown(paths: Sequence[str | Path], datasets: Mapping[str, Mappi
 def report_section(tables: Sequence[str | Path], datasets: Mapping[str, Mapping[str, Any]]) -> ReportSection:
     """Return the consensus part of the report: the section and its cells of ``tables``.
 
-    The section is :func:`consensus_markdown`, the cells :func:`consensus_comparisons`, of ``tables``
+    The section is :func:`_consensus_markdown`, the cells :func:`_consensus_comparisons`, of ``tables``
     (consensus.tsv, aggregators.tsv, sensitivity.tsv under results/consensus/<dataset>/, in the order
     shown), none without tables; ``datasets``: the specs of their datasets. The paper leaves nothing to
     read: no readings.
     """
     if not tables:
         return ReportSection("consensus", "", pd.DataFrame(columns=CELL_COLUMNS))
-    return ReportSection("consensus", consensus_markdown(tables, datasets), consensus_comparisons(tables, datasets))
+    return ReportSection("consensus", _consensus_markdown(tables, datasets), _consensus_comparisons(tables, datasets))

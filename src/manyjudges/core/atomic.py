@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_file", "temp_path"]
+__all__ = ["atomic_file"]
 
 
-def temp_path(path: str | os.PathLike[str]) -> Path:
+def _temp_path(path: str | os.PathLike[str]) -> Path:
     """Return a fresh, hidden file name beside ``path`` (same directory, so the final move is atomic)."""
     path = Path(path)
     return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
@@ -44,7 +44,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", **open_kwargs: An
             yield handle
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp_path(path)
+    tmp = _temp_path(path)
     try:
         with open(tmp, "xb" if binary else "x", **open_kwargs) as handle:
             yield handle

@@ -11,13 +11,11 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["BLOCK", "on_blocks"]
-
 #: rows a block (a few MB of temporaries for an int64 array)
-BLOCK = 1 << 20
+_BLOCK = 1 << 20
 
 
-def on_blocks(work: Callable[[slice], None], n: int, size: int = BLOCK) -> None:
+def _on_blocks(work: Callable[[slice], None], n: int, size: int = _BLOCK) -> None:
     """Run ``work(rows)`` for the blocks ``rows`` of ``size`` rows of ``0 .. n - 1``, one thread a core.
 
     A single block runs in the calling thread.

@@ -29,15 +29,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from manyjudges.core.id_codes import number_positions
-from manyjudges.core.label_keys import CHUNK, keys_to_codes, label_keys
+from manyjudges.core.label_keys import _CHUNK, keys_to_codes, label_keys
 from manyjudges.core.length import LengthOf
 from manyjudges.core.natural_order import natural_ids
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
 from manyjudges.core.stray_classes import warn_stray_classes
 
-__all__ = ["CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype",
-           "gold_codes", "id_positions", "is_canonical", "repeated_pairs"]
+__all__ = [
+    "CrowdLabels", "DUPLICATE_RULES", "as_crowd_labels", "as_text", "canonical_order", "code_dtype", "gold_codes",
+    "id_positions", "repeated_pairs",
+]
 
 #: what to do with repeated (item, judge) rows: an error, keep them all (each is one label), first, last
 DUPLICATE_RULES = ("error", "keep", "first", "last")
@@ -296,10 +298,10 @@ def as_crowd_labels(
                        judges=judges, classes=order)
 
 
-def is_canonical(data: CrowdLabels) -> bool:
+def _is_canonical(data: CrowdLabels) -> bool:
     """Tell whether the labels are sorted by (item, judge, label) code (checked in chunks, no copy of the codes)."""
-    for start in range(0, max(data.n_labels - 1, 0), CHUNK):
-        rows = slice(start, start + CHUNK + 1)
+    for start in range(0, max(data.n_labels - 1, 0), _CHUNK):
+        rows = slice(start, start + _CHUNK + 1)
         item, judge, label = data.item[rows], data.judge[rows], data.label[rows]
         later = (item[1:] > item[:-1]) | ((item[1:] == item[:-1]) & (
             (judge[1:] > judge[:-1]) | ((judge[1:] == judge[:-1]) & (label[1:] >= label[:-1]))))
@@ -314,12 +316,12 @@ def canonical_order(data: CrowdLabels) -> CrowdLabels:
     So every sum a fit makes runs in one order whatever the order of the table's rows (the same judgments,
     the same numbers to the last bit).
 
-    Returns ``data`` itself when its rows are in that order already (:func:`is_canonical`), else a sorted
+    Returns ``data`` itself when its rows are in that order already (:func:`_is_canonical`), else a sorted
     copy: one int64 key a label (:func:`~manyjudges.core.label_keys.label_keys`), sorted
     (:func:`~manyjudges.core.sorting.sort_in_place`), and the codes read back from it (a key holds all three
     codes, so equal keys are equal rows and the sort need not be stable nor give a permutation).
     """
-    if is_canonical(data):
+    if _is_canonical(data):
         return data
     sizes = (data.n_items, data.n_judges, data.n_classes)
     if not fits(sizes):  # codes too many for one 64-bit key: a sort of the rows

@@ -1,8 +1,8 @@
 """The Dawid-Skene M-step's priors on the confusion matrices (:mod:`~manyjudges.core.dawid_skene_em`).
 
-The full model's extra prior (:class:`ConfusionShape`: pseudo-counts on the diagonal, a mirror relabelling
-of the classes; checked by :func:`check_shape`, added by :func:`shaped_counts`) and the one-coin model's
-confusions (:func:`one_coin_confusion`).
+The full model's extra prior (:class:`_ConfusionShape`: pseudo-counts on the diagonal, a mirror relabelling
+of the classes; checked by :func:`_check_shape`, added by :func:`_shaped_counts`) and the one-coin model's
+confusions (:func:`_one_coin_confusion`).
 """
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ConfusionShape", "check_count", "check_shape", "one_coin_confusion", "shaped_counts"]
-
 
 @dataclass(frozen=True)
-class ConfusionShape:
+class _ConfusionShape:
     """The full model's extra prior: ``pseudo`` = d I (the ``diagonal`` counts), the ``mirror`` (or None).
 
     ``diagonal`` d: more pseudo-counts on every confusion matrix's diagonal, a Dirichlet prior leaning to "the
@@ -30,7 +28,7 @@ class ConfusionShape:
     mirror: np.ndarray | None
 
 
-def check_count(name: str, value: object) -> None:
+def _check_count(name: str, value: object) -> None:
     """Raise a ValueError naming ``name`` unless ``value`` is a finite number >= 0."""
     try:
         ok = np.isfinite(float(value)) and float(value) >= 0  # type: ignore[arg-type]
@@ -40,13 +38,13 @@ def check_count(name: str, value: object) -> None:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
-def check_shape(k: int, model: str, diagonal: float, mirror: tuple[int, ...] | None) -> ConfusionShape | None:
+def _check_shape(k: int, model: str, diagonal: float, mirror: tuple[int, ...] | None) -> _ConfusionShape | None:
     """Return the extra prior of ``diagonal`` and ``mirror`` (None: neither), checked.
 
     ``diagonal`` a finite number >= 0, ``mirror`` a permutation of 0..K-1 that is its own inverse; both need
     ``model="full"``. The pseudo-counts s + d I are added in one sum, as EMeloRating adds them.
     """
-    check_count("diagonal", diagonal)
+    _check_count("diagonal", diagonal)
     if not diagonal and mirror is None:
         return None
     if model != "full":
@@ -54,10 +52,10 @@ def check_shape(k: int, model: str, diagonal: float, mirror: tuple[int, ...] | N
     perm = None if mirror is None else np.asarray(mirror, dtype=np.int64)
     if perm is not None and (sorted(perm.tolist()) != list(range(k)) or not (perm[perm] == np.arange(k)).all()):
         raise ValueError(f"mirror must be a permutation of 0..{k - 1} that is its own inverse, got {mirror!r}")
-    return ConfusionShape(float(diagonal) * np.eye(k), perm)
+    return _ConfusionShape(float(diagonal) * np.eye(k), perm)
 
 
-def shaped_counts(counts: np.ndarray, smoothing: float, shape: ConfusionShape) -> np.ndarray:
+def _shaped_counts(counts: np.ndarray, smoothing: float, shape: _ConfusionShape) -> np.ndarray:
     """Return cc[j, t, c] + cc[j, m(t), m(c)] + (s + d [t = c]), from ``counts[j, c, t]`` = cc[j, t, c].
 
     The mirror image is added first (no ``mirror``: nothing), then the pseudo-counts, in one array s + d I.
@@ -68,7 +66,7 @@ def shaped_counts(counts: np.ndarray, smoothing: float, shape: ConfusionShape) -
     return cc + (smoothing + shape.pseudo)
 
 
-def one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:
+def _one_coin_confusion(cc: np.ndarray, s: float) -> np.ndarray:
     """Run the one-coin M-step, returning the (n_judges, K, K) confusions.
 
     cc[j, c, t] = sum of T[item, t] over j's labels equal to c (either orientation: only the diagonal and

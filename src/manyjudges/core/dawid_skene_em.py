@@ -40,24 +40,30 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from manyjudges.core.blocks import on_blocks
-from manyjudges.core.confusion_priors import ConfusionShape, check_count, check_shape, one_coin_confusion, shaped_counts
-from manyjudges.core.label_matrix import item_class_counts, label_matrix, row_block
-from manyjudges.core.posteriors import one_hot, posteriors_from_log_joint
+from manyjudges.core.blocks import _on_blocks
+from manyjudges.core.confusion_priors import (
+    _check_count,
+    _check_shape,
+    _ConfusionShape,
+    _one_coin_confusion,
+    _shaped_counts,
+)
+from manyjudges.core.label_matrix import _item_class_counts, _row_block, label_matrix
+from manyjudges.core.posteriors import _one_hot, posteriors_from_log_joint
 
-__all__ = ["E_STEP_ITEMS", "GOLD_START", "INITS", "MODELS", "STOPS", "DawidSkeneResult", "dawid_skene"]
+__all__ = ["INITS", "DawidSkeneResult", "dawid_skene"]
 
 INITS = ("majority", "hard_majority", "gold")
 #: what a judge's confusion matrix is: ``full`` (K x K free rows) or ``one_coin`` (one accuracy, errors uniform)
-MODELS = ("full", "one_coin")
+_MODELS = ("full", "one_coin")
 #: when EM stops: no posterior moves by ``tol``, or EM's objective (the log-likelihood at s = 0) gains less than
 #: ``tol`` per label, or the log-likelihood per label moves by less than ``tol`` either way
-STOPS = ("posteriors", "log_likelihood", "mean_log_likelihood")
+_STOPS = ("posteriors", "log_likelihood", "mean_log_likelihood")
 #: ``init="gold"``: every other item's starting posterior is this times 1/K in every class (no class favoured;
 #: it only keeps every confusion cell a judge has labels for above 0 in the first M-step)
-GOLD_START = 1e-3
+_GOLD_START = 1e-3
 #: items whose posteriors the E-step computes at a time (a few MB of temporaries, whatever the number of items)
-E_STEP_ITEMS = 1 << 18
+_E_STEP_ITEMS = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -113,13 +119,13 @@ def _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, s
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
     for name, v in (("tol", tol), ("smoothing", smoothing)):
-        check_count(name, v)
+        _check_count(name, v)
     if init not in INITS:
         raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
-    if stop not in STOPS:
-        raise ValueError(f"stop must be one of {', '.join(STOPS)}, got {stop!r}")
+    if model not in _MODELS:
+        raise ValueError(f"model must be one of {', '.join(_MODELS)}, got {model!r}")
+    if stop not in _STOPS:
+        raise ValueError(f"stop must be one of {', '.join(_STOPS)}, got {stop!r}")
     return item, judge, label
 
 
@@ -162,7 +168,7 @@ def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_ite
         the class from the start and after every E-step (semi-supervised EM), and their term of the
         log-likelihood is log P(labels, class).
     diagonal, mirror : float, tuple of int, optional
-        ``model="full"`` only (:class:`~manyjudges.core.confusion_priors.ConfusionShape`): d more pseudo-counts
+        ``model="full"`` only (:class:`~manyjudges.core.confusion_priors._ConfusionShape`): d more pseudo-counts
         on each confusion diagonal (default 0), and a self-inverse relabelling m of the classes whose counts are
         added to the counts: cc[j, t, c] + cc[j, m(t), m(c)].
 
@@ -185,7 +191,7 @@ def dawid_skene(item: np.ndarray, judge: np.ndarray, label: np.ndarray, *, n_ite
     item, judge, label = _validate(item, judge, label, n_items, n_judges, n_classes, max_iter, tol, smoothing, init,
                                    model, stop)
     k, n_items, n_judges = int(n_classes), int(n_items), int(n_judges)
-    shape = check_shape(k, model, diagonal, mirror)
+    shape = _check_shape(k, model, diagonal, mirror)
     gold = _check_known(known, n_items, k, init)
     # the labels as a sparse item x (judge * K + label) count matrix L (M-step: L^T @ T; E-step: L @ log confusion)
     by_item = label_matrix(item, judge, label, n_items, n_judges, k)
@@ -223,7 +229,7 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
     T[i, t] = [n_it = max_c n_ic] / #{c: n_ic = max_c n_ic}; ``gold``: T[i, t] = GOLD_START / K. An item with no
     labels starts at 1/K (``gold``: GOLD_START / K); a gold item at [t = its class].
     """
-    counts = item_class_counts(by_item, k)
+    counts = _item_class_counts(by_item, k)
     per_item = counts.sum(axis=0)
     labelled = per_item > 0
     if init == "hard_majority":
@@ -236,15 +242,15 @@ def _start(by_item: sparse.csr_matrix, n_items: int, k: int, init: str,
         post = np.full((k, n_items), 1.0 / k)  # T transposed: post[t, i]
         post[:, labelled] = counts[:, labelled] / per_item[labelled]
     if init == "gold":  # the first M-step sees the gold items, the others a faint uniform 1/K (GOLD_START)
-        post[:] = GOLD_START / k
+        post[:] = _GOLD_START / k
     if known is not None:
-        one_hot(post, known)
+        _one_hot(post, known)
     return post, labelled
 
 
 def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | np.ndarray,
              known: tuple[np.ndarray, np.ndarray] | None, *, max_iter: int, tol: float, smoothing: float, model: str,
-             stop: str, shape: ConfusionShape | None = None) -> DawidSkeneResult:
+             stop: str, shape: _ConfusionShape | None = None) -> DawidSkeneResult:
     """Run EM from the posteriors ``start[0]`` (K, n_items), taken out of the list (so that they can go).
 
     Up to ``max_iter`` times :func:`_m_step` then :func:`_e_step`, stopping after the first iteration with
@@ -284,7 +290,7 @@ def _iterate(by_item: sparse.csr_matrix, start: list[np.ndarray], used: slice | 
 
 
 def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndarray, smoothing: float, model: str,
-            shape: ConfusionShape | None = None) -> tuple[np.ndarray, np.ndarray]:
+            shape: _ConfusionShape | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(confusion (n_judges, K, K), priors (K,)) from the posteriors ``post`` (K, n_items), with s = ``smoothing``.
 
     With cc[j, t, c] = sum over j's labels equal to c of T[item, t] (one product of the labels' sparse
@@ -294,7 +300,7 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
         priors[t]          = (sum over labelled items i of T[i, t] + s) / (n_labelled + K s)
 
     A confusion row with no mass at all (a judge without labels at s = 0) is 1/K; ``model="one_coin"``:
-    :func:`one_coin_confusion`. With ``shape`` (the options ``diagonal`` d and ``mirror`` m of :func:`dawid_skene`):
+    :func:`_one_coin_confusion`. With ``shape`` (the options ``diagonal`` d and ``mirror`` m of :func:`dawid_skene`):
     confusion[j, t, c] proportional to cc[j, t, c] + cc[j, m(t), m(c)] + s + d [t = c], and priors[t] to
     sum_i (T[i, t] + T[i, m(t)]) + s.
     """
@@ -302,12 +308,12 @@ def _m_step(by_label: sparse.csc_matrix, post: np.ndarray, used: slice | np.ndar
     n_judges = by_label.shape[0] // k
     counts = (by_label @ post.T).reshape(n_judges, k, k)  # counts[j, c, t] = cc[j, t, c]
     if model == "full":
-        cc = counts.transpose(0, 2, 1) + smoothing if shape is None else shaped_counts(counts, smoothing, shape)
+        cc = counts.transpose(0, 2, 1) + smoothing if shape is None else _shaped_counts(counts, smoothing, shape)
         total = cc.sum(axis=2, keepdims=True)
         confusion = np.full_like(cc, 1.0 / k)
         np.divide(cc, total, out=confusion, where=total > 0)
     else:
-        confusion = one_coin_confusion(counts, smoothing)
+        confusion = _one_coin_confusion(counts, smoothing)
     # summed in Fortran order, as a masked copy is laid out (the same sums, bit for bit, as with the mask)
     priors = np.asfortranarray(post[:, used]).sum(axis=1)
     if shape is not None and shape.mirror is not None:
@@ -328,7 +334,7 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
     (:func:`posteriors_from_log_joint`; a gold item is one-hot on its class, log_z its joint term). The sums
     over the labels are one product of the labels' sparse item x (judge * K + label) matrix, made for
-    :data:`E_STEP_ITEMS` items at a time on every core (each item's sums and normalisation are its own: the
+    :data:`_E_STEP_ITEMS` items at a time on every core (each item's sums and normalisation are its own: the
     same numbers, bit for bit, as one product's, a block's temporaries in place of the whole table's).
     """
     n_judges, k = confusion.shape[:2]
@@ -342,12 +348,12 @@ def _e_step(by_item: sparse.csr_matrix, confusion: np.ndarray, priors: np.ndarra
 
     def block(items: slice) -> None:
         # joint[t, i] = sum over i's labels of log confusion[judge, t, label]
-        rows = by_item if items.stop - items.start == n_items else row_block(by_item, items.start, items.stop)
+        rows = by_item if items.stop - items.start == n_items else _row_block(by_item, items.start, items.stop)
         joint = (rows @ table).T
         joint += log_prior[:, None]
         post[:, items], log_z[items] = posteriors_from_log_joint(joint, _known_in(known, items))
 
-    on_blocks(block, n_items, E_STEP_ITEMS)
+    _on_blocks(block, n_items, _E_STEP_ITEMS)
     return post, log_z
 
 

@@ -43,15 +43,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RATE_MAX", "RATE_WINDOW", "STEP_FACTOR", "EMRun", "iterate_em", "remaining_distance"]
+__all__ = ["EMRun", "iterate_em"]
 
 #: the largest rate estimate used by the stopping rule (a factor r / (1 - r) of at most ~1e4)
-RATE_MAX = 0.9999
+_RATE_MAX = 0.9999
 #: the cap on the step length |alpha| starts at 1 (plain EM) and is multiplied by STEP_FACTOR each time it binds,
 #: divided by it (down to 1) each time the objective falls: the default of Varadhan's SQUAREM package
-STEP_FACTOR = 4.0
+_STEP_FACTOR = 4.0
 #: how many recent rate estimates the stopping rule takes the largest of
-RATE_WINDOW = 3
+_RATE_WINDOW = 3
 
 #: an EM map: state -> (F(state), the objective at F(state), a payload kept with the state: its parameters)
 EMMap = Callable[[np.ndarray], tuple[np.ndarray, float, Any]]
@@ -77,13 +77,13 @@ class EMRun:
     distance: float
 
 
-def remaining_distance(step: float, rate: float) -> float:
+def _remaining_distance(step: float, rate: float) -> float:
     """Return max(s, s r / (1 - r)) with r clipped into [0, RATE_MAX].
 
     A bound on the distance of a linearly converging iteration's last point to its limit, from its last
     step s and its rate r.
     """
-    r = min(max(float(rate), 0.0), RATE_MAX)
+    r = min(max(float(rate), 0.0), _RATE_MAX)
     return float(step) * max(1.0, r / (1.0 - r))
 
 
@@ -126,7 +126,7 @@ class _Iteration:
 
     def __init__(self, em_map: EMMap, watch: slice, tol: float):
         self.em_map, self.watch, self.tol = em_map, watch, tol
-        self.rates: deque[float] = deque(maxlen=RATE_WINDOW)
+        self.rates: deque[float] = deque(maxlen=_RATE_WINDOW)
         self.trace: list[float] = []
         self.n = 0
         self.distance = np.inf
@@ -157,7 +157,7 @@ class _Iteration:
         self.previous_step = step if plain else 0.0
         if not self.rates:
             return step == 0.0  # no rate yet: only an exact fixed point stops
-        self.distance = remaining_distance(step, max(self.rates))
+        self.distance = _remaining_distance(step, max(self.rates))
         return self.distance < self.tol
 
     def extrapolate(self, x0: np.ndarray, x1: np.ndarray, project: Callable[[np.ndarray], np.ndarray | None] | None
@@ -177,7 +177,7 @@ class _Iteration:
         length = float(np.linalg.norm(r)) / norm_v
         alpha = -min(max(length, 1.0), self.step_max)
         if length >= self.step_max:  # the cap binds: let the next cycles go further
-            self.step_max *= STEP_FACTOR
+            self.step_max *= _STEP_FACTOR
         if alpha == -1.0:
             return False  # x' = x2: the plain step already taken
         candidate: np.ndarray | None = x0 - 2.0 * alpha * r + alpha * alpha * v
@@ -187,7 +187,7 @@ class _Iteration:
             return False
         x3, obj3, pay3, s3 = self.evaluate(candidate)
         if not obj3 >= self.objective:  # the objective fell (or is NaN): keep x2, two plain EM steps, and step less far
-            self.step_max = max(1.0, self.step_max / STEP_FACTOR)
+            self.step_max = max(1.0, self.step_max / _STEP_FACTOR)
             return False
         # the next plain step's ratio would compare it with a step from the extrapolated point: not a rate
         return self.accept(x3, obj3, pay3, s3, plain=False)

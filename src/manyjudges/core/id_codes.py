@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from manyjudges.core.blocks import BLOCK, on_blocks
+from manyjudges.core.blocks import _BLOCK, _on_blocks
 from manyjudges.core.natural_order import natural_order
 
 __all__ = ["NumberedIds", "code_ids", "number_positions"]
@@ -237,7 +237,7 @@ def _distinct_numbers(values: np.ndarray, low: int, high: int) -> np.ndarray:
     def mark(block: slice) -> None:
         present[values[block] - low] = True
 
-    on_blocks(mark, len(values))
+    _on_blocks(mark, len(values))
     return np.flatnonzero(present)
 
 
@@ -246,7 +246,7 @@ def _recode(values: np.ndarray, table: np.ndarray, low: int) -> None:
     def recode(block: slice) -> None:
         values[block] = table[values[block] - low]
 
-    on_blocks(recode, len(values))
+    _on_blocks(recode, len(values))
 
 
 def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
@@ -280,8 +280,8 @@ def number_positions(ids: pa.Array, wanted: pa.Array) -> np.ndarray | None:
 
 
 def _slices(array: pa.Array) -> list[pa.Array]:
-    """Return ``array`` in slices of ``BLOCK`` rows (:mod:`~manyjudges.core.blocks`), for :func:`_all_numbers`."""
-    return [array.slice(start, BLOCK) for start in range(0, len(array), BLOCK)]
+    """Return ``array`` in slices of ``_BLOCK`` rows (:mod:`~manyjudges.core.blocks`), for :func:`_all_numbers`."""
+    return [array.slice(start, _BLOCK) for start in range(0, len(array), _BLOCK)]
 
 
 def _coded(codes: np.ndarray, distinct: np.ndarray, prefix: str) -> tuple[np.ndarray, pa.Array]:

@@ -13,10 +13,10 @@ import numpy as np
 
 from manyjudges.core.packed_keys import pack, prefix, unpack
 
-__all__ = ["CHUNK", "keys_to_codes", "label_keys", "sorted_keys_repeat_a_pair"]
+__all__ = ["keys_to_codes", "label_keys", "sorted_keys_repeat_a_pair"]
 
 #: labels checked at a time when a check walks the codes in chunks (a few MB of temporaries, whatever the size)
-CHUNK = 1 << 20
+_CHUNK = 1 << 20
 
 
 def label_keys(item: np.ndarray, judge: np.ndarray, label: np.ndarray, sizes: tuple[int, int, int]) -> np.ndarray:
@@ -37,8 +37,8 @@ def keys_to_codes(key: np.ndarray, sizes: tuple[int, int, int], dtype: type[np.s
 
 def sorted_keys_repeat_a_pair(key: np.ndarray, sizes: tuple[int, int, int]) -> bool:
     """Tell whether sorted :func:`label_keys` ``key`` hold one (item, judge) pair twice (adjacent keys, same pair)."""
-    for start in range(0, max(len(key) - 1, 0), CHUNK):
-        pair = prefix(key[start:start + CHUNK + 1], sizes, 1)
+    for start in range(0, max(len(key) - 1, 0), _CHUNK):
+        pair = prefix(key[start:start + _CHUNK + 1], sizes, 1)
         if (pair[1:] == pair[:-1]).any():
             return True
     return False

@@ -1,14 +1,14 @@
 """The labels as one sparse count matrix: items x (judge * K + label), the form Dawid-Skene's EM sums over.
 
-:func:`label_matrix` builds it (12 bytes a label); :func:`item_class_counts` reads each item's count of each
-class from it with one product; :func:`row_block` gives a block of its rows.
+:func:`label_matrix` builds it (12 bytes a label); :func:`_item_class_counts` reads each item's count of each
+class from it with one product; :func:`_row_block` gives a block of its rows.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["item_class_counts", "label_matrix", "row_block"]
+__all__ = ["label_matrix"]
 
 
 def label_matrix(item: np.ndarray, judge: np.ndarray, label: np.ndarray, n_items: int, n_judges: int,
@@ -49,7 +49,7 @@ def _strictly_ascending(rows: np.ndarray, columns: np.ndarray) -> bool:
     return True
 
 
-def item_class_counts(by_item: sparse.csr_matrix, k: int) -> np.ndarray:
+def _item_class_counts(by_item: sparse.csr_matrix, k: int) -> np.ndarray:
     """Return n[t, i], how many of item i's labels are t ((K, n_items) float), from the labels' matrix.
 
     One product with the (judge * K + label) x K indicator of the label: counts of 1.0, exact in float64,
@@ -60,7 +60,7 @@ def item_class_counts(by_item: sparse.csr_matrix, k: int) -> np.ndarray:
     return (by_item @ indicator).T
 
 
-def row_block(matrix: sparse.csr_matrix, start: int, stop: int) -> sparse.csr_matrix:
+def _row_block(matrix: sparse.csr_matrix, start: int, stop: int) -> sparse.csr_matrix:
     """Return rows ``start .. stop - 1`` of a CSR matrix as a CSR matrix.
 
     Made from slices of its arrays (scipy's constructor copies them: the block's labels, not the matrix's).

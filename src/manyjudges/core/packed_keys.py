@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from manyjudges.core.blocks import on_blocks
+from manyjudges.core.blocks import _on_blocks
 
 __all__ = ["fits", "last", "pack", "prefix", "unpack"]
 
@@ -39,7 +39,7 @@ def fits(sizes: Sequence[int]) -> bool:
 def pack(columns: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray:
     """Return one int64 key a row, ordered as the rows' ``columns`` (codes below ``sizes``) lexicographically.
 
-    Made in blocks of rows on every core (:func:`~manyjudges.core.blocks.on_blocks`). Raises a ValueError
+    Made in blocks of rows on every core (:func:`~manyjudges.core.blocks._on_blocks`). Raises a ValueError
     when the codes do not fit (:func:`fits`).
     """
     if not fits(sizes):
@@ -59,7 +59,7 @@ def pack(columns: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray:
                 part *= size
                 part += column[rows]
 
-    on_blocks(fill, len(key))
+    _on_blocks(fill, len(key))
     return key
 
 
@@ -82,7 +82,7 @@ def unpack(key: np.ndarray, sizes: Sequence[int], dtype: type[np.signedinteger] 
                 part //= size
         columns[0][rows] = part
 
-    on_blocks(read, len(key))
+    _on_blocks(read, len(key))
     return columns
 
 

@@ -35,8 +35,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-__all__ = ["BOOLEAN", "Constraint", "Interval", "Options", "Pair", "Satisfies", "allowed_text", "check_values",
-           "invalid"]
+__all__ = ["BOOLEAN", "Constraint", "Interval", "Options", "Pair", "Satisfies", "check_values", "invalid"]
 
 #: the constraint "True or False" (a bool or a numpy bool)
 BOOLEAN = "boolean"
@@ -179,7 +178,7 @@ def _text(constraint: Constraint) -> str:
     return constraint.text()
 
 
-def allowed_text(constraints: Sequence[Constraint]) -> str:
+def _allowed_text(constraints: Sequence[Constraint]) -> str:
     """Return what ``constraints`` allow, in words: ``"an integer >= 1 or None"``."""
     words = [_text(c) for c in constraints]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
@@ -205,4 +204,4 @@ def check_values(owner: str, constraints: Mapping[str, Sequence[Constraint]], va
     for name, allowed in constraints.items():
         value = values[name]
         if not any(_allows(c, value) for c in allowed):
-            raise invalid(owner, name, allowed_text(allowed), value)
+            raise invalid(owner, name, _allowed_text(allowed), value)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["UNDERFLOW", "one_hot", "posteriors_from_log_joint"]
+__all__ = ["posteriors_from_log_joint"]
 
 #: log-space gap below a row's maximum past which a posterior term is set to exactly 0 (exp(-700) ~ 1e-304)
-UNDERFLOW = -700.0
+_UNDERFLOW = -700.0
 
 
 def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
@@ -35,7 +35,7 @@ def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.nda
         raise FloatingPointError("an item's labels have probability 0 under every class; use smoothing > 0")
     gold_terms = None if known is None else joint[known[1], known[0]]
     joint -= top
-    keep = joint > UNDERFLOW
+    keep = joint > _UNDERFLOW
     np.exp(joint, out=joint, where=keep)  # the posteriors are made in the joint's own memory
     np.copyto(joint, 0.0, where=~keep)
     post = joint
@@ -43,12 +43,12 @@ def posteriors_from_log_joint(joint: np.ndarray, known: tuple[np.ndarray, np.nda
     post /= total
     log_z = top + np.log(total)
     if known is not None:
-        one_hot(post, known)
+        _one_hot(post, known)
         log_z[known[0]] = gold_terms
     return post, log_z
 
 
-def one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
+def _one_hot(post: np.ndarray, known: tuple[np.ndarray, np.ndarray]) -> None:
     """Set the gold items' posteriors (columns of ``post``, (K, n_items)) to T[i, t] = [t = c_i], in place."""
     items, classes = known
     post[:, items] = 0.0

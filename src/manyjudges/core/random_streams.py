@@ -5,7 +5,7 @@ import zlib
 
 import numpy as np
 
-__all__ = ["BATCH_LIMIT", "distinct_draws", "rng_for"]
+__all__ = ["distinct_draws", "rng_for"]
 
 
 def rng_for(seed: int, *keys: object) -> np.random.Generator:
@@ -18,7 +18,7 @@ def rng_for(seed: int, *keys: object) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy))
 
 
-BATCH_LIMIT = 1 << 22  # largest key matrix (rows x population) drawn at once by distinct_draws
+_BATCH_LIMIT = 1 << 22  # largest key matrix (rows x population) drawn at once by distinct_draws
 
 
 def distinct_draws(rng: np.random.Generator, n_rows: int, population: int, size: int) -> np.ndarray:
@@ -27,9 +27,9 @@ def distinct_draws(rng: np.random.Generator, n_rows: int, population: int, size:
     Distinct within the row, in random order, ``size <= population``.
 
     One batched ``argpartition`` of uniform keys when ``n_rows * population`` is at most
-    :data:`BATCH_LIMIT`, else ``rng.choice(..., replace=False)`` row by row (memory).
+    :data:`_BATCH_LIMIT`, else ``rng.choice(..., replace=False)`` row by row (memory).
     """
-    if n_rows * population <= BATCH_LIMIT:
+    if n_rows * population <= _BATCH_LIMIT:
         return np.argpartition(rng.random((n_rows, population)), size - 1, axis=1)[:, :size]
     return np.stack([rng.choice(population, size=size, replace=False) for _ in range(n_rows)])
 

@@ -17,17 +17,17 @@ import numpy as np
 
 from manyjudges.core.packed_keys import fits, pack
 
-__all__ = ["PARALLEL_SIZE", "row_keys", "sort_in_place"]
+__all__ = ["row_keys", "sort_in_place"]
 
 #: arrays shorter than this are sorted on one core (threads cost more than they give)
-PARALLEL_SIZE = 1 << 20
+_PARALLEL_SIZE = 1 << 20
 
 
 def sort_in_place(values: np.ndarray, cores: int | None = None) -> None:
     """Sort ``values`` (one dimension) in place, ascending.
 
     The same result as ``values.sort()``: with few descents (under one in 16 neighbours) one stable sort;
-    else, for :data:`PARALLEL_SIZE` values or more and several ``cores`` (default: the machine's), each of
+    else, for :data:`_PARALLEL_SIZE` values or more and several ``cores`` (default: the machine's), each of
     ``cores`` equal parts sorted in a thread, then the parts merged by a stable sort; else numpy's quicksort.
     """
     n = len(values)
@@ -38,7 +38,7 @@ def sort_in_place(values: np.ndarray, cores: int | None = None) -> None:
         values.sort(kind="stable")
         return
     cores = cores or os.cpu_count() or 1
-    if cores < 2 or n < PARALLEL_SIZE:
+    if cores < 2 or n < _PARALLEL_SIZE:
         values.sort()
         return
     bounds = np.linspace(0, n, cores + 1).astype(np.int64)

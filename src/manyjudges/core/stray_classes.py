@@ -8,9 +8,9 @@ the rules are ours); declaring the classes (``classes=`` in Python, ``--labels``
 silences both.
 
 * **Outside codes** (integer labels only): the codes above a run of unused codes, when together they hold
-  at most ``OUTSIDE_SHARE`` (1%) of the labels. Of the gaps that qualify, the lowest is taken, so that
+  at most ``_OUTSIDE_SHARE`` (1%) of the labels. Of the gaps that qualify, the lowest is taken, so that
   every code above it is named: among grades 0-3, labels 5, 5 and 10 are the outside codes 5 and 10.
-* **Rare classes**: a class that holds fewer than ``RARE_SHARE`` (0.1%) of the labels, all of them from
+* **Rare classes**: a class that holds fewer than ``_RARE_SHARE`` (0.1%) of the labels, all of them from
   one judge (no other judge ever gave it): a typo, or one judge's private code. A rare class that
   several judges gave is left alone: a real grade can be rare (on the LLMJudge runs of one team,
   grade 3 of 0-3 holds 6 of 26,538 labels, from three judges that agree on both items).
@@ -26,17 +26,16 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.data_warning import DataWarning
-from manyjudges.core.label_keys import CHUNK
+from manyjudges.core.label_keys import _CHUNK
 
-__all__ = ["MAX_NAMED", "OUTSIDE_SHARE", "RARE_SHARE", "StrayClassesWarning", "class_counts", "outside_codes",
-           "rare_classes", "stray_class_messages", "warn_stray_classes"]
+__all__ = ["StrayClassesWarning", "class_counts", "warn_stray_classes"]
 
 #: the largest share of the labels that the codes above a run of unused codes may hold and be called outside
-OUTSIDE_SHARE = 0.01
+_OUTSIDE_SHARE = 0.01
 #: a class holding fewer than this share of the labels, all from one judge, is rare
-RARE_SHARE = 0.001
+_RARE_SHARE = 0.001
 #: the stray classes a message names, at most (then "and N more")
-MAX_NAMED = 5
+_MAX_NAMED = 5
 #: what the messages tell the user to do
 _REMEDY = "give the classes with --labels (or classes=) if {they} real, or fix those labels"
 
@@ -45,7 +44,7 @@ class StrayClassesWarning(DataWarning):
     """Classes read from the labels that look like mistakes: codes outside the others, or rare classes."""
 
 
-def outside_codes(counts: np.ndarray, share: float = OUTSIDE_SHARE) -> np.ndarray:
+def _outside_codes(counts: np.ndarray, share: float = _OUTSIDE_SHARE) -> np.ndarray:
     """Return the codes above the lowest run of unused codes whose codes above hold at most ``share`` of the labels.
 
     Parameters
@@ -72,7 +71,7 @@ def outside_codes(counts: np.ndarray, share: float = OUTSIDE_SHARE) -> np.ndarra
     return used[qualifies[0] + 1:].astype(np.int64)
 
 
-def rare_classes(counts: np.ndarray, label: np.ndarray, judge: np.ndarray, share: float = RARE_SHARE
+def _rare_classes(counts: np.ndarray, label: np.ndarray, judge: np.ndarray, share: float = _RARE_SHARE
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Return (the rare classes, the one judge of each): used, under ``share`` of the labels, from one judge.
 
@@ -97,8 +96,8 @@ def rare_classes(counts: np.ndarray, label: np.ndarray, judge: np.ndarray, share
     is_few[few] = True
     lowest = np.full(len(counts), np.iinfo(np.int64).max)
     highest = np.full(len(counts), -1)
-    for start in range(0, len(label), CHUNK):  # in chunks: no temporary of the size of the labels
-        rows = slice(start, start + CHUNK)
+    for start in range(0, len(label), _CHUNK):  # in chunks: no temporary of the size of the labels
+        rows = slice(start, start + _CHUNK)
         mask = is_few[label[rows]]
         np.minimum.at(lowest, label[rows][mask], judge[rows][mask])
         np.maximum.at(highest, label[rows][mask], judge[rows][mask])
@@ -107,14 +106,14 @@ def rare_classes(counts: np.ndarray, label: np.ndarray, judge: np.ndarray, share
 
 
 def class_counts(label: np.ndarray, n_classes: int) -> np.ndarray:
-    """Return the labels of each class, (n_classes,) int64, counted in chunks of ``CHUNK`` labels.
+    """Return the labels of each class, (n_classes,) int64, counted in chunks of ``_CHUNK`` labels.
 
     ``np.bincount`` of the whole array would make an int64 copy of int32 codes (8 bytes a label); a chunk's
     copy is 8 MB whatever the number of labels.
     """
     counts = np.zeros(n_classes, dtype=np.int64)
-    for start in range(0, len(label), CHUNK):
-        counts += np.bincount(label[start:start + CHUNK], minlength=n_classes)
+    for start in range(0, len(label), _CHUNK):
+        counts += np.bincount(label[start:start + _CHUNK], minlength=n_classes)
     return counts
 
 
@@ -126,8 +125,8 @@ def _name(value: object) -> str:
 
 def _listed(parts: list[str]) -> str:
     """Return ``a``, ``a and b``, ``a, b and c``; past MAX_NAMED, the first ones and ``N more``."""
-    if len(parts) > MAX_NAMED:
-        parts = [*parts[:MAX_NAMED - 1], f"{len(parts) - MAX_NAMED + 1} more"]
+    if len(parts) > _MAX_NAMED:
+        parts = [*parts[:_MAX_NAMED - 1], f"{len(parts) - _MAX_NAMED + 1} more"]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -157,11 +156,11 @@ def _rare_message(counts: np.ndarray, rare: np.ndarray, their_judge: np.ndarray,
     named = [f"{_name(classes[k])} ({_labels(int(counts[k]))}, all from judge {_name(judges[j])})"
              for k, j in zip(rare, their_judge)]
     return (f"class{'es' if several else ''} {_listed(named)} {'each hold' if several else 'holds'} under "
-            f"{RARE_SHARE:.1%} of the {int(counts.sum()):,} labels and no other judge gave "
+            f"{_RARE_SHARE:.1%} of the {int(counts.sum()):,} labels and no other judge gave "
             f"{'them' if several else 'it'}; " + _REMEDY.format(they="these are" if several else "it is"))
 
 
-def stray_class_messages(label: np.ndarray, judge: np.ndarray, classes: Sequence | np.ndarray,
+def _stray_class_messages(label: np.ndarray, judge: np.ndarray, classes: Sequence | np.ndarray,
                          judges: Sequence | pd.Index, codes: bool) -> list[str]:
     """Return the messages about the stray classes of labels whose classes were read from them (none: ``[]``).
 
@@ -180,9 +179,9 @@ def stray_class_messages(label: np.ndarray, judge: np.ndarray, classes: Sequence
         One message for the outside codes and one for the rare classes, where there are any.
     """
     counts = class_counts(label, len(classes))
-    outside = outside_codes(counts) if codes else np.zeros(0, dtype=np.int64)
+    outside = _outside_codes(counts) if codes else np.zeros(0, dtype=np.int64)
     messages = [_outside_message(counts, outside)] if len(outside) else []
-    rare, their_judge = rare_classes(counts, label, judge)
+    rare, their_judge = _rare_classes(counts, label, judge)
     keep = ~np.isin(rare, outside)
     if keep.any():
         messages.append(_rare_message(counts, rare[keep], their_judge[keep], classes, judges))
@@ -191,9 +190,9 @@ def stray_class_messages(label: np.ndarray, judge: np.ndarray, classes: Sequence
 
 def warn_stray_classes(label: np.ndarray, judge: np.ndarray, classes: Sequence | np.ndarray,
                        judges: Sequence | pd.Index, codes: bool, source: str, stacklevel: int = 3) -> None:
-    """Warn (:class:`StrayClassesWarning`) with each of :func:`stray_class_messages`, each after ``source: ``.
+    """Warn (:class:`StrayClassesWarning`) with each of :func:`_stray_class_messages`, each after ``source: ``.
 
     ``stacklevel`` 3 names the line that called the caller (the user's call of the reader or the coder).
     """
-    for message in stray_class_messages(label, judge, classes, judges, codes):
+    for message in _stray_class_messages(label, judge, classes, judges, codes):
         warnings.warn(f"{source}: {message}", StrayClassesWarning, stacklevel=stacklevel)

@@ -30,12 +30,12 @@ from manyjudges.crowd.judgments import (
 )
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
-from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
+from manyjudges.crowd.registry import _CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.simulate import simulate_crowd
 from manyjudges.crowd.skill import annotator_accuracy
 from manyjudges.crowd.spammers import add_spammers
 
-registry = CROWD_METHODS
+registry = _CROWD_METHODS
 
 __all__ = [
     "Borda",

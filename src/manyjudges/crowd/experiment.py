@@ -20,7 +20,7 @@ from manyjudges.core.random_streams import rng_for
 from manyjudges.crowd.base import ranking_from_scores
 from manyjudges.crowd.data import CrowdDataset
 from manyjudges.crowd.judgments import TopicJudgments
-from manyjudges.crowd.registry import CROWD_METHODS, make_crowd_aggregator
+from manyjudges.crowd.registry import _CROWD_METHODS, make_crowd_aggregator
 from manyjudges.crowd.skill import annotator_accuracy, coefficient_of_variation, skill_histogram_kl
 from manyjudges.crowd.spammers import add_spammers
 
@@ -348,7 +348,7 @@ def robustness_part(dataset: CrowdDataset, methods: Mapping[str, Mapping[str, An
 
 def _deterministic(methods: Mapping[str, Mapping[str, Any]]) -> bool:
     """Every method is a built-in (a function of the judgments alone: no random state)."""
-    return all(spec["method"] in CROWD_METHODS for spec in methods.values())
+    return all(spec["method"] in _CROWD_METHODS for spec in methods.values())
 
 
 def _topic_method_metrics(methods: Mapping[str, Mapping[str, Any]], topic: TopicJudgments, scoring: TopicScoring,

@@ -41,10 +41,10 @@ from manyjudges.crowd.judgments import TopicJudgments
 from manyjudges.crowd.mpm_likelihood import FTOL, NEWTON_CELLS, NEWTON_DIM, MPMData, mpm_objective
 from manyjudges.crowd.mpm_newton import mpm_hessian, newton
 
-__all__ = ["MPM", "MPMData", "implied_accuracy", "mpm_hessian", "mpm_objective"]
+__all__ = ["MPM", "MPMData", "mpm_hessian", "mpm_objective"]
 
 
-def implied_accuracy(mu: np.ndarray, sigma: np.ndarray, adherence: np.ndarray, data: MPMData) -> np.ndarray:
+def _implied_accuracy(mu: np.ndarray, sigma: np.ndarray, adherence: np.ndarray, data: MPMData) -> np.ndarray:
     """Each judge's adherence on the pairwise-accuracy scale of eq (18), for Figure 2.
 
     Under MPM, judge k states "a over b" rather than "b over a" with probability
@@ -76,7 +76,7 @@ class MPM(CrowdAggregator):
     """Multinomial Preference Model with per-judge adherence, by penalised maximum likelihood.
 
     Model and objective: module docstring. ``scores_`` = mu; ``adherence_`` = alpha_k and
-    ``skills_`` = the accuracy it implies (:func:`implied_accuracy`, on eq 18's [0, 1] scale so
+    ``skills_`` = the accuracy it implies (:func:`_implied_accuracy`, on eq 18's [0, 1] scale so
     Figure 2 compares like with like; NaN for a judge without a strict judgment; None for
     MPM-eq); ``sigma_`` = sigma.
     Parameters: ``reg`` ridge on (mu, log sigma) per judgment; ``reg_alpha`` precision of the
@@ -140,5 +140,5 @@ class MPM(CrowdAggregator):
         if self.skill:
             self.adherence_ = theta[2 * n:].copy()
             self.adherence_[data.n_k == 0] = np.nan
-            skill = implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)
+            skill = _implied_accuracy(theta[:n], self.sigma_, self.adherence_, data)
         return theta[:n].copy(), skill

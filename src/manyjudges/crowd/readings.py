@@ -15,13 +15,13 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.crowd.registry import CROWD_METHODS
-from manyjudges.crowd.report import PAPER_DATASET, PAPER_KEY
+from manyjudges.crowd.registry import _CROWD_METHODS
+from manyjudges.crowd.report import _PAPER_DATASET, PAPER_KEY
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.readings import Reading, choice_readings, mean_absolute_difference
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "metric_cells", "crowd_readings", "crowd_paper_readings", "relevance_readings"]
+__all__ = ["NOTE", "PARAMETER_CHOICES"]
 
 #: how the crowd readings are measured, for the report
 NOTE = ("Crowd aggregation (Niu et al., Table 2): every metric of the method's row, on a dataset that stands in "
@@ -33,30 +33,30 @@ PARAMETER_CHOICES = [
 ]
 
 
-def metric_cells(metrics: pd.DataFrame, entry: str, paper_method: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+def _metric_cells(metrics: pd.DataFrame, entry: str, paper_method: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
     """Per metric of ``entry``: our value and the paper's for ``paper_method`` (NaN where it has none)."""
     rows = metrics[metrics["method"] == entry]
     return pd.DataFrame({"metric": rows["metric"].to_numpy(), "ours": rows["value"].astype(float).to_numpy(),
                          "paper": [paper.get((paper_method, m), float("nan")) for m in rows["metric"]]})
 
 
-def crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Path, methods: Mapping[str, Any],
+def _crowd_readings(dataset: str, kind: str, source: str, metrics_path: str | Path, methods: Mapping[str, Any],
                    paper: pd.DataFrame) -> list[Reading]:
     """Return the :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test.
 
     Only on a dataset of a ``source`` the paper has (none otherwise).
     """
-    paper_dataset = PAPER_DATASET.get(source)
+    paper_dataset = _PAPER_DATASET.get(source)
     if paper_dataset is None:
         return []
     table2 = paper_lookup(paper, "2", PAPER_KEY, where={"dataset": paper_dataset}, complete_only=True)
     metrics = pd.read_csv(metrics_path, sep="\t")
-    return choice_readings(PARAMETER_CHOICES, CROWD_METHODS.parameter_default, methods,
+    return choice_readings(PARAMETER_CHOICES, _CROWD_METHODS.parameter_default, methods,
                            f"Table 2 ({paper_dataset}), `{dataset}` ({kind})",
-                           lambda method, entry: metric_cells(metrics, entry, method, table2), "crowd")
+                           lambda method, entry: _metric_cells(metrics, entry, method, table2), "crowd")
 
 
-def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: str | Path, relevant_grade: int,
+def _relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: str | Path, relevant_grade: int,
                        methods: Mapping[str, Any], paper: pd.DataFrame) -> list[Reading]:
     """Return the reading of binary relevance (``relevant_grade``) on a dataset of a ``source`` the paper has.
 
@@ -64,7 +64,7 @@ def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: 
     ``ranking_metrics_by_relevance.tsv``, against the paper's for the entry's method (none when the
     table has fewer than two thresholds).
     """
-    paper_dataset = PAPER_DATASET.get(source)
+    paper_dataset = _PAPER_DATASET.get(source)
     table = pd.read_csv(by_relevance_path, sep="\t")
     if paper_dataset is None or table["relevant_grade"].nunique() < 2:
         return []
@@ -86,10 +86,10 @@ def relevance_readings(dataset: str, kind: str, source: str, by_relevance_path: 
                     distances, f"grade >= {relevant_grade}", cells, "crowd")]
 
 
-def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
+def _crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
                          crowd_datasets: Mapping[str, Mapping[str, Any]],
                          crowd_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """Return the readings above (:func:`crowd_readings`, :func:`relevance_readings`) of every crowd dataset.
+    """Return the readings above (:func:`_crowd_readings`, :func:`_relevance_readings`) of every crowd dataset.
 
     Every crowd dataset with ranking metrics, ``crowd_results`` keyed by dataset ({dataset: {table
     name: path}}).
@@ -99,10 +99,10 @@ def crowd_paper_readings(crowd_results: Mapping[str, Mapping[str, str | Path]],
     for name, files in crowd_results.items():
         source = crowd_datasets.get(name, {}).get("source", "")
         if "ranking_metrics" in files:
-            rows += crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
+            rows += _crowd_readings(name, data_kind(source).strip("*"), source, files["ranking_metrics"],
                                    crowd_methods or {}, paper)
         if "ranking_metrics_by_relevance" in files:
-            rows += relevance_readings(name, data_kind(source).strip("*"), source,
+            rows += _relevance_readings(name, data_kind(source).strip("*"), source,
                                        files["ranking_metrics_by_relevance"],
                                        int(crowd_datasets.get(name, {}).get("relevant_grade", 1)), crowd_methods or {},
                                        paper)

@@ -16,9 +16,9 @@ from manyjudges.crowd.elo import EMEloRating
 from manyjudges.crowd.mpm import MPM
 from manyjudges.crowd.pairwise import Borda, CondorcetFuse, GreedyOrder
 
-__all__ = ["CROWD_METHODS", "make_crowd_aggregator"]
+__all__ = ["make_crowd_aggregator"]
 
-CROWD_METHODS = Registry("crowd", {
+_CROWD_METHODS = Registry("crowd", {
     "crowdagg_ndcg": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each judge's expected NDCG, weighted by skill",
                              {"measure": "ndcg", "skill": True}),
     "crowdagg_rbp": Builtin(CrowdAgg, "CrowdAgg: ranking maximising each judge's expected RBP, weighted by skill",
@@ -43,4 +43,4 @@ def make_crowd_aggregator(method: str, params: dict[str, Any] | None = None) -> 
 
     It is built with the given parameters (overriding presets).
     """
-    return CROWD_METHODS.build(method, params)
+    return _CROWD_METHODS.build(method, params)

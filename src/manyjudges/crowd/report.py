@@ -15,12 +15,11 @@ from manyjudges.reporting.paper_values import paper_lookup, paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPER_DATASET", "PAPER_SOURCES", "crowd_markdown", "crowd_comparisons",
-           "paper_tables", "figure_paper_values", "report_section"]
+__all__ = ["PAPER_SOURCES", "figure_paper_values", "report_section"]
 
 #: key columns of the paper values (those set in every row of a table are used)
 PAPER_KEY = ("spammer", "method", "metric")
-PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
+_PAPER_DATASET = {"mirex2005": "mirex2005", "trec_rf10": "cs_trec2011"}
 #: config sources holding the paper's own data: MIREX 2005's crowd judgments (its truth is a stand-in, see its note)
 PAPER_SOURCES = ("mirex2005",)
 #: metrics of the robustness CV tables (Figures 3-4)
@@ -68,13 +67,13 @@ READINGS = """Readings of details the papers leave open (each is also in the met
 """
 
 
-def paper_tables(paper: pd.DataFrame, source: str | None) -> dict[str, dict[tuple, float]]:
+def _paper_tables(paper: pd.DataFrame, source: str | None) -> dict[str, dict[tuple, float]]:
     """Return {table ('2', 'cv', 'kl'): {key: paper value}} for a dataset of config ``source``.
 
-    The values are those of the paper dataset it stands for (:data:`PAPER_DATASET`), keyed by the
+    The values are those of the paper dataset it stands for (:data:`_PAPER_DATASET`), keyed by the
     columns of :data:`PAPER_KEY` set in each table; empty dicts for a source with no paper counterpart.
     """
-    pd_name = PAPER_DATASET.get(source or "")
+    pd_name = _PAPER_DATASET.get(source or "")
     return {t: paper_lookup(paper, t, PAPER_KEY, where={"dataset": pd_name}, complete_only=True) if pd_name else {}
             for t in ("2", "cv", "kl")}
 
@@ -87,7 +86,7 @@ def _cells(keys: pd.DataFrame, ours: pd.Series, lut: Mapping[tuple, float], meth
                          "paper_value": [lut.get(t, np.nan) for t in tuples]})
 
 
-def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                       paper: pd.DataFrame, ks: list[int]) -> pd.DataFrame:
     """Return every cell of Table 2, the CV tables (Figures 3-4) and the mean KLs (Figure 2) this section shows.
 
@@ -97,7 +96,7 @@ def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets:
     for name, files in results.items():
         source = datasets.get(name, {}).get("source")
         data = comparison_data(source, PAPER_SOURCES)
-        luts = paper_tables(paper, source)
+        luts = _paper_tables(paper, source)
         metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
         metrics = metrics[metrics["metric"].isin(metric_names(ks))]
         parts = [_cells(metrics[["method", "metric"]], metrics["value"], luts["2"], metrics["method"])
@@ -118,11 +117,11 @@ def crowd_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets:
 
 
 def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame | None:
-    """Return the paper's rows for the dataset a crowd dataset of this ``spec`` stands for (:data:`PAPER_DATASET`).
+    """Return the paper's rows for the dataset a crowd dataset of this ``spec`` stands for (:data:`_PAPER_DATASET`).
 
     None when it stands for none (as in the report's tables).
     """
-    pd_name = PAPER_DATASET.get(spec.get("source", ""))
+    pd_name = _PAPER_DATASET.get(spec.get("source", ""))
     return None if pd_name is None else paper[paper["dataset"] == pd_name]
 
 
@@ -171,7 +170,7 @@ def _ablation(metrics: pd.DataFrame, pairs: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], paper: pd.DataFrame, ks: list[int],
                    ablation: list[list[str]] | None = None) -> str:
     """Markdown: per dataset Table 2 (ours (paper)), t-tests, KL, running times, robustness CVs."""
@@ -184,8 +183,8 @@ def crowd_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
     for name, files in results.items():
         spec = datasets.get(name, {})
         parts += dataset_heading(name, spec, DATA_NOTES)
-        pd_name = PAPER_DATASET.get(spec.get("source", ""))
-        luts = paper_tables(paper, spec.get("source"))
+        pd_name = _PAPER_DATASET.get(spec.get("source", ""))
+        luts = _paper_tables(paper, spec.get("source"))
         t2 = luts["2"]
         metrics = pd.read_csv(files["ranking_metrics"], sep="\t")
         by_topic = pd.read_csv(files["metrics_by_topic"], sep="\t", dtype={"topic": str})
@@ -231,22 +230,22 @@ def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                    ablation: Sequence[Sequence[str]] = ()) -> ReportSection:
     """Return the crowd part of the report.
 
-    The section (:func:`crowd_markdown`, Table 2 at ``ks``, the ``ablation`` pairs) and its cells
-    (:func:`crowd_comparisons`) of ``results`` ({dataset: {table name: path}}, the tables of
+    The section (:func:`_crowd_markdown`, Table 2 at ``ks``, the ``ablation`` pairs) and its cells
+    (:func:`_crowd_comparisons`) of ``results`` ({dataset: {table name: path}}, the tables of
     results/crowd/<dataset>/ by file stem), none without results; and the readings
-    (:func:`manyjudges.crowd.readings.crowd_paper_readings`).
+    (:func:`manyjudges.crowd.readings._crowd_paper_readings`).
     """
     # imported here: crowd.readings builds on this module's paper keys
-    from manyjudges.crowd.readings import NOTE, crowd_paper_readings
+    from manyjudges.crowd.readings import NOTE, _crowd_paper_readings
 
-    readings = crowd_paper_readings(results, datasets, methods)
+    readings = _crowd_paper_readings(results, datasets, methods)
     if not results:
         return ReportSection("crowd", "", pd.DataFrame(columns=CELL_COLUMNS), readings, NOTE)
     niu = paper_values("niu2015")
     return ReportSection(
         "crowd",
-        crowd_markdown(results, datasets or {}, methods or {}, niu, list(ks), [list(p) for p in ablation]),
-        crowd_comparisons(results, datasets or {}, niu, list(ks)),
+        _crowd_markdown(results, datasets or {}, methods or {}, niu, list(ks), [list(p) for p in ablation]),
+        _crowd_comparisons(results, datasets or {}, niu, list(ks)),
         readings,
         NOTE,
     )

@@ -22,11 +22,11 @@ from manyjudges.graded.m4 import M4, M4Learned
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.panel import GradedPanel, background_prior
 from manyjudges.graded.protocols import PROTOCOLS, cross_induction, loglik_by_judge, single_parameter
-from manyjudges.graded.registry import GRADED_METHODS, make_graded_method
+from manyjudges.graded.registry import _GRADED_METHODS, make_graded_method
 from manyjudges.graded.significance import pairwise_tests
 from manyjudges.graded.votes import M1, WeightedVotes
 
-registry = GRADED_METHODS
+registry = _GRADED_METHODS
 
 __all__ = [
     "PROTOCOLS",

@@ -21,7 +21,7 @@ import pandas as pd
 from manyjudges.core.estimator import Estimator, check_is_fitted
 from manyjudges.core.natural_order import natural_order
 from manyjudges.graded.panel import GradedPanel, classes_count
-from manyjudges.graded.subpanel_cache import SubpanelCache
+from manyjudges.graded.subpanel_cache import _SubpanelCache
 
 #: probabilities are clipped to at least this before taking logs (never exactly 0)
 MIN_PROBABILITY = 1e-300
@@ -107,14 +107,14 @@ class GradedMethod(Estimator):
         """Whether every iterative fit since the last ``fit`` (or reset) met its stop rule."""
         return getattr(self, "capped_fits_", 0) == 0
 
-    def _subpanel_cache(self) -> SubpanelCache:
+    def _subpanel_cache(self) -> _SubpanelCache:
         """Return the inner-fold results shared between the cross-induction folds of this instance.
 
         The :mod:`~manyjudges.graded.subpanel_cache` is created on first use, kept across ``fit`` calls.
         """
         cache = self.__dict__.get("_subpanel_fits")
         if cache is None:
-            cache = self._subpanel_fits = SubpanelCache()
+            cache = self._subpanel_fits = _SubpanelCache()
         return cache
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from manyjudges.core.parameters import Interval, Pair, invalid
 from manyjudges.core.solvers import LbfgsbResult
 from manyjudges.graded.base import GradedMethod, bound_reached, maximise_scalar
 from manyjudges.graded.panel import GradedPanel, inner_folds
-from manyjudges.graded.subpanel_cache import panel_digest
+from manyjudges.graded.subpanel_cache import _panel_digest
 
 #: L-BFGS-B tolerances on the mean negative log-likelihood (about 1.4 nats per label): a
 #: relative change of 1e-7 is about 0.01 nats summed over 60,000 instances
@@ -217,7 +217,7 @@ class M5(GradedMethod):
 
     def choose_parameters(self, train: GradedPanel) -> dict[str, Any]:
         """Choose lambda by cross induction: grid, then parabolic refinement, of the inner folds' log-probability."""
-        folds = [(MaxentData.of(rest), train.select(mask), panel_digest(rest))
+        folds = [(MaxentData.of(rest), train.select(mask), _panel_digest(rest))
                  for mask, rest in inner_folds(train, self.inner_folds)]
         warm: dict[int, np.ndarray] = {}
         fits: dict[float, list[np.ndarray]] = {}

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.report import PROTOCOL_TABLES, paper_judge
+from manyjudges.graded.report import PROTOCOL_TABLES, _paper_judge
 from manyjudges.reporting.figures import paper_handle, paper_style, plt, save_figure
 
 __all__ = ["plot_loglik_by_judge"]
@@ -55,7 +55,7 @@ def plot_loglik_by_judge(table: pd.DataFrame, dataset: str, paths: Sequence[str 
                               linestyle="none" if many else "-", linewidth=1, label=method)
             ref = gains[gains["method"] == method].set_index("judge")["gain"] if gains is not None else None
             if ref is not None and len(ref):
-                py = np.array([ref.get(paper_judge(j), np.nan) for j in judges], dtype=float)
+                py = np.array([ref.get(_paper_judge(j), np.nan) for j in judges], dtype=float)
                 if not np.isnan(py).all():
                     ax.plot(x, py, **paper_style(line.get_color(), line=not many))
                     drawn = True

@@ -16,14 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from manyjudges.graded.registry import GRADED_METHODS
-from manyjudges.graded.report import PAPER_KEY, loglik_cells
+from manyjudges.graded.registry import _GRADED_METHODS
+from manyjudges.graded.report import PAPER_KEY, _loglik_cells
 from manyjudges.reporting.formatting import data_kind
 from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_values
 from manyjudges.reporting.readings import Reading, choice_readings
 
-__all__ = ["NOTE", "PARAMETER_CHOICES", "reading_cells", "graded_readings", "graded_paper_readings",
-           "lambda_scale_reading"]
+__all__ = ["NOTE", "PARAMETER_CHOICES"]
 
 #: how the graded readings are measured, for the report
 NOTE = ("Graded judgments (Wilbur and Kim, Tables 2-3): per-judge log probabilities S(k) under both protocols, "
@@ -37,26 +36,26 @@ PARAMETER_CHOICES = [("m4", "predictive", "M4: the Gaussian predictive over whol
 PROTOCOL_TABLES = {"cross_induction": "2", "single_parameter": "3"}
 
 
-def reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
+def _reading_cells(loglik: pd.DataFrame, entry: str, paper_method: str, paper: pd.DataFrame) -> pd.DataFrame:
     """Return Tables 2-3's per-judge cells of ``entry`` under both protocols, compared with the paper's values.
 
-    The paper's values are those of ``paper_method`` (:func:`manyjudges.graded.report.loglik_cells`).
+    The paper's values are those of ``paper_method`` (:func:`manyjudges.graded.report._loglik_cells`).
     """
     rows = loglik[loglik["method"] == entry].assign(method=paper_method)
-    return pd.concat([loglik_cells(rows, protocol, paper_lookup(paper, table, PAPER_KEY, key=key_value))
+    return pd.concat([_loglik_cells(rows, protocol, paper_lookup(paper, table, PAPER_KEY, key=key_value))
                       for protocol, table in PROTOCOL_TABLES.items()], ignore_index=True)
 
 
-def graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: Mapping[str, Any],
+def _graded_readings(dataset: str, kind: str, loglik_path: str | Path, methods: Mapping[str, Any],
                     paper: pd.DataFrame) -> list[Reading]:
     """Return the :class:`Reading` of each parameter in :data:`PARAMETER_CHOICES` that two configured entries test."""
     loglik = pd.read_csv(loglik_path, sep="\t")
-    return choice_readings(PARAMETER_CHOICES, GRADED_METHODS.parameter_default, methods,
+    return choice_readings(PARAMETER_CHOICES, _GRADED_METHODS.parameter_default, methods,
                            f"Tables 2-3 per judge, `{dataset}` ({kind})",
-                           lambda method, entry: reading_cells(loglik, entry, method, paper), "graded", "paper_value")
+                           lambda method, entry: _reading_cells(loglik, entry, method, paper), "graded", "paper_value")
 
 
-def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, grades_path: str | Path,
+def _lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, grades_path: str | Path,
                          paper: pd.DataFrame) -> list[Reading]:
     """M5's L2 penalty: lambda on the mean log-likelihood per instance (ours) or on the summed one.
 
@@ -83,10 +82,10 @@ def lambda_scale_reading(dataset: str, kind: str, parameters_path: str | Path, g
                     f"`{dataset}` ({kind})", distances, "mean", 1, "graded")]
 
 
-def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
+def _graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]],
                           graded_datasets: Mapping[str, Mapping[str, Any]],
                           graded_methods: Mapping[str, Any] | None) -> list[Reading]:
-    """Return the readings above (:func:`graded_readings`, :func:`lambda_scale_reading`) of every simulated dataset.
+    """Return the readings above (:func:`_graded_readings`, :func:`_lambda_scale_reading`) of every simulated dataset.
 
     The datasets are the simulated graded ones; ``graded_results`` is keyed by dataset
     ({dataset: {"loglik", "pairwise", "parameters", "grades": path}}).
@@ -96,8 +95,8 @@ def graded_paper_readings(graded_results: Mapping[str, Mapping[str, str | Path]]
     for name, files in graded_results.items():
         source = graded_datasets.get(name, {}).get("source")
         if source == "simulate":
-            rows += graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
+            rows += _graded_readings(name, data_kind(source).strip("*"), files["loglik"], graded_methods or {}, paper)
             if "parameters" in files and "grades" in files:
-                rows += lambda_scale_reading(name, data_kind(source).strip("*"), files["parameters"], files["grades"],
+                rows += _lambda_scale_reading(name, data_kind(source).strip("*"), files["parameters"], files["grades"],
                                              paper)
     return rows

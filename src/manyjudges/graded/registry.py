@@ -15,9 +15,9 @@ from manyjudges.graded.m4 import M4, M4Learned
 from manyjudges.graded.maxent import M5
 from manyjudges.graded.votes import M1, WeightedVotes
 
-__all__ = ["GRADED_METHODS", "make_graded_method"]
+__all__ = ["make_graded_method"]
 
-GRADED_METHODS = Registry("graded", {
+_GRADED_METHODS = Registry("graded", {
     "m1": Builtin(M1, "M1: the other judges' vote shares, smoothed towards the background prior by tau"),
     "m2": Builtin(WeightedVotes, "M2: vote shares with a learned weight per judge",
                   {"label_votes": True, "cooccurrence_votes": False}),
@@ -35,6 +35,6 @@ GRADED_METHODS = Registry("graded", {
 
 def make_graded_method(method: str, params: dict[str, Any] | None = None, name: str | None = None) -> GradedMethod:
     """Build a predictor from a built-in name or ``package.module:callable``, with parameters."""
-    predictor = GRADED_METHODS.build(method, params)
+    predictor = _GRADED_METHODS.build(method, params)
     predictor.name = name or method
     return predictor

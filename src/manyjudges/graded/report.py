@@ -15,10 +15,9 @@ from manyjudges.reporting.paper_values import key_value, paper_lookup, paper_val
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPER_METHODS", "PAPER_SOURCES", "paper_judge", "graded_markdown", "graded_comparisons", "loglik_cells",
-           "pairwise_cells", "figure_paper_values", "report_section"]
+__all__ = ["PAPER_SOURCES", "figure_paper_values", "report_section"]
 
-PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
+_PAPER_METHODS = ["m1", "m2", "m3", "m23", "m4", "m5"]
 SINGLE = {"m1": "tau", "m4": "sigma", "m5": "lambda"}
 #: more judges than this: per-judge tables are summarised (best-method counts), not listed
 MAX_LISTED_JUDGES = 30
@@ -32,7 +31,7 @@ PROTOCOL_TABLES = {"cross_induction": ("2", "4"), "single_parameter": ("3", "5")
 DATA_NOTES = {"simulate": simulate.REPORT_NOTE}
 
 
-def paper_judge(judge: Any) -> Any:
+def _paper_judge(judge: Any) -> Any:
     """Return the paper's judge number of one of ours ('judge07' -> 7); other names unchanged."""
     m = re.fullmatch(r"judge0*(\d+)", str(judge))
     return int(m.group(1)) if m else judge
@@ -44,7 +43,7 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
         return ""
     wide = rows.pivot(index="judge", columns="method", values="loglik")
     methods = [m for m in wide.columns if m != "uniform"] + ["uniform"]
-    ordered = [m for m in PAPER_METHODS if m in methods] + [m for m in methods if m not in PAPER_METHODS]
+    ordered = [m for m in _PAPER_METHODS if m in methods] + [m for m in methods if m not in _PAPER_METHODS]
     wide = wide[ordered]
     n_items = rows.drop_duplicates("judge").set_index("judge")["n_items"]
     scored = [m for m in ordered if m != "uniform"]
@@ -57,7 +56,7 @@ def _loglik_markdown(loglik: pd.DataFrame, protocol: str, paper: dict, simulated
             cells = []
             for m in ordered:
                 cell = fmt(r[m], 0, missing="") + ("\\*" if m == best.at[judge] else "")
-                p = paper.get((protocol, paper_judge(judge), m, None, None, "loglik")) if simulated else None
+                p = paper.get((protocol, _paper_judge(judge), m, None, None, "loglik")) if simulated else None
                 if p is not None:
                     cell += f" ({fmt(p, 0, missing='')})"
                 cells.append(cell)
@@ -95,9 +94,9 @@ def paper_correlations(loglik: pd.DataFrame, protocol: str, paper: dict) -> pd.D
     rows = loglik[(loglik["protocol"] == protocol) & (loglik["method"] != "uniform")]
     out = []
     methods = list(dict.fromkeys(rows["method"]))
-    for m in [m for m in PAPER_METHODS if m in methods] + [m for m in methods if m not in PAPER_METHODS]:
+    for m in [m for m in _PAPER_METHODS if m in methods] + [m for m in methods if m not in _PAPER_METHODS]:
         pairs = [(float(r["loglik"]), paper[key]) for _, r in rows[rows["method"] == m].iterrows()
-                 if (key := (protocol, paper_judge(r["judge"]), m, None, None, "loglik")) in paper
+                 if (key := (protocol, _paper_judge(r["judge"]), m, None, None, "loglik")) in paper
                  and isinstance(key[1], int)]
         if len(pairs) < 3:
             continue
@@ -146,7 +145,7 @@ def _calibration_text(spec: Mapping[str, Any], loglik: pd.DataFrame) -> str:
     m1 = loglik[(loglik["method"] == "m1") & (loglik["protocol"] == "cross_induction")]
     if m1.empty:
         return text + "; M1 is not configured, so the values reached are not shown"
-    judge = m1["judge"].map(paper_judge).to_numpy()
+    judge = m1["judge"].map(_paper_judge).to_numpy()
     scaled = targets[judge.astype(int)] * m1["n_items"].to_numpy() / simulate.LABELS_PER_TARGET
     gap = np.abs(m1["loglik"].to_numpy() - scaled)
     worst = int(np.argmax(gap / np.abs(scaled)))
@@ -180,7 +179,7 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
         if listed:
             for _, r in g.iterrows():
                 sig = r["p_value"] < 0.05
-                j = paper_judge(r["judge"])
+                j = _paper_judge(r["judge"])
                 lines.append(f"| {r['judge']} | {a} vs {b} | "
                              f"{cell(r['a_better'], 'a_better', j, sig and r['a_better'] > r['b_better'])} | "
                              f"{cell(r['b_better'], 'b_better', j, sig and r['b_better'] > r['a_better'])} | "
@@ -195,20 +194,20 @@ def _pairwise_markdown(pairwise: pd.DataFrame, protocol: str, paper: dict, simul
     return "\n".join(lines) + "\n"
 
 
-def loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+def _loglik_cells(loglik: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
     """Return Tables 2/3's per-judge cells of one protocol (loglik_by_judge.tsv rows).
 
     Columns: judge, method, ours (log probability) and paper_value (``paper``: a :func:`paper_lookup` of the
     table by :data:`PAPER_KEY`; NaN where it has none). The Ave row is derived, so left out.
     """
     rows = loglik[loglik["protocol"] == protocol]
-    values = [paper.get((protocol, paper_judge(j), m, None, None, "loglik"), float("nan"))
+    values = [paper.get((protocol, _paper_judge(j), m, None, None, "loglik"), float("nan"))
               for j, m in zip(rows["judge"], rows["method"])]
     return pd.DataFrame({"judge": rows["judge"].to_numpy(), "method": rows["method"].to_numpy(),
                          "ours": rows["loglik"].astype(float).to_numpy(), "paper_value": values})
 
 
-def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
+def _pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, float]) -> pd.DataFrame:
     """Return Tables 4/5's per-judge 'A better' counts of one protocol (pairwise_tests.tsv rows).
 
     Columns: judge, pair ('A vs B'), ours and paper_value (NaN where the paper has none). 'B better' and ties
@@ -216,13 +215,13 @@ def pairwise_cells(pairwise: pd.DataFrame, protocol: str, paper: Mapping[tuple, 
     row is derived.
     """
     rows = pairwise[pairwise["protocol"] == protocol]
-    values = [paper.get((protocol, paper_judge(j), None, a, b, "a_better"), float("nan"))
+    values = [paper.get((protocol, _paper_judge(j), None, a, b, "a_better"), float("nan"))
               for j, a, b in zip(rows["judge"], rows["method_a"], rows["method_b"])]
     return pd.DataFrame({"judge": rows["judge"].to_numpy(), "pair": (rows["method_a"] + " vs " + rows["method_b"])
                          .to_numpy(), "ours": rows["a_better"].astype(float).to_numpy(), "paper_value": values})
 
 
-def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                        paper: pd.DataFrame) -> pd.DataFrame:
     """Return every per-judge cell of Tables 2-5 this section shows (long, :data:`CELL_COLUMNS`).
 
@@ -239,12 +238,12 @@ def graded_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets
         loglik = pd.read_csv(paths["loglik"], sep="\t", dtype={"judge": str})
         pairwise = pd.read_csv(paths["pairwise"], sep="\t", dtype={"judge": str})
         for protocol, (table, _) in PROTOCOL_TABLES.items():
-            cells = loglik_cells(loglik, protocol, luts[table])
+            cells = _loglik_cells(loglik, protocol, luts[table])
             if not cells.empty:
                 frames.append(cells.assign(paper="wilbur2011", table=table, dataset=name, data=data,
                                            key="judge=" + cells["judge"]))
         for protocol, (_, table) in PROTOCOL_TABLES.items():
-            cells = pairwise_cells(pairwise, protocol, luts[table])
+            cells = _pairwise_cells(pairwise, protocol, luts[table])
             if not cells.empty:
                 frames.append(cells.assign(paper="wilbur2011", table=table, dataset=name, data=data, method="",
                                            key="judge=" + cells["judge"] + ";" + cells["pair"] + ";a_better"))
@@ -262,7 +261,7 @@ def figure_paper_values(spec: Mapping[str, Any], paper: pd.DataFrame) -> pd.Data
     return paper if spec.get("source") == "simulate" else None
 
 
-def graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _graded_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                     paper: pd.DataFrame, methods: Mapping[str, Any] | None = None) -> str:
     """Markdown for every graded dataset: ``results[name]`` has paths loglik, pairwise, parameters, grades."""
     lut = {t: paper_lookup(paper, t, PAPER_KEY, key=key_value) for t in ("1", "2", "3", "4", "5")}
@@ -365,18 +364,18 @@ def _single_parameter_table(params: pd.DataFrame, lut: Mapping[Any, Any], simula
 
 def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any] | None = None) -> ReportSection:
-    """Return the graded part of the report: the section (:func:`graded_markdown`) and its cells.
+    """Return the graded part of the report: the section (:func:`_graded_markdown`) and its cells.
 
-    The cells are :func:`graded_comparisons` of ``results`` ({dataset: {"loglik", "pairwise", "parameters",
+    The cells are :func:`_graded_comparisons` of ``results`` ({dataset: {"loglik", "pairwise", "parameters",
     "grades": path}}), none without results; and the readings of the simulated panels
-    (:func:`manyjudges.graded.readings.graded_paper_readings`).
+    (:func:`manyjudges.graded.readings._graded_paper_readings`).
     """
     # imported here: graded.readings builds on this module's cells
-    from manyjudges.graded.readings import NOTE, graded_paper_readings
+    from manyjudges.graded.readings import NOTE, _graded_paper_readings
 
-    readings = graded_paper_readings(results, datasets, methods)
+    readings = _graded_paper_readings(results, datasets, methods)
     if not results:
         return ReportSection("graded", "", pd.DataFrame(columns=CELL_COLUMNS), readings, NOTE)
     wilbur = paper_values("wilbur2011")
-    return ReportSection("graded", graded_markdown(results, datasets or {}, wilbur, methods),
-                         graded_comparisons(results, datasets or {}, wilbur), readings, NOTE)
+    return ReportSection("graded", _graded_markdown(results, datasets or {}, wilbur, methods),
+                         _graded_comparisons(results, datasets or {}, wilbur), readings, NOTE)

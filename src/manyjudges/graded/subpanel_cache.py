@@ -20,10 +20,9 @@ from manyjudges.graded.panel import GradedPanel
 
 T = TypeVar("T")
 
-__all__ = ["SubpanelCache", "panel_digest"]
 
 
-def panel_digest(panel: GradedPanel) -> bytes:
+def _panel_digest(panel: GradedPanel) -> bytes:
     """Return a 128-bit digest of the panel's entries (in order) and index spaces."""
     h = hashlib.blake2b(digest_size=16)
     h.update(np.asarray([panel.n_items, panel.n_judges, panel.n_classes, panel.n_entries], dtype=np.int64).tobytes())
@@ -42,7 +41,7 @@ def _nbytes(value: Any) -> int:
     return 64
 
 
-class SubpanelCache:
+class _SubpanelCache:
     """Take-once store of results keyed by (panel digest, extra key).
 
     ``get(panel, extra, compute)`` returns the stored value of an equal sub-panel with an equal
@@ -60,10 +59,10 @@ class SubpanelCache:
     def get(self, panel: GradedPanel | bytes, extra: Hashable, compute: Callable[[], T]) -> T:
         """Take the stored value of an equal sub-panel and ``extra`` key, else ``compute()`` and store it.
 
-        ``panel`` may be given as its :func:`panel_digest`. A value larger than ``max_bytes`` is not stored;
+        ``panel`` may be given as its :func:`_panel_digest`. A value larger than ``max_bytes`` is not stored;
         the oldest values are dropped to stay within it.
         """
-        key = (panel if isinstance(panel, bytes) else panel_digest(panel), extra)
+        key = (panel if isinstance(panel, bytes) else _panel_digest(panel), extra)
         stored = self._values.pop(key, None)
         if stored is not None:
             self._bytes -= stored[1]

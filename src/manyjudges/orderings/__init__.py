@@ -16,10 +16,10 @@ from manyjudges.orderings.base import OrderingScorer
 from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.evaluation import ed_by_set, evaluation_discriminativeness, leave_one_out_differences
 from manyjudges.orderings.frespa import FreSPA, FreSPAParams, frespa_score
-from manyjudges.orderings.registry import ORDERING_SCORERS, make_ordering_scorer
+from manyjudges.orderings.registry import _ORDERING_SCORERS, make_ordering_scorer
 from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
 
-registry = ORDERING_SCORERS
+registry = _ORDERING_SCORERS
 
 __all__ = [
     "AverageCorrelation",

@@ -23,7 +23,7 @@ from manyjudges.core.parameters import Interval
 from manyjudges.core.ranks import as_rank_matrix, distinct_rows, reverse_ranks
 from manyjudges.orderings.base import OrderingScorer
 
-__all__ = ["ConsensusScorer", "pair_log2_kappa", "own_log2_kappa"]
+__all__ = ["ConsensusScorer"]
 
 #: pairs x items^2 cells per batch of the forward substitution (bounds the memory of a batch)
 _BATCH_CELLS = 2_000_000
@@ -43,7 +43,7 @@ class ConsensusScorer(OrderingScorer):
     weigh more than in O alone, so the mean is clipped to [0, 1].
 
     The positions of an ordering are its ranks (tied items share a position). Terms are
-    computed once per distinct (candidate, gold) pair (:func:`pair_log2_kappa`): exact
+    computed once per distinct (candidate, gold) pair (:func:`_pair_log2_kappa`): exact
     integer counts when lambda = gamma = 1, log-space weighted sums otherwise.
     """
 
@@ -66,9 +66,9 @@ class ConsensusScorer(OrderingScorer):
         held, judge_row = np.unique(inverse[:n], return_inverse=True)
         h = len(held)
         cands = np.vstack([unique[held], reverse_ranks(unique[held])])  # (2h, k): orderings, then reverses
-        terms = pair_log2_kappa(cands, unique, self.lam, self.gamma)  # (2h, u)
+        terms = _pair_log2_kappa(cands, unique, self.lam, self.gamma)  # (2h, u)
         own_term = terms[np.arange(2 * h), np.tile(held, 2)]
-        base = own_log2_kappa(cands, self.lam, self.gamma)
+        base = _own_log2_kappa(cands, self.lam, self.gamma)
         scores = np.clip((terms @ counts - own_term) / (len(allg) - 1) / base, 0.0, 1.0)
         return (scores[:h] - scores[h:])[judge_row.reshape(-1)]
 
@@ -78,12 +78,12 @@ class ConsensusScorer(OrderingScorer):
         self._check_params()
         candidates = as_rank_matrix(candidates)
         unique, _, counts = distinct_rows(gold)
-        terms = pair_log2_kappa(candidates, unique, self.lam, self.gamma)
-        base = own_log2_kappa(candidates, self.lam, self.gamma)
+        terms = _pair_log2_kappa(candidates, unique, self.lam, self.gamma)
+        base = _own_log2_kappa(candidates, self.lam, self.gamma)
         return np.clip(terms @ counts / len(gold) / base, 0.0, 1.0)
 
 
-def pair_log2_kappa(candidates: np.ndarray, golds: np.ndarray, lam: float = 1.0, gamma: float = 1.0
+def _pair_log2_kappa(candidates: np.ndarray, golds: np.ndarray, lam: float = 1.0, gamma: float = 1.0
                     ) -> np.ndarray:
     """(c, g) matrix of log2(1 + kappa({candidate, gold})), the consensus measure of each pair.
 
@@ -103,7 +103,7 @@ def pair_log2_kappa(candidates: np.ndarray, golds: np.ndarray, lam: float = 1.0,
     return out
 
 
-def own_log2_kappa(candidates: np.ndarray, lam: float = 1.0, gamma: float = 1.0) -> np.ndarray:
+def _own_log2_kappa(candidates: np.ndarray, lam: float = 1.0, gamma: float = 1.0) -> np.ndarray:
     """log2(1 + kappa({O})) of each ordering alone (the consensus of one ranking = that of {O, O})."""
     cands = as_rank_matrix(candidates)
     return _log2_kappa_rows(cands, cands, lam, gamma)

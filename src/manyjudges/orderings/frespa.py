@@ -37,13 +37,15 @@ from manyjudges.orderings.frespa_params import (
     ENGINES,
     FRESPA_CONSTRAINTS,
     FreSPAParams,
-    check_engine,
+    _check_engine,
     score_from_tables,
 )
 from manyjudges.orderings.pattern_classes import support_class_tables, unique_orderings
 
-__all__ = ["ENGINES", "FreSPA", "FreSPAParams", "frespa_score", "frespa_tables", "leave_one_out_tables",
-           "loo_differences_for_settings", "score_from_tables"]
+__all__ = [
+    "ENGINES", "FreSPA", "FreSPAParams", "frespa_score", "leave_one_out_tables", "loo_differences_for_settings",
+    "score_from_tables",
+]
 
 
 def _tables_by_classes(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int) -> tuple[np.ndarray,
@@ -61,14 +63,14 @@ def _tables_by_classes(gold: np.ndarray, candidates: np.ndarray, threshold: int,
     return den, per[back.reshape(-1)]
 
 
-def frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int | None = None,
+def _frespa_tables(gold: np.ndarray, candidates: np.ndarray, threshold: int, max_len: int | None = None,
                   engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pattern-count tables (den (n+1, k+1), num (c, n+1, k+1)) at support >= threshold."""
     gold, candidates = as_rank_matrix(gold), as_rank_matrix(candidates)
     n, k = gold.shape
     max_len = k if max_len is None else min(max_len, k)
     threshold = max(1, int(threshold))
-    engine = check_engine(engine)
+    engine = _check_engine(engine)
     if engine == "counting":
         return tables_by_counting(gold, candidates, threshold, max_len)
     if engine == "mining":
@@ -83,7 +85,7 @@ def frespa_score(gold: np.ndarray, candidates: np.ndarray, params: FreSPAParams 
     gold = as_rank_matrix(gold)
     n, k = gold.shape
     _, hi = params.length_bounds(k)
-    den, num = frespa_tables(gold, candidates, params.support_threshold(n), hi, engine)
+    den, num = _frespa_tables(gold, candidates, params.support_threshold(n), hi, engine)
     return score_from_tables(den, num, params, n, k)
 
 

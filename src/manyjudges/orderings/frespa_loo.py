@@ -16,7 +16,7 @@ import numpy as np
 
 from manyjudges.core.ranks import as_rank_matrix, reverse_ranks
 from manyjudges.orderings.frespa_engines import loo_tables_by_counting, loo_tables_by_mining
-from manyjudges.orderings.frespa_params import FreSPAParams, affine_weights, check_engine, score_from_tables
+from manyjudges.orderings.frespa_params import FreSPAParams, _affine_weights, _check_engine, score_from_tables
 from manyjudges.orderings.pattern_classes import (
     common_pattern_counts,
     own_pattern_counts,
@@ -109,7 +109,7 @@ def _score_from_support_sums(den: np.ndarray, num: np.ndarray, params: FreSPAPar
     lo, hi = params.length_bounds(k)
     a = np.zeros(k + 1)
     if lo <= hi:
-        a[lo : hi + 1] = affine_weights(params.w_len, k)[lo : hi + 1]
+        a[lo : hi + 1] = _affine_weights(params.w_len, k)[lo : hi + 1]
     d, c = den @ a, num @ a
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(d > 0, c / np.where(d > 0, d, 1.0), 0.0)
@@ -134,7 +134,7 @@ def leave_one_out_tables(humans: np.ndarray, noise: np.ndarray, threshold: int, 
     """
     humans, noise, g, max_len, threshold = _loo_inputs(humans, noise, max_len, threshold)
     n, k = humans.shape
-    engine = check_engine(engine)
+    engine = _check_engine(engine)
     if threshold > g:
         return np.zeros((n, g + 1, k + 1)), np.zeros((n, g + 1, k + 1)), np.zeros((n, g + 1, k + 1))
     if engine == "classes":
@@ -168,7 +168,7 @@ def loo_differences_for_settings(humans: np.ndarray, noise: np.ndarray, settings
     g = n - 1 + (0 if noise is None else len(noise))
     bases = [g if p.support_base == "gold" else (n - 1 if judges_in_gold is None else judges_in_gold)
              for p in settings]
-    if check_engine(engine) != "classes":
+    if _check_engine(engine) != "classes":
         threshold = max(1, min(p.support_threshold(b) for p, b in zip(settings, bases)))
         max_len = max(p.length_bounds(k)[1] for p in settings)
         den, num, num_rev = leave_one_out_tables(humans, noise, threshold, max_len, engine)

@@ -16,12 +16,12 @@ import numpy as np
 
 from manyjudges.core.parameters import Constraint, Interval, Options, check_values
 
-__all__ = ["ENGINES", "LENGTH_ROUNDINGS", "FreSPAParams", "affine_weights", "check_engine", "score_from_tables"]
+__all__ = ["ENGINES", "FreSPAParams", "score_from_tables"]
 
 ENGINES = ("classes", "counting", "mining")
 
 #: how a length ratio becomes a length: floor(ratio k) or floor(ratio k + 0.5), each at least 2
-LENGTH_ROUNDINGS = ("floor", "half_up")
+_LENGTH_ROUNDINGS = ("floor", "half_up")
 
 #: what each of :class:`FreSPAParams`'s fields may be (FreSPA's parameters but its engine)
 FRESPA_CONSTRAINTS: dict[str, list[Constraint]] = {
@@ -33,7 +33,7 @@ FRESPA_CONSTRAINTS: dict[str, list[Constraint]] = {
     "min_len_ratio": [Interval(Real, 0, None), None],
     "max_len_ratio": [Interval(Real, 0, None), None],
     "support_base": [Options(("gold", "judges"))],
-    "length_rounding": [Options(LENGTH_ROUNDINGS)],
+    "length_rounding": [Options(_LENGTH_ROUNDINGS)],
 }
 
 
@@ -81,7 +81,7 @@ class FreSPAParams:
         return max(1, math.ceil(self.min_sup * n - 1e-9))
 
 
-def affine_weights(weight: float, top: int) -> np.ndarray:
+def _affine_weights(weight: float, top: int) -> np.ndarray:
     """1 + weight (x - 1) for x = 0..top: the support factor (wSup) or length factor (wLen) of w(p)."""
     return 1.0 + weight * (np.arange(top + 1, dtype=float) - 1.0)
 
@@ -102,15 +102,15 @@ def score_from_tables(den: np.ndarray, num: np.ndarray, params: FreSPAParams, go
     t = params.support_threshold(gold_size if threshold_base is None else threshold_base)
     w = np.zeros((gold_size + 1, k + 1))
     if t <= gold_size and lo <= hi:
-        w[t:, lo : hi + 1] = np.outer(affine_weights(params.w_sup, gold_size)[t:],
-                                           affine_weights(params.w_len, k)[lo : hi + 1])
+        w[t:, lo : hi + 1] = np.outer(_affine_weights(params.w_sup, gold_size)[t:],
+                                           _affine_weights(params.w_len, k)[lo : hi + 1])
     d = np.tensordot(den, w, axes=([-2, -1], [0, 1]))
     n_ = np.tensordot(num, w, axes=([-2, -1], [0, 1]))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(d > 0, n_ / np.where(d > 0, d, 1.0), 0.0)
 
 
-def check_engine(engine: str | None) -> str:
+def _check_engine(engine: str | None) -> str:
     """Return the engine to use: ``classes`` by default; an unknown name is an error."""
     engine = engine or "classes"
     if engine not in ENGINES:

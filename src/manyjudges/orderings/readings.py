@@ -13,7 +13,7 @@ stand-in for the paper's data differs from the paper's (on PrefLib's skating pan
 
 FreSPA's length rounding (how ratio x k becomes maxLen or minLen, ``length_rounding``) is tested on
 Table 3 at every noise ratio, r = 0 included, as ED relative to ED at FreSPA's default lengths
-(maxLen = k, minLen = 2) at the same r (:func:`length_rounding_reading`).
+(maxLen = k, minLen = 2) at the same r (:func:`_length_rounding_reading`).
 """
 from __future__ import annotations
 
@@ -28,15 +28,14 @@ import pandas as pd
 
 from manyjudges.orderings.evaluation import ED_OVER
 from manyjudges.orderings.frespa import FreSPA
-from manyjudges.orderings.frespa_params import LENGTH_ROUNDINGS
+from manyjudges.orderings.frespa_params import _LENGTH_ROUNDINGS
 from manyjudges.orderings.noise import NOISE_ROUNDINGS
-from manyjudges.orderings.registry import ORDERING_SCORERS
+from manyjudges.orderings.registry import _ORDERING_SCORERS
 from manyjudges.reporting.formatting import as_float, data_kind
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.readings import Reading, mean_absolute_difference, parameter_readings
 
-__all__ = ["NOISE_CHOICES", "NOTE", "TABLE3_DEFAULTS", "length_rounding_reading", "noisy_column_reading",
-           "ordering_readings", "table1_cells", "table3_cells", "noise_readings", "support_base_readings"]
+__all__ = ["NOTE"]
 
 #: how the ordered-list readings are measured, for the report
 NOTE = ("Ordered lists (Kim, Zhai, Han, Table 1): the noise readings are compared on ED relative to its value "
@@ -51,13 +50,13 @@ SUPPORT_BASE_REASON = ("the default is the reading closer on the simulated panel
                        "(`sim_barzilay`, about 11x); on a stand-in whose judges agree far more, `judges` can be closer")
 
 #: the noise experiment's readings: config key -> (what it decides, its options)
-NOISE_CHOICES = {
+_NOISE_CHOICES = {
     "ed_over": ("ED under noise: the orderings it averages over", ED_OVER),
     "noise_rounding": ("noise: r n random orderings when r n is fractional", NOISE_ROUNDINGS),
 }
 
 
-def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str],
+def _table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str],
                  methods: list[str] | None = None) -> pd.DataFrame:
     """Return Table 1's cells at r > 0 (``method, noise_ratio, ours, paper``) of ``methods`` as relative ED.
 
@@ -86,11 +85,11 @@ def table1_cells(ed: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[st
 
 def _distance(path: str | Path, paper: pd.DataFrame, paper_method: Mapping[str, str],
               methods: list[str] | None = None) -> tuple[float, int]:
-    cells = table1_cells(pd.read_csv(path, sep="\t"), paper, paper_method, methods)
+    cells = _table1_cells(pd.read_csv(path, sep="\t"), paper, paper_method, methods)
     return mean_absolute_difference(cells["ours"], cells["paper"])
 
 
-def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_tables: Mapping[str, str | Path],
+def _noise_readings(dataset: str, kind: str, default_table: str | Path, variant_tables: Mapping[str, str | Path],
                    default: Mapping[str, str], variants: Mapping[str, Mapping[str, str]],
                    paper_method: Mapping[str, str], paper: pd.DataFrame) -> list[Reading]:
     """Return one :class:`Reading` per noise choice.
@@ -106,14 +105,14 @@ def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_t
                            & set(paper.loc[paper["table"] == "1", "method"]))
     base, cells = _distance(default_table, paper, paper_method, paper_methods)
     out = []
-    for key, (choice, options) in NOISE_CHOICES.items():
+    for key, (choice, options) in _NOISE_CHOICES.items():
         distances: dict[str, float | None] = {default[key]: base}
         for option in options:
             if option == default[key]:
                 continue
             distances[option] = None
             for name, reading in variants.items():
-                changed = {k for k in NOISE_CHOICES if {**default, **reading}[k] != default[k]}
+                changed = {k for k in _NOISE_CHOICES if {**default, **reading}[k] != default[k]}
                 if changed == {key} and reading[key] == option and name in variant_tables:
                     distances[option] = _distance(variant_tables[name], paper, paper_method, paper_methods)[0]
         out.append(Reading(choice, f"orderings.{key}", f"Table 1, `{dataset}` ({kind})", distances,
@@ -121,7 +120,7 @@ def noise_readings(dataset: str, kind: str, default_table: str | Path, variant_t
     return out
 
 
-def support_base_readings(dataset: str, kind: str, default_table: str | Path, methods: Mapping[str, Any],
+def _support_base_readings(dataset: str, kind: str, default_table: str | Path, methods: Mapping[str, Any],
                           paper: pd.DataFrame) -> list[Reading]:
     """Return the readings of FreSPA's support base.
 
@@ -140,7 +139,7 @@ DEFAULT_SWEEP_CELLS = (("2", "w_len", 1.0), ("2", "w_sup", 1.0), ("3", "max_len_
                        ("3", "min_len_ratio", 0.0), ("4", "min_sup", 0.75))
 
 
-def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequence[float] = (0.5, 1.0)) -> Reading:
+def _noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequence[float] = (0.5, 1.0)) -> Reading:
     """Return the reading of the noise ratio of the "noisy" columns of Tables 2-4, on the paper's own numbers.
 
     At FreSPA's default parameters a noisy cell is FreSPA's ED under noise, so it should equal Table 1's
@@ -165,13 +164,13 @@ def noisy_column_reading(paper: pd.DataFrame, noisy_ratio: float, ratios: Sequen
 
 
 #: Table 3's parameters and the value of each at FreSPA's default lengths (maxLen = k, minLen = 2)
-TABLE3_DEFAULTS = {"max_len_ratio": 1.0, "min_len_ratio": 0.0}
+_TABLE3_DEFAULTS = {"max_len_ratio": 1.0, "min_len_ratio": 0.0}
 
 
-def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+def _table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     """Return Table 3's cells (``parameter, value, noise_ratio, ours, paper``) of a sweep table.
 
-    At every noise ratio, as ED relative to ED at the parameter's default (:data:`TABLE3_DEFAULTS`) at the
+    At every noise ratio, as ED relative to ED at the parameter's default (:data:`_TABLE3_DEFAULTS`) at the
     same noise ratio, ours and the paper's each relative to its own; the default cells (1 by construction)
     are left out, and a cell is NaN where the paper or either ED is missing.
     """
@@ -182,10 +181,10 @@ def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
         values = p3.loc[at, "paper_value"].astype(float)
         return float(values.iloc[0]) if len(values) else np.nan
 
-    rows = sweep[sweep["parameter"].isin(list(TABLE3_DEFAULTS))]
+    rows = sweep[sweep["parameter"].isin(list(_TABLE3_DEFAULTS))]
     out = []
     for row in rows.itertuples(index=False):
-        default, r = TABLE3_DEFAULTS[str(row.parameter)], as_float(row.noise_ratio)
+        default, r = _TABLE3_DEFAULTS[str(row.parameter)], as_float(row.noise_ratio)
         if np.isclose(as_float(row.value), default):
             continue
         at_default = rows[(rows["parameter"] == row.parameter) & np.isclose(rows["value"], default)
@@ -198,11 +197,11 @@ def table3_cells(sweep: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
 
 
 def _table3_distance(path: str | Path, paper: pd.DataFrame) -> tuple[float, int]:
-    cells = table3_cells(pd.read_csv(path, sep="\t"), paper)
+    cells = _table3_cells(pd.read_csv(path, sep="\t"), paper)
     return mean_absolute_difference(cells["ours"], cells["paper"])
 
 
-def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
+def _length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
                             variant_tables: Mapping[str, str | Path], variants: Mapping[str, Mapping[str, str]],
                             default: str, paper: pd.DataFrame, config_key: str = "frespa: length_rounding") -> Reading:
     """Return the reading of FreSPA's length rounding on Table 3.
@@ -213,7 +212,7 @@ def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
     """
     base, cells = _table3_distance(default_table, paper)
     distances: dict[str, float | None] = {default: base}
-    for option in LENGTH_ROUNDINGS:
+    for option in _LENGTH_ROUNDINGS:
         if option == default:
             continue
         distances[option] = None
@@ -224,7 +223,7 @@ def length_rounding_reading(dataset: str, kind: str, default_table: str | Path,
                    f"Table 3, `{dataset}` ({kind})", distances, default, cells, "orderings")
 
 
-def ordering_readings(
+def _ordering_readings(
     ed_tables: Mapping[str, str | Path],
     reading_tables: Mapping[str, Mapping[str, str | Path]],
     datasets: Mapping[str, Mapping[str, Any]],
@@ -252,19 +251,19 @@ def ordering_readings(
     rows: list[Reading] = []
     for name, variants in reading_tables.items():
         kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
-        rows += noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
+        rows += _noise_readings(name, kind, ed_tables[name], variants, noise_reading, reading_variants,
                                paper_method, paper)
-        rows += support_base_readings(name, kind, ed_tables[name], methods, paper)
+        rows += _support_base_readings(name, kind, ed_tables[name], methods, paper)
     if sweep_reading_tables:
         entry = methods.get(sweep_method) or {}
-        builtin = ORDERING_SCORERS.parameter_default(entry.get("method", sweep_method), "length_rounding")
+        builtin = _ORDERING_SCORERS.parameter_default(entry.get("method", sweep_method), "length_rounding")
         default = str((entry.get("params") or {}).get("length_rounding", builtin))
         for name, variants in sweep_reading_tables.items():
             kind = data_kind(datasets.get(name, {}).get("source")).strip("*")
-            rows.append(length_rounding_reading(name, kind, (sweep_tables or {})[name], variants,
+            rows.append(_length_rounding_reading(name, kind, (sweep_tables or {})[name], variants,
                                                 sweep_reading_variants or {}, default, paper,
                                                 f"{sweep_method}: length_rounding"))
     noisy = [float(r) for r in sweep_noise_ratios if float(r) > 0]
     if noisy:
-        rows.append(noisy_column_reading(paper, max(noisy)))
+        rows.append(_noisy_column_reading(paper, max(noisy)))
     return rows

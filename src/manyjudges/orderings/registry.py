@@ -13,10 +13,10 @@ from manyjudges.orderings.consensus_scorer import ConsensusScorer
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.scorers import AverageCorrelation, RankBasedAggregation, WeightedCorrelationAverage
 
-__all__ = ["ORDERING_SCORERS", "make_ordering_scorer"]
+__all__ = ["make_ordering_scorer"]
 
 
-ORDERING_SCORERS = Registry("orderings", {
+_ORDERING_SCORERS = Registry("orderings", {
     "ac_tau": Builtin(AverageCorrelation, "AC: mean Kendall tau-b to the gold orderings", {"correlation": "kendall"}),
     "ac_sp": Builtin(AverageCorrelation, "AC: mean Spearman correlation to the gold orderings",
                      {"correlation": "spearman"}),
@@ -38,4 +38,4 @@ ORDERING_SCORERS = Registry("orderings", {
 
 def make_ordering_scorer(method: str, params: Mapping[str, Any] | None = None) -> Any:
     """Build an ordered-list scorer from a built-in name or ``package.module:callable``, with parameters."""
-    return ORDERING_SCORERS.build(method, params)
+    return _ORDERING_SCORERS.build(method, params)

@@ -13,17 +13,16 @@ from manyjudges.io.tables.orderings import read_orderings
 from manyjudges.orderings import simulate
 from manyjudges.orderings.experiment import DEFAULT_ED_OVER, DEFAULT_NOISE_ROUNDING
 from manyjudges.orderings.readings import NOTE as READINGS_NOTE
-from manyjudges.orderings.readings import ordering_readings
+from manyjudges.orderings.readings import _ordering_readings
 from manyjudges.reporting.formatting import comparison_data, dataset_heading, diff_cell
 from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["METHOD_ORDER", "PAPER", "PAPER_SOURCES", "dataset_summary", "table1_markdown", "sweep_markdown",
-           "orderings_markdown", "table1_cells", "sweep_cells", "orderings_comparisons", "report_section"]
+__all__ = ["PAPER_SOURCES", "report_section"]
 
-METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
-PAPER = "Kim, Zhai, Han (ECIR 2010)"
+_METHOD_ORDER = ["ac_tau", "ac_sp", "wca_tau", "wca_sp", "rba_tau", "rba_sp", "frespa"]
+_PAPER = "Kim, Zhai, Han (ECIR 2010)"
 #: config sources holding the paper's own data: none (Barzilay et al.'s sentence orderings are not public)
 PAPER_SOURCES: tuple[str, ...] = ()
 #: data caveats by dataset ``source``, printed only under a dataset of that source
@@ -50,7 +49,7 @@ def _tied_share(orderings: pd.DataFrame) -> float:
     return float(tied.groupby([orderings[k] for k in keys]).any().mean())
 
 
-def dataset_summary(orderings: pd.DataFrame) -> str:
+def _dataset_summary(orderings: pd.DataFrame) -> str:
     """'S sets, J judges per set (min-max), K items per set (min-max)'."""
     per_set = orderings.groupby("set_id").agg(judges=("judge", "nunique"), items=("item", "nunique"))
     ties = _tied_share(orderings)
@@ -94,7 +93,7 @@ def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.Da
     if {"ac_tau", "ac_sp"} <= set(p0.index):
         text += f" (the paper's AC-sp/AC-tau EDs: {p0['ac_sp'] / p0['ac_tau']:.2f})"
     at0 = ed[np.isclose(ed["noise_ratio"], 0)].set_index("method")["ed_mean"]
-    gaps = [(m, float(at0[m]) - float(p0[m])) for m in METHOD_ORDER if m in at0.index and m in p0.index]
+    gaps = [(m, float(at0[m]) - float(p0[m])) for m in _METHOD_ORDER if m in at0.index and m in p0.index]
     if gaps:
         text += "; ED at noise 0, ours - paper: " + ", ".join(f"{m} {g:+.3f}" for m, g in gaps)
         above = [m for m, g in gaps if g > 0.02]
@@ -105,7 +104,7 @@ def calibration_markdown(orderings: pd.DataFrame, ed: pd.DataFrame, paper: pd.Da
     return text + ".\n"
 
 
-def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None) -> str:
+def _table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None) -> str:
     """Table 1 (ED by noise ratio and method) with Max-Min and % degradation rows.
 
     ``paper_method`` maps a configured method name to the registry name whose paper
@@ -113,7 +112,7 @@ def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mappi
     """
     paper_method = dict(paper_method or {})
     p1 = paper[paper["table"] == "1"]
-    methods = [m for m in METHOD_ORDER if m in set(ours["method"])] + sorted(set(ours["method"]) - set(METHOD_ORDER))
+    methods = [m for m in _METHOD_ORDER if m in set(ours["method"])] + sorted(set(ours["method"]) - set(_METHOD_ORDER))
     ratios = sorted(set(ours["noise_ratio"]))
     head = "| noise ratio | " + " | ".join(methods) + " |\n|---|" + "---|" * len(methods) + "\n"
     lines = []
@@ -152,7 +151,7 @@ def table1_markdown(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mappi
     return head + "\n".join(lines) + "\n"
 
 
-def sweep_markdown(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> str:
+def _sweep_markdown(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> str:
     """Tables 2-4: ED by parameter value, original (r=0) and noisy (r=0.5), paper beside ours."""
     pt = paper[paper["table"] == str(table_no)]
     ratios = sorted(set(ours["noise_ratio"]))
@@ -185,7 +184,7 @@ def _rounded(values: pd.Series) -> pd.Series:
     return values.astype(float).round(9)
 
 
-def table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None
+def _table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[str, str] | None = None
                  ) -> pd.DataFrame:
     """Return Table 1's cells, one per row of ``ours`` (ed_by_noise.tsv).
 
@@ -203,7 +202,7 @@ def table1_cells(ours: pd.DataFrame, paper: pd.DataFrame, paper_method: Mapping[
     return out[["method", "noise_ratio", "ours", "paper_value"]]
 
 
-def sweep_cells(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> pd.DataFrame:
+def _sweep_cells(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, parameters: list[str]) -> pd.DataFrame:
     """Return Tables 2-4's cells, one per row of ``ours`` (frespa_sweep.tsv) for ``parameters``.
 
     Columns: parameter, value, noise_ratio, ours (ED mean) and paper_value (NaN where the paper has none).
@@ -221,7 +220,7 @@ def sweep_cells(ours: pd.DataFrame, paper: pd.DataFrame, table_no: int, paramete
     return out[["parameter", "value", "noise_ratio", "ours", "paper_value"]]
 
 
-def orderings_comparisons(
+def _orderings_comparisons(
     ed_tables: Mapping[str, str | Path],
     sweep_tables: Mapping[str, str | Path],
     datasets: Mapping[str, Mapping[str, Any]],
@@ -236,14 +235,14 @@ def orderings_comparisons(
     frames = []
     for name in ed_tables:
         data = comparison_data(datasets.get(name, {}).get("source"), PAPER_SOURCES)
-        t1 = table1_cells(pd.read_csv(ed_tables[name], sep="\t"), paper, paper_method)
+        t1 = _table1_cells(pd.read_csv(ed_tables[name], sep="\t"), paper, paper_method)
         frames.append(t1.assign(paper="kim2010", table="1", dataset=name, data=data,
                                 key="noise_ratio=" + t1["noise_ratio"].map("{:g}".format)))
         if name not in sweep_tables:
             continue
         sweep = pd.read_csv(sweep_tables[name], sep="\t")
         for no, params, _ in SWEEP_TABLES:
-            cells = sweep_cells(sweep, paper, no, params)
+            cells = _sweep_cells(sweep, paper, no, params)
             if cells.empty:
                 continue
             key = (cells["parameter"] + "=" + cells["value"].map("{:g}".format)
@@ -255,7 +254,7 @@ def orderings_comparisons(
     return pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
 
 
-def orderings_markdown(
+def _orderings_markdown(
     ed_tables: Mapping[str, str | Path],
     sweep_tables: Mapping[str, str | Path],
     datasets: Mapping[str, Mapping[str, Any]],
@@ -272,7 +271,7 @@ def orderings_markdown(
     """
     reading = {"ed_over": DEFAULT_ED_OVER, "noise_rounding": DEFAULT_NOISE_ROUNDING, **(noise_reading or {})}
     parts = [
-        f"## {PAPER}: evaluating an ordered list against many gold orderings\n",
+        f"## {_PAPER}: evaluating an ordered list against many gold orderings\n",
         "Cells read `ours ± sd over noise replicates (paper, ours - paper)`. The paper's values are on its own "
         "data, which is not public; each dataset's note says how far they compare.\n",
     ]
@@ -292,7 +291,7 @@ def orderings_markdown(
         orderings = (read_orderings(orderings_tables[name]) if orderings_tables and name in orderings_tables
                      else None)
         if orderings is not None:
-            parts.append(f"Data used: {dataset_summary(orderings)}.\n")
+            parts.append(f"Data used: {_dataset_summary(orderings)}.\n")
         ed = pd.read_csv(ed_tables[name], sep="\t")
         if orderings is not None and spec.get("source") == "simulate":
             parts.append(calibration_markdown(orderings, ed, paper, spec))
@@ -301,11 +300,11 @@ def orderings_markdown(
         parts.append(f"Noise: {NOISE_COUNT_TEXT[reading['noise_rounding']]} random orderings added to each set's "
                      f"n gold orderings; ED {ED_OVER_TEXT[reading['ed_over']]}; {reps} replicates per r > 0 (the "
                      "paper used one draw). The Readings section compares these choices with the paper.\n")
-        parts.append(table1_markdown(ed, paper, paper_method))
+        parts.append(_table1_markdown(ed, paper, paper_method))
         if name in sweep_tables:
             sweep = pd.read_csv(sweep_tables[name], sep="\t")
             for no, params, title in SWEEP_TABLES:
-                text = sweep_markdown(sweep, paper, no, params)
+                text = _sweep_markdown(sweep, paper, no, params)
                 if text:
                     parts.append(f"#### {title}\n")
                     parts.append(text)
@@ -328,13 +327,13 @@ def report_section(
 ) -> ReportSection:
     """Return the ordered-list part of the report, every table keyed by dataset.
 
-    The section (:func:`orderings_markdown`) and its cells (:func:`orderings_comparisons`) of Table 1 (``ed_tables``)
+    The section (:func:`_orderings_markdown`) and its cells (:func:`_orderings_comparisons`) of Table 1 (``ed_tables``)
     and Tables 2-4 (``sweep_tables``), none without ``ed_tables``; and the readings
-    (:func:`manyjudges.orderings.readings.ordering_readings`: ``reading_tables`` {dataset: {variant: path}}
+    (:func:`manyjudges.orderings.readings._ordering_readings`: ``reading_tables`` {dataset: {variant: path}}
     under ``noise_reading``, the run's, and ``reading_variants``; ``sweep_reading_tables`` under
     ``sweep_reading_variants``; the ``sweep_noise_ratios``; ``noise_reading`` is needed with ``reading_tables``).
     """
-    readings = ordering_readings(ed_tables, reading_tables or {}, datasets, methods, noise_reading or {},
+    readings = _ordering_readings(ed_tables, reading_tables or {}, datasets, methods, noise_reading or {},
                                  reading_variants or {}, sweep_noise_ratios, sweep_tables, sweep_reading_tables,
                                  sweep_reading_variants, sweep_method)
     if not ed_tables:
@@ -342,8 +341,8 @@ def report_section(
     kim = paper_values("kim2010")
     return ReportSection(
         "orderings",
-        orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods, kim, noise_reading),
-        orderings_comparisons(ed_tables, sweep_tables, datasets, methods, kim),
+        _orderings_markdown(ed_tables, sweep_tables, datasets, orderings_tables, methods, kim, noise_reading),
+        _orderings_comparisons(ed_tables, sweep_tables, datasets, methods, kim),
         readings,
         READINGS_NOTE,
     )

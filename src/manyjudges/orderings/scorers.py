@@ -16,7 +16,7 @@ from manyjudges.core.parameters import Options
 from manyjudges.core.ranks import as_rank_matrix, average_ranks, distinct_rows, rank_sum_order
 from manyjudges.orderings.base import OrderingScorer
 
-__all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation", "rank_sum_consensus"]
+__all__ = ["AverageCorrelation", "WeightedCorrelationAverage", "RankBasedAggregation"]
 
 
 class _CorrelationScorer(OrderingScorer):
@@ -131,7 +131,7 @@ class WeightedCorrelationAverage(_CorrelationScorer):
         return pool.per_judge(2.0 * s - 1.0)
 
 
-def rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
+def _rank_sum_consensus(gold: np.ndarray) -> np.ndarray:
     """RBA consensus as a rank row: items sorted by the sum of their (average) ranks.
 
     Ties broken by the item's best single rank, then by item column index
@@ -153,7 +153,7 @@ class RankBasedAggregation(_CorrelationScorer):
     def fit(self, gold: np.ndarray) -> RankBasedAggregation:
         """Store the gold orderings (``gold_``) and their rank-sum consensus (``consensus_``); return self."""
         super().fit(gold)
-        self.consensus_ = rank_sum_consensus(self.gold_)
+        self.consensus_ = _rank_sum_consensus(self.gold_)
         return self
 
     def score(self, candidates: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Config keys' former names, still read: each is renamed to its one name before the schema check.
 
-A config written before a key was renamed runs unchanged. The pipeline calls :func:`rename_config_aliases`
+A config written before a key was renamed runs unchanged. The pipeline calls :func:`_rename_config_aliases`
 first thing (in :func:`manyjudges.pipeline.config_checks.validate`, which the Snakefile calls), so the schema,
-the checks and every rule see only the names in :data:`CONFIG_ALIASES`' values; ``docs/glossary.md`` lists
+the checks and every rule see only the names in :data:`_CONFIG_ALIASES`' values; ``docs/glossary.md`` lists
 each concept's name and its aliases.
 
 Nothing in the library imports this module.
@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-__all__ = ["CONFIG_ALIASES", "rename_config_aliases"]
-
 #: where in the config -> {former key: key}; ``("truth", "datasets")`` is every dataset spec of the
 #: ``truth`` section, ``("crowd",)`` the ``crowd`` section itself, ``("arena", "datasets", "panel")`` every
 #: judge of every arena dataset's panel
-CONFIG_ALIASES: Mapping[tuple[str, ...], Mapping[str, str]] = {
+_CONFIG_ALIASES: Mapping[tuple[str, ...], Mapping[str, str]] = {
     ("truth", "datasets"): {"n_workers": "n_judges", "worker_mix": "judge_mix", "workers": "judges"},
     ("crowd", "datasets"): {"n_workers": "n_judges", "worker_mix": "judge_mix", "pairs_per_worker": "pairs_per_judge",
                             "n_labels": "n_classes"},
@@ -27,7 +25,7 @@ CONFIG_ALIASES: Mapping[tuple[str, ...], Mapping[str, str]] = {
 }
 
 
-def rename_config_aliases(config: MutableMapping[str, Any]) -> list[str]:
+def _rename_config_aliases(config: MutableMapping[str, Any]) -> list[str]:
     """Rename every former key of ``config`` (in place) to its one name.
 
     Parameters
@@ -46,7 +44,7 @@ def rename_config_aliases(config: MutableMapping[str, Any]) -> list[str]:
         When a mapping holds a key under both names (e.g. ``n_workers`` and ``n_judges``), naming its path.
     """
     renamed: list[str] = []
-    for (section, *inner), aliases in CONFIG_ALIASES.items():
+    for (section, *inner), aliases in _CONFIG_ALIASES.items():
         for path, spec in _places(config, section, inner):
             for old, new in aliases.items():
                 if old not in spec:

@@ -1,7 +1,7 @@
 """The config's checks, run by the pipeline before any job.
 
 :func:`validate`, which the Snakefile calls, runs them all: the former names of keys renamed
-(:func:`~manyjudges.pipeline.config_aliases.rename_config_aliases`), the schema
+(:func:`~manyjudges.pipeline.config_aliases._rename_config_aliases`), the schema
 (:func:`manyjudges.pipeline.workflow_support.check_config_schema`, its defaults filled in), then these checks:
 every configured method can be built (:func:`check_config_methods`), and each family's section names only what
 is configured (:func:`check_config_references`, which runs each family's
@@ -20,9 +20,9 @@ from typing import Any
 from manyjudges import family_registry
 from manyjudges.core.registry import method_spec
 from manyjudges.families import families
-from manyjudges.pipeline.config_aliases import rename_config_aliases
+from manyjudges.pipeline.config_aliases import _rename_config_aliases
 from manyjudges.pipeline.job_plan import BATCH_JOB, entry_jobs
-from manyjudges.pipeline.reading_plan import check_sweep_readings
+from manyjudges.pipeline.reading_plan import _check_sweep_readings
 from manyjudges.pipeline.workflow_support import all_datasets, check_config_schema
 from manyjudges.truth.scenarios import DEFAULT_SCENARIO, scenario_options
 
@@ -58,7 +58,7 @@ def validate(config: MutableMapping[str, Any], schema: str | Path, configfiles: 
     ValueError
         On the first kind of mistake found, naming every key path of that kind (up to three).
     """
-    for renamed in rename_config_aliases(config):
+    for renamed in _rename_config_aliases(config):
         print(f"config: {renamed} (a former name, still read)", file=sys.stderr)
     given = [os.path.relpath(f) if not os.path.relpath(f).startswith("..") else str(f) for f in configfiles]
     replaced = given and not any(os.path.abspath(f) == os.path.abspath(DEFAULT_CONFIG) for f in given)
@@ -124,7 +124,7 @@ def check_orderings_config(config: Mapping[str, Any]) -> None:
     if unknown:
         raise ValueError(f"config: orderings.readings.datasets {unknown} are not under orderings.datasets; "
                          f"configured: {sorted(orderings.get('datasets') or {})}")
-    check_sweep_readings(orderings)
+    _check_sweep_readings(orderings)
 
 
 def check_consensus_config(config: Mapping[str, Any]) -> None:

@@ -28,27 +28,15 @@ import pandas as pd
 from manyjudges.core.atomic import atomic_file
 from manyjudges.io.engine.errors import ChecksumError, DataError, DownloadError
 
-__all__ = [
-    "ChecksumError",
-    "DataError",
-    "DownloadError",
-    "MIRROR_ENV",
-    "RAW_BASE_URL",
-    "fetch",
-    "mirror_path",
-    "pinned_files",
-    "pinned_table",
-    "raw_filename",
-    "upstream_url",
-]
+__all__ = ["ChecksumError", "DataError", "DownloadError", "fetch", "pinned_table"]
 
-RAW_BASE_URL = "https://raw.githubusercontent.com/"
-MIRROR_ENV = "MANYJUDGES_MIRROR"
+_RAW_BASE_URL = "https://raw.githubusercontent.com/"
+_MIRROR_ENV = "MANYJUDGES_MIRROR"
 _CHUNK = 1 << 20
 _MIRROR_HINT = (
     "no network? point the pipeline at a local mirror laid out like "
     "<owner>/<repo>/<commit>/<path>: `snakemake --config mirror=/path/to/mirror` "
-    f"or `export {MIRROR_ENV}=/path/to/mirror`"
+    f"or `export {_MIRROR_ENV}=/path/to/mirror`"
 )
 
 
@@ -83,7 +71,7 @@ def pinned_table() -> pd.DataFrame:
     return _read_pinned_table().copy()
 
 
-def pinned_files(dataset: str) -> pd.DataFrame:
+def _pinned_files(dataset: str) -> pd.DataFrame:
     """Return the pinned files of one dataset.
 
     Parameters
@@ -109,7 +97,7 @@ def pinned_files(dataset: str) -> pd.DataFrame:
     return rows
 
 
-def raw_filename(repo_path: str) -> str:
+def _raw_filename(repo_path: str) -> str:
     """Return the local file name of a pinned file: the basename of ``repo_path``.
 
     Examples
@@ -120,7 +108,7 @@ def raw_filename(repo_path: str) -> str:
     return PurePosixPath(repo_path).name
 
 
-def upstream_url(repo_path: str) -> str:
+def _upstream_url(repo_path: str) -> str:
     """Return the raw.githubusercontent.com URL of a pinned file, each segment quoted.
 
     Examples
@@ -128,12 +116,12 @@ def upstream_url(repo_path: str) -> str:
     >>> upstream_url("o/r/c/datasets/00006 - skate/a.toc")
     'https://raw.githubusercontent.com/o/r/c/datasets/00006%20-%20skate/a.toc'
     """
-    return RAW_BASE_URL + "/".join(
+    return _RAW_BASE_URL + "/".join(
         urllib.parse.quote(segment, safe="") for segment in repo_path.split("/")
     )
 
 
-def mirror_path(repo_path: str, mirror: str | os.PathLike[str]) -> Path:
+def _mirror_path(repo_path: str, mirror: str | os.PathLike[str]) -> Path:
     """Where a pinned file lies in a mirror root (unquoted, real spaces)."""
     return Path(mirror).joinpath(*repo_path.split("/"))
 
@@ -142,7 +130,7 @@ def _resolve_mirror(mirror: str | os.PathLike[str] | None) -> Path | None:
     """Return the argument if given, else ``$MANYJUDGES_MIRROR`` if set and non-empty."""
     if mirror is not None and os.fspath(mirror) != "":
         return Path(mirror)
-    from_env = os.environ.get(MIRROR_ENV, "")
+    from_env = os.environ.get(_MIRROR_ENV, "")
     return Path(from_env) if from_env else None
 
 
@@ -218,10 +206,10 @@ def fetch(
     """
     dest = Path(dest)
     root = _resolve_mirror(mirror)
-    source = str(mirror_path(repo_path, root)) if root is not None else upstream_url(repo_path)
+    source = str(_mirror_path(repo_path, root)) if root is not None else _upstream_url(repo_path)
     with atomic_file(dest, "wb") as out:
         if root is not None:
-            _copy_from_mirror(mirror_path(repo_path, root), out)
+            _copy_from_mirror(_mirror_path(repo_path, root), out)
         else:
             _download(source, out, timeout)
         out.flush()

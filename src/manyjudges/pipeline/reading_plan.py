@@ -10,8 +10,10 @@ from typing import Any
 
 from manyjudges.core.registry import method_spec
 
-__all__ = ["SWEEP_READING_PARAMETERS", "check_sweep_readings", "noise_reading", "reading_datasets",
-           "sweep_parameters", "sweep_reading_datasets", "sweep_reading_parameters", "sweep_reading_spec"]
+__all__ = [
+    "noise_reading", "reading_datasets", "sweep_parameters", "sweep_reading_datasets", "sweep_reading_parameters",
+    "sweep_reading_spec",
+]
 
 
 def sweep_parameters(section: Mapping[str, Any]) -> list[str]:
@@ -39,7 +41,7 @@ def reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
 
 
 #: what a sweep reading may change (``orderings.sweep.readings``) -> the swept parameters it changes
-SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio")}
+_SWEEP_READING_PARAMETERS = {"length_rounding": ("max_len_ratio", "min_len_ratio")}
 
 
 def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list[str]:
@@ -48,7 +50,7 @@ def sweep_reading_parameters(orderings: Mapping[str, Any], variant: str) -> list
     Those it changes (Table 3's length ratios for ``length_rounding``), in the sweep's order.
     """
     changes = orderings["sweep"]["readings"][variant]
-    changed = {parameter for key in changes for parameter in SWEEP_READING_PARAMETERS[key]}
+    changed = {parameter for key in changes for parameter in _SWEEP_READING_PARAMETERS[key]}
     return [parameter for parameter in sweep_parameters(orderings) if parameter in changed]
 
 
@@ -74,7 +76,7 @@ def sweep_reading_datasets(orderings: Mapping[str, Any]) -> list[str]:
     return list((orderings.get("readings") or {}).get("datasets") or orderings["datasets"])
 
 
-def check_sweep_readings(orderings: Mapping[str, Any]) -> None:
+def _check_sweep_readings(orderings: Mapping[str, Any]) -> None:
     """Fail before any job when a sweep reading cannot change anything the sweep computes."""
     sweep = orderings.get("sweep") or {}
     for variant, changes in (sweep.get("readings") or {}).items():
@@ -82,6 +84,6 @@ def check_sweep_readings(orderings: Mapping[str, Any]) -> None:
         if not sweep.get("noise_ratios"):
             raise ValueError(f"{where}: the sweep has no noise_ratios, so nothing would be recomputed")
         if not sweep_reading_parameters(orderings, variant):
-            wanted = sorted({p for key in changes for p in SWEEP_READING_PARAMETERS[key]})
+            wanted = sorted({p for key in changes for p in _SWEEP_READING_PARAMETERS[key]})
             raise ValueError(f"{where} changes {', '.join(changes)}, which only matters to the swept parameters "
                              f"{wanted}; orderings.sweep.parameters has none of them")

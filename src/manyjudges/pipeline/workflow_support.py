@@ -19,7 +19,7 @@ import pandas as pd
 import yaml
 
 from manyjudges.io.engine.table_text import write_table
-from manyjudges.pipeline.download import pinned_files, raw_filename
+from manyjudges.pipeline.download import _pinned_files, _raw_filename
 from manyjudges.pipeline.job_plan import (  # noqa: E402,F401 (the workflow imports job planning from here)
     BATCH_JOB,
     ed_jobs,
@@ -31,8 +31,8 @@ from manyjudges.pipeline.job_plan import (  # noqa: E402,F401 (the workflow impo
     planned_jobs,
 )
 from manyjudges.pipeline.reading_plan import (  # noqa: F401 (the workflow imports the readings' plan from here)
-    SWEEP_READING_PARAMETERS,
-    check_sweep_readings,
+    _SWEEP_READING_PARAMETERS,
+    _check_sweep_readings,
     noise_reading,
     reading_datasets,
     sweep_parameters,
@@ -80,8 +80,8 @@ def raw_files(config: Mapping[str, Any], dataset: str) -> dict[str, dict[str, st
     section allows it) or of its own name, restricted to ``files`` if given.
     """
     spec = all_datasets(config)[dataset]
-    pinned = pinned_files(spec.get("pinned", dataset))
-    table = {raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
+    pinned = _pinned_files(spec.get("pinned", dataset))
+    table = {_raw_filename(p): {"repo_path": p, "sha256": h} for p, h in zip(pinned["repo_path"], pinned["sha256"])}
     wanted = spec.get("files")
     if wanted:
         unknown = sorted(set(wanted) - set(table))

@@ -26,17 +26,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-__all__ = ["FIGURE_FORMATS", "PAPER_GID", "PDF_METADATA", "PNG_METADATA", "SVG_METADATA", "figure_bytes",
-           "paper_handle", "paper_style", "plt", "save_figure"]
+__all__ = ["figure_bytes", "paper_handle", "paper_style", "plt", "save_figure"]
 
 #: ``gid`` of every artist that shows a paper's values (so a reader of the figure object can find them)
-PAPER_GID = "paper"
+_PAPER_GID = "paper"
 
-PDF_METADATA = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
-PNG_METADATA = {"Software": None}
-SVG_METADATA = {"Date": None, "Creator": None}
+_PDF_METADATA = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+_PNG_METADATA = {"Software": None}
+_SVG_METADATA = {"Date": None, "Creator": None}
 #: the formats :func:`figure_bytes` writes, by file name suffix
-FIGURE_FORMATS = ("png", "svg", "pdf")
+_FIGURE_FORMATS = ("png", "svg", "pdf")
 
 
 def save_figure(fig: plt.Figure, paths: Sequence[str | Path]) -> None:
@@ -44,9 +43,9 @@ def save_figure(fig: plt.Figure, paths: Sequence[str | Path]) -> None:
     for path in paths:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         if str(path).endswith(".pdf"):
-            fig.savefig(path, metadata=PDF_METADATA)
+            fig.savefig(path, metadata=_PDF_METADATA)
         else:
-            fig.savefig(path, dpi=150, metadata=dict(PNG_METADATA))
+            fig.savefig(path, dpi=150, metadata=dict(_PNG_METADATA))
     plt.close(fig)
 
 
@@ -57,7 +56,7 @@ def paper_style(color: str | tuple, line: bool = True) -> dict:
     :func:`paper_handle`).
     """
     return {"color": color, "linestyle": "--" if line else "none", "linewidth": 1, "marker": "o",
-            "markerfacecolor": "none", "markeredgecolor": color, "markersize": 6, "gid": PAPER_GID,
+            "markerfacecolor": "none", "markeredgecolor": color, "markersize": 6, "gid": _PAPER_GID,
             "label": "_paper"}
 
 
@@ -74,9 +73,9 @@ def figure_bytes(fig: plt.Figure, fmt: str, close: bool = True) -> bytes:
     """
     from io import BytesIO
 
-    if fmt not in FIGURE_FORMATS:
-        raise ValueError(f"a figure is written as {', '.join(FIGURE_FORMATS)}, not {fmt!r}")
-    metadata = {"png": PNG_METADATA, "svg": SVG_METADATA, "pdf": PDF_METADATA}[fmt]
+    if fmt not in _FIGURE_FORMATS:
+        raise ValueError(f"a figure is written as {', '.join(_FIGURE_FORMATS)}, not {fmt!r}")
+    metadata = {"png": _PNG_METADATA, "svg": _SVG_METADATA, "pdf": _PDF_METADATA}[fmt]
     buffer = BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "manyjudges", "svg.fonttype": "none"}):
         fig.savefig(buffer, format=fmt, dpi=150, metadata=dict(metadata))

@@ -10,30 +10,31 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["USER_SOURCES", "is_missing", "fmt", "signed", "cell", "data_kind", "dataset_heading", "diff_cell",
-           "comparison_data",
-           "as_float", "as_int", "interval_decimals", "column_decimals", "fixed", "MAX_DECIMALS"]
+__all__ = [
+    "fmt", "signed", "cell", "data_kind", "dataset_heading", "diff_cell", "comparison_data", "as_float", "as_int",
+    "fixed",
+]
 
-#: the most decimals :func:`interval_decimals` and :func:`column_decimals` give
-MAX_DECIMALS = 12
+#: the most decimals :func:`_interval_decimals` and :func:`_column_decimals` give
+_MAX_DECIMALS = 12
 
 #: config sources whose data the user supplies (a table of their own)
-USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
+_USER_SOURCES = ("table", "preferences_table", "ratings_table", "verdicts_table")
 
 
-def is_missing(x: Any) -> bool:
+def _is_missing(x: Any) -> bool:
     """Return True for None and float NaN (the values a report prints as missing)."""
     return x is None or (isinstance(x, float) and bool(np.isnan(x)))
 
 
 def fmt(x: Any, digits: int = 3, missing: str = "n/a") -> str:
     """``x`` with ``digits`` decimals; ``missing`` for None or NaN."""
-    return missing if is_missing(x) else f"{x:.{digits}f}"
+    return missing if _is_missing(x) else f"{x:.{digits}f}"
 
 
 def signed(x: Any, digits: int = 3, missing: str = "n/a") -> str:
     """``x`` with an explicit sign and ``digits`` decimals (a difference); ``missing`` for None or NaN."""
-    return missing if is_missing(x) else f"{x:+.{digits}f}"
+    return missing if _is_missing(x) else f"{x:+.{digits}f}"
 
 
 def cell(ours: Any, paper: Any, digits: int = 3) -> str:
@@ -41,7 +42,7 @@ def cell(ours: Any, paper: Any, digits: int = 3) -> str:
 
     ``- (paper)`` when ours is missing, empty when both are.
     """
-    if is_missing(ours):
+    if _is_missing(ours):
         return "" if paper is None else f"- ({fmt(paper, digits, missing='')})"
     return fmt(ours, digits, missing="") + ("" if paper is None else f" ({fmt(paper, digits, missing='')})")
 
@@ -56,7 +57,7 @@ def data_kind(source: str | None) -> str:
     """How a report labels a dataset by its config ``source``: simulated, the user's own, or public."""
     if source == "simulate":
         return "**simulated**"
-    return "your own data" if source in USER_SOURCES else "real public data"
+    return "your own data" if source in _USER_SOURCES else "real public data"
 
 
 def dataset_heading(name: str, spec: Mapping[str, Any], notes: Mapping[str, str] | None = None,
@@ -84,7 +85,7 @@ def comparison_data(source: str | None, paper_sources: tuple[str, ...] = ()) -> 
         return "paper's own data"
     if source == "simulate":
         return "simulated"
-    return "real stand-in (your own data)" if source in USER_SOURCES else "real stand-in"
+    return "real stand-in (your own data)" if source in _USER_SOURCES else "real stand-in"
 
 
 def as_float(value: Any) -> float:
@@ -103,35 +104,35 @@ def _leading_place(x: np.ndarray) -> np.ndarray:
         return np.floor(np.log10(np.abs(x)))
 
 
-def interval_decimals(width: np.ndarray) -> np.ndarray:
+def _interval_decimals(width: np.ndarray) -> np.ndarray:
     """Decimals to print a value and its interval with: the place of the width's leading digit, plus one.
 
-    ``1 - floor(log10 width)``, at least 0 and at most :data:`MAX_DECIMALS`: a width of 0.234 gives 2
+    ``1 - floor(log10 width)``, at least 0 and at most :data:`_MAX_DECIMALS`: a width of 0.234 gives 2
     decimals, 2.3 gives 1, 23.4 (Elo points) gives 0. -1 (the caller's fallback) where the width is
     not finite and > 0 (no interval, or one of width 0).
     """
     width = np.asarray(width, dtype=float)
     ok = np.isfinite(width) & (width > 0)
     places = np.where(ok, 1.0 - _leading_place(np.where(ok, width, 1.0)), -1.0)
-    return np.where(ok, np.clip(places, 0, MAX_DECIMALS), -1).astype(int)
+    return np.where(ok, np.clip(places, 0, _MAX_DECIMALS), -1).astype(int)
 
 
-def column_decimals(values: np.ndarray) -> int:
+def _column_decimals(values: np.ndarray) -> int:
     """Decimals that give the column's largest |value| three significant digits: ``2 - floor(log10 max|x|)``.
 
-    At least 0 and at most :data:`MAX_DECIMALS` (2.34 -> 2, 0.523 -> 3, 234 -> 0); 0 for a column of
+    At least 0 and at most :data:`_MAX_DECIMALS` (2.34 -> 2, 0.523 -> 3, 234 -> 0); 0 for a column of
     zeros or missing values.
     """
     values = np.asarray(values, dtype=float)
     finite = np.abs(values[np.isfinite(values)])
     if not len(finite) or finite.max() == 0:
         return 0
-    return int(np.clip(2.0 - _leading_place(np.array([finite.max()]))[0], 0, MAX_DECIMALS))
+    return int(np.clip(2.0 - _leading_place(np.array([finite.max()]))[0], 0, _MAX_DECIMALS))
 
 
 def fixed(x: float, decimals: int, missing: str = "") -> str:
     """``x`` with ``decimals`` decimals, a rounded -0 printed as 0; ``missing`` for NaN."""
-    if is_missing(x) or not np.isfinite(x):
-        return missing if is_missing(x) else str(x)
+    if _is_missing(x) or not np.isfinite(x):
+        return missing if _is_missing(x) else str(x)
     text = f"{x:.{decimals}f}"
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text

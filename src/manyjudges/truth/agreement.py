@@ -22,10 +22,10 @@ from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.core.coincidences import alpha_from_coincidences
 from manyjudges.core.coincidences import coincidence_matrix as coincidences_of_units
 
-__all__ = ["ALPHA_LEVELS", "coincidence_matrix", "krippendorff_alpha", "summarise_labels"]
+__all__ = ["coincidence_matrix", "summarise_labels"]
 
-#: the levels of measurement of :func:`krippendorff_alpha`
-ALPHA_LEVELS = ("nominal", "ordinal", "interval")
+#: the levels of measurement of :func:`_krippendorff_alpha`
+_ALPHA_LEVELS = ("nominal", "ordinal", "interval")
 
 
 def coincidence_matrix(labels: CrowdLabels | pd.DataFrame) -> np.ndarray:
@@ -57,7 +57,7 @@ def _squared_differences(level: str, totals: np.ndarray, classes: np.ndarray) ->
     return (between - (totals[:, None] + totals[None, :]) / 2.0) ** 2
 
 
-def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal") -> float:
+def _krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal") -> float:
     """Krippendorff's alpha of the judges' labels.
 
     Parameters
@@ -73,8 +73,8 @@ def krippendorff_alpha(labels: CrowdLabels | pd.DataFrame, level: str = "nominal
         alpha, 1 for perfect agreement, 0 for agreement at chance; NaN when it is undefined
         (fewer than two pairable values, or every pairable value in one class).
     """
-    if level not in ALPHA_LEVELS:
-        raise ValueError(f"level must be one of {', '.join(ALPHA_LEVELS)}, got {level!r}")
+    if level not in _ALPHA_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(_ALPHA_LEVELS)}, got {level!r}")
     data = as_crowd_labels(labels)
     coincidences = coincidence_matrix(data)
     return alpha_from_coincidences(coincidences, _squared_differences(level, coincidences.sum(axis=1), data.classes))
@@ -102,7 +102,7 @@ def summarise_labels(labels: CrowdLabels | pd.DataFrame, ordinal: bool = False) 
         the classes say so), ``pairable_items`` (items with two labels or more);
         ``labels_per_item_{mean,median,min,max}``, ``judges_per_item_{mean,median,min,max}``
         (distinct judges), ``labels_per_judge_{mean,median,min,max}``; ``alpha_nominal``
-        and, if ``ordinal``, ``alpha_ordinal`` (:func:`krippendorff_alpha`).
+        and, if ``ordinal``, ``alpha_ordinal`` (:func:`_krippendorff_alpha`).
     """
     data = as_crowd_labels(labels)
     per_item = np.bincount(data.item, minlength=data.n_items)
@@ -118,8 +118,8 @@ def summarise_labels(labels: CrowdLabels | pd.DataFrame, ordinal: bool = False) 
         **_spread(per_item, "labels_per_item"),
         **_spread(judges_per_item, "judges_per_item"),
         **_spread(per_judge, "labels_per_judge"),
-        "alpha_nominal": krippendorff_alpha(data, "nominal"),
+        "alpha_nominal": _krippendorff_alpha(data, "nominal"),
     }
     if ordinal:
-        summary["alpha_ordinal"] = krippendorff_alpha(data, "ordinal")
+        summary["alpha_ordinal"] = _krippendorff_alpha(data, "ordinal")
     return summary

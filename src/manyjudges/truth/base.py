@@ -49,16 +49,16 @@ from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Constraint, Interval, Options
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.truth.confidence import Confidence, fit_confidence
-from manyjudges.truth.heldout import fold_split, held_out, label_folds
+from manyjudges.truth.heldout import _fold_split, _label_folds, held_out
 
-__all__ = ["CALIBRATIONS", "TruthEstimator", "TruthFit", "row_argmax"]
+__all__ = ["TruthEstimator", "TruthFit"]
 
 
 #: the values of a method's ``calibrate`` parameter besides None
-CALIBRATIONS = ("tempering",)
+_CALIBRATIONS = ("tempering",)
 
 
-def row_argmax(scores: np.ndarray) -> np.ndarray:
+def _row_argmax(scores: np.ndarray) -> np.ndarray:
     """(n,) the column of each row's largest value of ``scores`` (n, K), the lowest column on exact ties.
 
     ``np.argmax(scores, axis=1)``'s result on rows without NaN, computed as K column passes: numpy
@@ -131,7 +131,7 @@ class TruthEstimator(Estimator):
     gold_use: str | None = None
     #: see the module docstring; subclasses take it as a constructor parameter
     calibrate: str | None = None
-    _parameter_constraints = {"calibrate": [Options(CALIBRATIONS), None]}
+    _parameter_constraints = {"calibrate": [Options(_CALIBRATIONS), None]}
 
     def posteriors_on(self, data: CrowdLabels, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(n_items, K) the posteriors of a fit on coded labels, without calibration.
@@ -163,7 +163,7 @@ class TruthEstimator(Estimator):
                               "left out", DataWarning, stacklevel=2)
             known = (items, codes)
         result, proba = self._fit_with_gold(data, known)
-        chosen = row_argmax(proba) if result.labels is None else np.array(result.labels, copy=True)
+        chosen = _row_argmax(proba) if result.labels is None else np.array(result.labels, copy=True)
         self.gold_ = None
         if known is not None:
             chosen[known[0]] = known[1]
@@ -234,7 +234,7 @@ class TruthEstimator(Estimator):
         They are fitted on fits of this method (uncalibrated) without each fold of labels.
         """
         method = type(self)(**{**self.get_params(), "calibrate": None})
-        return fit_confidence(held_out(method.posteriors_on, data, fold_split(data, label_folds(data), known)))
+        return fit_confidence(held_out(method.posteriors_on, data, _fold_split(data, _label_folds(data), known)))
 
     def fit_predict(self, labels: pd.DataFrame | CrowdLabels, **kwargs) -> pd.Series:
         """Return ``fit(labels, **kwargs).labels_``: a Series of classes indexed by item.

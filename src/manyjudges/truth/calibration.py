@@ -18,13 +18,13 @@ import pyarrow.compute as pc
 
 from manyjudges.core.coded_labels import as_text, id_positions
 
-__all__ = ["auroc", "calibration_scores", "expected_calibration_error", "mid_ranks", "same_class"]
+__all__ = ["auroc", "mid_ranks"]
 
 #: equal-width bins of the top-class probability for the expected calibration error
 ECE_BINS = 10
 
 
-def expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, n_bins: int = ECE_BINS) -> float:
+def _expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, n_bins: int = ECE_BINS) -> float:
     """sum_b (n_b / n) |mean(correct in b) - mean(confidence in b)| over ``n_bins`` equal-width bins."""
     confidence = np.asarray(confidence, dtype=float)
     correct = np.asarray(correct, dtype=float)
@@ -61,7 +61,7 @@ def auroc(score: np.ndarray, positive: np.ndarray) -> float:
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
-def calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFrame | None,
+def _calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFrame | None,
                        position: np.ndarray | None = None) -> tuple[float, float]:
     """(ECE, AUROC) of a fitted method's posteriors (``proba_``, ``labels_``) on the items of ``truth``.
 
@@ -77,11 +77,11 @@ def calibration_scores(proba: pd.DataFrame, labels: pd.Series, truth: pd.DataFra
     chosen_class, classes = pd.factorize(labels.to_numpy()[chosen], sort=False)
     columns = id_positions(proba.columns, classes)[chosen_class]
     confidence = values[chosen, columns]
-    right = same_class(labels.to_numpy()[chosen], truth["truth"].to_numpy()[position >= 0])
-    return expected_calibration_error(confidence, right), auroc(confidence, right)
+    right = _same_class(labels.to_numpy()[chosen], truth["truth"].to_numpy()[position >= 0])
+    return _expected_calibration_error(confidence, right), auroc(confidence, right)
 
 
-def same_class(predicted: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def _same_class(predicted: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """Return whether each predicted class is the expected one, compared as text (a code 1 equals "1").
 
     Integers are compared as they are (the same answer as their text, without making it).

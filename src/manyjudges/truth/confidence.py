@@ -17,11 +17,11 @@ Dawid-Skene panel whose exact posteriors need none, doubling the calibration err
 
 **The temperature** beta maximises the mean log probability of evidence the fits did not see
 (:func:`fit_confidence`): the labels withheld from fits without each fold
-(:class:`~manyjudges.truth.heldout.HeldOut`: P(label c) = sum_t C[i, t] pi[w, t, c]), and, when
+(:class:`~manyjudges.truth.heldout._HeldOut`: P(label c) = sum_t C[i, t] pi[w, t, c]), and, when
 gold items are given, each withheld gold answer (a label from a judge who is always right). With
 the floor the predictive probability is (1 - K f) P_beta + f sum_t pi[t]; the search is a bounded
 scalar search of log beta in [log 0.02, log 5] (a single method's ``calibrate="tempering"``: vote
-shares understate how sure a majority is) or in [log 0.02, 0] (:data:`SOFTENING`, ``Auto``'s), kept only
+shares understate how sure a majority is) or in [log 0.02, 0] (:data:`_SOFTENING`, ``Auto``'s), kept only
 where it beats beta = 1. ``Auto`` softens, never sharpens: withheld labels reward posteriors as
 sure as the judges agree, and judges that share their errors agree more than they are right; on the development pool a
 temperature allowed up to 5 raised the mean calibration error (0.199 -> 0.208 under one accuracy
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from manyjudges.truth.heldout import BETA_RANGE, HeldOut, log_score, temper
+from manyjudges.truth.heldout import BETA_RANGE, _HeldOut, log_score, temper
 
-__all__ = ["SOFTENING", "Confidence", "fit_confidence", "least_floor"]
+__all__ = ["Confidence", "fit_confidence"]
 
 #: ``Auto``'s range of beta: softening only (a sharpened mixture was worse calibrated on the development pool)
-SOFTENING = (0.02, 1.0)
+_SOFTENING = (0.02, 1.0)
 
 
 @dataclass(frozen=True)
@@ -56,26 +56,26 @@ class Confidence:
         return (1.0 - k * self.floor) * t + self.floor
 
 
-def least_floor(n_evidence: int) -> float:
+def _least_floor(n_evidence: int) -> float:
     """f_min = 1 / (n + 2): the smallest error rate ``n_evidence`` withheld labels can vouch for."""
     return 1.0 / (max(int(n_evidence), 0) + 2)
 
 
-def _log_score(held: HeldOut, spread: np.ndarray, beta: float, floor: float, k: int) -> float:
+def _log_score(held: _HeldOut, spread: np.ndarray, beta: float, floor: float, k: int) -> float:
     """Mean log of (1 - K f) P_beta + f sum_t pi[t] over the withheld labels."""
     return log_score((1.0 - k * floor) * held.probabilities(beta) + floor * spread)
 
 
-def fit_confidence(held: HeldOut, floor: float | None = None, beta_range: tuple[float, float] = BETA_RANGE
+def fit_confidence(held: _HeldOut, floor: float | None = None, beta_range: tuple[float, float] = BETA_RANGE
                    ) -> Confidence:
-    """Fit beta in ``beta_range`` on ``held`` under the floor ``floor`` (default :func:`least_floor` of its rows).
+    """Fit beta in ``beta_range`` on ``held`` under the floor ``floor`` (default :func:`_least_floor` of its rows).
 
     Module docstring; without withheld evidence: beta = 1.
     """
     from scipy.optimize import minimize_scalar  # imported when a fit calibrates (scipy's optimisers load slowly)
 
     n, k = held.said.shape
-    floor = min(least_floor(n) if floor is None else float(floor), 0.5 / k)
+    floor = min(_least_floor(n) if floor is None else float(floor), 0.5 / k)
     if n == 0:
         return Confidence(1.0, floor)
     spread = held.said.sum(axis=1)

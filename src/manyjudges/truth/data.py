@@ -23,7 +23,7 @@ from manyjudges.io.sources.snow2008 import parse_snow2008, snow2008_gold
 from manyjudges.io.sources.trec_rf10 import trec_rf10_labels
 from manyjudges.io.sources.truth_benchmark import parse_truth_benchmark
 from manyjudges.io.tables.labels import read_labels, read_truth
-from manyjudges.truth.scenarios import DEFAULT_SCENARIO, SCENARIOS, scenario_options
+from manyjudges.truth.scenarios import _SCENARIOS, DEFAULT_SCENARIO, scenario_options
 from manyjudges.truth.simulate import simulate_labels
 
 _log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def _source_tables(name: str, spec: Mapping[str, Any], files: Sequence[str | os.
         scenario = spec.get("scenario", DEFAULT_SCENARIO)
         options = scenario_options(scenario, spec)  # an unknown scenario, another one's option: a ValueError
         if scenario != DEFAULT_SCENARIO:
-            return SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
+            return _SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
         options = {k: spec[k] for k in SIMULATION_OPTIONS if k in spec}
         labels, truth, _ = simulate_labels(rng_for(seed, "truth", name), **options)
         return labels, truth

@@ -3,12 +3,12 @@
 The criterion that ``Auto`` chooses by and that posterior tempering is fitted on, computed from the
 labels alone (never a truth):
 
-- **Folds over labels** (:func:`label_folds`). Each item's labels are put in a seeded random order
+- **Folds over labels** (:func:`_label_folds`). Each item's labels are put in a seeded random order
   and dealt round the ``n_folds`` folds from a seeded random start, so an item's labels fall in
   different folds and every fit keeps at least one label of every item with two or more; items
   with a single label are never withheld (fold -1). The order comes from the coded item and judge
   (ids in natural order), so the folds do not depend on the table's row order.
-- **The judge model of a fit** (:func:`judge_confusions`): one Dawid-Skene M-step on the fit's
+- **The judge model of a fit** (:func:`_judge_confusions`): one Dawid-Skene M-step on the fit's
   posteriors T over the labels it saw, each judge's counts shrunk towards the pooled confusion
   (a Dirichlet prior of total weight ``strength`` per row, centred on the panel's):
 
@@ -16,18 +16,18 @@ labels alone (never a truth):
       n[w, t, c] = sum_{e: judge_e = w, label_e = c} T[item_e, t],   P[t, c] ∝ sum_w n[w, t, c].
 
   The same model judges every method, so methods are compared by their posteriors alone. Two
-  coarser judge models (:func:`judge_model_confusions`) cannot explain a judge's bias towards a
+  coarser judge models (:func:`_judge_model_confusions`) cannot explain a judge's bias towards a
   class: ``one_coin``, each judge's expected accuracy a_w = (sum_{e of w} T[i_e, y_e] + A) /
   (n_w + 1) with errors spread evenly, and ``pooled``, one accuracy A = mean_e T[i_e, y_e] for all,
   both held at 1/K or above.
 - **Predictive probability** of a withheld label (item i, judge w, class c):
   P(c) = sum_t T_beta[i, t] pi[w, t, c] (:func:`predictive`), where T_beta[i, t] ∝ T[i, t]^beta
   is the posterior tempered by beta (:func:`temper`; beta < 1 softens it, beta = 1 leaves it).
-- **Tempering** (:func:`fit_tempering`): the beta that maximises the mean log predictive
+- **Tempering** (:func:`_fit_tempering`): the beta that maximises the mean log predictive
   probability of the withheld labels (bounded scalar search of log beta in [log 0.02, log 5]):
   the posteriors are made as confident as they prove to be on labels they did not see (Guo et al.
   2017's temperature scaling, fitted on withheld labels instead of a validation truth).
-- **Stacking** (:func:`stacking_weights`): weights w on the simplex maximising
+- **Stacking** (:func:`_stacking_weights`): weights w on the simplex maximising
   sum_e log sum_m w_m P_m(e) over the withheld labels, the stacking of predictive distributions of
   Yao, Vehtari, Simpson and Gelman (2018, Bayesian Analysis 13(3), eq. 4), by SLSQP.
 """
@@ -42,16 +42,16 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
 
-__all__ = ["DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "FoldSplit", "HeldOut", "Known", "fit_tempering",
-           "fold_posteriors", "fold_split", "held_out", "held_out_from", "label_folds", "log_score", "predictive",
-           "split_without_gold", "stacking_weights", "subset", "temper", "judge_accuracies", "judge_confusions",
-           "judge_model_confusions"]
+__all__ = [
+    "DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "Known", "held_out", "log_score", "predictive", "subset",
+    "temper",
+]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
 DEFAULT_FOLDS = 5
 #: the pooled confusion's weight in each judge's confusion row (pseudo-labels)
 JUDGE_PRIOR = 1.0
-#: how a withheld label is predicted from a fit's posteriors (:func:`judge_model_confusions`)
+#: how a withheld label is predicted from a fit's posteriors (:func:`_judge_model_confusions`)
 JUDGE_MODELS = ("confusion", "one_coin", "pooled")
 #: the tempering search's range of beta
 BETA_RANGE = (0.02, 5.0)
@@ -59,7 +59,7 @@ BETA_RANGE = (0.02, 5.0)
 FLOOR = 1e-300
 
 
-def label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) -> np.ndarray:
+def _label_folds(data: CrowdLabels, n_folds: int = DEFAULT_FOLDS, seed: int = 0) -> np.ndarray:
     """(n_labels,) fold 0..n_folds-1 of each label, -1 for the labels of items with a single label."""
     rng = rng_for(seed, "truth", "label folds")
     item_key = rng.random(data.n_items)
@@ -82,7 +82,7 @@ def subset(data: CrowdLabels, keep: np.ndarray) -> CrowdLabels:
                        judges=data.judges, classes=data.classes)
 
 
-def judge_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
+def _judge_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
     """(n_judges, K, K) pi[w, t, c]: the M-step on ``posteriors`` (n_items, K), shrunk towards the pooled confusion."""
     k, n_judges = data.n_classes, data.n_judges
     # cell (w, t, c) of label e: posterior T[item_e, t] at ((w_e K + t) K + c_e), summed by one bincount
@@ -94,7 +94,7 @@ def judge_confusions(data: CrowdLabels, posteriors: np.ndarray, strength: float 
     return (counts + strength * pooled) / (counts.sum(axis=2, keepdims=True) + strength)
 
 
-def judge_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR
+def _judge_accuracies(data: CrowdLabels, posteriors: np.ndarray, strength: float = JUDGE_PRIOR
                       ) -> tuple[np.ndarray, float]:
     """((n_judges,) a_w, A): each judge's expected accuracy under ``posteriors``, shrunk towards the pooled one.
 
@@ -116,14 +116,14 @@ def _coins(accuracy: np.ndarray, k: int) -> np.ndarray:
     return a * eye + (1.0 - a) / (k - 1) * (1.0 - eye)
 
 
-def judge_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
+def _judge_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str = "confusion") -> np.ndarray:
     """(n_judges, K, K) the judge model by which withheld labels are predicted from a fit's posteriors.
 
     One of:
 
-    - ``"confusion"``: each judge's confusion matrix (:func:`judge_confusions`): it explains a judge's
+    - ``"confusion"``: each judge's confusion matrix (:func:`_judge_confusions`): it explains a judge's
       bias towards a class as well as its skill;
-    - ``"one_coin"``: each judge's accuracy a_w (:func:`judge_accuracies`), errors spread evenly: no
+    - ``"one_coin"``: each judge's accuracy a_w (:func:`_judge_accuracies`), errors spread evenly: no
       judge's bias can be explained, only how often it agrees with the posteriors' class;
     - ``"pooled"``: one accuracy A for every judge.
 
@@ -131,8 +131,8 @@ def judge_model_confusions(data: CrowdLabels, posteriors: np.ndarray, model: str
     the withheld labels badly.
     """
     if model == "confusion":
-        return judge_confusions(data, posteriors)
-    accuracy, pooled = judge_accuracies(data, posteriors)
+        return _judge_confusions(data, posteriors)
+    accuracy, pooled = _judge_accuracies(data, posteriors)
     if model == "one_coin":
         return _coins(accuracy, data.n_classes)
     if model == "pooled":
@@ -162,7 +162,7 @@ def log_score(probabilities: np.ndarray) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class HeldOut:
+class _HeldOut:
     """What a method's fits on the folds predict of the labels each fit did not see."""
 
     #: (n, K) the fit's posterior of each withheld label's item
@@ -192,7 +192,7 @@ Known = tuple[np.ndarray, np.ndarray]
 
 
 @dataclass(frozen=True, eq=False)
-class FoldSplit:
+class _FoldSplit:
     """Each fold's withheld labels and gold answers, and what its fit is given.
 
     Made once and shared by every method fitted on the folds.
@@ -210,8 +210,8 @@ class FoldSplit:
     gold_withheld: tuple[Known, ...]
 
 
-def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> FoldSplit:
-    """Return the :class:`FoldSplit` of ``folds`` (from :func:`label_folds`) on ``data``.
+def _fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> _FoldSplit:
+    """Return the :class:`_FoldSplit` of ``folds`` (from :func:`_label_folds`) on ``data``.
 
     Gold items ``known`` (item codes, class codes) are dealt round the same folds in a seeded random order of
     their items, so each fold's fit is given the gold of the other folds.
@@ -235,17 +235,18 @@ def fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None,
         seen.append(subset(data, ~out))
         given.append(None if known is None else (gold_items[~gold_here], gold_classes[~gold_here]))
         gold_out.append((gold_items[gold_here], gold_classes[gold_here]))
-    return FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
+    return _FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
 
 
-def split_without_gold(split: FoldSplit) -> FoldSplit:
+def _split_without_gold(split: _FoldSplit) -> _FoldSplit:
     """``split`` with no gold given to any fit nor withheld by any fold: the same folds of labels."""
     empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    return FoldSplit(split.folds, split.withheld, split.seen, tuple(None for _ in split.known),
+    return _FoldSplit(split.folds, split.withheld, split.seen, tuple(None for _ in split.known),
                      tuple(empty for _ in split.gold_withheld))
 
 
-def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], split: FoldSplit) -> tuple[np.ndarray, ...]:
+def _fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray],
+                     split: _FoldSplit) -> tuple[np.ndarray, ...]:
     """Fit each fold without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each).
 
     Each fit is given the labels and gold items the fold leaves in.
@@ -254,39 +255,39 @@ def fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray], spli
 
 
 def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
-             folds: np.ndarray | FoldSplit, judge_model: str = "confusion") -> HeldOut:
+             folds: np.ndarray | _FoldSplit, judge_model: str = "confusion") -> _HeldOut:
     """Fit without each fold; return the withheld labels' posteriors and judge columns, then the gold's.
 
     Each fit is ``fit(labels, known) -> posteriors`` on the labels and gold items the fold leaves in. Returned:
     the withheld labels' posteriors and judge columns, in label order, then each withheld
     gold item's posterior and the one-hot of its class (a label from a judge who is always right).
-    ``folds``: from :func:`label_folds`, or their :func:`fold_split` (with gold, or shared by several
+    ``folds``: from :func:`_label_folds`, or their :func:`_fold_split` (with gold, or shared by several
     methods). ``judge_model``: how a withheld label is predicted from the posteriors (:func:`judge_model`).
     """
-    split = folds if isinstance(folds, FoldSplit) else fold_split(data, folds)
-    return held_out_from(fold_posteriors(fit, split), data, split, judge_model)
+    split = folds if isinstance(folds, _FoldSplit) else _fold_split(data, folds)
+    return _held_out_from(_fold_posteriors(fit, split), data, split, judge_model)
 
 
-def held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: FoldSplit,
-                  judge_model: str = "confusion") -> HeldOut:
-    """:func:`held_out` from the folds' fitted posteriors (:func:`fold_posteriors`), already computed."""
+def _held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: _FoldSplit,
+                  judge_model: str = "confusion") -> _HeldOut:
+    """:func:`held_out` from the folds' fitted posteriors (:func:`_fold_posteriors`), already computed."""
     k = data.n_classes
     posteriors = np.zeros((data.n_labels, k))
     said = np.zeros((data.n_labels, k))
     gold_posteriors, gold_said = [np.zeros((0, k))], [np.zeros((0, k))]
     for fitted, out, seen, (gold_items, gold_classes) in zip(posteriors_by_fold, split.withheld, split.seen,
                                                              split.gold_withheld):
-        confusion = judge_model_confusions(seen, fitted, judge_model)
+        confusion = _judge_model_confusions(seen, fitted, judge_model)
         posteriors[out] = fitted[data.item[out]]
         said[out] = confusion[data.judge[out], :, data.label[out]]
         gold_posteriors.append(fitted[gold_items])
         gold_said.append(np.eye(k)[gold_classes])
     withheld = split.folds >= 0
-    return HeldOut(np.concatenate([posteriors[withheld], *gold_posteriors]),
+    return _HeldOut(np.concatenate([posteriors[withheld], *gold_posteriors]),
                    np.concatenate([said[withheld], *gold_said]))
 
 
-def fit_tempering(held: HeldOut) -> float:
+def _fit_tempering(held: _HeldOut) -> float:
     """Fit the beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
     if len(held.said) == 0:
         return 1.0
@@ -300,7 +301,7 @@ def fit_tempering(held: HeldOut) -> float:
     return beta if log_score(held.probabilities(beta)) > log_score(held.probabilities(1.0)) else 1.0
 
 
-def stacking_weights(probabilities: np.ndarray) -> np.ndarray:
+def _stacking_weights(probabilities: np.ndarray) -> np.ndarray:
     """(M,) simplex weights maximising mean_e log sum_m w_m P[m, e] over withheld labels e (P: (M, n)).
 
     A concave maximisation over the simplex, solved by SLSQP from equal weights with the exact gradient

@@ -21,10 +21,10 @@ from manyjudges.reporting.paper_values import paper_values
 from manyjudges.reporting.scoreboard import CELL_COLUMNS
 from manyjudges.reporting.section import ReportSection
 
-__all__ = ["PAPERS", "published_accuracy", "report_section", "truth_comparisons", "truth_markdown"]
+__all__ = ["published_accuracy", "report_section"]
 
 #: the papers whose accuracies are compared, and how the report names them
-PAPERS = {"li2019": "Li, Rubinstein, Cohn (ICML 2019), released notebooks",
+_PAPERS = {"li2019": "Li, Rubinstein, Cohn (ICML 2019), released notebooks",
           "ustalov2024": "Ustalov, Pavlichenko, Tseitlin (JOSS 2024), crowd-kit"}
 #: the method the published best is (the strongest published method on these sets)
 REFERENCE = ("li2019", "ebcc")
@@ -36,7 +36,7 @@ def published_accuracy(paper: pd.DataFrame, dataset: str) -> pd.DataFrame:
     """``paper, method, accuracy`` of every published accuracy on ``dataset`` (empty when none)."""
     if "dataset" not in paper:
         return pd.DataFrame(columns=["paper", "method", "accuracy"])
-    rows = paper[paper["paper"].isin(list(PAPERS)) & (paper["table"] == "accuracy") & (paper["dataset"] == dataset)]
+    rows = paper[paper["paper"].isin(list(_PAPERS)) & (paper["table"] == "accuracy") & (paper["dataset"] == dataset)]
     return pd.DataFrame({"paper": rows["paper"].to_numpy(), "method": rows["method"].to_numpy(),
                          "accuracy": rows["paper_value"].astype(float).to_numpy()})
 
@@ -45,14 +45,14 @@ def _method(methods: Mapping[str, Any], name: str) -> str:
     return ((methods.get(name) or {}).get("method")) or name
 
 
-def truth_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _truth_comparisons(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                       methods: Mapping[str, Any], paper: pd.DataFrame) -> pd.DataFrame:
     """Every (dataset, method) accuracy with a published value for the same method (long, :data:`CELL_COLUMNS`)."""
     frames = []
     for name, files in results.items():
         acc = pd.read_csv(files["accuracy"], sep="\t")
         published = published_accuracy(paper, name)
-        for source_paper in PAPERS:
+        for source_paper in _PAPERS:
             ref = published[published["paper"] == source_paper].set_index("method")["accuracy"]
             rows = [(row.method, as_float(row.accuracy), float(ref[_method(methods, str(row.method))]))
                     for row in acc.itertuples(index=False) if _method(methods, str(row.method)) in ref.index]
@@ -78,7 +78,7 @@ def _summary_line(summary: pd.DataFrame) -> str:
     return text + "."
 
 
-def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
+def _truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Mapping[str, Mapping[str, Any]],
                    methods: Mapping[str, Any], paper: pd.DataFrame) -> str:
     """Render the section: per dataset its summary and a table method | ours | seconds | published.
 
@@ -86,7 +86,7 @@ def truth_markdown(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
     """
     parts = ["## Truth inference: one class per item from crowd labels\n",
              "Accuracy = the share of the items with a truth whose inferred class equals it. Published accuracies: "
-             + "; ".join(f"`{k}` = {v}" for k, v in PAPERS.items())
+             + "; ".join(f"`{k}` = {v}" for k, v in _PAPERS.items())
              + " (`docs/methods.md`, truth inference). Seconds are one fit, measured in this run.\n"]
     best_rows = []
     for name, files in results.items():
@@ -131,11 +131,11 @@ def report_section(results: Mapping[str, Mapping[str, str | Path]], datasets: Ma
                    methods: Mapping[str, Any] | None) -> ReportSection:
     """Return the truth-inference part of the report: the section and its cells of ``results``.
 
-    The section is :func:`truth_markdown`, the cells :func:`truth_comparisons`, of ``results``
+    The section is :func:`_truth_markdown`, the cells :func:`_truth_comparisons`, of ``results``
     ({dataset: {"accuracy": path, "summary": path}}), none without results. No readings.
     """
     if not results:
         return ReportSection("truth", "", pd.DataFrame(columns=CELL_COLUMNS))
     published = paper_values()
-    return ReportSection("truth", truth_markdown(results, datasets or {}, methods or {}, published),
-                         truth_comparisons(results, datasets or {}, methods or {}, published))
+    return ReportSection("truth", _truth_markdown(results, datasets or {}, methods or {}, published),
+                         _truth_comparisons(results, datasets or {}, methods or {}, published))

@@ -13,7 +13,7 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, id_positions
 from manyjudges.truth.base import TruthEstimator
-from manyjudges.truth.calibration import calibration_scores, same_class
+from manyjudges.truth.calibration import _calibration_scores, _same_class
 
 __all__ = ["accuracy", "fit_method", "judges_table", "labels_table", "truth_scores", "without_gold"]
 
@@ -33,21 +33,21 @@ def accuracy(labels: pd.Series, truth: pd.DataFrame | None, position: np.ndarray
     if (position < 0).any():
         missing = truth["item"].iloc[int(np.flatnonzero(position < 0)[0])]
         raise ValueError(f"truth item {missing!r} has no inferred label (it has no labels)")
-    same = same_class(labels.to_numpy()[position], truth["truth"].to_numpy())
+    same = _same_class(labels.to_numpy()[position], truth["truth"].to_numpy())
     return float(np.mean(same)), len(truth)
 
 
 def truth_scores(estimator: TruthEstimator, truth: pd.DataFrame | None) -> tuple[float, int, float, float]:
     """Return (accuracy, truth items, ECE, AUROC) of a fitted method on ``truth``.
 
-    As :func:`accuracy` and :func:`~manyjudges.truth.calibration.calibration_scores` give them, the truth
+    As :func:`accuracy` and :func:`~manyjudges.truth.calibration._calibration_scores` give them, the truth
     items looked up once.
     """
     if truth is None or truth.empty:
         return float("nan"), 0, float("nan"), float("nan")
     position = id_positions(estimator.labels_.index, truth["item"])
     acc, n = accuracy(estimator.labels_, truth, position)
-    ece, roc = calibration_scores(estimator.proba_, estimator.labels_, truth, position)
+    ece, roc = _calibration_scores(estimator.proba_, estimator.labels_, truth, position)
     return acc, n, ece, roc
 
 

@@ -55,21 +55,23 @@ import numpy as np
 from manyjudges.core.random_streams import rng_for
 from manyjudges.truth.panel_draws import (
     Tables,
+    _check_int,
+    _check_range,
+    _fail,
+    _label_tables,
+    _other_uniform,
+    _panel_shape,
+    _priors_of,
     categorical,
-    check_int,
     check_number,
-    check_range,
     distinct_judges,
-    fail,
-    label_tables,
-    other_uniform,
-    panel_shape,
-    priors_of,
 )
 from manyjudges.truth.simulate import simulate_labels
 
-__all__ = ["DEFAULT_SCENARIO", "OPTION_KEYS", "SCENARIOS", "SUITE", "adversarial_majority", "correlated",
-           "difficulty", "scenario_options", "simulated_suite", "sparse_biased"]
+__all__ = [
+    "DEFAULT_SCENARIO", "adversarial_majority", "correlated", "difficulty", "scenario_options", "simulated_suite",
+    "sparse_biased",
+]
 
 
 # --- the scenarios ---------------------------------------------------------------------------------
@@ -108,14 +110,14 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     most of a judge's labels by its bias, from a handful of labels.
     """
     name = "sparse_biased"
-    n_items = check_int(name, "n_items", n_items, 1)
-    n_classes = check_int(name, "n_classes", n_classes, 2)
-    labels_per_item = check_int(name, "labels_per_item", labels_per_item, 1)
+    n_items = _check_int(name, "n_items", n_items, 1)
+    n_classes = _check_int(name, "n_classes", n_classes, 2)
+    labels_per_item = _check_int(name, "labels_per_item", labels_per_item, 1)
     alpha = check_number(name, "workload_exponent", workload_exponent, 0.0)
-    top = check_int(name, "max_workload", min(500, n_items) if max_workload is None else max_workload, 1, n_items)
-    lo, hi = check_range(name, "accuracy", accuracy)
+    top = _check_int(name, "max_workload", min(500, n_items) if max_workload is None else max_workload, 1, n_items)
+    lo, hi = _check_range(name, "accuracy", accuracy)
     beta = check_number(name, "bias_concentration", bias_concentration, 0.0, open_low=True)
-    pi = priors_of(name, class_priors, n_classes, 0.35 ** np.arange(n_classes))
+    pi = _priors_of(name, class_priors, n_classes, 0.35 ** np.arange(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     total = n_items * labels_per_item
@@ -137,7 +139,7 @@ def sparse_biased(rng: np.random.Generator, n_items: int = 2000, n_classes: int 
     y = truth[item]
     guess = categorical(rng, prior[judge])
     label = np.where(rng.random(total) < skill[judge], y, guess)
-    return label_tables(item, judge, label, truth, n_judges)
+    return _label_tables(item, judge, label, truth, n_judges)
 
 
 def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_models: int = 4,
@@ -171,19 +173,19 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     :math:`\sigma = 0`, given the class).
     """
     name = "correlated"
-    n_items = check_int(name, "n_items", n_items, 1)
-    n_classes = check_int(name, "n_classes", n_classes, 2)
-    n_models = check_int(name, "n_models", n_models, 0)
-    n_prompts = check_int(name, "n_prompts", n_prompts, 1)
+    n_items = _check_int(name, "n_items", n_items, 1)
+    n_classes = _check_int(name, "n_classes", n_classes, 2)
+    n_models = _check_int(name, "n_models", n_models, 0)
+    n_prompts = _check_int(name, "n_prompts", n_prompts, 1)
     rho = check_number(name, "rho", rho, 0.0, 1.0)
-    lo, hi = check_range(name, "accuracy", accuracy, open_ends=True)
+    lo, hi = _check_range(name, "accuracy", accuracy, open_ends=True)
     sd = check_number(name, "difficulty_sd", difficulty_sd, 0.0)
     gamma = check_number(name, "error_concentration", error_concentration, 0.0, open_low=True)
-    cluster_size = check_int(name, "cluster_size", cluster_size, 0)
+    cluster_size = _check_int(name, "cluster_size", cluster_size, 0)
     cluster_accuracy = check_number(name, "cluster_accuracy", cluster_accuracy, 0.0, 1.0, True, True)
     if n_models * n_prompts + cluster_size < 2:
-        fail(name, "n_models", n_models, "such that n_models x n_prompts + cluster_size >= 2 judges")
-    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
+        _fail(name, "n_models", n_models, "such that n_models x n_prompts + cluster_size >= 2 judges")
+    pi = _priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     difficulty = rng.normal(0.0, sd, n_items)
@@ -210,7 +212,7 @@ def correlated(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2
     model = np.tile(run_model, n_items)
     judge = np.tile(np.arange(len(run_model)), n_items)
     label = np.where(rng.random(len(item)) < rho, latent[item, model], answers(model, item))
-    return label_tables(item, judge, label, truth, len(run_model))
+    return _label_tables(item, judge, label, truth, len(run_model))
 
 
 def _derangement(rng: np.random.Generator, n_classes: int) -> np.ndarray:
@@ -233,7 +235,7 @@ def _skilled_labels(rng: np.random.Generator, truth: np.ndarray, n_classes: int,
     item = np.repeat(np.arange(len(truth)), labels_per_item)
     y = truth[item]
     u = rng.random(len(y))
-    return item, judge, u, np.where(u < skill[judge], y, other_uniform(rng, y, n_classes))
+    return item, judge, u, np.where(u < skill[judge], y, _other_uniform(rng, y, n_classes))
 
 
 def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 2, n_judges: int = 20,
@@ -260,12 +262,12 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     tell the two apart.
     """
     name = "adversarial_majority"
-    n_items, n_classes, n_judges, labels_per_item = panel_shape(name, n_items, n_classes, n_judges,
+    n_items, n_classes, n_judges, labels_per_item = _panel_shape(name, n_items, n_classes, n_judges,
                                                                  labels_per_item)
     share = check_number(name, "adversarial_share", adversarial_share, 0.0, 1.0)
     fidelity = check_number(name, "adversary_fidelity", adversary_fidelity, 0.0, 1.0)
-    lo, hi = check_range(name, "accuracy", accuracy)
-    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
+    lo, hi = _check_range(name, "accuracy", accuracy)
+    pi = _priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     adversary = np.zeros(n_judges, dtype=bool)
@@ -275,7 +277,7 @@ def adversarial_majority(rng: np.random.Generator, n_items: int = 1000, n_classe
     y = truth[item]
     hostile = np.where(u < fidelity, tau[y], rng.integers(0, n_classes, len(y)))
     label = np.where(adversary[judge], hostile, honest)
-    return label_tables(item, judge, label, truth, n_judges)
+    return _label_tables(item, judge, label, truth, n_judges)
 
 
 def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3, n_judges: int = 30,
@@ -299,27 +301,27 @@ def difficulty(rng: np.random.Generator, n_items: int = 1000, n_classes: int = 3
     :math:`\lambda = 0`), and its attractor wins its vote when :math:`\lambda` is large.
     """
     name = "difficulty"
-    n_items, n_classes, n_judges, labels_per_item = panel_shape(name, n_items, n_classes, n_judges,
+    n_items, n_classes, n_judges, labels_per_item = _panel_shape(name, n_items, n_classes, n_judges,
                                                                  labels_per_item)
     hard_share = check_number(name, "hard_share", hard_share, 0.0, 1.0)
     attraction = check_number(name, "attraction", attraction, 0.0, 1.0)
-    lo, hi = check_range(name, "accuracy", accuracy)
-    pi = priors_of(name, class_priors, n_classes, np.ones(n_classes))
+    lo, hi = _check_range(name, "accuracy", accuracy)
+    pi = _priors_of(name, class_priors, n_classes, np.ones(n_classes))
 
     truth = rng.choice(n_classes, n_items, p=pi)
     hard = rng.random(n_items) < hard_share
-    attractor = other_uniform(rng, truth, n_classes)
+    attractor = _other_uniform(rng, truth, n_classes)
     item, judge, u, easy_label = _skilled_labels(rng, truth, n_classes, n_judges, labels_per_item, lo, hi)
     y = truth[item]
     hard_label = np.where(u < attraction, attractor[item], rng.integers(0, n_classes, len(y)))
     label = np.where(hard[item], hard_label, easy_label)
-    return label_tables(item, judge, label, truth, n_judges)
+    return _label_tables(item, judge, label, truth, n_judges)
 
 
 # --- names, options and the suite ------------------------------------------------------------------
 
 #: scenario name -> generator ``f(rng, **options) -> (labels, truth)``
-SCENARIOS: dict[str, Callable[..., Tables]] = {
+_SCENARIOS: dict[str, Callable[..., Tables]] = {
     "sparse_biased": sparse_biased,
     "correlated": correlated,
     "adversarial_majority": adversarial_majority,
@@ -336,15 +338,15 @@ def _option_names(function: Callable[..., Any]) -> tuple[str, ...]:
 def _generator(scenario: str) -> Callable[..., Any]:
     if scenario == DEFAULT_SCENARIO:
         return simulate_labels
-    if scenario not in SCENARIOS:
-        raise ValueError(f"unknown simulate scenario {scenario!r}; known: {DEFAULT_SCENARIO}, {', '.join(SCENARIOS)}")
-    return SCENARIOS[scenario]
+    if scenario not in _SCENARIOS:
+        raise ValueError(f"unknown simulate scenario {scenario!r}; known: {DEFAULT_SCENARIO}, {', '.join(_SCENARIOS)}")
+    return _SCENARIOS[scenario]
 
 
-_GENERATORS: list[Callable[..., Any]] = [simulate_labels, *SCENARIOS.values()]
+_GENERATORS: list[Callable[..., Any]] = [simulate_labels, *_SCENARIOS.values()]
 #: every key of a ``simulate`` entry that is some scenario's option (``ordinal``, which also tells the
 #: pipeline that the classes are ordered, and ``workload_skew``, not a config key, excepted)
-OPTION_KEYS: tuple[str, ...] = tuple(sorted(
+_OPTION_KEYS: tuple[str, ...] = tuple(sorted(
     {name for f in _GENERATORS for name in _option_names(f)} - {"ordinal", "workload_skew"}))
 
 
@@ -354,15 +356,15 @@ def scenario_options(scenario: str, spec: Mapping[str, Any]) -> dict[str, Any]:
     A key that is another scenario's option only is a ValueError naming it (it would be ignored).
     """
     takes = _option_names(_generator(scenario))
-    stray = [k for k in spec if k in OPTION_KEYS and k not in takes]
+    stray = [k for k in spec if k in _OPTION_KEYS and k not in takes]
     if stray:
-        own = ", ".join(k for k in takes if k in OPTION_KEYS or k == "ordinal")
+        own = ", ".join(k for k in takes if k in _OPTION_KEYS or k == "ordinal")
         raise ValueError(f"simulate scenario {scenario!r} takes no option {stray[0]!r} (its options: {own})")
     return {k: spec[k] for k in takes if k in spec}
 
 
 #: the panels of :func:`simulated_suite`: name -> (scenario, options)
-SUITE: dict[str, tuple[str, dict[str, Any]]] = {
+_SUITE: dict[str, tuple[str, dict[str, Any]]] = {
     "sim_sparse_biased_binary": ("sparse_biased", {"n_items": 2000, "n_classes": 2}),
     "sim_sparse_biased_k4": ("sparse_biased", {"n_items": 2000, "n_classes": 4}),
     "sim_correlated_binary": ("correlated", {"n_items": 1000, "n_classes": 2, "n_models": 4, "n_prompts": 3,
@@ -382,10 +384,10 @@ SUITE: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def simulated_suite(seed: int) -> dict[str, Tables]:
-    """Every panel of :data:`SUITE` (the module's table): name -> (labels, truth).
+    """Every panel of :data:`_SUITE` (the module's table): name -> (labels, truth).
 
     Panel ``name`` is drawn from ``rng_for(seed, "truth", name)`` as a config's truth dataset of that name
     would be.
     """
-    return {name: SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
-            for name, (scenario, options) in SUITE.items()}
+    return {name: _SCENARIOS[scenario](rng_for(seed, "truth", name), **options)
+            for name, (scenario, options) in _SUITE.items()}

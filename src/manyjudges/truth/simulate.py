@@ -17,7 +17,7 @@ from contextlib import nullcontext
 import numpy as np
 import pandas as pd
 
-__all__ = ["JUDGE_KINDS", "simulate_labels", "write_simulated_labels"]
+__all__ = ["JUDGE_KINDS", "simulate_labels"]
 
 JUDGE_KINDS = ("good", "random", "biased")
 
@@ -78,7 +78,7 @@ def simulate_labels(rng: np.random.Generator, n_items: int = 500, n_judges: int 
             pd.DataFrame({"judge": judge_ids, "kind": np.array(JUDGE_KINDS)[kinds]}))
 
 
-def write_simulated_labels(labels_path: str | os.PathLike[str], truth_path: str | os.PathLike[str] | None = None,
+def _write_simulated_labels(labels_path: str | os.PathLike[str], truth_path: str | os.PathLike[str] | None = None,
                            n_items: int = 10_000_000, labels_per_item: int = 10, n_judges: int = 1000,
                            n_classes: int = 2, accuracy: tuple[float, float] = (0.55, 0.95), seed: int = 0,
                            chunk_items: int = 1_000_000) -> None:

@@ -53,19 +53,21 @@ from scipy.stats import norm
 
 from manyjudges.arena.human.units import CalibrationUnits, calibration_units, units_without_llm
 from manyjudges.arena.leaderboard.estimator import baseline_code, leaderboard_table
-from manyjudges.arena.leaderboard.win_rates import logistic_win_rate
-from manyjudges.arena.verdict_codes import BOTHBAD_RULES, code_verdicts
+from manyjudges.arena.leaderboard.win_rates import _logistic_win_rate
+from manyjudges.arena.verdict_codes import _BOTHBAD_RULES, code_verdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.prediction_powered import power_tuned_lambda, ppi_covariance, worth
 from manyjudges.core.solvers import damped_newton
 from manyjudges.io.engine.errors import DataWarning
 
-__all__ = ["INTERVALS", "SUMMARY_COLUMNS", "CalibratedFit", "CalibrationUnits", "HumanCalibratedLeaderboard",
-           "calibration_units", "fit_calibrated_scores", "lambda_cap", "units_without_llm"]
+__all__ = [
+    "SUMMARY_COLUMNS", "CalibrationUnits", "HumanCalibratedLeaderboard", "calibration_units", "lambda_cap",
+    "units_without_llm",
+]
 
 #: how :class:`HumanCalibratedLeaderboard` computes its intervals
-INTERVALS = ("sandwich", "bootstrap")
+_INTERVALS = ("sandwich", "bootstrap")
 #: the one-row summary of a human-calibrated fit
 SUMMARY_COLUMNS = ["n_human", "human_verdicts", "n_llm_units", "lambda", "worth"]
 _SHOWN = 5  # models named in a warning
@@ -128,7 +130,7 @@ def _solve(lo: np.ndarray, hi: np.ndarray, weights: _Weights, m: int, ridge: flo
     return theta
 
 
-class CalibratedFit(NamedTuple):
+class _CalibratedFit(NamedTuple):
     """A human-calibrated Bradley-Terry fit.
 
     Centred ``scores``, ``lam``, ``covariance`` (sandwich), ``covariance_alone`` (humans alone, lambda = 0,
@@ -199,7 +201,7 @@ def lambda_cap(units: CalibrationUnits) -> float:
     return float(min(1.0, caps.min())) if len(caps) else 1.0
 
 
-def fit_calibrated_scores(units: CalibrationUnits, lam: float | None = None, reg: float = 0.01) -> CalibratedFit:
+def _fit_calibrated_scores(units: CalibrationUnits, lam: float | None = None, reg: float = 0.01) -> _CalibratedFit:
     """Fit the human-calibrated Bradley-Terry scores (module docstring); ``lam`` None: power-tuned.
 
     The power-tuned lambda is PPI++'s closed form at the fit with lambda = :func:`lambda_cap` (1 unless a
@@ -224,17 +226,17 @@ def fit_calibrated_scores(units: CalibrationUnits, lam: float | None = None, reg
     grad_h, grad_l, grad_u, hinv = _sandwich(units, theta, ridge)
     covariance = ppi_covariance(grad_h, grad_l, grad_u, hinv, lam)
     alone = ppi_covariance(grad_h, grad_l, grad_u, hinv, 0.0)
-    return CalibratedFit(theta, float(lam), covariance, alone, worth(n, alone, covariance), n, big_n, cap)
+    return _CalibratedFit(theta, float(lam), covariance, alone, worth(n, alone, covariance), n, big_n, cap)
 
 
-def _normal_draws(fit: CalibratedFit, n_draws: int, seed: int) -> np.ndarray:
+def _normal_draws(fit: _CalibratedFit, n_draws: int, seed: int) -> np.ndarray:
     """``n_draws`` seeded draws from N(scores, covariance), by the covariance's eigen-decomposition."""
     values, vectors = np.linalg.eigh((fit.covariance + fit.covariance.T) / 2.0)
     z = np.random.default_rng(seed).standard_normal((n_draws, len(values)))
     return fit.scores + (z * np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
 
 
-def _bootstrap_draws(units: CalibrationUnits, fit: CalibratedFit, n_draws: int, seed: int, reg: float) -> np.ndarray:
+def _bootstrap_draws(units: CalibrationUnits, fit: _CalibratedFit, n_draws: int, seed: int, reg: float) -> np.ndarray:
     """``n_draws`` replicates resampling labelled and unlabelled units separately, refitted with ``fit.lam``."""
     rng = np.random.default_rng(seed)
     labelled, unlabelled = np.flatnonzero(units.labelled), np.flatnonzero(~units.labelled)
@@ -276,13 +278,13 @@ class HumanCalibratedLeaderboard(Estimator):
     """
 
     _parameter_constraints = {
-        "intervals": [Options(INTERVALS)],
+        "intervals": [Options(_INTERVALS)],
         "n_bootstrap": [Interval(Integral, 0, None)],
         "ci": [Interval(Real, 0, 1, closed="neither")],
         "seed": [Interval(Integral, 0, None)],
         "lam": [Interval(Real, 0, 1), None],
         "reg": [Interval(Real, 0, None)],
-        "bothbad": [Options(BOTHBAD_RULES)],
+        "bothbad": [Options(_BOTHBAD_RULES)],
         "baseline": [str, None],
     }
 
@@ -304,13 +306,13 @@ class HumanCalibratedLeaderboard(Estimator):
             warnings.warn(f"{len(unseen)} models have no human verdict ({', '.join(units.models[unseen][:_SHOWN])}"
                           f"{', ...' if len(unseen) > _SHOWN else ''}): their scores rest on the LLM verdicts alone, "
                           "uncalibrated", DataWarning, stacklevel=2)
-        fit = fit_calibrated_scores(units, self.lam, self.reg)
+        fit = _fit_calibrated_scores(units, self.lam, self.reg)
         draws = np.empty((0, len(units.models)))
         if self.n_bootstrap and self.intervals == "sandwich":
             draws = _normal_draws(fit, self.n_bootstrap, self.seed)
         elif self.n_bootstrap:
             draws = _bootstrap_draws(units, fit, self.n_bootstrap, self.seed, self.reg)
-        table = leaderboard_table(data, fit.scores, draws, self.ci, logistic_win_rate, self.baseline)
+        table = leaderboard_table(data, fit.scores, draws, self.ci, _logistic_win_rate, self.baseline)
         code = pd.Series(np.arange(len(units.models)), index=units.models)[table["model"]].to_numpy()
         if self.intervals == "sandwich":
             half = norm.ppf(0.5 + self.ci / 2.0) * np.sqrt(np.clip(np.diag(fit.covariance), 0.0, None))

@@ -18,10 +18,10 @@ from scipy.stats import norm
 from manyjudges.core.prediction_powered import ppi_mean
 from manyjudges.io.engine.errors import DataWarning
 
-__all__ = ["WIN_RATE_COLUMNS", "calibrated_win_rates", "verdicts_win_rates"]
+__all__ = ["calibrated_win_rates", "verdicts_win_rates"]
 
 #: the columns of :func:`calibrated_win_rates`
-WIN_RATE_COLUMNS = ["model", "win_rate", "ci_low", "ci_high", "lambda", "n_human", "n_llm_units", "worth",
+_WIN_RATE_COLUMNS = ["model", "win_rate", "ci_low", "ci_high", "lambda", "n_human", "n_llm_units", "worth",
                     "human_win_rate", "llm_win_rate"]
 _SHOWN = 5  # units named in an error
 
@@ -63,7 +63,7 @@ def calibrated_win_rates(llm: pd.DataFrame, human: pd.DataFrame, ci: float = 0.9
     of its LLM verdicts, its human label the mean p of its human verdicts. Per model,
     :func:`~manyjudges.core.prediction_powered.ppi_mean` (labelled: its units with a human verdict;
     unlabelled: its other units); the interval is estimate +- z sqrt(variance). Returns
-    :data:`WIN_RATE_COLUMNS`, one row per model of ``llm``, best first (ties by model; ``human_win_rate``: the humans'
+    :data:`_WIN_RATE_COLUMNS`, one row per model of ``llm``, best first (ties by model; ``human_win_rate``: the humans'
     mean alone; ``llm_win_rate``: the LLM's mean over all its units, uncalibrated). A human unit with no
     LLM verdict is a ValueError naming the first few; a model with fewer than 2 human units gets NaN
     estimates, with a warning.
@@ -79,7 +79,7 @@ def calibrated_win_rates(llm: pd.DataFrame, human: pd.DataFrame, ci: float = 0.9
         raise ValueError(f"{len(missing)} human units (prompt, model) have no LLM verdict: {shown}")
     units = llm_units.merge(human_units, how="left", on=["prompt", "model"], suffixes=("", "_human"))
     rows = [_model_win_rate(str(model), group, ci, lam) for model, group in units.groupby("model", sort=True)]
-    table = pd.DataFrame(rows, columns=WIN_RATE_COLUMNS)
+    table = pd.DataFrame(rows, columns=_WIN_RATE_COLUMNS)
     few = table.loc[table["win_rate"].isna(), "model"].tolist()
     if few:
         warnings.warn(f"{len(few)} models have fewer than 2 units with a human verdict and no calibrated win rate: "

@@ -9,7 +9,7 @@ import numpy as np
 
 from manyjudges.core.coincidences import alpha_from_coincidences, coincidence_matrix
 
-__all__ = ["TIE", "cohen_kappa", "effective_judges", "majority_class", "nominal_alpha", "pearson"]
+__all__ = ["TIE", "effective_judges"]
 
 #: the class of a tie, and of a majority shared by two classes or more
 TIE = 2
@@ -18,7 +18,7 @@ TIE = 2
 _EQUAL = 1e-9
 
 
-def majority_class(counts: np.ndarray, shared: int = TIE) -> np.ndarray:
+def _majority_class(counts: np.ndarray, shared: int = TIE) -> np.ndarray:
     """Return the class with the most votes per row of ``counts`` (units x 3: model_1, model_2, tie).
 
     A top shared by two classes or more gives ``shared``: a tie (class 2, the default) or -1 (no
@@ -31,7 +31,7 @@ def majority_class(counts: np.ndarray, shared: int = TIE) -> np.ndarray:
     return np.where(counts.sum(axis=1) > 0, out, -1).astype(np.int64)
 
 
-def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
+def _cohen_kappa(confusion: np.ndarray) -> np.ndarray:
     """Cohen's kappa of each K x K confusion matrix (rows one rater's class, columns the other's).
 
     kappa = (p_o - p_e) / (1 - p_e), p_o = sum_k C_kk / N the observed agreement and
@@ -59,7 +59,7 @@ def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
     return np.where((n > 0) & (expected < 1.0 - _EQUAL), kappa, np.nan)
 
 
-def nominal_alpha(unit_counts: np.ndarray) -> float:
+def _nominal_alpha(unit_counts: np.ndarray) -> float:
     """Krippendorff's alpha, nominal metric, from the number of values of each class in each unit.
 
     With n_uc the values of class c in unit u and m_u = sum_c n_uc, the pairable units (m_u >= 2)
@@ -84,7 +84,7 @@ def nominal_alpha(unit_counts: np.ndarray) -> float:
     return alpha_from_coincidences(coincidence_matrix(unit_counts))
 
 
-def pearson(x: np.ndarray, y: np.ndarray) -> float:
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     """Return Pearson's correlation of two equal-length vectors.
 
     NaN with fewer than two values or a constant vector. On 0/1 indicators it is the phi coefficient

@@ -23,7 +23,7 @@ one, else against the majority of the other judges), clipped to [0, 1] (a negati
 does not up-weight), 0 when no pair has a finite correlation; or a fixed ``rho`` for every cluster.
 
 ``"auto"`` joins two judges on their correlation shrunk toward 0 by the units behind it,
-``error_correlation_shrunk`` = r m / (m + m0) (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`:
+``error_correlation_shrunk`` = r m / (m + m0) (:func:`~manyjudges.arena.judges.measures._shrunk_correlation`:
 the posterior mean of the correlation under a normal prior at 0 worth m0 = ``prior_units`` units,
 r having a standard error of about 1 / sqrt(m)). Two judges that share 4 units and agree on them
 (r = 1) are not a cluster: 4 / (4 + m0) is far below the threshold; two that share 400 units with
@@ -40,20 +40,20 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.judges.measures import PRIOR_UNITS, judge_measures
+from manyjudges.arena.judges.measures import _PRIOR_UNITS, judge_measures
 from manyjudges.arena.verdict_codes import judge_ids
 from manyjudges.core.parameters import Constraint, Interval, Options, check_values
 
-__all__ = ["AUTO", "SHRUNK", "WEIGHT_COLUMNS", "auto_clusters", "cluster_weights", "judge_weights"]
+__all__ = ["judge_weights"]
 
 #: ``clusters="auto"``: clusters from the error correlations above a threshold
-AUTO = "auto"
-WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
+_AUTO = "auto"
+_WEIGHT_COLUMNS = ["judge", "cluster", "cluster_size", "rho", "weight"]
 #: the pairs' column the clusters and weights use
-SHRUNK = "error_correlation_shrunk"
+_SHRUNK = "error_correlation_shrunk"
 
 
-def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float, column: str = SHRUNK
+def _auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float, column: str = _SHRUNK
                   ) -> dict[str, str]:
     """Return judge -> cluster: the connected components of the graph of judges' shared errors.
 
@@ -75,7 +75,7 @@ def auto_clusters(judges: np.ndarray, pairs: pd.DataFrame, threshold: float, col
     return {str(j): first[int(component[i])] for i, j in enumerate(judges)}
 
 
-def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.DataFrame,
+def _cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.DataFrame,
                     rho: float | None = None, column: str = "error_correlation") -> pd.DataFrame:
     """Kish's weight n_eff / n = 1 / (1 + (n - 1) rho) of every judge (module docstring).
 
@@ -121,21 +121,21 @@ def cluster_weights(judges: np.ndarray, clusters: Mapping[str, str], pairs: pd.D
     shown = np.array([c[1:] if c.startswith("\0") else c for c in cluster], dtype=object)
     return pd.DataFrame({"judge": np.asarray(names, dtype=object), "cluster": shown,
                          "cluster_size": size[code].astype(np.int64), "rho": cluster_rho[code],
-                         "weight": weight[code]}, columns=WEIGHT_COLUMNS)
+                         "weight": weight[code]}, columns=_WEIGHT_COLUMNS)
 
 
 #: what the clusters' parameters may be (the judge-aware models declare them; :func:`judge_weights` checks them)
 CLUSTER_CONSTRAINTS: dict[str, list[Constraint]] = {
-    "clusters": [None, Options((AUTO,)), Mapping],
+    "clusters": [None, Options((_AUTO,)), Mapping],
     "cluster_threshold": [Interval(Real, -1, 1)],
     "rho": [Interval(Real, 0, 1), None],
     "prior_units": [Interval(Real, 0, None)],
 }
 
 
-def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = AUTO,
+def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | None = _AUTO,
                   threshold: float = 0.5, rho: float | None = None,
-                  reference: pd.DataFrame | None = None, prior_units: float = PRIOR_UNITS) -> pd.DataFrame:
+                  reference: pd.DataFrame | None = None, prior_units: float = _PRIOR_UNITS) -> pd.DataFrame:
     """Return the clusters and Kish weights of the judges of a verdicts table (module docstring).
 
     Parameters
@@ -144,7 +144,7 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
         ``prompt, judge, model_a, model_b, winner``.
     clusters : None, "auto" or mapping
         A mapping judge -> cluster, or ``"auto"``, or None. None: every judge its own cluster (every
-        weight 1); ``"auto"``: :func:`auto_clusters` at ``threshold``; a mapping: those clusters (every
+        weight 1); ``"auto"``: :func:`_auto_clusters` at ``threshold``; a mapping: those clusters (every
         key must be a judge of the table).
     threshold : float
         The error correlation above which ``"auto"`` joins two judges.
@@ -154,12 +154,12 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
         Verdicts of a reference, against which the errors are counted (default: each pair of judges
         against the majority of the other judges).
     prior_units : float
-        m0 of the shrunk error correlations (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
+        m0 of the shrunk error correlations (:func:`~manyjudges.arena.judges.measures._shrunk_correlation`).
 
     Returns
     -------
     pandas.DataFrame
-        :data:`WEIGHT_COLUMNS`, one row per judge in natural order
+        :data:`_WEIGHT_COLUMNS`, one row per judge in natural order
         (:func:`~manyjudges.arena.verdict_codes.judge_ids`).
     """
     check_values("judge_weights", CLUSTER_CONSTRAINTS,
@@ -171,10 +171,10 @@ def judge_weights(verdicts: pd.DataFrame, clusters: Mapping[str, str] | str | No
             raise ValueError(f"clusters: {unknown[0]!r} is not a judge of the verdicts (judges: "
                              f"{', '.join(judges[:5])}{', ...' if len(judges) > 5 else ''})")
     if clusters is None or len(judges) < 2:
-        return cluster_weights(judges, {}, pd.DataFrame(columns=["judge_a", "judge_b", SHRUNK]), 0.0)
+        return _cluster_weights(judges, {}, pd.DataFrame(columns=["judge_a", "judge_b", _SHRUNK]), 0.0)
     pairs = judge_measures(verdicts, reference, prior_units=prior_units).pairs
     if isinstance(clusters, Mapping):
         mapping = {str(k): str(v) for k, v in clusters.items()}
     else:
-        mapping = auto_clusters(judges, pairs, threshold)
-    return cluster_weights(judges, mapping, pairs, rho)
+        mapping = _auto_clusters(judges, pairs, threshold)
+    return _cluster_weights(judges, mapping, pairs, rho)

@@ -44,23 +44,22 @@ import pandas as pd
 from scipy.special import expit, log_expit, logit
 
 from manyjudges.arena.judges.clusters import CLUSTER_CONSTRAINTS, judge_weights
-from manyjudges.arena.judges.measures import PRIOR_UNITS
-from manyjudges.arena.verdict_codes import check_verdicts, code_units
+from manyjudges.arena.judges.measures import _PRIOR_UNITS
+from manyjudges.arena.verdict_codes import _check_verdicts, code_units
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.core.solvers import lbfgsb
 
-__all__ = ["UNIT_COLUMNS", "JudgeAwareVerdicts", "UnitRows", "judge_aware_verdicts", "unit_objective",
-           "unit_posteriors", "unit_rows"]
+__all__ = ["JudgeAwareVerdicts", "judge_aware_verdicts", "unit_posteriors"]
 
-UNIT_COLUMNS = ["prompt", "model_1", "model_2", "verdicts", "p_model_1", "winner"]
+_UNIT_COLUMNS = ["prompt", "model_1", "model_2", "verdicts", "p_model_1", "winner"]
 #: ``judges_``: skill = eta_j, position_bias = gamma_j (log-odds towards the answer shown first)
 JUDGE_PARAM_COLUMNS = ["judge", "skill", "position_bias", "cluster", "weight"]
 PRIORS = ("strengths", "flat")
 
 
 @dataclass(frozen=True)
-class UnitRows:
+class _UnitRows:
     """A verdicts table as judgments on units: one row per strict verdict, two half rows per tie.
 
     Attributes
@@ -96,9 +95,9 @@ class UnitRows:
     count: np.ndarray
 
 
-def unit_rows(verdicts: pd.DataFrame) -> UnitRows:
-    """:class:`UnitRows` of a verdicts table (checked: a ValueError names the row and the value)."""
-    check_verdicts(verdicts, "verdicts")
+def _unit_rows(verdicts: pd.DataFrame) -> _UnitRows:
+    """:class:`_UnitRows` of a verdicts table (checked: a ValueError names the row and the value)."""
+    _check_verdicts(verdicts, "verdicts")
     coded = code_units(verdicts)
     table = coded.tables[0]
     units = coded.units
@@ -114,13 +113,13 @@ def unit_rows(verdicts: pd.DataFrame) -> UnitRows:
     t_all = np.where(swapped, -1.0, 1.0)
     t = np.concatenate([t_all[strict], t_all[tie], t_all[tie]])
     count = np.concatenate([np.ones(int(strict.sum())), np.full(2 * int(tie.sum()), 0.5)])
-    return UnitRows(units=units, n_verdicts=np.bincount(table["unit"], minlength=len(units)),
+    return _UnitRows(units=units, n_verdicts=np.bincount(table["unit"], minlength=len(units)),
                     judges=np.asarray(table["judges"], dtype=object), models=models,
                     model_1=index.get_indexer(units["model_1"]), model_2=index.get_indexer(units["model_2"]),
                     judge=judge, unit=unit, y=y, t=t, count=count)
 
 
-def _unit_terms(rows: UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.ndarray, weight: np.ndarray
+def _unit_terms(rows: _UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.ndarray, weight: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(D, L1, L2, u1, u2, c)`` per unit / per row (module docstring)."""
     n_units = len(rows.units)
@@ -134,7 +133,7 @@ def _unit_terms(rows: UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.n
     return d, l1, l2, u1, u2, c
 
 
-def unit_objective(x: np.ndarray, rows: UnitRows, weight: np.ndarray, strengths: bool, reg: float
+def _unit_objective(x: np.ndarray, rows: _UnitRows, weight: np.ndarray, strengths: bool, reg: float
                    ) -> tuple[float, np.ndarray]:
     """Minus the penalised marginal log-likelihood of ``x = (s if strengths, a, gamma)`` and its gradient.
 
@@ -163,7 +162,7 @@ def unit_objective(x: np.ndarray, rows: UnitRows, weight: np.ndarray, strengths:
     return value, grad
 
 
-def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = None,
+def unit_posteriors(rows: _UnitRows, eta: np.ndarray, gamma: np.ndarray | None = None,
                     scores: np.ndarray | None = None, weight: np.ndarray | None = None) -> np.ndarray:
     """Return r_u = P(model_1 wins unit u) for given judge parameters and model log-strengths.
 
@@ -179,8 +178,8 @@ def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = 
     return expit(d + l1 - l2)
 
 
-def units_table(rows: UnitRows, posterior: np.ndarray) -> pd.DataFrame:
-    """Return the table of :data:`UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the winner.
+def units_table(rows: _UnitRows, posterior: np.ndarray) -> pd.DataFrame:
+    """Return the table of :data:`_UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the winner.
 
     The winner is the more probable model (``tie`` at exactly 1/2).
     """
@@ -190,7 +189,7 @@ def units_table(rows: UnitRows, posterior: np.ndarray) -> pd.DataFrame:
     out["verdicts"] = rows.n_verdicts.astype(np.int64)
     out["p_model_1"] = posterior
     out["winner"] = winner
-    return out[UNIT_COLUMNS]
+    return out[_UNIT_COLUMNS]
 
 
 class JudgeAwareVerdicts(Estimator):
@@ -210,7 +209,7 @@ class JudgeAwareVerdicts(Estimator):
         Fixed within-cluster error correlation (None: estimated).
     prior_units : float
         m0 of the shrunk error correlations the clusters use
-        (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
+        (:func:`~manyjudges.arena.judges.measures._shrunk_correlation`).
     prior : {"strengths", "flat"}
         P(z_u = model_1) = sigma(s_1 - s_2) with fitted strengths (default), or 1/2.
     reg : float
@@ -225,7 +224,7 @@ class JudgeAwareVerdicts(Estimator):
     Attributes
     ----------
     units_ : pandas.DataFrame
-        :data:`UNIT_COLUMNS`.
+        :data:`_UNIT_COLUMNS`.
     judges_ : pandas.DataFrame
         ``judge, skill, position_bias, cluster, weight``: skill is eta_j, position_bias is gamma_j
         (the judge's log-odds shift towards the answer shown first).
@@ -251,7 +250,7 @@ class JudgeAwareVerdicts(Estimator):
     def __init__(self, position: bool = True, clusters: Mapping[str, str] | str | None = "auto",
                  cluster_threshold: float = 0.5, rho: float | None = None,
                  prior: Literal["strengths", "flat"] = "strengths", reg: float = 0.01, eta_init: float = 0.8,
-                 max_iter: int = 5000, tol: float = 1e-7, prior_units: float = PRIOR_UNITS) -> None:
+                 max_iter: int = 5000, tol: float = 1e-7, prior_units: float = _PRIOR_UNITS) -> None:
         self.position, self.clusters, self.cluster_threshold, self.rho = position, clusters, cluster_threshold, rho
         self.prior_units = prior_units
         self.prior, self.reg, self.eta_init, self.max_iter, self.tol = prior, reg, eta_init, max_iter, tol
@@ -259,7 +258,7 @@ class JudgeAwareVerdicts(Estimator):
     def fit(self, verdicts: pd.DataFrame) -> JudgeAwareVerdicts:
         """Fit on a verdicts table (``prompt, judge, model_a, model_b, winner``); returns self."""
         self._check_params()
-        rows = unit_rows(verdicts)
+        rows = _unit_rows(verdicts)
         m, n = len(rows.judges), len(rows.models)
         weights = judge_weights(verdicts, self.clusters, self.cluster_threshold, self.rho,
                                 prior_units=self.prior_units)
@@ -268,7 +267,7 @@ class JudgeAwareVerdicts(Estimator):
         x0 = np.concatenate([np.zeros(n if strengths else 0), np.full(m, float(logit(self.eta_init))), np.zeros(m)])
         bounds: list[tuple[float | None, float | None]] = [(None, None)] * (len(x0) - m)
         bounds += [(None, None) if self.position else (0.0, 0.0)] * m
-        x, _ = lbfgsb(lambda v: unit_objective(v, rows, weight, strengths, self.reg), x0, bounds,
+        x, _ = lbfgsb(lambda v: _unit_objective(v, rows, weight, strengths, self.reg), x0, bounds,
                       maxiter=self.max_iter, gtol=self.tol, ftol=1e-15, maxcor=20)
         s = x[:n] if strengths else None
         a, gamma = x[-2 * m:-m], x[-m:]

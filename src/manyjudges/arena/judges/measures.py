@@ -26,29 +26,28 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.arena.judges.agreement import (
-    cohen_kappa,
+    _cohen_kappa,
+    _majority_class,
+    _nominal_alpha,
+    _pearson,
     effective_judges,
-    majority_class,
-    nominal_alpha,
-    pearson,
 )
-from manyjudges.arena.judges.position_bias import class_shares, position_bias
-from manyjudges.arena.verdict_codes import check_verdicts, code_units
+from manyjudges.arena.judges.position_bias import _class_shares, position_bias
+from manyjudges.arena.verdict_codes import _check_verdicts, code_units
 
-__all__ = ["JUDGE_COLUMNS", "PAIR_COLUMNS", "PRIOR_UNITS", "REFERENCE_COLUMNS", "SUMMARY_COLUMNS", "JudgeMeasures",
-           "judge_measures", "shrunk_correlation"]
+__all__ = ["SUMMARY_COLUMNS", "JudgeMeasures", "judge_measures"]
 
-JUDGE_COLUMNS = ["judge", "verdicts", "decisive", "first_win_rate", "first_win_low", "first_win_high",
+_JUDGE_COLUMNS = ["judge", "verdicts", "decisive", "first_win_rate", "first_win_low", "first_win_high",
                  "flip_pairs", "flip_rate", "tie_rate"]
 #: the columns a reference adds to the judges table
-REFERENCE_COLUMNS = ["n_matched", "accuracy", "kappa"]
-PAIR_COLUMNS = ["judge_a", "judge_b", "n_common", "agreement", "n_error_units", "error_correlation",
+_REFERENCE_COLUMNS = ["n_matched", "accuracy", "kappa"]
+_PAIR_COLUMNS = ["judge_a", "judge_b", "n_common", "agreement", "n_error_units", "error_correlation",
                 "error_correlation_shrunk"]
 SUMMARY_COLUMNS = ["n_judges", "n_units", "alpha", "error_reference", "mean_error_correlation", "effective_judges"]
 
-#: m0 of :func:`shrunk_correlation`: the prior at 0 is worth this many units (chosen leave-one-panel-out,
+#: m0 of :func:`_shrunk_correlation`: the prior at 0 is worth this many units (chosen leave-one-panel-out,
 #: ``benchmarks/defaults/judge_aware.py``)
-PRIOR_UNITS = 20.0
+_PRIOR_UNITS = 20.0
 #: ``error_reference`` of the summary: what the judges' errors were errors against
 AGAINST_REFERENCE = "reference"
 AGAINST_OTHERS = "majority of the other judges"
@@ -61,9 +60,9 @@ class JudgeMeasures:
     Attributes
     ----------
     judges : pandas.DataFrame
-        One row per judge (:data:`JUDGE_COLUMNS`, and :data:`REFERENCE_COLUMNS` with a reference).
+        One row per judge (:data:`_JUDGE_COLUMNS`, and :data:`_REFERENCE_COLUMNS` with a reference).
     pairs : pandas.DataFrame
-        One row per pair of judges, ``judge_a < judge_b`` (:data:`PAIR_COLUMNS`).
+        One row per pair of judges, ``judge_a < judge_b`` (:data:`_PAIR_COLUMNS`).
     summary : pandas.DataFrame
         One row (:data:`SUMMARY_COLUMNS`).
     """
@@ -84,10 +83,10 @@ def _reference_agreement(judge: np.ndarray, canonical: np.ndarray, truth: np.nda
     n = confusion.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         accuracy = np.where(n > 0, np.trace(confusion, axis1=1, axis2=2) / n, np.nan)
-    return pd.DataFrame({"n_matched": n.astype(np.int64), "accuracy": accuracy, "kappa": cohen_kappa(confusion)})
+    return pd.DataFrame({"n_matched": n.astype(np.int64), "accuracy": accuracy, "kappa": _cohen_kappa(confusion)})
 
 
-def shrunk_correlation(r: np.ndarray, m: np.ndarray, prior_units: float = PRIOR_UNITS) -> np.ndarray:
+def _shrunk_correlation(r: np.ndarray, m: np.ndarray, prior_units: float = _PRIOR_UNITS) -> np.ndarray:
     """Return the correlations ``r`` over ``m`` units each, shrunk toward 0: r m / (m + m0).
 
     A Pearson (or phi) correlation over m units has a sampling variance of about (1 - rho^2)^2 / m,
@@ -129,21 +128,21 @@ def _pairs(judges: pd.Index, group_judge: np.ndarray, group_unit: np.ndarray, sh
                 ref = truth[common]
             else:
                 others = votes[common] - pa - pb
-                ref = majority_class(others, shared=-1)
+                ref = _majority_class(others, shared=-1)
             keep = np.flatnonzero(ref >= 0)
             error_a = 1.0 - pa[keep, ref[keep]]
             error_b = 1.0 - pb[keep, ref[keep]]
-            rows.append((judges[a], judges[b], len(common), agreement, len(keep), pearson(error_a, error_b)))
-    out = pd.DataFrame(rows, columns=PAIR_COLUMNS[:-1]).astype({"judge_a": object, "judge_b": object,
+            rows.append((judges[a], judges[b], len(common), agreement, len(keep), _pearson(error_a, error_b)))
+    out = pd.DataFrame(rows, columns=_PAIR_COLUMNS[:-1]).astype({"judge_a": object, "judge_b": object,
                                                                "n_common": np.int64, "n_error_units": np.int64,
                                                                "agreement": float, "error_correlation": float})
-    out["error_correlation_shrunk"] = shrunk_correlation(out["error_correlation"].to_numpy(dtype=float),
+    out["error_correlation_shrunk"] = _shrunk_correlation(out["error_correlation"].to_numpy(dtype=float),
                                                          out["n_error_units"].to_numpy(), prior_units)
     return out
 
 
 def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None,
-                   level: float = 0.95, prior_units: float = PRIOR_UNITS) -> JudgeMeasures:
+                   level: float = 0.95, prior_units: float = _PRIOR_UNITS) -> JudgeMeasures:
     """Position bias, agreement and shared errors of the judges of a verdicts table.
 
     Parameters
@@ -158,7 +157,7 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
     level : float
         Level of the Wilson intervals of the first-win rates (default 0.95).
     prior_units : float
-        m0 of ``error_correlation_shrunk`` (:func:`shrunk_correlation`; default :data:`PRIOR_UNITS`).
+        m0 of ``error_correlation_shrunk`` (:func:`_shrunk_correlation`; default :data:`_PRIOR_UNITS`).
 
     Returns
     -------
@@ -167,7 +166,7 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         :func:`~manyjudges.arena.judges.position_bias.position_bias` and, with a reference, ``n_matched``
         (the judge's verdicts on units the reference has), ``accuracy`` (the share of them in the
         reference's class, canonical orientation, ties a class of their own) and ``kappa`` (Cohen's
-        kappa of the same verdicts, three classes; :func:`~manyjudges.arena.judges.agreement.cohen_kappa`).
+        kappa of the same verdicts, three classes; :func:`~manyjudges.arena.judges.agreement._cohen_kappa`).
 
         ``pairs``: per pair of judges, ``n_common`` (the units both judged), ``agreement`` (the mean
         over those units of sum_c s_ac s_bc, s_jc the share of judge j's verdicts on the unit in class c:
@@ -183,12 +182,12 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         pseudo-reference enter both judges' error indicators, so it measures how alike two judges
         deviate from the others, not their shared errors against a truth: prefer a reference.
         ``error_correlation_shrunk`` = error_correlation x n_error_units / (n_error_units + m0), the
-        correlation shrunk toward 0 by the evidence behind it (:func:`shrunk_correlation`): the one
+        correlation shrunk toward 0 by the evidence behind it (:func:`_shrunk_correlation`): the one
         the judges' clusters and weights use (:mod:`manyjudges.arena.judges.clusters`).
 
         ``summary``: ``n_judges``, ``n_units`` (the units the judges judged), ``alpha``
         (Krippendorff's alpha, nominal, three classes, over the units, each verdict one value;
-        :func:`~manyjudges.arena.judges.agreement.nominal_alpha`), ``error_reference``
+        :func:`~manyjudges.arena.judges.agreement._nominal_alpha`), ``error_reference``
         (``reference`` or ``majority of the other judges``), ``mean_error_correlation`` (the mean of
         the pairs' finite error correlations, rho) and ``effective_judges`` = n / (1 + (n - 1) rho)
         (Kish's design effect; :func:`~manyjudges.arena.judges.agreement.effective_judges`).
@@ -199,23 +198,23 @@ def judge_measures(verdicts: pd.DataFrame, reference: pd.DataFrame | None = None
         A table without rows or with a missing column, an empty field, an unknown winner or
         model_a == model_b, naming the table (``verdicts`` or ``reference``), the row and the value.
     """
-    check_verdicts(verdicts, "verdicts")
+    _check_verdicts(verdicts, "verdicts")
     if reference is not None:
-        check_verdicts(reference, "reference")
+        _check_verdicts(reference, "reference")
     coded = code_units(verdicts) if reference is None else code_units(verdicts, reference)
     table = coded.tables[0]
     judges: pd.Index = table["judges"]
     judge, unit, canonical = table["judge"], table["unit"], table["canonical"]
     n_judges, n_units = len(judges), coded.n_units
     bias = position_bias(judge, unit, table["shown"], table["swapped"], canonical, n_judges, n_units, level)
-    out = pd.concat([pd.DataFrame({"judge": np.asarray(judges, dtype=object)}), bias], axis=1)[JUDGE_COLUMNS]
+    out = pd.concat([pd.DataFrame({"judge": np.asarray(judges, dtype=object)}), bias], axis=1)[_JUDGE_COLUMNS]
     truth = None
     if reference is not None:
         ref = coded.tables[1]
         votes = np.bincount(ref["unit"] * 3 + ref["canonical"], minlength=3 * n_units).reshape(n_units, 3)
-        truth = majority_class(votes)
+        truth = _majority_class(votes)
         out = pd.concat([out, _reference_agreement(judge, canonical, truth[unit], n_judges)], axis=1)
-    group_judge, group_unit, counts = class_shares(judge, unit, canonical, n_units)
+    group_judge, group_unit, counts = _class_shares(judge, unit, canonical, n_units)
     shares = counts / counts.sum(axis=1, keepdims=True)
     if not prior_units >= 0:
         raise ValueError(f"prior_units must be >= 0, got {prior_units}")
@@ -236,7 +235,7 @@ def _summary(unit: np.ndarray, canonical: np.ndarray, n_judges: int, n_units: in
     finite = finite[np.isfinite(finite)]
     rho = float(finite.mean()) if len(finite) else float("nan")
     return pd.DataFrame([{
-        "n_judges": n_judges, "n_units": int((judged.sum(axis=1) > 0).sum()), "alpha": nominal_alpha(judged),
+        "n_judges": n_judges, "n_units": int((judged.sum(axis=1) > 0).sum()), "alpha": _nominal_alpha(judged),
         "error_reference": AGAINST_REFERENCE if against_reference else AGAINST_OTHERS,
         "mean_error_correlation": rho, "effective_judges": effective_judges(n_judges, rho),
     }], columns=SUMMARY_COLUMNS)

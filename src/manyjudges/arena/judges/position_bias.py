@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.judges.wilson import wilson_interval
+from manyjudges.arena.judges.wilson import _wilson_interval
 
-__all__ = ["class_shares", "position_bias"]
+__all__ = ["position_bias"]
 
 
-def class_shares(judge: np.ndarray, unit: np.ndarray, classes: np.ndarray, n_units: int,
+def _class_shares(judge: np.ndarray, unit: np.ndarray, classes: np.ndarray, n_units: int,
                  weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Count each judge's verdicts per unit, by class.
 
@@ -53,7 +53,7 @@ def position_bias(judge: np.ndarray, unit: np.ndarray, shown: np.ndarray, swappe
         - ``verdicts``: the judge's verdicts; ``decisive``: those that are not ties;
         - ``first_win_rate`` = (verdicts won by the answer shown first) / ``decisive``, NaN without a
           decisive verdict; 0.5 is no position bias; ``first_win_low``, ``first_win_high``: its Wilson
-          score interval at ``level`` (:func:`~manyjudges.arena.judges.wilson.wilson_interval`);
+          score interval at ``level`` (:func:`~manyjudges.arena.judges.wilson._wilson_interval`);
         - ``flip_pairs``: the units the judge saw in both orders (at least one verdict with model_1
           shown first and one with model_2 shown first);
         - ``flip_rate``: the mean over those units of 1 - sum_c f_c r_c / (F R), with f_c (r_c) the
@@ -68,9 +68,9 @@ def position_bias(judge: np.ndarray, unit: np.ndarray, shown: np.ndarray, swappe
     decisive = np.bincount(judge, weights=shown < 2, minlength=n_judges)
     first = np.bincount(judge, weights=shown == 0, minlength=n_judges)
     ties = np.bincount(judge, weights=shown == 2, minlength=n_judges)
-    low, high = wilson_interval(first, decisive, level)
-    forward_judge, _, forward = class_shares(judge, unit, canonical, n_units, weights=~swapped)
-    _, _, reverse = class_shares(judge, unit, canonical, n_units, weights=swapped)
+    low, high = _wilson_interval(first, decisive, level)
+    forward_judge, _, forward = _class_shares(judge, unit, canonical, n_units, weights=~swapped)
+    _, _, reverse = _class_shares(judge, unit, canonical, n_units, weights=swapped)
     f_total, r_total = forward.sum(axis=1), reverse.sum(axis=1)
     both = (f_total > 0) & (r_total > 0)
     consistent = (forward[both] * reverse[both]).sum(axis=1) / (f_total[both] * r_total[both])

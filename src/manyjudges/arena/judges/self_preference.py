@@ -26,15 +26,15 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from manyjudges.arena.verdict_codes import check_verdicts, code_units
+from manyjudges.arena.verdict_codes import _check_verdicts, code_units
 
-__all__ = ["SELF_PREFERENCE_COLUMNS", "contestant_models", "self_preference"]
+__all__ = ["SELF_PREFERENCE_COLUMNS", "self_preference"]
 
 #: the columns of :func:`self_preference` after ``judge``
 SELF_PREFERENCE_COLUMNS = ["self_preference", "self_low", "self_high", "self_units"]
 
 
-def contestant_models(judges: np.ndarray, models: np.ndarray, judge_models: Mapping[str, str] | None = None
+def _contestant_models(judges: np.ndarray, models: np.ndarray, judge_models: Mapping[str, str] | None = None
                       ) -> np.ndarray:
     """Return each judge's own model's index into ``models``, -1 for a judge that is not a contestant.
 
@@ -92,12 +92,12 @@ def self_preference(verdicts: pd.DataFrame, judge_models: Mapping[str, str] | No
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be in (0, 1), got {ci}")
-    check_verdicts(verdicts)
+    _check_verdicts(verdicts)
     coded = code_units(verdicts)
     table = coded.tables[0]
     judges, unit, canonical = np.asarray(table["judges"], dtype=object), table["unit"], table["canonical"]
     judge = table["judge"]
-    own = contestant_models(judges, coded.models, judge_models)
+    own = _contestant_models(judges, coded.models, judge_models)
     code = {str(m): i for i, m in enumerate(coded.models)}
     first = coded.units["model_1"].map(code).to_numpy()[unit]
     second = coded.units["model_2"].map(code).to_numpy()[unit]

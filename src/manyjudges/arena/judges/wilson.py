@@ -4,10 +4,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri  # the normal quantile; scipy.stats costs every import of the crowd family 0.5 s
 
-__all__ = ["wilson_interval"]
 
-
-def wilson_interval(successes: np.ndarray, trials: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def _wilson_interval(successes: np.ndarray, trials: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval of ``successes / trials``, elementwise.
 
     With p = x / n and z the standard normal quantile at 1 - (1 - level) / 2,

@@ -4,23 +4,21 @@ A rating needs only how many verdicts fall in each *cell* (judge when the method
 unordered pair of models, outcome, and presentation order when the method models it;
 :class:`~manyjudges.core.pairwise.cells.Cells`), so the verdicts are coded once
 (:func:`~manyjudges.arena.verdict_codes.code_verdicts`) and every fit, including each bootstrap
-replicate, works on a vector of cell counts (:func:`unit_matrix` times the units' multiplicities).
+replicate, works on a vector of cell counts (:func:`_unit_matrix` times the units' multiplicities).
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
 
-from manyjudges.arena.verdict_codes import ArenaVerdicts
+from manyjudges.arena.verdict_codes import _ArenaVerdicts
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_from_codes
 
-__all__ = ["RESAMPLE_UNITS", "cell_table", "unit_matrix"]
-
 #: what the bootstrap resamples with replacement
-RESAMPLE_UNITS = ("verdicts", "prompts", "judges")
+_RESAMPLE_UNITS = ("verdicts", "prompts", "judges")
 
 
-def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
+def _cell_table(data: _ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
     """Return the verdicts' cells, and each verdict's cell index.
 
     The cells are by judge when ``by_judge``, by presentation order when ``by_order``.
@@ -33,7 +31,7 @@ def cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> t
                             a_is_lo.astype(np.int64) if by_order else None)
 
 
-def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
+def _unit_matrix(data: _ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
                 weights: np.ndarray | None = None) -> sparse.csr_matrix:
     """Return the (cells, units) sparse matrix of verdict counts.
 
@@ -41,8 +39,8 @@ def unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, 
     units' multiplicities. Units: the verdicts
     (canonical order), the prompts or the judges (natural order).
     """
-    if resample not in RESAMPLE_UNITS:
-        raise ValueError(f"resample must be one of {', '.join(RESAMPLE_UNITS)}, got {resample!r}")
+    if resample not in _RESAMPLE_UNITS:
+        raise ValueError(f"resample must be one of {', '.join(_RESAMPLE_UNITS)}, got {resample!r}")
     if resample == "prompts" and not data.has_prompt:
         raise ValueError("resample='prompts' needs a prompt column in the verdicts")
     if resample == "judges" and not data.has_judge:

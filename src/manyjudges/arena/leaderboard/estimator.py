@@ -18,7 +18,7 @@ replicate is absent from it: its score and rank there are NaN, the others are fi
 among themselves, and the replicate's scores are shifted so that the present models' mean equals
 their mean in the full-data fit (with every model present that is mean 0, the usual
 normalisation). Intervals are percentile intervals over the replicates where the model is present
-(:func:`~manyjudges.arena.leaderboard.rank_intervals.percentile_intervals`); ``absent_`` counts the others.
+(:func:`~manyjudges.arena.leaderboard.rank_intervals._percentile_intervals`); ``absent_`` counts the others.
 A model whose replicate scores are fewer than two or all equal gets no interval (NaN), not a zero-width one.
 Verdicts whose comparison graph is in several pieces are refused (:mod:`manyjudges.arena.leaderboard.pieces`).
 """
@@ -33,32 +33,32 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from manyjudges.arena.leaderboard.cells import RESAMPLE_UNITS, cell_table, unit_matrix
+from manyjudges.arena.leaderboard.cells import _RESAMPLE_UNITS, _cell_table, _unit_matrix
 from manyjudges.arena.leaderboard.davidson import Davidson
-from manyjudges.arena.leaderboard.judge_aware import JudgeAware, judge_table
-from manyjudges.arena.leaderboard.pieces import check_rateable, named, without_flat_intervals
-from manyjudges.arena.leaderboard.rank_intervals import competition_ranks, percentile_intervals
+from manyjudges.arena.leaderboard.judge_aware import JudgeAware, _judge_table
+from manyjudges.arena.leaderboard.pieces import _check_rateable, _without_flat_intervals, named
+from manyjudges.arena.leaderboard.rank_intervals import _competition_ranks, _percentile_intervals
 from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaCrowdBT, ArenaElo, ArenaRating, RatingFit
-from manyjudges.arena.leaderboard.replicates import bootstrap_replicates, fit_counts
+from manyjudges.arena.leaderboard.replicates import _bootstrap_replicates, _fit_counts
 from manyjudges.arena.leaderboard.state import (
-    WARM_STARTED,
+    _WARM_STARTED,
     LeaderboardState,
-    check_without_units,
-    merge_state,
-    state_of_fit,
-    warm_start,
+    _check_without_units,
+    _merge_state,
+    _state_of_fit,
+    _warm_start,
 )
 from manyjudges.arena.leaderboard.style import (
-    ControlledBradleyTerry,
-    check_control,
-    code_with_features,
-    coefficient_table,
-    controlled_replicates,
+    _check_control,
+    _code_with_features,
+    _coefficient_table,
+    _controlled_replicates,
+    _ControlledBradleyTerry,
+    _verdict_cells,
     covariates,
-    verdict_cells,
 )
-from manyjudges.arena.leaderboard.win_rates import WinCurve, logistic_win_rate, win_curve, win_rates
-from manyjudges.arena.verdict_codes import BOTHBAD_RULES, ArenaVerdicts, code_verdicts
+from manyjudges.arena.leaderboard.win_rates import _logistic_win_rate, _WinCurve, win_curve, win_rates
+from manyjudges.arena.verdict_codes import _BOTHBAD_RULES, _ArenaVerdicts, code_verdicts
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
@@ -66,11 +66,13 @@ from manyjudges.core.parameters import Interval, Options
 from manyjudges.core.registry import Builtin, Registry
 from manyjudges.io.tables.verdicts import feature_names
 
-__all__ = ["CONTROL_METHODS", "LEADERBOARD_COLUMNS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS",
-           "baseline_code", "bootstrap", "leaderboard_table", "make_rating"]
+__all__ = [
+    "CONTROL_METHODS", "LEADERBOARD_METHODS", "Leaderboard", "READING_COLUMNS", "baseline_code", "bootstrap",
+    "leaderboard_table", "make_rating",
+]
 
-LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
-#: the columns :func:`leaderboard_table` adds after :data:`LEADERBOARD_COLUMNS`: verdict count and win rate
+_LEADERBOARD_COLUMNS = ["model", "rank", "score", "ci_low", "ci_high", "rank_low", "rank_high"]
+#: the columns :func:`leaderboard_table` adds after :data:`_LEADERBOARD_COLUMNS`: verdict count and win rate
 READING_COLUMNS = ["verdicts", "win_rate", "win_low", "win_high"]
 
 #: the methods that take ``control`` (answer features held fixed: :mod:`manyjudges.arena.leaderboard.style`)
@@ -120,7 +122,7 @@ class Leaderboard(Estimator):
         ``tie (bothbad)`` verdicts are ties (default) or left out.
     n_jobs : int, optional
         Processes fitting the replicates (None: the CPUs the process may use); the numbers are the same
-        for any value (:func:`bootstrap_replicates`).
+        for any value (:func:`_bootstrap_replicates`).
     control : sequence of str, optional
         Answer features to control for (``bradley_terry`` only, :data:`CONTROL_METHODS`): the verdicts
         table must have the columns ``NAME_a, NAME_b`` of each; the scores are then the style-controlled
@@ -144,7 +146,7 @@ class Leaderboard(Estimator):
     judges_ : pandas.DataFrame or None
         The judges side table of the full-data fit: ``judge, skill, position_bias, cluster,
         cluster_size, rho, weight`` for ``judge_aware``
-        (:func:`~manyjudges.arena.leaderboard.judge_aware.judge_table`), ``judge, skill`` for ``crowd_bt``,
+        (:func:`~manyjudges.arena.leaderboard.judge_aware._judge_table`), ``judge, skill`` for ``crowd_bt``,
         None for the methods without judges.
     state_ : LeaderboardState or None
         What a later :meth:`partial_fit` needs to take more verdicts (:mod:`manyjudges.arena.leaderboard.state`; its
@@ -154,17 +156,17 @@ class Leaderboard(Estimator):
     coefficients_ : pandas.DataFrame or None
         With ``control``: ``feature, coefficient, ci_low, ci_high``, each feature's gamma (log-odds per
         standard deviation of its normalised difference) and its bootstrap percentile interval over the
-        scores' replicates (:func:`~manyjudges.arena.leaderboard.style.coefficient_table`); None without.
+        scores' replicates (:func:`~manyjudges.arena.leaderboard.style._coefficient_table`); None without.
     """
 
     _parameter_constraints = {
         "method": [str, ArenaRating],
         "params": [Mapping, None],
         "n_bootstrap": [Interval(Integral, 0, None)],
-        "resample": [Options(RESAMPLE_UNITS)],
+        "resample": [Options(_RESAMPLE_UNITS)],
         "ci": [Interval(Real, 0, 1, closed="neither")],
         "seed": [Interval(Integral, 0, None)],
-        "bothbad": [Options(BOTHBAD_RULES)],
+        "bothbad": [Options(_BOTHBAD_RULES)],
         "n_jobs": [Interval(Integral, 1, None), None],
         "control": [None, str, list, tuple],
     }
@@ -183,17 +185,17 @@ class Leaderboard(Estimator):
             raise ValueError(f"control: the method {rating.name} takes no controls (the methods that take "
                              f"controls: {', '.join(CONTROL_METHODS)})")
 
-    def fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None
+    def fit(self, verdicts: pd.DataFrame | _ArenaVerdicts, progress: Callable[[int, int], None] | None = None
             ) -> Leaderboard:
         """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate.
 
         ``verdicts`` is a verdicts table, or one coded already
         (:func:`~manyjudges.arena.reader.read_arena_verdicts`, with this leaderboard's ``bothbad``).
         Refused (ValueError): no verdicts (all ``tie (bothbad)`` left out), a comparison graph in several
-        pieces (:func:`~manyjudges.arena.leaderboard.pieces.check_rateable`).
+        pieces (:func:`~manyjudges.arena.leaderboard.pieces._check_rateable`).
         Warned of: models that only won or only lost, models absent from some replicates, and models
         whose replicates are flat, whose intervals are left empty
-        (:func:`~manyjudges.arena.leaderboard.pieces.without_flat_intervals`).
+        (:func:`~manyjudges.arena.leaderboard.pieces._without_flat_intervals`).
         """
         self._check_params()
         rating = make_rating(self.method, self.params)
@@ -202,7 +204,7 @@ class Leaderboard(Estimator):
             return self._fit_controlled(rating, verdicts, progress)
         self.coefficients_: pd.DataFrame | None = None
         data = self._coded(rating, verdicts)
-        cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+        cells, cell_of_verdict = _cell_table(data, rating.by_judge, rating.by_order)
         weights = rating.verdict_weights(data)
         counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
         model_verdicts = np.bincount(data.model_a, minlength=data.n_models) + np.bincount(data.model_b,
@@ -211,19 +213,19 @@ class Leaderboard(Estimator):
         return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress,
                                  (model_verdicts, keep))
 
-    def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
+    def partial_fit(self, verdicts: pd.DataFrame | _ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
                     state: LeaderboardState | None = None) -> Leaderboard:
         """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.leaderboard.state`).
 
-        ``state`` defaults to this leaderboard's own :attr:`state_` (the verdicts it was fitted on); without
-        either, this is :meth:`fit`. Only the new verdicts are coded and counted; the refit of a convex
-        method (:data:`~manyjudges.arena.leaderboard.state.WARM_STARTED`) starts from the state's fit; the result equals
-        :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state keeps
-        every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
-        parameters or another ``bothbad`` is a ValueError. A fit without a bootstrap keeps in its state only
-        the names, the cells and the fit, not the verdicts (unless the rating weighs them: ``judge_aware``'s
-        clusters), so that resuming it takes a time that grows with the new verdicts only; such a state
-        cannot be resumed with a bootstrap (a ValueError).
+        ``state`` defaults to this leaderboard's own :attr:`state_` (the verdicts it was fitted on); without either,
+        this is :meth:`fit`. Only the new verdicts are coded and counted; the refit of a convex method
+        (``_WARM_STARTED`` in :mod:`manyjudges.arena.leaderboard.state`) starts from the state's fit; the result
+        equals :meth:`fit` on all the verdicts to the solvers' tolerance, bootstrap intervals included (the state
+        keeps every verdict's codes, so the units are drawn as one pass draws them). A state of another method, other
+        parameters or another ``bothbad`` is a ValueError. A fit without a bootstrap keeps in its state only the
+        names, the cells and the fit, not the verdicts (unless the rating weighs them: ``judge_aware``'s clusters), so
+        that resuming it takes a time that grows with the new verdicts only; such a state cannot be resumed with a
+        bootstrap (a ValueError).
         """
         state = getattr(self, "state_", None) if state is None else state
         if state is None:
@@ -237,30 +239,30 @@ class Leaderboard(Estimator):
         state.check_same(rating, self.bothbad)
         new = self._coded(rating, verdicts)
         if not state.units:
-            check_without_units(rating, new, self.n_bootstrap)
-        new_cells, new_cell_of = cell_table(new, rating.by_judge, rating.by_order)
-        data, cells, counts, names, model_verdicts = merge_state(state, new, new_cells, np.bincount(
+            _check_without_units(rating, new, self.n_bootstrap)
+        new_cells, new_cell_of = _cell_table(new, rating.by_judge, rating.by_order)
+        data, cells, counts, names, model_verdicts = _merge_state(state, new, new_cells, np.bincount(
             new_cell_of, minlength=new_cells.n_cells).astype(float), rating.by_judge)
         weights = rating.verdict_weights(data) if state.units else None
         cell_of_verdict = None
         if weights is not None or self.n_bootstrap:  # every verdict's cell: the units, or the weights changed
-            cells, cell_of_verdict = cell_table(data, rating.by_judge, rating.by_order)
+            cells, cell_of_verdict = _cell_table(data, rating.by_judge, rating.by_order)
             if weights is not None:
                 counts = np.bincount(cell_of_verdict, weights=weights, minlength=cells.n_cells).astype(float)
-        start = warm_start(state.fit, names) if rating.name in WARM_STARTED else None
+        start = _warm_start(state.fit, names) if rating.name in _WARM_STARTED else None
         return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress,
                                  (model_verdicts, state.units))
 
-    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | ArenaVerdicts) -> ArenaVerdicts:
+    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | _ArenaVerdicts) -> _ArenaVerdicts:
         """Return the verdicts coded (:func:`code_verdicts`); refused without rows or a judge column it needs."""
-        data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
+        data = verdicts if isinstance(verdicts, _ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
         return data
 
-    def _fit_counted(self, rating: ArenaRating, data: ArenaVerdicts,
+    def _fit_counted(self, rating: ArenaRating, data: _ArenaVerdicts,
                      counted: tuple[Cells, np.ndarray, np.ndarray | None, np.ndarray | None],
                      start: RatingFit | None, progress: Callable[[int, int], None] | None,
                      kept: tuple[np.ndarray, bool]) -> Leaderboard:
@@ -269,43 +271,43 @@ class Leaderboard(Estimator):
         ``kept``: each model's verdicts, and whether :attr:`state_` keeps the verdicts.
         """
         cells, counts, cell_of_verdict, weights = counted
-        check_rateable(cells, counts)
+        _check_rateable(cells, counts)
         units = (sparse.csr_matrix((cells.n_cells, 0)) if cell_of_verdict is None
-                 else unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights))
+                 else _unit_matrix(data, cell_of_verdict, cells.n_cells, self.resample, weights))
         with one_blas_thread():
-            scores, fit = fit_counts(rating, cells, counts, start, None)
-            replicates = bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
+            scores, fit = _fit_counts(rating, cells, counts, start, None)
+            replicates = _bootstrap_replicates(rating, cells, units, fit, scores, self.n_bootstrap, self.seed,
                                               progress, self.n_jobs)
         self._finish(rating, data, fit, scores, replicates, kept[0])
-        self.state_ = state_of_fit(rating, self.bothbad, data, (cells, counts), fit, kept)
+        self.state_ = _state_of_fit(rating, self.bothbad, data, (cells, counts), fit, kept)
         return self
 
-    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
+    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | _ArenaVerdicts,
                         progress: Callable[[int, int], None] | None) -> Leaderboard:
         """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.leaderboard.style`) and its bootstrap."""
-        if isinstance(verdicts, ArenaVerdicts):
+        if isinstance(verdicts, _ArenaVerdicts):
             raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
                              "not coded verdicts")
         assert self.control is not None
-        names = check_control(self.control, feature_names(verdicts))
-        data, values = code_with_features(verdicts, names, self.bothbad)
+        names = _check_control(self.control, feature_names(verdicts))
+        data, values = _code_with_features(verdicts, names, self.bothbad)
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
-        controlled = ControlledBradleyTerry(rating, covariates(values, names))
-        cells, _ = verdict_cells(data)
+        controlled = _ControlledBradleyTerry(rating, covariates(values, names))
+        cells, _ = _verdict_cells(data)
         counts = np.ones(cells.n_cells)
-        check_rateable(cells, counts)
-        units = unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)
+        _check_rateable(cells, counts)
+        units = _unit_matrix(data, np.arange(data.n_verdicts), cells.n_cells, self.resample)
         with one_blas_thread():
-            scores, fit = fit_counts(controlled, cells, counts, None, None)
-            replicates, gammas = controlled_replicates(controlled, cells, units, fit, scores, self.n_bootstrap,
+            scores, fit = _fit_counts(controlled, cells, counts, None, None)
+            replicates, gammas = _controlled_replicates(controlled, cells, units, fit, scores, self.n_bootstrap,
                                                        self.seed, progress)
         assert fit.extra is not None
-        self.coefficients_ = coefficient_table(names, fit.extra, gammas, self.ci)
+        self.coefficients_ = _coefficient_table(names, fit.extra, gammas, self.ci)
         self.state_ = None
         return self._finish(rating, data, fit, scores, replicates)
 
-    def _finish(self, rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
+    def _finish(self, rating: ArenaRating, data: _ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
                 replicates: np.ndarray, model_verdicts: np.ndarray | None = None) -> Leaderboard:
         """Set the fitted attributes from the full-data fit and the replicates; warn of absent models.
 
@@ -322,21 +324,21 @@ class Leaderboard(Estimator):
                           f"{self.n_bootstrap}); their intervals are over the replicates they are in", stacklevel=4)
         self.scores_ = pd.Series(scores, index=pd.Index(data.models, name="model"), name="score")
         table = leaderboard_table(data, scores, replicates, self.ci, win_curve(rating, fit), verdicts=model_verdicts)
-        self.table_ = without_flat_intervals(table, data, replicates, self.resample)
+        self.table_ = _without_flat_intervals(table, data, replicates, self.resample)
         return self
 
 
-def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
+def judges_side_table(rating: ArenaRating, data: _ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
     """Return :attr:`Leaderboard.judges_` (None for a method without judge parameters)."""
     if isinstance(rating, JudgeAware):
-        return judge_table(data.judges, fit, getattr(rating, "weights_", None))
+        return _judge_table(data.judges, fit, getattr(rating, "weights_", None))
     if isinstance(rating, ArenaCrowdBT) and fit.extra is not None:
         return pd.DataFrame({"judge": np.asarray([str(j) for j in data.judges], dtype=object), "skill": fit.extra})
     return None
 
 
-def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
-                      curve: WinCurve = logistic_win_rate, baseline: str | None = None,
+def leaderboard_table(data: _ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
+                      curve: _WinCurve = _logistic_win_rate, baseline: str | None = None,
                       verdicts: np.ndarray | None = None) -> pd.DataFrame:
     """Return the leaderboard table, best first (ties by model).
 
@@ -350,13 +352,13 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     """
     n = data.n_models
     if len(replicates):
-        ci_low, ci_high, rank_low, rank_high = percentile_intervals(replicates, ci)
+        ci_low, ci_high, rank_low, rank_high = _percentile_intervals(replicates, ci)
     else:
         ci_low = ci_high = rank_low = rank_high = np.full(n, np.nan)
     win_rate, win_low, win_high = win_rates(scores, replicates, curve, ci, baseline_code(data, baseline))
     counts = (np.bincount(data.model_a, minlength=n) + np.bincount(data.model_b, minlength=n)
               if verdicts is None else np.asarray(verdicts))
-    table = pd.DataFrame({"model": data.models.astype(str), "rank": competition_ranks(scores).astype(np.int64),
+    table = pd.DataFrame({"model": data.models.astype(str), "rank": _competition_ranks(scores).astype(np.int64),
                           "score": scores, "ci_low": ci_low, "ci_high": ci_high,
                           "rank_low": pd.array(rank_low, dtype="Float64").astype("Int64"),
                           "rank_high": pd.array(rank_high, dtype="Float64").astype("Int64"),
@@ -366,7 +368,7 @@ def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.nd
     return table.iloc[order].reset_index(drop=True)
 
 
-def baseline_code(data: ArenaVerdicts, baseline: str | None) -> int | None:
+def baseline_code(data: _ArenaVerdicts, baseline: str | None) -> int | None:
     """Return the code of model ``baseline`` (None: None); a name that is not a model is a ValueError."""
     if baseline is None:
         return None

@@ -44,10 +44,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from manyjudges.arena.judges.clusters import CLUSTER_CONSTRAINTS, WEIGHT_COLUMNS, judge_weights
-from manyjudges.arena.judges.measures import PRIOR_UNITS
+from manyjudges.arena.judges.clusters import _WEIGHT_COLUMNS, CLUSTER_CONSTRAINTS, judge_weights
+from manyjudges.arena.judges.measures import _PRIOR_UNITS
 from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
-from manyjudges.arena.verdict_codes import ArenaVerdicts
+from manyjudges.arena.verdict_codes import _ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, CrowdBTParams
@@ -55,13 +55,13 @@ from manyjudges.core.pairwise.judge_aware import fit_judge_aware, refit_judge_aw
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.io.tables.verdicts import MISSING, WINNERS
 
-__all__ = ["JUDGE_COLUMNS", "JudgeAware", "judge_table", "judgments_of_cells", "verdicts_of_codes"]
+__all__ = ["JudgeAware", "verdicts_of_codes"]
 
 #: the judges side table of a ``judge_aware`` leaderboard (``Leaderboard.judges_``)
-JUDGE_COLUMNS = ["judge", "skill", "position_bias", "cluster", "cluster_size", "rho", "weight"]
+_JUDGE_COLUMNS = ["judge", "skill", "position_bias", "cluster", "cluster_size", "rho", "weight"]
 
 
-def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
+def _judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return ``(judge, win, lose, win_first, count)`` of cells built by judge and order.
 
@@ -82,7 +82,7 @@ def judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
     return judge[keep], win[keep], lose[keep], win_first[keep], count[keep]
 
 
-def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
+def verdicts_of_codes(data: _ArenaVerdicts) -> pd.DataFrame:
     """Return the verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts.
 
     The rows are in their canonical order; a prompt or judge column the data lacked is
@@ -117,7 +117,7 @@ class JudgeAware(CrowdBTParams, ArenaRating):
         A fixed within-cluster error correlation (None: each cluster's mean, from the data).
     prior_units : float
         m0 of the shrunk error correlations the clusters use
-        (:func:`~manyjudges.arena.judges.measures.shrunk_correlation`).
+        (:func:`~manyjudges.arena.judges.measures._shrunk_correlation`).
     gamma_reg : float
         Ridge gamma_reg ||gamma||^2 / 2 on the position effects (default 0.01: a N(0, 100) prior).
     reg, virtual_weight, eta_init, eta_prior, eta_bounds, max_iter, tol
@@ -154,14 +154,14 @@ class JudgeAware(CrowdBTParams, ArenaRating):
                  rho: float | None = None, gamma_reg: float = 0.01, reg: float = 0.0, virtual_weight: float = 1.0,
                  eta_init: float = 0.9, eta_prior: tuple[float, float] = (1.0, 1.0),
                  eta_bounds: tuple[float, float] = (0.01, 0.99), max_iter: int = 5000, tol: float = 1e-6,
-                 prior_units: float = PRIOR_UNITS) -> None:
+                 prior_units: float = _PRIOR_UNITS) -> None:
         self.ties, self.position, self.clusters, self.cluster_threshold = ties, position, clusters, cluster_threshold
         self.rho, self.gamma_reg, self.reg, self.virtual_weight = rho, gamma_reg, reg, virtual_weight
         self.prior_units = prior_units
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
 
-    def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
+    def verdict_weights(self, data: _ArenaVerdicts) -> np.ndarray | None:
         """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""
         self._check_params()
         if self.clusters is None:
@@ -176,7 +176,7 @@ class JudgeAware(CrowdBTParams, ArenaRating):
     def fit_cells(self, cells: Cells, counts: np.ndarray, start: RatingFit | None = None) -> RatingFit:
         """Fit the strengths, reliabilities and position effects to the cell counts and return the fit."""
         n, m = cells.n_models, cells.n_judges
-        judge, win, lose, win_first, count = judgments_of_cells(cells, counts, self.ties)
+        judge, win, lose, win_first, count = _judgments_of_cells(cells, counts, self.ties)
         if start is None:
             bt = bt_pair_weights(cells, counts, self.ties)
             s0 = fit_bt_scores(*bt, n, self.reg, self.virtual_weight, max_iter=self.max_iter,
@@ -192,8 +192,8 @@ class JudgeAware(CrowdBTParams, ArenaRating):
         return RatingFit(scores, np.concatenate([eta, gamma]))
 
 
-def judge_table(judges: np.ndarray, fit: RatingFit, weights: pd.DataFrame | None) -> pd.DataFrame:
-    """Return :data:`JUDGE_COLUMNS`: each judge's skill eta_j, position bias gamma_j, cluster and weight.
+def _judge_table(judges: np.ndarray, fit: RatingFit, weights: pd.DataFrame | None) -> pd.DataFrame:
+    """Return :data:`_JUDGE_COLUMNS`: each judge's skill eta_j, position bias gamma_j, cluster and weight.
 
     ``fit.extra`` = (eta_1..eta_m, gamma_1..gamma_m) in the order of ``judges``; ``weights`` is
     :func:`~manyjudges.arena.judges.clusters.judge_weights`' table (None: every judge its own cluster,
@@ -204,8 +204,8 @@ def judge_table(judges: np.ndarray, fit: RatingFit, weights: pd.DataFrame | None
     names = np.asarray([str(j) for j in judges], dtype=object)
     if weights is None:
         side = pd.DataFrame({"judge": names, "cluster": names, "cluster_size": np.ones(m, dtype=np.int64),
-                             "rho": np.zeros(m), "weight": np.ones(m)}, columns=WEIGHT_COLUMNS)
+                             "rho": np.zeros(m), "weight": np.ones(m)}, columns=_WEIGHT_COLUMNS)
     else:
         side = weights.set_index("judge").reindex(names).reset_index()
     out = pd.DataFrame({"judge": names, "skill": fit.extra[:m], "position_bias": fit.extra[m:2 * m]})
-    return pd.concat([out, side.drop(columns="judge")], axis=1)[JUDGE_COLUMNS]
+    return pd.concat([out, side.drop(columns="judge")], axis=1)[_JUDGE_COLUMNS]

@@ -4,14 +4,14 @@ The **comparison graph** has the models as nodes and an edge between two models 
 at least once (either shown first, any winner). Its **pieces** (connected components) are the sets of
 models linked directly or through others; scores of models in different pieces are not comparable (every
 pairwise model sees only differences within a piece, so the gap between pieces is set by the ridge or the
-prior alone; Ford 1957, Hunter 2004). :func:`comparison_pieces`
-finds them (``scipy.sparse.csgraph.connected_components``), :func:`pieces_message` says them.
+prior alone; Ford 1957, Hunter 2004). :func:`_comparison_pieces`
+finds them (``scipy.sparse.csgraph.connected_components``), :func:`_pieces_message` says them.
 
 A model that won every verdict it was in (no loss, no tie), or lost every one, has no finite
 maximum-likelihood score (its likelihood keeps rising as its score goes to plus or minus infinity;
-Hunter 2004): :func:`one_sided_models` finds them. A model whose bootstrap replicate scores are all equal
+Hunter 2004): :func:`_one_sided_models` finds them. A model whose bootstrap replicate scores are all equal
 (one unit to resample, all units alike, or present in fewer than two replicates) would get a zero-width
-interval that the data does not support: :func:`flat_replicates` finds them.
+interval that the data does not support: :func:`_flat_replicates` finds them.
 """
 from __future__ import annotations
 
@@ -22,17 +22,16 @@ import pandas as pd
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.verdict_codes import ArenaVerdicts
+from manyjudges.arena.verdict_codes import _ArenaVerdicts
 from manyjudges.core.pairwise.cells import Cells
 
-__all__ = ["MODELS_SHOWN", "check_rateable", "comparison_pieces", "flat_replicates", "named", "one_sided_models",
-           "pieces_message", "without_flat_intervals"]
+__all__ = ["named"]
 
 #: how many models a message names before "... and k more"
-MODELS_SHOWN = 5
+_MODELS_SHOWN = 5
 
 
-def comparison_pieces(n_models: int, model_a: np.ndarray, model_b: np.ndarray) -> np.ndarray:
+def _comparison_pieces(n_models: int, model_a: np.ndarray, model_b: np.ndarray) -> np.ndarray:
     """Return each model's piece of the comparison graph (module docstring), pieces numbered 0, 1, ...
 
     Parameters
@@ -59,26 +58,26 @@ def comparison_pieces(n_models: int, model_a: np.ndarray, model_b: np.ndarray) -
     return rank[labels]
 
 
-def named(models: np.ndarray, shown: int = MODELS_SHOWN) -> str:
+def named(models: np.ndarray, shown: int = _MODELS_SHOWN) -> str:
     """Return the first ``shown`` models, comma-separated, then ``... and k more`` if there are more."""
     names = [str(m) for m in models[:shown]]
     more = f", ... and {len(models) - shown} more" if len(models) > shown else ""
     return ", ".join(names) + more
 
 
-def pieces_message(models: np.ndarray, pieces: np.ndarray) -> str:
+def _pieces_message(models: np.ndarray, pieces: np.ndarray) -> str:
     """Return the error of a comparison graph in several pieces: how many, each piece's size and first models."""
     n = int(pieces.max()) + 1
     sizes = np.bincount(pieces)
     said = "; ".join(f"piece {k + 1} ({sizes[k]} model{'' if sizes[k] == 1 else 's'}): {named(models[pieces == k])}"
-                     for k in range(min(n, MODELS_SHOWN)))
-    more = f"; ... and {n - MODELS_SHOWN} more pieces" if n > MODELS_SHOWN else ""
+                     for k in range(min(n, _MODELS_SHOWN)))
+    more = f"; ... and {n - _MODELS_SHOWN} more pieces" if n > _MODELS_SHOWN else ""
     return (f"the comparison graph is in {n} pieces (models never compared with each other, directly or through "
             f"others, so their scores are not comparable): {said}{more}; keep the verdicts of one piece (e.g. the "
             "largest) or add verdicts that link the pieces")
 
 
-def one_sided_models(n_models: int, model_a: np.ndarray, model_b: np.ndarray, winner: np.ndarray
+def _one_sided_models(n_models: int, model_a: np.ndarray, model_b: np.ndarray, winner: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Return the codes of the models that won every verdict they were in, and of those that lost every one.
 
@@ -91,7 +90,7 @@ def one_sided_models(n_models: int, model_a: np.ndarray, model_b: np.ndarray, wi
     return np.flatnonzero((wins == seen) & (seen > 0)), np.flatnonzero((losses == seen) & (seen > 0))
 
 
-def flat_replicates(replicates: np.ndarray, tolerance: float = 1e-12) -> np.ndarray:
+def _flat_replicates(replicates: np.ndarray, tolerance: float = 1e-12) -> np.ndarray:
     """Return, per model, whether its replicate scores (NaN: absent) span no width: fewer than two, or all equal.
 
     Equal means max - min <= ``tolerance`` * (1 + max |score|). ``replicates``: shape (n_bootstrap, models),
@@ -107,10 +106,10 @@ def flat_replicates(replicates: np.ndarray, tolerance: float = 1e-12) -> np.ndar
     return few | flat
 
 
-def check_rateable(cells: Cells, counts: np.ndarray) -> None:
+def _check_rateable(cells: Cells, counts: np.ndarray) -> None:
     """Refuse cells whose comparison graph is in several pieces; warn of models that only won or only lost.
 
-    A ValueError (:func:`~manyjudges.arena.leaderboard.pieces.pieces_message`: scores of different pieces are not
+    A ValueError (:func:`~manyjudges.arena.leaderboard.pieces._pieces_message`: scores of different pieces are not
     comparable) names the pieces. A warning names the models that won every verdict they were in, or lost
     every one (no finite maximum-likelihood score: the ridge or the prior holds theirs;
     :mod:`manyjudges.arena.leaderboard.pieces`). Both are read from the cells with a positive count (a cell is a judged
@@ -119,11 +118,11 @@ def check_rateable(cells: Cells, counts: np.ndarray) -> None:
     """
     seen = counts > 0
     lo, hi, outcome = cells.lo[seen], cells.hi[seen], cells.outcome[seen]
-    pieces = comparison_pieces(cells.n_models, lo, hi)
+    pieces = _comparison_pieces(cells.n_models, lo, hi)
     models = np.asarray(cells.names if cells.names is not None else np.arange(cells.n_models), dtype=object)
     if pieces.max() > 0:
-        raise ValueError(pieces_message(models, pieces))
-    won, lost = one_sided_models(cells.n_models, lo, hi, outcome)
+        raise ValueError(_pieces_message(models, pieces))
+    won, lost = _one_sided_models(cells.n_models, lo, hi, outcome)
     said = [f"models that {what}: {named(models[codes])}" for what, codes in
             (("won every verdict they were in", won), ("lost every verdict they were in", lost)) if len(codes)]
     if said:
@@ -132,18 +131,18 @@ def check_rateable(cells: Cells, counts: np.ndarray) -> None:
                       "above (below) the others", stacklevel=4)
 
 
-def without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates: np.ndarray, resample: str
+def _without_flat_intervals(table: pd.DataFrame, data: _ArenaVerdicts, replicates: np.ndarray, resample: str
                            ) -> pd.DataFrame:
     """Return the leaderboard table with the intervals of models whose replicates are flat emptied, with a warning.
 
-    A model whose replicate scores are fewer than two or all equal (:func:`flat_replicates`:
+    A model whose replicate scores are fewer than two or all equal (:func:`_flat_replicates`:
     one unit to resample, every unit alike, a model in at most one replicate) would get a zero-width
     interval (and ``rank_low == rank_high``) that the data does not support: its ``ci_low, ci_high,
     rank_low, rank_high`` are left empty (NaN) instead, and a warning names the models.
     """
     if not len(replicates):
         return table
-    flat = data.models[flat_replicates(replicates)]
+    flat = data.models[_flat_replicates(replicates)]
     if not len(flat):
         return table
     table = table.copy()

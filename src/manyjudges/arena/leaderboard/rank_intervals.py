@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["competition_ranks", "percentile_intervals"]
 
-
-def competition_ranks(scores: np.ndarray) -> np.ndarray:
+def _competition_ranks(scores: np.ndarray) -> np.ndarray:
     """Ranks of each row's scores, 1 = best: 1 + the number of models with a strictly higher score.
 
     Equal scores share the best rank of their group ("1, 2, 2, 4"). NaN (a model absent from
@@ -30,11 +28,11 @@ def competition_ranks(scores: np.ndarray) -> np.ndarray:
     return ranks.reshape(scores.shape)
 
 
-def percentile_intervals(replicates: np.ndarray, ci: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _percentile_intervals(replicates: np.ndarray, ci: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(ci_low, ci_high, rank_low, rank_high)`` per model from (replicates, models) scores.
 
     Scores: the (1 - ci) / 2 and (1 + ci) / 2 quantiles of the model's replicate scores (numpy's
-    default linear interpolation, Hyndman and Fan's type 7). Ranks (:func:`competition_ranks`,
+    default linear interpolation, Hyndman and Fan's type 7). Ranks (:func:`_competition_ranks`,
     per replicate): the lower quantile rounded down to an observed rank (``method="lower"``) and
     the upper rounded up (``method="higher"``), so a rank interval is a pair of ranks seen in the
     replicates. A model's NaN replicates (absent from them) are left out of its quantiles; all
@@ -44,7 +42,7 @@ def percentile_intervals(replicates: np.ndarray, ci: float) -> tuple[np.ndarray,
         raise ValueError(f"ci must be in (0, 1), got {ci}")
     replicates = np.asarray(replicates, dtype=float)
     n = replicates.shape[1]
-    ranks = competition_ranks(replicates)
+    ranks = _competition_ranks(replicates)
     lo_q, hi_q = (1.0 - ci) / 2.0, (1.0 + ci) / 2.0
     out = np.full((4, n), np.nan)
     for j in range(n):

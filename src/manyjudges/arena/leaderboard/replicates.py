@@ -1,6 +1,6 @@
 """A leaderboard's fits from cell counts: the full data's and each bootstrap replicate's, on every core.
 
-:func:`fit_counts` fits a rating to cell counts and centres its scores; :func:`bootstrap_replicates`
+:func:`_fit_counts` fits a rating to cell counts and centres its scores; :func:`_bootstrap_replicates`
 draws the replicates (:mod:`manyjudges.arena.leaderboard.estimator` says how) and fits them, replicate 0 here and
 the others in forked worker processes when they would take long, bit for bit the serial numbers.
 """
@@ -19,8 +19,6 @@ from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.pairwise.cells import Cells
 
-__all__ = ["PARALLEL_SECONDS", "bootstrap_replicates", "fit_counts"]
-
 
 def _centred(scores: np.ndarray, present: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
     """Return the scores of the present models (NaN for the others), shifted to the mean of ``reference``.
@@ -33,7 +31,7 @@ def _centred(scores: np.ndarray, present: np.ndarray, reference: np.ndarray | No
     return out
 
 
-def fit_counts(rating: ArenaRating, cells: Cells, counts: np.ndarray, start: RatingFit | None,
+def _fit_counts(rating: ArenaRating, cells: Cells, counts: np.ndarray, start: RatingFit | None,
                 reference: np.ndarray | None) -> tuple[np.ndarray, RatingFit]:
     """Centred scores (NaN: absent model) and the raw fit; a model without verdicts is fitted without."""
     present = cells.model_totals(counts) > 0
@@ -46,7 +44,7 @@ def fit_counts(rating: ArenaRating, cells: Cells, counts: np.ndarray, start: Rat
     return _centred(fit.scores, present, reference), fit
 
 
-def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
+def _bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: RatingFit, scores: np.ndarray,
                          n: int, seed: int, progress: Callable[[int, int], None] | None = None,
                          n_jobs: int | None = None) -> np.ndarray:
     """Return the (n, models) replicate scores (module docstring), fitted by ``n_jobs`` processes.
@@ -59,7 +57,7 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
     for bit, for any ``n_jobs`` (BLAS on one thread in each process:
     :func:`~manyjudges.core.blas_threads.one_blas_thread`). ``n_jobs``: None, as many processes as
     the CPUs this process may use, but only when replicate 0's time says the others would take
-    :data:`PARALLEL_SECONDS` or more here (else forking costs more than it saves); 1 (or a system
+    :data:`_PARALLEL_SECONDS` or more here (else forking costs more than it saves); 1 (or a system
     without ``fork``), this process alone. ``progress(done, total)`` is called as replicates are
     done (after each, or each block), ``done`` counting up.
     """
@@ -71,7 +69,7 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
     start = time.perf_counter()
     for r in range(n):
         if r == 1 and jobs > 1 and "fork" in multiprocessing.get_all_start_methods() and (
-                n_jobs is not None or (n - 1) * (time.perf_counter() - start) >= PARALLEL_SECONDS):
+                n_jobs is not None or (n - 1) * (time.perf_counter() - start) >= _PARALLEL_SECONDS):
             _fit_in_processes(state, rng, out, 1, jobs, progress)
             break
         out[r] = _fit_draw(state, rng.integers(0, n_units, n_units))
@@ -82,7 +80,7 @@ def bootstrap_replicates(rating: ArenaRating, cells: Cells, units: Any, fit: Rat
 
 #: with ``n_jobs=None``, the bootstrap forks worker processes when the first replicate's time says
 #: the others would take at least this many seconds in one process
-PARALLEL_SECONDS = 1.0
+_PARALLEL_SECONDS = 1.0
 
 
 #: what a replicate's fit needs: (rating, cells, units, full-data fit, full-data scores)
@@ -101,7 +99,7 @@ def _fit_draw(state: _State, draw: np.ndarray) -> np.ndarray:
     """Return one replicate's centred scores from its draw of unit indices."""
     rating, cells, units, fit, scores = state
     weight = np.bincount(draw, minlength=units.shape[1]).astype(float)
-    return fit_counts(rating, cells, units @ weight, fit, scores)[0]
+    return _fit_counts(rating, cells, units @ weight, fit, scores)[0]
 
 
 def _start_worker(state: _State) -> None:

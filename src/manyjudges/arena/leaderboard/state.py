@@ -2,15 +2,15 @@
 
 A :class:`LeaderboardState` holds the method, its parameters and the ``bothbad`` rule; the models',
 prompts' and judges' names (natural order); the method's counted cells
-(:func:`~manyjudges.arena.leaderboard.cells.cell_table`) and their counts; each model's verdicts; the fit of the
+(:func:`~manyjudges.arena.leaderboard.cells._cell_table`) and their counts; each model's verdicts; the fit of the
 data (scores and ``extra``, the warm start of the next fit); and, when the fit had a bootstrap or its
 rating weighs each verdict by all of them (``judge_aware``'s clusters), the verdicts as codes (the
-bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes.ArenaVerdicts`).
+bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes._ArenaVerdicts`).
 
-Resuming (:func:`merge_state`) codes only the new verdicts, counts only their cells, and adds them to the
+Resuming (:func:`_merge_state`) codes only the new verdicts, counts only their cells, and adds them to the
 saved cells after renaming both onto the union of the names in natural order (so codes, cells and
 canonical order are those of a one-pass fit of all the verdicts). The refit of a method in
-:data:`WARM_STARTED` starts from the saved fit (:func:`warm_start`: a new model at score 0) and ends at
+:data:`_WARM_STARTED` starts from the saved fit (:func:`_warm_start`: a new model at score 0) and ends at
 the one minimum of its convex objective, the one-pass fit's to the solver's tolerance. ``elo`` is
 computed from the cells (each pair's win share, replayed in a seeded round order), so it is refitted
 from the merged cells and equals one pass exactly. ``crowd_bt`` and ``judge_aware`` are not convex in
@@ -26,7 +26,7 @@ depend on every verdict), so its cells are recounted. A state without the verdic
 with a bootstrap.
 
 The file is one ``numpy.savez_compressed`` archive read with ``allow_pickle=False``: integer and float
-arrays, and one JSON text (:data:`STATE_FORMAT`, method, parameters, names). No pickle.
+arrays, and one JSON text (:data:`_STATE_FORMAT`, method, parameters, names). No pickle.
 """
 from __future__ import annotations
 
@@ -41,23 +41,22 @@ from typing import Any
 import numpy as np
 
 from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
-from manyjudges.arena.verdict_codes import ArenaVerdicts, arena_verdicts
+from manyjudges.arena.verdict_codes import _ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.pairwise.cells import TIE, Cells, cells_from_codes
 
-__all__ = ["STATE_FORMAT", "WARM_STARTED", "LeaderboardState", "check_without_units", "jsonable_params", "merge_state",
-           "names_only", "state_of_fit", "warm_start"]
+__all__ = ["LeaderboardState"]
 
 #: the name and version written in every state file's JSON
-STATE_FORMAT = "manyjudges leaderboard state 1"
+_STATE_FORMAT = "manyjudges leaderboard state 1"
 #: the methods whose refit starts from the saved fit: their objectives are strictly convex (one minimum), so a
 #: warm start ends where one pass ends; the others refit from one pass's own start (module docstring)
-WARM_STARTED = ("bradley_terry", "davidson")
+_WARM_STARTED = ("bradley_terry", "davidson")
 _VERDICT_ARRAYS = ("model_a", "model_b", "winner", "prompt", "judge")
 _CELL_ARRAYS = ("judge", "lo", "hi", "outcome")
 
 
-def jsonable_params(rating: ArenaRating) -> dict[str, Any]:
+def _jsonable_params(rating: ArenaRating) -> dict[str, Any]:
     """Return ``rating.get_params()`` as JSON reads it back (tuples as lists, numpy scalars as numbers).
 
     A parameter JSON cannot write is a ValueError.
@@ -81,7 +80,7 @@ class LeaderboardState:
     method : str
         The rating's name (``RatingFit`` of :data:`~manyjudges.arena.leaderboard.estimator.LEADERBOARD_METHODS`).
     params : dict
-        The rating's parameters (:func:`jsonable_params`).
+        The rating's parameters (:func:`_jsonable_params`).
     bothbad : str
         What ``tie (bothbad)`` was (``tie`` or ``drop``).
     data : ArenaVerdicts
@@ -102,7 +101,7 @@ class LeaderboardState:
     method: str
     params: dict[str, Any]
     bothbad: str
-    data: ArenaVerdicts
+    data: _ArenaVerdicts
     cells: Cells
     counts: np.ndarray
     fit: RatingFit
@@ -112,7 +111,7 @@ class LeaderboardState:
     def check_same(self, rating: ArenaRating, bothbad: str, where: str = "the state") -> None:
         """Raise a ValueError unless the state was fitted by ``rating``'s method and parameters and ``bothbad``."""
         mine = (self.method, self.params, self.bothbad)
-        theirs = (rating.name, jsonable_params(rating), bothbad)
+        theirs = (rating.name, _jsonable_params(rating), bothbad)
         if mine != theirs:
             raise ValueError(f"{where} was fitted by {self.method} with parameters {json.dumps(self.params)} and "
                              f"bothbad {self.bothbad}, not {rating.name} with {json.dumps(theirs[1])} and bothbad "
@@ -121,7 +120,7 @@ class LeaderboardState:
 
     def save(self, path: str | Path) -> None:
         """Write the state to ``path`` (an ``.npz`` archive, module docstring); written whole or not at all."""
-        meta = {"format": STATE_FORMAT, "method": self.method, "params": self.params, "bothbad": self.bothbad,
+        meta = {"format": _STATE_FORMAT, "method": self.method, "params": self.params, "bothbad": self.bothbad,
                 "models": [str(m) for m in self.data.models], "prompts": [str(p) for p in self.data.prompts],
                 "judges": [str(j) for j in self.data.judges], "has_prompt": bool(self.data.has_prompt),
                 "has_judge": bool(self.data.has_judge), "has_extra": self.fit.extra is not None,
@@ -156,10 +155,10 @@ class LeaderboardState:
             meta = json.loads(str(arrays["meta"]))
         except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
             raise ValueError(f"{path}: not a leaderboard state ({type(err).__name__}: {err})") from None
-        if not isinstance(meta, dict) or meta.get("format") != STATE_FORMAT:
+        if not isinstance(meta, dict) or meta.get("format") != _STATE_FORMAT:
             found = meta.get("format") if isinstance(meta, dict) else meta
             raise ValueError(f"{path}: not a leaderboard state of this version (format {found!r}, "
-                             f"expected {STATE_FORMAT!r})")
+                             f"expected {_STATE_FORMAT!r})")
         try:
             return _state_of(meta, arrays)
         except (KeyError, IndexError, ValueError) as err:
@@ -174,7 +173,7 @@ def _state_of(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Leaderboar
     """Return the state of a file's JSON and arrays (:meth:`LeaderboardState.load`)."""
     models, prompts, judges = (_names(meta[k]) for k in ("models", "prompts", "judges"))
     v = {k: np.asarray(arrays[f"verdict_{k}"]) for k in _VERDICT_ARRAYS}
-    data = ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=v["model_a"].astype(np.int64),
+    data = _ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=v["model_a"].astype(np.int64),
                          model_b=v["model_b"].astype(np.int64), winner=v["winner"].astype(np.int8),
                          prompt=v["prompt"].astype(np.int64), judge=v["judge"].astype(np.int64),
                          has_prompt=bool(meta["has_prompt"]), has_judge=bool(meta["has_judge"]))
@@ -219,7 +218,7 @@ class Renaming:
     new: tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _renaming(old: ArenaVerdicts, new: ArenaVerdicts) -> Renaming:
+def _renaming(old: _ArenaVerdicts, new: _ArenaVerdicts) -> Renaming:
     """Return the union of the names of ``old`` and ``new`` in natural order and the codes of each into it."""
     if (old.has_prompt, old.has_judge) != (new.has_prompt, new.has_judge):
         said = {True: "a", False: "no"}
@@ -231,16 +230,16 @@ def _renaming(old: ArenaVerdicts, new: ArenaVerdicts) -> Renaming:
     return Renaming(models, prompts, judges, (m_old, p_old, j_old), (m_new, p_new, j_new))
 
 
-def names_only(models: np.ndarray, prompts: np.ndarray, judges: np.ndarray, has_prompt: bool, has_judge: bool
-               ) -> ArenaVerdicts:
-    """Return :class:`ArenaVerdicts` of the names without verdicts (a state kept without its verdicts)."""
+def _names_only(models: np.ndarray, prompts: np.ndarray, judges: np.ndarray, has_prompt: bool, has_judge: bool
+               ) -> _ArenaVerdicts:
+    """Return :class:`_ArenaVerdicts` of the names without verdicts (a state kept without its verdicts)."""
     empty = np.zeros(0, dtype=np.int64)
-    return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=empty, model_b=empty,
+    return _ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=empty, model_b=empty,
                          winner=np.zeros(0, dtype=np.int8), prompt=empty, judge=empty, has_prompt=has_prompt,
                          has_judge=has_judge)
 
 
-def _renamed_verdicts(names: Renaming, old: ArenaVerdicts, new: ArenaVerdicts) -> ArenaVerdicts:
+def _renamed_verdicts(names: Renaming, old: _ArenaVerdicts, new: _ArenaVerdicts) -> _ArenaVerdicts:
     """Return the verdicts of ``old`` and ``new`` together, coded on ``names``, in canonical order."""
     (m_old, p_old, j_old), (m_new, p_new, j_new) = names.old, names.new
     a = np.concatenate([m_old[old.model_a], m_new[new.model_a]])
@@ -266,8 +265,8 @@ def _renamed_cells(cells: Cells, model_code: np.ndarray, judge_code: np.ndarray 
     return judge, np.minimum(lo, hi), np.maximum(lo, hi), outcome, lo_first
 
 
-def merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, new_counts: np.ndarray,
-                by_judge: bool) -> tuple[ArenaVerdicts, Cells, np.ndarray, Renaming, np.ndarray]:
+def _merge_state(state: LeaderboardState, new: _ArenaVerdicts, new_cells: Cells, new_counts: np.ndarray,
+                by_judge: bool) -> tuple[_ArenaVerdicts, Cells, np.ndarray, Renaming, np.ndarray]:
     """Return the verdicts, cells, counts, renaming and each model's verdicts of ``state`` and ``new`` together.
 
     The verdicts are those of both when the state holds its verdicts (``units``), else only the names.
@@ -277,7 +276,7 @@ def merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, n
     """
     names = _renaming(state.data, new)
     data = (_renamed_verdicts(names, state.data, new) if state.units else
-            names_only(names.models, names.prompts, names.judges, new.has_prompt, new.has_judge))
+            _names_only(names.models, names.prompts, names.judges, new.has_prompt, new.has_judge))
     n = len(names.models)
     model_verdicts = (np.bincount(names.old[0], weights=state.model_verdicts, minlength=n)
                       + np.bincount(names.new[0][new.model_a], minlength=n)
@@ -292,30 +291,30 @@ def merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, n
     return data, cells, counts, names, model_verdicts
 
 
-def warm_start(fit: RatingFit, names: Renaming) -> RatingFit:
+def _warm_start(fit: RatingFit, names: Renaming) -> RatingFit:
     """Return the saved fit on the union's codes, a new model at score 0 (``extra`` kept: Davidson's tie parameter)."""
     scores = np.zeros(len(names.models))
     scores[names.old[0]] = fit.scores
     return RatingFit(scores, fit.extra)
 
 
-def state_of_fit(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, counted: tuple[Cells, np.ndarray],
+def _state_of_fit(rating: ArenaRating, bothbad: str, data: _ArenaVerdicts, counted: tuple[Cells, np.ndarray],
                  fit: RatingFit, kept: tuple[np.ndarray, bool]) -> LeaderboardState | None:
     """Return a leaderboard's ``state_`` (None when the rating's parameters cannot be written as JSON).
 
     ``kept``: each model's verdicts, and whether the state keeps the verdicts (else only their names).
     """
     try:
-        params = jsonable_params(rating)
+        params = _jsonable_params(rating)
     except ValueError:
         return None
     if not kept[1]:
-        data = names_only(data.models, data.prompts, data.judges, data.has_prompt, data.has_judge)
+        data = _names_only(data.models, data.prompts, data.judges, data.has_prompt, data.has_judge)
     return LeaderboardState(rating.name, params, bothbad, data, *counted, fit, np.asarray(kept[0], dtype=np.int64),
                             kept[1])
 
 
-def check_without_units(rating: ArenaRating, new: ArenaVerdicts, n_bootstrap: int) -> None:
+def _check_without_units(rating: ArenaRating, new: _ArenaVerdicts, n_bootstrap: int) -> None:
     """Refuse to resume a state kept without its verdicts for a bootstrap, or for a rating that weighs verdicts."""
     if n_bootstrap:
         raise ValueError("the state was kept without its verdicts (fitted without a bootstrap), and a bootstrap "

@@ -10,11 +10,11 @@ covariates); then P(model_a beats model_b) = sigma(s_a - s_b + gamma . d) per ve
 The scores s are the controlled ones; gamma, one coefficient per feature, is the log-odds a verdict
 moves per standard deviation of the feature's normalised difference.
 
-The fit is per verdict, not per cell: every verdict is its own cell (:func:`verdict_cells`: the cell's
+The fit is per verdict, not per cell: every verdict is its own cell (:func:`_verdict_cells`: the cell's
 ``judge`` code is the verdict's position in canonical order), so the leaderboard's units
-(:func:`~manyjudges.arena.leaderboard.cells.unit_matrix`) and its seeded draws give each replicate's verdict weights,
+(:func:`~manyjudges.arena.leaderboard.cells._unit_matrix`) and its seeded draws give each replicate's verdict weights,
 replicate r the same draw of units as the uncontrolled leaderboard's replicate r
-(:func:`controlled_replicates`).
+(:func:`_controlled_replicates`).
 """
 from __future__ import annotations
 
@@ -25,12 +25,12 @@ import pandas as pd
 from scipy import sparse
 
 from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaRating, RatingFit
-from manyjudges.arena.leaderboard.replicates import fit_counts
+from manyjudges.arena.leaderboard.replicates import _fit_counts
 from manyjudges.arena.verdict_codes import (
-    ArenaVerdicts,
-    check_bothbad,
-    check_verdicts,
-    joint_codes,
+    _ArenaVerdicts,
+    _check_bothbad,
+    _check_verdicts,
+    _joint_codes,
     optional_codes,
     winner_codes,
 )
@@ -39,14 +39,13 @@ from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_f
 from manyjudges.core.pairwise.covariates import feature_differences, fit_covariate_bt, standardised
 from manyjudges.io.tables.verdicts import check_features
 
-__all__ = ["COEFFICIENT_COLUMNS", "ControlledBradleyTerry", "check_control", "code_with_features",
-           "coefficient_table", "controlled_replicates", "covariates", "verdict_cells"]
+__all__ = ["covariates"]
 
 #: the columns of :attr:`~manyjudges.arena.leaderboard.estimator.Leaderboard.coefficients_`
-COEFFICIENT_COLUMNS = ["feature", "coefficient", "ci_low", "ci_high"]
+_COEFFICIENT_COLUMNS = ["feature", "coefficient", "ci_low", "ci_high"]
 
 
-def check_control(control: Sequence[str], have: Sequence[str]) -> tuple[str, ...]:
+def _check_control(control: Sequence[str], have: Sequence[str]) -> tuple[str, ...]:
     """Return ``control`` as a tuple of feature names.
 
     A ValueError names a feature the verdicts lack (``have``) and lists theirs.
@@ -81,33 +80,33 @@ def _feature_values(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
     return out
 
 
-def code_with_features(frame: pd.DataFrame, names: Sequence[str], bothbad: str = "tie"
-                       ) -> tuple[ArenaVerdicts, np.ndarray]:
+def _code_with_features(frame: pd.DataFrame, names: Sequence[str], bothbad: str = "tie"
+                       ) -> tuple[_ArenaVerdicts, np.ndarray]:
     """Return the verdicts coded as :func:`~manyjudges.arena.verdict_codes.code_verdicts` does, and their features.
 
     The features are the (verdicts, 2 P) values ``NAME_a, NAME_b`` of ``names``, rows in the verdicts'
     canonical order (by model_a, model_b, winner, prompt, judge codes, then the feature values, so that
     the result does not depend on the order of the rows).
     """
-    check_bothbad(bothbad)
-    coded = check_verdicts(frame)
+    _check_bothbad(bothbad)
+    coded = _check_verdicts(frame)
     values = _feature_values(frame, names)
     n = len(frame)
-    models, (a, b) = joint_codes(coded["model_a"], coded["model_b"])
+    models, (a, b) = _joint_codes(coded["model_a"], coded["model_b"])
     prompts, judges = (optional_codes(coded.get(c), n) for c in ("prompt", "judge"))
     winner = winner_codes(coded["winner"])
     keep = np.ones(n, dtype=bool) if bothbad == "tie" else winner != 3
     code = np.minimum(winner, 2)
     keys = [a, b, code, prompts[1], judges[1], *values.T]
     order = np.flatnonzero(keep)[np.lexsort([k[keep] for k in keys[::-1]])]
-    data = ArenaVerdicts(models=models, prompts=prompts[0], judges=judges[0], model_a=a[order], model_b=b[order],
+    data = _ArenaVerdicts(models=models, prompts=prompts[0], judges=judges[0], model_a=a[order], model_b=b[order],
                          winner=code[order].astype(np.int8), prompt=prompts[1][order], judge=judges[1][order],
                          has_prompt=prompts[2], has_judge=judges[2])
     return data, values[order]
 
 
 def covariates(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
-    """Return the standardised normalised differences (verdicts, P) of :func:`code_with_features`'s values.
+    """Return the standardised normalised differences (verdicts, P) of :func:`_code_with_features`'s values.
 
     A feature whose difference is the same in every verdict is a ValueError naming it.
     """
@@ -121,7 +120,7 @@ def covariates(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
                          ) from None
 
 
-def verdict_cells(data: ArenaVerdicts) -> tuple[Cells, np.ndarray]:
+def _verdict_cells(data: _ArenaVerdicts) -> tuple[Cells, np.ndarray]:
     """Return cells of one verdict each, presentation order kept, and each verdict's cell (its position).
 
     The cell's ``judge`` code is the verdict's position in canonical order, so a cell never holds two
@@ -135,8 +134,8 @@ def verdict_cells(data: ArenaVerdicts) -> tuple[Cells, np.ndarray]:
                             a_is_lo.astype(np.int64))
 
 
-class ControlledBradleyTerry(ArenaRating):
-    """The leaderboard's ``bradley_terry`` with covariates, on :func:`verdict_cells` (module docstring).
+class _ControlledBradleyTerry(ArenaRating):
+    """The leaderboard's ``bradley_terry`` with covariates, on :func:`_verdict_cells` (module docstring).
 
     ``base`` gives ``ties``, ``reg``, ``max_iter`` and ``tol``; ``x`` holds each verdict's covariates
     (canonical order). A cell's count is its verdict's weight; a tie is y = 1/2 (``ties="half"``) or
@@ -166,16 +165,16 @@ class ControlledBradleyTerry(ArenaRating):
         return RatingFit(s, gamma)
 
 
-def controlled_replicates(rating: ControlledBradleyTerry, cells: Cells, units: sparse.csr_matrix, fit: RatingFit,
+def _controlled_replicates(rating: _ControlledBradleyTerry, cells: Cells, units: sparse.csr_matrix, fit: RatingFit,
                           scores: np.ndarray, n: int, seed: int, progress: Callable[[int, int], None] | None = None
                           ) -> tuple[np.ndarray, np.ndarray]:
     """Return the (n, models) replicate scores and the (n, P) replicate coefficients.
 
     Replicate r draws ``rng.integers(0, n_units, n_units)`` (``rng = numpy.random.default_rng(seed)``,
     one draw per replicate in order: the leaderboard's draws), its verdict weights are ``units`` (the
-    (verdicts, units) matrix of :func:`~manyjudges.arena.leaderboard.cells.unit_matrix`, each verdict its own cell)
+    (verdicts, units) matrix of :func:`~manyjudges.arena.leaderboard.cells._unit_matrix`, each verdict its own cell)
     times the units' multiplicities, and its fit starts from the
-    full-data fit (:func:`~manyjudges.arena.leaderboard.replicates.fit_counts`: a model absent from the replicate
+    full-data fit (:func:`~manyjudges.arena.leaderboard.replicates._fit_counts`: a model absent from the replicate
     is NaN there, the others' mean kept at their full-data mean). One process.
     """
     rng = np.random.default_rng(seed)
@@ -184,14 +183,14 @@ def controlled_replicates(rating: ControlledBradleyTerry, cells: Cells, units: s
     gammas = np.full((n, rating.x.shape[1]), np.nan)
     for r in range(n):
         weight = np.bincount(rng.integers(0, n_units, n_units), minlength=n_units).astype(float)
-        out[r], replicate = fit_counts(rating, cells, units @ weight, fit, scores)
+        out[r], replicate = _fit_counts(rating, cells, units @ weight, fit, scores)
         gammas[r] = replicate.extra
         if progress is not None:
             progress(r + 1, n)
     return out, gammas
 
 
-def coefficient_table(names: Sequence[str], gamma: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
+def _coefficient_table(names: Sequence[str], gamma: np.ndarray, replicates: np.ndarray, ci: float) -> pd.DataFrame:
     """Return ``feature, coefficient, ci_low, ci_high``: gamma and its bootstrap percentile interval.
 
     The interval is the (1 - ci) / 2 and (1 + ci) / 2 quantiles of the replicates' coefficients (numpy's

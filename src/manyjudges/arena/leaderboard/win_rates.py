@@ -26,23 +26,23 @@ from scipy.special import expit
 from manyjudges.arena.leaderboard.davidson import Davidson
 from manyjudges.arena.leaderboard.ratings import ArenaElo, ArenaRating, RatingFit
 
-__all__ = ["WinCurve", "davidson_win_rate", "elo_win_rate", "logistic_win_rate", "win_curve", "win_rates"]
+__all__ = ["win_curve", "win_rates"]
 
 #: a curve from score differences to expected win rates
-WinCurve = Callable[[np.ndarray], np.ndarray]
+_WinCurve = Callable[[np.ndarray], np.ndarray]
 
 
-def logistic_win_rate(d: np.ndarray) -> np.ndarray:
+def _logistic_win_rate(d: np.ndarray) -> np.ndarray:
     """Return sigma(d) = 1 / (1 + e^{-d}): P(i beats j) of Bradley-Terry with d = s_i - s_j (log-strengths)."""
     return np.asarray(expit(np.asarray(d, dtype=float)), dtype=float)
 
 
-def elo_win_rate(d: np.ndarray, scale: float = 400.0) -> np.ndarray:
+def _elo_win_rate(d: np.ndarray, scale: float = 400.0) -> np.ndarray:
     """Return the Elo curve 1 / (1 + 10^{-d / scale}) with d = R_i - R_j in Elo points."""
-    return logistic_win_rate(np.asarray(d, dtype=float) * np.log(10.0) / scale)
+    return _logistic_win_rate(np.asarray(d, dtype=float) * np.log(10.0) / scale)
 
 
-def davidson_win_rate(d: np.ndarray, theta: float) -> np.ndarray:
+def _davidson_win_rate(d: np.ndarray, theta: float) -> np.ndarray:
     """Return Davidson's P(i beats j) + P(tie) / 2 = (e^{d/2} + nu / 2) / (e^{d/2} + e^{-d/2} + nu), nu = e^theta.
 
     Computed in logs (log-sum-exp), so a huge nu (ties only) gives 0.5, not NaN.
@@ -54,18 +54,18 @@ def davidson_win_rate(d: np.ndarray, theta: float) -> np.ndarray:
     return np.asarray(np.exp(numerator - denominator), dtype=float)
 
 
-def win_curve(rating: ArenaRating, fit: RatingFit) -> WinCurve:
+def win_curve(rating: ArenaRating, fit: RatingFit) -> _WinCurve:
     """Return the win-rate curve of a rating's scores (module docstring): Elo, Davidson or Bradley-Terry."""
     if isinstance(rating, ArenaElo):
         scale = float(rating.scale)
-        return lambda d: elo_win_rate(d, scale)
+        return lambda d: _elo_win_rate(d, scale)
     if isinstance(rating, Davidson) and fit.extra is not None:
         theta = float(fit.extra[0])
-        return lambda d: davidson_win_rate(d, theta)
-    return logistic_win_rate
+        return lambda d: _davidson_win_rate(d, theta)
+    return _logistic_win_rate
 
 
-def win_rates(scores: np.ndarray, replicates: np.ndarray, curve: WinCurve, ci: float,
+def win_rates(scores: np.ndarray, replicates: np.ndarray, curve: _WinCurve, ci: float,
               baseline: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return ``(win_rate, win_low, win_high)`` per model against the average model or model ``baseline``.
 

@@ -38,17 +38,17 @@ from manyjudges.core.length import LengthOf
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.io.tables.verdicts import MISSING, check_features, feature_names
 
-__all__ = ["BASELINE_COLUMNS", "BaselineVerdicts", "against_baseline", "baseline_win_rates", "model_preferences"]
+__all__ = ["baseline_win_rates", "model_preferences"]
 
 #: the columns of :func:`baseline_win_rates`'s table (``raw_win_rate`` follows with ``control``)
-BASELINE_COLUMNS = ["model", "win_rate", "se", "ci_low", "ci_high", "discrete_win_rate", "n"]
+_BASELINE_COLUMNS = ["model", "win_rate", "se", "ci_low", "ci_high", "discrete_win_rate", "n"]
 #: the probability that model_b's answer is the better, by the verdict's winner
 _P_B = {"model_a": 0.0, "model_b": 1.0, "tie": 0.5, "tie (bothbad)": 0.5}
 #: the bootstrap draws' largest matrix (replicates x prompts) made at once
 _CHUNK_CELLS = 2_000_000
 
 
-class BaselineVerdicts:
+class _BaselineVerdicts:
     """The verdicts against the baseline, coded, in one canonical order (the same for any row order).
 
     Attributes
@@ -95,7 +95,7 @@ def _p_b(frame: pd.DataFrame) -> np.ndarray:
     return winner.map(_P_B).to_numpy(dtype=float)
 
 
-def against_baseline(frame: pd.DataFrame, baseline: str, feature: str | None = None) -> pd.DataFrame:
+def _against_baseline(frame: pd.DataFrame, baseline: str, feature: str | None = None) -> pd.DataFrame:
     """Return the verdicts against ``baseline`` seen from the other model: prompt, judge, model, p (and delta).
 
     ``p`` is the probability that the model's answer is the better (module docstring); ``delta`` (with a
@@ -149,9 +149,9 @@ def model_preferences(frame: pd.DataFrame, baseline: str) -> pd.DataFrame:
 
     p from the verdict's ``p_b`` when the frame has it (p_b when the model is model_b, 1 - p_b when it is
     model_a), else from its winner (1, 0, and 1/2 for a tie); rows in one canonical order. See
-    :func:`against_baseline` for the errors and warnings.
+    :func:`_against_baseline` for the errors and warnings.
     """
-    return against_baseline(frame, baseline)[["prompt", "judge", "model", "p"]]
+    return _against_baseline(frame, baseline)[["prompt", "judge", "model", "p"]]
 
 
 def raw_rates(model: np.ndarray, p: np.ndarray, n_models: int) -> tuple[np.ndarray, ...]:
@@ -189,7 +189,7 @@ def prompt_weights(n_prompts: int, n_bootstrap: int, seed: int) -> list[np.ndarr
     return chunks
 
 
-def raw_replicates(data: BaselineVerdicts, weights: list[np.ndarray]) -> np.ndarray:
+def raw_replicates(data: _BaselineVerdicts, weights: list[np.ndarray]) -> np.ndarray:
     """Return the replicates' raw win rates, (replicates, models): sum w p / sum w, NaN where a model is absent."""
     shape = (data.n_prompts, data.n_models)
     total = csr_matrix((data.p, (data.prompt, data.model)), shape=shape)
@@ -225,14 +225,14 @@ def replicate_sd(replicates: np.ndarray) -> np.ndarray:
 class _LengthModel:
     """The length GLM's inputs on the verdicts against the baseline (fixed across bootstrap replicates)."""
 
-    def __init__(self, data: BaselineVerdicts, reg: float) -> None:
+    def __init__(self, data: _BaselineVerdicts, reg: float) -> None:
         if data.delta is None or not np.isfinite(data.delta).all():
             raise ValueError("the length control needs the feature of both answers on every verdict against the "
                              "baseline")
-        gamma = lc.prompt_difficulty(data.prompt, data.model, data.p)
+        gamma = lc._prompt_difficulty(data.prompt, data.model, data.p)
         self.data, self.reg = data, reg
-        self.X = lc.design(lc.length_term(data.delta, data.model, data.n_models), gamma)
-        self.beta = lc.fit_length_glm(data.model, self.X, data.p, np.ones(len(data.p)), data.n_models, reg)
+        self.X = lc.design(lc._length_term(data.delta, data.model, data.n_models), gamma)
+        self.beta = lc._fit_length_glm(data.model, self.X, data.p, np.ones(len(data.p)), data.n_models, reg)
 
     def rates(self, w: np.ndarray | None = None, beta: np.ndarray | None = None) -> np.ndarray:
         """Return LC_m with verdict weights ``w`` (1 by default) and parameters ``beta`` (the fit's)."""
@@ -247,14 +247,14 @@ class _LengthModel:
             for row in chunk:
                 w = row[d.prompt]
                 drawn = w > 0  # the verdicts of the prompts drawn
-                beta = lc.fit_length_glm(d.model[drawn], self.X[drawn], d.p[drawn], w[drawn], d.n_models, self.reg,
+                beta = lc._fit_length_glm(d.model[drawn], self.X[drawn], d.p[drawn], w[drawn], d.n_models, self.reg,
                                          start=self.beta)
                 out.append(self.rates(w, beta))
         return np.vstack(out) if out else np.empty((0, d.n_models))
 
     def se(self) -> np.ndarray:
         """Return the delta-method sandwich se of LC_m."""
-        return lc.length_controlled_se(self.data.model, self.X, self.data.p, self.beta, self.reg)
+        return lc._length_controlled_se(self.data.model, self.X, self.data.p, self.beta, self.reg)
 
 
 def _check(n_bootstrap: int, ci: float, control: Sequence[str] | str | None) -> str | None:
@@ -312,7 +312,7 @@ def baseline_win_rates(frame: pd.DataFrame, baseline: str, n_bootstrap: int = 0,
         Naming the models that never met the baseline (they have no row).
     """
     feature = _check(n_bootstrap, ci, control)
-    data = BaselineVerdicts(against_baseline(frame, baseline, feature))
+    data = _BaselineVerdicts(_against_baseline(frame, baseline, feature))
     rate, se, discrete, n = raw_rates(data.model, data.p, data.n_models)
     columns: dict[str, np.ndarray] = {"raw_win_rate": rate} if feature is not None else {}
     weights = prompt_weights(data.n_prompts, n_bootstrap, seed) if n_bootstrap > 0 else []

@@ -30,16 +30,15 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit
 
-__all__ = ["THETA_RIDGE", "design", "fit_length_glm", "length_controlled", "length_controlled_se", "length_term",
-           "prompt_difficulty"]
+__all__ = ["design", "length_controlled"]
 
 #: the ridge on theta_m (a model that won or lost every verdict keeps a finite strength)
-THETA_RIDGE = 1e-4
+_THETA_RIDGE = 1e-4
 #: Newton's largest step in any parameter (the loss is convex; this only keeps early steps sane)
 _MAX_STEP = 4.0
 
 
-def prompt_difficulty(prompt: np.ndarray, model: np.ndarray, p: np.ndarray) -> np.ndarray:
+def _prompt_difficulty(prompt: np.ndarray, model: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Return gamma_i = logit((sum p + 1/2) / (n + 1)) per verdict, over the other models' verdicts on its prompt.
 
     The sums run over the verdicts against the baseline on verdict i's prompt whose model is not verdict
@@ -53,7 +52,7 @@ def prompt_difficulty(prompt: np.ndarray, model: np.ndarray, p: np.ndarray) -> n
     return np.asarray(logit((total + 0.5) / (count + 1.0)), dtype=float)
 
 
-def length_term(delta: np.ndarray, model: np.ndarray, n_models: int) -> np.ndarray:
+def _length_term(delta: np.ndarray, model: np.ndarray, n_models: int) -> np.ndarray:
     """Return tanh(delta_i / sd_m(delta)) per verdict, sd_m the sample sd (ddof 1) of its model's deltas.
 
     A model with fewer than two verdicts or deltas all equal has sd 0 or undefined: its term is 0.
@@ -80,7 +79,7 @@ def _per_model(model: np.ndarray, values: np.ndarray, n_models: int) -> np.ndarr
 
 def _penalty(reg: float) -> np.ndarray:
     """Return the ridge of (theta, phi, psi): THETA_RIDGE, reg, reg."""
-    return np.array([THETA_RIDGE, reg, reg])
+    return np.array([_THETA_RIDGE, reg, reg])
 
 
 #: the upper triangle of a 3 x 3 matrix, row by row
@@ -103,7 +102,7 @@ def _outer_sums(model: np.ndarray, products: np.ndarray, h: np.ndarray, n_models
     return out
 
 
-def fit_length_glm(model: np.ndarray, X: np.ndarray, p: np.ndarray, w: np.ndarray, n_models: int, reg: float = 1.0,
+def _fit_length_glm(model: np.ndarray, X: np.ndarray, p: np.ndarray, w: np.ndarray, n_models: int, reg: float = 1.0,
                    start: np.ndarray | None = None, tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
     """Return (theta, phi, psi) per model, (n_models, 3), minimising L_m (module docstring) by Newton's method.
 
@@ -146,7 +145,7 @@ def length_controlled(model: np.ndarray, gamma: np.ndarray, w: np.ndarray, beta:
         return np.asarray(np.bincount(model, weights=w * s0, minlength=n_models) / weight, dtype=float)
 
 
-def length_controlled_se(model: np.ndarray, X: np.ndarray, p: np.ndarray, beta: np.ndarray,
+def _length_controlled_se(model: np.ndarray, X: np.ndarray, p: np.ndarray, beta: np.ndarray,
                          reg: float = 1.0) -> np.ndarray:
     """Return the delta-method standard error of LC_m with the sandwich covariance of (theta, phi, psi).
 

@@ -20,15 +20,17 @@ from scipy.special import expit
 from manyjudges.core.pairwise.cells import Cells
 from manyjudges.core.solvers import damped_newton, lbfgsb, newton_fit
 
-__all__ = ["NEWTON_MAX_ITEMS", "bt_hessian", "bt_objective", "bt_pair_weights", "check_mle_exists",
-           "fit_bt_centred", "fit_bt_scores", "pair_counts", "virtual_item_penalty"]
+__all__ = [
+    "bt_hessian", "bt_objective", "bt_pair_weights", "check_mle_exists", "fit_bt_centred", "fit_bt_scores",
+    "pair_counts", "virtual_item_penalty",
+]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that ``gtol`` decides
 _FTOL = 1e-15
 
 
 #: the largest topic for which ``solver="auto"`` uses Newton's method (dense n x n Hessian)
-NEWTON_MAX_ITEMS = 2000
+_NEWTON_MAX_ITEMS = 2000
 
 
 def pair_counts(winner: np.ndarray, loser: np.ndarray, n_items: int, weight: np.ndarray | None = None
@@ -114,7 +116,7 @@ def fit_bt_scores(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndarr
     start = np.zeros(n_items) if x0 is None else np.asarray(x0, dtype=float)
     convex = reg > 0 or virtual_weight > 0
     scores = None
-    if solver == "newton" or (solver == "auto" and convex and n_items <= NEWTON_MAX_ITEMS):
+    if solver == "newton" or (solver == "auto" and convex and n_items <= _NEWTON_MAX_ITEMS):
         scores = damped_newton(fun, hess, start, max_iter, tol)
     return _lbfgs(fun, start, max_iter, tol) if scores is None else scores
 
@@ -168,14 +170,14 @@ def fit_bt_centred(a: np.ndarray, b: np.ndarray, w_ab: np.ndarray, w_ba: np.ndar
     """Minimise :func:`bt_objective` + (sum s)^2 / 2 by Newton's method, also for ``reg = 0``.
 
     The likelihood's gradient sums to 0, so the optimum has sum s = 0 and the added term is 0 there: it
-    fixes the common shift without moving the optimum. Up to :data:`NEWTON_MAX_ITEMS` items: from a
+    fixes the common shift without moving the optimum. Up to :data:`_NEWTON_MAX_ITEMS` items: from a
     given ``x0`` (a bootstrap replicate's full-data fit) :func:`~manyjudges.core.solvers.newton_warm`
     first, else damped Newton then :func:`~manyjudges.core.solvers.newton_polish`; L-BFGS-B
     (:func:`fit_bt_scores`) above that size or when Newton fails.
     """
     start = np.zeros(n_items) if x0 is None else x0
     scores = None
-    if n_items <= NEWTON_MAX_ITEMS:
+    if n_items <= _NEWTON_MAX_ITEMS:
         def fun(s: np.ndarray) -> tuple[float, np.ndarray]:
             value, grad = bt_objective(s, a, b, w_ab, w_ba, reg)
             total = float(s.sum())

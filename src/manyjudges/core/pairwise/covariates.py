@@ -29,7 +29,7 @@ from scipy.special import expit
 
 from manyjudges.core.solvers import lbfgsb, newton_fit
 
-__all__ = ["covariate_hessian", "covariate_objective", "feature_differences", "fit_covariate_bt", "standardised"]
+__all__ = ["covariate_hessian", "feature_differences", "fit_covariate_bt", "standardised"]
 
 
 def feature_differences(f_a: np.ndarray, f_b: np.ndarray) -> np.ndarray:
@@ -59,7 +59,7 @@ def standardised(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (d - mean) / sd, mean, sd
 
 
-def covariate_objective(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
+def _covariate_objective(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
                         w: np.ndarray, reg: float) -> tuple[float, np.ndarray]:
     """Return f(s, gamma) of the module docstring and its gradient; ``theta`` = (s, gamma).
 
@@ -80,7 +80,7 @@ def covariate_objective(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.n
 
 def covariate_hessian(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, w: np.ndarray, reg: float
                       ) -> np.ndarray:
-    """Return the dense Hessian of :func:`covariate_objective`, ((M + P), (M + P)).
+    """Return the dense Hessian of :func:`_covariate_objective`, ((M + P), (M + P)).
 
     With h_i = w_i sigma(z_i) (1 - sigma(z_i)) and J_i = (e_{a_i} - e_{b_i}, x_i) the verdict's row of
     the design: H = sum_i h_i J_i J_i^T + reg I + 1 in every entry of the s block (the centring
@@ -104,7 +104,7 @@ def covariate_hessian(theta: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.nda
 def fit_covariate_bt(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray, n_models: int,
                      reg: float, x0: np.ndarray | None = None, max_iter: int = 1000, tol: float = 1e-10
                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Minimise :func:`covariate_objective`; return ``(s, gamma)``, s centred to mean 0.
+    """Minimise :func:`_covariate_objective`; return ``(s, gamma)``, s centred to mean 0.
 
     ``a``, ``b``: each verdict's first and second model codes; ``x``: (n, P) covariates; ``y``: the
     outcome (1, 0 or 1/2); ``w``: the weights. From ``x0`` = (s, gamma) (a bootstrap replicate starts
@@ -121,7 +121,7 @@ def fit_covariate_bt(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray,
         a, b, x, y, w = a[used], b[used], x[used], y[used], w[used]
 
     def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        return covariate_objective(theta, a, b, x, y, w, reg)
+        return _covariate_objective(theta, a, b, x, y, w, reg)
 
     def hess(theta: np.ndarray) -> np.ndarray:
         return covariate_hessian(theta, a, b, x, w, reg)

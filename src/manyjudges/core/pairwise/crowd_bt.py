@@ -18,14 +18,13 @@ from manyjudges.core.pairwise.bradley_terry import virtual_item_penalty
 from manyjudges.core.parameters import Constraint, Interval, Pair, invalid
 from manyjudges.core.solvers import cholesky_solve, lbfgsb
 
-__all__ = ["CrowdBTParams", "crowd_bt_hessian", "crowd_bt_objective", "crowd_bt_projected_newton",
-           "fit_crowd_bt", "projected_gradient"]
+__all__ = ["CrowdBTParams", "crowd_bt_objective", "fit_crowd_bt", "projected_gradient"]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that the gradient test decides
 _FTOL = 1e-15
 #: with ``newton=True``, :func:`fit_crowd_bt` hands over from L-BFGS-B to Newton at this projected gradient
 NEWTON_SWITCH = 1.0
-#: :func:`crowd_bt_projected_newton`'s largest number of steps, and of halvings of one step
+#: :func:`_crowd_bt_projected_newton`'s largest number of steps, and of halvings of one step
 _NEWTON_STEPS, _HALVINGS = 30, 30
 #: a variable this close to its bound, with the gradient pushing it out, is held there by the Newton step
 _BOUND_GAP = 1e-10
@@ -113,7 +112,7 @@ def fit_crowd_bt(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np
     below ``tol``. ``newton=True`` (a start near the optimum, as a bootstrap replicate's from the
     full-data fit): L-BFGS-B from ``x0`` stops at a projected gradient of :data:`NEWTON_SWITCH`
     (the same path as far as that, so the same local minimum: the objective is not convex), and
-    :func:`crowd_bt_projected_newton` goes on from there to ``min(tol, 1e-9)``; if it stops short,
+    :func:`_crowd_bt_projected_newton` goes on from there to ``min(tol, 1e-9)``; if it stops short,
     L-BFGS-B runs from ``x0`` to ``tol`` as without ``newton``.
 
     ``(judge, win, lose)`` are distinct judgments with (float) multiplicities ``count``.
@@ -123,7 +122,7 @@ def fit_crowd_bt(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np
     if newton and tol < NEWTON_SWITCH:
         near, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=NEWTON_SWITCH,
                          ftol=_FTOL, maxcor=20)
-        x = crowd_bt_projected_newton(near, args, n_judges, eta_bounds, min(tol, 1e-9))
+        x = _crowd_bt_projected_newton(near, args, n_judges, eta_bounds, min(tol, 1e-9))
         if x is not None:
             return x[:n_items], x[n_items:]
     x, _ = lbfgsb(lambda v: crowd_bt_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
@@ -131,7 +130,7 @@ def fit_crowd_bt(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np
     return x[:n_items], x[n_items:]
 
 
-def crowd_bt_hessian(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray,
+def _crowd_bt_hessian(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray, count: np.ndarray,
                      n_items: int, virtual_weight: float, reg: float, prior: tuple[float, float]) -> np.ndarray:
     """Return the Hessian of :func:`crowd_bt_objective` at ``x = (s, eta)`` (dense, symmetric).
 
@@ -176,14 +175,14 @@ def projected_gradient(x: np.ndarray, grad: np.ndarray, lo: np.ndarray, hi: np.n
     return float(np.max(np.abs(np.clip(x - grad, lo, hi) - x))) if len(x) else 0.0
 
 
-def crowd_bt_projected_newton(x0: np.ndarray, args: tuple, n_judges: int, eta_bounds: tuple[float, float],
+def _crowd_bt_projected_newton(x0: np.ndarray, args: tuple, n_judges: int, eta_bounds: tuple[float, float],
                               tol: float) -> np.ndarray | None:
     """Minimise :func:`crowd_bt_objective` by projected Newton steps from ``x0``; None if it stops short.
 
     Bertsekas, D. P. (1982). Projected Newton methods for optimization problems with simple
     constraints. SIAM J. Control Optim. 20, 221-246. Each step holds the etas that sit on a bound
     (within :data:`_BOUND_GAP`) with the gradient pushing outwards, solves H_FF p = -g_F on the
-    others (:func:`crowd_bt_hessian`; Cholesky, H_FF shifted by a multiple of I where it is not
+    others (:func:`_crowd_bt_hessian`; Cholesky, H_FF shifted by a multiple of I where it is not
     positive definite: :func:`_newton_step`), and halves t until x(t) = clip(x + t p) meets
     Armijo's test f(x(t)) <= f(x) + 1e-4 g . (x(t) - x) (plus 1e-13 |f(x)|, the rounding of f).
     It stops when the projected gradient (:func:`_projected_gradient`) is at most ``tol``; None when
@@ -218,7 +217,7 @@ def _newton_step(x: np.ndarray, g: np.ndarray, args: tuple, lo: np.ndarray, hi: 
     1e-3 max |diag H_FF| times 1, 10, 100, ... whose Cholesky factor exists (Nocedal and Wright
     2006, Algorithm 3.3): still a descent direction.
     """
-    hess = crowd_bt_hessian(x, *args)
+    hess = _crowd_bt_hessian(x, *args)
     diag = np.diag(hess)
     held = ((x <= lo + _BOUND_GAP) & (g > 0)) | ((x >= hi - _BOUND_GAP) & (g < 0)) | ((diag == 0) & (g == 0))
     free = np.flatnonzero(~held)

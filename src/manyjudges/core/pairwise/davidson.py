@@ -19,7 +19,7 @@ import numpy as np
 from manyjudges.core.pairwise.bradley_terry import fit_bt_scores
 from manyjudges.core.solvers import lbfgsb, newton_fit
 
-__all__ = ["davidson_hessian", "davidson_objective", "fit_davidson"]
+__all__ = ["fit_davidson"]
 
 def _terms(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(d, log D, u, v)``: d = s_a - s_b, u = e^{d/2} / D, v = e^{-d/2} / D (and q = e^theta / D = 1 - u - v)."""
@@ -29,7 +29,7 @@ def _terms(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     return d, log_d, np.exp(0.5 * d - log_d), np.exp(-0.5 * d - log_d)
 
 
-def davidson_objective(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
+def _davidson_objective(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
                        t: np.ndarray, reg: float) -> tuple[float, np.ndarray]:
     """Negative penalised Davidson log-likelihood of ``x = (s, theta)`` and its gradient.
 
@@ -55,9 +55,9 @@ def davidson_objective(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndar
     return value, grad
 
 
-def davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
+def _davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
                      t: np.ndarray, reg: float) -> np.ndarray:
-    """Hessian of :func:`davidson_objective`, dense (n + 1, n + 1).
+    """Hessian of :func:`_davidson_objective`, dense (n + 1, n + 1).
 
         d2 log D / dd2 = (u + v) / 4 - (u - v)^2 / 4,  d2 log D / dd dtheta = -(u - v) q / 2,
         d2 log D / dtheta2 = q (1 - q);
@@ -83,7 +83,7 @@ def davidson_hessian(x: np.ndarray, a: np.ndarray, b: np.ndarray, w_a: np.ndarra
 
 def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray, t: np.ndarray, n_models: int,
                  reg: float, x0: np.ndarray | None = None, max_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
-    """Return ``x = (s, theta)`` minimising :func:`davidson_objective`.
+    """Return ``x = (s, theta)`` minimising :func:`_davidson_objective`.
 
     Damped Newton (:func:`~manyjudges.core.solvers.damped_newton`, then
     :func:`~manyjudges.core.solvers.newton_polish`) from ``x0`` (default s = 0 and theta = log(2 tau /
@@ -108,10 +108,10 @@ def fit_davidson(a: np.ndarray, b: np.ndarray, w_a: np.ndarray, w_b: np.ndarray,
         x0 = np.concatenate([np.zeros(n_models), [np.log(2.0 * tau / (1.0 - tau))]])
 
     def fun(x: np.ndarray) -> tuple[float, np.ndarray]:
-        return davidson_objective(x, a, b, w_a, w_b, t, reg)
+        return _davidson_objective(x, a, b, w_a, w_b, t, reg)
 
     def hess(x: np.ndarray) -> np.ndarray:
-        return davidson_hessian(x, a, b, w_a, w_b, t, reg)
+        return _davidson_hessian(x, a, b, w_a, w_b, t, reg)
 
     x = newton_fit(fun, hess, np.asarray(x0, dtype=float), warm, max_iter, tol)
     if x is None:

@@ -2,7 +2,7 @@
 
 Every game (a, b, score S of a) moves R_a += K (S - E) and R_b -= K (S - E), with E = 1 / (1 +
 10^((R_b - R_a) / scale)). The games are replayed in a fixed seeded order grouped into rounds in
-which no item plays twice (:func:`elo_schedule`), so a round's updates run at once.
+which no item plays twice (:func:`_elo_schedule`), so a round's updates run at once.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from manyjudges.core.parameters import Constraint, Interval
 
-__all__ = ["elo_ratings", "elo_schedule"]
+__all__ = ["elo_ratings"]
 
 #: the parameters of :func:`elo_ratings` a rating takes, and what each may be (both families' Elo declare them)
 ELO_CONSTRAINTS: dict[str, list[Constraint]] = {
@@ -27,7 +27,7 @@ ELO_CONSTRAINTS: dict[str, list[Constraint]] = {
 _LOOP_GAMES = 20_000
 
 
-def elo_schedule(a: np.ndarray, b: np.ndarray, n_items: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _elo_schedule(a: np.ndarray, b: np.ndarray, n_items: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Games in rounds: ``(order, round_starts)``.
 
     The games are visited in a fixed pseudo-random order (``seed``) and each goes to the first
@@ -55,7 +55,7 @@ def elo_ratings(a: np.ndarray, b: np.ndarray, score: np.ndarray, n_items: int, k
     ratings = np.full(n_items, float(initial))
     if len(a) == 0:
         return ratings
-    order, starts = elo_schedule(a, b, n_items, seed)
+    order, starts = _elo_schedule(a, b, n_items, seed)
     a, b, score = a[order], b[order], np.asarray(score, dtype=float)[order]
     if len(a) * n_passes <= _LOOP_GAMES:
         r = ratings.tolist()

@@ -6,7 +6,7 @@ Horvitz, WSDM 2013, eq 3; :mod:`~manyjudges.core.pairwise.crowd_bt`) with gamma_
 log-strength of the answer shown first, like a home advantage (Agresti 2002, sec. 10.6); gamma = 0 is
 Crowd-BT. The full-data fit is L-BFGS-B (:func:`fit_judge_aware`); a bootstrap replicate's refit
 (:func:`refit_judge_aware`) takes projected Newton steps from the full-data fit
-(:func:`newton_judge_aware`), L-BFGS-B where Newton does not converge.
+(:func:`_newton_judge_aware`), L-BFGS-B where Newton does not converge.
 """
 from __future__ import annotations
 
@@ -20,14 +20,13 @@ from manyjudges.core.pairwise.bradley_terry import virtual_item_penalty
 from manyjudges.core.pairwise.crowd_bt import projected_gradient
 from manyjudges.core.solvers import lbfgsb
 
-__all__ = ["fit_judge_aware", "judge_aware_curvature", "judge_aware_objective", "newton_judge_aware",
-           "refit_judge_aware"]
+__all__ = ["fit_judge_aware", "refit_judge_aware"]
 
 #: L-BFGS-B's relative objective-change stop, kept tiny so that the gradient test decides
 _FTOL = 1e-15
 
 
-def judge_aware_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
+def _judge_aware_objective(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
                           win_first: np.ndarray, count: np.ndarray, n_models: int, n_judges: int,
                           virtual_weight: float, reg: float, gamma_reg: float,
                           prior: tuple[float, float]) -> tuple[float, np.ndarray]:
@@ -61,24 +60,24 @@ def fit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_fi
                     count: np.ndarray, n_models: int, n_judges: int, x0: np.ndarray, virtual_weight: float,
                     reg: float, gamma_reg: float, eta_prior: tuple[float, float], eta_bounds: tuple[float, float],
                     position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return ``(scores, eta, gamma)`` minimising :func:`judge_aware_objective` by L-BFGS-B from ``x0``.
+    """Return ``(scores, eta, gamma)`` minimising :func:`_judge_aware_objective` by L-BFGS-B from ``x0``.
 
     Eta is in ``eta_bounds``; ``position=False`` fixes gamma at 0 (its bounds are (0, 0)): Crowd-BT.
     """
     gamma_bounds: tuple[float | None, float | None] = (None, None) if position else (0.0, 0.0)
     bounds = [(None, None)] * n_models + [eta_bounds] * n_judges + [gamma_bounds] * n_judges
     args = (judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, eta_prior)
-    x, _ = lbfgsb(lambda v: judge_aware_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
+    x, _ = lbfgsb(lambda v: _judge_aware_objective(v, *args), x0, bounds, maxiter=max_iter, gtol=tol,
                   ftol=_FTOL, maxcor=20)
     return x[:n_models], x[n_models:n_models + n_judges], x[n_models + n_judges:]
 
 
 
-def judge_aware_curvature(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
+def _judge_aware_curvature(x: np.ndarray, judge: np.ndarray, win: np.ndarray, lose: np.ndarray,
                           win_first: np.ndarray, count: np.ndarray, n_models: int, n_judges: int,
                           virtual_weight: float, reg: float, gamma_reg: float, prior: tuple[float, float],
                           kind: str = "hessian") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the Hessian of :func:`judge_aware_objective` in blocks: ``(S, C, D)``.
+    """Return the Hessian of :func:`_judge_aware_objective` in blocks: ``(S, C, D)``.
 
     ``S`` (models x models) is the strengths' block, ``C`` (models x 2 judges) the strengths against
     (eta_1..eta_m, gamma_1..gamma_m), ``D`` (judges x 3) each judge's own 2 x 2 block
@@ -103,7 +102,7 @@ def judge_aware_curvature(x: np.ndarray, judge: np.ndarray, win: np.ndarray, los
 
 @dataclass(frozen=True)
 class _Judgments:
-    """The judgments of :func:`judge_aware_objective` with the index arrays its Hessian blocks sum into."""
+    """The judgments of :func:`_judge_aware_objective` with the index arrays its Hessian blocks sum into."""
 
     judge: np.ndarray
     win: np.ndarray
@@ -121,7 +120,7 @@ class _Judgments:
 
     @classmethod
     def of(cls, args: tuple) -> _Judgments:
-        """From the arguments of :func:`judge_aware_objective` after ``x``."""
+        """From the arguments of :func:`_judge_aware_objective` after ``x``."""
         judge, win, lose, win_first, count, n, m, virtual_weight, reg, gamma_reg, prior = args
         m2 = 2 * m
         return cls(judge, win, lose, count, np.where(win_first, 1.0, -1.0), n, m, virtual_weight, reg, gamma_reg,
@@ -130,7 +129,7 @@ class _Judgments:
                                    lose * m2 + m + judge]))
 
     def value(self, x: np.ndarray) -> tuple[float, np.ndarray]:
-        """:func:`judge_aware_objective`'s value and gradient (the same formulas, without its in-place steps)."""
+        """:func:`_judge_aware_objective`'s value and gradient (the same formulas, without its in-place steps)."""
         n, m = self.n_models, self.n_judges
         s, eta, gamma = x[:n], x[n:n + m], x[n + m:]
         q = expit(s[self.win] - s[self.lose] + self.t * gamma[self.judge])
@@ -151,7 +150,7 @@ class _Judgments:
         return value, grad
 
     def curvature(self, x: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`judge_aware_curvature` at ``x``."""
+        """:func:`_judge_aware_curvature` at ``x``."""
         n, m = self.n_models, self.n_judges
         s, eta, gamma = x[:n], x[n:n + m], x[n + m:]
         q = expit(s[self.win] - s[self.lose] + self.t * gamma[self.judge])
@@ -180,7 +179,7 @@ class _Judgments:
 
     def _blocks(self, h_dd: np.ndarray, h_de: np.ndarray, h_ee: np.ndarray, eta: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray]:
-        """``(C, D)`` of :func:`judge_aware_curvature` from the per-judgment second derivatives."""
+        """``(C, D)`` of :func:`_judge_aware_curvature` from the per-judgment second derivatives."""
         n, m = self.n_models, self.n_judges
         td = self.t * h_dd
         cross = np.bincount(self.cross, weights=np.concatenate([h_de, -h_de, td, -td]), minlength=n * 2 * m)
@@ -239,13 +238,13 @@ def _armijo(x: np.ndarray, value: float, grad: np.ndarray, step: np.ndarray, dat
     return x, value, grad, False
 
 
-def newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarray, tol: float,
+def _newton_judge_aware(x0: np.ndarray, args: tuple, lo: np.ndarray, hi: np.ndarray, tol: float,
                        max_iter: int = 100) -> tuple[np.ndarray, bool]:
-    """Minimise :func:`judge_aware_objective` from ``x0`` by projected, damped Newton steps; ``(x, converged)``.
+    """Minimise :func:`_judge_aware_objective` from ``x0`` by projected, damped Newton steps; ``(x, converged)``.
 
     Each step solves H step = -grad on the free variables (a variable at a bound whose gradient points
     out of the box stays there: the projected Newton method of Bertsekas 1982), with H the Hessian
-    (:func:`judge_aware_curvature`, ``"mixed"``: Gauss-Newton blocks for the judges whose own block is
+    (:func:`_judge_aware_curvature`, ``"mixed"``: Gauss-Newton blocks for the judges whose own block is
     not positive definite), or the Gauss-Newton matrix where that is not positive definite or its step
     does not lower f; the new point is clipped into [lo, hi] and halved back until the objective
     decreases (Armijo). Converged when the projected gradient (the measure of L-BFGS-B's ``gtol``) is
@@ -277,7 +276,7 @@ def refit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_
                       position: bool, max_iter: int, tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`fit_judge_aware` from a nearby start (a bootstrap replicate from the full-data fit), by Newton steps.
 
-    :func:`newton_judge_aware` to the same projected-gradient ``tol``; where it does not converge in
+    :func:`_newton_judge_aware` to the same projected-gradient ``tol``; where it does not converge in
     100 steps, L-BFGS-B finishes from where it stopped. It ends at a local minimum at L-BFGS-B's
     tolerance; the objective is not convex in eta, and where it has several minima Newton and
     L-BFGS-B from the same start may end in different ones (on llmfao's crowd verdicts they agree on
@@ -289,7 +288,7 @@ def refit_judge_aware(judge: np.ndarray, win: np.ndarray, lose: np.ndarray, win_
     hi = np.concatenate([np.full(n_models, np.inf), np.full(n_judges, eta_bounds[1]),
                          np.full(n_judges, np.inf if position else 0.0)])
     args = (judge, win, lose, win_first, count, n_models, n_judges, virtual_weight, reg, gamma_reg, eta_prior)
-    x, converged = newton_judge_aware(x0, args, lo, hi, tol)
+    x, converged = _newton_judge_aware(x0, args, lo, hi, tol)
     if not converged:
         return fit_judge_aware(judge, win, lose, win_first, count, n_models, n_judges, x, virtual_weight, reg,
                                gamma_reg, eta_prior, eta_bounds, position, max_iter, tol)

@@ -1,6 +1,6 @@
 """Reading a table batch by batch, its id columns coded as the batches come: for files too large to hold whole.
 
-:func:`read_batches` parses a file with pyarrow's streaming reader (``pyarrow.csv.open_csv``) and keeps
+:func:`_read_batches` parses a file with pyarrow's streaming reader (``pyarrow.csv.open_csv``) and keeps
 of each column to code only its ids' numbers (:class:`~manyjudges.core.id_codes.NumberedIds`), cut on a
 pool of threads while the reader parses on. :func:`~manyjudges.io.engine.columnar.read_columns` uses it for
 large files.
@@ -20,12 +20,10 @@ import pyarrow.csv as pacsv
 
 from manyjudges.core.id_codes import NumberedIds
 
-__all__ = ["read_batches"]
-
 _DICTIONARY = pa.dictionary(pa.int32(), pa.string())
 
 
-def read_batches(path: Path, options: dict, fields: dict[str, str], code: Collection[str],
+def _read_batches(path: Path, options: dict, fields: dict[str, str], code: Collection[str],
                  encode: Collection[str] = ()
                  ) -> tuple[dict[str, pa.ChunkedArray], dict[str, tuple[np.ndarray, pa.Array]], int] | None:
     """Parse ``path`` batch by batch (``pyarrow.csv.open_csv``), coding the columns of ``code`` as they come.

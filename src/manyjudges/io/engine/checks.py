@@ -1,9 +1,9 @@
 """The checks every table reader shares.
 
 Faults located at a row (the earliest raised), empty fields, repeated rows, and the words of a repeat's
-message. A reader collects the faults it finds (:class:`Fault`: a row, an order among faults of one row, a
-reason, a value), each from the distinct values of a column (:func:`first_fault`, :func:`empty_fields`)
-or from its codes (:func:`repeated_rows`), and raises the earliest (:func:`raise_earliest`), so an
+message. A reader collects the faults it finds (:class:`_Fault`: a row, an order among faults of one row, a
+reason, a value), each from the distinct values of a column (:func:`_first_fault`, :func:`_empty_fields`)
+or from its codes (:func:`_repeated_rows`), and raises the earliest (:func:`_raise_earliest`), so an
 error always names the first faulty row in file order.
 """
 from __future__ import annotations
@@ -22,13 +22,11 @@ from manyjudges.core.sorting import row_keys
 if TYPE_CHECKING:
     from manyjudges.io.engine.columnar import ColumnarTable
 
-__all__ = ["DUPLICATES_HINT", "Fault", "ONE_VALUE_RULES", "check_duplicate_rule", "check_one_value_rule",
-           "blank_strings", "duplicate_judgments", "empty_fields", "first_fault", "raise_earliest", "repeated_rows",
-           "repeats_of", "same_on_both_sides", "sorted_rows"]
+__all__ = ["check_duplicate_rule", "blank_strings", "sorted_rows"]
 
 
 @dataclass(frozen=True)
-class Fault:
+class _Fault:
     """A fault found at a row of a table.
 
     Of all faults found, the one at the earliest row (then the lowest ``order``) is raised, so an error
@@ -41,7 +39,7 @@ class Fault:
     value: object
 
 
-def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
+def _raise_earliest(table: ColumnarTable, faults: Iterable[_Fault | None]) -> None:
     """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
     found = [f for f in faults if f is not None]
     if found:
@@ -49,8 +47,8 @@ def raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None
         raise table.error(fault.row, fault.reason, fault.value)
 
 
-def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
-                rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
+def _first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
+                rows: np.ndarray | None = None, order: int = 0) -> _Fault | None:
     """Return the fault at the first row whose ``column`` value is flagged by ``bad_values``, or None.
 
     The rows searched are ``rows`` (all when None); ``bad_values`` is a boolean mask over the column's
@@ -64,11 +62,11 @@ def first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reaso
     if not len(hits):
         return None
     row = int(hits[0]) if rows is None else int(rows[hits[0]])
-    return Fault(row, order, reason, table.field(column, row))
+    return _Fault(row, order, reason, table.field(column, row))
 
 
-def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None,
-                 uncoded: Collection[str] = ()) -> Fault | None:
+def _empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None,
+                 uncoded: Collection[str] = ()) -> _Fault | None:
     """Return the first row with an empty or whitespace-only field of ``columns``, as a fault.
 
     The rows searched are ``rows`` (all when None); the reason is "empty <column>" (ties: the column
@@ -76,16 +74,16 @@ def empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray 
     ``uncoded``: those the caller never codes (a column of many values whose codes nothing needs), checked
     row by row as parsed, so that they are not coded for this check alone.
     """
-    faults: list[Fault | None] = []
+    faults: list[_Fault | None] = []
     for order, column in enumerate(columns):
         if column in uncoded and column in table.columns:
             blank = blank_strings(table.columns[column])
             hits = np.flatnonzero(blank if rows is None else blank[rows])
             if len(hits):
                 row = int(hits[0]) if rows is None else int(rows[hits[0]])
-                faults.append(Fault(row, order, f"empty {column}", table.field(column, row)))
+                faults.append(_Fault(row, order, f"empty {column}", table.field(column, row)))
             continue
-        faults.append(first_fault(table, column, blank_strings(table.codes(column)[1]), f"empty {column}", rows,
+        faults.append(_first_fault(table, column, blank_strings(table.codes(column)[1]), f"empty {column}", rows,
                                   order))
     found = [f for f in faults if f is not None]
     return min(found, key=lambda f: (f.row, f.order)) if found else None
@@ -127,7 +125,7 @@ def _blank_chunk(chunk: pa.Array) -> np.ndarray:
     return blank
 
 
-def same_on_both_sides(table: ColumnarTable, first: str, second: str) -> np.ndarray:
+def _same_on_both_sides(table: ColumnarTable, first: str, second: str) -> np.ndarray:
     """Return the rows whose ``first`` and ``second`` fields are one non-empty value, ascending.
 
     The codes are compared through one shared list of values (the second column's distinct values matched
@@ -140,7 +138,7 @@ def same_on_both_sides(table: ColumnarTable, first: str, second: str) -> np.ndar
     return np.flatnonzero((code == in_first.to_numpy(zero_copy_only=False)[second_code]) & nonempty[code])
 
 
-def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
+def _repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
     """Return (rows whose ``keys`` repeat another row's, the row each repeats), ascending.
 
     Every row of a group but its first (``keep="first"``; the head is the group's first row) or but its
@@ -153,7 +151,7 @@ def repeated_rows(keys: Sequence[np.ndarray], keep: str = "first") -> tuple[np.n
         if int(np.bincount(key).max()) <= 1:  # one key of codes, none counted twice: no repeat, in O(n)
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
-    return repeats_of(*sorted_rows(keys), keep)
+    return _repeats_of(*sorted_rows(keys), keep)
 
 
 def sorted_rows(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -176,8 +174,8 @@ def sorted_rows(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return order, same
 
 
-def repeats_of(order: np.ndarray, same: np.ndarray, keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
-    """:func:`repeated_rows` from :func:`sorted_rows`' (sorted rows, whether each repeats the previous one's keys)."""
+def _repeats_of(order: np.ndarray, same: np.ndarray, keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_repeated_rows` from :func:`sorted_rows`' (sorted rows, whether each repeats the previous one's keys)."""
     if not same.any():
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
@@ -194,27 +192,27 @@ def repeats_of(order: np.ndarray, same: np.ndarray, keep: str = "first") -> tupl
 
 
 #: what the message of a repeated row says, in every family: the flag, the config key and the argument
-DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
+_DUPLICATES_HINT = ("say what a repeat means with --duplicates keep, first or last (duplicates: in the config, "
                    "duplicates= in Python)")
 
 
 #: what a repeated row may mean in a table that holds one value per key (a rank, a grade): never "keep"
-ONE_VALUE_RULES = ("error", "first", "last")
+_ONE_VALUE_RULES = ("error", "first", "last")
 
 
-def check_one_value_rule(duplicates: str, table: str, why: str) -> None:
+def _check_one_value_rule(duplicates: str, table: str, why: str) -> None:
     """Raise a ValueError unless ``duplicates`` is error, first or last.
 
     ``keep`` would give ``table`` two values where it holds one (``why`` says which).
     """
     if duplicates == "keep":
         raise ValueError(f"duplicates='keep' makes no sense for {table}: {why}; use error (the default), first or last")
-    if duplicates not in ONE_VALUE_RULES:
-        raise ValueError(f"duplicates must be one of {', '.join(ONE_VALUE_RULES)}, got {duplicates!r}")
+    if duplicates not in _ONE_VALUE_RULES:
+        raise ValueError(f"duplicates must be one of {', '.join(_ONE_VALUE_RULES)}, got {duplicates!r}")
 
 
-def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: str
-                        ) -> tuple[Fault | None, np.ndarray | None]:
+def _duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: str
+                        ) -> tuple[_Fault | None, np.ndarray | None]:
     """Return what a judgments table does with a row repeating an earlier row's ``key`` columns.
 
     By ``duplicates``: ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it
@@ -227,7 +225,7 @@ def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: st
         return None, None
     if duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
-        return Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; {DUPLICATES_HINT}",
+        return _Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; {_DUPLICATES_HINT}",
                      table.row_text(row)), None
     mask = np.ones(table.n_rows, dtype=bool)
     mask[repeated] = False
@@ -236,4 +234,4 @@ def duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: st
 
 def check_duplicate_rule(duplicates: str, repeat: str, table: str) -> None:
     """``duplicates`` must be error, first or last: a repeated ``repeat`` would give ``table`` two ranks."""
-    check_one_value_rule(duplicates, table, f"a repeated {repeat} would give it two ranks")
+    _check_one_value_rule(duplicates, table, f"a repeated {repeat} would give it two ranks")

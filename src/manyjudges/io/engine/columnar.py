@@ -42,13 +42,15 @@ import pyarrow.csv as pacsv
 
 from manyjudges.core.id_codes import code_ids
 from manyjudges.core.memory import give_back_freed_memory
-from manyjudges.io.engine.batches import read_batches
-from manyjudges.io.engine.checks import Fault, repeated_rows
-from manyjudges.io.engine.errors import DataError, DataWarning, not_utf8
+from manyjudges.io.engine.batches import _read_batches
+from manyjudges.io.engine.checks import _Fault, _repeated_rows
+from manyjudges.io.engine.errors import DataError, DataWarning, _not_utf8
 from manyjudges.io.engine.row_lines import RowLines
 
-__all__ = ["ALIASES", "STREAM_BYTES", "ColumnarTable", "ExtraColumnsWarning", "TableLayout", "delimiter_of",
-           "rank_codes", "read_columns", "read_header"]
+__all__ = [
+    "ALIASES", "STREAM_BYTES", "ColumnarTable", "ExtraColumnsWarning", "TableLayout", "rank_codes", "read_columns",
+    "read_header",
+]
 
 #: other names a canonical column is read under (the same in every family)
 ALIASES: Mapping[str, tuple[str, ...]] = {"judge": ("worker",), "item": ("task",),
@@ -70,7 +72,7 @@ class ExtraColumnsWarning(DataWarning):
     """A table has columns that its reader does not use; they are ignored."""
 
 
-def delimiter_of(path: str | os.PathLike[str]) -> str:
+def _delimiter_of(path: str | os.PathLike[str]) -> str:
     """Return the field separator of a canonical table: a comma for ``.csv`` files, else a tab."""
     return "," if str(path).lower().endswith(".csv") else "\t"
 
@@ -103,11 +105,11 @@ def _rows_of(path: Path) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of every row, read by Python's csv module as UTF-8 (BOM skipped)."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(handle, delimiter=delimiter_of(path))
+            reader = csv.reader(handle, delimiter=_delimiter_of(path))
             for fields in reader:
                 yield reader.line_num, fields
     except UnicodeDecodeError:
-        raise not_utf8(path) from None
+        raise _not_utf8(path) from None
 
 
 def read_header(path: str | os.PathLike[str]) -> list[str]:
@@ -122,7 +124,7 @@ def _resolve_header(path: Path, header: list[str], layout: TableLayout) -> dict[
 
     A missing or doubled column is a DataError, unused columns are an :class:`ExtraColumnsWarning`.
     """
-    sep = delimiter_of(path)
+    sep = _delimiter_of(path)
     shown = sep.join(header) if header else "(empty file)"
     position: dict[str, int] = {}
     problems = []
@@ -227,15 +229,15 @@ class ColumnarTable:
 
     def row_text(self, row: int) -> str:
         """Return the row's fields in the layout's column order, joined by the file's separator."""
-        return delimiter_of(self.path).join(self.field(c, row) for c in self.layout.columns if self.has(c))
+        return _delimiter_of(self.path).join(self.field(c, row) for c in self.layout.columns if self.has(c))
 
     def error(self, row: int, reason: str, value: object = None) -> DataError:
         """Return a DataError at row ``row``'s line."""
         return DataError.at(self.path, self.line(row), reason, value)
 
     def repeated(self, columns: Sequence[str], keep: str = "first") -> tuple[np.ndarray, np.ndarray]:
-        """:func:`repeated_rows` of the rows' codes of ``columns``."""
-        return repeated_rows([self.codes(c)[0] for c in columns], keep)
+        """:func:`_repeated_rows` of the rows' codes of ``columns``."""
+        return _repeated_rows([self.codes(c)[0] for c in columns], keep)
 
 
 def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[list[list[str]], list[int]]:
@@ -243,7 +245,7 @@ def _exact_rows(path: Path, header_width: int, positions: list[int]) -> tuple[li
 
     A row with another number of fields than the header is a DataError naming its line.
     """
-    sep = delimiter_of(path)
+    sep = _delimiter_of(path)
     kind = "comma" if sep == "," else "tab"
     rows: list[list[str]] = []
     lines: list[int] = []
@@ -267,7 +269,7 @@ def _csv_options(path: Path, header: list[str], position: dict[str, int], names:
     """Return pyarrow.csv's options for the columns ``names``: text, those of ``dictionaries`` dictionary-encoded."""
     return {
         "read_options": pacsv.ReadOptions(use_threads=use_threads, block_size=BLOCK_BYTES),
-        "parse_options": pacsv.ParseOptions(delimiter=delimiter_of(path)),
+        "parse_options": pacsv.ParseOptions(delimiter=_delimiter_of(path)),
         "convert_options": pacsv.ConvertOptions(
             include_columns=[header[position[c]] for c in names],
             column_types={header[position[c]]: _DICTIONARY if c in dictionaries else pa.string() for c in names},
@@ -290,7 +292,7 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
         Let pyarrow parse blocks of the file on every core.
     code : collection of str
         Columns to code while a file of :data:`STREAM_BYTES` or more is read, batch by batch
-        (:func:`~manyjudges.io.engine.batches.read_batches`), when their ids are one prefix and a number:
+        (:func:`~manyjudges.io.engine.batches._read_batches`), when their ids are one prefix and a number:
         their text is never held whole. Other ids, and smaller files, are read whole (faster).
     text : collection of str
         Columns parsed as text even if they hold few values (the others but ``item`` and ``prompt`` are
@@ -312,13 +314,13 @@ def read_columns(path: str | os.PathLike[str], layout: TableLayout, use_threads:
     header = read_header(path)
     position = _resolve_header(path, header, layout)
     names = [c for c in layout.columns if c in position]
-    sep = delimiter_of(path)
+    sep = _delimiter_of(path)
     stream = bool(code) and path.stat().st_size >= STREAM_BYTES
     # dictionary-encoded, by the parser or batch by batch: the columns of few values
     few = [c for c in names if c not in MANY_VALUES and c not in text]
     coded: dict[str, tuple[np.ndarray, pa.Array]] = {}
     try:
-        streamed = read_batches(path, _csv_options(path, header, position, names, (), use_threads),
+        streamed = _read_batches(path, _csv_options(path, header, position, names, (), use_threads),
                                 {c: header[position[c]] for c in names}, code,
                                 encode=[c for c in few if c not in code]) if stream else None
         if streamed is not None:
@@ -348,7 +350,7 @@ _MAX_RANK_DIGITS = 18
 
 
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
-               order: int = 10) -> tuple[np.ndarray, Fault | None]:
+               order: int = 10) -> tuple[np.ndarray, _Fault | None]:
     """Return (each row's rank, the first row of ``rows`` whose rank is not a positive integer).
 
     The ranks are int64, 0 where a rank is not a positive integer; ``rows`` is all rows when None. The
@@ -369,5 +371,5 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
         hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
         if len(hits):
             row = int(hits[0]) if rows is None else int(rows[hits[0]])
-            fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
+            fault = _Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
     return ranks, fault

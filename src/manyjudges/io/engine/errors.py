@@ -8,7 +8,7 @@ from typing import Any
 
 from manyjudges.core.data_warning import DataWarning
 
-__all__ = ["ChecksumError", "DataError", "DataWarning", "DownloadError", "not_utf8", "read_utf8"]
+__all__ = ["ChecksumError", "DataError", "DataWarning", "DownloadError"]
 
 #: bytes shown on each side of the first byte that is not UTF-8
 _UTF8_CONTEXT = 20
@@ -62,7 +62,7 @@ class DataError(ValueError):
         return err
 
 
-def not_utf8(path: str | os.PathLike[str]) -> DataError:
+def _not_utf8(path: str | os.PathLike[str]) -> DataError:
     """Return the DataError for a file that is not UTF-8 text.
 
     It names the file, the 1-based line of the first bad byte (lines end at LF) and the bytes around it
@@ -81,16 +81,16 @@ def not_utf8(path: str | os.PathLike[str]) -> DataError:
     return DataError.at(path, None, "not valid UTF-8 text (save the file as UTF-8)")
 
 
-def read_utf8(path: str | os.PathLike[str]) -> str:
+def _read_utf8(path: str | os.PathLike[str]) -> str:
     """Return the text of a UTF-8 file, line ends as they are.
 
-    Bytes that are not UTF-8 raise :func:`not_utf8`'s DataError (file, line, bytes), never a bare
+    Bytes that are not UTF-8 raise :func:`_not_utf8`'s DataError (file, line, bytes), never a bare
     UnicodeDecodeError.
     """
     try:
         return Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError:
-        raise not_utf8(path) from None
+        raise _not_utf8(path) from None
 
 
 class ChecksumError(DataError):

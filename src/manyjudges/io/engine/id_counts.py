@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.columnar import delimiter_of
+from manyjudges.io.engine.columnar import _delimiter_of
 from manyjudges.io.engine.errors import DataError
 
 __all__ = ["read_id_counts"]
@@ -23,7 +23,7 @@ def read_id_counts(path: str | os.PathLike[str], id_column: str, count_column: s
     a DataError naming the file, the line and the value.
     """
     try:
-        table = pd.read_csv(path, sep=delimiter_of(path), dtype=str, keep_default_na=False)
+        table = pd.read_csv(path, sep=_delimiter_of(path), dtype=str, keep_default_na=False)
     except pd.errors.EmptyDataError:
         raise DataError.at(path, None, f"empty file: it needs a header with the column {id_column!r}") from None
     if id_column not in table.columns:

@@ -2,7 +2,7 @@
 
 ``DataFrame.to_csv`` formats each float with Python's ``repr`` (the shortest text that reads back
 to the same number), about a microsecond a value: ten million inferred labels with their
-posteriors take 18 s to write. :func:`write_delimited` gives the same bytes faster for large
+posteriors take 18 s to write. :func:`_write_delimited` gives the same bytes faster for large
 tables: pyarrow casts each column to text in C++ (floats to their shortest round-trip digits, as
 ``repr``), and three rewrites make its float text ``repr``'s exactly: an integral value gains
 ``.0`` (``1`` -> ``1.0``), an exponent gets two digits (``e-7`` -> ``e-07``), and the fixed text
@@ -10,7 +10,7 @@ pyarrow keeps for 1e-6 <= |x| < 1e-4 becomes ``repr``'s exponent form (``0.00001
 That holds for |x| < 1e9 (checked value by value against ``repr`` in the tests, on some 300,000
 floats of every kind: subnormal to 1e9, integral, near each switch); a table with a float beyond,
 a field that would need quoting (the separator, a quote, a line break), a column that is not
-float64, integer or text, a single column, or fewer than :data:`FAST_ROWS` rows is written by
+float64, integer or text, a single column, or fewer than :data:`_FAST_ROWS` rows is written by
 ``to_csv`` itself.
 """
 from __future__ import annotations
@@ -28,19 +28,19 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from manyjudges.core.atomic import atomic_file
-from manyjudges.io.engine.columnar import delimiter_of
+from manyjudges.io.engine.columnar import _delimiter_of
 
-__all__ = ["FAST_ROWS", "float_text", "write_delimited", "write_table", "write_tsv_to"]
+__all__ = ["write_table", "write_tsv_to"]
 
 #: tables with fewer rows are written by pandas' ``to_csv`` (the per-value cost matters only for large ones)
-FAST_ROWS = 100_000
+_FAST_ROWS = 100_000
 #: floats are formatted by pyarrow only while every finite one is smaller than this in magnitude
 FLOAT_LIMIT = 1e9
 #: rows formatted and written at a time
 _BLOCK_ROWS = 1 << 17
 
 
-def float_text(values: np.ndarray) -> pa.Array:
+def _float_text(values: np.ndarray) -> pa.Array:
     """Each float64 as ``repr`` writes it (``|x| < FLOAT_LIMIT``; NaN as ``nan``, infinities as ``inf``).
 
     Only the values whose pyarrow text differs are rewritten, by slicing and joining text (no regular
@@ -131,7 +131,7 @@ def _column_text(column: pd.Series) -> pa.Array:
     """Return a column :func:`_formattable` found writable as ``to_csv`` writes it, one string a value."""
     if column.dtype == np.float64:
         values = column.to_numpy(np.float64)
-        return pc.if_else(pc.is_nan(pa.array(values)), "", float_text(values))  # to_csv writes NaN as ""
+        return pc.if_else(pc.is_nan(pa.array(values)), "", _float_text(values))  # to_csv writes NaN as ""
     if pd.api.types.is_integer_dtype(column.dtype):
         return pc.cast(pa.array(column.to_numpy()), pa.string())
     text = _text_array(column)
@@ -139,7 +139,7 @@ def _column_text(column: pd.Series) -> pa.Array:
     return text
 
 
-def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
+def _write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df.to_csv(handle, sep=sep, index=False, lineterminator="\n")``'s text to the open text ``handle``.
 
     Large tables are formatted by pyarrow (module docstring), the same bytes, in blocks of
@@ -149,7 +149,7 @@ def write_delimited(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     ``handle`` while the next blocks are formatted.
     """
     names = [str(c) for c in df.columns]
-    fast = len(df) >= FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
+    fast = len(df) >= _FAST_ROWS and len(names) > 1 and all(isinstance(c, str) for c in df.columns) \
         and not _needs_quotes(pa.array(names, type=pa.string()), sep) \
         and all(_formattable(df.iloc[:, k], sep) for k in range(len(names)))
     if not fast:
@@ -198,9 +198,9 @@ def _utf8_buffer(handle: Any) -> Any:
 def write_tsv_to(df: pd.DataFrame, handle: Any, sep: str = "\t") -> None:
     r"""Write ``df`` as TSV text (CSV with ``sep=","``; header, no index, full precision, "\n" line ends).
 
-    To an open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.engine.table_text.write_delimited`).
+    To an open text handle: pandas' ``to_csv`` text (:func:`~manyjudges.io.engine.table_text._write_delimited`).
     """
-    write_delimited(df, handle, sep)
+    _write_delimited(df, handle, sep)
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
@@ -216,4 +216,4 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
         Destination; parent directories are created if needed.
     """
     with atomic_file(path) as handle:
-        write_tsv_to(df, handle, delimiter_of(path))
+        write_tsv_to(df, handle, _delimiter_of(path))

@@ -17,7 +17,7 @@ Each parser turns a data set's files, as published, into a canonical table of
   qrel -> preferences and truth tables.
 - :mod:`~manyjudges.io.sources.llmjudge`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: LLM-judge panels with a human truth -> labels
-  and truth tables (:class:`~manyjudges.io.sources.panel.PanelData`).
+  and truth tables (:class:`~manyjudges.io.sources.panel._PanelData`).
 - :mod:`~manyjudges.io.sources.llmfao`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: pairwise verdicts of LLM judges and people -> verdicts
   table (:mod:`manyjudges.io.tables.verdicts`), picked by a data set's ``source`` in
@@ -54,7 +54,7 @@ Rules shared by the graded parsers (``trec_rf10``, ``adultcontent3``,
 
 Every parser reads its files as UTF-8 (MIREX 2005's ``judgments.csv`` is
 Latin-1, which any byte decodes) through
-:func:`~manyjudges.io.engine.errors.read_utf8` or the canonical readers: bytes that
+:func:`~manyjudges.io.engine.errors._read_utf8` or the canonical readers: bytes that
 are not UTF-8 are a DataError naming the file, the line and the bytes.
 """
 

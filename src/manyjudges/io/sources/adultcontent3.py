@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.text_lines import GradeCollector, PathLike, data_lines, tab_fields
+from manyjudges.io.sources.text_lines import PathLike, _data_lines, _GradeCollector, _tab_fields
 from manyjudges.io.tables.grades import GradedData
 
-__all__ = ["ADULTCONTENT3_CATEGORIES", "parse_adultcontent3"]
+__all__ = ["parse_adultcontent3"]
 
 #: The ordinal AdultContent3 categories, lowest first (label 0 .. 3).
-ADULTCONTENT3_CATEGORIES: tuple[str, ...] = ("G", "P", "R", "X")
+_ADULTCONTENT3_CATEGORIES: tuple[str, ...] = ("G", "P", "R", "X")
 #: Categories ``categories.txt`` may list that are not on the ordinal scale:
 #: labels with them are dropped (counted in ``dropped["category_B"]``).
 _ADULT_OFF_SCALE: tuple[str, ...] = ("B",)
@@ -28,8 +28,8 @@ _ADULT_OFF_SCALE: tuple[str, ...] = ("B",)
 def _adult_categories(path: Path) -> set[str]:
     """Return the categories listed in ``categories.txt``, checked against the known scale."""
     listed: dict[str, int] = {}
-    known = ADULTCONTENT3_CATEGORIES + _ADULT_OFF_SCALE
-    for number, text in data_lines(path):
+    known = _ADULTCONTENT3_CATEGORIES + _ADULT_OFF_SCALE
+    for number, text in _data_lines(path):
         if text not in known:
             raise DataError.at(
                 path, number, f"unknown category (known: {', '.join(known)})", text
@@ -39,7 +39,7 @@ def _adult_categories(path: Path) -> set[str]:
                 path, number, f"category listed twice (first on line {listed[text]})", text
             )
         listed[text] = number
-    missing = [c for c in ADULTCONTENT3_CATEGORIES if c not in listed]
+    missing = [c for c in _ADULTCONTENT3_CATEGORIES if c not in listed]
     if missing:
         raise DataError.at(
             path, None, "categories file must list every one of G, P, R, X; missing", missing
@@ -93,14 +93,14 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
     """
     labels_path, categories_path = Path(labels_path), Path(categories_path)
     listed = _adult_categories(categories_path)
-    code = {c: i for i, c in enumerate(ADULTCONTENT3_CATEGORIES)}
-    lines = data_lines(labels_path)
+    code = {c: i for i, c in enumerate(_ADULTCONTENT3_CATEGORIES)}
+    lines = _data_lines(labels_path)
     if not lines:
         raise DataError.at(labels_path, 1, "no labels", "(empty file)")
-    grades = GradeCollector()
+    grades = _GradeCollector()
     off_scale = dict.fromkeys(_ADULT_OFF_SCALE, 0)
     for number, text in lines:
-        judge, url, category = tab_fields(
+        judge, url, category = _tab_fields(
             labels_path, number, text, ["judge", "url", "category"]
         )
         if category not in listed:
@@ -116,7 +116,7 @@ def parse_adultcontent3(labels_path: PathLike, categories_path: PathLike) -> Gra
         grades.add(url, judge, code[category])
     return GradedData(
         grades=grades.frame(labels_path),
-        n_classes=len(ADULTCONTENT3_CATEGORIES),
-        label_names=list(ADULTCONTENT3_CATEGORIES),
+        n_classes=len(_ADULTCONTENT3_CATEGORIES),
+        label_names=list(_ADULTCONTENT3_CATEGORIES),
         dropped={**{f"category_{c}": n for c, n in off_scale.items()}, **grades.counts()},
     )

@@ -22,14 +22,12 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_records, warn_left_out
+from manyjudges.io.sources.json_judgments import _field_of, _FileVerdicts, _json_records, _warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, verdicts_frame, without_partial_features
-
-__all__ = ["ALPACA_EVAL_COLUMNS", "alpaca_eval_file", "verdicts_from_alpaca_eval"]
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, _without_partial_features, verdicts_frame
 
 #: the columns of the verdicts table read: the canonical five and the judge's probability that model_b is better
-ALPACA_EVAL_COLUMNS = [*VERDICT_COLUMNS, "p_b"]
+_ALPACA_EVAL_COLUMNS = [*VERDICT_COLUMNS, "p_b"]
 #: the preferences of a verdict that failed (AlpacaEval stores a missing preference as -1)
 _MISSING = (-1,)
 
@@ -50,21 +48,21 @@ def _p_b(path: Path, number: int, value: Any) -> float | None:
 
 def _prompt(path: Path, number: int, row: dict[str, Any]) -> str:
     """Return the instruction, then a blank line and the ``input`` when there is one (as AlpacaEval joins them)."""
-    instruction = field_of(path, None, row, "instruction", where=f"record {number}: ")
+    instruction = _field_of(path, None, row, "instruction", where=f"record {number}: ")
     extra = row.get("input")
     return f"{instruction}\n\n{extra}" if isinstance(extra, str) and extra else instruction
 
 
-def alpaca_eval_file(path: PathLike) -> FileVerdicts:
+def _alpaca_eval_file(path: PathLike) -> _FileVerdicts:
     """Read one annotations file's verdicts (with ``p_b``), each row's record, the missing preferences' count."""
     path = Path(path)
     rows: list[tuple[str, str, str, str, float]] = []
     lengths: list[tuple[int, int] | None] = []
     records: list[int] = []
     missing = 0
-    for number, row in enumerate(json_records(path)):
+    for number, row in enumerate(_json_records(path)):
         where = f"record {number}: "
-        first, second, judge = (field_of(path, None, row, key, where=where)
+        first, second, judge = (_field_of(path, None, row, key, where=where)
                                 for key in ("generator_1", "generator_2", "annotator"))
         if first == second:
             raise DataError.at(path, None, f"{where}generator_1 and generator_2 are the same model", first)
@@ -75,7 +73,7 @@ def alpaca_eval_file(path: PathLike) -> FileVerdicts:
         rows.append((_prompt(path, number, row), judge, first, second, p_b))
         lengths.append(_lengths(row))
         records.append(number)
-    return FileVerdicts(_frame(rows, lengths), records, missing, unit="record")
+    return _FileVerdicts(_frame(rows, lengths), records, missing, unit="record")
 
 
 def _lengths(row: dict[str, Any]) -> tuple[int, int] | None:
@@ -100,7 +98,7 @@ def _frame(rows: list[tuple[str, str, str, str, float]], lengths: list[tuple[int
     return frame
 
 
-def verdicts_from_alpaca_eval(files: Sequence[PathLike]) -> pd.DataFrame:
+def _verdicts_from_alpaca_eval(files: Sequence[PathLike]) -> pd.DataFrame:
     """Read AlpacaEval ``annotations.json`` files as one verdicts table, with each judge's probability ``p_b``.
 
     Parameters
@@ -133,6 +131,6 @@ def verdicts_from_alpaca_eval(files: Sequence[PathLike]) -> pd.DataFrame:
     """
     if not files:
         raise ValueError("alpaca_eval needs annotation files; got none")
-    read = [alpaca_eval_file(p) for p in files]
-    warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "AlpacaEval annotations without a preference")
-    return without_partial_features(pd.concat([r.verdicts for r in read], ignore_index=True))
+    read = [_alpaca_eval_file(p) for p in files]
+    _warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "AlpacaEval annotations without a preference")
+    return _without_partial_features(pd.concat([r.verdicts for r in read], ignore_index=True))

@@ -18,16 +18,16 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_lines, warn_left_out
+from manyjudges.io.sources.json_judgments import _field_of, _FileVerdicts, _json_lines, _warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.verdicts import verdicts_frame
 
-__all__ = ["ARENA_HARD_BASELINE", "ARENA_HARD_SCORES", "arena_hard_file", "verdicts_from_arena_hard"]
+__all__ = ["ARENA_HARD_BASELINE"]
 
 #: the baseline of Arena-Hard-Auto v0.1 (its judge_config.yaml), when a line does not name one
 ARENA_HARD_BASELINE = "gpt-4-0314"
 #: a game's score -> its winner (A: the answer shown first); a strong and a weak win are one win here
-ARENA_HARD_SCORES = {"A>>B": "model_a", "A>B": "model_a", "A=B": "tie", "B>A": "model_b", "B>>A": "model_b",
+_ARENA_HARD_SCORES = {"A>>B": "model_a", "A>B": "model_a", "A=B": "tie", "B>A": "model_b", "B>>A": "model_b",
                      "B<<A": "model_a", "B<A": "model_a", "B=A": "tie", "A<B": "model_b", "A<<B": "model_b"}
 
 
@@ -40,18 +40,19 @@ def _score(path: Path, line: int, game: Any, number: int) -> str | None:
     score = game["score"]
     if score is None:
         return None
-    if score not in ARENA_HARD_SCORES:
-        raise DataError.at(path, line, f"game {number} score must be one of {', '.join(list(ARENA_HARD_SCORES)[:5])} "
+    if score not in _ARENA_HARD_SCORES:
+        raise DataError.at(path, line, f"game {number} score must be one of {', '.join(list(_ARENA_HARD_SCORES)[:5])} "
                            "or null", score)
-    return ARENA_HARD_SCORES[score]
+    return _ARENA_HARD_SCORES[score]
 
 
 def _line(path: Path, line: int, row: dict[str, Any], baseline: str
           ) -> tuple[str, str, list[tuple[str, str, str | None]]]:
     """Return (prompt, judge, the two games as (model_a, model_b, winner or None)) of one line."""
-    prompt = field_of(path, line, row, "question_id" if "question_id" in row or "uid" not in row else "uid", (str, int))
-    judge, model = field_of(path, line, row, "judge"), field_of(path, line, row, "model")
-    base = field_of(path, line, row, "baseline") if row.get("baseline") is not None else baseline
+    key = "question_id" if "question_id" in row or "uid" not in row else "uid"
+    prompt = _field_of(path, line, row, key, (str, int))
+    judge, model = _field_of(path, line, row, "judge"), _field_of(path, line, row, "model")
+    base = _field_of(path, line, row, "baseline") if row.get("baseline") is not None else baseline
     if model == base:
         raise DataError.at(path, line, "the model is the baseline (a model against itself)", model)
     games = row.get("games")
@@ -61,13 +62,13 @@ def _line(path: Path, line: int, row: dict[str, Any], baseline: str
     return str(prompt), judge, [(base, model, winners[0]), (model, base, winners[1])]
 
 
-def arena_hard_file(path: PathLike, baseline: str = ARENA_HARD_BASELINE) -> FileVerdicts:
+def _arena_hard_file(path: PathLike, baseline: str = ARENA_HARD_BASELINE) -> _FileVerdicts:
     """Read the verdicts of one judgment file, each row's line, and the count of games not judged."""
     path = Path(path)
     columns: list[list[str]] = [[], [], [], [], []]
     lines: list[int] = []
     missing = 0
-    for line, row in json_lines(path):
+    for line, row in _json_lines(path):
         prompt, judge, games = _line(path, line, row, baseline)
         for model_a, model_b, winner in games:
             if winner is None:
@@ -76,10 +77,10 @@ def arena_hard_file(path: PathLike, baseline: str = ARENA_HARD_BASELINE) -> File
             for column, value in zip(columns, (prompt, judge, model_a, model_b, winner)):
                 column.append(value)
             lines.append(line)
-    return FileVerdicts(verdicts_frame(*columns), lines, missing)
+    return _FileVerdicts(verdicts_frame(*columns), lines, missing)
 
 
-def verdicts_from_arena_hard(files: Sequence[PathLike], baseline: str = ARENA_HARD_BASELINE) -> pd.DataFrame:
+def _verdicts_from_arena_hard(files: Sequence[PathLike], baseline: str = ARENA_HARD_BASELINE) -> pd.DataFrame:
     """Read Arena-Hard-Auto judgment files (``model_judgment/<judge>/<model>.jsonl``) as one verdicts table.
 
     Parameters
@@ -110,6 +111,6 @@ def verdicts_from_arena_hard(files: Sequence[PathLike], baseline: str = ARENA_HA
     """
     if not files:
         raise ValueError("arena_hard needs judgment files; got none")
-    read = [arena_hard_file(p, baseline) for p in files]
-    warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "Arena-Hard games without a score (null)")
+    read = [_arena_hard_file(p, baseline) for p in files]
+    _warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "Arena-Hard games without a score (null)")
     return pd.concat([r.verdicts for r in read], ignore_index=True)

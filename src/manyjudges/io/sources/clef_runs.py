@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.text_lines import PathLike, read_lines
-from manyjudges.io.tables.rankings import rankings_frame
+from manyjudges.io.sources.text_lines import PathLike, _read_lines
+from manyjudges.io.tables.rankings import _rankings_frame
 
-__all__ = ["CLEF_QUERY_IDS", "REPORT_NOTE", "parse_clef_runs"]
+__all__ = ["REPORT_NOTE", "parse_clef_runs"]
 
 #: The data caveat the consensus report prints under a dataset with ``source: clef_runs``.
 REPORT_NOTE = (
@@ -29,7 +29,7 @@ REPORT_NOTE = (
 
 #: The query ids of the CLEF eHealth 2015 top-20 files, one per line: queries
 #: 1..67 without 62 (its text had a typo and some teams have no run for it).
-CLEF_QUERY_IDS: tuple[str, ...] = tuple(f"q{n:02d}" for n in range(1, 68) if n != 62)
+_CLEF_QUERY_IDS: tuple[str, ...] = tuple(f"q{n:02d}" for n in range(1, 68) if n != 62)
 
 _CLEF_NAME = re.compile(r"TOP20_(.+)_EN\.dat")
 
@@ -93,10 +93,10 @@ def parse_clef_runs(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
         raise ValueError("no CLEF run files given")
     runs = {team: _read_runs(path) for team, path in _teams(files).items()}
     rows: list[tuple[str, str, str, int]] = []
-    for index, query in enumerate(CLEF_QUERY_IDS):
+    for index, query in enumerate(_CLEF_QUERY_IDS):
         for team, docs in runs.items():
             rows.extend((query, team, doc, rank) for rank, doc in enumerate(docs[index], start=1))
-    return rankings_frame(rows)
+    return _rankings_frame(rows)
 
 
 def _teams(files: list[Path]) -> dict[str, Path]:
@@ -117,9 +117,9 @@ def _read_runs(path: Path) -> list[list[str]]:
 
     A DataError on an empty line or a count of lines other than ``len(CLEF_QUERY_IDS)``.
     """
-    n_queries = len(CLEF_QUERY_IDS)
+    n_queries = len(_CLEF_QUERY_IDS)
     docs: list[list[str]] = []
-    for number, raw in enumerate(read_lines(path), start=1):
+    for number, raw in enumerate(_read_lines(path), start=1):
         ids = raw.split()
         if not ids:
             raise DataError.at(path, number, "empty line (every query needs a run)", raw)

@@ -1,10 +1,10 @@
 """Reading helpers shared by the parsers of published LLM-judge judgment files in JSON.
 
 JSON Lines files (one JSON object a line: FastChat's MT-Bench judgments, Arena-Hard-Auto's) are read by
-:func:`json_lines`, a JSON list of records (AlpacaEval's ``annotations.json``, Chatbot Arena's battles)
-by :func:`json_records`; a field by :func:`field_of`. Every error names the file, the line (or the
+:func:`_json_lines`, a JSON list of records (AlpacaEval's ``annotations.json``, Chatbot Arena's battles)
+by :func:`_json_records`; a field by :func:`_field_of`. Every error names the file, the line (or the
 record) and the value. Verdicts a judge gave that name no winner are left out and counted, and
-:func:`warn_left_out` says how many, once a read.
+:func:`_warn_left_out` says how many, once a read.
 """
 from __future__ import annotations
 
@@ -17,13 +17,11 @@ from typing import Any
 
 import pandas as pd
 
-from manyjudges.io.engine.errors import DataError, DataWarning, read_utf8
-
-__all__ = ["FileVerdicts", "field_of", "json_lines", "json_records", "warn_left_out"]
+from manyjudges.io.engine.errors import DataError, DataWarning, _read_utf8
 
 
 @dataclass(frozen=True)
-class FileVerdicts:
+class _FileVerdicts:
     """The verdicts read from one file, where each row was read there, and how many verdicts were left out.
 
     ``places[r]`` is the line of row r (JSON Lines), or its record, counted from 0 (a JSON list): ``unit``
@@ -36,13 +34,13 @@ class FileVerdicts:
     unit: str = "line"
 
 
-def json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+def _json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """Return ``(line, object)`` of each non-blank line of a JSON Lines file, lines counted from 1.
 
     A DataError naming the file, the line and its start for a line that is not a JSON object.
     """
     out = []
-    for number, text in enumerate(read_utf8(path).splitlines(), start=1):
+    for number, text in enumerate(_read_utf8(path).splitlines(), start=1):
         if not text.strip():
             continue
         try:
@@ -55,13 +53,13 @@ def json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
-def json_records(path: Path) -> list[dict[str, Any]]:
+def _json_records(path: Path) -> list[dict[str, Any]]:
     """Return the records of a file holding one JSON list of objects.
 
     A DataError naming the file (and the line, or the record and its start) otherwise.
     """
     try:
-        data = json.loads(read_utf8(path))
+        data = json.loads(_read_utf8(path))
     except json.JSONDecodeError as exc:
         raise DataError.at(path, exc.lineno, "not valid JSON", exc.msg) from None
     if not isinstance(data, list):
@@ -72,7 +70,7 @@ def json_records(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def field_of(path: Path, line: int | None, row: Mapping[str, Any], key: str, kind: type | tuple[type, ...] = str,
+def _field_of(path: Path, line: int | None, row: Mapping[str, Any], key: str, kind: type | tuple[type, ...] = str,
              where: str = "") -> Any:
     """Return ``row[key]``, a non-empty value of ``kind`` (a str not blank; never a bool for int).
 
@@ -88,7 +86,7 @@ def field_of(path: Path, line: int | None, row: Mapping[str, Any], key: str, kin
     return value
 
 
-def warn_left_out(counts: Mapping[Path, int], what: str) -> None:
+def _warn_left_out(counts: Mapping[Path, int], what: str) -> None:
     """Warn once (a :class:`~manyjudges.io.engine.errors.DataWarning`) of the verdicts ``what`` left out, by file."""
     left = {path: n for path, n in counts.items() if n}
     if left:

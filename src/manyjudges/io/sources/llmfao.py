@@ -18,19 +18,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.engine.checks import raise_earliest
+from manyjudges.io.engine.checks import _raise_earliest
 from manyjudges.io.engine.columnar import TableLayout, read_columns, read_header
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, pair_faults, verdicts_frame
+from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, _pair_faults, verdicts_frame
 
-__all__ = ["LLMFAO_FILES", "LLMFAO_LAYOUT", "verdicts_from_llmfao"]
+__all__ = ["verdicts_from_llmfao"]
 
 #: the comparison files, in the order they are read -> the judge of every verdict (None: the ``worker`` column)
-LLMFAO_FILES: dict[str, str | None] = {"crowd-comparisons.csv": None, "gpt4-crowd-comparisons.csv": "gpt4",
+_LLMFAO_FILES: dict[str, str | None] = {"crowd-comparisons.csv": None, "gpt4-crowd-comparisons.csv": "gpt4",
                                        "gpt3-crowd-comparisons.csv": "gpt3"}
 #: the columns of a comparison file (``judge`` in the crowd file only)
-LLMFAO_LAYOUT = TableLayout("LLMFAO comparisons file", ("id", "prompt", "model_x", "model_y", "judge", "winner",
+_LLMFAO_LAYOUT = TableLayout("LLMFAO comparisons file", ("id", "prompt", "model_x", "model_y", "judge", "winner",
                                                         "left", "right"), optional=("judge",))
 _OUTCOMES = ("left", "right", "tie")
 _WINNER = {"left": "model_a", "right": "model_b", "tie": "tie"}
@@ -42,11 +42,11 @@ def _comparisons(path: Path, judge: str | None) -> pd.DataFrame:
     Prompt = ``prompt``, judge = ``worker`` (or ``judge``), model_a = ``left``, model_b = ``right``,
     winner from ``winner``.
     """
-    table = read_columns(path, LLMFAO_LAYOUT)
+    table = read_columns(path, _LLMFAO_LAYOUT)
     if judge is None and not table.has("judge"):
         raise DataError.at(path, 1, "the crowd comparisons need a judge column", ",".join(read_header(path)))
     judged = ["prompt", "judge", "left", "right"] if judge is None else ["prompt", "left", "right"]
-    raise_earliest(table, pair_faults(table, judged, "left", "right", "winner", _OUTCOMES))
+    _raise_earliest(table, _pair_faults(table, judged, "left", "right", "winner", _OUTCOMES))
     winner = table.strings("winner").map(_WINNER)
     return verdicts_frame(table.strings("prompt"), table.strings("judge") if judge is None else judge,
                           table.strings("left"), table.strings("right"), winner)
@@ -58,7 +58,7 @@ def verdicts_from_llmfao(files: Sequence[PathLike]) -> pd.DataFrame:
     Parameters
     ----------
     files : sequence of path-like
-        Some of :data:`LLMFAO_FILES` (by file name), in any order.
+        Some of :data:`_LLMFAO_FILES` (by file name), in any order.
 
     Returns
     -------
@@ -66,20 +66,20 @@ def verdicts_from_llmfao(files: Sequence[PathLike]) -> pd.DataFrame:
         ``prompt, judge, model_a, model_b, winner``: prompt = the prompt's id (``"8"``), judge = the
         crowd worker's id (``"58"``) or ``gpt4`` / ``gpt3``, model_a = ``left`` (the name of the model
         shown first), model_b = ``right``, winner ``model_a`` / ``model_b`` / ``tie`` for ``left`` /
-        ``right`` / ``tie``. Every row is one verdict, the files read in :data:`LLMFAO_FILES` order,
+        ``right`` / ``tie``. Every row is one verdict, the files read in :data:`_LLMFAO_FILES` order,
         each in file order.
 
     Raises
     ------
     ValueError
-        Without a file, or with a file name not among :data:`LLMFAO_FILES`.
+        Without a file, or with a file name not among :data:`_LLMFAO_FILES`.
     DataError
         Naming the file, line and value: a missing column, an empty field, a winner other than
         left, right or tie, ``left`` == ``right``.
     """
     paths = {Path(p).name: Path(p) for p in files}
-    unknown = sorted(set(paths) - set(LLMFAO_FILES))
+    unknown = sorted(set(paths) - set(_LLMFAO_FILES))
     if unknown or not paths:
-        raise ValueError(f"llmfao reads {', '.join(LLMFAO_FILES)}; got {sorted(paths)}")
-    frames = [_comparisons(paths[name], judge) for name, judge in LLMFAO_FILES.items() if name in paths]
+        raise ValueError(f"llmfao reads {', '.join(_LLMFAO_FILES)}; got {sorted(paths)}")
+    frames = [_comparisons(paths[name], judge) for name, judge in _LLMFAO_FILES.items() if name in paths]
     return pd.concat(frames, ignore_index=True)[VERDICT_COLUMNS]

@@ -13,20 +13,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
-from manyjudges.io.sources.text_lines import GradeCollector, PathLike, data_lines
+from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
+from manyjudges.io.sources.text_lines import PathLike, _data_lines, _GradeCollector
 
-__all__ = ["LLMJUDGE_CLASSES", "LLMJUDGE_GOLD", "parse_llmjudge", "read_qrel_grades"]
+__all__ = ["parse_llmjudge"]
 
 _log = logging.getLogger(__name__)
 
 #: the file name of the assessors' grades among a data set's files
-LLMJUDGE_GOLD = "llmjudge_test_qrel_idx.txt"
+_LLMJUDGE_GOLD = "llmjudge_test_qrel_idx.txt"
 #: the grades, lowest first: 0 irrelevant, 1 related, 2 highly relevant, 3 perfectly relevant
-LLMJUDGE_CLASSES = ["0", "1", "2", "3"]
+_LLMJUDGE_CLASSES = ["0", "1", "2", "3"]
 
 
-def read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[tuple[int, str]]]:
+def _read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[tuple[int, str]]]:
     """Read the ``(line, item, grade)`` of each line ``qid 0 pid grade`` of a qrel file.
 
     The item is ``f"{qid}:{pid}"``; also returned: the ``(line, value)`` of the grades outside 0..3.
@@ -40,7 +40,7 @@ def read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[t
     path = Path(path)
     rows: list[tuple[int, str, int]] = []
     outside: list[tuple[int, str]] = []
-    for number, text in data_lines(path):
+    for number, text in _data_lines(path):
         fields = text.split()
         if len(fields) != 4:
             raise DataError.at(path, number, "expected 4 fields 'qid 0 pid grade'", text)
@@ -56,14 +56,14 @@ def read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[t
     return rows, outside
 
 
-def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
+def parse_llmjudge(files: Sequence[PathLike]) -> _PanelData:
     """Read the panel of LLMJudge runs with the assessors' grades as truth.
 
     Parameters
     ----------
     files : sequence of path-like
         The run files (judge = the file's stem, e.g. ``TREMA-CoT``) and the gold, named
-        :data:`LLMJUDGE_GOLD`.
+        :data:`_LLMJUDGE_GOLD`.
 
     Returns
     -------
@@ -79,26 +79,26 @@ def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
     ValueError
         Without the gold file or without a run.
     DataError
-        Naming the file, line and value, for a malformed line (:func:`read_qrel_grades`), a gold grade
+        Naming the file, line and value, for a malformed line (:func:`_read_qrel_grades`), a gold grade
         outside 0..3, or a pair with two different gold grades.
     """
     paths = [Path(p) for p in files]
-    gold = [p for p in paths if p.name == LLMJUDGE_GOLD]
-    runs = [p for p in paths if p.name != LLMJUDGE_GOLD]
+    gold = [p for p in paths if p.name == _LLMJUDGE_GOLD]
+    runs = [p for p in paths if p.name != _LLMJUDGE_GOLD]
     if not gold or not runs:
-        raise ValueError(f"llmjudge needs the gold {LLMJUDGE_GOLD!r} and at least one run; "
+        raise ValueError(f"llmjudge needs the gold {_LLMJUDGE_GOLD!r} and at least one run; "
                          f"got {[p.name for p in paths]}")
-    rows, outside = read_qrel_grades(gold[0])
+    rows, outside = _read_qrel_grades(gold[0])
     if outside:
         raise DataError.at(gold[0], outside[0][0], "gold grade must be in 0..3", outside[0][1])
     truth: dict[str, int] = {}
     for number, item, grade in rows:
         if truth.setdefault(item, grade) != grade:
             raise DataError.at(gold[0], number, f"pair {item!r} has two different gold grades", grade)
-    collector = GradeCollector()
+    collector = _GradeCollector()
     dropped = 0
     for run in runs:
-        rows, outside = read_qrel_grades(run)
+        rows, outside = _read_qrel_grades(run)
         if outside:
             _log.warning("%s: %d grades outside 0..3 dropped (line: value %s)", run, len(outside),
                          ", ".join(f"{number}: {value!r}" for number, value in outside))
@@ -106,6 +106,6 @@ def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
         for _, item, grade in rows:
             collector.add(item, run.stem, grade)
     items, judges = zip(*collector.labels) if collector.labels else ((), ())
-    labels = panel_labels(list(items), list(judges), list(collector.labels.values()))
-    return PanelData(labels, truth_frame(truth), list(LLMJUDGE_CLASSES),
+    labels = _panel_labels(list(items), list(judges), list(collector.labels.values()))
+    return _PanelData(labels, _truth_frame(truth), list(_LLMJUDGE_CLASSES),
                      {"grade_out_of_range": dropped, **collector.counts()})

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.errors import DataError, read_utf8
+from manyjudges.io.engine.errors import DataError, _read_utf8
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.tables.preferences import PREFERENCE_COLUMNS, PreferenceData
+from manyjudges.io.tables.preferences import _PREFERENCE_COLUMNS, _PreferenceData
 from manyjudges.io.tables.truth import TRUTH_COLUMNS
 
-__all__ = ["MIREX_ANSWERS", "MIREX_COLUMNS", "REPORT_NOTE", "parse_mirex2005"]
+__all__ = ["REPORT_NOTE", "parse_mirex2005"]
 
 #: The data caveat the crowd report prints under a dataset with ``source: mirex2005``.
 REPORT_NOTE = (
@@ -30,11 +30,11 @@ REPORT_NOTE = (
     "the ranking of methods compare with the paper's values."
 )
 
-MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer.radio")
-MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
+_MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer.radio")
+_MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
 
 
-def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> PreferenceData:
+def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> _PreferenceData:
     """Parse the Urbano et al. (SIGIR CSE 2010) MIREX 2005 crowd preferences and their qrel.
 
     ``judgments.csv`` is a Latin-1 MTurk results file; each row is one judge's answer to
@@ -62,10 +62,10 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
         header = next(reader, None)
         if header is None:
             raise DataError.at(judgments_path, 1, "empty file")
-        missing = [c for c in MIREX_COLUMNS if c not in header]
+        missing = [c for c in _MIREX_COLUMNS if c not in header]
         if missing:
             raise DataError.at(judgments_path, 1, f"header lacks columns {missing}", ",".join(header))
-        col = [header.index(c) for c in MIREX_COLUMNS]
+        col = [header.index(c) for c in _MIREX_COLUMNS]
         line_start = reader.line_num + 1
         for fields in reader:
             line = line_start
@@ -83,7 +83,7 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
             if answer == "":
                 dropped["empty_answer"] += 1
                 continue
-            if answer not in MIREX_ANSWERS:
+            if answer not in _MIREX_ANSWERS:
                 raise DataError.at(judgments_path, line, "Answer.radio must be a, b, s or empty", answer)
             if doc_a == doc_b:
                 raise DataError.at(judgments_path, line, "docA and docB are the same document", doc_a)
@@ -91,11 +91,11 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
                 if (query, doc) not in known:
                     raise DataError.at(judgments_path, line, f"document has no entry in {qrel_path.name} "
                                        f"for query {query!r}", doc)
-            rows.append((query, judge, doc_a, doc_b, MIREX_ANSWERS[answer]))
+            rows.append((query, judge, doc_a, doc_b, _MIREX_ANSWERS[answer]))
     if not rows:
         raise DataError.at(judgments_path, None, "no judgments with an answer")
-    prefs = pd.DataFrame(rows, columns=PREFERENCE_COLUMNS)
-    return PreferenceData(prefs, truth, dropped)
+    prefs = pd.DataFrame(rows, columns=_PREFERENCE_COLUMNS)
+    return _PreferenceData(prefs, truth, dropped)
 
 
 def _parse_mirex_qrel(path: Path, n_grades: int) -> pd.DataFrame:
@@ -103,7 +103,7 @@ def _parse_mirex_qrel(path: Path, n_grades: int) -> pd.DataFrame:
         raise ValueError(f"n_grades must be at least 2, got {n_grades}")
     rows: list[tuple[str, str, int]] = []
     seen: dict[tuple[str, str], int] = {}
-    for line, text in enumerate(read_utf8(path).splitlines(), start=1):
+    for line, text in enumerate(_read_utf8(path).splitlines(), start=1):
         if not text.strip():
             continue
         fields = text.split()

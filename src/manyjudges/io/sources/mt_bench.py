@@ -19,19 +19,17 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_lines, warn_left_out
+from manyjudges.io.sources.json_judgments import _field_of, _FileVerdicts, _json_lines, _warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.verdicts import verdicts_frame
 
-__all__ = ["MT_BENCH_WINNERS", "mt_bench_file", "verdicts_from_mt_bench"]
-
 #: a game's winner (by model) -> (winner in game 1, where model_1 is shown first; in game 2, model_2 first)
-MT_BENCH_WINNERS = {"model_1": ("model_a", "model_b"), "model_2": ("model_b", "model_a"), "tie": ("tie", "tie")}
+_MT_BENCH_WINNERS = {"model_1": ("model_a", "model_b"), "model_2": ("model_b", "model_a"), "tie": ("tie", "tie")}
 
 
 def _judge(path: Path, line: int, row: dict[str, Any]) -> str:
     """Return the judge model's name: ``judge[0]`` of ``[judge model, prompt name]`` (or ``judge`` itself, a str)."""
-    judge = field_of(path, line, row, "judge", (list, str))
+    judge = _field_of(path, line, row, "judge", (list, str))
     name = judge[0] if isinstance(judge, list) and judge else judge
     if not isinstance(name, str) or not name.strip():
         raise DataError.at(path, line, "judge must be [judge model, prompt name] or a name", judge)
@@ -40,10 +38,10 @@ def _judge(path: Path, line: int, row: dict[str, Any]) -> str:
 
 def _prompt(path: Path, line: int, row: dict[str, Any]) -> str:
     """Return the prompt's name: ``question_id``, with ``/turn<turn>`` when the line has a turn (``81/turn2``)."""
-    question = field_of(path, line, row, "question_id", (int, str))
+    question = _field_of(path, line, row, "question_id", (int, str))
     if "turn" not in row or row["turn"] is None:
         return str(question)
-    return f"{question}/turn{field_of(path, line, row, 'turn', int)}"
+    return f"{question}/turn{_field_of(path, line, row, 'turn', int)}"
 
 
 def _refuse_single(path: Path, line: int, row: dict[str, Any]) -> None:
@@ -59,7 +57,7 @@ def _refuse_single(path: Path, line: int, row: dict[str, Any]) -> None:
 def _games(path: Path, line: int, row: dict[str, Any]) -> list[tuple[str, str, str] | None]:
     """Return the line's two games as (model_a, model_b, winner), None for a game whose verdict failed."""
     _refuse_single(path, line, row)
-    first, second = (field_of(path, line, row, key) for key in ("model_1", "model_2"))
+    first, second = (_field_of(path, line, row, key) for key in ("model_1", "model_2"))
     if first == second:
         raise DataError.at(path, line, "model_1 and model_2 are the same model (a model against itself)", first)
     games: list[tuple[str, str, str] | None] = []
@@ -68,18 +66,18 @@ def _games(path: Path, line: int, row: dict[str, Any]) -> list[tuple[str, str, s
         if not isinstance(winner, str):
             raise DataError.at(path, line, f"g{game + 1}_winner must be a string (model_1, model_2, tie, error)",
                                winner)
-        known = MT_BENCH_WINNERS.get(winner)
+        known = _MT_BENCH_WINNERS.get(winner)
         games.append((shown_first, shown_second, known[game]) if known else None)
     return games
 
 
-def mt_bench_file(path: PathLike) -> FileVerdicts:
+def _mt_bench_file(path: PathLike) -> _FileVerdicts:
     """Read the verdicts of one pairwise judgment file, each row's line, and the failed verdicts' count."""
     path = Path(path)
     columns: list[list[str]] = [[], [], [], [], []]
     lines: list[int] = []
     failed = 0
-    for line, row in json_lines(path):
+    for line, row in _json_lines(path):
         prompt, judge = _prompt(path, line, row), _judge(path, line, row)
         for game in _games(path, line, row):
             if game is None:
@@ -88,10 +86,10 @@ def mt_bench_file(path: PathLike) -> FileVerdicts:
             for column, value in zip(columns, (prompt, judge, *game)):
                 column.append(value)
             lines.append(line)
-    return FileVerdicts(verdicts_frame(*columns), lines, failed)
+    return _FileVerdicts(verdicts_frame(*columns), lines, failed)
 
 
-def verdicts_from_mt_bench(files: Sequence[PathLike]) -> pd.DataFrame:
+def _verdicts_from_mt_bench(files: Sequence[PathLike]) -> pd.DataFrame:
     """Read MT-Bench pairwise judgment files (FastChat ``model_judgment/*_pair.jsonl``) as one verdicts table.
 
     Parameters
@@ -122,6 +120,6 @@ def verdicts_from_mt_bench(files: Sequence[PathLike]) -> pd.DataFrame:
     """
     if not files:
         raise ValueError("mt_bench needs judgment files; got none")
-    read = [mt_bench_file(p) for p in files]
-    warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "MT-Bench verdicts that failed (error)")
+    read = [_mt_bench_file(p) for p in files]
+    _warn_left_out({Path(p): r.left_out for p, r in zip(files, read)}, "MT-Bench verdicts that failed (error)")
     return pd.concat([r.verdicts for r in read], ignore_index=True)

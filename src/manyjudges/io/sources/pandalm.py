@@ -18,21 +18,21 @@ from typing import Any
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.json_judgments import json_records
-from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
+from manyjudges.io.sources.json_judgments import _json_records
+from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.verdicts import verdicts_frame
 
-__all__ = ["PANDALM_ANNOTATORS", "PANDALM_CLASSES", "PANDALM_HUMANS", "parse_pandalm", "verdicts_from_pandalm"]
+__all__ = ["parse_pandalm", "verdicts_from_pandalm"]
 
 _log = logging.getLogger(__name__)
 
 #: the human annotations, by file name
-PANDALM_HUMANS = "testset-v1.json"
+_PANDALM_HUMANS = "testset-v1.json"
 #: the human annotators' fields
-PANDALM_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
+_PANDALM_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
 #: the classes: a tie, response 1 is better, response 2 is better (the files' codes 0, 1, 2)
-PANDALM_CLASSES = ["tie", "response1", "response2"]
+_PANDALM_CLASSES = ["tie", "response1", "response2"]
 _JUDGE_SUFFIX = "-testset-v1.json"
 _VERDICTS: dict[Any, int] = {0: 0, 1: 1, 2: 2, "0": 0, "1": 1, "2": 2, "Tie": 0, "tie": 0}
 #: a judge's verdict that names no class (gpt-3.5-turbo's "garbage"): dropped and counted
@@ -46,7 +46,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
     A DataError naming the file (and the record and value) otherwise.
     """
-    data = json_records(path)
+    data = _json_records(path)
     for number, row in enumerate(data):
         if not isinstance(row.get("idx"), int):
             raise DataError.at(path, None, f"record {number} needs an integer idx", str(row)[:80])
@@ -69,13 +69,13 @@ def _class(path: Path, row: dict[str, Any], key: str) -> int | None:
 def _files(files: Sequence[PathLike], need_judge: bool) -> tuple[dict[str, Path], list[str]]:
     """Return ({file name: path}, the judges' file names, sorted) of ``files``.
 
-    A ValueError without :data:`PANDALM_HUMANS` (or, with ``need_judge``, without a judge's file).
+    A ValueError without :data:`_PANDALM_HUMANS` (or, with ``need_judge``, without a judge's file).
     """
     paths = {Path(p).name: Path(p) for p in files}
-    judges = sorted(n for n in paths if n != PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
-    if PANDALM_HUMANS not in paths or (need_judge and not judges):
+    judges = sorted(n for n in paths if n != _PANDALM_HUMANS and n.endswith(_JUDGE_SUFFIX))
+    if _PANDALM_HUMANS not in paths or (need_judge and not judges):
         judge = f" and a judge's <judge>{_JUDGE_SUFFIX}" if need_judge else ""
-        raise ValueError(f"pandalm needs {PANDALM_HUMANS!r}{judge}; got {sorted(paths)}")
+        raise ValueError(f"pandalm needs {_PANDALM_HUMANS!r}{judge}; got {sorted(paths)}")
     return paths, judges
 
 
@@ -90,7 +90,7 @@ def _annotations(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[int]]
     for row in records:
         if row["idx"] in annotations:
             raise DataError.at(path, None, "repeated idx", row["idx"])
-        codes = [_class(path, row, key) for key in PANDALM_ANNOTATORS]
+        codes = [_class(path, row, key) for key in _PANDALM_ANNOTATORS]
         if None in codes:
             raise DataError.at(path, None, f"idx {row['idx']}: an annotation must be 0, 1 or 2", _UNREADABLE)
         annotations[row["idx"]] = [int(v) for v in codes if v is not None]
@@ -124,13 +124,13 @@ def _judge_verdicts(path: Path, annotations: dict[int, list[int]]) -> tuple[list
     return verdicts, len(dropped)
 
 
-def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> PanelData:
+def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> _PanelData:
     """Read the PandaLM panel: the LLM judges (and the annotators ``humans``), the other annotators' majority as truth.
 
     Parameters
     ----------
     files : sequence of path-like
-        :data:`PANDALM_HUMANS` and each judge's ``<judge>-testset-v1.json`` (judge ``<judge>``).
+        :data:`_PANDALM_HUMANS` and each judge's ``<judge>-testset-v1.json`` (judge ``<judge>``).
     humans : sequence of int
         The annotators (1, 2, 3) put in the panel as judges ``annotator<k>``; the truth is taken from
         the others only, so it is never computed from a label in the panel.
@@ -152,10 +152,10 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
         judge's idx the human file does not have, a repeated idx.
     """
     panel = sorted(set(humans))
-    if not set(panel) <= {1, 2, 3} or len(panel) == len(PANDALM_ANNOTATORS):
+    if not set(panel) <= {1, 2, 3} or len(panel) == len(_PANDALM_ANNOTATORS):
         raise ValueError(f"pandalm humans must be some of 1, 2, 3, leaving one for the truth; got {list(humans)}")
     paths, judges = _files(files, need_judge=True)
-    _, annotations = _annotations(paths[PANDALM_HUMANS])
+    _, annotations = _annotations(paths[_PANDALM_HUMANS])
     items: list[str] = []
     who: list[str] = []
     labels: list[int] = []
@@ -180,7 +180,7 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> Pane
             truth[str(idx)] = code
         else:
             without += 1
-    return PanelData(panel_labels(items, who, labels), truth_frame(truth), list(PANDALM_CLASSES),
+    return _PanelData(_panel_labels(items, who, labels), _truth_frame(truth), list(_PANDALM_CLASSES),
                      {"unreadable_verdict": unreadable, "no_human_majority": without})
 
 
@@ -204,7 +204,7 @@ def verdicts_from_pandalm(files: Sequence[PathLike]) -> pd.DataFrame:
     Parameters
     ----------
     files : sequence of path-like
-        :data:`PANDALM_HUMANS` and any of the judges' ``<judge>-testset-v1.json``.
+        :data:`_PANDALM_HUMANS` and any of the judges' ``<judge>-testset-v1.json``.
 
     Returns
     -------
@@ -228,7 +228,7 @@ def verdicts_from_pandalm(files: Sequence[PathLike]) -> pd.DataFrame:
         judge's idx the human file does not have, a repeated idx, a ``cmp_key`` that names no two models.
     """
     paths, judges = _files(files, need_judge=False)
-    human_path = paths[PANDALM_HUMANS]
+    human_path = paths[_PANDALM_HUMANS]
     records, annotations = _annotations(human_path)
     pair = {row["idx"]: _pair(human_path, row) for row in records}
     text = {row["idx"]: (str(row.get("instruction", "")), str(row.get("input", ""))) for row in records}
@@ -237,7 +237,7 @@ def verdicts_from_pandalm(files: Sequence[PathLike]) -> pd.DataFrame:
         first[words] = min(first.get(words, idx), idx)
     prompt = {idx: str(first[words]) for idx, words in text.items()}
     rows = [(idx, annotator, code) for idx, codes in annotations.items()
-            for annotator, code in zip(PANDALM_ANNOTATORS, codes)]
+            for annotator, code in zip(_PANDALM_ANNOTATORS, codes)]
     for name in judges:
         verdicts, _ = _judge_verdicts(paths[name], annotations)
         rows.extend((idx, name.removesuffix(_JUDGE_SUFFIX), code) for idx, code in verdicts)

@@ -10,13 +10,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.tables.grades import grades_frame
-
-__all__ = ["PanelData", "panel_labels", "truth_frame"]
+from manyjudges.io.tables.grades import _grades_frame
 
 
 @dataclass(frozen=True)
-class PanelData:
+class _PanelData:
     """A panel's labels, truth, class names and drop counts.
 
     The labels ``item, judge, label`` (codes ``0..K-1``), its truth ``item, truth``, the ``K`` class
@@ -29,12 +27,12 @@ class PanelData:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-def panel_labels(items: list[str], judges: list[str], labels: list[int]) -> pd.DataFrame:
+def _panel_labels(items: list[str], judges: list[str], labels: list[int]) -> pd.DataFrame:
     """Build a labels table ``item, judge, label`` from its columns, sorted by item, then judge (natural order)."""
-    return grades_frame(items, judges, labels)
+    return _grades_frame(items, judges, labels)
 
 
-def truth_frame(truth: dict[str, int]) -> pd.DataFrame:
+def _truth_frame(truth: dict[str, int]) -> pd.DataFrame:
     """Build a truth table ``item, truth`` from ``{item: code}``, in the mapping's order."""
     return pd.DataFrame({"item": pd.Series(list(truth), dtype=str),
                          "truth": np.fromiter(truth.values(), dtype=np.int64, count=len(truth))})

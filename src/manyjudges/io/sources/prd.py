@@ -23,37 +23,36 @@ from pathlib import Path
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.json_judgments import json_lines
-from manyjudges.io.sources.panel import PanelData, panel_labels, truth_frame
-from manyjudges.io.sources.text_lines import GradeCollector, PathLike
+from manyjudges.io.sources.json_judgments import _json_lines
+from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
+from manyjudges.io.sources.text_lines import PathLike, _GradeCollector
 from manyjudges.io.tables.verdicts import verdicts_frame
 
-__all__ = ["PRD_CLASSES", "PRD_HUMAN_JUDGE", "PRD_MODELS", "parse_prd", "prd_file_name", "prd_verdicts_located",
-           "verdicts_from_prd"]
+__all__ = ["parse_prd", "verdicts_from_prd"]
 
 #: the five answering models (and LLM judges) of the pinned files, in alphabetical order
-PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
+_PRD_MODELS = ("bard", "claude", "gpt35", "gpt4", "vicuna-13b")
 #: the classes of an item (question, model pair a < b): a's answer wins, b's answer wins, a tie
-PRD_CLASSES = ["a_wins", "b_wins", "tie"]
+_PRD_CLASSES = ["a_wins", "b_wins", "tie"]
 _HUMAN = "human"
 #: the judge of the n-th human vote (n = 1, 2, ...) in :func:`verdicts_from_prd`
-PRD_HUMAN_JUDGE = "human-{n}"
+_PRD_HUMAN_JUDGE = "human-{n}"
 #: a verdict's score -> its winner: the first shown answer (X) wins, the second (Y), a tie
 _WINNER = {1: "model_a", 2: "model_b", 3: "tie"}
 _SUFFIX = re.compile(r"-reviewer([_-]threeclass)?\.jsonl$")
 #: a file name's stem: answer_<X>-vs-answer_<Y>-<judge> (``_`` or ``-`` after ``answer``), judge one of the
 #: five models or human
 _NAME = re.compile(r"answer[_-](?P<x>[^/]+?)-vs-answer[_-](?P<y>[^/]+)-(?P<judge>"
-                   + "|".join(map(re.escape, (*PRD_MODELS, "human"))) + ")")
+                   + "|".join(map(re.escape, (*_PRD_MODELS, "human"))) + ")")
 _SCORES = (1, 2, 3)
 
 
-def prd_file_name(path: PathLike) -> tuple[str, str, str]:
+def _prd_file_name(path: PathLike) -> tuple[str, str, str]:
     """Parse ``(X, Y, judge)`` from a file name ``answer_<X>-vs-answer_<Y>-<judge>-reviewer_threeclass.jsonl``.
 
     ``X`` is shown first. The published names vary, and each is read: ``answer-<X>-vs-answer-<Y>`` with
     hyphens (two gpt35 files), ``-reviewer-threeclass`` or ``-reviewer``, and answering models beyond
-    :data:`PRD_MODELS` (the human votes on the guanaco models). The judge is the last of :data:`PRD_MODELS`
+    :data:`_PRD_MODELS` (the human votes on the guanaco models). The judge is the last of :data:`_PRD_MODELS`
     or ``human`` before the suffix, Y what stands between it and ``-vs-answer``. A DataError naming the
     file unless the judge is one of them and X and Y two different non-empty names.
     """
@@ -66,7 +65,7 @@ def prd_file_name(path: PathLike) -> tuple[str, str, str]:
     x, y, judge = match.group("x", "y", "judge")
     if x == y:
         raise DataError.at(path, None, f"models must be two different models and the judge among "
-                           f"{', '.join(PRD_MODELS)} or {_HUMAN!r}", path.name)
+                           f"{', '.join(_PRD_MODELS)} or {_HUMAN!r}", path.name)
     return x, y, judge
 
 
@@ -77,7 +76,7 @@ def _verdicts(path: Path) -> list[tuple[int, int, int]]:
     ``question_id`` and a ``score`` of 1, 2 or 3.
     """
     out = []
-    for number, row in json_lines(path):
+    for number, row in _json_lines(path):
         if not isinstance(row.get("question_id"), int):
             raise DataError.at(path, number, "question_id must be an integer", json.dumps(row)[:80])
         score = row.get("score")
@@ -94,13 +93,13 @@ def _code(score: int, x: str, a: str) -> int:
     return int((score == 1) != (x == a))
 
 
-def parse_prd(files: Sequence[PathLike]) -> PanelData:
+def parse_prd(files: Sequence[PathLike]) -> _PanelData:
     """Read the PRD panel of LLM judges, each presentation order its own judge, the human votes' majority as truth.
 
     Parameters
     ----------
     files : sequence of path-like
-        Verdict files (:func:`prd_file_name`): each LLM judge's, and the human votes (judge ``human``).
+        Verdict files (:func:`_prd_file_name`): each LLM judge's, and the human votes (judge ``human``).
 
     Returns
     -------
@@ -119,12 +118,12 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
     ValueError
         Without a judge's file or without a human file.
     DataError
-        Naming the file (and line and value): a file name :func:`prd_file_name` does not read, a bad line.
+        Naming the file (and line and value): a file name :func:`_prd_file_name` does not read, a bad line.
     """
-    collector = GradeCollector()
+    collector = _GradeCollector()
     votes: dict[str, list[int]] = defaultdict(list)
     for path in map(Path, files):
-        x, y, judge = prd_file_name(path)
+        x, y, judge = _prd_file_name(path)
         a, b = sorted((x, y))
         for _, question, score in _verdicts(path):
             item, code = f"{question}:{a}:{b}", _code(score, x, a)
@@ -146,9 +145,9 @@ def parse_prd(files: Sequence[PathLike]) -> PanelData:
             unlabelled += 1
         else:
             truth[item] = top[0][0]
-    labels = panel_labels(list(items), list(judges), list(collector.labels.values()))
+    labels = _panel_labels(list(items), list(judges), list(collector.labels.values()))
     order = sorted(truth, key=lambda i: (int(i.split(":")[0]), i))
-    return PanelData(labels, truth_frame({i: truth[i] for i in order}), list(PRD_CLASSES),
+    return _PanelData(labels, _truth_frame({i: truth[i] for i in order}), list(_PRD_CLASSES),
                      {"human_tie": ties, "truth_without_labels": unlabelled, **collector.counts()})
 
 
@@ -158,7 +157,7 @@ def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
     Parameters
     ----------
     files : sequence of path-like
-        Verdict files (:func:`prd_file_name`): LLM judges' and human votes' (judge ``human``), any of them.
+        Verdict files (:func:`_prd_file_name`): LLM judges' and human votes' (judge ``human``), any of them.
 
     Returns
     -------
@@ -167,7 +166,7 @@ def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
         ``question_id``, model_a = X (shown first), model_b = Y, winner ``model_a`` / ``model_b`` /
         ``tie`` for score 1 / 2 / 3. An LLM judge is named as in the file name (``gpt4``); the human
         votes are anonymous (nothing links two votes to one person), so each is its own judge
-        ``human-<n>`` (:data:`PRD_HUMAN_JUDGE`), n = 1, 2, ... numbering the votes file by file
+        ``human-<n>`` (:data:`_PRD_HUMAN_JUDGE`), n = 1, 2, ... numbering the votes file by file
         (files in (X, Y) order), line by line. Rows: the LLM judges' files in (judge, X, Y) order,
         then the human files, each in line order, whatever the order of ``files``.
 
@@ -176,16 +175,16 @@ def verdicts_from_prd(files: Sequence[PathLike]) -> pd.DataFrame:
     ValueError
         Without a file.
     DataError
-        Naming the file (and line and value): a file name :func:`prd_file_name` does not read, a bad line.
+        Naming the file (and line and value): a file name :func:`_prd_file_name` does not read, a bad line.
     """
-    return prd_verdicts_located(files)[0]
+    return _prd_verdicts_located(files)[0]
 
 
-def prd_verdicts_located(files: Sequence[PathLike]) -> tuple[pd.DataFrame, list[tuple[Path, int]]]:
+def _prd_verdicts_located(files: Sequence[PathLike]) -> tuple[pd.DataFrame, list[tuple[Path, int]]]:
     """Return :func:`verdicts_from_prd`'s table and the (file, line) each of its rows was read from."""
     if not files:
         raise ValueError("prd needs verdict files; got none")
-    named = sorted(((*prd_file_name(p), Path(p)) for p in files), key=lambda f: (f[2] == _HUMAN, f[2], f[0], f[1]))
+    named = sorted(((*_prd_file_name(p), Path(p)) for p in files), key=lambda f: (f[2] == _HUMAN, f[2], f[0], f[1]))
     columns: list[list[str]] = [[], [], [], [], []]
     origins: list[tuple[Path, int]] = []
     votes = 0
@@ -193,7 +192,7 @@ def prd_verdicts_located(files: Sequence[PathLike]) -> tuple[pd.DataFrame, list[
         for line, question, score in _verdicts(path):
             if judge == _HUMAN:
                 votes += 1
-            row = (str(question), PRD_HUMAN_JUDGE.format(n=votes) if judge == _HUMAN else judge, x, y, _WINNER[score])
+            row = (str(question), _PRD_HUMAN_JUDGE.format(n=votes) if judge == _HUMAN else judge, x, y, _WINNER[score])
             for column, value in zip(columns, row):
                 column.append(value)
             origins.append((path, line))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.engine.errors import DataError, read_utf8
-from manyjudges.io.tables.orderings import ORDERINGS_COLUMNS
+from manyjudges.io.engine.errors import DataError, _read_utf8
+from manyjudges.io.tables.orderings import _ORDERINGS_COLUMNS
 
 #: The data caveat the orderings report prints under a dataset with ``source: preflib``.
 REPORT_NOTE = (
@@ -168,7 +168,7 @@ def parse_preflib(
     set_id = path.stem if set_id is None else set_id
     n_alternatives: int | None = None
     orders: list[tuple[int, list[tuple[str, int]]]] = []
-    lines = read_utf8(path).splitlines()
+    lines = _read_utf8(path).splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if not stripped:
@@ -267,7 +267,7 @@ def _expand_voters(set_id: str, orders: list[tuple[int, list[tuple[str, int]]]])
             "item": pd.Series(items, dtype=str),
             "rank": pd.Series(ranks, dtype="int64"),
         },
-        columns=ORDERINGS_COLUMNS,
+        columns=_ORDERINGS_COLUMNS,
     )
 
 

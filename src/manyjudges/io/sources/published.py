@@ -11,13 +11,13 @@ The verdicts table is :mod:`manyjudges.io.tables.verdicts`'s.
 - ``prd``: :func:`~manyjudges.io.sources.prd.verdicts_from_prd` (``data/vicuna80/ratings-*/*.jsonl``);
 - ``pandalm``: :func:`~manyjudges.io.sources.pandalm.verdicts_from_pandalm` (``data/testset-v1.json`` and
   ``data/*-testset-v1.json``);
-- ``mt_bench``: :func:`~manyjudges.io.sources.mt_bench.verdicts_from_mt_bench` (FastChat
+- ``mt_bench``: :func:`~manyjudges.io.sources.mt_bench._verdicts_from_mt_bench` (FastChat
   ``model_judgment/*_pair.jsonl``);
-- ``arena_hard``: :func:`~manyjudges.io.sources.arena_hard.verdicts_from_arena_hard`
+- ``arena_hard``: :func:`~manyjudges.io.sources.arena_hard._verdicts_from_arena_hard`
   (``model_judgment/<judge>/<model>.jsonl``);
-- ``alpaca_eval``: :func:`~manyjudges.io.sources.alpaca_eval.verdicts_from_alpaca_eval` (``annotations.json``).
+- ``alpaca_eval``: :func:`~manyjudges.io.sources.alpaca_eval._verdicts_from_alpaca_eval` (``annotations.json``).
 
-A directory stands for the files in it (and below) that its format reads (:data:`FORMAT_FILES`), sorted.
+A directory stands for the files in it (and below) that its format reads (:data:`_FORMAT_FILES`), sorted.
 :func:`convert` writes what was read as a canonical verdicts table.
 """
 from __future__ import annotations
@@ -30,33 +30,33 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.checks import DUPLICATES_HINT, repeated_rows
+from manyjudges.io.engine.checks import _DUPLICATES_HINT, _repeated_rows
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.alpaca_eval import alpaca_eval_file
-from manyjudges.io.sources.arena_hard import ARENA_HARD_BASELINE, arena_hard_file
-from manyjudges.io.sources.json_judgments import FileVerdicts, field_of, json_records, warn_left_out
-from manyjudges.io.sources.llmfao import LLMFAO_FILES, verdicts_from_llmfao
-from manyjudges.io.sources.mt_bench import mt_bench_file
-from manyjudges.io.sources.pandalm import PANDALM_HUMANS, verdicts_from_pandalm
-from manyjudges.io.sources.prd import prd_verdicts_located
+from manyjudges.io.sources.alpaca_eval import _alpaca_eval_file
+from manyjudges.io.sources.arena_hard import ARENA_HARD_BASELINE, _arena_hard_file
+from manyjudges.io.sources.json_judgments import _field_of, _FileVerdicts, _json_records, _warn_left_out
+from manyjudges.io.sources.llmfao import _LLMFAO_FILES, verdicts_from_llmfao
+from manyjudges.io.sources.mt_bench import _mt_bench_file
+from manyjudges.io.sources.pandalm import _PANDALM_HUMANS, verdicts_from_pandalm
+from manyjudges.io.sources.prd import _prd_verdicts_located
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.preferences import DUPLICATE_RULES
 from manyjudges.io.tables.verdicts import (
     VERDICT_COLUMNS,
+    _without_partial_features,
     read_verdicts,
     verdicts_frame,
-    without_partial_features,
     write_verdicts,
 )
 
-__all__ = ["FORMATS", "FORMAT_FILES", "convert", "read_published"]
+__all__ = ["FORMATS", "convert", "read_published"]
 
 #: the published formats :func:`read_published` reads
 FORMATS = ("arena", "llmfao", "prd", "pandalm", "mt_bench", "arena_hard", "alpaca_eval")
 #: a format -> the file-name patterns a directory is expanded to (searched in it and below)
-FORMAT_FILES: dict[str, tuple[str, ...]] = {
-    "arena": ("*.tsv", "*.csv", "*.json"), "llmfao": tuple(LLMFAO_FILES),
-    "prd": ("answer[_-]*-vs-answer[_-]*.jsonl",), "pandalm": (PANDALM_HUMANS, "*-testset-v1.json"),
+_FORMAT_FILES: dict[str, tuple[str, ...]] = {
+    "arena": ("*.tsv", "*.csv", "*.json"), "llmfao": tuple(_LLMFAO_FILES),
+    "prd": ("answer[_-]*-vs-answer[_-]*.jsonl",), "pandalm": (_PANDALM_HUMANS, "*-testset-v1.json"),
     "mt_bench": ("*_pair.jsonl",), "arena_hard": ("*.jsonl",), "alpaca_eval": ("annotations*.json",),
 }
 #: Arena's battle winners, as written in its JSON battles, all among the canonical winners
@@ -79,58 +79,58 @@ class _Located:
         return (path, place, f"{path}, line {place}") if unit == "line" else (path, None, f"{path}, {unit} {place}")
 
 
-def _joined(parts: Sequence[tuple[Path, FileVerdicts]]) -> _Located:
+def _joined(parts: Sequence[tuple[Path, _FileVerdicts]]) -> _Located:
     """Return the rows of several files' verdicts, one after the other, and where each was read."""
     if not parts:
         return _located_rows(verdicts_frame([], [], [], [], []), [], "line")
-    located = _located_rows(without_partial_features(pd.concat([r.verdicts for _, r in parts], ignore_index=True)),
+    located = _located_rows(_without_partial_features(pd.concat([r.verdicts for _, r in parts], ignore_index=True)),
                             [(p, r.places) for p, r in parts], "line")
     located.files = [(p, r.unit) for p, r in parts]
     return located
 
 
-def _each_file(read: Callable[[Path], FileVerdicts], what: str) -> Callable[[list[Path]], _Located]:
+def _each_file(read: Callable[[Path], _FileVerdicts], what: str) -> Callable[[list[Path]], _Located]:
     """Return a reader of files read one by one by ``read``, warning once of the verdicts ``what`` left out."""
     def located(paths: list[Path]) -> _Located:
         parts = [(p, read(p)) for p in paths]
-        warn_left_out({p: r.left_out for p, r in parts}, what)
+        _warn_left_out({p: r.left_out for p, r in parts}, what)
         return _joined(parts)
     return located
 
 
-def _battles(path: Path) -> FileVerdicts:
+def _battles(path: Path) -> _FileVerdicts:
     """Read Chatbot Arena's JSON list of battles: prompt = ``question_id``, judge = ``judge``, record by record."""
     rows = []
-    for number, row in enumerate(json_records(path)):
+    for number, row in enumerate(_json_records(path)):
         where = f"record {number}: "
-        prompt = field_of(path, None, row, "question_id", (str, int), where)
-        values = [field_of(path, None, row, key, str, where) for key in ("judge", "model_a", "model_b", "winner")]
+        prompt = _field_of(path, None, row, "question_id", (str, int), where)
+        values = [_field_of(path, None, row, key, str, where) for key in ("judge", "model_a", "model_b", "winner")]
         if values[3] not in _ARENA_WINNERS:
             raise DataError.at(path, None, f"{where}winner must be {', '.join(_ARENA_WINNERS)}", values[3])
         if values[1] == values[2]:
             raise DataError.at(path, None, f"{where}model_a and model_b are the same model", values[1])
         rows.append((str(prompt), *values))
     frame = verdicts_frame(*([r[k] for r in rows] for k in range(5)))
-    return FileVerdicts(frame, list(range(len(rows))), 0, unit="record")
+    return _FileVerdicts(frame, list(range(len(rows))), 0, unit="record")
 
 
-def _arena_file(path: Path) -> FileVerdicts:
+def _arena_file(path: Path) -> _FileVerdicts:
     """Read one Arena file: a JSON list of battles, or a canonical verdicts table (rows told by data row, from 1)."""
     if path.suffix == ".json":
         return _battles(path)
     frame = read_verdicts(path)
-    return FileVerdicts(frame, list(range(1, len(frame) + 1)), 0, unit="data row")
+    return _FileVerdicts(frame, list(range(1, len(frame) + 1)), 0, unit="data row")
 
 
-def _llmfao_file(path: Path) -> FileVerdicts:
+def _llmfao_file(path: Path) -> _FileVerdicts:
     """Read one LLMFAO comparisons file (rows told by data row, from 1)."""
     frame = verdicts_from_llmfao([path])
-    return FileVerdicts(frame, list(range(1, len(frame) + 1)), 0, unit="data row")
+    return _FileVerdicts(frame, list(range(1, len(frame) + 1)), 0, unit="data row")
 
 
 def _prd(paths: list[Path]) -> _Located:
     """Read PRD verdict files, each row at its file's line."""
-    frame, origins = prd_verdicts_located(paths)
+    frame, origins = _prd_verdicts_located(paths)
     parts: list[tuple[Path, list[int]]] = []
     for path, line in origins:
         if not parts or parts[-1][0] != path:
@@ -149,7 +149,7 @@ def _located_rows(frame: pd.DataFrame, parts: list[tuple[Path, list[int]]], unit
 def _pandalm(paths: list[Path]) -> _Located:
     """Read the PandaLM files, each row told by its row in the table read (the records are matched across files)."""
     frame = verdicts_from_pandalm(paths)
-    human = next((p for p in paths if p.name == PANDALM_HUMANS), paths[0])
+    human = next((p for p in paths if p.name == _PANDALM_HUMANS), paths[0])
     return _located_rows(frame, [(human, list(range(1, len(frame) + 1)))], "verdict row (all files)")
 
 
@@ -159,24 +159,24 @@ _READERS: dict[str, Callable[..., _Located]] = {
     "llmfao": _each_file(_llmfao_file, ""),
     "prd": _prd,
     "pandalm": _pandalm,
-    "mt_bench": _each_file(mt_bench_file, "MT-Bench verdicts that failed (error)"),
-    "alpaca_eval": _each_file(alpaca_eval_file, "AlpacaEval annotations without a preference"),
+    "mt_bench": _each_file(_mt_bench_file, "MT-Bench verdicts that failed (error)"),
+    "alpaca_eval": _each_file(_alpaca_eval_file, "AlpacaEval annotations without a preference"),
 }
 
 
 def _expand(paths: PathLike | Sequence[PathLike], fmt: str) -> list[Path]:
     """Return the files of ``paths`` (one or several), each directory replaced by the files in it ``fmt`` reads.
 
-    A directory's files (:data:`FORMAT_FILES`, searched in it and below) come sorted; a ValueError names a
+    A directory's files (:data:`_FORMAT_FILES`, searched in it and below) come sorted; a ValueError names a
     directory without one, and a FileNotFoundError a path that does not exist.
     """
     given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out: list[Path] = []
     for path in map(Path, given):
         if path.is_dir():
-            found = sorted({f for pattern in FORMAT_FILES[fmt] for f in path.rglob(pattern) if f.is_file()})
+            found = sorted({f for pattern in _FORMAT_FILES[fmt] for f in path.rglob(pattern) if f.is_file()})
             if not found:
-                raise ValueError(f"{path}: no file that {fmt} reads ({', '.join(FORMAT_FILES[fmt])})")
+                raise ValueError(f"{path}: no file that {fmt} reads ({', '.join(_FORMAT_FILES[fmt])})")
             out.extend(found)
         elif path.is_file():
             out.append(path)
@@ -195,13 +195,13 @@ def _kept_rows(located: _Located, duplicates: str) -> np.ndarray | None:
     if duplicates == "keep" or not len(located.verdicts):
         return None
     keys = [pd.factorize(located.verdicts[c])[0] for c in VERDICT_COLUMNS[:4]]
-    repeated, heads = repeated_rows(keys, "last" if duplicates == "last" else "first")
+    repeated, heads = _repeated_rows(keys, "last" if duplicates == "last" else "first")
     if not len(repeated):
         return None
     if duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
         path, line, told = located.where(row)
-        reason = f"(prompt, judge, model_a, model_b) already judged at {located.where(first)[2]}; {DUPLICATES_HINT}"
+        reason = f"(prompt, judge, model_a, model_b) already judged at {located.where(first)[2]}; {_DUPLICATES_HINT}"
         if line is None:  # the place is a record or a row, not a line: said in the reason
             reason = f"{told.removeprefix(f'{path}, ')}: {reason}"
         value = "\t".join(map(str, located.verdicts.iloc[row][VERDICT_COLUMNS]))
@@ -219,7 +219,7 @@ def read_published(paths: PathLike | Sequence[PathLike], fmt: str, duplicates: s
     ----------
     paths : path-like or sequence of path-like
         The files as published, one or several, in any order the format allows; a directory stands for
-        the files in it and below that ``fmt`` reads (:data:`FORMAT_FILES`), sorted (a PRD ratings folder,
+        the files in it and below that ``fmt`` reads (:data:`_FORMAT_FILES`), sorted (a PRD ratings folder,
         an Arena-Hard ``model_judgment/<judge>/`` folder).
     fmt : str
         One of :data:`FORMATS` (the module's docstring says which parser reads each).
@@ -230,7 +230,7 @@ def read_published(paths: PathLike | Sequence[PathLike], fmt: str, duplicates: s
         ``"last"`` counts. Rows are compared in the order read.
     baseline : str
         ``arena_hard`` only: the baseline of lines that do not name one
-        (:func:`~manyjudges.io.sources.arena_hard.verdicts_from_arena_hard`).
+        (:func:`~manyjudges.io.sources.arena_hard._verdicts_from_arena_hard`).
 
     Returns
     -------
@@ -260,7 +260,7 @@ def read_published(paths: PathLike | Sequence[PathLike], fmt: str, duplicates: s
 
 def _arena_hard(paths: list[Path], baseline: str) -> _Located:
     """Read Arena-Hard-Auto judgment files, ``baseline`` where a line names none."""
-    return _each_file(lambda p: arena_hard_file(p, baseline), "Arena-Hard games without a score (null)")(paths)
+    return _each_file(lambda p: _arena_hard_file(p, baseline), "Arena-Hard games without a score (null)")(paths)
 
 
 def convert(paths: PathLike | Sequence[PathLike], fmt: str, output: PathLike, duplicates: str = "keep",

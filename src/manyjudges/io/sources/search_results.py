@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.text_lines import PathLike, read_lines
-from manyjudges.io.tables.rankings import rankings_frame
+from manyjudges.io.sources.text_lines import PathLike, _read_lines
+from manyjudges.io.tables.rankings import _rankings_frame
 
 __all__ = ["REPORT_NOTE", "parse_search_results"]
 
@@ -71,7 +71,7 @@ def parse_search_results(path: PathLike, engine: str | None = None) -> pd.DataFr
         if query is not None and count == 0:
             raise DataError.at(path, query_line[query], "query has no URLs", query)
 
-    for number, raw in enumerate(read_lines(path), start=1):
+    for number, raw in enumerate(_read_lines(path), start=1):
         text = raw.strip()
         if not text:
             continue
@@ -97,4 +97,4 @@ def parse_search_results(path: PathLike, engine: str | None = None) -> pd.DataFr
     if query is None:
         raise DataError.at(path, 1, "empty file: no '#query' line", "(empty file)")
     _close()
-    return rankings_frame(rows)
+    return _rankings_frame(rows)

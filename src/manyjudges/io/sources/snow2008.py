@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
+from manyjudges.io.sources.text_lines import PathLike, _check_header, _data_lines, _GradeCollector, _tab_fields
 from manyjudges.io.tables.grades import GradedData
 
-__all__ = ["SNOW2008_TASKS", "parse_snow2008", "snow2008_gold"]
+__all__ = ["parse_snow2008", "snow2008_gold"]
 
 _SNOW_HEADER = ["!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold"]
 _AFFECT_BINS = 5
@@ -59,7 +59,7 @@ _SNOW_TASKS: dict[str, _SnowTask] = {
 }
 
 #: The supported snow2008 tasks (all but ``rte``).
-SNOW2008_TASKS: tuple[str, ...] = tuple(_SNOW_TASKS)
+_SNOW2008_TASKS: tuple[str, ...] = tuple(_SNOW_TASKS)
 
 
 def _bin_names(task: _SnowTask) -> list[str]:
@@ -96,7 +96,7 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     path : path-like
         The file.
     task : str
-        One of :data:`SNOW2008_TASKS`: ``"wordsim"``, ``"anger"``,
+        One of :data:`_SNOW2008_TASKS`: ``"wordsim"``, ``"anger"``,
         ``"disgust"``, ``"fear"``, ``"joy"``, ``"sadness"``, ``"surprise"``,
         ``"valence"``, ``"temp"``, ``"wsd"``. It sets the response range and the binning (the file
         name is not checked).
@@ -138,15 +138,15 @@ def parse_snow2008(path: PathLike, task: str) -> GradedData:
     """
     if task not in _SNOW_TASKS:
         raise ValueError(
-            f"unknown snow2008 task {task!r}; supported: {', '.join(SNOW2008_TASKS)}"
+            f"unknown snow2008 task {task!r}; supported: {', '.join(_SNOW2008_TASKS)}"
         )
     spec = _SNOW_TASKS[task]
     path = Path(path)
-    lines = data_lines(path)
-    check_header(path, lines, _SNOW_HEADER)
-    grades = GradeCollector()
+    lines = _data_lines(path)
+    _check_header(path, lines, _SNOW_HEADER)
+    grades = _GradeCollector()
     for number, text in lines[1:]:
-        _, judge, item, response, _ = tab_fields(path, number, text, _SNOW_HEADER)
+        _, judge, item, response, _ = _tab_fields(path, number, text, _SNOW_HEADER)
         if not _INTEGER.fullmatch(response):
             raise DataError.at(path, number, f"{task} response must be an integer", response)
         value = int(response)
@@ -176,20 +176,20 @@ def snow2008_gold(path: PathLike, task: str) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        For a task :data:`SNOW2008_TASKS` does not hold.
+        For a task :data:`_SNOW2008_TASKS` does not hold.
     DataError
         Naming the file, the line and the value, for a gold that is not a number in the task's gold
         range (an integer on the judges' scale) or that differs between two rows of one item.
     """
     if task not in _SNOW_TASKS:
-        raise ValueError(f"unknown snow2008 task {task!r}; supported: {', '.join(SNOW2008_TASKS)}")
+        raise ValueError(f"unknown snow2008 task {task!r}; supported: {', '.join(_SNOW2008_TASKS)}")
     spec = _SNOW_TASKS[task]
     path = Path(path)
-    lines = data_lines(path)
-    check_header(path, lines, _SNOW_HEADER)
+    lines = _data_lines(path)
+    _check_header(path, lines, _SNOW_HEADER)
     gold: dict[str, int] = {}
     for number, text in lines[1:]:
-        _, _, item, _, value = tab_fields(path, number, text, _SNOW_HEADER)
+        _, _, item, _, value = _tab_fields(path, number, text, _SNOW_HEADER)
         label = _gold_label(path, number, task, spec, value)
         if gold.setdefault(item, label) != label:
             raise DataError.at(path, number, f"item {item!r} has two different gold scores", value)

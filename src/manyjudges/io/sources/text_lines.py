@@ -1,9 +1,9 @@
 """Text-parsing helpers shared by the raw-format parsers of :mod:`manyjudges.io.sources`.
 
 They implement the rules shared by the graded parsers, listed in
-:mod:`manyjudges.io.sources`: a file's lines (:func:`read_lines`, :func:`data_lines`), a
-header (:func:`check_header`), a line's tab-separated fields (:func:`tab_fields`) and the
-first-label-wins rule for repeated (item, judge) pairs (:class:`GradeCollector`).
+:mod:`manyjudges.io.sources`: a file's lines (:func:`_read_lines`, :func:`_data_lines`), a
+header (:func:`_check_header`), a line's tab-separated fields (:func:`_tab_fields`) and the
+first-label-wins rule for repeated (item, judge) pairs (:class:`_GradeCollector`).
 """
 
 from __future__ import annotations
@@ -13,29 +13,29 @@ from pathlib import Path
 
 import pandas as pd
 
-from manyjudges.io.engine.errors import DataError, read_utf8
-from manyjudges.io.tables.grades import grades_frame
+from manyjudges.io.engine.errors import DataError, _read_utf8
+from manyjudges.io.tables.grades import _grades_frame
 
-__all__ = ["GradeCollector", "PathLike", "check_header", "data_lines", "read_lines", "tab_fields"]
+__all__ = ["PathLike"]
 
 PathLike = str | os.PathLike[str]
 
 
-def read_lines(path: Path) -> list[str]:
+def _read_lines(path: Path) -> list[str]:
     """Return the lines of a UTF-8 text file, without line terminators (LF or CRLF).
 
     Bytes that are not UTF-8 are a DataError naming the file, the line and the bytes.
     """
-    return read_utf8(path).splitlines()
+    return _read_utf8(path).splitlines()
 
 
-def data_lines(path: Path) -> list[tuple[int, str]]:
+def _data_lines(path: Path) -> list[tuple[int, str]]:
     """(1-based line number, text) of a text file's lines, trailing blank lines removed.
 
     A blank (empty or whitespace-only) line followed by a non-blank one is a
     DataError: none of the published files has one.
     """
-    lines = read_lines(path)
+    lines = _read_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()
     for number, text in enumerate(lines, start=1):
@@ -44,7 +44,7 @@ def data_lines(path: Path) -> list[tuple[int, str]]:
     return list(enumerate(lines, start=1))
 
 
-def tab_fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
+def _tab_fields(path: Path, number: int, text: str, names: list[str]) -> list[str]:
     """Return the tab-separated fields of a data line; DataError on a wrong count or an empty field."""
     fields = text.split("\t")
     if len(fields) != len(names):
@@ -57,7 +57,7 @@ def tab_fields(path: Path, number: int, text: str, names: list[str]) -> list[str
     return fields
 
 
-def check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
+def _check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) -> None:
     """DataError unless the first line is exactly ``header`` and data rows follow."""
     if not lines:
         raise DataError.at(
@@ -70,7 +70,7 @@ def check_header(path: Path, lines: list[tuple[int, str]], header: list[str]) ->
         raise DataError.at(path, number, "no data rows after the header", text)
 
 
-class GradeCollector:
+class _GradeCollector:
     """Keeps the first label of each (item, judge); counts later repeats (equal and conflicting)."""
 
     def __init__(self) -> None:
@@ -94,8 +94,8 @@ class GradeCollector:
         return {"duplicate": self.duplicate, "duplicate_conflict": self.conflict}
 
     def frame(self, path: Path) -> pd.DataFrame:
-        """Return the kept labels as a grades table (:func:`grades_frame`); a DataError naming ``path`` if none."""
+        """Return the kept labels as a grades table (:func:`_grades_frame`); a DataError naming ``path`` if none."""
         if not self.labels:
             raise DataError.at(path, None, "no grades left after dropping rows", "(no grades)")
         items, judges = zip(*self.labels)
-        return grades_frame(list(items), list(judges), list(self.labels.values()))
+        return _grades_frame(list(items), list(judges), list(self.labels.values()))

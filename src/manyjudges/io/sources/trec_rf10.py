@@ -17,7 +17,7 @@ import pandas as pd
 
 from manyjudges.core.natural_order import natural_positions
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.text_lines import GradeCollector, PathLike, check_header, data_lines, tab_fields
+from manyjudges.io.sources.text_lines import PathLike, _check_header, _data_lines, _GradeCollector, _tab_fields
 from manyjudges.io.tables.grades import GradedData
 
 __all__ = ["CROWD_REPORT_NOTE", "parse_trec_rf10", "trec_rf10_labels"]
@@ -86,8 +86,8 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
         is followed by data, or there are no data rows (or none left).
     """
     path = Path(path)
-    lines = data_lines(path)
-    check_header(path, lines, _TREC_HEADER)
+    lines = _data_lines(path)
+    _check_header(path, lines, _TREC_HEADER)
     grades, broken, gold_of = _read_judgments(path, lines[1:])
     return GradedData(
         grades=grades.frame(path),
@@ -100,16 +100,16 @@ def parse_trec_rf10(path: PathLike) -> GradedData:
 
 def _read_judgments(
     path: Path, lines: list[tuple[int, str]]
-) -> tuple[GradeCollector, int, dict[tuple[str, str], tuple[str, int]]]:
+) -> tuple[_GradeCollector, int, dict[tuple[str, str], tuple[str, int]]]:
     """Read (the grades, how many broken-link rows, each (topic, doc)'s gold and its first line) of the data lines.
 
     Each line is checked (see :func:`parse_trec_rf10`).
     """
-    grades = GradeCollector()
+    grades = _GradeCollector()
     broken = 0
     gold_of: dict[tuple[str, str], tuple[str, int]] = {}
     for number, text in lines:
-        topic, judge, doc, gold, label = tab_fields(path, number, text, _TREC_HEADER)
+        topic, judge, doc, gold, label = _tab_fields(path, number, text, _TREC_HEADER)
         if gold not in _TREC_GOLD:
             raise DataError.at(path, number, "gold must be one of -2, -1, 0, 1, 2", gold)
         if label != _TREC_BROKEN and label not in _TREC_LABELS:

@@ -26,12 +26,12 @@ import pandas as pd
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.labels import read_labels, read_truth
 
-__all__ = ["TRUTH_BENCHMARK_FILES", "TRUTH_BENCHMARK_FOLDERS", "TruthBenchmark", "parse_truth_benchmark"]
+__all__ = ["parse_truth_benchmark"]
 
 #: the two files of every benchmark set
-TRUTH_BENCHMARK_FILES = ("label.csv", "truth.csv")
+_TRUTH_BENCHMARK_FILES = ("label.csv", "truth.csv")
 #: pinned dataset name -> its folder under ``data/`` in the benchmark repository
-TRUTH_BENCHMARK_FOLDERS = {
+_TRUTH_BENCHMARK_FOLDERS = {
     "truth_product": "crowd_truth_inference/d_jn-product",
     "truth_senti": "crowd_truth_inference/d_sentiment",
     "truth_rte": "SpectralMethodsMeetEM/rte",
@@ -41,7 +41,7 @@ TRUTH_BENCHMARK_FOLDERS = {
 
 
 @dataclass(frozen=True)
-class TruthBenchmark:
+class _TruthBenchmark:
     """A benchmark set as canonical tables, and its repeated rows by kind."""
 
     #: columns item, judge (str) and label (int64 codes), file order, exact repeats dropped
@@ -52,7 +52,7 @@ class TruthBenchmark:
     repeats: dict[str, int] = field(default_factory=dict)
 
 
-def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> TruthBenchmark:
+def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> _TruthBenchmark:
     """Read a benchmark set's ``label.csv`` and ``truth.csv`` into canonical tables.
 
     Parameters
@@ -80,4 +80,4 @@ def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> TruthBe
     kept.attrs["lines"] = lines[~exact]
     truth = read_truth(Path(truth_path), labels=kept)
     repeats = {"duplicate": int(exact.sum()), "duplicate_conflict": int((pair & ~exact).sum())}
-    return TruthBenchmark(labels=kept, truth=truth, repeats=repeats)
+    return _TruthBenchmark(labels=kept, truth=truth, repeats=repeats)

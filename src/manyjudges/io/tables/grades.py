@@ -28,28 +28,21 @@ import pandas as pd
 from manyjudges.core.atomic import atomic_file
 from manyjudges.core.natural_order import natural_positions
 from manyjudges.io.engine.checks import (
-    Fault,
-    check_one_value_rule,
-    empty_fields,
-    first_fault,
-    raise_earliest,
-    repeats_of,
+    _check_one_value_rule,
+    _empty_fields,
+    _Fault,
+    _first_fault,
+    _raise_earliest,
+    _repeats_of,
     sorted_rows,
 )
 from manyjudges.io.engine.columnar import TableLayout, read_columns
 from manyjudges.io.engine.table_text import write_table
-from manyjudges.io.tables.grades_meta import grades_meta_text, read_grades_meta
+from manyjudges.io.tables.grades_meta import _grades_meta_text, _read_grades_meta
 
-__all__ = [
-    "GRADES_COLUMNS",
-    "GradedData",
-    "grades_frame",
-    "read_grades",
-    "read_grades_table",
-    "write_grades",
-]
+__all__ = ["GradedData", "read_grades", "read_grades_table", "write_grades"]
 
-GRADES_COLUMNS = ["item", "judge", "label"]
+_GRADES_COLUMNS = ["item", "judge", "label"]
 
 _LABEL = re.compile(r"[0-9]+")
 
@@ -111,7 +104,7 @@ class GradedData:
 # canonical order
 
 
-def grades_frame(items: list[str], judges: list[str], labels: list[int],
+def _grades_frame(items: list[str], judges: list[str], labels: list[int],
                  lines: list[int] | None = None) -> pd.DataFrame:
     """Build a grades DataFrame from its columns, sorted by item, then judge (natural order).
 
@@ -145,8 +138,8 @@ def grades_frame(items: list[str], judges: list[str], labels: list[int],
 def _check_graded(data: GradedData) -> None:
     """ValueError unless ``data.grades`` is a valid grades table for ``data.n_classes``."""
     grades = data.grades
-    if list(grades.columns) != GRADES_COLUMNS:
-        raise ValueError(f"grades must have columns {GRADES_COLUMNS}, got {list(grades.columns)}")
+    if list(grades.columns) != _GRADES_COLUMNS:
+        raise ValueError(f"grades must have columns {_GRADES_COLUMNS}, got {list(grades.columns)}")
     if grades.empty:
         raise ValueError("grades table has no rows")
     labels = grades["label"].to_numpy()
@@ -199,11 +192,11 @@ def write_grades(data: GradedData, grades_path: PathLike, meta_path: PathLike) -
     table new and the metadata old.
     """
     _check_graded(data)
-    text = grades_meta_text(data.n_classes, data.label_names, data.dropped)
+    text = _grades_meta_text(data.n_classes, data.label_names, data.dropped)
     with atomic_file(meta_path) as handle:
         handle.write(text)
         handle.flush()
-        write_table(data.grades[GRADES_COLUMNS], grades_path)
+        write_table(data.grades[_GRADES_COLUMNS], grades_path)
 
 
 def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
@@ -240,18 +233,18 @@ def read_grades(grades_path: PathLike, meta_path: PathLike) -> GradedData:
         data rows.
     """
     grades_path, meta_path = Path(grades_path), Path(meta_path)
-    n_classes, names, dropped = read_grades_meta(meta_path)
+    n_classes, names, dropped = _read_grades_meta(meta_path)
     return read_grades_table(grades_path, n_classes, names, dropped, f"n_labels = {n_classes} in {meta_path.name}")
 
 
-GRADES_LAYOUT = TableLayout("grades table", tuple(GRADES_COLUMNS))
+GRADES_LAYOUT = TableLayout("grades table", tuple(_GRADES_COLUMNS))
 _GRADES_HINT = ("say which label counts with --duplicates first or last (duplicates: in the config, "
                 "duplicates= in Python)")
 
 
 def check_grades_duplicates(duplicates: str) -> None:
     """ValueError unless ``duplicates`` is a rule a grades table allows (error, first, last)."""
-    check_one_value_rule(duplicates, "a grades table", "a graded panel has one label per item and judge")
+    _check_one_value_rule(duplicates, "a grades table", "a graded panel has one label per item and judge")
 
 
 def _label_codes(values: np.ndarray, used: np.ndarray, n_classes: int | None, names: list[str] | None,
@@ -308,16 +301,16 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
     check_grades_duplicates(duplicates)
     table = read_columns(grades_path, GRADES_LAYOUT)
     names = list(label_names) if label_names else None
-    empty = empty_fields(table, ["item", "judge"])
+    empty = _empty_fields(table, ["item", "judge"])
     item = table.codes("item")[0]
     judge = table.codes("judge")[0]
     kept: np.ndarray | None = None
     repeat = None
     order, same = sorted_rows([item, judge])  # one sort: the repeats, and the frame's order
-    repeated, heads = repeats_of(order, same, "last" if duplicates == "last" else "first")
+    repeated, heads = _repeats_of(order, same, "last" if duplicates == "last" else "first")
     if len(repeated) and duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
-        repeat = Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
+        repeat = _Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
                         f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
     elif len(repeated):
         chosen = np.ones(table.n_rows, dtype=bool)
@@ -332,8 +325,8 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
         n_classes = len(names)
     codes, n_classes, reason, where = _label_codes(values, used, n_classes,
                                                   names if names_in_data else None, where)
-    bad_label = first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
-    raise_earliest(table, [empty, bad_label, repeat])
+    bad_label = _first_fault(table, "label", (codes < 0) & used, reason, kept, order=10)
+    _raise_earliest(table, [empty, bad_label, repeat])
     label = codes[label_code]
     frame = pd.DataFrame({  # the ids' text taken by Arrow, not a str a row
         "item": table.strings("item", order),

@@ -10,14 +10,12 @@ from pathlib import Path
 
 import yaml
 
-from manyjudges.io.engine.errors import DataError, read_utf8
+from manyjudges.io.engine.errors import DataError, _read_utf8
 
-__all__ = ["META_KEYS", "grades_meta_text", "read_grades_meta"]
-
-META_KEYS = ("n_labels", "label_names", "dropped")
+_META_KEYS = ("n_labels", "label_names", "dropped")
 
 
-def grades_meta_text(n_classes: int, label_names: Sequence[str], dropped: Mapping[str, int]) -> str:
+def _grades_meta_text(n_classes: int, label_names: Sequence[str], dropped: Mapping[str, int]) -> str:
     """Return the sidecar's YAML text: the three keys in that order.
 
     Nothing is time-dependent: the same data, the same bytes.
@@ -45,14 +43,14 @@ def _key_lines(text: str) -> dict[str, int]:
     }
 
 
-def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict[str, int]]:
+def _read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict[str, int]]:
     """Read ``n_labels`` (the number of classes), ``label_names`` and ``dropped`` from a grades metadata file.
 
     A DataError names the file, the key's line and the value for YAML that does not parse, an unknown or
     missing key, or a bad value.
     """
     path = Path(path)
-    text = read_utf8(path)
+    text = _read_utf8(path)
     try:
         meta = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -65,11 +63,11 @@ def read_grades_meta(path: str | os.PathLike[str]) -> tuple[int, list[str], dict
         raise DataError.at(path, 1, "metadata must be a YAML mapping", meta)
     lines = _key_lines(text)
     for key in meta:
-        if key not in META_KEYS:
+        if key not in _META_KEYS:
             raise DataError.at(
-                path, lines.get(key), f"unknown key (known: {', '.join(META_KEYS)})", key
+                path, lines.get(key), f"unknown key (known: {', '.join(_META_KEYS)})", key
             )
-    for key in META_KEYS[:2]:
+    for key in _META_KEYS[:2]:
         if key not in meta:
             raise DataError.at(path, None, "missing key", key)
 

@@ -40,28 +40,19 @@ from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
 from manyjudges.core.stray_classes import warn_stray_classes
-from manyjudges.io.engine.checks import DUPLICATES_HINT, Fault, empty_fields, raise_earliest
+from manyjudges.io.engine.checks import _DUPLICATES_HINT, _empty_fields, _Fault, _raise_earliest
 from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.io.engine.table_text import write_table
 
-__all__ = [
-    "LABELS_COLUMNS",
-    "LABEL_TRUTH_COLUMNS",
-    "MAX_CLASS_CODE",
-    "read_crowd_labels",
-    "read_labels",
-    "read_truth",
-    "write_labels",
-    "write_truth",
-]
+__all__ = ["read_crowd_labels", "read_labels", "read_truth", "write_labels", "write_truth"]
 
-LABELS_COLUMNS = ["item", "judge", "label"]
-LABEL_TRUTH_COLUMNS = ["item", "truth"]
-LABELS_LAYOUT = TableLayout("labels table", tuple(LABELS_COLUMNS))
-TRUTH_LAYOUT = TableLayout("truth table", tuple(LABEL_TRUTH_COLUMNS))
+_LABELS_COLUMNS = ["item", "judge", "label"]
+_LABEL_TRUTH_COLUMNS = ["item", "truth"]
+LABELS_LAYOUT = TableLayout("labels table", tuple(_LABELS_COLUMNS))
+TRUTH_LAYOUT = TableLayout("truth table", tuple(_LABEL_TRUTH_COLUMNS))
 #: the largest integer label read without declared classes (the classes are 0 .. max(label))
-MAX_CLASS_CODE = 999
+_MAX_CLASS_CODE = 999
 
 _CODE = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
@@ -87,7 +78,7 @@ def _class_names(classes: Sequence) -> np.ndarray:
 
 
 def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, rows: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, Fault | None]:
+                 ) -> tuple[np.ndarray, np.ndarray, _Fault | None]:
     """(class code of each distinct value of ``column`` (-1: not a class), the classes, the first bad row).
 
     Without ``classes`` a value must be an integer code 0..MAX_CLASS_CODE and the classes are 0..max
@@ -111,10 +102,10 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
             if not used[v]:
                 continue
             if _CODE.fullmatch(text):
-                if len(text.lstrip("0")) <= len(str(MAX_CLASS_CODE)) and int(text) <= MAX_CLASS_CODE:
+                if len(text.lstrip("0")) <= len(str(_MAX_CLASS_CODE)) and int(text) <= _MAX_CLASS_CODE:
                     codes[v] = int(text)
                 else:
-                    reasons[v] = (f"{column} is above {MAX_CLASS_CODE}: the classes would be 0..{column}; "
+                    reasons[v] = (f"{column} is above {_MAX_CLASS_CODE}: the classes would be 0..{column}; "
                                   "declare the classes for other names")
             elif _NEGATIVE.fullmatch(text):
                 reasons[v] = f"{column} must be a class code 0 or more"
@@ -128,7 +119,7 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
         hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
         row = int(hits[0]) if rows is None else int(rows[hits[0]])
         v = int(indices[row])
-        fault = Fault(row, 10, reason if reason is not None else reasons[v], values[v])
+        fault = _Fault(row, 10, reason if reason is not None else reasons[v], values[v])
     return codes, order, fault
 
 
@@ -172,7 +163,7 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
     table = read_columns(path, LABELS_LAYOUT, code=("item",))
     for column in table.layout.columns:  # coded one by one, each column's text let go once coded
         table.release(column)
-    empty = empty_fields(table, table.layout.columns)
+    empty = _empty_fields(table, table.layout.columns)
     if sort and empty is None:
         data = _sorted_read(table, classes, duplicates)
         if data is not None:
@@ -186,15 +177,15 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             pair = np.flatnonzero((item == item[row]) & (judge == judge[row]))
-            repeat = Fault(row, 20, f"(item, judge) = ({table.field('item', row)!r}, {table.field('judge', row)!r}) "
-                            f"was already labelled on line {table.line(int(pair[0]))}; {DUPLICATES_HINT}",
+            repeat = _Fault(row, 20, f"(item, judge) = ({table.field('item', row)!r}, {table.field('judge', row)!r}) "
+                            f"was already labelled on line {table.line(int(pair[0]))}; {_DUPLICATES_HINT}",
                             table.row_text(row))
         elif len(repeated):
             mask = np.ones(len(item), dtype=bool)
             mask[repeated] = False
             kept = np.flatnonzero(mask)
     value_code, order, bad_label = _value_codes(table, "label", classes, kept)
-    raise_earliest(table, [empty, repeat, bad_label])
+    _raise_earliest(table, [empty, repeat, bad_label])
     if len(judges) < 2:
         raise table.error(0, "truth inference needs at least two judges; the table has one", str(judges[0].as_py()))
     dtype = code_dtype(len(items) * len(order), len(judges) * len(order))
@@ -320,7 +311,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
     parsed_items = table.columns.get("item")
     for column in table.layout.columns:
         table.release(column)
-    empty = empty_fields(table, table.layout.columns)
+    empty = _empty_fields(table, table.layout.columns)
     value_code, order, bad = _value_codes(table, "truth", classes)
     item, distinct = table.codes("item")
     items = pd.Index(distinct.to_pandas(), name="item")
@@ -328,9 +319,9 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
     repeated, heads = table.repeated(["item"])
     if len(repeated):
         row = int(repeated[0])
-        repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
+        repeat = _Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
                        table.field("item", row))
-    raise_earliest(table, [empty, bad, repeat])
+    _raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.codes("truth")[0]]]
     # the items as parsed, in file order, are the frame's column as they are; else taken from the distinct ids
     item_text = parsed_items.cast(pa.string()).to_pandas() if parsed_items is not None else items.take(item)
@@ -358,15 +349,15 @@ def write_labels(labels: pd.DataFrame, path: PathLike) -> None:
     The header is ``item, judge, label``; TSV, or CSV if the name ends in ``.csv``.
     """
     frame = labels.rename(columns={"worker": "judge"}) if "judge" not in labels.columns else labels
-    missing = [c for c in LABELS_COLUMNS if c not in frame.columns]
+    missing = [c for c in _LABELS_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"a labels table needs the columns item, judge (or worker), label; missing {missing}")
-    write_table(frame[LABELS_COLUMNS], path)
+    write_table(frame[_LABELS_COLUMNS], path)
 
 
 def write_truth(truth: pd.DataFrame, path: PathLike) -> None:
     """Write a label truth table (``item``, ``truth``) atomically; TSV, or CSV if the name ends in ``.csv``."""
-    missing = [c for c in LABEL_TRUTH_COLUMNS if c not in truth.columns]
+    missing = [c for c in _LABEL_TRUTH_COLUMNS if c not in truth.columns]
     if missing:
         raise ValueError(f"a label truth table needs the columns item, truth; missing {missing}")
-    write_table(truth[LABEL_TRUTH_COLUMNS], path)
+    write_table(truth[_LABEL_TRUTH_COLUMNS], path)

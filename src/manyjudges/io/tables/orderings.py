@@ -18,17 +18,17 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.engine.checks import DUPLICATES_HINT, Fault, check_duplicate_rule, empty_fields, raise_earliest
+from manyjudges.io.engine.checks import _DUPLICATES_HINT, _empty_fields, _Fault, _raise_earliest, check_duplicate_rule
 from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, rank_codes, read_columns
 from manyjudges.io.engine.errors import DataError
 
-__all__ = ["ORDERINGS_COLUMNS", "orderings_to_rank_matrices", "read_orderings"]
+__all__ = ["orderings_to_rank_matrices", "read_orderings"]
 
-ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
-ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(ORDERINGS_COLUMNS))
+_ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
+ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(_ORDERINGS_COLUMNS))
 
 
-def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault | None:
+def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> _Fault | None:
     """Return the first set (in order of first appearance) whose shape is wrong, checked on the kept ``rows``.
 
     Wrong is: fewer than ``min_judges`` judges, fewer than 2 items (its first judge's), a judge that
@@ -72,21 +72,21 @@ def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault
     first_row = int(rows[set_first[k]])
     set_id = str(set_ids[sets[k]].as_py())
     if n_judges[k] < min_judges:
-        return Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
+        return _Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
     if n_items[k] < 2:
-        return Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
+        return _Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
     reference_judge = str(judges[pairs[reference[k]] % len(judges)].as_py())
     candidates = np.flatnonzero(pair_bad & (where[pair_set] == k))
     p = int(candidates[np.argmin(pair_first[candidates])])
     judge = str(judges[pairs[p] % len(judges)].as_py())
     if extra_first[p] < len(rows):
         row = int(rows[extra_first[p]])
-        return Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
+        return _Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
                      f"{set_id!r}", table.field("item", row))
     ranked = set(item_code[rows][pair_of == p].tolist())
     expected = item_code[rows][is_reference & (where[s] == k)]
     missing_items = natural_sort(str(items[int(i)].as_py()) for i in expected if int(i) not in ranked)
-    return Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
+    return _Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
                  f"{reference_judge!r} ranks in set {set_id!r}", judge)
 
 
@@ -125,24 +125,24 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     """
     check_duplicate_rule(duplicates, "(set_id, judge, item)", "an orderings table")
     table = read_columns(path, ORDERINGS_LAYOUT)
-    empty = empty_fields(table, ORDERINGS_COLUMNS[:3])
-    repeated, heads = table.repeated(ORDERINGS_COLUMNS[:3], "last" if duplicates == "last" else "first")
+    empty = _empty_fields(table, _ORDERINGS_COLUMNS[:3])
+    repeated, heads = table.repeated(_ORDERINGS_COLUMNS[:3], "last" if duplicates == "last" else "first")
     kept = None
     repeat = None
     if len(repeated) and duplicates == "error":
         row, head = int(repeated[0]), int(heads[0])
-        repeat = Fault(row, 20, f"item appears twice for judge {table.field('judge', row)!r} in set "
-                       f"{table.field('set_id', row)!r} (first on line {table.line(head)}); {DUPLICATES_HINT}",
+        repeat = _Fault(row, 20, f"item appears twice for judge {table.field('judge', row)!r} in set "
+                       f"{table.field('set_id', row)!r} (first on line {table.line(head)}); {_DUPLICATES_HINT}",
                        table.field("item", row))
     elif len(repeated):
         mask = np.ones(table.n_rows, dtype=bool)
         mask[repeated] = False
         kept = np.flatnonzero(mask)
     ranks, bad_rank = rank_codes(table, rows=kept)
-    raise_earliest(table, [empty, bad_rank, repeat])
+    _raise_earliest(table, [empty, bad_rank, repeat])
     rows = np.arange(table.n_rows) if kept is None else kept
-    raise_earliest(table, [_set_fault(table, rows, min_judges)])
-    frame = pd.DataFrame({column: table.strings(column, kept) for column in ORDERINGS_COLUMNS[:3]})
+    _raise_earliest(table, [_set_fault(table, rows, min_judges)])
+    frame = pd.DataFrame({column: table.strings(column, kept) for column in _ORDERINGS_COLUMNS[:3]})
     frame["rank"] = ranks if kept is None else ranks[kept]
     frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]  # row label i: lines[i]
     return frame
@@ -174,7 +174,7 @@ def orderings_to_rank_matrices(
         If a (set, judge, item) appears twice or a judge misses an item of
         its set (a table that did not come through :func:`read_orderings`).
     """
-    missing_columns = [c for c in ORDERINGS_COLUMNS if c not in df.columns]
+    missing_columns = [c for c in _ORDERINGS_COLUMNS if c not in df.columns]
     if missing_columns:
         raise DataError(f"orderings table lacks columns {missing_columns}")
     result: dict[str, tuple[list[str], list[str], np.ndarray]] = {}

@@ -18,26 +18,20 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.checks import Fault, duplicate_judgments, first_fault, raise_earliest, same_on_both_sides
+from manyjudges.io.engine.checks import _duplicate_judgments, _Fault, _first_fault, _raise_earliest, _same_on_both_sides
 from manyjudges.io.engine.columnar import TableLayout, read_columns
 
-__all__ = [
-    "DUPLICATE_RULES",
-    "OUTCOMES",
-    "PREFERENCE_COLUMNS",
-    "PreferenceData",
-    "read_preferences",
-]
+__all__ = ["DUPLICATE_RULES", "read_preferences"]
 
 PathLike = str | os.PathLike[str]
-PREFERENCE_COLUMNS = ["topic", "judge", "left", "right", "outcome"]
-OUTCOMES = ("left", "right", "tie")
+_PREFERENCE_COLUMNS = ["topic", "judge", "left", "right", "outcome"]
+_OUTCOMES = ("left", "right", "tie")
 DUPLICATE_RULES = ("error", "keep", "first", "last")
-PREFERENCES_LAYOUT = TableLayout("preferences table", tuple(PREFERENCE_COLUMNS))
+PREFERENCES_LAYOUT = TableLayout("preferences table", tuple(_PREFERENCE_COLUMNS))
 
 
 @dataclass
-class PreferenceData:
+class _PreferenceData:
     """A crowd's preferences, its truth (or None) and the raw rows not used, by reason."""
 
     preferences: pd.DataFrame
@@ -61,17 +55,17 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     table = read_columns(path, PREFERENCES_LAYOUT)
     # an empty field first, in column order (as the row is read); then the outcome, then left == right
-    distinct = {column: table.codes(column)[1].to_numpy(zero_copy_only=False) for column in PREFERENCE_COLUMNS}
-    faults = [first_fault(table, column, distinct[column] == "", f"empty {column}", order=order)
-              for order, column in enumerate(PREFERENCE_COLUMNS)]
+    distinct = {column: table.codes(column)[1].to_numpy(zero_copy_only=False) for column in _PREFERENCE_COLUMNS}
+    faults = [_first_fault(table, column, distinct[column] == "", f"empty {column}", order=order)
+              for order, column in enumerate(_PREFERENCE_COLUMNS)]
     outcome = distinct["outcome"]
-    faults.append(first_fault(table, "outcome", ~np.isin(outcome, OUTCOMES) & (outcome != ""),
+    faults.append(_first_fault(table, "outcome", ~np.isin(outcome, _OUTCOMES) & (outcome != ""),
                               "outcome must be left, right or tie", order=10))
-    same = same_on_both_sides(table, "left", "right")
+    same = _same_on_both_sides(table, "left", "right")
     if len(same):
-        faults.append(Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
-    repeat, kept = duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)
+        faults.append(_Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
+    repeat, kept = _duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)
     faults.append(repeat)
-    raise_earliest(table, faults)
+    _raise_earliest(table, faults)
     # each column's text taken by Arrow from its distinct values (no str a row)
-    return pd.DataFrame({c: table.strings(c, kept) for c in PREFERENCE_COLUMNS})
+    return pd.DataFrame({c: table.strings(c, kept) for c in _PREFERENCE_COLUMNS})

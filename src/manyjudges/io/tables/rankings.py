@@ -29,30 +29,25 @@ import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.engine.checks import (
-    DUPLICATES_HINT,
-    Fault,
+    _DUPLICATES_HINT,
+    _empty_fields,
+    _Fault,
+    _raise_earliest,
+    _repeated_rows,
     check_duplicate_rule,
-    empty_fields,
-    raise_earliest,
-    repeated_rows,
 )
 from manyjudges.io.engine.columnar import TableLayout, rank_codes, read_columns
 from manyjudges.io.engine.errors import DataError
 
-__all__ = [
-    "RANKINGS_COLUMNS",
-    "rankings_frame",
-    "rankings_to_lists",
-    "read_rankings",
-]
+__all__ = ["rankings_to_lists", "read_rankings"]
 
-RANKINGS_COLUMNS = ["list_set", "list_id", "item", "rank"]
-RANKINGS_LAYOUT = TableLayout("rankings table", tuple(RANKINGS_COLUMNS))
+_RANKINGS_COLUMNS = ["list_set", "list_id", "item", "rank"]
+RANKINGS_LAYOUT = TableLayout("rankings table", tuple(_RANKINGS_COLUMNS))
 
 PathLike = str | os.PathLike[str]
 
 
-def rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
+def _rankings_frame(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
     """Build a rankings DataFrame (str columns, int64 rank) from ``(list_set, list_id, item, rank)`` row tuples.
 
     The raw-format parsers of :mod:`manyjudges.io.sources` build their rankings with it.
@@ -103,29 +98,29 @@ def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
     """
     check_duplicate_rule(duplicates, "(list_set, list_id, rank) position", "a rankings table")
     table = read_columns(path, RANKINGS_LAYOUT)
-    empty = empty_fields(table, RANKINGS_COLUMNS[:3])
+    empty = _empty_fields(table, _RANKINGS_COLUMNS[:3])
     ranks, bad_rank = rank_codes(table)
     kept = None
     repeat = None
     valid = ranks >= 1
     keys = [table.codes("list_set")[0], table.codes("list_id")[0], ranks]
     if valid.all():
-        repeated, heads = repeated_rows(keys, "last" if duplicates == "last" else "first")
+        repeated, heads = _repeated_rows(keys, "last" if duplicates == "last" else "first")
     else:  # a rank that is not a positive integer is an error of its own, not a position
         subset = np.flatnonzero(valid)
-        repeated, heads = repeated_rows([k[subset] for k in keys], "last" if duplicates == "last" else "first")
+        repeated, heads = _repeated_rows([k[subset] for k in keys], "last" if duplicates == "last" else "first")
         repeated, heads = subset[repeated], subset[heads]
     if len(repeated) and duplicates == "error":
         row, head = int(repeated[0]), int(heads[0])
-        repeat = Fault(row, 20, f"position {int(ranks[row])} of list {table.field('list_id', row)!r} in set "
+        repeat = _Fault(row, 20, f"position {int(ranks[row])} of list {table.field('list_id', row)!r} in set "
                        f"{table.field('list_set', row)!r} already holds item {table.field('item', head)!r} "
-                       f"(line {table.line(head)}); {DUPLICATES_HINT}", table.field("item", row))
+                       f"(line {table.line(head)}); {_DUPLICATES_HINT}", table.field("item", row))
     elif len(repeated):
         mask = np.ones(table.n_rows, dtype=bool)
         mask[repeated] = False
         kept = np.flatnonzero(mask)
-    raise_earliest(table, [empty, bad_rank, repeat])
-    frame = pd.DataFrame({column: table.strings(column, kept) for column in RANKINGS_COLUMNS[:3]})
+    _raise_earliest(table, [empty, bad_rank, repeat])
+    frame = pd.DataFrame({column: table.strings(column, kept) for column in _RANKINGS_COLUMNS[:3]})
     frame["rank"] = ranks if kept is None else ranks[kept]
     frame.attrs["lines"] = table.lines if kept is None else table.lines[kept]
     return frame
@@ -155,11 +150,11 @@ def rankings_to_lists(df: pd.DataFrame) -> dict[str, dict[str, list[str]]]:
         If ``df`` lacks a column, or two rows give the same position of one
         list (a table that did not come through :func:`read_rankings`).
     """
-    missing = [c for c in RANKINGS_COLUMNS if c not in df.columns]
+    missing = [c for c in _RANKINGS_COLUMNS if c not in df.columns]
     if missing:
         raise DataError(f"rankings table lacks columns {missing}")
     positions: dict[str, dict[str, dict[int, str]]] = {}
-    columns = (df[c].astype(str).to_numpy() for c in RANKINGS_COLUMNS[:3])
+    columns = (df[c].astype(str).to_numpy() for c in _RANKINGS_COLUMNS[:3])
     ranks = df["rank"].to_numpy(dtype=np.int64)
     for list_set, list_id, item, rank in zip(*columns, ranks.tolist()):
         held = positions.setdefault(list_set, {}).setdefault(list_id, {})

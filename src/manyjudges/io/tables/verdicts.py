@@ -41,42 +41,28 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from manyjudges.io.engine.checks import (
-    Fault,
-    duplicate_judgments,
-    empty_fields,
-    first_fault,
-    raise_earliest,
-    same_on_both_sides,
+    _duplicate_judgments,
+    _empty_fields,
+    _Fault,
+    _first_fault,
+    _raise_earliest,
+    _same_on_both_sides,
 )
 from manyjudges.io.engine.columnar import (
     ColumnarTable,
     ExtraColumnsWarning,
     TableLayout,
-    delimiter_of,
+    _delimiter_of,
     read_columns,
     read_header,
 )
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.engine.table_text import write_table
-from manyjudges.io.tables.preferences import DUPLICATE_RULES, OUTCOMES, PREFERENCE_COLUMNS, read_preferences
+from manyjudges.io.tables.preferences import _OUTCOMES, _PREFERENCE_COLUMNS, DUPLICATE_RULES, read_preferences
 
 __all__ = [
-    "MISSING",
-    "VERDICT_COLUMNS",
-    "VERDICTS_LAYOUT",
-    "WINNERS",
-    "SOFT_PREFERENCE",
-    "check_features",
-    "checked_verdicts",
-    "extra_columns",
-    "feature_names",
-    "without_partial_features",
-    "pair_faults",
-    "read_verdicts",
-    "read_verdicts_or_preferences",
-    "verdicts_frame",
-    "verdicts_from_preferences",
-    "write_verdicts",
+    "MISSING", "VERDICT_COLUMNS", "WINNERS", "check_features", "checked_verdicts", "extra_columns", "feature_names",
+    "read_verdicts", "read_verdicts_or_preferences", "verdicts_frame", "verdicts_from_preferences", "write_verdicts",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -88,24 +74,24 @@ VERDICT_COLUMNS = ["prompt", "judge", "model_a", "model_b", "winner"]
 WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
 #: the judge (or prompt) of every row of a file without a judge (or prompt) column
 MISSING = "-"
-VERDICTS_LAYOUT = TableLayout("verdicts table", tuple(VERDICT_COLUMNS), optional=("prompt", "judge"))
+_VERDICTS_LAYOUT = TableLayout("verdicts table", tuple(VERDICT_COLUMNS), optional=("prompt", "judge"))
 #: the column of a verdict's soft preference: the judge's probability that model_b's answer is the better
-SOFT_PREFERENCE = "p_b"
+_SOFT_PREFERENCE = "p_b"
 #: a preferences outcome -> its winner (the left item was shown first: it is model_a)
 _FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 
-def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
-                outcomes: tuple[str, ...], uncoded: Collection[str] = ()) -> list[Fault | None]:
+def _pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
+                outcomes: tuple[str, ...], uncoded: Collection[str] = ()) -> list[_Fault | None]:
     """Return the faults of a table of pairwise verdicts, each at its first row.
 
     The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
     among ``outcomes``, and a model compared with itself (``first`` == ``second``), in that order among
     faults of one row. The columns of ``uncoded`` are checked row by row on their parsed text, not through
-    codes (:func:`empty_fields`); so are the outcome and the two models when all three are among them and
+    codes (:func:`_empty_fields`); so are the outcome and the two models when all three are among them and
     were parsed as text.
     """
-    faults: list[Fault | None] = [empty_fields(table, columns, uncoded=uncoded)]
+    faults: list[_Fault | None] = [_empty_fields(table, columns, uncoded=uncoded)]
     reason = f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}"
     text = _parsed_text(table, [outcome, first, second], uncoded)
     if text is not None:  # row by row, on the text as parsed
@@ -117,11 +103,11 @@ def pair_faults(table: ColumnarTable, columns: list[str], first: str, second: st
                                  len(columns) + 1))
         return faults
     values = table.codes(outcome)[1].to_numpy(zero_copy_only=False)
-    faults.append(first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""), reason,
+    faults.append(_first_fault(table, outcome, ~np.isin(values, outcomes) & (values != ""), reason,
                               order=len(columns)))
-    same = same_on_both_sides(table, first, second)
+    same = _same_on_both_sides(table, first, second)
     if len(same):
-        faults.append(Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
+        faults.append(_Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
                             table.field(first, int(same[0]))))
     return faults
 
@@ -138,10 +124,10 @@ def _parsed_text(table: ColumnarTable, columns: list[str], uncoded: Collection[s
     return None
 
 
-def _first_row(table: ColumnarTable, column: str, flagged: pa.ChunkedArray, reason: str, order: int) -> Fault | None:
+def _first_row(table: ColumnarTable, column: str, flagged: pa.ChunkedArray, reason: str, order: int) -> _Fault | None:
     """Return the fault at the first row ``flagged`` (a boolean column), naming its ``column`` field, or None."""
     hits = np.flatnonzero(np.asarray(flagged.to_numpy(zero_copy_only=False), dtype=bool))
-    return Fault(int(hits[0]), order, reason, table.field(column, int(hits[0]))) if len(hits) else None
+    return _Fault(int(hits[0]), order, reason, table.field(column, int(hits[0]))) if len(hits) else None
 
 
 def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Column, winner: Column) -> pd.DataFrame:
@@ -175,12 +161,12 @@ def _repeated_text(value: str, n: int) -> pa.Array:
 def extra_columns(header: Sequence[str]) -> list[str]:
     """Return the numeric columns a verdicts header may carry beside :data:`VERDICT_COLUMNS`, in header order.
 
-    They are :data:`SOFT_PREFERENCE` (``p_b``) and both columns of every answer feature: a name NAME
+    They are :data:`_SOFT_PREFERENCE` (``p_b``) and both columns of every answer feature: a name NAME
     (not ``model``) such that the header has ``NAME_a`` and ``NAME_b``.
     """
     names = [name.strip() for name in header]
     features = set(feature_names(names))
-    return [n for n in names if n == SOFT_PREFERENCE or (n[-2:] in ("_a", "_b") and n[:-2] in features)]
+    return [n for n in names if n == _SOFT_PREFERENCE or (n[-2:] in ("_a", "_b") and n[:-2] in features)]
 
 
 def feature_names(columns: Sequence[str] | pd.DataFrame) -> list[str]:
@@ -200,7 +186,7 @@ def check_features(names: Sequence[str], have: Sequence[str]) -> None:
                          f"{missing[0]}_b); their features (NAME_a, NAME_b pairs): {', '.join(have) or 'none'}")
 
 
-def without_partial_features(frame: pd.DataFrame) -> pd.DataFrame:
+def _without_partial_features(frame: pd.DataFrame) -> pd.DataFrame:
     """Return ``frame`` without the columns of any answer feature that some row lacks (NaN): files joined.
 
     A feature is a pair ``NAME_a, NAME_b`` (:func:`feature_names`): one file with the lengths and one
@@ -224,7 +210,7 @@ def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np
         text = table.strings(column)
         values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=float)
         bad = ~np.isfinite(values)
-        if column == SOFT_PREFERENCE:
+        if column == _SOFT_PREFERENCE:
             bad |= (values < 0) | (values > 1)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
@@ -232,7 +218,7 @@ def _extra_numbers(table: ColumnarTable, columns: Sequence[str]) -> dict[str, np
         elif bad.any():
             text_pairs.append(column[:-2])
         numbers[column] = values
-    dropped = [c for c in columns if c != SOFT_PREFERENCE and c[:-2] in text_pairs]
+    dropped = [c for c in columns if c != _SOFT_PREFERENCE and c[:-2] in text_pairs]
     if dropped:
         warnings.warn(f"{table.path}: ignoring column(s) {', '.join(map(repr, dropped))} (not numbers in every "
                       "row: not an answer feature)", ExtraColumnsWarning, stacklevel=3)
@@ -271,8 +257,8 @@ def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False
         a number in [0, 1] (a pair ``NAME_a, NAME_b`` that is not numbers is left out with a warning).
     """
     extra = extra_columns(read_header(path)) if extras else []
-    layout = TableLayout(VERDICTS_LAYOUT.name, (*VERDICTS_LAYOUT.columns, *extra),
-                         optional=(*VERDICTS_LAYOUT.optional, *extra)) if extra else VERDICTS_LAYOUT
+    layout = TableLayout(_VERDICTS_LAYOUT.name, (*_VERDICTS_LAYOUT.columns, *extra),
+                         optional=(*_VERDICTS_LAYOUT.optional, *extra)) if extra else _VERDICTS_LAYOUT
     table, kept = checked_verdicts(path, duplicates, uncoded=VERDICT_COLUMNS, layout=layout)
     numbers = _extra_numbers(table, extra)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # Arrow's casts let go of Python's lock
@@ -286,23 +272,23 @@ def read_verdicts(path: PathLike, duplicates: str = "keep", extras: bool = False
 
 
 def checked_verdicts(path: PathLike, duplicates: str = "keep", uncoded: Collection[str] = ("prompt",),
-                     layout: TableLayout = VERDICTS_LAYOUT) -> tuple[ColumnarTable, np.ndarray | None]:
+                     layout: TableLayout = _VERDICTS_LAYOUT) -> tuple[ColumnarTable, np.ndarray | None]:
     """Read a verdicts table's columns and check them, as :func:`read_verdicts` does, without a frame of str.
 
     Returns the table as parsed (:class:`~manyjudges.io.engine.columnar.ColumnarTable`) and the rows ``duplicates``
     keeps (None: every row). The columns of ``uncoded`` are parsed as text, checked row by row and not
     coded, unless repeats are looked for (``duplicates`` other than ``"keep"``). ``layout`` may add optional
-    columns to :data:`VERDICTS_LAYOUT` (:func:`read_verdicts`'s extras).
+    columns to :data:`_VERDICTS_LAYOUT` (:func:`read_verdicts`'s extras).
     """
     if duplicates not in DUPLICATE_RULES:
         raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}, got {duplicates!r}")
     uncoded = uncoded if duplicates == "keep" else ()
     table = read_columns(path, layout, text=uncoded)
     present = [c for c in VERDICT_COLUMNS if table.has(c)]
-    faults = pair_faults(table, present, "model_a", "model_b", "winner", WINNERS, uncoded=uncoded)
-    repeat, kept = duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
+    faults = _pair_faults(table, present, "model_a", "model_b", "winner", WINNERS, uncoded=uncoded)
+    repeat, kept = _duplicate_judgments(table, [c for c in VERDICT_COLUMNS[:4] if table.has(c)], duplicates)
     faults.append(repeat)
-    raise_earliest(table, faults)
+    _raise_earliest(table, faults)
     return table, kept
 
 
@@ -331,11 +317,11 @@ def verdicts_from_preferences(preferences: pd.DataFrame) -> pd.DataFrame:
     outcome other than left, right or tie.
     """
     frame = preferences.rename(columns={"worker": "judge"}) if "judge" not in preferences.columns else preferences
-    missing = [c for c in PREFERENCE_COLUMNS if c not in frame.columns]
+    missing = [c for c in _PREFERENCE_COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"a preferences table needs the columns {', '.join(PREFERENCE_COLUMNS)}; missing {missing}")
+        raise ValueError(f"a preferences table needs the columns {', '.join(_PREFERENCE_COLUMNS)}; missing {missing}")
     outcome = frame["outcome"].astype(str)
-    bad = sorted(set(outcome) - set(OUTCOMES))
+    bad = sorted(set(outcome) - set(_OUTCOMES))
     if bad:
         raise ValueError(f"outcome must be left, right or tie; got {bad}")
     return verdicts_frame(frame["topic"].astype(str), frame["judge"].astype(str), frame["left"].astype(str),
@@ -357,7 +343,7 @@ def read_verdicts_or_preferences(path: PathLike) -> pd.DataFrame:
         return read_verdicts(path)
     if preferences and not verdicts:
         return verdicts_from_preferences(read_preferences(path))
-    sep = delimiter_of(path)
+    sep = _delimiter_of(path)
     raise DataError.at(path, 1, "header must be a verdicts table's (prompt, judge, model_a, model_b, winner) or a "
                        "preferences table's (topic, judge, left, right, outcome)",
                        sep.join(read_header(path)) or "(empty file)")

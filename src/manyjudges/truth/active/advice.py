@@ -29,7 +29,7 @@ Items whose top posterior is at least ``stop`` get none (the item-level stop), a
 of 0 under the lookahead. The posteriors are read as given: calibrated ones (``calibrate="tempering"``,
 or ``auto``) make the expected gains mean what they say.
 
-Exploration (``explore``; default :data:`DEFAULT_EXPLORE`, the same share for every policy): the first
+Exploration (``explore``; default :data:`_DEFAULT_EXPLORE`, the same share for every policy): the first
 ceil(explore * budget) labels go one each to the items with the fewest labels, whatever their
 posterior and score (the item-level stop does not apply to them): by labels so far, then the policy's
 own score of the item's next label, then a seeded random order; the rest of the budget goes by the
@@ -49,19 +49,17 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
 from manyjudges.io.engine.errors import DataWarning
-from manyjudges.truth.heldout import judge_confusions
+from manyjudges.truth.heldout import _judge_confusions
 
-__all__ = ["DEFAULT_EXPLORE", "DEFAULT_MIN_GAIN", "DEFAULT_STOP", "POLICIES", "Advice", "advise", "budget_gain",
-           "expected_accuracy", "fitted_confusions", "lookahead_depth", "lookahead_rates", "next_labels",
-           "policy_scores", "typical_confusion"]
+__all__ = ["DEFAULT_MIN_GAIN", "Advice", "advise", "budget_gain", "fitted_confusions", "next_labels"]
 
-POLICIES = ("lookahead", "uncertainty", "uniform", "random")
+_POLICIES = ("lookahead", "uncertainty", "uniform", "random")
 #: every policy's share of a budget for the items with the fewest labels (``explore=None``): none, chosen leave
 #: one group out against 0.1 on the development pool (``benchmarks/defaults/min_gain.py``)
-DEFAULT_EXPLORE = 0.0
+_DEFAULT_EXPLORE = 0.0
 #: items at least this sure of their class get no label by default (kept: it lowers the baselines' share of
 #: labels at the stop, the lookahead's alike)
-DEFAULT_STOP: float | None = 0.99
+_DEFAULT_STOP: float | None = 0.99
 #: the advice stops when the budget's expected gain per label is below this (items set right per label): one
 #: item per 500 labels, chosen leave one group out on the development pool with ``auto``, the command's default
 #: method (``benchmarks/defaults/min_gain.py``)
@@ -77,15 +75,15 @@ def fitted_confusions(estimator, data: CrowdLabels) -> np.ndarray:
     k = data.n_classes
     if estimator.confusions_ is not None:
         return estimator.confusions_.to_numpy().reshape(data.n_judges, k, k)
-    return judge_confusions(data, estimator.proba_.to_numpy())
+    return _judge_confusions(data, estimator.proba_.to_numpy())
 
 
-def lookahead_depth(n_classes: int) -> int:
+def _lookahead_depth(n_classes: int) -> int:
     """M: 3 labels ahead up to 8 classes, 2 up to 20, else 1 (the count vectors grow as C(M + K - 1, M))."""
     return 3 if n_classes <= 8 else 2 if n_classes <= 20 else 1
 
 
-def typical_confusion(confusions: np.ndarray, label_counts: np.ndarray) -> np.ndarray:
+def _typical_confusion(confusions: np.ndarray, label_counts: np.ndarray) -> np.ndarray:
     """(K, K) the judges' confusions (n_judges, K, K) averaged with weights their label counts."""
     weights = np.asarray(label_counts, dtype=float)
     if weights.sum() <= 0:
@@ -98,7 +96,7 @@ def _count_vectors(m: int, k: int) -> list[np.ndarray]:
     return [np.bincount(combo, minlength=k) for combo in itertools.combinations_with_replacement(range(k), m)]
 
 
-def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> np.ndarray:
+def _expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> np.ndarray:
     """(n_items,) E_m: the expected top posterior after m more labels from a judge with ``confusion`` (K, K)."""
     t = np.asarray(posteriors, dtype=float)
     if m == 0:
@@ -113,15 +111,15 @@ def expected_accuracy(posteriors: np.ndarray, confusion: np.ndarray, m: int) -> 
     return total
 
 
-def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
+def _lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
     """(n_items, M) the expected gain in accuracy of each item's 1st, 2nd, ... M-th next label.
 
     The gains are the concave envelope of E_0..E_M: from k labels, the next m* labels share the best rate
     max_m (E_{k+m} - E_k) / m, so a label that only pays with the one after it is valued as the pair.
     """
     t = np.asarray(posteriors, dtype=float)
-    depth = lookahead_depth(t.shape[1])
-    expected = np.stack([expected_accuracy(t, confusion, m) for m in range(depth + 1)], axis=1)
+    depth = _lookahead_depth(t.shape[1])
+    expected = np.stack([_expected_accuracy(t, confusion, m) for m in range(depth + 1)], axis=1)
     rates = np.zeros((len(t), depth))
     rows = np.arange(len(t))
     k = np.zeros(len(t), dtype=np.int64)
@@ -140,7 +138,7 @@ def lookahead_rates(posteriors: np.ndarray, confusion: np.ndarray) -> np.ndarray
     return rates
 
 
-def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | None = None,
+def _policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | None = None,
                   label_counts: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
     """(n_items, L) the score of each item's 1st, ..., L-th next label under ``policy``.
 
@@ -152,7 +150,7 @@ def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | N
     if policy == "lookahead":
         if confusion is None:
             raise ValueError("the lookahead policy needs the judges' typical confusion")
-        return lookahead_rates(t, confusion)
+        return _lookahead_rates(t, confusion)
     if policy == "uncertainty":
         return (1.0 - t.max(axis=1))[:, None]
     if policy == "uniform":
@@ -160,7 +158,7 @@ def policy_scores(policy: str, posteriors: np.ndarray, confusion: np.ndarray | N
         return (1.0 / (1.0 + counts) + 1e-9 * rng.random(n))[:, None]  # fewest first, random among equals
     if policy == "random":
         return rng.random(n)[:, None]
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    raise ValueError(f"policy must be one of {', '.join(_POLICIES)}, got {policy!r}")
 
 
 @dataclass(frozen=True)
@@ -216,7 +214,7 @@ def budget_gain(rates: np.ndarray, budget: int, eligible: np.ndarray | None = No
                 available: np.ndarray | None = None) -> float:
     """Return the expected number of items a budget of B labels sets right, if it goes where the lookahead says.
 
-    G(B) = the sum of the B largest lookahead rates ``rates[i, k]`` (:func:`lookahead_rates`: the expected
+    G(B) = the sum of the B largest lookahead rates ``rates[i, k]`` (:func:`_lookahead_rates`: the expected
     gain in accuracy of item i's (k+1)-th next label, the concave envelope of E_0..E_M) over the
     ``eligible`` items, each at most ``available`` levels. Each rate is an expected number of items set
     right (E_m is the probability that item i's decision is right after m labels), so G(B) counts items;
@@ -300,29 +298,29 @@ def _plan(policy: str, scores: np.ndarray, counts: np.ndarray, offer: _Offer, bu
 
 def advise(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
            confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
-           judges_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP, seed: int = 0,
+           judges_available: pd.DataFrame | None = None, stop: float | None = _DEFAULT_STOP, seed: int = 0,
            explore: float | None = None, min_gain: float | None = DEFAULT_MIN_GAIN) -> Advice:
     """Name the ``budget`` labels to buy next, or none when they are not worth buying: an :class:`Advice`.
 
     The stop rule (every policy's, read from the lookahead whatever policy then names the labels): with
-    G(B) = :func:`budget_gain` of the lookahead rates of the typical judge (:func:`lookahead_rates`) over
+    G(B) = :func:`budget_gain` of the lookahead rates of the typical judge (:func:`_lookahead_rates`) over
     the candidate items, the advice names no label when G(B) / B < ``min_gain`` (None: never stops;
     ``min_gain`` G reads "at least one item set right per 1/G labels"). Otherwise the labels of
     :func:`next_labels`' description. The posteriors should be calibrated for G(B) to mean what it says.
     """
-    explore = DEFAULT_EXPLORE if explore is None else explore
+    explore = _DEFAULT_EXPLORE if explore is None else explore
     _check(budget, explore, min_gain, confusions)
     budget = int(budget)
     t = np.asarray(posteriors, dtype=float)
     counts = np.bincount(data.item, minlength=data.n_items)
-    typical = None if confusions is None else typical_confusion(confusions, data.judge_counts)
+    typical = None if confusions is None else _typical_confusion(confusions, data.judge_counts)
     offer = _offer(data, t, candidates, stop)
-    gain = 0.0 if typical is None else budget_gain(lookahead_rates(t, typical), budget, offer.eligible,
+    gain = 0.0 if typical is None else budget_gain(_lookahead_rates(t, typical), budget, offer.eligible,
                                                    offer.available)
     stopped = min_gain is not None and gain / budget < min_gain
     plan = _Plan(np.zeros(0, dtype=np.int64), np.zeros(0))
     if not stopped:
-        plan = _plan(policy, policy_scores(policy, t, typical, counts, seed), counts, offer, budget, explore, seed)
+        plan = _plan(policy, _policy_scores(policy, t, typical, counts, seed), counts, offer, budget, explore, seed)
     table = pd.DataFrame({"item": data.items[plan.items], "score": plan.scores})
     if judges_available is not None:
         table = _assign_judges(data, t, confusions, plan, judges_available, table)
@@ -336,7 +334,7 @@ def advise(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str =
 
 def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: str = "lookahead",
                 confusions: np.ndarray | None = None, candidates: pd.DataFrame | None = None,
-                judges_available: pd.DataFrame | None = None, stop: float | None = DEFAULT_STOP,
+                judges_available: pd.DataFrame | None = None, stop: float | None = _DEFAULT_STOP,
                 seed: int = 0, explore: float | None = None,
                 min_gain: float | None = DEFAULT_MIN_GAIN) -> pd.DataFrame:
     """Name the ``budget`` labels to buy next, best first: ``item, score`` (and ``judge`` with ``judges_available``).
@@ -350,7 +348,7 @@ def next_labels(data: CrowdLabels, posteriors: np.ndarray, budget: int, policy: 
     returns what can, with a DataWarning. Items whose top posterior is at least ``stop`` get none (None:
     no item-level stop). ``explore``: the share of the budget (rounded up) given one label each to the
     candidate items with the fewest labels, item-level stop or not (module docstring); listed last;
-    None: :data:`DEFAULT_EXPLORE`, the same for every policy. ``min_gain``: the stop rule of
+    None: :data:`_DEFAULT_EXPLORE`, the same for every policy. ``min_gain``: the stop rule of
     :func:`advise` (the table is empty when the budget's expected gain per label is below it).
     """
     return advise(data, posteriors, budget, policy, confusions, candidates, judges_available, stop, seed, explore,

@@ -33,24 +33,23 @@ import pandas as pd
 
 from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.io.engine.errors import DataWarning
-from manyjudges.truth.active.advice import DEFAULT_MIN_GAIN, DEFAULT_STOP, advise, fitted_confusions
+from manyjudges.truth.active.advice import _DEFAULT_STOP, DEFAULT_MIN_GAIN, advise, fitted_confusions
 from manyjudges.truth.base import TruthEstimator
 from manyjudges.truth.heldout import subset
 from manyjudges.truth.results import accuracy
 
-__all__ = ["CURVE_COLUMNS", "SUMMARY_COLUMNS", "all_labels_accuracy", "file_ranks", "labels_needed", "replay",
-           "replay_policies", "stop_at", "summarise"]
+__all__ = ["SUMMARY_COLUMNS", "all_labels_accuracy", "labels_needed", "replay", "replay_policies", "stop_at"]
 
 #: ``estimated_accuracy``: the mean top posterior of the round's fit; ``gain_per_label``: the advice's expected
 #: gain per label of the round's budget (NaN once every label is bought); ``named``: the labels the advice named
 #: after the round's fit (and bought before the next round)
-CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy", "estimated_accuracy", "gain_per_label", "named"]
+_CURVE_COLUMNS = ["round", "n_labels", "share", "accuracy", "estimated_accuracy", "gain_per_label", "named"]
 #: ``stop_share``, ``stop_accuracy``: at the stop (the last fit); ``shortfall``: all-labels accuracy - stop_accuracy
 SUMMARY_COLUMNS = ["policy", "stop_share", "stop_accuracy", "all_labels_accuracy", "shortfall", "n_labels", "rounds",
                    "labels_needed", "reached"]
 
 
-def file_ranks(data: CrowdLabels) -> np.ndarray:
+def _file_ranks(data: CrowdLabels) -> np.ndarray:
     """(n_labels,) each label's place among its item's labels in table order (0 = the item's first)."""
     order = np.argsort(data.item, kind="stable")
     counts = np.bincount(data.item, minlength=data.n_items)
@@ -94,10 +93,10 @@ def _round(data: CrowdLabels, seen: CrowdLabels, method: TruthEstimator, left: n
 
 def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method: Callable[[], TruthEstimator],
            policy: str = "lookahead", round_share: float = 0.05, seed: int = 0, item_cap: int | None = None,
-           stop: float | None = DEFAULT_STOP, explore: float | None = None,
+           stop: float | None = _DEFAULT_STOP, explore: float | None = None,
            min_gain: float | None = DEFAULT_MIN_GAIN, progress: Callable[[int, int], None] | None = None,
            on_fit: Callable[[int, CrowdLabels, TruthEstimator], None] | None = None) -> pd.DataFrame:
-    """Replay ``policy`` until the advice stops: the curve (columns :data:`CURVE_COLUMNS`).
+    """Replay ``policy`` until the advice stops: the curve (columns :data:`_CURVE_COLUMNS`).
 
     ``labels`` in file order (a CrowdLabels keeps its rows' order); ``make_method()`` builds the fitted
     method afresh each round (its posteriors and confusions are what the advice reads); ``item_cap``: at
@@ -108,7 +107,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
     """
     data = labels if isinstance(labels, CrowdLabels) else as_crowd_labels(labels, duplicates="first")
     settings = {"item_cap": item_cap, "stop": stop, "explore": explore, "min_gain": min_gain}
-    rank = file_ranks(data)
+    rank = _file_ranks(data)
     bought = np.bincount(data.item[rank == 0], minlength=data.n_items)  # labels bought per item
     total = np.bincount(data.item, minlength=data.n_items)
     budget = max(1, int(round(round_share * data.n_labels)))
@@ -133,7 +132,7 @@ def replay(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, make_method:
         if extra.sum() == 0:
             break
         bought = bought + extra  # advise keeps each item within its ``available``
-    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
+    return pd.DataFrame(rows, columns=_CURVE_COLUMNS)
 
 
 def stop_at(curve: pd.DataFrame, min_gain: float) -> pd.DataFrame:
@@ -161,7 +160,7 @@ def labels_needed(curve: pd.DataFrame, target_accuracy: float, slack: float = 0.
     return float(reached["share"].iloc[0]) if len(reached) else float("nan")
 
 
-def summarise(policy: str, curve: pd.DataFrame, target_accuracy: float, n_labels: int,
+def _summarise(policy: str, curve: pd.DataFrame, target_accuracy: float, n_labels: int,
               slack: float = 0.005) -> tuple:
     """One row of :data:`SUMMARY_COLUMNS` for a replay's ``curve`` (its last fit is the stop)."""
     needed = labels_needed(curve, target_accuracy, slack)
@@ -173,12 +172,12 @@ def summarise(policy: str, curve: pd.DataFrame, target_accuracy: float, n_labels
 def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, method: str,
                     params: dict | None = None, policies: tuple[str, ...] = ("lookahead", "uncertainty", "uniform",
                                                                              "random"),
-                    round_share: float = 0.05, seed: int = 0, stop: float | None = DEFAULT_STOP,
+                    round_share: float = 0.05, seed: int = 0, stop: float | None = _DEFAULT_STOP,
                     explore: float | None = None,
                     min_gain: float | None = DEFAULT_MIN_GAIN) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every policy's replay with the registry ``method``, on the same terms: (summary, curves).
 
-    The summary has the columns :data:`SUMMARY_COLUMNS`; the curves ``policy`` and :data:`CURVE_COLUMNS`.
+    The summary has the columns :data:`SUMMARY_COLUMNS`; the curves ``policy`` and :data:`_CURVE_COLUMNS`.
     Every policy reads the same posteriors, the method's tempered on withheld labels
     (``calibrate="tempering"``) unless ``params`` sets ``calibrate``, with the same item-level stop,
     exploration share and stop rule (``stop``, ``explore``, ``min_gain``).
@@ -196,7 +195,7 @@ def replay_policies(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame, met
     for policy in policies:
         curve = replay(data, truth, make, policy=policy, round_share=round_share, seed=seed, stop=stop,
                        explore=explore, min_gain=min_gain)
-        summary.append(summarise(policy, curve, target, data.n_labels))
+        summary.append(_summarise(policy, curve, target, data.n_labels))
         curves.append(curve.assign(policy=policy))
-    curve_table = pd.concat(curves, ignore_index=True)[["policy", *CURVE_COLUMNS]]
+    curve_table = pd.concat(curves, ignore_index=True)[["policy", *_CURVE_COLUMNS]]
     return pd.DataFrame(summary, columns=SUMMARY_COLUMNS), curve_table

@@ -42,7 +42,7 @@ truth column in the labels table is ignored like any other extra column.
 
 Gold items (``gold=``, known answers) decide by accuracy, cross-fitted:
 
-7. The gold items are dealt round the same folds (:func:`~manyjudges.truth.heldout.fold_split`); each fold's
+7. The gold items are dealt round the same folds (:func:`~manyjudges.truth.heldout._fold_split`); each fold's
    fits are given the other folds' gold and scored on the fold's own, so no gold answer scores a fit it trained.
 8. The labels-only answer is steps 1-6 without the gold (the answer auto gives without gold items). The
    answers that may replace it: each candidate with the gold fixed in its fit, and each gold candidate
@@ -52,7 +52,7 @@ Gold items (``gold=``, known answers) decide by accuracy, cross-fitted:
    (b - c) / sqrt(b + c) of at least ``gold_evidence`` replaces it (the one right most often among those;
    :func:`gold_choice`), and the anchor to the majority vote is waived for it.
 9. The answer taken is calibrated on the withheld gold answers: T^beta, beta fitted on its fold posteriors of
-   the gold items and their classes (:func:`calibrate_on_gold`); every gold item's posterior is then one-hot.
+   the gold items and their classes (:func:`_calibrate_on_gold`); every gold item's posterior is then one-hot.
 
 ``report_`` then gives every answer's ``gold_accuracy`` (its fold fits' share of the withheld gold answers
 right) and ``gold_evidence`` (McNemar's statistic against the labels-only answer), ``chosen_by_gold``, and the
@@ -73,33 +73,33 @@ import pandas as pd
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import BOOLEAN, Interval, Options, Satisfies
 from manyjudges.truth.auto.gold_choice import (
-    LABEL_ANSWER,
-    GoldAnswer,
-    calibrate_on_gold,
-    gold_answer,
+    _LABEL_ANSWER,
+    _calibrate_on_gold,
+    _gold_answer,
+    _GoldAnswer,
+    _label_answer,
     gold_choice,
     gold_evidence,
-    label_answer,
 )
 from manyjudges.truth.auto.stacking import (
-    REPORT_COLUMNS,
-    calibrate_mixture,
-    fit_candidate,
-    majority_reference,
-    score_candidate,
-    stack_candidates,
-    stack_scored,
+    _REPORT_COLUMNS,
+    _calibrate_mixture,
+    _fit_candidate,
+    _majority_reference,
+    _score_candidate,
+    _stack_candidates,
+    _stack_scored,
 )
 from manyjudges.truth.base import TruthEstimator, TruthFit
 from manyjudges.truth.confidence import Confidence
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
-    FoldSplit,
-    fold_split,
-    judge_confusions,
-    label_folds,
-    split_without_gold,
+    _fold_split,
+    _FoldSplit,
+    _judge_confusions,
+    _label_folds,
+    _split_without_gold,
 )
 
 __all__ = ["Auto"]
@@ -121,13 +121,13 @@ ORDINAL_CANDIDATES = ("ordinal_dawid_skene",)
 #: with gold items, fitted besides the candidates: they learn the judges from the gold alone
 GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 #: with gold items, an answer that beats the labels-only answer on the withheld gold answers by this McNemar
-#: statistic replaces it (:func:`gold_choice`). It and ``GOLD_RANK`` were chosen leave one group out on the
+#: statistic replaces it (:func:`gold_choice`). It and ``_GOLD_RANK`` were chosen leave one group out on the
 #: development pool and the simulated suite, two seeded 10% gold draws per set
 #: (``benchmarks/defaults/gold_evidence.py``)
 DEFAULT_GOLD_EVIDENCE: float | None = 1.5
 
 
-def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int, seconds: dict[str, float]
+def gold_report(report: pd.DataFrame, answers: Sequence[_GoldAnswer], chosen: int, seconds: dict[str, float]
                 ) -> pd.DataFrame:
     """``report`` with the gold candidates' rows, each answer's gold accuracy and evidence, and the final weights.
 
@@ -147,7 +147,7 @@ def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int
     if chosen:
         out["weight"] = out["chosen_by_gold"].astype(float)
     out["weight"] = out["weight"].fillna(0.0)
-    return out[REPORT_COLUMNS]
+    return out[_REPORT_COLUMNS]
 
 
 def _names(value: object, least: int = 0) -> bool:
@@ -176,7 +176,7 @@ class Auto(TruthEstimator):
         accuracy for every judge).
     criterion : {"confusion", "one_coin", "pooled"}
         The judge model by which a withheld label is predicted from a candidate's posteriors
-        (:func:`~manyjudges.truth.heldout.judge_model_confusions`): each judge's confusion matrix, its
+        (:func:`~manyjudges.truth.heldout._judge_model_confusions`): each judge's confusion matrix, its
         accuracy alone, or one accuracy for all (default: confusion).
     anchor : float or None
         A candidate whose classes agree with the majority vote on fewer than this share of the items with
@@ -252,18 +252,18 @@ class Auto(TruthEstimator):
             TRUTH_METHODS.check(name)
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        split = fold_split(data, label_folds(data, int(self.n_folds), int(self.random_state)), gold,
+        split = _fold_split(data, _label_folds(data, int(self.n_folds), int(self.random_state)), gold,
                            int(self.random_state))
         anchor = None if self.anchor is None else float(self.anchor)
         margin = None if self.margin is None else float(self.margin)
-        self.gold_answers_: list[GoldAnswer] = []
+        self.gold_answers_: list[_GoldAnswer] = []
         self.gold_split_ = split
         if gold is None or len(gold[0]) == 0:
-            fits = [fit_candidate(name, data, split) for name in self.candidate_names()]
-            proba, report = stack_candidates(data, split, fits, self.criterion, None, anchor, margin,
+            fits = [_fit_candidate(name, data, split) for name in self.candidate_names()]
+            proba, report = _stack_candidates(data, split, fits, self.criterion, None, anchor, margin,
                                              float(self.anchor_density))
-            report = report.assign(chosen_by_gold=False)[REPORT_COLUMNS]
-            confidence = (calibrate_mixture(data, split, fits, report["weight"].to_numpy(), self.confidence_model)
+            report = report.assign(chosen_by_gold=False)[_REPORT_COLUMNS]
+            confidence = (_calibrate_mixture(data, split, fits, report["weight"].to_numpy(), self.confidence_model)
                           if self.calibrate == "tempering" else Confidence())
         else:
             proba, report, confidence = self._fit_gold(data, split, gold, anchor, margin)
@@ -271,7 +271,7 @@ class Auto(TruthEstimator):
         self.report_ = report
         self.weights_ = pd.Series(weights, index=pd.Index(report["candidate"], name="candidate"), name="weight")
         self.choice_ = str(report["candidate"].iloc[int(np.argmax(weights))])
-        confusions = judge_confusions(data, proba)
+        confusions = _judge_confusions(data, proba)
         priors = proba.mean(axis=0)
         skills = np.einsum("t,wtt->w", priors, confusions)
         proba = confidence.apply(proba)
@@ -280,26 +280,26 @@ class Auto(TruthEstimator):
             proba[gold[0], gold[1]] = 1.0
         return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0, confidence=confidence)
 
-    def _fit_gold(self, data: CrowdLabels, split: FoldSplit, gold: tuple[np.ndarray, np.ndarray],
+    def _fit_gold(self, data: CrowdLabels, split: _FoldSplit, gold: tuple[np.ndarray, np.ndarray],
                   anchor: float | None, margin: float | None) -> tuple[np.ndarray, pd.DataFrame, Confidence]:
         """(posteriors, report, calibration) with gold: the labels-only answer, overruled by the gold when beaten.
 
         The labels-only answer is the anchored stack fitted and chosen without the gold (the answer without gold
         items). The answers the gold may choose instead: each candidate with the gold fixed in its fit, and each
         gold candidate; all are scored on the gold answers their fold fits were not given (:func:`gold_choice`),
-        and the answer taken is calibrated on them (:func:`calibrate_on_gold`).
+        and the answer taken is calibrated on them (:func:`_calibrate_on_gold`).
         """
-        plain = split_without_gold(split)
-        fits = [fit_candidate(name, data, plain) for name in self.candidate_names()]
-        reference = majority_reference(data, plain, fits)
-        scored = [score_candidate(data, plain, fit, self.criterion, None) for fit in fits]
-        _, report = stack_scored(data, scored, anchor, margin, reference, float(self.anchor_density))
+        plain = _split_without_gold(split)
+        fits = [_fit_candidate(name, data, plain) for name in self.candidate_names()]
+        reference = _majority_reference(data, plain, fits)
+        scored = [_score_candidate(data, plain, fit, self.criterion, None) for fit in fits]
+        _, report = _stack_scored(data, scored, anchor, margin, reference, float(self.anchor_density))
         names = [*self.candidate_names(), *self.gold_candidate_names()]
-        helped = [fit_candidate(name, data, split, gold) for name in dict.fromkeys(names)]
-        answers = [label_answer(split, scored, report["weight"].to_numpy()),
-                   *(gold_answer(f.name, split, f.folds, f.full) for f in helped)]
+        helped = [_fit_candidate(name, data, split, gold) for name in dict.fromkeys(names)]
+        answers = [_label_answer(split, scored, report["weight"].to_numpy()),
+                   *(_gold_answer(f.name, split, f.folds, f.full) for f in helped)]
         chosen = gold_choice(answers, None if self.gold_evidence is None else float(self.gold_evidence))
-        confidence = calibrate_on_gold(answers[chosen], split) if self.calibrate == "tempering" else Confidence()
+        confidence = _calibrate_on_gold(answers[chosen], split) if self.calibrate == "tempering" else Confidence()
         self.gold_answers_ = answers
         table = gold_report(report, answers, chosen, {f.name: f.seconds for f in helped})
         return answers[chosen].full, table, confidence
@@ -320,8 +320,8 @@ class Auto(TruthEstimator):
                    f"kept: the labels-only answer (no answer beat it by McNemar's statistic >= {self.gold_evidence})")
         calibrated = (f"calibrated on them, beta {self.beta_:.3g}, floor {self.floor_:.2g}" if self.calibrate
                       else "not calibrated")
-        return (f"gold: {len(first.right)} held-out gold answers right: {LABEL_ANSWER} {first.right.mean():.3f}; "
-                f"{scores} (McNemar against {LABEL_ANSWER}); {verdict}; {calibrated}")
+        return (f"gold: {len(first.right)} held-out gold answers right: {_LABEL_ANSWER} {first.right.mean():.3f}; "
+                f"{scores} (McNemar against {_LABEL_ANSWER}); {verdict}; {calibrated}")
 
     def gold_candidate_names(self) -> list[str]:
         """Return the registry names fitted besides the candidates when gold items are given."""

@@ -67,10 +67,10 @@ from manyjudges.core.dawid_skene_em import INITS, DawidSkeneResult, dawid_skene
 from manyjudges.core.parameters import Options
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
 
-__all__ = ["DawidSkene", "em_state", "run_em"]
+__all__ = ["DawidSkene"]
 
 
-def run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: float, init: str = "majority",
+def _run_em(data: CrowdLabels, model: str, max_iter: int, tol: float, smoothing: float, init: str = "majority",
            gold: tuple[np.ndarray, np.ndarray] | None = None) -> DawidSkeneResult:
     """Run the shared Dawid-Skene EM core on ``data`` (``model`` "full" or "one_coin").
 
@@ -105,7 +105,7 @@ def _objective(res: DawidSkeneResult, smoothing: float) -> float:
         return res.log_likelihood + smoothing * float(np.log(res.confusion).sum() + np.log(res.priors).sum())
 
 
-def em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float, bool]:
+def _em_state(res: DawidSkeneResult, data: CrowdLabels) -> tuple[pd.Series, float, bool]:
     """(``priors_``, ``log_likelihood_``, ``converged_``) of a fit, for its estimator to keep."""
     priors = pd.Series(res.priors, index=pd.Index(data.classes, name="label"), name="prior")
     return priors, res.log_likelihood, res.converged
@@ -126,7 +126,7 @@ class DawidSkene(TruthEstimator):
     init : {"majority", "hard_majority", "gold"}
         Starting posteriors: each item's label shares, or one-hot on its most frequent labels (ties shared), or
         (with gold items) the gold items alone. With gold items and another ``init``, EM also runs from the gold
-        items alone and keeps the fit of the higher objective (:func:`run_em`).
+        items alone and keeps the fit of the higher objective (:func:`_run_em`).
     """
 
     gold_use = "fit"
@@ -141,7 +141,7 @@ class DawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.init, self.calibrate = max_iter, tol, smoothing, init, calibrate
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        res = run_em(data, "full", self.max_iter, self.tol, self.smoothing, init=self.init, gold=gold)
-        self.priors_, self.log_likelihood_, self.converged_ = em_state(res, data)
+        res = _run_em(data, "full", self.max_iter, self.tol, self.smoothing, init=self.init, gold=gold)
+        self.priors_, self.log_likelihood_, self.converged_ = _em_state(res, data)
         skills = np.einsum("t,wtt->w", res.priors, res.confusion)
         return TruthFit(proba=res.posteriors, skills=skills, confusions=res.confusion, n_iter=res.n_iter)

@@ -33,17 +33,17 @@ import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Interval, Options
-from manyjudges.truth.base import TruthEstimator, TruthFit, row_argmax
+from manyjudges.truth.base import TruthEstimator, TruthFit, _row_argmax
 
-__all__ = ["TIES", "MajorityVote", "agreement_rates", "first_seen_order", "pick_classes", "vote_shares"]
+__all__ = ["MajorityVote"]
 
 #: the tie rules of :class:`MajorityVote`
-TIES = ("lowest", "random", "first")
-#: above this many classes :func:`first_seen_order` sorts the labels once instead of one pass per class
+_TIES = ("lowest", "random", "first")
+#: above this many classes :func:`_first_seen_order` sorts the labels once instead of one pass per class
 FIRST_SEEN_PASSES = 32
 
 
-def first_seen_order(data: CrowdLabels) -> np.ndarray:
+def _first_seen_order(data: CrowdLabels) -> np.ndarray:
     """Return the class codes in the order their first label appears in ``data`` (unused classes last)."""
     first = np.full(data.n_classes, data.n_labels)
     if data.n_classes > FIRST_SEEN_PASSES:
@@ -58,21 +58,21 @@ def first_seen_order(data: CrowdLabels) -> np.ndarray:
     return np.argsort(first, kind="stable").astype(np.int64)
 
 
-def pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:
-    """Argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`TIES`)."""
+def _pick_classes(scores: np.ndarray, ties: str, data: CrowdLabels, random_state: int = 0) -> np.ndarray:
+    """Argmax of each row of ``scores`` (n_items, K), exact ties broken by ``ties`` (see :data:`_TIES`)."""
     if ties == "lowest":
-        return row_argmax(scores)
+        return _row_argmax(scores)
     if ties == "first":
-        order = first_seen_order(data)
-        return order[row_argmax(scores[:, order])]
+        order = _first_seen_order(data)
+        return order[_row_argmax(scores[:, order])]
     if ties == "random":
         draws = np.random.default_rng(random_state).random(scores.shape)
         tied = scores == scores.max(axis=1, keepdims=True)
         return np.argmax(np.where(tied, draws, -1.0), axis=1)
-    raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+    raise ValueError(f"ties must be one of {', '.join(_TIES)}, got {ties!r}")
 
 
-def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
+def _agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
     """(n_judges,) each judge's share of labels equal to the chosen class of their item (NaN: no labels)."""
     agree = np.bincount(data.judge, weights=data.label == chosen[data.item], minlength=data.n_judges)
     total = data.judge_counts
@@ -81,7 +81,7 @@ def agreement_rates(data: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
     return out
 
 
-def vote_shares(counts: np.ndarray) -> np.ndarray:
+def _vote_shares(counts: np.ndarray) -> np.ndarray:
     """Rows of ``counts`` (n_items, K) divided by their sums; a row summing to 0 becomes uniform 1/K."""
     counts = np.asarray(counts, dtype=float)
     total = (counts @ np.ones(counts.shape[1]))[:, None]  # a matrix product: numpy's axis-1 sum of few columns is slow
@@ -114,7 +114,7 @@ class MajorityVote(VoteEstimator):
         Seed of the ``numpy.random.Generator`` used by ``ties="random"`` (ignored otherwise).
     """
 
-    _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(TIES)],
+    _parameter_constraints = {**TruthEstimator._parameter_constraints, "ties": [Options(_TIES)],
                               "random_state": [Interval(Integral, 0, None)]}
 
     def __init__(self, ties: str = "lowest", random_state: int = 0, calibrate: str | None = None) -> None:
@@ -124,5 +124,5 @@ class MajorityVote(VoteEstimator):
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         counts = data.class_counts
-        chosen = pick_classes(counts, self.ties, data, int(self.random_state))
-        return TruthFit(proba=vote_shares(counts), labels=chosen, skills=agreement_rates(data, chosen))
+        chosen = _pick_classes(counts, self.ties, data, int(self.random_state))
+        return TruthFit(proba=_vote_shares(counts), labels=chosen, skills=_agreement_rates(data, chosen))

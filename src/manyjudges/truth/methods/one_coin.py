@@ -54,7 +54,7 @@ import numpy as np
 
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
-from manyjudges.truth.methods.dawid_skene import em_state, run_em
+from manyjudges.truth.methods.dawid_skene import _em_state, _run_em
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,7 +85,7 @@ class OneCoinDawidSkene(TruthEstimator):
         self.max_iter, self.tol, self.smoothing, self.calibrate = max_iter, tol, smoothing, calibrate
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        res = run_em(data, "one_coin", self.max_iter, self.tol, self.smoothing, gold=gold)
-        self.priors_, self.log_likelihood_, self.converged_ = em_state(res, data)
+        res = _run_em(data, "one_coin", self.max_iter, self.tol, self.smoothing, gold=gold)
+        self.priors_, self.log_likelihood_, self.converged_ = _em_state(res, data)
         return TruthFit(proba=res.posteriors, skills=res.confusion[:, 0, 0].copy(), confusions=res.confusion,
                         n_iter=res.n_iter)

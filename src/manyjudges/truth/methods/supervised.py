@@ -1,7 +1,7 @@
 """Judges' skills learned from gold items alone: supervised Dawid-Skene (naive Bayes) and the best judge.
 
 Given gold items G (known classes y_g), every judge's confusion is estimated from the gold items it labelled,
-shrunk towards the pooled confusion of all judges (:func:`manyjudges.truth.heldout.judge_confusions` on
+shrunk towards the pooled confusion of all judges (:func:`manyjudges.truth.heldout._judge_confusions` on
 posteriors one-hot on the gold items and 0 elsewhere; s = ``strength`` pseudo-labels):
 
     pi[w, t, c] = (n[w, t, c] + s P[t, c]) / (n[w, t] + s),    n[w, t, c] = #{g in G labelled c by w, y_g = t}
@@ -31,9 +31,9 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Interval
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.heldout import JUDGE_PRIOR, judge_confusions
+from manyjudges.truth.heldout import JUDGE_PRIOR, _judge_confusions
 
-__all__ = ["BestJudge", "SupervisedDawidSkene", "best_judges", "gold_accuracies", "gold_model", "naive_bayes"]
+__all__ = ["BestJudge", "SupervisedDawidSkene"]
 
 
 def _training_posteriors(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
@@ -46,19 +46,19 @@ def _training_posteriors(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] 
     return out
 
 
-def gold_model(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None,
+def _gold_model(data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None,
                strength: float = JUDGE_PRIOR) -> tuple[np.ndarray, np.ndarray]:
     """((n_judges, K, K) pi, (K,) p): the judges' confusions and the class priors learned from ``gold``.
 
     The module docstring's M-step on posteriors one-hot on the gold items (item codes, class codes).
     """
     posteriors = _training_posteriors(data, gold)
-    confusions = judge_confusions(data, posteriors, strength)
+    confusions = _judge_confusions(data, posteriors, strength)
     priors = (posteriors.sum(axis=0) + 1.0) / (posteriors.sum() + data.n_classes)
     return confusions, priors
 
 
-def naive_bayes(data: CrowdLabels, confusions: np.ndarray, priors: np.ndarray) -> np.ndarray:
+def _naive_bayes(data: CrowdLabels, confusions: np.ndarray, priors: np.ndarray) -> np.ndarray:
     """(n_items, K) T[i, t] ∝ p[t] prod_{e: item_e = i} pi[judge_e, t, label_e], in log space."""
     with np.errstate(divide="ignore"):
         log_pi = np.log(confusions[data.judge, :, data.label])  # (n_labels, K)
@@ -70,7 +70,7 @@ def naive_bayes(data: CrowdLabels, confusions: np.ndarray, priors: np.ndarray) -
     return out / out.sum(axis=1, keepdims=True)
 
 
-def best_judges(data: CrowdLabels, skills: np.ndarray) -> np.ndarray:
+def _best_judges(data: CrowdLabels, skills: np.ndarray) -> np.ndarray:
     """(n_labels,) True on the label of each item's judge of highest ``skills`` (ties: the lowest judge code)."""
     order = np.lexsort((data.judge, -skills[data.judge], data.item))
     first = np.ones(data.n_labels, dtype=bool)
@@ -100,9 +100,9 @@ class SupervisedDawidSkene(TruthEstimator):
         self.strength, self.calibrate = strength, calibrate
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        confusions, priors = gold_model(data, gold, float(self.strength))
+        confusions, priors = _gold_model(data, gold, float(self.strength))
         skills = np.einsum("t,wtt->w", priors, confusions)
-        return TruthFit(proba=naive_bayes(data, confusions, priors), skills=skills, confusions=confusions)
+        return TruthFit(proba=_naive_bayes(data, confusions, priors), skills=skills, confusions=confusions)
 
 
 class BestJudge(SupervisedDawidSkene):
@@ -113,8 +113,8 @@ class BestJudge(SupervisedDawidSkene):
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
         training = _training_posteriors(data, gold)
-        skills = gold_accuracies(data, training, float(self.strength))
-        chosen = best_judges(data, skills)
+        skills = _gold_accuracies(data, training, float(self.strength))
+        chosen = _best_judges(data, skills)
         priors = (training.sum(axis=0) + 1.0) / (training.sum() + data.n_classes)
         proba = np.tile(priors, (data.n_items, 1))
         k = data.n_classes
@@ -124,7 +124,7 @@ class BestJudge(SupervisedDawidSkene):
         return TruthFit(proba=proba, skills=skills)
 
 
-def gold_accuracies(data: CrowdLabels, training: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
+def _gold_accuracies(data: CrowdLabels, training: np.ndarray, strength: float = JUDGE_PRIOR) -> np.ndarray:
     """(n_judges,) a_w = (r_w + s A) / (n_w + s): each judge's accuracy on the training items, shrunk to the pooled A.
 
     r_w = sum of T[item_e, label_e] and n_w = sum of sum_t T[item_e, t] over judge w's labels e (T: ``training``,

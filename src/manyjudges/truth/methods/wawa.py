@@ -31,7 +31,7 @@ import numpy as np
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import Options
 from manyjudges.truth.base import TruthEstimator, TruthFit
-from manyjudges.truth.methods.majority_vote import VoteEstimator, agreement_rates, pick_classes, vote_shares
+from manyjudges.truth.methods.majority_vote import VoteEstimator, _agreement_rates, _pick_classes, _vote_shares
 
 __all__ = ["WAWA_TIES", "Wawa"]
 
@@ -57,8 +57,8 @@ class Wawa(VoteEstimator):
 
     def _fit(self, data: CrowdLabels) -> TruthFit:
         k = data.n_classes
-        majority = pick_classes(data.class_counts, self.ties, data)
-        skills = agreement_rates(data, majority)
+        majority = _pick_classes(data.class_counts, self.ties, data)
+        skills = _agreement_rates(data, majority)
         scores = np.bincount(data.item * k + data.label, weights=skills[data.judge],
                              minlength=data.n_items * k).reshape(data.n_items, k)
-        return TruthFit(proba=vote_shares(scores), skills=skills)
+        return TruthFit(proba=_vote_shares(scores), skills=skills)

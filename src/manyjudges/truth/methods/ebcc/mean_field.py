@@ -14,7 +14,7 @@ from scipy.special import digamma, gammaln
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.methods.ebcc.layout import EBCCLayout, ebcc_layout
 
-__all__ = ["INACTIVE", "NORMALISER_FLOOR", "EBCCRun", "ebcc_mean_field"]
+__all__ = ["EBCCRun", "ebcc_mean_field"]
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,9 @@ class EBCCRun:
 
 
 #: Sum_i r[i, k, m] below which subtype column (k, m) counts as inactive, times min(1, a_v, b_v)^2
-INACTIVE = 1e-20
+_INACTIVE = 1e-20
 #: log-space floor of an item's normaliser past which its scores are shifted by their largest (e^-600)
-NORMALISER_FLOOR = np.exp(-600.0)
+_NORMALISER_FLOOR = np.exp(-600.0)
 
 
 def log_beta(a: np.ndarray, axis: int) -> np.ndarray:
@@ -161,7 +161,7 @@ def _fixed_terms(lay: EBCCLayout, k: int, m: int, alpha: np.ndarray, a_pi: float
         a_inactive += lay.class_mask
     return _Fixed(beta, np.repeat(np.arange(k), m), eta0, alpha, log_beta(beta, axis=1),
                   k * float(log_beta(np.full(m, eta0), axis=0)), float(log_beta(alpha, axis=0)), a_inactive,
-                  np.exp(a_inactive), INACTIVE * min(1.0, float(a_v), float(b_v)) ** 2)
+                  np.exp(a_inactive), _INACTIVE * min(1.0, float(a_v), float(b_v)) ** 2)
 
 
 @dataclass
@@ -294,7 +294,7 @@ def _local_step(lay: EBCCLayout, columns: _Columns, step: _GlobalStep, fixed: _F
     shift = None
     class_total = _class_totals(joint, bounds, fixed.exp_a * inactive_weight)
     total = _row_sum(class_total)
-    low = np.flatnonzero(total < NORMALISER_FLOOR)
+    low = np.flatnonzero(total < _NORMALISER_FLOOR)
     if low.size:
         shift = _shift_low_rows(lay, columns, step, fixed, low, joint, class_total, bounds, inactive, inactive_weight)
         total = _row_sum(class_total)

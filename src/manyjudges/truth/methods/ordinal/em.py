@@ -15,25 +15,24 @@ from scipy import sparse
 from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.posteriors import posteriors_from_log_joint
 from manyjudges.truth.methods.ordinal.probit import (
-    clip_to_box,
-    default_cuts,
-    log_probit_confusion,
-    mix_lapse,
-    newton_cut_step,
-    newton_m_step,
-    spacing_prior,
+    _clip_to_box,
+    _default_cuts,
+    _log_probit_confusion,
+    _mix_lapse,
+    _newton_cut_step,
+    _newton_m_step,
+    _spacing_prior,
 )
 
 if TYPE_CHECKING:
     from manyjudges.truth.methods.ordinal.estimator import OrdinalDawidSkene
 
-__all__ = ["LAPSE_MAX", "LAPSE_START", "OrdinalEM"]
 
 #: every judge's lapse rate l_w before the first M-step
-LAPSE_START = 0.1
+_LAPSE_START = 0.1
 #: the largest lapse rate: l_w = 1 (a judge all of whose labels are random) leaves log(1 - l_w) = -inf, and a
 #: rounding past 1 NaN, in every confusion cell; held just below, the judge's probit part keeps a finite weight
-LAPSE_MAX = 1.0 - 1e-9
+_LAPSE_MAX = 1.0 - 1e-9
 
 
 #: the parameters of one state of the EM: (posteriors (K, n), lapses or None, precisions, shifts, cut table)
@@ -41,7 +40,7 @@ _Parameters = tuple[np.ndarray, "np.ndarray | None", np.ndarray, np.ndarray, np.
 
 
 @dataclass(frozen=True)
-class OrdinalEM:
+class _OrdinalEM:
     """The EM map of one fit on a flat state.
 
     The state holds the posteriors (K x n), then each judge's lapse (when learned), precision a_w and shift
@@ -63,7 +62,7 @@ class OrdinalEM:
 
     @classmethod
     def of(cls, est: OrdinalDawidSkene, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None
-           ) -> OrdinalEM:
+           ) -> _OrdinalEM:
         """Build the EM of one fit of ``est`` on ``data`` (with the gold items, if any)."""
         k, n, w = data.n_classes, data.n_items, data.n_judges
         by_label = sparse.csr_matrix((np.ones(data.n_labels), (data.judge * k + data.label, data.item)),
@@ -80,8 +79,8 @@ class OrdinalEM:
         counts = data.class_counts.astype(float)
         post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)  # T transposed: post[t, i]
         self._pin_gold(post)
-        lapse0 = np.full(self.w, LAPSE_START) if self.lapse else np.zeros(0)
-        return np.concatenate([post.ravel(), lapse0, np.ones(self.w), np.zeros(self.w), default_cuts(self.k).ravel()])
+        lapse0 = np.full(self.w, _LAPSE_START) if self.lapse else np.zeros(0)
+        return np.concatenate([post.ravel(), lapse0, np.ones(self.w), np.zeros(self.w), _default_cuts(self.k).ravel()])
 
     def unpack(self, x: np.ndarray) -> _Parameters:
         """Split the state into its parts (views of ``x``)."""
@@ -110,7 +109,7 @@ class OrdinalEM:
         """
         post, lapse, precision, shift, cuts = self.unpack(x)
         priors, lapse, precision, shift, cuts = self.m_step(post, lapse, precision, shift, cuts)
-        log_conf = mix_lapse(log_probit_confusion(precision, shift, cuts), lapse)
+        log_conf = _mix_lapse(_log_probit_confusion(precision, shift, cuts), lapse)
         with np.errstate(divide="ignore"):
             log_priors = np.log(priors)
         new_post, log_z = self.e_step(log_conf, log_priors)
@@ -130,9 +129,9 @@ class OrdinalEM:
         priors = (post.sum(axis=1) + self.eps) / (self.n + k * self.eps)
         if lapse is not None:
             lapse, weights = self.lapse_step(weights, lapse, precision, shift, cuts)
-        precision, shift = newton_m_step(precision, shift, weights, cuts=cuts, ridge=self.ridge)
+        precision, shift = _newton_m_step(precision, shift, weights, cuts=cuts, ridge=self.ridge)
         if self.learn_cuts:
-            cuts = newton_cut_step(precision, shift, weights, cuts, spacing=self.spacing)
+            cuts = _newton_cut_step(precision, shift, weights, cuts, spacing=self.spacing)
         return priors, lapse, precision, shift, cuts
 
     def lapse_step(self, weights: np.ndarray, lapse: np.ndarray, precision: np.ndarray, shift: np.ndarray,
@@ -143,12 +142,12 @@ class OrdinalEM:
         parameters, l_w = (sum weights z + lambda l_0) / (sum weights + lambda) (at most LAPSE_MAX), and the
         weights times 1 - z.
         """
-        log_probit = log_probit_confusion(precision, shift, cuts)
+        log_probit = _log_probit_confusion(precision, shift, cuts)
         with np.errstate(divide="ignore"):
-            share = np.exp(np.log(lapse / self.k)[:, None, None] - mix_lapse(log_probit, lapse))
+            share = np.exp(np.log(lapse / self.k)[:, None, None] - _mix_lapse(log_probit, lapse))
         np.clip(share, 0.0, 1.0, out=share)
-        lapse = np.minimum((np.sum(weights * share, axis=(1, 2)) + self.lapse_prior * LAPSE_START)
-                           / (weights.sum(axis=(1, 2)) + self.lapse_prior), LAPSE_MAX)
+        lapse = np.minimum((np.sum(weights * share, axis=(1, 2)) + self.lapse_prior * _LAPSE_START)
+                           / (weights.sum(axis=(1, 2)) + self.lapse_prior), _LAPSE_MAX)
         return lapse, weights * (1.0 - share)
 
     def e_step(self, log_conf: np.ndarray, log_priors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -172,11 +171,11 @@ class OrdinalEM:
         eps = self.eps
         value = eps * (float(log_conf.sum()) + float(log_priors.sum())) if eps > 0 else 0.0
         if self.learn_cuts:
-            value += spacing_prior(cuts, self.spacing)[0]
+            value += _spacing_prior(cuts, self.spacing)[0]
         value -= 0.5 * self.ridge * float(np.sum((precision - 1.0) ** 2 + shift ** 2))
         if lapse is not None and self.lapse_prior > 0:
-            value += self.lapse_prior * float(np.sum(LAPSE_START * np.log(lapse)
-                                                     + (1.0 - LAPSE_START) * np.log1p(-lapse)))
+            value += self.lapse_prior * float(np.sum(_LAPSE_START * np.log(lapse)
+                                                     + (1.0 - _LAPSE_START) * np.log1p(-lapse)))
         return value
 
     def project(self, x: np.ndarray) -> np.ndarray | None:
@@ -192,6 +191,6 @@ class OrdinalEM:
         post /= post.sum(axis=0)
         self._pin_gold(post)
         if lapse is not None:
-            np.clip(lapse, 0.0, LAPSE_MAX, out=lapse)
-        precision, shift = clip_to_box(precision, shift, self.k)
+            np.clip(lapse, 0.0, _LAPSE_MAX, out=lapse)
+        precision, shift = _clip_to_box(precision, shift, self.k)
         return self.pack(post, lapse, precision, shift, cuts)

@@ -71,11 +71,11 @@ and g = grad log P:
 (phi' (u) = -u phi(u)). The shared step: with the judges held, u is affine in the table x[t, j] =
 tau_{j+1} - mu_t too (j = 0..K-2), so sum_w f_w is concave in x, and in the free coordinates
 (mu_1..mu_{K-2}, tau on its sum-zero plane;
-:func:`~manyjudges.truth.methods.ordinal.probit.cut_basis`): Newton's method with the same Armijo
+:func:`~manyjudges.truth.methods.ordinal.probit._cut_basis`): Newton's method with the same Armijo
 halving, a step also refused unless tau and mu stay increasing. With d log P / d u_hi = r(u_hi), d
 log P / d u_lo = -r(u_lo): d2 / du_hi2 = -q(u_hi) - r(u_hi)^2, d2 / du_lo2 = q(u_lo) - r(u_lo)^2, d2
 / du_hi du_lo = r(u_hi) r(u_lo), times a_w^2
-(:func:`~manyjudges.truth.methods.ordinal.probit.cut_objective`). log P is computed as log Phi(y) +
+(:func:`~manyjudges.truth.methods.ordinal.probit._cut_objective`). log P is computed as log Phi(y) +
 log(-expm1(log Phi(x) - log Phi(y))) on (x, y) = (u_lo, u_hi), or on the reflected (-u_hi, -u_lo)
 when u_lo > 0: accurate far in either tail. The lapse split is EM's E-step for the lapse indicators,
 so with neither Newton step lowering its objective, EM never lowers the penalised log-likelihood
@@ -114,7 +114,7 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.em_acceleration import EMRun, iterate_em
 from manyjudges.core.parameters import BOOLEAN, Interval
 from manyjudges.truth.base import EM_CONSTRAINTS, TruthEstimator, TruthFit
-from manyjudges.truth.methods.ordinal.em import OrdinalEM
+from manyjudges.truth.methods.ordinal.em import _OrdinalEM
 
 __all__ = ["OrdinalDawidSkene"]
 
@@ -197,12 +197,12 @@ class OrdinalDawidSkene(TruthEstimator):
         self.ridge, self.lapse_prior, self.spacing, self.accelerate = ridge, lapse_prior, spacing, accelerate
 
     def _fit(self, data: CrowdLabels, gold: tuple[np.ndarray, np.ndarray] | None = None) -> TruthFit:
-        em = OrdinalEM.of(self, data, gold)
+        em = _OrdinalEM.of(self, data, gold)
         run = iterate_em(em.em_map, em.start(data), tol=float(self.tol), max_iter=int(self.max_iter),
                          accelerate=bool(self.accelerate), project=em.project, monitor=slice(0, em.k * em.n))
         return self._keep(data, em, run)
 
-    def _keep(self, data: CrowdLabels, em: OrdinalEM, run: EMRun) -> TruthFit:
+    def _keep(self, data: CrowdLabels, em: _OrdinalEM, run: EMRun) -> TruthFit:
         """Set the fitted attributes from the last state of the run; the posteriors, skills and confusions."""
         k, w = em.k, em.w
         post, lapse, precision, shift, cuts = em.unpack(run.state)

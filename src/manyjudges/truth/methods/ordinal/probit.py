@@ -4,9 +4,9 @@ P_w(c | t) = (1 - l_w) [Phi(a_w x_hi + d_w) - Phi(a_w x_lo + d_w)] + l_w / K, wi
 d_w = -b_w / s_w and x the cut table tau - mu_t (the formulas, their derivatives and the Newton
 steps: :mod:`manyjudges.truth.methods.ordinal.estimator`). Both steps raise the same probit log-likelihood, built on
 the same bin edges and log-intervals: the judge step each judge's concave f_w over (a_w, d_w)
-(:func:`newton_m_step`); the shared step, with the judges held, sum_w f_w over the class locations
+(:func:`_newton_m_step`); the shared step, with the judges held, sum_w f_w over the class locations
 and cut points, on the free coordinates of the cut table (mu_1..mu_{K-2}, tau on its sum-zero plane),
-keeping tau and mu increasing (:func:`newton_cut_step`).
+keeping tau and mu increasing (:func:`_newton_cut_step`).
 """
 from __future__ import annotations
 
@@ -16,28 +16,23 @@ import numpy as np
 from scipy.linalg import null_space
 from scipy.special import log_ndtr
 
-__all__ = ["HALVINGS", "NEWTON_STEPS", "PRECISION_BOUNDS", "SHIFT_LIMIT", "STOP_GAIN", "TRUSTED_GAIN", "clip_to_box",
-           "cut_basis", "cut_objective", "default_cuts", "log_probit_confusion", "mix_lapse", "newton_cut_step",
-           "newton_m_step", "ordinal_confusion", "ordinal_log_confusion", "spacing_prior", "judge_objective"]
-
-
 #: the box of the M-step: a = 1 / s in PRECISION_BOUNDS (s in [0.01, 100]), |d| = |b| / s <= SHIFT_LIMIT * K
-PRECISION_BOUNDS = (0.01, 100.0)
-SHIFT_LIMIT = 100.0
+_PRECISION_BOUNDS = (0.01, 100.0)
+_SHIFT_LIMIT = 100.0
 #: Newton steps per M-step at most, and step halvings per Newton step
-NEWTON_STEPS = 20
-HALVINGS = 30
+_NEWTON_STEPS = 20
+_HALVINGS = 30
 #: a Newton step (negative definite Hessian) whose predicted gain is below TRUSTED_GAIN (1 + |f|) is taken whole,
 #: unchecked: f cannot show so small a rise (its rounding is ~1e-16 |f|), and Newton's method converges there
 #: quadratically. Checking it would stop each solve ~sqrt(1e-16) from its maximiser, and EM at one of many points
 #: that differ by 4e-6 in a posterior (measured): the map's fixed point would depend on the path
-TRUSTED_GAIN = 1e-9
+_TRUSTED_GAIN = 1e-9
 #: the Newton steps stop once the predicted gain is below STOP_GAIN (1 + |f|): the maximiser to rounding
-STOP_GAIN = 1e-24
+_STOP_GAIN = 1e-24
 _LOG_SQRT_2PI = 0.5 * float(np.log(2.0 * np.pi))
 
 
-def default_cuts(k: int) -> np.ndarray:
+def _default_cuts(k: int) -> np.ndarray:
     """(K, K - 1) the equally spaced table x[t, j] = tau_{j+1} - mu_t = j + 1/2 - t.
 
     Here mu_t = t, tau_c = c - 1/2; column j, 0-based, holds the cut point between classes j and j + 1.
@@ -51,7 +46,7 @@ def _edges(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int
 
     ``cuts`` is the (K, K - 1) table x[t, j] = tau_{j+1} - mu_t (j = 0..K-2), or K for the equally spaced one.
     """
-    cuts = default_cuts(cast(int, cuts)) if np.ndim(cuts) == 0 else np.asarray(cuts, dtype=float)
+    cuts = _default_cuts(cast(int, cuts)) if np.ndim(cuts) == 0 else np.asarray(cuts, dtype=float)
     k = cuts.shape[0]
     x_lo, x_hi = np.zeros((k, k)), np.zeros((k, k))
     x_lo[:, 1:] = cuts
@@ -81,7 +76,7 @@ def _natural(bias: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return 1.0 / scale, -np.asarray(bias, dtype=float) / scale
 
 
-def log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int) -> np.ndarray:
+def _log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndarray | int) -> np.ndarray:
     """(W, K, K) log P*_w(c | t), [w, t, c], the probit part (no lapses).
 
     At the judges' (a_w, d_w) = (``precision``, ``shift``) on the cut table ``cuts`` (K for the equally spaced
@@ -91,7 +86,7 @@ def log_probit_confusion(precision: np.ndarray, shift: np.ndarray, cuts: np.ndar
     return _log_interval(lo, hi)
 
 
-def mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
+def _mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
     """log((1 - l_w) P + l_w / K) from log P, (W, K, K); log P itself when ``lapse`` is None."""
     if lapse is None:
         return log_probit
@@ -101,24 +96,24 @@ def mix_lapse(log_probit: np.ndarray, lapse: np.ndarray | None) -> np.ndarray:
         return np.logaddexp(np.log1p(-lapse) + log_probit, np.log(lapse / k))
 
 
-def ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
+def _ordinal_log_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                           lapse: np.ndarray | None = None) -> np.ndarray:
     """(W, K, K) log P_w(c | t), [w, t, c] (module docstring).
 
     ``cuts`` the (K, K - 1) table tau_{j+1} - mu_t (None: equally spaced), ``lapse`` the judges' l_w (None: no
     lapses).
     """
-    return mix_lapse(log_probit_confusion(*_natural(bias, scale), k if cuts is None else cuts), lapse)
+    return _mix_lapse(_log_probit_confusion(*_natural(bias, scale), k if cuts is None else cuts), lapse)
 
 
-def ordinal_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
+def _ordinal_confusion(bias: np.ndarray, scale: np.ndarray, k: int, cuts: np.ndarray | None = None,
                       lapse: np.ndarray | None = None) -> np.ndarray:
     """(W, K, K) P_w(c | t), the ordered-probit confusions with lapses.
 
     P_w(c | t) = (1 - l_w) [Phi((tau_{c+1} - mu_t - b_w) / s_w) - Phi((tau_c - mu_t - b_w) / s_w)]
     + l_w / K, end bins open (tau_0 = -inf, tau_K = +inf); by default tau_c - mu_t = c - 1/2 - t and l_w = 0.
     """
-    return np.exp(ordinal_log_confusion(bias, scale, k, cuts, lapse))
+    return np.exp(_ordinal_log_confusion(bias, scale, k, cuts, lapse))
 
 
 def _ratios(u: np.ndarray, log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -129,7 +124,7 @@ def _ratios(u: np.ndarray, log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r, uf * r
 
 
-def judge_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, derivatives: bool = True,
+def _judge_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, derivatives: bool = True,
                      cuts: np.ndarray | None = None, ridge: float = 0.0
                      ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Each judge's f_w at (a_w, d_w), with its gradient and Hessian.
@@ -164,12 +159,12 @@ def judge_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
     return value, grad, hess
 
 
-def clip_to_box(precision: np.ndarray, shift: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def _clip_to_box(precision: np.ndarray, shift: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Clip (a, d) into the box PRECISION_BOUNDS x [-SHIFT_LIMIT K, SHIFT_LIMIT K]."""
-    return np.clip(precision, *PRECISION_BOUNDS), np.clip(shift, -SHIFT_LIMIT * k, SHIFT_LIMIT * k)
+    return np.clip(precision, *_PRECISION_BOUNDS), np.clip(shift, -_SHIFT_LIMIT * k, _SHIFT_LIMIT * k)
 
 
-def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, rtol: float = STOP_GAIN,
+def _newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, rtol: float = _STOP_GAIN,
                   cuts: np.ndarray | None = None, ridge: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Maximise every judge's concave f_w over (a_w, d_w) in the box by projected Newton steps (module docstring).
 
@@ -180,19 +175,19 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
     TRUSTED_GAIN (1 + |f_w|), taken whole. A judge stops when that gain is below ``rtol`` (1 +
     |f_w|) or no halving raises f_w (it then keeps its point), so no f_w falls by more than rounding.
     At most NEWTON_STEPS steps. ``cuts``: the cut table (None: equally spaced); ``ridge``: the prior's
-    precision rho in f_w (:func:`judge_objective`).
+    precision rho in f_w (:func:`_judge_objective`).
     """
     k = weights.shape[1]
-    a, d = clip_to_box(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)  # new arrays
+    a, d = _clip_to_box(np.asarray(precision, dtype=float), np.asarray(shift, dtype=float), k)  # new arrays
     total = 1.0 + weights.sum(axis=(1, 2))
-    limit = SHIFT_LIMIT * k
-    low, high = PRECISION_BOUNDS
+    limit = _SHIFT_LIMIT * k
+    low, high = _PRECISION_BOUNDS
     # the judges still moving: a judge that stops (no gain, or no halving helps) never moves again,
     # so each step evaluates only these (per judge the same arithmetic as on all of them)
     active = np.arange(len(a))
-    for _ in range(NEWTON_STEPS):
+    for _ in range(_NEWTON_STEPS):
         a_w, d_w, total_w = a[active], d[active], total[active]
-        value, grad, hess = judge_objective(a_w, d_w, weights[active], cuts=cuts, ridge=ridge)
+        value, grad, hess = _judge_objective(a_w, d_w, weights[active], cuts=cuts, ridge=ridge)
         assert grad is not None and hess is not None  # derivatives=True (the default) returns both
         free_a = ~(((a_w <= low) & (grad[:, 0] < 0)) | ((a_w >= high) & (grad[:, 0] > 0)))
         free_d = ~(((d_w <= -limit) & (grad[:, 1] < 0)) | ((d_w >= limit) & (grad[:, 1] > 0)))
@@ -216,17 +211,17 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
         newton = newton_both | (only_a & (hess[:, 0, 0] < 0)) | (only_d & (hess[:, 1, 1] < 0))
         gain = grad[:, 0] * step_a + grad[:, 1] * step_d
         todo = gain > rtol * (1.0 + np.abs(value))
-        trusted = (newton & (gain < TRUSTED_GAIN * (1.0 + np.abs(value))))[todo]
+        trusted = (newton & (gain < _TRUSTED_GAIN * (1.0 + np.abs(value))))[todo]
         active, value, gain = active[todo], value[todo], gain[todo]
         step_a, step_d = step_a[todo], step_d[todo]
         if not len(active):
             break
         pending = np.ones(len(active), dtype=bool)
         t = 1.0
-        for _ in range(HALVINGS):
+        for _ in range(_HALVINGS):
             who = active[pending]
-            cand_a, cand_d = clip_to_box(a[who] + t * step_a[pending], d[who] + t * step_d[pending], k)
-            cand_value, _, _ = judge_objective(cand_a, cand_d, weights[who], derivatives=False, cuts=cuts,
+            cand_a, cand_d = _clip_to_box(a[who] + t * step_a[pending], d[who] + t * step_d[pending], k)
+            cand_value, _, _ = _judge_objective(cand_a, cand_d, weights[who], derivatives=False, cuts=cuts,
                                                  ridge=ridge)
             accept = np.isfinite(cand_value) & (((cand_value >= value[pending] + 1e-4 * t * gain[pending])
                                                  & (cand_value > value[pending])) | trusted[pending])
@@ -244,7 +239,7 @@ def newton_m_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
 # the shared step: class locations and cut points
 
 
-def cut_basis(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cut_basis(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return the learned cut table's parametrisation: x = x0 + J z, flattened [t, j], z = (mu_1..mu_{K-2}, v).
 
     mu_0 = 0 and mu_{K-1} = K - 1 stay (they fix the scale), the inner mu_t are free, and
@@ -256,10 +251,10 @@ def cut_basis(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     j_mu = np.zeros((k, max(k - 2, 0)))
     j_mu[1:k - 1, :] = np.eye(k - 2)
     j_tau = null_space(np.ones((1, m))) if m > 1 else np.zeros((m, 0))
-    return default_cuts(k), j_mu, j_tau
+    return _default_cuts(k), j_mu, j_tau
 
 
-def cut_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
+def _cut_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
                   derivatives: bool = True) -> tuple[float, np.ndarray | None, np.ndarray | None]:
     """F = sum_w f_w at the cut table x[t, j] = tau_{j+1} - mu_t, its gradient (K, K - 1) and Hessian (K, K - 1, K - 1).
 
@@ -290,7 +285,7 @@ def cut_objective(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray,
     return value, grad, hess
 
 
-def spacing_prior(cuts: np.ndarray, spacing: float) -> tuple[float, np.ndarray, np.ndarray]:
+def _spacing_prior(cuts: np.ndarray, spacing: float) -> tuple[float, np.ndarray, np.ndarray]:
     """Return the class locations' log-prior kappa sum_t log(mu_{t+1} - mu_t), its gradient and Hessian.
 
     The gradient (K,) and Hessian (K, K) are in mu = (mu_0..mu_{K-1}), mu_t = x[0, 0] - x[t, 0] of the cut
@@ -312,9 +307,9 @@ def spacing_prior(cuts: np.ndarray, spacing: float) -> tuple[float, np.ndarray, 
     return value, grad, hess
 
 
-def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
-                    rtol: float = STOP_GAIN, spacing: float = 0.0) -> np.ndarray:
-    """Raise F over the free coordinates z of the cut table (:func:`cut_basis`) with the judges held.
+def _newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarray, cuts: np.ndarray,
+                    rtol: float = _STOP_GAIN, spacing: float = 0.0) -> np.ndarray:
+    """Raise F over the free coordinates z of the cut table (:func:`_cut_basis`) with the judges held.
 
     F is concave in x (u is affine in x), so in z: Newton steps on z (the gradient over the total
     weight when the Newton system is singular or its step does not point uphill), halved until F
@@ -323,10 +318,10 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
     does is refused, so F never falls by more than rounding: a Newton step predicting less than
     TRUSTED_GAIN (1 + |F|) is taken whole if it keeps the order. At most NEWTON_STEPS steps, until
     the predicted gain is below ``rtol`` (1 + |F|). ``spacing``: kappa of the locations' prior, added
-    to F (:func:`spacing_prior`). Returns the new table.
+    to F (:func:`_spacing_prior`). Returns the new table.
     """
     k = cuts.shape[0]
-    _, j_mu, j_tau = cut_basis(k)
+    _, j_mu, j_tau = _cut_basis(k)
     # dx[t, j] / dz: -J_mu[t] for the mu block, J_tau[j] for the tau block; (K, K - 1, p)
     jac = np.concatenate([np.broadcast_to(-j_mu[:, None, :], (k, k - 1, j_mu.shape[1])),
                           np.broadcast_to(j_tau[None, :, :], (k, k - 1, j_tau.shape[1]))], axis=2)
@@ -337,12 +332,13 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
     jac_mu = np.concatenate([j_mu, np.zeros((k, j_tau.shape[1]))], axis=1)
 
     def objective(table: np.ndarray) -> float:
-        return cut_objective(precision, shift, weights, table, derivatives=False)[0] + spacing_prior(table, spacing)[0]
+        value = _cut_objective(precision, shift, weights, table, derivatives=False)[0]
+        return value + _spacing_prior(table, spacing)[0]
 
-    for _ in range(NEWTON_STEPS):
-        value, grad, hess = cut_objective(precision, shift, weights, cuts)
+    for _ in range(_NEWTON_STEPS):
+        value, grad, hess = _cut_objective(precision, shift, weights, cuts)
         assert grad is not None and hess is not None  # derivatives=True (the default) returns both
-        prior_value, prior_grad, prior_hess = spacing_prior(cuts, spacing)
+        prior_value, prior_grad, prior_hess = _spacing_prior(cuts, spacing)
         value += prior_value
         g = np.einsum("tjp,tj->p", jac, grad) + jac_mu.T @ prior_grad
         h = np.einsum("tjp,tjl,tlq->pq", jac, hess, jac) + jac_mu.T @ prior_hess @ jac_mu
@@ -354,11 +350,11 @@ def newton_cut_step(precision: np.ndarray, shift: np.ndarray, weights: np.ndarra
         if not newton:
             step = g / total
         gain = float(g @ step)
-        trusted = newton and gain < TRUSTED_GAIN * (1.0 + abs(value))
+        trusted = newton and gain < _TRUSTED_GAIN * (1.0 + abs(value))
         if not gain > rtol * (1.0 + abs(value)):
             break
         t = 1.0
-        for _ in range(HALVINGS):
+        for _ in range(_HALVINGS):
             cand = cuts + t * np.einsum("tjp,p->tj", jac, step)
             # the cut points increasing along j, the class locations mu_t = x[0, 0] - x[t, 0] along t
             if np.all(np.diff(cand, axis=1) > 0) and np.all(np.diff(cand[:, 0]) < 0):
