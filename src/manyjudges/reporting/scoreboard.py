@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from manyjudges.reporting.formatting import as_float, fmt, signed
 
@@ -58,6 +57,8 @@ def _tau(both: pd.DataFrame) -> tuple[float, int, str]:
         x, y, over = both["paper_value"].to_numpy(), both["ours"].to_numpy(), "cells"
     if len(x) < _MIN_TAU_ITEMS:
         return np.nan, len(x), over
+    from scipy.stats import kendalltau  # here: only the report needs scipy.stats
+
     return float(kendalltau(x, y).statistic), len(x), over
 
 

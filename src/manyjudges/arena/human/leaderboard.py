@@ -48,8 +48,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.linalg import null_space
-from scipy.special import expit
-from scipy.stats import norm
+from scipy.special import expit, ndtri
 
 from manyjudges.arena.human.units import CalibrationUnits, calibration_units, units_without_llm
 from manyjudges.arena.leaderboard.estimator import baseline_code, leaderboard_table
@@ -315,7 +314,7 @@ class HumanCalibratedLeaderboard(Estimator):
         table = leaderboard_table(data, fit.scores, draws, self.ci, _logistic_win_rate, self.baseline)
         code = pd.Series(np.arange(len(units.models)), index=units.models)[table["model"]].to_numpy()
         if self.intervals == "sandwich":
-            half = norm.ppf(0.5 + self.ci / 2.0) * np.sqrt(np.clip(np.diag(fit.covariance), 0.0, None))
+            half = ndtri(0.5 + self.ci / 2.0) * np.sqrt(np.clip(np.diag(fit.covariance), 0.0, None))
             table["ci_low"] = fit.scores[code] - half[code]
             table["ci_high"] = fit.scores[code] + half[code]
         m = len(units.models)

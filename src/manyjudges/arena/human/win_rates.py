@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from scipy.special import ndtri  # the normal quantile, as scipy.stats.norm.ppf
 
 from manyjudges.core.prediction_powered import ppi_mean
 from manyjudges.io.engine.errors import DataWarning
@@ -49,7 +49,7 @@ def _model_win_rate(model: str, units: pd.DataFrame, ci: float, lam: float | Non
     if labelled.sum() < 2:
         return [model, np.nan, np.nan, np.nan, np.nan, int(labelled.sum()), len(f), np.nan, np.nan, llm_rate]
     est = ppi_mean(h[labelled], f[labelled], f[~labelled], lam)
-    half = norm.ppf(0.5 + ci / 2.0) * np.sqrt(est.variance)
+    half = ndtri(0.5 + ci / 2.0) * np.sqrt(est.variance)
     return [model, est.estimate, est.estimate - half, est.estimate + half, est.lam, est.n, len(f), est.worth,
             float(h[labelled].mean()), llm_rate]
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from scipy.special import ndtri  # the normal quantile, as scipy.stats.norm.ppf
 
 from manyjudges.arena.verdict_codes import _check_verdicts, code_units
 
@@ -68,7 +68,7 @@ def _paired(d: np.ndarray, ci: float) -> tuple[float, float, float]:
     mean = float(d.mean())
     if len(d) < 2:
         return mean, np.nan, np.nan
-    half = float(norm.ppf((1 + ci) / 2) * d.std(ddof=1) / np.sqrt(len(d)))
+    half = float(ndtri((1 + ci) / 2) * d.std(ddof=1) / np.sqrt(len(d)))
     return mean, mean - half, mean + half
 
 

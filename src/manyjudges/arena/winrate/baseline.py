@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from scipy.sparse import csr_matrix
-from scipy.stats import norm
+from scipy.special import ndtri  # the normal quantile, as scipy.stats.norm.ppf
 
 from manyjudges.arena.winrate import length_controlled as lc
 from manyjudges.core.length import LengthOf
@@ -169,7 +169,7 @@ def raw_rates(model: np.ndarray, p: np.ndarray, n_models: int) -> tuple[np.ndarr
 
 def normal_interval(rate: np.ndarray, se: np.ndarray, ci: float) -> tuple[np.ndarray, np.ndarray]:
     """Return rate -+ z se, z = the normal quantile of (1 + ci) / 2, clipped to [0, 1] (NaN where se is)."""
-    z = float(norm.ppf((1.0 + ci) / 2.0))
+    z = float(ndtri((1.0 + ci) / 2.0))
     return np.clip(rate - z * se, 0.0, 1.0), np.clip(rate + z * se, 0.0, 1.0)
 
 
