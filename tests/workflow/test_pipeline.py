@@ -34,6 +34,7 @@ TINY = {
         "noise_ratios": [0, 0.5],
         "replicates": 2,
         "methods": {"ac_tau": {}, "rba_sp": {}, "frespa": {"params": {"min_sup": 0.75}}},
+        "batch": ["ac_tau", "rba_sp", "frespa"],  # one job per dataset: the suite runs fewer processes
         "sweep": {"noise_ratios": [0, 0.5], "replicates": 2, "parameters": {"w_len": [0, 1], "min_sup": [0.75, 1]}},
     },
     "consensus": {
@@ -50,6 +51,7 @@ TINY = {
         },
         "methods": {"m1": {}, "m4": {"jobs": 2}, "m5": {"params": {"grid_points": 2, "refine_evaluations": 0}},
                     "dawid_skene": {}},
+        "batch": ["m1", "dawid_skene"],
         "protocols": ["cross_induction", "single_parameter"],
         "comparisons": [["m1", "m4"], ["m4", "m5"]],
     },
@@ -63,6 +65,7 @@ TINY = {
         },
         "methods": {"crowdagg_ndcg": {}, "crowdagg_ndcg_eq": {}, "borda": {}, "crowd_bt": {},
                     "crowd_bt_eq": {"method": "crowd_bt", "params": {"skill": False}}},
+        "batch": ["crowdagg_ndcg", "crowdagg_ndcg_eq", "borda", "crowd_bt", "crowd_bt_eq"],
         "proposed": ["crowdagg_ndcg"],
         "ablation": [["crowdagg_ndcg", "crowdagg_ndcg_eq"], ["crowd_bt", "crowd_bt_eq"]],
         "robustness": {"datasets": ["sim_crowd_tiny"], "methods": ["crowdagg_ndcg", "borda"],
@@ -280,8 +283,8 @@ def test_the_command_gives_the_pipelines_numbers(tiny_run):
     assert mine["judge"].tolist() == pipeline["judge"].tolist()
     np.testing.assert_allclose(mine["loglik"], pipeline["loglik"], rtol=1e-9)
 
-    rankings = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/parts/crowdagg_ndcg.rankings.tsv", sep="\t",
-                           dtype={"topic": str})
+    rankings = pd.read_csv(tiny_run / "results/crowd/sim_crowd_tiny/parts/batch.rankings.tsv", sep="\t",
+                           dtype={"topic": str}).query("method == 'crowdagg_ndcg'")
     ours = command("crowd", "aggregate", str(data / "crowd/sim_crowd_tiny/preferences.tsv"),
                    "--method", "crowdagg_ndcg")
     assert ours["item"].tolist() == rankings["item"].tolist()
