@@ -106,22 +106,48 @@ MISTAKES = [
 ]
 
 
+#: the mistakes also made in a real run of Snakemake, one of each kind of check (an unknown key, a wrong type, a
+#: method that cannot be imported, a cross-reference, a missing key); every mistake goes through the check the
+#: Snakefile calls (test_the_snakefiles_check_names_each_config_mistake)
+REAL_RUNS = (0, 3, 8, 12, 18)
+
+
+@pytest.mark.parametrize("index", range(len(MISTAKES)))
+def test_the_snakefiles_check_names_each_config_mistake(index, tmp_path, monkeypatch):
+    """``validate``, as the Snakefile calls it, in the offline config's run directory with the mistake."""
+    import yaml
+
+    from manyjudges.pipeline.config_checks import validate
+
+    from .runner import REPO, offline_workdir
+
+    work = offline_workdir(tmp_path / "work", MISTAKES[index][0])
+    monkeypatch.chdir(work)
+    config = yaml.safe_load((work / "config/config.yaml").read_text())
+    with pytest.raises(ValueError) as caught:
+        validate(config, schema=REPO / "workflow/schemas/config.schema.yaml")
+    message = str(caught.value) + "\n"
+    for fragment in MISTAKES[index][1]:
+        assert fragment in message
+    assert len(message.splitlines()) < 15  # a few lines, not the schema
+
+
 @pytest.fixture(scope="module")
 def dry_runs(tmp_path_factory):
-    """``snakemake`` (a real run, not ``-n``: nothing may start) on the offline config with each
-    mistake, several at a time."""
+    """``snakemake`` (a real run, not ``-n``: nothing may start) on the offline config with each mistake of
+    ``REAL_RUNS``, several at a time."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .runner import offline_workdir, run
 
     # the directories are made here, one after another: pytest's first mktemp of a session sets
     # up its base directory, which is not safe from several threads at once
-    works = [offline_workdir(tmp_path_factory.mktemp(f"mistake{i}"), MISTAKES[i][0]) for i in range(len(MISTAKES))]
+    works = {i: offline_workdir(tmp_path_factory.mktemp(f"mistake{i}"), MISTAKES[i][0]) for i in REAL_RUNS}
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(zip(works, pool.map(lambda work: run(work, check=False), works)))
+        return dict(zip(works, zip(works.values(), pool.map(lambda work: run(work, check=False), works.values()))))
 
 
-@pytest.mark.parametrize("index", range(len(MISTAKES)))
+@pytest.mark.parametrize("index", REAL_RUNS)
 def test_snakemake_reports_a_config_mistake_before_any_job(dry_runs, index):
     work, proc = dry_runs[index]
     out = proc.stdout + proc.stderr
