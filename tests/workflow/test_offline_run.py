@@ -92,9 +92,9 @@ FAMILIES = ("graded", "truth", "arena")
 
 
 def test_a_killed_run_resumes_to_the_same_tables(offline_run, tmp_path):
-    """SIGKILL to Snakemake and its jobs mid-run; --unlock; the rerun finishes what was left and every
-    table and figure equals an uninterrupted run's, the tables byte for byte (measured seconds aside): a
-    resumed run, and so any second run, reproduces the first. The same config, asked for the outputs of three
+    """SIGKILL to Snakemake and its jobs mid-run; --unlock; the rerun finishes what was left: the same files
+    as an uninterrupted run, its tables byte for byte (measured seconds aside): a resumed run, and so any
+    second run, reproduces the first. The same config, asked for the outputs of three
     of the families (graded, truth, arena: a third of the jobs), compared with the whole offline run's."""
     targets = [rel for rel in output_files(offline_run)
                if rel.parts[0] == "results" and (rel.parts[1] in FAMILIES or rel.parts[1:3] in
