@@ -20,7 +20,7 @@ from reference import (
 )
 from scipy.stats import norm
 
-from manyjudges.graded.m4 import M4, M4Learned, gaussian_log_predictive, yu_weights
+from manyjudges.graded.m4 import M4, M4Learned, gaussian_label_log_predictive, gaussian_log_predictive, yu_weights
 from manyjudges.graded.panel import GradedPanel
 
 from .helpers import K3, SPARSE, YU_PANELS, central_gradient, panel_of, structured_matrix, triples
@@ -82,6 +82,16 @@ def test_gaussian_log_predictive_matches_loops(predictive):
             edges = np.concatenate([[-np.inf], np.arange(4) + 0.5, [np.inf]])
             cdf = norm.cdf((edges[None, :] - mu[:, None]) / sigma)
             np.testing.assert_allclose(np.exp(got), np.diff(cdf, axis=1), atol=1e-13)
+
+
+@pytest.mark.parametrize("predictive", ["discrete", "binned"])
+def test_the_label_predictive_is_the_full_one_at_the_label(predictive):
+    """Bit for bit: M4's sigma search reads only the observed labels' values."""
+    rng = np.random.default_rng(3)
+    mu, labels = rng.uniform(-1, 6, 500), rng.integers(0, 5, 500)
+    for sigma in (0.3, 1.0, 5.0):
+        full = gaussian_log_predictive(mu, sigma, 5, predictive)[np.arange(500), labels]
+        assert np.array_equal(gaussian_label_log_predictive(mu, sigma, 5, labels, predictive), full)
 
 
 def test_gaussian_log_predictive_rejects_unknown_option():

@@ -96,15 +96,30 @@ def gaussian_log_predictive(mu: np.ndarray, sigma: float, n_classes: int, predic
         top = np.maximum.reduce(logits, axis=0)
         logits -= np.log(np.add.reduce(np.exp(logits - top), axis=0)) + top   # logsumexp's own steps
         return np.ascontiguousarray(logits.T)
-    c = np.arange(n_classes, dtype=float)[None, :]
-    mu = np.asarray(mu, dtype=float)[:, None]
     if predictive == "binned":
-        upper = np.where(c == n_classes - 1, np.inf, (c + 0.5 - mu) / sigma)
-        lower = np.where(c == 0, -np.inf, (c - 0.5 - mu) / sigma)
-        # the bin's Gaussian mass, from whichever tail keeps precision
-        p = np.where(lower > 0, ndtr(-lower) - ndtr(-upper), ndtr(upper) - ndtr(lower))
-        return np.log(np.maximum(p, 1e-300))
+        return _bin_log_mass(np.arange(n_classes, dtype=float)[None, :], np.asarray(mu, dtype=float)[:, None],
+                             sigma, n_classes)
     raise ValueError(f"predictive must be 'discrete' or 'binned', got {predictive!r}")
+
+
+def gaussian_label_log_predictive(mu: np.ndarray, sigma: float, n_classes: int, labels: np.ndarray,
+                                  predictive: str = "discrete") -> np.ndarray:
+    """Log P(labels[e] | mu[e]), shape (len(mu),): :func:`gaussian_log_predictive` at one label per entry.
+
+    The binned predictive needs only the label's own bin, O(N) rather than O(N K); the same numbers.
+    """
+    if predictive == "binned":
+        return _bin_log_mass(np.asarray(labels, dtype=float), np.asarray(mu, dtype=float), sigma, n_classes)
+    return gaussian_log_predictive(mu, sigma, n_classes, predictive)[np.arange(len(labels)), labels]
+
+
+def _bin_log_mass(c: np.ndarray, mu: np.ndarray, sigma: float, n_classes: int) -> np.ndarray:
+    """Log of the N(mu, sigma^2) mass of label c's bin [c - 1/2, c + 1/2], the end bins open (broadcast)."""
+    upper = np.where(c == n_classes - 1, np.inf, (c + 0.5 - mu) / sigma)
+    lower = np.where(c == 0, -np.inf, (c - 0.5 - mu) / sigma)
+    # the bin's Gaussian mass, from whichever tail keeps precision
+    p = np.where(lower > 0, ndtr(-lower) - ndtr(-upper), ndtr(upper) - ndtr(lower))
+    return np.log(np.maximum(p, 1e-300))
 
 
 class M4(GradedMethod):
@@ -141,12 +156,11 @@ class M4(GradedMethod):
         mu_at, has = self._held_out_means(train)
         prior = prior_without_own(train)[np.arange(train.n_entries), train.label]
         fixed = float(log_probability(prior[~has]).sum())
-        z = train.label[has]
-        rows = np.arange(len(z))
+        mu, z = mu_at[has], train.label[has]
 
         def negative(log_sigma: float) -> float:
-            logp = gaussian_log_predictive(mu_at[has], float(np.exp(log_sigma)), train.n_classes, self.predictive)
-            return -(fixed + float(logp[rows, z].sum()))
+            logp = gaussian_label_log_predictive(mu, float(np.exp(log_sigma)), train.n_classes, z, self.predictive)
+            return -(fixed + float(logp.sum()))
 
         res = minimize_scalar(negative, bounds=tuple(np.log(SIGMA_BOUNDS)), method="bounded", options={"xatol": 1e-6})
         return {"sigma": float(np.exp(res.x))}
