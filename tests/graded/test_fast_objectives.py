@@ -148,6 +148,34 @@ def test_maxent_does_not_depend_on_the_entry_order(awkward):
     np.testing.assert_allclose(maxent_log_proba(x, other), maxent_log_proba(x, MaxentData.of(awkward)), atol=1e-13)
 
 
+def test_maxent_complete_layout_equals_the_ragged_one():
+    """A panel where every present judge labels every item once (judge 2 absent) takes the complete layout;
+    objective, gradient and predictions equal the ragged layout's, in any entry order."""
+    m = structured_matrix(40, 6, 4, seed=11)
+    m[:, 2] = -1
+    panel = GradedPanel.from_matrix(m, K5)
+    complete, ragged = MaxentData.of(panel), MaxentData.of(panel, "ragged")
+    assert complete.slot_judges is not None and list(complete.slot_judges) == [0, 1, 3, 4, 5]
+    assert ragged.slot_judges is None
+    for seed, lam in ((0, 0.0), (1, 0.05)):
+        x = _x(panel, seed)
+        f, grad = maxent_objective(x, complete, lam)
+        f_r, grad_r = maxent_objective(x, ragged, lam)
+        assert f == pytest.approx(f_r, rel=1e-13)
+        np.testing.assert_allclose(grad, grad_r, rtol=1e-10, atol=1e-14)
+        np.testing.assert_allclose(maxent_log_proba(x, complete), maxent_log_proba(x, ragged), atol=1e-13)
+        other = MaxentData.of(shuffled(panel, seed))
+        np.testing.assert_allclose(maxent_objective(x, other, lam)[1], grad, rtol=1e-10, atol=1e-14)
+
+
+def test_maxent_layout_is_checked(awkward):
+    assert MaxentData.of(awkward).slot_judges is None  # items with 1-4 labels: ragged
+    with pytest.raises(ValueError, match="every present judge"):
+        MaxentData.of(awkward, "complete")
+    with pytest.raises(ValueError, match="layout"):
+        MaxentData.of(awkward, "dense")
+
+
 def test_maxent_gradient_matches_finite_differences(awkward):
     data = MaxentData.of(awkward)
     x = _x(awkward, 4, 0.5)

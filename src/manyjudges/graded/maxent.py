@@ -62,48 +62,84 @@ def _unpack(x: np.ndarray, n_judges: int, k: int) -> tuple[np.ndarray, np.ndarra
 class MaxentData:
     """A panel's instances as flat index arrays, built once per fit.
 
-    The entries are ordered by item, so an item's instances are one contiguous run: sums over an
-    item are ``np.add.reduceat`` and spreading an item's value to its instances is ``np.repeat``.
     Arrays over instances are held class-major, (K x E): the softmax's reductions over the K
     classes are then element-wise operations between K rows instead of reductions along a
-    short last axis. (Same sums as the sparse products over the panel's own entry order, in
-    another order: about three times as fast per evaluation.)
+    short last axis. Two layouts of the instances, the same sums:
+
+    - ragged (any panel): the entries ordered by item, so an item's instances are one contiguous
+      run; sums over an item are ``np.add.reduceat``, spreading an item's value to its instances
+      ``np.repeat``, and sums over a feature's occurrences ``np.bincount``;
+    - complete (every present judge labelled every item once, a panel like MEDLINE's): instance
+      ``s * n_items + item`` is the label of the s-th present judge, so an item's sum is a sum over
+      w slots of (K x items) rows, spreading is ``np.tile``, and a feature's sums are one batched
+      matrix product with each slot's one-hot labels. About a third faster per evaluation.
     """
 
-    panel: GradedPanel       # the panel, entries sorted by item
+    panel: GradedPanel       # the panel, entries in the layout's order
     key: np.ndarray          # (E,) judge * K + label: the feature each label contributes
     key_index: np.ndarray    # (K * E,) c * J * K + key[e]: scatter of a (K x E) array into (K x J*K)
     target_index: np.ndarray  # (E,) label[e] * E + e: each instance's target in a flattened (K x E) array
+    target: np.ndarray       # (K x E) one-hot of each instance's target (1.0 at [label[e], e])
     per_item: np.ndarray     # (n_items,) instances per item
-    starts: np.ndarray       # first instance of each item that has one
+    starts: np.ndarray       # first instance of each item that has one (ragged layout)
+    slot_judges: np.ndarray | None = None  # (w,) the present judges, one per slot (complete layout)
+    slot_onehot: np.ndarray | None = None  # (w x items x K) one-hot labels of each slot (complete layout)
 
     @classmethod
-    def of(cls, panel: GradedPanel) -> MaxentData:
-        """Build the index arrays of ``panel``, its entries sorted by item (stable)."""
-        order = np.argsort(panel.item, kind="stable")
+    def of(cls, panel: GradedPanel, layout: str = "auto") -> MaxentData:
+        """Build the index arrays of ``panel``: ``layout`` "ragged", "complete" or "auto" (complete when it applies)."""
+        e, k = panel.n_entries, panel.n_classes
+        per_item = np.bincount(panel.item, minlength=panel.n_items)
+        judges = np.flatnonzero(np.bincount(panel.judge, minlength=panel.n_judges))
+        complete = bool(e) and bool((per_item == len(judges)).all()) and bool(
+            (np.bincount(panel.item * panel.n_judges + panel.judge, minlength=panel.n_items * panel.n_judges)
+             <= 1).all())
+        if layout == "complete" and not complete:
+            raise ValueError("the complete layout needs every present judge to label every item once")
+        if layout not in ("auto", "ragged", "complete"):
+            raise ValueError(f"layout must be 'auto', 'ragged' or 'complete', got {layout!r}")
+        complete = complete and layout != "ragged"
+        # complete: by (judge, item), so instance s * n_items + item; ragged: by item (stable)
+        order = (np.lexsort((panel.item, panel.judge)) if complete else np.argsort(panel.item, kind="stable"))
         panel = GradedPanel(panel.item[order], panel.judge[order], panel.label[order], panel.n_items,
                             panel.n_judges, panel.n_classes, panel.item_ids, panel.judge_ids)
-        e, k = panel.n_entries, panel.n_classes
         key = panel.judge * k + panel.label
         key_index = (np.arange(k)[:, None] * (panel.n_judges * k) + key[None, :]).ravel()
-        per_item = np.bincount(panel.item, minlength=panel.n_items)
         starts = (np.cumsum(per_item) - per_item)[per_item > 0]
-        return cls(panel, key, key_index, panel.label * e + np.arange(e), per_item, starts)
+        slot_judges = slot_onehot = None
+        if complete:
+            slot_judges = judges
+            slot_onehot = (panel.label.reshape(len(judges), panel.n_items)[:, :, None] == np.arange(k)).astype(float)
+        target = (panel.label[None, :] == np.arange(k)[:, None]).astype(float)
+        return cls(panel, key, key_index, panel.label * e + np.arange(e), target, per_item, starts, slot_judges,
+                   slot_onehot)
 
     def item_sums(self, values: np.ndarray) -> np.ndarray:
         """(K x items) sums over each item's instances of a (K x E) array."""
-        out = np.zeros((self.panel.n_classes, self.panel.n_items))
+        k, n = self.panel.n_classes, self.panel.n_items
+        if self.slot_judges is not None:
+            return np.add.reduce(values.reshape(k, len(self.slot_judges), n), axis=1)
+        out = np.zeros((k, n))
         if len(self.starts):
             out[:, self.per_item > 0] = np.add.reduceat(values, self.starts, axis=1)
         return out
 
     def at_items(self, values: np.ndarray) -> np.ndarray:
         """(K x E) the (K x items) array at each instance's item."""
+        if self.slot_judges is not None:
+            return np.tile(values, (1, len(self.slot_judges)))
         return np.repeat(values, self.per_item, axis=1)
 
     def key_sums(self, values: np.ndarray) -> np.ndarray:
         """(K x J*K) sums over each feature's occurrences of a (K x E) array."""
         k, size = self.panel.n_classes, self.panel.n_judges * self.panel.n_classes
+        if self.slot_judges is not None and self.slot_onehot is not None:
+            w = len(self.slot_judges)
+            # per slot: (K x items) @ (items x K) one-hot of its labels = its judge's (class, label) sums
+            per_slot = np.matmul(values.reshape(k, w, self.panel.n_items).transpose(1, 0, 2), self.slot_onehot)
+            out = np.zeros((k, self.panel.n_judges, k))
+            out[:, self.slot_judges, :] = per_slot.transpose(1, 0, 2)
+            return out.reshape(k, size)
         return np.bincount(self.key_index, values.ravel(), minlength=k * size).reshape(k, size)
 
     def feature_sums(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,7 +169,7 @@ def maxent_objective(x: np.ndarray, data: MaxentData, lam: float) -> tuple[float
     norm = np.add.reduce(R, axis=0)
     nll = float(np.log(norm).sum() - scores.ravel()[data.target_index].sum()) / n
     R /= norm
-    R.ravel()[data.target_index] -= 1.0
+    R -= data.target   # minus 1.0 at each target, minus 0.0 (exactly nothing) elsewhere
     R *= 1.0 / n
     G = data.at_items(data.item_sums(R))
     G -= R
