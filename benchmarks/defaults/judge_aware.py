@@ -88,7 +88,7 @@ import pandas as pd
 from scipy.stats import kendalltau, spearmanr
 
 from manyjudges.arena import Leaderboard
-from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, _unit_rows, _UnitRows, unit_posteriors
+from manyjudges.arena.judges.judge_aware_verdicts import JudgeAwareVerdicts, UnitRows, _unit_rows, unit_posteriors
 from manyjudges.arena.judges.measures import judge_measures
 from manyjudges.arena.simulate_judges import SimulatedJudge, simulate_judge_panel
 from manyjudges.arena.verdict_codes import code_verdicts
@@ -148,7 +148,7 @@ def real_panels(mirror: Path) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
     return out
 
 
-def reference_classes(rows: _UnitRows, reference: pd.DataFrame, truth: pd.DataFrame | None) -> np.ndarray:
+def reference_classes(rows: UnitRows, reference: pd.DataFrame, truth: pd.DataFrame | None) -> np.ndarray:
     """Per unit of ``rows``: 1 model_1, 0 model_2, -1 no decisive reference (module docstring)."""
     key = pd.MultiIndex.from_frame(rows.units[["prompt", "model_1", "model_2"]])
     if truth is not None:
@@ -175,7 +175,7 @@ def accuracy(p: np.ndarray, ref: np.ndarray) -> float:
     return float(np.mean(hit))
 
 
-def vote_share(rows: _UnitRows, judge: int | None = None) -> np.ndarray:
+def vote_share(rows: UnitRows, judge: int | None = None) -> np.ndarray:
     mask = np.ones(len(rows.y), dtype=bool) if judge is None else rows.judge == judge
     n = len(rows.units)
     yes = np.bincount(rows.unit[mask], weights=rows.count[mask] * (rows.y[mask] > 0), minlength=n)
@@ -184,7 +184,7 @@ def vote_share(rows: _UnitRows, judge: int | None = None) -> np.ndarray:
         return np.where(all_ > 0, yes / np.maximum(all_, 1e-300), 0.5)
 
 
-def crowd_bt_posterior(verdicts: pd.DataFrame, rows: _UnitRows) -> np.ndarray:
+def crowd_bt_posterior(verdicts: pd.DataFrame, rows: UnitRows) -> np.ndarray:
     """P(model_1 wins) per unit under the leaderboard Crowd-BT's scores and etas (gamma = 0)."""
     lb = Leaderboard("crowd_bt").fit(verdicts)
     eta = pd.Series(lb.fit_.extra, index=code_verdicts(verdicts).judges)  # the leaderboard's judges, natural order

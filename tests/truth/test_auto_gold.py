@@ -14,9 +14,9 @@ from manyjudges.truth import make_truth_estimator
 from manyjudges.truth.auto.estimator import GOLD_CANDIDATES
 from manyjudges.truth.auto.gold_choice import (
     _LABEL_ANSWER,
+    GoldAnswer,
     _calibrate_on_gold,
     _gold_held_out,
-    _GoldAnswer,
     gold_choice,
     gold_evidence,
 )
@@ -87,7 +87,7 @@ def test_no_gold_answer_scores_the_fit_it_trained(spy):
 
 
 def answer(name, right, score=0.0):
-    return _GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool), score)
+    return GoldAnswer(name, (), np.zeros((0, 2)), np.asarray(right, dtype=bool), score)
 
 
 def test_gold_choice_by_mcnemar_against_the_labels_only_answer():

@@ -5,10 +5,10 @@ import pytest
 
 from manyjudges.truth import Auto, DawidSkene
 from manyjudges.truth.confidence import Confidence, _least_floor, fit_confidence
-from manyjudges.truth.heldout import _HeldOut
+from manyjudges.truth.heldout import HeldOut
 
 
-def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> _HeldOut:
+def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> HeldOut:
     """Overconfident posteriors of items whose withheld labels come from judges right 70% of the time."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n)
@@ -19,10 +19,10 @@ def hand_held_out(seed: int = 0, n: int = 400, k: int = 3) -> _HeldOut:
     chosen = np.where(rng.random(n) < 0.8, truth, (truth + 1) % k)
     posteriors = np.full((n, k), 0.01 / (k - 1))
     posteriors[np.arange(n), chosen] = 0.99
-    return _HeldOut(posteriors, pi[:, label].T)
+    return HeldOut(posteriors, pi[:, label].T)
 
 
-def brute_force_beta(held: _HeldOut, floor: float) -> float:
+def brute_force_beta(held: HeldOut, floor: float) -> float:
     """The beta of a grid of 20,001 log-spaced values in [0.02, 5] with the highest mean log probability."""
     k = held.said.shape[1]
     best, best_score = 1.0, -np.inf

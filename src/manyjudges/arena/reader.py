@@ -4,21 +4,21 @@
 the same errors, naming the file, the line and the value, as :func:`~manyjudges.io.tables.verdicts.read_verdicts`)
 and codes it from the parsed columns' distinct values with the one coder of a verdicts table
 (:func:`~manyjudges.arena.verdict_codes.code_columns`): the models of both sides in natural order, the
-winners, and the prompts and judges in natural order. The result is the :class:`_ArenaVerdicts` that
+winners, and the prompts and judges in natural order. The result is the :class:`ArenaVerdicts` that
 :func:`~manyjudges.arena.verdict_codes.code_verdicts` makes of the table ``read_verdicts`` returns.
 """
 from __future__ import annotations
 
 import os
 
-from manyjudges.arena.verdict_codes import VERDICT_COLUMNS, _ArenaVerdicts, _check_bothbad, code_columns
+from manyjudges.arena.verdict_codes import VERDICT_COLUMNS, ArenaVerdicts, _check_bothbad, code_columns
 from manyjudges.io.tables.verdicts import checked_verdicts
 
 __all__ = ["read_arena_verdicts"]
 
 
 def read_arena_verdicts(path: str | os.PathLike[str], bothbad: str = "tie", duplicates: str = "keep"
-                        ) -> _ArenaVerdicts:
+                        ) -> ArenaVerdicts:
     """Read, check and code a verdicts table for the leaderboard.
 
     Parameters

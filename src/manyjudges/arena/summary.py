@@ -9,12 +9,12 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.verdict_codes import _ArenaVerdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 
 __all__ = ["verdicts_summary"]
 
 
-def _comparison_components(data: _ArenaVerdicts) -> np.ndarray:
+def _comparison_components(data: ArenaVerdicts) -> np.ndarray:
     """Return the component of each model in the comparison graph (an edge per pair of models with a verdict).
 
     Models of different components were never compared, directly or through others, so their scores
@@ -29,7 +29,7 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def verdicts_summary(data: _ArenaVerdicts, source: str) -> str:
+def verdicts_summary(data: ArenaVerdicts, source: str) -> str:
     """Return one line: ``read N verdicts from SOURCE: models, judges, prompts, ties (share); graph connected``.
 
     Judges and prompts are counted when the table has the column; ties are ``tie`` and ``tie (bothbad)``

@@ -11,7 +11,7 @@ Models, prompts and judges are coded in natural order (:func:`~manyjudges.core.n
 numerically when every id is a digit string, else by code point), so the codes, and every number
 computed from them, do not depend on the order of the rows. Two views of the same coding:
 
-- :func:`code_verdicts`, one row per verdict (:class:`_ArenaVerdicts`, rows in a canonical order),
+- :func:`code_verdicts`, one row per verdict (:class:`ArenaVerdicts`, rows in a canonical order),
   which the leaderboard sums into cells (:mod:`manyjudges.arena.leaderboard.cells`);
 - :func:`code_units`, several tables (a panel's and a reference's) on one shared coding of their
   **units** (prompt, unordered model pair), each verdict classed **as shown** (0 = the answer shown
@@ -37,8 +37,8 @@ from manyjudges.io.tables.verdicts import VERDICT_COLUMNS as TABLE_COLUMNS
 from manyjudges.io.tables.verdicts import WINNERS as TABLE_WINNERS
 
 __all__ = [
-    "VERDICT_COLUMNS", "WINNERS", "arena_verdicts", "code_columns", "code_units", "code_verdicts", "judge_ids",
-    "optional_codes", "winner_codes",
+    "VERDICT_COLUMNS", "WINNERS", "ArenaVerdicts", "Coded", "CodedUnits", "arena_verdicts", "code_columns",
+    "code_units", "code_verdicts", "judge_ids", "optional_codes", "winner_codes",
 ]
 
 VERDICT_COLUMNS = tuple(TABLE_COLUMNS)
@@ -53,7 +53,7 @@ _BOTHBAD_RULES = ("tie", "drop")
 
 
 #: one column as codes: (each row's index into the distinct values, the distinct values as text)
-_Coded: TypeAlias = tuple[np.ndarray, Sequence[str] | np.ndarray]
+Coded: TypeAlias = tuple[np.ndarray, Sequence[str] | np.ndarray]
 
 
 def _factorized(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -99,12 +99,12 @@ def _verdict_fault(frame: pd.DataFrame) -> tuple[int, str, object] | None:
     return _coded_fault(_coded_columns(frame))
 
 
-def _coded_columns(frame: pd.DataFrame) -> dict[str, _Coded]:
-    """Return the verdict columns of ``frame`` that carry values (:func:`_present_columns`), each as :data:`_Coded`."""
+def _coded_columns(frame: pd.DataFrame) -> dict[str, Coded]:
+    """Return the verdict columns of ``frame`` that carry values (:func:`_present_columns`), each as :data:`Coded`."""
     return {c: _factorized(frame[c]) for c in _present_columns(frame)}
 
 
-def _coded_fault(coded: dict[str, _Coded]) -> tuple[int, str, object] | None:
+def _coded_fault(coded: dict[str, Coded]) -> tuple[int, str, object] | None:
     """Return the first faulty row of coded verdict columns, as (row, reason, value), or None (:func:`_verdict_fault`).
 
     ``coded`` holds ``model_a``, ``model_b``, ``winner`` and the optional columns that carry values, in
@@ -135,7 +135,7 @@ def _coded_fault(coded: dict[str, _Coded]) -> tuple[int, str, object] | None:
     return row, reason, value
 
 
-def _check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> dict[str, _Coded]:
+def _check_verdicts(frame: pd.DataFrame, name: str = "verdicts") -> dict[str, Coded]:
     """Raise a ValueError on the first faulty row (:func:`_verdict_fault`) or on a table without rows.
 
     The error names ``name``, the row (its index label) and the value. Returns the checked columns as coded
@@ -160,10 +160,10 @@ def _natural_codes(*columns: pd.Series) -> tuple[np.ndarray, list[np.ndarray]]:
     return _joint_codes(*(_factorized(c) for c in columns))
 
 
-def _joint_codes(*coded: _Coded) -> tuple[np.ndarray, list[np.ndarray]]:
+def _joint_codes(*coded: Coded) -> tuple[np.ndarray, list[np.ndarray]]:
     """Return the distinct texts of several coded columns together in natural order, and each column's codes.
 
-    Each column (:data:`_Coded`) is recoded into those texts (int64), through its distinct values only.
+    Each column (:data:`Coded`) is recoded into those texts (int64), through its distinct values only.
     """
     names = np.asarray(natural_sort(set().union(*(set(u) for _, u in coded))), dtype=object)
     lookup = {name: i for i, name in enumerate(names)}
@@ -175,7 +175,7 @@ def _optional_codes(frame: pd.DataFrame, column: str, present: list[str]) -> tup
     return optional_codes(_factorized(frame[column]) if column in present else None, len(frame))[:2]
 
 
-def optional_codes(coded: _Coded | None, n_rows: int, natural: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
+def optional_codes(coded: Coded | None, n_rows: int, natural: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
     """(ids in natural order, each row's code, whether the column carries values) of ``prompt`` or ``judge``.
 
     A column that is absent (None) or :data:`MISSING` in every row is one id, ``-``, for every row. ``natural``:
@@ -202,14 +202,14 @@ def _winner_codes(frame: pd.DataFrame) -> np.ndarray:
     return winner_codes(_factorized(frame["winner"]))
 
 
-def winner_codes(coded: _Coded) -> np.ndarray:
+def winner_codes(coded: Coded) -> np.ndarray:
     """Each row's winner as its index in :data:`WINNERS`, from the coded column (checked beforehand)."""
     codes, uniques = coded
     return np.asarray([WINNERS.index(w) for w in uniques], dtype=np.int64)[codes]
 
 
 @dataclass(frozen=True)
-class _ArenaVerdicts:
+class ArenaVerdicts:
     """Verdicts as codes, one row per verdict in canonical order (by model_a, model_b, winner, prompt, judge codes).
 
     Attributes
@@ -242,8 +242,8 @@ class _ArenaVerdicts:
     n_verdicts = LengthOf("winner")
 
 
-def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> _ArenaVerdicts:
-    """Return the verdicts table as :class:`_ArenaVerdicts`, checked first (:func:`_check_verdicts`).
+def code_verdicts(verdicts: pd.DataFrame, bothbad: str = "tie") -> ArenaVerdicts:
+    """Return the verdicts table as :class:`ArenaVerdicts`, checked first (:func:`_check_verdicts`).
 
     ``bothbad``: ``"tie"`` (default) reads ``tie (bothbad)`` as a tie, ``"drop"`` leaves those
     verdicts out.
@@ -258,11 +258,11 @@ def _check_bothbad(bothbad: str) -> None:
         raise ValueError(f"bothbad must be one of {', '.join(_BOTHBAD_RULES)}, got {bothbad!r}")
 
 
-def code_columns(coded: Mapping[str, _Coded], n_rows: int, bothbad: str, natural: bool = False) -> _ArenaVerdicts:
-    """Return :class:`_ArenaVerdicts` of checked, coded verdict columns: the one coder of a frame and of a file.
+def code_columns(coded: Mapping[str, Coded], n_rows: int, bothbad: str, natural: bool = False) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of checked, coded verdict columns: the one coder of a frame and of a file.
 
     ``coded`` maps ``model_a``, ``model_b``, ``winner`` and the optional ``prompt`` and ``judge`` (absent:
-    none) to :data:`_Coded`; ``n_rows`` is the number of verdicts. The models of both sides are coded together in
+    none) to :data:`Coded`; ``n_rows`` is the number of verdicts. The models of both sides are coded together in
     natural order (:func:`_joint_codes`), the winners by :data:`WINNERS`, the prompts and judges in natural order
     (:func:`optional_codes`; ``natural``: their distinct values are in natural order already, as a parsed file's
     are). :func:`code_verdicts` codes a frame with it, :func:`~manyjudges.arena.reader.read_arena_verdicts` a file.
@@ -275,8 +275,8 @@ def code_columns(coded: Mapping[str, _Coded], n_rows: int, bothbad: str, natural
 
 def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.ndarray,
                    prompts: tuple[np.ndarray, np.ndarray], judges: tuple[np.ndarray, np.ndarray], bothbad: str,
-                   has_prompt: bool, has_judge: bool) -> _ArenaVerdicts:
-    """Return :class:`_ArenaVerdicts` of coded verdicts, rows in canonical order.
+                   has_prompt: bool, has_judge: bool) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of coded verdicts, rows in canonical order.
 
     ``a``, ``b`` index ``models``, ``winner`` :data:`WINNERS` (0..3), and ``prompts`` and ``judges`` are
     (ids, each row's code). ``bothbad`` says what ``tie (bothbad)`` is (:data:`_BOTHBAD_RULES`). The canonical
@@ -300,12 +300,12 @@ def arena_verdicts(models: np.ndarray, a: np.ndarray, b: np.ndarray, winner: np.
         columns = [column[order] for column in columns]
     a, b, prompt, judge = (np.asarray(c, dtype=np.int64) for c in (columns[0], columns[1], columns[3], columns[4]))
     code = columns[2].astype(np.int8)
-    return _ArenaVerdicts(models=models, prompts=prompt_ids, judges=judge_ids, model_a=a, model_b=b, winner=code,
+    return ArenaVerdicts(models=models, prompts=prompt_ids, judges=judge_ids, model_a=a, model_b=b, winner=code,
                          prompt=prompt, judge=judge, has_prompt=has_prompt, has_judge=has_judge)
 
 
 @dataclass(frozen=True)
-class _CodedUnits:
+class CodedUnits:
     """The verdicts of several tables (a panel's and a reference's) on one shared coding of the units.
 
     Attributes
@@ -332,7 +332,7 @@ class _CodedUnits:
         return len(self.units)
 
 
-def code_units(*frames: pd.DataFrame) -> _CodedUnits:
+def code_units(*frames: pd.DataFrame) -> CodedUnits:
     """Code verdicts tables (checked beforehand with :func:`_check_verdicts`) on one unit coding.
 
     Parameters
@@ -375,4 +375,4 @@ def code_units(*frames: pd.DataFrame) -> _CodedUnits:
                        "unit": unit[start:start + len(key)], "shown": shown, "swapped": turned,
                        "canonical": canonical})
         start += len(key)
-    return _CodedUnits(units=units, models=model_ids, tables=tables)
+    return CodedUnits(units=units, models=model_ids, tables=tables)

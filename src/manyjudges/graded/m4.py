@@ -233,7 +233,7 @@ class M4Learned(GradedMethod):
 
     @staticmethod
     def scale(train: GradedPanel, n_others: np.ndarray) -> np.ndarray:
-        """Return the fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes._Votes.scale`).
+        """Return the fit's diagonal preconditioner (as M2's, :meth:`manyjudges.graded.votes.Votes.scale`).
 
         1 / sqrt(1 + the predictions judge j's labels enter) for theta_j, 1 / sqrt(1 + labels) for log sigma.
         """

@@ -20,7 +20,7 @@ objective, eq. 5, with i as the held-out training judge), with analytic gradient
 pi ever sees the judge being predicted: inside the objective both are recomputed without judge i (by subtracting i's
 own counts). An item no other training judge labelled is predicted by pi alone.
 
-Computation (:class:`_Votes`): a label vote's sums over an item are the item's totals minus
+Computation (:class:`Votes`): a label vote's sums over an item are the item's totals minus
 the target's own vote, O(labels) per evaluation; co-occurrence votes, whose value depends on
 the target's judge, are the rows of one sparse matrix (one non-zero per pair of labels on an
 item), so their weighted sums and the gradient's are one sparse product each.
@@ -49,7 +49,7 @@ THETA_BOUND = 15.0
 #: unpenalised optimum on 60,000 labels (measured on sim_medline).
 THETA_RIDGE = 0.1
 #: L-BFGS-B settings for the weight fits, run to a stationary point: a fit stops when the largest entry
-#: of the projected gradient, each log-weight's scaled by :meth:`_Votes.scale` (1 / sqrt(1 + the
+#: of the projected gradient, each log-weight's scaled by :meth:`Votes.scale` (1 / sqrt(1 + the
 #: predictions its votes enter)), is below ``gtol``, or when no step lowers the objective at all
 #: (``ftol`` 0: it is at its rounding floor, a sum over thousands of log probabilities); never on a
 #: relative reduction, which flat directions make small long before the gradient is
@@ -122,7 +122,7 @@ class M1(GradedMethod):
 
 
 @dataclass(frozen=True)
-class _Votes:
+class Votes:
     """The leave-one-judge-out objective's data on a training panel, per target entry t (E of them).
 
     Label votes reduce to item sums: the votes on t are every other label s on t's item, so
@@ -250,16 +250,16 @@ class _VotesObjective:
     """f(theta) = -sum_t log p_t + (rho / 2) ||theta||^2 and its gradient.
 
     With w = exp(theta), N_t = sum_s w_s V_s(z_t) and D_t = sum_s w_s over target t's votes s (both
-    linear in w, :meth:`_Votes.forward`), q_t = N_t / D_t and p_t = (1 - tau) q_t + tau pi_t:
+    linear in w, :meth:`Votes.forward`), q_t = N_t / D_t and p_t = (1 - tau) q_t + tau pi_t:
 
         d f / d theta_x = -w_x r_x + rho theta_x,   r_x = sum over the votes s of weight x and their
         targets t of a_t (V_s(z_t) - q_t),   a_t = (1 - tau) / (p_t D_t)
 
-    (r is :meth:`_Votes.backward` of (a, -a q)). Targets without votes (p_t = pi_t) do not depend
+    (r is :meth:`Votes.backward` of (a, -a q)). Targets without votes (p_t = pi_t) do not depend
     on theta.
     """
 
-    def __init__(self, votes: _Votes, tau: float):
+    def __init__(self, votes: Votes, tau: float):
         self.votes, self.tau = votes, float(tau)
         self._every_target_has_votes = bool(votes.has_votes.all())
 
@@ -302,7 +302,7 @@ class WeightedVotes(GradedMethod):
     def _n_params(self, panel: GradedPanel) -> int:
         return panel.n_judges * (self.label_votes + self.cooccurrence_votes * panel.n_classes)
 
-    def _votes(self, train: GradedPanel) -> _Votes:
+    def _votes(self, train: GradedPanel) -> Votes:
         J, k, E = train.n_judges, train.n_classes, train.n_entries
         n_params = self._n_params(train)
         judge_param = train.judge if self.label_votes else None
@@ -321,11 +321,11 @@ class WeightedVotes(GradedMethod):
         for param in (judge_param, cooc_param):
             if param is not None:
                 counts += np.bincount(param, others, minlength=n_params)
-        return _Votes(train.item, train.label, train.n_items, k, judge_param, cooc_param, cooc, cooc_t, prior,
-                      others > 0, n_params, counts)
+        return Votes(train.item, train.label, train.n_items, k, judge_param, cooc_param, cooc, cooc_t, prior,
+                     others > 0, n_params, counts)
 
     @staticmethod
-    def objective(theta: np.ndarray, votes: _Votes, tau: float) -> tuple[float, np.ndarray]:
+    def objective(theta: np.ndarray, votes: Votes, tau: float) -> tuple[float, np.ndarray]:
         """Minus the leave-one-judge-out log-probability (plus the tiny ridge), and its gradient."""
         return _VotesObjective(votes, tau).value_and_gradient(theta)
 

@@ -17,7 +17,7 @@ Dawid-Skene panel whose exact posteriors need none, doubling the calibration err
 
 **The temperature** beta maximises the mean log probability of evidence the fits did not see
 (:func:`fit_confidence`): the labels withheld from fits without each fold
-(:class:`~manyjudges.truth.heldout._HeldOut`: P(label c) = sum_t C[i, t] pi[w, t, c]), and, when
+(:class:`~manyjudges.truth.heldout.HeldOut`: P(label c) = sum_t C[i, t] pi[w, t, c]), and, when
 gold items are given, each withheld gold answer (a label from a judge who is always right). With
 the floor the predictive probability is (1 - K f) P_beta + f sum_t pi[t]; the search is a bounded
 scalar search of log beta in [log 0.02, log 5] (a single method's ``calibrate="tempering"``: vote
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from manyjudges.truth.heldout import BETA_RANGE, _HeldOut, log_score, temper
+from manyjudges.truth.heldout import BETA_RANGE, HeldOut, log_score, temper
 
 __all__ = ["Confidence", "fit_confidence"]
 
@@ -61,12 +61,12 @@ def _least_floor(n_evidence: int) -> float:
     return 1.0 / (max(int(n_evidence), 0) + 2)
 
 
-def _log_score(held: _HeldOut, spread: np.ndarray, beta: float, floor: float, k: int) -> float:
+def _log_score(held: HeldOut, spread: np.ndarray, beta: float, floor: float, k: int) -> float:
     """Mean log of (1 - K f) P_beta + f sum_t pi[t] over the withheld labels."""
     return log_score((1.0 - k * floor) * held.probabilities(beta) + floor * spread)
 
 
-def fit_confidence(held: _HeldOut, floor: float | None = None, beta_range: tuple[float, float] = BETA_RANGE
+def fit_confidence(held: HeldOut, floor: float | None = None, beta_range: tuple[float, float] = BETA_RANGE
                    ) -> Confidence:
     """Fit beta in ``beta_range`` on ``held`` under the floor ``floor`` (default :func:`_least_floor` of its rows).
 

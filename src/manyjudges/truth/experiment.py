@@ -16,7 +16,7 @@ from manyjudges.core.coded_labels import CrowdLabels, as_crowd_labels
 from manyjudges.truth.registry import make_truth_estimator
 from manyjudges.truth.results import fit_method, judges_table, labels_table, truth_scores
 
-__all__ = ["run_methods"]
+__all__ = ["TruthRun", "run_methods"]
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ _ACCURACY_COLUMNS = ["method", "accuracy", "n_truth", "ece", "auroc", "seconds"]
 
 
 @dataclass(frozen=True)
-class _TruthRun:
+class TruthRun:
     """Every configured method on one dataset: long tables with a ``method`` column first."""
 
     accuracy: pd.DataFrame
@@ -34,7 +34,7 @@ class _TruthRun:
 
 def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
                 methods: Mapping[str, Mapping[str, Any]], classes: Sequence | None = None, duplicates: str = "keep",
-                progress: Callable[[int, int], None] | None = None) -> _TruthRun:
+                progress: Callable[[int, int], None] | None = None) -> TruthRun:
     """Fit each of ``methods`` ({entry name: {method, params}}) on ``labels``; score against ``truth``."""
     data = as_crowd_labels(labels, classes=classes, duplicates=duplicates)
     rows, label_tables, judge_tables = [], [], []
@@ -53,6 +53,6 @@ def run_methods(labels: pd.DataFrame | CrowdLabels, truth: pd.DataFrame | None,
     def first(table: pd.DataFrame) -> pd.DataFrame:
         return table[["method", *[c for c in table.columns if c != "method"]]]
 
-    return _TruthRun(pd.DataFrame(rows, columns=_ACCURACY_COLUMNS),
+    return TruthRun(pd.DataFrame(rows, columns=_ACCURACY_COLUMNS),
                     first(pd.concat(label_tables, ignore_index=True)),
                     first(pd.concat(judge_tables, ignore_index=True)))

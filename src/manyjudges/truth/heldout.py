@@ -43,8 +43,8 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.random_streams import rng_for
 
 __all__ = [
-    "DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "Known", "held_out", "log_score", "predictive", "subset",
-    "temper",
+    "DEFAULT_FOLDS", "JUDGE_MODELS", "JUDGE_PRIOR", "FoldSplit", "HeldOut", "Known", "held_out", "log_score",
+    "predictive", "subset", "temper",
 ]
 
 #: folds over labels (each fit sees about 4/5 of every item's labels)
@@ -162,7 +162,7 @@ def log_score(probabilities: np.ndarray) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class _HeldOut:
+class HeldOut:
     """What a method's fits on the folds predict of the labels each fit did not see."""
 
     #: (n, K) the fit's posterior of each withheld label's item
@@ -192,7 +192,7 @@ Known = tuple[np.ndarray, np.ndarray]
 
 
 @dataclass(frozen=True, eq=False)
-class _FoldSplit:
+class FoldSplit:
     """Each fold's withheld labels and gold answers, and what its fit is given.
 
     Made once and shared by every method fitted on the folds.
@@ -210,8 +210,8 @@ class _FoldSplit:
     gold_withheld: tuple[Known, ...]
 
 
-def _fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> _FoldSplit:
-    """Return the :class:`_FoldSplit` of ``folds`` (from :func:`_label_folds`) on ``data``.
+def _fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None, seed: int = 0) -> FoldSplit:
+    """Return the :class:`FoldSplit` of ``folds`` (from :func:`_label_folds`) on ``data``.
 
     Gold items ``known`` (item codes, class codes) are dealt round the same folds in a seeded random order of
     their items, so each fold's fit is given the gold of the other folds.
@@ -235,18 +235,18 @@ def _fold_split(data: CrowdLabels, folds: np.ndarray, known: Known | None = None
         seen.append(subset(data, ~out))
         given.append(None if known is None else (gold_items[~gold_here], gold_classes[~gold_here]))
         gold_out.append((gold_items[gold_here], gold_classes[gold_here]))
-    return _FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
+    return FoldSplit(folds, tuple(withheld), tuple(seen), tuple(given), tuple(gold_out))
 
 
-def _split_without_gold(split: _FoldSplit) -> _FoldSplit:
+def _split_without_gold(split: FoldSplit) -> FoldSplit:
     """``split`` with no gold given to any fit nor withheld by any fold: the same folds of labels."""
     empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    return _FoldSplit(split.folds, split.withheld, split.seen, tuple(None for _ in split.known),
+    return FoldSplit(split.folds, split.withheld, split.seen, tuple(None for _ in split.known),
                      tuple(empty for _ in split.gold_withheld))
 
 
 def _fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray],
-                     split: _FoldSplit) -> tuple[np.ndarray, ...]:
+                     split: FoldSplit) -> tuple[np.ndarray, ...]:
     """Fit each fold without its withheld labels (``fit(labels, known) -> posteriors``, (n_items, K) each).
 
     Each fit is given the labels and gold items the fold leaves in.
@@ -255,7 +255,7 @@ def _fold_posteriors(fit: Callable[[CrowdLabels, Known | None], np.ndarray],
 
 
 def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: CrowdLabels,
-             folds: np.ndarray | _FoldSplit, judge_model: str = "confusion") -> _HeldOut:
+             folds: np.ndarray | FoldSplit, judge_model: str = "confusion") -> HeldOut:
     """Fit without each fold; return the withheld labels' posteriors and judge columns, then the gold's.
 
     Each fit is ``fit(labels, known) -> posteriors`` on the labels and gold items the fold leaves in. Returned:
@@ -264,12 +264,12 @@ def held_out(fit: Callable[[CrowdLabels, Known | None], np.ndarray], data: Crowd
     ``folds``: from :func:`_label_folds`, or their :func:`_fold_split` (with gold, or shared by several
     methods). ``judge_model``: how a withheld label is predicted from the posteriors (:func:`judge_model`).
     """
-    split = folds if isinstance(folds, _FoldSplit) else _fold_split(data, folds)
+    split = folds if isinstance(folds, FoldSplit) else _fold_split(data, folds)
     return _held_out_from(_fold_posteriors(fit, split), data, split, judge_model)
 
 
-def _held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: _FoldSplit,
-                  judge_model: str = "confusion") -> _HeldOut:
+def _held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels, split: FoldSplit,
+                  judge_model: str = "confusion") -> HeldOut:
     """:func:`held_out` from the folds' fitted posteriors (:func:`_fold_posteriors`), already computed."""
     k = data.n_classes
     posteriors = np.zeros((data.n_labels, k))
@@ -283,11 +283,11 @@ def _held_out_from(posteriors_by_fold: tuple[np.ndarray, ...], data: CrowdLabels
         gold_posteriors.append(fitted[gold_items])
         gold_said.append(np.eye(k)[gold_classes])
     withheld = split.folds >= 0
-    return _HeldOut(np.concatenate([posteriors[withheld], *gold_posteriors]),
+    return HeldOut(np.concatenate([posteriors[withheld], *gold_posteriors]),
                    np.concatenate([said[withheld], *gold_said]))
 
 
-def _fit_tempering(held: _HeldOut) -> float:
+def _fit_tempering(held: HeldOut) -> float:
     """Fit the beta in [0.02, 5] whose tempered posteriors give the withheld labels the highest mean log probability."""
     if len(held.said) == 0:
         return 1.0

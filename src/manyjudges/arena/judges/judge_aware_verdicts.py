@@ -50,7 +50,7 @@ from manyjudges.core.estimator import Estimator
 from manyjudges.core.parameters import BOOLEAN, Interval, Options
 from manyjudges.core.solvers import lbfgsb
 
-__all__ = ["JudgeAwareVerdicts", "judge_aware_verdicts", "unit_posteriors"]
+__all__ = ["JudgeAwareVerdicts", "UnitRows", "judge_aware_verdicts", "unit_posteriors"]
 
 _UNIT_COLUMNS = ["prompt", "model_1", "model_2", "verdicts", "p_model_1", "winner"]
 #: ``judges_``: skill = eta_j, position_bias = gamma_j (log-odds towards the answer shown first)
@@ -59,7 +59,7 @@ PRIORS = ("strengths", "flat")
 
 
 @dataclass(frozen=True)
-class _UnitRows:
+class UnitRows:
     """A verdicts table as judgments on units: one row per strict verdict, two half rows per tie.
 
     Attributes
@@ -95,8 +95,8 @@ class _UnitRows:
     count: np.ndarray
 
 
-def _unit_rows(verdicts: pd.DataFrame) -> _UnitRows:
-    """:class:`_UnitRows` of a verdicts table (checked: a ValueError names the row and the value)."""
+def _unit_rows(verdicts: pd.DataFrame) -> UnitRows:
+    """:class:`UnitRows` of a verdicts table (checked: a ValueError names the row and the value)."""
     _check_verdicts(verdicts, "verdicts")
     coded = code_units(verdicts)
     table = coded.tables[0]
@@ -113,13 +113,13 @@ def _unit_rows(verdicts: pd.DataFrame) -> _UnitRows:
     t_all = np.where(swapped, -1.0, 1.0)
     t = np.concatenate([t_all[strict], t_all[tie], t_all[tie]])
     count = np.concatenate([np.ones(int(strict.sum())), np.full(2 * int(tie.sum()), 0.5)])
-    return _UnitRows(units=units, n_verdicts=np.bincount(table["unit"], minlength=len(units)),
+    return UnitRows(units=units, n_verdicts=np.bincount(table["unit"], minlength=len(units)),
                     judges=np.asarray(table["judges"], dtype=object), models=models,
                     model_1=index.get_indexer(units["model_1"]), model_2=index.get_indexer(units["model_2"]),
                     judge=judge, unit=unit, y=y, t=t, count=count)
 
 
-def _unit_terms(rows: _UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.ndarray, weight: np.ndarray
+def _unit_terms(rows: UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.ndarray, weight: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(D, L1, L2, u1, u2, c)`` per unit / per row (module docstring)."""
     n_units = len(rows.units)
@@ -133,7 +133,7 @@ def _unit_terms(rows: _UnitRows, s: np.ndarray | None, a: np.ndarray, gamma: np.
     return d, l1, l2, u1, u2, c
 
 
-def _unit_objective(x: np.ndarray, rows: _UnitRows, weight: np.ndarray, strengths: bool, reg: float
+def _unit_objective(x: np.ndarray, rows: UnitRows, weight: np.ndarray, strengths: bool, reg: float
                    ) -> tuple[float, np.ndarray]:
     """Minus the penalised marginal log-likelihood of ``x = (s if strengths, a, gamma)`` and its gradient.
 
@@ -162,7 +162,7 @@ def _unit_objective(x: np.ndarray, rows: _UnitRows, weight: np.ndarray, strength
     return value, grad
 
 
-def unit_posteriors(rows: _UnitRows, eta: np.ndarray, gamma: np.ndarray | None = None,
+def unit_posteriors(rows: UnitRows, eta: np.ndarray, gamma: np.ndarray | None = None,
                     scores: np.ndarray | None = None, weight: np.ndarray | None = None) -> np.ndarray:
     """Return r_u = P(model_1 wins unit u) for given judge parameters and model log-strengths.
 
@@ -178,7 +178,7 @@ def unit_posteriors(rows: _UnitRows, eta: np.ndarray, gamma: np.ndarray | None =
     return expit(d + l1 - l2)
 
 
-def units_table(rows: _UnitRows, posterior: np.ndarray) -> pd.DataFrame:
+def units_table(rows: UnitRows, posterior: np.ndarray) -> pd.DataFrame:
     """Return the table of :data:`_UNIT_COLUMNS`: each unit, its verdict count, P(model_1 wins) and the winner.
 
     The winner is the more probable model (``tie`` at exactly 1/2).

@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
-from manyjudges.arena.verdict_codes import _ArenaVerdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells, cells_from_codes
 
 #: what the bootstrap resamples with replacement
 _RESAMPLE_UNITS = ("verdicts", "prompts", "judges")
 
 
-def _cell_table(data: _ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
+def _cell_table(data: ArenaVerdicts, by_judge: bool, by_order: bool = False) -> tuple[Cells, np.ndarray]:
     """Return the verdicts' cells, and each verdict's cell index.
 
     The cells are by judge when ``by_judge``, by presentation order when ``by_order``.
@@ -31,7 +31,7 @@ def _cell_table(data: _ArenaVerdicts, by_judge: bool, by_order: bool = False) ->
                             a_is_lo.astype(np.int64) if by_order else None)
 
 
-def _unit_matrix(data: _ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
+def _unit_matrix(data: ArenaVerdicts, cell_of_verdict: np.ndarray, n_cells: int, resample: str,
                 weights: np.ndarray | None = None) -> sparse.csr_matrix:
     """Return the (cells, units) sparse matrix of verdict counts.
 

@@ -57,8 +57,8 @@ from manyjudges.arena.leaderboard.style import (
     _verdict_cells,
     covariates,
 )
-from manyjudges.arena.leaderboard.win_rates import _logistic_win_rate, _WinCurve, win_curve, win_rates
-from manyjudges.arena.verdict_codes import _BOTHBAD_RULES, _ArenaVerdicts, code_verdicts
+from manyjudges.arena.leaderboard.win_rates import WinCurve, _logistic_win_rate, win_curve, win_rates
+from manyjudges.arena.verdict_codes import _BOTHBAD_RULES, ArenaVerdicts, code_verdicts
 from manyjudges.core.blas_threads import one_blas_thread
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.cells import Cells
@@ -185,7 +185,7 @@ class Leaderboard(Estimator):
             raise ValueError(f"control: the method {rating.name} takes no controls (the methods that take "
                              f"controls: {', '.join(CONTROL_METHODS)})")
 
-    def fit(self, verdicts: pd.DataFrame | _ArenaVerdicts, progress: Callable[[int, int], None] | None = None
+    def fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None
             ) -> Leaderboard:
         """Fit on the verdicts table; ``progress(done, total)`` is called after each replicate.
 
@@ -213,7 +213,7 @@ class Leaderboard(Estimator):
         return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), None, progress,
                                  (model_verdicts, keep))
 
-    def partial_fit(self, verdicts: pd.DataFrame | _ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
+    def partial_fit(self, verdicts: pd.DataFrame | ArenaVerdicts, progress: Callable[[int, int], None] | None = None,
                     state: LeaderboardState | None = None) -> Leaderboard:
         """Fit on the verdicts of ``state`` and ``verdicts`` together (:mod:`~manyjudges.arena.leaderboard.state`).
 
@@ -253,16 +253,16 @@ class Leaderboard(Estimator):
         return self._fit_counted(rating, data, (cells, counts, cell_of_verdict, weights), start, progress,
                                  (model_verdicts, state.units))
 
-    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | _ArenaVerdicts) -> _ArenaVerdicts:
+    def _coded(self, rating: ArenaRating, verdicts: pd.DataFrame | ArenaVerdicts) -> ArenaVerdicts:
         """Return the verdicts coded (:func:`code_verdicts`); refused without rows or a judge column it needs."""
-        data = verdicts if isinstance(verdicts, _ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
+        data = verdicts if isinstance(verdicts, ArenaVerdicts) else code_verdicts(verdicts, self.bothbad)
         if rating.by_judge and not data.has_judge:
             raise ValueError(f"{rating.name} needs a judge column in the verdicts")
         if data.n_verdicts == 0:
             raise ValueError("no verdicts to rate (every verdict was a tie (bothbad) left out by bothbad: drop)")
         return data
 
-    def _fit_counted(self, rating: ArenaRating, data: _ArenaVerdicts,
+    def _fit_counted(self, rating: ArenaRating, data: ArenaVerdicts,
                      counted: tuple[Cells, np.ndarray, np.ndarray | None, np.ndarray | None],
                      start: RatingFit | None, progress: Callable[[int, int], None] | None,
                      kept: tuple[np.ndarray, bool]) -> Leaderboard:
@@ -282,10 +282,10 @@ class Leaderboard(Estimator):
         self.state_ = _state_of_fit(rating, self.bothbad, data, (cells, counts), fit, kept)
         return self
 
-    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | _ArenaVerdicts,
+    def _fit_controlled(self, rating: ArenaBradleyTerry, verdicts: pd.DataFrame | ArenaVerdicts,
                         progress: Callable[[int, int], None] | None) -> Leaderboard:
         """Fit the style-controlled Bradley-Terry (:mod:`manyjudges.arena.leaderboard.style`) and its bootstrap."""
-        if isinstance(verdicts, _ArenaVerdicts):
+        if isinstance(verdicts, ArenaVerdicts):
             raise ValueError("control needs the verdicts as a table with the features' NAME_a, NAME_b columns, "
                              "not coded verdicts")
         assert self.control is not None
@@ -307,7 +307,7 @@ class Leaderboard(Estimator):
         self.state_ = None
         return self._finish(rating, data, fit, scores, replicates)
 
-    def _finish(self, rating: ArenaRating, data: _ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
+    def _finish(self, rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit, scores: np.ndarray,
                 replicates: np.ndarray, model_verdicts: np.ndarray | None = None) -> Leaderboard:
         """Set the fitted attributes from the full-data fit and the replicates; warn of absent models.
 
@@ -328,7 +328,7 @@ class Leaderboard(Estimator):
         return self
 
 
-def judges_side_table(rating: ArenaRating, data: _ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
+def judges_side_table(rating: ArenaRating, data: ArenaVerdicts, fit: RatingFit) -> pd.DataFrame | None:
     """Return :attr:`Leaderboard.judges_` (None for a method without judge parameters)."""
     if isinstance(rating, JudgeAware):
         return _judge_table(data.judges, fit, getattr(rating, "weights_", None))
@@ -337,8 +337,8 @@ def judges_side_table(rating: ArenaRating, data: _ArenaVerdicts, fit: RatingFit)
     return None
 
 
-def leaderboard_table(data: _ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
-                      curve: _WinCurve = _logistic_win_rate, baseline: str | None = None,
+def leaderboard_table(data: ArenaVerdicts, scores: np.ndarray, replicates: np.ndarray, ci: float,
+                      curve: WinCurve = _logistic_win_rate, baseline: str | None = None,
                       verdicts: np.ndarray | None = None) -> pd.DataFrame:
     """Return the leaderboard table, best first (ties by model).
 
@@ -368,7 +368,7 @@ def leaderboard_table(data: _ArenaVerdicts, scores: np.ndarray, replicates: np.n
     return table.iloc[order].reset_index(drop=True)
 
 
-def baseline_code(data: _ArenaVerdicts, baseline: str | None) -> int | None:
+def baseline_code(data: ArenaVerdicts, baseline: str | None) -> int | None:
     """Return the code of model ``baseline`` (None: None); a name that is not a model is a ValueError."""
     if baseline is None:
         return None

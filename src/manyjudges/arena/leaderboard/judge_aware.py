@@ -47,7 +47,7 @@ import pandas as pd
 from manyjudges.arena.judges.clusters import _WEIGHT_COLUMNS, CLUSTER_CONSTRAINTS, judge_weights
 from manyjudges.arena.judges.measures import _PRIOR_UNITS
 from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
-from manyjudges.arena.verdict_codes import _ArenaVerdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
 from manyjudges.core.pairwise.crowd_bt import CROWD_BT_CONSTRAINTS, CrowdBTParams
@@ -82,7 +82,7 @@ def _judgments_of_cells(cells: Cells, counts: np.ndarray, ties: str
     return judge[keep], win[keep], lose[keep], win_first[keep], count[keep]
 
 
-def verdicts_of_codes(data: _ArenaVerdicts) -> pd.DataFrame:
+def verdicts_of_codes(data: ArenaVerdicts) -> pd.DataFrame:
     """Return the verdicts table (``prompt, judge, model_a, model_b, winner``) of coded verdicts.
 
     The rows are in their canonical order; a prompt or judge column the data lacked is
@@ -161,7 +161,7 @@ class JudgeAware(CrowdBTParams, ArenaRating):
         self.eta_init, self.eta_prior, self.eta_bounds = eta_init, eta_prior, eta_bounds
         self.max_iter, self.tol = max_iter, tol
 
-    def verdict_weights(self, data: _ArenaVerdicts) -> np.ndarray | None:
+    def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """Each verdict's judge's Kish weight (None without ``clusters``); sets :attr:`weights_`."""
         self._check_params()
         if self.clusters is None:

@@ -22,7 +22,7 @@ import pandas as pd
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from manyjudges.arena.verdict_codes import _ArenaVerdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.pairwise.cells import Cells
 
 __all__ = ["named"]
@@ -131,7 +131,7 @@ def _check_rateable(cells: Cells, counts: np.ndarray) -> None:
                       "above (below) the others", stacklevel=4)
 
 
-def _without_flat_intervals(table: pd.DataFrame, data: _ArenaVerdicts, replicates: np.ndarray, resample: str
+def _without_flat_intervals(table: pd.DataFrame, data: ArenaVerdicts, replicates: np.ndarray, resample: str
                            ) -> pd.DataFrame:
     """Return the leaderboard table with the intervals of models whose replicates are flat emptied, with a warning.
 

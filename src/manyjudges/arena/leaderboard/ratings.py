@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from manyjudges.arena.verdict_codes import _ArenaVerdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts
 from manyjudges.core.estimator import Estimator
 from manyjudges.core.pairwise.bradley_terry import bt_pair_weights, check_mle_exists, fit_bt_centred, fit_bt_scores
 from manyjudges.core.pairwise.cells import HI_WINS, LO_WINS, TIE, Cells
@@ -42,7 +42,7 @@ class ArenaRating(Estimator):
     by_judge: bool = False
     by_order: bool = False
 
-    def verdict_weights(self, data: _ArenaVerdicts) -> np.ndarray | None:
+    def verdict_weights(self, data: ArenaVerdicts) -> np.ndarray | None:
         """Return a weight per verdict of ``data`` (canonical order) that its cell counts sum, or None.
 
         None means every verdict counts 1 (the default).

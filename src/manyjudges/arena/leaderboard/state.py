@@ -5,7 +5,7 @@ prompts' and judges' names (natural order); the method's counted cells
 (:func:`~manyjudges.arena.leaderboard.cells._cell_table`) and their counts; each model's verdicts; the fit of the
 data (scores and ``extra``, the warm start of the next fit); and, when the fit had a bootstrap or its
 rating weighs each verdict by all of them (``judge_aware``'s clusters), the verdicts as codes (the
-bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes._ArenaVerdicts`).
+bootstrap's units, canonical order: :class:`~manyjudges.arena.verdict_codes.ArenaVerdicts`).
 
 Resuming (:func:`_merge_state`) codes only the new verdicts, counts only their cells, and adds them to the
 saved cells after renaming both onto the union of the names in natural order (so codes, cells and
@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from manyjudges.arena.leaderboard.ratings import ArenaRating, RatingFit
-from manyjudges.arena.verdict_codes import _ArenaVerdicts, arena_verdicts
+from manyjudges.arena.verdict_codes import ArenaVerdicts, arena_verdicts
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.core.pairwise.cells import TIE, Cells, cells_from_codes
 
@@ -101,7 +101,7 @@ class LeaderboardState:
     method: str
     params: dict[str, Any]
     bothbad: str
-    data: _ArenaVerdicts
+    data: ArenaVerdicts
     cells: Cells
     counts: np.ndarray
     fit: RatingFit
@@ -173,7 +173,7 @@ def _state_of(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Leaderboar
     """Return the state of a file's JSON and arrays (:meth:`LeaderboardState.load`)."""
     models, prompts, judges = (_names(meta[k]) for k in ("models", "prompts", "judges"))
     v = {k: np.asarray(arrays[f"verdict_{k}"]) for k in _VERDICT_ARRAYS}
-    data = _ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=v["model_a"].astype(np.int64),
+    data = ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=v["model_a"].astype(np.int64),
                          model_b=v["model_b"].astype(np.int64), winner=v["winner"].astype(np.int8),
                          prompt=v["prompt"].astype(np.int64), judge=v["judge"].astype(np.int64),
                          has_prompt=bool(meta["has_prompt"]), has_judge=bool(meta["has_judge"]))
@@ -218,7 +218,7 @@ class Renaming:
     new: tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _renaming(old: _ArenaVerdicts, new: _ArenaVerdicts) -> Renaming:
+def _renaming(old: ArenaVerdicts, new: ArenaVerdicts) -> Renaming:
     """Return the union of the names of ``old`` and ``new`` in natural order and the codes of each into it."""
     if (old.has_prompt, old.has_judge) != (new.has_prompt, new.has_judge):
         said = {True: "a", False: "no"}
@@ -231,15 +231,15 @@ def _renaming(old: _ArenaVerdicts, new: _ArenaVerdicts) -> Renaming:
 
 
 def _names_only(models: np.ndarray, prompts: np.ndarray, judges: np.ndarray, has_prompt: bool, has_judge: bool
-               ) -> _ArenaVerdicts:
-    """Return :class:`_ArenaVerdicts` of the names without verdicts (a state kept without its verdicts)."""
+               ) -> ArenaVerdicts:
+    """Return :class:`ArenaVerdicts` of the names without verdicts (a state kept without its verdicts)."""
     empty = np.zeros(0, dtype=np.int64)
-    return _ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=empty, model_b=empty,
+    return ArenaVerdicts(models=models, prompts=prompts, judges=judges, model_a=empty, model_b=empty,
                          winner=np.zeros(0, dtype=np.int8), prompt=empty, judge=empty, has_prompt=has_prompt,
                          has_judge=has_judge)
 
 
-def _renamed_verdicts(names: Renaming, old: _ArenaVerdicts, new: _ArenaVerdicts) -> _ArenaVerdicts:
+def _renamed_verdicts(names: Renaming, old: ArenaVerdicts, new: ArenaVerdicts) -> ArenaVerdicts:
     """Return the verdicts of ``old`` and ``new`` together, coded on ``names``, in canonical order."""
     (m_old, p_old, j_old), (m_new, p_new, j_new) = names.old, names.new
     a = np.concatenate([m_old[old.model_a], m_new[new.model_a]])
@@ -265,8 +265,8 @@ def _renamed_cells(cells: Cells, model_code: np.ndarray, judge_code: np.ndarray 
     return judge, np.minimum(lo, hi), np.maximum(lo, hi), outcome, lo_first
 
 
-def _merge_state(state: LeaderboardState, new: _ArenaVerdicts, new_cells: Cells, new_counts: np.ndarray,
-                by_judge: bool) -> tuple[_ArenaVerdicts, Cells, np.ndarray, Renaming, np.ndarray]:
+def _merge_state(state: LeaderboardState, new: ArenaVerdicts, new_cells: Cells, new_counts: np.ndarray,
+                by_judge: bool) -> tuple[ArenaVerdicts, Cells, np.ndarray, Renaming, np.ndarray]:
     """Return the verdicts, cells, counts, renaming and each model's verdicts of ``state`` and ``new`` together.
 
     The verdicts are those of both when the state holds its verdicts (``units``), else only the names.
@@ -298,7 +298,7 @@ def _warm_start(fit: RatingFit, names: Renaming) -> RatingFit:
     return RatingFit(scores, fit.extra)
 
 
-def _state_of_fit(rating: ArenaRating, bothbad: str, data: _ArenaVerdicts, counted: tuple[Cells, np.ndarray],
+def _state_of_fit(rating: ArenaRating, bothbad: str, data: ArenaVerdicts, counted: tuple[Cells, np.ndarray],
                  fit: RatingFit, kept: tuple[np.ndarray, bool]) -> LeaderboardState | None:
     """Return a leaderboard's ``state_`` (None when the rating's parameters cannot be written as JSON).
 
@@ -314,7 +314,7 @@ def _state_of_fit(rating: ArenaRating, bothbad: str, data: _ArenaVerdicts, count
                             kept[1])
 
 
-def _check_without_units(rating: ArenaRating, new: _ArenaVerdicts, n_bootstrap: int) -> None:
+def _check_without_units(rating: ArenaRating, new: ArenaVerdicts, n_bootstrap: int) -> None:
     """Refuse to resume a state kept without its verdicts for a bootstrap, or for a rating that weighs verdicts."""
     if n_bootstrap:
         raise ValueError("the state was kept without its verdicts (fitted without a bootstrap), and a bootstrap "

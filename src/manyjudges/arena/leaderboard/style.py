@@ -27,7 +27,7 @@ from scipy import sparse
 from manyjudges.arena.leaderboard.ratings import ArenaBradleyTerry, ArenaRating, RatingFit
 from manyjudges.arena.leaderboard.replicates import _fit_counts
 from manyjudges.arena.verdict_codes import (
-    _ArenaVerdicts,
+    ArenaVerdicts,
     _check_bothbad,
     _check_verdicts,
     _joint_codes,
@@ -81,7 +81,7 @@ def _feature_values(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
 
 
 def _code_with_features(frame: pd.DataFrame, names: Sequence[str], bothbad: str = "tie"
-                       ) -> tuple[_ArenaVerdicts, np.ndarray]:
+                       ) -> tuple[ArenaVerdicts, np.ndarray]:
     """Return the verdicts coded as :func:`~manyjudges.arena.verdict_codes.code_verdicts` does, and their features.
 
     The features are the (verdicts, 2 P) values ``NAME_a, NAME_b`` of ``names``, rows in the verdicts'
@@ -99,7 +99,7 @@ def _code_with_features(frame: pd.DataFrame, names: Sequence[str], bothbad: str 
     code = np.minimum(winner, 2)
     keys = [a, b, code, prompts[1], judges[1], *values.T]
     order = np.flatnonzero(keep)[np.lexsort([k[keep] for k in keys[::-1]])]
-    data = _ArenaVerdicts(models=models, prompts=prompts[0], judges=judges[0], model_a=a[order], model_b=b[order],
+    data = ArenaVerdicts(models=models, prompts=prompts[0], judges=judges[0], model_a=a[order], model_b=b[order],
                          winner=code[order].astype(np.int8), prompt=prompts[1][order], judge=judges[1][order],
                          has_prompt=prompts[2], has_judge=judges[2])
     return data, values[order]
@@ -120,7 +120,7 @@ def covariates(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
                          ) from None
 
 
-def _verdict_cells(data: _ArenaVerdicts) -> tuple[Cells, np.ndarray]:
+def _verdict_cells(data: ArenaVerdicts) -> tuple[Cells, np.ndarray]:
     """Return cells of one verdict each, presentation order kept, and each verdict's cell (its position).
 
     The cell's ``judge`` code is the verdict's position in canonical order, so a cell never holds two

@@ -26,10 +26,10 @@ from scipy.special import expit
 from manyjudges.arena.leaderboard.davidson import Davidson
 from manyjudges.arena.leaderboard.ratings import ArenaElo, ArenaRating, RatingFit
 
-__all__ = ["win_curve", "win_rates"]
+__all__ = ["WinCurve", "win_curve", "win_rates"]
 
 #: a curve from score differences to expected win rates
-_WinCurve = Callable[[np.ndarray], np.ndarray]
+WinCurve = Callable[[np.ndarray], np.ndarray]
 
 
 def _logistic_win_rate(d: np.ndarray) -> np.ndarray:
@@ -54,7 +54,7 @@ def _davidson_win_rate(d: np.ndarray, theta: float) -> np.ndarray:
     return np.asarray(np.exp(numerator - denominator), dtype=float)
 
 
-def win_curve(rating: ArenaRating, fit: RatingFit) -> _WinCurve:
+def win_curve(rating: ArenaRating, fit: RatingFit) -> WinCurve:
     """Return the win-rate curve of a rating's scores (module docstring): Elo, Davidson or Bradley-Terry."""
     if isinstance(rating, ArenaElo):
         scale = float(rating.scale)
@@ -65,7 +65,7 @@ def win_curve(rating: ArenaRating, fit: RatingFit) -> _WinCurve:
     return _logistic_win_rate
 
 
-def win_rates(scores: np.ndarray, replicates: np.ndarray, curve: _WinCurve, ci: float,
+def win_rates(scores: np.ndarray, replicates: np.ndarray, curve: WinCurve, ci: float,
               baseline: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return ``(win_rate, win_low, win_high)`` per model against the average model or model ``baseline``.
 

@@ -1,7 +1,7 @@
 """The checks every table reader shares.
 
 Faults located at a row (the earliest raised), empty fields, repeated rows, and the words of a repeat's
-message. A reader collects the faults it finds (:class:`_Fault`: a row, an order among faults of one row, a
+message. A reader collects the faults it finds (:class:`Fault`: a row, an order among faults of one row, a
 reason, a value), each from the distinct values of a column (:func:`_first_fault`, :func:`_empty_fields`)
 or from its codes (:func:`_repeated_rows`), and raises the earliest (:func:`_raise_earliest`), so an
 error always names the first faulty row in file order.
@@ -22,11 +22,11 @@ from manyjudges.core.sorting import row_keys
 if TYPE_CHECKING:
     from manyjudges.io.engine.columnar import ColumnarTable
 
-__all__ = ["check_duplicate_rule", "blank_strings", "sorted_rows"]
+__all__ = ["Fault", "check_duplicate_rule", "blank_strings", "sorted_rows"]
 
 
 @dataclass(frozen=True)
-class _Fault:
+class Fault:
     """A fault found at a row of a table.
 
     Of all faults found, the one at the earliest row (then the lowest ``order``) is raised, so an error
@@ -39,7 +39,7 @@ class _Fault:
     value: object
 
 
-def _raise_earliest(table: ColumnarTable, faults: Iterable[_Fault | None]) -> None:
+def _raise_earliest(table: ColumnarTable, faults: Iterable[Fault | None]) -> None:
     """Raise the fault at the earliest row (ties: the lowest ``order``) as a DataError at its line."""
     found = [f for f in faults if f is not None]
     if found:
@@ -48,7 +48,7 @@ def _raise_earliest(table: ColumnarTable, faults: Iterable[_Fault | None]) -> No
 
 
 def _first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reason: str,
-                rows: np.ndarray | None = None, order: int = 0) -> _Fault | None:
+                rows: np.ndarray | None = None, order: int = 0) -> Fault | None:
     """Return the fault at the first row whose ``column`` value is flagged by ``bad_values``, or None.
 
     The rows searched are ``rows`` (all when None); ``bad_values`` is a boolean mask over the column's
@@ -62,11 +62,11 @@ def _first_fault(table: ColumnarTable, column: str, bad_values: np.ndarray, reas
     if not len(hits):
         return None
     row = int(hits[0]) if rows is None else int(rows[hits[0]])
-    return _Fault(row, order, reason, table.field(column, row))
+    return Fault(row, order, reason, table.field(column, row))
 
 
 def _empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray | None = None,
-                 uncoded: Collection[str] = ()) -> _Fault | None:
+                 uncoded: Collection[str] = ()) -> Fault | None:
     """Return the first row with an empty or whitespace-only field of ``columns``, as a fault.
 
     The rows searched are ``rows`` (all when None); the reason is "empty <column>" (ties: the column
@@ -74,14 +74,14 @@ def _empty_fields(table: ColumnarTable, columns: Sequence[str], rows: np.ndarray
     ``uncoded``: those the caller never codes (a column of many values whose codes nothing needs), checked
     row by row as parsed, so that they are not coded for this check alone.
     """
-    faults: list[_Fault | None] = []
+    faults: list[Fault | None] = []
     for order, column in enumerate(columns):
         if column in uncoded and column in table.columns:
             blank = blank_strings(table.columns[column])
             hits = np.flatnonzero(blank if rows is None else blank[rows])
             if len(hits):
                 row = int(hits[0]) if rows is None else int(rows[hits[0]])
-                faults.append(_Fault(row, order, f"empty {column}", table.field(column, row)))
+                faults.append(Fault(row, order, f"empty {column}", table.field(column, row)))
             continue
         faults.append(_first_fault(table, column, blank_strings(table.codes(column)[1]), f"empty {column}", rows,
                                   order))
@@ -212,7 +212,7 @@ def _check_one_value_rule(duplicates: str, table: str, why: str) -> None:
 
 
 def _duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: str
-                        ) -> tuple[_Fault | None, np.ndarray | None]:
+                        ) -> tuple[Fault | None, np.ndarray | None]:
     """Return what a judgments table does with a row repeating an earlier row's ``key`` columns.
 
     By ``duplicates``: ``"keep"`` nothing; ``"error"`` the fault at the first repeat, naming the line it
@@ -225,7 +225,7 @@ def _duplicate_judgments(table: ColumnarTable, key: Sequence[str], duplicates: s
         return None, None
     if duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
-        return _Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; {_DUPLICATES_HINT}",
+        return Fault(row, 20, f"({', '.join(key)}) already judged on line {table.line(first)}; {_DUPLICATES_HINT}",
                      table.row_text(row)), None
     mask = np.ones(table.n_rows, dtype=bool)
     mask[repeated] = False

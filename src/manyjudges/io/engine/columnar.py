@@ -43,7 +43,7 @@ import pyarrow.csv as pacsv
 from manyjudges.core.id_codes import code_ids
 from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.io.engine.batches import _read_batches
-from manyjudges.io.engine.checks import _Fault, _repeated_rows
+from manyjudges.io.engine.checks import Fault, _repeated_rows
 from manyjudges.io.engine.errors import DataError, DataWarning, _not_utf8
 from manyjudges.io.engine.row_lines import RowLines
 
@@ -350,7 +350,7 @@ _MAX_RANK_DIGITS = 18
 
 
 def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | None = None,
-               order: int = 10) -> tuple[np.ndarray, _Fault | None]:
+               order: int = 10) -> tuple[np.ndarray, Fault | None]:
     """Return (each row's rank, the first row of ``rows`` whose rank is not a positive integer).
 
     The ranks are int64, 0 where a rank is not a positive integer; ``rows`` is all rows when None. The
@@ -371,5 +371,5 @@ def rank_codes(table: ColumnarTable, column: str = "rank", rows: np.ndarray | No
         hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
         if len(hits):
             row = int(hits[0]) if rows is None else int(rows[hits[0]])
-            fault = _Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
+            fault = Fault(row, order, f"{column} must be a positive integer", table.field(column, row))
     return ranks, fault

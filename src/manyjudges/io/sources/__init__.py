@@ -17,7 +17,7 @@ Each parser turns a data set's files, as published, into a canonical table of
   qrel -> preferences and truth tables.
 - :mod:`~manyjudges.io.sources.llmjudge`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: LLM-judge panels with a human truth -> labels
-  and truth tables (:class:`~manyjudges.io.sources.panel._PanelData`).
+  and truth tables (:class:`~manyjudges.io.sources.panel.PanelData`).
 - :mod:`~manyjudges.io.sources.llmfao`, :mod:`~manyjudges.io.sources.prd`,
   :mod:`~manyjudges.io.sources.pandalm`: pairwise verdicts of LLM judges and people -> verdicts
   table (:mod:`manyjudges.io.tables.verdicts`), picked by a data set's ``source`` in

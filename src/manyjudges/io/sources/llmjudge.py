@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from manyjudges.io.engine.errors import DataError
-from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
+from manyjudges.io.sources.panel import PanelData, _panel_labels, _truth_frame
 from manyjudges.io.sources.text_lines import PathLike, _data_lines, _GradeCollector
 
 __all__ = ["parse_llmjudge"]
@@ -56,7 +56,7 @@ def _read_qrel_grades(path: PathLike) -> tuple[list[tuple[int, str, int]], list[
     return rows, outside
 
 
-def parse_llmjudge(files: Sequence[PathLike]) -> _PanelData:
+def parse_llmjudge(files: Sequence[PathLike]) -> PanelData:
     """Read the panel of LLMJudge runs with the assessors' grades as truth.
 
     Parameters
@@ -107,5 +107,5 @@ def parse_llmjudge(files: Sequence[PathLike]) -> _PanelData:
             collector.add(item, run.stem, grade)
     items, judges = zip(*collector.labels) if collector.labels else ((), ())
     labels = _panel_labels(list(items), list(judges), list(collector.labels.values()))
-    return _PanelData(labels, _truth_frame(truth), list(_LLMJUDGE_CLASSES),
+    return PanelData(labels, _truth_frame(truth), list(_LLMJUDGE_CLASSES),
                      {"grade_out_of_range": dropped, **collector.counts()})

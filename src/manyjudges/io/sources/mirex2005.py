@@ -14,7 +14,7 @@ import pandas as pd
 
 from manyjudges.io.engine.errors import DataError, _read_utf8
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.tables.preferences import _PREFERENCE_COLUMNS, _PreferenceData
+from manyjudges.io.tables.preferences import _PREFERENCE_COLUMNS, PreferenceData
 from manyjudges.io.tables.truth import TRUTH_COLUMNS
 
 __all__ = ["REPORT_NOTE", "parse_mirex2005"]
@@ -34,7 +34,7 @@ _MIREX_COLUMNS = ("WorkerId", "Input.query", "Input.docA", "Input.docB", "Answer
 _MIREX_ANSWERS = {"a": "left", "b": "right", "s": "tie"}
 
 
-def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> _PreferenceData:
+def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int = 5) -> PreferenceData:
     """Parse the Urbano et al. (SIGIR CSE 2010) MIREX 2005 crowd preferences and their qrel.
 
     ``judgments.csv`` is a Latin-1 MTurk results file; each row is one judge's answer to
@@ -95,7 +95,7 @@ def parse_mirex2005(judgments_path: PathLike, qrel_path: PathLike, n_grades: int
     if not rows:
         raise DataError.at(judgments_path, None, "no judgments with an answer")
     prefs = pd.DataFrame(rows, columns=_PREFERENCE_COLUMNS)
-    return _PreferenceData(prefs, truth, dropped)
+    return PreferenceData(prefs, truth, dropped)
 
 
 def _parse_mirex_qrel(path: Path, n_grades: int) -> pd.DataFrame:

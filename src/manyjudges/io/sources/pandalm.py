@@ -19,7 +19,7 @@ import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import _json_records
-from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
+from manyjudges.io.sources.panel import PanelData, _panel_labels, _truth_frame
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.verdicts import verdicts_frame
 
@@ -124,7 +124,7 @@ def _judge_verdicts(path: Path, annotations: dict[int, list[int]]) -> tuple[list
     return verdicts, len(dropped)
 
 
-def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> _PanelData:
+def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> PanelData:
     """Read the PandaLM panel: the LLM judges (and the annotators ``humans``), the other annotators' majority as truth.
 
     Parameters
@@ -180,7 +180,7 @@ def parse_pandalm(files: Sequence[PathLike], humans: Sequence[int] = ()) -> _Pan
             truth[str(idx)] = code
         else:
             without += 1
-    return _PanelData(_panel_labels(items, who, labels), _truth_frame(truth), list(_PANDALM_CLASSES),
+    return PanelData(_panel_labels(items, who, labels), _truth_frame(truth), list(_PANDALM_CLASSES),
                      {"unreadable_verdict": unreadable, "no_human_majority": without})
 
 

@@ -12,9 +12,11 @@ import pandas as pd
 
 from manyjudges.io.tables.grades import _grades_frame
 
+__all__ = ["PanelData"]
+
 
 @dataclass(frozen=True)
-class _PanelData:
+class PanelData:
     """A panel's labels, truth, class names and drop counts.
 
     The labels ``item, judge, label`` (codes ``0..K-1``), its truth ``item, truth``, the ``K`` class

@@ -24,7 +24,7 @@ import pandas as pd
 
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import _json_lines
-from manyjudges.io.sources.panel import _panel_labels, _PanelData, _truth_frame
+from manyjudges.io.sources.panel import PanelData, _panel_labels, _truth_frame
 from manyjudges.io.sources.text_lines import PathLike, _GradeCollector
 from manyjudges.io.tables.verdicts import verdicts_frame
 
@@ -93,7 +93,7 @@ def _code(score: int, x: str, a: str) -> int:
     return int((score == 1) != (x == a))
 
 
-def parse_prd(files: Sequence[PathLike]) -> _PanelData:
+def parse_prd(files: Sequence[PathLike]) -> PanelData:
     """Read the PRD panel of LLM judges, each presentation order its own judge, the human votes' majority as truth.
 
     Parameters
@@ -147,7 +147,7 @@ def parse_prd(files: Sequence[PathLike]) -> _PanelData:
             truth[item] = top[0][0]
     labels = _panel_labels(list(items), list(judges), list(collector.labels.values()))
     order = sorted(truth, key=lambda i: (int(i.split(":")[0]), i))
-    return _PanelData(labels, _truth_frame({i: truth[i] for i in order}), list(_PRD_CLASSES),
+    return PanelData(labels, _truth_frame({i: truth[i] for i in order}), list(_PRD_CLASSES),
                      {"human_tie": ties, "truth_without_labels": unlabelled, **collector.counts()})
 
 

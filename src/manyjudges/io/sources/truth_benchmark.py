@@ -26,7 +26,7 @@ import pandas as pd
 from manyjudges.io.sources.text_lines import PathLike
 from manyjudges.io.tables.labels import read_labels, read_truth
 
-__all__ = ["parse_truth_benchmark"]
+__all__ = ["TruthBenchmark", "parse_truth_benchmark"]
 
 #: the two files of every benchmark set
 _TRUTH_BENCHMARK_FILES = ("label.csv", "truth.csv")
@@ -41,7 +41,7 @@ _TRUTH_BENCHMARK_FOLDERS = {
 
 
 @dataclass(frozen=True)
-class _TruthBenchmark:
+class TruthBenchmark:
     """A benchmark set as canonical tables, and its repeated rows by kind."""
 
     #: columns item, judge (str) and label (int64 codes), file order, exact repeats dropped
@@ -52,7 +52,7 @@ class _TruthBenchmark:
     repeats: dict[str, int] = field(default_factory=dict)
 
 
-def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> _TruthBenchmark:
+def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> TruthBenchmark:
     """Read a benchmark set's ``label.csv`` and ``truth.csv`` into canonical tables.
 
     Parameters
@@ -80,4 +80,4 @@ def parse_truth_benchmark(label_path: PathLike, truth_path: PathLike) -> _TruthB
     kept.attrs["lines"] = lines[~exact]
     truth = read_truth(Path(truth_path), labels=kept)
     repeats = {"duplicate": int(exact.sum()), "duplicate_conflict": int((pair & ~exact).sum())}
-    return _TruthBenchmark(labels=kept, truth=truth, repeats=repeats)
+    return TruthBenchmark(labels=kept, truth=truth, repeats=repeats)

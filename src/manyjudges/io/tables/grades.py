@@ -28,9 +28,9 @@ import pandas as pd
 from manyjudges.core.atomic import atomic_file
 from manyjudges.core.natural_order import natural_positions
 from manyjudges.io.engine.checks import (
+    Fault,
     _check_one_value_rule,
     _empty_fields,
-    _Fault,
     _first_fault,
     _raise_earliest,
     _repeats_of,
@@ -310,8 +310,8 @@ def read_grades_table(grades_path: PathLike, n_classes: int | None, label_names:
     repeated, heads = _repeats_of(order, same, "last" if duplicates == "last" else "first")
     if len(repeated) and duplicates == "error":
         row, first = int(repeated[0]), int(heads[0])
-        repeat = _Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
-                        f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
+        repeat = Fault(row, 20, f"judge {table.field('judge', row)!r} grades item {table.field('item', row)!r} twice "
+                       f"(first on line {table.line(first)}); {_GRADES_HINT}", table.field("item", row))
     elif len(repeated):
         chosen = np.ones(table.n_rows, dtype=bool)
         chosen[repeated] = False

@@ -40,7 +40,7 @@ from manyjudges.core.memory import give_back_freed_memory
 from manyjudges.core.packed_keys import fits
 from manyjudges.core.sorting import sort_in_place
 from manyjudges.core.stray_classes import warn_stray_classes
-from manyjudges.io.engine.checks import _DUPLICATES_HINT, _empty_fields, _Fault, _raise_earliest
+from manyjudges.io.engine.checks import _DUPLICATES_HINT, Fault, _empty_fields, _raise_earliest
 from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, read_columns
 from manyjudges.io.engine.errors import DataWarning
 from manyjudges.io.engine.table_text import write_table
@@ -78,7 +78,7 @@ def _class_names(classes: Sequence) -> np.ndarray:
 
 
 def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, rows: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, _Fault | None]:
+                 ) -> tuple[np.ndarray, np.ndarray, Fault | None]:
     """(class code of each distinct value of ``column`` (-1: not a class), the classes, the first bad row).
 
     Without ``classes`` a value must be an integer code 0..MAX_CLASS_CODE and the classes are 0..max
@@ -119,7 +119,7 @@ def _value_codes(table: ColumnarTable, column: str, classes: Sequence | None, ro
         hits = np.flatnonzero(bad[indices] if rows is None else bad[indices[rows]])
         row = int(hits[0]) if rows is None else int(rows[hits[0]])
         v = int(indices[row])
-        fault = _Fault(row, 10, reason if reason is not None else reasons[v], values[v])
+        fault = Fault(row, 10, reason if reason is not None else reasons[v], values[v])
     return codes, order, fault
 
 
@@ -177,9 +177,9 @@ def _read_labels(path: PathLike, classes: Sequence | None, duplicates: str, sort
         if len(repeated) and duplicates == "error":
             row = int(repeated[0])
             pair = np.flatnonzero((item == item[row]) & (judge == judge[row]))
-            repeat = _Fault(row, 20, f"(item, judge) = ({table.field('item', row)!r}, {table.field('judge', row)!r}) "
-                            f"was already labelled on line {table.line(int(pair[0]))}; {_DUPLICATES_HINT}",
-                            table.row_text(row))
+            repeat = Fault(row, 20, f"(item, judge) = ({table.field('item', row)!r}, {table.field('judge', row)!r}) "
+                           f"was already labelled on line {table.line(int(pair[0]))}; {_DUPLICATES_HINT}",
+                           table.row_text(row))
         elif len(repeated):
             mask = np.ones(len(item), dtype=bool)
             mask[repeated] = False
@@ -319,7 +319,7 @@ def read_truth(path: PathLike, labels: pd.DataFrame | CrowdLabels | None = None,
     repeated, heads = table.repeated(["item"])
     if len(repeated):
         row = int(repeated[0])
-        repeat = _Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
+        repeat = Fault(row, 20, f"item already has a truth on line {table.line(int(heads[0]))}",
                        table.field("item", row))
     _raise_earliest(table, [empty, bad, repeat])
     truth = order[value_code[table.codes("truth")[0]]]

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from manyjudges.core.natural_order import natural_sort
-from manyjudges.io.engine.checks import _DUPLICATES_HINT, _empty_fields, _Fault, _raise_earliest, check_duplicate_rule
+from manyjudges.io.engine.checks import _DUPLICATES_HINT, Fault, _empty_fields, _raise_earliest, check_duplicate_rule
 from manyjudges.io.engine.columnar import ColumnarTable, TableLayout, rank_codes, read_columns
 from manyjudges.io.engine.errors import DataError
 
@@ -28,7 +28,7 @@ _ORDERINGS_COLUMNS = ["set_id", "judge", "item", "rank"]
 ORDERINGS_LAYOUT = TableLayout("orderings table", tuple(_ORDERINGS_COLUMNS))
 
 
-def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> _Fault | None:
+def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> Fault | None:
     """Return the first set (in order of first appearance) whose shape is wrong, checked on the kept ``rows``.
 
     Wrong is: fewer than ``min_judges`` judges, fewer than 2 items (its first judge's), a judge that
@@ -72,21 +72,21 @@ def _set_fault(table: ColumnarTable, rows: np.ndarray, min_judges: int) -> _Faul
     first_row = int(rows[set_first[k]])
     set_id = str(set_ids[sets[k]].as_py())
     if n_judges[k] < min_judges:
-        return _Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
+        return Fault(first_row, 0, f"a set needs at least {min_judges} judges, got {int(n_judges[k])}", set_id)
     if n_items[k] < 2:
-        return _Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
+        return Fault(first_row, 0, f"a set needs at least 2 items, got {int(n_items[k])}", set_id)
     reference_judge = str(judges[pairs[reference[k]] % len(judges)].as_py())
     candidates = np.flatnonzero(pair_bad & (where[pair_set] == k))
     p = int(candidates[np.argmin(pair_first[candidates])])
     judge = str(judges[pairs[p] % len(judges)].as_py())
     if extra_first[p] < len(rows):
         row = int(rows[extra_first[p]])
-        return _Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
+        return Fault(row, 0, f"judge {judge!r} ranks an item that judge {reference_judge!r} does not rank in set "
                      f"{set_id!r}", table.field("item", row))
     ranked = set(item_code[rows][pair_of == p].tolist())
     expected = item_code[rows][is_reference & (where[s] == k)]
     missing_items = natural_sort(str(items[int(i)].as_py()) for i in expected if int(i) not in ranked)
-    return _Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
+    return Fault(int(rows[pair_first[p]]), 0, f"judge {judge!r} does not rank items {missing_items} that judge "
                  f"{reference_judge!r} ranks in set {set_id!r}", judge)
 
 
@@ -131,7 +131,7 @@ def read_orderings(path: str | os.PathLike[str], min_judges: int = 2, duplicates
     repeat = None
     if len(repeated) and duplicates == "error":
         row, head = int(repeated[0]), int(heads[0])
-        repeat = _Fault(row, 20, f"item appears twice for judge {table.field('judge', row)!r} in set "
+        repeat = Fault(row, 20, f"item appears twice for judge {table.field('judge', row)!r} in set "
                        f"{table.field('set_id', row)!r} (first on line {table.line(head)}); {_DUPLICATES_HINT}",
                        table.field("item", row))
     elif len(repeated):

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.checks import _duplicate_judgments, _Fault, _first_fault, _raise_earliest, _same_on_both_sides
+from manyjudges.io.engine.checks import Fault, _duplicate_judgments, _first_fault, _raise_earliest, _same_on_both_sides
 from manyjudges.io.engine.columnar import TableLayout, read_columns
 
-__all__ = ["DUPLICATE_RULES", "read_preferences"]
+__all__ = ["DUPLICATE_RULES", "PreferenceData", "read_preferences"]
 
 PathLike = str | os.PathLike[str]
 _PREFERENCE_COLUMNS = ["topic", "judge", "left", "right", "outcome"]
@@ -31,11 +31,18 @@ PREFERENCES_LAYOUT = TableLayout("preferences table", tuple(_PREFERENCE_COLUMNS)
 
 
 @dataclass
-class _PreferenceData:
-    """A crowd's preferences, its truth (or None) and the raw rows not used, by reason."""
+class PreferenceData:
+    """A crowd's preferences, its truth (or None) and the raw rows not used, by reason.
 
+    What a raw-format parser of preferences returns
+    (:func:`~manyjudges.io.sources.mirex2005.parse_mirex2005`).
+    """
+
+    #: the preferences table: ``topic, judge, left, right, outcome``
     preferences: pd.DataFrame
+    #: the truth table ``topic, item, grade`` (:data:`~manyjudges.io.tables.truth.TRUTH_COLUMNS`), or None
     truth: pd.DataFrame | None
+    #: raw rows not used, by reason (e.g. ``empty_answer``)
     dropped: dict[str, int] = field(default_factory=dict)
 
 
@@ -63,7 +70,7 @@ def read_preferences(path: PathLike, duplicates: str = "keep") -> pd.DataFrame:
                               "outcome must be left, right or tie", order=10))
     same = _same_on_both_sides(table, "left", "right")
     if len(same):
-        faults.append(_Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
+        faults.append(Fault(int(same[0]), 11, "left and right are the same item", table.field("left", int(same[0]))))
     repeat, kept = _duplicate_judgments(table, ["topic", "judge", "left", "right"], duplicates)
     faults.append(repeat)
     _raise_earliest(table, faults)

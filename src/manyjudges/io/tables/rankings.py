@@ -30,8 +30,8 @@ import pandas as pd
 from manyjudges.core.natural_order import natural_sort
 from manyjudges.io.engine.checks import (
     _DUPLICATES_HINT,
+    Fault,
     _empty_fields,
-    _Fault,
     _raise_earliest,
     _repeated_rows,
     check_duplicate_rule,
@@ -112,7 +112,7 @@ def read_rankings(path: PathLike, duplicates: str = "error") -> pd.DataFrame:
         repeated, heads = subset[repeated], subset[heads]
     if len(repeated) and duplicates == "error":
         row, head = int(repeated[0]), int(heads[0])
-        repeat = _Fault(row, 20, f"position {int(ranks[row])} of list {table.field('list_id', row)!r} in set "
+        repeat = Fault(row, 20, f"position {int(ranks[row])} of list {table.field('list_id', row)!r} in set "
                        f"{table.field('list_set', row)!r} already holds item {table.field('item', head)!r} "
                        f"(line {table.line(head)}); {_DUPLICATES_HINT}", table.field("item", row))
     elif len(repeated):

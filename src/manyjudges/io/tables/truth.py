@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from manyjudges.io.engine.checks import _Fault, _first_fault, _raise_earliest
+from manyjudges.io.engine.checks import Fault, _first_fault, _raise_earliest
 from manyjudges.io.engine.columnar import TableLayout, read_columns
 
 __all__ = ["TRUTH_COLUMNS", "read_truth"]
@@ -38,13 +38,13 @@ def read_truth(path: PathLike) -> pd.DataFrame:
     topic (both lines are named).
     """
     table = read_columns(path, TRUTH_LAYOUT)
-    faults: list[_Fault | None] = []
+    faults: list[Fault | None] = []
     empty = [_first_fault(table, c, table.codes(c)[1].to_numpy(zero_copy_only=False) == "", "empty topic or item")
              for c in ("topic", "item")]
     rows = [f.row for f in empty if f is not None]
     if rows:
         row = min(rows)
-        faults.append(_Fault(row, 0, "empty topic or item", f"{table.field('topic', row)}\t{table.field('item', row)}"))
+        faults.append(Fault(row, 0, "empty topic or item", f"{table.field('topic', row)}\t{table.field('item', row)}"))
     grade_code, distinct = table.codes("grade")
     grades = distinct.to_numpy(zero_copy_only=False)
     is_grade = np.asarray([bool(_GRADE.fullmatch(g)) for g in grades], dtype=bool)
@@ -52,7 +52,7 @@ def read_truth(path: PathLike) -> pd.DataFrame:
     repeated, heads = table.repeated(["topic", "item"])
     if len(repeated):
         row, first = int(repeated[0]), int(heads[0])
-        faults.append(_Fault(row, 2, f"item graded twice in topic {table.field('topic', row)!r} (first on line "
+        faults.append(Fault(row, 2, f"item graded twice in topic {table.field('topic', row)!r} (first on line "
                             f"{table.line(first)})", table.field("item", row)))
     _raise_earliest(table, faults)
     value = np.asarray([int(g) if ok else -1 for g, ok in zip(grades, is_grade)], dtype=np.int64)

@@ -41,9 +41,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from manyjudges.io.engine.checks import (
+    Fault,
     _duplicate_judgments,
     _empty_fields,
-    _Fault,
     _first_fault,
     _raise_earliest,
     _same_on_both_sides,
@@ -82,7 +82,7 @@ _FROM_OUTCOME = {"left": "model_a", "right": "model_b", "tie": "tie"}
 
 
 def _pair_faults(table: ColumnarTable, columns: list[str], first: str, second: str, outcome: str,
-                outcomes: tuple[str, ...], uncoded: Collection[str] = ()) -> list[_Fault | None]:
+                outcomes: tuple[str, ...], uncoded: Collection[str] = ()) -> list[Fault | None]:
     """Return the faults of a table of pairwise verdicts, each at its first row.
 
     The faults: an empty or whitespace-only field of ``columns`` ("empty <column>"), an ``outcome`` not
@@ -91,7 +91,7 @@ def _pair_faults(table: ColumnarTable, columns: list[str], first: str, second: s
     codes (:func:`_empty_fields`); so are the outcome and the two models when all three are among them and
     were parsed as text.
     """
-    faults: list[_Fault | None] = [_empty_fields(table, columns, uncoded=uncoded)]
+    faults: list[Fault | None] = [_empty_fields(table, columns, uncoded=uncoded)]
     reason = f"{outcome} must be {', '.join(outcomes[:-1])} or {outcomes[-1]}"
     text = _parsed_text(table, [outcome, first, second], uncoded)
     if text is not None:  # row by row, on the text as parsed
@@ -107,7 +107,7 @@ def _pair_faults(table: ColumnarTable, columns: list[str], first: str, second: s
                               order=len(columns)))
     same = _same_on_both_sides(table, first, second)
     if len(same):
-        faults.append(_Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
+        faults.append(Fault(int(same[0]), len(columns) + 1, _SAME_MODEL.format(first=first, second=second),
                             table.field(first, int(same[0]))))
     return faults
 
@@ -124,10 +124,10 @@ def _parsed_text(table: ColumnarTable, columns: list[str], uncoded: Collection[s
     return None
 
 
-def _first_row(table: ColumnarTable, column: str, flagged: pa.ChunkedArray, reason: str, order: int) -> _Fault | None:
+def _first_row(table: ColumnarTable, column: str, flagged: pa.ChunkedArray, reason: str, order: int) -> Fault | None:
     """Return the fault at the first row ``flagged`` (a boolean column), naming its ``column`` field, or None."""
     hits = np.flatnonzero(np.asarray(flagged.to_numpy(zero_copy_only=False), dtype=bool))
-    return _Fault(int(hits[0]), order, reason, table.field(column, int(hits[0]))) if len(hits) else None
+    return Fault(int(hits[0]), order, reason, table.field(column, int(hits[0]))) if len(hits) else None
 
 
 def verdicts_frame(prompt: Column, judge: Column, model_a: Column, model_b: Column, winner: Column) -> pd.DataFrame:

@@ -74,9 +74,9 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.core.parameters import BOOLEAN, Interval, Options, Satisfies
 from manyjudges.truth.auto.gold_choice import (
     _LABEL_ANSWER,
+    GoldAnswer,
     _calibrate_on_gold,
     _gold_answer,
-    _GoldAnswer,
     _label_answer,
     gold_choice,
     gold_evidence,
@@ -95,8 +95,8 @@ from manyjudges.truth.confidence import Confidence
 from manyjudges.truth.heldout import (
     DEFAULT_FOLDS,
     JUDGE_MODELS,
+    FoldSplit,
     _fold_split,
-    _FoldSplit,
     _judge_confusions,
     _label_folds,
     _split_without_gold,
@@ -127,7 +127,7 @@ GOLD_CANDIDATES = ("supervised_dawid_skene", "best_judge")
 DEFAULT_GOLD_EVIDENCE: float | None = 1.5
 
 
-def gold_report(report: pd.DataFrame, answers: Sequence[_GoldAnswer], chosen: int, seconds: dict[str, float]
+def gold_report(report: pd.DataFrame, answers: Sequence[GoldAnswer], chosen: int, seconds: dict[str, float]
                 ) -> pd.DataFrame:
     """``report`` with the gold candidates' rows, each answer's gold accuracy and evidence, and the final weights.
 
@@ -256,7 +256,7 @@ class Auto(TruthEstimator):
                            int(self.random_state))
         anchor = None if self.anchor is None else float(self.anchor)
         margin = None if self.margin is None else float(self.margin)
-        self.gold_answers_: list[_GoldAnswer] = []
+        self.gold_answers_: list[GoldAnswer] = []
         self.gold_split_ = split
         if gold is None or len(gold[0]) == 0:
             fits = [_fit_candidate(name, data, split) for name in self.candidate_names()]
@@ -280,7 +280,7 @@ class Auto(TruthEstimator):
             proba[gold[0], gold[1]] = 1.0
         return TruthFit(proba=proba, skills=skills, confusions=confusions, n_iter=0, confidence=confidence)
 
-    def _fit_gold(self, data: CrowdLabels, split: _FoldSplit, gold: tuple[np.ndarray, np.ndarray],
+    def _fit_gold(self, data: CrowdLabels, split: FoldSplit, gold: tuple[np.ndarray, np.ndarray],
                   anchor: float | None, margin: float | None) -> tuple[np.ndarray, pd.DataFrame, Confidence]:
         """(posteriors, report, calibration) with gold: the labels-only answer, overruled by the gold when beaten.
 

@@ -2,7 +2,7 @@
 
 With gold items, ``Auto`` (:mod:`manyjudges.truth.auto.estimator`, steps 7-9 of its docstring) deals the gold round its
 folds, so each fold's fits are given the other folds' gold only. Each answer (the labels-only answer, each
-candidate with the gold fixed in its fit, each gold candidate) is a :class:`_GoldAnswer`: its fold posteriors,
+candidate with the gold fixed in its fit, each gold candidate) is a :class:`GoldAnswer`: its fold posteriors,
 scored on the gold each fold withheld. :func:`gold_choice` keeps the labels-only answer unless another gets
 those gold answers right more often by McNemar's statistic (:func:`gold_evidence`); :func:`_calibrate_on_gold`
 fits the chosen answer's temperature and floor (:mod:`manyjudges.truth.confidence`) on them.
@@ -17,12 +17,12 @@ import numpy as np
 
 from manyjudges.truth.base import _row_argmax
 from manyjudges.truth.confidence import Confidence, _least_floor, fit_confidence
-from manyjudges.truth.heldout import _FoldSplit, _HeldOut, log_score
+from manyjudges.truth.heldout import FoldSplit, HeldOut, log_score
 
 if TYPE_CHECKING:
     from manyjudges.truth.auto.stacking import _ScoredCandidate
 
-__all__ = ["gold_choice", "gold_evidence"]
+__all__ = ["GoldAnswer", "gold_choice", "gold_evidence"]
 
 #: how the gold ranks the answers that beat the labels-only answer (:func:`gold_choice`)
 _GOLD_RANKS = ("accuracy", "log_score")
@@ -43,7 +43,7 @@ def gold_evidence(right: np.ndarray, reference: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class _GoldAnswer:
+class GoldAnswer:
     """An answer the gold may choose: its fold posteriors, its posteriors on every label, its withheld gold right."""
 
     name: str
@@ -56,15 +56,15 @@ class _GoldAnswer:
     log_score: float
 
 
-def _gold_rows(folds: Sequence[np.ndarray], split: _FoldSplit) -> _HeldOut:
-    """Return the withheld gold answers as a :class:`_HeldOut`: each one's fold posterior and class, one-hot."""
+def _gold_rows(folds: Sequence[np.ndarray], split: FoldSplit) -> HeldOut:
+    """Return the withheld gold answers as a :class:`HeldOut`: each one's fold posterior and class, one-hot."""
     k = folds[0].shape[1] if len(folds) else 1
     posteriors = [fitted[items] for fitted, (items, _) in zip(folds, split.gold_withheld)]
     said = [np.eye(k)[classes] for _, classes in split.gold_withheld]
-    return _HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
+    return HeldOut(np.concatenate([np.zeros((0, k)), *posteriors]), np.concatenate([np.zeros((0, k)), *said]))
 
 
-def _gold_calibration(held: _HeldOut, floor: float | None = None) -> Confidence:
+def _gold_calibration(held: HeldOut, floor: float | None = None) -> Confidence:
     """Fit the calibration on withheld gold answers (``held``, from :func:`_gold_rows`).
 
     The one place it is fitted: the temperature and floor of :mod:`manyjudges.truth.confidence` (beta in
@@ -75,17 +75,17 @@ def _gold_calibration(held: _HeldOut, floor: float | None = None) -> Confidence:
     return fit_confidence(held, floor)
 
 
-def _gold_answer(name: str, split: _FoldSplit, folds: Sequence[np.ndarray], full: np.ndarray) -> _GoldAnswer:
-    """Return a :class:`_GoldAnswer` from fold and full posteriors, scored on the gold each fold withholds."""
+def _gold_answer(name: str, split: FoldSplit, folds: Sequence[np.ndarray], full: np.ndarray) -> GoldAnswer:
+    """Return a :class:`GoldAnswer` from fold and full posteriors, scored on the gold each fold withholds."""
     parts = [_row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(folds, split.gold_withheld)]
     right = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
     held = _gold_rows(folds, split)
     calibrated = _gold_calibration(held).apply(held.posteriors)
     score = log_score(np.einsum("et,et->e", calibrated, held.said)) if len(right) else float("nan")
-    return _GoldAnswer(name, tuple(folds), full, right, score)
+    return GoldAnswer(name, tuple(folds), full, right, score)
 
 
-def _label_answer(split: _FoldSplit, scored: Sequence[_ScoredCandidate], weights: np.ndarray) -> _GoldAnswer:
+def _label_answer(split: FoldSplit, scored: Sequence[_ScoredCandidate], weights: np.ndarray) -> GoldAnswer:
     """Return the labels-only answer (the anchored stack, steps 4 to 6) with its fold posteriors.
 
     Each fold's posteriors are the stack's mixture of the candidates' fold posteriors, sum_m w_m T_m, with the
@@ -99,7 +99,7 @@ def _label_answer(split: _FoldSplit, scored: Sequence[_ScoredCandidate], weights
     return _gold_answer(_LABEL_ANSWER, split, folds, mix([c.fit.full for c in scored]))
 
 
-def gold_choice(answers: Sequence[_GoldAnswer], evidence: float | None, rank: str = _GOLD_RANK) -> int:
+def gold_choice(answers: Sequence[GoldAnswer], evidence: float | None, rank: str = _GOLD_RANK) -> int:
     """Return the index of the answer the gold chooses; 0 (``answers[0]``, the labels-only answer) unless beaten.
 
     An answer beats ``answers[0]`` when it gets the withheld gold answers right more often, by McNemar's
@@ -120,12 +120,12 @@ def gold_choice(answers: Sequence[_GoldAnswer], evidence: float | None, rank: st
     return max(passed, key=lambda j: (answers[j].log_score, -j))
 
 
-def _gold_held_out(answer: _GoldAnswer, split: _FoldSplit) -> _HeldOut:
-    """Return ``answer``'s withheld gold answers as a :class:`_HeldOut` (:func:`_gold_rows`)."""
+def _gold_held_out(answer: GoldAnswer, split: FoldSplit) -> HeldOut:
+    """Return ``answer``'s withheld gold answers as a :class:`HeldOut` (:func:`_gold_rows`)."""
     return _gold_rows(answer.folds, split)
 
 
-def _calibrate_on_gold(answer: _GoldAnswer, split: _FoldSplit) -> Confidence:
+def _calibrate_on_gold(answer: GoldAnswer, split: FoldSplit) -> Confidence:
     """``answer``'s calibration on its withheld gold (:func:`_gold_calibration`).
 
     Its floor is 1 / (n + 2) for the n withheld labels and gold answers of ``split``: the evidence the answer's

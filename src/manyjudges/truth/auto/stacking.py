@@ -20,9 +20,9 @@ from manyjudges.core.coded_labels import CrowdLabels
 from manyjudges.truth.base import _row_argmax
 from manyjudges.truth.confidence import _SOFTENING, Confidence, fit_confidence
 from manyjudges.truth.heldout import (
+    FoldSplit,
     _fit_tempering,
     _fold_posteriors,
-    _FoldSplit,
     _held_out_from,
     _stacking_weights,
     log_score,
@@ -49,7 +49,7 @@ class _CandidateFit:
     seconds: float
 
 
-def _fit_candidate(name: str, data: CrowdLabels, split: _FoldSplit,
+def _fit_candidate(name: str, data: CrowdLabels, split: FoldSplit,
                   gold: tuple[np.ndarray, np.ndarray] | None = None) -> _CandidateFit:
     """Fit the registry method ``name`` without each fold of ``split`` and on every label (with ``gold``)."""
     from manyjudges.truth.registry import make_truth_estimator
@@ -96,7 +96,7 @@ class _ScoredCandidate:
         return float(self.gold_right.mean()) if len(self.gold_right) else float("nan")
 
 
-def _score_candidate(data: CrowdLabels, split: _FoldSplit, fit: _CandidateFit, criterion: str = "confusion",
+def _score_candidate(data: CrowdLabels, split: FoldSplit, fit: _CandidateFit, criterion: str = "confusion",
                     calibrate: str | None = "tempering") -> _ScoredCandidate:
     """Score the withheld labels' predictive probabilities under ``fit``'s fold posteriors.
 
@@ -111,7 +111,7 @@ def _score_candidate(data: CrowdLabels, split: _FoldSplit, fit: _CandidateFit, c
                            _gold_right(split, fit))
 
 
-def _gold_right(split: _FoldSplit, fit: _CandidateFit) -> np.ndarray:
+def _gold_right(split: FoldSplit, fit: _CandidateFit) -> np.ndarray:
     """Whether each fold's fit gets each gold answer the fold withholds right (argmax, lowest class on ties)."""
     parts = [_row_argmax(fitted[items]) == classes for fitted, (items, classes) in zip(fit.folds, split.gold_withheld)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
@@ -175,13 +175,13 @@ def _stack_scored(data: CrowdLabels, scored: Sequence[_ScoredCandidate], anchor:
     return proba, pd.DataFrame(rows, columns=_REPORT_COLUMNS)
 
 
-def _majority_reference(data: CrowdLabels, split: _FoldSplit, fits: Sequence[_CandidateFit]) -> float:
+def _majority_reference(data: CrowdLabels, split: FoldSplit, fits: Sequence[_CandidateFit]) -> float:
     """Return the majority vote's pooled log-likelihood of the withheld labels (its fits among ``fits``, else made)."""
     fit = next((f for f in fits if f.name == "majority_vote"), None) or _fit_candidate("majority_vote", data, split)
     return log_score(_held_out_from(fit.folds, data, split, "pooled").probabilities(1.0))
 
 
-def _stack_candidates(data: CrowdLabels, split: _FoldSplit, fits: Sequence[_CandidateFit], criterion: str = "confusion",
+def _stack_candidates(data: CrowdLabels, split: FoldSplit, fits: Sequence[_CandidateFit], criterion: str = "confusion",
                      calibrate: str | None = "tempering", anchor: float | None = None, margin: float | None = None,
                      anchor_density: float = 0.0) -> tuple[np.ndarray, pd.DataFrame]:
     """(posteriors, report): :func:`_score_candidate` on each fit, then :func:`_stack_scored`."""
@@ -196,7 +196,7 @@ def _mixture_folds(fits: Sequence[_CandidateFit], weights: np.ndarray) -> tuple[
     return tuple(np.sum([w * fit.folds[f] for w, fit in kept], axis=0) for f in range(len(kept[0][1].folds)))
 
 
-def _calibrate_mixture(data: CrowdLabels, split: _FoldSplit, fits: Sequence[_CandidateFit], weights: np.ndarray,
+def _calibrate_mixture(data: CrowdLabels, split: FoldSplit, fits: Sequence[_CandidateFit], weights: np.ndarray,
                       judge_model: str = "pooled") -> Confidence:
     """Fit the temperature and floor of the mixture (step 7) on the withheld labels and gold of ``split``."""
     held_out = _held_out_from(_mixture_folds(fits, weights), data, split, judge_model)
