@@ -3,6 +3,7 @@ r n is, and which orderings ED averages over; each against a direct computation.
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from reference import brute_force_frespa, loop_wca, random_panel
 from scipy.stats import kendalltau
@@ -10,7 +11,7 @@ from scipy.stats import kendalltau
 from manyjudges.core.random_streams import rng_for
 from manyjudges.core.ranks import reverse_ranks
 from manyjudges.orderings.evaluation import leave_one_out_differences, noisy_set_differences
-from manyjudges.orderings.experiment import ed_by_noise_table, frespa_sweep, noise_for
+from manyjudges.orderings.experiment import ed_by_noise_table, frespa_sweep, frespa_sweeps, noise_for
 from manyjudges.orderings.frespa import FreSPA
 from manyjudges.orderings.noise import noise_count
 from manyjudges.orderings.registry import make_ordering_scorer
@@ -127,3 +128,14 @@ def test_sweep_and_scorer_agree_under_each_reading(ed_over, support_base):
     table = ed_by_noise_table(panels, FreSPA(**params), [0.5], 3, 7, "d", "frespa", ed_over, "floor")
     assert sweep["ed_mean"].iloc[0] == pytest.approx(table["ed_mean"].iloc[0], abs=1e-12)
     assert sweep["ed_sd"].iloc[0] == pytest.approx(table["ed_sd"].iloc[0], abs=1e-12)
+
+
+def test_one_jobs_sweeps_equal_each_parameter_swept_alone():
+    """The noise depends on (seed, dataset, ratio, replicate, set), not on the swept parameter: one job's
+    sweeps are the per-parameter sweeps stacked, value for value."""
+    rng = rng_for(4, "panels")
+    panels = {f"s{j}": random_panel(rng, 5, 6, agreement=0.6) for j in range(3)}
+    sweeps = [("w_len", [0.0, 1.0], 2), ("min_sup", [0.5, 1.0], 3)]
+    together = frespa_sweeps(panels, sweeps, [0, 0.5], 7, "d", {"min_sup": 0.75})
+    alone = [frespa_sweep(panels, p, v, r, n, 7, "d", {"min_sup": 0.75}) for p, v, n in sweeps for r in (0, 0.5)]
+    assert together.equals(pd.concat(alone, ignore_index=True))

@@ -36,7 +36,6 @@ wildcard_constraints:
     job="[0-9]+",
     chunk="[0-9]+",
     method="[A-Za-z0-9_]+",
-    parameter="[A-Za-z_]+",
     reading="[A-Za-z0-9_]+",
     dataset="[A-Za-z0-9_]+",
 

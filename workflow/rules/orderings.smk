@@ -78,13 +78,14 @@ rule frespa_sweep_part:
     input:
         "data/processed/{dataset}/orderings.tsv",
     output:
-        "results/orderings/{dataset}/sweep/{parameter}.tsv",
+        "results/orderings/{dataset}/sweep/part_{chunk}.tsv",
     log:
-        "logs/orderings/{dataset}/sweep/{parameter}.log",
+        "logs/orderings/{dataset}/sweep/part_{chunk}.log",
     benchmark:
-        "logs/benchmarks/frespa_sweep_part/{dataset}/{parameter}.tsv"
-    # one job per swept parameter and dataset, over every noise ratio of the sweep; started
-    # early, as the longer jobs, so the run's tail is not one job on one core
+        "logs/benchmarks/frespa_sweep_part/{dataset}/part_{chunk}.tsv"
+    # the swept parameters split over orderings.sweep.jobs jobs per dataset (default 1), each over
+    # every noise ratio of the sweep; started early, as the longer jobs, so the run's tail is not
+    # one job on one core
     priority: 10
     conda:
         "../envs/manyjudges.yaml"
@@ -95,8 +96,7 @@ rule frespa_sweep_part:
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: sweep_reading_spec(ORD),
-        values=sweep_values,
-        replicates=sweep_replicates,
+        sweeps=lambda wc: sweep_job(sweep_parameters(ORD), wc.chunk),
         seed=config["seed"],
         reading=noise_reading(ORD),
     script:
@@ -125,13 +125,13 @@ rule frespa_sweep_reading_part:
     input:
         "data/processed/{dataset}/orderings.tsv",
     output:
-        "results/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv",
+        "results/orderings/{dataset}/readings/{reading}/sweep/part_{chunk}.tsv",
     log:
-        "logs/orderings/{dataset}/readings/{reading}/sweep/{parameter}.log",
+        "logs/orderings/{dataset}/readings/{reading}/sweep/part_{chunk}.log",
     benchmark:
-        "logs/benchmarks/frespa_sweep_reading_part/{dataset}/{reading}/{parameter}.tsv"
-    # one swept parameter (e.g. Table 3's length ratios) with the sweep method's parameters changed
-    # by orderings.sweep.readings.{reading}; otherwise as frespa_sweep_part
+        "logs/benchmarks/frespa_sweep_reading_part/{dataset}/{reading}/part_{chunk}.tsv"
+    # the swept parameters a reading changes (e.g. Table 3's length ratios) with the sweep method's
+    # parameters changed by orderings.sweep.readings.{reading}; otherwise as frespa_sweep_part
     priority: 10
     conda:
         "../envs/manyjudges.yaml"
@@ -142,8 +142,7 @@ rule frespa_sweep_reading_part:
     params:
         ratios=lambda wc: ORD["sweep"].get("noise_ratios", []),
         spec=lambda wc: sweep_reading_spec(ORD, wc.reading),
-        values=sweep_values,
-        replicates=sweep_replicates,
+        sweeps=lambda wc: sweep_job(sweep_reading_parameters(ORD, wc.reading), wc.chunk),
         seed=config["seed"],
         reading=noise_reading(ORD),
     script:

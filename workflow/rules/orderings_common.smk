@@ -45,33 +45,35 @@ def reading_tables():
     }
 
 
+def sweep_jobs(parameters):
+    """The swept parameters of each sweep job, in order: orderings.sweep.jobs runs (default 1: one job)."""
+    jobs = (ORD.get("sweep") or {}).get("jobs", 1)
+    return [job_share(parameters, jobs, c) for c in range(job_count(parameters, jobs))] if parameters else []
+
+
 def sweep_parts(wildcards):
-    sweep = ORD.get("sweep", {})
-    return expand(
-        "results/orderings/{dataset}/sweep/{parameter}.tsv",
-        dataset=wildcards.dataset,
-        parameter=sweep_parameters(ORD) if sweep.get("noise_ratios") else [],
-    )
+    parameters = sweep_parameters(ORD) if ORD.get("sweep", {}).get("noise_ratios") else []
+    return [
+        f"results/orderings/{wildcards.dataset}/sweep/part_{c}.tsv" for c in range(len(sweep_jobs(parameters)))
+    ]
 
 
-def sweep_values(wildcards):
-    return ORD["sweep"]["parameters"][wildcards.parameter]
-
-
-def sweep_replicates(wildcards):
+def sweep_job(parameters, chunk):
+    """(parameter, values, replicates) of each swept parameter of one sweep job."""
     sweep = ORD["sweep"]
-    return (sweep.get("replicates_by_parameter") or {}).get(
-        wildcards.parameter, sweep.get("replicates", ORD["replicates"])
-    )
+    by_parameter = sweep.get("replicates_by_parameter") or {}
+    return [
+        (p, sweep["parameters"][p], by_parameter.get(p, sweep.get("replicates", ORD["replicates"])))
+        for p in sweep_jobs(parameters)[int(chunk)]
+    ]
 
 
 def sweep_reading_parts(wildcards):
-    return expand(
-        "results/orderings/{dataset}/readings/{reading}/sweep/{parameter}.tsv",
-        dataset=wildcards.dataset,
-        reading=wildcards.reading,
-        parameter=sweep_reading_parameters(ORD, wildcards.reading),
-    )
+    parameters = sweep_reading_parameters(ORD, wildcards.reading)
+    return [
+        f"results/orderings/{wildcards.dataset}/readings/{wildcards.reading}/sweep/part_{c}.tsv"
+        for c in range(len(sweep_jobs(parameters)))
+    ]
 
 
 def sweep_reading_tables():

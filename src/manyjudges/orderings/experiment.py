@@ -142,3 +142,15 @@ def frespa_sweep_by_noise(panels: Panels, parameter: str, values: Sequence[float
     return pd.concat([frespa_sweep(panels, parameter, values, float(r), replicates, seed, dataset, base_params,
                                    ed_over, noise_rounding)
                       for r in ratios], ignore_index=True)
+
+
+def frespa_sweeps(panels: Panels, sweeps: Sequence[tuple[str, Sequence[float], int]], ratios: Sequence[float],
+                  seed: int, dataset: str, base_params: Mapping[str, Any] | None = None,
+                  ed_over: str = DEFAULT_ED_OVER, noise_rounding: str = DEFAULT_NOISE_ROUNDING) -> pd.DataFrame:
+    """:func:`frespa_sweep_by_noise` of each (parameter, values, replicates) in turn, rows stacked in that order.
+
+    The noise does not depend on the swept parameter, so one job's sweeps equal each swept alone.
+    """
+    return pd.concat([frespa_sweep_by_noise(panels, parameter, values, ratios, replicates, seed, dataset, base_params,
+                                            ed_over, noise_rounding)
+                      for parameter, values, replicates in sweeps], ignore_index=True)
