@@ -166,19 +166,30 @@ rule crowd_robustness:
         "../../scripts/crowd_robustness.py"
 
 
-rule crowd_figure_table2:
+# A dataset's figures (CROWD_FIGURES) in one job, and a robustness dataset's, one per spammer kind, in another.
+rule crowd_figures:
     input:
-        "results/crowd/{crowd_dataset}/ranking_metrics.tsv",
-    output:
-        png=report(
-            "results/figures/crowd/{crowd_dataset}/table2.png",
-            caption="../report/crowd_table2.rst",
-            category="Crowd rank aggregation",
-            subcategory="{crowd_dataset}",
+        **(
+            {"metrics_by_topic": "results/crowd/{crowd_dataset}/metrics_by_topic.tsv"}
+            if "quality_ablation" in CROWD_FIGURES
+            else {}
         ),
-        pdf="results/figures/crowd/{crowd_dataset}/table2.pdf",
+        ranking_metrics="results/crowd/{crowd_dataset}/ranking_metrics.tsv",
+        quality="results/crowd/{crowd_dataset}/quality.tsv",
+        kl="results/crowd/{crowd_dataset}/quality_kl.tsv",
+    output:
+        **{
+            f: report(
+                f"results/figures/crowd/{{crowd_dataset}}/{f}.png",
+                caption=f"../report/crowd_{f}.rst",
+                category="Crowd rank aggregation",
+                subcategory="{crowd_dataset}",
+            )
+            for f in CROWD_FIGURES
+        },
+        **{f"{f}_pdf": f"results/figures/crowd/{{crowd_dataset}}/{f}.pdf" for f in CROWD_FIGURES},
     log:
-        "logs/figures/crowd/{crowd_dataset}/table2.log",
+        "logs/figures/crowd/{crowd_dataset}.log",
     localrule: True
     conda:
         "../envs/manyjudges.yaml"
@@ -188,83 +199,43 @@ rule crowd_figure_table2:
         runtime=10,
     params:
         spec=lambda wc: CROWD["datasets"][wc.crowd_dataset],
-    script:
-        "../../scripts/plot_crowd.py"
-
-
-rule crowd_figure_quality_ablation:
-    input:
-        "results/crowd/{crowd_dataset}/metrics_by_topic.tsv",
-    output:
-        png=report(
-            "results/figures/crowd/{crowd_dataset}/quality_ablation.png",
-            caption="../report/crowd_quality_ablation.rst",
-            category="Crowd rank aggregation",
-            subcategory="{crowd_dataset}",
-        ),
-        pdf="results/figures/crowd/{crowd_dataset}/quality_ablation.pdf",
-    log:
-        "logs/figures/crowd/{crowd_dataset}/quality_ablation.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    params:
         ablation=CROWD["ablation"],
-    script:
-        "../../scripts/plot_crowd.py"
-
-
-rule crowd_figure_quality_distributions:
-    input:
-        quality="results/crowd/{crowd_dataset}/quality.tsv",
-        kl="results/crowd/{crowd_dataset}/quality_kl.tsv",
-    output:
-        png=report(
-            "results/figures/crowd/{crowd_dataset}/quality_distributions.png",
-            caption="../report/crowd_quality_distributions.rst",
-            category="Crowd rank aggregation",
-            subcategory="{crowd_dataset}",
-        ),
-        pdf="results/figures/crowd/{crowd_dataset}/quality_distributions.pdf",
-    log:
-        "logs/figures/crowd/{crowd_dataset}/quality_distributions.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    params:
         bins=CROWD["skill_bins"],
     script:
         "../../scripts/plot_crowd.py"
 
 
-rule crowd_figure_robustness:
-    input:
-        summary="results/crowd/{crowd_dataset}/robustness.tsv",
-        cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
-    output:
-        png=report(
-            "results/figures/crowd/{crowd_dataset}/robustness_{spammer}.png",
-            caption="../report/crowd_robustness.rst",
-            category="Crowd rank aggregation",
-            subcategory="{crowd_dataset}",
-        ),
-        pdf="results/figures/crowd/{crowd_dataset}/robustness_{spammer}.pdf",
-    log:
-        "logs/figures/crowd/{crowd_dataset}/robustness_{spammer}.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    script:
-        "../../scripts/plot_crowd.py"
+# (a rule only when crowd.robustness is configured: its outputs are the configured spammer kinds)
+if CROWD_SPAMMERS:
+
+    rule crowd_robustness_figures:
+        input:
+            summary="results/crowd/{crowd_dataset}/robustness.tsv",
+            cv="results/crowd/{crowd_dataset}/robustness_cv.tsv",
+        output:
+            **{
+                f"robustness_{s}": report(
+                    f"results/figures/crowd/{{crowd_dataset}}/robustness_{s}.png",
+                    caption="../report/crowd_robustness.rst",
+                    category="Crowd rank aggregation",
+                    subcategory="{crowd_dataset}",
+                )
+                for s in CROWD_SPAMMERS
+            },
+            **{
+                f"robustness_{s}_pdf": f"results/figures/crowd/{{crowd_dataset}}/robustness_{s}.pdf"
+                for s in CROWD_SPAMMERS
+            },
+        log:
+            "logs/figures/crowd/{crowd_dataset}_robustness.log",
+        localrule: True
+        conda:
+            "../envs/manyjudges.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        params:
+            spammers=CROWD_SPAMMERS,
+        script:
+            "../../scripts/plot_crowd.py"

@@ -18,6 +18,11 @@ wildcard_constraints:
 
 
 CROWD_JOBS = method_units(CROWD) if CROWD.get("methods") else {}
+#: the figures of every crowd dataset (the rule crowd_figures draws them in one job)
+CROWD_FIGURES = ["table2"] + (["quality_ablation"] if CROWD.get("ablation") else []) + ["quality_distributions"]
+#: the spammer kinds of the robustness sweep, a figure each on every robustness dataset (crowd_robustness_figures),
+#: none when the sweep is not configured
+CROWD_SPAMMERS = list((CROWD.get("robustness") or {}).get("spammers") or [])
 
 
 def crowd_raw_input(dataset):
@@ -87,10 +92,10 @@ def crowd_outputs():
     out = []
     for d in CROWD["datasets"]:
         out += [f"results/crowd/{d}/{t}.tsv" for t in CROWD_TABLES]
-        figures = ["table2"] + (["quality_ablation"] if CROWD.get("ablation") else []) + ["quality_distributions"]
+        figures = list(CROWD_FIGURES)
         if d in crowd_robustness_datasets():
             out += [f"results/crowd/{d}/robustness.tsv", f"results/crowd/{d}/robustness_cv.tsv"]
-            figures += [f"robustness_{s}" for s in CROWD["robustness"]["spammers"]]
+            figures += [f"robustness_{s}" for s in CROWD_SPAMMERS]
         out += [f"results/figures/crowd/{d}/{f}.{ext}" for f in figures for ext in ("png", "pdf")]
     return out
 

@@ -223,20 +223,23 @@ rule simulate_orderings:
         "../../scripts/simulate_orderings.py"
 
 
-# Figures.
-rule figure_ed_by_noise:
+# Figures: a dataset's (ORDERINGS_FIGURES), each drawn from the table of its name, in one job.
+rule orderings_figures:
     input:
-        "results/orderings/{dataset}/ed_by_noise.tsv",
+        **{f: f"results/orderings/{{dataset}}/{f}.tsv" for f in ORDERINGS_FIGURES},
     output:
-        png=report(
-            "results/figures/orderings/{dataset}/ed_by_noise.png",
-            caption="../report/ed_by_noise.rst",
-            category="Ordered lists",
-            subcategory="{dataset}",
-        ),
-        pdf="results/figures/orderings/{dataset}/ed_by_noise.pdf",
+        **{
+            f: report(
+                f"results/figures/orderings/{{dataset}}/{f}.png",
+                caption=f"../report/{f}.rst",
+                category="Ordered lists",
+                subcategory="{dataset}",
+            )
+            for f in ORDERINGS_FIGURES
+        },
+        **{f"{f}_pdf": f"results/figures/orderings/{{dataset}}/{f}.pdf" for f in ORDERINGS_FIGURES},
     log:
-        "logs/figures/{dataset}/ed_by_noise.log",
+        "logs/figures/orderings/{dataset}.log",
     localrule: True
     conda:
         "../envs/manyjudges.yaml"
@@ -245,28 +248,4 @@ rule figure_ed_by_noise:
         mem_mb=1000,
         runtime=10,
     script:
-        "../../scripts/plot_ed_by_noise.py"
-
-
-rule figure_frespa_sweep:
-    input:
-        "results/orderings/{dataset}/frespa_sweep.tsv",
-    output:
-        png=report(
-            "results/figures/orderings/{dataset}/frespa_sweep.png",
-            caption="../report/frespa_sweep.rst",
-            category="Ordered lists",
-            subcategory="{dataset}",
-        ),
-        pdf="results/figures/orderings/{dataset}/frespa_sweep.pdf",
-    log:
-        "logs/figures/{dataset}/frespa_sweep.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    script:
-        "../../scripts/plot_frespa_sweep.py"
+        "../../scripts/plot_orderings.py"

@@ -25,6 +25,9 @@ def sweep_tables():
 
 
 ED_JOBS = ed_jobs(ORD) if ORD.get("methods") else {}
+#: the figures of every ordered-list dataset: ED by noise, and the FreSPA sweep when the config sweeps
+#: (the rule orderings_figures draws them in one job)
+ORDERINGS_FIGURES = ["ed_by_noise"] + (["frespa_sweep"] if sweep_parameters(ORD) else [])
 
 
 def ed_parts(wildcards):
@@ -91,11 +94,9 @@ def sweep_reading_tables():
 def orderings_outputs():
     out = []
     for dataset in ORD["datasets"]:
-        out.append(f"results/orderings/{dataset}/ed_by_noise.tsv")
-        out += [f"results/figures/orderings/{dataset}/ed_by_noise.{ext}" for ext in ("png", "pdf")]
-        if sweep_parameters(ORD):
-            out.append(f"results/orderings/{dataset}/frespa_sweep.tsv")
-            out += [f"results/figures/orderings/{dataset}/frespa_sweep.{ext}" for ext in ("png", "pdf")]
+        for figure in ORDERINGS_FIGURES:
+            out.append(f"results/orderings/{dataset}/{figure}.tsv")
+            out += [f"results/figures/orderings/{dataset}/{figure}.{ext}" for ext in ("png", "pdf")]
     return out
 
 

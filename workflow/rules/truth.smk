@@ -45,19 +45,60 @@ rule truth_infer:
         "../../scripts/truth_infer.py"
 
 
-rule truth_figure:
+# A dataset's figures: accuracy, and on the datasets the replay runs on (truth_active_datasets()) the
+# replay's too, in one job (truth_figures); the accuracy alone on the others (truth_figure).
+rule truth_figures:
     input:
-        "results/truth/{truth_dataset}/accuracy.tsv",
+        accuracy="results/truth/{truth_dataset}/accuracy.tsv",
+        summary="results/truth/{truth_dataset}/active.tsv",
+        curves="results/truth/{truth_dataset}/active_curves.tsv",
     output:
-        png=report(
+        accuracy=report(
             "results/figures/truth/{truth_dataset}/accuracy.png",
             caption="../report/truth_accuracy.rst",
             category="Truth inference",
             subcategory="{truth_dataset}",
         ),
-        pdf="results/figures/truth/{truth_dataset}/accuracy.pdf",
+        accuracy_pdf="results/figures/truth/{truth_dataset}/accuracy.pdf",
+        active=report(
+            "results/figures/truth/{truth_dataset}/active.png",
+            caption="../report/truth_active.rst",
+            category="Truth inference",
+            subcategory="{truth_dataset}",
+        ),
+        active_pdf="results/figures/truth/{truth_dataset}/active.pdf",
     log:
-        "logs/figures/truth/{truth_dataset}/accuracy.log",
+        "logs/figures/truth/{truth_dataset}.log",
+    wildcard_constraints:
+        truth_dataset=_alternatives(truth_active_datasets()),
+    localrule: True
+    conda:
+        "../envs/manyjudges.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        methods=TRUTH["methods"],
+    script:
+        "../../scripts/plot_truth.py"
+
+
+rule truth_figure:
+    input:
+        accuracy="results/truth/{truth_dataset}/accuracy.tsv",
+    output:
+        accuracy=report(
+            "results/figures/truth/{truth_dataset}/accuracy.png",
+            caption="../report/truth_accuracy.rst",
+            category="Truth inference",
+            subcategory="{truth_dataset}",
+        ),
+        accuracy_pdf="results/figures/truth/{truth_dataset}/accuracy.pdf",
+    log:
+        "logs/figures/truth/{truth_dataset}.log",
+    wildcard_constraints:
+        truth_dataset=_alternatives([d for d in TRUTH["datasets"] if d not in truth_active_datasets()]),
     localrule: True
     conda:
         "../envs/manyjudges.yaml"
@@ -93,28 +134,3 @@ rule truth_active:
         active=TRUTH.get("active", {}),
     script:
         "../../scripts/truth_active.py"
-
-
-rule truth_active_figure:
-    input:
-        summary="results/truth/{truth_dataset}/active.tsv",
-        curves="results/truth/{truth_dataset}/active_curves.tsv",
-    output:
-        png=report(
-            "results/figures/truth/{truth_dataset}/active.png",
-            caption="../report/truth_active.rst",
-            category="Truth inference",
-            subcategory="{truth_dataset}",
-        ),
-        pdf="results/figures/truth/{truth_dataset}/active.pdf",
-    log:
-        "logs/figures/truth/{truth_dataset}/active.log",
-    localrule: True
-    conda:
-        "../envs/manyjudges.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    script:
-        "../../scripts/plot_truth_active.py"
