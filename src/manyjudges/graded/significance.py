@@ -35,7 +35,7 @@ def pairwise_tests(predictions: pd.DataFrame, pairs: list[tuple[str, str]]) -> p
     """
     rows = []
     for protocol, by_protocol in predictions.groupby("protocol", sort=False):
-        methods = set(by_protocol["method"])
+        methods = set(by_protocol["method"].unique())  # not one Python string per row
         for a, b in pairs:
             if a not in methods or b not in methods:
                 continue
