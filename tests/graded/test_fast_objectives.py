@@ -170,6 +170,11 @@ def test_maxent_complete_layout_equals_the_ragged_one():
 
 def test_maxent_layout_is_checked(awkward):
     assert MaxentData.of(awkward).slot_judges is None  # items with 1-4 labels: ragged
+    # every item has two labels, but from judges 0, 1 and 1, 2: not complete
+    shifted = GradedPanel(np.array([0, 0, 1, 1]), np.array([0, 1, 1, 2]), np.array([1, 2, 0, 1]), 2, 3, 3)
+    assert MaxentData.of(shifted).slot_judges is None
+    split = GradedPanel(np.array([0, 1, 0, 1]), np.array([0, 1, 1, 0]), np.array([1, 2, 0, 1]), 2, 3, 3)
+    assert list(MaxentData.of(split).slot_judges) == [0, 1]  # judges 0 and 1 each label both items; 2 absent
     with pytest.raises(ValueError, match="every present judge"):
         MaxentData.of(awkward, "complete")
     with pytest.raises(ValueError, match="layout"):

