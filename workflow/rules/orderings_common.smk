@@ -56,9 +56,7 @@ def sweep_jobs(parameters):
 
 def sweep_parts(wildcards):
     parameters = sweep_parameters(ORD) if ORD.get("sweep", {}).get("noise_ratios") else []
-    return [
-        f"results/orderings/{wildcards.dataset}/sweep/part_{c}.tsv" for c in range(len(sweep_jobs(parameters)))
-    ]
+    return [f"results/orderings/{wildcards.dataset}/sweep/part_{c}.tsv" for c in range(len(sweep_jobs(parameters)))]
 
 
 def sweep_job(parameters, chunk):
