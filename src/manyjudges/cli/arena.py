@@ -53,8 +53,6 @@ from manyjudges.io.engine.errors import DataError
 
 __all__ = ["EXAMPLES", "add_commands"]
 
-#: the arena's verbs, in the order of its help
-_VERBS = ("leaderboard", "judges", "verdicts", "winrate")
 
 def add_commands(subparsers: Any) -> None:
     """``manyjudges arena leaderboard|judges|verdicts|convert``."""

@@ -41,9 +41,6 @@ from manyjudges.io.tables.verdicts import check_features
 
 __all__ = ["covariates"]
 
-#: the columns of :attr:`~manyjudges.arena.leaderboard.estimator.Leaderboard.coefficients_`
-_COEFFICIENT_COLUMNS = ["feature", "coefficient", "ci_low", "ci_high"]
-
 
 def _check_control(control: Sequence[str], have: Sequence[str]) -> tuple[str, ...]:
     """Return ``control`` as a tuple of feature names.

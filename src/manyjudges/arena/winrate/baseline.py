@@ -40,8 +40,6 @@ from manyjudges.io.tables.verdicts import MISSING, check_features, feature_names
 
 __all__ = ["baseline_win_rates", "model_preferences"]
 
-#: the columns of :func:`baseline_win_rates`'s table (``raw_win_rate`` follows with ``control``)
-_BASELINE_COLUMNS = ["model", "win_rate", "se", "ci_low", "ci_high", "discrete_win_rate", "n"]
 #: the probability that model_b's answer is the better, by the verdict's winner
 _P_B = {"model_a": 0.0, "model_b": 1.0, "tie": 0.5, "tie (bothbad)": 0.5}
 #: the bootstrap draws' largest matrix (replicates x prompts) made at once

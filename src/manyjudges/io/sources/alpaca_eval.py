@@ -24,10 +24,8 @@ import pandas as pd
 from manyjudges.io.engine.errors import DataError
 from manyjudges.io.sources.json_judgments import _field_of, _FileVerdicts, _json_records, _warn_left_out
 from manyjudges.io.sources.text_lines import PathLike
-from manyjudges.io.tables.verdicts import VERDICT_COLUMNS, _without_partial_features, verdicts_frame
+from manyjudges.io.tables.verdicts import _without_partial_features, verdicts_frame
 
-#: the columns of the verdicts table read: the canonical five and the judge's probability that model_b is better
-_ALPACA_EVAL_COLUMNS = [*VERDICT_COLUMNS, "p_b"]
 #: the preferences of a verdict that failed (AlpacaEval stores a missing preference as -1)
 _MISSING = (-1,)
 

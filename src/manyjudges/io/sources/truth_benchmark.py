@@ -28,8 +28,6 @@ from manyjudges.io.tables.labels import read_labels, read_truth
 
 __all__ = ["TruthBenchmark", "parse_truth_benchmark"]
 
-#: the two files of every benchmark set
-_TRUTH_BENCHMARK_FILES = ("label.csv", "truth.csv")
 #: pinned dataset name -> its folder under ``data/`` in the benchmark repository
 _TRUTH_BENCHMARK_FOLDERS = {
     "truth_product": "crowd_truth_inference/d_jn-product",
