@@ -78,8 +78,7 @@ class MaxentData:
     """
 
     panel: GradedPanel       # the panel, entries in the layout's order
-    key: np.ndarray          # (E,) judge * K + label: the feature each label contributes
-    key_index: np.ndarray    # (K * E,) c * J * K + key[e]: scatter of a (K x E) array into (K x J*K)
+    key_index: np.ndarray    # (K * E,) c * J * K + judge[e] * K + label[e]: a (K x E) array into (K x J*K)
     target_index: np.ndarray  # (E,) label[e] * E + e: each instance's target in a flattened (K x E) array
     target: np.ndarray       # (K x E) one-hot of each instance's target (1.0 at [label[e], e])
     per_item: np.ndarray     # (n_items,) instances per item
@@ -112,7 +111,7 @@ class MaxentData:
             slot_judges = judges
             slot_onehot = (panel.label.reshape(len(judges), n)[:, :, None] == np.arange(k)).astype(float)
         target = (panel.label[None, :] == np.arange(k)[:, None]).astype(float)
-        return cls(panel, key, key_index, panel.label * e + np.arange(e), target, per_item, starts, slot_judges,
+        return cls(panel, key_index, panel.label * e + np.arange(e), target, per_item, starts, slot_judges,
                    slot_onehot)
 
     def item_sums(self, values: np.ndarray) -> np.ndarray:
