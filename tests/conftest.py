@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("MANYJUDGES_MIRROR") or REPO.parent / "shared" / "data" / "mirror")
 
-#: the longest modules, first (tests/ relative; seconds on a worker in a quiet 2-core run: 216, 165, 115, 45, 30);
+#: the longest modules, longest first (tests/ relative; as a quiet 2-core run measured them);
 #: then the rest of tests/workflow, then every other module, each in its usual order
 LONGEST_FIRST = (
     "workflow/test_default_config.py",
